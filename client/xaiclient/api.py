@@ -1,0 +1,77 @@
+"""Named methods over the generic ``call``/``stream`` of either client.
+
+The same mixin serves both twins: on the blocking client each method returns the result, on the
+asyncio client it returns an awaitable (or an async stream), because it only forwards to the
+client's own ``call``/``stream``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Api:
+    def call(self, method: str, **params: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def stream(self, method: str, **params: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def ping(self) -> Any:
+        return self.call("ping")
+
+    def status(self) -> Any:
+        return self.call("status")
+
+    def agent_create(
+        self,
+        agent_id: str,
+        name: str | None = None,
+        persona_init: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> Any:
+        return self.call(
+            "agent.create", agent_id=agent_id, name=name, persona_init=persona_init, config=config
+        )
+
+    def agent_get(self, agent_id: str) -> Any:
+        return self.call("agent.get", agent_id=agent_id)
+
+    def agent_list(self) -> Any:
+        return self.call("agent.list")
+
+    def agent_update(
+        self,
+        agent_id: str,
+        name: str | None = None,
+        persona_init: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> Any:
+        return self.call(
+            "agent.update", agent_id=agent_id, name=name, persona_init=persona_init, config=config
+        )
+
+    def agent_delete(self, agent_id: str) -> Any:
+        return self.call("agent.delete", agent_id=agent_id)
+
+    def session_open(self, agent_id: str, ts: int | None = None) -> Any:
+        return self.call("session.open", agent_id=agent_id, ts=ts)
+
+    def session_send(self, session_id: str, text: str, **extra: Any) -> Any:
+        """A streamed turn: iterate the returned stream for ``text``/``tool_call`` events."""
+        return self.stream("session.send", session_id=session_id, text=text, **extra)
+
+    def session_tool_result(self, session_id: str, call_id: str, result: Any) -> Any:
+        return self.call("session.tool_result", session_id=session_id, call_id=call_id, result=result)
+
+    def session_ingest(self, session_id: str, messages: list[dict[str, Any]]) -> Any:
+        return self.call("session.ingest", session_id=session_id, messages=messages)
+
+    def session_close(self, session_id: str, ts: int | None = None, wait: bool | None = None) -> Any:
+        return self.call("session.close", session_id=session_id, ts=ts, wait=wait)
+
+    def session_list(self, agent_id: str, open_only: bool | None = None) -> Any:
+        return self.call("session.list", agent_id=agent_id, open_only=open_only)
+
+    def session_history(self, session_id: str, limit: int | None = None) -> Any:
+        return self.call("session.history", session_id=session_id, limit=limit)

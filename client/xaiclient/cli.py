@@ -1,0 +1,264 @@
+"""xaictl: talk to xaid from a shell, one socket request per step.
+
+Every failure is one line on stderr and a non-zero exit; a daemon that is not running is
+reported as such, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .client import Client, Stream
+from .core import DaemonUnavailable
+from .wire import XaiError
+
+EXIT_ERROR = 1
+EXIT_UNAVAILABLE = 3
+
+
+def _json_arg(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value
+
+
+def _print(args: argparse.Namespace, value: Any, human: Callable[[Any], str] | None = None) -> None:
+    if args.json or human is None:
+        print(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    else:
+        print(human(value))
+
+
+def _when(ms: int | None) -> str:
+    return "-" if ms is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
+
+
+def _connect(args: argparse.Namespace) -> Client:
+    return Client(args.socket, client_name="xaictl")
+
+
+def cmd_ping(args: argparse.Namespace) -> int:
+    deadline = time.monotonic() + args.wait
+    while True:
+        try:
+            with _connect(args) as client:
+                start = time.perf_counter()
+                client.ping()
+                rtt = (time.perf_counter() - start) * 1e6
+        except DaemonUnavailable:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
+            continue
+        _print(args, {"ok": True, "rtt_us": round(rtt, 1)}, lambda v: f"pong from {client.path} in {v['rtt_us']} µs")
+        return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        st = client.status()
+
+    def human(s: dict[str, Any]) -> str:
+        m = s["model"]
+        return "\n".join([
+            f"xaid {s['version']} pid {s['pid']} up {s['uptime_s']:.0f} s, {s['rss_kib'] // 1024} MiB",
+            f"model: {m['provider']} {m['state']}" + (f" ({m['error']})" if m.get("error") else ""),
+            f"queue: {s['queue']['waiting']} waiting, {s['queue']['generated']} generated; "
+            f"{s['connections']} connection(s), {s['active_turns']} turn(s) running",
+            f"database: {s['database']}",
+        ])
+
+    _print(args, st, human)
+    return 0
+
+
+def _agent_line(a: dict[str, Any]) -> str:
+    tools = len(a.get("config", {}).get("tools", []))
+    return f"{a['agent_id']:<20} {a['name']:<20} tools={tools} created {_when(a['created_ms'])}"
+
+
+def cmd_agent(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        if args.action == "list":
+            agents = client.agent_list()["agents"]
+            _print(args, agents, lambda v: "\n".join(_agent_line(a) for a in v) or "(no agents)")
+        elif args.action == "create":
+            _print(args, client.agent_create(args.agent_id, args.name, args.persona, args.config), _agent_line)
+        elif args.action == "update":
+            _print(args, client.agent_update(args.agent_id, args.name, args.persona, args.config), _agent_line)
+        elif args.action == "show":
+            _print(args, client.agent_get(args.agent_id))
+        elif args.action == "delete":
+            if not args.yes:
+                raise XaiError("refused", f"deleting {args.agent_id} erases everything it remembers; add --yes")
+            _print(args, client.agent_delete(args.agent_id), lambda v: f"deleted {v['deleted']}")
+    return 0
+
+
+def _stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> dict[str, Any]:
+    """Print the reply as it arrives; Ctrl-C cancels the turn instead of killing xaictl."""
+    try:
+        for ev in stream:
+            if ev.event == "text" and not args.json:
+                print(ev.data.get("delta", ""), end="", flush=True)
+            elif ev.event == "tool_call":
+                client.session_tool_result(
+                    args.session_id, ev.data["call_id"], {"error": "xaictl cannot run client-side tools"}
+                )
+            elif ev.event == "notice":
+                print(f"\n[{ev.data.get('message')}]", file=sys.stderr)
+    except KeyboardInterrupt:
+        stream.cancel()
+        try:
+            stream.finish()
+        except XaiError as exc:
+            if exc.code != "cancelled":
+                raise
+        print("\n[cancelled]", file=sys.stderr)
+        return {}
+    if not args.json:
+        print()
+    return stream.result
+
+
+def _session_for(client: Client, agent_id: str, new: bool) -> str:
+    if not new:
+        open_sessions = client.session_list(agent_id, open_only=True)["sessions"]
+        if open_sessions:
+            return str(open_sessions[-1]["session_id"])
+    return str(client.session_open(agent_id)["session_id"])
+
+
+def cmd_send(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        args.session_id = args.session or _session_for(client, args.agent_id, args.new)
+        stream = client.session_send(args.session_id, args.text, explain=args.explain or None)
+        result = _stream_reply(args, client, stream)
+        if args.json:
+            _print(args, {"session_id": args.session_id, **result})
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        args.session_id = args.session or _session_for(client, args.agent_id, False)
+        print(f"session {args.session_id} with {args.agent_id}; /new starts a new session, /quit leaves",
+              file=sys.stderr)
+        while True:
+            try:
+                line = input("you> ").strip()
+            except EOFError:
+                print()
+                return 0
+            except KeyboardInterrupt:
+                print()
+                return 0
+            if not line:
+                continue
+            if line == "/quit":
+                return 0
+            if line == "/new":
+                client.session_close(args.session_id)
+                args.session_id = str(client.session_open(args.agent_id)["session_id"])
+                print(f"new session {args.session_id}", file=sys.stderr)
+                continue
+            print(f"{args.agent_id}> ", end="", flush=True)
+            _stream_reply(args, client, client.session_send(args.session_id, line))
+
+
+def cmd_session(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        if args.action == "list":
+            found = client.session_list(args.agent_id, open_only=args.open or None)["sessions"]
+            _print(args, found, lambda v: "\n".join(
+                f"{s['session_id']}  {'open  ' if s['open'] else 'closed'}  {_when(s['opened_ms'])}  "
+                f"{s['messages']} messages" for s in v) or "(no sessions)")
+        elif args.action == "history":
+            found = client.session_history(args.session_id, args.limit)["messages"]
+            _print(args, found, lambda v: "\n".join(
+                f"[{_when(m['ts'])}] {m['role']}: {m['text']}" + (" (interrupted)" if m["status"] != "complete" else "")
+                for m in v) or "(no messages)")
+        elif args.action == "close":
+            _print(args, client.session_close(args.session_id), lambda v: f"closed {v['session_id']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="xaictl", description="Talk to the xaid daemon over its Unix socket.")
+    parser.add_argument(
+        "--socket", help="daemon socket (default: $XAID_SOCKET, $XDG_RUNTIME_DIR/xaid/xaid.sock, /run/xaid/xaid.sock)"
+    )
+    parser.add_argument("--json", action="store_true", help="print results as JSON")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("ping", help="check that the daemon answers")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long")
+    p.set_defaults(fn=cmd_ping)
+    sub.add_parser("status", help="version, model state, queue, memory").set_defaults(fn=cmd_status)
+
+    agent = sub.add_parser("agent", help="create, list, show, update, delete agents")
+    asub = agent.add_subparsers(dest="action", required=True)
+    asub.add_parser("list")
+    for action in ("create", "update"):
+        a = asub.add_parser(action)
+        a.add_argument("agent_id")
+        a.add_argument("--name")
+        a.add_argument("--persona", help="persona_init: who the agent is")
+        a.add_argument("--config", type=_json_arg, help="agent config as a JSON object (tools, max_tokens, ...)")
+    asub.add_parser("show").add_argument("agent_id")
+    d = asub.add_parser("delete")
+    d.add_argument("agent_id")
+    d.add_argument("--yes", action="store_true", help="confirm: everything the agent remembers is erased")
+    agent.set_defaults(fn=cmd_agent)
+
+    send = sub.add_parser("send", help="one message, reply streamed (reuses the newest open session)")
+    send.add_argument("agent_id")
+    send.add_argument("text")
+    send.add_argument("--session", help="session id to continue")
+    send.add_argument("--new", action="store_true", help="start a new session")
+    send.add_argument("--explain", action="store_true", help="include the prompt context in --json output")
+    send.set_defaults(fn=cmd_send)
+
+    chat = sub.add_parser("chat", help="interactive conversation")
+    chat.add_argument("agent_id")
+    chat.add_argument("--session", help="session id to continue")
+    chat.set_defaults(fn=cmd_chat)
+
+    sess = sub.add_parser("session", help="list, history, close")
+    ssub = sess.add_subparsers(dest="action", required=True)
+    sl = ssub.add_parser("list")
+    sl.add_argument("agent_id")
+    sl.add_argument("--open", action="store_true", help="only open sessions")
+    sh = ssub.add_parser("history")
+    sh.add_argument("session_id")
+    sh.add_argument("--limit", type=int)
+    ssub.add_parser("close").add_argument("session_id")
+    sess.set_defaults(fn=cmd_session)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args))
+    except DaemonUnavailable as exc:
+        print(f"xaictl: {exc.message}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    except XaiError as exc:
+        print(f"xaictl: {exc.code}: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

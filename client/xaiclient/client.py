@@ -1,0 +1,278 @@
+"""The two client twins: ``Client`` (blocking sockets) and ``AsyncClient`` (asyncio).
+
+Both route frames through ``core.Router``, so many requests may be in flight on one
+connection (a ``session.tool_result`` while its ``session.send`` is still streaming).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+from .api import Api
+from .core import DaemonUnavailable, Router, default_socket_path, unwrap
+from .wire import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, Event, Reply, XaiError
+
+_CHUNK = 65536
+
+
+def _lost(path: str) -> DaemonUnavailable:
+    return DaemonUnavailable(path, "connection closed by the daemon")
+
+
+class Stream:
+    """Events of one streamed call; ``result`` holds the final reply once iteration ends."""
+
+    def __init__(self, client: Client, rid: int):
+        self._client = client
+        self.id = rid
+        self.result: Any = None
+        self.done = False
+
+    def __iter__(self) -> Iterator[Event]:
+        while not self.done:
+            msg = self._client._wait(self.id)
+            if isinstance(msg, Event):
+                yield msg
+                continue
+            self.done = True
+            self.result = unwrap(msg)
+
+    def cancel(self) -> None:
+        """Ask the daemon to stop this call; iterate again to drain to its final reply."""
+        if not self.done:
+            self._client.call("cancel", id=self.id)
+
+    def finish(self) -> Any:
+        for _ in self:
+            pass
+        return self.result
+
+
+class Client(Api):
+    """Blocking client; not shared between threads (open one per thread)."""
+
+    def __init__(
+        self,
+        socket_path: str | Path | None = None,
+        *,
+        timeout: float | None = None,
+        client_name: str = "xaiclient",
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ):
+        self.path = str(socket_path or default_socket_path())
+        self._router = Router(max_frame)
+        self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._sock.settimeout(timeout)
+        try:
+            self._sock.connect(self.path)
+        except OSError as exc:
+            self._sock.close()
+            raise DaemonUnavailable(self.path, exc.strerror or str(exc)) from None
+        self.server = self.call(
+            "hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS)
+        )
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def _send(self, data: bytes) -> None:
+        try:
+            self._sock.sendall(data)
+        except OSError:
+            raise _lost(self.path) from None
+
+    def _wait(self, rid: int) -> Reply | Event:
+        while True:
+            msg = self._router.pop(rid)
+            if msg is not None:
+                return msg
+            if (err := self._router.orphan_error()) is not None:
+                raise err
+            try:
+                data = self._sock.recv(_CHUNK)
+            except TimeoutError:
+                raise XaiError("timeout", "no answer from xaid in time") from None
+            except OSError:
+                raise _lost(self.path) from None
+            if not data:
+                if (err := self._router.orphan_error()) is not None:
+                    raise err
+                raise _lost(self.path)
+            self._router.receive(data)
+
+    def call(self, method: str, **params: Any) -> Any:
+        rid, frame = self._router.request(method, params)
+        self._send(frame)
+        while True:
+            msg = self._wait(rid)
+            if isinstance(msg, Reply):
+                return unwrap(msg)
+
+    def stream(self, method: str, **params: Any) -> Stream:
+        rid, frame = self._router.request(method, params)
+        self._send(frame)
+        return Stream(self, rid)
+
+
+class AsyncStream:
+    """Async twin of ``Stream``."""
+
+    def __init__(self, client: AsyncClient, rid: int):
+        self._client = client
+        self.id = rid
+        self.result: Any = None
+        self.done = False
+
+    async def __aiter__(self) -> AsyncIterator[Event]:
+        while not self.done:
+            msg = await self._client._wait(self.id)
+            if isinstance(msg, Event):
+                yield msg
+                continue
+            self.done = True
+            self.result = unwrap(msg)
+
+    async def cancel(self) -> None:
+        if not self.done:
+            await self._client.call("cancel", id=self.id)
+
+    async def finish(self) -> Any:
+        async for _ in self:
+            pass
+        return self.result
+
+
+class AsyncClient(Api):
+    """asyncio client; many tasks may share one instance and one connection."""
+
+    def __init__(
+        self,
+        socket_path: str | Path | None = None,
+        *,
+        client_name: str = "xaiclient",
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ):
+        self.path = str(socket_path or default_socket_path())
+        self.client_name = client_name
+        self._router = Router(max_frame)
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._signals: dict[int, asyncio.Event] = {}
+        self._failure: XaiError | None = None
+        self.server: Any = None
+
+    async def connect(self) -> AsyncClient:
+        try:
+            self._reader, self._writer = await asyncio.open_unix_connection(self.path)
+        except OSError as exc:
+            raise DaemonUnavailable(self.path, exc.strerror or str(exc)) from None
+        self._task = asyncio.create_task(self._read_loop())
+        self.server = await self.call(
+            "hello", client=self.client_name, protocol=[PROTOCOL_VERSION]
+        )
+        return self
+
+    async def __aenter__(self) -> AsyncClient:
+        return await self.connect()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._task:
+            self._task.cancel()
+        if self._writer:
+            self._writer.close()
+            with contextlib.suppress(OSError):
+                await self._writer.wait_closed()
+
+    async def _read_loop(self) -> None:
+        assert self._reader is not None
+        try:
+            while data := await self._reader.read(_CHUNK):
+                for rid in self._router.receive(data):
+                    if sig := self._signals.get(rid):
+                        sig.set()
+                if err := self._router.orphan_error():
+                    self._failure = err
+                    break
+        except (OSError, XaiError) as exc:
+            self._failure = exc if isinstance(exc, XaiError) else _lost(self.path)
+        self._failure = self._failure or _lost(self.path)
+        for sig in self._signals.values():
+            sig.set()
+
+    async def _wait(self, rid: int) -> Reply | Event:
+        sig = self._signals.setdefault(rid, asyncio.Event())
+        while True:
+            msg = self._router.pop(rid)
+            if msg is not None:
+                if isinstance(msg, Reply):
+                    self._signals.pop(rid, None)
+                return msg
+            if self._failure is not None:
+                self._signals.pop(rid, None)
+                raise self._failure
+            sig.clear()
+            await sig.wait()
+
+    async def _send(self, frame: bytes) -> None:
+        if self._writer is None:
+            raise XaiError("unavailable", "not connected; call connect() first")
+        if self._failure is not None:
+            raise self._failure
+        self._writer.write(frame)
+        try:
+            await self._writer.drain()
+        except OSError:
+            raise _lost(self.path) from None
+
+    async def call(self, method: str, **params: Any) -> Any:
+        rid, frame = self._router.request(method, params)
+        self._signals[rid] = asyncio.Event()
+        await self._send(frame)
+        while True:
+            msg = await self._wait(rid)
+            if isinstance(msg, Reply):
+                return unwrap(msg)
+
+    def stream(self, method: str, **params: Any) -> _PendingStream:
+        return _PendingStream(self, method, params)
+
+
+class _PendingStream:
+    """Lets ``async for ev in client.stream(...)`` and ``s = await client.stream(...)`` both work."""
+
+    def __init__(self, client: AsyncClient, method: str, params: dict[str, Any]):
+        self._client = client
+        self._method = method
+        self._params = params
+        self._stream: AsyncStream | None = None
+
+    async def start(self) -> AsyncStream:
+        if self._stream is None:
+            rid, frame = self._client._router.request(self._method, self._params)
+            self._client._signals[rid] = asyncio.Event()
+            await self._client._send(frame)
+            self._stream = AsyncStream(self._client, rid)
+        return self._stream
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self.start().__await__()
+
+    async def __aiter__(self) -> AsyncIterator[Event]:
+        stream = await self.start()
+        async for ev in stream:
+            yield ev

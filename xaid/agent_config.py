@@ -1,0 +1,66 @@
+"""What an agent's ``config`` map may hold, checked once when it is written.
+
+Known keys only: a typo such as ``tool`` for ``tools`` is an error, not a silently ignored key.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .dispatch import bad_params
+from .providers.base import ToolSpec
+
+_TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+KNOWN = {
+    "tools": "list of {name, description, parameters (JSON schema)}: client-side tools",
+    "max_tokens": "integer: most tokens in one reply (overrides llm.max_tokens)",
+    "temperature": "number: sampling temperature (overrides llm.temperature)",
+    "system_prompt": "string: extra instructions placed after the persona",
+}
+
+
+def validate(config: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(config) - set(KNOWN))
+    if unknown:
+        raise bad_params(f"unknown agent config key(s): {', '.join(map(str, unknown))}; known: {', '.join(KNOWN)}")
+    if "tools" in config:
+        tools = config["tools"]
+        if not isinstance(tools, list):
+            raise bad_params("config.tools must be a list")
+        seen: set[str] = set()
+        for i, tool in enumerate(tools):
+            if not isinstance(tool, dict):
+                raise bad_params(f"config.tools[{i}] must be a map")
+            name = tool.get("name")
+            if not isinstance(name, str) or not _TOOL_NAME.match(name):
+                raise bad_params(f"config.tools[{i}].name must match {_TOOL_NAME.pattern}")
+            if name in seen:
+                raise bad_params(f"config.tools: {name!r} is declared twice")
+            seen.add(name)
+            if not isinstance(tool.get("description", ""), str):
+                raise bad_params(f"config.tools[{i}].description must be a string")
+            params = tool.get("parameters", {"type": "object", "properties": {}})
+            if not isinstance(params, dict) or params.get("type", "object") != "object":
+                raise bad_params(f"config.tools[{i}].parameters must be a JSON schema of type object")
+            if set(tool) - {"name", "description", "parameters"}:
+                raise bad_params(f"config.tools[{i}] has unknown keys")
+    if "max_tokens" in config and (
+        not isinstance(config["max_tokens"], int) or isinstance(config["max_tokens"], bool) or config["max_tokens"] < 1
+    ):
+        raise bad_params("config.max_tokens must be a positive integer")
+    if "temperature" in config and (
+        not isinstance(config["temperature"], int | float) or isinstance(config["temperature"], bool)
+        or not 0 <= config["temperature"] <= 2
+    ):
+        raise bad_params("config.temperature must be a number between 0 and 2")
+    if "system_prompt" in config and not isinstance(config["system_prompt"], str):
+        raise bad_params("config.system_prompt must be a string")
+    return config
+
+
+def tools(config: dict[str, Any]) -> tuple[ToolSpec, ...]:
+    return tuple(
+        ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {"type": "object", "properties": {}}))
+        for t in config.get("tools", [])
+    )

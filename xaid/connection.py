@@ -1,0 +1,155 @@
+"""One client connection: frames in, concurrent calls, replies and events out.
+
+Each request runs in its own task under its own cancel scope, so many calls share a
+connection and ``cancel`` can stop one of them. Replies go out through one lock, whole frames
+only. When the peer goes away every call still running on its behalf is cancelled: nobody is
+left to read the reply, and a generation nobody reads is wasted CPU on a Pi.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import anyio
+from anyio.abc import SocketStream, TaskGroup
+from xaiclient.wire import (
+    ErrorCode,
+    FrameDecoder,
+    FrameTooLarge,
+    Request,
+    XaiError,
+    decode_payload,
+    encode_frame,
+    parse_request,
+)
+
+from .app import App
+from .dispatch import METHODS, Call, Params
+
+log = logging.getLogger(__name__)
+ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats"})  # still answered while draining
+_READ = 65536
+
+
+class Connection:
+    def __init__(self, app: App, stream: SocketStream, peer_uid: int):
+        self.app = app
+        self.stream = stream
+        self.peer_uid = peer_uid
+        self._lock = anyio.Lock()
+        self._inflight: dict[int, anyio.CancelScope] = {}
+        self._closed = False
+        self._tg: TaskGroup | None = None
+
+    async def send(self, frame: dict[str, Any]) -> bool:
+        if self._closed:
+            return False
+        try:
+            async with self._lock:
+                await self.stream.send(encode_frame(frame))
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            self._hang_up()
+            return False
+        return True
+
+    async def send_error(self, rid: int | None, err: XaiError) -> None:
+        await self.send({"id": rid, "ok": False, "error": err.to_wire()})
+
+    def _hang_up(self) -> None:
+        self._closed = True
+        if self._tg is not None:
+            self._tg.cancel_scope.cancel()
+
+    async def serve(self) -> None:
+        decoder = FrameDecoder(self.app.config.server.max_frame_bytes)
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            while not self._closed:
+                try:
+                    data = await self.stream.receive(_READ)
+                except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    break
+                decoder.feed(data)
+                if not await self._drain_frames(decoder, tg):
+                    break
+            if decoder.pending and not self._closed:
+                log.info("peer closed mid-frame (%d bytes of a truncated frame dropped)", decoder.pending)
+                self.app.stats.protocol_errors += 1
+            self._hang_up()
+
+    async def _drain_frames(self, decoder: FrameDecoder, tg: TaskGroup) -> bool:
+        """Handle every whole frame buffered; False when the connection must close."""
+        while True:
+            try:
+                payload = decoder.next_payload()
+            except FrameTooLarge as exc:
+                # The stream cannot be resynchronised without reading the oversized body: close.
+                self.app.stats.protocol_errors += 1
+                await self.send_error(None, exc)
+                return False
+            if payload is None:
+                return True
+            item: Any = None
+            try:
+                item = decode_payload(payload)
+                request = parse_request(item)
+            except XaiError as exc:
+                self.app.stats.protocol_errors += 1
+                rid = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), int) else None
+                await self.send_error(rid, exc)
+                continue
+            await self._start(request, tg)
+
+    async def _start(self, req: Request, tg: TaskGroup) -> None:
+        if req.method == "cancel":
+            await self._cancel(req)
+            return
+        error: XaiError | None = None
+        if req.id in self._inflight:
+            error = XaiError(ErrorCode.BAD_REQUEST, f"request id {req.id} is already in flight")
+        elif req.method not in METHODS:
+            error = XaiError(ErrorCode.UNKNOWN_METHOD, f"unknown method {req.method!r}", {"method": req.method})
+        elif len(self._inflight) >= self.app.config.server.max_inflight:
+            limit = self.app.config.server.max_inflight
+            error = XaiError(ErrorCode.OVERLOADED, f"more than {limit} requests in flight on this connection")
+        elif self.app.shutting_down and req.method not in ALWAYS_ALLOWED:
+            error = XaiError(ErrorCode.SHUTTING_DOWN, "xaid is shutting down; retry after it restarts")
+        if error is not None:
+            await self.send_error(req.id, error)
+            return
+        scope = anyio.CancelScope()
+        self._inflight[req.id] = scope
+        tg.start_soon(self._run, req, scope)
+
+    async def _cancel(self, req: Request) -> None:
+        target = req.params.get("id")
+        scope = self._inflight.get(target) if isinstance(target, int) else None
+        if scope is not None:
+            scope.cancel()
+        await self.send({"id": req.id, "ok": True, "result": {"cancelled": scope is not None}})
+
+    async def _run(self, req: Request, scope: anyio.CancelScope) -> None:
+        async def emit(event: str, data: dict[str, Any]) -> None:
+            await self.send({"id": req.id, "event": event, "data": data})
+
+        call = Call(self.app, req.id, req.method, Params(req.params), emit, self.peer_uid)
+        start = time.perf_counter()
+        ok = False
+        try:
+            with scope:
+                try:
+                    result = await METHODS[req.method](call)
+                except XaiError as exc:
+                    await self.send_error(req.id, exc)
+                except Exception as exc:
+                    log.exception("method %s failed", req.method)
+                    await self.send_error(req.id, XaiError(ErrorCode.INTERNAL, f"internal error: {type(exc).__name__}"))
+                else:
+                    ok = await self.send({"id": req.id, "ok": True, "result": result})
+            if scope.cancelled_caught and not self._closed:
+                await self.send_error(req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled"))
+        finally:
+            del self._inflight[req.id]
+            self.app.stats.record(req.method, (time.perf_counter() - start) * 1000, ok)

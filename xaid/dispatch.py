@@ -1,0 +1,115 @@
+"""How a method is declared, how its params are checked, and what a running call can do.
+
+Each namespace module registers its handlers with ``@method("name")``. Handlers receive a
+``Call``: typed access to params (a wrong type is a ``bad_params`` error naming the key), the
+daemon's ``App``, and ``emit`` for stream events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from xaiclient.wire import ErrorCode, XaiError
+
+if TYPE_CHECKING:
+    from .app import App
+
+T = TypeVar("T")
+Handler = Callable[["Call"], Awaitable[Any]]
+METHODS: dict[str, Handler] = {}
+_MISSING = object()
+
+
+def method(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        if name in METHODS:
+            raise RuntimeError(f"method {name} registered twice")
+        METHODS[name] = fn
+        return fn
+
+    return register
+
+
+def bad_params(message: str) -> XaiError:
+    return XaiError(ErrorCode.BAD_PARAMS, message)
+
+
+def not_found(what: str, key: str) -> XaiError:
+    return XaiError(ErrorCode.NOT_FOUND, f"no {what} {key!r}", {"what": what, "id": key})
+
+
+class Params:
+    """Typed reads of a request's params; unknown keys are refused so typos never pass silently."""
+
+    def __init__(self, raw: Mapping[Any, Any]):
+        self.raw = raw
+        self._seen: set[str] = set()
+
+    def _get(self, key: str, kind: type | tuple[type, ...], label: str, default: Any) -> Any:
+        self._seen.add(key)
+        value = self.raw.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if default is _MISSING:
+                raise bad_params(f"missing required param '{key}' ({label})")
+            return default
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise bad_params(f"param '{key}' must be {label}, got a boolean")
+        if not isinstance(value, kind):
+            raise bad_params(f"param '{key}' must be {label}, got {type(value).__name__}")
+        return value
+
+    def str(self, key: str, default: Any = _MISSING, *, max_len: int = 1 << 20) -> Any:
+        value = self._get(key, str, "a string", default)
+        if isinstance(value, str) and len(value) > max_len:
+            raise bad_params(f"param '{key}' is longer than {max_len} characters")
+        return value
+
+    def id(self, key: str, default: Any = _MISSING) -> Any:
+        value = self.str(key, default, max_len=128)
+        if isinstance(value, str) and (not value or any(c.isspace() or c in "/\\" for c in value)):
+            raise bad_params(f"param '{key}' must be a non-empty id without spaces or slashes")
+        return value
+
+    def int(self, key: str, default: Any = _MISSING, *, min: int | None = None) -> Any:
+        value = self._get(key, int, "an integer", default)
+        if isinstance(value, int) and min is not None and value < min:
+            raise bad_params(f"param '{key}' must be at least {min}")
+        return value
+
+    def bool(self, key: str, default: Any = _MISSING) -> Any:
+        return self._get(key, bool, "a boolean", default)
+
+    def map(self, key: str, default: Any = _MISSING) -> Any:
+        return self._get(key, dict, "a map", default)
+
+    def list(self, key: str, default: Any = _MISSING) -> Any:
+        return self._get(key, list, "a list", default)
+
+    def any(self, key: str, default: Any = _MISSING) -> Any:
+        self._seen.add(key)
+        if key not in self.raw:
+            if default is _MISSING:
+                raise bad_params(f"missing required param '{key}'")
+            return default
+        return self.raw[key]
+
+    def done(self) -> None:
+        """Call after reading every param: anything left over is a typo or a misunderstanding."""
+        extra = sorted(str(k) for k in self.raw if k not in self._seen)
+        if extra:
+            raise bad_params(f"unknown param(s): {', '.join(extra)}")
+
+
+Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class Call:
+    app: App
+    id: int
+    method: str
+    params: Params
+    emit: Emit
+    peer_uid: int

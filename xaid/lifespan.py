@@ -1,0 +1,138 @@
+"""From start to stop: open the store, listen, tell systemd, serve, drain, close.
+
+Order is what makes a restart lose nothing: the database is open (and migrated) before the
+socket accepts, READY is sent as soon as the socket accepts (the model keeps loading in the
+background), and on SIGTERM new turns are refused, running ones get ``drain_seconds`` to finish,
+and the database is checkpointed last.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import socket
+from pathlib import Path
+
+import anyio
+from anyio.abc import SocketStream, TaskGroup
+from anyio.streams.stapled import MultiListener
+from xaiclient.wire import ErrorCode, XaiError, encode_frame
+
+from . import config as config_mod
+from . import methods  # noqa: F401  (registers every method)
+from .app import App
+from .clock import Clock
+from .config import Config, ConfigError
+from .connection import Connection
+from .listen import allowed, bind, peer_credentials
+from .logs import setup as setup_logging
+from .notify import notify, watchdog_interval
+
+log = logging.getLogger(__name__)
+
+
+async def _refuse(stream: SocketStream, err: XaiError) -> None:
+    with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+        await stream.send(encode_frame({"id": None, "ok": False, "error": err.to_wire()}))
+    await stream.aclose()
+
+
+def _handler(app: App):  # type: ignore[no-untyped-def]
+    async def handle(stream: SocketStream) -> None:
+        raw: socket.socket = stream.extra(anyio.abc.SocketAttribute.raw_socket)
+        _pid, uid, gid = peer_credentials(raw)
+        app.stats.connections_total += 1
+        if not allowed(app.config, uid, gid):
+            app.stats.connections_refused += 1
+            log.warning("refused a connection from uid %d gid %d (not in the allow-list)", uid, gid)
+            await _refuse(stream, XaiError(ErrorCode.FORBIDDEN, f"uid {uid} may not use this daemon"))
+            return
+        if app.connections >= app.config.server.max_connections:
+            app.stats.connections_refused += 1
+            await _refuse(stream, XaiError(ErrorCode.OVERLOADED, "too many connections; try again shortly"))
+            return
+        app.connections += 1
+        try:
+            async with stream:
+                await Connection(app, stream, uid).serve()
+        finally:
+            app.connections -= 1
+
+    return handle
+
+
+def _reload(app: App, path: str | None) -> None:
+    try:
+        fresh = config_mod.load(path)
+    except ConfigError as exc:
+        log.error("SIGHUP: keeping the running config, the new one is bad: %s", exc)
+        return
+    if fresh.llm != app.config.llm or fresh.storage != app.config.storage:
+        log.warning("SIGHUP: [llm] and [storage] changes take effect at the next restart")
+        fresh = Config(server=fresh.server, storage=app.config.storage, llm=app.config.llm, log=fresh.log,
+                       source=fresh.source)
+    app.config = fresh
+    setup_logging(fresh.log.level)
+    log.info("SIGHUP: configuration reloaded from %s", fresh.source)
+
+
+async def _signals(app: App, tg: TaskGroup, serving: anyio.CancelScope, config_path: str | None) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as received:
+        async for signum in received:
+            if signum == signal.SIGHUP:
+                _reload(app, config_path)
+                continue
+            log.info("received %s: draining", signal.Signals(signum).name)
+            notify("STOPPING=1")
+            app.shutting_down = True
+            serving.cancel()  # stop accepting
+            if not await app.turns.drain(app.config.server.drain_seconds):
+                log.warning("turns still running after %.0f s: cancelling them", app.config.server.drain_seconds)
+            tg.cancel_scope.cancel()
+            return
+
+
+async def _watchdog(interval: float) -> None:
+    while True:
+        notify("WATCHDOG=1")
+        await anyio.sleep(interval)
+
+
+async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | None = None) -> None:
+    app = App.open(cfg, clock)
+    socks, path = bind(cfg)
+    listeners = [await anyio.abc.SocketListener.from_socket(s) for s in socks]
+    try:
+        async with anyio.create_task_group() as tg:
+            serving = anyio.CancelScope()
+            tg.start_soon(_signals, app, tg, serving, config_path)
+            tg.start_soon(app.queue.load)
+            tg.start_soon(app.queue.worker)
+            if (interval := watchdog_interval()) is not None:
+                tg.start_soon(_watchdog, interval)
+            notify(f"READY=1\nSTATUS=listening on {path or 'activated socket'}\nMAINPID={os.getpid()}")
+            log.info("xaid %s ready on %s (database %s)", app.version, path or "activated socket", app.db.path)
+            with serving:
+                await MultiListener(listeners).serve(_handler(app), task_group=tg)
+    finally:
+        with anyio.CancelScope(shield=True):
+            for listener in listeners:
+                await listener.aclose()
+        if path is not None:
+            Path(path).unlink(missing_ok=True)
+        app.close()
+        log.info("xaid stopped")
+
+
+def run(cfg: Config, config_path: str | None = None) -> None:
+    options: dict[str, bool] = {}
+    if cfg.server.uvloop:
+        try:
+            import uvloop  # noqa: F401
+
+            options["use_uvloop"] = True
+        except ImportError:
+            log.info("uvloop is not installed: running on plain asyncio")
+    anyio.run(lambda: serve(cfg, config_path=config_path), backend="asyncio", backend_options=options)

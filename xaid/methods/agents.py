@@ -1,0 +1,92 @@
+"""agent.*: the companions a device hosts. Deleting one deletes everything it remembers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xaiclient.wire import ErrorCode, XaiError
+
+from .. import agent_config
+from ..dispatch import Call, method, not_found
+from ..store import agents as sql
+from ..store import sessions as session_sql
+from ..store.agents import Agent
+
+
+async def load_agent(call: Call, agent_id: str) -> Agent:
+    agent = await call.app.db.run(sql.get, agent_id)
+    if agent is None:
+        raise not_found("agent", agent_id)
+    return agent
+
+
+@method("agent.create")
+async def create(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    name = p.str("name", agent_id, max_len=200)
+    persona = p.str("persona_init", "", max_len=20_000)
+    config = agent_config.validate(p.map("config", {}))
+    p.done()
+    now = call.app.clock.now_ms()
+    agent = Agent(agent_id, name, persona, config, now, now)
+    if not await call.app.db.run(sql.insert, agent):
+        raise XaiError(ErrorCode.CONFLICT, f"agent {agent_id!r} already exists")
+    return agent.to_wire()
+
+
+@method("agent.get")
+async def get(call: Call) -> dict[str, Any]:
+    agent_id = call.params.id("agent_id")
+    call.params.done()
+    return (await load_agent(call, agent_id)).to_wire()
+
+
+@method("agent.list")
+async def list_agents(call: Call) -> dict[str, Any]:
+    call.params.done()
+    return {"agents": [a.to_wire() for a in await call.app.db.run(sql.list_all)]}
+
+
+@method("agent.update")
+async def update(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    name = p.str("name", None, max_len=200)
+    persona = p.str("persona_init", None, max_len=20_000)
+    config = p.map("config", None)
+    p.done()
+    if config is not None:
+        agent_config.validate(config)
+
+    def apply(conn: Any) -> Agent | None:
+        agent = sql.get(conn, agent_id)
+        if agent is None:
+            return None
+        changed = Agent(
+            agent_id,
+            name if name is not None else agent.name,
+            persona if persona is not None else agent.persona_init,
+            config if config is not None else agent.config,
+            agent.created_ms,
+            call.app.clock.now_ms(),
+        )
+        sql.update(conn, changed)
+        return changed
+
+    agent = await call.app.db.run(apply)
+    if agent is None:
+        raise not_found("agent", agent_id)
+    return agent.to_wire()
+
+
+@method("agent.delete")
+async def delete(call: Call) -> dict[str, Any]:
+    agent_id = call.params.id("agent_id")
+    call.params.done()
+    open_ids = {s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)}
+    if open_ids & set(call.app.turns.active):
+        raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
+    if not await call.app.db.run(sql.delete, agent_id):
+        raise not_found("agent", agent_id)
+    return {"deleted": agent_id}

@@ -1,0 +1,155 @@
+"""session.*: conversations. Every message is stored before anything else happens to it."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import apsw
+from xaiclient.wire import ErrorCode, XaiError
+
+from ..clock import at
+from ..dispatch import Call, Params, bad_params, method, not_found
+from ..store import sessions as sql
+from ..store.sessions import Message, Session
+from ..turns import UserTurn
+from .agents import load_agent
+
+MAX_TEXT = 100_000  # characters in one message; the frame limit bounds it too
+MAX_INGEST = 1_000  # messages in one session.ingest call
+INGEST_ROLES = ("user", "assistant", "system")
+
+
+async def load_session(call: Call, session_id: str, *, open_only: bool = False) -> Session:
+    session = await call.app.db.run(sql.get_session, session_id)
+    if session is None:
+        raise not_found("session", session_id)
+    if open_only and session.closed_ms is not None:
+        raise XaiError(ErrorCode.CONFLICT, f"session {session_id!r} is closed; open a new one")
+    return session
+
+
+@method("session.open")
+async def open_session(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    ts = p.int("ts", None, min=0)
+    p.done()
+    await load_agent(call, agent_id)
+    session_id = "s_" + secrets.token_hex(8)
+    ts_ms = at(call.app.clock, ts)
+    try:
+        await call.app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
+    except XaiError as exc:
+        if isinstance(exc.__cause__, apsw.ConstraintError):  # the agent was deleted meanwhile
+            raise not_found("agent", agent_id) from None
+        raise
+    return {"session_id": session_id, "agent_id": agent_id, "opened_ms": ts_ms}
+
+
+@method("session.send")
+async def send(call: Call) -> dict[str, Any]:
+    p = call.params
+    session_id = p.id("session_id")
+    turn = UserTurn(
+        text=p.str("text", max_len=MAX_TEXT),
+        ts_ms=at(call.app.clock, p.int("ts", None, min=0)),
+        ref=p.str("ref", None, max_len=200),
+        speaker=p.str("speaker", None, max_len=200),
+        explain=p.bool("explain", False),
+    )
+    p.done()
+    if not turn.text.strip():
+        raise bad_params("param 'text' is empty")
+    session = await load_session(call, session_id, open_only=True)
+    agent = await load_agent(call, session.agent_id)
+    return await call.app.turns.run(agent, session, turn, call.emit)
+
+
+@method("session.tool_result")
+async def tool_result(call: Call) -> dict[str, Any]:
+    p = call.params
+    session_id = p.id("session_id")
+    call_id = p.str("call_id", max_len=200)
+    result = p.any("result")
+    p.done()
+    call.app.turns.tool_result(session_id, call_id, result)
+    return {"accepted": True}
+
+
+def _ingest_message(i: int, raw: Any, call: Call) -> tuple[str, str, int, str | None, str | None]:
+    if not isinstance(raw, dict):
+        raise bad_params(f"messages[{i}] must be a map")
+    p = Params(raw)
+    try:
+        role = p.str("role")
+        text = p.str("text", max_len=MAX_TEXT)
+        ts = at(call.app.clock, p.int("ts", None, min=0))
+        ref = p.str("ref", None, max_len=200)
+        speaker = p.str("speaker", None, max_len=200)
+        p.done()
+    except XaiError as exc:
+        raise bad_params(f"messages[{i}]: {exc.message}") from None
+    if role not in INGEST_ROLES:
+        raise bad_params(f"messages[{i}].role must be one of {', '.join(INGEST_ROLES)}")
+    return role, text, ts, ref, speaker
+
+
+@method("session.ingest")
+async def ingest(call: Call) -> dict[str, Any]:
+    p = call.params
+    session_id = p.id("session_id")
+    raw = p.list("messages")
+    p.done()
+    if len(raw) > MAX_INGEST:
+        raise bad_params(f"at most {MAX_INGEST} messages per session.ingest call")
+    parsed = [_ingest_message(i, m, call) for i, m in enumerate(raw)]
+    session = await load_session(call, session_id, open_only=True)
+    if session.session_id in call.app.turns.active:
+        raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply")
+    rows = [Message(session_id, session.agent_id, *fields) for fields in parsed]
+
+    def write(conn: apsw.Connection) -> list[int]:
+        return [sql.insert_message(conn, m).message_id or 0 for m in rows]
+
+    ids = await call.app.db.run(write)
+    return {"count": len(ids), "message_ids": ids}
+
+
+@method("session.close")
+async def close(call: Call) -> dict[str, Any]:
+    p = call.params
+    session_id = p.id("session_id")
+    ts = p.int("ts", None, min=0)
+    p.bool("wait", False)
+    p.done()
+    session = await load_session(call, session_id)
+    if session_id in call.app.turns.active:
+        raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply; cancel it first")
+    if session.closed_ms is None:
+        await call.app.db.run(sql.close_session, session_id, at(call.app.clock, ts))
+    closed = await call.app.db.run(sql.get_session, session_id)
+    assert closed is not None
+    return {"session_id": session_id, "closed_ms": closed.closed_ms, "episode_id": None}
+
+
+@method("session.list")
+async def list_sessions(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    open_only = p.bool("open_only", False)
+    p.done()
+    await load_agent(call, agent_id)
+    found = await call.app.db.run(sql.list_sessions, agent_id, open_only)
+    return {"sessions": [s.to_wire() for s in found]}
+
+
+@method("session.history")
+async def history(call: Call) -> dict[str, Any]:
+    p = call.params
+    session_id = p.id("session_id")
+    limit = p.int("limit", None, min=1)
+    p.done()
+    session = await load_session(call, session_id)
+    found = await call.app.db.run(sql.messages, session_id, limit)
+    return {"session": session.to_wire(), "messages": [m.to_wire() for m in found]}

@@ -1,0 +1,83 @@
+"""hello, ping, status, stats: what a client asks before and besides a conversation."""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from typing import Any
+
+from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, ErrorCode, XaiError
+
+from ..dispatch import METHODS, Call, bad_params, method
+
+
+@method("hello")
+async def hello(call: Call) -> dict[str, Any]:
+    p = call.params
+    p.str("client", "", max_len=200)
+    offered = p.any("protocol", [PROTOCOL_VERSION])
+    p.done()
+    if isinstance(offered, int) and not isinstance(offered, bool):
+        offered = [offered]
+    if not isinstance(offered, list) or not all(isinstance(v, int) for v in offered):
+        raise bad_params("param 'protocol' must be an integer or a list of integers")
+    common = sorted(set(offered) & set(SUPPORTED_PROTOCOLS))
+    if not common:
+        raise XaiError(
+            ErrorCode.UNSUPPORTED_PROTOCOL,
+            f"no common protocol version: client offers {offered}, server speaks {list(SUPPORTED_PROTOCOLS)}",
+            {"supported": list(SUPPORTED_PROTOCOLS)},
+        )
+    return {
+        "server": "xaid",
+        "version": call.app.version,
+        "protocol": common[-1],
+        "methods": sorted([*METHODS, "cancel"]),
+        "max_frame_bytes": call.app.config.server.max_frame_bytes,
+    }
+
+
+@method("ping")
+async def ping(call: Call) -> dict[str, Any]:
+    call.params.done()
+    return {}
+
+
+def _rss_kib() -> int:
+    try:
+        with open(f"/proc/{os.getpid()}/statm") as f:
+            return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+@method("status")
+async def status(call: Call) -> dict[str, Any]:
+    call.params.done()
+    app = call.app
+    queue = app.queue
+    return {
+        "version": app.version,
+        "pid": os.getpid(),
+        "uptime_s": round(time.monotonic() - app.started, 3),
+        "model": {
+            "state": str(queue.state),
+            "error": queue.load_error or None,
+            "load_seconds": round(queue.load_seconds, 3),
+            **queue.provider.describe(),
+        },
+        "queue": {"waiting": queue.waiting, "running": queue.running is not None, "generated": queue.generated},
+        "connections": app.connections,
+        "active_turns": len(app.turns.active),
+        "rss_kib": _rss_kib(),
+        "database": str(app.db.path),
+        "config": app.config.source,
+    }
+
+
+@method("stats")
+async def stats(call: Call) -> dict[str, Any]:
+    call.params.id("agent_id", None)
+    call.params.done()
+    return call.app.stats.to_wire()

@@ -1,0 +1,23 @@
+"""LLM providers: llama.cpp in-process, any OpenAI-compatible endpoint, and a scripted one for tests."""
+
+from __future__ import annotations
+
+from ..config import LLMConfig
+from .base import Provider, ProviderError
+
+
+def build(cfg: LLMConfig) -> Provider:
+    if cfg.provider == "scripted":
+        from .scripted import ScriptedProvider
+
+        return ScriptedProvider(cfg.scripted_delay_ms)
+    if cfg.provider == "openai":
+        from .openai_compat import OpenAICompatProvider
+
+        return OpenAICompatProvider(cfg)
+    from .llama_cpp import LlamaCppProvider
+
+    return LlamaCppProvider(cfg)
+
+
+__all__ = ["Provider", "ProviderError", "build"]

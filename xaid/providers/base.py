@@ -1,0 +1,108 @@
+"""What every LLM provider is: blocking calls that run in a worker thread and stream text back.
+
+Providers are deliberately synchronous: llama.cpp and an HTTP stream are both blocking loops,
+and the generation queue (xaid.generation) moves them off the event loop. Cancellation is a
+``threading.Event`` checked between tokens, so a vanished client stops generation within one
+token.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class ProviderError(Exception):
+    """The model or endpoint failed; the message is safe to show to the client."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A client-side tool the agent declares: the model may call it, the client runs it."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def to_openai(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"call_id": self.call_id, "name": self.name, "arguments": self.arguments}
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    role: str  # system | user | assistant | tool
+    content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+
+    def to_openai(self) -> dict[str, Any]:
+        """The OpenAI chat shape, which both llama-cpp-python and HTTP endpoints accept."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [
+                {
+                    "id": c.call_id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)},
+                }
+                for c in self.tool_calls
+            ]
+        if self.tool_call_id is not None:
+            out["tool_call_id"] = self.tool_call_id
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GenerateRequest:
+    messages: tuple[ChatMessage, ...]
+    tools: tuple[ToolSpec, ...] = ()
+    max_tokens: int = 256
+    temperature: float = 0.7
+
+
+@dataclass(slots=True)
+class Completion:
+    text: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    finish_reason: str = "stop"  # stop | length | tool_calls | cancelled
+
+
+Emit = Callable[[str], None]
+
+
+class Provider(Protocol):
+    name: str
+
+    @property
+    def supports_tools(self) -> bool: ...
+
+    def load(self) -> None:
+        """Blocking: make the model ready (may take seconds; runs in the background at start)."""
+
+    def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+        """Blocking: stream text pieces through ``emit`` and return the whole completion."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """What ``status`` shows about this provider."""
+        ...
+
+    def close(self) -> None: ...

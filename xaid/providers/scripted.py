@@ -1,0 +1,74 @@
+"""A deterministic provider for tests: it stands in for a real LLM wherever the test is about
+the daemon (framing, streaming, cancellation, tool round-trips, persistence), not the words.
+
+Its behaviour, all derived from the conversation so tests can predict every byte:
+- the newest message is a tool result → "tool NAME returned: RESULT";
+- the newest user message holds ``[[tool:NAME {json args}]]`` and the agent declares NAME →
+  a call of that tool;
+- it holds ``[[fail]]`` → a ProviderError;
+- otherwise → "echo: " followed by the user's text, streamed one word at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from typing import Any
+
+from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
+
+_TOOL = re.compile(r"\[\[tool:(\w+)\s*(\{.*?\})?\]\]", re.S)
+
+
+class ScriptedProvider:
+    name = "scripted"
+
+    def __init__(self, delay_ms: int = 0):
+        self.delay_s = delay_ms / 1000
+        self.calls = 0
+
+    @property
+    def supports_tools(self) -> bool:
+        return True
+
+    def load(self) -> None:
+        pass
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": self.name, "tools": True, "delay_ms": int(self.delay_s * 1000)}
+
+    def close(self) -> None:
+        pass
+
+    def _reply(self, request: GenerateRequest) -> str | ToolCall:
+        last = request.messages[-1]
+        if last.role == "tool":
+            name = next(
+                (c.name for m in request.messages for c in m.tool_calls if c.call_id == last.tool_call_id), "?"
+            )
+            return f"tool {name} returned: {last.content}"
+        user = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
+        if "[[fail]]" in user:
+            raise ProviderError("scripted failure requested by the test")
+        declared = {t.name for t in request.tools}
+        if (m := _TOOL.search(user)) and m.group(1) in declared:
+            self.calls += 1
+            return ToolCall(f"call_{self.calls}", m.group(1), json.loads(m.group(2) or "{}"))
+        return "echo: " + user
+
+    def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+        reply = self._reply(request)
+        prompt_tokens = sum(len(m.content.split()) for m in request.messages)
+        if isinstance(reply, ToolCall):
+            return Completion("", [reply], prompt_tokens, 1, "tool_calls")
+        words = reply.split(" ")
+        pieces = [w if i == 0 else " " + w for i, w in enumerate(words)][: request.max_tokens]
+        sent: list[str] = []
+        for piece in pieces:
+            if cancelled.wait(self.delay_s) if self.delay_s else cancelled.is_set():
+                return Completion("".join(sent), [], prompt_tokens, len(sent), "cancelled")
+            emit(piece)
+            sent.append(piece)
+        finish = "length" if len(pieces) < len(words) else "stop"
+        return Completion("".join(sent), [], prompt_tokens, len(sent), finish)

@@ -1,0 +1,74 @@
+"""The SQLite connection: opened through apsw, WAL mode, one worker thread at a time.
+
+apsw rather than the stdlib module because it carries its own SQLite with extension loading
+(sqlite-vec), FTS5 and the trigram tokenizer. All statements run through ``Database.run`` in a
+worker thread behind a limiter of one, so the event loop never blocks on disk and writes are
+serialised without SQLITE_BUSY dances.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import apsw
+from xaiclient.wire import ErrorCode, XaiError
+
+from .migrate import migrate
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+def storage_error(exc: apsw.Error) -> XaiError:
+    """Turn SQLite's failure into something a user can act on; the stored data is untouched."""
+    if isinstance(exc, apsw.FullError):
+        return XaiError(ErrorCode.STORAGE_ERROR, "the disk is full: nothing was written; free space and retry")
+    if isinstance(exc, apsw.ReadOnlyError):
+        return XaiError(ErrorCode.STORAGE_ERROR, "the database is read-only: nothing was written")
+    if isinstance(exc, apsw.IOError):
+        return XaiError(ErrorCode.STORAGE_ERROR, f"disk I/O error: nothing was written ({exc})")
+    return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
+
+
+def connect(path: Path, synchronous: str = "NORMAL") -> apsw.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    conn = apsw.Connection(str(path))
+    conn.setbusytimeout(5000)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(f"PRAGMA synchronous = {synchronous}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA secure_delete = ON")  # forgotten text is overwritten, not left in free pages
+    migrate(conn)
+    return conn
+
+
+class Database:
+    def __init__(self, path: Path, synchronous: str = "NORMAL"):
+        self.path = path
+        self.conn = connect(path, synchronous)
+        self._limiter = anyio.CapacityLimiter(1)
+
+    def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` in one transaction, on the calling thread."""
+        try:
+            with self.conn:
+                return fn(self.conn, *args)
+        except apsw.Error as exc:
+            raise storage_error(exc) from exc
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(self.call, fn, *args, limiter=self._limiter)
+
+    def integrity_ok(self) -> bool:
+        return self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+    def close(self) -> None:
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except apsw.Error as exc:
+            log.warning("checkpoint at close failed: %s", exc)
+        self.conn.close()

@@ -1,0 +1,46 @@
+"""Versioned schema migrations: numbered SQL files applied in order, tracked in user_version.
+
+Plain SQL files keep the schema readable in one place (datasette-style); each runs inside one
+transaction together with the version bump, so a crash mid-migration leaves the old version.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import apsw
+
+_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    found = []
+    for entry in resources.files("xaid.store.migrations").iterdir():
+        if m := _NAME.match(entry.name):
+            found.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    for expected, (number, name, _) in enumerate(found, start=1):
+        if number != expected:
+            raise RuntimeError(f"migration {name} is out of sequence (expected {expected:03d})")
+    return found
+
+
+def current_version(conn: apsw.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: apsw.Connection) -> int:
+    """Bring the schema up to date; refuse a database written by a newer xaid."""
+    known = migrations()
+    version = current_version(conn)
+    if version > len(known):
+        raise RuntimeError(
+            f"database schema version {version} is newer than this xaid knows ({len(known)}); "
+            "upgrade xaid or restore a backup"
+        )
+    for number, _name, sql in known[version:]:
+        with conn:
+            conn.execute(sql)
+            conn.execute(f"PRAGMA user_version = {number}")
+    return current_version(conn)

@@ -1,0 +1,123 @@
+"""Sessions and messages tables: plain SQL in, records out."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from typing import Any
+
+import apsw
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    session_id: str
+    agent_id: str
+    opened_ms: int
+    last_ms: int
+    closed_ms: int | None
+    message_count: int = 0
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "agent_id": self.agent_id,
+            "opened_ms": self.opened_ms,
+            "last_ms": self.last_ms,
+            "closed_ms": self.closed_ms,
+            "open": self.closed_ms is None,
+            "messages": self.message_count,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    session_id: str
+    agent_id: str
+    role: str
+    text: str
+    ts_ms: int
+    ref: str | None = None
+    speaker: str | None = None
+    status: str = "complete"
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    message_id: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.message_id,
+            "role": self.role,
+            "text": self.text,
+            "ts": self.ts_ms,
+            "ref": self.ref if self.ref is not None else str(self.message_id),
+            "status": self.status,
+        }
+        if self.speaker is not None:
+            out["speaker"] = self.speaker
+        if self.tool_calls:
+            out["tool_calls"] = self.tool_calls
+        if self.tool_call_id is not None:
+            out["tool_call_id"] = self.tool_call_id
+        return out
+
+
+_SESSION = """SELECT s.session_id, s.agent_id, s.opened_ms, s.last_ms, s.closed_ms,
+                     (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id)
+              FROM sessions s"""
+_MSG_COLS = "session_id, agent_id, role, text, ts_ms, ref, speaker, status, tool_calls, tool_call_id, message_id"
+
+
+def insert_session(conn: apsw.Connection, session_id: str, agent_id: str, ts_ms: int) -> None:
+    conn.execute(
+        "INSERT INTO sessions (session_id, agent_id, opened_ms, last_ms) VALUES (?, ?, ?, ?)",
+        (session_id, agent_id, ts_ms, ts_ms),
+    )
+
+
+def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
+    row = conn.execute(f"{_SESSION} WHERE s.session_id = ?", (session_id,)).fetchone()
+    return Session(*row) if row else None
+
+
+def list_sessions(conn: apsw.Connection, agent_id: str, open_only: bool = False) -> list[Session]:
+    where = "WHERE s.agent_id = ?" + (" AND s.closed_ms IS NULL" if open_only else "")
+    return [Session(*r) for r in conn.execute(f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id", (agent_id,))]
+
+
+def close_session(conn: apsw.Connection, session_id: str, ts_ms: int) -> None:
+    conn.execute(
+        "UPDATE sessions SET closed_ms = max(?, last_ms) WHERE session_id = ? AND closed_ms IS NULL",
+        (ts_ms, session_id),
+    )
+
+
+def insert_message(conn: apsw.Connection, msg: Message) -> Message:
+    conn.execute(
+        f"INSERT INTO messages ({_MSG_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+        (msg.session_id, msg.agent_id, msg.role, msg.text, msg.ts_ms, msg.ref, msg.speaker, msg.status,
+         json.dumps(msg.tool_calls, ensure_ascii=False) if msg.tool_calls else None, msg.tool_call_id),
+    )
+    conn.execute(
+        "UPDATE sessions SET last_ms = max(last_ms, ?) WHERE session_id = ?", (msg.ts_ms, msg.session_id)
+    )
+    return replace(msg, message_id=conn.last_insert_rowid())
+
+
+def _message(row: tuple[Any, ...]) -> Message:
+    tool_calls = json.loads(row[8]) if row[8] else None
+    return Message(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], tool_calls, row[9], row[10])
+
+
+def messages(conn: apsw.Connection, session_id: str, limit: int | None = None) -> list[Message]:
+    """The session's messages in order; with ``limit``, the newest ``limit`` of them."""
+    if limit is None:
+        rows = conn.execute(
+            f"SELECT {_MSG_COLS} FROM messages WHERE session_id = ? ORDER BY message_id", (session_id,)
+        )
+        return [_message(r) for r in rows]
+    rows = conn.execute(
+        f"SELECT {_MSG_COLS} FROM messages WHERE session_id = ? ORDER BY message_id DESC LIMIT ?",
+        (session_id, limit),
+    )
+    return [_message(r) for r in rows][::-1]

@@ -1,0 +1,204 @@
+"""One conversational turn: persist the user's words, generate, stream, run tools, persist the reply.
+
+The invariant every path keeps: what the user said is stored before the model sees it, and the
+session's history is always something a chat template can read back. A cancelled or vanished
+client leaves the partial reply stored as ``interrupted``; a tool call without an answer gets a
+tool message saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from xaiclient.wire import ErrorCode, XaiError
+
+from . import agent_config, prompt
+from .dispatch import Emit
+from .providers.base import Completion, GenerateRequest, ToolCall
+from .store import sessions as sql
+from .store.agents import Agent
+from .store.sessions import Message, Session
+
+if TYPE_CHECKING:
+    from .app import App
+
+MAX_TOOL_ROUNDS = 4
+HISTORY_LIMIT = 400  # messages read back per turn; older ones would not fit any context anyway
+CANCEL_GRACE_S = 5.0
+
+
+@dataclass
+class PendingTool:
+    call: ToolCall
+    done: anyio.Event = field(default_factory=anyio.Event)
+    result: Any = None
+
+
+@dataclass
+class UserTurn:
+    text: str
+    ts_ms: int
+    ref: str | None = None
+    speaker: str | None = None
+    explain: bool = False
+
+
+@dataclass
+class _Progress:
+    parts: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    queued_ms: float = 0.0
+    first_token_ms: float | None = None
+
+
+class Turns:
+    """The turns in flight, one per session at most, and the tool calls they wait on."""
+
+    def __init__(self, app: App):
+        self.app = app
+        self.active: dict[str, anyio.Event] = {}
+        self.tools: dict[tuple[str, str], PendingTool] = {}
+
+    def tool_result(self, session_id: str, call_id: str, result: Any) -> None:
+        pending = self.tools.get((session_id, call_id))
+        if pending is None:
+            raise XaiError(ErrorCode.NOT_FOUND, f"no tool call {call_id!r} is waiting in session {session_id!r}")
+        pending.result = result
+        pending.done.set()
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait for running turns to end; False when some were still running at the deadline."""
+        with anyio.move_on_after(timeout):
+            while self.active:
+                await next(iter(self.active.values())).wait()
+            return True
+        return not self.active
+
+    async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
+        if session.session_id in self.active:
+            raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")
+        finished = anyio.Event()
+        self.active[session.session_id] = finished
+        try:
+            return await self._run(agent, session, turn, emit)
+        finally:
+            del self.active[session.session_id]
+            finished.set()
+
+    async def _store(self, msg: Message) -> Message:
+        with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
+            return await self.app.db.run(sql.insert_message, msg)
+
+    async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
+        app, sid = self.app, session.session_id
+        start = time.perf_counter()
+        user = await self._store(Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker))
+        tools = agent_config.tools(agent.config)
+        warnings: list[str] = []
+        if tools and not app.queue.provider.supports_tools:
+            warnings.append(
+                f"provider {app.queue.provider.name} cannot call tools with this model's chat template; "
+                "the reply is generated without tools (llama_cpp: set llm.chat_format = 'chatml-function-calling')"
+            )
+            await emit("notice", {"code": "tools_unsupported", "message": warnings[-1]})
+            tools = ()
+        progress = _Progress()
+        budget = max(256, app.config.llm.n_ctx - int(agent.config.get("max_tokens", app.config.llm.max_tokens)))
+        for _round in range(MAX_TOOL_ROUNDS + 1):
+            history = await app.db.run(sql.messages, sid, HISTORY_LIMIT)
+            messages = prompt.build(agent, history, budget)
+            request = GenerateRequest(
+                messages,
+                tools,
+                int(agent.config.get("max_tokens", app.config.llm.max_tokens)),
+                float(agent.config.get("temperature", app.config.llm.temperature)),
+            )
+            completion = await self._generate(agent, sid, request, emit, progress, start)
+            if not completion.tool_calls:
+                break
+            await self._store(
+                Message(sid, agent.agent_id, "assistant", completion.text, app.clock.now_ms(),
+                        tool_calls=[c.to_wire() for c in completion.tool_calls])
+            )
+            progress.parts.clear()
+            for call in completion.tool_calls:
+                await self._run_tool(agent, sid, call, emit)
+        else:
+            raise XaiError(ErrorCode.PROVIDER_ERROR, f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
+        reply = await self._store(
+            Message(sid, agent.agent_id, "assistant", completion.text, max(app.clock.now_ms(), turn.ts_ms))
+        )
+        result: dict[str, Any] = {
+            "text": completion.text,
+            "message_id": reply.message_id,
+            "user_message_id": user.message_id,
+            "finish_reason": completion.finish_reason,
+            "usage": {"prompt_tokens": progress.prompt_tokens, "completion_tokens": progress.completion_tokens},
+            "timings": {
+                "queued_ms": round(progress.queued_ms, 3),
+                "first_token_ms": None if progress.first_token_ms is None else round(progress.first_token_ms, 3),
+                "total_ms": round((time.perf_counter() - start) * 1000, 3),
+            },
+        }
+        if warnings:
+            result["warnings"] = warnings
+        if turn.explain:
+            result["context"] = {
+                "system_prompt": messages[0].content,
+                "memories": [],
+                "mood": None,
+                "suggestion": None,
+            }
+        return result
+
+    async def _generate(
+        self, agent: Agent, sid: str, request: GenerateRequest, emit: Emit, progress: _Progress, start: float
+    ) -> Completion:
+        job = self.app.queue.submit(agent.agent_id, request)
+        try:
+            async with job.pieces:
+                async for piece in job.pieces:
+                    if progress.first_token_ms is None:
+                        progress.first_token_ms = (time.perf_counter() - start) * 1000
+                    progress.parts.append(piece)
+                    await emit("text", {"delta": piece})
+            completion = await job.result()
+        except BaseException:
+            job.cancelled.set()
+            with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_GRACE_S):
+                await job.finished.wait()
+                partial = job.completion.text if job.completion else "".join(progress.parts)
+                if partial:
+                    await self.app.db.run(
+                        sql.insert_message,
+                        Message(sid, agent.agent_id, "assistant", partial, self.app.clock.now_ms(),
+                                status="interrupted"),
+                    )
+            raise
+        progress.queued_ms += (job.started_ns - job.queued_ns) / 1e6 if job.started_ns else 0.0
+        progress.prompt_tokens += completion.prompt_tokens
+        progress.completion_tokens += completion.completion_tokens
+        return completion
+
+    async def _run_tool(self, agent: Agent, sid: str, call: ToolCall, emit: Emit) -> None:
+        key = (sid, call.call_id)
+        pending = self.tools[key] = PendingTool(call)
+        outcome = "(no result: the client did not answer)"
+        try:
+            await emit("tool_call", call.to_wire())
+            with anyio.move_on_after(self.app.config.llm.tool_timeout):
+                await pending.done.wait()
+            if not pending.done.is_set():
+                raise XaiError(ErrorCode.TIMEOUT, f"no session.tool_result for {call.call_id!r} in time")
+            result = pending.result
+            outcome = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
+        finally:
+            del self.tools[key]
+            await self._store(
+                Message(sid, agent.agent_id, "tool", outcome, self.app.clock.now_ms(), tool_call_id=call.call_id)
+            )
