@@ -1,0 +1,106 @@
+"""A real xaid process in a scratch directory, for the test suite and the benchmarks.
+
+Both need the same thing: start the daemon as a user would (its console entry point, a real
+socket, a real database), wait until it answers, and stop or kill it. Keeping it in the
+package means tests/ and perf/ share one way of doing it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from xaiclient import Client, DaemonUnavailable
+
+READY_TIMEOUT_S = 30.0
+
+
+class DaemonProcess:
+    def __init__(self, root: Path, env: Mapping[str, str] | None = None, config: str | None = None):
+        self.root = root
+        self.state_dir = root / "state"
+        self.socket = root / "xaid.sock"
+        self.log_path = root / "xaid.log"
+        self.config_path: Path | None = None
+        if config is not None:
+            self.config_path = root / "xaid.toml"
+            self.config_path.write_text(config, encoding="utf-8")
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith(("XAID_", "LISTEN_", "NOTIFY_SOCKET"))},
+            "XAID_STORAGE_STATE_DIR": str(self.state_dir),
+            "XAID_SERVER_SOCKET": str(self.socket),
+            "XAID_LLM_PROVIDER": "scripted",
+            **(env or {}),
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0
+
+    @property
+    def db_path(self) -> Path:
+        return self.state_dir / "xaid.db"
+
+    def start(self, wait: bool = True) -> DaemonProcess:
+        self.root.mkdir(parents=True, exist_ok=True)
+        args = [sys.executable, "-m", "xaid"]
+        if self.config_path is not None:
+            args += ["--config", str(self.config_path)]
+        self.started_at = time.perf_counter()
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(args, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> float:
+        """Seconds from start until the socket answered a ping."""
+        deadline = time.monotonic() + timeout
+        while True:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"xaid exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with self.client() as c:
+                    c.ping()
+                return time.perf_counter() - self.started_at
+            except DaemonUnavailable:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"xaid did not answer within {timeout} s:\n{self.log()}") from None
+                time.sleep(0.02)
+
+    def client(self, **kwargs: object) -> Client:
+        return Client(self.socket, **kwargs)  # type: ignore[arg-type]
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM and wait: the clean way, with draining."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise RuntimeError(f"xaid did not stop within {timeout} s after SIGTERM:\n{self.log()}") from None
+
+    def kill(self) -> None:
+        """SIGKILL: what a power cut or the OOM killer does to the process."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def __enter__(self) -> DaemonProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.stop()
+        finally:
+            self.kill()
