@@ -34,8 +34,15 @@ log = logging.getLogger(__name__)
 
 
 async def _refuse(stream: SocketStream, err: XaiError) -> None:
-    with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+    """Say why, then linger briefly: closing with unread input would reset the connection and
+    could destroy the explanation before the client reads it."""
+    with anyio.move_on_after(1.0), contextlib.suppress(
+        anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError
+    ):
         await stream.send(encode_frame({"id": None, "ok": False, "error": err.to_wire()}))
+        await stream.send_eof()
+        while await stream.receive(4096):
+            pass
     await stream.aclose()
 
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from xaiclient import Client, DaemonUnavailable
+from xaiclient import Client, DaemonUnavailable, XaiError
 
 READY_TIMEOUT_S = 30.0
 
@@ -71,6 +71,10 @@ class DaemonProcess:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"xaid did not answer within {timeout} s:\n{self.log()}") from None
                 time.sleep(0.02)
+            except XaiError as exc:
+                if exc.code != "forbidden":  # a refusal is an answer: the daemon is up
+                    raise
+                return time.perf_counter() - self.started_at
 
     def client(self, **kwargs: object) -> Client:
         return Client(self.socket, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,131 @@
+"""The frame codec: round trips, and every way a byte stream can be wrong."""
+
+from __future__ import annotations
+
+import struct
+
+import cbor2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xaiclient.wire import (
+    ErrorCode,
+    Event,
+    FrameDecoder,
+    FrameTooLarge,
+    Reply,
+    Request,
+    XaiError,
+    decode_payload,
+    encode,
+    parse_request,
+    parse_server_message,
+)
+
+
+def frames(decoder: FrameDecoder) -> list[bytes]:
+    out = []
+    while (payload := decoder.next_payload()) is not None:
+        out.append(payload)
+    return out
+
+
+def test_request_round_trip_through_bytes_split_anywhere() -> None:
+    req = Request(id=7, method="session.send", params={"text": "明天见 see you", "ts": 1_700_000_000_000})
+    data = encode(req) * 3
+    for cut in range(len(data)):
+        dec = FrameDecoder()
+        dec.feed(data[:cut])
+        got = frames(dec)
+        dec.feed(data[cut:])
+        got += frames(dec)
+        assert [parse_request(decode_payload(p)) for p in got] == [req, req, req]
+        assert dec.pending == 0
+
+
+def test_reply_and_event_round_trip() -> None:
+    ok = Reply(id=3, ok=True, result={"x": [1, 2]})
+    err = Reply(id=4, ok=False, error=XaiError(ErrorCode.NOT_FOUND, "no agent 'a'", {"id": "a"}))
+    ev = Event(id=5, event="text", data={"delta": "你好"})
+    dec = FrameDecoder()
+    dec.feed(encode(ok) + encode(err) + encode(ev))
+    got = [parse_server_message(decode_payload(p)) for p in frames(dec)]
+    assert got[0] == ok
+    assert isinstance(got[1], Reply) and got[1].error is not None
+    assert (got[1].error.code, got[1].error.message, got[1].error.data) == ("not_found", "no agent 'a'", {"id": "a"})
+    assert got[2] == ev
+
+
+def test_oversized_length_is_refused_before_buffering() -> None:
+    dec = FrameDecoder(max_frame=1024)
+    dec.feed(struct.pack(">I", 1025))
+    with pytest.raises(FrameTooLarge) as info:
+        dec.next_payload()
+    assert info.value.code == ErrorCode.FRAME_TOO_LARGE
+    assert info.value.data == {"length": 1025, "limit": 1024}
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        (b"\xff\xfe\x00garbage", ErrorCode.BAD_CBOR),
+        (cbor2.dumps([1, 2, 3]), ErrorCode.BAD_REQUEST),
+        (cbor2.dumps("just a string"), ErrorCode.BAD_REQUEST),
+        (b"", ErrorCode.BAD_CBOR),
+    ],
+)
+def test_payload_errors_are_distinct(payload: bytes, code: ErrorCode) -> None:
+    with pytest.raises(XaiError) as info:
+        decode_payload(payload)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("item", "code"),
+    [
+        ({"method": "ping"}, ErrorCode.BAD_REQUEST),
+        ({"id": "7", "method": "ping"}, ErrorCode.BAD_REQUEST),
+        ({"id": True, "method": "ping"}, ErrorCode.BAD_REQUEST),
+        ({"id": 1}, ErrorCode.BAD_REQUEST),
+        ({"id": 1, "method": "ping", "params": [1]}, ErrorCode.BAD_PARAMS),
+        ({"id": 1, "v": 99, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+    ],
+)
+def test_envelope_errors(item: dict, code: ErrorCode) -> None:
+    with pytest.raises(XaiError) as info:
+        parse_request(item)
+    assert info.value.code == code
+
+
+cbor_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20) | st.binary(max_size=20)
+    | st.floats(allow_nan=False),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=2048))
+def test_random_bytes_never_crash_the_decoder(data: bytes) -> None:
+    """Whatever arrives, the decoder either yields payloads or raises a protocol error, nothing else."""
+    dec = FrameDecoder(max_frame=4096)
+    dec.feed(data)
+    try:
+        for payload in frames(dec):
+            try:
+                parse_request(decode_payload(payload))
+            except XaiError as exc:
+                assert exc.code in set(ErrorCode)
+    except FrameTooLarge:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=10), cbor_values, max_size=6), st.integers(0, 2**32))
+def test_any_params_round_trip(params: dict, rid: int) -> None:
+    req = Request(id=rid, method="m", params=params)
+    dec = FrameDecoder(max_frame=1 << 20)
+    dec.feed(encode(req))
+    (payload,) = frames(dec)
+    assert parse_request(decode_payload(payload)) == req

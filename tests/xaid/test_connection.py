@@ -1,0 +1,183 @@
+"""Bad input on a real socket: each mistake gets its own error, and nothing else is disturbed.
+
+The daemon runs the scripted provider (a stand-in for the LLM; the words don't matter here).
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from pathlib import Path
+from typing import Any
+
+import cbor2
+import pytest
+from xaiclient import Client
+from xaiclient.wire import FrameDecoder, decode_payload, encode_frame
+
+from xaid.testing import DaemonProcess
+
+
+class Raw:
+    """A hand-driven connection that can send bytes no well-behaved client would."""
+
+    def __init__(self, path: Path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(10)
+        self.sock.connect(str(path))
+        self.dec = FrameDecoder()
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def request(self, rid: int, method: str, **params: Any) -> None:
+        self.send(encode_frame({"v": 1, "id": rid, "method": method, "params": params}))
+
+    def read(self) -> dict[str, Any] | None:
+        """The next frame, or None when the daemon closed the connection."""
+        while True:
+            payload = self.dec.next_payload()
+            if payload is not None:
+                return decode_payload(payload)
+            try:
+                data = self.sock.recv(65536)
+            except ConnectionResetError:
+                return None
+            if not data:
+                return None
+            self.dec.feed(data)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def raw(daemon: DaemonProcess) -> Raw:
+    conn = Raw(daemon.socket)
+    yield conn
+    conn.close()
+
+
+def assert_alive(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        assert c.ping() == {}
+
+
+def test_not_cbor_is_answered_and_the_connection_continues(raw: Raw, daemon: DaemonProcess) -> None:
+    body = b"\xff\xff\xffnot cbor"
+    raw.send(struct.pack(">I", len(body)) + body)
+    reply = raw.read()
+    assert reply is not None and reply["ok"] is False and reply["error"]["code"] == "bad_cbor"
+    raw.request(2, "ping")
+    assert raw.read() == {"id": 2, "ok": True, "result": {}}
+
+
+def test_cbor_that_is_not_a_map(raw: Raw) -> None:
+    body = cbor2.dumps([1, 2, 3])
+    raw.send(struct.pack(">I", len(body)) + body)
+    reply = raw.read()
+    assert reply is not None and reply["error"]["code"] == "bad_request" and reply["id"] is None
+    raw.request(3, "ping")
+    assert raw.read()["ok"] is True
+
+
+def test_oversized_frame_closes_only_that_connection(raw: Raw, daemon: DaemonProcess) -> None:
+    other = daemon.client()
+    raw.send(struct.pack(">I", (1 << 20) + 1) + b"x" * 100)
+    reply = raw.read()
+    assert reply is not None and reply["error"]["code"] == "frame_too_large"
+    assert reply["error"]["data"]["limit"] == 1 << 20
+    assert raw.read() is None  # closed: the stream cannot be resynchronised
+    assert other.ping() == {}
+    other.close()
+
+
+def test_unknown_method_and_bad_params_keep_the_request_id(raw: Raw) -> None:
+    raw.request(10, "no.such.method")
+    raw.request(11, "agent.create", agent_id=42)
+    raw.request(12, "agent.create", agent_id="ok", nmae="typo")
+    raw.request(13, "agent.get", agent_id="missing")
+    replies = {r["id"]: r for r in (raw.read(), raw.read(), raw.read(), raw.read())}
+    assert replies[10]["error"]["code"] == "unknown_method"
+    assert replies[11]["error"]["code"] == "bad_params" and "agent_id" in replies[11]["error"]["message"]
+    assert replies[12]["error"]["code"] == "bad_params" and "nmae" in replies[12]["error"]["message"]
+    assert replies[13]["error"]["code"] == "not_found"
+
+
+def test_missing_session_and_envelope_errors(raw: Raw) -> None:
+    raw.request(1, "session.send", session_id="s_nope", text="hi")
+    assert raw.read()["error"]["code"] == "not_found"
+    raw.send(encode_frame({"id": 2, "v": 7, "method": "ping"}))
+    assert raw.read()["error"]["code"] == "unsupported_protocol"
+    raw.send(encode_frame({"method": "ping"}))
+    assert raw.read()["error"]["code"] == "bad_request"
+
+
+def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        c.agent_create("keeper", persona_init="remember me")
+    raw = Raw(daemon.socket)
+    frame = encode_frame({"v": 1, "id": 1, "method": "agent.delete", "params": {"agent_id": "keeper"}})
+    raw.send(frame[:-3])  # the delete never completes
+    raw.close()
+    with daemon.client() as c:
+        assert c.agent_get("keeper")["persona_init"] == "remember me"
+        assert c.status()["connections"] == 1
+
+
+def test_random_garbage_from_many_clients(daemon: DaemonProcess) -> None:
+    import random
+
+    rng = random.Random(1234)
+    for _ in range(20):
+        raw = Raw(daemon.socket)
+        raw.send(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))))
+        raw.close()
+    assert_alive(daemon)
+
+
+def test_hello_negotiates_and_refuses_unknown_versions(raw: Raw) -> None:
+    raw.request(1, "hello", client="t", protocol=[1, 2, 3])
+    hello = raw.read()["result"]
+    assert hello["protocol"] == 1 and "session.send" in hello["methods"] and "cancel" in hello["methods"]
+    raw.request(2, "hello", client="t", protocol=[5])
+    err = raw.read()["error"]
+    assert err["code"] == "unsupported_protocol" and err["data"]["supported"] == [1]
+
+
+def test_duplicate_inflight_id_and_many_requests_in_flight(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        c.agent_create("a")
+        sid = c.session_open("a")["session_id"]
+    raw = Raw(daemon.socket)
+    ids = list(range(100, 130))
+    for rid in ids:
+        raw.request(rid, "ping")
+    raw.request(500, "session.history", session_id=sid)
+    got = {}
+    while len(got) < len(ids) + 1:
+        frame = raw.read()
+        got[frame["id"]] = frame
+    assert all(got[rid]["ok"] for rid in ids)
+    assert got[500]["result"]["session"]["session_id"] == sid
+    raw.close()
+
+
+def test_peer_outside_the_allow_list_is_refused(tmp_path: Path) -> None:
+    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as proc:
+        raw = Raw(proc.socket)
+        reply = raw.read()  # refused before any request is read
+        assert reply is not None and reply["error"]["code"] == "forbidden"
+        assert raw.read() is None
+        raw.close()
+        assert "refused a connection" in proc.log()
+
+
+def test_client_reports_a_refused_peer(tmp_path: Path) -> None:
+    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as proc:
+        proc_socket = proc.socket
+        from xaiclient import XaiError
+
+        with pytest.raises(XaiError) as info:
+            Client(proc_socket)
+        assert info.value.code == "forbidden"
