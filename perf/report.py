@@ -127,7 +127,11 @@ def load(path: Path) -> dict[str, Section]:
 
 
 def save(path: Path, sections: dict[str, Section]) -> None:
-    payload = {"generated": now(), "machine": machine(), "sections": {a: section_to_json(s) for a, s in sections.items()}}
+    payload = {
+        "generated": now(),
+        "machine": machine(),
+        "sections": {area: section_to_json(s) for area, s in sections.items()},
+    }
     path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

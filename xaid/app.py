@@ -31,6 +31,7 @@ class App:
     started: float = field(default_factory=time.monotonic)
     version: str = __version__
     connections: int = 0
+    calls_in_flight: int = 0
     shutting_down: bool = False
     turns: Turns = field(init=False)
 

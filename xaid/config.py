@@ -209,8 +209,10 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
             if not isinstance(values, dict):
                 raise ConfigError(f"{file}: [{section}] must be a table")
             cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), values, str(file), False)})
+    # The API key's own variable (XAID_LLM_API_KEY by default) shares the prefix but is no config key.
+    secret_vars = {LLMConfig.api_key_env, env.get(f"{ENV_PREFIX}LLM_API_KEY_ENV", cfg.llm.api_key_env)}
     for name, value in sorted(env.items()):
-        if not name.startswith(ENV_PREFIX):
+        if not name.startswith(ENV_PREFIX) or name in secret_vars:
             continue
         section, _, key = name[len(ENV_PREFIX) :].lower().partition("_")
         if section in SECTIONS and key:

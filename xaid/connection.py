@@ -29,7 +29,8 @@ from .app import App
 from .dispatch import METHODS, Call, Params
 
 log = logging.getLogger(__name__)
-ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats"})  # still answered while draining
+# Still answered while draining: a running turn may need its tool result to finish.
+ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats", "session.tool_result"})
 _READ = 65536
 
 
@@ -137,6 +138,7 @@ class Connection:
         call = Call(self.app, req.id, req.method, Params(req.params), emit, self.peer_uid)
         start = time.perf_counter()
         ok = False
+        self.app.calls_in_flight += 1
         try:
             with scope:
                 try:
@@ -151,5 +153,6 @@ class Connection:
             if scope.cancelled_caught and not self._closed:
                 await self.send_error(req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled"))
         finally:
+            self.app.calls_in_flight -= 1
             del self._inflight[req.id]
             self.app.stats.record(req.method, (time.perf_counter() - start) * 1000, ok)

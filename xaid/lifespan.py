@@ -16,7 +16,7 @@ import socket
 from pathlib import Path
 
 import anyio
-from anyio.abc import SocketStream, TaskGroup
+from anyio.abc import SocketListener, SocketStream, TaskGroup
 from anyio.streams.stapled import MultiListener
 from xaiclient.wire import ErrorCode, XaiError, encode_frame
 
@@ -95,10 +95,27 @@ async def _signals(app: App, tg: TaskGroup, serving: anyio.CancelScope, config_p
             notify("STOPPING=1")
             app.shutting_down = True
             serving.cancel()  # stop accepting
-            if not await app.turns.drain(app.config.server.drain_seconds):
-                log.warning("turns still running after %.0f s: cancelling them", app.config.server.drain_seconds)
+            if not await _drain(app, app.config.server.drain_seconds):
+                log.warning("calls still running after %.0f s: cancelling them", app.config.server.drain_seconds)
             tg.cancel_scope.cancel()
             return
+
+
+async def _stop_listening(listeners: list[SocketListener], path: Path | None) -> None:
+    with anyio.CancelScope(shield=True):
+        for listener in listeners:
+            await listener.aclose()
+    if path is not None:
+        path.unlink(missing_ok=True)
+
+
+async def _drain(app: App, timeout: float) -> bool:
+    """Wait until every call has sent its reply; False when some were still running at the deadline."""
+    with anyio.move_on_after(timeout):
+        while app.calls_in_flight:
+            await anyio.sleep(0.02)
+        return True
+    return False
 
 
 async def _watchdog(interval: float) -> None:
@@ -123,12 +140,9 @@ async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | N
             log.info("xaid %s ready on %s (database %s)", app.version, path or "activated socket", app.db.path)
             with serving:
                 await MultiListener(listeners).serve(_handler(app), task_group=tg)
+            await _stop_listening(listeners, path)  # new clients are refused at once while we drain
     finally:
-        with anyio.CancelScope(shield=True):
-            for listener in listeners:
-                await listener.aclose()
-        if path is not None:
-            Path(path).unlink(missing_ok=True)
+        await _stop_listening(listeners, path)
         app.close()
         log.info("xaid stopped")
 

@@ -28,6 +28,7 @@ class DaemonProcess:
         self.log_path = root / "xaid.log"
         self.config_path: Path | None = None
         if config is not None:
+            root.mkdir(parents=True, exist_ok=True)
             self.config_path = root / "xaid.toml"
             self.config_path.write_text(config, encoding="utf-8")
         self.env = {

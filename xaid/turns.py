@@ -71,14 +71,6 @@ class Turns:
         pending.result = result
         pending.done.set()
 
-    async def drain(self, timeout: float) -> bool:
-        """Wait for running turns to end; False when some were still running at the deadline."""
-        with anyio.move_on_after(timeout):
-            while self.active:
-                await next(iter(self.active.values())).wait()
-            return True
-        return not self.active
-
     async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
         if session.session_id in self.active:
             raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")

@@ -1,0 +1,80 @@
+"""``python -m perf [AREA ...] [--quick]``: run benchmark areas, write perf/results.json and perf/RESULTS.md.
+
+An area is a module of this package exposing ``run(quick: bool) -> report.Section``; add it to
+``AREAS`` to make it part of ``python -m perf``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shlex
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from . import report
+
+AREAS: dict[str, str] = {
+    "daemon": "perf.daemon",
+    # later: "memory", "mood", "scheduler", "evaluation", each a module with the same run(quick) -> Section
+}
+HERE = Path(__file__).resolve().parent
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m perf", description="Run the xaid benchmarks.")
+    parser.add_argument("areas", nargs="*", metavar="AREA", help=f"areas to run (default: all of {', '.join(AREAS)})")
+    parser.add_argument("--quick", action="store_true", help="shrink counts for a smoke run (~30 s per area)")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="markdown file to write (default: perf/RESULTS.md; --quick writes nothing unless this is given); "
+        "the JSON goes next to it as results.json (or <stem>.json)",
+    )
+    args = parser.parse_args(argv)
+    unknown = [a for a in args.areas if a not in AREAS]
+    if unknown:
+        parser.error(f"unknown area(s) {', '.join(unknown)}; known: {', '.join(AREAS)}")
+    return args
+
+
+def json_path(markdown: Path) -> Path:
+    return markdown.with_name("results.json" if markdown.name == "RESULTS.md" else markdown.stem + ".json")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    command = shlex.join(["python", "-m", "perf", *argv])
+    host = report.machine()
+    fresh: dict[str, report.Section] = {}
+    for area in args.areas or list(AREAS):
+        started = time.perf_counter()
+        section = importlib.import_module(AREAS[area]).run(args.quick)
+        fresh[area] = replace(
+            section,
+            area=area,
+            command=command,
+            date=report.now(),
+            duration_s=round(time.perf_counter() - started, 1),
+            quick=args.quick,
+            machine=host,
+        )
+    output: Path | None = args.output or (None if args.quick else HERE / "RESULTS.md")
+    if output is None:
+        print(report.render(fresh))
+        return 0
+    data = json_path(output)
+    sections = {**report.load(data), **fresh}  # a run of one area keeps the others' last results
+    sections = {a: sections[a] for a in [*AREAS, *sections] if a in sections}  # registry order
+    report.save(data, sections)
+    output.write_text(report.render(sections), encoding="utf-8")
+    print(report.render(fresh))
+    print(f"wrote {output} and {data}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
