@@ -1,0 +1,78 @@
+"""xaictl as a user runs it: a subprocess against a real daemon (scripted provider standing in
+for the LLM), and against no daemon at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from xaid.testing import DaemonProcess
+
+
+def xaictl(*args: str, socket: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "XAID_SOCKET"}
+    return subprocess.run(
+        [sys.executable, "-m", "xaiclient.cli", "--socket", str(socket), *args],
+        input=stdin, capture_output=True, text=True, timeout=60, env=env,
+    )
+
+
+def test_no_daemon_is_one_line_and_non_zero(tmp_path: Path) -> None:
+    for args in (["ping"], ["agent", "list"], ["send", "mia", "hi"]):
+        out = xaictl(*args, socket=tmp_path / "absent.sock")
+        assert out.returncode == 3
+        assert out.stderr.count("\n") == 1 and "xaid is not running" in out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def test_agent_lifecycle_and_errors(daemon: DaemonProcess) -> None:
+    sock = daemon.socket
+    created = xaictl("--json", "agent", "create", "mia", "--name", "Mia", "--persona", "Warm.", socket=sock)
+    assert created.returncode == 0 and json.loads(created.stdout)["persona_init"] == "Warm."
+    listed = xaictl("agent", "list", socket=sock)
+    assert "mia" in listed.stdout and "Mia" in listed.stdout
+    updated = xaictl("--json", "agent", "update", "mia", "--config", '{"max_tokens": 5}', socket=sock)
+    assert json.loads(updated.stdout)["config"] == {"max_tokens": 5}
+    bad = xaictl("agent", "update", "mia", "--config", '{"nope": 1}', socket=sock)
+    assert bad.returncode == 1 and bad.stderr.startswith("xaictl: bad_params:")
+    missing = xaictl("agent", "show", "ghost", socket=sock)
+    assert missing.returncode == 1 and "not_found" in missing.stderr
+    refused = xaictl("agent", "delete", "mia", socket=sock)
+    assert refused.returncode == 1 and "--yes" in refused.stderr
+    assert xaictl("agent", "delete", "mia", "--yes", socket=sock).returncode == 0
+    assert "(no agents)" in xaictl("agent", "list", socket=sock).stdout
+
+
+def test_send_reuses_the_open_session_and_history_shows_it(daemon: DaemonProcess) -> None:
+    sock = daemon.socket
+    xaictl("agent", "create", "mia", socket=sock)
+    first = xaictl("send", "mia", "我今天很累", socket=sock)
+    assert first.returncode == 0 and first.stdout.strip() == "echo: 我今天很累"
+    second = json.loads(xaictl("--json", "send", "mia", "still here", socket=sock).stdout)
+    assert second["text"] == "echo: still here"
+    sessions = json.loads(xaictl("--json", "session", "list", "mia", socket=sock).stdout)
+    assert len(sessions) == 1 and sessions[0]["messages"] == 4
+    history = xaictl("session", "history", second["session_id"], socket=sock).stdout
+    assert "user: 我今天很累" in history and "assistant: echo: still here" in history
+    assert xaictl("session", "close", second["session_id"], socket=sock).returncode == 0
+    third = json.loads(xaictl("--json", "send", "mia", "new day", socket=sock).stdout)
+    assert third["session_id"] != second["session_id"]
+
+
+def test_chat_repl_new_and_quit(daemon: DaemonProcess) -> None:
+    sock = daemon.socket
+    xaictl("agent", "create", "mia", socket=sock)
+    out = xaictl("chat", "mia", socket=sock, stdin="hello there\n/new\nsecond session\n/quit\n")
+    assert out.returncode == 0
+    assert "echo: hello there" in out.stdout and "echo: second session" in out.stdout
+    sessions = json.loads(xaictl("--json", "session", "list", "mia", socket=sock).stdout)
+    assert [s["open"] for s in sessions] == [False, True]
+
+
+def test_ping_and_status(daemon: DaemonProcess) -> None:
+    assert "pong" in xaictl("ping", socket=daemon.socket).stdout
+    status = json.loads(xaictl("--json", "status", socket=daemon.socket).stdout)
+    assert status["model"]["provider"] == "scripted" and status["model"]["state"] == "ready"

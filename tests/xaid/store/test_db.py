@@ -1,0 +1,68 @@
+"""The real SQLite store (apsw), never mocked: migrations, WAL, cascades, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import apsw
+import pytest
+from xaiclient.wire import XaiError
+
+from xaid.store import agents, sessions
+from xaid.store.agents import Agent
+from xaid.store.db import Database, connect, storage_error
+from xaid.store.migrate import current_version, migrations
+from xaid.store.sessions import Message
+
+
+def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.db")
+    assert current_version(db.conn) == len(migrations()) >= 1
+    assert db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    db.close()
+    again = connect(tmp_path / "x.db")  # reopening applies nothing twice
+    assert current_version(again) == len(migrations())
+    again.close()
+
+
+def test_a_database_from_a_newer_xaid_is_refused(tmp_path: Path) -> None:
+    conn = apsw.Connection(str(tmp_path / "future.db"))
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer than this xaid"):
+        connect(tmp_path / "future.db")
+
+
+def test_deleting_an_agent_deletes_its_sessions_and_messages(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.db")
+    for agent_id in ("a", "b"):
+        db.call(agents.insert, Agent(agent_id, agent_id, "", {}, 1, 1))
+        db.call(sessions.insert_session, f"s-{agent_id}", agent_id, 1)
+        db.call(sessions.insert_message, Message(f"s-{agent_id}", agent_id, "user", f"secret of {agent_id}", 2))
+    assert db.call(agents.delete, "a")
+    rows = db.conn.execute("SELECT agent_id, text FROM messages").fetchall()
+    assert rows == [("b", "secret of b")]
+    assert db.call(sessions.get_session, "s-a") is None
+    db.close()
+
+
+def test_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
+    db = Database(tmp_path / "x.db")
+    db.call(agents.insert, Agent("a", "a", "", {}, 1, 1))
+    db.call(sessions.insert_session, "s", "a", 1)
+
+    def half(conn: apsw.Connection) -> None:
+        sessions.insert_message(conn, Message("s", "a", "user", "first", 2))
+        sessions.insert_message(conn, Message("s", "a", "robot", "violates the role check", 3))
+
+    with pytest.raises(XaiError) as info:
+        db.call(half)
+    assert info.value.code == "storage_error"
+    assert db.call(sessions.messages, "s") == []
+    db.close()
+
+
+def test_disk_full_is_reported_in_words() -> None:
+    err = storage_error(apsw.FullError("database or disk is full"))
+    assert err.code == "storage_error" and "disk is full" in err.message and "nothing was written" in err.message
