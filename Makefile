@@ -30,6 +30,7 @@ demo: setup
 	@echo "daemon log: $(DEMO)/xaid.log; talk more with: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
 
 test: setup
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 lint: setup
