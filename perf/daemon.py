@@ -12,6 +12,7 @@ import multiprocessing as mp
 import os
 import queue
 import socket
+import tempfile
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -305,7 +306,7 @@ Samples = dict[str, dict[str, list[float]]]  # loop -> figure -> one value per r
 
 def _measure_loops(plan: Plan) -> Samples:
     """Every loop-vs-loop figure, a fresh daemon each, loops alternating which goes first."""
-    samples: Samples = {loop: {} for loop in LOOPS}
+    samples: Samples = {loop: {} for loop in [*LOOPS, "floor"]}
 
     def add(loop: str, values: dict[str, float]) -> None:
         for key, value in values.items():
@@ -325,6 +326,9 @@ def _measure_loops(plan: Plan) -> Samples:
                 with scratch_daemon(LOOPS[loop]) as daemon:
                     progress(f"round {rnd + 1}/{plan.rounds}: {name} on {loop}")
                     add(loop, step(daemon))
+        progress(f"round {rnd + 1}/{plan.rounds}: echo-server floor")
+        with tempfile.TemporaryDirectory(prefix="xaid-perf-echo-") as tmp:
+            add("floor", {"p50": echo_floor(Path(tmp), plan.latency_warmup, plan.latency_count)})
     for i in range(plan.ready_starts):
         for loop in list(LOOPS) if i % 2 == 0 else list(reversed(LOOPS)):
             progress(f"start {i + 1}/{plan.ready_starts} on {loop} (scripted provider)")
@@ -369,10 +373,6 @@ def run(quick: bool) -> Section:
     plan = QUICK if quick else FULL
     load_before = os.getloadavg()[0]
     samples = _measure_loops(plan)
-    progress("floors: echo server and client codec")
-    with scratch_daemon(start=False) as scratch:
-        scratch.root.mkdir(parents=True, exist_ok=True)
-        floor = echo_floor(scratch.root, plan.latency_warmup, plan.latency_count)
     codec = client_codec_us(max(plan.latency_count, 2000))
     llama: list[dict[str, float]] = []
     for i in range(plan.llama_starts):
@@ -390,8 +390,9 @@ def run(quick: bool) -> Section:
     rows += _paired(samples, "p99", "ping round trip p99, 1 client", "µs")
     rows += _paired(samples, "server_p50", "ping inside the daemon p50", "µs",
                     note="the daemon's own `stats` latency for ping: task start to reply written")
-    rows.append(Row("floor: ping-sized frame to a uvloop echo server, p50", floor, "µs",
-                    note="raw socket, no codec, no daemon: what any Python server on this machine costs"))
+    rows.append(Row("floor: ping-sized frame to a uvloop echo server, p50", median(samples["floor"]["p50"]), "µs",
+                    note=_spread(samples["floor"], "p50", "raw socket, no codec, no daemon: what any Python server "
+                                 "on this machine costs; measured once per round", 1.0)))
     rows.append(Row("client library codec per ping", codec, "µs",
                     note="encode the request + decode and route the reply, in-process"))
     rows += _paired(samples, "rps_1", "requests/s, 1 client process", "req/s",

@@ -22,6 +22,7 @@ from xaiclient.wire import (
     XaiError,
     decode_payload,
     encode_frame,
+    frame_id,
     parse_request,
 )
 
@@ -47,9 +48,15 @@ class Connection:
     async def send(self, frame: dict[str, Any]) -> bool:
         if self._closed:
             return False
+        data = encode_frame(frame)
+        if len(data) > self.app.config.server.max_frame_bytes and "result" in frame:
+            # The client would refuse it and lose the connection; say so in a frame it can read.
+            err = XaiError(ErrorCode.FRAME_TOO_LARGE, f"the reply ({len(data)} bytes) exceeds the frame limit; "
+                           "ask for less (e.g. a smaller 'limit')", {"length": len(data)})
+            data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
         try:
             async with self._lock:
-                await self.stream.send(encode_frame(frame))
+                await self.stream.send(data)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             self._hang_up()
             return False
@@ -98,7 +105,7 @@ class Connection:
                 request = parse_request(item)
             except XaiError as exc:
                 self.app.stats.protocol_errors += 1
-                rid = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), int) else None
+                rid = frame_id(item) if isinstance(item, dict) else None
                 await self.send_error(rid, exc)
                 continue
             await self._start(request, tg)
@@ -125,8 +132,8 @@ class Connection:
         tg.start_soon(self._run, req, scope)
 
     async def _cancel(self, req: Request) -> None:
-        target = req.params.get("id")
-        scope = self._inflight.get(target) if isinstance(target, int) else None
+        target = frame_id(req.params)
+        scope = self._inflight.get(target) if target is not None else None
         if scope is not None:
             scope.cancel()
         await self.send({"id": req.id, "ok": True, "result": {"cancelled": scope is not None}})

@@ -83,13 +83,16 @@ class GenerationQueue:
         self._ready.set()
         self._fail_waiting_if_broken()
 
-    def submit(self, key: str, request: GenerateRequest) -> Job:
+    def check_capacity(self) -> None:
         if self.state is ModelState.FAILED:
             raise XaiError(ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}")
         if self._waiting >= self.max_queue:
             raise XaiError(
                 ErrorCode.OVERLOADED, f"{self._waiting} turns already wait for the model; try again shortly"
             )
+
+    def submit(self, key: str, request: GenerateRequest) -> Job:
+        self.check_capacity()
         send, pieces = anyio.create_memory_object_stream[str](math.inf)
         job = Job(key, request, send, pieces)
         self._lanes.setdefault(key, deque()).append(job)

@@ -26,7 +26,7 @@ from .app import App
 from .clock import Clock
 from .config import Config, ConfigError
 from .connection import Connection
-from .listen import allowed, bind, peer_credentials
+from .listen import allowed, bind, peer_credentials, peer_groups
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
 
@@ -51,7 +51,7 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
         raw: socket.socket = stream.extra(anyio.abc.SocketAttribute.raw_socket)
         _pid, uid, gid = peer_credentials(raw)
         app.stats.connections_total += 1
-        if not allowed(app.config, uid, gid):
+        if not allowed(app.config, uid, {gid} | peer_groups(raw)):
             app.stats.connections_refused += 1
             log.warning("refused a connection from uid %d gid %d (not in the allow-list)", uid, gid)
             await _refuse(stream, XaiError(ErrorCode.FORBIDDEN, f"uid {uid} may not use this daemon"))

@@ -15,6 +15,7 @@ from .paths import socket_path
 log = logging.getLogger(__name__)
 SD_LISTEN_FDS_START = 3
 _UCRED = struct.Struct("3i")
+SO_PEERGROUPS = getattr(socket, "SO_PEERGROUPS", 59)
 
 
 class ListenError(Exception):
@@ -81,6 +82,15 @@ def peer_credentials(sock: socket.socket) -> tuple[int, int, int]:
     return pid, uid, gid
 
 
-def allowed(cfg: Config, uid: int, gid: int) -> bool:
+def peer_groups(sock: socket.socket) -> set[int]:
+    """Supplementary groups of the peer (SO_PEERGROUPS, Linux 4.13+); empty where unsupported."""
+    try:
+        raw = sock.getsockopt(socket.SOL_SOCKET, SO_PEERGROUPS, 4 * 256)
+    except OSError:
+        return set()
+    return set(struct.unpack(f"{len(raw) // 4}I", raw[: len(raw) // 4 * 4]))
+
+
+def allowed(cfg: Config, uid: int, gids: set[int]) -> bool:
     uids = set(cfg.server.allow_uids) or {os.geteuid(), 0}
-    return uid in uids or gid in set(cfg.server.allow_gids)
+    return uid in uids or bool(gids & set(cfg.server.allow_gids))

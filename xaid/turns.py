@@ -89,6 +89,7 @@ class Turns:
     async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
         app, sid = self.app, session.session_id
         start = time.perf_counter()
+        app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
         user = await self._store(Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker))
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
@@ -113,6 +114,8 @@ class Turns:
             completion = await self._generate(agent, sid, request, emit, progress, start)
             if not completion.tool_calls:
                 break
+            if _round == MAX_TOOL_ROUNDS:
+                raise XaiError(ErrorCode.PROVIDER_ERROR, f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
             await self._store(
                 Message(sid, agent.agent_id, "assistant", completion.text, app.clock.now_ms(),
                         tool_calls=[c.to_wire() for c in completion.tool_calls])
@@ -120,8 +123,6 @@ class Turns:
             progress.parts.clear()
             for call in completion.tool_calls:
                 await self._run_tool(agent, sid, call, emit)
-        else:
-            raise XaiError(ErrorCode.PROVIDER_ERROR, f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
         reply = await self._store(
             Message(sid, agent.agent_id, "assistant", completion.text, max(app.clock.now_ms(), turn.ts_ms))
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import socket
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -72,7 +73,7 @@ class Client(Api):
             self._sock.connect(self.path)
         except OSError as exc:
             self._sock.close()
-            raise DaemonUnavailable(self.path, exc.strerror or str(exc)) from None
+            raise DaemonUnavailable(self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES) from None
         self.server = self.call(
             "hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS)
         )
@@ -177,7 +178,7 @@ class AsyncClient(Api):
         try:
             self._reader, self._writer = await asyncio.open_unix_connection(self.path)
         except OSError as exc:
-            raise DaemonUnavailable(self.path, exc.strerror or str(exc)) from None
+            raise DaemonUnavailable(self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES) from None
         self._task = asyncio.create_task(self._read_loop())
         self.server = await self.call(
             "hello", client=self.client_name, protocol=[PROTOCOL_VERSION]

@@ -30,8 +30,12 @@ UNAVAILABLE = "unavailable"
 class DaemonUnavailable(XaiError):
     """No daemon answers at the socket; raised locally, never sent by the daemon."""
 
-    def __init__(self, path: str, reason: str):
-        super().__init__(UNAVAILABLE, f"xaid is not running (no answer at {path}: {reason})")
+    def __init__(self, path: str, reason: str, *, denied: bool = False):
+        if denied:
+            message = f"no permission to use the xaid socket at {path} (the xaid group grants it)"
+        else:
+            message = f"xaid is not running (no answer at {path}: {reason})"
+        super().__init__(UNAVAILABLE, message)
         self.path = path
 
 
@@ -43,6 +47,7 @@ def socket_candidates() -> list[Path]:
     if runtime := os.environ.get("XDG_RUNTIME_DIR"):
         out.append(Path(runtime) / "xaid" / "xaid.sock")
     out.append(Path("/run/xaid/xaid.sock"))
+    out.append(Path(f"/tmp/xaid-{os.geteuid()}") / "xaid.sock")
     return out
 
 

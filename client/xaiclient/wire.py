@@ -157,18 +157,18 @@ def decode_payload(payload: bytes) -> dict[Any, Any]:
     return item
 
 
-def _frame_id(item: Mapping[Any, Any]) -> int | None:
+def frame_id(item: Mapping[Any, Any]) -> int | None:
     raw = item.get("id")
     return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
 
 
 def parse_request(item: Mapping[Any, Any]) -> Request:
     """Validate the envelope of a request; the error carries the id when one could be read."""
-    rid = _frame_id(item)
+    rid = frame_id(item)
     if rid is None:
         raise XaiError(ErrorCode.BAD_REQUEST, "request needs an integer 'id'")
     v = item.get("v", PROTOCOL_VERSION)
-    if v not in SUPPORTED_PROTOCOLS:
+    if isinstance(v, bool) or v not in SUPPORTED_PROTOCOLS:
         raise XaiError(
             ErrorCode.UNSUPPORTED_PROTOCOL,
             f"protocol version {v!r} is not supported; supported: {list(SUPPORTED_PROTOCOLS)}",
@@ -187,7 +187,7 @@ def parse_request(item: Mapping[Any, Any]) -> Request:
 
 def parse_server_message(item: Mapping[Any, Any]) -> Reply | Event:
     """What a client receives: a reply or a stream event."""
-    rid = _frame_id(item)
+    rid = frame_id(item)
     if "event" in item:
         if rid is None or not isinstance(item["event"], str):
             raise XaiError(ErrorCode.BAD_REQUEST, "malformed event frame")

@@ -181,3 +181,36 @@ def test_client_reports_a_refused_peer(tmp_path: Path) -> None:
         with pytest.raises(XaiError) as info:
             Client(proc_socket)
         assert info.value.code == "forbidden"
+
+
+def test_peer_admitted_by_a_supplementary_group(tmp_path: Path) -> None:
+    """allow_gids matches groups the client holds besides its primary one (SO_PEERGROUPS)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    env = {"XAID_SERVER_ALLOW_UIDS": "4242", "XAID_SERVER_ALLOW_GIDS": "4343", "XAID_SERVER_SOCKET_MODE": "0666"}
+    public = Path(tempfile.mkdtemp(prefix="xaid-groups-"))  # pytest's tmp_path is closed to other uids
+    public.chmod(0o755)
+    with DaemonProcess(public / "d", env=env) as proc:
+        os.chmod(proc.socket.parent, 0o755)
+        probe = (
+            "import os, sys\n"
+            "from xaiclient import Client, XaiError\n"  # import while root may still read the venv
+            "os.setgroups([4343]); os.setgid(5000); os.setuid(5000)\n"
+            "print(Client(sys.argv[1]).ping())\n"
+        )
+        out = subprocess.run([sys.executable, "-c", probe, str(proc.socket)], capture_output=True, text=True,
+                             timeout=30)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "{}"
+        env_no = dict(env, XAID_SERVER_ALLOW_GIDS="4444")
+    with DaemonProcess(public / "e", env=env_no) as proc:
+        os.chmod(proc.socket.parent, 0o755)
+        out = subprocess.run([sys.executable, "-c", probe, str(proc.socket)], capture_output=True, text=True,
+                             timeout=30)
+        assert out.returncode != 0 and "forbidden" in out.stderr
+        import shutil
+
+        shutil.rmtree(public, ignore_errors=True)
