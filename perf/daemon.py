@@ -419,8 +419,8 @@ def run(quick: bool) -> Section:
                         note=f"agent config max_tokens 8: {first['tokens']:.0f} tokens in {first['turn_s']:.2f} s, "
                         f"first token after {first['first_token_ms']:.0f} ms"))
     notes = [
-        f"Load average (1 min) of the machine: {load_before:.2f} at the start, {os.getloadavg()[0]:.2f} at the end; "
-        "other work on the machine shifts the absolute figures.",
+        f"Load average (1 min) just before the run: {load_before:.2f} (other work on the machine shifts the absolute "
+        "figures; the benchmark itself then adds about 2).",
         "Ratio = uvloop value / asyncio value from the same run: below 1 is better for times and sizes, "
         "above 1 for requests per second.",
         f"This machine has {cores} cores: the client processes compete with the daemon for them, so the "

@@ -17,6 +17,7 @@ KNOWN = {
     "max_tokens": "integer: most tokens in one reply (overrides llm.max_tokens)",
     "temperature": "number: sampling temperature (overrides llm.temperature)",
     "system_prompt": "string: extra instructions placed after the persona",
+    "mood": "boolean: track the user's mood and let it shape the tone (default true)",
 }
 
 
@@ -54,9 +55,15 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         or not 0 <= config["temperature"] <= 2
     ):
         raise bad_params("config.temperature must be a number between 0 and 2")
+    if "mood" in config and not isinstance(config["mood"], bool):
+        raise bad_params("config.mood must be a boolean")
     if "system_prompt" in config and not isinstance(config["system_prompt"], str):
         raise bad_params("config.system_prompt must be a string")
     return config
+
+
+def mood_enabled(config: dict[str, Any]) -> bool:
+    return bool(config.get("mood", True))
 
 
 def tools(config: dict[str, Any]) -> tuple[ToolSpec, ...]:

@@ -13,6 +13,7 @@ from . import __version__, providers
 from .clock import Clock, SystemClock
 from .config import Config
 from .generation import GenerationQueue
+from .mood.classifier import Classifier, RuleClassifier
 from .paths import state_dir
 from .stats import Stats
 from .store import Database
@@ -28,6 +29,7 @@ class App:
     queue: GenerationQueue
     clock: Clock = field(default_factory=SystemClock)
     stats: Stats = field(default_factory=Stats)
+    classifier: Classifier = field(default_factory=RuleClassifier)
     started: float = field(default_factory=time.monotonic)
     version: str = __version__
     connections: int = 0

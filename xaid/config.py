@@ -86,6 +86,15 @@ class LLMConfig:
 
 
 @dataclass(frozen=True)
+class MoodConfig:
+    half_life_hours: float = doc(
+        12.0, "Half-life of a feeling of middling intensity; strong ones last up to twice as long, mild ones less."
+    )
+    learning_rate: float = doc(0.3, "λ: the weight of one mild observation against the carried mood.")
+    history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")
+
+
+@dataclass(frozen=True)
 class LogConfig:
     level: str = doc("info", "Log level: debug, info, warning, error. Message text is logged only at debug.")
 
@@ -95,6 +104,7 @@ class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    mood: MoodConfig = field(default_factory=MoodConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: str = ""
 
@@ -102,7 +112,13 @@ class Config:
         return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name != "source"]
 
 
-SECTIONS: dict[str, type] = {"server": ServerConfig, "storage": StorageConfig, "llm": LLMConfig, "log": LogConfig}
+SECTIONS: dict[str, type] = {
+    "server": ServerConfig,
+    "storage": StorageConfig,
+    "llm": LLMConfig,
+    "mood": MoodConfig,
+    "log": LogConfig,
+}
 _CHOICES = {
     ("llm", "provider"): {"llama_cpp", "openai", "scripted"},
     ("storage", "synchronous"): {"OFF", "NORMAL", "FULL", "EXTRA"},
@@ -174,11 +190,15 @@ def _validate(cfg: Config) -> None:
         ("llm.n_ctx", cfg.llm.n_ctx),
         ("llm.max_tokens", cfg.llm.max_tokens),
         ("llm.max_queue", cfg.llm.max_queue),
+        ("mood.half_life_hours", cfg.mood.half_life_hours),
+        ("mood.history_limit", cfg.mood.history_limit),
     ):
         if value <= 0:
             raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")
     if cfg.server.max_frame_bytes < 1024:
         raise ConfigError(f"{cfg.source}: server.max_frame_bytes must be at least 1024")
+    if not 0 < cfg.mood.learning_rate <= 1:
+        raise ConfigError(f"{cfg.source}: mood.learning_rate must be in (0, 1], got {cfg.mood.learning_rate}")
 
 
 def default_config_path() -> Path | None:

@@ -16,12 +16,15 @@ from .store.sessions import Message
 CHARS_PER_TOKEN = 3  # a conservative estimate across English and Chinese; precise counting would cost a model call
 
 
-def system_prompt(agent: Agent) -> str:
+def system_prompt(agent: Agent, tone: str | None = None) -> str:
+    """Persona first (changes almost never), then tone (changes when the mood crosses a band)."""
     parts = [f"You are {agent.name}, a companion who talks with the user."]
     if agent.persona_init:
         parts.append(agent.persona_init.strip())
     if extra := agent.config.get("system_prompt"):
         parts.append(str(extra).strip())
+    if tone:
+        parts.append(tone)
     return "\n\n".join(parts)
 
 
@@ -34,9 +37,11 @@ def estimate_tokens(text: str) -> int:
     return len(text) // CHARS_PER_TOKEN + 4
 
 
-def build(agent: Agent, history: Sequence[Message], budget_tokens: int) -> tuple[ChatMessage, ...]:
+def build(
+    agent: Agent, history: Sequence[Message], budget_tokens: int, tone: str | None = None
+) -> tuple[ChatMessage, ...]:
     """The system message and as much of the newest history as fits ``budget_tokens``."""
-    system = ChatMessage("system", system_prompt(agent))
+    system = ChatMessage("system", system_prompt(agent, tone))
     left = budget_tokens - estimate_tokens(system.content)
     kept: list[ChatMessage] = []
     for msg in reversed(history):

@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, prompt
 from .dispatch import Emit
+from .mood import tone, tracker
+from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
 from .store import sessions as sql
 from .store.agents import Agent
@@ -82,6 +85,20 @@ class Turns:
             del self.active[session.session_id]
             finished.set()
 
+    async def _store_user(self, agent: Agent, msg: Message) -> tuple[Message, MoodState | None]:
+        """The user's words and the mood they moved, in one transaction."""
+        cfg = self.app.config.mood
+        reading = self.app.classifier.classify(msg.text) if agent_config.mood_enabled(agent.config) else None
+
+        def write(conn: apsw.Connection) -> tuple[Message, MoodState | None]:
+            stored = sql.insert_message(conn, msg)
+            if reading is None:
+                return stored, None
+            return stored, tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg, stored.message_id)
+
+        with anyio.CancelScope(shield=True):
+            return await self.app.db.run(write)
+
     async def _store(self, msg: Message) -> Message:
         with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
             return await self.app.db.run(sql.insert_message, msg)
@@ -90,7 +107,10 @@ class Turns:
         app, sid = self.app, session.session_id
         start = time.perf_counter()
         app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
-        user = await self._store(Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker))
+        user, mood = await self._store_user(
+            agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
+        )
+        guidance = tone.guidance(mood) if mood is not None else None
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
         if tools and not app.queue.provider.supports_tools:
@@ -104,7 +124,7 @@ class Turns:
         budget = max(256, app.config.llm.n_ctx - int(agent.config.get("max_tokens", app.config.llm.max_tokens)))
         for _round in range(MAX_TOOL_ROUNDS + 1):
             history = await app.db.run(sql.messages, sid, HISTORY_LIMIT)
-            messages = prompt.build(agent, history, budget)
+            messages = prompt.build(agent, history, budget, guidance)
             request = GenerateRequest(
                 messages,
                 tools,
@@ -144,7 +164,8 @@ class Turns:
             result["context"] = {
                 "system_prompt": messages[0].content,
                 "memories": [],
-                "mood": None,
+                "mood": mood.to_wire() if mood is not None else None,
+                "tone": guidance,
                 "suggestion": None,
             }
         return result

@@ -73,5 +73,14 @@ class Api:
     def session_list(self, agent_id: str, open_only: bool | None = None) -> Any:
         return self.call("session.list", agent_id=agent_id, open_only=open_only)
 
+    def mood_get(self, agent_id: str, ts: int | None = None) -> Any:
+        return self.call("mood.get", agent_id=agent_id, ts=ts)
+
+    def mood_history(self, agent_id: str, limit: int | None = None, since: int | None = None) -> Any:
+        return self.call("mood.history", agent_id=agent_id, limit=limit, since=since)
+
+    def mood_reset(self, agent_id: str, ts: int | None = None) -> Any:
+        return self.call("mood.reset", agent_id=agent_id, ts=ts)
+
     def session_history(self, session_id: str, limit: int | None = None) -> Any:
         return self.call("session.history", session_id=session_id, limit=limit)

@@ -192,6 +192,28 @@ def cmd_session(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mood_line(m: dict[str, Any]) -> str:
+    return (f"valence {m['valence']:+.2f}  arousal {m['arousal']:.2f}  fatigue {m['fatigue']:.2f}  "
+            f"confidence {m['confidence']:.2f}  (half-life {m['half_life_h']:.1f} h)")
+
+
+def cmd_mood(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        if args.reset:
+            _print(args, client.mood_reset(args.agent_id), lambda v: "mood reset: " + _mood_line(v))
+        elif args.history:
+            items = client.mood_history(args.agent_id, args.history)["items"]
+            _print(args, items, lambda v: "\n".join(
+                f"[{_when(m['ts'])}] {m['kind']:<7} {_mood_line(m)}  {' '.join(m['cues'])}" for m in v
+            ) or "(no mood changes)")
+        else:
+            mood = client.mood_get(args.agent_id)
+            _print(args, mood, lambda m: "\n".join(
+                [_mood_line(m) + ("" if m["enabled"] else "  [mood is off for this agent]"),
+                 m["guidance"] or "(neutral: no tone guidance)"]))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="xaictl", description="Talk to the xaid daemon over its Unix socket.")
     parser.add_argument(
@@ -232,6 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("agent_id")
     chat.add_argument("--session", help="session id to continue")
     chat.set_defaults(fn=cmd_chat)
+
+    mood = sub.add_parser("mood", help="the mood the agent senses, its history, or a reset")
+    mood.add_argument("agent_id")
+    mood.add_argument("--history", type=int, metavar="N", help="the last N mood changes")
+    mood.add_argument("--reset", action="store_true", help="back to neutral")
+    mood.set_defaults(fn=cmd_mood)
 
     sess = sub.add_parser("session", help="list, history, close")
     ssub = sess.add_subparsers(dest="action", required=True)

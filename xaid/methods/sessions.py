@@ -8,8 +8,10 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
+from .. import agent_config
 from ..clock import at
 from ..dispatch import Call, Params, bad_params, method, not_found
+from ..mood import tracker
 from ..store import sessions as sql
 from ..store.sessions import Message, Session
 from ..turns import UserTurn
@@ -108,9 +110,19 @@ async def ingest(call: Call) -> dict[str, Any]:
     if session.session_id in call.app.turns.active:
         raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply")
     rows = [Message(session_id, session.agent_id, *fields) for fields in parsed]
+    agent = await load_agent(call, session.agent_id)
+    classify = call.app.classifier.classify if agent_config.mood_enabled(agent.config) else None
+    readings = [classify(m.text) if classify and m.role == "user" else None for m in rows]
+    mood_cfg = call.app.config.mood
 
     def write(conn: apsw.Connection) -> list[int]:
-        return [sql.insert_message(conn, m).message_id or 0 for m in rows]
+        ids = []
+        for msg, reading in zip(rows, readings, strict=True):
+            stored = sql.insert_message(conn, msg)
+            if reading is not None:  # imported history moves the mood as if it had been lived
+                tracker.observe(conn, msg.agent_id, reading, msg.ts_ms, mood_cfg, stored.message_id)
+            ids.append(stored.message_id or 0)
+        return ids
 
     ids = await call.app.db.run(write)
     return {"count": len(ids), "message_ids": ids}

@@ -1,0 +1,71 @@
+"""Mood through the daemon on a replayed clock: the morning scene, mood off, history, reset.
+
+The scripted provider stands in for the LLM; what is checked is the context the model would read
+(``explain``) and the mood the daemon keeps.
+"""
+
+from __future__ import annotations
+
+import pytest
+from xaiclient import Client, XaiError
+
+from xaid.mood.state import HOUR_MS
+
+DAY0_NIGHT = 1_764_536_400_000  # some day, 21:00 UTC
+MORNING = DAY0_NIGHT + 11 * HOUR_MS
+
+
+def yesterday(c: Client, agent: str, text: str, **agent_kw: object) -> None:
+    c.agent_create(agent, **agent_kw)  # type: ignore[arg-type]
+    sid = c.session_open(agent, ts=DAY0_NIGHT)["session_id"]
+    c.session_send(sid, text, ts=DAY0_NIGHT).finish()
+    c.session_close(sid, ts=DAY0_NIGHT + 60_000)
+
+
+@pytest.mark.parametrize("text", ["the project crashed, I'm exhausted", "最近项目搞崩了，很累"])
+def test_next_mornings_first_turn_carries_the_tone(client: Client, text: str) -> None:
+    yesterday(client, "mia", text)
+    sid = client.session_open("mia", ts=MORNING)["session_id"]
+    result = client.session_send(sid, "Morning" if text.isascii() else "早", ts=MORNING, explain=True).finish()
+    context = result["context"]
+    assert context["mood"]["fatigue"] > 0.25
+    assert context["tone"] and context["tone"] in context["system_prompt"]
+    assert "Never mention" in context["tone"]
+
+
+def test_mood_off_removes_the_guidance(client: Client) -> None:
+    yesterday(client, "plain", "the project crashed, I'm exhausted", config={"mood": False})
+    sid = client.session_open("plain", ts=MORNING)["session_id"]
+    context = client.session_send(sid, "Morning", ts=MORNING, explain=True).finish()["context"]
+    assert context["mood"] is None and context["tone"] is None
+    assert "Tone:" not in context["system_prompt"]
+    assert client.mood_get("plain", ts=MORNING)["enabled"] is False
+    assert client.mood_history("plain")["items"] == []
+
+
+def test_mood_get_at_times_and_history_and_reset(client: Client) -> None:
+    yesterday(client, "mia", "I'm so exhausted, 累死了")
+    ten_hours = client.mood_get("mia", ts=DAY0_NIGHT + 10 * HOUR_MS)
+    three_days = client.mood_get("mia", ts=DAY0_NIGHT + 72 * HOUR_MS)
+    assert ten_hours["fatigue"] > 0.4 and ten_hours["guidance"]
+    assert three_days["fatigue"] < 0.1 and three_days["guidance"] is None
+    items = client.mood_history("mia")["items"]
+    assert len(items) == 1 and items[0]["kind"] == "observe" and items[0]["message_id"] is not None
+    assert items[0]["intensity"] >= 0.7 and items[0]["cues"]
+    reset = client.mood_reset("mia", ts=DAY0_NIGHT + HOUR_MS)
+    assert reset["fatigue"] == 0 and reset["confidence"] == 0
+    assert [i["kind"] for i in client.mood_history("mia")["items"]] == ["observe", "reset"]
+    with pytest.raises(XaiError) as info:
+        client.mood_get("ghost")
+    assert info.value.code == "not_found"
+
+
+def test_ingested_history_moves_the_mood(client: Client) -> None:
+    client.agent_create("mia")
+    sid = client.session_open("mia", ts=DAY0_NIGHT)["session_id"]
+    client.session_ingest(sid, [
+        {"role": "user", "text": "I'm furious, they cancelled my flight!!", "ts": DAY0_NIGHT},
+        {"role": "assistant", "text": "Oh no.", "ts": DAY0_NIGHT + 1000},
+    ])
+    mood = client.mood_get("mia", ts=DAY0_NIGHT + 1000)
+    assert mood["valence"] < -0.2 and mood["arousal"] > 0.4

@@ -1,0 +1,1 @@
+"""Mood: the classifier, the state that decays, and the tone guidance it yields."""

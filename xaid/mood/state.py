@@ -1,0 +1,116 @@
+"""The mood state and its arithmetic: decay toward a neutral baseline, and merging a reading.
+
+The roadmap's update is ``mood = λ·observed + (1-λ)·prev·decay(Δt)`` with λ = 0.3 and a 12 h
+half-life. Taken literally it forgets a night's exhaustion by morning (DESIGN.md works it out:
+0.9 → 0.27 → 0.04). Two changes, both driven by the reading's intensity ``i`` (0..1), make
+strong feelings carry for days and mild ones fade overnight:
+
+- the weight of an observation grows with its intensity:
+  ``λ_eff = (λ + (1-λ)·i²) · (0.5 + 0.5·confidence)`` — one "exhausted" counts, one "meh" barely;
+- each feeling carries its own half-life, set by the intensity that formed it:
+  ``h = H · (0.25 + 1.5·i²)`` — from H/4 for a trace of feeling to 1.75·H for the strongest;
+  a merge blends the carried half-life with the new one, each weighted by how much feeling it
+  carries (its weight times its distance from the baseline), so a neutral past does not slow
+  the fading of a fresh feeling.
+
+Decay is a true half-life, ``2^(-Δt/h)``, applied to the distance from the baseline. The curve,
+with numbers, is in docs/mood.md; tests/xaid/mood/test_state.py checks the scene it must serve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .classifier import Reading
+
+HOUR_MS = 3_600_000
+BASELINE_VALENCE = 0.0
+BASELINE_AROUSAL = 0.3
+BASELINE_FATIGUE = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MoodParams:
+    half_life_ms: int = 12 * HOUR_MS
+    learning_rate: float = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class MoodState:
+    valence: float = BASELINE_VALENCE
+    arousal: float = BASELINE_AROUSAL
+    fatigue: float = BASELINE_FATIGUE
+    confidence: float = 0.0
+    half_life_ms: int = 12 * HOUR_MS
+    updated_ms: int = 0
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "valence": round(self.valence, 4),
+            "arousal": round(self.arousal, 4),
+            "fatigue": round(self.fatigue, 4),
+            "confidence": round(self.confidence, 4),
+            "half_life_h": round(self.half_life_ms / HOUR_MS, 2),
+            "updated_ms": self.updated_ms,
+        }
+
+
+def neutral(at_ms: int, params: MoodParams) -> MoodState:
+    return MoodState(half_life_ms=params.half_life_ms, updated_ms=at_ms)
+
+
+def decay(state: MoodState, now_ms: int) -> MoodState:
+    """The state as it will have faded by ``now_ms``; asking about the past changes nothing."""
+    dt = now_ms - state.updated_ms
+    if dt <= 0:
+        return state
+    k = 2.0 ** (-dt / state.half_life_ms)
+    return MoodState(
+        valence=BASELINE_VALENCE + (state.valence - BASELINE_VALENCE) * k,
+        arousal=BASELINE_AROUSAL + (state.arousal - BASELINE_AROUSAL) * k,
+        fatigue=BASELINE_FATIGUE + (state.fatigue - BASELINE_FATIGUE) * k,
+        confidence=state.confidence * k,
+        half_life_ms=state.half_life_ms,
+        updated_ms=now_ms,
+    )
+
+
+def reading_half_life(reading: Reading, params: MoodParams) -> int:
+    return int(params.half_life_ms * (0.25 + 1.5 * reading.intensity**2))
+
+
+def distance(valence: float, arousal: float, fatigue: float) -> float:
+    """How far from neutral: the largest deviation over the three dimensions."""
+    return max(abs(valence - BASELINE_VALENCE), abs(arousal - BASELINE_AROUSAL), abs(fatigue - BASELINE_FATIGUE))
+
+
+def weight(reading: Reading, params: MoodParams) -> float:
+    lam = params.learning_rate
+    return (lam + (1 - lam) * reading.intensity**2) * (0.5 + 0.5 * reading.confidence)
+
+
+def merge(prev: MoodState, reading: Reading, now_ms: int, params: MoodParams) -> MoodState:
+    """One observation after a user turn; a reading with no cue only lets time pass."""
+    carried = decay(prev, now_ms)
+    if reading.confidence <= 0.0:
+        return replace(carried, updated_ms=max(now_ms, carried.updated_ms))
+    w = weight(reading, params)
+
+    def mix(old: float, new: float) -> float:
+        return w * new + (1 - w) * old
+
+    new_share = w * distance(reading.valence, reading.arousal, reading.fatigue)
+    old_share = (1 - w) * distance(carried.valence, carried.arousal, carried.fatigue)
+    total = new_share + old_share
+    half_life = reading_half_life(reading, params)
+    if total > 0:
+        half_life = int((new_share * half_life + old_share * carried.half_life_ms) / total)
+    return MoodState(
+        valence=max(-1.0, min(1.0, mix(carried.valence, reading.valence))),
+        arousal=max(0.0, min(1.0, mix(carried.arousal, reading.arousal))),
+        fatigue=max(0.0, min(1.0, mix(carried.fatigue, reading.fatigue))),
+        confidence=max(0.0, min(1.0, mix(carried.confidence, reading.confidence))),
+        half_life_ms=half_life,
+        updated_ms=max(now_ms, carried.updated_ms),
+    )
