@@ -88,7 +88,7 @@ class LLMConfig:
 @dataclass(frozen=True)
 class MoodConfig:
     half_life_hours: float = doc(
-        12.0, "Half-life of a feeling of middling intensity; strong ones last up to twice as long, mild ones less."
+        12.0, "Base half-life H of a feeling: a strong one fades with up to 1.75·H, a mild one with H/4 (docs/mood.md)."
     )
     learning_rate: float = doc(0.3, "λ: the weight of one mild observation against the carried mood.")
     history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")

@@ -9,6 +9,7 @@ and the database is checkpointed last.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -78,8 +79,7 @@ def _reload(app: App, path: str | None) -> None:
         return
     if fresh.llm != app.config.llm or fresh.storage != app.config.storage:
         log.warning("SIGHUP: [llm] and [storage] changes take effect at the next restart")
-        fresh = Config(server=fresh.server, storage=app.config.storage, llm=app.config.llm, log=fresh.log,
-                       source=fresh.source)
+        fresh = dataclasses.replace(fresh, storage=app.config.storage, llm=app.config.llm)
     app.config = fresh
     setup_logging(fresh.log.level)
     log.info("SIGHUP: configuration reloaded from %s", fresh.source)
