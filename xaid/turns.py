@@ -19,6 +19,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, prompt
 from .dispatch import Emit
+from .memory import compress, persona, retrieve
 from .mood import tone, tracker
 from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from .app import App
 
 MAX_TOOL_ROUNDS = 4
-HISTORY_LIMIT = 400  # messages read back per turn; older ones would not fit any context anyway
 CANCEL_GRACE_S = 5.0
 
 
@@ -48,6 +48,12 @@ class UserTurn:
     ref: str | None = None
     speaker: str | None = None
     explain: bool = False
+    started: float = field(default_factory=time.perf_counter)
+
+    def at(self) -> int:
+        """The time of a later step of this turn on the turn's own clock: its ``ts`` plus the time
+        spent since, so replayed history keeps its order and its day."""
+        return self.ts_ms + int((time.perf_counter() - self.started) * 1000)
 
 
 @dataclass
@@ -85,6 +91,20 @@ class Turns:
             del self.active[session.session_id]
             finished.set()
 
+    async def _recall(self, agent: Agent, turn: UserTurn) -> tuple[list[retrieve.Hit], str | None]:
+        """This turn's memories (L1 by time, L2 by relevance) and the user's profile (L3)."""
+        if not agent_config.memory_enabled(agent.config):
+            return [], None
+        app = self.app
+        vectors = await app.memory.embed([turn.text])
+        vector = vectors[0] if vectors is not None and len(vectors) else None
+        cfg = app.config.memory
+        hits, _tokens = await app.db.run(
+            lambda conn: retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
+                                         budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days))
+        profile = await app.db.run(persona.current_text, agent.agent_id)
+        return hits, profile
+
     async def _store_user(self, agent: Agent, msg: Message) -> tuple[Message, MoodState | None]:
         """The user's words and the mood they moved, in one transaction."""
         cfg = self.app.config.mood
@@ -111,6 +131,8 @@ class Turns:
             agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
         )
         guidance = tone.guidance(mood) if mood is not None else None
+        hits, profile = await self._recall(agent, turn)
+        app.memory.touch_session(sid)
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
         if tools and not app.queue.provider.supports_tools:
@@ -123,28 +145,30 @@ class Turns:
         progress = _Progress()
         budget = max(256, app.config.llm.n_ctx - int(agent.config.get("max_tokens", app.config.llm.max_tokens)))
         for _round in range(MAX_TOOL_ROUNDS + 1):
-            history = await app.db.run(sql.messages, sid, HISTORY_LIMIT)
-            messages = prompt.build(agent, history, budget, guidance)
+            earlier, history = await app.db.run(compress.ensure, sid, app.config.memory.compress_every)
+            context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(earlier),
+                                     memories=retrieve.render(hits) if hits else None)
+            messages = prompt.build(agent, history, budget, context)
             request = GenerateRequest(
                 messages,
                 tools,
                 int(agent.config.get("max_tokens", app.config.llm.max_tokens)),
                 float(agent.config.get("temperature", app.config.llm.temperature)),
             )
-            completion = await self._generate(agent, sid, request, emit, progress, start)
+            completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:
                 break
             if _round == MAX_TOOL_ROUNDS:
                 raise XaiError(ErrorCode.PROVIDER_ERROR, f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
             await self._store(
-                Message(sid, agent.agent_id, "assistant", completion.text, app.clock.now_ms(),
+                Message(sid, agent.agent_id, "assistant", completion.text, turn.at(),
                         tool_calls=[c.to_wire() for c in completion.tool_calls])
             )
             progress.parts.clear()
             for call in completion.tool_calls:
-                await self._run_tool(agent, sid, call, emit)
+                await self._run_tool(agent, sid, call, emit, turn)
         reply = await self._store(
-            Message(sid, agent.agent_id, "assistant", completion.text, max(app.clock.now_ms(), turn.ts_ms))
+            Message(sid, agent.agent_id, "assistant", completion.text, turn.at())
         )
         result: dict[str, Any] = {
             "text": completion.text,
@@ -163,7 +187,9 @@ class Turns:
         if turn.explain:
             result["context"] = {
                 "system_prompt": messages[0].content,
-                "memories": [],
+                "memories": [h.to_wire() for h in hits],
+                "profile": profile,
+                "earlier": list(context.earlier),
                 "mood": mood.to_wire() if mood is not None else None,
                 "tone": guidance,
                 "suggestion": None,
@@ -171,7 +197,8 @@ class Turns:
         return result
 
     async def _generate(
-        self, agent: Agent, sid: str, request: GenerateRequest, emit: Emit, progress: _Progress, start: float
+        self, agent: Agent, sid: str, request: GenerateRequest, emit: Emit, progress: _Progress, start: float,
+        turn: UserTurn,
     ) -> Completion:
         job = self.app.queue.submit(agent.agent_id, request)
         try:
@@ -190,7 +217,7 @@ class Turns:
                 if partial:
                     await self.app.db.run(
                         sql.insert_message,
-                        Message(sid, agent.agent_id, "assistant", partial, self.app.clock.now_ms(),
+                        Message(sid, agent.agent_id, "assistant", partial, turn.at(),
                                 status="interrupted"),
                     )
             raise
@@ -199,7 +226,7 @@ class Turns:
         progress.completion_tokens += completion.completion_tokens
         return completion
 
-    async def _run_tool(self, agent: Agent, sid: str, call: ToolCall, emit: Emit) -> None:
+    async def _run_tool(self, agent: Agent, sid: str, call: ToolCall, emit: Emit, turn: UserTurn) -> None:
         key = (sid, call.call_id)
         pending = self.tools[key] = PendingTool(call)
         outcome = "(no result: the client did not answer)"
@@ -214,5 +241,5 @@ class Turns:
         finally:
             del self.tools[key]
             await self._store(
-                Message(sid, agent.agent_id, "tool", outcome, self.app.clock.now_ms(), tool_call_id=call.call_id)
+                Message(sid, agent.agent_id, "tool", outcome, turn.at(), tool_call_id=call.call_id)
             )

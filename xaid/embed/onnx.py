@@ -243,7 +243,12 @@ class _Request:
 
 
 class EmbedWorker:
-    """Serialises all embedding onto one thread and merges concurrent requests into batches.
+    """Runs all embedding one batch at a time on a worker thread and merges concurrent requests.
+
+    The thread comes from anyio's pool behind a private ``CapacityLimiter(1)``: never more than
+    one embedder call at once, never on the event loop, and not counted against the default
+    thread limiter that the store's calls use. (onnxruntime sessions do not care which thread
+    calls them, so a pool thread is as good as a pinned one.)
 
     Why: onnxruntime is far cheaper per text in a batch than one call per text, and several
     tasks (ingest, recall, proactive checks) want vectors at once; running them side by side
@@ -316,8 +321,8 @@ class EmbedWorker:
                 batch = []
         finally:
             # Cancelled or closed: nobody may be left waiting forever on an Event no one will set.
-            self._receive.close()
-            stopped = EmbedError("the embed worker stopped")
+            # Drain before closing (a closed stream refuses receive_nowait); there is no await in
+            # between, so nothing can slip in, and later senders get BrokenResourceError.
             leftovers = [*batch, *([self._carry] if self._carry is not None else [])]
             self._carry = None
             while True:
@@ -325,6 +330,8 @@ class EmbedWorker:
                     leftovers.append(self._receive.receive_nowait())
                 except (anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
                     break
+            self._receive.close()
+            stopped = EmbedError("the embed worker stopped")
             for request in leftovers:
                 if not request.done.is_set():
                     request.finish(error=stopped)
@@ -338,11 +345,13 @@ class EmbedWorker:
             first, self._carry = self._carry, None
         else:
             try:
-                first = await self._receive.receive()
+                first = self._carry = await self._receive.receive()
             except anyio.EndOfStream:
                 return []
             # Let tasks woken in the same loop iteration enqueue too, so they share this batch.
+            # The request waits in _carry meanwhile, so a cancellation here still answers it.
             await anyio.lowlevel.checkpoint()
+            self._carry = None
         batch, size = [first], len(first.texts)
         while size < self.max_batch:
             try:

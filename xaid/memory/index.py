@@ -17,7 +17,14 @@ import numpy as np
 
 VEC_TABLE = "memory_vec"
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_WORD = re.compile(r"[^\W_\u3400-\u9fff\uf900-\ufaff]+")  # words of non-CJK scripts, split at CJK runs
+# Words that would make every memory match every query; BM25 weighs them low but not to zero.
+STOPWORDS = frozenset(
+    "a an and are as at be but by do did does for from had has have he her his how i i'm in is it its me my "
+    "not of on or our she so that the their them they this to up was we were what when where which who why "
+    "will with you your yours am been being can could would should just also very really about than then there "
+    "these those into over only own same too s t m re ve ll d".split()
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +87,8 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
     """Delete items with their vectors and keyword entries (the triggers clear FTS)."""
     removed = 0
     for source_id in source_ids:
-        row = conn.execute("SELECT item_id FROM memory_items WHERE kind = ? AND source_id = ?", (kind, source_id)).fetchone()
+        row = conn.execute("SELECT item_id FROM memory_items WHERE kind = ? AND source_id = ?",
+                           (kind, source_id)).fetchone()
         if row is None:
             continue
         conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id = ?", (row[0],))
@@ -102,12 +110,13 @@ def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> lis
         f"SELECT item_id, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ? AND agent_id = ?",
         (to_blob(vector), k, agent_id),
     )
-    return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows]
+    # A zero query vector has no direction: sqlite-vec reports its cosine distance as NULL.
+    return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows if distance is not None]
 
 
 def _fts_query(text: str) -> tuple[str | None, str | None]:
     """An OR of the query's words for unicode61, and of its CJK trigrams for the trigram index."""
-    words = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and not _CJK.fullmatch(w)]
+    words = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS]
     grams: list[str] = []
     for run in _CJK.findall(text):
         grams += [run[i : i + 3] for i in range(len(run) - 2)] if len(run) >= 3 else []

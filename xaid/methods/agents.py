@@ -8,6 +8,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from .. import agent_config
 from ..dispatch import Call, method, not_found
+from ..memory import forget, index
 from ..store import agents as sql
 from ..store import sessions as session_sql
 from ..store.agents import Agent
@@ -87,6 +88,11 @@ async def delete(call: Call) -> dict[str, Any]:
     open_ids = {s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)}
     if open_ids & set(call.app.turns.active):
         raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
-    if not await call.app.db.run(sql.delete, agent_id):
+    def erase(conn: Any) -> bool:
+        index.remove_agent(conn, agent_id)  # vectors live in a virtual table that no cascade reaches
+        return sql.delete(conn, agent_id)
+
+    if not await call.app.db.run(erase):
         raise not_found("agent", agent_id)
+    await call.app.db.run(forget.optimize_indexes)
     return {"deleted": agent_id}

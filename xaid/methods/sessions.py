@@ -133,16 +133,16 @@ async def close(call: Call) -> dict[str, Any]:
     p = call.params
     session_id = p.id("session_id")
     ts = p.int("ts", None, min=0)
-    p.bool("wait", False)
+    wait = p.bool("wait", False)
     p.done()
     session = await load_session(call, session_id)
     if session_id in call.app.turns.active:
         raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply; cancel it first")
-    if session.closed_ms is None:
-        await call.app.db.run(sql.close_session, session_id, at(call.app.clock, ts))
+    episode_id = await call.app.memory.close_and_consolidate(
+        session_id, session.agent_id, at(call.app.clock, ts), wait)
     closed = await call.app.db.run(sql.get_session, session_id)
     assert closed is not None
-    return {"session_id": session_id, "closed_ms": closed.closed_ms, "episode_id": None}
+    return {"session_id": session_id, "closed_ms": closed.closed_ms, "episode_id": episode_id}
 
 
 @method("session.list")

@@ -80,4 +80,15 @@ async def status(call: Call) -> dict[str, Any]:
 async def stats(call: Call) -> dict[str, Any]:
     call.params.id("agent_id", None)
     call.params.done()
-    return call.app.stats.to_wire()
+    mem = call.app.memory
+    worker = mem.worker
+    return {
+        **call.app.stats.to_wire(),
+        "memory": {
+            **dict(sorted(mem.counters.items())),
+            "embed_batches": worker.stats.batches if worker else 0,
+            "embed_texts": worker.stats.texts if worker else 0,
+            "embedder": "ready" if worker else (mem.load_error or "loading"),
+        },
+        "llm_generated": call.app.queue.generated,
+    }

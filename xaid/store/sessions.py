@@ -109,6 +109,14 @@ def _message(row: tuple[Any, ...]) -> Message:
     return Message(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], tool_calls, row[9], row[10])
 
 
+def messages_after(conn: apsw.Connection, session_id: str, after_id: int) -> list[Message]:
+    rows = conn.execute(
+        f"SELECT {_MSG_COLS} FROM messages WHERE session_id = ? AND message_id > ? ORDER BY message_id",
+        (session_id, after_id),
+    )
+    return [_message(r) for r in rows]
+
+
 def messages(conn: apsw.Connection, session_id: str, limit: int | None = None) -> list[Message]:
     """The session's messages in order; with ``limit``, the newest ``limit`` of them."""
     if limit is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+import time
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 
@@ -162,16 +163,27 @@ class FlakyEmbedder:
         self.failing = False
         self.calls = 0
         self.threads: set[int] = set()
+        self.running = 0
+        self.most_running = 0
+        self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls += 1
-        self.threads.add(threading.get_ident())
-        if self.failing:
-            raise RuntimeError("model exploded")
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            out[row, len(text) % self.dim] = 1.0
-        return out
+        with self._lock:
+            self.calls += 1
+            self.threads.add(threading.get_ident())
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
+        try:
+            time.sleep(0.001)  # long enough for an overlapping call to show up in most_running
+            if self.failing:
+                raise RuntimeError("model exploded")
+            out = np.zeros((len(texts), self.dim), dtype=np.float32)
+            for row, text in enumerate(texts):
+                out[row, len(text) % self.dim] = 1.0
+            return out
+        finally:
+            with self._lock:
+                self.running -= 1
 
 
 def test_worker_survives_embedder_errors() -> None:
@@ -203,7 +215,8 @@ def test_worker_survives_embedder_errors() -> None:
     np.testing.assert_array_equal(after.argmax(axis=1), [1, 2, 3])
     assert worker.stats.errors >= 1
     assert worker.stats.batches == 1
-    assert len(stub.threads) == 1 and threading.get_ident() not in stub.threads
+    assert threading.get_ident() not in stub.threads  # never on the event loop
+    assert stub.most_running == 1
 
 
 def test_worker_splits_large_requests_and_keeps_order() -> None:
@@ -233,3 +246,34 @@ def test_stopped_worker_refuses_and_run_returns_on_close() -> None:
             await worker.embed(["a"])
 
     anyio.run(scenario, backend="asyncio")
+
+
+def test_cancelled_worker_fails_queued_callers_instead_of_hanging() -> None:
+    """The daemon's task group is cancelled on shutdown; callers queued behind the running
+    batch must get an error rather than wait forever."""
+    stub = FlakyEmbedder()
+    outcomes: list[object] = []
+
+    async def call(worker: EmbedWorker, i: int) -> None:
+        try:
+            outcomes.append((await worker.embed([str(i), str(i)])).shape)
+        except EmbedError as exc:
+            outcomes.append(exc)
+
+    async def scenario() -> None:
+        worker = EmbedWorker(stub, max_batch=2)  # one caller per batch, so some stay queued
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as callers, anyio.create_task_group() as runner:
+                runner.start_soon(worker.run)
+                for i in range(4):
+                    callers.start_soon(call, worker, i)
+                while not stub.calls:  # the first batch is on the thread, the rest are queued
+                    await anyio.sleep(0)
+                runner.cancel_scope.cancel()
+        with pytest.raises(EmbedError, match="stopped"):
+            await worker.embed(["late"])
+
+    anyio.run(scenario, backend="asyncio")
+    assert len(outcomes) == 4
+    # "the embed worker stopped" comes from run()'s cleanup, i.e. a request that was queued.
+    assert any(isinstance(o, EmbedError) and "the embed worker stopped" in str(o) for o in outcomes)

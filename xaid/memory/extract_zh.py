@@ -1,0 +1,437 @@
+"""Chinese fact rules: one clause in, zero or more hits out, text kept in Chinese ("用户在谷歌工作。").
+
+Without word segmentation the objects are cut by cues instead: the clause is already split at ，。！？,
+so an object runs to the clause end, minus trailing particles (了, 啦, 呀…). As in English, a rule only
+fires on the clause's own 我 with at most a short lead that is not a report or a hypothesis: "他说我喜欢
+猫" and "如果我住在上海" say nothing about the user.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .extract_en import Hit, language
+
+_CJK = "\u4e00-\u9fff"
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())  # a tuple: str.startswith / endswith take one
+
+
+_ADV = (r"(?:很|真的|真|超级|超|特别|非常|挺|也|还|一直|都|蛮|比较|其实|真心|最近|现在|目前|确实|太|更|最|好|"
+        r"本来就|从小就|从小|向来|一向|平时|主要|基本上|基本|一般|通常|已经|还是|其实也|当然|向来都|就|又|才|"
+        r"也是|依然|仍然)*")
+_NEG = (r"(?P<neg>不太|不怎么|不是很|不是太|没那么|并不|从不|从来不|一点也不|一点都不|不再|已经不|再也不|根本不|"
+        r"不|没有|没)?")
+_ANCHOR = re.compile(r"我(?!们)")
+_LEAD_BLOCK = re.compile(r"你|他|她|它|如果|要是|假如|假设|万一|说|觉得|以为|希望|梦见|梦到|是不是|听说|据说|可能")
+_FILLERS = re.compile(r"^(?:嗯+|啊+|哦+|噢+|诶|哎|对了|其实|顺便说一下|顺便说一句|顺便|话说|另外|还有|然后|"
+                      r"而且|所以|哈哈+|嘿嘿|那个|就是|反正|跟你说|告诉你|说真的|讲真|老实说|好吧|好的|嗯嗯)[\s,，、]*")
+_PARTICLES = re.compile(r"[了啦呀啊哦哈呢吧嘛喔噢哟诶~～\s.。!！,，…]+$")
+_ANNOTATION = re.compile(r"\s*\[\d{4}-\d{2}-\d{2}(?:\.\.\d{4}-\d{2}-\d{2})?\]")
+_PRONOUN_OBJECT = re.compile(r"^(?:你|他|她|它|这个|那个|这样|那样|这|那|自己|一切|什么|谁|哪)")
+_JOB_SUFFIX = _words(
+    "师 员 生 工程师 医生 老师 学生 护士 会计 记者 司机 警察 作家 经理 老板 工人 农民 主播 博主 博士 律师 厨师 "
+    "设计师 程序员 画家 演员 歌手 总监 主管 创始人 自由职业者 公务员 店主 学者 专家 顾问 编辑 翻译 研究员 销售 "
+    "运营 产品经理 UP主 up主"
+)
+# 我是X人 says where the user is from unless X is one of these ("我是好人", "我是一个人").
+_NOT_A_HOMETOWN = _words(
+    "好 坏 男 女 一个 个 大 老 年轻 病 客 外 主 本 家 工 穷 有钱 普通 什么 这种 那种 这样的 那样的 中国 外国 文化 "
+    "现代 成年 正常 明白 夜猫子 内向的 外向的 社恐 独生 陌生"
+)
+_REL = {
+    "妹妹": "sister", "姐姐": "sister", "哥哥": "brother", "弟弟": "brother", "妈妈": "mother", "老妈": "mother",
+    "母亲": "mother", "妈": "mother", "爸爸": "father", "老爸": "father", "父亲": "father", "爸": "father",
+    "老婆": "partner", "妻子": "partner", "太太": "partner", "老公": "partner", "丈夫": "partner", "先生": "partner",
+    "男朋友": "partner", "男友": "partner", "女朋友": "partner", "女友": "partner", "对象": "partner",
+    "未婚夫": "partner", "未婚妻": "partner", "伴侣": "partner", "好朋友": "friend", "朋友": "friend", "闺蜜": "friend",
+    "老板": "boss", "领导": "boss", "上司": "boss", "儿子": "child", "女儿": "child", "孩子": "child", "猫咪": "cat",
+    "猫": "cat", "狗狗": "dog", "狗": "dog", "室友": "roommate", "同事": "colleague", "奶奶": "grandparent",
+    "爷爷": "grandparent", "外婆": "grandparent", "外公": "grandparent", "姥姥": "grandparent", "姥爷": "grandparent",
+}  # fmt: skip
+_REL_ALT = "|".join(sorted(_REL, key=len, reverse=True))
+_NAME = rf"(?P<x>[{_CJK}A-Za-z·]{{1,12}})"
+# 叫 is also "order" and "call out": 我叫了外卖, 我叫车, 我叫他 name nobody.
+_NOT_NAME_START = _words("了 他 她 你 它 车 外卖 醒 人 过 声 好 不 什么 啥 来 去 起 出 住 停 错")
+_TIME = re.compile(
+    r"明天|后天|大后天|今晚|今天晚上|明早|明晚|下周|下星期|下礼拜|下个?月|下个?星期|下次|明年|今年|年底|月底|周末|这周|本周|"
+    r"(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[日号]|[一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}[日号]|"
+    r"\d{1,2}[日号](?![线楼])|过几天|过两天|待会|等会|一会儿|晚点|回头|下午|上午|晚上|早上|中午|\d{1,2}点|[两三四五六七八九十]点|"
+    r"\[\d{4}-\d{2}-\d{2}")
+_INTENT = re.compile(r"打算|准备|计划|要|会|得|将|约了|想|去|回|飞|出发|参加|见|搬|开始|报名")
+_PLAN_NEG = re.compile(r"不(?:去|打算|准备|要|会|想|回|参加)|没(?:打算|计划|准备)|取消了")
+_EVENTS = (r"面试|考试|会议|会|约会|预约|体检|手术|航班|比赛|演出|答辩|演讲|汇报|约|课|婚礼|聚会|派对|飞机|火车|"
+           r"高铁|复查|门诊")
+
+
+_END_WORDS = re.compile(r"(?:了|啦|哈哈+|呢|而已|就是了)$")
+_LATIN_NAME = re.compile(r"[A-Za-z]+")
+_ADDITIVE = re.compile("也|还")
+_CODE_TAIL = re.compile(r"(?:写代码|编程|开发|做开发|写程序|来写代码)$")
+_ORG_MEASURE = re.compile(r"^(?:一家|一个|家|个)")
+_PERSON_MEASURE = re.compile(r"^(?:一名|一个|一位|个|名|位)")
+_NEAR = re.compile(r"(?:这边|那边|附近)$")
+_DE = re.compile("的$")
+_INTEND = re.compile(rf"^我{_ADV}(?:打算|计划|决定|准备)(?P<x>.+)$")
+_OTHER_PERSON = re.compile("你|他|她|它")
+_NOT_SELF = re.compile(rf"我(?:的|家)|我(?:{_REL_ALT})")
+_GOOD_ENOUGH = re.compile(r"(?:就行|就好|就可以|就可以了|好了|吧)$")
+_HEDGE = re.compile(r"可能|也许|好像|大概|应该|似乎")
+
+
+def _clean(obj: str) -> str:
+    obj = _ANNOTATION.sub("", obj)
+    prev = None
+    while prev != obj:
+        prev = obj
+        obj = _PARTICLES.sub("", obj.strip())
+        obj = _END_WORDS.sub("", obj)
+    return obj.strip(" “”\"'《》")
+
+
+def statement(lead: str, rest: str) -> str:
+    """"明天" + "要去见我妈" → "用户明天要去见自己的妈。": the user's own words, in the third person."""
+    rest = rest.replace("我们", "\0").replace("我的", "自己的").replace("我", "自己").replace("\0", "我们")
+    body = _PARTICLES.sub("", (lead.strip(" ，,") + rest).strip())
+    return f"用户{body}。"
+
+
+# A rule reads the body from 我 on and the lead before it, plain and with timeparse's dates (for plans).
+Rule = Callable[[str, str, str, str], list[Hit] | None]
+_RULES: list[Rule] = []
+
+
+def rule(fn: Rule) -> Rule:
+    _RULES.append(fn)
+    return fn
+
+
+_MY_NAME = re.compile(rf"^我(?:的)?名字(?:是|叫)?{_NAME}|^我叫(?:做)?{_NAME.replace('<x>', '<y>')}")
+_AFTER_NAME = re.compile(r"今年|是|在|来自|住|也|就|，|,|\s")
+_AGE = re.compile(r"^我(?:今年|已经|才|都)?(?P<x>\d{1,3}|[一二三四五六七八九十]{1,3})(?:周)?岁")
+_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
+
+
+def _zh_int(s: str) -> int:
+    if s.isdigit():
+        return int(s)
+    if "十" in s:
+        tens, _, ones = s.partition("十")
+        return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
+    return _ZH_DIGITS.get(s, 0)
+
+
+def _name_confidence(x: str) -> float:
+    if x.startswith(_NOT_NAME_START):
+        return 0.0
+    if _LATIN_NAME.fullmatch(x) or 2 <= len(x) <= 4:
+        return 0.85
+    return 0.45
+
+
+@rule
+def _identity(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    m = _MY_NAME.match(body)
+    if m:
+        x = _clean(_AFTER_NAME.split(m.group("x") or m.group("y"), maxsplit=1)[0])
+        conf = _name_confidence(x)
+        if x and conf:
+            return [("identity", "user.name", f"用户叫{x}。", conf, False, x)]
+    m = _AGE.match(body)
+    if m:
+        age = _zh_int(m.group("x"))
+        if 3 <= age <= 110:
+            return [("identity", "user.age", f"用户{age}岁。", 0.85, False, str(age))]
+    return None
+
+
+_FAVOURITE = re.compile(r"^我(?:最|最最)(?:喜欢|爱)的(?P<cat>[^是]{1,8})是(?P<x>.+)$")
+_CATEGORIES = {"颜色": "color", "食物": "food", "水果": "fruit", "电影": "movie", "歌手": "singer", "歌": "song",
+               "书": "book", "运动": "sport", "动物": "animal", "饮料": "drink", "游戏": "game", "编程语言": "language",
+               "语言": "language", "菜": "food", "季节": "season", "明星": "celebrity", "作家": "author",
+               "城市": "city"}
+_LIKE = re.compile(rf"^我{_ADV}{_NEG}{_ADV}(?P<verb>喜欢|爱|热爱|喜爱|偏爱|迷上了|爱上了|讨厌|厌恶|受不了|恨死了|恨)"
+                   r"(?P<x>.+)$")
+_NEGATIVE_VERBS = frozenset({"讨厌", "厌恶", "受不了", "恨", "恨死了"})
+_USES = re.compile(rf"^我{_ADV}{_NEG}{_ADV}(?:正在|在)?(?P<verb>改用|转用|换成了?|换用了?|转向了?|转到了?|转了|用|写|"
+                   r"使用)(?P<x>.+)$")
+_STRONG_USE = re.compile(r"主要|现在|目前|基本|一般|平时|都|改|转|换")
+_EAT = re.compile(rf"^我{_ADV}(?P<neg>不|从不|从来不|不再)吃(?P<x>.+)$")
+_MEAT = ("肉", "荤", "猪肉", "牛肉", "羊肉", "鸡肉", "海鲜", "鱼")
+
+
+def _preference(body: str, obj: str, negated: bool, additive: bool) -> list[Hit]:
+    lang = language(obj)
+    subject = "user.programming_language" if lang and not negated and not additive else "user.likes"
+    conf = 0.85 if len(obj) <= 12 else 0.6
+    return [("preference", subject, statement("", body[1:]), conf, negated, lang or obj)]
+
+
+@rule
+def _likes(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    m = _FAVOURITE.match(body)
+    if m:
+        cat, obj = m.group("cat"), _clean(m.group("x"))
+        lang = language(obj)
+        key = _CATEGORIES.get(cat, cat)
+        subject = "user.programming_language" if lang and key == "language" else f"user.favourite.{key}"
+        return [("preference", subject, statement("", body[1:]), 0.85, False, lang or obj)] if obj else None
+    m = _LIKE.match(body)
+    if m:
+        obj = _clean(m.group("x"))
+        if not obj or _PRONOUN_OBJECT.match(obj):
+            return None
+        negated = bool(m.group("neg")) != (m.group("verb") in _NEGATIVE_VERBS)
+        additive = bool(_ADDITIVE.search(body[: m.start("verb")]))
+        return _preference(_clean(body), obj, negated, additive)
+    m = _USES.match(body)
+    if m:
+        obj = _clean(m.group("x"))
+        obj = _CODE_TAIL.sub("", obj).strip()
+        lang = language(obj)
+        negated = bool(m.group("neg"))
+        if lang is not None:
+            subject = "user.likes" if negated or _ADDITIVE.search(body[: m.start("verb")]) else \
+                "user.programming_language"
+            conf = 0.85 if _STRONG_USE.search(body[: m.start("x")]) else 0.7
+            return [("preference", subject, statement("", _clean(body)[1:]), conf, negated, lang)]
+        if m.group("verb") == "写" or not obj or _PRONOUN_OBJECT.match(obj) or len(obj) > 10 or obj[0] in "了过着":
+            return None
+        conf = 0.6 if _STRONG_USE.search(body[: m.start("x")]) else 0.4
+        return [("preference", "user.uses", statement("", _clean(body)[1:]), conf, negated, obj)]
+    m = _EAT.match(body)
+    if m:
+        obj = _clean(m.group("x"))
+        if not obj:
+            return None
+        if obj in _MEAT:
+            return [("health", "user.diet", statement("", _clean(body)[1:]), 0.8, True, obj)]
+        return [("preference", "user.likes", statement("", _clean(body)[1:]), 0.6, True, obj)]
+    return None
+
+
+_NOT_A_PLACE = frozenset({"努力", "认真", "拼命", "好好", "专心", "继续", "加班", "疯狂", "正常", "远程"})
+_WORK = re.compile(rf"^我{_ADV}{_NEG}{_ADV}在(?P<x>[^，,]{{1,20}}?)"
+                   r"(?P<verb>工作|上班|实习|打工|任职|做事|当(?P<job>.{1,8}))")
+_JOINED = re.compile(rf"^我{_ADV}(?:刚|刚刚)?(?:入职|加入)了?(?P<x>.{{2,20}})$")
+_SCHOOL = re.compile(rf"^我{_ADV}在(?P<x>[^，,]{{1,20}}?)(?:读书|上学|念书|读研究生|读研|读博|读大学|上大学|"
+                     r"读本科|读高中|读初中|"
+                     r"留学|学习|读大[一二三四]|读研[一二三])")
+_MAJOR = re.compile(rf"^我{_ADV}(?:学|读|念)的是(?P<x>.{{1,12}})|^我的专业是(?P<y>.{{1,12}})"
+                    rf"|^我{_ADV}(?:学|读)(?P<z>.{{1,8}})专业")
+_JOB = re.compile(rf"^我{_ADV}{_NEG}是(?:一名|一个|一位|个|名|位|做)?(?P<x>.{{1,12}}?)(?P<de>的)?$")
+_STUDENT_OF = re.compile(rf"^我{_ADV}是(?P<x>.{{2,12}}?)的(?:学生|研究生|博士生|本科生|大学生|新生)$")
+_DO_JOB = re.compile(rf"^我{_ADV}(?:是)?(?:做|干|搞)(?P<x>.{{1,8}})的$|^我的工作是(?P<y>.{{1,12}})$"
+                     rf"|^我{_ADV}当(?P<z>.{{1,8}})$")
+
+
+@rule
+def _work(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    m = _SCHOOL.match(body)
+    if m:
+        x = _clean(m.group("x"))
+        if not x or x in {"家", "家里"}:
+            return None
+        return [("work", "user.school", statement("", body[1:]), 0.85, False, x)]
+    m = _WORK.match(body)
+    if m:
+        x = _ORG_MEASURE.sub("", _clean(m.group("x")))
+        if x in _NOT_A_PLACE:
+            return None  # "我在努力工作": 在 marks the progressive here, not a place
+        negated = bool(m.group("neg"))
+        hits: list[Hit] = []
+        if x:
+            conf = 0.4 if x in {"家", "家里", "这里", "那里", "这儿", "那儿", "外地", "国外"} else 0.9
+            if m.group("verb") in {"工作", "上班", "任职", "做事"}:
+                text = f"用户{'不再' if negated else ''}在{x}工作。"
+            else:
+                text = statement("", _clean(body)[1:])
+            hits.append(("work", "user.work", text, conf, negated, x))
+        job = _clean(m.group("job") or "")
+        if job and not negated:
+            hits.append(("work", "user.job", f"用户是{job}。", 0.8 if job.endswith(_JOB_SUFFIX) else 0.45, False, job))
+        return hits or None
+    m = _JOINED.match(body)
+    if m:
+        x = _clean(m.group("x"))
+        return [("work", "user.work", f"用户在{x}工作。", 0.8, False, x)] if x else None
+    m = _MAJOR.match(body)
+    if m:
+        x = _clean(m.group("x") or m.group("y") or m.group("z"))
+        return [("work", "user.major", statement("", _clean(body)[1:]), 0.75, False, x)] if x else None
+    m = _DO_JOB.match(_clean(body))
+    if m:
+        x = _clean(m.group("x") or m.group("y") or m.group("z"))
+        if x and not _PRONOUN_OBJECT.match(x):
+            return [("work", "user.job", statement("", _clean(body)[1:]), 0.7, False, x)]
+    m = _STUDENT_OF.match(_clean(body))
+    if m:
+        x = m.group("x")
+        return [("work", "user.school", f"用户在{x}上学。", 0.85, False, x)]
+    m = _JOB.match(_clean(body))
+    if m:
+        x = _PERSON_MEASURE.sub("", m.group("x"))
+        if x.endswith(_JOB_SUFFIX) and len(x) >= 2:
+            return [("work", "user.job", f"用户{'不' if m.group('neg') else ''}是{x}。", 0.85, bool(m.group("neg")), x)]
+        if x.endswith("人") and len(x) >= 2 and not x[:-1].startswith(_NOT_A_HOMETOWN) and not m.group("neg"):
+            return [("place", "user.from", f"用户是{x}。", 0.7, False, x[:-1])]
+    return None
+
+
+_NOT_A_HOME = ("院", "校", "宿舍", "酒店", "的", "了")  # 我住院了, 我住的地方…
+_LIVE = re.compile(rf"^我{_ADV}{_NEG}{_ADV}(?:住在|住|家在|定居在|定居)(?P<x>.+)$")
+_MOVED = re.compile(rf"^我{_ADV}(?:刚|刚刚)?搬(?:到|去|来)了?(?P<x>.+)$")
+_FROM = re.compile(rf"^我{_ADV}(?:来自|老家是|老家在|出生在|生在|是从)(?P<x>.+?)(?:来的|人)?$"
+                   rf"|^我{_ADV}在(?P<y>.+?)长大")
+
+
+@rule
+def _place(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    m = _MOVED.match(body)
+    if m and (x := _clean(m.group("x"))) and not _TIME.search(lead) and language(x) is None:
+        return [("place", "user.lives_in", statement("", _clean(body)[1:]), 0.8, False, x)]
+    m = _LIVE.match(body)
+    if m:
+        x = _NEAR.sub("", _clean(m.group("x")))
+        if not x or _PRONOUN_OBJECT.match(x) or x.startswith(_NOT_A_HOME) or _TIME.search(lead):
+            return None
+        negated = bool(m.group("neg"))
+        return [("place", "user.lives_in", f"用户{'不再' if negated else ''}住在{x}。", 0.9 if len(x) <= 10 else 0.5,
+                 negated, x)]
+    m = _FROM.match(_clean(body))
+    if m:
+        x = _DE.sub("", _clean(m.group("x") or m.group("y")))
+        return [("place", "user.from", f"用户来自{x}。", 0.9, False, x)] if x else None
+    return None
+
+
+_REL_NAMED = re.compile(rf"^我(?:的|家|家的|家里的)?(?P<rel>{_REL_ALT})(?:的名字(?:是|叫)|叫做|名叫|叫){_NAME}$")
+_REL_IS = re.compile(rf"^我(?:的|家|家的|家里的)?(?P<rel>{_REL_ALT})(?:是)(?P<x>.+)$")
+_REL_HAVE = re.compile(rf"^我(?:有|养了|养着|家有|也有)(?P<n>一个|一只|一条|个|只|条|两个|两只|三只|三个|[二三四五]个)?"
+                       rf"(?P<rel>{_REL_ALT})(?:[，,]?(?:叫|名叫|叫做){_NAME})?$")
+_REL_ANY = re.compile(rf"^我(?:的|家|家的|家里的)?(?P<rel>{_REL_ALT})(?P<rest>.+)$")
+
+
+@rule
+def _person(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    text = _clean(body)
+    m = _REL_NAMED.match(text)
+    if m and _name_confidence(m.group("x")):
+        x, rel = m.group("x"), m.group("rel")
+        return [("person", "user." + _REL[rel], f"用户的{rel}叫{x}。", 0.85, False, x)]
+    m = _REL_HAVE.match(text)
+    if m:
+        x = m.groupdict().get("x")
+        return [("person", "user." + _REL[m.group("rel")], statement("", text[1:]), 0.85 if x else 0.7, False,
+                 x or m.group("rel"))]
+    m = _REL_IS.match(text)
+    if m:
+        x = m.group("x")
+        conf = 0.65 if x.endswith(_JOB_SUFFIX) else 0.4
+        rel = m.group("rel")
+        return [("person", "user." + _REL[rel], f"用户的{rel}是{x}。", conf, False, rel)]
+    m = _REL_ANY.match(text)
+    if m and not m.group("rest").startswith(("们", "和", "跟", "说", "的", "妈", "爸", "也")):
+        return [("person", "user." + _REL[m.group("rel")], f"用户的{m.group('rel')}{m.group('rest')}。", 0.4, False,
+                 m.group("rel"))]
+    return None
+
+
+_ALLERGY = re.compile(rf"^我{_ADV}{_NEG}对(?P<x>.{{1,12}}?)过敏|^我(?P<y>[^对不没]{{1,6}}?)过敏")
+_DIET = re.compile(rf"^我{_ADV}(?:是)?(?:吃素|吃全素|素食者|素食主义者|纯素食者|吃斋)")
+_CONDITION = re.compile(rf"^我{_ADV}(?:有|得了|患有|查出)(?P<x>糖尿病|哮喘|高血压|失眠|抑郁症|焦虑症|偏头痛|胃病|"
+                        r"鼻炎|过敏性鼻炎|"
+                        r"心脏病|癫痫|多动症|甲亢|贫血)|^我(?P<y>怀孕了)")
+
+
+@rule
+def _health(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    text = _clean(body)
+    m = _ALLERGY.match(text)
+    if m:
+        x = m.group("x") or m.group("y")
+        negated = bool(m.groupdict().get("neg"))
+        return [("health", "user.allergy", f"用户{'不' if negated else ''}对{x}过敏。", 0.9 if m.group("x") else 0.8,
+                 negated, x)]
+    if _DIET.match(text):
+        return [("health", "user.diet", statement("", text[1:]), 0.9, False, "素")]
+    m = _CONDITION.match(text)
+    if m:
+        x = m.group("x") or m.group("y")
+        return [("health", "user.health", statement("", text[1:]), 0.85, False, x)]
+    return None
+
+
+_HAVE_EVENT = re.compile(rf"^我{_ADV}(?:明天|后天|下周[一二三四五六日天]?|周[一二三四五六日天]|今晚|晚上|下午|上午)?"
+                         r"\s*(?:\[[\d.\-]+\])?"
+                         rf"(?:还)?有(?:个|一个|场|一场|次|一次|节|一节|门|一门)?(?:[{_CJK}]{{0,3}}?)(?:{_EVENTS})"
+                         r"(?=$|[，。！？,.!?\s要得在的了啊呀\[])")
+_PAST = re.compile(r"上周|上个|上星期|上礼拜|昨天|昨晚|前天|去年|刚才|刚刚|(?:去|回|飞|参加|见|搬)了")
+
+
+@rule
+def _plan(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
+    if _PAST.search(lead + body):
+        return None
+    timed = bool(_TIME.search(lead + body))
+    text = statement(ann_lead, ann_body[1:])
+    if _HAVE_EVENT.match(body):
+        return [("plan", "user.plan", text, 0.85 if timed else 0.65, False, "")]
+    if not timed:
+        m = _INTEND.match(body)
+        if m and len(_clean(m.group("x"))) >= 2:
+            return [("plan", "user.plan", text, 0.55, False, "")]
+        return None
+    intent = _INTENT.search(body)
+    if intent is None:
+        return None
+    negated = bool(_PLAN_NEG.search(body))
+    return [("plan", "user.plan", text, 0.85 if intent.group() != "想" else 0.6, negated, "")]
+
+
+_STARTERS = re.compile(r"^(?:也|还|现在|目前|主要|平时|特别|很|非常|一直|最|都|刚)*"
+                       r"(?:在|住|喜欢|爱|讨厌|不喜欢|来自|是|有|对|"
+                       r"用|写|搬|今年|养了|吃|不吃|老家|打算|准备|要|明天)")
+
+
+def speaks_for_self(clause: str) -> bool:
+    """Whether the clause's subject is the user (我…, not 我妹妹…), so "，在谷歌工作" that follows is theirs."""
+    a = _ANCHOR.search(clause)
+    return a is not None and a.start() <= 8 and not _LEAD_BLOCK.search(clause[: a.start()]) and not _NOT_SELF.match(
+        clause, a.start())
+
+
+def continues_subject(clause: str) -> bool:
+    """Whether a clause split off after ，/但是 goes on with the same 我: "我叫小明，在谷歌工作"."""
+    return bool(_STARTERS.match(clause)) and not _OTHER_PERSON.search(clause[:3])
+
+
+_CALL_ME = re.compile(rf"^(?:你|大家|朋友们?|别人|他们|同事们?)?(?:可以|就|都|一般)?(?:叫|喊|称呼)我{_NAME}$")
+
+
+def rules(clause: str, annotated: str) -> list[Hit]:
+    """Hits from one clause (already split, no question). ``annotated`` carries timeparse's dates."""
+    plain = _FILLERS.sub("", _ANNOTATION.sub("", clause.strip()))
+    m = _CALL_ME.match(_clean(plain))
+    if m:
+        x = _GOOD_ENOUGH.sub("", _clean(m.group("x")))
+        if x and _name_confidence(x):
+            return [("identity", "user.nickname", f"用户希望被叫作{x}。", 0.85, False, x)]
+    a = _ANCHOR.search(plain)
+    if a is None:
+        return []
+    lead, body = plain[: a.start()], plain[a.start() :]
+    if len(lead) > 8 or _LEAD_BLOCK.search(lead):
+        return []
+    hedge = 0.2 if _HEDGE.search(body) else 0.0
+    ann = _FILLERS.sub("", annotated.strip())
+    at = _ANCHOR.search(ann)
+    ann_lead, ann_body = (ann[: at.start()], ann[at.start() :]) if at else (lead, body)
+    for fn in _RULES:
+        hits = fn(body, lead, ann_lead, ann_body)
+        if hits:
+            return [(k, s, t, round(max(0.05, c - hedge), 2), n, key) for k, s, t, c, n, key in hits]
+    return []

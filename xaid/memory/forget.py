@@ -1,0 +1,120 @@
+"""Letting go: the forgetting curve, and the user's own "forget" which is complete and immediate.
+
+Curve (DESIGN.md §2): an episode never referenced loses its highlights after ``highlight_days``
+and is deleted after ``forget_days``. Retrieval hits and user mentions count as references, so
+what keeps coming up stays.
+
+``forget`` removes the memory from every table and index: the row, its provenance, its keyword
+entries (FTS triggers) and its vector. Forgetting by query also deletes the raw messages that
+said it, and the mood readings tied to them, because a user who says "forget that" means it.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+from ..config import MemoryConfig
+from . import index
+
+DAY_MS = 86_400_000
+KINDS = ("episode", "highlight", "fact")
+
+
+def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[str, int]:
+    prune_before = now_ms - cfg.highlight_days * DAY_MS
+    delete_before = now_ms - cfg.forget_days * DAY_MS
+    doomed = [r[0] for r in conn.execute(
+        "SELECT episode_id FROM episodes WHERE ref_count = 0 AND ended_ms < ?", (delete_before,))]
+    for episode_id in doomed:
+        delete_episode(conn, episode_id)
+    pruned = [r[0] for r in conn.execute(
+        "SELECT episode_id FROM episodes WHERE ref_count = 0 AND ended_ms < ? AND pruned_ms IS NULL",
+        (prune_before,))]
+    highlights = 0
+    for episode_id in pruned:
+        highlights += _drop_highlights(conn, episode_id)
+        conn.execute("UPDATE episodes SET pruned_ms = ? WHERE episode_id = ?", (now_ms, episode_id))
+    return {"episodes_deleted": len(doomed), "episodes_pruned": len(pruned), "highlights_deleted": highlights}
+
+
+def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:
+    ids = [r[0] for r in conn.execute("SELECT highlight_id FROM highlights WHERE episode_id = ?", (episode_id,))]
+    index.remove(conn, "highlight", ids)
+    for hid in ids:
+        conn.execute("DELETE FROM sources WHERE kind = 'highlight' AND item_id = ?", (hid,))
+    conn.execute("DELETE FROM highlights WHERE episode_id = ?", (episode_id,))
+    return len(ids)
+
+
+def delete_episode(conn: apsw.Connection, episode_id: int) -> None:
+    _drop_highlights(conn, episode_id)
+    index.remove(conn, "episode", [episode_id])
+    conn.execute("DELETE FROM sources WHERE kind = 'episode' AND item_id = ?", (episode_id,))
+    conn.execute("DELETE FROM episodes WHERE episode_id = ?", (episode_id,))
+
+
+def delete_fact(conn: apsw.Connection, fact_id: int) -> None:
+    """The fact and its whole history chain: a forgotten fact leaves no superseded trace either."""
+    chain = {fact_id}
+    frontier = [fact_id]
+    while frontier:
+        fid = frontier.pop()
+        for (other,) in conn.execute("SELECT fact_id FROM facts WHERE superseded_by = ?", (fid,)):
+            if other not in chain:
+                chain.add(other)
+                frontier.append(other)
+    for fid in chain:
+        index.remove(conn, "fact", [fid])
+        conn.execute("DELETE FROM sources WHERE kind = 'fact' AND item_id = ?", (fid,))
+        conn.execute("UPDATE facts SET superseded_by = NULL WHERE superseded_by = ?", (fid,))
+    for fid in chain:
+        conn.execute("DELETE FROM facts WHERE fact_id = ?", (fid,))
+
+
+def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int) -> bool:
+    table, key = {"episode": ("episodes", "episode_id"), "highlight": ("highlights", "highlight_id"),
+                  "fact": ("facts", "fact_id")}[kind]
+    owned = conn.execute(f"SELECT 1 FROM {table} WHERE {key} = ? AND agent_id = ?", (source_id, agent_id)).fetchone()
+    if owned is None:
+        return False
+    if kind == "episode":
+        delete_episode(conn, source_id)
+    elif kind == "fact":
+        delete_fact(conn, source_id)
+    else:
+        index.remove(conn, "highlight", [source_id])
+        conn.execute("DELETE FROM sources WHERE kind = 'highlight' AND item_id = ?", (source_id,))
+        conn.execute("DELETE FROM highlights WHERE highlight_id = ?", (source_id,))
+    return True
+
+
+def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) -> int:
+    ids = [r[0] for r in conn.execute(
+        "SELECT message_id FROM messages WHERE agent_id = ? AND instr(lower(text), lower(?)) > 0",
+        (agent_id, needle))]
+    for mid in ids:
+        conn.execute("DELETE FROM mood_history WHERE message_id = ?", (mid,))
+        conn.execute("DELETE FROM messages WHERE message_id = ?", (mid,))
+    return len(ids)
+
+
+def forget_all(conn: apsw.Connection, agent_id: str) -> int:
+    """Every memory of the agent, its conversations and its mood; the agent itself stays."""
+    counted = sum(
+        conn.execute(f"SELECT count(*) FROM {table} WHERE agent_id = ?", (agent_id,)).fetchone()[0]
+        for table in ("episodes", "facts", "highlights", "messages")
+    )
+    index.remove_agent(conn, agent_id)
+    for table in ("sources", "highlights", "fact_history", "persona", "jobs", "mood_history", "mood_state"):
+        conn.execute(f"DELETE FROM {table} WHERE agent_id = ?", (agent_id,))
+    conn.execute("UPDATE facts SET superseded_by = NULL WHERE agent_id = ?", (agent_id,))
+    conn.execute("DELETE FROM facts WHERE agent_id = ?", (agent_id,))
+    conn.execute("DELETE FROM episodes WHERE agent_id = ?", (agent_id,))
+    conn.execute("DELETE FROM sessions WHERE agent_id = ?", (agent_id,))  # messages and compressions cascade
+    return int(counted)
+
+
+def optimize_indexes(conn: apsw.Connection) -> None:
+    """Merge FTS segments so deleted entries leave the index files, not just its view."""
+    conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
+    conn.execute("INSERT INTO memory_fts_cjk(memory_fts_cjk) VALUES ('optimize')")

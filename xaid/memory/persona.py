@@ -1,0 +1,55 @@
+"""L3: a short narrative profile of the user, at the head of every system prompt.
+
+Refreshed every ``persona_every`` episodes from the current facts (the highest-valued first,
+grouped by kind), seeded by the agent's ``persona_init``. A refresh writes a new version; the
+old ones stay, so the profile is rewritten, never deleted. The text changes rarely on purpose:
+it sits in the stable head of the prompt that llama.cpp can keep cached.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import apsw
+
+from .. import agent_config
+from ..store import memory as sql
+from ..store.agents import Agent
+from ..store.memory import Fact
+
+if TYPE_CHECKING:
+    from .service import Memory
+
+ORDER = ("identity", "work", "place", "person", "health", "preference", "plan", "other")
+MAX_FACTS = 12
+
+
+def compose(facts: list[Fact]) -> str:
+    ranked = sorted(facts, key=lambda f: (ORDER.index(f.kind) if f.kind in ORDER else len(ORDER), -f.value))
+    lines = [f.text.rstrip(".。") + ("" if f.text.endswith(("。", ".")) else ".") for f in ranked[:MAX_FACTS]]
+    return "What you know about the user: " + " ".join(lines) if lines else ""
+
+
+def _refresh(conn: apsw.Connection, agent: Agent, every: int, now_ms: int) -> int | None:
+    count = sql.count_episodes(conn, agent.agent_id)
+    current = sql.persona(conn, agent.agent_id)
+    seen = current[2] if current else 0
+    if count - seen < every and current is not None:
+        return None
+    if current is None and count < 1:
+        return None
+    text = compose(sql.facts(conn, agent.agent_id))
+    if not text or (current is not None and current[0] == text):
+        return None
+    return sql.write_persona(conn, agent.agent_id, text, count, "rules", now_ms)
+
+
+async def maybe_refresh(mem: Memory, agent: Agent) -> int | None:
+    if not agent_config.memory_enabled(agent.config):
+        return None
+    return await mem.app.db.run(_refresh, agent, mem.app.config.memory.persona_every, mem.app.clock.now_ms())
+
+
+def current_text(conn: apsw.Connection, agent_id: str) -> str | None:
+    row = sql.persona(conn, agent_id)
+    return row[0] if row else None

@@ -1,0 +1,126 @@
+"""Export and import of an agent's memory in a portable form.
+
+Episodes use the roadmap's MVP-a layout: one JSONL file per session at
+``<agent_id>/<YYYY-MM>/<session_id>.jsonl``, one episode per line. Facts (with their history)
+and the persona travel beside them. Import re-embeds every text with the running model, so a
+file from another device or another model works, and is idempotent per session id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+from typing import Any
+
+import apsw
+
+from ..store import memory as sql
+from ..store.memory import NewFact
+from . import index
+
+FORMAT = "xaid-memory/1"
+
+
+def _month(ts_ms: int) -> str:
+    return dt.datetime.fromtimestamp(ts_ms / 1000, dt.UTC).strftime("%Y-%m")
+
+
+def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
+    files: dict[str, list[str]] = {}
+    for ep in reversed(sql.episodes(conn, agent_id, limit=10**9)):
+        facts = [r[0] for r in conn.execute("SELECT fact_id FROM facts WHERE episode_id = ?", (ep.episode_id,))]
+        line = {
+            "episode_id": ep.episode_id, "session_id": ep.session_id, "agent_id": agent_id,
+            "started_ms": ep.started_ms, "ended_ms": ep.ended_ms, "summary": ep.summary,
+            "highlights": [{"text": t} for t in ep.highlights],
+            "closing_mood": {"valence": ep.closing_valence, "arousal": ep.closing_arousal,
+                             "fatigue": ep.closing_fatigue},
+            "tension": ep.tension, "decided_by": ep.decided_by, "refs": list(ep.refs), "fact_refs": facts,
+        }
+        path = f"{agent_id}/{_month(ep.ended_ms)}/{ep.session_id or f'episode-{ep.episode_id}'}.jsonl"
+        files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
+    facts = []
+    for fact in sql.facts(conn, agent_id, status=None):
+        wire = fact.to_wire()
+        wire["history"] = sql.fact_history(conn, fact.fact_id)
+        facts.append(wire)
+    persona = sql.persona(conn, agent_id)
+    return {
+        "format": FORMAT,
+        "agent_id": agent_id,
+        "files": {path: "\n".join(lines) + "\n" for path, lines in sorted(files.items())},
+        "facts": facts,
+        "persona": persona[0] if persona else None,
+    }
+
+
+def parse_files(files: dict[str, str]) -> list[dict[str, Any]]:
+    episodes = []
+    for path, text in sorted(files.items()):
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            if not isinstance(record, dict) or not isinstance(record.get("summary"), str):
+                raise ValueError(f"{path}:{n}: an episode needs a 'summary' string")
+            for key in ("started_ms", "ended_ms"):
+                if not isinstance(record.get(key), int):
+                    raise ValueError(f"{path}:{n}: an episode needs an integer '{key}'")
+            episodes.append(record)
+    return episodes
+
+
+def texts_to_embed(episodes: list[dict[str, Any]], facts: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for ep in episodes:
+        out.append(ep["summary"])
+        out += [h["text"] for h in ep.get("highlights", []) if isinstance(h, dict) and isinstance(h.get("text"), str)]
+    out += [f["text"] for f in facts if f.get("status", "current") == "current"]
+    return out
+
+
+def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], facts: list[dict[str, Any]],
+          vectors: list[Any], now_ms: int) -> dict[str, int]:
+    """Insert what is new; episodes whose session id this agent already has are skipped."""
+    vec = iter(vectors) if len(vectors) else itertools.repeat(None)  # no embedding model: keywords only
+    added_eps = added_facts = 0
+    for ep in episodes:
+        session_id = ep.get("session_id") if isinstance(ep.get("session_id"), str) else None
+        owner = conn.execute("SELECT agent_id FROM episodes WHERE session_id = ?", (session_id,)).fetchone()
+        highlights = [h["text"] for h in ep.get("highlights", [])
+                      if isinstance(h, dict) and isinstance(h.get("text"), str)]
+        if owner is not None and owner[0] == agent_id:
+            next(vec)
+            for _ in highlights:
+                next(vec)
+            continue
+        mood = ep.get("closing_mood") or {}
+        closing = (mood.get("valence"), mood.get("arousal"), mood.get("fatigue")) if mood.get("valence") is not None \
+            else None
+        episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
+                                        ep["ended_ms"], ep["summary"], closing, float(ep.get("tension", 0.0)), "import")
+        refs = [r for r in ep.get("refs", []) if isinstance(r, str)]
+        sql.add_sources(conn, "episode", episode_id, agent_id, [(None, r) for r in refs])
+        index.add(conn, agent_id, "episode", episode_id, ep["summary"], ep["ended_ms"], next(vec))
+        for text in highlights:
+            hid = sql.insert_highlight(conn, episode_id, agent_id, text, ep["ended_ms"], 0.0, 0.0)
+            index.add(conn, agent_id, "highlight", hid, text, ep["ended_ms"], next(vec))
+        added_eps += 1
+    known = {f.text for f in sql.facts(conn, agent_id)}
+    for f in facts:
+        if f.get("status", "current") != "current":
+            continue
+        vector = next(vec)
+        if f["text"] in known:
+            continue
+        new = NewFact(str(f.get("subject", "user.other")), str(f.get("kind", "other")), f["text"],
+                      float(f.get("value", 0.5)), dict(f.get("signals") or {}), f.get("valid_from"), f.get("valid_to"))
+        fact_id = sql.insert_fact(conn, agent_id, new, None, "import", int(f.get("created_ms", now_ms)))
+        sql.add_sources(conn, "fact", fact_id, agent_id, [(None, r) for r in f.get("refs", []) if isinstance(r, str)])
+        index.add(conn, agent_id, "fact", fact_id, f["text"], int(f.get("created_ms", now_ms)), vector)
+        added_facts += 1
+    return {"episodes": added_eps, "facts": added_facts}

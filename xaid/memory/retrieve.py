@@ -1,0 +1,125 @@
+"""The read path: what this turn should remember, found in milliseconds, cut to a token budget.
+
+Two sources, fused into one ranked list:
+- L1 by time: the episodes of the last ``recent_days`` are always candidates, the newest
+  scoring highest, so "Morning" brings back yesterday even though the words share nothing;
+- L2 and highlights by relevance: vector similarity (sqlite-vec KNN) and keyword relevance
+  (FTS5 bm25, unicode61 for Latin words, trigram for Chinese), mixed with recency and value.
+
+score = 0.45·cosine + 0.25·keyword/best_keyword + 0.15·recency + 0.15·value, and for recent
+episodes at least 0.35 + 0.25·recency_by_day. Items need a vector match ≥ 0.3 or a keyword hit to
+enter unless they are recent episodes. Hits are dated in words ("yesterday", "3 weeks ago") and
+count as references, which protects them from the forgetting curve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+import numpy as np
+
+from ..prompt import estimate_tokens
+from ..store import memory as sql
+from . import index
+
+DAY_MS = 86_400_000
+MIN_COSINE = 0.3
+CANDIDATES = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    kind: str
+    id: int
+    text: str
+    score: float
+    ts_ms: int
+    refs: tuple[str, ...]
+    when: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "text": self.text, "score": round(self.score, 4), "ts": self.ts_ms,
+                "when": self.when, "refs": list(self.refs)}
+
+
+def ago(ts_ms: int, now_ms: int) -> str:
+    days = (now_ms // DAY_MS) - (ts_ms // DAY_MS)
+    if days <= 0:
+        return "earlier today"
+    if days == 1:
+        return "yesterday"
+    if days < 7:
+        return f"{days} days ago"
+    if days < 30:
+        weeks = round(days / 7)
+        return "a week ago" if weeks == 1 else f"{weeks} weeks ago"
+    if days < 365:
+        months = round(days / 30)
+        return "a month ago" if months == 1 else f"{months} months ago"
+    years = round(days / 365)
+    return "a year ago" if years == 1 else f"{years} years ago"
+
+
+def _value(conn: apsw.Connection, item: index.Item) -> tuple[float, bool]:
+    """(value 0..1, still current) of the memory behind an item."""
+    if item.kind == "fact":
+        row = conn.execute("SELECT value, status FROM facts WHERE fact_id = ?", (item.source_id,)).fetchone()
+        return (float(row[0]), row[1] == "current") if row else (0.0, False)
+    if item.kind == "highlight":
+        row = conn.execute("SELECT intensity FROM highlights WHERE highlight_id = ?", (item.source_id,)).fetchone()
+        return (0.5 + 0.5 * float(row[0]), True) if row else (0.0, False)
+    row = conn.execute("SELECT tension FROM episodes WHERE episode_id = ?", (item.source_id,)).fetchone()
+    return (0.5 + 0.5 * float(row[0]), True) if row else (0.0, False)
+
+
+def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
+           k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
+           touch: bool = True) -> tuple[list[Hit], int]:
+    sims = dict(index.knn(conn, agent_id, vector, CANDIDATES)) if vector is not None else {}
+    keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() else {}
+    best_kw = max(keywords.values(), default=0.0) or 1.0
+    recent = conn.execute(
+        "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
+        "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
+        (agent_id, now_ms, now_ms - recent_days * DAY_MS)).fetchall()
+    recent_ids = {r[0] for r in recent}
+    found = index.items(conn, list({*sims, *keywords, *recent_ids}))
+    scored: list[tuple[float, index.Item]] = []
+    for item_id, item in found.items():
+        if item.agent_id != agent_id or item.ts_ms > now_ms or (kinds and item.kind not in kinds):
+            continue
+        cos = sims.get(item_id, 0.0)
+        kw = keywords.get(item_id, 0.0) / best_kw
+        if cos < MIN_COSINE and kw <= 0 and item_id not in recent_ids:
+            continue
+        value, current = _value(conn, item)
+        if not current:
+            continue
+        age_days = max(0, now_ms - item.ts_ms) / DAY_MS
+        score = 0.45 * max(cos, 0.0) + 0.25 * kw + 0.15 * 2 ** (-age_days / 30) + 0.15 * value
+        if item_id in recent_ids:
+            score = max(score, 0.35 + 0.25 * 2 ** (-age_days))
+        scored.append((score, item))
+    scored.sort(key=lambda s: (-s[0], -s[1].ts_ms))
+    hits: list[Hit] = []
+    used = 0
+    for score, item in scored:
+        cost = estimate_tokens(item.text)
+        if used + cost > budget_tokens or len(hits) >= k:
+            continue
+        used += cost
+        hits.append(Hit(item.kind, item.source_id, item.text, score, item.ts_ms,
+                        sql.refs_of(conn, item.kind, item.source_id), ago(item.ts_ms, now_ms)))
+    if touch:
+        for hit in hits:
+            sql.touch(conn, hit.kind, hit.id, now_ms)
+    return hits, used
+
+
+def render(hits: list[Hit]) -> str:
+    """The memories block placed just before the newest user message."""
+    lines = [f"- ({h.when}) {h.text}" for h in hits]
+    return ("Things you remember from earlier conversations (use them only if they fit; don't recite them):\n"
+            + "\n".join(lines))

@@ -1,0 +1,194 @@
+"""The memory subsystem as it lives inside the daemon: the embedder, the job queue, the sweeps.
+
+Everything here runs beside the conversation, never on the reply path: consolidation is a
+persisted job taken by one background task, so a burst of closed sessions is worked through in
+order, a crash resumes where it stopped, and a turn never waits for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+import apsw
+import numpy as np
+from anyio.abc import TaskGroup
+from xaiclient.wire import ErrorCode, XaiError
+
+from ..embed.onnx import EmbedWorker, OnnxEmbedder
+from ..providers.base import ChatMessage, GenerateRequest
+from ..store import memory as sql
+from ..store import sessions as session_sql
+from . import episodes, forget, index
+
+if TYPE_CHECKING:
+    from ..app import App
+
+log = logging.getLogger(__name__)
+SWEEP_SECONDS = 60.0
+DAY_MS = 86_400_000
+
+
+class Memory:
+    def __init__(self, app: App):
+        self.app = app
+        self.worker: EmbedWorker | None = None
+        self.ready = anyio.Event()
+        self.load_error = ""
+        self.counters: Counter[str] = Counter()
+        self.activity: dict[str, float] = {}  # session → monotonic time of its last turn in this run
+        self._wake = anyio.Event()
+        self._done: dict[str, anyio.Event] = {}
+        self._started = time.monotonic()
+        self._last_maintenance_ms = 0
+        # Sessions that existed before this start; the start-up sweep must not touch newer ones,
+        # whose timestamps may be replayed from the past.
+        self._known_before = int(app.db.call(
+            lambda conn: conn.execute("SELECT coalesce(max(rowid), 0) FROM sessions").fetchone()[0]))
+
+    # -- start-up ---------------------------------------------------------------------------
+    async def run(self, tg: TaskGroup) -> None:
+        cfg = self.app.config.memory
+        try:
+            embedder = await anyio.to_thread.run_sync(
+                lambda: OnnxEmbedder(Path(cfg.embed_model) if cfg.embed_model else None,
+                                     Path(cfg.embed_tokenizer) if cfg.embed_tokenizer else None,
+                                     threads=cfg.embed_threads))
+        except Exception as exc:
+            self.load_error = f"embedding model unavailable: {exc}"
+            log.error("%s; memory works on keywords and time only", self.load_error)
+            embedder = None
+        if embedder is not None:
+            self.worker = EmbedWorker(embedder)
+            tg.start_soon(self.worker.run)
+            rebuild = await self.app.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
+            if rebuild:
+                await self._reindex()
+        self.ready.set()
+        await self._startup_sweep()
+        tg.start_soon(self._sweeper)
+        await self._jobs()
+
+    async def _reindex(self) -> None:
+        items = await self.app.db.run(index.all_items)
+        log.info("embedding model changed: re-embedding %d memories", len(items))
+        for start in range(0, len(items), 64):
+            chunk = items[start : start + 64]
+            vectors = await self.embed([i.text for i in chunk])
+
+            def write(conn: apsw.Connection, chunk=chunk, vectors=vectors) -> None:
+                for item, vec in zip(chunk, vectors, strict=True):
+                    index.set_vector(conn, item.item_id, item.agent_id, vec)
+
+            await self.app.db.run(write)
+
+    # -- services for the rest of the daemon ------------------------------------------------
+    async def embed(self, texts: list[str]) -> np.ndarray | None:
+        """Vectors for ``texts``; None when no embedding model could be loaded."""
+        await self.ready.wait()
+        if self.worker is None or not texts:
+            return None if self.worker is None else np.zeros((0, 0), dtype=np.float32)
+        return await self.worker.embed(texts)
+
+    async def ask(self, prompt: str, max_tokens: int, agent_id: str) -> str | None:
+        """One short LLM call for the memory's own decisions; None when the model is unavailable."""
+        self.counters["llm_calls"] += 1
+        request = GenerateRequest((ChatMessage("user", prompt),), (), max_tokens, 0.0)
+        try:
+            job = self.app.queue.submit(f"memory:{agent_id}", request)
+            async with job.pieces:
+                async for _ in job.pieces:
+                    pass
+            return (await job.result()).text
+        except XaiError as exc:
+            log.info("memory LLM call skipped: %s", exc.message)
+            return None
+
+    def touch_session(self, session_id: str) -> None:
+        self.activity[session_id] = time.monotonic()
+
+    # -- consolidation jobs -----------------------------------------------------------------
+    async def close_and_consolidate(self, session_id: str, agent_id: str, ts_ms: int, wait: bool) -> int | None:
+        def close(conn: apsw.Connection) -> str | None:
+            session_sql.close_session(conn, session_id, ts_ms)
+            sql.enqueue_job(conn, agent_id, session_id, self.app.clock.now_ms())
+            return sql.job_state(conn, session_id)
+
+        done = self._done.setdefault(session_id, anyio.Event())
+        state = await self.app.db.run(close)
+        self.activity.pop(session_id, None)
+        self._wake.set()
+        if state != "pending":
+            self._done.pop(session_id, None)
+        elif wait:
+            await done.wait()
+        if not wait:
+            return None
+        state = await self.app.db.run(sql.job_state, session_id)
+        if state == "failed":
+            raise XaiError(ErrorCode.INTERNAL, f"consolidation of {session_id!r} failed; see the daemon log")
+        return await self.app.db.run(sql.episode_for_session, session_id)
+
+    async def _jobs(self) -> None:
+        while True:
+            jobs = await self.app.db.run(sql.pending_jobs)
+            for job_id, agent_id, session_id in jobs:
+                try:
+                    await episodes.run_job(self, job_id, agent_id, session_id)
+                except Exception as exc:
+                    log.exception("consolidation of %s failed", session_id)
+                    await self.app.db.run(sql.finish_job, job_id, "failed", self.app.clock.now_ms(), str(exc)[:500])
+                if (event := self._done.pop(session_id, None)) is not None:
+                    event.set()
+            if not jobs:
+                self._wake = anyio.Event()
+                await self._wake.wait()
+
+    # -- sweeps: idle sessions, the forgetting curve ----------------------------------------
+    async def _startup_sweep(self) -> None:
+        """Sessions found open after a restart and idle past the limit are closed and consolidated;
+        closed sessions that never got a job (e.g. from before memory existed) get one."""
+        idle_ms = int(self.app.config.memory.idle_minutes * 60_000)
+        now = self.app.clock.now_ms()
+
+        def sweep(conn: apsw.Connection) -> int:
+            stale = conn.execute(
+                "SELECT session_id, agent_id, last_ms FROM sessions WHERE closed_ms IS NULL AND last_ms < ? "
+                "AND rowid <= ?", (now - idle_ms, self._known_before)).fetchall()
+            for session_id, agent_id, last_ms in stale:
+                session_sql.close_session(conn, session_id, last_ms)
+                sql.enqueue_job(conn, agent_id, session_id, now)
+            orphans = conn.execute(
+                "SELECT s.session_id, s.agent_id FROM sessions s LEFT JOIN jobs j ON j.session_id = s.session_id "
+                "WHERE s.closed_ms IS NOT NULL AND j.job_id IS NULL AND s.rowid <= ?", (self._known_before,)).fetchall()
+            for session_id, agent_id in orphans:
+                sql.enqueue_job(conn, agent_id, session_id, now)
+            return len(stale) + len(orphans)
+
+        if count := await self.app.db.run(sweep):
+            log.info("queued consolidation of %d session(s) found at start-up", count)
+        await self.maintenance()
+
+    async def _sweeper(self) -> None:
+        idle_s = self.app.config.memory.idle_minutes * 60
+        while True:
+            await anyio.sleep(SWEEP_SECONDS)
+            now = time.monotonic()
+            open_sessions = await self.app.db.run(
+                lambda conn: conn.execute("SELECT session_id, agent_id FROM sessions WHERE closed_ms IS NULL"
+                                          ).fetchall())
+            for session_id, agent_id in open_sessions:
+                last = self.activity.get(session_id, self._started)
+                if now - last >= idle_s and session_id not in self.app.turns.active:
+                    await self.close_and_consolidate(session_id, agent_id, self.app.clock.now_ms(), False)
+            if self.app.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
+                await self.maintenance()
+
+    async def maintenance(self) -> dict[str, int]:
+        """The forgetting curve, at start and daily on the daemon's clock."""
+        self._last_maintenance_ms = now = self.app.clock.now_ms()
+        return await self.app.db.run(forget.apply_curve, now, self.app.config.memory)

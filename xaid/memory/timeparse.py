@@ -1,0 +1,370 @@
+"""Relative times in what the user says, pinned to the dates they meant when they were said.
+
+"See him next Friday" is true for a week; stored as "next Friday [2026-12-04]" it is still true in a
+month. The ambiguous cases are settled once, here, so every consumer reads the same day:
+
+* Weeks start on Monday. this/next/last week, 这周/下周/上周 are Monday–Sunday ranges; "next week" is
+  the whole week after the current one.
+* "next Friday" / 下周五 is Friday of next week and "last Friday" / 上周五 Friday of last week, whatever
+  today is; 这周五/本周五 is Friday of the current week even when it has passed.
+* "Friday", "on Friday", "this Friday", 周五/星期五/礼拜五 are the coming Friday, 0–6 days ahead (today
+  counts), unless their clause has a past-tense cue ("went", "was", 了, 过) and no future cue ("will",
+  要, 会, 马上): then the latest Friday, 0–6 days back. "by/until/coming Friday" always look ahead.
+* "this weekend", "over the weekend", 周末 follow the same rule for Saturday–Sunday; next/last weekend,
+  下个周末/上个周末 are the weekends of next/last week. Plain "weekend(s)" is not a date.
+* Vague counts: "a couple" = 2, "a few" / 几 = 3, so "in a few days" / 过几天 is one day, today + 3.
+* "in 2 weeks", 三个月后 land on one day; the granularity names the unit the speaker counted in.
+  A weekend is a two-day span of granularity "week".
+* Habits ("on Mondays", 每周一), idioms ("Sunday best", "Good Friday") and words that merely contain a
+  time word (目前天气, 之后天气, 明白, 聪明天才, 这周围, 如今年轻人) are not dates, and 马上周末 is 周末,
+  not 上周末. 最近 and other vague words are left alone.
+* Month names count only next to a day number ("May 5", "5th of May", 11月5日), and "May"/"March" only
+  capitalised, so "I may go" never is; a date without a year is the next one (today counts), or the
+  latest one under a past-tense cue.
+* Direction compares the span with the local day, and a part of today ("tonight", 今早) with the local
+  hour too: at 14:00 "tonight" is future and "this morning" past.
+"""
+
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRef:
+    text: str
+    start: int
+    end: int
+    date_from: date
+    date_to: date
+    granularity: str  # "day" | "week" | "month" | "year" | "part_of_day"
+    direction: str  # "past" | "future" | "present"
+
+
+# Local hours [from, to) of each part of the day, so a part of today can be past or future.
+_HOURS = {
+    "morning": (5, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24),
+    "早上": (5, 12), "早晨": (5, 12), "上午": (5, 12), "今早": (5, 12), "今晨": (5, 12), "明早": (5, 12),
+    "中午": (11, 14), "下午": (12, 18), "傍晚": (17, 19), "凌晨": (0, 5),
+    "晚上": (18, 24), "夜里": (18, 24), "今晚": (18, 24), "今夜": (18, 24), "明晚": (18, 24),
+    "昨晚": (18, 24), "昨夜": (18, 24),
+}  # fmt: skip
+_EN_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_EN_NUMS = {w: i for i, w in enumerate(_EN_WORDS, 1)}
+_EN_NUMS |= {"a": 1, "an": 1, "a couple": 2, "a couple of": 2, "a few": 3}
+_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "几": 3}
+_EN_DAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_MONTHS = {
+    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+}
+_ZH_SHIFT = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}
+
+# Characters that, just before a Chinese time word, make its first character part of another word.
+_GUARD = {
+    "前": "(?<![目之以当提眼面跟事此空生从向往日睡饭门])",
+    "后": "(?<![之以然最今背午随落过饭事此往日前])",
+    "今": "(?<![如至迄现古当而])",
+    "明": "(?<![聪光证表声鲜透发精文清分高英黎])",
+    "去": "(?<![过回出进失离死上下来])",
+}
+_BREAKS = ".!?;,\n。！？；，、"
+_PAST = re.compile(
+    r"\b(?:was|were|did|didn't|went|had|saw|met|got|came|told|said|left|spent|visited|called|talked|finished|"
+    r"started|ago)\b|(?<![为除])了(?!解)|(?<![不难经通])过(?![来去])|刚才",
+    re.I,
+)
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|going\s+to|plan|planning|want|wants|need|hope)\b|'ll\b|"
+    r"(?<![重主只])要|(?<![开聚约晚宴大机])会|将|打算|准备|想|马上|快要|就要",
+    re.I,
+)
+
+Span = tuple[date, date, str, tuple[int, int] | None]
+
+
+class _Ctx:
+    """What a resolver needs: the local day and hour, and the clause around the match for tense cues."""
+
+    __slots__ = ("end", "hour", "start", "text", "today")
+
+    def __init__(self, text: str, now: datetime):
+        self.text, self.today, self.hour = text, now.date(), now.hour + now.minute / 60
+        self.start = self.end = 0
+
+    def past(self) -> bool:
+        text, start, end = self.text, self.start, self.end
+        lo = max(text.rfind(c, 0, start) for c in _BREAKS) + 1
+        hi = min((i for c in _BREAKS if (i := text.find(c, end)) >= 0), default=len(text))
+        clause = text[lo:start] + " " + text[end:hi]
+        return bool(_PAST.search(clause)) and not _FUTURE.search(clause)
+
+    @property
+    def monday(self) -> date:
+        return self.today - timedelta(self.today.weekday())
+
+
+def _num(s: str) -> int:
+    s = " ".join(s.lower().split())
+    if s.isascii() and s.isdigit():
+        return int(s)
+    if s in _EN_NUMS:
+        return _EN_NUMS[s]
+    tens, ten, ones = s.partition("十")
+    if ten:
+        return (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0)
+    return _ZH_DIGITS[s]
+
+
+def _add_months(d: date, n: int) -> date:
+    y, m = divmod(d.month - 1 + n, 12)
+    y += d.year
+    return date(y, m + 1, min(d.day, monthrange(y, m + 1)[1]))
+
+
+def _day(d: date, part: str | None = None) -> Span:
+    return (d, d, "part_of_day", _HOURS[part]) if part else (d, d, "day", None)
+
+
+def _span(c: _Ctx, unit: str, k: int) -> Span:
+    if unit == "week":
+        first = c.monday + timedelta(7 * k)
+        return first, first + timedelta(6), "week", None
+    if unit == "month":
+        first = _add_months(c.today.replace(day=1), k)
+        return first, first.replace(day=monthrange(first.year, first.month)[1]), "month", None
+    year = c.today.year + k
+    return date(year, 1, 1), date(year, 12, 31), "year", None
+
+
+def _weekend(c: _Ctx, k: int | None) -> Span:
+    """k None: the current weekend if it has begun, else the coming one, or the last one if said in the past."""
+    if k is None:
+        k = -1 if c.today.weekday() < 5 and c.past() else 0
+    sat = c.monday + timedelta(7 * k + 5)
+    return sat, sat + timedelta(1), "week", None
+
+
+def _weekday(c: _Ctx, wd: int, mode: str | int, part: str | None) -> Span:
+    """mode: a week shift (-1 last, +1 next), "week" for this week's, "ahead", or "cue" (ahead unless past)."""
+    if isinstance(mode, int):
+        d = c.monday + timedelta(7 * mode + wd)
+    elif mode == "week":
+        d = c.monday + timedelta(wd)
+    elif mode == "cue" and c.past():
+        d = c.today - timedelta((c.today.weekday() - wd) % 7)
+    else:
+        d = c.today + timedelta((wd - c.today.weekday()) % 7)
+    return _day(d, part)
+
+
+def _offset(c: _Ctx, n: int, unit: str, sign: int) -> Span:
+    if unit in ("day", "week"):
+        d = c.today + timedelta(sign * n * (7 if unit == "week" else 1))
+    else:
+        d = _add_months(c.today, sign * n * (12 if unit == "year" else 1))
+    return d, d, unit, None
+
+
+def _calendar(c: _Ctx, month: int, day: int, year: int | None) -> Span | None:
+    if year is None:
+        year = c.today.year
+        if c.past():
+            year -= (month, day) > (c.today.month, c.today.day)
+        else:
+            year += (month, day) < (c.today.month, c.today.day)
+    try:
+        return _day(date(year, month, day))
+    except ValueError:  # 2月30日, or "Feb 29" in a year without one: not a date
+        return None
+
+
+# -- English ------------------------------------------------------------------------------------------
+
+_EN_OFFSET = {"the day before yesterday": -2, "yesterday": -1, "today": 0, "tomorrow": 1, "the day after tomorrow": 2}
+_PART = r"(?:\s+(morning|afternoon|evening|night))?"
+_NUM = r"([0-9]{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple(?:\s+of)?|a\s+few|an?)"
+_UNIT = r"(day|week|month|year)s?"
+_MONTH = (
+    r"(jan(?:uary)?|feb(?:ruary)?|(?-i:Mar(?:ch)?)|apr(?:il)?|(?-i:May)|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_ORDINAL = r"([0-9]{1,2})(?:st|nd|rd|th)?"
+_WEEKDAY = (
+    r"(?<!good\s)(?<!black\s)(?<!cyber\s)(?<!easter\s)(?<!palm\s)(?<!ash\s)"
+    r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"(?!\s+(?:best|school|blues|roast|funday|feeling|vibes?|mood|papers?)\b)"
+)
+_EN_SHIFT = {"last": -1, "this": 0, "next": 1}
+_EN_MODES: dict[str | None, str | int] = {"last": -1, "next": 1, "this": "cue", "on": "cue", None: "cue"}
+
+
+def _en_day(g: tuple, c: _Ctx) -> Span:
+    return _day(c.today + timedelta(_EN_OFFSET[" ".join(g[0].lower().split())]), g[1] and g[1].lower())
+
+
+def _en_part(g: tuple, c: _Ctx) -> Span:
+    if g[0].lower() == "tonight":
+        return _day(c.today, "evening")
+    return _day(c.today, g[1].lower()) if g[1] else _day(c.today - timedelta(1), "night")
+
+
+def _en_weekday(g: tuple, c: _Ctx) -> Span:
+    mode = _EN_MODES.get(g[0] and " ".join(g[0].lower().split()), "ahead")
+    return _weekday(c, _EN_DAYS[g[1].lower()], mode, g[2] and g[2].lower())
+
+
+def _en_weekend(g: tuple, c: _Ctx) -> Span:
+    return _weekend(c, {"last": -1, "next": 1}.get((g[0] or "").lower()))
+
+
+def _en_date(g: tuple, c: _Ctx) -> Span | None:
+    month, day = (g[0], g[1]) if g[0] else (g[3], g[2])
+    return _calendar(c, _MONTHS[month[:3].lower()], int(day), None)
+
+
+_EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
+    (
+        r"\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tomorrow)" + _PART + r"\b",
+        _en_day,
+    ),
+    (r"\b(tonight|this\s+(morning|afternoon|evening)|last\s+night)\b", _en_part),
+    (r"\b(last|this|next)\s+(week|month|year)\b", lambda g, c: _span(c, g[1].lower(), _EN_SHIFT[g[0].lower()])),
+    (r"\b(?:(last|next)|this\s+coming|this|coming|(?:on|over|at|for|during)\s+the)\s+weekend\b", _en_weekend),
+    (r"\b(?:(last|next|this\s+coming|this|coming|on|by|until|till)\s+)?" + _WEEKDAY + _PART + r"\b", _en_weekday),
+    (
+        r"(?<!once\s)(?<!twice\s)\bin\s+" + _NUM + r"\s+" + _UNIT + r"\b(?!-)",
+        lambda g, c: _offset(c, _num(g[0]), g[1].lower(), 1),
+    ),
+    (
+        r"\b" + _NUM + r"\s+" + _UNIT + r"\s+(ago|from\s+now|from\s+today)\b",
+        lambda g, c: _offset(c, _num(g[0]), g[1].lower(), -1 if g[2].lower() == "ago" else 1),
+    ),
+    (
+        rf"\b(?:on\s+)?(?:{_MONTH}\s+{_ORDINAL}|{_ORDINAL}\s+(?:of\s+)?{_MONTH})\b",
+        _en_date,
+    ),
+]
+
+# -- Chinese ------------------------------------------------------------------------------------------
+
+_ZH_OFFSET = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2}
+_ZH_OFFSET |= {"大后天": 3}
+_ZH_PARTS = {"今早": 0, "今晨": 0, "今晚": 0, "今夜": 0, "明早": 1, "明晚": 1, "昨晚": -1, "昨夜": -1}
+_ZH_PART = r"(早上|早晨|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
+_ZH_NUM = r"([0-9]{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九几])"
+_ZH_DNUM = r"([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+_ZH_PRE = r"(?<![马晚早一])(上上|下下|上|下|这|本)个?"
+_ZH_WEEK = r"(?:周|星期|礼拜)"
+_ZH_NOT_YI = r"(?![起下样般直点些次定])"  # 下周一起去 is "next week, together", not next Monday
+_ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}
+
+
+def _zh_words(words: Iterable[str]) -> str:
+    return "|".join(_GUARD.get(w[0], "") + w for w in sorted(words, key=len, reverse=True))
+
+
+def _zh_day(g: tuple, c: _Ctx) -> Span:
+    if g[0] == "明后天":
+        return c.today + timedelta(1), c.today + timedelta(2), "day", None
+    return _day(c.today + timedelta(_ZH_OFFSET[g[0]]), g[1])
+
+
+def _zh_weekday(g: tuple, c: _Ctx) -> Span:
+    mode: str | int = "cue" if g[0] is None else "week" if g[0] in "这本" else _ZH_SHIFT[g[0]]
+    return _weekday(c, _ZH_DAYS[g[1]], mode, g[2])
+
+
+def _zh_date(g: tuple, c: _Ctx) -> Span | None:
+    return _calendar(c, _num(g[1]), _num(g[2]), int(g[0]) if g[0] else None)
+
+
+_ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
+    (rf"({_zh_words([*_ZH_OFFSET, '明后天'])}){_ZH_PART}", _zh_day),
+    (rf"({_zh_words(_ZH_PARTS)})", lambda g, c: _day(c.today + timedelta(_ZH_PARTS[g[0]]), g[0])),
+    (
+        rf"(?:{_ZH_PRE}|(?<![个每一两三几第])){_ZH_WEEK}(一{_ZH_NOT_YI}|[二三四五六日天]){_ZH_PART}",
+        _zh_weekday,
+    ),
+    (
+        rf"{_ZH_PRE}{_ZH_WEEK}(?![二三四五六日天末围边到期年全刊岁转报]|一{_ZH_NOT_YI})",
+        lambda g, c: _span(c, "week", _ZH_SHIFT[g[0]]),
+    ),
+    (rf"(?:{_ZH_PRE}|(?<![每个一两几]))周末", lambda g, c: _weekend(c, None if g[0] is None else _ZH_SHIFT[g[0]])),
+    (rf"{_ZH_PRE}月(?![亮光饼球色])", lambda g, c: _span(c, "month", _ZH_SHIFT[g[0]])),
+    (
+        rf"({_zh_words({'前年': -2, '去年': -1, '今年': 0, '明年': 1, '后年': 2})})(?![轻纪龄级代])",
+        lambda g, c: _span(c, "year", {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}[g[0]]),
+    ),
+    (
+        rf"(?<![第这那]){_ZH_NUM}(天|日|周|个?星期|个?礼拜|个月|年)(以后|之后|以前|之前|前|后)",
+        lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], -1 if "前" in g[2] else 1),
+    ),
+    (
+        rf"(?<![不经超度难通路错])过{_ZH_NUM}(天|周|个星期|个月)",
+        lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], 1),
+    ),
+    (_GUARD["前"] + r"前([两几])天", lambda g, c: _offset(c, _num(g[0]), "day", -1)),
+    (rf"(?:([0-9]{{4}})年)?{_ZH_DNUM}月{_ZH_DNUM}[日号]", _zh_date),
+]
+
+
+def _compile() -> tuple[re.Pattern[str], dict[str, tuple[Callable[[tuple, _Ctx], Span | None], int, int]]]:
+    """One alternation over every rule, so a message is scanned once and overlaps resolve leftmost-first."""
+    parts, dispatch = [], {}
+    for i, (pattern, resolve) in enumerate(_EN_RULES + _ZH_RULES):
+        parts.append(f"(?P<r{i}>{pattern})")
+        dispatch[f"r{i}"] = (resolve, re.compile(pattern).groups)
+    combined = re.compile("|".join(parts), re.I)
+    return combined, {k: (f, combined.groupindex[k], n) for k, (f, n) in dispatch.items()}
+
+
+_PATTERN, _DISPATCH = _compile()
+
+
+def _direction(f: date, t: date, hours: tuple[int, int] | None, c: _Ctx) -> str:
+    if t < c.today:
+        return "past"
+    if f > c.today:
+        return "future"
+    if hours and f == t:
+        return "future" if c.hour < hours[0] else "past" if c.hour >= hours[1] else "present"
+    return "present"
+
+
+def find_times(text: str, ts_ms: int, tz: tzinfo = UTC) -> list[TimeRef]:
+    """Every time expression in text, in order, resolved against the local day the message was sent."""
+    ctx = _Ctx(text, datetime.fromtimestamp(ts_ms / 1000, tz))
+    refs = []
+    for m in _PATTERN.finditer(text):
+        resolve, index, n = _DISPATCH[m.lastgroup]  # type: ignore[index]
+        ctx.start, ctx.end = m.span()
+        span = resolve(m.groups()[index : index + n], ctx)
+        if span is not None:
+            f, t, granularity, hours = span
+            refs.append(TimeRef(m.group(), ctx.start, ctx.end, f, t, granularity, _direction(f, t, hours, ctx)))
+    return refs
+
+
+def _label(ref: TimeRef) -> str:
+    return ref.date_from.isoformat() if ref.date_from == ref.date_to else f"{ref.date_from}..{ref.date_to}"
+
+
+def annotate(text: str, ts_ms: int, tz: tzinfo = UTC) -> str:
+    """The text with each expression followed by its date, so a stored memory keeps meaning the same day."""
+    out, pos = [], 0
+    for ref in find_times(text, ts_ms, tz):
+        out += [text[pos : ref.end], f" [{_label(ref)}]"]
+        pos = ref.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def earliest_future(refs: list[TimeRef]) -> TimeRef | None:
+    """The soonest future reference (by date, then position): the scheduler asks about it once it has passed."""
+    future = [r for r in refs if r.direction == "future"]
+    return min(future, key=lambda r: (r.date_from, r.start), default=None)
