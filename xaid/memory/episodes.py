@@ -21,7 +21,7 @@ from ..store import agents as agent_sql
 from ..store import memory as sql
 from ..store import sessions as session_sql
 from ..store.memory import Fact, NewFact
-from . import consolidate, facts, features, index, persona
+from . import consolidate, facts, features, index, persona, timeparse
 
 if TYPE_CHECKING:
     from .service import Memory
@@ -114,7 +114,10 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
         decision = await facts.decide(c.text, c.subject, c.negated, neighbours, same, cfg,
                                       lambda prompt, n, a=agent_id: mem.ask(prompt, n, a))
         mem.counters[f"fact_{decision.decided_by}"] += 1
-        planned.append(PlannedFact(NewFact(c.subject, c.kind, c.text, v, s.as_dict()), decision, vec,
+        refs = timeparse.find_times(u.message.text, u.message.ts_ms)
+        when = timeparse.earliest_future(refs) or (refs[0] if refs else None)
+        valid = (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
+        planned.append(PlannedFact(NewFact(c.subject, c.kind, c.text, v, s.as_dict(), *valid), decision, vec,
                                    [(u.message.message_id, u.ref)]))
     return planned
 

@@ -134,7 +134,10 @@ _I = re.compile(r"^(?:I|i)\b")
 _ES_ENDING = re.compile(r"(?:s|sh|ch|x|z|o)$")
 _Y_ENDING = re.compile(r"[^aeiou]y$")
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't", "dont": "doesn't"}
-_UNCHANGED = frozenset({"can", "can't", "cannot", "will", "won't", "would", "should", "could", "must", "might", "may",
+_UNCHANGED = frozenset({"quit", "left", "got", "went", "made", "had", "met", "came", "took", "saw", "began", "became",
+                        "bought", "brought", "thought", "told", "said", "felt", "found", "lost", "won", "sent", "spent",
+                        "built", "kept", "slept", "ran", "can", "can't", "cannot", "will", "won't", "would", "should",
+                        "could", "must", "might", "may",
                         "did", "didn't", "was", "wasn't", "used", "never", "no"})
 
 
@@ -206,8 +209,9 @@ _OBJECT_TAIL = re.compile(
 _PRONOUN_OBJECT = re.compile(
     r"^(?:it|that|this|them|you|u|him|her|those|these|what|how|when|where|your|yours|the way|people who|"
     r"when you|ur|ya|one|some of|all of|to (?:think|say|know|believe|see|hear|talk|chat|ask))\b", re.I)
-_CUT_AT = re.compile(r"\s+(?:as|since|for|because|but|which|where|and|now|these days|until|when|though|so)\b.*$",
-                     re.I)
+_CUT_AT = re.compile(r"\s+(?:as|since|for|because|but|which|where|and|in|now|these days|until|when|though|so|last|"
+                     r"next|this|yesterday|today|recently|ago|\[)\b.*$", re.I)
+_REASON_CUT = re.compile(r"\s+(?:since|because|but|which|when|though|so|ever since)\b.*$", re.I)
 # Objects that follow "work at" / "live in" / "born in" without being a place or an employer.
 _NOT_A_PLACE = re.compile(r"^(?:\d|night|nights|home|weekends?|the weekend|the moment|times|least|first|all|the same|"
                           r"peace|fear|hope|denial|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)", re.I)
@@ -248,7 +252,7 @@ def rule(fn: Rule) -> Rule:
 
 
 _MY_NAME = re.compile(rf"^(?i:my (?:first |full |real |actual )?name(?:'s| is)) (?P<x>{_ANY_NAME})\b(?P<tail>.*)$")
-_IM_NAME = re.compile(rf"^(?:I'm|I am|Im) (?P<x>{_NAME})(?P<tail>(?:\s*(?:,|!|\.|-|\bfrom\b|\bbtw\b|\bby the way\b|"
+_IM_NAME = re.compile(rf"^(?:I'm|I am|Im) (?P<x>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?{_NAME})(?P<tail>(?:\s*(?:,|!|\.|-|\bfrom\b|\bbtw\b|\bby the way\b|"
                       r"\band\b|\bhere\b|\bnice\b).*)?)$")
 _GO_BY = re.compile(rf"^(?i:I (?:go by|prefer to be called|'d like to be called|like to be called)) "
                     rf"(?P<x>{_ANY_NAME})\b")
@@ -557,8 +561,10 @@ def _person(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | N
     m = _HAVE_REL.match(body)
     if m:
         x = m.group("x")
-        return [("person", _rel_subject(m), statement(body), 0.85 if x else 0.7, False, _titled(x) if x else
-                 m.group("rel").lower())]
+        hits = [("person", _rel_subject(m), statement(body[: m.start("more")] if m.group("more") else body),
+                 0.85 if x else 0.7, False, _titled(x) if x else m.group("rel").lower())]
+        more = _person("I have " + m.group("more").strip()[4:], lead, ann_lead, ann_body) if m.group("more") else None
+        return hits + (more or [])  # "a cat named Luna and a dog named Rex"
     m = _REL_ANY.match(body)
     if m:
         rest = m.group("rest")
@@ -586,7 +592,7 @@ _CONDITION = re.compile(rf"^I (?:have|'ve got|suffer from|was diagnosed with) (?
 def _health(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
     m = _ALLERGY.match(body)
     if m:
-        x = _clean(m.group("x") or m.group("y") or m.group("z") or "", _CUT_AT)
+        x = _clean(m.group("x") or m.group("y") or m.group("z") or "", _REASON_CUT)
         if not x:
             return None
         neg = bool(m.group("neg"))

@@ -43,7 +43,7 @@ _URL = re.compile(
     r"https?://[^\s<>\"'，。、）》]+"
     r"|www\.[^\s<>\"'，。、）》]+"
     r"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
-    r"|\b[a-z0-9-]+\.(?:com|org|net|io|dev|ai|cn|edu|gov|app)\b(?:/[^\s，。]*)?",
+    r"|(?<![A-Za-z0-9.@-])[a-z0-9-]+\.(?:com|org|net|io|dev|ai|cn|edu|gov|app)(?![A-Za-z0-9])(?:/[^\s，。]*)?",
     re.I,
 )
 _URL_TAIL = ".,;:!?)]}'\""

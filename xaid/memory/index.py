@@ -19,12 +19,7 @@ VEC_TABLE = "memory_vec"
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[^\W_\u3400-\u9fff\uf900-\ufaff]+")  # words of non-CJK scripts, split at CJK runs
 # Words that would make every memory match every query; BM25 weighs them low but not to zero.
-STOPWORDS = frozenset(
-    "a an and are as at be but by do did does for from had has have he her his how i i'm in is it its me my "
-    "not of on or our she so that the their them they this to up was we were what when where which who why "
-    "will with you your yours am been being can could would should just also very really about than then there "
-    "these those into over only own same too s t m re ve ll d".split()
-)
+STOPWORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "did", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "i'm", "in", "is", "it", "its", "me", "my", "not", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "they", "this", "to", "up", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "yours", "am", "been", "being", "can", "could", "would", "should", "just", "also", "very", "really", "about", "than", "then", "there", "these", "those", "into", "over", "only", "own", "same", "too", "s", "t", "m", "re", "ve", "ll", "d"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +109,11 @@ def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> lis
     return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows if distance is not None]
 
 
+def _cjk_pairs(text: str) -> list[str]:
+    """Two-character Chinese words ("上海", "客户") are below the trigram index's reach."""
+    return [run for run in _CJK.findall(text) if len(run) == 2]
+
+
 def _fts_query(text: str) -> tuple[str | None, str | None]:
     """An OR of the query's words for unicode61, and of its CJK trigrams for the trigram index."""
     words = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS]
@@ -140,6 +140,12 @@ def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tup
         )
         for item_id, score in rows:
             scores[item_id] = max(scores.get(item_id, 0.0), float(score))
+    best = max(scores.values(), default=1.0)
+    for pair in _cjk_pairs(text):  # a scan of this agent's items only; rare and short
+        rows = conn.execute("SELECT item_id FROM memory_items WHERE agent_id = ? AND instr(text, ?) > 0 LIMIT ?",
+                            (agent_id, pair, k))
+        for (item_id,) in rows:
+            scores[item_id] = max(scores.get(item_id, 0.0), 0.5 * best)
     return sorted(scores.items(), key=lambda kv: -kv[1])[:k]
 
 

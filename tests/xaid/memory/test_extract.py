@@ -232,9 +232,9 @@ def test_feelings_are_not_names(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["She thinks I like her", "If I lived in Paris I'd be happy", "I wish I lived in Paris", "I love you",
-     "I like it", "I'd like a coffee", "I work at night", "I was born in 1990", "他说我喜欢猫", "如果我住在上海就好了",
-     "要是我有钱，我就搬到上海", "我爱你", "我什么都喜欢", "我叫了外卖", "我在努力工作", "我昨天去了北京", "我们明天去北京",
-     "我今天很累", "I'm going crazy today", "I got a call from mom"],
+     "I like it", "I'd like a coffee", "I work at night", "I was born in 1990", "I'm going crazy today",
+     "I got a call from mom", "他说我喜欢猫", "如果我住在上海就好了", "要是我有钱，我就搬到上海", "我爱你",
+     "我什么都喜欢", "我叫了外卖", "我在努力工作", "我昨天去了北京", "我们明天去北京", "我今天很累"],
 )
 def test_reported_hypothetical_or_empty_statements_give_nothing(text: str) -> None:
     assert candidates(text) == []
