@@ -108,6 +108,12 @@ class MemoryConfig:
 
 
 @dataclass(frozen=True)
+class SchedulerConfig:
+    enabled: bool = doc(True, "Proactive recall for every agent (each agent can still turn it off).")
+    min_gap_hours: float = doc(48.0, "Default least time between two suggestions to the same user.")
+
+
+@dataclass(frozen=True)
 class MoodConfig:
     half_life_hours: float = doc(
         12.0, "Base half-life H of a feeling: a strong one fades with up to 1.75·H, a mild one with H/4 (docs/mood.md)."
@@ -128,6 +134,7 @@ class Config:
     llm: LLMConfig = field(default_factory=LLMConfig)
     mood: MoodConfig = field(default_factory=MoodConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
+    scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: str = ""
 
@@ -141,6 +148,7 @@ SECTIONS: dict[str, type] = {
     "llm": LLMConfig,
     "mood": MoodConfig,
     "memory": MemoryConfig,
+    "scheduler": SchedulerConfig,
     "log": LogConfig,
 }
 _CHOICES = {

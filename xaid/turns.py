@@ -23,6 +23,7 @@ from .memory import compress, persona, retrieve
 from .mood import tone, tracker
 from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
+from .scheduler import fire
 from .store import sessions as sql
 from .store.agents import Agent
 from .store.sessions import Message, Session
@@ -105,16 +106,23 @@ class Turns:
         profile = await app.db.run(persona.current_text, agent.agent_id)
         return hits, profile
 
-    async def _store_user(self, agent: Agent, msg: Message) -> tuple[Message, MoodState | None]:
-        """The user's words and the mood they moved, in one transaction."""
-        cfg = self.app.config.mood
+    async def _store_user(self, agent: Agent, msg: Message) -> tuple[Message, MoodState | None, fire.Verdict | None]:
+        """The user's words, the mood they moved and, on a session's first turn, the scheduler's
+        verdict: one transaction, so a suggestion is recorded exactly when its turn is."""
+        cfg = self.app.config
         reading = self.app.classifier.classify(msg.text) if agent_config.mood_enabled(agent.config) else None
 
-        def write(conn: apsw.Connection) -> tuple[Message, MoodState | None]:
+        def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None]:
             stored = sql.insert_message(conn, msg)
-            if reading is None:
-                return stored, None
-            return stored, tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg, stored.message_id)
+            mood = None
+            if reading is not None:
+                mood = tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg.mood, stored.message_id)
+            verdict = None
+            if cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
+                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, msg.ts_ms,
+                                        mood.valence if mood is not None else None,
+                                        int(cfg.scheduler.min_gap_hours * 3_600_000))
+            return stored, mood, verdict
 
         with anyio.CancelScope(shield=True):
             return await self.app.db.run(write)
@@ -127,7 +135,7 @@ class Turns:
         app, sid = self.app, session.session_id
         start = time.perf_counter()
         app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
-        user, mood = await self._store_user(
+        user, mood, verdict = await self._store_user(
             agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
         )
         guidance = tone.guidance(mood) if mood is not None else None
@@ -147,7 +155,8 @@ class Turns:
         for _round in range(MAX_TOOL_ROUNDS + 1):
             earlier, history = await app.db.run(compress.ensure, sid, app.config.memory.compress_every)
             context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(earlier),
-                                     memories=retrieve.render(hits) if hits else None)
+                                     memories=retrieve.render(hits) if hits else None,
+                                     suggestion=verdict.line if verdict else None)
             messages = prompt.build(agent, history, budget, context)
             request = GenerateRequest(
                 messages,
@@ -192,7 +201,9 @@ class Turns:
                 "earlier": list(context.earlier),
                 "mood": mood.to_wire() if mood is not None else None,
                 "tone": guidance,
-                "suggestion": None,
+                "suggestion": verdict.line if verdict else None,
+                "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
+                "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
             }
         return result
 

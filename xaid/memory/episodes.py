@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import agent_config
 from ..mood import tracker
+from ..scheduler import arm, fire
 from ..store import agents as agent_sql
 from ..store import memory as sql
 from ..store import sessions as session_sql
@@ -83,9 +84,10 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
     else:
         mem.counters["episodes_rules"] += 1
     planned = await _plan_facts(mem, agent_id, d, ended)
+    arms = arm.matters(d, closing)
     texts = [d.summary, *(u.message.text for u in d.highlights)]
     vectors = await mem.embed(texts)
-    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id)
+    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id, arms)
     await persona.maybe_refresh(mem, agent)
     return episode_id
 
@@ -146,7 +148,7 @@ def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray, subject: 
 
 def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
            closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: np.ndarray,
-           job_id: int) -> int:
+           job_id: int, arms: list[arm.Arm]) -> int:
     if (existing := sql.episode_for_session(conn, session_id)) is not None:
         sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
         return existing
@@ -161,6 +163,8 @@ def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d
         index.add(conn, agent_id, "highlight", hid, u.message.text, u.message.ts_ms, vec)
     for p in planned:
         apply_decision(conn, agent_id, episode_id, p, d.ended_ms)
+    fire.after_session(conn, agent_id, session_id, [u.message.text for u in d.utterances], episode_id, arms,
+                       d.ended_ms)
     sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
     return episode_id
 

@@ -18,6 +18,11 @@ from .features import features
 # (kind, subject, text, confidence, negated, key): the language-neutral shape extract.py turns into a Candidate.
 Hit = tuple[str, str, str, float, bool, str]
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Lower-cased name → canonical spelling. Shared with the Chinese rules: people write "Python" in both.
 PROGRAMMING_LANGUAGES = {
     s.lower(): s
@@ -26,20 +31,14 @@ PROGRAMMING_LANGUAGES = {
         "Kotlin", "Scala", "Haskell", "Elixir", "Erlang", "Clojure", "Lua", "Perl", "R", "Julia", "Dart", "Zig",
         "Nim", "OCaml", "F#", "Fortran", "COBOL", "MATLAB", "Objective-C", "Assembly", "SQL", "Bash", "Lisp",
         "Common Lisp", "Scheme", "Racket", "Prolog", "Crystal", "Solidity", "Elm", "Groovy", "Visual Basic", "Mojo",
-        "Gleam", "V", "D", "Pascal", "Delphi", "Ada", "Smalltalk", "PowerShell", "Verilog", "VHDL", "Kotlin/Native",
+        "Gleam", "V", "D", "Pascal", "Delphi", "Ada", "Smalltalk", "PowerShell", "Verilog", "VHDL",
     )
 }  # fmt: skip
-# Letters that are words too: "I like Go" is the language only when written like a name.
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
+# Names that are words too: "I like Go" is the language only when written like a name.
 _CASED_LANGUAGES = frozenset({"go", "r", "c", "v", "d", "ada", "crystal", "elm", "dart", "rust", "swift", "julia"})
 _CODE_LEAD = re.compile(r"^(?:coding|programming|writing code|developing|working|building things|hacking)\s+"
                         r"(?:in|with)\s+"
                         r"|^(?:writing|using|learning|to (?:code|program|write) in|to write|to use)\s+", re.I)
-
-
 _LANGUAGE_TAIL = re.compile(r"\s+(?:now|these days|nowadays|mostly|mainly|a lot|anymore|too|as well|instead)$", re.I)
 _LATIN_HEAD = re.compile(r"[A-Za-z][A-Za-z0-9+#/-]*(?=\s*[\u4e00-\u9fff])")  # "Python写后端" → Python
 
@@ -80,7 +79,8 @@ _NOT_NAMES = _words(
     "sorry fine good ok okay back here home tired done busy ready sure going trying still also always never "
     "feeling sick bored hungry excited happy sad so just not very really glad afraid new in on at from with "
     "the a an gonna learning working thinking doing getting having looking coming leaving staying late early "
-    "alone lost free single married divorced pregnant vegan vegetarian allergic"
+    "alone lost free single married divorced pregnant vegan vegetarian allergic later tomorrow tonight when if "
+    "maybe sometime now again anytime whenever soon please crazy lazy old whatever anything"
 ) | _DEMONYMS
 _REL_SUBJECT = {
     "sister": "sister", "sis": "sister", "brother": "brother", "bro": "brother",
@@ -95,9 +95,13 @@ _REL_SUBJECT = {
 }  # fmt: skip
 _REL = (r"(?i:(?P<mod>(?:little|younger|older|big|baby|twin|best|new|old|step)\s+)?"
         r"(?P<rel>" + "|".join(sorted(_REL_SUBJECT, key=len, reverse=True)) + r"))")
-_EVENTS = (r"(?:meeting|exam|test|interview|appointment|presentation|deadline|flight|date|call|class|surgery|"
-           r"operation|wedding|party|trip|concert|game|match|check-?up|recital|audition|defen[cs]e|review|demo|"
-           r"conference|dinner|lunch|shift|lecture|session|visit|viva|midterm|final)s?")
+# Events worth remembering even without a when ("I have an exam"), and everyday ones that need one
+# ("I have work tomorrow" is a plan, "I have a call" is just now).
+_BIG_EVENTS = (r"exam|test|interview|appointment|presentation|deadline|flight|surgery|operation|wedding|trip|"
+               r"check-?up|recital|audition|defen[cs]e|viva|midterm|final|conference|date")
+_EVENTS = (rf"(?:{_BIG_EVENTS}|meeting|call|class|party|concert|game|match|review|demo|dinner|lunch|shift|lecture|"
+           r"session|visit|work|school|practice|training|rehearsal)s?")
+_BIG_EVENT = re.compile(rf"\b(?:{_BIG_EVENTS})s?\b", re.I)
 _HEALTH = r"(?:asthma|diabetes|epilepsy|migraines?|adhd|autism|depression|anxiety|insomnia|high blood pressure|celiac)"
 _DIET_FOODS = r"(?:meat|pork|beef|fish|seafood|dairy|eggs|gluten|animal products)"
 
@@ -129,8 +133,6 @@ _TIME = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|after (?:work|school|class|lunch|dinner))\b", re.I)
 _TODAY = re.compile(r"\b(?:today|this afternoon|this evening|later)\b", re.I)
 _I = re.compile(r"^(?:I|i)\b")
-
-
 _ES_ENDING = re.compile(r"(?:s|sh|ch|x|z|o)$")
 _Y_ENDING = re.compile(r"[^aeiou]y$")
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't", "dont": "doesn't"}
@@ -156,8 +158,8 @@ def _third_s(verb: str) -> str:
 
 # Words "statement" steps over to find the verb to conjugate ("I kind of like" → "kind of likes"); not "do",
 # which is the verb itself in "I do like".
-_ADVERBS = frozenset(w for a in _ADV_WORDS for w in a.split()) - {"do"} | {"never", "sometimes", "often", "rarely",
-                                                                     "only"}
+_ADVERBS = (frozenset(w for a in _ADV_WORDS for w in a.split()) - {"do"}) | {"never", "sometimes", "often", "rarely",
+                                                                       "only"}
 _LEAD_FORMS = (
     (re.compile(r"^(?:I'm|I am|Im|i'm|i am|im)\b", re.I), "The user is"),
     (re.compile(r"^(?:I've|I have)\s+got\b", re.I), "The user has got"),
@@ -252,7 +254,8 @@ def rule(fn: Rule) -> Rule:
 
 
 _MY_NAME = re.compile(rf"^(?i:my (?:first |full |real |actual )?name(?:'s| is)) (?P<x>{_ANY_NAME})\b(?P<tail>.*)$")
-_IM_NAME = re.compile(rf"^(?:I'm|I am|Im) (?P<x>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?{_NAME})(?P<tail>(?:\s*(?:,|!|\.|-|\bfrom\b|\bbtw\b|\bby the way\b|"
+_IM_NAME = re.compile(rf"^(?:I'm|I am|Im) (?P<x>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?{_NAME})"
+                      r"(?P<tail>(?:\s*(?:,|!|\.|-|\bfrom\b|\bbtw\b|\bby the way\b|"
                       r"\band\b|\bhere\b|\bnice\b).*)?)$")
 _GO_BY = re.compile(rf"^(?i:I (?:go by|prefer to be called|'d like to be called|like to be called)) "
                     rf"(?P<x>{_ANY_NAME})\b")
@@ -533,7 +536,8 @@ _REL_IS = re.compile(rf"^(?i:my) {_REL} is (?P<x>{_NAME})\s*$")
 _REL_APPOS = re.compile(rf"^(?i:my) {_REL} (?P<x>{_NAME})\b(?P<rest>.*)$")
 _REL_ANY = re.compile(rf"^(?i:my) {_REL}(?:'s)?\s+(?P<rest>.+)$")
 _HAVE_REL = re.compile(rf"^(?i:I (?:have|'ve got|have got) (?:a|an|one|two|three|four|\d+) (?:\w+ )?){_REL}(?i:s?)"
-                       rf"(?:,? (?i:called|named) (?P<x>{_ANY_NAME}))?\s*$")
+                       rf"(?:,? (?i:called|named) (?P<x>{_ANY_NAME}))?"
+                       r"(?P<more>\s+and\s+(?:a|an|one|two|three|\d+)\s.*)?\s*$")
 
 
 _IS_A = re.compile(r"(?:is|'s) (?:a|an) ", re.I)
@@ -621,8 +625,8 @@ _PLAN_SURE = re.compile(
     r"|^I(?:'ve| have)? (?:decided|booked|scheduled|arranged|signed up)\b", re.I)
 _PLAN_INTENT = re.compile(r"\b(?:planning|plan|intend|decided|thinking about|thinking of|booked|scheduled|signed up)\b",
                           re.I)
-_HAVE_EVENT = re.compile(rf"^I(?:'ve got| have got| have) (?:a|an|my|another|the|\w+'s|two|three|one more) "
-                         rf"(?:[\w'-]+ ){{0,2}}{_EVENTS}\b|^my (?:[\w'-]+ ){{0,2}}{_EVENTS} "
+_HAVE_EVENT = re.compile(rf"^I(?:'ve got| have got| have) (?:(?:a|an|my|another|the|\w+'s|two|three|one more) )?"
+                         rf"(?:[\w'-]+ ){{0,2}}{_EVENTS}\b(?! to\b)|^my (?:[\w'-]+ ){{0,2}}{_EVENTS} "
                          r"(?:is|are|was moved to|got moved "
                          r"to) ", re.I)
 _VAGUE_OBJECT = re.compile(r"\b(?:it|that|this|there|so|something)\b", re.I)
@@ -636,7 +640,12 @@ def _plan(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | Non
         return None
     timed = bool(_TIME.search(lead + " " + body)) or bool(features(lead + " " + body).dates)
     if event:
-        conf = 0.85 if timed or _TODAY.search(lead + " " + body) else 0.6
+        if timed or _TODAY.search(lead + " " + body):
+            conf = 0.85
+        elif _BIG_EVENT.search(body):
+            conf = 0.6
+        else:
+            return None
         negated = False
     else:
         assert sure is not None

@@ -57,7 +57,7 @@ _NAME = rf"(?P<x>[{_CJK}A-Za-z·]{{1,12}})"
 # 叫 is also "order" and "call out": 我叫了外卖, 我叫车, 我叫他 name nobody.
 _NOT_NAME_START = _words("了 他 她 你 它 车 外卖 醒 人 过 声 好 不 什么 啥 来 去 起 出 住 停 错")
 _TIME = re.compile(
-    r"明天|后天|大后天|今晚|今天晚上|明早|明晚|下周|下星期|下礼拜|下个?月|下个?星期|下次|明年|今年|年底|月底|周末|这周|本周|"
+    r"明天|后天|大后天|今晚|今天晚上|明早|明晚|下周|下星期|下礼拜|下个?月|下个?星期|明年|今年|年底|月底|周末|这周|本周|"
     r"(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[日号]|[一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}[日号]|"
     r"\d{1,2}[日号](?![线楼])|过几天|过两天|待会|等会|一会儿|晚点|回头|下午|上午|晚上|早上|中午|\d{1,2}点|[两三四五六七八九十]点|"
     r"\[\d{4}-\d{2}-\d{2}")
@@ -93,7 +93,7 @@ def _clean(obj: str) -> str:
 
 
 def statement(lead: str, rest: str) -> str:
-    """"明天" + "要去见我妈" → "用户明天要去见自己的妈。": the user's own words, in the third person."""
+    """("明天", "要去见我的导师") → "用户明天要去见自己的导师。": the user's words, in the third person."""
     rest = rest.replace("我们", "\0").replace("我的", "自己的").replace("我", "自己").replace("\0", "我们")
     body = _PARTICLES.sub("", (lead.strip(" ，,") + rest).strip())
     return f"用户{body}。"
@@ -181,7 +181,7 @@ def _likes(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | No
         return [("preference", subject, statement("", body[1:]), 0.85, False, lang or obj)] if obj else None
     m = _LIKE.match(body)
     if m:
-        obj = _clean(m.group("x"))
+        obj = _clean(m.group("x")).removeprefix("死")  # 爱死/恨死: "love to death"
         if not obj or _PRONOUN_OBJECT.match(obj):
             return None
         negated = bool(m.group("neg")) != (m.group("verb") in _NEGATIVE_VERBS)
@@ -224,6 +224,7 @@ _MAJOR = re.compile(rf"^我{_ADV}(?:学|读|念)的是(?P<x>.{{1,12}})|^我的�
                     rf"|^我{_ADV}(?:学|读)(?P<z>.{{1,8}})专业")
 _JOB = re.compile(rf"^我{_ADV}{_NEG}是(?:一名|一个|一位|个|名|位|做)?(?P<x>.{{1,12}}?)(?P<de>的)?$")
 _STUDENT_OF = re.compile(rf"^我{_ADV}是(?P<x>.{{2,12}}?)的(?:学生|研究生|博士生|本科生|大学生|新生)$")
+_DEGREE = re.compile("很|非常|比较|挺|特别|超|太|有点")
 _DO_JOB = re.compile(rf"^我{_ADV}(?:是)?(?:做|干|搞)(?P<x>.{{1,8}})的$|^我的工作是(?P<y>.{{1,12}})$"
                      rf"|^我{_ADV}当(?P<z>.{{1,8}})$")
 
@@ -276,7 +277,8 @@ def _work(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | Non
         x = _PERSON_MEASURE.sub("", m.group("x"))
         if x.endswith(_JOB_SUFFIX) and len(x) >= 2:
             return [("work", "user.job", f"用户{'不' if m.group('neg') else ''}是{x}。", 0.85, bool(m.group("neg")), x)]
-        if x.endswith("人") and len(x) >= 2 and not x[:-1].startswith(_NOT_A_HOMETOWN) and not m.group("neg"):
+        if x.endswith("人") and 2 <= len(x) <= 6 and not x[:-1].startswith(_NOT_A_HOMETOWN) and "的" not in x \
+                and not _DEGREE.match(x) and not m.group("neg"):
             return [("place", "user.from", f"用户是{x}。", 0.7, False, x[:-1])]
     return None
 
@@ -335,8 +337,8 @@ def _person(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | N
         return [("person", "user." + _REL[rel], f"用户的{rel}是{x}。", conf, False, rel)]
     m = _REL_ANY.match(text)
     if m and not m.group("rest").startswith(("们", "和", "跟", "说", "的", "妈", "爸", "也")):
-        return [("person", "user." + _REL[m.group("rel")], f"用户的{m.group('rel')}{m.group('rest')}。", 0.4, False,
-                 m.group("rel"))]
+        rel = m.group("rel")
+        return [("person", "user." + _REL[rel], statement("", f"的{rel}{m.group('rest')}"), 0.4, False, rel)]
     return None
 
 

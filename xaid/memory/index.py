@@ -19,7 +19,14 @@ VEC_TABLE = "memory_vec"
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[^\W_\u3400-\u9fff\uf900-\ufaff]+")  # words of non-CJK scripts, split at CJK runs
 # Words that would make every memory match every query; BM25 weighs them low but not to zero.
-STOPWORDS = frozenset(["a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "did", "does", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "i'm", "in", "is", "it", "its", "me", "my", "not", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "they", "this", "to", "up", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your", "yours", "am", "been", "being", "can", "could", "would", "should", "just", "also", "very", "really", "about", "than", "then", "there", "these", "those", "into", "over", "only", "own", "same", "too", "s", "t", "m", "re", "ve", "ll", "d"])
+STOPWORDS = frozenset({
+    'a', 'about', 'also', 'am', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'being', 'but', 'by', 'can', 'could',
+    'd', 'did', 'do', 'does', 'for', 'from', 'had', 'has', 'have', 'he', 'her', 'his', 'how', 'i', "i'm", 'in',
+    'into', 'is', 'it', 'its', 'just', 'll', 'm', 'me', 'my', 'not', 'of', 'on', 'only', 'or', 'our', 'over',
+    'own', 're', 'really', 's', 'same', 'she', 'should', 'so', 't', 'than', 'that', 'the', 'their', 'them', 'then',
+    'there', 'these', 'they', 'this', 'those', 'to', 'too', 'up', 've', 'very', 'was', 'we', 'were', 'what',
+    'when', 'where', 'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your', 'yours',
+})
 
 
 @dataclass(frozen=True, slots=True)

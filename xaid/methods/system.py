@@ -10,6 +10,7 @@ from typing import Any
 from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, ErrorCode, XaiError
 
 from ..dispatch import METHODS, Call, bad_params, method
+from ..store import recall
 
 
 @method("hello")
@@ -78,9 +79,11 @@ async def status(call: Call) -> dict[str, Any]:
 
 @method("stats")
 async def stats(call: Call) -> dict[str, Any]:
-    call.params.id("agent_id", None)
+    agent_id = call.params.id("agent_id", None)
     call.params.done()
     mem = call.app.memory
+    pushes = await call.app.db.run(recall.outcome_counts, agent_id)
+    rated = pushes["welcome"] + pushes["annoying"]
     worker = mem.worker
     return {
         **call.app.stats.to_wire(),
@@ -91,4 +94,9 @@ async def stats(call: Call) -> dict[str, Any]:
             "embedder": "ready" if worker else (mem.load_error or "loading"),
         },
         "llm_generated": call.app.queue.generated,
+        "scheduler": {
+            **pushes,
+            "engagement_rate": round(pushes["engaged"] / pushes["pushes"], 4) if pushes["pushes"] else None,
+            "annoyance_rate": round(pushes["annoying"] / rated, 4) if rated else None,
+        },
     }

@@ -7,8 +7,6 @@ must keep: a fact that lost "Google" on the way is not the fact the user said.
 from __future__ import annotations
 
 import random
-import statistics
-import time
 
 import pytest
 
@@ -299,16 +297,16 @@ _MESSAGES = [
 ]  # fmt: skip
 
 
-def test_candidates_and_specificity_are_fast() -> None:
+def test_every_candidate_uses_the_shared_subject_vocabulary() -> None:
+    """Speed is measured in perf/, not here; here: any mix of messages yields only known subjects."""
+    from xaid.memory.extract import SUBJECTS
+
     rng = random.Random(7)
-    messages = [rng.choice(_MESSAGES) + ("" if rng.random() < 0.5 else f" {rng.randint(1, 99)}") for _ in range(2000)]
-    times = []
+    messages = [rng.choice(_MESSAGES) + ("" if rng.random() < 0.5 else f" {rng.randint(1, 99)}") for _ in range(500)]
+    seen = set()
     for m in messages:
-        t0 = time.perf_counter()
-        candidates(m)
-        features.specificity(m)
-        times.append((time.perf_counter() - t0) * 1000)
-    times.sort()
-    p50, p95 = statistics.median(times), times[int(0.95 * len(times))]
-    print(f"\ncandidates()+specificity() over {len(times)} messages: p50 {p50:.3f} ms, p95 {p95:.3f} ms")
-    assert p50 < 2.0 and p95 < 5.0  # generous: CI machines are slower than the 0.5 ms target this is tuned for
+        assert 0.0 <= features.specificity(m) <= 1.0
+        for c in candidates(m):
+            assert c.subject in SUBJECTS or c.subject.startswith("user.favourite."), c
+            seen.add(c.subject)
+    assert {"user.work", "user.programming_language", "user.plan", "user.sister"} <= seen

@@ -1,0 +1,139 @@
+"""scheduler.*: what the agent means to ask about, and the user's say over it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import apsw
+
+from ..clock import at
+from ..dispatch import Call, bad_params, method, not_found
+from ..scheduler import arm
+from ..store import recall as sql
+from ..store.recall import Settings
+from .agents import load_agent
+
+HOUR_MS = 3_600_000
+STATES = ("pending", "pushed", "expired", "resolved", "cancelled")
+
+
+def _gap(call: Call) -> int:
+    return int(call.app.config.scheduler.min_gap_hours * HOUR_MS)
+
+
+@method("scheduler.list")
+async def list_items(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    states = p.list("states", ["pending"])
+    p.done()
+    if not states or not set(states) <= set(STATES):
+        raise bad_params(f"param 'states' may hold only {', '.join(STATES)}")
+    await load_agent(call, agent_id)
+    found = await call.app.db.run(sql.items, agent_id, tuple(states))
+    return {"items": [i.to_wire() for i in found]}
+
+
+@method("scheduler.arm")
+async def arm_item(call: Call) -> dict[str, Any]:
+    """A client arms a matter itself (e.g. the app knows of an appointment)."""
+    p = call.params
+    agent_id = p.id("agent_id")
+    topic = p.str("topic", max_len=500)
+    now = at(call.app.clock, p.int("ts", None, min=0))
+    not_before = p.int("not_before", now, min=0)
+    not_after = p.int("not_after", not_before + 7 * 24 * HOUR_MS, min=0)
+    priority = p.any("priority", 0.5)
+    words = p.list("keywords", None)
+    p.done()
+    if not topic.strip():
+        raise bad_params("param 'topic' is empty")
+    if not isinstance(priority, int | float) or isinstance(priority, bool) or not 0 <= priority <= 1:
+        raise bad_params("param 'priority' must be a number from 0 to 1")
+    if not_after <= not_before:
+        raise bad_params("'not_after' must be later than 'not_before'")
+    if words is not None and not all(isinstance(w, str) and w for w in words):
+        raise bad_params("param 'keywords' must be a list of non-empty strings")
+    await load_agent(call, agent_id)
+    keywords = list(words) if words else list(arm.keywords(topic))
+    item_id = await call.app.db.run(sql.insert, agent_id, None, topic, keywords, "manual", not_before, not_after,
+                                    float(priority), now)
+    item = await call.app.db.run(sql.get, agent_id, item_id)
+    assert item is not None
+    return item.to_wire()
+
+
+@method("scheduler.cancel")
+async def cancel(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    item_id = p.int("item_id", min=1)
+    p.done()
+    await load_agent(call, agent_id)
+
+    def run(conn: apsw.Connection) -> bool:
+        item = sql.get(conn, agent_id, item_id)
+        if item is None:
+            return False
+        if item.state == "pending":
+            sql.close(conn, item_id, "cancelled", "cancelled by the client")
+        return True
+
+    if not await call.app.db.run(run):
+        raise not_found("scheduler item", str(item_id))
+    return {"item_id": item_id, "cancelled": True}
+
+
+@method("scheduler.config")
+async def config(call: Call) -> dict[str, Any]:
+    """Read (no other params) or change the agent's controls: on/off, quiet, min gap, allow-list."""
+    p = call.params
+    agent_id = p.id("agent_id")
+    enabled = p.bool("enabled", None)
+    quiet = p.bool("quiet", None)
+    gap_hours = p.any("min_gap_hours", None)
+    allow = p.list("allow", None)
+    p.done()
+    if gap_hours is not None and (not isinstance(gap_hours, int | float) or isinstance(gap_hours, bool)
+                                  or gap_hours < 0):
+        raise bad_params("param 'min_gap_hours' must be a number ≥ 0")
+    if allow is not None and not all(isinstance(a, str) and a for a in allow):
+        raise bad_params("param 'allow' must be a list of non-empty strings (scenes or topic words)")
+    await load_agent(call, agent_id)
+
+    def run(conn: apsw.Connection) -> Settings:
+        s = sql.settings(conn, agent_id, _gap(call))
+        new = Settings(
+            s.enabled if enabled is None else enabled,
+            s.quiet if quiet is None else quiet,
+            s.min_gap_ms if gap_hours is None else int(gap_hours * HOUR_MS),
+            s.allow if allow is None else tuple(allow),
+        )
+        if new != s:
+            sql.save_settings(conn, agent_id, new)
+        return new
+
+    return (await call.app.db.run(run)).to_wire()
+
+
+@method("scheduler.feedback")
+async def feedback(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    item_id = p.int("item_id", min=1)
+    verdict = p.str("feedback", max_len=20)
+    p.done()
+    if verdict not in {"welcome", "annoying"}:
+        raise bad_params("param 'feedback' must be 'welcome' or 'annoying'")
+    await load_agent(call, agent_id)
+
+    def run(conn: apsw.Connection) -> bool:
+        item = sql.get(conn, agent_id, item_id)
+        if item is None or item.pushed_ms is None:
+            return False
+        sql.set_feedback(conn, item_id, verdict)
+        return True
+
+    if not await call.app.db.run(run):
+        raise not_found("pushed scheduler item", str(item_id))
+    return {"item_id": item_id, "feedback": verdict}

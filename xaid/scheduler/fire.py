@@ -1,0 +1,98 @@
+"""Firing: at the first user turn of a session, and never otherwise, maybe one suggestion.
+
+All five conditions of the roadmap must hold: the user opened this session (this is its first
+user turn); the topic has not already come up in it; the source episode still holds unresolved
+tension; at least ``min_gap`` has passed since the last push; and the mood allows it (no poking
+a sore spot when the user is very low). Quiet mode and the allow-list are the user's own
+controls. The verdict always carries its reason, so "why did it (not) ask?" has an answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import apsw
+
+from ..mood.tone import VERY_LOW_VALENCE
+from ..store import recall as sql
+from ..store.recall import RecallItem, Settings
+from . import arm
+
+MIN_TENSION = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    item: RecallItem | None
+    reason: str
+
+    @property
+    def line(self) -> str | None:
+        if self.item is None:
+            return None
+        return (f"Consider asking about: {self.item.topic}. Only if it fits the conversation naturally; "
+                "it is fine not to.")
+
+
+def allowed(item: RecallItem, s: Settings) -> bool:
+    if not s.allow:
+        return True
+    words = {w.lower() for w in s.allow}
+    return item.scene in words or any(w in item.topic.lower() for w in words)
+
+
+def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
+    if item.source_episode is None:
+        return None if item.scene != "manual" else 1.0
+    row = conn.execute("SELECT tension FROM episodes WHERE episode_id = ?", (item.source_episode,)).fetchone()
+    return float(row[0]) if row else None
+
+
+def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, now_ms: int,
+             valence: float | None, default_gap_ms: int) -> Verdict:
+    """Decide, and record the push when there is one (inside the caller's transaction)."""
+    s = sql.settings(conn, agent_id, default_gap_ms)
+    if not s.enabled:
+        return Verdict(None, "the scheduler is off for this agent")
+    user_turns = conn.execute("SELECT count(*) FROM messages WHERE session_id = ? AND role = 'user'",
+                              (session_id,)).fetchone()[0]
+    if user_turns != 1:
+        return Verdict(None, "not the first user turn of the session")
+    live: list[RecallItem] = []
+    for item in sql.items(conn, agent_id):
+        if now_ms > item.not_after:
+            sql.close(conn, item.item_id, "expired", "past not_after")
+        elif arm.came_up(text, item.keywords):
+            sql.close(conn, item.item_id, "resolved", "the user brought it up")
+        elif (_tension(conn, item) or 0.0) < MIN_TENSION:
+            sql.close(conn, item.item_id, "resolved", "the source episode holds no open tension")
+        elif item.not_before <= now_ms:
+            live.append(item)
+    if not live:
+        return Verdict(None, "nothing is due")
+    last = sql.last_push(conn, agent_id)
+    if last is not None and now_ms - last < s.min_gap_ms:
+        return Verdict(None, "the last suggestion was too recent (min_gap)")
+    if valence is not None and valence <= VERY_LOW_VALENCE:
+        return Verdict(None, "the user is very low right now")
+    live = [i for i in live if allowed(i, s)]
+    if not live:
+        return Verdict(None, "no due topic is on the allow-list")
+    if s.quiet:
+        return Verdict(None, "quiet mode")
+    best = max(live, key=lambda i: (i.priority, -i.not_before))
+    sql.mark_pushed(conn, best.item_id, session_id, now_ms)
+    return Verdict(best, "all conditions hold")
+
+
+def after_session(conn: apsw.Connection, agent_id: str, session_id: str, user_texts: list[str],
+                  episode_id: int | None, arms: list[arm.Arm], now_ms: int) -> None:
+    """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves."""
+    for item in sql.pushed_in(conn, session_id):
+        sql.set_engaged(conn, item.item_id, any(arm.came_up(t, item.keywords) for t in user_texts[1:]))
+    for item in sql.items(conn, agent_id):
+        if item.source_episode != episode_id and any(arm.came_up(t, item.keywords) for t in user_texts):
+            sql.close(conn, item.item_id, "resolved", "talked about in a later session")
+    for a in arms:
+        sql.insert(conn, agent_id, episode_id, a.topic, list(a.keywords), a.scene, a.not_before, a.not_after,
+                   a.priority, now_ms)

@@ -1,0 +1,137 @@
+"""recall_items and recall_settings tables: plain SQL in, records out."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+
+_ITEM = ("item_id, agent_id, source_episode, topic, keywords, scene, not_before, not_after, priority, state, "
+         "created_ms, pushed_ms, pushed_session, engaged, feedback, closed_reason")
+
+
+@dataclass(frozen=True, slots=True)
+class RecallItem:
+    item_id: int
+    agent_id: str
+    source_episode: int | None
+    topic: str
+    keywords: tuple[str, ...]
+    scene: str
+    not_before: int
+    not_after: int
+    priority: float
+    state: str
+    created_ms: int
+    pushed_ms: int | None
+    pushed_session: str | None
+    engaged: bool | None
+    feedback: str | None
+    closed_reason: str | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "item_id": self.item_id, "source_episode": self.source_episode, "topic": self.topic,
+            "keywords": list(self.keywords), "scene": self.scene, "not_before": self.not_before,
+            "not_after": self.not_after, "priority": round(self.priority, 3), "state": self.state,
+            "created_ms": self.created_ms, "pushed_ms": self.pushed_ms, "pushed_session": self.pushed_session,
+            "engaged": self.engaged, "feedback": self.feedback, "closed_reason": self.closed_reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    enabled: bool
+    quiet: bool
+    min_gap_ms: int
+    allow: tuple[str, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"enabled": self.enabled, "quiet": self.quiet, "min_gap_hours": self.min_gap_ms / 3_600_000,
+                "allow": list(self.allow)}
+
+
+def _item(row: tuple[Any, ...]) -> RecallItem:
+    values = list(row)
+    values[4] = tuple(json.loads(values[4]))
+    values[13] = None if values[13] is None else bool(values[13])
+    return RecallItem(*values)
+
+
+def insert(conn: apsw.Connection, agent_id: str, source_episode: int | None, topic: str, keywords: list[str],
+           scene: str, not_before: int, not_after: int, priority: float, now_ms: int) -> int:
+    conn.execute(
+        "INSERT INTO recall_items (agent_id, source_episode, topic, keywords, scene, not_before, not_after, priority, "
+        "state, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+        (agent_id, source_episode, topic, json.dumps(keywords, ensure_ascii=False), scene, not_before, not_after,
+         priority, now_ms),
+    )
+    return conn.last_insert_rowid()
+
+
+def items(conn: apsw.Connection, agent_id: str, states: tuple[str, ...] = ("pending",)) -> list[RecallItem]:
+    marks = ",".join("?" * len(states))
+    rows = conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND state IN ({marks}) "
+                        "ORDER BY not_before, item_id", (agent_id, *states))
+    return [_item(r) for r in rows]
+
+
+def get(conn: apsw.Connection, agent_id: str, item_id: int) -> RecallItem | None:
+    row = conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND item_id = ?",
+                       (agent_id, item_id)).fetchone()
+    return _item(row) if row else None
+
+
+def close(conn: apsw.Connection, item_id: int, state: str, reason: str) -> None:
+    conn.execute("UPDATE recall_items SET state = ?, closed_reason = ? WHERE item_id = ?", (state, reason, item_id))
+
+
+def mark_pushed(conn: apsw.Connection, item_id: int, session_id: str, now_ms: int) -> None:
+    conn.execute("UPDATE recall_items SET state = 'pushed', pushed_ms = ?, pushed_session = ? WHERE item_id = ?",
+                 (now_ms, session_id, item_id))
+
+
+def set_engaged(conn: apsw.Connection, item_id: int, engaged: bool) -> None:
+    conn.execute("UPDATE recall_items SET engaged = ? WHERE item_id = ?", (int(engaged), item_id))
+
+
+def set_feedback(conn: apsw.Connection, item_id: int, feedback: str) -> None:
+    conn.execute("UPDATE recall_items SET feedback = ? WHERE item_id = ?", (feedback, item_id))
+
+
+def last_push(conn: apsw.Connection, agent_id: str) -> int | None:
+    row = conn.execute("SELECT max(pushed_ms) FROM recall_items WHERE agent_id = ?", (agent_id,)).fetchone()
+    return row[0]
+
+
+def pushed_in(conn: apsw.Connection, session_id: str) -> list[RecallItem]:
+    return [_item(r) for r in conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE pushed_session = ?",
+                                           (session_id,))]
+
+
+def settings(conn: apsw.Connection, agent_id: str, default_gap_ms: int) -> Settings:
+    row = conn.execute("SELECT enabled, quiet, min_gap_ms, allow FROM recall_settings WHERE agent_id = ?",
+                       (agent_id,)).fetchone()
+    if row is None:
+        return Settings(True, False, default_gap_ms, ())
+    return Settings(bool(row[0]), bool(row[1]), int(row[2]), tuple(json.loads(row[3])))
+
+
+def save_settings(conn: apsw.Connection, agent_id: str, s: Settings) -> None:
+    conn.execute(
+        "INSERT INTO recall_settings (agent_id, enabled, quiet, min_gap_ms, allow) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(agent_id) DO UPDATE SET enabled = excluded.enabled, quiet = excluded.quiet, "
+        "min_gap_ms = excluded.min_gap_ms, allow = excluded.allow",
+        (agent_id, int(s.enabled), int(s.quiet), s.min_gap_ms, json.dumps(list(s.allow), ensure_ascii=False)),
+    )
+
+
+def outcome_counts(conn: apsw.Connection, agent_id: str | None) -> dict[str, int]:
+    where, args = ("WHERE agent_id = ?", (agent_id,)) if agent_id else ("", ())
+    row = conn.execute(
+        "SELECT count(pushed_ms), sum(engaged = 1), sum(feedback = 'welcome'), sum(feedback = 'annoying'), "
+        f"sum(state = 'pending') FROM recall_items {where}", args).fetchone()
+    return {"pushes": row[0] or 0, "engaged": row[1] or 0, "welcome": row[2] or 0, "annoying": row[3] or 0,
+            "pending": row[4] or 0}
