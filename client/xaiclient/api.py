@@ -23,6 +23,9 @@ class Api:
     def status(self) -> Any:
         return self.call("status")
 
+    def stats(self) -> Any:
+        return self.call("stats")
+
     def agent_create(
         self,
         agent_id: str,
@@ -84,3 +87,48 @@ class Api:
 
     def session_history(self, session_id: str, limit: int | None = None) -> Any:
         return self.call("session.history", session_id=session_id, limit=limit)
+
+    def memory_search(
+        self,
+        agent_id: str,
+        query: str,
+        k: int | None = None,
+        budget_tokens: int | None = None,
+        ts: int | None = None,
+        kinds: list[str] | None = None,
+        touch: bool | None = None,
+    ) -> Any:
+        """Memories relevant to ``query``: ``{items: [{kind, id, text, score, ts, when, refs}], tokens}``."""
+        return self.call(
+            "memory.search", agent_id=agent_id, query=query, k=k, budget_tokens=budget_tokens, ts=ts, kinds=kinds,
+            touch=touch,
+        )
+
+    def memory_list(
+        self, agent_id: str, kind: str | None = None, status: str | None = None, limit: int | None = None
+    ) -> Any:
+        return self.call("memory.list", agent_id=agent_id, kind=kind, status=status, limit=limit)
+
+    def memory_get(self, agent_id: str, id: str) -> Any:
+        """One memory by id (``"fact:12"``, ``"episode:3"``, ``"highlight:7"``) with its provenance."""
+        return self.call("memory.get", agent_id=agent_id, id=id)
+
+    def memory_forget(
+        self, agent_id: str, id: str | None = None, query: str | None = None, all: bool | None = None
+    ) -> Any:
+        """Delete one memory, everything matching ``query``, or (``all=True``) everything. Give exactly one."""
+        return self.call("memory.forget", agent_id=agent_id, id=id, query=query, all=all)
+
+    def memory_export(self, agent_id: str) -> Any:
+        return self.call("memory.export", agent_id=agent_id)
+
+    def memory_import(
+        self, agent_id: str, files: dict[str, str] | None = None, facts: list[dict[str, Any]] | None = None
+    ) -> Any:
+        return self.call("memory.import", agent_id=agent_id, files=files, facts=facts)
+
+    def memory_persona(self, agent_id: str) -> Any:
+        return self.call("memory.persona", agent_id=agent_id)
+
+    def memory_maintain(self, ts: int | None = None) -> Any:
+        return self.call("memory.maintain", ts=ts)
