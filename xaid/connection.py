@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import anyio
-from anyio.abc import SocketStream, TaskGroup
+from anyio.abc import TaskGroup
 from xaiclient.wire import (
     ErrorCode,
     FrameDecoder,
@@ -28,17 +28,17 @@ from xaiclient.wire import (
 
 from .app import App
 from .dispatch import METHODS, Call, Params
+from .transport import Stream
 
 log = logging.getLogger(__name__)
 # Answered in the reading task itself: they never wait, and a task per ping is most of its cost.
 INLINE = frozenset({"ping", "hello"})
 # Still answered while draining: a running turn may need its tool result to finish.
 ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats", "session.tool_result"})
-_READ = 65536
 
 
 class Connection:
-    def __init__(self, app: App, stream: SocketStream, peer_uid: int):
+    def __init__(self, app: App, stream: Stream, peer_uid: int):
         self.app = app
         self.stream = stream
         self.peer_uid = peer_uid
@@ -78,7 +78,7 @@ class Connection:
             self._tg = tg
             while not self._closed:
                 try:
-                    data = await self.stream.receive(_READ)
+                    data = await self.stream.receive()
                 except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                     break
                 decoder.feed(data)

@@ -8,17 +8,16 @@ and the database is checkpointed last.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import logging
 import os
 import signal
-import socket
 from pathlib import Path
 
 import anyio
-from anyio.abc import SocketListener, SocketStream, TaskGroup
-from anyio.streams.stapled import MultiListener
+from anyio.abc import TaskGroup
 from xaiclient.wire import ErrorCode, XaiError, encode_frame
 
 from . import config as config_mod
@@ -30,11 +29,12 @@ from .connection import Connection
 from .listen import allowed, bind, peer_credentials, peer_groups
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
+from .transport import Stream
 
 log = logging.getLogger(__name__)
 
 
-async def _refuse(stream: SocketStream, err: XaiError) -> None:
+async def _refuse(stream: Stream, err: XaiError) -> None:
     """Say why, then linger briefly: closing with unread input would reset the connection and
     could destroy the explanation before the client reads it."""
     with anyio.move_on_after(1.0), contextlib.suppress(
@@ -42,14 +42,14 @@ async def _refuse(stream: SocketStream, err: XaiError) -> None:
     ):
         await stream.send(encode_frame({"id": None, "ok": False, "error": err.to_wire()}))
         await stream.send_eof()
-        while await stream.receive(4096):
+        while await stream.receive():
             pass
     await stream.aclose()
 
 
 def _handler(app: App):  # type: ignore[no-untyped-def]
-    async def handle(stream: SocketStream) -> None:
-        raw: socket.socket = stream.extra(anyio.abc.SocketAttribute.raw_socket)
+    async def handle(stream: Stream) -> None:
+        raw = stream.socket
         _pid, uid, gid = peer_credentials(raw)
         app.stats.connections_total += 1
         if not allowed(app.config, uid, {gid} | peer_groups(raw)):
@@ -63,10 +63,10 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
             return
         app.connections += 1
         try:
-            async with stream:
-                await Connection(app, stream, uid).serve()
+            await Connection(app, stream, uid).serve()
         finally:
             app.connections -= 1
+            await stream.aclose()
 
     return handle
 
@@ -101,10 +101,9 @@ async def _signals(app: App, tg: TaskGroup, serving: anyio.CancelScope, config_p
             return
 
 
-async def _stop_listening(listeners: list[SocketListener], path: Path | None) -> None:
-    with anyio.CancelScope(shield=True):
-        for listener in listeners:
-            await listener.aclose()
+def _stop_listening(servers: list[asyncio.Server], path: Path | None) -> None:
+    for server in servers:
+        server.close()
     if path is not None:
         path.unlink(missing_ok=True)
 
@@ -127,7 +126,7 @@ async def _watchdog(interval: float) -> None:
 async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | None = None) -> None:
     app = App.open(cfg, clock)
     socks, path = bind(cfg)
-    listeners = [await anyio.abc.SocketListener.from_socket(s) for s in socks]
+    servers: list[asyncio.Server] = []
     try:
         async with anyio.create_task_group() as tg:
             serving = anyio.CancelScope()
@@ -139,11 +138,17 @@ async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | N
                 tg.start_soon(_watchdog, interval)
             notify(f"READY=1\nSTATUS=listening on {path or 'activated socket'}\nMAINPID={os.getpid()}")
             log.info("xaid %s ready on %s (database %s)", app.version, path or "activated socket", app.db.path)
+            handle = _handler(app)
+            loop = asyncio.get_running_loop()
+            for sock in socks:
+                sock.setblocking(False)
+                servers.append(await loop.create_unix_server(
+                    lambda: Stream(lambda s: tg.start_soon(handle, s)), sock=sock))
             with serving:
-                await MultiListener(listeners).serve(_handler(app), task_group=tg)
-            await _stop_listening(listeners, path)  # new clients are refused at once while we drain
+                await anyio.sleep_forever()
+            _stop_listening(servers, path)  # new clients are refused at once while we drain
     finally:
-        await _stop_listening(listeners, path)
+        _stop_listening(servers, path)
         app.close()
         log.info("xaid stopped")
 

@@ -13,9 +13,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from . import cli_memory
 from .client import Client, Stream
 from .core import DaemonUnavailable
-from .wire import XaiError
+from .wire import DEFAULT_MAX_FRAME, XaiError
 
 EXIT_ERROR = 1
 EXIT_UNAVAILABLE = 3
@@ -42,8 +43,8 @@ def _when(ms: int | None) -> str:
     return "-" if ms is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(ms / 1000))
 
 
-def _connect(args: argparse.Namespace) -> Client:
-    return Client(args.socket, client_name="xaictl")
+def _connect(args: argparse.Namespace, max_frame: int = DEFAULT_MAX_FRAME) -> Client:
+    return Client(args.socket, client_name="xaictl", max_frame=max_frame)
 
 
 def cmd_ping(args: argparse.Namespace) -> int:
@@ -78,6 +79,28 @@ def cmd_status(args: argparse.Namespace) -> int:
         ])
 
     _print(args, st, human)
+    return 0
+
+
+def _stats_lines(s: dict[str, Any]) -> str:
+    lines = [f"connections {s['connections_total']} ({s['connections_refused']} refused), "
+             f"protocol errors {s['protocol_errors']}, replies generated {s.get('llm_generated', 0)}",
+             f"{'method':<22} {'calls':>7} {'errors':>7} {'p50 ms':>9} {'p95 ms':>9}"]
+    for name, m in sorted(s["methods"].items()):
+        lines.append(f"{name:<22} {m['calls']:>7} {m['errors']:>7} {m['p50_ms']:>9.2f} {m['p95_ms']:>9.2f}")
+    mem = dict(s.get("memory") or {})
+    if mem:
+        embedder = mem.pop("embedder", "-")
+        batches, texts = mem.pop("embed_batches", 0), mem.pop("embed_texts", 0)
+        lines.append(f"memory: embedder {embedder}; {texts} text(s) embedded in {batches} batch(es)")
+        if mem:
+            lines.append("  " + ", ".join(f"{k} {v}" for k, v in sorted(mem.items())))
+    return "\n".join(lines)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        _print(args, client.stats(), _stats_lines)
     return 0
 
 
@@ -188,7 +211,10 @@ def cmd_session(args: argparse.Namespace) -> int:
                 f"[{_when(m['ts'])}] {m['role']}: {m['text']}" + (" (interrupted)" if m["status"] != "complete" else "")
                 for m in v) or "(no messages)")
         elif args.action == "close":
-            _print(args, client.session_close(args.session_id), lambda v: f"closed {v['session_id']}")
+            closed = client.session_close(args.session_id, wait=args.wait or None)
+            _print(args, closed, lambda v: f"closed {v['session_id']}" + (
+                "" if not args.wait else f"; episode {v['episode_id']}" if v["episode_id"] is not None
+                else "; nothing to remember (no episode)"))
     return 0
 
 
@@ -220,29 +246,35 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", help="daemon socket (default: $XAID_SOCKET, $XDG_RUNTIME_DIR/xaid/xaid.sock, /run/xaid/xaid.sock)"
     )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
+    # --json is also accepted after the subcommand ("xaictl stats --json"); unset there, the global one holds.
+    json_flag = argparse.ArgumentParser(add_help=False)
+    json_flag.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print results as JSON")
+    common = [json_flag]
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("ping", help="check that the daemon answers")
+    p = sub.add_parser("ping", parents=common, help="check that the daemon answers")
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long")
     p.set_defaults(fn=cmd_ping)
-    sub.add_parser("status", help="version, model state, queue, memory").set_defaults(fn=cmd_status)
+    sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(fn=cmd_status)
+    sub.add_parser("stats", parents=common, help="calls and latencies per method, memory counters").set_defaults(
+        fn=cmd_stats)
 
     agent = sub.add_parser("agent", help="create, list, show, update, delete agents")
     asub = agent.add_subparsers(dest="action", required=True)
-    asub.add_parser("list")
+    asub.add_parser("list", parents=common)
     for action in ("create", "update"):
-        a = asub.add_parser(action)
+        a = asub.add_parser(action, parents=common)
         a.add_argument("agent_id")
         a.add_argument("--name")
         a.add_argument("--persona", help="persona_init: who the agent is")
         a.add_argument("--config", type=_json_arg, help="agent config as a JSON object (tools, max_tokens, ...)")
-    asub.add_parser("show").add_argument("agent_id")
-    d = asub.add_parser("delete")
+    asub.add_parser("show", parents=common).add_argument("agent_id")
+    d = asub.add_parser("delete", parents=common)
     d.add_argument("agent_id")
     d.add_argument("--yes", action="store_true", help="confirm: everything the agent remembers is erased")
     agent.set_defaults(fn=cmd_agent)
 
-    send = sub.add_parser("send", help="one message, reply streamed (reuses the newest open session)")
+    send = sub.add_parser("send", parents=common, help="one message, reply streamed (reuses the newest open session)")
     send.add_argument("agent_id")
     send.add_argument("text")
     send.add_argument("--session", help="session id to continue")
@@ -255,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--session", help="session id to continue")
     chat.set_defaults(fn=cmd_chat)
 
-    mood = sub.add_parser("mood", help="the mood the agent senses, its history, or a reset")
+    mood = sub.add_parser("mood", parents=common, help="the mood the agent senses, its history, or a reset")
     mood.add_argument("agent_id")
     mood.add_argument("--history", type=int, metavar="N", help="the last N mood changes")
     mood.add_argument("--reset", action="store_true", help="back to neutral")
@@ -263,14 +295,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sess = sub.add_parser("session", help="list, history, close")
     ssub = sess.add_subparsers(dest="action", required=True)
-    sl = ssub.add_parser("list")
+    sl = ssub.add_parser("list", parents=common)
     sl.add_argument("agent_id")
     sl.add_argument("--open", action="store_true", help="only open sessions")
-    sh = ssub.add_parser("history")
+    sh = ssub.add_parser("history", parents=common)
     sh.add_argument("session_id")
     sh.add_argument("--limit", type=int)
-    ssub.add_parser("close").add_argument("session_id")
+    sc = ssub.add_parser("close", parents=common)
+    sc.add_argument("session_id")
+    sc.add_argument("--wait", action="store_true", help="wait for the session's episode and print its id")
     sess.set_defaults(fn=cmd_session)
+
+    cli_memory.register(sub, cli_memory.Shell(connect=_connect, show=_print, when=_when), common)
     return parser
 
 

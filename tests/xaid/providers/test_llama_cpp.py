@@ -57,3 +57,18 @@ def test_a_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
             c.session_send(sid, "hello").finish()
         assert info.value.code == "model_unavailable" and "nope.gguf" in info.value.message
         assert c.status()["model"]["state"] == "failed"
+
+
+def test_the_morning_scene_with_the_real_model(llama_daemon: DaemonProcess) -> None:
+    """Yesterday's exhaustion, today's "Morning": the real model answers with memory, tone and a suggestion."""
+    night, hour = 1_764_536_400_000, 3_600_000
+    with llama_daemon.client() as c:
+        c.agent_create("scene", name="Mia", config={"max_tokens": 8})
+        sid = c.session_open("scene", ts=night)["session_id"]
+        c.session_send(sid, "The project crashed, I'm exhausted.", ts=night).finish()
+        c.session_close(sid, ts=night + 60_000, wait=True)
+        sid = c.session_open("scene", ts=night + 11 * hour)["session_id"]
+        result = c.session_send(sid, "Morning", ts=night + 11 * hour, explain=True).finish()
+    context = result["context"]
+    assert result["text"].strip() and result["usage"]["completion_tokens"] > 0
+    assert context["memories"] and context["tone"] and context["suggestion"]
