@@ -18,7 +18,10 @@ from . import report
 
 AREAS: dict[str, str] = {
     "daemon": "perf.daemon",
-    # later: "memory", "mood", "scheduler", "evaluation", each a module with the same run(quick) -> Section
+    "memory": "perf.memory",
+    "mood": "perf.mood",
+    # later: "evaluation", a module with the same run(quick) -> Section
+    "scheduler": "perf.scheduler",
 }
 HERE = Path(__file__).resolve().parent
 

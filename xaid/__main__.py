@@ -17,8 +17,39 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--check-config", action="store_true", help="validate the configuration and exit")
     parser.add_argument("--print-config", action="store_true", help="print every key at its default, as TOML")
+    parser.add_argument("--restore", metavar="FILE", help="replace the database with a backup (daemon stopped)")
     parser.add_argument("--version", action="version", version=f"xaid {__version__}")
     return parser.parse_args(argv)
+
+
+def restore(cfg: config_mod.Config, source: str) -> int:
+    from pathlib import Path
+
+    from xaiclient import Client, DaemonUnavailable, XaiError
+
+    from .app import DB_NAME
+    from .paths import socket_path, state_dir
+    from .store.backup import RestoreError
+    from .store.backup import restore as restore_file
+
+    try:
+        Client(socket_path(cfg), timeout=2).close()
+    except DaemonUnavailable:
+        pass
+    except XaiError:
+        print("xaid: the daemon is running; stop it before restoring", file=sys.stderr)
+        return 1
+    else:
+        print("xaid: the daemon is running; stop it before restoring", file=sys.stderr)
+        return 1
+    database = state_dir(cfg) / DB_NAME
+    try:
+        version = restore_file(Path(source), database)
+    except RestoreError as exc:
+        print(f"xaid: cannot restore: {exc}", file=sys.stderr)
+        return 1
+    print(f"xaid: restored {source} into {database} (schema version {version}; migrations run at next start)")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_config:
         print(f"xaid: configuration OK ({cfg.source})")
         return 0
+    if args.restore:
+        return restore(cfg, args.restore)
     from .lifespan import run
     from .listen import ListenError
     from .logs import setup

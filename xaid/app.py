@@ -45,7 +45,7 @@ class App:
 
     @classmethod
     def open(cls, config: Config, clock: Clock | None = None) -> App:
-        db = Database(state_dir(config) / DB_NAME, config.storage.synchronous)
+        db = Database(state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb)
         queue = GenerationQueue(providers.build(config.llm), config.llm.max_queue)
         return cls(config=config, db=db, queue=queue, clock=clock or SystemClock())
 

@@ -42,6 +42,7 @@ class ServerConfig:
     max_frame_bytes: int = doc(1 << 20, "Largest frame accepted, in bytes; larger ones close the connection.")
     max_connections: int = doc(64, "Concurrent connections; more are refused with 'overloaded'.")
     max_inflight: int = doc(32, "Requests in flight per connection; more get 'overloaded'.")
+    max_open_sessions: int = doc(256, "Open sessions across all agents; session.open past it gets 'overloaded'.")
     uvloop: bool = doc(True, "Run on uvloop when it is installed; false forces plain asyncio.")
     drain_seconds: float = doc(10.0, "On SIGTERM, how long running turns may finish before they are cancelled.")
 
@@ -56,6 +57,9 @@ class StorageConfig:
     synchronous: str = doc(
         "NORMAL",
         "SQLite synchronous mode: NORMAL survives a killed daemon; FULL also a power cut, slower.",
+    )
+    max_db_mb: int = doc(
+        1024, "Largest database size in MiB; writes past it fail with storage_error, reads go on (2 GB Pi: 1 GiB)."
     )
 
 
@@ -219,6 +223,8 @@ def _validate(cfg: Config) -> None:
         ("server.max_frame_bytes", cfg.server.max_frame_bytes),
         ("server.max_connections", cfg.server.max_connections),
         ("server.max_inflight", cfg.server.max_inflight),
+        ("server.max_open_sessions", cfg.server.max_open_sessions),
+        ("storage.max_db_mb", cfg.storage.max_db_mb),
         ("llm.n_ctx", cfg.llm.n_ctx),
         ("llm.max_tokens", cfg.llm.max_tokens),
         ("llm.max_queue", cfg.llm.max_queue),

@@ -38,6 +38,11 @@ async def open_session(call: Call) -> dict[str, Any]:
     ts = p.int("ts", None, min=0)
     p.done()
     await load_agent(call, agent_id)
+    limit = call.app.config.server.max_open_sessions
+    open_now = await call.app.db.run(
+        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").fetchone()[0])
+    if open_now >= limit:
+        raise XaiError(ErrorCode.OVERLOADED, f"{open_now} sessions are open (server.max_open_sessions); close some")
     session_id = "s_" + secrets.token_hex(8)
     ts_ms = at(call.app.clock, ts)
     try:

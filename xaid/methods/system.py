@@ -10,6 +10,7 @@ from typing import Any
 from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, ErrorCode, XaiError
 
 from ..dispatch import METHODS, Call, bad_params, method
+from ..metrics import prometheus
 from ..store import recall
 
 
@@ -80,12 +81,15 @@ async def status(call: Call) -> dict[str, Any]:
 @method("stats")
 async def stats(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id", None)
+    fmt = call.params.str("format", "json", max_len=20)
     call.params.done()
+    if fmt not in {"json", "prometheus"}:
+        raise bad_params("param 'format' must be 'json' or 'prometheus'")
     mem = call.app.memory
     pushes = await call.app.db.run(recall.outcome_counts, agent_id)
     rated = pushes["welcome"] + pushes["annoying"]
     worker = mem.worker
-    return {
+    result = {
         **call.app.stats.to_wire(),
         "memory": {
             **dict(sorted(mem.counters.items())),
@@ -100,3 +104,4 @@ async def stats(call: Call) -> dict[str, Any]:
             "annoyance_rate": round(pushes["annoying"] / rated, 4) if rated else None,
         },
     }
+    return {"text": prometheus(result)} if fmt == "prometheus" else result

@@ -9,6 +9,7 @@ serialised without SQLITE_BUSY dances.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,7 +36,18 @@ def storage_error(exc: apsw.Error) -> XaiError:
     return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
 
 
-def connect(path: Path, synchronous: str = "NORMAL") -> apsw.Connection:
+def _root(exc: apsw.Error) -> apsw.Error:
+    """The first SQLite error in the chain: after SQLITE_FULL, SQLite has already rolled back and
+    the context manager's own rollback fails with a message that would hide the real cause."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, apsw.FullError | apsw.IOError | apsw.ReadOnlyError):
+            return cause
+        cause = cause.__context__
+    return exc
+
+
+def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = None) -> apsw.Connection:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     conn = apsw.Connection(str(path))
     conn.setbusytimeout(5000)
@@ -47,13 +59,16 @@ def connect(path: Path, synchronous: str = "NORMAL") -> apsw.Connection:
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA secure_delete = ON")  # forgotten text is overwritten, not left in free pages
     migrate(conn)
+    if max_db_mb is not None:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {max(1, max_db_mb * 1024 * 1024 // page)}")
     return conn
 
 
 class Database:
-    def __init__(self, path: Path, synchronous: str = "NORMAL"):
+    def __init__(self, path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = None):
         self.path = path
-        self.conn = connect(path, synchronous)
+        self.conn = connect(path, synchronous, max_db_mb)
         self._limiter = anyio.CapacityLimiter(1)
 
     def call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -62,7 +77,19 @@ class Database:
             with self.conn:
                 return fn(self.conn, *args)
         except apsw.Error as exc:
-            raise storage_error(exc) from exc
+            cause = _root(exc)
+            if isinstance(cause, apsw.FullError) and self._at_size_limit():
+                raise XaiError(ErrorCode.STORAGE_ERROR, "the database reached its size limit (storage.max_db_mb): "
+                               "nothing was written; forget old memories or raise the limit") from exc
+            raise storage_error(cause) from exc
+
+    def _at_size_limit(self) -> bool:
+        """SQLITE_FULL means either the disk or max_page_count; a disk with room left means the limit."""
+        try:
+            st = os.statvfs(self.path.parent)
+        except OSError:
+            return False
+        return st.f_bavail * st.f_frsize > 16 * 1024 * 1024
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await anyio.to_thread.run_sync(self.call, fn, *args, limiter=self._limiter)

@@ -1,0 +1,94 @@
+"""Operating the daemon: online backup while it serves, offline restore, limits, Prometheus."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from xaiclient import XaiError
+
+from xaid.testing import DaemonProcess
+
+T0 = int(time.time() * 1000) - 86_400_000  # recent: the forgetting curve runs on the real clock at start
+
+
+def test_backup_while_running_and_restore_gives_the_same_memories(tmp_path: Path) -> None:
+    proc = DaemonProcess(tmp_path / "d").start()
+    with proc.client() as c:
+        c.agent_create("mia")
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        c.session_send(sid, "My sister Anna lives in Kyoto.", ts=T0).finish()
+        c.session_close(sid, ts=T0 + 60_000, wait=True)
+        before = c.call("memory.search", agent_id="mia", query="Kyoto", ts=T0 + 86_400_000)["items"]
+        stream = c.stream("admin.backup")
+        data = b"".join(ev.data["data"] for ev in stream if ev.event == "chunk")
+        assert stream.result["bytes"] == len(data) > 0
+        c.agent_delete("mia")  # lose everything
+    backup = tmp_path / "backup.db"
+    backup.write_bytes(data)
+    refused = subprocess.run([sys.executable, "-m", "xaid", "--restore", str(backup)], env=proc.env,
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "running" in refused.stderr
+    proc.stop()
+    done = subprocess.run([sys.executable, "-m", "xaid", "--restore", str(backup)], env=proc.env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    proc.start()
+    with proc.client() as c:
+        after = c.call("memory.search", agent_id="mia", query="Kyoto", ts=T0 + 86_400_000)["items"]
+    proc.stop()
+    assert [(i["kind"], i["text"]) for i in after] == [(i["kind"], i["text"]) for i in before] and after
+
+
+def test_restore_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.db"
+    bogus.write_bytes(b"not sqlite at all" * 100)
+    env = {"XAID_STORAGE_STATE_DIR": str(tmp_path / "state"), "XAID_SERVER_SOCKET": str(tmp_path / "x.sock"),
+           "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-m", "xaid", "--restore", str(bogus)], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 1 and "cannot restore" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "state" / "xaid.db").exists()
+
+
+def test_database_size_limit_refuses_writes_and_keeps_reads(tmp_path: Path) -> None:
+    with DaemonProcess(tmp_path / "d", env={"XAID_STORAGE_MAX_DB_MB": "1"}) as proc, proc.client() as c:
+        c.agent_create("mia")
+        sid = c.session_open("mia")["session_id"]
+        big = "x" * 60_000
+        stored = 0
+        with pytest.raises(XaiError) as info:
+            for _ in range(100):
+                c.session_ingest(sid, [{"role": "user", "text": big}])
+                stored += 1
+        assert info.value.code == "storage_error" and "size limit" in info.value.message
+        assert len(c.session_history(sid, limit=1000)["messages"]) == stored  # nothing half-written
+        assert c.agent_get("mia")["agent_id"] == "mia"
+
+
+def test_open_session_cap(tmp_path: Path) -> None:
+    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_MAX_OPEN_SESSIONS": "2"}) as proc, proc.client() as c:
+        c.agent_create("mia")
+        first = c.session_open("mia")["session_id"]
+        c.session_open("mia")
+        with pytest.raises(XaiError) as info:
+            c.session_open("mia")
+        assert info.value.code == "overloaded"
+        c.session_close(first)
+        assert c.session_open("mia")["session_id"]
+
+
+def test_prometheus_text(client) -> None:  # type: ignore[no-untyped-def]
+    client.ping()
+    text = client.call("stats", format="prometheus")["text"]
+    assert "# TYPE xaid_requests_total counter" in text
+    import re
+
+    pings = re.search(r'^xaid_requests_total\{method="ping"\} (\d+)$', text, re.M)
+    assert pings and int(pings.group(1)) >= 1
+    assert 'xaid_request_latency_ms{method="ping",quantile="0.5"}' in text
+    for line in text.splitlines():
+        assert line.startswith("#") or line.split(" ")[0].startswith("xaid_")

@@ -1,0 +1,30 @@
+"""admin.*: operating the daemon from a client — a consistent backup while it runs."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import anyio
+
+from ..dispatch import Call, method
+from ..store.backup import backup_file
+
+CHUNK = 256 * 1024  # well under the frame limit, with room for the envelope
+
+
+@method("admin.backup")
+async def backup(call: Call) -> dict[str, Any]:
+    """Streams the snapshot as ``chunk`` events ({data: bytes}); the reply carries its size."""
+    call.params.done()
+    target = call.app.db.path.with_name(f"backup-{secrets.token_hex(6)}.tmp")
+    try:
+        size = await anyio.to_thread.run_sync(backup_file, call.app.db.path, target)
+        sent = 0
+        async with await anyio.open_file(target, "rb") as f:
+            while data := await f.read(CHUNK):
+                await call.emit("chunk", {"data": data, "offset": sent})
+                sent += len(data)
+    finally:
+        target.unlink(missing_ok=True)
+    return {"bytes": size}
