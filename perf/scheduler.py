@@ -347,6 +347,12 @@ def build_section(situations: Sequence[Situation], played: Played, quick: bool) 
     if played.history_pushes:
         notes.append("Unlabelled pushes in earlier (history) sessions, not counted above: "
                      + ", ".join(f"`{i}`" for i in played.history_pushes) + ".")
+    lucky = [d.label for d in ds if d.situation.hard and d.right and not d.pushed
+             and not any(i["created_ms"] <= d.open.at for i in played.armed.get(d.situation.id, []))]
+    if lucky:
+        notes.append("Hard cases that were right with nothing armed before the open (no arming rule fired, so the "
+                     "case never reached the firing conditions it was written for): "
+                     + ", ".join(f"`{i}`" for i in lucky) + ".")
     wrong = wrong_notes(played)
     notes += ["Wrong decisions, by the daemon's reason:"] if wrong else ["No wrong decisions."]
     notes += wrong
