@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import os
-import random
 import time
 
 from xaid.mood.classifier import RuleClassifier

@@ -119,7 +119,8 @@ class Turns:
                 mood = tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg.mood, stored.message_id)
             verdict = None
             if cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
-                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, msg.ts_ms,
+                said = reading.valence if reading is not None and reading.confidence > 0 else None
+                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, msg.ts_ms, said,
                                         mood.valence if mood is not None else None,
                                         int(cfg.scheduler.min_gap_hours * 3_600_000))
             return stored, mood, verdict

@@ -84,6 +84,10 @@ CUES: dict[str, Entry] = {
     "sadder": (SAD, 0.7),
     "down": (SAD, 0.55),  # only after "feel", "so", ... (NEEDS_PREV): "sit down" is no feeling
     "lonely": (LONELY, 0.65),
+    "so alone": (LONELY, 0.7),
+    "all alone": (LONELY, 0.65),
+    "pointless": (SAD, 0.7),
+    "empty inside": (SAD, 0.75),
     "depressed": (SAD, 0.85),
     "depressing": (SAD, 0.65),
     "miserable": (SAD, 0.8),
@@ -233,6 +237,12 @@ IDIOMS: dict[str, Entry] = {
     "can't stand": (ANNOYED, 0.65),
     "can't take it": (STRESSED, 0.75),
     "can't take it anymore": (STRESSED, 0.85),
+    # "can't stop X" insists on X: not a denial
+    "can't stop crying": (CRYING, 0.9),
+    "cant stop crying": (CRYING, 0.9),
+    "couldn't stop crying": (CRYING, 0.85),
+    "can't stop worrying": (STRESSED, 0.75),
+    "can't stop thinking about it": (STRESSED, 0.6),
 }
 
 # Phrases that contain a cue word but carry no feeling; matching them swallows the word.

@@ -1,13 +1,16 @@
 """Arming: which unresolved matters a finished session leaves, and when asking about them fits.
 
 Three scenes, in English and Chinese, decided by rules over what consolidation already read:
-- plan: the user named something ahead of them with a time ("meeting the client next week",
-  "下周去见客户", an exam, an interview). Ask *after* it: from the day after the resolved date
-  (after the whole range for "next week") until a week later;
-- worry: an anxious reading about something ahead; same window as a plan;
-- emotion: the session closed on a strong low (exhausted, sad, angry); ask from six hours later
-  (typically the next morning) for three days.
-Keywords remember how to tell that the matter came up again, in either language.
+- plan: something that matters is ahead with a date ("meeting the client next week",
+  "下周去见客户", an exam, an interview, a doctor's visit), whoever says "I". Ask *after* it:
+  from the day after the resolved date (after the whole range for "next week") for a week.
+  Errands ("oil change", "买菜") are not matters;
+- worry: the same, when the session also carries fear or nerves about it; a fortnight's window;
+- emotion: the session closed on a strong low (exhausted, sad, angry) that was not a joke; ask
+  from six hours later (typically the next morning) for three days.
+Nothing is armed from a session in which the user asked not to have it brought up, and a plan
+called off later in the same session is dropped. Keywords (plus the outcome words of the event:
+"passed", "offer", "出院") tell that the matter came up again, in either language.
 """
 
 from __future__ import annotations
@@ -24,6 +27,28 @@ from ..memory.index import STOPWORDS
 HOUR_MS = 3_600_000
 DAY_MS = 24 * HOUR_MS
 MAX_PER_EPISODE = 2
+EVENTS_EN = frozenset((
+    "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
+    "flight flying wedding funeral date results biopsy checkup check-up scan hearing deadline launch concert "
+    "match race marathon audition doctor dentist hospital court move moving demo pitch defense defence review "
+    "client competition recital therapy therapist vet visa"
+).split())
+EVENTS_ZH = tuple((
+    "考试 面试 手术 复查 检查 医院 看病 体检 会议 开会 汇报 答辩 出差 客户 婚礼 葬礼 约会 比赛 演出 搬家 航班 "
+    "旅行 旅游 结果 报告 雅思 托福 高考 考研 面签 签证 演讲 上线 发布 截止 考"
+).split())
+TRIVIAL = ("oil change", "groceries", "grocery", "laundry", "milk", "haircut", "dishes", "买菜", "洗衣服", "理发",
+           "取快递", "减肥", "倒垃圾")
+WORRY = ("worried", "worry", "nervous", "scared", "afraid", "anxious", "terrified", "dread", "can't stop thinking",
+         "担心", "紧张", "害怕", "焦虑", "慌", "不安")
+CANCELLED = ("cancelled", "canceled", "called off", "postponed", "never mind", "position's been filled", "取消",
+             "不去了", "推迟", "改期", "算了")
+DO_NOT_ASK = ("don't bring it up", "dont bring it up", "don't mention", "don't ask me about", "please don't ask",
+              "别主动提", "别提", "不要提", "不想聊", "不要问", "别问")
+JOKING = ("哈哈", "lol", "haha", "lmao", "jk", "😂", "🤣")
+OUTCOMES = ("passed", "failed", "offer", "hired", "got the job", "results", "score", "license", "licence",
+            "on the road", "went well", "went fine", "went great", "went ok", "went badly", "discharged", "all clear",
+            "录取", "通过", "考过", "过了", "挂了", "成绩", "出院", "顺利", "结果出来", "拿到")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀太真好最近今天明天昨天这那个一不没")
@@ -50,8 +75,27 @@ def keywords(text: str) -> tuple[str, ...]:
 
 
 def came_up(text: str, words: Sequence[str]) -> bool:
+    """The matter is on the table: one of its words, or an outcome word when it was an event."""
     low = text.lower()
-    return any(w in low for w in words)
+    if any(w in low for w in words):
+        return True
+    evented = any(w in EVENTS_EN or any(e in w for e in EVENTS_ZH) for w in words)
+    return evented and any(o in low for o in OUTCOMES)
+
+
+def _has(text: str, phrases: Sequence[str]) -> bool:
+    low = text.lower()
+    return any(p in low for p in phrases)
+
+
+def _events(text: str) -> set[str]:
+    """The event words in a text: what makes a dated line a matter worth asking about."""
+    found = set(re.findall(r"[a-z][a-z'-]+", text.lower())) & EVENTS_EN
+    return found | {e for e in EVENTS_ZH if e in text}
+
+
+def _event(text: str) -> bool:
+    return bool(_events(text))
 
 
 def _short(text: str, limit: int = 90) -> str:
@@ -63,20 +107,25 @@ def _day_start(d: dt.date) -> int:
     return int(dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC).timestamp() * 1000)
 
 
-def _plan(u: Utterance) -> Arm | None:
-    refs = timeparse.find_times(u.message.text, u.message.ts_ms)
+def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None:
+    text = u.message.text
+    refs = timeparse.find_times(text, u.message.ts_ms)
     ahead = timeparse.earliest_future(refs)
-    if ahead is None:
+    today = dt.datetime.fromtimestamp(u.message.ts_ms / 1000, dt.UTC).date()
+    if ahead is None or ahead.date_from <= today:  # "this week", "tonight": not a matter to ask about later
         return None
-    is_plan = any(c.kind == "plan" for c in u.candidates)
-    worried = u.intensity >= 0.4
-    if not (is_plan or worried):
+    if not _event(text) or _has(text, TRIVIAL):
+        return None
+    words = keywords(text)
+    called_off = (v.message.text for v in later if _has(v.message.text, CANCELLED))
+    if any(came_up(t, words) or _events(t) & _events(text) for t in called_off):
         return None
     not_before = _day_start(ahead.date_to) + DAY_MS
-    scene = "plan" if is_plan else "worry"
-    topic = f'how it went: "{_short(u.message.text)}"'
-    priority = 0.6 + 0.4 * u.intensity if scene == "worry" else 0.6 + 0.2 * u.intensity
-    return Arm(topic, keywords(u.message.text), scene, not_before, not_before + 7 * DAY_MS, round(priority, 3))
+    worried = worried or _has(text, WORRY)
+    scene = "worry" if worried else "plan"
+    window = (14 if worried else 7) * DAY_MS
+    priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
+    return Arm(f'how it went: "{_short(text)}"', words, scene, not_before, not_before + window, round(priority, 3))
 
 
 def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None:
@@ -86,7 +135,7 @@ def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None
     if valence > -0.3 and fatigue < 0.5:
         return None
     peak = max(d.utterances, key=lambda u: u.intensity, default=None)
-    if peak is None or peak.intensity < 0.5:
+    if peak is None or peak.intensity < 0.5 or _has(peak.message.text, JOKING):
         return None
     feeling = "worn out" if fatigue >= 0.5 else "low"
     topic = f'how they are doing now; last time they sounded {feeling}: "{_short(peak.message.text)}"'
@@ -96,8 +145,12 @@ def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None
 
 
 def matters(d: Draft, closing: tuple[float, float, float] | None) -> list[Arm]:
-    found = [a for u in d.utterances if (a := _plan(u)) is not None]
-    if (e := _emotion(d, closing)) is not None:
+    texts = [u.message.text for u in d.utterances]
+    if any(_has(t, DO_NOT_ASK) for t in texts):
+        return []
+    worried = any(_has(t, WORRY) for t in texts)
+    found = [a for i, u in enumerate(d.utterances) if (a := _plan(u, d.utterances[i + 1 :], worried)) is not None]
+    if (e := _emotion(d, closing)) is not None and not (found and worried):  # the worry item covers the fear
         found.append(e)
     found.sort(key=lambda a: -a.priority)
     return found[:MAX_PER_EPISODE]

@@ -19,6 +19,7 @@ from ..store.recall import RecallItem, Settings
 from . import arm
 
 MIN_TENSION = 0.3
+CARRIED_VERY_LOW = -0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,10 @@ def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
 
 
 def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, now_ms: int,
-             valence: float | None, default_gap_ms: int) -> Verdict:
+             said: float | None, carried: float | None, default_gap_ms: int) -> Verdict:
+    """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
+    mood brought from before. What the user says now decides; a carried low blocks only when it
+    is still deep (yesterday's anger is exactly what a friend asks about the next morning)."""
     """Decide, and record the push when there is one (inside the caller's transaction)."""
     s = sql.settings(conn, agent_id, default_gap_ms)
     if not s.enabled:
@@ -73,7 +77,8 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     last = sql.last_push(conn, agent_id)
     if last is not None and now_ms - last < s.min_gap_ms:
         return Verdict(None, "the last suggestion was too recent (min_gap)")
-    if valence is not None and valence <= VERY_LOW_VALENCE:
+    if (said is not None and said <= VERY_LOW_VALENCE) or (said is None and carried is not None
+                                                            and carried <= CARRIED_VERY_LOW):
         return Verdict(None, "the user is very low right now")
     live = [i for i in live if allowed(i, s)]
     if not live:

@@ -1,0 +1,397 @@
+"""LoCoMo through a real daemon: ``python -m perf.locomo FILE [--budget 1000] [--out PATH]``.
+
+FILE is in the public LoCoMo format: a JSON list of samples, each with ``sample_id``, ``conversation``
+(``speaker_a``, ``speaker_b``, ``session_N`` lists of ``{speaker, dia_id, text}`` and
+``session_N_date_time`` strings such as "1:56 pm on 8 May, 2023") and ``qa`` items
+``{question, answer, evidence: [dia_id], category}``.
+
+One daemon in a temp dir (scripted provider: nothing is generated), one agent per sample. Every LoCoMo
+session becomes one xaid session opened at the session's date, filled with ``session.ingest`` (turn i at
+the session date + i seconds, ``ref`` = dia_id, ``speaker`` = the name, role ``user`` for speaker_a and
+``assistant`` for speaker_b) and closed with ``wait: true``. Then every question goes to
+``memory.search`` with ``budget_tokens`` (default 1,000), ``k`` 200 (so the budget is the only limit),
+``ts`` one hour after the last turn and ``touch: false``.
+
+Two baselines answer the same questions at the same budget over the raw turns of the sample (both
+speakers): BM25 (perf/locomo_score.py) and dense MiniLM (the daemon's own OnnxEmbedder, cosine).
+
+Scores per category and overall (perf/locomo_score.py): evidence recall, answer-token recall, tokens
+returned; for xaid also ingest time per sample and search latency. See perf/README.md, "LoCoMo".
+
+``run(quick)`` makes this an area of ``python -m perf`` too: perf/scenarios/locomo_tiny.json at 120 tokens
+(its samples fit 1,000 whole), or the file in ``$XAID_PERF_LOCOMO`` at 1,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from xaiclient import Client
+
+from xaid.prompt import estimate_tokens
+
+from . import locomo_score as score
+from .measure import percentile, progress, scratch_daemon
+from .report import Row, Section
+
+HERE = Path(__file__).resolve().parent
+TINY = HERE / "scenarios" / "locomo_tiny.json"
+HOUR_MS = 3_600_000
+TINY_BUDGET = 120  # the tiny samples fit 1,000 tokens whole; at this budget ranking matters
+SEARCH_K = 200  # the daemon caps k at 200; with it the token budget is what limits a result
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+SYSTEMS = ("xaid", "bm25", "dense")
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    ts: int
+    role: str  # user (speaker_a) or assistant (speaker_b)
+
+
+@dataclass
+class Sample:
+    sample_id: str
+    speaker_a: str
+    speaker_b: str
+    sessions: list[tuple[int, list[Turn]]]  # (opening ts, turns), in session order
+    qa: list[dict[str, Any]]
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [t for _, turns in self.sessions for t in turns]
+
+    @property
+    def end_ms(self) -> int:
+        return max((t.ts for t in self.turns), default=max((ts for ts, _ in self.sessions), default=0))
+
+
+@dataclass
+class Answer:
+    """What one system returned for one question, scored."""
+
+    texts: list[str]
+    refs: list[str]
+    tokens: int
+    evidence: float | None
+    answer: float | None
+    extra: dict[str, float | None] = field(default_factory=dict)
+
+
+def turn_text(raw: dict[str, Any]) -> str:
+    """The words of a turn; a shared image counts by its caption, as LoCoMo's own baselines read it."""
+    text = str(raw.get("text") or "")
+    if caption := raw.get("blip_caption"):
+        text = f"{text} [shares an image: {caption}]".strip()
+    return text
+
+
+def load(path: Path) -> list[Sample]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(data, dict):
+        data = [data]
+    samples = []
+    for n, raw in enumerate(data):
+        conv = raw["conversation"]
+        a, b = conv["speaker_a"], conv["speaker_b"]
+        numbers = sorted(int(m[1]) for k in conv if (m := re.fullmatch(r"session_(\d+)", k)))
+        sessions = []
+        for num in numbers:
+            turns_raw = conv.get(f"session_{num}") or []
+            opened = score.parse_session_time(conv[f"session_{num}_date_time"])
+            turns = [
+                Turn(str(t.get("dia_id") or f"D{num}:{i + 1}"), str(t.get("speaker") or ""), turn_text(t),
+                     opened + i * 1000, "user" if t.get("speaker") == a else "assistant")
+                for i, t in enumerate(turns_raw)
+            ]
+            sessions.append((opened, turns))
+        samples.append(Sample(str(raw.get("sample_id", n)), a, b, sessions, list(raw.get("qa") or [])))
+    return samples
+
+
+def agent_id(n: int, sample: Sample) -> str:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", sample.sample_id)[:60] or "sample"
+    return f"locomo-{n}-{safe}"
+
+
+def ingest(c: Client, agent: str, sample: Sample) -> tuple[float, int]:
+    """All sessions of one sample; (seconds, episodes written)."""
+    started = time.perf_counter()
+    episodes = 0
+    for opened, turns in sample.sessions:
+        sid = c.session_open(agent, ts=opened)["session_id"]
+        messages = [{"role": t.role, "text": t.text, "ts": t.ts, "ref": t.dia_id, "speaker": t.speaker}
+                    for t in turns]
+        for start in range(0, len(messages), 1000):
+            c.session_ingest(sid, messages[start : start + 1000])
+        closed = c.session_close(sid, ts=(turns[-1].ts if turns else opened) + 1000, wait=True)
+        episodes += closed.get("episode_id") is not None
+    return time.perf_counter() - started, episodes
+
+
+def scored(question: dict[str, Any], texts: list[str], refs: list[str], tokens: int) -> Answer:
+    return Answer(texts, refs, tokens, score.evidence_recall(question.get("evidence") or [], refs),
+                  score.answer_recall(question["answer"], texts) if "answer" in question else None)
+
+
+def precise_evidence(question: dict[str, Any], items: list[dict[str, Any]], turns: dict[str, Turn]) -> float | None:
+    """Evidence recall counting an episode's refs only for turns its text actually quotes.
+
+    An episode lists every user turn of its session as provenance, yet its summary quotes only a few; a
+    fact or highlight lists exactly the turn it came from."""
+    wanted = score.evidence_ids(question.get("evidence") or [])
+    if not wanted:
+        return None
+    got: set[str] = set()
+    for item in items:
+        if item["kind"] != "episode":
+            got.update(item["refs"])
+            continue
+        for ref in item["refs"]:
+            turn = turns.get(ref)
+            if turn is not None and " ".join(turn.text.split())[:60] in item["text"]:
+                got.add(ref)
+    return sum(1 for e in wanted if e in got) / len(wanted)
+
+
+class Baselines:
+    """BM25 and dense retrieval over one sample's raw turns, packed to the same budget."""
+
+    def __init__(self, turns: Sequence[Turn], embed: Callable[[list[str]], np.ndarray] | None):
+        self.turns = list(turns)
+        self.costs = [estimate_tokens(t.text) for t in self.turns]
+        self.bm25 = score.BM25([score.content_words(t.text) for t in self.turns])
+        self.embed = embed
+        self.vectors = embed([t.text for t in self.turns]) if embed is not None and self.turns else None
+
+    def _answer(self, question: dict[str, Any], order: list[int], budget: int) -> Answer:
+        chosen = [order[i] for i in score.pack([self.costs[j] for j in order], budget)]
+        texts = [self.turns[j].text for j in chosen]
+        return scored(question, texts, [self.turns[j].dia_id for j in chosen], sum(self.costs[j] for j in chosen))
+
+    def bm25_answer(self, question: dict[str, Any], budget: int) -> Answer:
+        query = score.content_words(str(question["question"]))
+        scores = self.bm25.scores(query)
+        order = [i for i in self.bm25.rank(query) if scores[i] > 0]  # no match, no turn
+        return self._answer(question, order, budget)
+
+    def dense_answer(self, question: dict[str, Any], budget: int) -> Answer | None:
+        if self.embed is None or self.vectors is None:
+            return None
+        q = self.embed([str(question["question"])])[0]
+        sims = self.vectors @ q
+        order = sorted(range(len(self.turns)), key=lambda i: (-float(sims[i]), i))
+        return self._answer(question, order, budget)
+
+
+def load_embedder() -> Callable[[list[str]], np.ndarray] | None:
+    try:
+        from xaid.embed import OnnxEmbedder
+
+        embedder = OnnxEmbedder()
+    except Exception as exc:  # the baseline is optional; the report says it is missing
+        progress(f"dense baseline unavailable: {exc}")
+        return None
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.concatenate([embedder.embed(texts[i : i + 64]) for i in range(0, len(texts), 64)])
+
+    return embed
+
+
+def summarize(rows: list[tuple[int, Answer]]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "questions": len(rows),
+        "evidence_recall": score.mean(a.evidence for _, a in rows),
+        "answer_recall": score.mean(a.answer for _, a in rows),
+        "tokens": score.mean(float(a.tokens) for _, a in rows),
+    }
+    for key in sorted({k for _, a in rows for k in a.extra}):
+        out[key] = score.mean(a.extra.get(key) for _, a in rows)
+    return out
+
+
+def by_category(rows: list[tuple[int, Answer]]) -> dict[str, Any]:
+    return {
+        "overall": summarize(rows),
+        "by_category": {str(c): summarize([r for r in rows if r[0] == c]) for c in sorted({c for c, _ in rows})},
+    }
+
+
+def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None) -> dict[str, Any]:
+    """The whole benchmark on one LoCoMo file; the report as a JSON-ready dict."""
+    samples = load(path)
+    progress(f"locomo: {len(samples)} sample(s) from {path}")
+    embed = load_embedder()
+    answers: dict[str, list[tuple[int, Answer]]] = {s: [] for s in SYSTEMS}
+    ingest_s: list[float] = []
+    latency_ms: list[float] = []
+    misses: list[str] = []
+    details: list[dict[str, Any]] = []
+    turns_total = episodes_total = 0
+    llm_summaries = 0
+    with scratch_daemon() as daemon, daemon.client(timeout=300.0) as c:
+        for n, sample in enumerate(samples):
+            agent = agent_id(n, sample)
+            c.agent_create(agent, name=sample.speaker_b)
+            seconds, episodes = ingest(c, agent, sample)
+            ingest_s.append(seconds)
+            turns_total += len(sample.turns)
+            episodes_total += episodes
+            listed = c.memory_list(agent, kind="episode", limit=10_000)["items"]
+            llm_summaries += sum(1 for e in listed if e.get("decided_by") == "llm")
+            progress(f"locomo: {sample.sample_id}: {len(sample.turns)} turns, {len(sample.sessions)} sessions "
+                     f"ingested in {seconds:.2f} s")
+            base = Baselines(sample.turns, embed)
+            by_dia = {t.dia_id: t for t in sample.turns}
+            speaker_a_ids = {t.dia_id for t in sample.turns if t.role == "user"}
+            qa = sample.qa[:limit_questions] if limit_questions else sample.qa
+            for qi, q in enumerate(qa):
+                category = int(q.get("category") or 0)
+                started = time.perf_counter()
+                result = c.memory_search(agent, str(q["question"]), k=SEARCH_K, budget_tokens=budget,
+                                         ts=sample.end_ms + HOUR_MS, touch=False)
+                latency_ms.append((time.perf_counter() - started) * 1000)
+                items = result["items"]
+                refs = [r for item in items for r in item["refs"]]
+                mine = scored(q, [i["text"] for i in items], refs, int(result["tokens"]))
+                mine.extra["evidence_recall_precise"] = precise_evidence(q, items, by_dia)
+                from_a = [e for e in score.evidence_ids(q.get("evidence") or []) if e in speaker_a_ids]
+                mine.extra["evidence_recall_speaker_a"] = score.evidence_recall(from_a, refs) if from_a else None
+                answers["xaid"].append((category, mine))
+                bm25 = base.bm25_answer(q, budget)
+                answers["bm25"].append((category, bm25))
+                if (dense := base.dense_answer(q, budget)) is not None:
+                    answers["dense"].append((category, dense))
+                details.append({
+                    "id": f"{sample.sample_id}#{qi}", "category": category, "question": q["question"],
+                    "answer": str(q.get("answer", "")), "evidence": score.evidence_ids(q.get("evidence") or []),
+                    "xaid": {"evidence": mine.evidence, "answer": mine.answer, "tokens": mine.tokens, **mine.extra,
+                             "items": [[i["kind"], i["text"][:120], i["refs"][:8]] for i in items]},
+                    "bm25": {"evidence": bm25.evidence, "answer": bm25.answer, "refs": bm25.refs},
+                    "dense": None if dense is None else {"evidence": dense.evidence, "answer": dense.answer,
+                                                         "refs": dense.refs},
+                })
+                if mine.evidence is not None and mine.evidence < 1.0:
+                    misses.append(f"{sample.sample_id}#{qi}")
+    report: dict[str, Any] = {
+        "file": str(path),
+        "budget_tokens": budget,
+        "samples": len(samples),
+        "turns": turns_total,
+        "questions": len(answers["xaid"]),
+        "categories": {str(k): v for k, v in CATEGORIES.items()},
+        "episodes": episodes_total,
+        "episodes_summarised_by_llm": llm_summaries,
+        "ingest_s_per_sample": score.mean(ingest_s),
+        "ingest_s": [round(s, 3) for s in ingest_s],
+        "search_ms": {"p50": percentile(latency_ms, 0.5), "p95": percentile(latency_ms, 0.95)},
+        "systems": {name: by_category(rows) for name, rows in answers.items() if rows},
+        "evidence_misses": misses,
+        "per_question": details,
+    }
+    return report
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [
+        f"LoCoMo on {report['file']}: {report['samples']} sample(s), {report['turns']} turns, "
+        f"{report['questions']} questions, budget {report['budget_tokens']} tokens",
+        f"xaid: ingest {report['ingest_s_per_sample']:.2f} s per sample; memory.search p50 "
+        f"{report['search_ms']['p50']:.1f} ms, p95 {report['search_ms']['p95']:.1f} ms; "
+        f"{report['episodes']} episodes ({report['episodes_summarised_by_llm']} summarised by the scripted 'LLM')",
+        "",
+        "| system | category | questions | evidence recall | answer-token recall | tokens |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for name, result in report["systems"].items():
+        groups = [("all", result["overall"])]
+        groups += [(f"{c} {report['categories'].get(c, '?')}", r) for c, r in result["by_category"].items()]
+        for label, r in groups:
+            lines.append(f"| {name} | {label} | {r['questions']} | {_pct(r['evidence_recall'])} | "
+                         f"{_pct(r['answer_recall'])} | {_num(r['tokens'])} |")
+    xaid = report["systems"].get("xaid", {}).get("overall", {})
+    lines += [
+        "",
+        f"xaid evidence recall with precise provenance (an episode counts only for turns it quotes): "
+        f"{_pct(xaid.get('evidence_recall_precise'))}; on evidence said by speaker_a (the 'user') only: "
+        f"{_pct(xaid.get('evidence_recall_speaker_a'))}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def run(quick: bool) -> Section:
+    """Area ``locomo`` of ``python -m perf``: the tiny file (or ``$XAID_PERF_LOCOMO``) at 1,000 tokens."""
+    path = Path(os.environ.get("XAID_PERF_LOCOMO") or TINY)
+    budget = TINY_BUDGET if path == TINY else 1000
+    report = run_file(path, budget, limit_questions=20 if quick and path != TINY else None)
+    section = Section(f"LoCoMo retrieval ({path.name}, {budget:,}-token budget)")
+    for name, result in report["systems"].items():
+        o = result["overall"]
+        if o["evidence_recall"] is not None:
+            section.rows.append(Row(f"evidence recall, {name}", round(100 * o["evidence_recall"], 1), "%"))
+        if o["answer_recall"] is not None:
+            section.rows.append(Row(f"answer-token recall, {name}", round(100 * o["answer_recall"], 1), "%",
+                                    note=f"mean {o['tokens']:.0f} tokens returned"))
+    xaid = report["systems"]["xaid"]["overall"]
+    if xaid.get("evidence_recall_precise") is not None:
+        section.rows.append(Row("evidence recall, xaid, precise provenance",
+                                round(100 * xaid["evidence_recall_precise"], 1), "%",
+                                note="an episode counts only for the turns its text quotes"))
+    section.rows.append(Row("ingest per sample (sessions + consolidation)", round(report["ingest_s_per_sample"], 3),
+                            "s"))
+    section.rows.append(Row("memory.search p50", round(report["search_ms"]["p50"], 2), "ms"))
+    section.rows.append(Row("memory.search p95", round(report["search_ms"]["p95"], 2), "ms"))
+    section.notes.append(
+        f"{report['samples']} sample(s), {report['turns']} turns, {report['questions']} questions. Baselines rank "
+        "the raw turns of both speakers (BM25 k1 1.2 b 0.75; MiniLM cosine) and pack them to the same budget.")
+    if path == TINY:
+        section.notes.append(
+            f"locomo_tiny.json is a hand-written smoke file, not the LoCoMo benchmark: its samples (~250 tokens each) "
+            f"fit a 1,000-token budget whole, so this area reads it at {TINY_BUDGET} tokens. For real figures run "
+            "`python -m perf.locomo locomo10.json`.")
+    if report["evidence_misses"]:
+        section.notes.append("xaid evidence misses: " + ", ".join(report["evidence_misses"][:40]))
+    return section
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m perf.locomo", description="LoCoMo retrieval through xaid.")
+    parser.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
+    parser.add_argument("--budget", type=int, default=1000, help="token budget per question (default 1000)")
+    parser.add_argument("--out", type=Path, help="write the full report as JSON here")
+    args = parser.parse_args(argv)
+    report = run_file(args.file, args.budget)
+    print(render(report))
+    if args.out:
+        args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
