@@ -23,8 +23,14 @@ class Api:
     def status(self) -> Any:
         return self.call("status")
 
-    def stats(self) -> Any:
-        return self.call("stats")
+    def stats(self, format: str | None = None) -> Any:
+        """Counters and latencies; ``format="prometheus"`` gives ``{text}`` in the Prometheus text format."""
+        return self.call("stats", format=format)
+
+    def backup(self) -> Any:
+        """A consistent snapshot of the database, streamed: ``chunk`` events ``{data: bytes, offset}``,
+        then the result ``{bytes}``. Write the chunks in order; ``offset`` says where each one goes."""
+        return self.stream("admin.backup")
 
     def agent_create(
         self,
@@ -132,3 +138,45 @@ class Api:
 
     def memory_maintain(self, ts: int | None = None) -> Any:
         return self.call("memory.maintain", ts=ts)
+
+    def scheduler_list(self, agent_id: str, states: list[str] | None = None) -> Any:
+        """The agent's recall items (default: pending only): ``{items: [...]}``."""
+        return self.call("scheduler.list", agent_id=agent_id, states=states)
+
+    def scheduler_arm(
+        self,
+        agent_id: str,
+        topic: str,
+        not_before: int | None = None,
+        not_after: int | None = None,
+        priority: float | None = None,
+        keywords: list[str] | None = None,
+        ts: int | None = None,
+    ) -> Any:
+        """Arm a matter to ask about between ``not_before`` and ``not_after`` (ms); returns the item."""
+        return self.call(
+            "scheduler.arm", agent_id=agent_id, topic=topic, not_before=not_before, not_after=not_after,
+            priority=priority, keywords=keywords, ts=ts,
+        )
+
+    def scheduler_cancel(self, agent_id: str, item_id: int) -> Any:
+        return self.call("scheduler.cancel", agent_id=agent_id, item_id=item_id)
+
+    def scheduler_config(
+        self,
+        agent_id: str,
+        enabled: bool | None = None,
+        quiet: bool | None = None,
+        min_gap_hours: float | None = None,
+        allow: list[str] | None = None,
+    ) -> Any:
+        """Read (no other arguments) or change the agent's proactive-recall controls; returns the settings.
+        ``allow=[]`` clears the allow-list (every scene and topic allowed)."""
+        return self.call(
+            "scheduler.config", agent_id=agent_id, enabled=enabled, quiet=quiet, min_gap_hours=min_gap_hours,
+            allow=allow,
+        )
+
+    def scheduler_feedback(self, agent_id: str, item_id: int, feedback: str) -> Any:
+        """The user's verdict on a suggestion they were given: ``"welcome"`` or ``"annoying"``."""
+        return self.call("scheduler.feedback", agent_id=agent_id, item_id=item_id, feedback=feedback)

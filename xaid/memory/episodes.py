@@ -22,7 +22,7 @@ from ..store import agents as agent_sql
 from ..store import memory as sql
 from ..store import sessions as session_sql
 from ..store.memory import Fact, NewFact
-from . import consolidate, facts, features, index, persona, timeparse
+from . import consolidate, extract, facts, features, index, persona, timeparse
 
 if TYPE_CHECKING:
     from .service import Memory
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 class PlannedFact:
     new: NewFact
     decision: facts.Decision
-    vector: np.ndarray
+    vector: np.ndarray | None
     sources: list[tuple[int | None, str]]
 
 
@@ -68,7 +68,9 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
         await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
         return None
     messages, intensity = await db.run(_read, session_id)
-    ended = session.closed_ms or session.last_ms
+    # The conversation's own time, not the moment someone pressed "close": imported history stays recent
+    # relative to itself, and the closing mood is the mood at its last word.
+    ended = session.last_ms
     closing_state = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
         agent.config) else None
     closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
@@ -86,7 +88,7 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
     planned = await _plan_facts(mem, agent_id, d, ended)
     arms = arm.matters(d, closing)
     texts = [d.summary, *(u.message.text for u in d.highlights)]
-    vectors = await mem.embed(texts)
+    vectors = _rows(await mem.embed(texts), len(texts))
     episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id, arms)
     await persona.maybe_refresh(mem, agent)
     return episode_id
@@ -105,7 +107,8 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
                 raw.append((c, s, v, u))
     if not raw:
         return []
-    vectors = await mem.embed([c.text for c, *_ in raw])
+    raw = [r for r in raw if await _confident(mem, agent_id, r[0])]
+    vectors = _rows(await mem.embed([c.text for c, *_ in raw]), len(raw))
     planned: list[PlannedFact] = []
     for (c, s, v, u), vec in zip(raw, vectors, strict=True):
         neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec, c.subject)
@@ -124,14 +127,32 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
     return planned
 
 
+def _rows(vectors: np.ndarray | None, n: int) -> list[np.ndarray | None]:
+    """One vector per text, or None each when no embedding model is loaded (keywords still work)."""
+    return [None] * n if vectors is None else list(vectors)
+
+
+async def _confident(mem: Memory, agent_id: str, c: extract.Candidate) -> bool:
+    """A rule that is sure stands; an unsure one is confirmed by one yes/no LLM call, else dropped."""
+    if c.confidence >= 0.5:
+        return True
+    answer = await mem.ask(
+        f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.', 3,
+        agent_id)
+    mem.counters["fact_unsure_asked"] += 1
+    confirmed = bool(answer) and answer.strip().lower().startswith(("yes", "是"))
+    mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
+    return confirmed
+
+
 def _pseudo(p: PlannedFact) -> Fact:
     return Fact(-1, "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, {}, None, None,
                 "", 0, 0, 0)
 
 
-def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray, subject: str
+def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, subject: str
                 ) -> tuple[list[tuple[Fact, float]], list[Fact]]:
-    hits = index.knn(conn, agent_id, vec, 12)
+    hits = index.knn(conn, agent_id, vec, 12) if vec is not None else []
     found = index.items(conn, [i for i, _ in hits])
     out: list[tuple[Fact, float]] = []
     for item_id, cos in hits:
@@ -147,7 +168,7 @@ def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray, subject: 
 
 
 def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
-           closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: np.ndarray,
+           closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: list[np.ndarray | None],
            job_id: int, arms: list[arm.Arm]) -> int:
     if (existing := sql.episode_for_session(conn, session_id)) is not None:
         sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())

@@ -88,6 +88,25 @@ def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int)
     return True
 
 
+def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
+    """Everything of this agent that holds ``needle`` (case-insensitive): memories of every kind and
+    status, the messages that said it, folded "Earlier" chunks, persona versions, recall topics."""
+    like = "instr(lower({col}), lower(?)) > 0"
+    count = 0
+    for kind, table, key, col in (("episode", "episodes", "episode_id", "summary"),
+                                  ("highlight", "highlights", "highlight_id", "text"),
+                                  ("fact", "facts", "fact_id", "text")):
+        ids = [r[0] for r in conn.execute(
+            f"SELECT {key} FROM {table} WHERE agent_id = ? AND {like.format(col=col)}", (agent_id, needle))]
+        count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
+    count += delete_messages_matching(conn, agent_id, needle)
+    conn.execute(f"DELETE FROM compressions WHERE {like.format(col='text')} AND session_id IN "
+                 "(SELECT session_id FROM sessions WHERE agent_id = ?)", (needle, agent_id))
+    conn.execute(f"DELETE FROM persona WHERE agent_id = ? AND {like.format(col='text')}", (agent_id, needle))
+    conn.execute(f"DELETE FROM recall_items WHERE agent_id = ? AND {like.format(col='topic')}", (agent_id, needle))
+    return count
+
+
 def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     ids = [r[0] for r in conn.execute(
         "SELECT message_id FROM messages WHERE agent_id = ? AND instr(lower(text), lower(?)) > 0",
@@ -105,7 +124,8 @@ def forget_all(conn: apsw.Connection, agent_id: str) -> int:
         for table in ("episodes", "facts", "highlights", "messages")
     )
     index.remove_agent(conn, agent_id)
-    for table in ("sources", "highlights", "fact_history", "persona", "jobs", "mood_history", "mood_state"):
+    for table in ("sources", "highlights", "fact_history", "persona", "jobs", "mood_history", "mood_state",
+                  "recall_items", "recall_settings"):
         conn.execute(f"DELETE FROM {table} WHERE agent_id = ?", (agent_id,))
     conn.execute("UPDATE facts SET superseded_by = NULL WHERE agent_id = ?", (agent_id,))
     conn.execute("DELETE FROM facts WHERE agent_id = ?", (agent_id,))

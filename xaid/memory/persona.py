@@ -1,7 +1,8 @@
 """L3: a short narrative profile of the user, at the head of every system prompt.
 
 Refreshed every ``persona_every`` episodes from the current facts (the highest-valued first,
-grouped by kind), seeded by the agent's ``persona_init``. A refresh writes a new version; the
+grouped by kind). The agent's ``persona_init`` is its seed: it stands at the head of the system
+prompt from the first turn, and the learned profile follows it. A refresh writes a new version; the
 old ones stay, so the profile is rewritten, never deleted. The text changes rarely on purpose:
 it sits in the stable head of the prompt that llama.cpp can keep cached.
 """
@@ -26,7 +27,7 @@ MAX_FACTS = 12
 
 def compose(facts: list[Fact]) -> str:
     ranked = sorted(facts, key=lambda f: (ORDER.index(f.kind) if f.kind in ORDER else len(ORDER), -f.value))
-    lines = [f.text.rstrip(".。") + ("" if f.text.endswith(("。", ".")) else ".") for f in ranked[:MAX_FACTS]]
+    lines = [f.text if f.text.endswith(("。", ".", "!", "?", "！", "？")) else f.text + "." for f in ranked[:MAX_FACTS]]
     return "What you know about the user: " + " ".join(lines) if lines else ""
 
 

@@ -93,7 +93,9 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         owner = conn.execute("SELECT agent_id FROM episodes WHERE session_id = ?", (session_id,)).fetchone()
         highlights = [h["text"] for h in ep.get("highlights", [])
                       if isinstance(h, dict) and isinstance(h.get("text"), str)]
-        if owner is not None and owner[0] == agent_id:
+        same = conn.execute("SELECT 1 FROM episodes WHERE agent_id = ? AND started_ms = ? AND ended_ms = ? AND "
+                            "summary = ?", (agent_id, ep["started_ms"], ep["ended_ms"], ep["summary"])).fetchone()
+        if (owner is not None and owner[0] == agent_id) or same is not None:
             next(vec)
             for _ in highlights:
                 next(vec)

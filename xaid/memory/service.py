@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 60.0
+MAX_ATTEMPTS = 3
+RETRY_SECONDS = 1.0
 DAY_MS = 86_400_000
 
 
@@ -141,7 +143,12 @@ class Memory:
                     await episodes.run_job(self, job_id, agent_id, session_id)
                 except Exception as exc:
                     log.exception("consolidation of %s failed", session_id)
-                    await self.app.db.run(sql.finish_job, job_id, "failed", self.app.clock.now_ms(), str(exc)[:500])
+                    attempts = await self.app.db.run(sql.job_attempts, job_id)
+                    state = "failed" if attempts + 1 >= MAX_ATTEMPTS else "pending"
+                    await self.app.db.run(sql.finish_job, job_id, state, self.app.clock.now_ms(), str(exc)[:500])
+                    if state == "pending":
+                        await anyio.sleep(RETRY_SECONDS)
+                        continue
                 if (event := self._done.pop(session_id, None)) is not None:
                     event.set()
             if not jobs:
@@ -174,9 +181,9 @@ class Memory:
         await self.maintenance()
 
     async def _sweeper(self) -> None:
-        idle_s = self.app.config.memory.idle_minutes * 60
         while True:
             await anyio.sleep(SWEEP_SECONDS)
+            idle_s = self.app.config.memory.idle_minutes * 60  # read each time: SIGHUP may change it
             now = time.monotonic()
             open_sessions = await self.app.db.run(
                 lambda conn: conn.execute("SELECT session_id, agent_id FROM sessions WHERE closed_ms IS NULL"

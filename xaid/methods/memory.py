@@ -34,7 +34,7 @@ async def search(call: Call) -> dict[str, Any]:
     kinds = p.list("kinds", None)
     touch = p.bool("touch", False)
     p.done()
-    if kinds is not None and not set(kinds) <= KINDS:
+    if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
     await load_agent(call, agent_id)
     vectors = await call.app.memory.embed([query]) if query.strip() else None
@@ -117,19 +117,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         assert query is not None
         if len(query.strip()) < 2:
             raise bad_params("param 'query' is too short to forget by")
-        vectors = await call.app.memory.embed([query])
-        vector = vectors[0] if vectors is not None and len(vectors) else None
-
-        def by_query(conn: apsw.Connection) -> int:
-            hits, _ = retrieve.search(conn, agent_id, query, vector, 2**62, k=200, budget_tokens=10**9,
-                                      recent_days=0, touch=False)
-            count = 0
-            for hit in hits:
-                if query.lower() in hit.text.lower() or hit.score >= 0.6:
-                    count += forget.delete_item(conn, agent_id, hit.kind, hit.id)
-            return count + forget.delete_messages_matching(conn, agent_id, query)
-
-        deleted = await call.app.db.run(by_query)
+        deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
     await call.app.db.run(forget.optimize_indexes)
     return {"deleted": deleted}
 
@@ -160,9 +148,11 @@ async def import_memory(call: Call) -> dict[str, Any]:
         raise bad_params(str(exc)) from None
     texts = portable.texts_to_embed(episodes, facts)
     vectors = await call.app.memory.embed(texts) if texts else None
-    result = await call.app.db.run(portable.write, agent_id, episodes, facts,
-                                   list(vectors) if vectors is not None else [], call.app.clock.now_ms())
-    return result
+    try:
+        return await call.app.db.run(portable.write, agent_id, episodes, facts,
+                                     list(vectors) if vectors is not None else [], call.app.clock.now_ms())
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
+        raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
 
 
 @method("memory.persona")

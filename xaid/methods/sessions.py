@@ -130,6 +130,7 @@ async def ingest(call: Call) -> dict[str, Any]:
         return ids
 
     ids = await call.app.db.run(write)
+    call.app.memory.touch_session(session_id)  # an import in progress is not an idle session
     return {"count": len(ids), "message_ids": ids}
 
 

@@ -280,6 +280,11 @@ def finish_job(conn: apsw.Connection, job_id: int, state: str, ts_ms: int, error
                  (state, error, ts_ms, job_id))
 
 
+def job_attempts(conn: apsw.Connection, job_id: int) -> int:
+    row = conn.execute("SELECT attempts FROM jobs WHERE job_id = ?", (job_id,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def job_state(conn: apsw.Connection, session_id: str) -> str | None:
     row = conn.execute("SELECT state FROM jobs WHERE session_id = ?", (session_id,)).fetchone()
     return row[0] if row else None

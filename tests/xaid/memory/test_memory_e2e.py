@@ -211,3 +211,32 @@ def test_memory_off_keeps_nothing(client: Client) -> None:
     talk(client, "quiet", ["I work at Initech."], T0)
     assert client.call("memory.list", agent_id="quiet", kind="episode")["items"] == []
     assert current_facts(client, "quiet") == []
+
+
+def test_without_an_embedding_model_memory_still_works_on_keywords(tmp_path: Path) -> None:
+    env = {"XAID_MEMORY_EMBED_MODEL": str(tmp_path / "missing.onnx")}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        c.agent_create("mia")
+        talk(c, "mia", ["I work at Globex in Springfield."], T0)
+        assert any("Globex" in f["text"] for f in current_facts(c, "mia"))
+        hits = c.call("memory.search", agent_id="mia", query="Globex", ts=T0 + DAY)["items"]
+        assert hits and all("Globex" in h["text"] for h in hits)
+        assert "unavailable" in c.call("stats")["memory"]["embedder"]
+
+
+def test_forget_by_query_reaches_persona_and_earlier_chunks(tmp_path: Path) -> None:
+    env = {"XAID_MEMORY_PERSONA_EVERY": "1", "XAID_MEMORY_COMPRESS_EVERY": "6"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc:
+        with proc.client() as c:
+            c.agent_create("mia")
+            sid = c.session_open("mia", ts=T0)["session_id"]
+            lines = ["I work at Globex.", "My sister Anna lives in Kyoto.", "ok", "fine", "sure", "yes", "good"]
+            for i, line in enumerate(lines):
+                c.session_send(sid, line, ts=T0 + i * 60_000).finish()
+            c.session_close(sid, ts=T0 + DAY // 2, wait=True)
+            assert "Globex" in (c.call("memory.persona", agent_id="mia")["text"] or "")
+            c.call("memory.forget", agent_id="mia", query="globex")
+            assert "Globex" not in (c.call("memory.persona", agent_id="mia")["text"] or "")
+            assert any("Anna" in f["text"] for f in current_facts(c, "mia"))  # the rest stays
+        proc.stop()
+        assert _rows_holding(proc.db_path, "Globex") == []
