@@ -42,3 +42,8 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info client/*.egg-info
+
+# The wheels and the Debian package in dist/ (packaging/README.md).
+.PHONY: package
+package:
+	bash packaging/build.sh --out dist

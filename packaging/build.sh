@@ -15,7 +15,7 @@
 #                `pip wheel` (which fetches setuptools into an isolated build environment) and reads
 #                pyproject.toml; the default config comes from the freshly built wheel, not from it.
 #   XAID_MAINTAINER   the control file's Maintainer (default: "xaid maintainers <xaid@localhost>").
-# Needs: bash, tar, dpkg-deb and dpkg (for --print-architecture unless --arch is given).
+# Needs: bash, tar, gzip, dpkg-deb and dpkg (for --print-architecture unless --arch is given).
 #
 # The .deb contains the two wheels, requirements.txt (pyproject's runtime dependencies without
 # xaiclient) and models.txt (packaging/models.txt, installed with --no-deps) under /opt/xaid, the
@@ -80,7 +80,9 @@ tar -C "$ROOT" --exclude=__pycache__ --exclude='*.pyc' --exclude='*.egg-info' --
     "$WORK/src" "$WORK/src/client" -w "$WORK/wheels"
 XAID_WHEEL=$(echo "$WORK"/wheels/xaid-"$VERSION"-*.whl)
 CLIENT_WHEEL=$(echo "$WORK"/wheels/xaiclient-*.whl)
-[ -f "$XAID_WHEEL" ] && [ -f "$CLIENT_WHEEL" ] || die "pip wheel did not produce both wheels: $(ls "$WORK/wheels")"
+if [ ! -f "$XAID_WHEEL" ] || [ ! -f "$CLIENT_WHEEL" ]; then
+    die "pip wheel did not produce both wheels: $(ls "$WORK/wheels")"
+fi
 cp "$XAID_WHEEL" "$CLIENT_WHEEL" "$OUT/"
 
 # --- The package tree -------------------------------------------------------------------------------
@@ -129,11 +131,21 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: xaid
 
 Files: *
+Copyright: the xaid authors
 License: Apache-2.0
  On Debian systems, the full text of the Apache License 2.0 is in
  /usr/share/common-licenses/Apache-2.0.
 EOF
 chmod 0644 "$PKG/usr/share/doc/xaid/copyright"
+# A native package's changelog (Debian policy 12.7); SOURCE_DATE_EPOCH makes it reproducible.
+{
+    echo "xaid ($DEB_VERSION) unstable; urgency=medium"
+    echo
+    echo "  * Built from the xaid $VERSION sources by packaging/build.sh."
+    echo
+    echo " -- $MAINTAINER  $(LC_ALL=C date -R ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"})"
+} | gzip -9n >"$PKG/usr/share/doc/xaid/changelog.gz"
+chmod 0644 "$PKG/usr/share/doc/xaid/changelog.gz"
 
 # The client on PATH (the daemon is started by systemd from the venv). Dangling until postinst has
 # created the venv.

@@ -744,8 +744,14 @@ def _by_table(db_path: Path) -> tuple[dict[str, int], Counter[tuple[str, str, st
         conn.load_extension(sqlite_vec.loadable_path())
         rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall()
         owner = dict(conn.execute("SELECT name, tbl_name FROM sqlite_master").fetchall())
-        decisions = Counter(("zh" if is_zh(text) else "en", action, by) for text, action, by in conn.execute(
-            "SELECT text, action, decided_by FROM fact_history WHERE action IN ('ADD', 'NOOP', 'DELETE')"))
+        decisions: Counter[tuple[str, str, str]] = Counter()
+        seen: set[str] = set()
+        for text, action, by in conn.execute("SELECT text, action, decided_by FROM fact_history WHERE action IN "
+                                             "('ADD', 'NOOP', 'DELETE') ORDER BY history_id"):
+            decisions["zh" if is_zh(text) else "en", action, by] += 1
+            if text not in seen:  # the first time this exact fact text was decided on
+                decisions["new-" + ("zh" if is_zh(text) else "en"), action, by] += 1
+                seen.add(text)
         writes = Counter(dict(conn.execute("SELECT decided_by, count(*) FROM facts GROUP BY decided_by").fetchall()))
     finally:
         conn.close()
@@ -760,13 +766,14 @@ def _by_table(db_path: Path) -> tuple[dict[str, int], Counter[tuple[str, str, st
 
 def _fast_by_language(decisions: Counter[tuple[str, str, str]]) -> str:
     parts = []
-    for lang, name in (("en", "English"), ("zh", "Chinese")):
+    for lang, name in (("en", "English"), ("zh", "Chinese"), ("new-en", "first mentions, English"),
+                       ("new-zh", "first mentions, Chinese")):
         mine = {k: v for k, v in decisions.items() if k[0] == lang}
         total = sum(mine.values())
         fast = sum(v for k, v in mine.items() if k[2] == "fast")
         noop = sum(v for k, v in mine.items() if k[1] == "NOOP")
-        parts.append(f"{name} facts: {fast}/{total} fast, {noop} NOOP")
-    return "from fact_history: " + "; ".join(parts)
+        parts.append(f"{name}: {fast}/{total} fast, {noop} NOOP")
+    return "decisions from fact_history (a first mention is a fact text never decided on before): " + "; ".join(parts)
 
 
 def growth(plan: Plan) -> tuple[list[Row], list[str], list[Row]]:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import cli_memory
+from . import cli_memory, cli_ops
 from .client import Client, Stream
 from .core import DaemonUnavailable
 from .wire import DEFAULT_MAX_FRAME, XaiError
@@ -95,12 +95,21 @@ def _stats_lines(s: dict[str, Any]) -> str:
         lines.append(f"memory: embedder {embedder}; {texts} text(s) embedded in {batches} batch(es)")
         if mem:
             lines.append("  " + ", ".join(f"{k} {v}" for k, v in sorted(mem.items())))
+    if sched := s.get("scheduler"):
+        rates = [f"{name} {sched[f'{name}_rate']:.0%}" for name in ("engagement", "annoyance")
+                 if sched.get(f"{name}_rate") is not None]
+        lines.append(f"scheduler: {sched['pushes']} suggestion(s), {sched['engaged']} engaged, "
+                     f"{sched['welcome']} welcome, {sched['annoying']} annoying, {sched['pending']} pending"
+                     + (f"; {', '.join(rates)}" if rates else ""))
     return "\n".join(lines)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     with _connect(args) as client:
-        _print(args, client.stats(), _stats_lines)
+        if args.prometheus:
+            _print(args, client.stats(format="prometheus"), lambda v: str(v["text"]).rstrip("\n"))
+        else:
+            _print(args, client.stats(), _stats_lines)
     return 0
 
 
@@ -256,8 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long")
     p.set_defaults(fn=cmd_ping)
     sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(fn=cmd_status)
-    sub.add_parser("stats", parents=common, help="calls and latencies per method, memory counters").set_defaults(
-        fn=cmd_stats)
+    st = sub.add_parser("stats", parents=common, help="calls and latencies per method, memory and scheduler counters")
+    st.add_argument("--prometheus", action="store_true", help="the same figures in the Prometheus text format")
+    st.set_defaults(fn=cmd_stats)
 
     agent = sub.add_parser("agent", help="create, list, show, update, delete agents")
     asub = agent.add_subparsers(dest="action", required=True)
@@ -306,7 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--wait", action="store_true", help="wait for the session's episode and print its id")
     sess.set_defaults(fn=cmd_session)
 
-    cli_memory.register(sub, cli_memory.Shell(connect=_connect, show=_print, when=_when), common)
+    shell = cli_memory.Shell(connect=_connect, show=_print, when=_when)
+    cli_memory.register(sub, shell, common)
+    cli_ops.register(sub, shell, common)
     return parser
 
 

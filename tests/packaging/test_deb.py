@@ -54,9 +54,7 @@ def run(*cmd: str, **kwargs) -> str:
 def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     env = {**os.environ, "PYTHON": sys.executable}
-    proc = subprocess.run(
-        ["bash", str(BUILD), "--out", str(out)], env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = subprocess.run(["bash", str(BUILD), "--out", str(out)], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"build.sh failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 
@@ -121,6 +119,8 @@ def test_contents(contents: dict[str, tuple[str, str]]) -> None:
         "/usr/lib/tmpfiles.d/xaid.conf",
         "/etc/xaid/xaid.toml",
         "/usr/share/doc/xaid/README.md",
+        "/usr/share/doc/xaid/copyright",
+        "/usr/share/doc/xaid/changelog.gz",
         "/usr/bin/xaictl",
     } | {f"/usr/share/doc/xaid/{doc.name}" for doc in (REPO / "docs").glob("*.md")}
     assert expected <= contents.keys(), sorted(expected - contents.keys())
@@ -185,7 +185,10 @@ def test_shipped_config_is_valid_as_is(tree: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
     proc = subprocess.run(
         [sys.executable, "-m", "xaid", "--check-config", "--config", str(path)],
-        env=env, capture_output=True, text=True, timeout=60,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert "configuration OK" in proc.stdout
@@ -233,8 +236,18 @@ def test_postrm_deletes_memories_in_the_purge_branch_only(tree: Path) -> None:
 # Real utilities the scripts and stubs need; everything else on PATH is a stub.
 TOOLS = ("cat", "chmod", "cp", "mkdir", "rm", "rmdir")
 SYSTEM_STUBS = (
-    "systemctl", "deb-systemd-helper", "deb-systemd-invoke", "systemd-sysusers", "systemd-tmpfiles",
-    "adduser", "deluser", "delgroup", "userdel", "groupdel", "getent", "chown",
+    "systemctl",
+    "deb-systemd-helper",
+    "deb-systemd-invoke",
+    "systemd-sysusers",
+    "systemd-tmpfiles",
+    "adduser",
+    "deluser",
+    "delgroup",
+    "userdel",
+    "groupdel",
+    "getent",
+    "chown",
 )
 # python3 -m venv DIR makes a fake venv whose python and xaid only log their arguments.
 PYTHON3_STUB = """
@@ -267,8 +280,14 @@ class Sandbox:
         self.stub(stub_dir / "venv-xaid", "venv-xaid")
         if systemd_running:
             (self.root / "run/systemd/system").mkdir(parents=True)
-        self.env = {"PATH": str(self.bin), "XAID_ROOT": str(self.root), "STUB_LOG": str(self.log),
-                    "STUB_DIR": str(stub_dir), "HOME": str(base), "LC_ALL": "C"}
+        self.env = {
+            "PATH": str(self.bin),
+            "XAID_ROOT": str(self.root),
+            "STUB_LOG": str(self.log),
+            "STUB_DIR": str(stub_dir),
+            "HOME": str(base),
+            "LC_ALL": "C",
+        }
 
     def stub(self, path: Path, name: str, body: str = "") -> None:
         exit_code = f'exit "${{STUB_EXIT_{name.replace("-", "_").upper()}:-0}}"'
@@ -278,8 +297,13 @@ class Sandbox:
     def run(self, script: str, *args: str, **env: str) -> list[str]:
         """Run DEBIAN/<script> with args; returns the stub calls it made (paths relative to the fake root)."""
         start = len(self.calls())
-        proc = subprocess.run([SH, str(self.tree / "DEBIAN" / script), *args], env={**self.env, **env},
-                              capture_output=True, text=True, timeout=30)
+        proc = subprocess.run(
+            [SH, str(self.tree / "DEBIAN" / script), *args],
+            env={**self.env, **env},
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert proc.returncode == 0, f"{script} {' '.join(args)}:\n{proc.stdout}\n{proc.stderr}"
         return self.calls()[start:]
 
