@@ -22,6 +22,8 @@ AREAS: dict[str, str] = {
     "mood": "perf.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.scheduler",
+    "suites": "perf.suites",
+    "locomo": "perf.locomo",
 }
 HERE = Path(__file__).resolve().parent
 

@@ -167,6 +167,19 @@ def precise_evidence(question: dict[str, Any], items: list[dict[str, Any]], turn
     return sum(1 for e in wanted if e in got) / len(wanted)
 
 
+def kept_turns(turns: Sequence[Turn], episodes: list[dict[str, Any]], facts: list[dict[str, Any]]) -> set[str]:
+    """The dia_ids whose words memory kept anywhere: a fact's source, a highlight, a quote in a summary.
+    The ceiling of xaid's precise evidence recall, whatever the ranking."""
+    kept = {r for f in facts for r in f.get("refs", [])}
+    highlights = {" ".join(h.split()) for e in episodes for h in e.get("highlights", [])}
+    summaries = [e.get("summary", "") for e in episodes]
+    for t in turns:
+        norm = " ".join(t.text.split())
+        if norm in highlights or any(norm[:60] in s for s in summaries):
+            kept.add(t.dia_id)
+    return kept
+
+
 class Baselines:
     """BM25 and dense retrieval over one sample's raw turns, packed to the same budget."""
 
@@ -253,6 +266,8 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
             episodes_total += episodes
             listed = c.memory_list(agent, kind="episode", limit=10_000)["items"]
             llm_summaries += sum(1 for e in listed if e.get("decided_by") == "llm")
+            facts = c.memory_list(agent, kind="fact", limit=10_000)["items"]
+            kept = kept_turns(sample.turns, listed, facts)
             progress(f"locomo: {sample.sample_id}: {len(sample.turns)} turns, {len(sample.sessions)} sessions "
                      f"ingested in {seconds:.2f} s")
             base = Baselines(sample.turns, embed)
@@ -271,6 +286,7 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                 mine.extra["evidence_recall_precise"] = precise_evidence(q, items, by_dia)
                 from_a = [e for e in score.evidence_ids(q.get("evidence") or []) if e in speaker_a_ids]
                 mine.extra["evidence_recall_speaker_a"] = score.evidence_recall(from_a, refs) if from_a else None
+                mine.extra["evidence_kept"] = score.evidence_recall(q.get("evidence") or [], kept)
                 answers["xaid"].append((category, mine))
                 bm25 = base.bm25_answer(q, budget)
                 answers["bm25"].append((category, bm25))
@@ -339,13 +355,14 @@ def render(report: dict[str, Any]) -> str:
         "",
         f"xaid evidence recall with precise provenance (an episode counts only for turns it quotes): "
         f"{_pct(xaid.get('evidence_recall_precise'))}; on evidence said by speaker_a (the 'user') only: "
-        f"{_pct(xaid.get('evidence_recall_speaker_a'))}",
+        f"{_pct(xaid.get('evidence_recall_speaker_a'))}; evidence kept anywhere in memory (the ceiling of the "
+        f"precise figure): {_pct(xaid.get('evidence_kept'))}",
     ]
     return "\n".join(lines) + "\n"
 
 
 def run(quick: bool) -> Section:
-    """Area ``locomo`` of ``python -m perf``: the tiny file (or ``$XAID_PERF_LOCOMO``) at 1,000 tokens."""
+    """Area ``locomo`` of ``python -m perf``: the tiny file at TINY_BUDGET tokens, or ``$XAID_PERF_LOCOMO`` at 1,000."""
     path = Path(os.environ.get("XAID_PERF_LOCOMO") or TINY)
     budget = TINY_BUDGET if path == TINY else 1000
     report = run_file(path, budget, limit_questions=20 if quick and path != TINY else None)
@@ -362,6 +379,9 @@ def run(quick: bool) -> Section:
         section.rows.append(Row("evidence recall, xaid, precise provenance",
                                 round(100 * xaid["evidence_recall_precise"], 1), "%",
                                 note="an episode counts only for the turns its text quotes"))
+    if xaid.get("evidence_kept") is not None:
+        section.rows.append(Row("evidence kept anywhere in xaid's memory", round(100 * xaid["evidence_kept"], 1), "%",
+                                note="fact sources, highlights, quotes in summaries: the ceiling of the line above"))
     section.rows.append(Row("ingest per sample (sessions + consolidation)", round(report["ingest_s_per_sample"], 3),
                             "s"))
     section.rows.append(Row("memory.search p50", round(report["search_ms"]["p50"], 2), "ms"))

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import apsw
 import numpy as np
@@ -58,6 +58,7 @@ BIN_OVERSAMPLE = 4  # binary prefilter: this many times retrieve.CANDIDATES, the
 BIN_OVERSAMPLE_WIDE = 10
 MMAP_BYTES = 1 << 30  # a second connection with PRAGMA mmap_size, as a measurement only
 LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp"}
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -344,9 +345,14 @@ def _binary_knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int
 
 
 def _ms(fn: Callable[[], Any]) -> float:
+    return _timed(fn)[0]
+
+
+def _timed(fn: Callable[[], T]) -> tuple[float, T]:
+    """(milliseconds, result) of one call."""
     t0 = time.perf_counter_ns()
-    fn()
-    return (time.perf_counter_ns() - t0) / 1e6
+    result = fn()
+    return (time.perf_counter_ns() - t0) / 1e6, result
 
 
 @dataclass
@@ -361,6 +367,7 @@ class LevelResult:
     knn_mmap: list[float] = field(default_factory=list)
     keyword_a: list[float] = field(default_factory=list)
     keyword_zh: list[float] = field(default_factory=list)
+    keyword_pair: list[float] = field(default_factory=list)  # queries with a two-character Chinese word
     keyword_b: list[float] = field(default_factory=list)
     binary_a: list[float] = field(default_factory=list)
     binary_wide: list[float] = field(default_factory=list)
@@ -442,23 +449,32 @@ def _measure_level(db: Database, queries: list[tuple[str, np.ndarray]], ids_a: l
         if is_zh(text):
             out.search_zh.append(elapsed)
         out.search_b.append(_ms(lambda text=text, vec=vec: search("b", text, vec)))
-        out.knn_a.append(_ms(lambda vec=vec: db.call(index.knn, "a", vec, retrieve.CANDIDATES)))
+        elapsed, exact = _timed(lambda vec=vec: db.call(index.knn, "a", vec, retrieve.CANDIDATES))
+        out.knn_a.append(elapsed)
         out.knn_b.append(_ms(lambda vec=vec: db.call(index.knn, "b", vec, retrieve.CANDIDATES)))
         out.knn_mmap.append(_ms(lambda vec=vec: index.knn(mapped, "a", vec, retrieve.CANDIDATES)))
         elapsed = _ms(lambda text=text: db.call(index.keyword, "a", text, retrieve.CANDIDATES))
         out.keyword_a.append(elapsed)
         if is_zh(text):
             out.keyword_zh.append(elapsed)
+        if index._cjk_pairs(text):
+            out.keyword_pair.append(elapsed)
         out.keyword_b.append(_ms(lambda text=text: db.call(index.keyword, "b", text, retrieve.CANDIDATES)))
-        out.binary_a.append(_ms(lambda vec=vec: db.call(_binary_knn, "a", vec, retrieve.CANDIDATES, coarse)))
-        out.binary_wide.append(_ms(lambda vec=vec: db.call(_binary_knn, "a", vec, retrieve.CANDIDATES, wide)))
+        elapsed, binary = _timed(lambda vec=vec: db.call(_binary_knn, "a", vec, retrieve.CANDIDATES, coarse))
+        out.binary_a.append(elapsed)
+        elapsed, binary_wide = _timed(lambda vec=vec: db.call(_binary_knn, "a", vec, retrieve.CANDIDATES, wide))
+        out.binary_wide.append(elapsed)
+        # All three come back nearest first, so their first 10 are their top-10.
         truth = set(ids[np.argsort(-(matrix @ vec), kind="stable")[:10]].tolist())
-        for found, recalls in ((db.call(index.knn, "a", vec, 10), out.recall_exact),
-                               (db.call(_binary_knn, "a", vec, 10, coarse), out.recall_binary),
-                               (db.call(_binary_knn, "a", vec, 10, wide), out.recall_wide)):
-            recalls.append(len(truth & {i for i, _ in found}) / 10)
+        for found, recalls in ((exact, out.recall_exact), (binary, out.recall_binary),
+                               (binary_wide, out.recall_wide)):
+            recalls.append(len(truth & {i for i, _ in found[:10]}) / 10)
     mapped.close()
     return out
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def _size(n: int) -> str:
@@ -493,7 +509,9 @@ def retrieval_rows(levels: list[LevelResult], info: dict[str, Any], plan: Plan) 
                         f"= {MMAP_BYTES >> 20} MiB; p95 {p(lv.knn_mmap, 0.95):.1f} ms"))
         rows.append(Row(f"keyword search alone p50, {size} facts", p(lv.keyword_a, 0.5), "ms",
                         note=f"index.keyword on both FTS5 indexes, k={retrieve.CANDIDATES}; p95 "
-                        f"{p(lv.keyword_a, 0.95):.1f} ms; Chinese queries p95 {p(lv.keyword_zh, 0.95):.1f} ms"))
+                        f"{p(lv.keyword_a, 0.95):.1f} ms; Chinese queries p95 {p(lv.keyword_zh, 0.95):.1f} ms; "
+                        f"queries with a two-character Chinese word ({len(lv.keyword_pair)}, the instr() scan of "
+                        f"the agent's items) p50 {p(lv.keyword_pair, 0.5):.1f}, p95 {p(lv.keyword_pair, 0.95):.1f} ms"))
     by_size = {lv.facts_a: lv for lv in levels}
     for lv in levels:
         twin = by_size.get(lv.facts_b)
@@ -696,7 +714,8 @@ def consolidation(plan: Plan) -> tuple[list[Row], list[str]]:
             ratio=ratio(percentile(llm, 0.5), percentile(rules, 0.5)), baseline="rules path",
             note=f"{len(llm)} sessions of 6–8 small-talk messages; the scripted summary is an echo cut at 120 tokens"),
         Row("consolidation, LLM path p50, embedded model (llama_cpp)", percentile(llama, 0.5), "ms",
-            note=f"{len(llama)} sessions of 7 small-talk messages, SmolLM2-135M writes the summary (≤ 120 tokens); "
+            note=f"{_n(len(llama), 'session')} of 7 small-talk messages, SmolLM2-135M writes the summary "
+            f"(≤ 120 tokens); "
             f"accepted {llama_counts['episodes_llm']}, rejected {llama_counts['episodes_llm_rejected']}"),
         Row("consolidate.draft alone in-process p50 (the rules themselves)", percentile(drafts, 0.5), "ms",
             note=f"{len(drafts)} sessions like the rules-path ones: extraction, time parsing, features, salience, "
@@ -906,11 +925,12 @@ def first_token(plan: Plan) -> tuple[list[Row], list[str]]:
                     + "; off: " + ", ".join(f"{v:.0f}" for v in ttft["off"])))
     notes = [
         f"First token: the embedded SmolLM2-135M (XAID_LLM_PROVIDER=llama_cpp), a fresh daemon per condition and "
-        f"round ({plan.ttft_rounds} rounds, order alternating; each turn's figure is its median over the rounds) so "
+        f"round ({_n(plan.ttft_rounds, 'round')}, order alternating; each turn's figure is its median over the "
+        f"rounds) so "
         f"no run inherits another's KV cache; load average during the turns ≈ {load:.1f}, and llama.cpp uses "
         f"every core (llm.n_threads = 0), so other work on the machine slows it unevenly; agent config "
         f"{{\"max_tokens\": 4}} (memory on) or "
-        f"{{\"max_tokens\": 4, \"memory\": false}}; each first given {plan.ttft_history} sessions with something "
+        f"{{\"max_tokens\": 4, \"memory\": false}}; each first given {_n(plan.ttft_history, 'session')} with something "
         f"that stands out (closed with wait=True, so consolidation's LLM calls are over) and one warm-up turn of "
         f"another agent, then {last} turns in one session. `timings.first_token_ms` of the reply. llama.cpp "
         f"re-reads only what follows the longest unchanged prefix of the previous prompt: the head (persona, "

@@ -384,9 +384,10 @@ def run(quick: bool) -> Section:
             note=f"{mood.hits}/{mood.total} pairs"),
     ]
     for lang, (passed, checks, failed) in scenes.items():
+        failures = f"; failed: {', '.join(failed)}" if failed else ""
         section.rows.append(Row(f"Morning scene ({'早' if lang == 'zh' else 'Morning.'}), {lang}",
                                 round(100.0 * passed / checks, 1), "%", MORNING_AIM,
-                                note=f"{passed}/{checks} checks" + (f"; failed: {', '.join(failed)}" if failed else "")))
+                                note=f"{passed}/{checks} checks{failures}"))
     section.rows += [
         Row("long conversation: planted fact in earlier / memories / history", long_loose.percent, "%", LONG_AIM,
             note=f"{long_loose.hits}/{long_loose.total} questions after {'+'.join(plan.conversations)} x 110 turns"),
@@ -411,10 +412,17 @@ def run(quick: bool) -> Section:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .report import render
+    """``python -m perf.suites [--quick]``: print the section, write nothing (``python -m perf suites`` records)."""
+    from dataclasses import replace
+
+    from .report import machine, now, render
 
     quick = "--quick" in (sys.argv[1:] if argv is None else argv)
-    print(render({"suites": run(quick)}))
+    started = time.perf_counter()
+    section = run(quick)
+    section = replace(section, area="suites", command="python -m perf.suites" + (" --quick" if quick else ""),
+                      date=now(), duration_s=round(time.perf_counter() - started, 1), quick=quick, machine=machine())
+    print(render({"suites": section}))
     return 0
 
 

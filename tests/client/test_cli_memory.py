@@ -84,6 +84,10 @@ def test_remember_search_show_export_forget_import(daemon: DaemonProcess, tmp_pa
     printed = json.loads(ok("memory", "export", "mia", socket=sock))
     assert set(printed["files"]) == {jsonl.relative_to(out).as_posix()}
 
+    persona = as_json("persona", "mia", socket=sock)
+    assert persona["version"] >= 1 and "Globex" in persona["text"]
+    assert "version" in ok("persona", "mia", socket=sock)
+
     refused = one_line_error(xaictl("memory", "forget", "mia", "--query", "Globex", socket=sock))
     assert "--yes" in refused
     assert any("Globex" in h["text"] for h in as_json("memory", "search", "mia", "Globex", socket=sock)["items"])
@@ -91,6 +95,7 @@ def test_remember_search_show_export_forget_import(daemon: DaemonProcess, tmp_pa
                         ok("memory", "forget", "mia", "--query", "Globex", "--yes", socket=sock))
     assert not [h for h in as_json("memory", "search", "mia", "Globex", socket=sock)["items"] if "Globex" in h["text"]]
     assert "Globex" not in ok("memory", "search", "mia", "Globex", socket=sock)
+    assert "Globex" not in (as_json("persona", "mia", socket=sock)["text"] or "")  # forgetting reaches the profile
 
     ok("agent", "create", "kai", socket=sock)
     imported = ok("memory", "import", "kai", str(out), socket=sock)
@@ -99,10 +104,6 @@ def test_remember_search_show_export_forget_import(daemon: DaemonProcess, tmp_pa
     assert copy["decided_by"] == "import" and "Kyoto" in copy["summary"]
     assert any("Kyoto" in h["text"] for h in as_json("memory", "search", "kai", "Kyoto", socket=sock)["items"])
     assert as_json("memory", "import", "kai", str(out), socket=sock)["episodes"] == 0  # already there
-
-    persona = as_json("persona", "mia", socket=sock)
-    assert persona["version"] >= 1 and persona["text"]
-    assert "version" in ok("persona", "mia", socket=sock)
 
 
 def test_forget_all_needs_yes_and_erases_everything(daemon: DaemonProcess) -> None:

@@ -62,7 +62,8 @@ def test_arm_list_config_cancel(daemon: DaemonProcess) -> None:
     cleared = as_json("scheduler", "config", "mia", "--no-quiet", "--allow-all", socket=sock)
     assert cleared["quiet"] is False and cleared["allow"] == [] and cleared["min_gap_hours"] == 12.0
 
-    assert ok("scheduler", "cancel", "mia", str(item["item_id"]), socket=sock).strip() == f"cancelled #{item['item_id']}"
+    cancelled = ok("scheduler", "cancel", "mia", str(item["item_id"]), socket=sock)
+    assert cancelled.strip() == f"cancelled #{item['item_id']}"
     assert "nothing pending" in ok("scheduler", "list", "mia", socket=sock)
     every = as_json("scheduler", "list", "mia", "--all", socket=sock)
     assert [(i["item_id"], i["state"]) for i in every] == [(item["item_id"], "cancelled")]

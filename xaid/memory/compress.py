@@ -1,9 +1,10 @@
 """Layer A: micro-compression inside a long session, so a 300-turn conversation never overflows.
 
 Whenever ``compress_every`` messages sit unfolded, the oldest half fold into one "Earlier: …"
-chunk. Utterances worth keeping stay verbatim: the user's words at an emotional peak, or with a
+chunk. Utterances worth keeping stay verbatim: the user's words at an emotional peak, with a
 proper noun, a number, a date or a URL (which also catches what the user refers back to later,
-since such references name the same things). The rest become a count. Chunks are written once
+since such references name the same things), or stating a fact about themselves ("I'm
+vegetarian", "我对花生过敏"). The rest become a count. Chunks are written once
 and never change, so they extend the prompt's stable prefix instead of rewriting it.
 """
 
@@ -13,7 +14,7 @@ import apsw
 
 from ..store import sessions as session_sql
 from ..store.sessions import Message
-from . import features
+from . import extract, features
 
 PEAK = 0.6
 QUOTE_CHARS = 200
@@ -22,7 +23,9 @@ QUOTE_CHARS = 200
 def _marked(msg: Message, intensity: dict[int, float]) -> bool:
     if msg.role != "user":
         return False
-    return intensity.get(msg.message_id or -1, 0.0) >= PEAK or features.features(msg.text).count > 0
+    if intensity.get(msg.message_id or -1, 0.0) >= PEAK or features.features(msg.text).count > 0:
+        return True
+    return not extract.is_question(msg.text) and bool(extract.candidates(msg.text))
 
 
 def fold(messages: list[Message], intensity: dict[int, float]) -> str:

@@ -64,6 +64,22 @@ def _day(ts_ms: int) -> str:
     return dt.datetime.fromtimestamp(ts_ms / 1000, dt.UTC).strftime("%Y-%m-%d")
 
 
+def speaker(utterances: Sequence[Utterance]) -> str | None:
+    """The user's name when every message of theirs carries the same one (imports, group apps)."""
+    names = {u.message.speaker for u in utterances}
+    return names.pop() if len(names) == 1 and None not in names else None
+
+
+def name_the_user(text: str, who: str | None) -> str:
+    """ "The user works at X" becomes "Lena works at X": questions name people, not "the user"."""
+    if not who:
+        return text
+    for generic in ("The user's", "The user", "用户"):
+        if text.startswith(generic):
+            return (f"{who}'s" if generic.endswith("'s") else who) + text[len(generic):]
+    return text
+
+
 def read_utterances(messages: Sequence[Message], intensity: dict[int, float]) -> list[Utterance]:
     out = []
     for m in messages:
@@ -112,8 +128,9 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: tup
     ended = max((m.ts_ms for m in messages), default=started)
     ranked = sorted(utterances, key=lambda u: -u.salience)
     quotes = sorted(ranked[:SUMMARY_QUOTES], key=lambda u: u.message.message_id or 0)
-    sentences = [f"On {_day(started)} the user talked with {agent_name}."]
-    sentences += [f'They said: "{_quote(u.message.text)}"' for u in quotes]
+    who = speaker(utterances)
+    sentences = [f"On {_day(started)} {who or 'the user'} talked with {agent_name}."]
+    sentences += [f'{who or "They"} said: "{_quote(u.message.text)}"' for u in quotes]
     if (mood := _mood_sentence(closing)) is not None:
         sentences.append(mood)
     if len(sentences) < 3 and len(utterances) > len(quotes):
@@ -143,10 +160,12 @@ def summary_prompt(utterances: Sequence[Utterance]) -> str:
 
 
 def accept_summary(answer: str | None) -> str | None:
-    """An LLM summary worth keeping: some words, not an essay, not a refusal."""
+    """An LLM summary worth keeping: some words, not an essay, not a refusal, not the prompt parroted."""
     if not answer:
         return None
     text = " ".join(answer.split())
     if not 20 <= len(text) <= 1200 or text.lower().startswith(("i'm sorry", "i cannot", "as an ai")):
+        return None
+    if "summarise in 3 short sentences" in text.lower() or text.lower().startswith("echo:"):
         return None
     return text

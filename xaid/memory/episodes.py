@@ -108,7 +108,8 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
     if not raw:
         return []
     raw = [r for r in raw if await _confident(mem, agent_id, r[0])]
-    vectors = _rows(await mem.embed([c.text for c, *_ in raw]), len(raw))
+    who = consolidate.speaker(d.utterances)
+    vectors = _rows(await mem.embed([consolidate.name_the_user(c.text, who) for c, *_ in raw]), len(raw))
     planned: list[PlannedFact] = []
     for (c, s, v, u), vec in zip(raw, vectors, strict=True):
         neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec, c.subject)
@@ -122,7 +123,8 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
         refs = timeparse.find_times(u.message.text, u.message.ts_ms)
         when = timeparse.earliest_future(refs) or (refs[0] if refs else None)
         valid = (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
-        planned.append(PlannedFact(NewFact(c.subject, c.kind, c.text, v, s.as_dict(), *valid), decision, vec,
+        text = consolidate.name_the_user(c.text, who)
+        planned.append(PlannedFact(NewFact(c.subject, c.kind, text, v, s.as_dict(), *valid), decision, vec,
                                    [(u.message.message_id, u.ref)]))
     return planned
 

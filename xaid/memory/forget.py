@@ -48,6 +48,7 @@ def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:
 
 def delete_episode(conn: apsw.Connection, episode_id: int) -> None:
     _drop_highlights(conn, episode_id)
+    conn.execute("DELETE FROM recall_items WHERE source_episode = ?", (episode_id,))  # they quote the episode
     index.remove(conn, "episode", [episode_id])
     conn.execute("DELETE FROM sources WHERE kind = 'episode' AND item_id = ?", (episode_id,))
     conn.execute("DELETE FROM episodes WHERE episode_id = ?", (episode_id,))

@@ -17,6 +17,7 @@ import numpy as np
 
 VEC_TABLE = "memory_vec"
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+CJK = _CJK
 _WORD = re.compile(r"[^\W_\u3400-\u9fff\uf900-\ufaff]+")  # words of non-CJK scripts, split at CJK runs
 # Words that would make every memory match every query; BM25 weighs them low but not to zero.
 STOPWORDS = frozenset({
@@ -114,6 +115,12 @@ def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> lis
     )
     # A zero query vector has no direction: sqlite-vec reports its cosine distance as NULL.
     return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows if distance is not None]
+
+
+def content_words(text: str) -> int:
+    """Roughly how much a text says: its non-stopword Latin words plus its Chinese characters / 2."""
+    latin = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS]
+    return len(latin) + sum(len(run) for run in _CJK.findall(text)) // 2
 
 
 def _cjk_pairs(text: str) -> list[str]:

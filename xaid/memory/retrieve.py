@@ -6,10 +6,14 @@ Two sources, fused into one ranked list:
 - L2 and highlights by relevance: vector similarity (sqlite-vec KNN) and keyword relevance
   (FTS5 bm25, unicode61 for Latin words, trigram for Chinese), mixed with recency and value.
 
-score = 0.45·cosine + 0.25·keyword/best_keyword + 0.15·recency + 0.15·value, and for recent
-episodes at least 0.35 + 0.25·recency_by_day. Items need a vector match ≥ 0.3 or a keyword hit to
-enter unless they are recent episodes. Hits are dated in words ("yesterday", "3 weeks ago") and
-count as references, which protects them from the forgetting curve.
+score = 0.45·cosine + 0.25·keyword/best_keyword + 0.15·recency + 0.15·value. Recent episodes get a
+floor that depends on how much the turn says: for an opener with no content words ("Morning",
+"早") at least 0.35 + 0.25·2^(-days), so yesterday comes first; for a real question only
+0.15 + 0.1·2^(-days), so a relevant fact or highlight outranks an unrelated recent episode. Items
+need a vector match ≥ 0.3 (≥ 0.6 for a mostly Chinese query, since the default MiniLM is
+English-only and scores unrelated Chinese at 0.3–0.55) or a keyword hit, unless they are recent
+episodes. Hits are dated in words ("yesterday", "3 weeks ago") and count as references, which
+protects them from the forgetting curve.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from . import index
 
 DAY_MS = 86_400_000
 MIN_COSINE = 0.3
+MIN_COSINE_CJK = 0.6
 CANDIDATES = 40
 
 
@@ -80,6 +85,9 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
     sims = dict(index.knn(conn, agent_id, vector, CANDIDATES)) if vector is not None else {}
     keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() else {}
     best_kw = max(keywords.values(), default=0.0) or 1.0
+    cjk_chars = sum(len(run) for run in index.CJK.findall(query))
+    min_cos = MIN_COSINE_CJK if cjk_chars > len(query) / 3 else MIN_COSINE
+    opener = index.content_words(query) <= 2
     recent = conn.execute(
         "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
         "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
@@ -92,7 +100,9 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
             continue
         cos = sims.get(item_id, 0.0)
         kw = keywords.get(item_id, 0.0) / best_kw
-        if cos < MIN_COSINE and kw <= 0 and item_id not in recent_ids:
+        if cos < min_cos:
+            cos = 0.0
+        if cos <= 0 and kw <= 0 and item_id not in recent_ids:
             continue
         value, current = _value(conn, item)
         if not current:
@@ -100,7 +110,7 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
         age_days = max(0, now_ms - item.ts_ms) / DAY_MS
         score = 0.45 * max(cos, 0.0) + 0.25 * kw + 0.15 * 2 ** (-age_days / 30) + 0.15 * value
         if item_id in recent_ids:
-            score = max(score, 0.35 + 0.25 * 2 ** (-age_days))
+            score = max(score, (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.15 + 0.1 * 2 ** (-age_days)))
         scored.append((score, item))
     scored.sort(key=lambda s: (-s[0], -s[1].ts_ms))
     hits: list[Hit] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import apsw
@@ -55,7 +56,7 @@ async def arm_item(call: Call) -> dict[str, Any]:
     if words is not None and not all(isinstance(w, str) and w for w in words):
         raise bad_params("param 'keywords' must be a list of non-empty strings")
     await load_agent(call, agent_id)
-    keywords = list(words) if words else list(arm.keywords(topic))
+    keywords = [w.lower() for w in words] if words else list(arm.keywords(topic))
     item_id = await call.app.db.run(sql.insert, agent_id, None, topic, keywords, "manual", not_before, not_after,
                                     float(priority), now)
     item = await call.app.db.run(sql.get, agent_id, item_id)
@@ -71,17 +72,19 @@ async def cancel(call: Call) -> dict[str, Any]:
     p.done()
     await load_agent(call, agent_id)
 
-    def run(conn: apsw.Connection) -> bool:
+    def run(conn: apsw.Connection) -> bool | None:
         item = sql.get(conn, agent_id, item_id)
         if item is None:
-            return False
-        if item.state == "pending":
-            sql.close(conn, item_id, "cancelled", "cancelled by the client")
+            return None
+        if item.state != "pending":
+            return False  # already pushed, resolved or expired: nothing left to cancel
+        sql.close(conn, item_id, "cancelled", "cancelled by the client")
         return True
 
-    if not await call.app.db.run(run):
+    cancelled = await call.app.db.run(run)
+    if cancelled is None:
         raise not_found("scheduler item", str(item_id))
-    return {"item_id": item_id, "cancelled": True}
+    return {"item_id": item_id, "cancelled": cancelled}
 
 
 @method("scheduler.config")
@@ -95,7 +98,7 @@ async def config(call: Call) -> dict[str, Any]:
     allow = p.list("allow", None)
     p.done()
     if gap_hours is not None and (not isinstance(gap_hours, int | float) or isinstance(gap_hours, bool)
-                                  or gap_hours < 0):
+                                  or not math.isfinite(gap_hours) or gap_hours < 0):
         raise bad_params("param 'min_gap_hours' must be a number ≥ 0")
     if allow is not None and not all(isinstance(a, str) and a for a in allow):
         raise bad_params("param 'allow' must be a list of non-empty strings (scenes or topic words)")

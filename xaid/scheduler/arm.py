@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..memory import features, timeparse
 from ..memory.consolidate import Draft, Utterance
 from ..memory.index import STOPWORDS
+from ..mood.lexicon_en import CUES
 
 HOUR_MS = 3_600_000
 DAY_MS = 24 * HOUR_MS
@@ -64,20 +65,35 @@ class Arm:
     priority: float
 
 
+# Words that say how or when, not what: they come up in any conversation and prove nothing.
+_NOT_TOPICAL = frozenset((
+    "today tomorrow tonight yesterday morning evening afternoon night week weekend month year next last this "
+    "monday tuesday wednesday thursday friday saturday sunday really something everything nothing thing things "
+    "feel feeling felt going gonna want wanna need think know still again much more some like time good bad well "
+    "tired exhausted happy sad angry upset worried nervous scared stressed excited anxious great awful terrible"
+).split()) | frozenset(CUES)
+
+
 def keywords(text: str) -> tuple[str, ...]:
     """Words that would show the matter came up again: names, content words, Chinese word pairs."""
     f = features.features(text)
-    out = [n.lower() for n in f.proper_nouns]
-    out += [w.lower() for w in _LATIN.findall(text) if w.lower() not in STOPWORDS]
+    out = [n.lower() for n in f.proper_nouns if n.lower() not in _NOT_TOPICAL]
+    out += [w.lower() for w in _LATIN.findall(text) if w.lower() not in STOPWORDS and w.lower() not in _NOT_TOPICAL]
     for run in _CJK_RUN.findall(text):
         out += [run[i : i + 2] for i in range(len(run) - 1) if not (set(run[i : i + 2]) & _CJK_STOP)]
     return tuple(dict.fromkeys(out))[:12]
 
 
+def _mentions(low: str, word: str) -> bool:
+    if _CJK_RUN.fullmatch(word):
+        return word in low
+    return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low) is not None  # whole words: "test" ≠ "latest"
+
+
 def came_up(text: str, words: Sequence[str]) -> bool:
     """The matter is on the table: one of its words, or an outcome word when it was an event."""
     low = text.lower()
-    if any(w in low for w in words):
+    if any(_mentions(low, w.lower()) for w in words):
         return True
     evented = any(w in EVENTS_EN or any(e in w for e in EVENTS_ZH) for w in words)
     return evented and any(o in low for o in OUTCOMES)

@@ -53,8 +53,8 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
              said: float | None, carried: float | None, default_gap_ms: int) -> Verdict:
     """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
     mood brought from before. What the user says now decides; a carried low blocks only when it
-    is still deep (yesterday's anger is exactly what a friend asks about the next morning)."""
-    """Decide, and record the push when there is one (inside the caller's transaction)."""
+    is still deep (yesterday's anger is exactly what a friend asks about the next morning).
+    Decides, and records the push when there is one, inside the caller's transaction."""
     s = sql.settings(conn, agent_id, default_gap_ms)
     if not s.enabled:
         return Verdict(None, "the scheduler is off for this agent")

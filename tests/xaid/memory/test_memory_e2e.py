@@ -97,7 +97,7 @@ def test_agents_never_see_each_others_memories(client: Client) -> None:
 def test_forgetting_curve_on_a_replayed_clock(client: Client) -> None:
     client.agent_create("mia")
     talk(client, "mia", ["I'm furious!!! The landlord raised the rent to 2000 dollars."], T0)
-    talk(client, "mia", ["I'm so happy, I passed the driving test at 9am!"], T0 + 8 * DAY)  # past the L1 window
+    talk(client, "mia", ["I'm so happy, I passed the driving test at 9am!"], T0 + 16 * DAY)  # past the L1 window
     kept = client.call("memory.list", agent_id="mia", kind="episode")["items"]
     assert all(ep["highlights"] for ep in kept)
     # the second episode gets referenced (a search hit, past the L1 window), the first never does
