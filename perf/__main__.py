@@ -24,6 +24,7 @@ AREAS: dict[str, str] = {
     "scheduler": "perf.scheduler",
     "suites": "perf.suites",
     "locomo": "perf.locomo",
+    "faults": "perf.faults",
 }
 HERE = Path(__file__).resolve().parent
 

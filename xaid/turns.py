@@ -102,7 +102,8 @@ class Turns:
         cfg = app.config.memory
         hits, _tokens = await app.db.run(
             lambda conn: retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
-                                         budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days))
+                                         budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
+                                         multilingual=cfg.embed_multilingual))
         profile = await app.db.run(persona.current_text, agent.agent_id)
         return hits, profile
 

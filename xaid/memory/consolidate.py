@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..store.sessions import Message
-from . import extract, features, timeparse
+from . import extract, features, index, timeparse
 
-MAX_HIGHLIGHTS = 5
+MAX_HIGHLIGHTS = 8
+HIGHLIGHT_SPECIFICITY = 0.3
 SUMMARY_QUOTES = 3
 QUOTE_CHARS = 160
 UNSURE_MIN_TURNS = 6
@@ -106,6 +107,11 @@ def _tension(utterances: Sequence[Utterance], closing_valence: float | None, end
     return round(min(1.0, score), 3)
 
 
+def _substantial(text: str) -> bool:
+    """A statement with some content: not small talk, not a question."""
+    return index.content_words(text) >= 3 and not extract.is_question(text)
+
+
 def _mood_sentence(closing: tuple[float, float, float] | None) -> str | None:
     if closing is None:
         return None
@@ -135,7 +141,12 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: tup
         sentences.append(mood)
     if len(sentences) < 3 and len(utterances) > len(quotes):
         sentences.append(f"There were {len(utterances)} messages from the user in all.")
-    highlights = [u for u in ranked if u.intensity >= 0.6 or u.specificity >= 0.6][:MAX_HIGHLIGHTS]
+    # Verbatim keepers: emotional peaks, anything specific (a name, a number, a date), anything the user
+    # stated about themselves (even when the rules were not sure enough to make it a fact), and, while
+    # room is left, other substantial statements: a small model cannot tell yet what will matter later.
+    keep = [u for u in ranked if u.intensity >= 0.6 or u.specificity >= HIGHLIGHT_SPECIFICITY or u.candidates]
+    keep += [u for u in ranked if u not in keep and _substantial(u.message.text)]
+    highlights = keep[:MAX_HIGHLIGHTS]
     top = ranked[0].salience if ranked else 0.0
     unsure = len(utterances) >= UNSURE_MIN_TURNS and top < UNSURE_MAX_SALIENCE
     d = Draft(started, ended, " ".join(sentences[:5]), "rules",

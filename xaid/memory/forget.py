@@ -139,3 +139,4 @@ def optimize_indexes(conn: apsw.Connection) -> None:
     """Merge FTS segments so deleted entries leave the index files, not just its view."""
     conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
     conn.execute("INSERT INTO memory_fts_cjk(memory_fts_cjk) VALUES ('optimize')")
+    conn.execute("INSERT INTO memory_fts_bigram(memory_fts_bigram) VALUES ('optimize')")

@@ -117,15 +117,42 @@ def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> lis
     return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows if distance is not None]
 
 
+GREETINGS = tuple(sorted((
+    "good morning", "good evening", "good afternoon", "good night", "morning", "evening", "hello", "hiya", "hi",
+    "hey", "yo", "sup", "what's up", "whats up", "how are you", "how's it going", "how are things", "i'm back",
+    "back again", "back home now", "again", "there",
+    "早上好", "早安", "早", "你好", "您好", "在吗", "在不在", "嗨", "哈喽", "晚上好", "下午好", "中午好", "晚安",
+    "我回来了", "回来了", "又来了", "呀", "啊", "呢", "哦",
+), key=len, reverse=True))
+
+
+def is_opener(text: str) -> bool:
+    """A greeting or nothing at all: a turn with nothing in it to match memories on."""
+    rest = text.lower()
+    for greeting in GREETINGS:
+        if greeting.isascii():
+            rest = re.sub(rf"(?<![a-z']){re.escape(greeting)}(?![a-z'])", " ", rest)
+        else:
+            rest = rest.replace(greeting, " ")
+    return content_words(rest) == 0 and not _CJK.search(rest)
+
+
 def content_words(text: str) -> int:
     """Roughly how much a text says: its non-stopword Latin words plus its Chinese characters / 2."""
     latin = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS]
     return len(latin) + sum(len(run) for run in _CJK.findall(text)) // 2
 
 
+# Characters that make a pair meaningless as a search word (particles, pronouns, "very").
+_CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀么什哪怎谁几个这那一不没")
+
+
 def _cjk_pairs(text: str) -> list[str]:
-    """Two-character Chinese words ("上海", "客户") are below the trigram index's reach."""
-    return [run for run in _CJK.findall(text) if len(run) == 2]
+    """The query's Chinese character pairs worth matching: most Chinese words are two characters."""
+    pairs = []
+    for run in _CJK.findall(text):
+        pairs += [run[i : i + 2] for i in range(len(run) - 1) if not set(run[i : i + 2]) & _CJK_STOP]
+    return list(dict.fromkeys(pairs))
 
 
 def _fts_query(text: str) -> tuple[str | None, str | None]:
@@ -154,12 +181,14 @@ def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tup
         )
         for item_id, score in rows:
             scores[item_id] = max(scores.get(item_id, 0.0), float(score))
-    best = max(scores.values(), default=1.0)
-    for pair in _cjk_pairs(text):  # a scan of this agent's items only; rare and short
-        rows = conn.execute("SELECT item_id FROM memory_items WHERE agent_id = ? AND instr(text, ?) > 0 LIMIT ?",
-                            (agent_id, pair, k))
-        for (item_id,) in rows:
-            scores[item_id] = max(scores.get(item_id, 0.0), 0.5 * best)
+    if pairs := _cjk_pairs(text):
+        query = " OR ".join(f'"{p}"' for p in pairs)
+        rows = conn.execute(
+            "SELECT f.rowid, -bm25(memory_fts_bigram) FROM memory_fts_bigram f JOIN memory_items m "
+            "ON m.item_id = f.rowid WHERE memory_fts_bigram MATCH ? AND m.agent_id = ? "
+            "ORDER BY bm25(memory_fts_bigram) LIMIT ?", (query, agent_id, k))
+        for item_id, score in rows:
+            scores[item_id] = max(scores.get(item_id, 0.0), float(score))
     return sorted(scores.items(), key=lambda kv: -kv[1])[:k]
 
 

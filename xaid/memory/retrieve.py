@@ -10,9 +10,11 @@ score = 0.45·cosine + 0.25·keyword/best_keyword + 0.15·recency + 0.15·value.
 floor that depends on how much the turn says: for an opener with no content words ("Morning",
 "早") at least 0.35 + 0.25·2^(-days), so yesterday comes first; for a real question only
 0.15 + 0.1·2^(-days), so a relevant fact or highlight outranks an unrelated recent episode. Items
-need a vector match ≥ 0.3 (≥ 0.6 for a mostly Chinese query, since the default MiniLM is
-English-only and scores unrelated Chinese at 0.3–0.55) or a keyword hit, unless they are recent
-episodes. Hits are dated in words ("yesterday", "3 weeks ago") and count as references, which
+need a vector match ≥ 0.3 (≥ 0.6 for an opener, which has nothing to match on and gets no keyword
+hits either) or a keyword hit, unless they are recent episodes. A mostly Chinese query ranks by
+keywords only unless ``memory.embed_multilingual`` says the model reads Chinese: the default
+MiniLM is English-only and scores unrelated Chinese texts at 0.3–0.6 (≥ 0.45 is required when it
+does read Chinese). Hits are dated in words ("yesterday", "3 weeks ago") and count as references, which
 protects them from the forgetting curve.
 """
 
@@ -30,7 +32,7 @@ from . import index
 
 DAY_MS = 86_400_000
 MIN_COSINE = 0.3
-MIN_COSINE_CJK = 0.6
+MIN_COSINE_CJK = 0.45
 CANDIDATES = 40
 
 
@@ -81,13 +83,18 @@ def _value(conn: apsw.Connection, item: index.Item) -> tuple[float, bool]:
 
 def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
            k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
-           touch: bool = True) -> tuple[list[Hit], int]:
+           touch: bool = True, multilingual: bool = False) -> tuple[list[Hit], int]:
+    cjk_chars = sum(len(run) for run in index.CJK.findall(query))
+    if cjk_chars > len(query) / 3 and not multilingual:
+        vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
     sims = dict(index.knn(conn, agent_id, vector, CANDIDATES)) if vector is not None else {}
     keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() else {}
     best_kw = max(keywords.values(), default=0.0) or 1.0
-    cjk_chars = sum(len(run) for run in index.CJK.findall(query))
     min_cos = MIN_COSINE_CJK if cjk_chars > len(query) / 3 else MIN_COSINE
-    opener = index.content_words(query) <= 2
+    opener = index.is_opener(query)
+    if opener:  # "Morning", "早": nothing to match on; vector and keyword hits here are noise
+        min_cos = max(min_cos, 0.6)
+        keywords = {}
     recent = conn.execute(
         "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
         "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",

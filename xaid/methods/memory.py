@@ -43,7 +43,8 @@ async def search(call: Call) -> dict[str, Any]:
     hits, tokens = await call.app.db.run(
         lambda conn: retrieve.search(conn, agent_id, query, vector, at(call.app.clock, ts), k=min(k, 200),
                                      budget_tokens=budget, recent_days=cfg.recent_days,
-                                     kinds=frozenset(kinds) if kinds else None, touch=touch))
+                                     kinds=frozenset(kinds) if kinds else None, touch=touch,
+                                     multilingual=cfg.embed_multilingual))
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 

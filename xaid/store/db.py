@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,6 +37,16 @@ def storage_error(exc: apsw.Error) -> XaiError:
     return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
 
 
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def cjk_bigrams(text: str | None) -> str:
+    """The CJK character pairs of a text as space-separated words, for the bigram keyword index."""
+    if not text:
+        return ""
+    return " ".join(run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(max(1, len(run) - 1)))
+
+
 def _root(exc: apsw.Error) -> apsw.Error:
     """The first SQLite error in the chain: after SQLITE_FULL, SQLite has already rolled back and
     the context manager's own rollback fails with a message that would hide the real cause."""
@@ -54,6 +65,7 @@ def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = Non
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())  # vec0 tables for memory vectors
     conn.enable_load_extension(False)
+    conn.create_scalar_function("cjk_bigrams", cjk_bigrams, 1, deterministic=True)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")

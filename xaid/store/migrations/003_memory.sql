@@ -102,19 +102,28 @@ CREATE VIRTUAL TABLE memory_fts USING fts5(
 CREATE VIRTUAL TABLE memory_fts_cjk USING fts5(
     text, content='memory_items', content_rowid='item_id', tokenize='trigram'
 );
+-- Most Chinese words are two characters, below the trigram index's reach: a third index holds the
+-- text's CJK character pairs as words (cjk_bigrams() is registered on every connection by xaid).
+CREATE VIRTUAL TABLE memory_fts_bigram USING fts5(
+    text, content='', contentless_delete=1, tokenize='unicode61'
+);
 CREATE TRIGGER memory_items_ai AFTER INSERT ON memory_items BEGIN
     INSERT INTO memory_fts(rowid, text) VALUES (new.item_id, new.text);
     INSERT INTO memory_fts_cjk(rowid, text) VALUES (new.item_id, new.text);
+    INSERT INTO memory_fts_bigram(rowid, text) VALUES (new.item_id, cjk_bigrams(new.text));
 END;
 CREATE TRIGGER memory_items_ad AFTER DELETE ON memory_items BEGIN
     INSERT INTO memory_fts(memory_fts, rowid, text) VALUES ('delete', old.item_id, old.text);
     INSERT INTO memory_fts_cjk(memory_fts_cjk, rowid, text) VALUES ('delete', old.item_id, old.text);
+    DELETE FROM memory_fts_bigram WHERE rowid = old.item_id;
 END;
 CREATE TRIGGER memory_items_au AFTER UPDATE OF text ON memory_items BEGIN
     INSERT INTO memory_fts(memory_fts, rowid, text) VALUES ('delete', old.item_id, old.text);
     INSERT INTO memory_fts_cjk(memory_fts_cjk, rowid, text) VALUES ('delete', old.item_id, old.text);
+    DELETE FROM memory_fts_bigram WHERE rowid = old.item_id;
     INSERT INTO memory_fts(rowid, text) VALUES (new.item_id, new.text);
     INSERT INTO memory_fts_cjk(rowid, text) VALUES (new.item_id, new.text);
+    INSERT INTO memory_fts_bigram(rowid, text) VALUES (new.item_id, cjk_bigrams(new.text));
 END;
 
 -- L3: the persona, rewritten (never deleted); earlier versions kept.

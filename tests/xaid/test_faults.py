@@ -1,0 +1,461 @@
+"""Faults and load, short versions for CI: many clients at once, SIGKILLs, a full disk, agents side
+by side, a refused peer. perf/faults.py runs the full-size versions and writes the table in
+perf/RESULTS.md.
+
+Every check is on behaviour: which errors the clients see, that nothing acknowledged is lost,
+what the database holds afterwards. None is on timing. Defects found by these scenarios are
+reproduced at the end of the file as strict xfails: a fix makes them fail the run, and the marker
+goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import apsw
+import pytest
+import sqlite_vec
+from xaiclient import AsyncClient, Client, XaiError
+
+from xaid.testing import DaemonProcess
+
+T0 = 1_764_536_400_000
+DAY = 86_400_000
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs and changing uid need root")
+
+
+def read_only(db: Path) -> apsw.Connection:
+    """A reader beside a running (or killed) daemon: it never checkpoints or recovers the WAL."""
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    conn.setbusytimeout(5000)
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    return conn
+
+
+def db_state(db: Path) -> dict[str, Any]:
+    conn = read_only(db)
+    try:
+        return {
+            "integrity": conn.execute("PRAGMA integrity_check").fetchone()[0],
+            "sessions with > 1 episode": conn.execute(
+                "SELECT count(*) FROM (SELECT session_id FROM episodes WHERE session_id IS NOT NULL "
+                "GROUP BY session_id HAVING count(*) > 1)").fetchone()[0],
+            "jobs not done": conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").fetchone()[0],
+        }
+    finally:
+        conn.close()
+
+
+HEALTHY = {"integrity": "ok", "sessions with > 1 episode": 0, "jobs not done": 0}
+
+
+def wait_memory_ready(c: Client) -> None:
+    """The embedding model loads after READY, and writes the vector table when it has loaded."""
+    for _ in range(600):
+        if c.stats()["memory"]["embedder"] == "ready":
+            return
+        time.sleep(0.05)
+    pytest.fail("the embedding model did not load")
+
+
+# --- load ---------------------------------------------------------------------------------------
+
+OPS = ("ping", "status", "agent.get", "session.send", "session.history", "memory.search", "mood.get")
+
+
+async def mixed_calls(path: Path, clients: int, seconds: float) -> tuple[Counter[str], Counter[str], dict]:
+    done: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    acked: dict[str, list[str]] = {}
+    stop_at = time.monotonic() + seconds
+
+    async def one(i: int) -> None:
+        rng = random.Random(i)
+        agent = f"load{i % 3}"
+        async with AsyncClient(path) as c:
+            sid = (await c.call("session.open", agent_id=agent))["session_id"]
+            acked[sid] = []
+            for n in range(100_000):
+                if time.monotonic() > stop_at:
+                    break
+                op = rng.choice(OPS)
+                try:
+                    if op == "session.send":
+                        text = f"client {i} turn {n}: I like tea"
+                        result = await (await c.stream(op, session_id=sid, text=text)).finish()
+                        acked[sid] += [text, result["text"]]
+                    elif op == "session.history":
+                        await c.call(op, session_id=sid, limit=20)
+                    elif op == "memory.search":
+                        await c.call(op, agent_id=agent, query="where does my sister live")
+                    elif op in ("agent.get", "mood.get"):
+                        await c.call(op, agent_id=agent)
+                    else:
+                        await c.call(op)
+                    done[op] += 1
+                except XaiError as exc:
+                    errors[exc.code] += 1
+                    if exc.code == "unavailable":
+                        return
+                    await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(clients))), seconds + 60)
+    return done, errors, acked
+
+
+def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        for a in range(3):
+            c.agent_create(f"load{a}")
+            sid = c.session_open(f"load{a}")["session_id"]
+            c.session_send(sid, "My sister Anna lives in Kyoto.").finish()
+            c.session_close(sid, wait=True)
+    done, errors, acked = asyncio.run(mixed_calls(daemon.socket, clients=10, seconds=5))
+    assert set(errors) <= {"overloaded"}, errors  # the documented back-pressure, nothing else
+    assert set(done) == set(OPS), done
+    with daemon.client() as c:
+        for sid, texts in acked.items():
+            stored = {m["text"] for m in c.session_history(sid)["messages"]}
+            assert [t for t in texts if t not in stored] == []
+        assert c.ping() == {}
+
+
+# --- crash --------------------------------------------------------------------------------------
+
+
+def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -> None:
+    """Three SIGKILLs at random moments while two clients ingest and close sessions (so that
+    consolidation jobs are pending); after each restart every acknowledged message is there, each
+    session gets exactly one episode, every job finishes and the database is intact."""
+    rng = random.Random(20)
+    proc = DaemonProcess(tmp_path / "d").start()
+    acked: dict[str, list[str]] = {}
+    in_flight: dict[str, list[str]] = {}
+    with proc.client() as c:
+        c.agent_create("crash")
+    try:
+        for r in range(3):
+            stop = threading.Event()
+
+            def writer(w: int, r: int = r, stop: threading.Event = stop) -> None:
+                """Three short sessions closed without waiting (their jobs pend), then one left open."""
+                try:
+                    with proc.client(timeout=30) as c:
+                        for s in range(4):
+                            sid = c.session_open("crash")["session_id"]
+                            acked[sid] = []
+                            for m in range(rng.randint(2, 6) if s < 3 else 40):
+                                if stop.is_set():
+                                    return
+                                batch = [f"r{r} w{w} {sid} m{m}.{b}: I met Dr. Chen at 3pm about Osaka"
+                                         for b in range(rng.randint(1, 3))]
+                                in_flight[sid] = batch
+                                c.session_ingest(sid, [{"role": "user", "text": t} for t in batch])
+                                acked[sid] += batch
+                                in_flight[sid] = []
+                                time.sleep(0.01)
+                            if s < 3:
+                                c.session_close(sid)
+                except XaiError:
+                    return  # the daemon was killed under us
+
+            threads = [threading.Thread(target=writer, args=(w,)) for w in range(2)]
+            for t in threads:
+                t.start()
+            time.sleep(rng.uniform(0.1, 0.8))
+            proc.kill()
+            stop.set()
+            for t in threads:
+                t.join(30)
+            proc.start()
+            with proc.client(timeout=60) as c:
+                for sid, texts in acked.items():
+                    stored = [m["text"] for m in c.session_history(sid)["messages"]]
+                    assert stored[: len(texts)] == texts
+                    assert stored[len(texts):] in ([], in_flight.get(sid, []))  # an ingest is all or none
+                    acked[sid], in_flight[sid] = stored, []
+                    episode = c.session_close(sid, wait=True)["episode_id"]
+                    assert (episode is not None) == bool(stored)  # nothing said, nothing to remember
+            assert db_state(proc.db_path) == HEALTHY
+        proc.stop()
+        conn = apsw.Connection(str(proc.db_path))
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
+    finally:
+        proc.kill()
+
+
+# --- disk full ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def tmpfs(path: Path, size: str) -> Iterator[Path]:
+    path.mkdir(parents=True, exist_ok=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(path)]).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield path
+    finally:
+        for _ in range(50):
+            if subprocess.run(["umount", str(path)], capture_output=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(path: Path, leave: int = 0) -> Path:
+    """A filler file taking every free block but ``leave`` bytes."""
+    filler = path / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for _ in range(1 << 16):
+            try:
+                os.write(fd, b"\0" * 4096)
+            except OSError:
+                break
+    finally:
+        os.close(fd)
+    if leave:
+        os.truncate(filler, max(0, filler.stat().st_size - leave))
+    return filler
+
+
+@needs_root
+def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "state", "8m") as state, DaemonProcess(tmp_path) as proc, proc.client(timeout=60) as c:
+        wait_memory_ready(c)
+        c.agent_create("disk")
+        first = c.session_open("disk")["session_id"]
+        c.session_send(first, "My sister Anna lives in Kyoto and I work at Globex.").finish()
+        c.session_close(first, wait=True)
+        episodes = c.memory_list("disk", kind="episode")["items"]
+        acked: dict[str, list[str]] = {}
+
+        def write(text: str) -> XaiError | None:
+            """One ingest, in a new session every 30 messages (a history must fit in one frame)."""
+            try:
+                sid = list(acked)[-1] if acked else ""
+                if not sid or len(acked[sid]) >= 30:
+                    sid = c.session_open("disk")["session_id"]  # a write too: it may be refused
+                    acked[sid] = []
+                c.session_ingest(sid, [{"role": "user", "text": text}])
+            except XaiError as exc:
+                return exc
+            acked[sid].append(text)
+            return None
+
+        def fill_until_refused(label: str) -> XaiError:
+            for i in range(1_000):  # some writes still fit in blocks the WAL already holds
+                if (err := write(f"{label} {i}: " + "x" * 20_000)) is not None:
+                    return err
+            pytest.fail(f"{label}: 1,000 writes of 20 kB fit on a full 8 MiB disk")
+
+        def all_there() -> None:
+            for sid, texts in acked.items():
+                stored = {m["text"] for m in c.session_history(sid)["messages"]}
+                assert [t for t in texts if t not in stored] == []
+            now = {e["episode_id"]: e["summary"] for e in c.memory_list("disk", kind="episode")["items"]}
+            assert {e["episode_id"]: now.get(e["episode_id"]) for e in episodes} == \
+                {e["episode_id"]: e["summary"] for e in episodes}
+            assert db_state(proc.db_path)["integrity"] == "ok"
+
+        for i in range(10):
+            assert write(f"before the disk filled {i}") is None
+        for label, free in (("a filler file", "delete it"), ("the database itself", "remount bigger")):
+            filler = fill(state) if label == "a filler file" else None
+            err = fill_until_refused(label)
+            assert err.code == "storage_error" and "disk" in err.message, err
+            assert isinstance(write("the same again: " + "x" * 20_000), XaiError)
+            # the daemon is up and every read works
+            assert c.ping() == {} and c.status()["pid"] == proc.proc.pid
+            c.agent_get("disk")
+            c.memory_search("disk", "Anna")
+            c.session_list("disk")
+            c.mood_get("disk")
+            all_there()
+            if filler is not None:
+                filler.unlink()
+            else:
+                subprocess.run(["mount", "-o", "remount,size=64m", str(state)], check=True)
+            assert write(f"after {free}") is None
+        turn = c.session_open("disk")["session_id"]
+        reply = c.session_send(turn, "and a turn after the recovery").finish()
+        acked[turn] = ["and a turn after the recovery", reply["text"]]
+        assert c.session_close(turn, wait=True)["episode_id"] is not None
+        all_there()
+        proc.stop()
+        conn = apsw.Connection(str(proc.db_path))
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
+
+
+# --- isolation ----------------------------------------------------------------------------------
+
+
+def test_agents_with_shared_words_never_see_each_others_secrets(client: Client) -> None:
+    secrets = {"iso0": "pelican0", "iso1": "zanzibar1", "iso2": "quokka2"}
+    for a, secret in secrets.items():
+        client.agent_create(a)
+        sid = client.session_open(a, ts=T0)["session_id"]
+        lines = ["I work at Globex.", "My sister Anna lives in Kyoto.", f"My dog {secret.title()} likes tea.",
+                 f"My locker code word is {secret}."]
+        for i, line in enumerate(lines):
+            client.session_send(sid, line, ts=T0 + i * 60_000).finish()
+        client.session_close(sid, ts=T0 + 3_600_000, wait=True)
+    for a in secrets:
+        others = [s for b, s in secrets.items() if b != a]
+        seen = []
+        for q in [*secrets.values(), "Globex", "sister Anna", "dog", ""]:
+            seen.append(client.memory_search(a, q, k=200, budget_tokens=100_000, ts=T0 + 2 * DAY))
+        seen.append(client.memory_export(a))
+        seen.append(client.memory_persona(a))
+        sid = client.session_open(a, ts=T0 + 2 * DAY)["session_id"]
+        seen.append(client.session_send(sid, "How is my dog, and what is my code word?", ts=T0 + 2 * DAY,
+                                        explain=True).finish()["context"])
+        text = json.dumps(seen, ensure_ascii=False).lower()
+        assert [s for s in others if s in text] == [], f"{a} sees another agent's memory"
+        assert secrets[a] in text  # and its own is there: the check looks in the right place
+
+
+# --- access -------------------------------------------------------------------------------------
+
+INTRUDER = r"""
+import json, os, socket, struct, sys
+import cbor2
+os.setgroups([]); os.setgid(5000); os.setuid(5000)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(sys.argv[1])
+for rid, method, params in ((1, "agent.create", {"agent_id": "intruder"}),
+                            (2, "memory.forget", {"agent_id": "keeper", "all": True})):
+    body = cbor2.dumps({"v": 1, "id": rid, "method": method, "params": params})
+    try:
+        s.sendall(struct.pack(">I", len(body)) + body)
+    except OSError:
+        pass
+data = b""
+try:
+    while chunk := s.recv(65536):
+        data += chunk
+except OSError:
+    pass
+frames = []
+while len(data) >= 4:
+    n = struct.unpack(">I", data[:4])[0]
+    frames.append(cbor2.loads(data[4:4 + n]))
+    data = data[4 + n:]
+print(json.dumps(frames))
+"""
+
+
+@needs_root
+def test_a_refused_peer_runs_no_method(tmp_path: Path) -> None:
+    public = Path(tempfile.mkdtemp(prefix="xaid-access-"))  # pytest's tmp_path is closed to other uids
+    public.chmod(0o755)
+    env = {"XAID_SERVER_ALLOW_UIDS": "0", "XAID_SERVER_SOCKET_MODE": "0666"}
+    try:
+        with DaemonProcess(public / "d", env=env) as proc, proc.client() as c:
+            os.chmod(proc.root, 0o755)
+            c.agent_create("keeper")
+            sid = c.session_open("keeper")["session_id"]
+            c.session_send(sid, "My sister Anna lives in Kyoto.").finish()
+            c.session_close(sid, wait=True)
+            before = (c.stats(), c.memory_export("keeper"))
+            out = subprocess.run([sys.executable, "-c", INTRUDER, str(proc.socket)], capture_output=True,
+                                 text=True, timeout=60)
+            assert out.returncode == 0, out.stderr
+            frames = json.loads(out.stdout)
+            assert [(f["id"], f["error"]["code"]) for f in frames] == [(None, "forbidden")]
+            stats = c.stats()
+            assert stats["connections_refused"] == before[0]["connections_refused"] + 1
+            for method in ("agent.create", "memory.forget"):
+                assert stats["methods"].get(method, {}).get("calls", 0) == \
+                    before[0]["methods"].get(method, {}).get("calls", 0)
+            assert [a["agent_id"] for a in c.agent_list()["agents"]] == ["keeper"]
+            assert c.memory_export("keeper") == before[1]
+    finally:
+        import shutil
+
+        shutil.rmtree(public, ignore_errors=True)
+
+
+# --- defects found by these scenarios ------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="a consolidation that hit the size limit is marked 'failed' and never retried")
+def test_a_consolidation_that_hit_the_size_limit_runs_again_once_there_is_room(tmp_path: Path) -> None:
+    proc = DaemonProcess(tmp_path / "d", env={"XAID_STORAGE_MAX_DB_MB": "1"}).start()
+    try:
+        with proc.client(timeout=60) as c:
+            wait_memory_ready(c)
+            c.agent_create("a")
+            sid = c.session_open("a")["session_id"]
+            c.session_send(sid, "My sister Anna lives in Kyoto.").finish()
+            with pytest.raises(XaiError):  # the first vectors need more than the 1 MiB left
+                c.session_close(sid, wait=True)
+        proc.stop()
+        proc.env["XAID_STORAGE_MAX_DB_MB"] = "64"
+        proc.start()
+        with proc.client(timeout=60) as c:
+            assert c.session_close(sid, wait=True)["episode_id"] is not None  # now: internal, job 'failed'
+    finally:
+        proc.kill()
+
+
+@needs_root
+@pytest.mark.xfail(strict=True, reason="a consolidation on a full disk: the daemon exits (16 KiB left) or the job "
+                                       "is marked 'failed' for good (64 KiB left)")
+def test_a_consolidation_on_a_full_disk_neither_kills_the_daemon_nor_is_lost(tmp_path: Path) -> None:
+    for leave in (16 * 1024, 64 * 1024):
+        root = tmp_path / f"left-{leave}"
+        with tmpfs(root / "state", "4m") as state, DaemonProcess(root) as proc:
+            with proc.client(timeout=60) as c:
+                wait_memory_ready(c)
+                c.agent_create("a")
+                s0 = c.session_open("a")["session_id"]
+                c.session_send(s0, "My sister Anna lives in Kyoto and I work at Globex.").finish()
+                c.session_close(s0, wait=True)
+                sid = c.session_open("a")["session_id"]
+                for i in range(3):
+                    c.session_send(sid, f"I'm so tired today {i}, my brother Tom moved to Oslo on 2026-03-0{i + 1} "
+                                        "and I like climbing.").finish()
+                filler = fill(state, leave)
+                with contextlib.suppress(XaiError):  # storage_error, internal or a lost connection: see below
+                    c.session_close(sid, wait=True)  # the close fits; its consolidation does not
+            time.sleep(0.3)
+            assert proc.proc is not None and proc.proc.poll() is None, f"{leave} B left: the daemon exited"
+            filler.unlink()
+            with proc.client(timeout=60) as c:
+                assert c.session_close(sid, wait=True)["episode_id"] is not None, f"{leave} B left"
+
+
+@needs_root
+@pytest.mark.xfail(strict=True, reason="a daemon started on a full disk exits (apsw.IOError at PRAGMA journal_mode)")
+def test_a_daemon_started_on_a_full_disk_still_serves_reads(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "state", "4m") as state:
+        proc = DaemonProcess(tmp_path)
+        try:
+            with proc, proc.client() as c:
+                wait_memory_ready(c)
+                c.agent_create("a")
+            fill(state)
+            proc.start()
+            with proc.client() as c:
+                assert c.agent_get("a")["agent_id"] == "a"
+        finally:
+            proc.kill()
