@@ -240,12 +240,14 @@ def fitting_earlier(chunks: Sequence[str]) -> list[str]:
     return kept
 
 
-def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome]:
-    """(context hit as defined, context hit counting only the Earlier chunks that fit the prompt)."""
+def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome, list[tuple[int, int]]]:
+    """(context hit as defined, context hit counting only the Earlier chunks that fit the prompt,
+    (tokens the prompt carried, tokens of the whole history) at each question)."""
     data = load("long_conversation.json")
     base = day0(data)
     every = MemoryConfig().compress_every
     loose, strict = Outcome(), Outcome()
+    costs: list[tuple[int, int]] = []
     for conv in data["conversations"]:
         if conv["id"] not in plan.conversations:
             continue
@@ -263,13 +265,17 @@ def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome]:
             unfolded = [m["text"] for m in c.session_history(sid, limit=every)["messages"]]
             earlier = context.get("earlier") or []
             memories = memory_texts(context)
+            whole = sum(estimate_tokens(m["text"]) for m in c.session_history(sid)["messages"])
+            carried = sum(estimate_tokens(t) for t in (context["system_prompt"], *fitting_earlier(earlier),
+                                                        *memories, *unfolded))
+            costs.append((carried, whole))
             where = [name for name, texts in (("earlier", earlier), ("memories", memories), ("history", unfolded))
                      if contains(texts, p["key"])]
             kind = "with hard features" if p.get("marked") else "no name or number"
             loose.add(bool(where), p["id"], kind)
             strict.add(contains([*fitting_earlier(earlier), *memories, *unfolded], p["key"]), p["id"],
                        "in an Earlier chunk the prompt drops" if where else kind)
-    return loose, strict
+    return loose, strict, costs
 
 
 # --- 5. recall ------------------------------------------------------------------------------------
@@ -367,7 +373,7 @@ def run(quick: bool) -> Section:
 
         started = time.perf_counter()
         progress("suites: long conversation")
-        long_loose, long_strict = long_conversation(c, plan)
+        long_loose, long_strict, long_costs = long_conversation(c, plan)
         timings.append(f"long conversation {time.perf_counter() - started:.0f} s")
 
         started = time.perf_counter()
@@ -393,6 +399,11 @@ def run(quick: bool) -> Section:
             note=f"{long_loose.hits}/{long_loose.total} questions after {'+'.join(plan.conversations)} x 110 turns"),
         Row("long conversation: same, only Earlier chunks that fit the prompt", long_strict.percent, "%",
             note="prompt.build drops the oldest Earlier chunks beyond a third of n_ctx - max_tokens"),
+        Row("long conversation: prompt tokens per turn against the full history",
+            round(100 * sum(a for a, _ in long_costs) / max(1, sum(b for _, b in long_costs)), 1), "%",
+            note=f"mean {sum(a for a, _ in long_costs) / max(1, len(long_costs)):.0f} tokens carried vs "
+            f"{sum(b for _, b in long_costs) / max(1, len(long_costs)):.0f} in the whole history at the question "
+            "(estimated as the daemon does: characters / 3 + 4)"),
         Row("recall: key string in memory.search results (k 8, 400 tokens)", rec.percent, "%", RECALL_AIM,
             note=f"{rec.hits}/{rec.total} items; "
             + ", ".join(f"{lang} {o.percent:.0f}%" for lang, o in rec_by_lang.items())),
