@@ -72,10 +72,15 @@ def main(argv: list[str] | None = None) -> int:
     from .logs import setup
 
     setup(cfg.log.level)
+    import apsw
+
     try:
         run(cfg, args.config)
     except ListenError as exc:
         print(f"xaid: {exc}", file=sys.stderr)
+        return 1
+    except (apsw.Error, RuntimeError) as exc:  # the database cannot be opened or migrated (full disk, newer schema)
+        print(f"xaid: cannot open the database: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -20,6 +20,8 @@ T = TypeVar("T")
 Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
 _MISSING = object()
+MAX_INT = 2**53  # integers every client language represents exactly
+MAX_TS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z: dates past it cannot be written
 
 
 def method(name: str) -> Callable[[Handler], Handler]:
@@ -72,11 +74,17 @@ class Params:
             raise bad_params(f"param '{key}' must be a non-empty id without spaces or slashes")
         return value
 
-    def int(self, key: str, default: Any = _MISSING, *, min: int | None = None) -> Any:
+    def int(self, key: str, default: Any = _MISSING, *, min: int | None = None, max: int = MAX_INT) -> Any:
         value = self._get(key, int, "an integer", default)
         if isinstance(value, int) and min is not None and value < min:
             raise bad_params(f"param '{key}' must be at least {min}")
+        if isinstance(value, int) and (value > max or value < -MAX_INT):
+            raise bad_params(f"param '{key}' must be at most {max}")
         return value
+
+    def ts(self, key: str = "ts", default: Any = None) -> Any:
+        """A time in ms since the epoch, between 1970 and the end of year 9999."""
+        return self.int(key, default, min=0, max=MAX_TS)
 
     def bool(self, key: str, default: Any = _MISSING) -> Any:
         return self._get(key, bool, "a boolean", default)

@@ -3,12 +3,11 @@
 For each method that ``hello`` lists, random maps of random CBOR values (shaped like the method's
 own params often enough to get past the first check) are sent as raw frames, so ``null`` and types
 xaiclient would never send get through. Every reply must be ``ok`` or a code of
-docs/protocol.md section 11; ``internal`` (a bug, by that section) only where a known defect below
-explains it; no request may hang; the daemon answers ``ping`` afterwards and an agent that no
-request can name keeps everything it had stored.
+docs/protocol.md section 11 and never ``internal`` (a bug, by that section); no request may hang;
+the daemon answers ``ping`` afterwards and an agent that no request can name keeps everything it
+had stored.
 
-The known defects are reproduced one by one at the end of the file as strict xfails: when one is
-fixed, its test passes, fails the run, and the entry in ``known_defect`` goes with the marker.
+The defects this fuzzing once found are kept at the end of the file, one reproduction each.
 perf/faults.py runs the same fuzzing with many more examples.
 """
 
@@ -128,25 +127,6 @@ def past_i64(n: int | float, scale: int = 1) -> bool:
     return (isinstance(n, float) and not math.isfinite(n)) or abs(n) * scale >= I64 - 8 * 86_400_000
 
 
-def known_defect(method: str, params: Any, message: str) -> str | None:
-    """The defect an ``internal`` reply belongs to (the reply names only the exception type)."""
-    kind = message.rsplit(" ", 1)[-1]
-    found = list(numbers(params))
-    if method == "scheduler.config" and kind in ("ValueError", "OverflowError") and any(
-            past_i64(n, 3_600_000) for n in found):
-        return "D4"
-    if kind == "OverflowError" and any(past_i64(n) for n in found):
-        return "D1"
-    if method == "scheduler.list" and kind == "TypeError":
-        return "D3"
-    if method == "memory.import" and kind in ("TypeError", "ValueError", "AttributeError", "OverflowError"):
-        return "D5"
-    if method in ("memory.export", "session.close") and (kind in ("ValueError", "OverflowError")
-                                                         or message.startswith("consolidation of")):
-        return "D2"
-    return None
-
-
 class Raw:
     def __init__(self, path: Path):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -222,7 +202,6 @@ def test_every_method_answers_random_params_with_a_documented_code(fuzzed: Daemo
     methods = raw.call("hello", {})["result"]["methods"]
     live = {"sid": ""}
     codes: Counter[str] = Counter()
-    defects: Counter[str] = Counter()
 
     def ensure() -> str:
         for agent in ("fz", "fz2"):
@@ -242,10 +221,7 @@ def test_every_method_answers_random_params_with_a_documented_code(fuzzed: Daemo
         code, message = reply["error"]["code"], reply["error"]["message"]
         codes[code] += 1
         assert code in DOCUMENTED, f"{method} {sent!r}: undocumented code {code!r}"
-        if code == "internal":
-            defect = known_defect(method, sent, message)
-            assert defect, f"{method} {sent!r}: {message}"  # a new defect: add it below
-            defects[defect] += 1
+        assert code != "internal", f"{method} {sent!r}: {message}"  # a bug, by docs/protocol.md section 11
 
     for method in methods:
         fuzz_method(method, math.ceil(EXAMPLES / len(methods)), check)
@@ -256,7 +232,7 @@ def test_every_method_answers_random_params_with_a_documented_code(fuzzed: Daemo
     assert sum(codes.values()) >= EXAMPLES and codes["ok"] > 0, codes
 
 
-# --- the known defects, one reproduction each (strict xfail: a fix makes them fail the run) ---
+# --- defects this fuzzing found once, one reproduction each: they must stay fixed ---
 
 
 def reply_to(daemon: DaemonProcess, method: str, **params: Any) -> dict[str, Any]:
@@ -273,7 +249,6 @@ def reply_to(daemon: DaemonProcess, method: str, **params: Any) -> dict[str, Any
         raw.sock.close()
 
 
-@pytest.mark.xfail(strict=True, reason="D1: an int param past 64 bits is 'internal' (OverflowError), not bad_params")
 @pytest.mark.parametrize(("method", "params"), [
     ("session.history", {"session_id": LIVE, "limit": I64}),
     ("memory.list", {"agent_id": "fz", "limit": I64}),
@@ -286,7 +261,6 @@ def test_d1_integers_past_64_bits_are_bad_params(fuzzed: DaemonProcess, method: 
     assert reply_to(fuzzed, method, **params)["error"]["code"] in ("bad_params", "not_found")
 
 
-@pytest.mark.xfail(strict=True, reason="D2: a ts past 9999-12-31 is accepted, then the session never consolidates")
 def test_d2_a_message_dated_after_9999_still_consolidates(fuzzed: DaemonProcess) -> None:
     with fuzzed.client() as c:
         c.agent_create("far")
@@ -299,7 +273,6 @@ def test_d2_a_message_dated_after_9999_still_consolidates(fuzzed: DaemonProcess)
         assert c.session_close(sid, wait=True)["episode_id"] is not None  # now: internal, job 'failed'
 
 
-@pytest.mark.xfail(strict=True, reason="D2: an imported episode ending after 9999 breaks memory.export for good")
 def test_d2_an_imported_far_future_episode_keeps_export_working(fuzzed: DaemonProcess) -> None:
     line = json.dumps({"summary": "from the far future", "started_ms": Y10K_MS, "ended_ms": Y10K_MS})
     with fuzzed.client() as c:
@@ -312,18 +285,15 @@ def test_d2_an_imported_far_future_episode_keeps_export_working(fuzzed: DaemonPr
         assert c.call("memory.export", agent_id="importer")["files"]  # now: internal (ValueError)
 
 
-@pytest.mark.xfail(strict=True, reason="D3: scheduler.list with a non-string state is 'internal' (TypeError)")
 def test_d3_scheduler_list_states_of_the_wrong_type(fuzzed: DaemonProcess) -> None:
     assert reply_to(fuzzed, "scheduler.list", agent_id="fz", states=[[]])["error"]["code"] == "bad_params"
 
 
-@pytest.mark.xfail(strict=True, reason="D4: scheduler.config min_gap_hours too large for ms is 'internal'")
 @pytest.mark.parametrize("gap", [1e300, 2**53])
 def test_d4_scheduler_min_gap_hours_out_of_range(fuzzed: DaemonProcess, gap: float) -> None:
     assert reply_to(fuzzed, "scheduler.config", agent_id="fz", min_gap_hours=gap)["error"]["code"] == "bad_params"
 
 
-@pytest.mark.xfail(strict=True, reason="D5: memory.import with highlights that are no list is 'internal'")
 def test_d5_memory_import_with_malformed_highlights(fuzzed: DaemonProcess) -> None:
     line = json.dumps({"summary": "x", "started_ms": T0, "ended_ms": T0, "highlights": None})
     reply = reply_to(fuzzed, "memory.import", agent_id="fz", files={"x.jsonl": line})

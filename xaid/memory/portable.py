@@ -15,6 +15,7 @@ from typing import Any
 
 import apsw
 
+from ..dispatch import MAX_TS
 from ..store import memory as sql
 from ..store.memory import NewFact
 from . import index
@@ -68,8 +69,11 @@ def parse_files(files: dict[str, str]) -> list[dict[str, Any]]:
             if not isinstance(record, dict) or not isinstance(record.get("summary"), str):
                 raise ValueError(f"{path}:{n}: an episode needs a 'summary' string")
             for key in ("started_ms", "ended_ms"):
-                if not isinstance(record.get(key), int):
-                    raise ValueError(f"{path}:{n}: an episode needs an integer '{key}'")
+                value = record.get(key)
+                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TS:
+                    raise ValueError(f"{path}:{n}: an episode needs an integer '{key}' between 0 and {MAX_TS}")
+            if not isinstance(record.get("highlights", []), list):
+                raise ValueError(f"{path}:{n}: 'highlights' must be a list")
             episodes.append(record)
     return episodes
 

@@ -65,11 +65,16 @@ class Memory:
             log.error("%s; memory works on keywords and time only", self.load_error)
             embedder = None
         if embedder is not None:
-            self.worker = EmbedWorker(embedder)
-            tg.start_soon(self.worker.run)
-            rebuild = await self.app.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
-            if rebuild:
-                await self._reindex()
+            try:
+                rebuild = await self.app.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
+            except XaiError as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
+                self.load_error = f"vector table unavailable: {exc.message}"
+                log.error("%s; memory works on keywords and time only", self.load_error)
+            else:
+                self.worker = EmbedWorker(embedder)
+                tg.start_soon(self.worker.run)
+                if rebuild:
+                    await self._reindex()
         self.ready.set()
         await self._startup_sweep()
         tg.start_soon(self._sweeper)
@@ -118,6 +123,9 @@ class Memory:
         def close(conn: apsw.Connection) -> str | None:
             session_sql.close_session(conn, session_id, ts_ms)
             sql.enqueue_job(conn, agent_id, session_id, self.app.clock.now_ms())
+            # Closing again is asking again: a job that failed (say, on a full disk) gets a new try.
+            conn.execute("UPDATE jobs SET state = 'pending', attempts = 0 WHERE session_id = ? AND state = 'failed'",
+                         (session_id,))
             return sql.job_state(conn, session_id)
 
         done = self._done.setdefault(session_id, anyio.Event())
@@ -136,24 +144,37 @@ class Memory:
         return await self.app.db.run(sql.episode_for_session, session_id)
 
     async def _jobs(self) -> None:
+        """Never ends: a job that fails is retried, then parked as 'failed' (retried at the next
+        start); a failure to even record that (a full disk) waits and tries again."""
         while True:
-            jobs = await self.app.db.run(sql.pending_jobs)
-            for job_id, agent_id, session_id in jobs:
-                try:
-                    await episodes.run_job(self, job_id, agent_id, session_id)
-                except Exception as exc:
-                    log.exception("consolidation of %s failed", session_id)
-                    attempts = await self.app.db.run(sql.job_attempts, job_id)
-                    state = "failed" if attempts + 1 >= MAX_ATTEMPTS else "pending"
-                    await self.app.db.run(sql.finish_job, job_id, state, self.app.clock.now_ms(), str(exc)[:500])
-                    if state == "pending":
-                        await anyio.sleep(RETRY_SECONDS)
-                        continue
-                if (event := self._done.pop(session_id, None)) is not None:
-                    event.set()
+            try:
+                jobs = await self.app.db.run(sql.pending_jobs)
+                for job_id, agent_id, session_id in jobs:
+                    if not await self._one(job_id, agent_id, session_id):
+                        break
+            except XaiError as exc:
+                log.error("the consolidation queue cannot reach the database: %s", exc.message)
+                await anyio.sleep(SWEEP_SECONDS)
+                continue
             if not jobs:
                 self._wake = anyio.Event()
                 await self._wake.wait()
+
+    async def _one(self, job_id: int, agent_id: str, session_id: str) -> bool:
+        """Run one job; False when it failed and should be retried after a pause."""
+        try:
+            await episodes.run_job(self, job_id, agent_id, session_id)
+        except Exception as exc:
+            log.exception("consolidation of %s failed", session_id)
+            attempts = await self.app.db.run(sql.job_attempts, job_id)
+            state = "failed" if attempts + 1 >= MAX_ATTEMPTS else "pending"
+            await self.app.db.run(sql.finish_job, job_id, state, self.app.clock.now_ms(), str(exc)[:500])
+            if state == "pending":
+                await anyio.sleep(RETRY_SECONDS)
+                return False
+        if (event := self._done.pop(session_id, None)) is not None:
+            event.set()
+        return True
 
     # -- sweeps: idle sessions, the forgetting curve ----------------------------------------
     async def _startup_sweep(self) -> None:
@@ -169,6 +190,8 @@ class Memory:
             for session_id, agent_id, last_ms in stale:
                 session_sql.close_session(conn, session_id, last_ms)
                 sql.enqueue_job(conn, agent_id, session_id, now)
+            # a new start, a new try for what failed before (say, on a full disk)
+            conn.execute("UPDATE jobs SET state = 'pending', attempts = 0 WHERE state = 'failed'")
             orphans = conn.execute(
                 "SELECT s.session_id, s.agent_id FROM sessions s LEFT JOIN jobs j ON j.session_id = s.session_id "
                 "WHERE s.closed_ms IS NOT NULL AND j.job_id IS NULL AND s.rowid <= ?", (self._known_before,)).fetchall()
@@ -176,24 +199,30 @@ class Memory:
                 sql.enqueue_job(conn, agent_id, session_id, now)
             return len(stale) + len(orphans)
 
-        if count := await self.app.db.run(sweep):
-            log.info("queued consolidation of %d session(s) found at start-up", count)
-        await self.maintenance()
+        try:
+            if count := await self.app.db.run(sweep):
+                log.info("queued consolidation of %d session(s) found at start-up", count)
+            await self.maintenance()
+        except XaiError as exc:
+            log.error("start-up sweep skipped: %s", exc.message)
 
     async def _sweeper(self) -> None:
         while True:
             await anyio.sleep(SWEEP_SECONDS)
             idle_s = self.app.config.memory.idle_minutes * 60  # read each time: SIGHUP may change it
             now = time.monotonic()
-            open_sessions = await self.app.db.run(
-                lambda conn: conn.execute("SELECT session_id, agent_id FROM sessions WHERE closed_ms IS NULL"
-                                          ).fetchall())
-            for session_id, agent_id in open_sessions:
-                last = self.activity.get(session_id, self._started)
-                if now - last >= idle_s and session_id not in self.app.turns.active:
-                    await self.close_and_consolidate(session_id, agent_id, self.app.clock.now_ms(), False)
-            if self.app.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
-                await self.maintenance()
+            try:
+                open_sessions = await self.app.db.run(
+                    lambda conn: conn.execute("SELECT session_id, agent_id FROM sessions WHERE closed_ms IS NULL"
+                                              ).fetchall())
+                for session_id, agent_id in open_sessions:
+                    last = self.activity.get(session_id, self._started)
+                    if now - last >= idle_s and session_id not in self.app.turns.active:
+                        await self.close_and_consolidate(session_id, agent_id, self.app.clock.now_ms(), False)
+                if self.app.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
+                    await self.maintenance()
+            except XaiError as exc:  # a full disk: try again at the next sweep
+                log.error("idle sweep skipped: %s", exc.message)
 
     async def maintenance(self) -> dict[str, int]:
         """The forgetting curve, at start and daily on the daemon's clock."""

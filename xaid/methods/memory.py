@@ -18,7 +18,7 @@ KINDS = frozenset({"episode", "highlight", "fact"})
 
 def parse_item_id(raw: str) -> tuple[str, int]:
     kind, _, number = raw.partition(":")
-    if kind not in KINDS or not number.isdigit():
+    if kind not in KINDS or not number.isdigit() or len(number) > 15:
         raise bad_params("param 'id' must look like 'fact:12', 'episode:3' or 'highlight:7'")
     return kind, int(number)
 
@@ -30,7 +30,7 @@ async def search(call: Call) -> dict[str, Any]:
     query = p.str("query", max_len=10_000)
     k = p.int("k", 8, min=1)
     budget = p.int("budget_tokens", call.app.config.memory.budget_tokens, min=1)
-    ts = p.int("ts", None, min=0)
+    ts = p.ts()
     kinds = p.list("kinds", None)
     touch = p.bool("touch", False)
     p.done()
@@ -147,9 +147,9 @@ async def import_memory(call: Call) -> dict[str, Any]:
         episodes = portable.parse_files(files)
     except ValueError as exc:
         raise bad_params(str(exc)) from None
-    texts = portable.texts_to_embed(episodes, facts)
-    vectors = await call.app.memory.embed(texts) if texts else None
     try:
+        texts = portable.texts_to_embed(episodes, facts)
+        vectors = await call.app.memory.embed(texts) if texts else None
         return await call.app.db.run(portable.write, agent_id, episodes, facts,
                                      list(vectors) if vectors is not None else [], call.app.clock.now_ms())
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
@@ -168,7 +168,7 @@ async def persona(call: Call) -> dict[str, Any]:
 @method("memory.maintain")
 async def maintain(call: Call) -> dict[str, Any]:
     """Run the forgetting curve now, at ``ts`` (replays of weeks in tests and imports)."""
-    ts = call.params.int("ts", None, min=0)
+    ts = call.params.ts()
     call.params.done()
     if ts is not None and ts < 0:
         raise XaiError(ErrorCode.BAD_PARAMS, "ts must be positive")

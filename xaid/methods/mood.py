@@ -16,7 +16,7 @@ from .agents import load_agent
 async def get(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
-    ts = p.int("ts", None, min=0)
+    ts = p.ts()
     p.done()
     agent = await load_agent(call, agent_id)
     state = await call.app.db.run(tracker.current, agent_id, at(call.app.clock, ts), call.app.config.mood)
@@ -45,7 +45,7 @@ async def history(call: Call) -> dict[str, Any]:
 async def reset(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
-    ts = p.int("ts", None, min=0)
+    ts = p.ts()
     p.done()
     await load_agent(call, agent_id)
     state = await call.app.db.run(tracker.reset, agent_id, at(call.app.clock, ts), call.app.config.mood)

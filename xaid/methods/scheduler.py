@@ -8,13 +8,14 @@ from typing import Any
 import apsw
 
 from ..clock import at
-from ..dispatch import Call, bad_params, method, not_found
+from ..dispatch import MAX_TS, Call, bad_params, method, not_found
 from ..scheduler import arm
 from ..store import recall as sql
 from ..store.recall import Settings
 from .agents import load_agent
 
 HOUR_MS = 3_600_000
+MAX_GAP_HOURS = 24 * 366 * 10  # ten years: longer means "never", which `enabled: false` says better
 STATES = ("pending", "pushed", "expired", "resolved", "cancelled")
 
 
@@ -28,7 +29,7 @@ async def list_items(call: Call) -> dict[str, Any]:
     agent_id = p.id("agent_id")
     states = p.list("states", ["pending"])
     p.done()
-    if not states or not set(states) <= set(STATES):
+    if not states or not all(isinstance(s, str) for s in states) or not set(states) <= set(STATES):
         raise bad_params(f"param 'states' may hold only {', '.join(STATES)}")
     await load_agent(call, agent_id)
     found = await call.app.db.run(sql.items, agent_id, tuple(states))
@@ -41,9 +42,9 @@ async def arm_item(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
     topic = p.str("topic", max_len=500)
-    now = at(call.app.clock, p.int("ts", None, min=0))
-    not_before = p.int("not_before", now, min=0)
-    not_after = p.int("not_after", not_before + 7 * 24 * HOUR_MS, min=0)
+    now = at(call.app.clock, p.ts())
+    not_before = p.ts("not_before", now)
+    not_after = p.ts("not_after", min(not_before + 7 * 24 * HOUR_MS, MAX_TS))
     priority = p.any("priority", 0.5)
     words = p.list("keywords", None)
     p.done()
@@ -98,8 +99,8 @@ async def config(call: Call) -> dict[str, Any]:
     allow = p.list("allow", None)
     p.done()
     if gap_hours is not None and (not isinstance(gap_hours, int | float) or isinstance(gap_hours, bool)
-                                  or not math.isfinite(gap_hours) or gap_hours < 0):
-        raise bad_params("param 'min_gap_hours' must be a number ≥ 0")
+                                  or not math.isfinite(gap_hours) or not 0 <= gap_hours <= MAX_GAP_HOURS):
+        raise bad_params(f"param 'min_gap_hours' must be a number from 0 to {MAX_GAP_HOURS}")
     if allow is not None and not all(isinstance(a, str) and a for a in allow):
         raise bad_params("param 'allow' must be a list of non-empty strings (scenes or topic words)")
     await load_agent(call, agent_id)

@@ -35,7 +35,7 @@ async def load_session(call: Call, session_id: str, *, open_only: bool = False) 
 async def open_session(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
-    ts = p.int("ts", None, min=0)
+    ts = p.ts()
     p.done()
     await load_agent(call, agent_id)
     limit = call.app.config.server.max_open_sessions
@@ -60,7 +60,7 @@ async def send(call: Call) -> dict[str, Any]:
     session_id = p.id("session_id")
     turn = UserTurn(
         text=p.str("text", max_len=MAX_TEXT),
-        ts_ms=at(call.app.clock, p.int("ts", None, min=0)),
+        ts_ms=at(call.app.clock, p.ts()),
         ref=p.str("ref", None, max_len=200),
         speaker=p.str("speaker", None, max_len=200),
         explain=p.bool("explain", False),
@@ -91,7 +91,7 @@ def _ingest_message(i: int, raw: Any, call: Call) -> tuple[str, str, int, str | 
     try:
         role = p.str("role")
         text = p.str("text", max_len=MAX_TEXT)
-        ts = at(call.app.clock, p.int("ts", None, min=0))
+        ts = at(call.app.clock, p.ts())
         ref = p.str("ref", None, max_len=200)
         speaker = p.str("speaker", None, max_len=200)
         p.done()
@@ -138,7 +138,7 @@ async def ingest(call: Call) -> dict[str, Any]:
 async def close(call: Call) -> dict[str, Any]:
     p = call.params
     session_id = p.id("session_id")
-    ts = p.int("ts", None, min=0)
+    ts = p.ts()
     wait = p.bool("wait", False)
     p.done()
     session = await load_session(call, session_id)

@@ -54,6 +54,9 @@ def _root(exc: apsw.Error) -> apsw.Error:
     while cause is not None:
         if isinstance(cause, apsw.FullError | apsw.IOError | apsw.ReadOnlyError):
             return cause
+        # sqlite-vec reports a full database from inside its virtual table in its own words
+        if isinstance(cause, apsw.Error) and any(s in str(cause) for s in ("disk is full", "new vector chunk")):
+            return apsw.FullError(str(cause))
         cause = cause.__context__
     return exc
 
