@@ -28,7 +28,7 @@ demo: setup
 		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief.") && \
 		$(BIN)/xaictl send mia "Hi! I just got home from a long day at work." && \
 		$(BIN)/xaictl status
-	@echo "daemon log: $(DEMO)/xaid.log; talk more with: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
+	@echo "daemon log: $(DEMO)/xaid.log; to talk more, start the daemon as README.md shows, then: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
 
 test: setup
 	$(BIN)/ruff check .

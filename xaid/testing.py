@@ -7,6 +7,7 @@ package means tests/ and perf/ share one way of doing it.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from xaiclient import Client, DaemonUnavailable, XaiError
 
@@ -109,3 +111,29 @@ class DaemonProcess:
             self.stop()
         finally:
             self.kill()
+
+
+def xaictl(*args: str, socket: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run xaictl as a user would, against ``socket``, never against a daemon found in the environment."""
+    env = {k: v for k, v in os.environ.items() if k != "XAID_SOCKET"}
+    return subprocess.run(
+        [sys.executable, "-m", "xaiclient.cli", "--socket", str(socket), *args],
+        input=stdin, capture_output=True, text=True, timeout=60, env=env,
+    )
+
+
+def xaictl_ok(*args: str, socket: Path) -> str:
+    out = xaictl(*args, socket=socket)
+    assert out.returncode == 0, f"xaictl {' '.join(args)} exited {out.returncode}: {out.stderr}"
+    return out.stdout
+
+
+def xaictl_json(*args: str, socket: Path) -> Any:
+    return json.loads(xaictl_ok("--json", *args, socket=socket))
+
+
+def one_line_error(out: subprocess.CompletedProcess[str], code: int = 1) -> str:
+    """xaictl's promise on failure: one line on stderr, a non-zero exit, never a traceback."""
+    assert out.returncode == code, out
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("xaictl: ") and "Traceback" not in out.stderr
+    return out.stderr

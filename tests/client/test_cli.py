@@ -4,20 +4,9 @@ for the LLM), and against no daemon at all."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from xaid.testing import DaemonProcess
-
-
-def xaictl(*args: str, socket: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "XAID_SOCKET"}
-    return subprocess.run(
-        [sys.executable, "-m", "xaiclient.cli", "--socket", str(socket), *args],
-        input=stdin, capture_output=True, text=True, timeout=60, env=env,
-    )
+from xaid.testing import DaemonProcess, xaictl
 
 
 def test_no_daemon_is_one_line_and_non_zero(tmp_path: Path) -> None:

@@ -4,38 +4,12 @@ real daemon (scripted provider, real SQLite, real embeddings)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
-from xaid.testing import DaemonProcess
-
-
-def xaictl(*args: str, socket: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "XAID_SOCKET"}
-    return subprocess.run(
-        [sys.executable, "-m", "xaiclient.cli", "--socket", str(socket), *args],
-        capture_output=True, text=True, timeout=60, env=env,
-    )
-
-
-def ok(*args: str, socket: Path) -> str:
-    out = xaictl(*args, socket=socket)
-    assert out.returncode == 0, f"xaictl {' '.join(args)} exited {out.returncode}: {out.stderr}"
-    return out.stdout
-
-
-def as_json(*args: str, socket: Path) -> Any:
-    return json.loads(ok("--json", *args, socket=socket))
-
-
-def one_line_error(out: subprocess.CompletedProcess[str], code: int = 1) -> str:
-    assert out.returncode == code, out
-    assert out.stderr.count("\n") == 1 and out.stderr.startswith("xaictl: ") and "Traceback" not in out.stderr
-    return out.stderr
+from xaid.testing import DaemonProcess, one_line_error, xaictl
+from xaid.testing import xaictl_json as as_json
+from xaid.testing import xaictl_ok as ok
 
 
 def converse(sock: Path, agent: str, lines: list[str]) -> str:
