@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import apsw
+import numpy as np
 from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, prompt
@@ -92,20 +93,19 @@ class Turns:
             del self.active[session.session_id]
             finished.set()
 
-    async def _recall(self, agent: Agent, turn: UserTurn) -> tuple[list[retrieve.Hit], str | None]:
-        """This turn's memories (L1 by time, L2 by relevance) and the user's profile (L3)."""
-        if not agent_config.memory_enabled(agent.config):
-            return [], None
-        app = self.app
-        vectors = await app.memory.embed([turn.text])
-        vector = vectors[0] if vectors is not None and len(vectors) else None
-        cfg = app.config.memory
-        hits, _tokens = await app.db.run(
-            lambda conn: retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
-                                         budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
-                                         multilingual=cfg.embed_multilingual))
-        profile = await app.db.run(persona.current_text, agent.agent_id)
-        return hits, profile
+    async def _recall(self, agent: Agent, turn: UserTurn, vector: np.ndarray | None
+                      ) -> tuple[list[retrieve.Hit], str | None]:
+        """This turn's memories (L1 by time, L2 by relevance) and the user's profile (L3), in one
+        database round trip."""
+        cfg = self.app.config.memory
+
+        def read(conn: apsw.Connection) -> tuple[list[retrieve.Hit], str | None]:
+            hits, _tokens = retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
+                                            budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
+                                            multilingual=cfg.embed_multilingual)
+            return hits, persona.current_text(conn, agent.agent_id)
+
+        return await self.app.db.run(read)
 
     async def _store_user(self, agent: Agent, msg: Message) -> tuple[Message, MoodState | None, fire.Verdict | None]:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
@@ -137,11 +137,21 @@ class Turns:
         app, sid = self.app, session.session_id
         start = time.perf_counter()
         app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
-        user, mood, verdict = await self._store_user(
-            agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
-        )
+        remember = agent_config.memory_enabled(agent.config)
+        embedded: list[np.ndarray | None] = []
+
+        async def embed() -> None:  # in its own thread, while the message is being stored
+            vectors = await app.memory.embed([turn.text])
+            embedded.append(vectors[0] if vectors is not None and len(vectors) else None)
+
+        async with anyio.create_task_group() as tg:
+            if remember:
+                tg.start_soon(embed)
+            user, mood, verdict = await self._store_user(
+                agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
+            )
         guidance = tone.guidance(mood) if mood is not None else None
-        hits, profile = await self._recall(agent, turn)
+        hits, profile = await self._recall(agent, turn, embedded[0]) if remember else ([], None)
         app.memory.touch_session(sid)
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
