@@ -114,7 +114,7 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
     for (c, s, v, u), vec in zip(raw, vectors, strict=True):
         # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
         # neighbours would make every Chinese fact a "duplicate". Compare such facts by subject and text.
-        readable = mem.app.config.memory.embed_multilingual or not _mostly_cjk(c.text)
+        readable = mem.app.config.memory.embed_multilingual or not index.mostly_cjk(c.text)
         neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec if readable else None, c.subject)
         if not readable:
             neighbours = [(f, 1.0) for f in same if f.text == c.text]
@@ -132,10 +132,6 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
         planned.append(PlannedFact(NewFact(c.subject, c.kind, text, v, s.as_dict(), *valid), decision, vec,
                                    [(u.message.message_id, u.ref)]))
     return planned
-
-
-def _mostly_cjk(text: str) -> bool:
-    return sum(len(run) for run in index.CJK.findall(text)) > len(text) / 3
 
 
 def _rows(vectors: np.ndarray | None, n: int) -> list[np.ndarray | None]:

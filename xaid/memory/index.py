@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
+from ..embed.onnx import to_blob
+
 VEC_TABLE = "memory_vec"
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 CJK = _CJK
@@ -38,10 +40,6 @@ class Item:
     source_id: int
     text: str
     ts_ms: int
-
-
-def to_blob(vec: np.ndarray) -> bytes:
-    return np.asarray(vec, dtype="<f4").tobytes()
 
 
 def ensure_vector_table(conn: apsw.Connection, dim: int, model: str) -> bool:
@@ -135,6 +133,11 @@ def is_opener(text: str) -> bool:
         else:
             rest = rest.replace(greeting, " ")
     return content_words(rest) == 0 and not _CJK.search(rest)
+
+
+def mostly_cjk(text: str) -> bool:
+    """More than a third Chinese characters: what an English-only embedder cannot read."""
+    return sum(len(run) for run in _CJK.findall(text)) > len(text) / 3
 
 
 def content_words(text: str) -> int:

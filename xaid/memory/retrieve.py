@@ -84,13 +84,13 @@ def _value(conn: apsw.Connection, item: index.Item) -> tuple[float, bool]:
 def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
            k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
            touch: bool = True, multilingual: bool = False) -> tuple[list[Hit], int]:
-    cjk_chars = sum(len(run) for run in index.CJK.findall(query))
-    if cjk_chars > len(query) / 3 and not multilingual:
+    chinese = index.mostly_cjk(query)
+    if chinese and not multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
     sims = dict(index.knn(conn, agent_id, vector, CANDIDATES)) if vector is not None else {}
     keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() else {}
     best_kw = max(keywords.values(), default=0.0) or 1.0
-    min_cos = MIN_COSINE_CJK if cjk_chars > len(query) / 3 else MIN_COSINE
+    min_cos = MIN_COSINE_CJK if chinese else MIN_COSINE
     opener = index.is_opener(query)
     if opener:  # "Morning", "早": nothing to match on; vector and keyword hits here are noise
         min_cos = max(min_cos, 0.6)
