@@ -273,7 +273,7 @@ F32_TABLE = "bench_vec_f32"
 def _embedder() -> Any:
     from xaid.embed.onnx import OnnxEmbedder
 
-    return OnnxEmbedder()  # threads=1, as the daemon's memory.embed_threads default
+    return OnnxEmbedder(threads=2)  # as the daemon's memory.embed_threads default
 
 
 def _embed(embedder: Any, texts: list[str]) -> np.ndarray:

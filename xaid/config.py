@@ -97,7 +97,8 @@ class MemoryConfig:
         False, "Whether embed_model understands Chinese; the default MiniLM does not, so Chinese queries "
         "then rank by keywords only."
     )
-    embed_threads: int = doc(1, "onnxruntime threads for embedding (it runs beside the LLM on small machines).")
+    embed_threads: int = doc(2, "onnxruntime threads for embedding, at most the cores there are: a short "
+                             "message takes ~3.8 ms on 2 threads vs ~7 ms on 1 here.")
     budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
     recent_days: int = doc(7, "L1 by time: episodes of the last this many days are candidates on every turn.")
     compress_every: int = doc(24, "Layer A: when this many messages sit unfolded, the oldest half fold into 'Earlier'.")

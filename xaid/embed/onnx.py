@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol
+from typing import Any, Protocol
 
 import anyio
 import anyio.lowlevel
@@ -157,7 +157,8 @@ class OnnxEmbedder:
         self._output = chosen.name
         last = chosen.shape[-1] if chosen.shape else None
         # A symbolic last dimension means we only learn the width by running the model once.
-        self._dim = last if isinstance(last, int) else int(self.embed(["dimension probe"]).shape[1])
+        self._dim = last if isinstance(last, int) else int(
+            self._run(self._tokenizer.encode_batch(["dimension probe"]), max_length).shape[1])
 
     @property
     def dim(self) -> int:
@@ -176,22 +177,34 @@ class OnnxEmbedder:
         return f"{stem}-{self._dim}"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text, in order."""
+        """Unit-length float32 vectors, one row per text, in order.
+
+        Texts run in groups of similar length: a batch is padded to its longest text, and one
+        summary among short highlights made a consolidation's batch cost 2.3x running each text
+        alone (153 vs 68 ms here). Grouped, a batch costs less than one-by-one.
+        """
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts, not one string")
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
         if not texts:
-            return np.zeros((0, self._dim), dtype=np.float32)
+            return out
         encodings = self._tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        lengths = [sum(e.attention_mask) for e in encodings]
+        for group in _length_groups(lengths):
+            out[group] = self._run([encodings[i] for i in group], max(lengths[i] for i in group))
+        return out
+
+    def _run(self, encodings: list[Any], width: int) -> np.ndarray:
+        ids = np.array([e.ids[:width] for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask[:width] for e in encodings], dtype=np.int64)
         columns = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
-            columns["token_type_ids"] = np.array([e.type_ids for e in encodings], dtype=np.int64)
+            columns["token_type_ids"] = np.array([e.type_ids[:width] for e in encodings], dtype=np.int64)
         feeds = {name: columns[name].astype(dtype, copy=False) for name, dtype in self._inputs.items()}
         try:
             out = np.asarray(self._session.run([self._output], feeds)[0], dtype=np.float32)
         except Exception as exc:
-            raise EmbedError(f"the embedding model failed on a batch of {len(texts)}: {exc}") from exc
+            raise EmbedError(f"the embedding model failed on a batch of {len(encodings)}: {exc}") from exc
         if out.ndim == 3:
             weights = mask[:, :, None].astype(np.float32)
             out = (out * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
@@ -199,6 +212,18 @@ class OnnxEmbedder:
             raise EmbedError(f"output {self._output!r} has shape {out.shape}; expected 2-D or 3-D")
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return np.ascontiguousarray(out / np.maximum(norms, 1e-12), dtype=np.float32)
+
+
+def _length_groups(lengths: Sequence[int], slack: float = 1.3, extra: int = 4) -> list[list[int]]:
+    """Indices grouped by token length, so that no text in a group pads to much more than itself."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and lengths[i] <= lengths[groups[-1][0]] * slack + extra:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:

@@ -8,6 +8,7 @@ order, a crash resumes where it stopped, and a turn never waits for it.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -59,7 +60,7 @@ class Memory:
             embedder = await anyio.to_thread.run_sync(
                 lambda: OnnxEmbedder(Path(cfg.embed_model) if cfg.embed_model else None,
                                      Path(cfg.embed_tokenizer) if cfg.embed_tokenizer else None,
-                                     threads=cfg.embed_threads))
+                                     threads=min(cfg.embed_threads, os.cpu_count() or 1)))
         except Exception as exc:
             self.load_error = f"embedding model unavailable: {exc}"
             log.error("%s; memory works on keywords and time only", self.load_error)

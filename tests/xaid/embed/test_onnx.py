@@ -277,3 +277,16 @@ def test_cancelled_worker_fails_queued_callers_instead_of_hanging() -> None:
     assert len(outcomes) == 4
     # "the embed worker stopped" comes from run()'s cleanup, i.e. a request that was queued.
     assert any(isinstance(o, EmbedError) and "the embed worker stopped" in str(o) for o in outcomes)
+
+
+def test_length_groups_keep_short_texts_away_from_long_ones() -> None:
+    """A batch pads to its longest text: one summary among short highlights must not pad them all."""
+    from xaid.embed.onnx import _length_groups
+
+    lengths = [70, 12, 14, 9, 68, 13, 200]
+    groups = _length_groups(lengths)
+    assert sorted(i for g in groups for i in g) == list(range(len(lengths)))
+    for group in groups:
+        widths = [lengths[i] for i in group]
+        assert max(widths) <= min(widths) * 1.3 + 4
+    assert any({1, 2, 3, 5} <= set(g) for g in groups)  # the short ones still share one run
