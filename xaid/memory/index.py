@@ -1,9 +1,11 @@
-"""The search side of memory: one ``memory_items`` row per searchable memory, with a vector in a
-sqlite-vec table and keyword entries in two FTS5 indexes (kept exact by triggers).
+"""The search side of memory: one ``memory_items`` row per searchable memory, with an int8 vector
+in a sqlite-vec table (searched through the in-memory copy of xaid.memory.vectors) and keyword
+entries in FTS5 indexes (kept exact by triggers).
 
 The vector table is created here, not in a migration: its dimension belongs to the embedding
 model. The model's name is recorded in ``meta``; a different model at start-up means every stored
-text is embedded again, so vectors of two models are never compared.
+text is embedded again, so vectors of two models are never compared. A table of float32 vectors
+from before int8 (same model) is converted in place, without embedding anything again.
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
-from ..embed.onnx import to_blob
+from ..embed.onnx import from_blob
+from . import vectors
 
-VEC_TABLE = "memory_vec"
+VEC_TABLE = "memory_vectors"
+_FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlier)
+VEC_CHUNK = 256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 CJK = _CJK
 _WORD = re.compile(r"[^\W_\u3400-\u9fff\uf900-\ufaff]+")  # words of non-CJK scripts, split at CJK runs
@@ -45,20 +50,32 @@ class Item:
 def ensure_vector_table(conn: apsw.Connection, dim: int, model: str) -> bool:
     """Create the vector table for this model; True when vectors must be (re)built."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()
+    recorded = row[0] if row else None
     exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
-    if exists and row and row[0] == f"{model}:{dim}":
+    if exists and recorded == f"{model}:{dim}:int8":
         return False
+    old_float = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (_FLOAT_TABLE,)).fetchone()
     if exists:
         conn.execute(f"DROP TABLE {VEC_TABLE}")
     conn.execute(
         f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(item_id INTEGER PRIMARY KEY, "
-        f"agent_id TEXT PARTITION KEY, embedding float[{dim}] distance_metric=cosine)"
+        f"agent_id TEXT PARTITION KEY, embedding int8[{dim}] distance_metric=cosine, chunk_size={VEC_CHUNK})"
     )
+    converted = False
+    if old_float and recorded == f"{model}:{dim}":
+        for item_id, agent_id, blob in conn.execute(f"SELECT item_id, agent_id, embedding FROM {_FLOAT_TABLE}"):
+            conn.execute(f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) VALUES (?, ?, vec_int8(?))",
+                         (item_id, agent_id, vectors.quantize(from_blob(blob)).tobytes()))
+        converted = True
+    if old_float:
+        conn.execute(f"DROP TABLE {_FLOAT_TABLE}")
+    conn.execute("DELETE FROM vector_generations")
+    vectors.forget_cache(conn)
     conn.execute(
         "INSERT INTO meta (key, value) VALUES ('embed_model', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        (f"{model}:{dim}",),
+        (f"{model}:{dim}:int8",),
     )
-    return conn.execute("SELECT count(*) FROM memory_items").fetchone()[0] > 0
+    return not converted and conn.execute("SELECT count(*) FROM memory_items").fetchone()[0] > 0
 
 
 def all_items(conn: apsw.Connection) -> list[Item]:
@@ -78,21 +95,18 @@ def add(conn: apsw.Connection, agent_id: str, kind: str, source_id: int, text: s
 
 
 def set_vector(conn: apsw.Connection, item_id: int, agent_id: str, vector: np.ndarray) -> None:
-    conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id = ?", (item_id,))
-    conn.execute(
-        f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) VALUES (?, ?, ?)", (item_id, agent_id, to_blob(vector))
-    )
+    vectors.put(conn, VEC_TABLE, agent_id, item_id, vector)
 
 
 def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
     """Delete items with their vectors and keyword entries (the triggers clear FTS)."""
     removed = 0
     for source_id in source_ids:
-        row = conn.execute("SELECT item_id FROM memory_items WHERE kind = ? AND source_id = ?",
+        row = conn.execute("SELECT item_id, agent_id FROM memory_items WHERE kind = ? AND source_id = ?",
                            (kind, source_id)).fetchone()
         if row is None:
             continue
-        conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id = ?", (row[0],))
+        vectors.remove(conn, VEC_TABLE, row[1], [row[0]])
         conn.execute("DELETE FROM memory_items WHERE item_id = ?", (row[0],))
         removed += 1
     return removed
@@ -100,19 +114,13 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
 
 def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
     """Everything of one agent from the search side; run before the agent's rows cascade away."""
-    conn.execute(f"DELETE FROM {VEC_TABLE} WHERE item_id IN (SELECT item_id FROM memory_items WHERE agent_id = ?)",
-                 (agent_id,))
+    vectors.remove_agent(conn, VEC_TABLE, agent_id)
     conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
 
 
 def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """(item_id, cosine similarity) of the ``k`` nearest items of this agent only."""
-    rows = conn.execute(
-        f"SELECT item_id, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ? AND agent_id = ?",
-        (to_blob(vector), k, agent_id),
-    )
-    # A zero query vector has no direction: sqlite-vec reports its cosine distance as NULL.
-    return [(int(item_id), 1.0 - float(distance)) for item_id, distance in rows if distance is not None]
+    return vectors.nearest(conn, VEC_TABLE, agent_id, len(vector), vector, k)
 
 
 GREETINGS = tuple(sorted((
