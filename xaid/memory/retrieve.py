@@ -69,16 +69,24 @@ def ago(ts_ms: int, now_ms: int) -> str:
     return "a year ago" if years == 1 else f"{years} years ago"
 
 
-def _value(conn: apsw.Connection, item: index.Item) -> tuple[float, bool]:
-    """(value 0..1, still current) of the memory behind an item."""
-    if item.kind == "fact":
-        row = conn.execute("SELECT value, status FROM facts WHERE fact_id = ?", (item.source_id,)).fetchone()
-        return (float(row[0]), row[1] == "current") if row else (0.0, False)
-    if item.kind == "highlight":
-        row = conn.execute("SELECT intensity FROM highlights WHERE highlight_id = ?", (item.source_id,)).fetchone()
-        return (0.5 + 0.5 * float(row[0]), True) if row else (0.0, False)
-    row = conn.execute("SELECT tension FROM episodes WHERE episode_id = ?", (item.source_id,)).fetchone()
-    return (0.5 + 0.5 * float(row[0]), True) if row else (0.0, False)
+_VALUE_SQL = {
+    "fact": "SELECT fact_id, value, status = 'current' FROM facts WHERE fact_id IN ({})",
+    "highlight": "SELECT highlight_id, 0.5 + 0.5 * intensity, 1 FROM highlights WHERE highlight_id IN ({})",
+    "episode": "SELECT episode_id, 0.5 + 0.5 * tension, 1 FROM episodes WHERE episode_id IN ({})",
+}
+
+
+def _values(conn: apsw.Connection, found: dict[int, index.Item]) -> dict[int, tuple[float, bool]]:
+    """(value 0..1, still current) of the memory behind each item: one query per kind, not per item."""
+    by_kind: dict[str, dict[int, int]] = {}
+    for item in found.values():
+        by_kind.setdefault(item.kind, {})[item.source_id] = item.item_id
+    out: dict[int, tuple[float, bool]] = {}
+    for kind, sources in by_kind.items():
+        marks = ",".join("?" * len(sources))
+        for source_id, value, current in conn.execute(_VALUE_SQL[kind].format(marks), tuple(sources)):
+            out[sources[source_id]] = (float(value), bool(current))
+    return out
 
 
 def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
@@ -100,18 +108,18 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
         "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
         (agent_id, now_ms, now_ms - recent_days * DAY_MS)).fetchall()
     recent_ids = {r[0] for r in recent}
-    found = index.items(conn, list({*sims, *keywords, *recent_ids}))
+    found = {i: item for i, item in index.items(conn, list({*sims, *keywords, *recent_ids})).items()
+             if item.agent_id == agent_id and item.ts_ms <= now_ms and not (kinds and item.kind not in kinds)}
+    values = _values(conn, found)
     scored: list[tuple[float, index.Item]] = []
     for item_id, item in found.items():
-        if item.agent_id != agent_id or item.ts_ms > now_ms or (kinds and item.kind not in kinds):
-            continue
         cos = sims.get(item_id, 0.0)
         kw = keywords.get(item_id, 0.0) / best_kw
         if cos < min_cos:
             cos = 0.0
         if cos <= 0 and kw <= 0 and item_id not in recent_ids:
             continue
-        value, current = _value(conn, item)
+        value, current = values.get(item_id, (0.0, False))
         if not current:
             continue
         age_days = max(0, now_ms - item.ts_ms) / DAY_MS

@@ -82,11 +82,14 @@ class Memory:
         await self._jobs()
 
     async def _reindex(self) -> None:
-        items = await self.app.db.run(index.all_items)
+        """Runs before ``ready`` is set, so it calls the worker itself (``embed`` waits for ready)."""
+        assert self.worker is not None
+        multilingual = self.app.config.memory.embed_multilingual
+        items = [i for i in await self.app.db.run(index.all_items) if multilingual or not index.mostly_cjk(i.text)]
         log.info("embedding model changed: re-embedding %d memories", len(items))
         for start in range(0, len(items), 64):
             chunk = items[start : start + 64]
-            vectors = await self.embed([i.text for i in chunk])
+            vectors = await self.worker.embed([i.text for i in chunk])
 
             def write(conn: apsw.Connection, chunk=chunk, vectors=vectors) -> None:
                 for item, vec in zip(chunk, vectors, strict=True):
@@ -101,6 +104,22 @@ class Memory:
         if self.worker is None or not texts:
             return None if self.worker is None else np.zeros((0, 0), dtype=np.float32)
         return await self.worker.embed(texts)
+
+    async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
+        """Vectors for the texts the model can read; None for the rest, which keyword search still finds.
+
+        The default MiniLM is English-only: a mostly Chinese text gets a vector near every other
+        Chinese text, which search ignores anyway (retrieve drops the vector of a Chinese query), so
+        storing it costs 400 bytes and an embedding for nothing.
+        """
+        multilingual = self.app.config.memory.embed_multilingual
+        readable = [i for i, t in enumerate(texts) if multilingual or not index.mostly_cjk(t)]
+        out: list[np.ndarray | None] = [None] * len(texts)
+        found = await self.embed([texts[i] for i in readable]) if readable else None
+        if found is not None:
+            for i, vec in zip(readable, found, strict=True):
+                out[i] = vec
+        return out
 
     async def ask(self, prompt: str, max_tokens: int, agent_id: str) -> str | None:
         """One short LLM call for the memory's own decisions; None when the model is unavailable."""

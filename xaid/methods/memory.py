@@ -149,9 +149,8 @@ async def import_memory(call: Call) -> dict[str, Any]:
         raise bad_params(str(exc)) from None
     try:
         texts = portable.texts_to_embed(episodes, facts)
-        vectors = await call.app.memory.embed(texts) if texts else None
-        return await call.app.db.run(portable.write, agent_id, episodes, facts,
-                                     list(vectors) if vectors is not None else [], call.app.clock.now_ms())
+        vectors = await call.app.memory.embed_readable(texts) if texts else []
+        return await call.app.db.run(portable.write, agent_id, episodes, facts, vectors, call.app.clock.now_ms())
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
 

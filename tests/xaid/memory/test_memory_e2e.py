@@ -7,6 +7,7 @@ LLM, so every LLM decision in memory comes back unusable and the rule fallbacks 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import apsw
@@ -240,3 +241,33 @@ def test_forget_by_query_reaches_persona_and_earlier_chunks(tmp_path: Path) -> N
             assert any("Anna" in f["text"] for f in current_facts(c, "mia"))  # the rest stays
         proc.stop()
         assert _rows_holding(proc.db_path, "Globex") == []
+
+
+def test_a_new_embedding_model_re_embeds_what_is_stored(tmp_path: Path) -> None:
+    """Vectors of two models are never compared: a different model at start-up embeds every memory
+    again (English ones; mostly Chinese texts get no vector from the English-only default)."""
+    yesterday = int(time.time() * 1000) - DAY  # recent: the restart's forgetting curve must not take it
+    proc = DaemonProcess(tmp_path / "d").start()
+    with proc.client() as c:
+        c.agent_create("mia")
+        talk(c, "mia", ["My sister Anna lives in Kyoto and teaches piano.", "我妹妹在杭州开了一家咖啡店。"], yesterday)
+    proc.stop()
+    conn = apsw.Connection(str(proc.db_path))
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    with conn:  # as if the vectors had been made by another model
+        conn.execute("UPDATE meta SET value = 'some-older-model:384:int8' WHERE key = 'embed_model'")
+        conn.execute("DELETE FROM memory_vectors")
+    conn.close()
+    with proc, proc.client() as c:
+        hits = c.call("memory.search", agent_id="mia", query="Which city is my sister in?")["items"]
+        assert any("Kyoto" in h["text"] for h in hits), hits
+        assert "unavailable" not in c.call("stats")["memory"]["embedder"]
+    conn = apsw.Connection(str(proc.db_path))
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    texts = dict(conn.execute("SELECT m.item_id, m.text FROM memory_items m").fetchall())
+    with_vectors = {r[0] for r in conn.execute("SELECT item_id FROM memory_vectors")}
+    conn.close()
+    assert {i for i, t in texts.items() if "Kyoto" in t} <= with_vectors
+    assert not {i for i, t in texts.items() if t.startswith("我妹妹")} & with_vectors
