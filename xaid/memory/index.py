@@ -22,6 +22,8 @@ from . import vectors
 
 VEC_TABLE = "memory_vectors"
 _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlier)
+COMMON_DOCS = 1000  # a keyword in more memories than this is too common to search by (see _rankable)
+KEYWORD_SCAN = 300  # matches per keyword index that are ranked, newest first (see keyword)
 VEC_CHUNK = 256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 CJK = _CJK
@@ -94,6 +96,11 @@ def add(conn: apsw.Connection, agent_id: str, kind: str, source_id: int, text: s
     return item_id
 
 
+def _has_vectors(conn: apsw.Connection) -> bool:
+    """False when no embedding model ever loaded: memory then lives on keywords alone."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone() is not None
+
+
 def set_vector(conn: apsw.Connection, item_id: int, agent_id: str, vector: np.ndarray) -> None:
     vectors.put(conn, VEC_TABLE, agent_id, item_id, vector)
 
@@ -106,7 +113,8 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
                            (kind, source_id)).fetchone()
         if row is None:
             continue
-        vectors.remove(conn, VEC_TABLE, row[1], [row[0]])
+        if _has_vectors(conn):
+            vectors.remove(conn, VEC_TABLE, row[1], [row[0]])
         conn.execute("DELETE FROM memory_items WHERE item_id = ?", (row[0],))
         removed += 1
     return removed
@@ -114,7 +122,8 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
 
 def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
     """Everything of one agent from the search side; run before the agent's rows cascade away."""
-    vectors.remove_agent(conn, VEC_TABLE, agent_id)
+    if _has_vectors(conn):
+        vectors.remove_agent(conn, VEC_TABLE, agent_id)
     conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
 
 
@@ -166,38 +175,51 @@ def _cjk_pairs(text: str) -> list[str]:
     return list(dict.fromkeys(pairs))
 
 
-def _fts_query(text: str) -> tuple[str | None, str | None]:
-    """An OR of the query's words for unicode61, and of its CJK trigrams for the trigram index."""
-    words = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS]
-    grams: list[str] = []
-    for run in _CJK.findall(text):
-        grams += [run[i : i + 3] for i in range(len(run) - 2)] if len(run) >= 3 else []
-    quote = lambda s: '"' + s.replace('"', '""') + '"'  # noqa: E731
-    latin = " OR ".join(quote(w) for w in dict.fromkeys(words)) or None
-    cjk = " OR ".join(quote(g) for g in dict.fromkeys(grams)) or None
-    return latin, cjk
+def _latin_words(text: str) -> list[str]:
+    return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS))
+
+
+def _cjk_trigrams(text: str) -> list[str]:
+    return list(dict.fromkeys(run[i : i + 3] for run in _CJK.findall(text) for i in range(len(run) - 2)))
+
+
+def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list[str]:
+    """The terms worth matching: a term held by more than COMMON_DOCS memories is left out unless
+    nothing rarer is asked for. It could not rank them anyway (BM25 gives it almost no weight),
+    and every memory it matches would be scored: at 100k memories "lives" alone matched 10k and
+    made a search take 10-15 ms. A term missing from the table is kept (its tokenizer may spell
+    it differently, e.g. without accents)."""
+    if len(terms) < 2:
+        return terms
+    marks = ",".join("?" * len(terms))
+    docs = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", terms).fetchall())
+    kept = [t for t in terms if docs.get(t, 0) <= COMMON_DOCS]
+    return kept or [min(terms, key=lambda t: docs.get(t, 0))]
+
+
+def _or(terms: list[str]) -> str | None:
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) or None
 
 
 def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
-    """(item_id, bm25 relevance ≥ 0) from both keyword indexes, best first."""
-    latin, cjk = _fts_query(text)
+    """(item_id, bm25 relevance ≥ 0) from the keyword indexes, best first.
+
+    Each index is read newest first and stops after KEYWORD_SCAN of the agent's matches, which are
+    then ranked by bm25: ranking every match costs ~8 µs each, and at 100k memories a name can
+    be in a thousand of them. Older matches are still reached through their vectors.
+    """
     scores: dict[int, float] = {}
-    for table, query in (("memory_fts", latin), ("memory_fts_cjk", cjk)):
+    for table, terms in (("memory_fts", _latin_words(text)), ("memory_fts_cjk", _cjk_trigrams(text)),
+                         ("memory_fts_bigram", _cjk_pairs(text))):
+        query = _or(_rankable(conn, f"{table}_terms", terms))
         if not query:
             continue
         rows = conn.execute(
-            f"SELECT f.rowid, -bm25({table}) FROM {table} f JOIN memory_items m ON m.item_id = f.rowid "
-            f"WHERE {table} MATCH ? AND m.agent_id = ? ORDER BY bm25({table}) LIMIT ?",
-            (query, agent_id, k),
+            f"SELECT item_id, score FROM (SELECT f.rowid AS item_id, -bm25({table}) AS score FROM {table} f "
+            f"JOIN memory_items m ON m.item_id = f.rowid WHERE {table} MATCH ? AND m.agent_id = ? "
+            f"ORDER BY f.rowid DESC LIMIT ?) ORDER BY score DESC LIMIT ?",
+            (query, agent_id, KEYWORD_SCAN, k),
         )
-        for item_id, score in rows:
-            scores[item_id] = max(scores.get(item_id, 0.0), float(score))
-    if pairs := _cjk_pairs(text):
-        query = " OR ".join(f'"{p}"' for p in pairs)
-        rows = conn.execute(
-            "SELECT f.rowid, -bm25(memory_fts_bigram) FROM memory_fts_bigram f JOIN memory_items m "
-            "ON m.item_id = f.rowid WHERE memory_fts_bigram MATCH ? AND m.agent_id = ? "
-            "ORDER BY bm25(memory_fts_bigram) LIMIT ?", (query, agent_id, k))
         for item_id, score in rows:
             scores[item_id] = max(scores.get(item_id, 0.0), float(score))
     return sorted(scores.items(), key=lambda kv: -kv[1])[:k]

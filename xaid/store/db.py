@@ -47,6 +47,11 @@ def cjk_bigrams(text: str | None) -> str:
     return " ".join(run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(max(1, len(run) - 1)))
 
 
+def cjk_runs(text: str | None) -> str:
+    """The Chinese runs of a text, one per line, for the trigram keyword index."""
+    return "\n".join(_CJK_RUN.findall(text)) if text else ""
+
+
 def _root(exc: apsw.Error) -> apsw.Error:
     """The first SQLite error in the chain: after SQLITE_FULL, SQLite has already rolled back and
     the context manager's own rollback fails with a message that would hide the real cause."""
@@ -69,6 +74,7 @@ def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = Non
     conn.load_extension(sqlite_vec.loadable_path())  # vec0 tables for memory vectors
     conn.enable_load_extension(False)
     conn.create_scalar_function("cjk_bigrams", cjk_bigrams, 1, deterministic=True)
+    conn.create_scalar_function("cjk_runs", cjk_runs, 1, deterministic=True)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")

@@ -223,6 +223,10 @@ def test_without_an_embedding_model_memory_still_works_on_keywords(tmp_path: Pat
         hits = c.call("memory.search", agent_id="mia", query="Globex", ts=T0 + DAY)["items"]
         assert hits and all("Globex" in h["text"] for h in hits)
         assert "unavailable" in c.call("stats")["memory"]["embedder"]
+        # there is no vector table then: forgetting and deleting must not need one
+        assert c.call("memory.forget", agent_id="mia", query="Globex")["deleted"] > 0
+        c.call("agent.delete", agent_id="mia")
+        assert [a["agent_id"] for a in c.call("agent.list")["agents"]] == []
 
 
 def test_forget_by_query_reaches_persona_and_earlier_chunks(tmp_path: Path) -> None:

@@ -1,0 +1,61 @@
+"""Keyword search over the FTS5 indexes: Chinese and English, common words, bounded work."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from xaid.memory import index
+from xaid.store import agents
+from xaid.store.agents import Agent
+from xaid.store.db import Database
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Database:
+    db = Database(tmp_path / "k.db")
+    db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
+    db.call(agents.insert, Agent("b", "b", "", {}, 0, 0))
+    return db
+
+
+_SOURCE = itertools.count(1)
+
+
+def _add(db: Database, agent_id: str, texts: list[str]) -> list[int]:
+    return db.call(lambda c: [index.add(c, agent_id, "fact", next(_SOURCE), t, 0, None) for t in texts])
+
+
+def test_chinese_words_of_two_and_three_characters_are_found(db: Database) -> None:
+    ids = _add(db, "a", ["用户下周去上海见客户。", "The user met Anna at the 咖啡馆 in Kyoto.", "用户喜欢猫。"])
+    assert [i for i, _ in db.call(index.keyword, "a", "上海", 5)] == [ids[0]]
+    assert [i for i, _ in db.call(index.keyword, "a", "那家咖啡馆", 5)] == [ids[1]]
+    assert [i for i, _ in db.call(index.keyword, "a", "kyoto", 5)] == [ids[1]]
+    assert db.call(index.keyword, "b", "上海", 5) == []  # another agent's memories are not searched
+    # the trigram index holds Chinese runs only: no Latin trigram of "Kyoto" is in it
+    latin = "SELECT count(*) FROM memory_fts_cjk_terms WHERE term = 'kyo'"
+    assert db.call(lambda c: c.execute(latin).fetchone()[0]) == 0
+
+
+def test_a_word_in_too_many_memories_does_not_crowd_out_a_rare_one(db: Database,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index, "COMMON_DOCS", 20)
+    monkeypatch.setattr(index, "KEYWORD_SCAN", 10)
+    old = _add(db, "a", ["My sister Anna lives in Kyoto.", "我妹妹安娜住在京都。"])
+    _add(db, "a", [f"Friend number {i} lives nearby. 朋友{i}住在附近。" for i in range(60)])
+    found = [i for i, _ in db.call(index.keyword, "a", "Where does Anna live now? lives", 5)]
+    assert found[0] == old[0]  # older than 60 matches of "lives", still found through "anna"
+    found = [i for i, _ in db.call(index.keyword, "a", "安娜住在哪里", 5)]
+    assert found[0] == old[1]
+    # only common words asked for: the newest KEYWORD_SCAN matches are ranked, nothing fails
+    assert 0 < len(db.call(index.keyword, "a", "lives", 50)) <= 10
+
+
+def test_deleted_memories_leave_the_keyword_indexes(db: Database) -> None:
+    _add(db, "a", ["用户在腾讯工作。 The user works at Tencent."])
+    db.call(index.remove_agent, "a")
+    assert db.call(index.keyword, "a", "腾讯 tencent", 5) == []
+    for table in ("memory_fts_terms", "memory_fts_cjk_terms", "memory_fts_bigram_terms"):
+        assert db.call(lambda c, t=table: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) == 0
