@@ -6,11 +6,15 @@ seconds. So the parts that change rarely come first and the per-turn parts come 
 1. system: who the agent is (persona_init, extra instructions), the user's profile (L3), and
    the tone guidance (changes only when the mood crosses a band);
 2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
-3. the conversation, in order;
-4. system: this turn's memories and suggestion, placed just before the newest user message.
+3. the conversation, in order, with the memories recalled at earlier turns of this session
+   still in the places where they were first shown;
+4. system: the memories this turn recalls that are not shown yet, then the scheduler's
+   suggestion, just before the newest user message.
 
-Turn N+1's prompt therefore extends turn N's up to the memories block. History that does not fit
-the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
+Turn N+1's prompt therefore extends turn N's up to its suggestion (a first turn's only), so the
+model re-reads only the last reply, any newly recalled memories and the new message: memories
+shown once stay put instead of being re-read every turn. History that does not fit the budget is
+dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class Context:
     earlier: tuple[str, ...] = ()
     memories: str | None = None
     suggestion: str | None = None
+    shown: tuple[tuple[int, str], ...] = ()  # memories of earlier turns: (user message id they preceded, block)
     extra: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -59,36 +64,34 @@ def estimate_tokens(text: str) -> int:
     return len(text) // CHARS_PER_TOKEN + 4
 
 
-def _late_block(context: Context) -> str | None:
-    parts = [p for p in (context.memories, context.suggestion) if p]
-    return "\n\n".join(parts) if parts else None
-
-
 def build(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context = Context()
           ) -> tuple[ChatMessage, ...]:
     """The messages for one generation, within ``budget_tokens`` (estimated)."""
     head = ChatMessage("system", system_prompt(agent, context))
     left = budget_tokens - estimate_tokens(head.content)
-    late = _late_block(context)
-    if late:
-        left -= estimate_tokens(late)
+    late = [ChatMessage("system", text) for text in (context.memories, context.suggestion) if text]
+    left -= sum(estimate_tokens(m.content) for m in late)
     earlier = list(context.earlier)
     while earlier and sum(estimate_tokens(e) for e in earlier) > budget_tokens // 3:
         earlier.pop(0)
     earlier_msg = ChatMessage("system", "\n".join(earlier)) if earlier else None
     if earlier_msg:
         left -= estimate_tokens(earlier_msg.content)
+    shown = dict(context.shown)
     kept: list[ChatMessage] = []
     for msg in reversed(history):
-        cost = estimate_tokens(msg.text)
+        block = shown.get(msg.message_id) if msg.message_id is not None else None
+        cost = estimate_tokens(msg.text) + (estimate_tokens(block) if block else 0)
         if kept and cost > left:
             break
         kept.append(to_chat(msg))
+        if block:
+            kept.append(ChatMessage("system", block))
         left -= cost
     kept.reverse()
     while kept and kept[0].role == "tool":  # a tool result without its call confuses every template
         kept.pop(0)
     if late:
         last_user = max((i for i, m in enumerate(kept) if m.role == "user"), default=len(kept))
-        kept.insert(last_user, ChatMessage("system", late))
+        kept[last_user:last_user] = late
     return (head, *([earlier_msg] if earlier_msg else []), *kept)

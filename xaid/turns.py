@@ -58,6 +58,15 @@ class UserTurn:
         return self.ts_ms + int((time.perf_counter() - self.started) * 1000)
 
 
+@dataclass(frozen=True, slots=True)
+class ShownBlock:
+    """Memories shown at one turn, kept in place for the rest of the session (see xaid.prompt)."""
+
+    message_id: int  # the user message they were shown before
+    text: str
+    keys: frozenset[tuple[str, int]]
+
+
 @dataclass
 class _Progress:
     parts: list[str] = field(default_factory=list)
@@ -74,6 +83,11 @@ class Turns:
         self.app = app
         self.active: dict[str, anyio.Event] = {}
         self.tools: dict[tuple[str, str], PendingTool] = {}
+        # In memory only, like llama.cpp's cache that it serves: after a restart both start afresh.
+        self.shown: dict[str, list[ShownBlock]] = {}
+
+    def closed(self, session_id: str) -> None:
+        self.shown.pop(session_id, None)
 
     def tool_result(self, session_id: str, call_id: str, result: Any) -> None:
         pending = self.tools.get((session_id, call_id))
@@ -164,11 +178,18 @@ class Turns:
             tools = ()
         progress = _Progress()
         budget = max(256, app.config.llm.n_ctx - int(agent.config.get("max_tokens", app.config.llm.max_tokens)))
+        fresh: list[retrieve.Hit] = []
         for _round in range(MAX_TOOL_ROUNDS + 1):
             earlier, history = await app.db.run(compress.ensure, sid, app.config.memory.compress_every)
+            if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
+                live = {m.message_id for m in history}
+                self.shown[sid] = [b for b in self.shown.get(sid, []) if b.message_id in live]
+                present = {key for block in self.shown[sid] for key in block.keys}
+                fresh = [h for h in hits if (h.kind, h.id) not in present]
             context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(earlier),
-                                     memories=retrieve.render(hits) if hits else None,
-                                     suggestion=verdict.line if verdict else None)
+                                     memories=retrieve.render(fresh) if fresh else None,
+                                     suggestion=verdict.line if verdict else None,
+                                     shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])))
             messages = prompt.build(agent, history, budget, context)
             request = GenerateRequest(
                 messages,
@@ -191,6 +212,9 @@ class Turns:
         reply = await self._store(
             Message(sid, agent.agent_id, "assistant", completion.text, turn.at())
         )
+        if fresh and user.message_id is not None:
+            self.shown.setdefault(sid, []).append(
+                ShownBlock(user.message_id, retrieve.render(fresh), frozenset((h.kind, h.id) for h in fresh)))
         result: dict[str, Any] = {
             "text": completion.text,
             "message_id": reply.message_id,
@@ -209,6 +233,7 @@ class Turns:
             result["context"] = {
                 "system_prompt": messages[0].content,
                 "memories": [h.to_wire() for h in hits],
+                "memories_new": [h.to_wire() for h in fresh],
                 "profile": profile,
                 "earlier": list(context.earlier),
                 "mood": mood.to_wire() if mood is not None else None,

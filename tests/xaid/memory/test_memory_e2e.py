@@ -275,3 +275,24 @@ def test_a_new_embedding_model_re_embeds_what_is_stored(tmp_path: Path) -> None:
     conn.close()
     assert {i for i, t in texts.items() if "Kyoto" in t} <= with_vectors
     assert not {i for i, t in texts.items() if t.startswith("我妹妹")} & with_vectors
+
+
+def test_memories_shown_once_are_not_added_again_in_the_same_session(client: Client) -> None:
+    """Each turn adds only what the session has not been shown (the rest stays in the prompt where it
+    was first shown, so llama.cpp's cache is reused); a new session starts afresh."""
+    client.agent_create("mia")
+    talk(client, "mia", ["My sister Anna lives in Kyoto.", "我在腾讯工作。"], T0)
+
+    def turn(sid: str, text: str, ts: int) -> dict:
+        return client.session_send(sid, text, ts=ts, explain=True).finish()["context"]
+
+    sid = client.session_open("mia", ts=T0 + DAY)["session_id"]
+    first = turn(sid, "Any news from Anna in Kyoto?", T0 + DAY)
+    keys = lambda hits: {(h["kind"], h["id"]) for h in hits}  # noqa: E731
+    assert first["memories"] and keys(first["memories_new"]) == keys(first["memories"])
+    again = turn(sid, "Is Anna still in Kyoto?", T0 + DAY + 60_000)
+    assert keys(again["memories"]) & keys(first["memories"])
+    assert not keys(again["memories_new"]) & keys(first["memories_new"])
+    other = client.session_open("mia", ts=T0 + DAY + 120_000)["session_id"]
+    fresh = turn(other, "Is Anna still in Kyoto?", T0 + DAY + 120_000)
+    assert keys(fresh["memories_new"]) == keys(fresh["memories"]) != set()
