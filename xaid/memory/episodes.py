@@ -9,7 +9,7 @@ and a rerun after the commit finds the episode and stops.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import apsw
@@ -87,50 +87,84 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
         mem.counters["episodes_rules"] += 1
     planned = await _plan_facts(mem, agent_id, d, ended)
     arms = arm.matters(d, closing)
-    texts = [d.summary, *(u.message.text for u in d.highlights)]
-    vectors = _rows(await mem.embed(texts), len(texts))
+    vectors = await mem.embed_readable([d.summary, *(u.message.text for u in d.highlights)])
     episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id, arms)
     await persona.maybe_refresh(mem, agent)
     return episode_id
 
 
-async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: int) -> list[PlannedFact]:
+@dataclass
+class _Mention:
+    """One fact candidate of a session with every message that stated it: a fact said twice in one
+    conversation is one fact with two sources, never two facts (or one superseding its own twin)."""
+
+    candidate: extract.Candidate
+    utterance: consolidate.Utterance
+    signals: facts.Signals
+    value: float
+    sources: list[tuple[int | None, str]]
+
+    def repeat(self, c: extract.Candidate, u: consolidate.Utterance, s: facts.Signals, v: float) -> None:
+        """A later mention: its words and dates are the latest; the better value and confidence stay."""
+        if (u.message.message_id, u.ref) not in self.sources:
+            self.sources.append((u.message.message_id, u.ref))
+        self.candidate = replace(c, confidence=max(c.confidence, self.candidate.confidence))
+        self.utterance = u
+        if v > self.value:
+            self.signals, self.value = s, v
+
+
+def _gather(mem: Memory, d: consolidate.Draft, now_ms: int) -> list[_Mention]:
+    """The session's candidates, repeats merged: same subject and same words (facts.normalise) are one."""
     cfg = mem.app.config.memory
-    raw = []
+    seen: dict[tuple[str, str], _Mention] = {}
     for u in d.utterances:
         for c in u.candidates:
             s = facts.signals(c.kind, u.specificity, u.intensity, _mentions(d.utterances, c.source),
                               u.message.ts_ms, now_ms)
             v = facts.value(s, cfg)
             mem.counters["fact_candidates"] += 1
-            if v >= cfg.promote_threshold:
-                raw.append((c, s, v, u))
-    if not raw:
+            key = (c.subject, facts.normalise(c.text))
+            if key in seen:
+                seen[key].repeat(c, u, s, v)
+            else:
+                seen[key] = _Mention(c, u, s, v, [(u.message.message_id, u.ref)])
+    return list(seen.values())
+
+
+def _valid(u: consolidate.Utterance) -> tuple[str | None, str | None]:
+    """The dates a fact from this message holds for: the soonest future time it names, else the first."""
+    refs = timeparse.find_times(u.message.text, u.message.ts_ms)
+    when = timeparse.earliest_future(refs) or (refs[0] if refs else None)
+    return (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
+
+
+async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: int) -> list[PlannedFact]:
+    cfg = mem.app.config.memory
+    found = [m for m in _gather(mem, d, now_ms) if m.value >= cfg.promote_threshold]
+    if not found:
         return []
-    raw = [r for r in raw if await _confident(mem, agent_id, r[0])]
+    found = [m for m in found if await _confident(mem, agent_id, m.candidate)]
     who = consolidate.speaker(d.utterances)
-    vectors = _rows(await mem.embed([consolidate.name_the_user(c.text, who) for c, *_ in raw]), len(raw))
+    texts = [consolidate.name_the_user(m.candidate.text, who) for m in found]
+    vectors = _rows(await mem.embed(texts), len(texts))
     planned: list[PlannedFact] = []
-    for (c, s, v, u), vec in zip(raw, vectors, strict=True):
+    for m, text, vec in zip(found, texts, vectors, strict=True):
+        c = m.candidate
         # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
-        # neighbours would make every Chinese fact a "duplicate". Compare such facts by subject and text.
-        readable = mem.app.config.memory.embed_multilingual or not index.mostly_cjk(c.text)
+        # neighbours would make every Chinese fact a "duplicate". Such facts are compared by subject and
+        # words only (facts.settle: exact restatements, and the object each names).
+        readable = cfg.embed_multilingual or not index.mostly_cjk(text)
         neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec if readable else None, c.subject)
-        if not readable:
-            neighbours = [(f, 1.0) for f in same if f.text == c.text]
-        # Facts planned earlier in this same episode count as known too.
-        for p in planned:
-            if p.new.subject == c.subject and p.decision.action != "NOOP":
-                same = [*same, _pseudo(p)]
-        decision = await facts.decide(c.text, c.subject, c.negated, neighbours, same, cfg,
+        # Facts planned earlier in this same episode count as known too (never as targets: they have no row).
+        same = [*same, *(_pseudo(p, i) for i, p in enumerate(planned)
+                         if p.new.subject == c.subject and p.decision.action != "NOOP")]
+        claim = facts.Claim(text, c.subject, c.negated, c.key, c.source)
+        decision = await facts.decide(claim, neighbours, same, cfg,
                                       lambda prompt, n, a=agent_id: mem.ask(prompt, n, a))
         mem.counters[f"fact_{decision.decided_by}"] += 1
-        refs = timeparse.find_times(u.message.text, u.message.ts_ms)
-        when = timeparse.earliest_future(refs) or (refs[0] if refs else None)
-        valid = (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
-        text = consolidate.name_the_user(c.text, who)
-        planned.append(PlannedFact(NewFact(c.subject, c.kind, text, v, s.as_dict(), *valid), decision, vec,
-                                   [(u.message.message_id, u.ref)]))
+        new = NewFact(c.subject, c.kind, text, m.value, m.signals.as_dict(), *_valid(m.utterance))
+        planned.append(PlannedFact(new, decision, vec, m.sources))
     return planned
 
 
@@ -152,9 +186,11 @@ async def _confident(mem: Memory, agent_id: str, c: extract.Candidate) -> bool:
     return confirmed
 
 
-def _pseudo(p: PlannedFact) -> Fact:
-    return Fact(-1, "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, {}, None, None,
-                "", 0, 0, 0)
+def _pseudo(p: PlannedFact, i: int) -> Fact:
+    """A fact planned earlier in this session, as a known fact: its id is -(i + 1), never a stored one,
+    so facts.decide shows it but never makes it the target of an UPDATE, DELETE or NOOP."""
+    return Fact(-(i + 1), "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, {},
+                p.new.valid_from, p.new.valid_to, "", 0, 0, 0)
 
 
 def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, subject: str
@@ -199,6 +235,8 @@ def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d
 
 def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None, p: PlannedFact, ts_ms: int) -> None:
     action, target, by = p.decision.action, p.decision.target, p.decision.decided_by
+    if target is not None and target <= 0:
+        target = None  # a fact planned in this session (_pseudo) has no row: never a target
     if target is not None and (sql.get_fact(conn, agent_id, target) or _gone()).status != "current":
         action, target = "ADD", None  # the target changed meanwhile: keep the new information
     if action == "NOOP":

@@ -6,21 +6,58 @@ fact about the user (who they are, where they work, whom they love, what they li
 by its nature even without a proper noun, so such candidates get a specificity floor of 0.5
 (0.3 for other kinds): "我喜欢猫" must be able to become a fact.
 
-Consistency (Mem0-style with a fast path): the three nearest current facts are found by vector;
-when all are below ``fast_path_cosine`` and no current fact shares an exclusive subject (one can
-have one employer, one home town, one main programming language), the candidate is added with
-no LLM call. Otherwise one short LLM call must answer ADD / UPDATE <id> / DELETE <id> / NOOP;
-an answer that does not parse falls back to rules, and the path that decided is recorded.
+Consistency (Mem0-style with a fast path). For each candidate (a session's repeats already merged
+into one) the three nearest current facts are found by vector and the current facts of its subject
+are read. The Mem0 rule is: all three below ``fast_path_cosine`` (0.6) → ADD with no LLM call. A
+model call costs seconds on a Raspberry Pi, and most calls it left were for answers that are
+certain, so ``settle`` widens the fast path where the answer can be read off the facts themselves:
+
+- an exact restatement (same subject, same text up to case, whitespace and trailing punctuation,
+  English or full-width) is NOOP: nothing to judge, in any language, even for an exclusive subject;
+- a neighbour at ≥ 0.6 does not need the model when the candidate is ``apart`` from it: its subject
+  can never hold the same statement (``user.allergy`` vs ``user.sister``; families of interchangeable
+  subjects are in _FAMILIES), or both carry dates (timeparse's "[2026-02-09]") that do not overlap —
+  two appointments on two days are two events — or the candidate names an object (``Candidate.key``)
+  the neighbour does not mention: "allergic to peanuts" beside "allergic to gluten".
+
+The model is still asked whenever judgment is needed: an EXCLUSIVE subject that already has a
+current fact in other words (a possible UPDATE: "I mainly write Rust now"); a negated candidate
+with any neighbour ≥ 0.6 ("I don't like hiking anymore"); a fact of the same subject that names the
+same object (the only paraphrase signal for Chinese, which the English-only embedder cannot read);
+and, for a neighbour ≥ 0.6 of a related subject, words that announce a change ("now", "moved",
+"instead", 改, 推迟…: ``_CHANGE``) or a near paraphrase, cosine ≥ PARAPHRASE (0.8), which outranks a
+different ``key`` (but not dates that do not overlap).
+
+The thresholds come from the default embedder (all-MiniLM-L6-v2, unit vectors), measured on pairs
+like those it must tell apart: different objects of one subject score 0.47–0.72 ("really likes
+hiking"/"…painting" 0.47, "…climbing" 0.72; "allergic to gluten"/"…peanuts" 0.71, "…cats" 0.63;
+"friend is called Zoe"/"…Sam" 0.70), paraphrases 0.87–0.98 ("really likes hiking"/"enjoys hiking"
+0.91, "loves going on hikes" 0.92; "likes Python"/"loves Python" 0.95; "works at Stark"/"works at
+Stark Industries" 0.87), hence PARAPHRASE = 0.8. Dates have to decide plans, not cosine: "dentist
+appointment next Monday [2026-02-09]" vs "… next Thursday [2026-03-12]" is 0.99, vs "doctor's
+appointment next Wednesday [2026-02-18]" 0.77, while "dentist appointment got moved to Wednesday"
+(0.75) is a change, caught by its words. A negation sits close to what it denies ("doesn't like
+hiking"/"likes hiking" 0.80, "not allergic to gluten"/"allergic to gluten" 0.95), so a negated
+candidate is never settled by cosine alone, and the rule fallback treats it before the
+near-duplicate rule: superseding a fact by its own restatement loses nothing, keeping a denied fact
+current does.
+
+Otherwise one short LLM call must answer ADD / UPDATE <id> / DELETE <id> / NOOP; an answer that
+does not parse falls back to rules, and the path that decided is recorded ('fast' | 'llm' |
+'rules'). Facts planned earlier in the same session are shown to the model as known but have no id
+yet (``fact_id`` ≤ 0), so they are never the target of an UPDATE, DELETE or NOOP.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ..config import MemoryConfig
 from ..store.memory import Fact
+from . import extract
 
 DAY_MS = 86_400_000
 EXCLUSIVE = frozenset({
@@ -29,6 +66,26 @@ EXCLUSIVE = frozenset({
 })
 INTRINSIC = frozenset({"identity", "work", "person", "preference", "place", "health"})
 NEAR_DUPLICATE = 0.92
+PARAPHRASE = 0.8
+NEGATION_NEAR = 0.75
+# Subjects one statement could be filed under either way ("I mainly use Python" is user.uses or
+# user.programming_language; "I don't eat meat" is user.diet or user.likes). A subject in no family
+# relates to itself only: a sister named Zoe and a colleague named Zoe are two facts.
+_FAMILIES: dict[str, frozenset[str]] = {
+    "identity": frozenset({"user.name", "user.nickname"}),
+    "work": frozenset({"user.work", "user.job", "user.school", "user.major"}),
+    "home": frozenset({"user.lives_in", "user.from", "user.nationality"}),
+    "taste": frozenset({"user.likes", "user.uses", "user.programming_language", "user.favourite.*", "user.diet"}),
+    "health": frozenset({"user.allergy", "user.diet", "user.health"}),
+}
+_CHANGE = re.compile(
+    r"\b(?:now|nowadays|these days|any ?more|no longer|instead|switched|changed|moved|rescheduled|postponed|"
+    r"delayed|pushed back|put off|brought forward|cancel+ed|called off|quit|stopped)\b"
+    r"|现在|如今|不再|改|换|推迟|延期|提前|取消|辞职|搬",
+    re.I,
+)
+_DATES = re.compile(r"\[(\d{4}-\d{2}-\d{2})(?:\.\.(\d{4}-\d{2}-\d{2}))?\]")
+_TRAILING = " .!?;:,~…。！？；：，、～·\"'”’)）"
 _ANSWER = re.compile(r"^\s*(ADD|NOOP|UPDATE\s+\[?(\d+)\]?|DELETE\s+\[?(\d+)\]?)\b", re.I)
 
 Ask = Callable[[str, int], Awaitable[str | None]]
@@ -68,14 +125,104 @@ class Decision:
     decided_by: str  # fast | llm | rules
 
 
-def fast_path(subject: str, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-              cfg: MemoryConfig) -> bool:
-    nearest = max((cos for _, cos in neighbours[:3]), default=0.0)
-    return nearest < cfg.fast_path_cosine and not (subject in EXCLUSIVE and same_subject)
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A candidate as consistency sees it: the words to be stored and what they are about."""
+
+    text: str  # as it would be stored (the user possibly named), timeparse's dates included
+    subject: str
+    negated: bool = False
+    key: str = ""  # the object as the user wrote it ("gluten", "花生"); empty when the rule has none
+    source: str = ""  # the clause it came from: "anymore" and the like survive there
+
+    @property
+    def announces_change(self) -> bool:
+        """Whether the user's own words say something changed: then no neighbour is safely apart."""
+        return bool(_CHANGE.search(self.text) or _CHANGE.search(self.source))
+
+
+def normalise(text: str) -> str:
+    """The text as an exact restatement is compared: NFKC (full-width letters and ！？ fold to ASCII),
+    case-folded, whitespace runs collapsed, trailing punctuation of either script dropped."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(_TRAILING)
+
+
+def mentions(text: str, key: str) -> bool:
+    """Whether ``text`` names the object ``key``. A substring test, so it errs towards "same object",
+    which only costs an LLM call."""
+    return bool(normalise(key)) and normalise(key) in normalise(text)
+
+
+def dates(text: str) -> tuple[str, str] | None:
+    """The span of the dates timeparse wrote into the text ("[2026-02-09]", "[2026-03-01..2026-03-31]")."""
+    found = _DATES.findall(text)
+    if not found:
+        return None
+    return min(a for a, _ in found), max(b or a for a, b in found)
+
+
+def _families(subject: str) -> frozenset[str] | None:
+    """The families a subject belongs to, itself if none; None outside the vocabulary (say an
+    imported "user.other"), where nothing is known and everything must be assumed related."""
+    if extract.describe(subject) is None:
+        return None
+    key = "user.favourite.*" if subject.startswith("user.favourite.") else subject
+    return frozenset(name for name, members in _FAMILIES.items() if key in members) or frozenset({subject})
+
+
+def related(a: str, b: str) -> bool:
+    """Whether a statement of subject ``a`` could restate or contradict one of subject ``b``."""
+    if a == b:
+        return True
+    fa, fb = _families(a), _families(b)
+    return fa is None or fb is None or bool(fa & fb)
+
+
+def restated(claim: Claim, same_subject: Sequence[Fact]) -> Fact | None:
+    """The known fact of the claim's subject that it repeats word for word, if any."""
+    words = normalise(claim.text)
+    return next((f for f in same_subject if normalise(f.text) == words), None)
+
+
+def apart(claim: Claim, fact: Fact, cos: float) -> bool:
+    """Whether the claim can neither restate nor contradict ``fact``, whatever their cosine says."""
+    changes = claim.announces_change
+    mine, theirs = dates(claim.text), dates(fact.text)
+    if not changes and mine and theirs and (mine[1] < theirs[0] or theirs[1] < mine[0]):
+        return True  # two events on different days
+    if not related(claim.subject, fact.subject):
+        return True
+    if changes or cos >= PARAPHRASE:
+        return False
+    return not mentions(fact.text, claim.key) if claim.key else False
+
+
+def needs_judgment(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
+                   cfg: MemoryConfig) -> bool:
+    """Whether only a model can tell ADD from UPDATE or NOOP (see the module docstring for the cases)."""
+    if claim.subject in EXCLUSIVE and same_subject:
+        return True  # one employer at a time: other words for the subject may replace the known value
+    if claim.key and any(mentions(f.text, claim.key) for f in same_subject):
+        return True  # same subject, same object, other words: a paraphrase, a refinement or a reversal
+    near = [(f, cos) for f, cos in neighbours[:3] if cos >= cfg.fast_path_cosine]
+    if claim.negated:
+        return bool(near)
+    return not all(apart(claim, f, cos) for f, cos in near)
+
+
+def settle(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
+           cfg: MemoryConfig) -> Decision | None:
+    """The fast path: the decision when the known facts make it certain, else None."""
+    twin = restated(claim, same_subject)
+    if twin is not None:
+        return Decision("NOOP", twin.fact_id if twin.fact_id > 0 else None, "fast")
+    if needs_judgment(claim, neighbours, same_subject, cfg):
+        return None
+    return Decision("ADD", None, "fast")
 
 
 def prompt(text: str, known: Sequence[Fact]) -> str:
-    lines = [f"[{f.fact_id}] {f.text}" for f in known]
+    lines = [f"[{f.fact_id}] {f.text}" if f.fact_id > 0 else f"(said earlier today) {f.text}" for f in known]
     return (
         "Known facts about the user:\n" + "\n".join(lines) + f"\nNew information: {text}\n"
         "Reply with exactly one line: ADD (new fact), UPDATE <id> (replaces that fact), "
@@ -97,25 +244,32 @@ def parse(answer: str | None, known_ids: set[int]) -> Decision | None:
     return Decision(verb, target, "llm")
 
 
-def fallback(subject: str, negated: bool, neighbours: Sequence[tuple[Fact, float]],
-             same_subject: Sequence[Fact]) -> Decision:
-    """What the rules decide when the model's answer is unusable (or no model is consulted)."""
+def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact]) -> Decision:
+    """What the rules decide when the model's answer is unusable (or no model is consulted). Only
+    stored facts are targets: one planned earlier in this session has no row to supersede yet."""
+    stored = [f for f in same_subject if f.fact_id > 0]
+    if claim.negated:
+        denied = next((f for f in reversed(stored) if claim.key and mentions(f.text, claim.key)), None)
+        if denied is None and neighbours and neighbours[0][1] >= NEGATION_NEAR:
+            denied = neighbours[0][0]
+        if denied is not None:
+            return Decision("UPDATE", denied.fact_id, "rules")
     if neighbours and neighbours[0][1] >= NEAR_DUPLICATE:
         return Decision("NOOP", neighbours[0][0].fact_id, "rules")
-    if subject in EXCLUSIVE and same_subject:
-        return Decision("UPDATE", same_subject[-1].fact_id, "rules")
-    if negated and neighbours and neighbours[0][1] >= 0.75:
-        return Decision("UPDATE", neighbours[0][0].fact_id, "rules")
+    if claim.subject in EXCLUSIVE and stored:
+        return Decision("UPDATE", stored[-1].fact_id, "rules")
     return Decision("ADD", None, "rules")
 
 
-async def decide(text: str, subject: str, negated: bool, neighbours: Sequence[tuple[Fact, float]],
-                 same_subject: Sequence[Fact], cfg: MemoryConfig, ask: Ask | None) -> Decision:
-    if fast_path(subject, neighbours, same_subject, cfg):
-        return Decision("ADD", None, "fast")
+async def decide(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
+                 cfg: MemoryConfig, ask: Ask | None) -> Decision:
+    """ADD / UPDATE / DELETE / NOOP for one claim: the fast path when certain, else the model, else rules."""
+    certain = settle(claim, neighbours, same_subject, cfg)
+    if certain is not None:
+        return certain
     known = list({f.fact_id: f for f in [*same_subject, *(f for f, _ in neighbours[:3])]}.values())
     if ask is not None:
-        decision = parse(await ask(prompt(text, known), 8), {f.fact_id for f in known})
+        decision = parse(await ask(prompt(claim.text, known), 8), {f.fact_id for f in known if f.fact_id > 0})
         if decision is not None:
             return decision
-    return fallback(subject, negated, neighbours, same_subject)
+    return fallback(claim, neighbours, same_subject)
