@@ -127,6 +127,16 @@ def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
     conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
 
 
+def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:
+    """Load an agent's vectors into memory now (at start-up) rather than at its first search."""
+    return len(vectors.load(conn, VEC_TABLE, agent_id, dim)) if _has_vectors(conn) else 0
+
+
+def vectors_of(conn: apsw.Connection, agent_id: str, dim: int) -> vectors.AgentVectors | None:
+    """The agent's in-memory vectors, current with the database; search them off this thread."""
+    return vectors.load(conn, VEC_TABLE, agent_id, dim) if _has_vectors(conn) else None
+
+
 def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """(item_id, cosine similarity) of the ``k`` nearest items of this agent only."""
     return vectors.nearest(conn, VEC_TABLE, agent_id, len(vector), vector, k)

@@ -20,6 +20,7 @@ protects them from the forgetting curve.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ DAY_MS = 86_400_000
 MIN_COSINE = 0.3
 MIN_COSINE_CJK = 0.45
 CANDIDATES = 40
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xaid-vectors")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +97,11 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
     chinese = index.mostly_cjk(query)
     if chinese and not multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
-    sims = dict(index.knn(conn, agent_id, vector, CANDIDATES)) if vector is not None else {}
+    # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
+    near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
+    ranking = _POOL.submit(near.nearest, vector, CANDIDATES) if near is not None and vector is not None else None
     keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() else {}
+    sims = dict(ranking.result()) if ranking is not None else {}
     best_kw = max(keywords.values(), default=0.0) or 1.0
     min_cos = MIN_COSINE_CJK if chinese else MIN_COSINE
     opener = index.is_opener(query)

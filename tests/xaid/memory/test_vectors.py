@@ -136,3 +136,27 @@ def test_float_vectors_of_an_older_version_are_converted(tmp_path: Path) -> None
     assert found[0][0] == ids[0]
     assert abs(found[0][1] - float(vecs[0] @ query)) < 0.01
     assert db.call(index.ensure_vector_table, embedder.dim, "another-model") is True  # a new model re-embeds
+
+
+def test_fast_load_from_vec0_chunks_equals_its_cursor(db: Database) -> None:
+    """The start-up load reads sqlite-vec's chunk tables directly; it must agree with vec0's own cursor
+    (deleted rows, two agents sharing chunks' table) or step aside for it."""
+    data = _clustered(700, seed=8)
+
+    def fill(conn: apsw.Connection) -> None:
+        for i, v in enumerate(data):
+            index.add(conn, "a" if i % 3 else "b", "fact", i + 1, f"fact {i}", 0, v)
+        index.remove(conn, "fact", list(range(1, 700, 7)))
+
+    db.call(fill)
+    for agent in ("a", "b"):
+        fast = db.call(vectors._from_chunks, index.VEC_TABLE, agent, DIM)
+        slow = db.call(vectors._from_cursor, index.VEC_TABLE, agent, DIM)
+        assert fast is not None and slow[1] is not None and fast[1] is not None
+        order = np.argsort(slow[0])
+        assert sorted(fast[0]) == sorted(slow[0])
+        assert np.array_equal(fast[1][np.argsort(fast[0])], slow[1][order])
+    assert db.call(vectors._from_chunks, "no_such_table", "a", DIM) is None
+    assert db.call(vectors._from_chunks, index.VEC_TABLE, "a", DIM - 1) is None  # a layout it does not expect
+    loaded = db.call(index.vectors_of, "a", DIM)
+    assert loaded is not None and len(loaded) == len(db.call(vectors._from_cursor, index.VEC_TABLE, "a", DIM)[0])
