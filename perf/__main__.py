@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import shlex
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+
+# Before numpy loads, as xaid/__main__ does for the daemon: one OpenBLAS thread (perf.memory's index.knn).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from . import report
 
