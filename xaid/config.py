@@ -114,6 +114,10 @@ class MemoryConfig:
     persona_every: int = doc(5, "Episodes between persona refreshes.")
     highlight_days: int = doc(30, "Unreferenced episodes lose their highlights after this many days.")
     forget_days: int = doc(180, "Unreferenced episodes are deleted after this many days.")
+    keep_transcripts_days: int = doc(
+        90, "Raw messages of a consolidated session are deleted this many days after it closed; its episode, "
+        "facts and refs stay. 0 keeps them forever. They are most of the database, and all the user said verbatim."
+    )
 
 
 @dataclass(frozen=True)
@@ -243,6 +247,9 @@ def _validate(cfg: Config) -> None:
     ):
         if value <= 0:
             raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")
+    if cfg.memory.keep_transcripts_days < 0:
+        raise ConfigError(f"{cfg.source}: memory.keep_transcripts_days must be 0 (keep forever) or more, "
+                          f"got {cfg.memory.keep_transcripts_days}")
     if cfg.server.max_frame_bytes < 1024:
         raise ConfigError(f"{cfg.source}: server.max_frame_bytes must be at least 1024")
     if not 0 < cfg.mood.learning_rate <= 1:

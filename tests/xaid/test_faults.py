@@ -404,7 +404,11 @@ def test_a_consolidation_that_hit_the_size_limit_runs_again_once_there_is_room(t
             c.agent_create("a")
             sid = c.session_open("a")["session_id"]
             c.session_send(sid, "My sister Anna lives in Kyoto.").finish()
-            with pytest.raises(XaiError):  # the first vectors need more than the 1 MiB left
+            filler = c.session_open("a")["session_id"]
+            with pytest.raises(XaiError):  # another conversation fills the database up to its limit
+                for i in range(10_000):
+                    c.session_ingest(filler, [{"role": "user", "text": f"{i} " + "blah " * 300}] * 20)
+            with pytest.raises(XaiError):  # its first episode and vectors need pages there are none of
                 c.session_close(sid, wait=True)
         proc.stop()
         proc.env["XAID_STORAGE_MAX_DB_MB"] = "64"

@@ -4,6 +4,11 @@ Curve (DESIGN.md §2): an episode never referenced loses its highlights after ``
 and is deleted after ``forget_days``. Retrieval hits and user mentions count as references, so
 what keeps coming up stays.
 
+Transcripts: the raw messages of a session whose consolidation is done are deleted
+``keep_transcripts_days`` after it closed, with its "Earlier" folds (Layer A, quoted from them).
+What consolidation kept (episode, highlights, facts, provenance refs) and the session row stay;
+the row records when (``transcript_pruned_ms``) so ``session.history`` can say so.
+
 ``forget`` removes the memory from every table and index: the row, its provenance, its keyword
 entries (FTS triggers) and its vector. Forgetting by query also deletes the raw messages that
 said it, and the mood readings tied to them, because a user who says "forget that" means it.
@@ -14,6 +19,7 @@ from __future__ import annotations
 import apsw
 
 from ..config import MemoryConfig
+from ..store import sessions as session_sql
 from . import index
 
 DAY_MS = 86_400_000
@@ -34,7 +40,38 @@ def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[s
     for episode_id in pruned:
         highlights += _drop_highlights(conn, episode_id)
         conn.execute("UPDATE episodes SET pruned_ms = ? WHERE episode_id = ?", (now_ms, episode_id))
-    return {"episodes_deleted": len(doomed), "episodes_pruned": len(pruned), "highlights_deleted": highlights}
+    messages = prune_transcripts(conn, now_ms, cfg.keep_transcripts_days)
+    return {"episodes_deleted": len(doomed), "episodes_pruned": len(pruned), "highlights_deleted": highlights,
+            "messages_deleted": messages}
+
+
+def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int) -> int:
+    """Delete the messages of sessions closed more than ``keep_days`` before ``now_ms`` whose
+    consolidation job is done; the number of messages deleted. ``keep_days`` 0 keeps everything.
+
+    A session whose job is pending or failed keeps its messages: they are what the job will read.
+    Mood changes keep their rows (``mood_history.message_id`` becomes NULL by its foreign key);
+    ``sources`` keep their copied ``ref``, which is the provenance once the message is gone."""
+    if keep_days <= 0:
+        return 0
+    before = now_ms - keep_days * DAY_MS
+    if before <= 0:
+        return 0
+    doomed = [r[0] for r in conn.execute(
+        "SELECT s.session_id FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
+        "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
+        "AND (EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) "
+        "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id))",
+        (before,))]
+    deleted = 0
+    if doomed:
+        session_sql.retire_message_ids(conn)
+    for session_id in doomed:
+        conn.execute("DELETE FROM compressions WHERE session_id = ?", (session_id,))
+        conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
+        deleted += conn.changes()  # the messages themselves, not the mood rows their foreign key updates
+        conn.execute("UPDATE sessions SET transcript_pruned_ms = ? WHERE session_id = ?", (now_ms, session_id))
+    return deleted
 
 
 def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:
@@ -112,6 +149,8 @@ def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) 
     ids = [r[0] for r in conn.execute(
         "SELECT message_id FROM messages WHERE agent_id = ? AND instr(lower(text), lower(?)) > 0",
         (agent_id, needle))]
+    if ids:
+        session_sql.retire_message_ids(conn)
     for mid in ids:
         conn.execute("DELETE FROM mood_history WHERE message_id = ?", (mid,))
         conn.execute("DELETE FROM messages WHERE message_id = ?", (mid,))
@@ -131,6 +170,7 @@ def forget_all(conn: apsw.Connection, agent_id: str) -> int:
     conn.execute("UPDATE facts SET superseded_by = NULL WHERE agent_id = ?", (agent_id,))
     conn.execute("DELETE FROM facts WHERE agent_id = ?", (agent_id,))
     conn.execute("DELETE FROM episodes WHERE agent_id = ?", (agent_id,))
+    session_sql.retire_message_ids(conn)
     conn.execute("DELETE FROM sessions WHERE agent_id = ?", (agent_id,))  # messages and compressions cascade
     return int(counted)
 

@@ -77,9 +77,22 @@ class Memory:
                 if rebuild:
                     await self._reindex()
         self.ready.set()
+        if embedder is not None:
+            await self._warm(embedder.dim)
         await self._startup_sweep()
         tg.start_soon(self._sweeper)
         await self._jobs()
+
+    async def _warm(self, dim: int) -> None:
+        """Each agent's vectors into memory, one agent per database call so requests interleave:
+        ~0.4 s at 100k memories, which would otherwise land on that agent's first turn."""
+        try:
+            agent_ids = await self.app.db.run(
+                lambda conn: [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM memory_items")])
+            for agent_id in agent_ids:
+                await self.app.db.run(index.warm, agent_id, dim)
+        except XaiError as exc:
+            log.error("vectors not preloaded: %s", exc.message)
 
     async def _reindex(self) -> None:
         """Runs before ``ready`` is set, so it calls the worker itself (``embed`` waits for ready)."""
@@ -151,6 +164,7 @@ class Memory:
         done = self._done.setdefault(session_id, anyio.Event())
         state = await self.app.db.run(close)
         self.activity.pop(session_id, None)
+        self.app.turns.closed(session_id)
         self._wake.set()
         if state != "pending":
             self._done.pop(session_id, None)
@@ -245,6 +259,9 @@ class Memory:
                 log.error("idle sweep skipped: %s", exc.message)
 
     async def maintenance(self) -> dict[str, int]:
-        """The forgetting curve, at start and daily on the daemon's clock."""
+        """The forgetting curve and the transcript retention, at start and daily on the daemon's clock."""
         self._last_maintenance_ms = now = self.app.clock.now_ms()
-        return await self.app.db.run(forget.apply_curve, now, self.app.config.memory)
+        result = await self.app.db.run(forget.apply_curve, now, self.app.config.memory)
+        if any(result.values()):  # counts only, never text
+            log.info("maintenance: %s", " ".join(f"{k}={v}" for k, v in result.items()))
+        return result

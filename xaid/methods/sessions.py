@@ -168,6 +168,18 @@ async def history(call: Call) -> dict[str, Any]:
     session_id = p.id("session_id")
     limit = p.int("limit", None, min=1)
     p.done()
-    session = await load_session(call, session_id)
-    found = await call.app.db.run(sql.messages, session_id, limit)
-    return {"session": session.to_wire(), "messages": [m.to_wire() for m in found]}
+
+    def read(conn: apsw.Connection) -> tuple[Session, list[Message], bool] | None:
+        """In one transaction, so the count, the messages and the flag agree when maintenance runs."""
+        session = sql.get_session(conn, session_id)
+        if session is None:
+            return None
+        return session, sql.messages(conn, session_id, limit), sql.transcript_pruned_ms(conn, session_id) is not None
+
+    found = await call.app.db.run(read)
+    if found is None:
+        raise not_found("session", session_id)
+    session, messages, pruned = found
+    # transcript_pruned: the messages were deleted by memory.keep_transcripts_days; what the session
+    # left in memory (episode, facts, refs) stays
+    return {"session": session.to_wire(), "messages": [m.to_wire() for m in messages], "transcript_pruned": pruned}

@@ -68,6 +68,21 @@ _SESSION = """SELECT s.session_id, s.agent_id, s.opened_ms, s.last_ms, s.closed_
 _MSG_COLS = "session_id, agent_id, role, text, ts_ms, ref, speaker, status, tool_calls, tool_call_id, message_id"
 
 
+# A new message never takes the id of a deleted one: provenance rows (sources.message_id, and the
+# default ref, which is the id as text) may still name it. SQLite would hand out the highest ids
+# again once the newest messages are gone, so deletions record a high-water mark first.
+_NEXT_ID = ("(SELECT max(coalesce((SELECT max(message_id) FROM messages), 0), "
+            "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'messages_high_water'), 0)) + 1)")
+
+
+def retire_message_ids(conn: apsw.Connection) -> None:
+    """Call before deleting messages: their ids are never given out again."""
+    conn.execute(
+        "INSERT INTO meta (key, value) SELECT 'messages_high_water', CAST(max(message_id) AS TEXT) FROM messages "
+        "WHERE message_id IS NOT NULL ON CONFLICT(key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), "
+        "CAST(excluded.value AS INTEGER)) AS TEXT)")
+
+
 def insert_session(conn: apsw.Connection, session_id: str, agent_id: str, ts_ms: int) -> None:
     conn.execute(
         "INSERT INTO sessions (session_id, agent_id, opened_ms, last_ms) VALUES (?, ?, ?, ?)",
@@ -92,9 +107,15 @@ def close_session(conn: apsw.Connection, session_id: str, ts_ms: int) -> None:
     )
 
 
+def transcript_pruned_ms(conn: apsw.Connection, session_id: str) -> int | None:
+    """When the transcript retention deleted the session's messages; None while they are kept."""
+    row = conn.execute("SELECT transcript_pruned_ms FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    return row[0] if row else None
+
+
 def insert_message(conn: apsw.Connection, msg: Message) -> Message:
     conn.execute(
-        f"INSERT INTO messages ({_MSG_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+        f"INSERT INTO messages ({_MSG_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {_NEXT_ID})",
         (msg.session_id, msg.agent_id, msg.role, msg.text, msg.ts_ms, msg.ref, msg.speaker, msg.status,
          json.dumps(msg.tool_calls, ensure_ascii=False) if msg.tool_calls else None, msg.tool_call_id),
     )
