@@ -62,19 +62,20 @@ class AgentVectors:
     def __init__(self, dim: int, generation: int, ids: Sequence[int] = (), rows: np.ndarray | None = None) -> None:
         self.dim = dim
         self.generation = generation
-        count = len(ids)
-        capacity = max(64, count)
+        self._allocate(max(64, len(ids)))
+        if len(ids):
+            assert rows is not None
+            self._fill(np.asarray(ids, dtype=np.int64), rows)
+
+    def _allocate(self, capacity: int) -> None:
         self.ids = np.full(capacity, -1, dtype=np.int64)
-        self.q = np.zeros((capacity, dim), dtype=np.int8)
+        self.q = np.zeros((capacity, self.dim), dtype=np.int8)
         self.norms = np.zeros(capacity, dtype=np.float32)
-        self.codes = np.zeros((capacity, (dim + 63) // 64), dtype=np.uint64)
+        self.codes = np.zeros((capacity, (self.dim + 63) // 64), dtype=np.uint64)
         self.alive = np.zeros(capacity, dtype=bool)
         self.n = 0
         self.dead = 0
         self.row: dict[int, int] = {}
-        if count:
-            assert rows is not None
-            self._fill(np.asarray(ids, dtype=np.int64), rows)
 
     def __len__(self) -> int:
         return len(self.row)
@@ -125,7 +126,8 @@ class AgentVectors:
     def _compact(self) -> None:
         keep = np.flatnonzero(self.alive[: self.n])
         ids, rows = self.ids[keep].copy(), self.q[keep].copy()
-        self.__init__(self.dim, self.generation, ids.tolist(), rows)  # type: ignore[misc]
+        self._allocate(max(64, len(ids)))
+        self._fill(ids, rows)
 
     def nearest(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(item_id, cosine) of the ``k`` nearest rows, best first; cosine from the int8 rows."""
