@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import apsw
-import numpy as np
 from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, prompt
@@ -107,16 +107,20 @@ class Turns:
             del self.active[session.session_id]
             finished.set()
 
-    async def _recall(self, agent: Agent, turn: UserTurn, vector: np.ndarray | None
-                      ) -> tuple[list[retrieve.Hit], str | None]:
-        """This turn's memories (L1 by time, L2 by relevance) and the user's profile (L3), in one
-        database round trip."""
+    async def _recall(self, agent: Agent, turn: UserTurn) -> tuple[list[retrieve.Hit], str | None]:
+        """This turn's memories (L1 by time, L2 by relevance) and the user's profile (L3).
+
+        One step after another, on purpose: the embedder takes both cores of a small machine for
+        its few milliseconds, and reading the keyword indexes beside it made both slower (the
+        memory-on turn added 10 ms at the median instead of 8)."""
         cfg = self.app.config.memory
+        vector = await self.app.memory.embed_message(turn.text)
 
         def read(conn: apsw.Connection) -> tuple[list[retrieve.Hit], str | None]:
+            # read only: the hits are marked referenced with the reply, off the path to the first token
             hits, _tokens = retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
                                             budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
-                                            multilingual=cfg.embed_multilingual)
+                                            multilingual=cfg.embed_multilingual, touch=False)
             return hits, persona.current_text(conn, agent.agent_id)
 
         return await self.app.db.run(read)
@@ -143,29 +147,29 @@ class Turns:
         with anyio.CancelScope(shield=True):
             return await self.app.db.run(write)
 
-    async def _store(self, msg: Message) -> Message:
+    async def _store(self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0) -> Message:
+        """Store one message of the turn; with the reply, mark the turn's memories referenced."""
+
+        def write(conn: apsw.Connection) -> Message:
+            stored = sql.insert_message(conn, msg)
+            retrieve.mark_referenced(conn, referenced, ts_ms)
+            return stored
+
         with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
-            return await self.app.db.run(sql.insert_message, msg)
+            return await self.app.db.run(write)
 
     async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
         app, sid = self.app, session.session_id
         start = time.perf_counter()
         app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
         remember = agent_config.memory_enabled(agent.config)
-        embedded: list[np.ndarray | None] = []
-
-        async def embed() -> None:  # in its own thread, while the message is being stored
-            vectors = await app.memory.embed([turn.text])
-            embedded.append(vectors[0] if vectors is not None and len(vectors) else None)
-
-        async with anyio.create_task_group() as tg:
-            if remember:
-                tg.start_soon(embed)
-            user, mood, verdict = await self._store_user(
-                agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
-            )
+        user, mood, verdict = await self._store_user(
+            agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
+        )
         guidance = tone.guidance(mood) if mood is not None else None
-        hits, profile = await self._recall(agent, turn, embedded[0]) if remember else ([], None)
+        recall_start = time.perf_counter()
+        hits, profile = await self._recall(agent, turn) if remember else ([], None)
+        memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
         app.memory.touch_session(sid)
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
@@ -210,7 +214,7 @@ class Turns:
             for call in completion.tool_calls:
                 await self._run_tool(agent, sid, call, emit, turn)
         reply = await self._store(
-            Message(sid, agent.agent_id, "assistant", completion.text, turn.at())
+            Message(sid, agent.agent_id, "assistant", completion.text, turn.at()), hits, turn.ts_ms
         )
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
@@ -222,6 +226,7 @@ class Turns:
             "finish_reason": completion.finish_reason,
             "usage": {"prompt_tokens": progress.prompt_tokens, "completion_tokens": progress.completion_tokens},
             "timings": {
+                "memory_ms": round(memory_ms, 3),
                 "queued_ms": round(progress.queued_ms, 3),
                 "first_token_ms": None if progress.first_token_ms is None else round(progress.first_token_ms, 3),
                 "total_ms": round((time.perf_counter() - start) * 1000, 3),

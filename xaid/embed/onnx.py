@@ -334,6 +334,19 @@ class EmbedWorker:
         results = [r.result for r in requests if r.result is not None]
         return results[0] if len(results) == 1 else np.concatenate(results)
 
+    async def embed_now(self, text: str) -> np.ndarray:
+        """One text, run directly on the worker's limiter: a turn's message waits on it before the
+        reply can start, and the queue's hops (a task switch to batch, another to answer) cost it
+        more than sharing a batch could save. Still one model run at a time."""
+        try:
+            vectors = await anyio.to_thread.run_sync(self.embedder.embed, [text], limiter=self._limiter)
+        except Exception as exc:
+            self.stats.errors += 1
+            raise EmbedError(f"embedding failed: {exc}") from exc
+        self.stats.batches += 1
+        self.stats.texts += 1
+        return vectors[0]
+
     async def run(self) -> None:
         """Serve requests until :meth:`close` (or cancellation); every caller always gets an answer."""
         batch: list[_Request] = []

@@ -20,6 +20,7 @@ protects them from the forgetting curve.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ DAY_MS = 86_400_000
 MIN_COSINE = 0.3
 MIN_COSINE_CJK = 0.45
 CANDIDATES = 40
+OWN_THREAD_FROM = 4096  # vectors of the agent above which the vector ranking gets a thread of its own
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xaid-vectors")
 
 
@@ -91,28 +93,49 @@ def _values(conn: apsw.Connection, found: dict[int, index.Item]) -> dict[int, tu
     return out
 
 
-def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
-           k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
-           touch: bool = True, multilingual: bool = False) -> tuple[list[Hit], int]:
-    chinese = index.mostly_cjk(query)
-    if chinese and not multilingual:
-        vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
-    # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
-    near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
-    ranking = _POOL.submit(near.nearest, vector, CANDIDATES) if near is not None and vector is not None else None
-    keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() else {}
-    sims = dict(ranking.result()) if ranking is not None else {}
-    best_kw = max(keywords.values(), default=0.0) or 1.0
-    min_cos = MIN_COSINE_CJK if chinese else MIN_COSINE
-    opener = index.is_opener(query)
-    if opener:  # "Morning", "早": nothing to match on; vector and keyword hits here are noise
-        min_cos = max(min_cos, 0.6)
-        keywords = {}
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What a search finds without the query's vector (keywords, recent episodes): a turn reads it
+    while its message is still being embedded."""
+
+    keywords: dict[int, float]
+    recent_ids: frozenset[int]
+
+
+def prepare(conn: apsw.Connection, agent_id: str, query: str, now_ms: int, recent_days: int) -> Prepared:
+    # "Morning", "早": nothing to match on; keyword hits for an opener are noise
+    matched = query.strip() and not index.is_opener(query)
+    keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if matched else {}
     recent = conn.execute(
         "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
         "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
         (agent_id, now_ms, now_ms - recent_days * DAY_MS)).fetchall()
-    recent_ids = {r[0] for r in recent}
+    return Prepared(keywords, frozenset(r[0] for r in recent))
+
+
+def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
+           k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
+           touch: bool = True, multilingual: bool = False, prepared: Prepared | None = None) -> tuple[list[Hit], int]:
+    chinese = index.mostly_cjk(query)
+    if chinese and not multilingual:
+        vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
+    # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
+    # Below a few thousand vectors the ranking takes under a millisecond: not worth a thread hop.
+    near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
+    ranking = (_POOL.submit(near.nearest, vector, CANDIDATES)
+               if near is not None and vector is not None and len(near) > OWN_THREAD_FROM else None)
+    if prepared is None:
+        prepared = prepare(conn, agent_id, query, now_ms, recent_days)
+    if ranking is not None:
+        sims = dict(ranking.result())
+    else:
+        sims = dict(near.nearest(vector, CANDIDATES)) if near is not None and vector is not None else {}
+    keywords, recent_ids = prepared.keywords, prepared.recent_ids
+    best_kw = max(keywords.values(), default=0.0) or 1.0
+    min_cos = MIN_COSINE_CJK if chinese else MIN_COSINE
+    opener = index.is_opener(query)
+    if opener:  # nothing to match on: only a strong vector match counts
+        min_cos = max(min_cos, 0.6)
     found = {i: item for i, item in index.items(conn, list({*sims, *keywords, *recent_ids})).items()
              if item.agent_id == agent_id and item.ts_ms <= now_ms and not (kinds and item.kind not in kinds)}
     values = _values(conn, found)
@@ -133,19 +156,26 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
             score = max(score, (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.15 + 0.1 * 2 ** (-age_days)))
         scored.append((score, item))
     scored.sort(key=lambda s: (-s[0], -s[1].ts_ms))
-    hits: list[Hit] = []
+    chosen: list[tuple[float, index.Item]] = []
     used = 0
     for score, item in scored:
         cost = estimate_tokens(item.text)
-        if used + cost > budget_tokens or len(hits) >= k:
+        if used + cost > budget_tokens or len(chosen) >= k:
             continue
         used += cost
-        hits.append(Hit(item.kind, item.source_id, item.text, score, item.ts_ms,
-                        sql.refs_of(conn, item.kind, item.source_id), ago(item.ts_ms, now_ms)))
+        chosen.append((score, item))
+    refs = sql.refs_of_many(conn, [(item.kind, item.source_id) for _, item in chosen])
+    hits = [Hit(item.kind, item.source_id, item.text, score, item.ts_ms, refs.get((item.kind, item.source_id), ()),
+                ago(item.ts_ms, now_ms)) for score, item in chosen]
     if touch:
-        for hit in hits:
-            sql.touch(conn, hit.kind, hit.id, now_ms)
+        mark_referenced(conn, hits, now_ms)
     return hits, used
+
+
+def mark_referenced(conn: apsw.Connection, hits: Sequence[Hit], now_ms: int) -> None:
+    """Hits count as references, which keep them from the forgetting curve."""
+    for hit in hits:
+        sql.touch(conn, hit.kind, hit.id, now_ms)
 
 
 def render(hits: list[Hit]) -> str:

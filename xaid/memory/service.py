@@ -118,6 +118,11 @@ class Memory:
             return None if self.worker is None else np.zeros((0, 0), dtype=np.float32)
         return await self.worker.embed(texts)
 
+    async def embed_message(self, text: str) -> np.ndarray | None:
+        """The vector of a turn's message, straight away; None without an embedding model."""
+        await self.ready.wait()
+        return None if self.worker is None else await self.worker.embed_now(text)
+
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
         """Vectors for the texts the model can read; None for the rest, which keyword search still finds.
 

@@ -99,6 +99,19 @@ def refs_of(conn: apsw.Connection, kind: str, item_id: int) -> tuple[str, ...]:
         "SELECT ref FROM sources WHERE kind = ? AND item_id = ? ORDER BY message_id, ref", (kind, item_id)))
 
 
+def refs_of_many(conn: apsw.Connection, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, ...]]:
+    """``refs_of`` for several memories in one query."""
+    if not keys:
+        return {}
+    marks = ",".join("(?, ?)" for _ in keys)
+    out: dict[tuple[str, int], list[str]] = {}
+    for kind, item_id, ref in conn.execute(
+            f"SELECT kind, item_id, ref FROM sources WHERE (kind, item_id) IN (VALUES {marks}) "
+            "ORDER BY kind, item_id, message_id, ref", tuple(v for key in keys for v in key)):
+        out.setdefault((kind, item_id), []).append(ref)
+    return {key: tuple(refs) for key, refs in out.items()}
+
+
 def add_sources(conn: apsw.Connection, kind: str, item_id: int, agent_id: str,
                 sources: Sequence[tuple[int | None, str]]) -> None:
     for message_id, ref in sources:
