@@ -167,13 +167,15 @@ def test_forget_all_and_export_import_round_trip(client: Client) -> None:
 
 
 def test_consolidation_resumes_exactly_once_after_a_crash(tmp_path: Path) -> None:
+    # recent days: the restart's maintenance must not forget (180 days) what was consolidated before the kill
+    base = int(time.time() * 1000) - 20 * DAY
     proc = DaemonProcess(tmp_path / "d").start()
     with proc.client() as c:
         c.agent_create("mia")
         sessions = []
         for i in range(12):
-            sid = c.session_open("mia", ts=T0 + i * DAY)["session_id"]
-            c.session_send(sid, f"Day {i}: I met Dr. Chen at 3pm about the Osaka trip.", ts=T0 + i * DAY).finish()
+            sid = c.session_open("mia", ts=base + i * DAY)["session_id"]
+            c.session_send(sid, f"Day {i}: I met Dr. Chen at 3pm about the Osaka trip.", ts=base + i * DAY).finish()
             sessions.append(sid)
         for sid in sessions:
             c.session_close(sid)  # queued, not waited for
