@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import __version__, providers
-from .clock import Clock, SystemClock
+from .clock import Clock, SystemClock, set_zone
 from .config import Config
 from .generation import GenerationQueue
 from .memory.service import Memory
@@ -45,6 +45,7 @@ class App:
 
     @classmethod
     def open(cls, config: Config, clock: Clock | None = None) -> App:
+        set_zone(config.memory.timezone)
         db = Database(state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb)
         queue = GenerationQueue(providers.build(config.llm), config.llm.max_queue)
         return cls(config=config, db=db, queue=queue, clock=clock or SystemClock())

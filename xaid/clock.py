@@ -2,12 +2,19 @@
 
 Tests and history imports replay weeks in seconds by handing the daemon a ManualClock, and any
 request may carry its own ``ts`` that stands in for the clock for that call.
+
+The user's time zone lives here too: "tomorrow", "yesterday" and "3 days ago" are days of the
+user's calendar, not of UTC (a message at 07:00 in Shanghai is 23:00 UTC the day before).
 """
 
 from __future__ import annotations
 
+import os
 import time
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
 from typing import Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
 class Clock(Protocol):
@@ -38,3 +45,49 @@ class ManualClock:
 def at(clock: Clock, ts: int | None) -> int:
     """The request's own timestamp when it gave one, else the clock's."""
     return ts if ts is not None else clock.now_ms()
+
+
+_zone: tzinfo = UTC  # until the daemon sets memory.timezone: code run outside it (tests) is deterministic
+
+
+def zone() -> tzinfo:
+    """The user's time zone, for turning timestamps into calendar days."""
+    return _zone
+
+
+def set_zone(name: str) -> tzinfo:
+    """Use the zone ``name`` (IANA, e.g. "Asia/Shanghai"); empty: this machine's own zone."""
+    global _zone
+    _zone = resolve_zone(name)
+    return _zone
+
+
+def resolve_zone(name: str) -> tzinfo:
+    """The zone for a memory.timezone value; raises ValueError for a name the zone database lacks."""
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {name!r} (expected an IANA name such as 'Europe/Berlin')") from exc
+    return _local_zone()
+
+
+def _local_zone() -> tzinfo:
+    """The machine's zone with its daylight-saving rules: $TZ, /etc/timezone or the /etc/localtime link;
+    failing those, its current fixed offset."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    timezone_file = Path("/etc/timezone")
+    if timezone_file.is_file():
+        candidates.append(timezone_file.read_text(encoding="utf-8", errors="replace").strip())
+    localtime = Path("/etc/localtime")
+    if localtime.is_symlink():
+        target = str(localtime.resolve())
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    for candidate in candidates:
+        if candidate and not candidate.startswith("/"):
+            try:
+                return ZoneInfo(candidate)
+            except (ZoneInfoNotFoundError, ValueError):
+                continue
+    return datetime.now().astimezone().tzinfo or UTC

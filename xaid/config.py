@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
+from .clock import resolve_zone
+
 SYSTEM_CONFIG = Path("/etc/xaid/xaid.toml")
 ENV_PREFIX = "XAID_"
 
@@ -97,6 +99,8 @@ class MemoryConfig:
         False, "Whether embed_model understands Chinese; the default MiniLM does not, so Chinese queries "
         "then rank by keywords only."
     )
+    timezone: str = doc("", "The user's time zone (IANA name, e.g. 'Asia/Shanghai'), for what 'tomorrow' or "
+                            "'yesterday' means. Empty: this machine's own zone.")
     embed_threads: int = doc(2, "onnxruntime threads for embedding, at most the cores there are: a short "
                              "message takes ~3.8 ms on 2 threads vs ~7 ms on 1 here.")
     budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
@@ -250,6 +254,10 @@ def _validate(cfg: Config) -> None:
     if cfg.memory.keep_transcripts_days < 0:
         raise ConfigError(f"{cfg.source}: memory.keep_transcripts_days must be 0 (keep forever) or more, "
                           f"got {cfg.memory.keep_transcripts_days}")
+    try:
+        resolve_zone(cfg.memory.timezone)
+    except ValueError as exc:
+        raise ConfigError(f"{cfg.source}: memory.timezone: {exc}") from None
     if cfg.server.max_frame_bytes < 1024:
         raise ConfigError(f"{cfg.source}: server.max_frame_bytes must be at least 1024")
     if not 0 < cfg.mood.learning_rate <= 1:

@@ -23,7 +23,7 @@ from xaiclient.wire import ErrorCode, XaiError, encode_frame
 from . import config as config_mod
 from . import methods  # noqa: F401  (registers every method)
 from .app import App
-from .clock import Clock
+from .clock import Clock, set_zone, zone
 from .config import Config, ConfigError
 from .connection import Connection
 from .listen import allowed, bind, peer_credentials, peer_groups
@@ -81,6 +81,7 @@ def _reload(app: App, path: str | None) -> None:
         log.warning("SIGHUP: [llm] and [storage] changes take effect at the next restart")
         fresh = dataclasses.replace(fresh, storage=app.config.storage, llm=app.config.llm)
     app.config = fresh
+    set_zone(fresh.memory.timezone)
     setup_logging(fresh.log.level)
     log.info("SIGHUP: configuration reloaded from %s", fresh.source)
 
@@ -137,7 +138,8 @@ async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | N
             if (interval := watchdog_interval()) is not None:
                 tg.start_soon(_watchdog, interval)
             notify(f"READY=1\nSTATUS=listening on {path or 'activated socket'}\nMAINPID={os.getpid()}")
-            log.info("xaid %s ready on %s (database %s)", app.version, path or "activated socket", app.db.path)
+            log.info("xaid %s ready on %s (database %s, time zone %s)", app.version, path or "activated socket",
+                     app.db.path, zone())
             handle = _handler(app)
             loop = asyncio.get_running_loop()
             for sock in socks:

@@ -38,6 +38,7 @@ class DaemonProcess:
             "XAID_STORAGE_STATE_DIR": str(self.state_dir),
             "XAID_SERVER_SOCKET": str(self.socket),
             "XAID_LLM_PROVIDER": "scripted",
+            "XAID_MEMORY_TIMEZONE": "UTC",  # the tests' dates are days of UTC, whatever this machine's zone
             **(env or {}),
         }
         self.proc: subprocess.Popen[bytes] | None = None

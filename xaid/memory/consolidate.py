@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import clock
 from ..store.sessions import Message
 from . import extract, features, index, timeparse
 
@@ -62,7 +63,7 @@ def _quote(text: str) -> str:
 
 
 def _day(ts_ms: int) -> str:
-    return dt.datetime.fromtimestamp(ts_ms / 1000, dt.UTC).strftime("%Y-%m-%d")
+    return dt.datetime.fromtimestamp(ts_ms / 1000, clock.zone()).strftime("%Y-%m-%d")
 
 
 def speaker(utterances: Sequence[Utterance]) -> str | None:

@@ -20,6 +20,7 @@ protects them from the forgetting curve.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Any
 import apsw
 import numpy as np
 
+from .. import clock
 from ..prompt import estimate_tokens
 from ..store import memory as sql
 from . import index
@@ -56,7 +58,9 @@ class Hit:
 
 
 def ago(ts_ms: int, now_ms: int) -> str:
-    days = (now_ms // DAY_MS) - (ts_ms // DAY_MS)
+    zone = clock.zone()  # days of the user's calendar: 23:00 yesterday is "yesterday" at 08:00
+    day = lambda ms: dt.datetime.fromtimestamp(ms / 1000, zone).date()  # noqa: E731
+    days = (day(now_ms) - day(ts_ms)).days
     if days <= 0:
         return "earlier today"
     if days == 1:

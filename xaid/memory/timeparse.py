@@ -31,7 +31,9 @@ import re
 from calendar import monthrange
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
+
+from .. import clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,9 +338,9 @@ def _direction(f: date, t: date, hours: tuple[int, int] | None, c: _Ctx) -> str:
     return "present"
 
 
-def find_times(text: str, ts_ms: int, tz: tzinfo = UTC) -> list[TimeRef]:
+def find_times(text: str, ts_ms: int, tz: tzinfo | None = None) -> list[TimeRef]:
     """Every time expression in text, in order, resolved against the local day the message was sent."""
-    ctx = _Ctx(text, datetime.fromtimestamp(ts_ms / 1000, tz))
+    ctx = _Ctx(text, datetime.fromtimestamp(ts_ms / 1000, tz or clock.zone()))
     refs = []
     for m in _PATTERN.finditer(text):
         resolve, index, n = _DISPATCH[m.lastgroup]  # type: ignore[index]
@@ -354,7 +356,7 @@ def _label(ref: TimeRef) -> str:
     return ref.date_from.isoformat() if ref.date_from == ref.date_to else f"{ref.date_from}..{ref.date_to}"
 
 
-def annotate(text: str, ts_ms: int, tz: tzinfo = UTC) -> str:
+def annotate(text: str, ts_ms: int, tz: tzinfo | None = None) -> str:
     """The text with each expression followed by its date, so a stored memory keeps meaning the same day."""
     out, pos = [], 0
     for ref in find_times(text, ts_ms, tz):

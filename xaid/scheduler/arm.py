@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import clock
 from ..memory import features, timeparse
 from ..memory.consolidate import Draft, Utterance
 from ..memory.index import STOPWORDS
@@ -120,14 +121,14 @@ def _short(text: str, limit: int = 90) -> str:
 
 
 def _day_start(d: dt.date) -> int:
-    return int(dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC).timestamp() * 1000)
+    return int(dt.datetime(d.year, d.month, d.day, tzinfo=clock.zone()).timestamp() * 1000)
 
 
 def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None:
     text = u.message.text
     refs = timeparse.find_times(text, u.message.ts_ms)
     ahead = timeparse.earliest_future(refs)
-    today = dt.datetime.fromtimestamp(u.message.ts_ms / 1000, dt.UTC).date()
+    today = dt.datetime.fromtimestamp(u.message.ts_ms / 1000, clock.zone()).date()
     if ahead is None or ahead.date_from <= today:  # "this week", "tonight": not a matter to ask about later
         return None
     if not _event(text) or _has(text, TRIVIAL):

@@ -298,3 +298,14 @@ def test_memories_shown_once_are_not_added_again_in_the_same_session(client: Cli
     other = client.session_open("mia", ts=T0 + DAY + 120_000)["session_id"]
     fresh = turn(other, "Is Anna still in Kyoto?", T0 + DAY + 120_000)
     assert keys(fresh["memories_new"]) == keys(fresh["memories"]) != set()
+
+
+def test_dates_are_resolved_in_the_users_time_zone(tmp_path: Path) -> None:
+    """07:30 on 3 March in Shanghai is still 2 March in UTC: "tomorrow" must be 4 March."""
+    morning = 1_772_494_200_000  # 2026-03-03 07:30 +08:00
+    with DaemonProcess(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}) as proc, proc.client() as c:
+        c.agent_create("mia")
+        talk(c, "mia", ["I have a dentist appointment tomorrow at 4pm.", "我后天要去杭州出差。"], morning)
+        facts = " ".join(f["text"] for f in current_facts(c, "mia"))
+    assert "2026-03-04" in facts and "2026-03-03" not in facts, facts
+    assert "2026-03-05" in facts, facts  # 后天: the day after tomorrow, in Shanghai
