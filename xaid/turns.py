@@ -133,6 +133,7 @@ class Turns:
 
         def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None]:
             stored = sql.insert_message(conn, msg)
+            sql.count_live_turn(conn, msg.session_id)
             mood = None
             if reading is not None:
                 mood = tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg.mood, stored.message_id)

@@ -58,10 +58,14 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     s = sql.settings(conn, agent_id, default_gap_ms)
     if not s.enabled:
         return Verdict(None, "the scheduler is off for this agent")
-    user_turns = conn.execute("SELECT count(*) FROM messages WHERE session_id = ? AND role = 'user'",
-                              (session_id,)).fetchone()[0]
-    if user_turns != 1:
+    # The first turn sent live: history a client ingested first (an app syncing its chat log) is
+    # not the user opening the session, but what it says counts as having come up.
+    live_turns = conn.execute("SELECT live_turns FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    if live_turns is None or live_turns[0] != 1:
         return Verdict(None, "not the first user turn of the session")
+    said_before = [r[0] for r in conn.execute(
+        "SELECT text FROM messages WHERE session_id = ? AND role = 'user'", (session_id,))]
+    text = "\n".join([*said_before, text]) if said_before else text
     live: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
         if now_ms > item.not_after:

@@ -83,6 +83,11 @@ def retire_message_ids(conn: apsw.Connection) -> None:
         "CAST(excluded.value AS INTEGER)) AS TEXT)")
 
 
+def count_live_turn(conn: apsw.Connection, session_id: str) -> None:
+    """A user message sent live (session.send), as opposed to ingested history."""
+    conn.execute("UPDATE sessions SET live_turns = live_turns + 1 WHERE session_id = ?", (session_id,))
+
+
 def insert_session(conn: apsw.Connection, session_id: str, agent_id: str, ts_ms: int) -> None:
     conn.execute(
         "INSERT INTO sessions (session_id, agent_id, opened_ms, last_ms) VALUES (?, ?, ?, ?)",

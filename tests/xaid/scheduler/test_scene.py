@@ -107,3 +107,22 @@ def test_manual_arm_cancel_feedback_and_outcomes(client: Client) -> None:
     with pytest.raises(XaiError) as info:
         client.call("scheduler.config", agent_id="mia", allow="plans")
     assert info.value.code == "bad_params"
+
+
+@pytest.mark.parametrize(("said", "history", "expected"), [
+    ("The project crashed, I'm exhausted.", ["hey", "just got home"], True),  # synced small talk
+    ("The project crashed, I'm exhausted.", ["the project crashed again lol"], False),  # it came up already
+    ("最近项目搞崩了，很累", ["在吗", "刚到家"], True),
+    ("最近项目搞崩了，很累", ["项目搞崩的事情解决了"], False),
+])
+def test_a_session_that_begins_with_ingested_history(client: Client, said: str, history: list[str],
+                                                     expected: bool) -> None:
+    """A client may sync its chat log into a new session before the user's first live message: the
+    scheduler speaks at the first turn sent live, and what the synced history says counts as said."""
+    day0(client, "mia", [said])
+    sid = client.session_open("mia", ts=MORNING)["session_id"]
+    client.session_ingest(sid, [{"role": "user", "text": t, "ts": MORNING + i} for i, t in enumerate(history)])
+    context = client.session_send(sid, "Morning", ts=MORNING + 60_000, explain=True).finish()["context"]
+    assert (context["suggestion"] is not None) is expected, context["suggestion_reason"]
+    again = client.session_send(sid, "anyway", ts=MORNING + 120_000, explain=True).finish()["context"]
+    assert again["suggestion"] is None and again["suggestion_reason"] == "not the first user turn of the session"
