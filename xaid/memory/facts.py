@@ -184,6 +184,15 @@ def restated(claim: Claim, same_subject: Sequence[Fact]) -> Fact | None:
     return next((f for f in same_subject if normalise(f.text) == words), None)
 
 
+def names_the_same_one(claim: Claim, same_subject: Sequence[Fact]) -> Fact | None:
+    """The known value of an exclusive subject that the claim names again in other words ("I work at
+    Globex" and 我在Globex上班, or "works at Globex in Berlin"): one employer at a time, the same one,
+    nothing negated and no word of change ("now", "moved", 换…), so nothing to replace."""
+    if claim.subject not in EXCLUSIVE or not claim.key or claim.negated or claim.announces_change:
+        return None
+    return next((f for f in reversed(same_subject) if mentions(f.text, claim.key)), None)
+
+
 def apart(claim: Claim, fact: Fact, cos: float) -> bool:
     """Whether the claim can neither restate nor contradict ``fact``, whatever their cosine says."""
     changes = claim.announces_change
@@ -213,7 +222,7 @@ def needs_judgment(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_
 def settle(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
            cfg: MemoryConfig) -> Decision | None:
     """The fast path: the decision when the known facts make it certain, else None."""
-    twin = restated(claim, same_subject)
+    twin = restated(claim, same_subject) or names_the_same_one(claim, same_subject)
     if twin is not None:
         return Decision("NOOP", twin.fact_id if twin.fact_id > 0 else None, "fast")
     if needs_judgment(claim, neighbours, same_subject, cfg):

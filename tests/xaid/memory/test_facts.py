@@ -55,6 +55,19 @@ def test_an_exact_restatement_is_noop_on_the_fast_path(known: str, said: str, su
     assert facts.settle(Claim(said, "user.other"), [(old, 0.99)], [], CFG) is None  # another subject
 
 
+@pytest.mark.parametrize(("said", "key", "negated", "certain"), [
+    ("用户在Globex上班。", "Globex", False, True),  # the same employer, the other language
+    ("The user works at Globex in Berlin.", "Globex", False, True),  # the same one, more words
+    ("The user works at Globex now.", "Globex", False, False),  # "now": maybe a change of role
+    ("The user no longer works at Globex.", "Globex", True, False),  # a denial
+    ("The user works at Initech.", "Initech", False, False),  # another employer: maybe an UPDATE
+])
+def test_an_exclusive_subject_named_again_in_other_words(said: str, key: str, negated: bool, certain: bool) -> None:
+    globex = fact(3, "user.work", "The user works at Globex.")
+    decision = facts.settle(Claim(said, "user.work", negated=negated, key=key), [(globex, 0.8)], [globex], CFG)
+    assert decision == (facts.Decision("NOOP", 3, "fast") if certain else None)
+
+
 def test_plans_on_different_dates_are_two_events() -> None:
     monday = fact(1, "user.plan", "The user has a dentist appointment next Monday [2026-02-09] at 4pm.")
     thursday = Claim("The user has a dentist appointment next Thursday [2026-03-12] at 10am.", "user.plan")
