@@ -15,16 +15,11 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import datetime as dt
-import decimal
 import json
-import math
 import os
 import random
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -34,19 +29,25 @@ from pathlib import Path
 from typing import Any
 
 import apsw
-import cbor2
-import sqlite_vec
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 from xaiclient import AsyncClient, Client, XaiError
-from xaiclient.wire import ErrorCode, FrameDecoder, decode_payload, encode_frame
 
 from xaid.testing import DaemonProcess
+from xaid.testing.faults import (
+    REFUSED,
+    Raw,
+    check_db,
+    fill,
+    intrude,
+    read_only,
+    session_to_consolidate,
+    tmpfs,
+    wait_memory_ready,
+)
+from xaid.testing.fuzz import DOCUMENTED, FUZZ_AGENTS, fuzz_method, numbers, past_i64, substitute
 
 from .measure import progress
 from .report import Aim, Row, Section
 
-DOCUMENTED = {str(code) for code in ErrorCode}  # docs/protocol.md section 11
 ZERO = Aim("<=", 0)
 
 
@@ -110,87 +111,9 @@ def running(daemon: DaemonProcess) -> Iterator[DaemonProcess]:
             daemon.kill()
 
 
-def read_only(db: Path) -> apsw.Connection:
-    """A reader beside the daemon (or after it was killed): never checkpoints, never recovers."""
-    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
-    conn.setbusytimeout(5000)
-    conn.enable_load_extension(True)
-    conn.load_extension(sqlite_vec.loadable_path())
-    return conn
-
-
-@dataclass
-class DbCheck:
-    integrity: str
-    duplicated_episodes: int  # sessions with more than one episode
-    unfinished_jobs: int  # consolidation jobs not 'done'
-    failed_jobs: int
-
-
-def check_db(db: Path) -> DbCheck:
-    conn = read_only(db)
-    try:
-        integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
-        dups = conn.execute("SELECT count(*) FROM (SELECT session_id FROM episodes WHERE session_id IS NOT NULL "
-                            "GROUP BY session_id HAVING count(*) > 1)").fetchone()[0]
-        unfinished = conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").fetchone()[0]
-        failed = conn.execute("SELECT count(*) FROM jobs WHERE state = 'failed'").fetchone()[0]
-    finally:
-        conn.close()
-    return DbCheck(integrity, dups, unfinished, failed)
-
-
-def wait_memory_ready(client: Client, timeout: float = 30.0) -> None:
-    """The embedding model loads in the background after READY; some scenarios need it loaded."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if client.stats()["memory"]["embedder"] == "ready":
-            return
-        time.sleep(0.05)
-    raise RuntimeError("the embedding model did not load")
-
-
 def is_subsequence(wanted: list[str], have: list[str]) -> bool:
     it = iter(have)
     return all(any(w == h for h in it) for w in wanted)
-
-
-class Raw:
-    """A hand-driven connection: any params (``null`` included, which xaiclient drops), events skipped."""
-
-    def __init__(self, path: Path, timeout: float = 20.0):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
-        self.sock.connect(str(path))
-        self.dec = FrameDecoder(1 << 26)
-        self.rid = 0
-
-    def call(self, method: str, params: Any) -> dict[str, Any]:
-        """The final reply to one request; a tool call is cancelled so no turn waits for us."""
-        self.rid += 1
-        rid = self.rid
-        self.sock.sendall(encode_frame({"v": 1, "id": rid, "method": method, "params": params}))
-        while True:
-            payload = self.dec.next_payload()
-            if payload is None:
-                data = self.sock.recv(1 << 16)  # socket timeout: a hang raises TimeoutError
-                if not data:
-                    raise ConnectionError("the daemon closed the connection")
-                self.dec.feed(data)
-                continue
-            msg = decode_payload(payload)
-            if msg.get("id") != rid:
-                continue
-            if "event" in msg:
-                if msg["event"] == "tool_call":
-                    self.rid += 1
-                    self.sock.sendall(encode_frame({"v": 1, "id": self.rid, "method": "cancel",
-                                                    "params": {"id": rid}}))
-                continue
-            return msg
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 # --- load -------------------------------------------------------------------------------------------
@@ -549,45 +472,6 @@ def crash_scenario(sizes: Sizes) -> Outcome:
 # --- disk full --------------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def tmpfs(path: Path, size: str) -> Iterator[Path]:
-    path.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(path)], check=True)
-    try:
-        yield path
-    finally:
-        for _ in range(50):
-            if subprocess.run(["umount", str(path)], capture_output=True).returncode == 0:
-                break
-            time.sleep(0.1)
-        else:
-            subprocess.run(["umount", "-l", str(path)], check=False)
-
-
-def fill(path: Path, leave: int = 0) -> Path:
-    """A filler file that takes every free block of the file system but ``leave`` bytes."""
-    filler = path / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        block = b"\0" * 65536
-        for _ in range(1 << 16):  # 4 GiB at most; the tmpfs is a few MiB
-            try:
-                if os.write(fd, block) < len(block):
-                    break
-            except OSError:
-                break
-        for _ in range(64):
-            try:
-                os.write(fd, b"\0" * 4096)
-            except OSError:
-                break
-    finally:
-        os.close(fd)
-    if leave:
-        os.truncate(filler, max(0, filler.stat().st_size - leave))
-    return filler
-
-
 @dataclass
 class DiskResult:
     writes_refused: int = 0
@@ -722,15 +606,7 @@ def consolidation_on_full_disk(root: Path, leave: int) -> Probe:
     that its consolidation (larger) runs out of space; then free the disk and ask again."""
     with tmpfs(root / "state", "4m") as state, running(DaemonProcess(root).start()) as daemon:
         with daemon.client(timeout=60) as c:
-            wait_memory_ready(c)
-            c.agent_create("a")
-            s0 = c.session_open("a")["session_id"]
-            c.session_send(s0, "My sister Anna lives in Kyoto and I work at Globex.").finish()
-            c.session_close(s0, wait=True)
-            sid = c.session_open("a")["session_id"]
-            for i in range(3):
-                c.session_send(sid, f"I'm so tired today {i}, my brother Tom moved to Oslo on 2026-03-0{i + 1} "
-                                    "and I like climbing.").finish()
+            sid = session_to_consolidate(c)
             filler = fill(state, leave)
             try:
                 c.session_close(sid, wait=True)
@@ -956,40 +832,6 @@ def isolation_scenario(sizes: Sizes) -> Outcome:
 
 # --- access -----------------------------------------------------------------------------------------
 
-INTRUDER = r"""
-import json, os, socket, struct, sys
-import cbor2
-path, attempts = sys.argv[1], int(sys.argv[2])
-os.setgroups([]); os.setgid(5000); os.setuid(5000)
-seen = {}
-for i in range(attempts):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(10)
-    s.connect(path)
-    for rid, method, params in ((1, "agent.create", {"agent_id": f"intruder{i}"}),
-                                (2, "memory.forget", {"agent_id": "keeper", "all": True})):
-        body = cbor2.dumps({"v": 1, "id": rid, "method": method, "params": params})
-        try:
-            s.sendall(struct.pack(">I", len(body)) + body)
-        except OSError:
-            pass
-    data = b""
-    try:
-        while chunk := s.recv(65536):
-            data += chunk
-    except OSError:
-        pass
-    s.close()
-    frames = []
-    while len(data) >= 4:
-        n = struct.unpack(">I", data[:4])[0]
-        frames.append(cbor2.loads(data[4:4 + n]))
-        data = data[4 + n:]
-    key = json.dumps([[f.get("id"), (f.get("error") or {}).get("code")] for f in frames])
-    seen[key] = seen.get(key, 0) + 1
-print(json.dumps(seen))
-"""
-
 
 @dataclass
 class AccessResult:
@@ -1019,12 +861,8 @@ def run_access(attempts: int) -> AccessResult:
                 c.session_close(sid, wait=True)
                 before = c.stats()
                 keeper = c.call("memory.export", agent_id="keeper")
-            proc = subprocess.run([sys.executable, "-c", INTRUDER, str(daemon.socket), str(attempts)],
-                                  capture_output=True, text=True, timeout=120)
-            if proc.returncode != 0:
-                raise RuntimeError(f"the intruder failed: {proc.stderr[-2000:]}")
-            out.outcomes = json.loads(proc.stdout)
-            out.refused_first_frame = out.outcomes.get(json.dumps([[None, "forbidden"]]), 0)
+            out.outcomes = intrude(daemon.socket, attempts)
+            out.refused_first_frame = out.outcomes.get(REFUSED, 0)
             with daemon.client() as c:
                 after = c.stats()
                 for method in ("agent.create", "memory.forget"):
@@ -1048,7 +886,7 @@ def access_scenario(sizes: Sizes) -> Outcome:
         return out
     progress(f"faults: access, {sizes.access_attempts} refused connections")
     r = run_access(sizes.access_attempts)
-    other = {k: v for k, v in r.outcomes.items() if k != json.dumps([[None, "forbidden"]])}
+    other = {k: v for k, v in r.outcomes.items() if k != REFUSED}
     out.tried("access: uid 5000, not on the allow-list, sends agent.create and memory.forget all at once",
               r.attempts, "connections",
               f"forbidden (id null) then EOF ×{r.refused_first_frame}; other replies {other or 'none'}; "
@@ -1060,173 +898,20 @@ def access_scenario(sizes: Sizes) -> Outcome:
 
 
 # --- fuzzing ----------------------------------------------------------------------------------------
-
-# Params per method, from docs/protocol.md and xaid/methods (stats' 'format' is in the code only).
-# A method that hello lists and this table does not know is fuzzed with every name below.
-PARAMS: dict[str, tuple[str, ...]] = {
-    "hello": ("client", "protocol"), "ping": (), "status": (), "stats": ("agent_id", "format"), "cancel": ("id",),
-    "admin.backup": (), "agent.create": ("agent_id", "name", "persona_init", "config"), "agent.get": ("agent_id",),
-    "agent.list": (), "agent.update": ("agent_id", "name", "persona_init", "config"), "agent.delete": ("agent_id",),
-    "session.open": ("agent_id", "ts"), "session.send": ("session_id", "text", "ts", "ref", "speaker", "explain"),
-    "session.tool_result": ("session_id", "call_id", "result"), "session.ingest": ("session_id", "messages"),
-    "session.close": ("session_id", "ts", "wait"), "session.list": ("agent_id", "open_only"),
-    "session.history": ("session_id", "limit"), "mood.get": ("agent_id", "ts"),
-    "mood.history": ("agent_id", "limit", "since"), "mood.reset": ("agent_id", "ts"),
-    "memory.search": ("agent_id", "query", "k", "budget_tokens", "ts", "kinds", "touch"),
-    "memory.list": ("agent_id", "kind", "status", "limit"), "memory.get": ("agent_id", "id"),
-    "memory.forget": ("agent_id", "id", "query", "all"), "memory.export": ("agent_id",),
-    "memory.import": ("agent_id", "files", "facts"), "memory.persona": ("agent_id",), "memory.maintain": ("ts",),
-    "scheduler.list": ("agent_id", "states"),
-    "scheduler.arm": ("agent_id", "topic", "ts", "not_before", "not_after", "priority", "keywords"),
-    "scheduler.cancel": ("agent_id", "item_id"),
-    "scheduler.config": ("agent_id", "enabled", "quiet", "min_gap_hours", "allow"),
-    "scheduler.feedback": ("agent_id", "item_id", "feedback"),
-}
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "cancel": ("id",), "agent.create": ("agent_id",), "agent.get": ("agent_id",), "agent.update": ("agent_id",),
-    "agent.delete": ("agent_id",), "session.open": ("agent_id",), "session.send": ("session_id", "text"),
-    "session.tool_result": ("session_id", "call_id", "result"), "session.ingest": ("session_id", "messages"),
-    "session.close": ("session_id",), "session.list": ("agent_id",), "session.history": ("session_id",),
-    "mood.get": ("agent_id",), "mood.history": ("agent_id",), "mood.reset": ("agent_id",),
-    "memory.search": ("agent_id", "query"), "memory.list": ("agent_id",), "memory.get": ("agent_id", "id"),
-    "memory.forget": ("agent_id",), "memory.export": ("agent_id",), "memory.import": ("agent_id",),
-    "memory.persona": ("agent_id",), "scheduler.list": ("agent_id",), "scheduler.arm": ("agent_id", "topic"),
-    "scheduler.cancel": ("agent_id", "item_id"), "scheduler.config": ("agent_id",),
-    "scheduler.feedback": ("agent_id", "item_id", "feedback"),
-}
-ALL_NAMES = tuple(sorted({n for names in PARAMS.values() for n in names}))
-LIVE_SESSION = "\x00live-session"  # replaced by the fuzz agent's open session id when sent
-FUZZ_AGENTS = ("fz", "fz2")
-Y10K_MS = 253_402_300_800_000  # 10000-01-01: Python's datetime ends the day before
-I64 = 2**63
-
-_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)  # CBOR text is UTF-8: no surrogates
-_ints = st.one_of(st.integers(1, 400), st.integers(1, 400), st.integers(0, 2**62), st.integers(-(2**80), 2**80),
-                  st.sampled_from([0, -1, 2**31, 2**53, I64 - 1, I64, 2**64, -I64, Y10K_MS - 1, Y10K_MS]))
-_times = st.one_of(st.integers(1_500_000_000_000, 2_000_000_000_000), st.integers(1_500_000_000_000, 2_000_000_000_000),
-                   _ints)
-_floats = st.floats(allow_nan=True, allow_infinity=True)
-_odd = st.sampled_from([dt.datetime(2020, 1, 1, tzinfo=dt.UTC), decimal.Decimal("1.5"), cbor2.CBORTag(4242, "x"),
-                        cbor2.undefined, frozenset({1}), -0.0])
-_scalar = st.one_of(st.none(), st.booleans(), _ints, _floats, _text, st.binary(max_size=16), _odd)
-_any = st.recursive(_scalar, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.one_of(_text, st.sampled_from(ALL_NAMES)), inner, max_size=4)),
-    max_leaves=12)
-_live_ids = st.sampled_from([*FUZZ_AGENTS, LIVE_SESSION])
-_bad_ids = st.sampled_from(["nobody", "s_0000000000000000", "", " ", "a/b", "a\\b", "x" * 128, "x" * 129, "\x00"])
-_ids = st.one_of(_live_ids, _live_ids, _bad_ids, _text)
-_memory_ids = st.one_of(
-    st.sampled_from(["fact:1", "episode:1", "highlight:1", "fact:0", "fact:-1", "fact:", "x:1", "fact:1:2",
-                     "fact:99999999999999999999999"]),
-    st.builds("{}:{}".format, st.sampled_from(["fact", "episode", "highlight"]), _ints))
-_message = st.fixed_dictionaries(
-    {"role": st.sampled_from(["user", "assistant", "system", "tool", "bot"]), "text": _text},
-    optional={"ts": _times, "ref": _text, "speaker": _text, "mood": _any})
-
-
-def _json_line(value: dict[str, Any]) -> str:
-    try:
-        return json.dumps(value, default=str)
-    except (TypeError, ValueError):
-        return "{}"
-
-
-_episode_line = st.fixed_dictionaries(
-    {"summary": _text, "started_ms": _times, "ended_ms": _times},
-    optional={"session_id": _ids, "highlights": _any, "closing_mood": _any, "tension": _any, "refs": _any}
-).map(_json_line)
-_files = st.dictionaries(_text, st.one_of(_episode_line, _text, st.lists(_episode_line, max_size=3).map("\n".join)),
-                         max_size=2)
-_fact = st.fixed_dictionaries(
-    {"text": _text},
-    optional={"subject": _any, "kind": _any, "value": _any, "signals": _any, "valid_from": _any, "valid_to": _any,
-              "created_ms": _times, "refs": _any, "status": st.sampled_from(["current", "deleted", 3])})
-_config = st.fixed_dictionaries({}, optional={
-    "tools": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["weather", "x y", ""])},
-                                            optional={"description": _any, "parameters": _any}), max_size=2),
-    "max_tokens": _ints, "temperature": st.one_of(_floats, _ints), "system_prompt": _text,
-    "mood": st.booleans(), "memory": st.booleans(), "other": _any})
-_words = st.lists(_text, max_size=3)
-PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
-    "agent_id": _ids, "session_id": _ids, "id": st.one_of(_memory_ids, _ints), "ts": _times, "not_before": _times,
-    "not_after": _times, "since": _times, "limit": _ints, "k": _ints, "budget_tokens": _ints, "item_id": _ints,
-    "text": _text, "query": _text, "name": _text, "persona_init": _text, "topic": _text, "ref": _text,
-    "speaker": _text, "call_id": _text, "client": _text, "format": st.sampled_from(["json", "prometheus", "xml"]),
-    "kind": st.sampled_from(["fact", "episode", "highlight", "x"]),
-    "status": st.sampled_from(["current", "superseded", "deleted", "all", "x"]),
-    "feedback": st.sampled_from(["welcome", "annoying", "x"]), "explain": st.booleans(), "wait": st.booleans(),
-    "touch": st.booleans(), "open_only": st.booleans(), "all": st.booleans(), "enabled": st.booleans(),
-    "quiet": st.booleans(), "protocol": st.one_of(_ints, st.lists(_ints, max_size=3)),
-    "priority": st.one_of(_floats, _ints), "min_gap_hours": st.one_of(_floats, _ints),
-    "kinds": st.lists(st.sampled_from(["episode", "highlight", "fact", "x"]), max_size=3),
-    "states": st.lists(st.one_of(st.sampled_from(["pending", "pushed", "expired", "x"]), _any), max_size=3),
-    "keywords": _words, "allow": _words, "messages": st.lists(_message, max_size=3), "config": _config,
-    "files": _files, "facts": st.lists(_fact, max_size=3), "result": _any,
-}
-
-
-def params_strategy(method: str) -> st.SearchStrategy[dict[Any, Any]]:
-    """Maps for one method: its own params with plausible values (so that the checks past the
-    first are reached), the same with any value in any param, with an extra key, or all random."""
-    names = PARAMS.get(method, ALL_NAMES)
-    required = [n for n in REQUIRED.get(method, ()) if n in names]
-    optional = [n for n in names if n not in required]
-
-    def shaped(value: Callable[[str], st.SearchStrategy[Any]]) -> st.SearchStrategy[dict[Any, Any]]:
-        return st.fixed_dictionaries({n: value(n) for n in required}, optional={n: value(n) for n in optional})
-
-    plausible = shaped(lambda n: PLAUSIBLE.get(n, _any))
-    mutated = shaped(lambda n: st.one_of(*[PLAUSIBLE.get(n, _any)] * 3, _any))
-    extra = st.dictionaries(st.one_of(st.sampled_from(ALL_NAMES), _text, _ints), _any, min_size=1, max_size=2)
-    random_map = st.dictionaries(st.one_of(st.sampled_from(ALL_NAMES), _text), _any, max_size=5)
-    return st.one_of(plausible, plausible, plausible, mutated, mutated, mutated,
-                     st.tuples(plausible, extra).map(lambda kv: {**kv[0], **kv[1]}), random_map)
-
-
-def substitute(value: Any, session_id: str) -> Any:
-    if value == LIVE_SESSION:
-        return session_id
-    if isinstance(value, dict):
-        return {k: substitute(v, session_id) for k, v in value.items()}
-    if isinstance(value, list):
-        return [substitute(v, session_id) for v in value]
-    return value
-
-
-def _numbers(value: Any) -> Iterator[int | float]:
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int | float):
-        yield value
-    elif isinstance(value, str):
-        digits = "".join(ch if ch.isdigit() else " " for ch in value).split()
-        yield from (int(d) for d in digits if len(d) < 400)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _numbers(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _numbers(v)
-
-
-def _past_i64(n: int | float, scale: int, slack: int = 0) -> bool:
-    """Whether ``n`` (hours, ms, ...) times ``scale`` leaves SQLite's 64-bit integers (or is no number)."""
-    if isinstance(n, float) and not math.isfinite(n):
-        return True
-    return abs(n) * scale >= I64 - slack
+# The params table and the strategies are in xaid.testing.fuzz, shared with tests/xaid/test_fuzz_params.py.
 
 
 def known_defect(method: str, params: Any, message: str) -> str | None:
     """Which defect of the report an ``internal`` reply belongs to, or None for a new one.
 
     The reply names only the exception type ("internal error: OverflowError"); the params tell the
-    rest. Each id here has a reproduction in tests/xaid/test_fuzz_params.py (xfail)."""
+    rest. Each id here has a reproduction in tests/xaid/test_fuzz_params.py, kept as a regression test."""
     kind = message.rsplit(" ", 1)[-1]
-    numbers = list(_numbers(params))
+    found = list(numbers(params))
     if method == "scheduler.config" and kind in ("ValueError", "OverflowError") and any(
-            _past_i64(n, 3_600_000) for n in numbers):
+            past_i64(n, 3_600_000) for n in found):
         return "D4 scheduler.config min_gap_hours not finite or too large"
-    if kind == "OverflowError" and any(_past_i64(n, 1, slack=8 * 86_400_000) for n in numbers):
+    if kind == "OverflowError" and any(past_i64(n, 1, slack=8 * 86_400_000) for n in found):
         return "D1 integers past 64 bits"
     if method == "scheduler.list" and kind == "TypeError":
         return "D3 scheduler.list states not strings"
@@ -1339,22 +1024,12 @@ class FuzzTarget:
                 out.lost.append(f"keeper's {key} changed")
 
 
-def fuzz_method(target: FuzzTarget, method: str, examples: int, out: FuzzResult, seed: int | None) -> None:
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=seed is not None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-    @given(params=params_strategy(method))
-    def fuzz(params: dict[Any, Any]) -> None:
-        target.send(method, params, out)
-
-    fuzz()
-
-
 def run_fuzz(daemon: DaemonProcess, per_method: int, seed: int | None = None) -> FuzzResult:
     """``per_method`` hypothesis examples for every method that hello lists, on one connection."""
     target = FuzzTarget(daemon)
     out = FuzzResult(methods=list(target.methods))
     for method in target.methods:
-        fuzz_method(target, method, per_method, out, seed)
+        fuzz_method(method, per_method, lambda m, params: target.send(m, params, out), seed)
     target.finish(out)
     return out
 

@@ -15,60 +15,32 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import apsw
 import pytest
-import sqlite_vec
 from xaiclient import AsyncClient, Client, XaiError
 
 from xaid.testing import DaemonProcess
+from xaid.testing.faults import (
+    REFUSED,
+    MountError,
+    check_db,
+    fill,
+    intrude,
+    session_to_consolidate,
+    tmpfs,
+    wait_memory_ready,
+)
 
 T0 = 1_764_536_400_000
 DAY = 86_400_000
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs and changing uid need root")
-
-
-def read_only(db: Path) -> apsw.Connection:
-    """A reader beside a running (or killed) daemon: it never checkpoints or recovers the WAL."""
-    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
-    conn.setbusytimeout(5000)
-    conn.enable_load_extension(True)
-    conn.load_extension(sqlite_vec.loadable_path())
-    return conn
-
-
-def db_state(db: Path) -> dict[str, Any]:
-    conn = read_only(db)
-    try:
-        return {
-            "integrity": conn.execute("PRAGMA integrity_check").fetchone()[0],
-            "sessions with > 1 episode": conn.execute(
-                "SELECT count(*) FROM (SELECT session_id FROM episodes WHERE session_id IS NOT NULL "
-                "GROUP BY session_id HAVING count(*) > 1)").fetchone()[0],
-            "jobs not done": conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").fetchone()[0],
-        }
-    finally:
-        conn.close()
-
-
-HEALTHY = {"integrity": "ok", "sessions with > 1 episode": 0, "jobs not done": 0}
-
-
-def wait_memory_ready(c: Client) -> None:
-    """The embedding model loads after READY, and writes the vector table when it has loaded."""
-    for _ in range(600):
-        if c.stats()["memory"]["embedder"] == "ready":
-            return
-        time.sleep(0.05)
-    pytest.fail("the embedding model did not load")
 
 
 # --- load ---------------------------------------------------------------------------------------
@@ -189,7 +161,7 @@ def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -
                     acked[sid], in_flight[sid] = stored, []
                     episode = c.session_close(sid, wait=True)["episode_id"]
                     assert (episode is not None) == bool(stored)  # nothing said, nothing to remember
-            assert db_state(proc.db_path) == HEALTHY
+            assert (check := check_db(proc.db_path)).healthy, check
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -202,41 +174,20 @@ def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -
 
 
 @contextlib.contextmanager
-def tmpfs(path: Path, size: str) -> Iterator[Path]:
-    path.mkdir(parents=True, exist_ok=True)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(path)]).returncode:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
-        yield path
-    finally:
-        for _ in range(50):
-            if subprocess.run(["umount", str(path)], capture_output=True).returncode == 0:
-                break
-            time.sleep(0.1)
-        else:
-            subprocess.run(["umount", "-l", str(path)], check=False)
-
-
-def fill(path: Path, leave: int = 0) -> Path:
-    """A filler file taking every free block but ``leave`` bytes."""
-    filler = path / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for _ in range(1 << 16):
-            try:
-                os.write(fd, b"\0" * 4096)
-            except OSError:
-                break
-    finally:
-        os.close(fd)
-    if leave:
-        os.truncate(filler, max(0, filler.stat().st_size - leave))
-    return filler
+def tmpfs_or_skip(path: Path, size: str) -> Iterator[Path]:
+    """xaid.testing.faults.tmpfs, or a skip where no tmpfs can be mounted."""
+    with contextlib.ExitStack() as stack:
+        try:
+            mounted = stack.enter_context(tmpfs(path, size))
+        except MountError as exc:
+            pytest.skip(str(exc))
+        yield mounted
 
 
 @needs_root
 def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: Path) -> None:
-    with tmpfs(tmp_path / "state", "8m") as state, DaemonProcess(tmp_path) as proc, proc.client(timeout=60) as c:
+    with (tmpfs_or_skip(tmp_path / "state", "8m") as state, DaemonProcess(tmp_path) as proc,
+          proc.client(timeout=60) as c):
         wait_memory_ready(c)
         c.agent_create("disk")
         first = c.session_open("disk")["session_id"]
@@ -271,7 +222,7 @@ def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: P
             now = {e["episode_id"]: e["summary"] for e in c.memory_list("disk", kind="episode")["items"]}
             assert {e["episode_id"]: now.get(e["episode_id"]) for e in episodes} == \
                 {e["episode_id"]: e["summary"] for e in episodes}
-            assert db_state(proc.db_path)["integrity"] == "ok"
+            assert check_db(proc.db_path).integrity == "ok"
 
         for i in range(10):
             assert write(f"before the disk filled {i}") is None
@@ -333,35 +284,6 @@ def test_agents_with_shared_words_never_see_each_others_secrets(client: Client) 
 
 # --- access -------------------------------------------------------------------------------------
 
-INTRUDER = r"""
-import json, os, socket, struct, sys
-import cbor2
-os.setgroups([]); os.setgid(5000); os.setuid(5000)
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(10)
-s.connect(sys.argv[1])
-for rid, method, params in ((1, "agent.create", {"agent_id": "intruder"}),
-                            (2, "memory.forget", {"agent_id": "keeper", "all": True})):
-    body = cbor2.dumps({"v": 1, "id": rid, "method": method, "params": params})
-    try:
-        s.sendall(struct.pack(">I", len(body)) + body)
-    except OSError:
-        pass
-data = b""
-try:
-    while chunk := s.recv(65536):
-        data += chunk
-except OSError:
-    pass
-frames = []
-while len(data) >= 4:
-    n = struct.unpack(">I", data[:4])[0]
-    frames.append(cbor2.loads(data[4:4 + n]))
-    data = data[4 + n:]
-print(json.dumps(frames))
-"""
-
-
 @needs_root
 def test_a_refused_peer_runs_no_method(tmp_path: Path) -> None:
     public = Path(tempfile.mkdtemp(prefix="xaid-access-"))  # pytest's tmp_path is closed to other uids
@@ -375,11 +297,7 @@ def test_a_refused_peer_runs_no_method(tmp_path: Path) -> None:
             c.session_send(sid, "My sister Anna lives in Kyoto.").finish()
             c.session_close(sid, wait=True)
             before = (c.stats(), c.memory_export("keeper"))
-            out = subprocess.run([sys.executable, "-c", INTRUDER, str(proc.socket)], capture_output=True,
-                                 text=True, timeout=60)
-            assert out.returncode == 0, out.stderr
-            frames = json.loads(out.stdout)
-            assert [(f["id"], f["error"]["code"]) for f in frames] == [(None, "forbidden")]
+            assert intrude(proc.socket, attempts=1, timeout=60) == {REFUSED: 1}  # 'forbidden', then EOF
             stats = c.stats()
             assert stats["connections_refused"] == before[0]["connections_refused"] + 1
             for method in ("agent.create", "memory.forget"):
@@ -423,17 +341,9 @@ def test_a_consolidation_that_hit_the_size_limit_runs_again_once_there_is_room(t
 def test_a_consolidation_on_a_full_disk_neither_kills_the_daemon_nor_is_lost(tmp_path: Path) -> None:
     for leave in (16 * 1024, 64 * 1024):
         root = tmp_path / f"left-{leave}"
-        with tmpfs(root / "state", "4m") as state, DaemonProcess(root) as proc:
+        with tmpfs_or_skip(root / "state", "4m") as state, DaemonProcess(root) as proc:
             with proc.client(timeout=60) as c:
-                wait_memory_ready(c)
-                c.agent_create("a")
-                s0 = c.session_open("a")["session_id"]
-                c.session_send(s0, "My sister Anna lives in Kyoto and I work at Globex.").finish()
-                c.session_close(s0, wait=True)
-                sid = c.session_open("a")["session_id"]
-                for i in range(3):
-                    c.session_send(sid, f"I'm so tired today {i}, my brother Tom moved to Oslo on 2026-03-0{i + 1} "
-                                        "and I like climbing.").finish()
+                sid = session_to_consolidate(c)
                 filler = fill(state, leave)
                 with contextlib.suppress(XaiError):  # storage_error, internal or a lost connection: see below
                     c.session_close(sid, wait=True)  # the close fits; its consolidation does not
@@ -448,7 +358,7 @@ def test_a_consolidation_on_a_full_disk_neither_kills_the_daemon_nor_is_lost(tmp
 def test_a_daemon_started_on_a_full_disk_says_why_and_loses_nothing(tmp_path: Path) -> None:
     """SQLite cannot open a WAL database without room for its -shm file: the daemon must say so in
     one line (no traceback), and start normally, data intact, once there is room again."""
-    with tmpfs(tmp_path / "state", "4m") as state:
+    with tmpfs_or_skip(tmp_path / "state", "4m") as state:
         proc = DaemonProcess(tmp_path)
         try:
             with proc, proc.client() as c:
