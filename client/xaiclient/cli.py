@@ -215,10 +215,12 @@ def cmd_session(args: argparse.Namespace) -> int:
                 f"{s['session_id']}  {'open  ' if s['open'] else 'closed'}  {_when(s['opened_ms'])}  "
                 f"{s['messages']} messages" for s in v) or "(no sessions)")
         elif args.action == "history":
-            found = client.session_history(args.session_id, args.limit)["messages"]
-            _print(args, found, lambda v: "\n".join(
+            history = client.session_history(args.session_id, args.limit)
+            empty = ("(transcript deleted after memory.keep_transcripts_days; its episode and facts are kept: "
+                     "xaictl memory list)" if history.get("transcript_pruned") else "(no messages)")
+            _print(args, history["messages"], lambda v: "\n".join(
                 f"[{_when(m['ts'])}] {m['role']}: {m['text']}" + (" (interrupted)" if m["status"] != "complete" else "")
-                for m in v) or "(no messages)")
+                for m in v) or empty)
         elif args.action == "close":
             closed = client.session_close(args.session_id, wait=args.wait or None)
             _print(args, closed, lambda v: f"closed {v['session_id']}" + (

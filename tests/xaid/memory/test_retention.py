@@ -25,7 +25,7 @@ from xaid.store import memory as memory_sql
 from xaid.store.agents import Agent
 from xaid.store.db import Database
 from xaid.store.sessions import Message
-from xaid.testing import DaemonProcess
+from xaid.testing import DaemonProcess, xaictl
 
 DAY = 86_400_000
 MIN = 60_000
@@ -218,6 +218,8 @@ def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
             after = c.session_history(sid)
             assert after["messages"] == [] and after["transcript_pruned"] is True
             assert after["session"]["messages"] == 0 and after["session"]["closed_ms"] is not None
+        shown = xaictl("session", "history", olds[0], socket=proc.socket).stdout
+        assert "transcript deleted" in shown and "xaictl memory list" in shown  # xaictl says why it is empty
         for sid in (recent, still_open):
             assert c.session_history(sid) == before[sid]
         listed = {s["session_id"]: s for s in c.session_list("mia")["sessions"]}
