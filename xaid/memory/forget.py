@@ -23,6 +23,9 @@ from ..store import sessions as session_sql
 from . import index
 
 DAY_MS = 86_400_000
+# Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
+# find years of them, and the database is one thread; the rest follow in further transactions.
+TRANSCRIPT_BATCH = 200
 KINDS = ("episode", "highlight", "fact")
 
 
@@ -45,7 +48,7 @@ def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[s
             "messages_deleted": messages}
 
 
-def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int) -> int:
+def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int, limit: int = TRANSCRIPT_BATCH) -> int:
     """Delete the messages of sessions closed more than ``keep_days`` before ``now_ms`` whose
     consolidation job is done; the number of messages deleted. ``keep_days`` 0 keeps everything.
 
@@ -61,8 +64,8 @@ def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int) -> int
         "SELECT s.session_id FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
         "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
         "AND (EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) "
-        "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id))",
-        (before,))]
+        "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id)) LIMIT ?",
+        (before, limit))]
     deleted = 0
     if doomed:
         session_sql.retire_message_ids(conn)
@@ -72,6 +75,17 @@ def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int) -> int
         deleted += conn.changes()  # the messages themselves, not the mood rows their foreign key updates
         conn.execute("UPDATE sessions SET transcript_pruned_ms = ? WHERE session_id = ?", (now_ms, session_id))
     return deleted
+
+
+def transcripts_due(conn: apsw.Connection, now_ms: int, keep_days: int) -> bool:
+    """Whether prune_transcripts would find anything (what is left after a batch)."""
+    if keep_days <= 0 or now_ms - keep_days * DAY_MS <= 0:
+        return False
+    return conn.execute(
+        "SELECT 1 FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
+        "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
+        "AND EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) LIMIT 1",
+        (now_ms - keep_days * DAY_MS,)).fetchone() is not None
 
 
 def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:

@@ -263,10 +263,17 @@ class Memory:
             except XaiError as exc:  # a full disk: try again at the next sweep
                 log.error("idle sweep skipped: %s", exc.message)
 
-    async def maintenance(self) -> dict[str, int]:
-        """The forgetting curve and the transcript retention, at start and daily on the daemon's clock."""
-        self._last_maintenance_ms = now = self.app.clock.now_ms()
-        result = await self.app.db.run(forget.apply_curve, now, self.app.config.memory)
+    async def maintenance(self, at_ms: int | None = None) -> dict[str, int]:
+        """The forgetting curve and the transcript retention, at start and daily on the daemon's clock
+        (or at ``at_ms``: memory.maintain replays)."""
+        now = self.app.clock.now_ms() if at_ms is None else at_ms
+        if at_ms is None:
+            self._last_maintenance_ms = now
+        cfg = self.app.config.memory
+        result = await self.app.db.run(forget.apply_curve, now, cfg)
+        while await self.app.db.run(forget.transcripts_due, now, cfg.keep_transcripts_days):
+            result["messages_deleted"] += await self.app.db.run(forget.prune_transcripts, now,
+                                                                cfg.keep_transcripts_days)
         if any(result.values()):  # counts only, never text
             log.info("maintenance: %s", " ".join(f"{k}={v}" for k, v in result.items()))
         return result

@@ -171,5 +171,4 @@ async def maintain(call: Call) -> dict[str, Any]:
     call.params.done()
     if ts is not None and ts < 0:
         raise XaiError(ErrorCode.BAD_PARAMS, "ts must be positive")
-    cfg = call.app.config.memory
-    return await call.app.db.run(forget.apply_curve, at(call.app.clock, ts), cfg)
+    return await call.app.memory.maintenance(at(call.app.clock, ts))

@@ -144,6 +144,20 @@ def test_a_late_close_keeps_old_messages_until_the_limit_after_it(db: Database) 
     assert db.call(forget.apply_curve, NOW + 90 * DAY, KEEP)["messages_deleted"] == len(ZH)
 
 
+def test_a_backlog_goes_in_batches_each_its_own_transaction(db: Database) -> None:
+    """The first maintenance after an upgrade may find years of transcripts: one transaction takes
+    at most a batch of sessions, and transcripts_due tells the daemon to come back for the rest."""
+    db.call(lambda c: [_session(c, f"s_{i}", T0 + i * MIN, EN if i % 2 else ZH) for i in range(5)])
+    assert db.call(forget.transcripts_due, NOW, 90)
+    assert db.call(forget.prune_transcripts, NOW, 90, 2) == 4  # two sessions of two messages
+    assert db.call(forget.prune_transcripts, NOW, 90, 2) == 4
+    assert db.call(forget.transcripts_due, NOW, 90)
+    assert db.call(forget.prune_transcripts, NOW, 90, 2) == 2
+    assert not db.call(forget.transcripts_due, NOW, 90)
+    assert db.call(_count, "SELECT count(*) FROM messages") == 0
+    assert not db.call(forget.transcripts_due, NOW, 0)  # 0 keeps everything
+
+
 def test_zero_keeps_every_transcript(db: Database) -> None:
     db.call(_session, "s_en", T0, EN)
     db.call(_session, "s_zh", T0, ZH)
