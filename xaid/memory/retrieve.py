@@ -97,29 +97,9 @@ def _values(conn: apsw.Connection, found: dict[int, index.Item]) -> dict[int, tu
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """What a search finds without the query's vector (keywords, recent episodes): a turn reads it
-    while its message is still being embedded."""
-
-    keywords: dict[int, float]
-    recent_ids: frozenset[int]
-
-
-def prepare(conn: apsw.Connection, agent_id: str, query: str, now_ms: int, recent_days: int) -> Prepared:
-    # "Morning", "早": nothing to match on; keyword hits for an opener are noise
-    matched = query.strip() and not index.is_opener(query)
-    keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if matched else {}
-    recent = conn.execute(
-        "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
-        "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
-        (agent_id, now_ms, now_ms - recent_days * DAY_MS)).fetchall()
-    return Prepared(keywords, frozenset(r[0] for r in recent))
-
-
 def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
            k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
-           touch: bool = True, multilingual: bool = False, prepared: Prepared | None = None) -> tuple[list[Hit], int]:
+           touch: bool = True, multilingual: bool = False) -> tuple[list[Hit], int]:
     chinese = index.mostly_cjk(query)
     if chinese and not multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
@@ -128,16 +108,18 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
     near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
     ranking = (_POOL.submit(near.nearest, vector, CANDIDATES)
                if near is not None and vector is not None and len(near) > OWN_THREAD_FROM else None)
-    if prepared is None:
-        prepared = prepare(conn, agent_id, query, now_ms, recent_days)
+    opener = index.is_opener(query)  # "Morning", "早": nothing to match on; keyword hits would be noise
+    keywords = dict(index.keyword(conn, agent_id, query, CANDIDATES)) if query.strip() and not opener else {}
+    recent_ids = {r[0] for r in conn.execute(
+        "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
+        "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
+        (agent_id, now_ms, now_ms - recent_days * DAY_MS))}
     if ranking is not None:
         sims = dict(ranking.result())
     else:
         sims = dict(near.nearest(vector, CANDIDATES)) if near is not None and vector is not None else {}
-    keywords, recent_ids = prepared.keywords, prepared.recent_ids
     best_kw = max(keywords.values(), default=0.0) or 1.0
     min_cos = MIN_COSINE_CJK if chinese else MIN_COSINE
-    opener = index.is_opener(query)
     if opener:  # nothing to match on: only a strong vector match counts
         min_cos = max(min_cos, 0.6)
     found = {i: item for i, item in index.items(conn, list({*sims, *keywords, *recent_ids})).items()
