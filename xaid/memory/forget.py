@@ -48,6 +48,20 @@ def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[s
             "messages_deleted": messages}
 
 
+def _transcripts_to_prune(conn: apsw.Connection, now_ms: int, keep_days: int, limit: int) -> list[str]:
+    """Sessions closed more than ``keep_days`` before ``now_ms``, consolidated (job done), that still
+    hold messages or folds; ``keep_days`` 0 keeps everything."""
+    before = now_ms - keep_days * DAY_MS
+    if keep_days <= 0 or before <= 0:
+        return []
+    return [r[0] for r in conn.execute(
+        "SELECT s.session_id FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
+        "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
+        "AND (EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) "
+        "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id)) LIMIT ?",
+        (before, limit))]
+
+
 def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int, limit: int = TRANSCRIPT_BATCH) -> int:
     """Delete the messages of sessions closed more than ``keep_days`` before ``now_ms`` whose
     consolidation job is done; the number of messages deleted. ``keep_days`` 0 keeps everything.
@@ -55,17 +69,7 @@ def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int, limit:
     A session whose job is pending or failed keeps its messages: they are what the job will read.
     Mood changes keep their rows (``mood_history.message_id`` becomes NULL by its foreign key);
     ``sources`` keep their copied ``ref``, which is the provenance once the message is gone."""
-    if keep_days <= 0:
-        return 0
-    before = now_ms - keep_days * DAY_MS
-    if before <= 0:
-        return 0
-    doomed = [r[0] for r in conn.execute(
-        "SELECT s.session_id FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
-        "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
-        "AND (EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) "
-        "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id)) LIMIT ?",
-        (before, limit))]
+    doomed = _transcripts_to_prune(conn, now_ms, keep_days, limit)
     deleted = 0
     if doomed:
         session_sql.retire_message_ids(conn)
@@ -79,13 +83,7 @@ def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int, limit:
 
 def transcripts_due(conn: apsw.Connection, now_ms: int, keep_days: int) -> bool:
     """Whether prune_transcripts would find anything (what is left after a batch)."""
-    if keep_days <= 0 or now_ms - keep_days * DAY_MS <= 0:
-        return False
-    return conn.execute(
-        "SELECT 1 FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
-        "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
-        "AND EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) LIMIT 1",
-        (now_ms - keep_days * DAY_MS,)).fetchone() is not None
+    return bool(_transcripts_to_prune(conn, now_ms, keep_days, 1))
 
 
 def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:
