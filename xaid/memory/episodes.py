@@ -147,15 +147,14 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
     found = [m for m in found if await _confident(mem, agent_id, m.candidate)]
     who = consolidate.speaker(d.utterances)
     texts = [consolidate.name_the_user(m.candidate.text, who) for m in found]
-    vectors = _rows(await mem.embed(texts), len(texts))
+    # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
+    # neighbours would make every Chinese fact a "duplicate". Such facts get no vector and are compared
+    # by subject and words only (facts.settle: exact restatements, and the object each names).
+    vectors = await mem.embed_readable(texts)
     planned: list[PlannedFact] = []
     for m, text, vec in zip(found, texts, vectors, strict=True):
         c = m.candidate
-        # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
-        # neighbours would make every Chinese fact a "duplicate". Such facts are compared by subject and
-        # words only (facts.settle: exact restatements, and the object each names).
-        readable = cfg.embed_multilingual or not index.mostly_cjk(text)
-        neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec if readable else None, c.subject)
+        neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec, c.subject)
         # Facts planned earlier in this same episode count as known too (never as targets: they have no row).
         same = [*same, *(_pseudo(p, i) for i, p in enumerate(planned)
                          if p.new.subject == c.subject and p.decision.action != "NOOP")]
@@ -166,11 +165,6 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
         new = NewFact(c.subject, c.kind, text, m.value, m.signals.as_dict(), *_valid(m.utterance))
         planned.append(PlannedFact(new, decision, vec, m.sources))
     return planned
-
-
-def _rows(vectors: np.ndarray | None, n: int) -> list[np.ndarray | None]:
-    """One vector per text, or None each when no embedding model is loaded (keywords still work)."""
-    return [None] * n if vectors is None else list(vectors)
 
 
 async def _confident(mem: Memory, agent_id: str, c: extract.Candidate) -> bool:

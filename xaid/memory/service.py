@@ -97,8 +97,7 @@ class Memory:
     async def _reindex(self) -> None:
         """Runs before ``ready`` is set, so it calls the worker itself (``embed`` waits for ready)."""
         assert self.worker is not None
-        multilingual = self.app.config.memory.embed_multilingual
-        items = [i for i in await self.app.db.run(index.all_items) if multilingual or not index.mostly_cjk(i.text)]
+        items = [i for i in await self.app.db.run(index.all_items) if self.readable(i.text)]
         log.info("embedding model changed: re-embedding %d memories", len(items))
         for start in range(0, len(items), 64):
             chunk = items[start : start + 64]
@@ -118,20 +117,23 @@ class Memory:
             return None if self.worker is None else np.zeros((0, 0), dtype=np.float32)
         return await self.worker.embed(texts)
 
+    def readable(self, text: str) -> bool:
+        """Whether the embedding model can read ``text``. The default MiniLM is English-only: a mostly
+        Chinese text gets a vector near every other Chinese text, which search ignores anyway
+        (retrieve drops the vector of a Chinese query), so embedding or storing it is work for nothing."""
+        return self.app.config.memory.embed_multilingual or not index.mostly_cjk(text)
+
     async def embed_message(self, text: str) -> np.ndarray | None:
-        """The vector of a turn's message, straight away; None without an embedding model."""
+        """The vector of a turn's message, straight away; None without an embedding model or when the
+        model cannot read the message (search would drop that vector)."""
         await self.ready.wait()
-        return None if self.worker is None else await self.worker.embed_now(text)
+        if self.worker is None or not self.readable(text):
+            return None
+        return await self.worker.embed_now(text)
 
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
-        """Vectors for the texts the model can read; None for the rest, which keyword search still finds.
-
-        The default MiniLM is English-only: a mostly Chinese text gets a vector near every other
-        Chinese text, which search ignores anyway (retrieve drops the vector of a Chinese query), so
-        storing it costs 400 bytes and an embedding for nothing.
-        """
-        multilingual = self.app.config.memory.embed_multilingual
-        readable = [i for i, t in enumerate(texts) if multilingual or not index.mostly_cjk(t)]
+        """Vectors for the texts the model can read; None for the rest, which keyword search still finds."""
+        readable = [i for i, t in enumerate(texts) if self.readable(t)]
         out: list[np.ndarray | None] = [None] * len(texts)
         found = await self.embed([texts[i] for i in readable]) if readable else None
         if found is not None:
