@@ -14,6 +14,8 @@ certain, so ``settle`` widens the fast path where the answer can be read off the
 
 - an exact restatement (same subject, same text up to case, whitespace and trailing punctuation,
   English or full-width) is NOOP: nothing to judge, in any language, even for an exclusive subject;
+- an exclusive subject named again with the same object in other words ("works at Globex" beside
+  用户在Globex上班), not negated and with no word of change, is NOOP: the same one value;
 - a neighbour at ≥ 0.6 does not need the model when the candidate is ``apart`` from it: its subject
   can never hold the same statement (``user.allergy`` vs ``user.sister``; families of interchangeable
   subjects are in _FAMILIES), or both carry dates (timeparse's "[2026-02-09]") that do not overlap —
@@ -21,9 +23,10 @@ certain, so ``settle`` widens the fast path where the answer can be read off the
   the neighbour does not mention: "allergic to peanuts" beside "allergic to gluten".
 
 The model is still asked whenever judgment is needed: an EXCLUSIVE subject that already has a
-current fact in other words (a possible UPDATE: "I mainly write Rust now"); a negated candidate
-with any neighbour ≥ 0.6 ("I don't like hiking anymore"); a fact of the same subject that names the
-same object (the only paraphrase signal for Chinese, which the English-only embedder cannot read);
+current fact naming something else, or announcing a change (a possible UPDATE: "I mainly write
+Rust now"); a negated candidate with any neighbour ≥ 0.6 ("I don't like hiking anymore"); a fact
+of the same subject that names the same object (the only paraphrase signal for Chinese, which the
+English-only embedder cannot read);
 and, for a neighbour ≥ 0.6 of a related subject, words that announce a change ("now", "moved",
 "instead", 改, 推迟…: ``_CHANGE``) or a near paraphrase, cosine ≥ PARAPHRASE (0.8), which outranks a
 different ``key`` (but not dates that do not overlap).
