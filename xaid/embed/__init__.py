@@ -2,8 +2,9 @@
 
 One :class:`OnnxEmbedder` (a small sentence-transformer in onnxruntime) sits behind one
 :class:`EmbedWorker`, so every task in the daemon can ask for vectors concurrently while the
-CPU-bound work stays on a single thread and is batched. Vectors are unit-length float32 and
-travel to SQLite as :func:`to_blob` bytes, tagged with :attr:`OnnxEmbedder.name`.
+model runs one batch at a time (a turn's message skips the queue but not that limit). Vectors
+are unit-length float32; memory stores them as int8 (xaid.memory.vectors), tagged with
+:attr:`OnnxEmbedder.name`. :func:`to_blob` / :func:`from_blob` are the float32 byte layout.
 """
 
 from .onnx import (
