@@ -50,7 +50,8 @@ HOUR_MS = 3_600_000
 TINY_BUDGET = 120  # the tiny samples fit 1,000 tokens whole; at this budget ranking matters
 SEARCH_K = 200  # the daemon caps k at 200; with it the token budget is what limits a result
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
-SYSTEMS = ("xaid", "bm25", "dense")
+SYSTEMS = ("xaid", "bm25", "dense", "hybrid")
+RRF_K = 60  # the usual reciprocal-rank-fusion constant, for the hybrid baseline
 
 
 @dataclass
@@ -196,18 +197,35 @@ class Baselines:
         return scored(question, texts, [self.turns[j].dia_id for j in chosen], sum(self.costs[j] for j in chosen))
 
     def bm25_answer(self, question: dict[str, Any], budget: int) -> Answer:
+        return self._answer(question, self._bm25_order(question), budget)
+
+    def _bm25_order(self, question: dict[str, Any]) -> list[int]:
         query = score.content_words(str(question["question"]))
         scores = self.bm25.scores(query)
-        order = [i for i in self.bm25.rank(query) if scores[i] > 0]  # no match, no turn
-        return self._answer(question, order, budget)
+        return [i for i in self.bm25.rank(query) if scores[i] > 0]  # no match, no turn
 
-    def dense_answer(self, question: dict[str, Any], budget: int) -> Answer | None:
+    def _dense_order(self, question: dict[str, Any]) -> list[int] | None:
         if self.embed is None or self.vectors is None:
             return None
         q = self.embed([str(question["question"])])[0]
         sims = self.vectors @ q
-        order = sorted(range(len(self.turns)), key=lambda i: (-float(sims[i]), i))
-        return self._answer(question, order, budget)
+        return sorted(range(len(self.turns)), key=lambda i: (-float(sims[i]), i))
+
+    def dense_answer(self, question: dict[str, Any], budget: int) -> Answer | None:
+        order = self._dense_order(question)
+        return None if order is None else self._answer(question, order, budget)
+
+    def hybrid_answer(self, question: dict[str, Any], budget: int) -> Answer | None:
+        """BM25 and dense fused by reciprocal rank (1/(60 + rank) summed over both lists): the usual
+        hybrid a developer would build over the raw turns."""
+        dense = self._dense_order(question)
+        if dense is None:
+            return None
+        fused: dict[int, float] = {}
+        for order in (self._bm25_order(question), dense):
+            for rank, i in enumerate(order, 1):
+                fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank)
+        return self._answer(question, sorted(fused, key=lambda i: (-fused[i], i)), budget)
 
 
 def load_embedder() -> Callable[[list[str]], np.ndarray] | None:
@@ -292,6 +310,8 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                 answers["bm25"].append((category, bm25))
                 if (dense := base.dense_answer(q, budget)) is not None:
                     answers["dense"].append((category, dense))
+                if (hybrid := base.hybrid_answer(q, budget)) is not None:
+                    answers["hybrid"].append((category, hybrid))
                 details.append({
                     "id": f"{sample.sample_id}#{qi}", "category": category, "question": q["question"],
                     "answer": str(q.get("answer", "")), "evidence": score.evidence_ids(q.get("evidence") or []),

@@ -21,8 +21,10 @@ from ..scheduler import arm, fire
 from ..store import agents as agent_sql
 from ..store import memory as sql
 from ..store import sessions as session_sql
+from ..store import utterances as utterance_sql
 from ..store.memory import Fact, NewFact
-from . import consolidate, extract, facts, features, index, persona, timeparse
+from ..store.utterances import NewUtterance
+from . import consolidate, extract, facts, features, index, persona, timeparse, utterances
 
 if TYPE_CHECKING:
     from .service import Memory
@@ -75,8 +77,10 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
         agent.config) else None
     closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
     d = consolidate.draft(messages, intensity, closing, agent.name)
-    if not d.utterances:
-        await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
+    turns = utterances.from_messages(messages, intensity)
+    if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
+        turn_vectors = await mem.embed_readable([t.text for t in turns])
+        await db.run(_write_turns_only, mem, agent_id, session_id, turns, turn_vectors, job_id)
         return None
     if d.unsure:
         summary = consolidate.accept_summary(await mem.ask(d.llm_prompt, 120, agent_id))
@@ -87,8 +91,8 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
         mem.counters["episodes_rules"] += 1
     planned = await _plan_facts(mem, agent_id, d, ended)
     arms = arm.matters(d, closing)
-    vectors = await mem.embed_readable([d.summary, *(u.message.text for u in d.highlights)])
-    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id, arms)
+    vectors = await mem.embed_readable([d.summary, *(t.text for t in turns)])
+    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id, arms, turns)
     await persona.maybe_refresh(mem, agent)
     return episode_id
 
@@ -204,9 +208,28 @@ def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, su
     return out, sql.facts(conn, agent_id, subject=subject)
 
 
+def _keep_turns(conn: apsw.Connection, agent_id: str, session_id: str, episode_id: int | None,
+                turns: list[NewUtterance], vectors: list[np.ndarray | None]) -> None:
+    """Every turn of the session as a searchable utterance, each linked to the one before it (the
+    question an answer answers)."""
+    prev: int | None = None
+    for name, role in {(t.speaker, t.role) for t in turns if t.speaker}:
+        utterance_sql.add_participant(conn, agent_id, name, role)
+    for t, vec in zip(turns, vectors, strict=True):
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev)
+        index.add(conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec)
+
+
+def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str,
+                      turns: list[NewUtterance], vectors: list[np.ndarray | None], job_id: int) -> None:
+    if conn.execute("SELECT 1 FROM utterances WHERE session_id = ?", (session_id,)).fetchone() is None:
+        _keep_turns(conn, agent_id, session_id, None, turns, vectors)
+    sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
+
+
 def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
            closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: list[np.ndarray | None],
-           job_id: int, arms: list[arm.Arm]) -> int:
+           job_id: int, arms: list[arm.Arm], turns: list[NewUtterance]) -> int:
     if (existing := sql.episode_for_session(conn, session_id)) is not None:
         sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
         return existing
@@ -214,11 +237,14 @@ def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d
                                     d.tension, d.decided_by)
     sql.add_sources(conn, "episode", episode_id, agent_id, d.sources())
     index.add(conn, agent_id, "episode", episode_id, d.summary, d.ended_ms, vectors[0])
-    for u, vec in zip(d.highlights, vectors[1:], strict=True):
+    # Highlights stay part of the episode (its verbatim peaks, exported, pruned by the curve), but search
+    # finds those words through the session's utterances, which hold every turn: indexing both would spend
+    # the budget twice on one sentence.
+    for u in d.highlights:
         hid = sql.insert_highlight(conn, episode_id, agent_id, u.message.text, u.message.ts_ms, u.intensity,
                                    u.specificity)
         sql.add_sources(conn, "highlight", hid, agent_id, [(u.message.message_id, u.ref)])
-        index.add(conn, agent_id, "highlight", hid, u.message.text, u.message.ts_ms, vec)
+    _keep_turns(conn, agent_id, session_id, episode_id, turns, vectors[1:])
     for p in planned:
         apply_decision(conn, agent_id, episode_id, p, d.ended_ms)
     fire.after_session(conn, agent_id, session_id, [u.message.text for u in d.utterances], episode_id, arms,
@@ -242,6 +268,7 @@ def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None,
     if action == "DELETE" and target is not None:
         sql.retire(conn, target, ts_ms, by)
         index.remove(conn, "fact", [target])
+        utterance_sql.supersede_sources(conn, agent_id, target)
         return
     fact_id = sql.insert_fact(conn, agent_id, p.new, episode_id, by, ts_ms)
     sql.add_sources(conn, "fact", fact_id, agent_id, p.sources)
@@ -249,6 +276,7 @@ def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None,
     if action == "UPDATE" and target is not None:
         sql.supersede(conn, target, fact_id, ts_ms, by)
         index.remove(conn, "fact", [target])
+        utterance_sql.supersede_sources(conn, agent_id, target)
 
 
 class _gone:

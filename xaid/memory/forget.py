@@ -20,13 +20,16 @@ import apsw
 
 from ..config import MemoryConfig
 from ..store import sessions as session_sql
+from ..store import utterances as utterance_sql
 from . import index
+from .utterances import CHATTER_VALUE
 
 DAY_MS = 86_400_000
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
 # find years of them, and the database is one thread; the rest follow in further transactions.
 TRANSCRIPT_BATCH = 200
-KINDS = ("episode", "highlight", "fact")
+KINDS = ("episode", "highlight", "fact", "utterance")
+KEEP_VALUE = 0.45  # an utterance this specific or felt is kept however old (a name and a date ≈ 0.5)
 
 
 def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[str, int]:
@@ -45,7 +48,18 @@ def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[s
         conn.execute("UPDATE episodes SET pruned_ms = ? WHERE episode_id = ?", (now_ms, episode_id))
     messages = prune_transcripts(conn, now_ms, cfg.keep_transcripts_days)
     return {"episodes_deleted": len(doomed), "episodes_pruned": len(pruned), "highlights_deleted": highlights,
-            "messages_deleted": messages}
+            "messages_deleted": messages, "utterances_deleted": _fade_utterances(conn, now_ms, cfg)}
+
+
+def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> int:
+    """Turns nobody recalled go by value: small talk after ``chatter_days``, ordinary turns after
+    ``utterance_days``; specific or emotional ones (value ≥ KEEP_VALUE) stay, like what was recalled."""
+    doomed = [r[0] for r in conn.execute(
+        "SELECT utterance_id FROM utterances WHERE ref_count = 0 AND ((value < ? AND ts_ms < ?) "
+        "OR (value < ? AND ts_ms < ?))",
+        (CHATTER_VALUE, now_ms - cfg.chatter_days * DAY_MS, KEEP_VALUE, now_ms - cfg.utterance_days * DAY_MS))]
+    delete_utterances(conn, doomed)
+    return len(doomed)
 
 
 def _transcripts_to_prune(conn: apsw.Connection, now_ms: int, keep_days: int, limit: int) -> list[str]:
@@ -121,9 +135,14 @@ def delete_fact(conn: apsw.Connection, fact_id: int) -> None:
         conn.execute("DELETE FROM facts WHERE fact_id = ?", (fid,))
 
 
+def delete_utterances(conn: apsw.Connection, ids: list[int]) -> None:
+    index.remove(conn, "utterance", ids)
+    utterance_sql.delete(conn, ids)
+
+
 def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int) -> bool:
     table, key = {"episode": ("episodes", "episode_id"), "highlight": ("highlights", "highlight_id"),
-                  "fact": ("facts", "fact_id")}[kind]
+                  "fact": ("facts", "fact_id"), "utterance": ("utterances", "utterance_id")}[kind]
     owned = conn.execute(f"SELECT 1 FROM {table} WHERE {key} = ? AND agent_id = ?", (source_id, agent_id)).fetchone()
     if owned is None:
         return False
@@ -131,6 +150,8 @@ def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int)
         delete_episode(conn, source_id)
     elif kind == "fact":
         delete_fact(conn, source_id)
+    elif kind == "utterance":
+        delete_utterances(conn, [source_id])
     else:
         index.remove(conn, "highlight", [source_id])
         conn.execute("DELETE FROM sources WHERE kind = 'highlight' AND item_id = ?", (source_id,))
@@ -145,7 +166,8 @@ def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     count = 0
     for kind, table, key, col in (("episode", "episodes", "episode_id", "summary"),
                                   ("highlight", "highlights", "highlight_id", "text"),
-                                  ("fact", "facts", "fact_id", "text")):
+                                  ("fact", "facts", "fact_id", "text"),
+                                  ("utterance", "utterances", "utterance_id", "text")):
         ids = [r[0] for r in conn.execute(
             f"SELECT {key} FROM {table} WHERE agent_id = ? AND {like.format(col=col)}", (agent_id, needle))]
         count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
@@ -154,6 +176,7 @@ def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
                  "(SELECT session_id FROM sessions WHERE agent_id = ?)", (needle, agent_id))
     conn.execute(f"DELETE FROM persona WHERE agent_id = ? AND {like.format(col='text')}", (agent_id, needle))
     conn.execute(f"DELETE FROM recall_items WHERE agent_id = ? AND {like.format(col='topic')}", (agent_id, needle))
+    conn.execute(f"DELETE FROM participants WHERE agent_id = ? AND {like.format(col='speaker')}", (agent_id, needle))
     return count
 
 
@@ -173,11 +196,12 @@ def forget_all(conn: apsw.Connection, agent_id: str) -> int:
     """Every memory of the agent, its conversations and its mood; the agent itself stays."""
     counted = sum(
         conn.execute(f"SELECT count(*) FROM {table} WHERE agent_id = ?", (agent_id,)).fetchone()[0]
-        for table in ("episodes", "facts", "highlights", "messages")
+        for table in ("episodes", "facts", "highlights", "messages", "utterances")
     )
     index.remove_agent(conn, agent_id)
+    conn.execute("DELETE FROM utterances WHERE agent_id = ?", (agent_id,))
     for table in ("sources", "highlights", "fact_history", "persona", "jobs", "mood_history", "mood_state",
-                  "recall_items", "recall_settings"):
+                  "recall_items", "recall_settings", "participants"):
         conn.execute(f"DELETE FROM {table} WHERE agent_id = ?", (agent_id,))
     conn.execute("UPDATE facts SET superseded_by = NULL WHERE agent_id = ?", (agent_id,))
     conn.execute("DELETE FROM facts WHERE agent_id = ?", (agent_id,))

@@ -177,7 +177,7 @@ def content_words(text: str) -> int:
 _CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀么什哪怎谁几个这那一不没")
 
 
-def _cjk_pairs(text: str) -> list[str]:
+def cjk_pairs(text: str) -> list[str]:
     """The query's Chinese character pairs worth matching: most Chinese words are two characters."""
     pairs = []
     for run in _CJK.findall(text):
@@ -185,7 +185,7 @@ def _cjk_pairs(text: str) -> list[str]:
     return list(dict.fromkeys(pairs))
 
 
-def _latin_words(text: str) -> list[str]:
+def latin_words(text: str) -> list[str]:
     return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS))
 
 
@@ -219,8 +219,8 @@ def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tup
     be in a thousand of them. Older matches are still reached through their vectors.
     """
     scores: dict[int, float] = {}
-    for table, terms in (("memory_fts", _latin_words(text)), ("memory_fts_cjk", _cjk_trigrams(text)),
-                         ("memory_fts_bigram", _cjk_pairs(text))):
+    for table, terms in (("memory_fts", latin_words(text)), ("memory_fts_cjk", _cjk_trigrams(text)),
+                         ("memory_fts_bigram", cjk_pairs(text))):
         query = _or(_rankable(conn, f"{table}_terms", terms))
         if not query:
             continue
@@ -243,4 +243,15 @@ def items(conn: apsw.Connection, item_ids: Sequence[int]) -> dict[int, Item]:
         f"SELECT item_id, agent_id, kind, source_id, text, ts_ms FROM memory_items WHERE item_id IN ({marks})",
         tuple(item_ids),
     )
+    return {r[0]: Item(*r) for r in rows}
+
+
+def items_of(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> dict[int, Item]:
+    """The items of one kind for these memories, by item id."""
+    if not source_ids:
+        return {}
+    marks = ",".join("?" * len(source_ids))
+    rows = conn.execute(
+        f"SELECT item_id, agent_id, kind, source_id, text, ts_ms FROM memory_items WHERE kind = ? "
+        f"AND source_id IN ({marks})", (kind, *source_ids))
     return {r[0]: Item(*r) for r in rows}

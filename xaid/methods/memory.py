@@ -11,15 +11,16 @@ from ..clock import at
 from ..dispatch import Call, bad_params, method, not_found
 from ..memory import forget, portable, retrieve
 from ..store import memory as sql
+from ..store import utterances as utterance_sql
 from .agents import load_agent
 
-KINDS = frozenset({"episode", "highlight", "fact"})
+KINDS = frozenset({"episode", "highlight", "fact", "utterance"})
 
 
 def parse_item_id(raw: str) -> tuple[str, int]:
     kind, _, number = raw.partition(":")
     if kind not in KINDS or not number.isdigit() or len(number) > 15:
-        raise bad_params("param 'id' must look like 'fact:12', 'episode:3' or 'highlight:7'")
+        raise bad_params("param 'id' must look like 'fact:12', 'episode:3', 'highlight:7' or 'utterance:40'")
     return kind, int(number)
 
 
@@ -60,8 +61,11 @@ async def list_memory(call: Call) -> dict[str, Any]:
     if kind == "episode":
         found = await call.app.db.run(lambda conn: sql.episodes(conn, agent_id, limit=limit))
         return {"items": [e.to_wire() for e in found]}
+    if kind == "utterance":
+        turns = await call.app.db.run(lambda conn: utterance_sql.listed(conn, agent_id, limit=limit))
+        return {"items": [u.to_wire() for u in turns]}
     if kind != "fact":
-        raise bad_params("param 'kind' must be 'episode' or 'fact'")
+        raise bad_params("param 'kind' must be 'episode', 'fact' or 'utterance'")
     if status not in {"current", "superseded", "deleted", "all"}:
         raise bad_params("param 'status' must be current, superseded, deleted or all")
     found = await call.app.db.run(
@@ -85,6 +89,9 @@ async def get(call: Call) -> dict[str, Any]:
         if kind == "episode":
             ep = sql.get_episode(conn, agent_id, number)
             return None if ep is None else ep.to_wire()
+        if kind == "utterance":
+            turn = utterance_sql.get(conn, agent_id, number)
+            return None if turn is None else turn.to_wire()
         row = conn.execute("SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
                            "agent_id = ?", (number, agent_id)).fetchone()
         return None if row is None else {"highlight_id": row[0], "episode_id": row[1], "text": row[2], "ts": row[3],

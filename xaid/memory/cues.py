@@ -1,0 +1,81 @@
+"""What a query says beyond its topic, read by rules in English and Chinese: whose words it asks
+about ("what did *you* recommend", "我说过"), whether it asks about the past ("where did I live
+*before*", "我以前"), and which days it names ("last weekend", "上周三", "on May 2nd").
+
+The ranking (xaid.memory.retrieve) uses these to weight the companion's or the user's turns, to let
+superseded memories back in only when the past is asked for, and to favour what was said on the days
+named.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from .. import clock
+from . import timeparse
+
+_FIRST = re.compile(r"(?<![a-z'])(i|me|my|mine|myself|i'm|i've|i'd|i'll)(?![a-z'])|我", re.I)
+_SECOND = re.compile(r"(?<![a-z'])(you|your|yours|yourself|you've|you'd|you'll)(?![a-z'])|你|您", re.I)
+_PAST = re.compile(
+    r"(?<![a-z])(before|used to|previously|formerly|in the past|originally|my old|my previous|my former|back then)"
+    r"(?![a-z])|以前|之前|原来|过去|从前|曾经|先前|老家以前",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    role: str | None  # "assistant" when the query asks what the companion said, "user" for the user's own words
+    past: bool  # asks about how things were before: superseded memories may answer
+    window: tuple[int, int] | None  # [from, to) in ms: the days the query names, when it names past days
+    topic: str  # the query without the participants' names, which every memory of theirs would match
+
+
+def role_asked(query: str) -> str | None:
+    """The first person pronoun decides: "what did *you* recommend to me" asks about the companion's words,
+    "what did *I* tell you" about the user's; neither, no preference."""
+    first, second = _FIRST.search(query), _SECOND.search(query)
+    if first and (not second or first.start() < second.start()):
+        return "user"
+    if second:
+        return "assistant"
+    return None
+
+
+def asks_past(query: str) -> bool:
+    return _PAST.search(query) is not None
+
+
+def window(query: str, now_ms: int) -> tuple[int, int] | None:
+    """The span of the past (or current) days the query names, in ms of the user's calendar."""
+    spans = [r for r in timeparse.find_times(query, now_ms) if r.direction in ("past", "present")]
+    if not spans:
+        return None
+    zone = clock.zone()
+    start = min(r.date_from for r in spans)
+    end = max(r.date_to for r in spans) + dt.timedelta(days=1)
+    to_ms = lambda d: int(dt.datetime.combine(d, dt.time(), zone).timestamp() * 1000)  # noqa: E731
+    return to_ms(start), to_ms(end)
+
+
+def named(query: str, names: dict[str, str]) -> tuple[str | None, str]:
+    """(the role of the participant the query names, the query without those names). "What did
+    Caroline paint?" asks about Caroline's own words; her name is in every one of them, so it cannot
+    rank them and is left out of the keyword search."""
+    role: str | None = None
+    for name, who in sorted(names.items(), key=lambda kv: -len(kv[0])):
+        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:'s|’s)?(?!\w)", re.I)
+        if pattern.search(query):
+            role = who if role in (None, who) else ""
+            query = pattern.sub(" ", query)
+    return role or None, query
+
+
+def read(query: str, now_ms: int, names: dict[str, str] | None = None) -> Cues:
+    by_name, topic = named(query, names or {})
+    return Cues(role_asked(query) or by_name, asks_past(query), window(query, now_ms), topic)
+
+
+NONE = Cues(None, False, None, "")  # an opener: nothing to read

@@ -1,0 +1,125 @@
+"""Utterances: every turn of both sides, kept as memory after consolidation. Plain SQL in, records out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+
+
+@dataclass(frozen=True, slots=True)
+class NewUtterance:
+    message_id: int | None
+    ref: str
+    role: str  # user | assistant
+    speaker: str | None
+    text: str
+    ts_ms: int
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    utterance_id: int
+    agent_id: str
+    session_id: str | None
+    episode_id: int | None
+    ref: str
+    role: str
+    speaker: str | None
+    text: str
+    ts_ms: int
+    prev_id: int | None
+    value: float
+    status: str
+    ref_count: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"utterance_id": self.utterance_id, "session_id": self.session_id, "episode_id": self.episode_id,
+                "role": self.role, "speaker": self.speaker, "text": self.text, "ts": self.ts_ms,
+                "prev_id": self.prev_id, "value": round(self.value, 4), "status": self.status,
+                "ref_count": self.ref_count, "refs": [self.ref]}
+
+
+_COLUMNS = ("utterance_id, agent_id, session_id, episode_id, ref, role, speaker, text, ts_ms, prev_id, value, status, "
+            "ref_count")
+
+
+def insert(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
+           u: NewUtterance, prev_id: int | None) -> int:
+    conn.execute(
+        "INSERT INTO utterances (agent_id, session_id, episode_id, message_id, ref, role, speaker, text, ts_ms, "
+        "prev_id, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (agent_id, session_id, episode_id, u.message_id, u.ref, u.role, u.speaker, u.text, u.ts_ms, prev_id, u.value),
+    )
+    return conn.last_insert_rowid()
+
+
+def get(conn: apsw.Connection, agent_id: str, utterance_id: int) -> Utterance | None:
+    row = conn.execute(f"SELECT {_COLUMNS} FROM utterances WHERE agent_id = ? AND utterance_id = ?",
+                       (agent_id, utterance_id)).fetchone()
+    return Utterance(*row) if row else None
+
+
+def many(conn: apsw.Connection, ids: Sequence[int]) -> dict[int, Utterance]:
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {r[0]: Utterance(*r) for r in conn.execute(
+        f"SELECT {_COLUMNS} FROM utterances WHERE utterance_id IN ({marks})", tuple(ids))}
+
+
+def listed(conn: apsw.Connection, agent_id: str, *, session_id: str | None = None, limit: int = 1000
+           ) -> list[Utterance]:
+    """Oldest first; one session's, or the agent's newest ``limit``."""
+    if session_id is not None:
+        rows = conn.execute(f"SELECT {_COLUMNS} FROM utterances WHERE agent_id = ? AND session_id = ? "
+                            "ORDER BY utterance_id LIMIT ?", (agent_id, session_id, limit))
+        return [Utterance(*r) for r in rows]
+    rows = conn.execute(f"SELECT {_COLUMNS} FROM utterances WHERE agent_id = ? ORDER BY ts_ms DESC, utterance_id DESC "
+                        "LIMIT ?", (agent_id, limit)).fetchall()
+    return [Utterance(*r) for r in reversed(rows)]
+
+
+def touch(conn: apsw.Connection, utterance_id: int, ts_ms: int) -> None:
+    conn.execute("UPDATE utterances SET ref_count = ref_count + 1, last_ref_ms = max(coalesce(last_ref_ms, 0), ?) "
+                 "WHERE utterance_id = ?", (ts_ms, utterance_id))
+
+
+def delete(conn: apsw.Connection, ids: Sequence[int]) -> None:
+    for uid in ids:
+        conn.execute("UPDATE utterances SET prev_id = NULL WHERE prev_id = ?", (uid,))
+        conn.execute("DELETE FROM utterances WHERE utterance_id = ?", (uid,))
+
+
+def next_of(conn: apsw.Connection, ids: Sequence[int]) -> dict[int, int]:
+    """{the turn after: the turn it follows} for each of ``ids`` that has one."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    return {r[0]: r[1] for r in conn.execute(
+        f"SELECT utterance_id, prev_id FROM utterances WHERE prev_id IN ({marks})", tuple(ids))}
+
+
+def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> None:
+    """The turns that stated a fact now superseded are history too: "I live in Berlin" must not come
+    back as current once the user has moved, though "where did I live before?" may still find it."""
+    conn.execute(
+        "UPDATE utterances SET status = 'superseded' WHERE agent_id = ? AND role = 'user' AND message_id IN "
+        "(SELECT message_id FROM sources WHERE kind = 'fact' AND item_id = ? AND message_id IS NOT NULL)",
+        (agent_id, fact_id))
+
+
+def add_participant(conn: apsw.Connection, agent_id: str, speaker: str, role: str) -> None:
+    conn.execute("INSERT OR IGNORE INTO participants (agent_id, speaker, role) VALUES (?, ?, ?)",
+                 (agent_id, speaker, role))
+
+
+def participants(conn: apsw.Connection, agent_id: str) -> dict[str, str]:
+    """{name: role} of the people in this agent's conversations (a name used by both roles: neither)."""
+    out: dict[str, str] = {}
+    for speaker, role in conn.execute("SELECT speaker, role FROM participants WHERE agent_id = ?", (agent_id,)):
+        out[speaker] = role if speaker not in out else ""
+    return {k: v for k, v in out.items() if v}
