@@ -24,6 +24,7 @@ from xaiclient.wire import (
     encode_frame,
     frame_id,
     parse_request,
+    safe_repr,
 )
 
 from .app import App
@@ -110,7 +111,11 @@ class Connection:
                 rid = frame_id(item) if isinstance(item, dict) else None
                 await self.send_error(rid, exc)
                 continue
-            await self._start(request, tg)
+            try:
+                await self._start(request, tg)
+            except Exception as exc:  # a value no check foresaw: this request fails, not the connection
+                log.exception("request %s could not be started", safe_repr(request.method))
+                await self.send_error(request.id, _internal(exc))
 
     async def _start(self, req: Request, tg: TaskGroup) -> None:
         if req.method == "cancel":
@@ -118,9 +123,10 @@ class Connection:
             return
         error: XaiError | None = None
         if req.id in self._inflight:
-            error = XaiError(ErrorCode.BAD_REQUEST, f"request id {req.id} is already in flight")
+            error = XaiError(ErrorCode.BAD_REQUEST, f"request id {safe_repr(req.id)} is already in flight")
         elif req.method not in METHODS:
-            error = XaiError(ErrorCode.UNKNOWN_METHOD, f"unknown method {req.method!r}", {"method": req.method})
+            error = XaiError(ErrorCode.UNKNOWN_METHOD, f"unknown method {safe_repr(req.method)}",
+                             {"method": req.method[:200]})
         elif len(self._inflight) >= self.app.config.server.max_inflight:
             limit = self.app.config.server.max_inflight
             error = XaiError(ErrorCode.OVERLOADED, f"more than {limit} requests in flight on this connection")
@@ -155,16 +161,19 @@ class Connection:
             with scope:
                 try:
                     result = await METHODS[req.method](call)
+                    ok = await self.send({"id": req.id, "ok": True, "result": result})
                 except XaiError as exc:
                     await self.send_error(req.id, exc)
-                except Exception as exc:
+                except Exception as exc:  # a bug, or a result that cannot be encoded: this request only
                     log.exception("method %s failed", req.method)
-                    await self.send_error(req.id, XaiError(ErrorCode.INTERNAL, f"internal error: {type(exc).__name__}"))
-                else:
-                    ok = await self.send({"id": req.id, "ok": True, "result": result})
+                    await self.send_error(req.id, _internal(exc))
             if scope.cancelled_caught and not self._closed:
                 await self.send_error(req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled"))
         finally:
             self.app.calls_in_flight -= 1
             del self._inflight[req.id]
             self.app.stats.record(req.method, (time.perf_counter() - start) * 1000, ok)
+
+
+def _internal(exc: Exception) -> XaiError:
+    return XaiError(ErrorCode.INTERNAL, f"internal error: {type(exc).__name__}")

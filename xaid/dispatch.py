@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import ErrorCode, XaiError, safe_repr
 
 if TYPE_CHECKING:
     from .app import App
@@ -105,9 +105,11 @@ class Params:
 
     def done(self) -> None:
         """Call after reading every param: anything left over is a typo or a misunderstanding."""
-        extra = sorted(str(k) for k in self.raw if k not in self._seen)
+        extra = sorted(k if isinstance(k, str) and len(k) <= 100 else safe_repr(k) for k in self.raw
+                       if k not in self._seen)
         if extra:
-            raise bad_params(f"unknown param(s): {', '.join(extra)}")
+            more = f" and {len(extra) - 10} more" if len(extra) > 10 else ""
+            raise bad_params(f"unknown param(s): {', '.join(extra[:10])}{more}")
 
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]

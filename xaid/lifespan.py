@@ -48,7 +48,7 @@ async def _refuse(stream: Stream, err: XaiError) -> None:
 
 
 def _handler(app: App):  # type: ignore[no-untyped-def]
-    async def handle(stream: Stream) -> None:
+    async def admit(stream: Stream) -> None:
         raw = stream.socket
         _pid, uid, gid = peer_credentials(raw)
         app.stats.connections_total += 1
@@ -66,6 +66,13 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
             await Connection(app, stream, uid).serve()
         finally:
             app.connections -= 1
+
+    async def handle(stream: Stream) -> None:
+        try:
+            await admit(stream)
+        except Exception:  # whatever a peer provoked ends its own connection, never the daemon
+            log.exception("a connection failed; closed it")
+        finally:
             await stream.aclose()
 
     return handle

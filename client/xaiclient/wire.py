@@ -97,6 +97,25 @@ class Event:
 Message = Request | Reply | Event
 
 
+def safe_repr(value: Any, limit: int = 100) -> str:
+    """``repr()`` of a value a peer sent, for a message: bounded, and never raising.
+
+    ``repr()`` refuses integers of more than 4,300 digits (ValueError) and copies a long string
+    whole; either would let one frame break or flood the error text that answers it.
+    """
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
+    try:
+        text = repr(value)
+    except Exception:  # a big int nested in a list, say
+        return f"<a {type(value).__name__}>"
+    return _clip(text, limit)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def encode_frame(payload: Mapping[str, Any]) -> bytes:
     body = cbor2.dumps(dict(payload))
     return HEADER.pack(len(body)) + body
@@ -147,11 +166,15 @@ class FrameDecoder:
 
 
 def decode_payload(payload: bytes) -> dict[Any, Any]:
-    """One CBOR item that must be a map; anything else is a distinct, recoverable error."""
+    """One CBOR item that must be a map; anything else is a distinct, recoverable error.
+
+    A map that repeats a key, at any depth, is not valid CBOR (RFC 8949 §5.6) and is refused
+    rather than read as "the last one wins".
+    """
     try:
-        item = cbor2.loads(payload, max_depth=64)
+        item = cbor2.loads(payload, max_depth=64, allow_duplicate_keys=False)
     except Exception as exc:  # cbor2 raises several unrelated types for garbage
-        raise XaiError(ErrorCode.BAD_CBOR, f"frame is not valid CBOR: {exc}") from None
+        raise XaiError(ErrorCode.BAD_CBOR, f"frame is not valid CBOR: {_clip(str(exc), 200)}") from None
     if not isinstance(item, dict):
         raise XaiError(ErrorCode.BAD_REQUEST, f"frame must hold a CBOR map, got {type(item).__name__}")
     return item
@@ -168,10 +191,10 @@ def parse_request(item: Mapping[Any, Any]) -> Request:
     if rid is None:
         raise XaiError(ErrorCode.BAD_REQUEST, "request needs an integer 'id'")
     v = item.get("v", PROTOCOL_VERSION)
-    if isinstance(v, bool) or v not in SUPPORTED_PROTOCOLS:
+    if type(v) is not int or v not in SUPPORTED_PROTOCOLS:  # not True, 1.0 or Decimal(1): they equal 1
         raise XaiError(
             ErrorCode.UNSUPPORTED_PROTOCOL,
-            f"protocol version {v!r} is not supported; supported: {list(SUPPORTED_PROTOCOLS)}",
+            f"protocol version {safe_repr(v)} is not supported; supported: {list(SUPPORTED_PROTOCOLS)}",
             {"supported": list(SUPPORTED_PROTOCOLS)},
         )
     method = item.get("method")

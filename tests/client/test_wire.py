@@ -20,6 +20,7 @@ from xaiclient.wire import (
     encode,
     parse_request,
     parse_server_message,
+    safe_repr,
 )
 
 
@@ -89,12 +90,51 @@ def test_payload_errors_are_distinct(payload: bytes, code: ErrorCode) -> None:
         ({"id": 1}, ErrorCode.BAD_REQUEST),
         ({"id": 1, "method": "ping", "params": [1]}, ErrorCode.BAD_PARAMS),
         ({"id": 1, "v": 99, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+        ({"id": 1, "v": 1.0, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),  # equals 1, but is no int
+        ({"id": 1, "v": True, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),
+        ({"id": 1, "v": 10**5000, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),  # repr() would raise
     ],
 )
 def test_envelope_errors(item: dict, code: ErrorCode) -> None:
     with pytest.raises(XaiError) as info:
         parse_request(item)
     assert info.value.code == code
+
+
+def cbor_map(*pairs: tuple[object, object]) -> bytes:
+    """A definite-length CBOR map written pair by pair, so it may repeat a key."""
+    assert len(pairs) < 24
+    return bytes([0xA0 + len(pairs)]) + b"".join(cbor2.dumps(k) + cbor2.dumps(v) for k, v in pairs)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        cbor_map(("id", 1), ("method", "ping"), ("id", 2)),
+        cbor_map(("id", 1), ("method", "ping"), ("params", {"x": 1}), ("method", "agent.delete")),
+        cbor_map(("id", 1), ("method", "ping")).replace(b"\xa2", b"\xa3", 1)
+        + b"\x66params" + cbor_map(("a", 1), ("a", 2)),  # inside params too
+    ],
+)
+def test_a_map_that_repeats_a_key_is_not_valid_cbor(payload: bytes) -> None:
+    with pytest.raises(XaiError) as info:
+        decode_payload(payload)
+    assert info.value.code == ErrorCode.BAD_CBOR and "uplicate" in info.value.message
+
+
+def test_bad_cbor_message_is_bounded() -> None:
+    key = "k" * 100_000
+    with pytest.raises(XaiError) as info:
+        decode_payload(cbor_map((key, 1), (key, 2)))
+    assert len(info.value.message) < 300
+
+
+def test_safe_repr_never_raises_and_stays_short() -> None:
+    assert safe_repr(7) == "7" and safe_repr("ping") == "'ping'" and safe_repr(1.0) == "1.0"
+    assert safe_repr(10**5000) == "<an integer of about 5001 digits>"
+    assert safe_repr([10**5000]) == "<a list>"
+    assert len(safe_repr("x" * 1_000_000)) == 100
+    assert len(safe_repr(b"\x00" * 1000, limit=20)) == 20
 
 
 cbor_values = st.recursive(

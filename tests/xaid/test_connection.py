@@ -214,3 +214,65 @@ def test_peer_admitted_by_a_supplementary_group(tmp_path: Path) -> None:
         import shutil
 
         shutil.rmtree(public, ignore_errors=True)
+
+
+def test_a_huge_bignum_version_is_refused_and_the_daemon_lives_on(raw: Raw, daemon: DaemonProcess) -> None:
+    """repr() of an int over 4,300 digits raises: it used to escape and stop the daemon for everyone."""
+    raw.send(encode_frame({"v": 10**5000, "id": 1, "method": "ping"}))
+    reply = raw.read()
+    assert reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
+    assert "digits" in reply["error"]["message"]
+    raw.request(2, "ping")
+    assert raw.read() == {"id": 2, "ok": True, "result": {}}
+    assert_alive(daemon)
+
+
+def test_two_requests_in_flight_under_one_bignum_id(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        c.agent_create("a")
+        sid = c.session_open("a")["session_id"]
+    raw = Raw(daemon.socket)
+    rid = -(10**5000)
+    first = {"v": 1, "id": rid, "method": "session.send", "params": {"session_id": sid, "text": "hello there"}}
+    # One write: the second frame is read while the first is registered as in flight.
+    raw.send(encode_frame(first) + encode_frame({**first, "method": "status", "params": {}}))
+    frames: list[dict[str, Any]] = []
+    while len(finals := [f for f in frames if "ok" in f]) < 2:
+        frame = raw.read()
+        assert frame is not None, frames
+        frames.append(frame)
+    assert all(f["id"] == rid for f in frames)
+    refused = [f for f in finals if not f["ok"]]
+    assert len(refused) == 1 and refused[0]["error"]["code"] == "bad_request"
+    assert "already in flight" in refused[0]["error"]["message"]
+    assert [f["ok"] for f in finals].count(True) == 1  # the turn itself went on
+    raw.close()
+    assert_alive(daemon)
+
+
+def test_a_float_version_is_not_version_1(raw: Raw) -> None:
+    raw.send(encode_frame({"v": 1.0, "id": 1, "method": "ping"}))
+    reply = raw.read()
+    assert reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
+
+
+def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        c.agent_create("keeper")
+
+    def pairs(*items: tuple[object, object]) -> bytes:
+        return bytes([0xA0 + len(items)]) + b"".join(cbor2.dumps(k) + cbor2.dumps(v) for k, v in items)
+
+    # A reader that keeps the first "method" sees a ping; one that keeps the last, a delete.
+    body = pairs(("v", 1), ("id", 1), ("method", "ping"), ("params", {"agent_id": "keeper"}),
+                 ("method", "agent.delete"))
+    raw.send(struct.pack(">I", len(body)) + body)
+    reply = raw.read()
+    assert reply is not None and reply["id"] is None and reply["error"]["code"] == "bad_cbor"
+    body = pairs(("v", 1), ("id", 2), ("method", "agent.get"))
+    body = bytes([0xA4]) + body[1:] + cbor2.dumps("params") + pairs(("agent_id", "keeper"), ("agent_id", "x"))
+    raw.send(struct.pack(">I", len(body)) + body)
+    reply = raw.read()
+    assert reply is not None and reply["error"]["code"] == "bad_cbor"
+    raw.request(3, "agent.get", agent_id="keeper")
+    assert raw.read()["ok"] is True
