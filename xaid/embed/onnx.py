@@ -86,10 +86,14 @@ def locate_default_model() -> tuple[Path, Path]:
 
 
 class Embedder(Protocol):
-    """What :class:`EmbedWorker` needs, so tests and other backends can stand in for ONNX."""
+    """What :class:`EmbedWorker` needs, so tests and other backends can stand in for ONNX. ``name``
+    is what memory stores beside the vectors (a new name re-embeds them); the worker never reads it."""
 
     @property
     def dim(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 

@@ -8,10 +8,8 @@ order, a crash resumes where it stopped, and a turn never waits for it.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
@@ -20,7 +18,8 @@ import numpy as np
 from anyio.abc import TaskGroup
 from xaiclient.wire import ErrorCode, XaiError
 
-from ..embed.onnx import EmbedWorker, OnnxEmbedder
+from .. import embed as embedding
+from ..embed.onnx import EmbedWorker
 from ..providers.base import ChatMessage, GenerateRequest
 from ..store import memory as sql
 from ..store import sessions as session_sql
@@ -42,6 +41,8 @@ class Memory:
         self.worker: EmbedWorker | None = None
         self.ready = anyio.Event()
         self.load_error = ""
+        # The thresholds of the configured model (read before it loads: readable() needs them).
+        self.profile: embedding.EmbedProfile = embedding.profile_for(app.config.memory)
         self.counters: Counter[str] = Counter()
         self.activity: dict[str, float] = {}  # session → monotonic time of its last turn in this run
         self._wake = anyio.Event()
@@ -57,10 +58,7 @@ class Memory:
     async def run(self, tg: TaskGroup) -> None:
         cfg = self.app.config.memory
         try:
-            embedder = await anyio.to_thread.run_sync(
-                lambda: OnnxEmbedder(Path(cfg.embed_model) if cfg.embed_model else None,
-                                     Path(cfg.embed_tokenizer) if cfg.embed_tokenizer else None,
-                                     threads=min(cfg.embed_threads, os.cpu_count() or 1)))
+            embedder, self.profile = await anyio.to_thread.run_sync(embedding.load, cfg)
         except Exception as exc:
             self.load_error = f"embedding model unavailable: {exc}"
             log.error("%s; memory works on keywords and time only", self.load_error)
@@ -120,8 +118,9 @@ class Memory:
     def readable(self, text: str) -> bool:
         """Whether the embedding model can read ``text``. The default MiniLM is English-only: a mostly
         Chinese text gets a vector near every other Chinese text, which search ignores anyway
-        (retrieve drops the vector of a Chinese query), so embedding or storing it is work for nothing."""
-        return self.app.config.memory.embed_multilingual or not index.mostly_cjk(text)
+        (retrieve drops the vector of a Chinese query), so embedding or storing it is work for nothing.
+        A multilingual profile ("use", or ``memory.embed_multilingual``) reads everything."""
+        return self.profile.multilingual or not index.mostly_cjk(text)
 
     async def embed_message(self, text: str) -> np.ndarray | None:
         """The vector of a turn's message, straight away; None without an embedding model or when the
