@@ -123,6 +123,10 @@ class MemoryConfig:
     persona_every: int = doc(5, "Episodes between persona refreshes.")
     highlight_days: int = doc(30, "Unreferenced episodes lose their highlights after this many days.")
     forget_days: int = doc(180, "Unreferenced episodes are deleted after this many days.")
+    chatter_days: int = doc(14, "Unreferenced small talk (utterances of little value: 'haha ok', '嗯嗯') is deleted "
+                            "after this many days.")
+    utterance_days: int = doc(365, "Unreferenced turns of ordinary value are deleted after this many days; specific "
+                              "or emotional ones, and any that were recalled, stay.")
     keep_transcripts_days: int = doc(
         90, "Raw messages of a consolidated session are deleted this many days after it closed; its episode, "
         "facts and refs stay. 0 keeps them forever. They are most of the database, and all the user said verbatim."

@@ -57,7 +57,7 @@ class Draft:
         return [(u.message.message_id, u.ref) for u in self.utterances]
 
 
-def _quote(text: str) -> str:
+def quote(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
 
@@ -137,7 +137,7 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: tup
     quotes = sorted(ranked[:SUMMARY_QUOTES], key=lambda u: u.message.message_id or 0)
     who = speaker(utterances)
     sentences = [f"On {_day(started)} {who or 'the user'} talked with {agent_name}."]
-    sentences += [f'{who or "They"} said: "{_quote(u.message.text)}"' for u in quotes]
+    sentences += [f'{who or "They"} said: "{quote(u.message.text)}"' for u in quotes]
     if (mood := _mood_sentence(closing)) is not None:
         sentences.append(mood)
     if len(sentences) < 3 and len(utterances) > len(quotes):
@@ -162,7 +162,7 @@ def summary_prompt(utterances: Sequence[Utterance]) -> str:
     lines: list[str] = []
     budget = PROMPT_CHARS
     for u in utterances:
-        line = "- " + _quote(u.message.text)
+        line = "- " + quote(u.message.text)
         if len(line) > budget:
             break
         lines.append(line)

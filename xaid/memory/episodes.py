@@ -268,7 +268,7 @@ def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None,
     if action == "DELETE" and target is not None:
         sql.retire(conn, target, ts_ms, by)
         index.remove(conn, "fact", [target])
-        utterance_sql.supersede_sources(conn, agent_id, target)
+        _unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
         return
     fact_id = sql.insert_fact(conn, agent_id, p.new, episode_id, by, ts_ms)
     sql.add_sources(conn, "fact", fact_id, agent_id, p.sources)
@@ -276,7 +276,25 @@ def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None,
     if action == "UPDATE" and target is not None:
         sql.supersede(conn, target, fact_id, ts_ms, by)
         index.remove(conn, "fact", [target])
-        utterance_sql.supersede_sources(conn, agent_id, target)
+        _unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
+
+
+def _unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> None:
+    """An episode summary that quotes a statement now superseded drops that quote, so the old value is
+    not recalled as current through the episode either; the turn itself stays, as history."""
+    for u in stated:
+        if u.episode_id is None:
+            continue
+        row = conn.execute("SELECT summary FROM episodes WHERE episode_id = ?", (u.episode_id,)).fetchone()
+        if row is None:
+            continue
+        summary = row[0]
+        for who in {"They", u.speaker or "They"}:
+            summary = summary.replace(f' {who} said: "{consolidate.quote(u.text)}"', "")
+        if summary != row[0]:
+            conn.execute("UPDATE episodes SET summary = ? WHERE episode_id = ?", (summary, u.episode_id))
+            conn.execute("UPDATE memory_items SET text = ? WHERE kind = 'episode' AND source_id = ?",
+                         (summary, u.episode_id))
 
 
 class _gone:

@@ -17,8 +17,10 @@ import apsw
 
 from ..dispatch import MAX_TS
 from ..store import memory as sql
+from ..store import utterances as utterance_sql
 from ..store.memory import NewFact
-from . import index
+from ..store.utterances import NewUtterance
+from . import index, utterances
 
 FORMAT = "xaid-memory/1"
 
@@ -27,8 +29,19 @@ def _month(ts_ms: int) -> str:
     return dt.datetime.fromtimestamp(ts_ms / 1000, dt.UTC).strftime("%Y-%m")
 
 
+def _turns(conn: apsw.Connection, agent_id: str) -> dict[str | None, list[dict[str, Any]]]:
+    """Every utterance of the agent by session, as exported (ids are local and stay behind)."""
+    out: dict[str | None, list[dict[str, Any]]] = {}
+    for u in utterance_sql.listed(conn, agent_id, limit=10**9):
+        out.setdefault(u.session_id, []).append({
+            "role": u.role, "speaker": u.speaker, "text": u.text, "ts": u.ts_ms, "ref": u.ref,
+            "status": u.status, "value": u.value})
+    return out
+
+
 def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
     files: dict[str, list[str]] = {}
+    turns = _turns(conn, agent_id)
     for ep in reversed(sql.episodes(conn, agent_id, limit=10**9)):
         facts = [r[0] for r in conn.execute("SELECT fact_id FROM facts WHERE episode_id = ?", (ep.episode_id,))]
         line = {
@@ -38,8 +51,13 @@ def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
             "closing_mood": {"valence": ep.closing_valence, "arousal": ep.closing_arousal,
                              "fatigue": ep.closing_fatigue},
             "tension": ep.tension, "decided_by": ep.decided_by, "refs": list(ep.refs), "fact_refs": facts,
+            "utterances": turns.pop(ep.session_id, []) if ep.session_id is not None else [],
         }
         path = f"{agent_id}/{_month(ep.ended_ms)}/{ep.session_id or f'episode-{ep.episode_id}'}.jsonl"
+        files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
+    for session_id, rest in turns.items():  # sessions where only the companion spoke: turns, no episode
+        line = {"session_id": session_id, "agent_id": agent_id, "utterances": rest}
+        path = f"{agent_id}/{_month(rest[-1]['ts'])}/{session_id or 'turns'}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
     facts = []
     for fact in sql.facts(conn, agent_id, status=None):
@@ -66,7 +84,13 @@ def parse_files(files: dict[str, str]) -> list[dict[str, Any]]:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
-            if not isinstance(record, dict) or not isinstance(record.get("summary"), str):
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}:{n}: a line must be a JSON object")
+            record["utterances"] = _utterances(record.get("utterances", []), f"{path}:{n}")
+            if "summary" not in record and record["utterances"]:
+                episodes.append(record)  # a session's turns without an episode
+                continue
+            if not isinstance(record.get("summary"), str):
                 raise ValueError(f"{path}:{n}: an episode needs a 'summary' string")
             for key in ("started_ms", "ended_ms"):
                 value = record.get(key)
@@ -78,11 +102,37 @@ def parse_files(files: dict[str, str]) -> list[dict[str, Any]]:
     return episodes
 
 
+def _utterances(raw: Any, where: str) -> list[dict[str, Any]]:
+    """Imported turns, checked like wire params: a bad one refuses the import, nothing is written."""
+    if not isinstance(raw, list):
+        raise ValueError(f"{where}: 'utterances' must be a list")
+    out = []
+    for u in raw:
+        ok = (isinstance(u, dict) and u.get("role") in ("user", "assistant") and isinstance(u.get("text"), str)
+              and isinstance(u.get("ts"), int) and not isinstance(u.get("ts"), bool) and 0 <= u["ts"] <= MAX_TS
+              and isinstance(u.get("ref", ""), str) and isinstance(u.get("speaker") or "", str))
+        if not ok:
+            raise ValueError(f"{where}: an utterance needs 'role' (user or assistant), 'text' and an integer 'ts'")
+        out.append({"role": u["role"], "text": u["text"], "ts": u["ts"], "ref": u.get("ref") or "",
+                    "speaker": u.get("speaker") or None, "superseded": u.get("status") == "superseded"})
+    return out
+
+
+def _highlights(ep: dict[str, Any]) -> list[str]:
+    """Highlights are searched as such only in files without turns (older exports); with the turns
+    present, the utterances hold the same words."""
+    if ep.get("utterances"):
+        return []
+    return [h["text"] for h in ep.get("highlights", []) if isinstance(h, dict) and isinstance(h.get("text"), str)]
+
+
 def texts_to_embed(episodes: list[dict[str, Any]], facts: list[dict[str, Any]]) -> list[str]:
     out = []
     for ep in episodes:
-        out.append(ep["summary"])
-        out += [h["text"] for h in ep.get("highlights", []) if isinstance(h, dict) and isinstance(h.get("text"), str)]
+        if "summary" in ep:
+            out.append(ep["summary"])
+        out += _highlights(ep)
+        out += [u["text"] for u in ep["utterances"]]
     out += [f["text"] for f in facts if f.get("status", "current") == "current"]
     return out
 
@@ -94,14 +144,20 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
     added_eps = added_facts = 0
     for ep in episodes:
         session_id = ep.get("session_id") if isinstance(ep.get("session_id"), str) else None
+        if "summary" not in ep:  # turns only
+            if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
+                            (agent_id, session_id)).fetchone() is None:
+                _write_turns(conn, agent_id, session_id, None, ep["utterances"], vec)
+            else:
+                for _ in ep["utterances"]:
+                    next(vec)
+            continue
         owner = conn.execute("SELECT agent_id FROM episodes WHERE session_id = ?", (session_id,)).fetchone()
-        highlights = [h["text"] for h in ep.get("highlights", [])
-                      if isinstance(h, dict) and isinstance(h.get("text"), str)]
+        highlights = _highlights(ep)
         same = conn.execute("SELECT 1 FROM episodes WHERE agent_id = ? AND started_ms = ? AND ended_ms = ? AND "
                             "summary = ?", (agent_id, ep["started_ms"], ep["ended_ms"], ep["summary"])).fetchone()
         if (owner is not None and owner[0] == agent_id) or same is not None:
-            next(vec)
-            for _ in highlights:
+            for _ in range(1 + len(highlights) + len(ep["utterances"])):
                 next(vec)
             continue
         mood = ep.get("closing_mood") or {}
@@ -115,6 +171,7 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         for text in highlights:
             hid = sql.insert_highlight(conn, episode_id, agent_id, text, ep["ended_ms"], 0.0, 0.0)
             index.add(conn, agent_id, "highlight", hid, text, ep["ended_ms"], next(vec))
+        _write_turns(conn, agent_id, session_id if owner is None else None, episode_id, ep["utterances"], vec)
         added_eps += 1
     known = {f.text for f in sql.facts(conn, agent_id)}
     for f in facts:
@@ -130,3 +187,18 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         index.add(conn, agent_id, "fact", fact_id, f["text"], int(f.get("created_ms", now_ms)), vector)
         added_facts += 1
     return {"episodes": added_eps, "facts": added_facts}
+
+
+def _write_turns(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
+                 turns: list[dict[str, Any]], vec: Any) -> None:
+    """Imported utterances, linked in order like consolidated ones; a superseded one stays history."""
+    prev: int | None = None
+    for t in turns:
+        new = NewUtterance(None, t["ref"], t["role"], t["speaker"], t["text"], t["ts"],
+                           utterances.value(t["text"], 0.0))
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, new, prev)
+        if t["superseded"]:
+            conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,))
+        if t["speaker"]:
+            utterance_sql.add_participant(conn, agent_id, t["speaker"], t["role"])
+        index.add(conn, agent_id, "utterance", prev, t["text"], t["ts"], next(vec))

@@ -49,7 +49,7 @@ PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
 # it has to be clearly more relevant to be worth its room. (It still comes first on an opener.)
 KIND_WEIGHT = {"episode": 0.6}
-CUT_TOKENS = 80  # an utterance longer than this is cut to the sentences that hold the query's words
+CUT_TOKENS = 100  # an utterance longer than this is cut to the sentences that hold the query's words
 OWN_THREAD_FROM = 4096  # vectors of the agent above which the vector ranking gets a thread of its own
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xaid-vectors")
 

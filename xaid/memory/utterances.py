@@ -33,8 +33,12 @@ _SENTENCE = re.compile(r"(?<=[.!?。！？…])\s+|(?<=[。！？])")
 
 
 def value(text: str, intensity: float) -> float:
-    words = index.content_words(text)
-    return round(min(1.0, 0.45 * features.specificity(text) + 0.35 * intensity + 0.2 * min(1.0, words / 6)), 3)
+    """0..1. A reply of a word or two that names nothing ("haha ok", "嗯嗯", "lol") is small talk even
+    when it carries a little feeling; only a strong one (intensity ≥ 0.6) lifts it."""
+    words, specific = index.content_words(text), features.specificity(text)
+    if words < 3 and specific < 0.3 and intensity < 0.6:
+        return round(min(CHATTER_VALUE - 0.05, 0.5 * words / 6 + 0.1 * intensity), 3)
+    return round(min(1.0, 0.45 * specific + 0.35 * intensity + 0.2 * min(1.0, words / 6)), 3)
 
 
 def from_messages(messages: Sequence[Message], intensity: dict[int, float]) -> list[NewUtterance]:
@@ -60,6 +64,19 @@ def _date_words(d: dt.date, chinese: bool) -> str:
     return f"{d.year}年{d.month}月{d.day}日" if chinese else f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
 
 
+def _span_words(ref: timeparse.TimeRef, chinese: bool) -> str:
+    """As short as the span allows: a year is "2022", a month "May 2023", days are days."""
+    start, end = ref.date_from, ref.date_to
+    if start.month == 1 and start.day == 1 and (end.month, end.day) == (12, 31) and start.year == end.year:
+        return f"{start.year}年" if chinese else str(start.year)
+    if start.day == 1 and start.month == end.month and start.year == end.year and (
+            end + dt.timedelta(days=1)).day == 1:
+        return f"{start.year}年{start.month}月" if chinese else f"{_MONTHS[start.month - 1]} {start.year}"
+    if start == end:
+        return _date_words(start, chinese)
+    return _date_words(start, chinese) + ("至" if chinese else " to ") + _date_words(end, chinese)
+
+
 def resolve_times(text: str, ts_ms: int) -> str:
     """Relative times followed by the day they meant, in words: "yesterday (6 May 2023)", "上周三（2023年5月3日）"."""
     chinese = index.mostly_cjk(text)
@@ -68,9 +85,7 @@ def resolve_times(text: str, ts_ms: int) -> str:
         if ref.granularity == "part_of_day" and ref.date_from == dt.datetime.fromtimestamp(
                 ts_ms / 1000, clock.zone()).date():
             continue  # "tonight" said today is that day: the line's own date says it
-        label = _date_words(ref.date_from, chinese)
-        if ref.date_to != ref.date_from:
-            label += ("至" if chinese else " to ") + _date_words(ref.date_to, chinese)
+        label = _span_words(ref, chinese)
         out += [text[pos : ref.end], f"（{label}）" if chinese else f" ({label})"]
         pos = ref.end
     out.append(text[pos:])
@@ -93,8 +108,8 @@ def sentences(text: str) -> list[str]:
 
 
 def cut(text: str, query_terms: frozenset[str], max_tokens: int) -> str:
-    """A long turn cut to its sentences that hold the query's words and the sentence after each, so more
-    distinct evidence fits the budget; a turn with no such sentence (found by meaning alone) or a short
+    """A long turn cut to its sentences that hold the query's words and the sentences around each, so
+    more distinct evidence fits the budget; a turn with no such sentence (found by meaning alone) or a short
     one stays whole."""
     if estimate_tokens(text) <= max_tokens or not query_terms:
         return text
@@ -104,7 +119,7 @@ def cut(text: str, query_terms: frozenset[str], max_tokens: int) -> str:
     matched = [i for i, s in enumerate(parts) if terms(s) & query_terms]
     if not matched:
         return text
-    keep = sorted({j for i in matched for j in (i, i + 1) if j < len(parts)})  # what follows often says why
+    keep = sorted({j for i in matched for j in (i - 1, i, i + 1) if 0 <= j < len(parts)})  # the context around
     shown: list[str] = []
     for i, s in enumerate(parts):
         if i in keep:

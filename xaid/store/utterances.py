@@ -103,13 +103,15 @@ def next_of(conn: apsw.Connection, ids: Sequence[int]) -> dict[int, int]:
         f"SELECT utterance_id, prev_id FROM utterances WHERE prev_id IN ({marks})", tuple(ids))}
 
 
-def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> None:
+def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> list[Utterance]:
     """The turns that stated a fact now superseded are history too: "I live in Berlin" must not come
-    back as current once the user has moved, though "where did I live before?" may still find it."""
-    conn.execute(
-        "UPDATE utterances SET status = 'superseded' WHERE agent_id = ? AND role = 'user' AND message_id IN "
-        "(SELECT message_id FROM sources WHERE kind = 'fact' AND item_id = ? AND message_id IS NOT NULL)",
-        (agent_id, fact_id))
+    back as current once the user has moved, though "where did I live before?" may still find it.
+    The turns marked, so what quotes them can follow."""
+    where = ("agent_id = ? AND role = 'user' AND message_id IN "
+             "(SELECT message_id FROM sources WHERE kind = 'fact' AND item_id = ? AND message_id IS NOT NULL)")
+    conn.execute(f"UPDATE utterances SET status = 'superseded' WHERE {where}", (agent_id, fact_id))
+    return [Utterance(*r) for r in conn.execute(f"SELECT {_COLUMNS} FROM utterances WHERE {where}",
+                                                (agent_id, fact_id))]
 
 
 def add_participant(conn: apsw.Connection, agent_id: str, speaker: str, role: str) -> None:

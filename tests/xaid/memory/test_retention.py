@@ -102,7 +102,7 @@ def test_only_consolidated_sessions_past_the_limit_lose_their_messages(db: Datab
     result = db.call(forget.apply_curve, NOW, KEEP)
 
     assert result == {"episodes_deleted": 0, "episodes_pruned": 0, "highlights_deleted": 0,
-                      "messages_deleted": len(EN) + len(ZH)}
+                      "messages_deleted": len(EN) + len(ZH), "utterances_deleted": 0}
     conn = db.conn
     for name, mids in ids.items():
         gone = name in ("en", "zh")
