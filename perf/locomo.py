@@ -168,10 +168,11 @@ def precise_evidence(question: dict[str, Any], items: list[dict[str, Any]], turn
     return sum(1 for e in wanted if e in got) / len(wanted)
 
 
-def kept_turns(turns: Sequence[Turn], episodes: list[dict[str, Any]], facts: list[dict[str, Any]]) -> set[str]:
-    """The dia_ids whose words memory kept anywhere: a fact's source, a highlight, a quote in a summary.
-    The ceiling of xaid's precise evidence recall, whatever the ranking."""
-    kept = {r for f in facts for r in f.get("refs", [])}
+def kept_turns(turns: Sequence[Turn], episodes: list[dict[str, Any]], facts: list[dict[str, Any]],
+               utterances: list[dict[str, Any]]) -> set[str]:
+    """The dia_ids whose words memory kept anywhere: an utterance, a fact's source, a highlight, a quote in
+    a summary. The ceiling of xaid's precise evidence recall, whatever the ranking."""
+    kept = {r for f in [*facts, *utterances] for r in f.get("refs", [])}
     highlights = {" ".join(h.split()) for e in episodes for h in e.get("highlights", [])}
     summaries = [e.get("summary", "") for e in episodes]
     for t in turns:
@@ -285,7 +286,8 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
             listed = c.memory_list(agent, kind="episode", limit=10_000)["items"]
             llm_summaries += sum(1 for e in listed if e.get("decided_by") == "llm")
             facts = c.memory_list(agent, kind="fact", limit=10_000)["items"]
-            kept = kept_turns(sample.turns, listed, facts)
+            said = c.memory_list(agent, kind="utterance", limit=100_000)["items"]
+            kept = kept_turns(sample.turns, listed, facts, said)
             progress(f"locomo: {sample.sample_id}: {len(sample.turns)} turns, {len(sample.sessions)} sessions "
                      f"ingested in {seconds:.2f} s")
             base = Baselines(sample.turns, embed)

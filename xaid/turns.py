@@ -114,13 +114,14 @@ class Turns:
         its few milliseconds, and reading the keyword indexes beside it made both slower (the
         memory-on turn added 10 ms at the median instead of 8)."""
         cfg = self.app.config.memory
-        vector = await self.app.memory.embed_message(turn.text)
+        about = await self.app.db.run(retrieve.topic, agent.agent_id, turn.text)
+        vector = await self.app.memory.embed_message(about) if about.strip() else None
 
         def read(conn: apsw.Connection) -> tuple[list[retrieve.Hit], str | None]:
             # read only: the hits are marked referenced with the reply, off the path to the first token
             hits, _tokens = retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
                                             budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
-                                            multilingual=cfg.embed_multilingual, touch=False)
+                                            profile=self.app.memory.profile, touch=False)
             return hits, persona.current_text(conn, agent.agent_id)
 
         return await self.app.db.run(read)

@@ -185,7 +185,7 @@ def test_the_tiny_file_is_well_formed() -> None:
 def test_the_runner_on_the_tiny_file(tmp_path: Path) -> None:
     report = locomo.run_file(locomo.TINY, budget=1000)
     assert report["samples"] == 2 and report["questions"] >= 12 and report["turns"] == 60
-    assert set(report["systems"]) == {"xaid", "bm25", "dense"}
+    assert set(report["systems"]) == {"xaid", "bm25", "dense", "hybrid"}
     for name, result in report["systems"].items():
         assert set(result["by_category"]) == {"1", "2", "3", "4"}
         for group in [result["overall"], *result["by_category"].values()]:

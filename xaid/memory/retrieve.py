@@ -1,43 +1,46 @@
 """The read path: what this turn should remember, found in milliseconds, cut to a token budget.
 
-Two sources, fused into one ranked list:
-- L1 by time: the episodes of the last ``recent_days`` are always candidates, the newest
-  scoring highest, so "Morning" brings back yesterday even though the words share nothing;
-- L2 and highlights by relevance: vector similarity (sqlite-vec KNN) and keyword relevance
-  (FTS5 bm25, unicode61 for Latin words, trigram for Chinese), mixed with recency and value.
+Candidates come from three places: the nearest items by vector and the best by keywords (FTS5 bm25:
+unicode61 words, Chinese trigrams and character pairs), each offering more the larger the budget;
+the episodes of the last ``recent_days`` (L1 by time, so "Morning" brings back yesterday although the
+words share nothing); and, when the query names past days ("last weekend", "上周三"), the turns said
+on them. Items are every turn of both sides (utterances), facts and episode summaries.
 
-score = 0.45·cosine + 0.25·keyword/best_keyword + 0.15·recency + 0.15·value. Recent episodes get a
-floor that depends on how much the turn says: for an opener with no content words ("Morning",
-"早") at least 0.35 + 0.25·2^(-days), so yesterday comes first; for a real question only
-0.15 + 0.1·2^(-days), so a relevant fact or highlight outranks an unrelated recent episode. Items
-need a vector match ≥ 0.3 (≥ 0.6 for an opener, which has nothing to match on and gets no keyword
-hits either) or a keyword hit, unless they are recent episodes. A mostly Chinese query ranks by
-keywords only unless ``memory.embed_multilingual`` says the model reads Chinese: the default
-MiniLM is English-only and scores unrelated Chinese texts at 0.3–0.6 (≥ 0.45 is required when it
-does read Chinese). Hits are dated in words ("yesterday", "3 weeks ago") and count as references, which
-protects them from the forgetting curve.
+Relevance fuses the two rankings by reciprocal rank (RRF: 1/(60 + rank) from each list), so neither
+score's scale matters and an item both lists agree on comes first; "mix", the linear mix of cosine
+and bm25 xaid used before, is kept for comparison. Then
+score = 0.8·relevance·kind weight + 0.1·recency + 0.1·value, times 1.15 for a turn of the speaker the
+query asks about ("what did *you* recommend", "what did Caroline say"), plus 0.2 for a turn said on a
+day the query names. The turns next to a strong hit join as candidates (the answer after a matched
+question, the question before an answer). A superseded memory is left out unless the query asks about
+the past ("where did I live before", "我以前").
+
+Taking the best first, a memory whose source turns are all already shown is skipped (a fact and the
+turn it came from say one thing), a long turn is cut to the sentences around the query's words, and
+each turn is shown dated and attributed ("[7 May 2023] you: …"), with relative times resolved. The
+cosine cuts that make a vector match come from the embedding model's profile (xaid.embed.profiles).
+Hits are dated in words ("yesterday", "3 weeks ago") and count as references, which protects them
+from the forgetting curve.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 import apsw
 import numpy as np
 
-from .. import clock
-from ..prompt import estimate_tokens
+from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
-from . import cues, extract, index, utterances
+from . import cues, extract, index, pack, utterances
+from .pack import About, Hit, ago
+
+__all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
 
 DAY_MS = 86_400_000
-MIN_COSINE = 0.3
-MIN_COSINE_CJK = 0.45
 CANDIDATES = 40  # per index, at least; more for a larger budget (candidates_for)
 MAX_CANDIDATES = 200
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.): rank 1 scores 1/61, rank 40 1/100
@@ -49,61 +52,8 @@ PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
 # it has to be clearly more relevant to be worth its room. (It still comes first on an opener.)
 KIND_WEIGHT = {"episode": 0.6}
-CUT_TOKENS = 100  # an utterance longer than this is cut to the sentences that hold the query's words
 OWN_THREAD_FROM = 4096  # vectors of the agent above which the vector ranking gets a thread of its own
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xaid-vectors")
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    kind: str
-    id: int
-    text: str  # as the prompt shows it: an utterance dated and attributed ("[7 May 2023] you: …")
-    score: float
-    ts_ms: int
-    refs: tuple[str, ...]
-    when: str
-    role: str = "user"  # whose words: the user's, or the companion's own ("assistant")
-    speaker: str | None = None
-    content: str = ""  # the memory's own words, undecorated
-    current: bool = True  # False: history (superseded), returned because the query asks about the past
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"kind": self.kind, "id": self.id, "text": self.text, "score": round(self.score, 4), "ts": self.ts_ms,
-                "when": self.when, "refs": list(self.refs), "role": self.role, "speaker": self.speaker,
-                "content": self.content or self.text, "current": self.current}
-
-
-def ago(ts_ms: int, now_ms: int) -> str:
-    zone = clock.zone()  # days of the user's calendar: 23:00 yesterday is "yesterday" at 08:00
-    day = lambda ms: dt.datetime.fromtimestamp(ms / 1000, zone).date()  # noqa: E731
-    days = (day(now_ms) - day(ts_ms)).days
-    if days <= 0:
-        return "earlier today"
-    if days == 1:
-        return "yesterday"
-    if days < 7:
-        return f"{days} days ago"
-    if days < 30:
-        weeks = round(days / 7)
-        return "a week ago" if weeks == 1 else f"{weeks} weeks ago"
-    if days < 365:
-        months = round(days / 30)
-        return "a month ago" if months == 1 else f"{months} months ago"
-    years = round(days / 365)
-    return "a year ago" if years == 1 else f"{years} years ago"
-
-
-@dataclass(frozen=True, slots=True)
-class _About:
-    """What ranking needs to know of the memory behind a candidate item."""
-
-    value: float
-    current: bool  # False: superseded (history); only a question about the past gets it back
-    role: str = "user"
-    speaker: str | None = None
-    refs: tuple[str, ...] = ()
-    prev_id: int | None = None
 
 
 _VALUE_SQL = {
@@ -113,24 +63,24 @@ _VALUE_SQL = {
 }
 
 
-def _about(conn: apsw.Connection, found: dict[int, index.Item], past: bool) -> dict[int, _About]:
+def _about(conn: apsw.Connection, found: dict[int, index.Item], past: bool) -> dict[int, About]:
     """The memory behind each item, one query per kind; items whose memory is gone or retired (a
     deleted fact; a superseded one unless the past is asked about) are left out."""
     by_kind: dict[str, dict[int, int]] = {}
     for item in found.values():
         by_kind.setdefault(item.kind, {})[item.source_id] = item.item_id
-    out: dict[int, _About] = {}
+    out: dict[int, About] = {}
     for kind, sources in by_kind.items():
         if kind == "utterance":
             for u in utterance_sql.many(conn, list(sources)).values():
                 if u.status == "current" or past:
-                    out[sources[u.utterance_id]] = _About(u.value, u.status == "current", u.role, u.speaker,
+                    out[sources[u.utterance_id]] = About(u.value, u.status == "current", u.role, u.speaker,
                                                           (u.ref,), u.prev_id)
             continue
         marks = ",".join("?" * len(sources))
         for source_id, value, current, superseded in conn.execute(_VALUE_SQL[kind].format(marks), tuple(sources)):
             if current or (superseded and past):
-                out[sources[source_id]] = _About(float(value), bool(current))
+                out[sources[source_id]] = About(float(value), bool(current))
     refs = sql.refs_of_many(conn, [(found[i].kind, found[i].source_id) for i, a in out.items() if not a.refs])
     return {i: a if a.refs else replace(a, refs=refs.get((found[i].kind, found[i].source_id), ()))
             for i, a in out.items()}
@@ -160,6 +110,12 @@ def _said_in(conn: apsw.Connection, agent_id: str, window: tuple[int, int], now_
         "AND ts_ms <= ? ORDER BY ts_ms DESC LIMIT ?", (agent_id, *window, now_ms, limit))}
 
 
+def topic(conn: apsw.Connection, agent_id: str, query: str) -> str:
+    """What to embed for ``query``: without the names of the people in the conversation, which stand for
+    "I" and "you" and would pull every turn that greets them by name ("Hey Caroline!") towards it."""
+    return cues.named(query, utterance_sql.participants(conn, agent_id))[1]
+
+
 def candidates_for(budget_tokens: int) -> int:
     """How many candidates each index offers: enough to fill the budget with distinct turns."""
     return max(CANDIDATES, min(MAX_CANDIDATES, budget_tokens // 8))
@@ -167,9 +123,11 @@ def candidates_for(budget_tokens: int) -> int:
 
 def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
            k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
-           touch: bool = True, multilingual: bool = False, fusion: str = "rrf") -> tuple[list[Hit], int]:
+           touch: bool = True, profile: EmbedProfile = MINILM, fusion: str = "rrf") -> tuple[list[Hit], int]:
+    """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
+    embedding model's, whose cosine cuts decide what counts as a vector match."""
     chinese = index.mostly_cjk(query)
-    if chinese and not multilingual:
+    if chinese and not profile.multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
     pool = candidates_for(budget_tokens)
     # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
@@ -189,9 +147,9 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
         sims = dict(ranking.result())
     else:
         sims = dict(near.nearest(vector, pool)) if near is not None and vector is not None else {}
-    min_cos = MIN_COSINE_CJK if chinese else MIN_COSINE
+    min_cos = profile.min_cosine_cjk if chinese else profile.min_cosine
     if opener:  # nothing to match on: only a strong vector match counts
-        min_cos = max(min_cos, 0.6)
+        min_cos = max(min_cos, profile.opener_cosine)
     found = {i: item for i, item in index.items(conn, list({*sims, *keywords, *recent_ids, *in_window})).items()
              if item.agent_id == agent_id and item.ts_ms <= now_ms and not (kinds and item.kind not in kinds)}
     about = _about(conn, found, asked.past)
@@ -214,33 +172,15 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
         scored[item_id] = score
     _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds)
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
-    terms = utterances.terms(asked.topic)
-    chosen: list[Hit] = []
-    covered: set[str] = set()
-    used = 0
-    for item_id in ranked:
-        item, a = found[item_id], about[item_id]
-        if item.kind != "episode" and a.refs and covered.issuperset(a.refs):
-            continue  # a fact and the turn it came from say one thing: spend the budget once
-        if item.kind == "utterance":
-            text = utterances.line(a.role, a.speaker, utterances.cut(item.text, terms, CUT_TOKENS), item.ts_ms)
-        else:
-            text = item.text
-        cost = estimate_tokens(text)
-        if used + cost > budget_tokens or len(chosen) >= k:
-            continue
-        used += cost
-        if item.kind != "episode":
-            covered.update(a.refs)
-        chosen.append(Hit(item.kind, item.source_id, text, scored[item_id], item.ts_ms, a.refs,
-                          ago(item.ts_ms, now_ms), a.role, a.speaker, item.text, a.current))
+    chosen, used = pack.fill([(found[i], about[i], scored[i]) for i in ranked], utterances.terms(asked.topic),
+                             k, budget_tokens, now_ms)
     if touch:
         mark_referenced(conn, chosen, now_ms)
     return chosen, used
 
 
 def _add_neighbours(conn: apsw.Connection, agent_id: str, now_ms: int, found: dict[int, index.Item],
-                    about: dict[int, _About], scored: dict[int, float], kinds: frozenset[str] | None) -> None:
+                    about: dict[int, About], scored: dict[int, float], kinds: frozenset[str] | None) -> None:
     """The turn around a strong utterance hit: the answer after a question ("what should I read?" →
     the companion's recommendation) and the question before an answer. A question-and-answer pair is
     one memory split over two turns; a match on either half should bring the other."""
@@ -272,7 +212,8 @@ def mark_referenced(conn: apsw.Connection, hits: Sequence[Hit], now_ms: int) -> 
     """Hits count as references, which keep them from the forgetting curve."""
     for hit in hits:
         if hit.kind == "utterance":
-            utterance_sql.touch(conn, hit.id, now_ms)
+            for uid in hit.ids or (hit.id,):
+                utterance_sql.touch(conn, uid, now_ms)
         else:
             sql.touch(conn, hit.kind, hit.id, now_ms)
 

@@ -97,12 +97,6 @@ def who(role: str, speaker: str | None) -> str:
     return speaker or ("the user" if role == "user" else "you")
 
 
-def line(role: str, speaker: str | None, text: str, ts_ms: int) -> str:
-    """An utterance as the prompt and memory.search show it: dated, attributed, relative times resolved."""
-    chinese = index.mostly_cjk(text)
-    return f"[{day_words(ts_ms, chinese)}] {who(role, speaker)}: {resolve_times(text, ts_ms)}"
-
-
 def sentences(text: str) -> list[str]:
     return [s for s in (p.strip() for p in _SENTENCE.split(text)) if s]
 

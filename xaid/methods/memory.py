@@ -38,14 +38,15 @@ async def search(call: Call) -> dict[str, Any]:
     if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
     await load_agent(call, agent_id)
-    vectors = await call.app.memory.embed([query]) if query.strip() else None
+    about = await call.app.db.run(retrieve.topic, agent_id, query)
+    vectors = await call.app.memory.embed([about]) if about.strip() else None
     vector = vectors[0] if vectors is not None and len(vectors) else None
     cfg = call.app.config.memory
     hits, tokens = await call.app.db.run(
         lambda conn: retrieve.search(conn, agent_id, query, vector, at(call.app.clock, ts), k=min(k, 200),
                                      budget_tokens=budget, recent_days=cfg.recent_days,
                                      kinds=frozenset(kinds) if kinds else None, touch=touch,
-                                     multilingual=cfg.embed_multilingual))
+                                     profile=call.app.memory.profile))
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 

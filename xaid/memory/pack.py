@@ -1,0 +1,163 @@
+"""Packing ranked memories into a token budget: what the prompt (and ``memory.search``) shows.
+
+The budget is the scarce thing on a small model, so packing spends it on distinct evidence:
+
+- a memory whose source turns are all shown already is skipped (a fact and the turn it came from say
+  one thing);
+- turns next to each other in one conversation are shown as one snippet, dated once
+  ("[7 May 2023] the user: what should I read? — you: try The Midnight Library"): a question and
+  its answer are one memory, and a date and an item overhead per turn would spend a quarter of a
+  400-token budget on labels;
+- a long turn is cut to the sentences around the query's words;
+- an item that does not fit is skipped and later, smaller ones are still tried.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import clock
+from ..prompt import estimate_tokens
+from . import index, utterances
+
+CUT_TOKENS = 100  # a turn longer than this is cut to the sentences around the query's words
+JOIN = " — "
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    kind: str
+    id: int
+    text: str  # as the prompt shows it: turns dated and attributed ("[7 May 2023] you: …")
+    score: float
+    ts_ms: int
+    refs: tuple[str, ...]
+    when: str
+    role: str = "user"  # whose words: the user's, or the companion's own ("assistant")
+    speaker: str | None = None
+    content: str = ""  # the memory's own words, undecorated
+    current: bool = True  # False: history (superseded), returned because the query asks about the past
+    ids: tuple[int, ...] = ()  # a snippet of several turns: all their utterance ids, in order
+
+    def to_wire(self) -> dict[str, Any]:
+        out = {"kind": self.kind, "id": self.id, "text": self.text, "score": round(self.score, 4), "ts": self.ts_ms,
+               "when": self.when, "refs": list(self.refs), "role": self.role, "speaker": self.speaker,
+               "content": self.content or self.text, "current": self.current}
+        if len(self.ids) > 1:
+            out["ids"] = list(self.ids)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class About:
+    """What ranking and packing need to know of the memory behind a candidate item."""
+
+    value: float
+    current: bool  # False: superseded (history); only a question about the past gets it back
+    role: str = "user"
+    speaker: str | None = None
+    refs: tuple[str, ...] = ()
+    prev_id: int | None = None
+
+
+@dataclass
+class _Turn:
+    uid: int
+    prev_id: int | None
+    about: About
+    text: str  # cut, times resolved
+    raw: str
+    ts_ms: int
+    score: float
+
+
+@dataclass
+class _Snippet:
+    """Consecutive turns of one conversation, shown under one date."""
+
+    turns: list[_Turn] = field(default_factory=list)
+
+    def render(self) -> str:
+        first = self.turns[0]
+        chinese = index.mostly_cjk(" ".join(t.raw for t in self.turns))
+        body = JOIN.join(f"{utterances.who(t.about.role, t.about.speaker)}: {t.text}" for t in self.turns)
+        return f"[{utterances.day_words(first.ts_ms, chinese)}] {body}"
+
+    def cost(self) -> int:
+        return estimate_tokens(self.render())
+
+    def joins(self, t: _Turn) -> str | None:
+        if t.prev_id is not None and t.prev_id == self.turns[-1].uid:
+            return "after"
+        if self.turns[0].prev_id is not None and self.turns[0].prev_id == t.uid:
+            return "before"
+        return None
+
+    def hit(self, now_ms: int) -> Hit:
+        best = max(self.turns, key=lambda t: t.score)
+        return Hit("utterance", self.turns[0].uid, self.render(), best.score, self.turns[0].ts_ms,
+                   tuple(r for t in self.turns for r in t.about.refs), ago(self.turns[0].ts_ms, now_ms),
+                   best.about.role, best.about.speaker, JOIN.join(t.raw for t in self.turns),
+                   all(t.about.current for t in self.turns), tuple(t.uid for t in self.turns))
+
+
+def fill(ranked: Sequence[tuple[index.Item, About, float]], query_terms: frozenset[str], k: int, budget: int,
+         now_ms: int) -> tuple[list[Hit], int]:
+    """The best of ``ranked`` (best first) that fit ``k`` entries and ``budget`` tokens; (hits, tokens)."""
+    chosen: list[Hit | _Snippet] = []
+    covered: set[str] = set()
+    used = 0
+    for item, a, score in ranked:
+        if item.kind != "episode" and a.refs and covered.issuperset(a.refs):
+            continue  # a fact and the turn it came from say one thing: spend the budget once
+        if item.kind != "utterance":
+            cost = estimate_tokens(item.text)
+            if used + cost > budget or len(chosen) >= k:
+                continue
+            chosen.append(Hit(item.kind, item.source_id, item.text, score, item.ts_ms, a.refs,
+                              ago(item.ts_ms, now_ms), a.role, a.speaker, item.text, a.current))
+        else:
+            turn = _Turn(item.source_id, a.prev_id, a, utterances.resolve_times(
+                utterances.cut(item.text, query_terms, CUT_TOKENS), item.ts_ms), item.text, item.ts_ms, score)
+            snippet, side = next(((s, side) for s in chosen if isinstance(s, _Snippet)
+                                  and (side := s.joins(turn)) is not None), (None, None))
+            if snippet is None:
+                fresh = _Snippet([turn])
+                cost = fresh.cost()
+                if used + cost > budget or len(chosen) >= k:
+                    continue
+                chosen.append(fresh)
+            else:
+                before = snippet.cost()
+                snippet.turns.insert(len(snippet.turns) if side == "after" else 0, turn)
+                cost = snippet.cost() - before
+                if used + cost > budget:
+                    snippet.turns.remove(turn)
+                    continue
+        used += cost
+        if item.kind != "episode":
+            covered.update(a.refs)
+    return [c.hit(now_ms) if isinstance(c, _Snippet) else c for c in chosen], used
+
+
+def ago(ts_ms: int, now_ms: int) -> str:
+    zone = clock.zone()  # days of the user's calendar: 23:00 yesterday is "yesterday" at 08:00
+    day = lambda ms: dt.datetime.fromtimestamp(ms / 1000, zone).date()  # noqa: E731
+    days = (day(now_ms) - day(ts_ms)).days
+    if days <= 0:
+        return "earlier today"
+    if days == 1:
+        return "yesterday"
+    if days < 7:
+        return f"{days} days ago"
+    if days < 30:
+        weeks = round(days / 7)
+        return "a week ago" if weeks == 1 else f"{weeks} weeks ago"
+    if days < 365:
+        months = round(days / 30)
+        return "a month ago" if months == 1 else f"{months} months ago"
+    years = round(days / 365)
+    return "a year ago" if years == 1 else f"{years} years ago"
