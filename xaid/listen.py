@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import stat
 import struct
 from pathlib import Path
 
@@ -39,14 +40,39 @@ def activated_sockets() -> list[socket.socket]:
     return socks
 
 
+def _check_directory(directory: Path) -> None:
+    """Refuse a directory where someone else could put their own socket in place of ours (a
+    /tmp/xaid-UID another user created first, say): it must be ours and not writable by others."""
+    uid = os.geteuid()
+    if not directory.is_dir():
+        raise ListenError(f"refusing the socket directory {directory}: it is not a directory")
+    for st in (os.lstat(directory), os.stat(directory)):  # a symbolic link itself, then what it names
+        if st.st_uid != uid:
+            raise ListenError(f"refusing the socket directory {directory}: it belongs to uid {st.st_uid}, "
+                              f"not to this daemon's uid {uid}")
+        if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o022:
+            raise ListenError(f"refusing the socket directory {directory}: its mode "
+                              f"{stat.S_IMODE(st.st_mode):04o} lets others replace the socket (chmod go-w it)")
+
+
 def _remove_stale(path: Path) -> None:
-    if not path.exists() and not path.is_symlink():
+    """Make room for our socket: only a socket nobody answers on is removed, nothing else."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
         return
+    if not stat.S_ISSOCK(mode):
+        kind = "directory" if stat.S_ISDIR(mode) else "symbolic link" if stat.S_ISLNK(mode) else "file"
+        raise ListenError(f"cannot bind {path}: a {kind} is in the way (only a stale socket is replaced)")
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.connect(str(path))
-    except OSError:
+    except ConnectionRefusedError:
         path.unlink()  # a socket left behind by a daemon that died
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise ListenError(f"cannot bind {path}: {exc.strerror}") from None
     else:
         raise ListenError(f"another xaid already listens at {path}")
     finally:
@@ -59,7 +85,15 @@ def bind(cfg: Config) -> tuple[list[socket.socket], Path | None]:
         log.info("using %d socket(s) from systemd", len(socks))
         return socks, None
     path = socket_path(cfg)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o750)
+    try:
+        path.parent.mkdir(parents=True, mode=0o750)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise ListenError(f"cannot create the socket directory {path.parent}: {exc.strerror}") from None
+    else:
+        os.chmod(path.parent, 0o750)  # not the umask's 0700: the group reaches the socket through it
+    _check_directory(path.parent)
     _remove_stale(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o177)  # never expose the socket, even for a moment, beyond its final mode
