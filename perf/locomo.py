@@ -90,6 +90,7 @@ class Answer:
     evidence: float | None
     answer: float | None
     extra: dict[str, float | None] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # groups the report splits by (language, whose words)
 
 
 def turn_text(raw: dict[str, Any]) -> str:
@@ -256,11 +257,30 @@ def summarize(rows: list[tuple[int, Answer]]) -> dict[str, Any]:
     return out
 
 
+LABELS = ("lang", "evidence_by")
+
+
+def labels(question: dict[str, Any], user_turns: set[str]) -> dict[str, str]:
+    """The groups a question belongs to: its language when the file says (``lang``), and whose turns
+    hold its evidence (the user's, the other speaker's, or both), so recall of each side shows."""
+    out = {"lang": str(question["lang"])} if question.get("lang") else {}
+    wanted = score.evidence_ids(question.get("evidence") or [])
+    if wanted:
+        sides = {"user" if e in user_turns else "companion" for e in wanted}
+        out["evidence_by"] = sides.pop() if len(sides) == 1 else "both"
+    return out
+
+
 def by_category(rows: list[tuple[int, Answer]]) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "overall": summarize(rows),
         "by_category": {str(c): summarize([r for r in rows if r[0] == c]) for c in sorted({c for c, _ in rows})},
     }
+    for key in LABELS:
+        values = sorted({a.labels[key] for _, a in rows if key in a.labels})
+        if values:
+            out[f"by_{key}"] = {v: summarize([r for r in rows if r[1].labels.get(key) == v]) for v in values}
+    return out
 
 
 def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None) -> dict[str, Any]:
@@ -307,13 +327,13 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                 from_a = [e for e in score.evidence_ids(q.get("evidence") or []) if e in speaker_a_ids]
                 mine.extra["evidence_recall_speaker_a"] = score.evidence_recall(from_a, refs) if from_a else None
                 mine.extra["evidence_kept"] = score.evidence_recall(q.get("evidence") or [], kept)
-                answers["xaid"].append((category, mine))
                 bm25 = base.bm25_answer(q, budget)
-                answers["bm25"].append((category, bm25))
-                if (dense := base.dense_answer(q, budget)) is not None:
-                    answers["dense"].append((category, dense))
-                if (hybrid := base.hybrid_answer(q, budget)) is not None:
-                    answers["hybrid"].append((category, hybrid))
+                dense, hybrid = base.dense_answer(q, budget), base.hybrid_answer(q, budget)
+                groups = labels(q, speaker_a_ids)
+                for name, answer in (("xaid", mine), ("bm25", bm25), ("dense", dense), ("hybrid", hybrid)):
+                    if answer is not None:
+                        answer.labels = groups
+                        answers[name].append((category, answer))
                 details.append({
                     "id": f"{sample.sample_id}#{qi}", "category": category, "question": q["question"],
                     "answer": str(q.get("answer", "")), "evidence": score.evidence_ids(q.get("evidence") or []),
@@ -369,6 +389,8 @@ def render(report: dict[str, Any]) -> str:
     for name, result in report["systems"].items():
         groups = [("all", result["overall"])]
         groups += [(f"{c} {report['categories'].get(c, '?')}", r) for c, r in result["by_category"].items()]
+        for key in LABELS:
+            groups += [(f"{key} {v}", r) for v, r in result.get(f"by_{key}", {}).items()]
         for label, r in groups:
             lines.append(f"| {name} | {label} | {r['questions']} | {_pct(r['evidence_recall'])} | "
                          f"{_pct(r['answer_recall'])} | {_num(r['tokens'])} |")

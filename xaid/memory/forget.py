@@ -53,10 +53,12 @@ def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[s
 
 def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> int:
     """Turns nobody recalled go by value: small talk after ``chatter_days``, ordinary turns after
-    ``utterance_days``; specific or emotional ones (value ≥ KEEP_VALUE) stay, like what was recalled."""
+    ``utterance_days`` unless their session's episode was recalled; specific or emotional ones (value ≥
+    KEEP_VALUE) stay, like what was recalled itself."""
     doomed = [r[0] for r in conn.execute(
-        "SELECT utterance_id FROM utterances WHERE ref_count = 0 AND ((value < ? AND ts_ms < ?) "
-        "OR (value < ? AND ts_ms < ?))",
+        "SELECT u.utterance_id FROM utterances u LEFT JOIN episodes e ON e.episode_id = u.episode_id "
+        "WHERE u.ref_count = 0 AND ((u.value < ? AND u.ts_ms < ?) "
+        "OR (u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0))",
         (CHATTER_VALUE, now_ms - cfg.chatter_days * DAY_MS, KEEP_VALUE, now_ms - cfg.utterance_days * DAY_MS))]
     delete_utterances(conn, doomed)
     return len(doomed)
