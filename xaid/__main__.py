@@ -33,7 +33,7 @@ def restore(cfg: config_mod.Config, source: str) -> int:
     from xaiclient import Client, DaemonUnavailable, XaiError
 
     from .app import DB_NAME
-    from .paths import socket_path, state_dir
+    from .paths import StateDirError, lock_state_dir, prepare_state_dir, socket_path, state_dir
     from .store.backup import RestoreError
     from .store.backup import restore as restore_file
 
@@ -49,10 +49,17 @@ def restore(cfg: config_mod.Config, source: str) -> int:
         return 1
     database = state_dir(cfg) / DB_NAME
     try:
+        lock = lock_state_dir(prepare_state_dir(cfg))  # a daemon on another socket still holds it
+    except StateDirError as exc:
+        print(f"xaid: cannot restore: {exc}", file=sys.stderr)
+        return 1
+    try:
         version = restore_file(Path(source), database)
     except RestoreError as exc:
         print(f"xaid: cannot restore: {exc}", file=sys.stderr)
         return 1
+    finally:
+        os.close(lock)
     print(f"xaid: restored {source} into {database} (schema version {version}; migrations run at next start)")
     return 0
 
@@ -70,18 +77,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_config:
         print(f"xaid: configuration OK ({cfg.source})")
         return 0
+    os.umask(0o077)  # every file the daemon writes (the database above all) is its user's alone
     if args.restore:
         return restore(cfg, args.restore)
     from .lifespan import run
     from .listen import ListenError
     from .logs import setup
+    from .paths import StateDirError
 
     setup(cfg.log.level)
     import apsw
 
     try:
         run(cfg, args.config)
-    except ListenError as exc:
+    except (ListenError, StateDirError) as exc:
         print(f"xaid: {exc}", file=sys.stderr)
         return 1
     except (apsw.Error, RuntimeError) as exc:  # the database cannot be opened or migrated (full disk, newer schema)

@@ -29,6 +29,7 @@ from .connection import Connection
 from .listen import allowed, bind, peer_credentials, peer_groups
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
+from .paths import lock_state_dir, prepare_state_dir
 from .transport import Stream
 
 log = logging.getLogger(__name__)
@@ -132,6 +133,14 @@ async def _watchdog(interval: float) -> None:
 
 
 async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | None = None) -> None:
+    lock = lock_state_dir(prepare_state_dir(cfg))  # before anything is opened: one daemon per state directory
+    try:
+        await _serve(cfg, config_path, clock)
+    finally:
+        os.close(lock)
+
+
+async def _serve(cfg: Config, config_path: str | None, clock: Clock | None) -> None:
     app = App.open(cfg, clock)
     socks, path = bind(cfg)
     servers: list[asyncio.Server] = []
