@@ -231,10 +231,12 @@ class Baselines:
 
 
 def load_embedder() -> Callable[[list[str]], np.ndarray] | None:
+    """The embedder the daemon uses (its configuration from the same XAID_* variables), for the dense
+    baseline: the same model on both sides of the comparison."""
     try:
-        from xaid.embed import OnnxEmbedder
+        from xaid import config, embed
 
-        embedder = OnnxEmbedder()
+        embedder, _profile = embed.load(config.load().memory)
     except Exception as exc:  # the baseline is optional; the report says it is missing
         progress(f"dense baseline unavailable: {exc}")
         return None
@@ -295,7 +297,10 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
     details: list[dict[str, Any]] = []
     turns_total = episodes_total = 0
     llm_summaries = 0
-    with scratch_daemon() as daemon, daemon.client(timeout=300.0) as c:
+    # The memory settings of the environment (XAID_MEMORY_EMBEDDER=use, say) reach the daemon too, so
+    # the dense baseline and xaid always use the same model.
+    memory_env = {k: v for k, v in os.environ.items() if k.startswith("XAID_MEMORY_")}
+    with scratch_daemon(memory_env) as daemon, daemon.client(timeout=300.0) as c:
         for n, sample in enumerate(samples):
             agent = agent_id(n, sample)
             c.agent_create(agent, name=sample.speaker_b)
@@ -342,6 +347,8 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                     "bm25": {"evidence": bm25.evidence, "answer": bm25.answer, "refs": bm25.refs},
                     "dense": None if dense is None else {"evidence": dense.evidence, "answer": dense.answer,
                                                          "refs": dense.refs},
+                    "hybrid": None if hybrid is None else {"evidence": hybrid.evidence, "answer": hybrid.answer,
+                                                           "refs": hybrid.refs},
                 })
                 if mine.evidence is not None and mine.evidence < 1.0:
                     misses.append(f"{sample.sample_id}#{qi}")

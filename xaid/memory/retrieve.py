@@ -43,6 +43,7 @@ __all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
 DAY_MS = 86_400_000
 CANDIDATES = 40  # per index, at least; more for a larger budget (candidates_for)
 MAX_CANDIDATES = 200
+WEAK_SHARE = 0.5  # a vector match below the model's cut: from half the cut, at half the relevance
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.): rank 1 scores 1/61, rank 40 1/100
 ROLE_BOOST = 1.15  # "what did you recommend": the companion's turns first
 WINDOW_BOOST = 0.2  # said on a day the query names
@@ -93,14 +94,18 @@ def _rrf(order: Sequence[int]) -> dict[int, float]:
 def _relevance(sims: dict[int, float], keywords: dict[int, float], min_cos: float, fusion: str) -> dict[int, float]:
     """0..1 per item from its vector and keyword evidence. RRF (the default) fuses the two rankings by
     rank, so neither score's scale matters; "mix" is the calibrated linear mix xaid used before."""
-    vec = {i: c for i, c in sims.items() if c >= min_cos}
+    vec = {i: c for i, c in sims.items() if c >= min_cos * WEAK_SHARE}
     if fusion == "mix":
         best_kw = max(keywords.values(), default=0.0) or 1.0
-        return {i: (0.45 * vec.get(i, 0.0) + 0.25 * keywords.get(i, 0.0) / best_kw) / 0.7 for i in {*vec, *keywords}}
-    by_vec = _rrf(sorted(vec, key=lambda i: -vec[i]))
-    by_kw = _rrf(sorted(keywords, key=lambda i: -keywords[i]))
-    top = 2.0 / (RRF_K + 1)
-    return {i: (by_vec.get(i, 0.0) + by_kw.get(i, 0.0)) / top for i in {*by_vec, *by_kw}}
+        out = {i: (0.45 * vec.get(i, 0.0) + 0.25 * keywords.get(i, 0.0) / best_kw) / 0.7 for i in {*vec, *keywords}}
+    else:
+        by_vec = _rrf(sorted(vec, key=lambda i: -vec[i]))
+        by_kw = _rrf(sorted(keywords, key=lambda i: -keywords[i]))
+        top = 2.0 / (RRF_K + 1)
+        out = {i: (by_vec.get(i, 0.0) + by_kw.get(i, 0.0)) / top for i in {*by_vec, *by_kw}}
+    # A weak vector match (below the model's cut, above half of it) with no keyword behind it ranks
+    # after the real matches: it fills a budget that has room, it never displaces a match.
+    return {i: r * WEAK_SHARE if i not in keywords and vec.get(i, 1.0) < min_cos else r for i, r in out.items()}
 
 
 def _said_in(conn: apsw.Connection, agent_id: str, window: tuple[int, int], now_ms: int, limit: int) -> set[int]:
@@ -168,7 +173,7 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
         if item_id in in_window:
             score += WINDOW_BOOST
         if item_id in recent_ids:
-            score = max(score, (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.15 + 0.1 * 2 ** (-age_days)))
+            score = max(score, (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)))
         scored[item_id] = score
     _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds)
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
@@ -198,14 +203,15 @@ def _add_neighbours(conn: apsw.Connection, agent_id: str, now_ms: int, found: di
         if extract.is_question(found[by_utt[prev]].text):
             links[nxt] = (by_utt[prev], NEXT_SHARE)
     near = index.items_of(conn, "utterance", list(links))
-    fresh = {i: item for i, item in near.items() if i not in scored and item.agent_id == agent_id
-             and item.ts_ms <= now_ms and (links[item.source_id][1] == NEXT_SHARE or extract.is_question(item.text))}
+    linked = {i: item for i, item in near.items() if item.agent_id == agent_id and item.ts_ms <= now_ms
+              and (links[item.source_id][1] == NEXT_SHARE or extract.is_question(item.text))}
+    fresh = {i: item for i, item in linked.items() if i not in found}
     found.update(fresh)
-    about.update({i: a for i, a in _about(conn, fresh, False).items()})
-    for item_id, item in fresh.items():
-        if item_id in about:
+    about.update(_about(conn, fresh, False))
+    for item_id, item in linked.items():
+        if item_id in about:  # a neighbour found on its own as well keeps the better of the two scores
             hit, share = links[item.source_id]
-            scored[item_id] = scored[hit] * share
+            scored[item_id] = max(scored.get(item_id, 0.0), scored[hit] * share)
 
 
 def mark_referenced(conn: apsw.Connection, hits: Sequence[Hit], now_ms: int) -> None:
