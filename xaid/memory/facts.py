@@ -59,6 +59,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from ..config import MemoryConfig
+from ..embed.profiles import MINILM, EmbedProfile
 from ..store.memory import Fact
 from . import extract
 
@@ -68,9 +69,11 @@ EXCLUSIVE = frozenset({
     "user.partner", "user.diet",
 })
 INTRINSIC = frozenset({"identity", "work", "person", "preference", "place", "health"})
-NEAR_DUPLICATE = 0.92
-PARAPHRASE = 0.8
-NEGATION_NEAR = 0.75
+# The cosine cuts below (near duplicate, paraphrase, negation) belong to the embedding model: they
+# come from its profile (xaid.embed.profiles), MiniLM's by default; these names restate MiniLM's.
+NEAR_DUPLICATE = MINILM.near_duplicate
+PARAPHRASE = MINILM.paraphrase
+NEGATION_NEAR = MINILM.negation_near
 # Subjects one statement could be filed under either way ("I mainly use Python" is user.uses or
 # user.programming_language; "I don't eat meat" is user.diet or user.likes). A subject in no family
 # relates to itself only: a sister named Zoe and a colleague named Zoe are two facts.
@@ -196,7 +199,7 @@ def names_the_same_one(claim: Claim, same_subject: Sequence[Fact]) -> Fact | Non
     return next((f for f in reversed(same_subject) if mentions(f.text, claim.key)), None)
 
 
-def apart(claim: Claim, fact: Fact, cos: float) -> bool:
+def apart(claim: Claim, fact: Fact, cos: float, profile: EmbedProfile = MINILM) -> bool:
     """Whether the claim can neither restate nor contradict ``fact``, whatever their cosine says."""
     changes = claim.announces_change
     mine, theirs = dates(claim.text), dates(fact.text)
@@ -204,13 +207,13 @@ def apart(claim: Claim, fact: Fact, cos: float) -> bool:
         return True  # two events on different days
     if not related(claim.subject, fact.subject):
         return True
-    if changes or cos >= PARAPHRASE:
+    if changes or cos >= profile.paraphrase:
         return False
     return not mentions(fact.text, claim.key) if claim.key else False
 
 
 def needs_judgment(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-                   cfg: MemoryConfig) -> bool:
+                   cfg: MemoryConfig, profile: EmbedProfile = MINILM) -> bool:
     """Whether only a model can tell ADD from UPDATE or NOOP (see the module docstring for the cases)."""
     if claim.subject in EXCLUSIVE and same_subject:
         return True  # one employer at a time: other words for the subject may replace the known value
@@ -219,16 +222,16 @@ def needs_judgment(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_
     near = [(f, cos) for f, cos in neighbours[:3] if cos >= cfg.fast_path_cosine]
     if claim.negated:
         return bool(near)
-    return not all(apart(claim, f, cos) for f, cos in near)
+    return not all(apart(claim, f, cos, profile) for f, cos in near)
 
 
 def settle(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-           cfg: MemoryConfig) -> Decision | None:
+           cfg: MemoryConfig, profile: EmbedProfile = MINILM) -> Decision | None:
     """The fast path: the decision when the known facts make it certain, else None."""
     twin = restated(claim, same_subject) or names_the_same_one(claim, same_subject)
     if twin is not None:
         return Decision("NOOP", twin.fact_id if twin.fact_id > 0 else None, "fast")
-    if needs_judgment(claim, neighbours, same_subject, cfg):
+    if needs_judgment(claim, neighbours, same_subject, cfg, profile):
         return None
     return Decision("ADD", None, "fast")
 
@@ -256,17 +259,18 @@ def parse(answer: str | None, known_ids: set[int]) -> Decision | None:
     return Decision(verb, target, "llm")
 
 
-def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact]) -> Decision:
+def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
+             profile: EmbedProfile = MINILM) -> Decision:
     """What the rules decide when the model's answer is unusable (or no model is consulted). Only
     stored facts are targets: one planned earlier in this session has no row to supersede yet."""
     stored = [f for f in same_subject if f.fact_id > 0]
     if claim.negated:
         denied = next((f for f in reversed(stored) if claim.key and mentions(f.text, claim.key)), None)
-        if denied is None and neighbours and neighbours[0][1] >= NEGATION_NEAR:
+        if denied is None and neighbours and neighbours[0][1] >= profile.negation_near:
             denied = neighbours[0][0]
         if denied is not None:
             return Decision("UPDATE", denied.fact_id, "rules")
-    if neighbours and neighbours[0][1] >= NEAR_DUPLICATE:
+    if neighbours and neighbours[0][1] >= profile.near_duplicate:
         return Decision("NOOP", neighbours[0][0].fact_id, "rules")
     if claim.subject in EXCLUSIVE and stored:
         return Decision("UPDATE", stored[-1].fact_id, "rules")
@@ -274,9 +278,9 @@ def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subjec
 
 
 async def decide(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-                 cfg: MemoryConfig, ask: Ask | None) -> Decision:
+                 cfg: MemoryConfig, ask: Ask | None, profile: EmbedProfile = MINILM) -> Decision:
     """ADD / UPDATE / DELETE / NOOP for one claim: the fast path when certain, else the model, else rules."""
-    certain = settle(claim, neighbours, same_subject, cfg)
+    certain = settle(claim, neighbours, same_subject, cfg, profile)
     if certain is not None:
         return certain
     known = list({f.fact_id: f for f in [*same_subject, *(f for f, _ in neighbours[:3])]}.values())
@@ -284,4 +288,4 @@ async def decide(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_su
         decision = parse(await ask(prompt(claim.text, known), 8), {f.fact_id for f in known if f.fact_id > 0})
         if decision is not None:
             return decision
-    return fallback(claim, neighbours, same_subject)
+    return fallback(claim, neighbours, same_subject, profile)

@@ -127,9 +127,9 @@ def test_missing_package_names_the_install_command(monkeypatch: pytest.MonkeyPat
 
 
 def test_the_factory_picks_by_config() -> None:
-    embedder, profile = load(MemoryConfig(embedder="use"))
+    embedder, profile = load(MemoryConfig())  # the default: multilingual
     assert isinstance(embedder, UseEmbedder) and profile == USE and profile.multilingual
-    embedder, profile = load(MemoryConfig())
+    embedder, profile = load(MemoryConfig(embedder="minilm"))
     assert isinstance(embedder, OnnxEmbedder) and profile == MINILM and not profile.multilingual
     assert embedder.dim == 384
 
@@ -163,7 +163,7 @@ def test_an_unknown_name_is_a_config_error(tmp_path: Path) -> None:
 
 def test_config_choices_are_the_profiles() -> None:
     assert config._CHOICES[("memory", "embedder")] == set(PROFILES)
-    assert MemoryConfig().embedder == "minilm"
+    assert MemoryConfig().embedder == "use"
 
 
 def test_profiles_keep_their_cuts_in_order() -> None:
@@ -195,7 +195,7 @@ def test_switching_the_daemon_to_use_reembeds_chinese_too(tmp_path: Path) -> Non
     """MiniLM leaves mostly Chinese memories without vectors; a restart with ``embedder = "use"``
     re-embeds every memory, Chinese included, under the new model's name."""
     yesterday = int(time.time() * 1000) - DAY  # recent: the restart's forgetting curve must not take it
-    proc = DaemonProcess(tmp_path / "d").start()
+    proc = DaemonProcess(tmp_path / "d", {"XAID_MEMORY_EMBEDDER": "minilm"}).start()
     with proc.client() as c:
         c.agent_create("mia")
         sid = c.session_open("mia", ts=yesterday)["session_id"]
