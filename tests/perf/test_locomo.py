@@ -157,6 +157,39 @@ def test_the_bm25_baseline_packs_matching_turns_only() -> None:
     assert base.dense_answer({"question": "x", "answer": "y"}, 1000) is None  # no embedder, no dense
 
 
+def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
+    """The embedding here is a fixed table (a stand-in for the daemon's embedder, so the fusion arithmetic
+    can be checked by hand): D1:3 is second in both lists (2/62) and so first fused, ahead of D1:1, first by
+    BM25 and last by vector (1/61 + 1/64)."""
+    import numpy as np
+
+    turns = [
+        locomo.Turn("D1:1", "A", "Pepper the cat sleeps on the cat bed.", 0, "user"),
+        locomo.Turn("D1:2", "B", "Lovely weather for a walk.", 1000, "assistant"),
+        locomo.Turn("D1:3", "A", "The cat chased a bird today.", 2000, "user"),
+        locomo.Turn("D1:4", "B", "Felines love chasing things.", 3000, "assistant"),
+    ]
+    table = {t.text: v for t, v in zip(turns, ([-0.5, 1.0], [0.0, 1.0], [0.8, 0.6], [1.0, 0.0]), strict=True)}
+
+    def embed(texts: list[str]) -> np.ndarray:
+        rows = [table.get(t, [1.0, 0.0]) for t in texts]
+        return np.array([np.array(r) / np.linalg.norm(r) for r in rows], dtype=np.float32)
+
+    base = locomo.Baselines(turns, embed)
+    q = {"question": "What did the cat chase?", "answer": "bird", "evidence": ["D1:3"]}
+    assert base.bm25_answer(q, 1000).refs == ["D1:1", "D1:3"]  # "cat" twice in a longer turn, then once
+    assert base.dense_answer(q, 1000).refs == ["D1:4", "D1:3", "D1:2", "D1:1"]
+    assert base.hybrid_answer(q, 1000).refs == ["D1:3", "D1:1", "D1:4", "D1:2"]
+
+
+def test_questions_are_grouped_by_language_and_by_whose_turns_hold_the_evidence() -> None:
+    user = {"D1:1", "D1:3"}
+    assert locomo.labels({"question": "q", "lang": "zh", "evidence": ["D1:2"]}, user) == {
+        "lang": "zh", "evidence_by": "companion"}
+    assert locomo.labels({"question": "q", "evidence": ["D1:1; D1:2"]}, user) == {"evidence_by": "both"}
+    assert locomo.labels({"question": "q", "evidence": []}, user) == {}
+
+
 # --- the runner, end to end -----------------------------------------------------------------------
 
 
