@@ -47,6 +47,14 @@ class ServerConfig:
     max_open_sessions: int = doc(256, "Open sessions across all agents; session.open past it gets 'overloaded'.")
     uvloop: bool = doc(True, "Run on uvloop when it is installed; false forces plain asyncio.")
     drain_seconds: float = doc(10.0, "On SIGTERM, how long running turns may finish before they are cancelled.")
+    idle_seconds: float = doc(
+        600.0, "A connection with no request in flight that sends nothing for this long is closed, after a "
+        "'timeout' frame. 0 keeps idle connections open forever."
+    )
+    frame_seconds: float = doc(
+        30.0, "Most seconds a frame may take: from its first byte until it is whole, or for a peer to take "
+        "one the daemon sends. Past it the connection is closed (a stalled peer must not hold a slot)."
+    )
 
 
 @dataclass(frozen=True)
@@ -247,6 +255,7 @@ def _validate(cfg: Config) -> None:
         ("server.max_connections", cfg.server.max_connections),
         ("server.max_inflight", cfg.server.max_inflight),
         ("server.max_open_sessions", cfg.server.max_open_sessions),
+        ("server.frame_seconds", cfg.server.frame_seconds),
         ("storage.max_db_mb", cfg.storage.max_db_mb),
         ("llm.n_ctx", cfg.llm.n_ctx),
         ("llm.max_tokens", cfg.llm.max_tokens),
@@ -261,6 +270,8 @@ def _validate(cfg: Config) -> None:
     ):
         if value <= 0:
             raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")
+    if cfg.server.idle_seconds < 0:
+        raise ConfigError(f"{cfg.source}: server.idle_seconds must be 0 (never) or more, got {cfg.server.idle_seconds}")
     if cfg.memory.keep_transcripts_days < 0:
         raise ConfigError(f"{cfg.source}: memory.keep_transcripts_days must be 0 (keep forever) or more, "
                           f"got {cfg.memory.keep_transcripts_days}")

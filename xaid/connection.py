@@ -4,11 +4,17 @@ Each request runs in its own task under its own cancel scope, so many calls shar
 connection and ``cancel`` can stop one of them. Replies go out through one lock, whole frames
 only. When the peer goes away every call still running on its behalf is cancelled: nobody is
 left to read the reply, and a generation nobody reads is wasted CPU on a Pi.
+
+A connection holds one of ``server.max_connections`` slots, so a peer that stalls must not keep
+it: with nothing in flight, ``server.idle_seconds`` of silence closes it; a frame begun and not
+finished within ``server.frame_seconds``, or a frame of ours the peer does not take in that time,
+closes it too.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Any
 
@@ -47,6 +53,10 @@ class Connection:
         self._inflight: dict[int, anyio.CancelScope] = {}
         self._closed = False
         self._tg: TaskGroup | None = None
+        self._last = anyio.current_time()  # the last bytes received, or the end of the last request
+        self._frame_start: float | None = None  # when the first byte of the unfinished frame came
+        self._frames = 0
+        self._waiting: anyio.CancelScope | None = None  # around the read, to re-arm the idle clock
 
     async def send(self, frame: dict[str, Any]) -> bool:
         if self._closed:
@@ -59,8 +69,14 @@ class Connection:
             data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
         try:
             async with self._lock:
-                await self.stream.send(data)
+                with anyio.move_on_after(self.app.config.server.frame_seconds) as stalled:
+                    await self.stream.send(data)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            self._hang_up()
+            return False
+        if stalled.cancelled_caught:
+            log.info("the peer took no frame for %g s: closing its connection", self.app.config.server.frame_seconds)
+            self.stream.abort()  # what it has not read would never drain
             self._hang_up()
             return False
         return True
@@ -78,17 +94,51 @@ class Connection:
         async with anyio.create_task_group() as tg:
             self._tg = tg
             while not self._closed:
-                try:
-                    data = await self.stream.receive()
-                except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-                    break
+                deadline, why = self._deadline(decoder)
+                with anyio.CancelScope(deadline=deadline) as self._waiting:
+                    try:
+                        data = await self.stream.receive()
+                    except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                        break
+                if self._waiting.cancelled_caught:
+                    if anyio.current_time() >= deadline:
+                        await self._time_out(why)
+                        break
+                    continue  # woken: the last request ended, and the idle clock starts now
+                now = self._last = anyio.current_time()
+                frames = self._frames
                 decoder.feed(data)
                 if not await self._drain_frames(decoder, tg):
                     break
+                if not decoder.pending:
+                    self._frame_start = None
+                elif self._frame_start is None or self._frames != frames:
+                    self._frame_start = now  # a new frame began in these bytes
             if decoder.pending and not self._closed:
                 log.info("peer closed mid-frame (%d bytes of a truncated frame dropped)", decoder.pending)
                 self.app.stats.protocol_errors += 1
             self._hang_up()
+
+    def _deadline(self, decoder: FrameDecoder) -> tuple[float, str]:
+        """When the wait for bytes ends the connection, and why ("frame" or "idle")."""
+        cfg = self.app.config.server
+        if decoder.pending and self._frame_start is not None:
+            return self._frame_start + cfg.frame_seconds, "frame"
+        if not self._inflight and cfg.idle_seconds > 0:
+            return self._last + cfg.idle_seconds, "idle"
+        return math.inf, ""
+
+    async def _time_out(self, why: str) -> None:
+        cfg = self.app.config.server
+        if why == "frame":
+            self.app.stats.protocol_errors += 1
+            log.info("a frame stayed unfinished for %g s: closing its connection", cfg.frame_seconds)
+            text = f"a frame was begun but not finished within {cfg.frame_seconds:g} s; closing the connection"
+        else:
+            log.debug("closing a connection idle for %g s", cfg.idle_seconds)
+            text = f"no request for {cfg.idle_seconds:g} s; closing the idle connection"
+        await self.send_error(None, XaiError(ErrorCode.TIMEOUT, text))
+        self._hang_up()
 
     async def _drain_frames(self, decoder: FrameDecoder, tg: TaskGroup) -> bool:
         """Handle every whole frame buffered; False when the connection must close."""
@@ -102,6 +152,7 @@ class Connection:
                 return False
             if payload is None:
                 return True
+            self._frames += 1
             item: Any = None
             try:
                 item = decode_payload(payload)
@@ -172,6 +223,10 @@ class Connection:
         finally:
             self.app.calls_in_flight -= 1
             del self._inflight[req.id]
+            if not self._inflight:
+                self._last = anyio.current_time()
+                if self._waiting is not None:
+                    self._waiting.cancel()  # the reader waits with no deadline: re-arm the idle clock
             self.app.stats.record(req.method, (time.perf_counter() - start) * 1000, ok)
 
 

@@ -81,6 +81,11 @@ class Stream(asyncio.Protocol):
         if self.transport is not None and self.transport.can_write_eof() and not self.transport.is_closing():
             self.transport.write_eof()
 
+    def abort(self) -> None:
+        """Close at once, dropping what the peer has not read (close() would wait for it)."""
+        if self.transport is not None:
+            self.transport.abort()
+
     async def aclose(self) -> None:
         if self.transport is not None:
             self.transport.close()

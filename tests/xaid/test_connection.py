@@ -276,3 +276,53 @@ def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: DaemonProcess
     assert reply is not None and reply["error"]["code"] == "bad_cbor"
     raw.request(3, "agent.get", agent_id="keeper")
     assert raw.read()["ok"] is True
+
+
+def test_silent_and_half_sent_connections_are_closed(tmp_path: Path) -> None:
+    """64 of them used to hold every slot forever; now each is closed after its timeout."""
+    env = {"XAID_SERVER_MAX_CONNECTIONS": "2", "XAID_SERVER_IDLE_SECONDS": "1", "XAID_SERVER_FRAME_SECONDS": "1"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc:
+        silent, half = Raw(proc.socket), Raw(proc.socket)
+        half.send(encode_frame({"v": 1, "id": 1, "method": "ping"})[:-2])
+        idle = silent.read()
+        assert idle is not None and idle["id"] is None and idle["error"]["code"] == "timeout"
+        assert "idle" in idle["error"]["message"]
+        assert silent.read() is None
+        stalled = half.read()
+        assert stalled is not None and stalled["id"] is None and stalled["error"]["code"] == "timeout"
+        assert "not finished" in stalled["error"]["message"]
+        assert half.read() is None
+        with proc.client() as c:
+            assert c.ping() == {}
+            assert c.stats()["protocol_errors"] >= 1
+        silent.close()
+        half.close()
+
+
+def test_a_request_in_flight_is_not_idle(tmp_path: Path) -> None:
+    env = {"XAID_SERVER_IDLE_SECONDS": "1", "XAID_LLM_SCRIPTED_DELAY_MS": "100"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        c.agent_create("a")
+        sid = c.session_open("a")["session_id"]
+        result = c.session_send(sid, " ".join(["word"] * 30)).finish()  # about 3 s of streaming
+        assert result["text"].count("word") == 30
+
+
+def test_a_peer_that_stops_reading_gives_up_its_slot(tmp_path: Path) -> None:
+    import time
+
+    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_FRAME_SECONDS": "1"}) as proc, proc.client() as c:
+        c.agent_create("a")
+        sid = c.session_open("a")["session_id"]
+        c.session_ingest(sid, [{"role": "user", "text": f"{i} " + "long words " * 1800} for i in range(40)])
+        staller = Raw(proc.socket)
+        for rid in range(4):  # ~3 MB of replies it never reads
+            staller.request(rid, "session.history", session_id=sid)
+        for _ in range(600):
+            if c.status()["connections"] == 1:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the connection that reads nothing kept its slot")
+        assert c.ping() == {}
+        staller.close()
