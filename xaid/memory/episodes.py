@@ -79,7 +79,7 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
     d = consolidate.draft(messages, intensity, closing, agent.name)
     turns = utterances.from_messages(messages, intensity)
     if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
-        turn_vectors = await mem.embed_readable([t.text for t in turns])
+        turn_vectors = (await _embed(mem, [], turns))[1]
         await db.run(_write_turns_only, mem, agent_id, session_id, turns, turn_vectors, job_id)
         return None
     if d.unsure:
@@ -91,8 +91,9 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
         mem.counters["episodes_rules"] += 1
     planned = await _plan_facts(mem, agent_id, d, ended)
     arms = arm.matters(d, closing)
-    vectors = await mem.embed_readable([d.summary, *(t.text for t in turns)])
-    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, vectors, job_id, arms, turns)
+    summary_vec, turn_vectors = await _embed(mem, [d.summary], turns)
+    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, [*summary_vec, *turn_vectors],
+                              job_id, arms, turns)
     await persona.maybe_refresh(mem, agent)
     return episode_id
 
@@ -208,6 +209,18 @@ def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, su
     return out, sql.facts(conn, agent_id, subject=subject)
 
 
+async def _embed(mem: Memory, texts: list[str], turns: list[NewUtterance]
+                 ) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+    """Vectors for ``texts`` and for the turns worth finding by meaning, in one batch. Small talk gets
+    none: "haha ok" is found by its words if at all, and a vector is most of what a turn costs to keep."""
+    worth = [i for i, t in enumerate(turns) if t.value >= utterances.CHATTER_VALUE]
+    found = await mem.embed_readable([*texts, *(turns[i].text for i in worth)])
+    by_turn: list[np.ndarray | None] = [None] * len(turns)
+    for i, vec in zip(worth, found[len(texts):], strict=True):
+        by_turn[i] = vec
+    return found[: len(texts)], by_turn
+
+
 def _keep_turns(conn: apsw.Connection, agent_id: str, session_id: str, episode_id: int | None,
                 turns: list[NewUtterance], vectors: list[np.ndarray | None]) -> None:
     """Every turn of the session as a searchable utterance, each linked to the one before it (the
@@ -216,7 +229,7 @@ def _keep_turns(conn: apsw.Connection, agent_id: str, session_id: str, episode_i
     for name, role in {(t.speaker, t.role) for t in turns if t.speaker}:
         utterance_sql.add_participant(conn, agent_id, name, role)
     for t, vec in zip(turns, vectors, strict=True):
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev)
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev, embedded=vec is not None)
         index.add(conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec)
 
 

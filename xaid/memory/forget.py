@@ -61,6 +61,16 @@ def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> i
         "OR (u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0))",
         (CHATTER_VALUE, now_ms - cfg.chatter_days * DAY_MS, KEEP_VALUE, now_ms - cfg.utterance_days * DAY_MS))]
     delete_utterances(conn, doomed)
+    # While its transcript is kept, an ordinary turn is found by meaning too; after, by its words alone:
+    # the vector is most of what a turn costs to keep, and what matters stays (value ≥ KEEP_VALUE or recalled).
+    if cfg.keep_transcripts_days > 0:
+        fading = utterance_sql.fading(conn, now_ms - cfg.keep_transcripts_days * DAY_MS, KEEP_VALUE)
+        by_agent: dict[str, list[int]] = {}
+        for _uid, agent_id, item_id in fading:
+            by_agent.setdefault(agent_id, []).append(item_id)
+        for agent_id, item_ids in by_agent.items():
+            index.remove_vectors(conn, agent_id, item_ids)
+        utterance_sql.unembed(conn, [uid for uid, _, _ in fading])
     return len(doomed)
 
 
@@ -169,7 +179,8 @@ def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     for kind, table, key, col in (("episode", "episodes", "episode_id", "summary"),
                                   ("highlight", "highlights", "highlight_id", "text"),
                                   ("fact", "facts", "fact_id", "text"),
-                                  ("utterance", "utterances", "utterance_id", "text")):
+                                  ("utterance", "(SELECT source_id, agent_id, text FROM memory_items "
+                                                "WHERE kind = 'utterance')", "source_id", "text")):
         ids = [r[0] for r in conn.execute(
             f"SELECT {key} FROM {table} WHERE agent_id = ? AND {like.format(col=col)}", (agent_id, needle))]
         count += sum(delete_item(conn, agent_id, kind, i) for i in ids)

@@ -81,7 +81,11 @@ def ensure_vector_table(conn: apsw.Connection, dim: int, model: str) -> bool:
 
 
 def all_items(conn: apsw.Connection) -> list[Item]:
-    return [Item(*r) for r in conn.execute("SELECT item_id, agent_id, kind, source_id, text, ts_ms FROM memory_items")]
+    """Every item that has (or, for a new model, needs) a vector: turns left to keywords are not among them."""
+    return [Item(*r) for r in conn.execute(
+        "SELECT m.item_id, m.agent_id, m.kind, m.source_id, m.text, m.ts_ms FROM memory_items m "
+        "LEFT JOIN utterances u ON m.kind = 'utterance' AND u.utterance_id = m.source_id "
+        "WHERE coalesce(u.embedded, 1) = 1")]
 
 
 def add(conn: apsw.Connection, agent_id: str, kind: str, source_id: int, text: str, ts_ms: int,
@@ -118,6 +122,12 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
         conn.execute("DELETE FROM memory_items WHERE item_id = ?", (row[0],))
         removed += 1
     return removed
+
+
+def remove_vectors(conn: apsw.Connection, agent_id: str, item_ids: Sequence[int]) -> None:
+    """Drop these items' vectors and keep the items: they are found by their words from now on."""
+    if _has_vectors(conn):
+        vectors.remove(conn, VEC_TABLE, agent_id, item_ids)
 
 
 def remove_agent(conn: apsw.Connection, agent_id: str) -> None:

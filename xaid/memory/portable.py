@@ -196,9 +196,10 @@ def _write_turns(conn: apsw.Connection, agent_id: str, session_id: str | None, e
     for t in turns:
         new = NewUtterance(None, t["ref"], t["role"], t["speaker"], t["text"], t["ts"],
                            utterances.value(t["text"], 0.0))
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, new, prev)
+        vector = next(vec) if new.value >= utterances.CHATTER_VALUE else (next(vec), None)[1]  # small talk: no vector
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, new, prev, embedded=vector is not None)
         if t["superseded"]:
             conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,))
         if t["speaker"]:
             utterance_sql.add_participant(conn, agent_id, t["speaker"], t["role"])
-        index.add(conn, agent_id, "utterance", prev, t["text"], t["ts"], next(vec))
+        index.add(conn, agent_id, "utterance", prev, t["text"], t["ts"], vector)

@@ -10,8 +10,13 @@ scripted provider stands in for the LLM (only the prompt's memories are judged).
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
+import apsw
+import sqlite_vec
 from xaiclient import Client
+
+from xaid.testing import DaemonProcess
 
 DAY = 86_400_000
 MONDAY = int(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)  # a Monday, 20:00 UTC
@@ -122,3 +127,35 @@ def test_forget_and_export_cover_the_utterances(client: Client) -> None:
                 if "Midnight" in h["text"]]
     gone = client.call("memory.list", agent_id="mia", kind="utterance")["items"]
     assert len(gone) == len(SLEEP) - 1
+
+
+def _embedded(db: Path) -> dict[tuple[str, str], bool]:
+    """(agent, text) of every stored turn: whether it has a vector."""
+    conn = apsw.Connection(str(db))
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    rows = conn.execute("SELECT m.agent_id, m.text, "
+                        "EXISTS (SELECT 1 FROM memory_vectors v WHERE v.item_id = m.item_id), u.embedded FROM memory_items m JOIN utterances u ON u.utterance_id = m.source_id "
+                        "WHERE m.kind = 'utterance'").fetchall()
+    conn.close()
+    assert all(bool(has) == bool(flag) for _, _, has, flag in rows)  # the flag says what the vector table holds
+    return {(agent, text): bool(has) for agent, text, has, _ in rows}
+
+
+def test_small_talk_has_no_vector_and_old_ordinary_turns_keep_only_their_words(daemon: DaemonProcess) -> None:
+    with daemon.client() as c:
+        c.agent_create("old")
+        c.agent_create("new")
+        chat(c, "old", SLEEP, MONDAY)
+        chat(c, "new", SLEEP, MONDAY + 99 * DAY)
+        c.call("memory.maintain", ts=MONDAY + 100 * DAY)  # "old" is past the 90 days a transcript is kept
+        hits = search(c, "old", "phone bedroom", MONDAY + 100 * DAY)
+        assert any("phone out of the bedroom" in h["text"] for h in hits)  # still found, by its words
+    daemon.stop()
+    embedded = _embedded(daemon.db_path)
+    phone, book = "And keep the phone out of the bedroom if you can.", SLEEP[1][1]
+    assert embedded[("new", "haha ok")] is False  # small talk never gets a vector
+    assert embedded[("new", phone)] is True and embedded[("new", book)] is True
+    assert ("old", "haha ok") not in embedded  # and is forgotten after two weeks
+    assert embedded[("old", phone)] is False  # an ordinary old turn: found by its words only
+    assert embedded[("old", book)] is True  # a named book: specific enough to keep its vector

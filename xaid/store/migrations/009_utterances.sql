@@ -12,12 +12,12 @@ CREATE TABLE utterances (
     ref          TEXT NOT NULL,        -- the client's id of that message: its provenance, kept here
                                        -- rather than in `sources` (one ref each, ~40 B a turn saved)
     role         TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
-    speaker      TEXT,
-    text         TEXT NOT NULL,
+    speaker      TEXT,                 -- its words are the memory_items row's text (one copy, not two)
     ts_ms        INTEGER NOT NULL,
     prev_id      INTEGER,              -- the turn before it in the session (the question it answers)
     value        REAL NOT NULL,        -- what the forgetting curve weighs: specifics, feeling, content
     status       TEXT NOT NULL DEFAULT 'current' CHECK (status IN ('current', 'superseded')),
+    embedded     INTEGER NOT NULL DEFAULT 1,  -- 0: found by keywords only (small talk; an ordinary old turn)
     ref_count    INTEGER NOT NULL DEFAULT 0,
     last_ref_ms  INTEGER
 ) STRICT;
