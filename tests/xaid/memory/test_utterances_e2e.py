@@ -135,7 +135,8 @@ def _embedded(db: Path) -> dict[tuple[str, str], bool]:
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     rows = conn.execute("SELECT m.agent_id, m.text, "
-                        "EXISTS (SELECT 1 FROM memory_vectors v WHERE v.item_id = m.item_id), u.embedded FROM memory_items m JOIN utterances u ON u.utterance_id = m.source_id "
+                        "EXISTS (SELECT 1 FROM memory_vectors v WHERE v.item_id = m.item_id), u.embedded "
+                        "FROM memory_items m JOIN utterances u ON u.utterance_id = m.source_id "
                         "WHERE m.kind = 'utterance'").fetchall()
     conn.close()
     assert all(bool(has) == bool(flag) for _, _, has, flag in rows)  # the flag says what the vector table holds
