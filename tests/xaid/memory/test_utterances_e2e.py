@@ -160,3 +160,16 @@ def test_small_talk_has_no_vector_and_old_ordinary_turns_keep_only_their_words(d
     assert ("old", "haha ok") not in embedded  # and is forgotten after two weeks
     assert embedded[("old", phone)] is False  # an ordinary old turn: found by its words only
     assert embedded[("old", book)] is True  # a named book: specific enough to keep its vector
+
+
+def test_a_chinese_question_finds_an_english_turn_and_the_reverse(client: Client) -> None:
+    """Only the multilingual default embedder can do this: the two share no word."""
+    client.agent_create("mia")
+    chat(client, "mia", [("user", "My sister Anna works as a nurse at a children's hospital."),
+                         ("assistant", "That must be demanding work."),
+                         ("user", "我哥哥在深圳当厨师，做粤菜。"),
+                         ("assistant", "听起来他手艺不错！")], MONDAY)
+    hits = search(client, "mia", "我姐姐是做什么工作的？", MONDAY + DAY, k=3)
+    assert any("nurse" in h["text"] for h in hits), hits
+    hits = search(client, "mia", "What does my brother cook for a living?", MONDAY + DAY, k=3)
+    assert any("厨师" in h["text"] for h in hits), hits
