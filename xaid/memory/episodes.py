@@ -229,13 +229,16 @@ def _keep_turns(conn: apsw.Connection, agent_id: str, session_id: str, episode_i
     for name, role in {(t.speaker, t.role) for t in turns if t.speaker}:
         utterance_sql.add_participant(conn, agent_id, name, role)
     for t, vec in zip(turns, vectors, strict=True):
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev, embedded=vec is not None)
+        # "embedded" means worth a vector: a turn the model cannot read yet gets one from a model that can
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev,
+                                    embedded=t.value >= utterances.CHATTER_VALUE)
         index.add(conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec)
 
 
 def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str,
                       turns: list[NewUtterance], vectors: list[np.ndarray | None], job_id: int) -> None:
-    if conn.execute("SELECT 1 FROM utterances WHERE session_id = ?", (session_id,)).fetchone() is None:
+    if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
+                    (agent_id, session_id)).fetchone() is None:
         _keep_turns(conn, agent_id, session_id, None, turns, vectors)
     sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
 

@@ -61,16 +61,18 @@ def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> i
         "OR (u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0))",
         (CHATTER_VALUE, now_ms - cfg.chatter_days * DAY_MS, KEEP_VALUE, now_ms - cfg.utterance_days * DAY_MS))]
     delete_utterances(conn, doomed)
-    # While its transcript is kept, an ordinary turn is found by meaning too; after, by its words alone:
-    # the vector is most of what a turn costs to keep, and what matters stays (value ≥ KEEP_VALUE or recalled).
+    # While its transcript is kept, a turn is found by meaning too; after, by its words (names and numbers
+    # are the best keywords there are), and by meaning through what consolidation made of it (facts,
+    # episodes). The vector is most of what a turn costs to keep; a turn that was recalled keeps it.
     if cfg.keep_transcripts_days > 0:
-        fading = utterance_sql.fading(conn, now_ms - cfg.keep_transcripts_days * DAY_MS, KEEP_VALUE)
+        fading = utterance_sql.fading(conn, now_ms - cfg.keep_transcripts_days * DAY_MS)
         by_agent: dict[str, list[int]] = {}
         for _uid, agent_id, item_id in fading:
             by_agent.setdefault(agent_id, []).append(item_id)
         for agent_id, item_ids in by_agent.items():
             index.remove_vectors(conn, agent_id, item_ids)
         utterance_sql.unembed(conn, [uid for uid, _, _ in fading])
+    index.compact_vectors(conn)
     return len(doomed)
 
 

@@ -196,8 +196,9 @@ def _write_turns(conn: apsw.Connection, agent_id: str, session_id: str | None, e
     for t in turns:
         new = NewUtterance(None, t["ref"], t["role"], t["speaker"], t["text"], t["ts"],
                            utterances.value(t["text"], 0.0))
-        vector = next(vec) if new.value >= utterances.CHATTER_VALUE else (next(vec), None)[1]  # small talk: no vector
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, new, prev, embedded=vector is not None)
+        worth = new.value >= utterances.CHATTER_VALUE  # small talk: no vector
+        vector = next(vec) if worth else (next(vec), None)[1]
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, new, prev, embedded=worth)
         if t["superseded"]:
             conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,))
         if t["speaker"]:

@@ -248,6 +248,13 @@ def remove_agent(conn: apsw.Connection, table: str, agent_id: str) -> None:
     _agents(conn).pop(agent_id, None)
 
 
+def invalidate(conn: apsw.Connection, agent_ids: Iterable[str]) -> None:
+    """These agents' rows were rewritten: every connection's copy reloads at its next query."""
+    for agent_id in agent_ids:
+        _bump(conn, agent_id)
+    forget_cache(conn)
+
+
 def forget_cache(conn: apsw.Connection) -> None:
     """After the table was rebuilt (a new model, a restore): every agent reloads on its next query."""
     _agents(conn).clear()

@@ -92,15 +92,15 @@ def touch(conn: apsw.Connection, utterance_id: int, ts_ms: int) -> None:
                  "WHERE utterance_id = ?", (ts_ms, utterance_id))
 
 
-def fading(conn: apsw.Connection, before_ms: int, keep_value: float) -> list[tuple[int, str, int]]:
-    """(utterance id, agent, memory item id) of ordinary turns said before ``before_ms`` that nobody recalled
-    (nor their session's episode) and that still have a vector."""
+def fading(conn: apsw.Connection, before_ms: int) -> list[tuple[int, str, int]]:
+    """(utterance id, agent, memory item id) of turns said before ``before_ms`` that nobody recalled (nor
+    their session's episode) and that still have a vector."""
     return [(r[0], r[1], r[2]) for r in conn.execute(
         "SELECT u.utterance_id, u.agent_id, m.item_id FROM utterances u "
         "JOIN memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id "
         "LEFT JOIN episodes e ON e.episode_id = u.episode_id "
-        "WHERE u.embedded = 1 AND u.ref_count = 0 AND u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0",
-        (keep_value, before_ms))]
+        "WHERE u.embedded = 1 AND u.ref_count = 0 AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0",
+        (before_ms,))]
 
 
 def unembed(conn: apsw.Connection, ids: Sequence[int]) -> None:

@@ -184,7 +184,10 @@ def _vectors_and_texts(db: Path) -> tuple[str, dict[int, str], set[int]]:
     conn.load_extension(sqlite_vec.loadable_path())
     try:
         model = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()[0]
-        texts = dict(conn.execute("SELECT item_id, text FROM memory_items").fetchall())
+        # every memory but small talk, which is found by its words only (docs/memory.md, Turns)
+        texts = dict(conn.execute(
+            "SELECT m.item_id, m.text FROM memory_items m LEFT JOIN utterances u "
+            "ON m.kind = 'utterance' AND u.utterance_id = m.source_id WHERE coalesce(u.embedded, 1) = 1").fetchall())
         with_vectors = {r[0] for r in conn.execute("SELECT item_id FROM memory_vectors")}
     finally:
         conn.close()

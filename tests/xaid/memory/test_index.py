@@ -59,3 +59,26 @@ def test_deleted_memories_leave_the_keyword_indexes(db: Database) -> None:
     assert db.call(index.keyword, "a", "腾讯 tencent", 5) == []
     for table in ("memory_fts_terms", "memory_fts_cjk_terms", "memory_fts_bigram_terms"):
         assert db.call(lambda c, t=table: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) == 0
+
+
+def test_a_vector_table_full_of_holes_is_rewritten_with_its_live_vectors(db: Database) -> None:
+    """sqlite-vec frees a chunk only when all its vectors are gone: memories that leave at different
+    times leave holes, and compaction packs what is alive without changing any search."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    rows = rng.normal(size=(3000, 16)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    db.call(index.ensure_vector_table, 16, "test-model")
+    ids = db.call(lambda c: [index.add(c, "a", "fact", next(_SOURCE), f"m{i}", 0, rows[i]) for i in range(3000)])
+    gone = [item for n, item in enumerate(ids) if n % 4]  # three in four leave, one in every chunk stays
+    db.call(lambda c: index.remove_vectors(c, "a", gone))
+    kept = {item: n for n, item in enumerate(ids) if not n % 4}
+    query = rows[8] + 0.1 * rows[12]
+    before = db.call(index.knn, "a", query, 10)
+    slots = "SELECT sum(size) FROM memory_vectors_chunks"
+    assert db.call(lambda c: c.execute(slots).fetchone()[0]) >= 3000  # the holes still take their room
+    assert db.call(index.compact_vectors) > 0
+    assert db.call(lambda c: c.execute(slots).fetchone()[0]) < 2 * len(kept)
+    assert db.call(index.knn, "a", query, 10) == before and all(i in kept for i, _ in before)
+    assert db.call(index.compact_vectors) == 0  # nothing left to give back

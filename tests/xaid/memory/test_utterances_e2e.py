@@ -140,10 +140,11 @@ def _embedded(db: Path) -> dict[tuple[str, str], bool]:
                         "WHERE m.kind = 'utterance'").fetchall()
     conn.close()
     assert all(bool(has) == bool(flag) for _, _, has, flag in rows)  # the flag says what the vector table holds
+    # (with a model that reads every language; under MiniLM a Chinese turn is worth a vector it cannot have yet)
     return {(agent, text): bool(has) for agent, text, has, _ in rows}
 
 
-def test_small_talk_has_no_vector_and_old_ordinary_turns_keep_only_their_words(daemon: DaemonProcess) -> None:
+def test_small_talk_has_no_vector_and_old_turns_keep_only_their_words(daemon: DaemonProcess) -> None:
     with daemon.client() as c:
         c.agent_create("old")
         c.agent_create("new")
@@ -158,8 +159,8 @@ def test_small_talk_has_no_vector_and_old_ordinary_turns_keep_only_their_words(d
     assert embedded[("new", "haha ok")] is False  # small talk never gets a vector
     assert embedded[("new", phone)] is True and embedded[("new", book)] is True
     assert ("old", "haha ok") not in embedded  # and is forgotten after two weeks
-    assert embedded[("old", phone)] is False  # an ordinary old turn: found by its words only
-    assert embedded[("old", book)] is True  # a named book: specific enough to keep its vector
+    assert embedded[("old", phone)] is False and embedded[("old", book)] is False  # old: found by their words
+    assert ("old", book) in embedded  # a named book: specific enough to be kept (the text, not its vector)
 
 
 def test_a_chinese_question_finds_an_english_turn_and_the_reverse(client: Client) -> None:

@@ -17,12 +17,11 @@ CREATE TABLE utterances (
     prev_id      INTEGER,              -- the turn before it in the session (the question it answers)
     value        REAL NOT NULL,        -- what the forgetting curve weighs: specifics, feeling, content
     status       TEXT NOT NULL DEFAULT 'current' CHECK (status IN ('current', 'superseded')),
-    embedded     INTEGER NOT NULL DEFAULT 1,  -- 0: found by keywords only (small talk; an ordinary old turn)
+    embedded     INTEGER NOT NULL DEFAULT 1,  -- 0: found by keywords only (small talk; an old turn)
     ref_count    INTEGER NOT NULL DEFAULT 0,
     last_ref_ms  INTEGER
 ) STRICT;
 CREATE INDEX utterances_by_agent ON utterances(agent_id, ts_ms);
-CREATE INDEX utterances_by_session ON utterances(session_id, utterance_id);
 
 -- memory_items names the kinds it holds in a CHECK; SQLite cannot alter one, so it is rebuilt with
 -- 'utterance' added, keeping every rowid (the FTS indexes and vectors key on item_id).
