@@ -11,8 +11,10 @@ from before int8 (same model) is converted in place, without embedding anything 
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import apsw
 import numpy as np
@@ -244,10 +246,29 @@ def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list
     it differently, e.g. without accents)."""
     if len(terms) < 2:
         return terms
-    marks = ",".join("?" * len(terms))
-    docs = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", terms).fetchall())
-    kept = [t for t in terms if docs.get(t, 0) <= COMMON_DOCS]
-    return kept or [min(terms, key=lambda t: docs.get(t, 0))]
+    # The Latin index holds stems ("lives" is there as "live"): look a word up by its stem.
+    spelled = _stems(conn, terms) if terms_table == "memory_fts_terms" else {t: t for t in terms}
+    keys = list(dict.fromkeys(spelled.values()))
+    marks = ",".join("?" * len(keys))
+    found = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", keys).fetchall())
+    docs = {t: found.get(spelled[t], 0) for t in terms}
+    kept = [t for t in terms if docs[t] <= COMMON_DOCS]
+    return kept or [min(terms, key=lambda t: docs[t])]
+
+
+_TOKENIZERS: weakref.WeakKeyDictionary[apsw.Connection, Any] = weakref.WeakKeyDictionary()
+
+
+def _stems(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
+    """Each word as the Latin index's tokenizer (Porter over unicode61) stores it."""
+    tokenize = _TOKENIZERS.get(conn)
+    if tokenize is None:
+        tokenize = _TOKENIZERS[conn] = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
+    out = {}
+    for w in words:
+        tokens = tokenize(w.encode(), apsw.FTS5_TOKENIZE_QUERY, None)
+        out[w] = tokens[0][2] if tokens else w
+    return out
 
 
 def _or(terms: list[str]) -> str | None:

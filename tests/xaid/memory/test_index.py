@@ -82,3 +82,9 @@ def test_a_vector_table_full_of_holes_is_rewritten_with_its_live_vectors(db: Dat
     assert db.call(lambda c: c.execute(slots).fetchone()[0]) < 2 * len(kept)
     assert db.call(index.knn, "a", query, 10) == before and all(i in kept for i, _ in before)
     assert db.call(index.compact_vectors) == 0  # nothing left to give back
+
+
+def test_english_words_match_by_their_stems(db: Database) -> None:
+    ids = _add(db, "a", ["You could try reading The Midnight Library.", "It symbolizes love, faith and strength."])
+    assert [i for i, _ in db.call(index.keyword, "a", "which book did you recommend I read", 5)] == [ids[0]]
+    assert [i for i, _ in db.call(index.keyword, "a", "what does it symbolize", 5)] == [ids[1]]

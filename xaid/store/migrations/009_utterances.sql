@@ -40,6 +40,16 @@ DROP TABLE memory_items;
 ALTER TABLE memory_items_new RENAME TO memory_items;
 CREATE INDEX memory_items_by_agent ON memory_items(agent_id, kind, ts_ms);
 
+-- English words are matched by their stems (Porter): "recommended" finds "recommend", "symbolizes"
+-- finds "symbolize". The index is rebuilt from memory_items, its external content.
+DROP TABLE memory_fts_terms;
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts5(
+    text, content='memory_items', content_rowid='item_id', tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO memory_fts(memory_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE memory_fts_terms USING fts5vocab(memory_fts, row);
+
 CREATE TRIGGER memory_items_ai AFTER INSERT ON memory_items BEGIN
     INSERT INTO memory_fts(rowid, text) VALUES (new.item_id, new.text);
     INSERT INTO memory_fts_cjk(rowid, text) SELECT new.item_id, cjk_runs(new.text) WHERE cjk_runs(new.text) != '';
