@@ -62,6 +62,12 @@ def _episode_line(shell: Shell, e: dict[str, Any]) -> str:
     return f"episode:{e['episode_id']:<5} {shell.when(e['ended_ms'])}  {e['summary']}"
 
 
+def _utterance_line(shell: Shell, u: dict[str, Any]) -> str:
+    who = u["speaker"] or ("user" if u["role"] == "user" else "companion")
+    old = "" if u["status"] == "current" else f" ({u['status']})"
+    return f"utterance:{u['utterance_id']:<5} {shell.when(u['ts'])}  {who}: {u['text']}{old}"
+
+
 def _show_fact(shell: Shell, f: dict[str, Any]) -> str:
     s = f["signals"]
     lines = [
@@ -104,6 +110,10 @@ def _show_episode(shell: Shell, e: dict[str, Any]) -> str:
 def _show(shell: Shell, item: dict[str, Any]) -> str:
     if "fact_id" in item:
         return _show_fact(shell, item)
+    if "utterance_id" in item:
+        episode = f"\n  from episode:{item['episode_id']}" if item.get("episode_id") is not None else ""
+        return (f"{_utterance_line(shell, item)}\n  value {item['value']:.2f}, recalled {item['ref_count']} time(s)"
+                f"{episode}\n  refs: {_refs(item['refs'])}")
     if "episode_id" in item and "highlight_id" not in item:
         return _show_episode(shell, item)
     return (f"highlight:{item['highlight_id']}  [{shell.when(item['ts'])}] {item['text']}\n"
@@ -218,7 +228,8 @@ def cmd_memory(shell: Shell, args: argparse.Namespace) -> int:
         elif args.action == "list":
             status = args.status if args.kind == "fact" else None
             items = client.memory_list(args.agent_id, kind=args.kind, status=status, limit=args.limit)["items"]
-            line = _fact_line if args.kind == "fact" else partial(_episode_line, shell)
+            line = {"fact": _fact_line, "episode": partial(_episode_line, shell),
+                    "utterance": partial(_utterance_line, shell)}[args.kind]
             shell.show(args, items, lambda v: "\n".join(line(i) for i in v) or f"(no {args.kind}s)")
         elif args.action == "show":
             shell.show(args, client.memory_get(args.agent_id, args.id), partial(_show, shell))
@@ -250,7 +261,8 @@ def register(sub: Any, shell: Shell, common: list[argparse.ArgumentParser]) -> N
     s.add_argument("--budget", type=int, metavar="TOKENS", help="token budget (default memory.budget_tokens)")
     ls = msub.add_parser("list", parents=common, help="facts (default) or episodes")
     ls.add_argument("agent_id")
-    ls.add_argument("--kind", choices=("fact", "episode"), default="fact")
+    ls.add_argument("--kind", choices=("fact", "episode", "utterance"), default="fact",
+                    help="facts, episodes, or every turn kept (both sides)")
     ls.add_argument("--status", choices=("current", "superseded", "deleted", "all"),
                     help="facts only (default current)")
     ls.add_argument("--limit", type=int, help="at most this many (default 100)")

@@ -125,3 +125,15 @@ def test_import_is_split_to_fit_the_frame_limit(tmp_path: Path) -> None:
         empty = tmp_path / "empty"
         empty.mkdir()
         assert "nothing to import" in one_line_error(xaictl("memory", "import", "mia", str(empty), socket=sock))
+
+
+def test_every_turn_of_both_sides_is_listed_and_shown(daemon: DaemonProcess) -> None:
+    sock = daemon.socket
+    converse(sock, "mia", ["I started reading Dune yesterday."])
+    listed = ok("memory", "list", "mia", "--kind", "utterance", socket=sock)
+    assert "user: I started reading Dune yesterday." in listed
+    assert "companion: echo: I started reading Dune yesterday." in listed  # the scripted reply, as stored
+    turns = as_json("memory", "list", "mia", "--kind", "utterance", socket=sock)
+    assert [t["role"] for t in turns] == ["user", "assistant"]
+    shown = ok("memory", "show", "mia", f"utterance:{turns[1]['utterance_id']}", socket=sock)
+    assert "companion: echo:" in shown and "refs: " in shown and "from episode:" in shown
