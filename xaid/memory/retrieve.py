@@ -91,10 +91,11 @@ def _rrf(order: Sequence[int]) -> dict[int, float]:
     return {item_id: 1.0 / (RRF_K + rank) for rank, item_id in enumerate(order, 1)}
 
 
-def _relevance(sims: dict[int, float], keywords: dict[int, float], min_cos: float, fusion: str) -> dict[int, float]:
+def _relevance(sims: dict[int, float], keywords: dict[int, float], min_cos: float, fusion: str,
+               weak: bool) -> dict[int, float]:
     """0..1 per item from its vector and keyword evidence. RRF (the default) fuses the two rankings by
     rank, so neither score's scale matters; "mix" is the calibrated linear mix xaid used before."""
-    vec = {i: c for i, c in sims.items() if c >= min_cos * WEAK_SHARE}
+    vec = {i: c for i, c in sims.items() if c >= min_cos * (WEAK_SHARE if weak else 1.0)}
     if fusion == "mix":
         best_kw = max(keywords.values(), default=0.0) or 1.0
         out = {i: (0.45 * vec.get(i, 0.0) + 0.25 * keywords.get(i, 0.0) / best_kw) / 0.7 for i in {*vec, *keywords}}
@@ -128,9 +129,12 @@ def candidates_for(budget_tokens: int) -> int:
 
 def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
            k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
-           touch: bool = True, profile: EmbedProfile = MINILM, fusion: str = "rrf") -> tuple[list[Hit], int]:
+           touch: bool = True, profile: EmbedProfile = MINILM, fusion: str = "rrf", fill: bool = True
+           ) -> tuple[list[Hit], int]:
     """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
-    embedding model's, whose cosine cuts decide what counts as a vector match."""
+    embedding model's, whose cosine cuts decide what counts as a vector match. ``fill`` lets weak vector
+    matches take budget the real ones leave (memory.search); a turn's prompt takes real matches only,
+    since every memory shown is read again by the model and a stray one is worse than none."""
     chinese = index.mostly_cjk(query)
     if chinese and not profile.multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
@@ -158,8 +162,8 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
     found = {i: item for i, item in index.items(conn, list({*sims, *keywords, *recent_ids, *in_window})).items()
              if item.agent_id == agent_id and item.ts_ms <= now_ms and not (kinds and item.kind not in kinds)}
     about = _about(conn, found, asked.past)
-    relevance = _relevance({i: c for i, c in sims.items() if i in about}, {i: v for i, v in keywords.items()
-                                                                            if i in about}, min_cos, fusion)
+    relevance = _relevance({i: c for i, c in sims.items() if i in about},
+                           {i: v for i, v in keywords.items() if i in about}, min_cos, fusion, fill and not opener)
     scored: dict[int, float] = {}
     for item_id, item in found.items():
         a = about.get(item_id)
