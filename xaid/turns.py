@@ -121,7 +121,8 @@ class Turns:
             # read only: the hits are marked referenced with the reply, off the path to the first token
             hits, _tokens = retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
                                             budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
-                                            profile=self.app.memory.profile, touch=False, fill=False)
+                                            profile=self.app.memory.profile, touch=False, fill=False,
+                                            fusion=cfg.fusion)
             return hits, persona.current_text(conn, agent.agent_id)
 
         return await self.app.db.run(read)

@@ -175,6 +175,7 @@ def test_the_api_key_variable_is_not_a_config_key(tmp_path: Path) -> None:
         ('[llm]\nprovider = "gpt"\n', ["[llm] provider", "gpt", "llama_cpp"]),
         ('[log]\nlevel = "verbose"\n', ["[log] level", "verbose"]),
         ('[storage]\nsynchronous = "normal"\n', ["[storage] synchronous"]),
+        ('[memory]\nfusion = "max"\n', ["[memory] fusion", "max", "rrf"]),
         ('[server]\nsocket_mode = "0999"\n', ["socket_mode", "octal"]),
         ("[server]\nmax_connections = 0\n", ["server.max_connections", "positive"]),
         ("[llm]\nn_ctx = -1\n", ["llm.n_ctx", "positive"]),

@@ -46,7 +46,7 @@ async def search(call: Call) -> dict[str, Any]:
         lambda conn: retrieve.search(conn, agent_id, query, vector, at(call.app.clock, ts), k=min(k, 200),
                                      budget_tokens=budget, recent_days=cfg.recent_days,
                                      kinds=frozenset(kinds) if kinds else None, touch=touch,
-                                     profile=call.app.memory.profile))
+                                     profile=call.app.memory.profile, fusion=cfg.fusion))
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 
