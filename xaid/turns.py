@@ -20,7 +20,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, prompt
 from .dispatch import Emit
-from .memory import compress, persona, retrieve
+from .memory import compress, pack, persona, retrieve
 from .mood import tone, tracker
 from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .app import App
 
 MAX_TOOL_ROUNDS = 4
+LATER_TURN_SHARE = 4  # after a session's first memories, a turn adds at most 1/4 of the budget anew
 CANCEL_GRACE_S = 5.0
 
 
@@ -192,7 +193,10 @@ class Turns:
                 live = {m.message_id for m in history}
                 self.shown[sid] = [b for b in self.shown.get(sid, []) if b.message_id in live]
                 present = {key for block in self.shown[sid] for key in block.keys}
-                fresh = [h for h in hits if (h.kind, h.id) not in present]
+                fresh = [h for h in hits if not h.keys <= present]
+                if present:  # a later turn: what was recalled before is in the conversation already, and
+                    # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
+                    fresh = pack.within(fresh, app.config.memory.budget_tokens // LATER_TURN_SHARE)
             context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(earlier),
                                      memories=retrieve.render(fresh) if fresh else None,
                                      suggestion=verdict.line if verdict else None,
@@ -221,7 +225,7 @@ class Turns:
         )
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
-                ShownBlock(user.message_id, retrieve.render(fresh), frozenset((h.kind, h.id) for h in fresh)))
+                ShownBlock(user.message_id, retrieve.render(fresh), frozenset(k for h in fresh for k in h.keys)))
         result: dict[str, Any] = {
             "text": completion.text,
             "message_id": reply.message_id,

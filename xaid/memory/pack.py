@@ -42,6 +42,11 @@ class Hit:
     current: bool = True  # False: history (superseded), returned because the query asks about the past
     ids: tuple[int, ...] = ()  # a snippet of several turns: all their utterance ids, in order
 
+    @property
+    def keys(self) -> frozenset[tuple[str, int]]:
+        """(kind, id) of every memory in the hit: a snippet holds several turns."""
+        return frozenset((self.kind, i) for i in (self.ids or (self.id,)))
+
     def to_wire(self) -> dict[str, Any]:
         out = {"kind": self.kind, "id": self.id, "text": self.text, "score": round(self.score, 4), "ts": self.ts_ms,
                "when": self.when, "refs": list(self.refs), "role": self.role, "speaker": self.speaker,
@@ -141,6 +146,17 @@ def fill(ranked: Sequence[tuple[index.Item, About, float]], query_terms: frozens
         if item.kind != "episode":
             covered.update(a.refs)
     return [c.hit(now_ms) if isinstance(c, _Snippet) else c for c in chosen], used
+
+
+def within(hits: Sequence[Hit], budget: int) -> list[Hit]:
+    """The best of ``hits`` (best first) that fit ``budget`` tokens together."""
+    out, used = [], 0
+    for h in hits:
+        cost = estimate_tokens(h.text)
+        if used + cost <= budget:
+            out.append(h)
+            used += cost
+    return out
 
 
 def ago(ts_ms: int, now_ms: int) -> str:
