@@ -9,7 +9,8 @@ seconds. So the parts that change rarely come first and the per-turn parts come 
 3. the conversation, in order, with the memories recalled at earlier turns of this session
    still in the places where they were first shown;
 4. system: the memories this turn recalls that are not shown yet, then the scheduler's
-   suggestion, just before the newest user message.
+   suggestion, then (when the user asked to forget something) how to confirm it, just before the
+   newest user message.
 
 Turn N+1's prompt therefore extends turn N's up to its suggestion (a first turn's only), so the
 model re-reads only the last reply, any newly recalled memories and the new message: memories
@@ -38,6 +39,7 @@ class Context:
     earlier: tuple[str, ...] = ()
     memories: str | None = None
     suggestion: str | None = None
+    forgotten: str | None = None  # the user asked to forget something: how to confirm it
     shown: tuple[tuple[int, str], ...] = ()  # memories of earlier turns: (user message id they preceded, block)
     extra: tuple[str, ...] = field(default_factory=tuple)
 
@@ -69,7 +71,8 @@ def build(agent: Agent, history: Sequence[Message], budget_tokens: int, context:
     """The messages for one generation, within ``budget_tokens`` (estimated)."""
     head = ChatMessage("system", system_prompt(agent, context))
     left = budget_tokens - estimate_tokens(head.content)
-    late = [ChatMessage("system", text) for text in (context.memories, context.suggestion) if text]
+    late = [ChatMessage("system", text) for text in (context.memories, context.suggestion, context.forgotten)
+            if text]
     left -= sum(estimate_tokens(m.content) for m in late)
     earlier = list(context.earlier)
     while earlier and sum(estimate_tokens(e) for e in earlier) > budget_tokens // 3:

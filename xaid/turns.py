@@ -8,6 +8,7 @@ tool message saying so.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -20,7 +21,8 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, prompt
 from .dispatch import Emit
-from .memory import compress, pack, persona, retrieve
+from .memory import compress, forget, forget_request, pack, persona, retrieve
+from .memory.forget_request import ForgetRequest
 from .mood import tone, tracker
 from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
@@ -66,6 +68,20 @@ class ShownBlock:
     message_id: int  # the user message they were shown before
     text: str
     keys: frozenset[tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What a forget request in the conversation deleted (xaid.memory.forget_request)."""
+
+    request: ForgetRequest
+    deleted: int
+    message_ids: tuple[int, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        # The topic's words are the ones the user just typed; what "that" was is not echoed back.
+        return {"kind": self.request.kind, "what": self.request.what, "deleted": self.deleted,
+                "message_ids": list(self.message_ids)}
 
 
 @dataclass
@@ -128,25 +144,38 @@ class Turns:
 
         return await self.app.db.run(read)
 
-    async def _store_user(self, agent: Agent, msg: Message) -> tuple[Message, MoodState | None, fire.Verdict | None]:
+    async def _store_user(self, agent: Agent, msg: Message, request: ForgetRequest | None = None
+                          ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
-        verdict: one transaction, so a suggestion is recorded exactly when its turn is."""
+        verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
+        forget is stored as a placeholder and carried out in the same transaction."""
         cfg = self.app.config
         reading = self.app.classifier.classify(msg.text) if agent_config.mood_enabled(agent.config) else None
+        if request is not None:
+            msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
 
-        def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None]:
+        def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
             stored = sql.insert_message(conn, msg)
             sql.count_live_turn(conn, msg.session_id)
             mood = None
             if reading is not None:
                 mood = tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg.mood, stored.message_id)
             verdict = None
-            if cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
+            forgotten = None
+            if request is not None:
+                if request.kind == "topic":
+                    deleted, ids = forget.forget_terms(conn, agent.agent_id, request.terms)
+                else:
+                    deleted, ids = forget.forget_previous(conn, agent.agent_id, msg.session_id,
+                                                          stored.message_id or 0)
+                forgotten = Forgotten(request, deleted, tuple(ids))
+                verdict = fire.Verdict(None, "the user asked to forget something")
+            elif cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
                 verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, msg.ts_ms, said,
                                         mood.valence if mood is not None else None,
                                         int(cfg.scheduler.min_gap_hours * 3_600_000))
-            return stored, mood, verdict
+            return stored, mood, verdict, forgotten
 
         with anyio.CancelScope(shield=True):
             return await self.app.db.run(write)
@@ -167,12 +196,19 @@ class Turns:
         start = time.perf_counter()
         app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
         remember = agent_config.memory_enabled(agent.config)
-        user, mood, verdict = await self._store_user(
-            agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
+        # Asked to forget: whatever memory is set to, the user decides what is kept.
+        asked = forget_request.parse(turn.text)
+        user, mood, verdict, forgotten = await self._store_user(
+            agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker), asked
         )
+        if forgotten is not None:
+            self._count_forgotten(forgotten)
         guidance = tone.guidance(mood) if mood is not None else None
         recall_start = time.perf_counter()
-        hits, profile = await self._recall(agent, turn) if remember else ([], None)
+        if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
+            hits, profile = [], await app.db.run(persona.current_text, agent.agent_id) if remember else None
+        else:
+            hits, profile = await self._recall(agent, turn) if remember else ([], None)
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
         app.memory.touch_session(sid)
         tools = agent_config.tools(agent.config)
@@ -192,6 +228,9 @@ class Turns:
             if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
                 live = {m.message_id for m in history}
                 self.shown[sid] = [b for b in self.shown.get(sid, []) if b.message_id in live]
+                if forgotten is not None and forgotten.request.kind == "topic":
+                    holds = forget.term_matcher(forgotten.request.terms)
+                    self.shown[sid] = [b for b in self.shown[sid] if not holds(b.text)]
                 present = {key for block in self.shown[sid] for key in block.keys}
                 fresh = [h for h in hits if not h.keys <= present]
                 if present:  # a later turn: what was recalled before is in the conversation already, and
@@ -200,6 +239,8 @@ class Turns:
             context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(earlier),
                                      memories=retrieve.render(fresh) if fresh else None,
                                      suggestion=verdict.line if verdict else None,
+                                     forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
+                                     if forgotten is not None else None,
                                      shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])))
             messages = prompt.build(agent, history, budget, context)
             request = GenerateRequest(
@@ -223,6 +264,8 @@ class Turns:
         reply = await self._store(
             Message(sid, agent.agent_id, "assistant", completion.text, turn.at()), hits, turn.ts_ms
         )
+        if forgotten is not None:  # the deleted text leaves the keyword index files too, after the reply
+            await app.db.run(forget.optimize_indexes)
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
                 ShownBlock(user.message_id, retrieve.render(fresh), frozenset(k for h in fresh for k in h.keys)))
@@ -253,8 +296,17 @@ class Turns:
                 "suggestion": verdict.line if verdict else None,
                 "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
                 "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
+                "forgotten": forgotten.to_wire() if forgotten is not None else None,
             }
         return result
+
+    def _count_forgotten(self, forgotten: Forgotten) -> None:
+        counters = self.app.memory.counters
+        counters["forget_requests"] += 1
+        counters[f"forget_requests_{forgotten.request.kind}"] += 1
+        counters["forget_requests_deleted"] += forgotten.deleted
+        if not forgotten.deleted:
+            counters["forget_requests_unmatched"] += 1
 
     async def _generate(
         self, agent: Agent, sid: str, request: GenerateRequest, emit: Emit, progress: _Progress, start: float,

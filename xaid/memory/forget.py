@@ -16,6 +16,9 @@ said it, and the mood readings tied to them, because a user who says "forget tha
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
+
 import apsw
 
 from ..config import MemoryConfig
@@ -28,6 +31,7 @@ DAY_MS = 86_400_000
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
 # find years of them, and the database is one thread; the rest follow in further transactions.
 TRANSCRIPT_BATCH = 200
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KINDS = ("episode", "highlight", "fact", "utterance")
 KEEP_VALUE = 0.45  # an utterance this specific or felt is kept however old (a name and a date ≈ 0.5)
 
@@ -176,7 +180,11 @@ def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int)
 def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     """Everything of this agent that holds ``needle`` (case-insensitive): memories of every kind and
     status, the messages that said it, folded "Earlier" chunks, persona versions, recall topics."""
-    like = "instr(lower({col}), lower(?)) > 0"
+    return _forget_where(conn, agent_id, "instr(lower({col}), lower(?)) > 0", (needle,))
+
+
+def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple[str, ...]) -> int:
+    """forget_text for any condition on a text column (``cond`` formats ``{col}``, binds ``params``)."""
     count = 0
     for kind, table, key, col in (("episode", "episodes", "episode_id", "summary"),
                                   ("highlight", "highlights", "highlight_id", "text"),
@@ -184,14 +192,16 @@ def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
                                   ("utterance", "(SELECT source_id, agent_id, text FROM memory_items "
                                                 "WHERE kind = 'utterance')", "source_id", "text")):
         ids = [r[0] for r in conn.execute(
-            f"SELECT {key} FROM {table} WHERE agent_id = ? AND {like.format(col=col)}", (agent_id, needle))]
+            f"SELECT {key} FROM {table} WHERE agent_id = ? AND {cond.format(col=col)}", (agent_id, *params))]
         count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
-    count += delete_messages_matching(conn, agent_id, needle)
-    conn.execute(f"DELETE FROM compressions WHERE {like.format(col='text')} AND session_id IN "
-                 "(SELECT session_id FROM sessions WHERE agent_id = ?)", (needle, agent_id))
-    conn.execute(f"DELETE FROM persona WHERE agent_id = ? AND {like.format(col='text')}", (agent_id, needle))
-    conn.execute(f"DELETE FROM recall_items WHERE agent_id = ? AND {like.format(col='topic')}", (agent_id, needle))
-    conn.execute(f"DELETE FROM participants WHERE agent_id = ? AND {like.format(col='speaker')}", (agent_id, needle))
+    ids = [r[0] for r in conn.execute(
+        f"SELECT message_id FROM messages WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))]
+    count += _delete_message_rows(conn, ids)
+    conn.execute(f"DELETE FROM compressions WHERE {cond.format(col='text')} AND session_id IN "
+                 "(SELECT session_id FROM sessions WHERE agent_id = ?)", (*params, agent_id))
+    conn.execute(f"DELETE FROM persona WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))
+    conn.execute(f"DELETE FROM recall_items WHERE agent_id = ? AND {cond.format(col='topic')}", (agent_id, *params))
+    conn.execute(f"DELETE FROM participants WHERE agent_id = ? AND {cond.format(col='speaker')}", (agent_id, *params))
     return count
 
 
@@ -199,12 +209,93 @@ def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) 
     ids = [r[0] for r in conn.execute(
         "SELECT message_id FROM messages WHERE agent_id = ? AND instr(lower(text), lower(?)) > 0",
         (agent_id, needle))]
+    return _delete_message_rows(conn, ids)
+
+
+def _delete_message_rows(conn: apsw.Connection, ids: list[int]) -> int:
     if ids:
         session_sql.retire_message_ids(conn)
     for mid in ids:
         conn.execute("DELETE FROM mood_history WHERE message_id = ?", (mid,))
         conn.execute("DELETE FROM messages WHERE message_id = ?", (mid,))
     return len(ids)
+
+
+# -- what the user asks to forget in conversation (xaid.memory.forget_request) ----------------------
+MATCH_FUNCTION = "xaid_forget_match"
+
+
+def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
+    """Whether a text holds every term: a Latin word as a word (ignoring case, with a plural or
+    possessive ending: "ex" is in "My ex's flat", not in "next"), Chinese as it is written."""
+    patterns = [re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I) if not _CJK.search(t)
+                else re.compile(re.escape(t)) for t in terms]
+
+    def match(text: str | None) -> bool:
+        return bool(text) and all(p.search(text) for p in patterns)
+
+    return match
+
+
+def forget_terms(conn: apsw.Connection, agent_id: str, terms: Sequence[str]) -> tuple[int, list[int]]:
+    """Everything of the agent that holds every one of ``terms`` (term_matcher), as forget_text
+    deletes it; with the user messages that said it go the replies that answered them, and whatever
+    was made from those messages alone (turns, facts, highlights by their provenance). The count
+    deleted and the ids of the messages."""
+    match = term_matcher(terms)
+    conn.create_scalar_function(MATCH_FUNCTION, lambda text: int(match(text)), 1, deterministic=True)
+    said = [(mid, sid) for mid, sid, text in conn.execute(
+        "SELECT message_id, session_id, text FROM messages WHERE agent_id = ? AND role = 'user'", (agent_id,))
+        if match(text)]
+    replies = [r for mid, sid in said for r in _replies_to(conn, sid, mid)]
+    count = _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", ())
+    count += _delete_message_rows(conn, [r for r in replies if conn.execute(  # those the terms did not take
+        "SELECT 1 FROM messages WHERE message_id = ?", (r,)).fetchone()])
+    doomed = sorted({mid for mid, _ in said} | set(replies))
+    return count + _delete_derived(conn, agent_id, doomed), doomed
+
+
+def forget_previous(conn: apsw.Connection, agent_id: str, session_id: str, before_id: int) -> tuple[int, list[int]]:
+    """The last user message of the session before message ``before_id`` (the request), the replies
+    to it, the "Earlier" fold that quotes it and what was made of it alone. The count and the ids."""
+    row = conn.execute("SELECT message_id FROM messages WHERE session_id = ? AND role = 'user' AND message_id < ? "
+                       "ORDER BY message_id DESC LIMIT 1", (session_id, before_id)).fetchone()
+    if row is None:
+        return 0, []
+    doomed = [row[0], *[r for r in _replies_to(conn, session_id, row[0]) if r < before_id]]
+    fold = conn.execute("SELECT min(upto_message_id) FROM compressions WHERE session_id = ? AND upto_message_id >= ?",
+                        (session_id, row[0])).fetchone()[0]
+    if fold is not None:
+        conn.execute("DELETE FROM compressions WHERE session_id = ? AND upto_message_id = ?", (session_id, fold))
+    count = _delete_message_rows(conn, doomed)
+    return count + _delete_derived(conn, agent_id, doomed), doomed
+
+
+def _replies_to(conn: apsw.Connection, session_id: str, message_id: int) -> list[int]:
+    """The assistant and tool messages after a user message, up to the next user message."""
+    nxt = conn.execute("SELECT min(message_id) FROM messages WHERE session_id = ? AND role = 'user' AND message_id > ?",
+                       (session_id, message_id)).fetchone()[0]
+    return [r[0] for r in conn.execute(
+        "SELECT message_id FROM messages WHERE session_id = ? AND role != 'user' AND message_id > ? "
+        "AND message_id < ? ORDER BY message_id", (session_id, message_id, nxt if nxt is not None else 1 << 62))]
+
+
+def _delete_derived(conn: apsw.Connection, agent_id: str, message_ids: Sequence[int]) -> int:
+    """Turns copying these messages, and facts and highlights that came from them and nothing else."""
+    if not message_ids:
+        return 0
+    marks = ",".join("?" * len(message_ids))
+    count = 0
+    turns = [r[0] for r in conn.execute(
+        f"SELECT utterance_id FROM utterances WHERE agent_id = ? AND message_id IN ({marks})",
+        (agent_id, *message_ids))]
+    count += sum(delete_item(conn, agent_id, "utterance", u) for u in turns)
+    for kind in ("fact", "highlight"):
+        ids = [r[0] for r in conn.execute(
+            f"SELECT item_id FROM sources WHERE kind = ? AND agent_id = ? GROUP BY item_id "
+            f"HAVING sum(message_id IN ({marks})) = count(*)", (kind, agent_id, *message_ids))]
+        count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
+    return count
 
 
 def forget_all(conn: apsw.Connection, agent_id: str) -> int:

@@ -1,0 +1,140 @@
+"""The rules that recognise a request to forget, said in conversation (xaid.memory.forget_request)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xaid.memory.forget import term_matcher
+from xaid.memory.forget_request import ForgetRequest, instruction, parse, placeholder
+
+TOPIC_EN = [
+    ("Forget what I told you about my ex.", ("ex",)),
+    ("Delete what I said about the loan.", ("loan",)),
+    ("Could you forget what I said about my sister's wedding?", ("sister", "wedding")),
+    ("Please forget everything I told you about my job at Globex.", ("job", "globex")),
+    ("Please forget about my ex.", ("ex",)),
+    ("Can you forget the stuff about the loan?", ("loan",)),
+    ("Erase what I told you about Tom.", ("tom",)),
+    ("I want you to forget what I said about my ex.", ("ex",)),
+    ("Delete my ex from your memory.", ("ex",)),
+    ("Ok. Please forget that I mentioned the loan.", ("loan",)),
+]
+PREVIOUS_EN = [
+    "Please don't remember that.",
+    "forget that",
+    "Actually, forget what I just said.",
+    "Please delete that from your memory.",
+    "Don't keep that.",
+    "Forget I said that.",
+    "You don't need to remember that.",
+    "Forget what I told you about him.",
+]
+TOPIC_ZH = [
+    ("把我前男友的事忘了吧", ("前男友",)),
+    ("请把关于贷款的事都删了", ("贷款",)),
+    ("你能不能把我说的关于前男友的事忘掉", ("前男友",)),
+    ("忘掉我前男友的事吧", ("前男友",)),
+    ("把我跟你说过的关于贷款的那些事都忘了吧", ("贷款",)),
+    ("别记住我前男友的事", ("前男友",)),
+]
+PREVIOUS_ZH = [
+    "别记这个",
+    "把刚才那句话删掉",
+    "刚才说的别记了",
+    "不要记住这件事",
+    "这个别记",
+    "删掉刚才那句",
+    "好吧，把这件事忘了吧",
+    "不用记这个了",
+    "把我刚才说的话删了吧",
+]
+NEGATIVE_EN = [
+    "I forgot my keys.",
+    "I always forget her birthday.",
+    "Don't forget to remind me.",
+    "Forget it, it doesn't matter.",  # "never mind": the subject is dropped, nothing is deleted
+    "Never mind, forget it.",
+    "Forget about it.",
+    "Forget that, it doesn't matter.",
+    "I'll never forget that day.",
+    "Did you forget what I told you about my ex?",
+    "Do you remember my ex?",
+    "He wants to forget what happened.",
+    "Please remember that.",
+    "I can't remember that.",
+    "Delete the old photos on my phone.",
+    "I want to forget this whole year.",
+    "Don't forget my birthday!",
+    "Let's forget about work tonight.",
+    "You'll forget me one day, won't you?",
+    "Forget about the loan, I'll pay it off next month.",
+    "I need to forget my ex.",
+    "Remind me to delete the email.",
+    "I deleted that app yesterday.",
+]
+NEGATIVE_ZH = [
+    "我忘了带钥匙",
+    "别忘了提醒我",
+    "我老是忘事",
+    "我总是忘记她的生日",
+    "你忘了我说过的话吗？",
+    "不要忘记吃药",
+    "我永远不会忘记那一天",
+    "算了，忘了吧",
+    "忘了吧，不重要",
+    "我想忘掉他",
+    "把照片删掉",
+    "帮我删掉这个文件",
+    "别删我的文件",
+    "别记恨他",
+    "别记错了时间",
+    "忘记密码了怎么办",
+    "她把我忘了",
+    "你还记得我前男友吗",
+    "我不想记住这些",
+    "记住这个",
+    "你可别忘了",
+]
+
+
+@pytest.mark.parametrize(("text", "terms"), TOPIC_EN + TOPIC_ZH)
+def test_a_named_topic_is_recognised_with_its_words(text: str, terms: tuple[str, ...]) -> None:
+    found = parse(text)
+    assert found is not None and found.kind == "topic" and found.terms == terms
+
+
+@pytest.mark.parametrize("text", PREVIOUS_EN + PREVIOUS_ZH)
+def test_that_is_the_previous_message(text: str) -> None:
+    found = parse(text)
+    assert found is not None and found.kind == "previous" and found.terms == ()
+
+
+@pytest.mark.parametrize("text", NEGATIVE_EN + NEGATIVE_ZH)
+def test_forget_words_that_ask_nothing_do_not_fire(text: str) -> None:
+    assert parse(text) is None
+
+
+def test_the_sets_are_as_large_as_promised() -> None:
+    assert len(TOPIC_EN) + len(PREVIOUS_EN) >= 8 and len(TOPIC_ZH) + len(PREVIOUS_ZH) >= 8
+    assert len(NEGATIVE_EN) >= 10 and len(NEGATIVE_ZH) >= 10
+
+
+def test_the_language_of_the_request_is_the_language_of_what_is_kept_and_said() -> None:
+    en, zh = parse("forget that"), parse("别记这个")
+    assert en is not None and zh is not None and (en.lang, zh.lang) == ("en", "zh")
+    assert placeholder(en) == "(the user asked to forget something)"
+    assert placeholder(zh) == "（用户请求忘记一些内容）"
+    assert "Confirm briefly" in instruction(en, 3) and "确认" in instruction(zh, 3)
+    assert "nothing matching" in instruction(en, 0)
+    assert ForgetRequest("topic", ("前男友",), "zh").what == "前男友"
+    assert ForgetRequest("topic", ("job", "globex")).what == "job globex"
+    assert en.what is None
+
+
+def test_topic_words_match_as_words_and_chinese_as_written() -> None:
+    ex = term_matcher(("ex",))
+    assert ex("My ex is called Tom.") and ex("my EX's flat") and ex("echo: my ex")
+    assert not ex("See you next week") and not ex("I expect rain") and not ex(None)
+    both = term_matcher(("job", "globex"))
+    assert both("My job at Globex is dull") and not both("My job is dull")
+    assert term_matcher(("前男友",))("我前男友叫汤姆") and not term_matcher(("前男友",))("我男朋友叫汤姆")
