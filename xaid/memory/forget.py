@@ -180,7 +180,7 @@ def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int)
 def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     """Everything of this agent that holds ``needle`` (case-insensitive): memories of every kind and
     status, the messages that said it, folded "Earlier" chunks, persona versions, recall topics."""
-    return _forget_where(conn, agent_id, "instr(lower({col}), lower(?)) > 0", (needle,))
+    return _forget_where(conn, agent_id, "instr(casefold({col}), ?) > 0", (needle.casefold(),))
 
 
 def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple[str, ...]) -> int:
@@ -207,8 +207,8 @@ def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple
 
 def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     ids = [r[0] for r in conn.execute(
-        "SELECT message_id FROM messages WHERE agent_id = ? AND instr(lower(text), lower(?)) > 0",
-        (agent_id, needle))]
+        "SELECT message_id FROM messages WHERE agent_id = ? AND instr(casefold(text), ?) > 0",
+        (agent_id, needle.casefold()))]
     return _delete_message_rows(conn, ids)
 
 

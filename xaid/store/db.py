@@ -52,6 +52,12 @@ def cjk_runs(text: str | None) -> str:
     return "\n".join(_CJK_RUN.findall(text)) if text else ""
 
 
+def casefold(text: str | None) -> str | None:
+    """Unicode case folding for SQL (``lower()`` folds ASCII only): forgetting "münchen" must find
+    "MÜNCHEN", and "zoë" must find "ZOË"."""
+    return text.casefold() if isinstance(text, str) else text
+
+
 def _root(exc: apsw.Error) -> apsw.Error:
     """The first SQLite error in the chain: after SQLITE_FULL, SQLite has already rolled back and
     the context manager's own rollback fails with a message that would hide the real cause."""
@@ -75,6 +81,7 @@ def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = Non
     conn.enable_load_extension(False)
     conn.create_scalar_function("cjk_bigrams", cjk_bigrams, 1, deterministic=True)
     conn.create_scalar_function("cjk_runs", cjk_runs, 1, deterministic=True)
+    conn.create_scalar_function("casefold", casefold, 1, deterministic=True)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")

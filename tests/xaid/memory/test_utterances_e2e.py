@@ -174,3 +174,16 @@ def test_a_chinese_question_finds_an_english_turn_and_the_reverse(client: Client
     assert any("nurse" in h["text"] for h in hits), hits
     hits = search(client, "mia", "What does my brother cook for a living?", MONDAY + DAY, k=3)
     assert any("厨师" in h["text"] for h in hits), hits
+
+
+def test_forget_by_query_folds_unicode_case(client: Client) -> None:
+    """SQL's lower() folds ASCII only: "münchen" must still find "MÜNCHEN" (issue 14, item 6)."""
+    client.agent_create("mia")
+    sid = chat(client, "mia", [("user", "Ich ziehe nach MÜNCHEN zu ZOË."), ("assistant", "Schön, München ist toll!"),
+                               ("user", "Und ich mag Katzen.")], MONDAY)
+    assert client.call("memory.forget", agent_id="mia", query="münchen")["deleted"] >= 2
+    assert client.call("memory.forget", agent_id="mia", query="zoë")["deleted"] == 0  # gone with its turn already
+    left = [t["text"] for t in client.call("memory.list", agent_id="mia", kind="utterance")["items"]]
+    assert left == ["Und ich mag Katzen."]
+    said = [m["text"] for m in client.call("session.history", session_id=sid)["messages"]]
+    assert not [t for t in said if "MÜNCHEN" in t or "München" in t]
