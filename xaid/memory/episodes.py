@@ -213,7 +213,7 @@ async def _embed(mem: Memory, texts: list[str], turns: list[NewUtterance]
                  ) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
     """Vectors for ``texts`` and for the turns worth finding by meaning, in one batch. Small talk gets
     none: "haha ok" is found by its words if at all, and a vector is most of what a turn costs to keep."""
-    worth = [i for i, t in enumerate(turns) if t.value >= utterances.CHATTER_VALUE]
+    worth = [i for i, t in enumerate(turns) if utterances.worth_a_vector(t)]
     found = await mem.embed_readable([*texts, *(turns[i].text for i in worth)])
     by_turn: list[np.ndarray | None] = [None] * len(turns)
     for i, vec in zip(worth, found[len(texts):], strict=True):
@@ -221,25 +221,11 @@ async def _embed(mem: Memory, texts: list[str], turns: list[NewUtterance]
     return found[: len(texts)], by_turn
 
 
-def _keep_turns(conn: apsw.Connection, agent_id: str, session_id: str, episode_id: int | None,
-                turns: list[NewUtterance], vectors: list[np.ndarray | None]) -> None:
-    """Every turn of the session as a searchable utterance, each linked to the one before it (the
-    question an answer answers)."""
-    prev: int | None = None
-    for name, role in {(t.speaker, t.role) for t in turns if t.speaker}:
-        utterance_sql.add_participant(conn, agent_id, name, role)
-    for t, vec in zip(turns, vectors, strict=True):
-        # "embedded" means worth a vector: a turn the model cannot read yet gets one from a model that can
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev,
-                                    embedded=t.value >= utterances.CHATTER_VALUE)
-        index.add(conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec)
-
-
 def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str,
                       turns: list[NewUtterance], vectors: list[np.ndarray | None], job_id: int) -> None:
     if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
                     (agent_id, session_id)).fetchone() is None:
-        _keep_turns(conn, agent_id, session_id, None, turns, vectors)
+        utterances.keep(conn, agent_id, session_id, None, turns, vectors)
     sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
 
 
@@ -260,7 +246,7 @@ def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d
         hid = sql.insert_highlight(conn, episode_id, agent_id, u.message.text, u.message.ts_ms, u.intensity,
                                    u.specificity)
         sql.add_sources(conn, "highlight", hid, agent_id, [(u.message.message_id, u.ref)])
-    _keep_turns(conn, agent_id, session_id, episode_id, turns, vectors[1:])
+    utterances.keep(conn, agent_id, session_id, episode_id, turns, vectors[1:])
     for p in planned:
         apply_decision(conn, agent_id, episode_id, p, d.ended_ms)
     fire.after_session(conn, agent_id, session_id, [u.message.text for u in d.utterances], episode_id, arms,

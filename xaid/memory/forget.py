@@ -31,7 +31,6 @@ DAY_MS = 86_400_000
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
 # find years of them, and the database is one thread; the rest follow in further transactions.
 TRANSCRIPT_BATCH = 200
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KINDS = ("episode", "highlight", "fact", "utterance")
 KEEP_VALUE = 0.45  # an utterance this specific or felt is kept however old (a name and a date ≈ 0.5)
 
@@ -228,7 +227,7 @@ MATCH_FUNCTION = "xaid_forget_match"
 def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
     """Whether a text holds every term: a Latin word as a word (ignoring case, with a plural or
     possessive ending: "ex" is in "My ex's flat", not in "next"), Chinese as it is written."""
-    patterns = [re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I) if not _CJK.search(t)
+    patterns = [re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I) if not index.CJK.search(t)
                 else re.compile(re.escape(t)) for t in terms]
 
     def match(text: str | None) -> bool:

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from . import index
+
 Kind = Literal["topic", "previous"]
 
 
@@ -38,7 +40,6 @@ class ForgetRequest:
         return ("" if self.lang == "zh" else " ").join(self.terms)
 
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 # -- English -------------------------------------------------------------------------------------
 _FILLER = r"(?:(?:ok(?:ay)?|actually|hey|oh|um+|uh+|so|and|also|wait|hm+|no|sorry|well|look|listen|but)\b[,\s]*)*"
@@ -227,7 +228,7 @@ def parse(text: str) -> ForgetRequest | None:
     """The forget request ``text`` makes, or None (most messages)."""
     if not text or len(text) > 400:
         return None
-    if _CJK.search(text):
+    if index.CJK.search(text):
         for clause in _clauses_zh(text):
             if (found := _parse_zh(clause, text)) is not None:
                 return found

@@ -191,16 +191,8 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
 
 def _write_turns(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
                  turns: list[dict[str, Any]], vec: Any) -> None:
-    """Imported utterances, linked in order like consolidated ones; a superseded one stays history."""
-    prev: int | None = None
-    for t in turns:
-        new = NewUtterance(None, t["ref"], t["role"], t["speaker"], t["text"], t["ts"],
-                           utterances.value(t["text"], 0.0))
-        worth = new.value >= utterances.CHATTER_VALUE  # small talk: no vector
-        vector = next(vec) if worth else (next(vec), None)[1]
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, new, prev, embedded=worth)
-        if t["superseded"]:
-            conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,))
-        if t["speaker"]:
-            utterance_sql.add_participant(conn, agent_id, t["speaker"], t["role"])
-        index.add(conn, agent_id, "utterance", prev, t["text"], t["ts"], vector)
+    """Imported utterances, written like consolidated ones; a superseded one stays history."""
+    new = [NewUtterance(None, t["ref"], t["role"], t["speaker"], t["text"], t["ts"], utterances.value(t["text"], 0.0))
+           for t in turns]
+    vectors = [next(vec) for _ in turns]
+    utterances.keep(conn, agent_id, session_id, episode_id, new, vectors, [t["superseded"] for t in turns])

@@ -179,7 +179,7 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
         if item_id in recent_ids:
             score = max(score, (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)))
         scored[item_id] = score
-    _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds)
+    _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past)
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
     chosen, used = pack.fill([(found[i], about[i], scored[i]) for i in ranked], utterances.terms(asked.topic),
                              k, budget_tokens, now_ms)
@@ -189,7 +189,8 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
 
 
 def _add_neighbours(conn: apsw.Connection, agent_id: str, now_ms: int, found: dict[int, index.Item],
-                    about: dict[int, About], scored: dict[int, float], kinds: frozenset[str] | None) -> None:
+                    about: dict[int, About], scored: dict[int, float], kinds: frozenset[str] | None,
+                    past: bool) -> None:
     """The turn around a strong utterance hit: the answer after a question ("what should I read?" →
     the companion's recommendation) and the question before an answer. A question-and-answer pair is
     one memory split over two turns; a match on either half should bring the other."""
@@ -211,7 +212,7 @@ def _add_neighbours(conn: apsw.Connection, agent_id: str, now_ms: int, found: di
               and (links[item.source_id][1] == NEXT_SHARE or extract.is_question(item.text))}
     fresh = {i: item for i, item in linked.items() if i not in found}
     found.update(fresh)
-    about.update(_about(conn, fresh, False))
+    about.update(_about(conn, fresh, past))  # a superseded neighbour, like any memory, only for the past
     for item_id, item in linked.items():
         if item_id in about:  # a neighbour found on its own as well keeps the better of the two scores
             hit, share = links[item.source_id]

@@ -19,8 +19,12 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+import apsw
+import numpy as np
+
 from .. import clock
 from ..prompt import estimate_tokens
+from ..store import utterances as utterance_sql
 from ..store.sessions import Message
 from ..store.utterances import NewUtterance
 from . import features, index, timeparse
@@ -39,6 +43,28 @@ def value(text: str, intensity: float) -> float:
     if words < 3 and specific < 0.3 and intensity < 0.6:
         return round(min(CHATTER_VALUE - 0.05, 0.5 * words / 6 + 0.1 * intensity), 3)
     return round(min(1.0, 0.45 * specific + 0.35 * intensity + 0.2 * min(1.0, words / 6)), 3)
+
+
+def worth_a_vector(u: NewUtterance) -> bool:
+    """Small talk is found by its words if at all: a vector is most of what a turn costs to keep."""
+    return u.value >= CHATTER_VALUE
+
+
+def keep(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
+         turns: Sequence[NewUtterance], vectors: Sequence[np.ndarray | None],
+         superseded: Sequence[bool] | None = None) -> None:
+    """A session's turns as searchable utterances, in order, each linked to the one before it (the
+    question an answer answers), and their speakers as the conversation's participants. Consolidation
+    and import both write turns through here."""
+    for name, role in {(t.speaker, t.role) for t in turns if t.speaker}:
+        utterance_sql.add_participant(conn, agent_id, name, role)
+    prev: int | None = None
+    for n, (t, vec) in enumerate(zip(turns, vectors, strict=True)):
+        # "embedded" means worth a vector: a turn the model cannot read yet gets one from a model that can
+        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev, embedded=worth_a_vector(t))
+        if superseded and superseded[n]:
+            conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,))
+        index.add(conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec if worth_a_vector(t) else None)
 
 
 def from_messages(messages: Sequence[Message], intensity: dict[int, float]) -> list[NewUtterance]:
