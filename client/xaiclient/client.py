@@ -66,6 +66,7 @@ class Client(Api):
     ):
         self.path = str(socket_path or default_socket_path())
         self._router = Router(max_frame)
+        self.ended: XaiError | None = None  # why the connection ended, once it has: it is then unusable
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(timeout)
         try:
@@ -87,12 +88,31 @@ class Client(Api):
     def close(self) -> None:
         self._sock.close()
 
+    def usable(self) -> bool:
+        """False once the daemon has closed this connection (``server.idle_seconds``, a shutdown).
+
+        Only meaningful with nothing in flight: then the daemon sends nothing unasked except the
+        error it closes with, so any readable byte, like the end of the stream, means it is over."""
+        if self.ended is not None:
+            return False
+        try:
+            self._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        return False
+
+    def _end(self, err: XaiError) -> XaiError:
+        self.ended = err
+        return err
+
     def _send(self, data: bytes) -> None:
         self._router.check_size(data)
         try:
             self._sock.sendall(data)
         except OSError:
-            raise self._salvage() from None
+            raise self._end(self._salvage()) from None
 
     def _salvage(self) -> XaiError:
         """After a failed write: the daemon usually said why before it closed (frame_too_large,
@@ -109,17 +129,15 @@ class Client(Api):
             if msg is not None:
                 return msg
             if (err := self._router.orphan_error()) is not None:
-                raise err
+                raise self._end(err)
             try:
                 data = self._sock.recv(_CHUNK)
             except TimeoutError:
                 raise XaiError("timeout", "no answer from xaid in time") from None
             except OSError as exc:
-                raise self._router.lost(self.path, exc.strerror or str(exc)) from None
+                raise self._end(self._router.lost(self.path, exc.strerror or str(exc))) from None
             if not data:
-                if (err := self._router.orphan_error()) is not None:
-                    raise err
-                raise self._router.lost(self.path)
+                raise self._end(self._router.orphan_error() or self._router.lost(self.path))
             self._router.receive(data)
 
     def call(self, method: str, **params: Any) -> Any:

@@ -58,7 +58,7 @@ def test_chat_repl_new_and_quit(daemon: DaemonProcess) -> None:
     assert out.returncode == 0
     assert "echo: hello there" in out.stdout and "echo: second session" in out.stdout
     sessions = json.loads(xaictl("--json", "session", "list", "mia", socket=sock).stdout)
-    assert [s["open"] for s in sessions] == [False, True]
+    assert [s["open"] for s in sessions] == [False, False]  # /quit closes the session
 
 
 def test_ping_and_status(daemon: DaemonProcess) -> None:
