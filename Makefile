@@ -23,12 +23,13 @@ demo: setup
 	@mkdir -p $(DEMO)
 	@XAID_STORAGE_STATE_DIR=$(DEMO)/state XAID_SERVER_SOCKET=$(DEMO)/xaid.sock \
 		$(BIN)/xaid >$(DEMO)/xaid.log 2>&1 & echo $$! >$(DEMO)/xaid.pid
+	@# The scene of `xaictl demo` (client/xaiclient/cli_demo.py): an exhausted evening, then "Morning."
+	@# the next day, with what the agent recalled, the mood and the suggestion; in English and Chinese.
 	@export XAID_SOCKET=$(DEMO)/xaid.sock; trap 'kill $$(cat $(DEMO)/xaid.pid)' EXIT; \
-		$(BIN)/xaictl ping --wait 30 && \
+		$(BIN)/xaictl ping --wait 30 >/dev/null && \
 		($(BIN)/xaictl agent show mia >/dev/null 2>&1 || \
-		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief.") && \
-		$(BIN)/xaictl send mia "Hi! I just got home from a long day at work." && \
-		$(BIN)/xaictl status
+		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief." >/dev/null) && \
+		$(BIN)/xaictl demo
 	@echo "daemon log: $(DEMO)/xaid.log; to talk more, start the daemon as README.md shows, then: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
 
 test: setup

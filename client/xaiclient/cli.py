@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import cli_chat, cli_explain, cli_memory, cli_ops, cli_time
+from . import cli_chat, cli_demo, cli_explain, cli_memory, cli_ops, cli_time
 from .client import Client
 from .core import DaemonUnavailable
 from .wire import DEFAULT_MAX_FRAME, XaiError
@@ -278,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     send.set_defaults(fn=cmd_send)
 
     cli_chat.register(sub)
+    cli_demo.register(sub)
 
     mood = sub.add_parser("mood", parents=common, help="the mood the agent senses, its history, or a reset")
     mood.add_argument("agent_id")

@@ -38,7 +38,7 @@ def summary(context: dict[str, Any] | None, indent: str = "  ") -> str:
     mood = context.get("mood")
     lines.append("mood: " + (mood_line(mood) if mood else "off for this agent"))
     if context.get("tone"):
-        lines.append(f"tone: {_clip(context['tone'])}")
+        lines.append(f"tone: {_clip(context['tone'], 2 * WIDTH)}")
     if context.get("suggestion"):
         lines.append(f"suggestion: {_clip(context['suggestion'], 2 * WIDTH)}")
     else:
