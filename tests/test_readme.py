@@ -37,3 +37,19 @@ def test_the_python_snippets_run_as_written_and_again(daemon: DaemonProcess) -> 
     with daemon.client() as c:
         sessions = c.session_list("mia")["sessions"]
     assert len(sessions) == 2 * len(snippets) and not any(s["open"] for s in sessions)
+
+
+def make_dry_run(*args: str) -> str:
+    out = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_setup_says_each_stage_and_lets_pip_speak(tmp_path: Path) -> None:
+    """`make demo` on a fresh clone: one line per stage with its cost, pip's own progress, not `pip -q`."""
+    plan = make_dry_run(f"VENV={tmp_path / 'venv'}", "setup")
+    stages = re.findall(r'echo "==> \[(\d)/(\d)\]', plan)
+    assert [s[0] for s in stages] == ["1", "2", "3"] and {s[1] for s in stages} == {"3"}
+    assert "about 5 minutes on 2 cores" in plan and "still working" in plan
+    pip_lines = [line for line in plan.splitlines() if "bin/pip install" in line]
+    assert len(pip_lines) == 3 and not any(" -q" in line for line in pip_lines)
