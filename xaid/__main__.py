@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"xaid: bad configuration: {exc}", file=sys.stderr)
         return 2
     if args.check_config:
-        print(f"xaid: configuration OK ({cfg.source})")
+        print(f"xaid: configuration OK ({cfg.describe()})")
         return 0
     os.umask(0o077)  # every file the daemon writes (the database above all) is its user's alone
     if args.restore:

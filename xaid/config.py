@@ -19,6 +19,9 @@ SYSTEM_CONFIG = Path("/etc/xaid/xaid.toml")
 ENV_PREFIX = "XAID_"
 
 
+DEFAULTS = "(defaults)"  # the source of a configuration read from no file
+
+
 class ConfigError(Exception):
     """A bad config file or override; the message names the file, key and the problem."""
 
@@ -173,9 +176,24 @@ class Config:
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: str = ""
+    # Where each key that is not at its default was set ("llm.n_ctx" -> the file or the variable), so
+    # that an error names what the user wrote, not "(defaults)".
+    origins: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def section_items(self) -> list[tuple[str, Any]]:
-        return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name != "source"]
+        return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in ("source", "origins")]
+
+    def where(self, key: str) -> str:
+        """Who set ``key`` ("section.name"): its environment variable, the file, or the defaults."""
+        return self.origins.get(key, self.source)
+
+    def describe(self) -> str:
+        """What the configuration was read from, for ``--check-config``'s success line."""
+        parts = ["built-in defaults" if self.source == DEFAULTS else self.source]
+        variables = sorted({o for o in self.origins.values() if o.startswith(ENV_PREFIX)})
+        if variables:
+            parts.append("environment: " + ", ".join(variables))
+        return "; ".join(parts)
 
 
 SECTIONS: dict[str, type] = {
@@ -249,10 +267,13 @@ def _apply(section: str, obj: Any, values: dict[str, Any], origin: str, from_env
 
 
 def _validate(cfg: Config) -> None:
+    def bad(key: str, what: str) -> ConfigError:
+        return ConfigError(f"{cfg.where(key)}: {key} {what}")
+
     try:
         int(cfg.server.socket_mode, 8)
     except ValueError:
-        raise ConfigError(f"{cfg.source}: [server] socket_mode must be octal, got {cfg.server.socket_mode!r}") from None
+        raise bad("server.socket_mode", f"must be octal, got {cfg.server.socket_mode!r}") from None
     for name, value in (
         ("server.max_frame_bytes", cfg.server.max_frame_bytes),
         ("server.max_connections", cfg.server.max_connections),
@@ -272,20 +293,20 @@ def _validate(cfg: Config) -> None:
         ("memory.embed_threads", cfg.memory.embed_threads),
     ):
         if value <= 0:
-            raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")
+            raise bad(name, f"must be positive, got {value}")
     if cfg.server.idle_seconds < 0:
-        raise ConfigError(f"{cfg.source}: server.idle_seconds must be 0 (never) or more, got {cfg.server.idle_seconds}")
+        raise bad("server.idle_seconds", f"must be 0 (never) or more, got {cfg.server.idle_seconds}")
     if cfg.memory.keep_transcripts_days < 0:
-        raise ConfigError(f"{cfg.source}: memory.keep_transcripts_days must be 0 (keep forever) or more, "
-                          f"got {cfg.memory.keep_transcripts_days}")
+        raise bad("memory.keep_transcripts_days",
+                  f"must be 0 (keep forever) or more, got {cfg.memory.keep_transcripts_days}")
     try:
         resolve_zone(cfg.memory.timezone)
     except ValueError as exc:
-        raise ConfigError(f"{cfg.source}: memory.timezone: {exc}") from None
+        raise ConfigError(f"{cfg.where('memory.timezone')}: memory.timezone: {exc}") from None
     if cfg.server.max_frame_bytes < 1024:
-        raise ConfigError(f"{cfg.source}: server.max_frame_bytes must be at least 1024")
+        raise bad("server.max_frame_bytes", "must be at least 1024")
     if not 0 < cfg.mood.learning_rate <= 1:
-        raise ConfigError(f"{cfg.source}: mood.learning_rate must be in (0, 1], got {cfg.mood.learning_rate}")
+        raise bad("mood.learning_rate", f"must be in (0, 1], got {cfg.mood.learning_rate}")
 
 
 def default_config_path() -> Path | None:
@@ -300,7 +321,8 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
     """Defaults, then the TOML file (explicit, else the first that exists), then XAID_* variables."""
     env = dict(os.environ if env is None else env)
     file = Path(path) if path else default_config_path()
-    cfg = Config(source=str(file) if file else "(defaults)")
+    cfg = Config(source=str(file) if file else DEFAULTS)
+    origins: dict[str, str] = {}
     if file is not None:
         try:
             raw = tomllib.loads(file.read_text(encoding="utf-8"))
@@ -316,6 +338,7 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
             if not isinstance(values, dict):
                 raise ConfigError(f"{file}: [{section}] must be a table")
             cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), values, str(file), False)})
+            origins.update({f"{section}.{key}": str(file) for key in values})
     # The API key's own variable (XAID_LLM_API_KEY by default) shares the prefix but is no config key.
     secret_vars = {LLMConfig.api_key_env, env.get(f"{ENV_PREFIX}LLM_API_KEY_ENV", cfg.llm.api_key_env)}
     for name, value in sorted(env.items()):
@@ -324,6 +347,8 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
         section, _, key = name[len(ENV_PREFIX) :].lower().partition("_")
         if section in SECTIONS and key:
             cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), {key: value}, name, True)})
+            origins[f"{section}.{key}"] = name
+    cfg = replace(cfg, origins=origins)
     _validate(cfg)
     return cfg
 

@@ -119,6 +119,18 @@ def _agent_line(a: dict[str, Any]) -> str:
     return f"{a['agent_id']:<20} {a['name']:<20} tools={tools} created {_when(a['created_ms'])}"
 
 
+def _agent_text(a: dict[str, Any]) -> str:
+    config = a.get("config") or {}
+    tools = [t.get("name", "?") for t in config.get("tools", [])]
+    settings = {k: v for k, v in config.items() if k != "tools"}
+    return "\n".join([
+        f"{a['agent_id']}: {a['name']}, created {_when(a['created_ms'])}, updated {_when(a['updated_ms'])}",
+        f"persona: {a['persona_init'] or '(none)'}",
+        "config: " + (json.dumps(settings, ensure_ascii=False) if settings else "(the daemon's defaults)"),
+        "tools: " + (", ".join(tools) if tools else "(none)"),
+    ])
+
+
 def cmd_agent(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
@@ -129,7 +141,7 @@ def cmd_agent(args: argparse.Namespace) -> int:
         elif args.action == "update":
             _print(args, client.agent_update(args.agent_id, args.name, args.persona, args.config), _agent_line)
         elif args.action == "show":
-            _print(args, client.agent_get(args.agent_id))
+            _print(args, client.agent_get(args.agent_id), _agent_text)
         elif args.action == "delete":
             if not args.yes:
                 raise XaiError("refused", f"deleting {args.agent_id} erases everything it remembers; add --yes")
