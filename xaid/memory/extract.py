@@ -150,14 +150,20 @@ def candidates(text: str) -> list[Candidate]:
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
     speaker_is_user = skip_next = False
+    person: str | None = None  # "my sister" / 我妹妹 of the clause before, for a she/he/她/他 clause after it
     for clause, soft in _split(text):
         plain = _ANNOTATION.sub("", clause).strip()
+        chinese = bool(_CJK.search(plain))
+        lang = zh if chinese else en
+        resolved = lang.resolve_pronoun(plain, person) if person else None
+        if resolved is not None:
+            plain = clause = resolved
+        person = lang.refers_to(plain) or (person if resolved is not None else None)
         conditional_consequence = soft and skip_next
         skip_next = bool(_CONDITIONAL.match(plain))
         if conditional_consequence or _is_question_clause(plain):
             speaker_is_user = False
             continue
-        chinese = bool(_CJK.search(plain))
         body, annotated = plain, clause
         if soft and speaker_is_user:
             if chinese and zh.continues_subject(plain):
