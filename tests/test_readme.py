@@ -16,8 +16,23 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
+def fenced() -> list[tuple[str, str]]:
+    """Every fenced block as (language, body), the language "" for a bare fence."""
+    out, lang, body = [], None, []
+    for line in README.splitlines():
+        if line.startswith("```"):
+            if lang is None:
+                lang, body = line[3:].strip(), []
+            else:
+                out.append((lang, "\n".join(body) + "\n"))
+                lang = None
+        elif lang is not None:
+            body.append(line)
+    return out
+
+
 def blocks(lang: str) -> list[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", README, re.S)
+    return [body for kind, body in fenced() if kind == lang]
 
 
 def run_python(code: str, sock: Path) -> subprocess.CompletedProcess[str]:
@@ -53,3 +68,59 @@ def test_setup_says_each_stage_and_lets_pip_speak(tmp_path: Path) -> None:
     assert "about 5 minutes on 2 cores" in plan and "still working" in plan
     pip_lines = [line for line in plan.splitlines() if "bin/pip install" in line]
     assert len(pip_lines) == 3 and not any(" -q" in line for line in pip_lines)
+
+
+def _shell_lines() -> list[str]:
+    return [line.strip() for block in blocks("sh") for line in block.splitlines() if line.strip()]
+
+
+def test_the_make_targets_it_names_exist() -> None:
+    named = set(re.findall(r"`make (\w+)`", README)) | {
+        line.split()[1] for line in _shell_lines() if line.startswith("make ")}
+    assert {"demo", "test", "bench"} <= named
+    targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+    assert named <= targets, named - targets
+
+
+def test_the_daemon_command_reads_as_a_valid_configuration(tmp_path: Path) -> None:
+    (line,) = [ln for ln in _shell_lines() if "bin/xaid " in ln or ln.endswith("bin/xaid &")]
+    variables = dict(re.findall(r"(XAID_\w+)=(\S+)", line))
+    assert set(variables) == {"XAID_STORAGE_STATE_DIR", "XAID_SERVER_SOCKET"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
+    env.update(variables, XDG_CONFIG_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "xaid", "--check-config"], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and "XAID_SERVER_SOCKET" in out.stdout, out.stderr
+
+
+def test_the_xaictl_commands_run_as_written(daemon: DaemonProcess) -> None:
+    """Every xaictl line of the README against a daemon, after what `make demo` leaves (agent mia)."""
+    import shlex
+
+    with daemon.client() as c:
+        c.agent_create("mia", name="Mia")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
+    env["XAID_SOCKET"] = str(daemon.socket)
+    env["XAICTL_HISTORY"] = str(daemon.root / "history")
+    commands = [shlex.split(ln)[1:] for ln in _shell_lines() if shlex.split(ln)[0].endswith("bin/xaictl")]
+    assert {c[0] for c in commands} >= {"chat", "demo", "send"}
+    for args in commands:
+        out = subprocess.run([sys.executable, "-m", "xaiclient.cli", *args], env=env, input="hello\n/quit\n",
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, f"xaictl {' '.join(args)}: {out.stderr}"
+        assert "echo: " in out.stdout
+
+
+def test_the_layout_it_describes_exists() -> None:
+    (tree,) = [b for b in blocks("") if "xaid/" in b]
+    top = ROOT
+    for line in tree.splitlines():
+        if not line.strip():
+            continue
+        names = line.strip().split("  ")[0].strip()
+        if not line.startswith(" "):
+            top = ROOT / names.rstrip("/")
+            assert top.exists(), names
+            continue
+        for name in names.split(", "):
+            assert list(top.glob(name.rstrip("/"))), f"{top.relative_to(ROOT)}/{name}"

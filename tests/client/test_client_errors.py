@@ -97,7 +97,11 @@ def test_during_shutdown_the_client_says_shutting_down(tmp_path: Path) -> None:
                     other.agent_list()
                     time.sleep(0.02)
             assert refused.value.code == "shutting_down"
-            stream.finish()
+            assert not proc.socket.exists()  # as docs/protocol.md says: removed at the signal, not at exit
+            with pytest.raises(DaemonUnavailable) as newcomer:
+                proc.client()
+            assert "not running" in newcomer.value.message
+            assert stream.finish()["finish_reason"] == "stop"  # the running turn drained
             with pytest.raises(DaemonUnavailable) as closed:
                 for _ in range(500):
                     other.ping()
