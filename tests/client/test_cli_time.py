@@ -60,3 +60,17 @@ def test_at_and_ts_reach_the_daemon(daemon: DaemonProcess) -> None:
     assert history[0]["ts"] == ms(2026, 12, 2, 9, 0)
     first = xaictl_json("session", "history", opened["session_id"], socket=sock)
     assert first[0]["ts"] == opened["opened_ms"] + 60_000
+
+
+def test_chat_at_runs_its_clock_from_that_time(daemon: DaemonProcess) -> None:
+    from xaid.testing import xaictl
+
+    sock = daemon.socket
+    xaictl_json("agent", "create", "mia", socket=sock)
+    out = xaictl("chat", "mia", "--no-history", "--at", "2026-12-02T08:00:00+00:00", socket=sock,
+                 stdin="Morning.\n/quit\n")
+    assert out.returncode == 0, out.stderr
+    (session,) = xaictl_json("session", "list", "mia", socket=sock)
+    said = xaictl_json("session", "history", session["session_id"], socket=sock)[0]
+    target = ms(2026, 12, 2, 9, 0)
+    assert target <= session["opened_ms"] <= said["ts"] < target + 60_000  # the replayed morning, not today
