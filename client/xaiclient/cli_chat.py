@@ -15,19 +15,15 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from . import cli_explain, cli_time
 from .client import Client, Stream
 from .core import DaemonUnavailable
 from .wire import XaiError
-
-try:
-    import readline
-except ImportError:  # Windows, or a Python built without it
-    readline = None  # type: ignore[assignment]
 
 TTY_LINE_MAX = 4095  # what a terminal in canonical mode delivers of one line (N_TTY_BUF_SIZE - 1)
 HISTORY_LENGTH = 1000
@@ -51,9 +47,16 @@ def history_path() -> Path:
     return Path(state) / "xaid" / "xaictl_history"
 
 
-def _load_history(path: Path) -> bool:
-    if readline is None:
-        return False
+def line_editor() -> ModuleType | None:
+    """The standard library's readline, imported only for a terminal: once imported, ``input()`` uses it."""
+    try:
+        import readline
+    except ImportError:  # Windows, or a Python built without it
+        return None
+    return readline
+
+
+def _load_history(readline: ModuleType, path: Path) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
@@ -66,13 +69,12 @@ def _load_history(path: Path) -> bool:
     return True
 
 
-def _save_history(path: Path) -> None:
-    if readline is not None:
-        try:
-            readline.write_history_file(path)
-            os.chmod(path, 0o600)
-        except OSError:
-            pass
+def _save_history(readline: ModuleType, path: Path) -> None:
+    try:
+        readline.write_history_file(path)
+        os.chmod(path, 0o600)
+    except OSError:
+        pass
 
 
 def stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> dict[str, Any]:
@@ -116,7 +118,6 @@ class Chat:
     client: Client | None = None
     session_id: str | None = None
     offset_ms: int | None = None  # replaying: the chat's clock runs this far from the real one
-    typed: list[str] = field(default_factory=list)
 
     @property
     def agent(self) -> str:
@@ -224,7 +225,7 @@ class Chat:
             print(f"[the session stays open: {exc.message}]", file=sys.stderr)
 
 
-def read_message(interactive: bool) -> str | None:
+def read_message(line_limit: bool) -> str | None:
     """One message from the prompt: continuation lines joined, /paste read; None for "nothing to send"."""
     line = input("you> ")
     if line.strip() == "/paste":
@@ -241,7 +242,7 @@ def read_message(interactive: bool) -> str | None:
         return "\n".join(lines)
     while line.endswith("\\"):
         line = line[:-1] + "\n" + input("...> ")
-    if interactive and readline is None and len(line) >= TTY_LINE_MAX:
+    if line_limit and len(line) >= TTY_LINE_MAX:
         print(f"[not sent: the terminal cuts a line at {TTY_LINE_MAX} characters; use /paste, end lines "
               "with \\, or send a file: xaictl send AGENT --file FILE]", file=sys.stderr)
         return None
@@ -254,8 +255,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if when is not None:
         chat.offset_ms = when - int(time.time() * 1000)
     interactive = sys.stdin.isatty()
-    history = history_path() if interactive and not args.no_history else None
-    if history is not None and not _load_history(history):
+    readline = line_editor() if interactive else None
+    history = history_path() if readline is not None and not args.no_history else None
+    if readline is not None and history is not None and not _load_history(readline, history):
         history = None
     client = chat.connected()
     chat.session_id = args.session or session_for(client, chat.agent, False, chat.ts())[0]
@@ -263,7 +265,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     try:
         while True:
             try:
-                text = read_message(interactive)
+                text = read_message(interactive and readline is None)
             except EOFError:
                 print()
                 chat.quit()
@@ -273,9 +275,10 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 continue
             if text is None or not text.strip():
                 continue
+            text = text.strip()
             try:
                 if text.startswith("/") and not text.startswith("//"):
-                    if not chat.command(text.strip()):
+                    if not chat.command(text):
                         return 0
                     continue
                 chat.say(text[1:] if text.startswith("//") else text)
@@ -286,8 +289,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
             except XaiError as exc:
                 print(f"[{exc.code}: {exc.message}]", file=sys.stderr)
     finally:
-        if history is not None:
-            _save_history(history)
+        if readline is not None and history is not None:
+            _save_history(readline, history)
         if chat.client is not None:
             chat.client.close()
 
