@@ -108,7 +108,6 @@ class Client(Api):
         return err
 
     def _send(self, data: bytes) -> None:
-        self._router.check_size(data)
         try:
             self._sock.sendall(data)
         except OSError:
@@ -263,7 +262,6 @@ class AsyncClient(Api):
             raise XaiError("unavailable", "not connected; call connect() first")
         if self._failure is not None:
             raise self._failure
-        self._router.check_size(frame)
         self._writer.write(frame)
         try:
             await self._writer.drain()

@@ -105,9 +105,11 @@ class Router:
 
     def request(self, method: str, params: Mapping[str, Any]) -> tuple[int, bytes]:
         rid = self._next_id
+        frame = encode(Request(id=rid, method=method, params=clean_params(params)))
+        self.check_size(frame)
         self._next_id += 1
         self.inbox[rid] = deque()
-        return rid, encode(Request(id=rid, method=method, params=clean_params(params)))
+        return rid, frame
 
     def receive(self, data: bytes) -> set[int]:
         """Feed bytes; return the request ids that have new messages."""
