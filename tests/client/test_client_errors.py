@@ -24,6 +24,7 @@ def test_an_over_limit_message_is_refused_before_it_is_sent(daemon: DaemonProces
             c.session_send(sid, BIG)
         assert caught.value.code == "frame_too_large" and "nothing was sent" in caught.value.message
         assert caught.value.data["limit"] == c.server["max_frame_bytes"]
+        assert not c._router.inbox  # nothing left waiting for a reply that will never come
         # The connection is still good: nothing went out.
         assert c.session_send(sid, "still here").finish()["text"] == "echo: still here"
 
