@@ -58,7 +58,7 @@ class LlamaCppProvider:
         self.cfg = cfg
         self.models_dir = models_dir
         self.model_path = Path(cfg.model_path) if cfg.model_path else None
-        self.model_name = "" if cfg.model_path else models.get(cfg.model).name
+        self.model_name = "" if cfg.model_path else cfg.model or models.DEFAULT_MODEL
         self.n_threads = cfg.n_threads or usable_cores()
         self.states = SessionStates(cfg.state_cache_mb * 2**20)
         self._llm: Any = None
@@ -88,7 +88,11 @@ class LlamaCppProvider:
             return self.model_path
         if self.models_dir is None:
             raise ProviderError("no models directory to keep the joined model in")
-        return model_files.prepare(models.get(self.model_name), self.models_dir, log.info)
+        try:
+            spec = models.get(self.model_name)
+        except models.UnknownModel as exc:
+            raise ProviderError(str(exc)) from None
+        return model_files.prepare(spec, self.models_dir, log.info)
 
     def load(self) -> None:
         passive_openmp()

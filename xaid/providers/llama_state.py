@@ -52,10 +52,7 @@ class SessionStates:
         self.saved: OrderedDict[str, Saved] = OrderedDict()
         self.owner = ""  # whose tokens the live context holds
         self.counters = StateCounters()
-
-    @property
-    def used_bytes(self) -> int:
-        return sum(len(s.data) for s in self.saved.values())
+        self.used_bytes = 0  # kept as a number: `status` reads it from another thread than the model's
 
     def describe(self) -> dict[str, Any]:
         c = self.counters
@@ -63,12 +60,28 @@ class SessionStates:
                 "sessions": len(self.saved), "saves": c.saves, "restores": c.restores,
                 "evictions": c.evictions, "misses": c.misses}
 
-    def forget(self, session: str) -> None:
-        self.saved.pop(session, None)
+    def _drop(self, session: str | None = None) -> None:
+        if session is None:
+            _key, gone = self.saved.popitem(last=False)
+        else:
+            gone = self.saved.pop(session, None)
+        if gone is not None:
+            self.used_bytes -= len(gone.data)
 
     def switch(self, llm: Any, owner: str) -> None:
+        """Never fails a turn: if llama.cpp refuses a copy, the prompt is simply read again."""
         if self.capacity <= 0 or owner == self.owner:
             return
+        try:
+            self._switch(llm, owner)
+        except Exception:  # a ctypes or llama.cpp error: forget what is saved rather than trust it
+            log.exception("per-session llama.cpp state failed; the prompt is read again")
+            self.saved.clear()
+            self.used_bytes = 0
+            self.owner = ""
+            llm.reset()
+
+    def _switch(self, llm: Any, owner: str) -> None:
         if self.owner and llm.n_tokens > 0:
             self._save(llm, self.owner)
         self.owner = owner
@@ -78,7 +91,8 @@ class SessionStates:
         if saved is None:
             self.counters.misses += 1
             return  # llama.cpp's own prefix match keeps whatever this prompt shares with the live one
-        self.saved[owner] = saved  # most recently used; dropped from here only by eviction
+        # Live again, so the copy is stale and would only take room: the session is saved anew when it leaves.
+        self.used_bytes -= len(saved.data)
         if self._restore(llm, saved):
             self.counters.restores += 1
 
@@ -92,11 +106,13 @@ class SessionStates:
         written = llama_cpp.llama_state_seq_get_data(llm.ctx, buf, size, 0)
         if written <= 0:
             return
-        self.saved.pop(owner, None)
-        self.saved[owner] = Saved(tuple(int(t) for t in llm.input_ids[: llm.n_tokens]), bytes(buf)[:written])
+        self._drop(owner)
+        saved = Saved(tuple(int(t) for t in llm.input_ids[: llm.n_tokens]), bytes(buf)[:written])
+        self.saved[owner] = saved
+        self.used_bytes += len(saved.data)
         self.counters.saves += 1
         while self.used_bytes > self.capacity and self.saved:
-            self.saved.popitem(last=False)
+            self._drop()
             self.counters.evictions += 1
 
     @staticmethod

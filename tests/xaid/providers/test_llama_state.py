@@ -75,3 +75,15 @@ def test_the_cache_stays_within_its_capacity() -> None:
         conversation(p)
         assert p.states.used_bytes <= 2**20 and p.states.counters.restores == 0
         assert p.states.describe()["capacity_mb"] == 1.0
+
+
+def test_the_least_recently_used_session_is_dropped_first() -> None:
+    for p in provider(6):  # room for one saved session of ~200 tokens (~4.5 MiB), not two
+        turn(p, "a", SYSTEM_A, "Morning.")
+        turn(p, "b", "You are Tom, a calm friend. " + SYSTEM_A[31:], "Hello.")
+        turn(p, "c", "You are Ada, a cheerful friend. " + SYSTEM_A[31:], "Hi!")  # b is saved, a is dropped
+        assert list(p.states.saved) == ["b"] and p.states.counters.evictions == 1
+        assert p.states.used_bytes == len(p.states.saved["b"].data) <= 6 * 2**20
+        back = turn(p, "a", SYSTEM_A, "Morning.")
+        assert p.states.counters.misses == 4 and p.states.counters.restores == 0  # a, b, c new; a gone
+        assert back.prompt_eval_tokens is not None and back.prompt_eval_tokens > 100
