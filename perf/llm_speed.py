@@ -22,7 +22,7 @@ import time
 from statistics import median
 from typing import Any
 
-from .report import Row, Section
+from .report import Aim, Row, Section
 
 SYSTEM_A = (
     "You are Mia, a warm and curious companion. Keep replies short, in the user's language. "
@@ -111,8 +111,14 @@ def child_sessions(cache_mb: int) -> dict[str, Any]:
             "state_tokens": tokens, "switch_ms": save_ms + restore_ms, "cache": states.describe()}
 
 
-def child_generation() -> dict[str, Any]:
-    """One prompt, then GEN_TOKENS generated: what the wait policy changes is the generation loop."""
+def child_generation(default_policy: bool) -> dict[str, Any]:
+    """One prompt, then GEN_TOKENS generated: what the wait policy changes is the generation loop.
+
+    For the default policy llama.cpp is imported before the provider can set PASSIVE (OpenMP reads
+    the variable when the library loads, so setting it afterwards changes nothing)."""
+    if default_policy:
+        assert "OMP_WAIT_POLICY" not in os.environ
+        import llama_cpp  # noqa: F401
     provider = _provider(0)
     said = [TURNS_A[0]]
     _turn(provider, "warm", SYSTEM_A, said, 4)
@@ -149,7 +155,8 @@ def run(quick: bool) -> Section:
             try:
                 time.sleep(0.5)
                 load.append(os.getloadavg()[0])
-                policy[name].append(_spawn("generation", passive if name == "PASSIVE" else base))
+                kind = "generation-passive" if name == "PASSIVE" else "generation-default"
+                policy[name].append(_spawn(kind, passive if name == "PASSIVE" else base))
             finally:
                 hog.kill()
                 hog.wait()
@@ -166,8 +173,9 @@ def run(quick: bool) -> Section:
         rows.append(Row("prompt reading", median(t["read_tokens"] / (t["read_ms"] / 1000) for t in reads), "tok/s",
                         note=f"median of {len(reads)} reads of ≥ 64 tokens, llama.cpp's own timer"))
     gen = [t["generation_tps"] for s in sessions.values() for t in s["second"]]
-    rows.append(Row("generation, machine as it is", median(gen), "tok/s", note=f"{GEN_TOKENS} tokens, greedy; "
-                    f"median of {len(gen)} turns; OMP_WAIT_POLICY=PASSIVE"))
+    rows.append(Row("generation, machine as it is", median(gen), "tok/s", aim=Aim(">=", 6.0),
+                    note=f"{GEN_TOKENS} tokens, greedy; median of {len(gen)} turns; OMP_WAIT_POLICY=PASSIVE; "
+                    "the aim is for an idle machine, this one was not"))
     p = median(r["generation_tps"] for r in policy["PASSIVE"])
     d = median(r["generation_tps"] for r in policy["default"])
     rows.append(Row("generation, one core busy, OMP_WAIT_POLICY=PASSIVE", p, "tok/s", ratio=p / d if d else None,
@@ -183,8 +191,9 @@ def run(quick: bool) -> Section:
     notes = [
         "The model: qwen2.5-coder-1.5b (Q4_K_M, the default llm.model) unless XAID_PERF_MODEL_PATH names "
         "another; n_ctx 4096, llm.n_threads = 0 (the usable cores), greedy sampling, one child process per "
-        "condition. Sessions: A (English) and B (Chinese), each a ~600-token system prompt of persona and "
-        "memories; A, B, A, B: the measured turns are the second ones, each following the other session's "
+        "condition. Sessions: A (English) and B (Chinese), each a system prompt of persona and "
+        "memories (its whole prompt is the N of the rows); A, B, A, B: the measured turns are the second "
+        "ones, each following the other session's "
         "turn. 'state cache on' is llm.state_cache_mb = 128, 'off' is 0 (what xaid did before: llama.cpp "
         "kept only the prefix both sessions share).",
         f"Wait policy: a busy Python loop holds one of the cores while the model generates; load average "
@@ -197,8 +206,8 @@ def run(quick: bool) -> Section:
 def _child(kind: str) -> None:
     if kind.startswith("sessions-"):
         result = child_sessions(int(kind.split("-", 1)[1]))
-    elif kind == "generation":
-        result = child_generation()
+    elif kind.startswith("generation-"):
+        result = child_generation(kind == "generation-default")
     else:
         raise SystemExit(f"unknown child {kind}")
     print(json.dumps(result))
