@@ -7,8 +7,10 @@ strong feelings carry for days and mild ones fade overnight:
 
 - the weight of an observation grows with its intensity:
   ``λ_eff = (λ + (1-λ)·i²) · (0.5 + 0.5·confidence)`` — one "exhausted" counts, one "meh" barely;
-- each feeling carries its own half-life, set by the intensity that formed it:
-  ``h = H · (0.25 + 1.5·i²)`` — from H/4 for a trace of feeling to 1.75·H for the strongest;
+- each feeling carries its own half-life, set by the intensity that formed it and by what was felt:
+  ``h = H · (0.25 + 1.5·i²) · p`` — from H/4 for a trace of feeling to 1.75·H for the strongest,
+  times the reading's persistence ``p`` (``Reading.lasting``: 4 for grief and grave news, 0.5 for
+  an irritation or a shrug, 1 otherwise), capped at ``MAX_HALF_LIFE`` H;
   a merge blends the carried half-life with the new one, each weighted by how much feeling it
   carries (its weight times its distance from the baseline), so a neutral past does not slow
   the fading of a fresh feeling.
@@ -76,8 +78,12 @@ def decay(state: MoodState, now_ms: int) -> MoodState:
     )
 
 
+MAX_HALF_LIFE = 8.0  # times H: even the heaviest news is not a mood for ever (4 days at the default)
+
+
 def reading_half_life(reading: Reading, params: MoodParams) -> int:
-    return int(params.half_life_ms * (0.25 + 1.5 * reading.intensity**2))
+    factor = (0.25 + 1.5 * reading.intensity**2) * reading.lasting
+    return int(params.half_life_ms * min(MAX_HALF_LIFE, factor))
 
 
 def distance(valence: float, arousal: float, fatigue: float) -> float:
