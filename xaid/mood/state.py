@@ -13,7 +13,8 @@ strong feelings carry for days and mild ones fade overnight:
   an irritation or a shrug, 1 otherwise), capped at ``MAX_HALF_LIFE`` H;
   a merge blends the carried half-life with the new one, each weighted by how much feeling it
   carries (its weight times its distance from the baseline), so a neutral past does not slow
-  the fading of a fresh feeling.
+  the fading of a fresh feeling; a reading that goes the same way as a clear carried feeling
+  (tears after the news of a death) never shortens it.
 
 Decay is a true half-life, ``2^(-Δt/h)``, applied to the distance from the baseline. The curve,
 with numbers, is in docs/mood.md; tests/xaid/mood/test_state.py checks the scene it must serve.
@@ -96,6 +97,13 @@ def weight(reading: Reading, params: MoodParams) -> float:
     return (lam + (1 - lam) * reading.intensity**2) * (0.5 + 0.5 * reading.confidence)
 
 
+def _same_way(carried: MoodState, reading: Reading) -> bool:
+    """More of the feeling already carried (tears after the news of a death): it cannot make that
+    feeling shorter-lived than it was."""
+    v = carried.valence - BASELINE_VALENCE
+    return abs(v) >= 0.25 and v * (reading.valence - BASELINE_VALENCE) > 0
+
+
 def merge(prev: MoodState, reading: Reading, now_ms: int, params: MoodParams) -> MoodState:
     """One observation after a user turn; a reading with no cue only lets time pass."""
     carried = decay(prev, now_ms)
@@ -111,7 +119,8 @@ def merge(prev: MoodState, reading: Reading, now_ms: int, params: MoodParams) ->
     total = new_share + old_share
     half_life = reading_half_life(reading, params)
     if total > 0:
-        half_life = int((new_share * half_life + old_share * carried.half_life_ms) / total)
+        blended = int((new_share * half_life + old_share * carried.half_life_ms) / total)
+        half_life = max(blended, carried.half_life_ms) if _same_way(carried, reading) else blended
     return MoodState(
         valence=max(-1.0, min(1.0, mix(carried.valence, reading.valence))),
         arousal=max(0.0, min(1.0, mix(carried.arousal, reading.arousal))),
