@@ -53,6 +53,8 @@ _EN_EMPLOYER = re.compile(
 _EN_CAR = re.compile(
     _EN_I + rf" (?:now |currently |just )?(?:drive|own|bought|got|have) (?:a|an|the|my)? ?(?:new |used |second-?hand )?"
     rf"(?P<x>(?:{_CAR_EN})(?: [A-Z0-9][\w-]*)?)\b")
+_EN_MY_CAR = re.compile(rf"\b(?i:my) (?:car|ride) is (?:a|an) (?:old |new |used |little |tiny )?"
+                        rf"(?P<x>(?:{_CAR_EN})(?: [A-Z0-9][\w-]*)?)\b")
 _EN_PARTNER = re.compile(
     r"\b(?i:my) (?:new )?(?P<rel>boyfriend|girlfriend|partner|wife|husband|fianc[eé]e?) (?:now |these days )?"
     r"(?:is called|is named|'s called|'s name is|is) (?P<x>[A-Z][a-z]+)\b"
@@ -76,6 +78,7 @@ _ZH_PARTNER = re.compile(r"我?(?:现在的|新的?)(?P<rel>男朋友|女朋友|
                          r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:了|[，。！,.!]|$)")
 _ZH_CAR = re.compile(r"我?(?:现在)?(?:开的?是|开|买了|换了|提了)(?:一辆|辆|台|一台)?(?:新的?)?"
                      rf"(?P<x>(?:{_CAR_ZH})[\u4e00-\u9fffA-Za-z0-9]{{0,4}}?)(?:了|车|[，。！,.!]|$)")
+_ZH_LIVE = re.compile(r"我(?:一直|现在|目前)?(?:在|住在)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:住了|生活了|定居)")
 _ZH_NOT_EMPLOYER = re.compile(r"^(?:医院|超市|学校|公园|北京|上海|旅游|旅行|玩|吃|看|买|那|这|外地|国外)")
 _DIET_WORDS = {"素": "素", "vegetarian": "vegetarian", "vegan": "vegan", "吃肉": "吃肉", "meat": "meat"}
 
@@ -99,7 +102,7 @@ def refile(hit: Hit, body: str) -> Hit:
 
 
 def _en(body: str) -> list[Hit]:
-    if m := _EN_CAR.search(body):
+    if m := _EN_CAR.search(body) or _EN_MY_CAR.search(body):
         x = m.group("x")
         return [("preference", "user.car", f"The user drives a {x}.", 0.8, False, x)]
     if m := _EN_PARTNER.search(body):
@@ -133,6 +136,8 @@ def _zh(body: str) -> list[Hit]:
         return [("person", "user.partner", f"用户的{m.group('rel')}叫{m.group('x')}。", 0.85, False, m.group("x"))]
     if m := _ZH_MOVE.search(body):
         return [("place", "user.lives_in", f"用户搬到{m.group('x')}。", 0.8, False, m.group("x"))]
+    if m := _ZH_LIVE.search(body):
+        return [("place", "user.lives_in", f"用户住在{m.group('x')}。", 0.75, False, m.group("x"))]
     if (m := _ZH_EMPLOYER.search(body)) and not _ZH_NOT_EMPLOYER.match(m.group("x")) and \
             ("跳槽" in body or "入职" in body or "上班" in body or "工作" in body):
         return [("work", "user.work", f"用户在{m.group('x')}工作。", 0.75, False, m.group("x"))]

@@ -23,6 +23,7 @@ from . import arm
 MIN_TENSION = 0.3
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
+FRESH_GRIEF_MS = 4 * 86_400_000  # and not within four days of the loss, however the mood reads
 STALE_PER_DAY = 0.03  # priority a due matter loses per day since it became due: fresher is more pressing
 
 
@@ -62,12 +63,17 @@ def _sore_since(conn: apsw.Connection, agent_id: str) -> int | None:
     return int(row[0]) if row and row[0] is not None else None
 
 
-def held_back(conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None) -> list[RecallItem]:
-    """The due items that wait: armed before a very low session while the mood has not recovered."""
-    if carried is None or carried > RECOVERED_VALENCE:
+def held_back(conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None,
+              now_ms: int) -> list[RecallItem]:
+    """The due items that wait: armed before a very low session, while that session is less than
+    four days old or the mood has not recovered. A neutral "ok" two days after a death is not
+    recovery; the days count too."""
+    if carried is None:
         return []
     sore = _sore_since(conn, agent_id)
     if sore is None:
+        return []
+    if carried > RECOVERED_VALENCE and now_ms - sore >= FRESH_GRIEF_MS:
         return []
     return [i for i in live if i.created_ms < sore]
 
@@ -119,7 +125,7 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     if (said is not None and said <= VERY_LOW_VALENCE) or (said is None and carried is not None
                                                             and carried <= CARRIED_VERY_LOW):
         return Verdict(None, "the user is very low right now")
-    held = held_back(conn, agent_id, live, carried)
+    held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]
     if not live:
         return Verdict(None, "the user has been grieving since; older matters wait until the mood recovers")

@@ -22,6 +22,8 @@ def subjects(text: str) -> list[tuple[str, str, bool]]:
     ("We rewrote everything, these days I mainly write Kotlin.", "user.programming_language", "Kotlin"),
     ("跟你说，我上周搬到厦门了。", "user.lives_in", "厦门"),
     ("I went vegan in January.", "user.diet", "vegan"),
+    ("My car is an old Ford Focus.", "user.car", "Ford Focus"),
+    ("我在苏州住了五年了。", "user.lives_in", "苏州"),
 ])
 def test_a_change_lands_on_its_exclusive_subject(text: str, subject: str, key: str) -> None:
     assert (subject, key) in [(s, k) for s, k, _ in subjects(text)]

@@ -25,6 +25,7 @@ def after(text: str, hours: float) -> MoodState:
     "我爸爸昨晚去世了。",
     "We lost our grandmother this morning.",
     "外婆今天走了。",
+    "We had to put our dog down this morning.",
     "The doctor says it's cancer.",
     "今天被确诊了肿瘤。",
 ])
