@@ -2,7 +2,7 @@
 
 Rules rather than a model because they run in well under a millisecond on a Pi, explain themselves
 (``cues``) and say plainly when they found nothing (confidence 0), so small talk leaves the mood alone
-instead of dragging it toward neutral. A learned classifier can join later through CombinedClassifier.
+instead of dragging it toward neutral. A learned classifier can join later through CombinedClassifier (combined.py).
 
 The rules keep valence, arousal and fatigue apart all the way through: "so tired but so excited" is
 tired *and* happy *and* keyed up, and averaging the cues into one point would make it none of these.
@@ -399,36 +399,3 @@ def _lasting(hits: list[_Hit]) -> float:
         return lasting
     total = sum(h[4] for h in hits)
     return round(sum(h[4] * h[8] for h in hits) / total, 4) if total > 0 else 1.0
-
-
-class CombinedClassifier:
-    """Several classifiers as one: each reading counts in proportion to its confidence (times an
-    optional fixed weight), so a classifier that found nothing has no say."""
-
-    name = "combined"
-
-    def __init__(self, classifiers: Sequence[Classifier], weights: Sequence[float] | None = None):
-        if weights is not None and len(weights) != len(classifiers):
-            raise ValueError("one weight per classifier")
-        self.classifiers = tuple(classifiers)
-        self.weights = tuple(weights) if weights is not None else (1.0,) * len(self.classifiers)
-
-    def classify(self, text: str) -> Reading:
-        readings = [(c, c.classify(text), w) for c, w in zip(self.classifiers, self.weights, strict=True)]
-        total = sum(r.confidence * w for _, r, w in readings)
-        if total <= 0.0:
-            return NEUTRAL_READING
-
-        def mean(field: str) -> float:
-            return sum(getattr(r, field) * r.confidence * w for _, r, w in readings) / total
-
-        cues = tuple(f"{c.name}:{cue}" for c, r, w in readings if r.confidence * w > 0 for cue in r.cues)
-        return Reading(
-            valence=round(mean("valence"), 4),
-            arousal=round(mean("arousal"), 4),
-            fatigue=round(mean("fatigue"), 4),
-            intensity=round(mean("intensity"), 4),
-            confidence=round(mean("confidence"), 4),
-            cues=cues,
-            lasting=round(mean("lasting"), 4),
-        )
