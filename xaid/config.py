@@ -166,7 +166,8 @@ class SchedulerConfig:
 @dataclass(frozen=True)
 class MoodConfig:
     half_life_hours: float = doc(
-        12.0, "Base half-life H of a feeling: a strong one fades with up to 1.75·H, a mild one with H/4 (docs/mood.md)."
+        12.0, "Base half-life H of a feeling: from H/4 (a trace) to 1.75·H (the strongest), times 4 for grief "
+        "or grave news and 0.5 for an irritation (docs/mood.md)."
     )
     learning_rate: float = doc(0.3, "λ: the weight of one mild observation against the carried mood.")
     history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")

@@ -203,6 +203,7 @@ class Turns:
         )
         if forgotten is not None:
             self._count_forgotten(forgotten)
+            await self.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
         guidance = tone.guidance(mood) if mood is not None else None
         recall_start = time.perf_counter()
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
