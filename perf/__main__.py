@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.suites",
     "locomo": "perf.locomo",
     "faults": "perf.faults",
+    "replies": "perf.replies",
 }
 HERE = Path(__file__).resolve().parent
 

@@ -88,6 +88,8 @@ class LLMConfig:
     )
     max_tokens: int = doc(256, "Most tokens generated for one reply.")
     temperature: float = doc(0.7, "Sampling temperature.")
+    repeat_penalty: float = doc(1.1, "Penalty on tokens already in the context (llama_cpp; 1.0: none): keeps a small "
+                                "model from repeating a line until max_tokens.")
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
     model: str = doc("", "Model name sent to the OpenAI-compatible endpoint.")
@@ -263,6 +265,7 @@ def _validate(cfg: Config) -> None:
         ("llm.n_ctx", cfg.llm.n_ctx),
         ("llm.max_tokens", cfg.llm.max_tokens),
         ("llm.max_queue", cfg.llm.max_queue),
+        ("llm.repeat_penalty", cfg.llm.repeat_penalty),
         ("mood.half_life_hours", cfg.mood.half_life_hours),
         ("mood.history_limit", cfg.mood.history_limit),
         ("memory.budget_tokens", cfg.memory.budget_tokens),

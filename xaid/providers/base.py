@@ -74,6 +74,10 @@ class GenerateRequest:
     tools: tuple[ToolSpec, ...] = ()
     max_tokens: int = 256
     temperature: float = 0.7
+    # Against the loops a small model falls into ("Morning.\n\nMorning.\n\n..."): text that ends the
+    # reply, and a penalty on tokens already in the context (1.0: none).
+    stop: tuple[str, ...] = ()
+    repeat_penalty: float = 1.0
 
 
 @dataclass(slots=True)
