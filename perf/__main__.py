@@ -30,6 +30,7 @@ AREAS: dict[str, str] = {
     "locomo": "perf.locomo",
     "faults": "perf.faults",
     "replies": "perf.replies",
+    "session_ttft": "perf.session_ttft",
 }
 HERE = Path(__file__).resolve().parent
 

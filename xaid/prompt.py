@@ -108,7 +108,7 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
         if first:
             parts.append(first)
         elif recall:
-            parts.append("你记得对方最近说过的事：回复时关心地提到其中一件。")
+            parts.append("如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。")
         if context.tone:
             parts.append(context.tone)
         parts.append("用中文回复，一到三句话，简短自然。")
@@ -117,7 +117,7 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
     if first:
         parts.append(first)
     elif recall:
-        parts.append("You remember what they told you recently: show it by caringly mentioning one thing of it.")
+        parts.append("If something you remember matters to what they say now, bring it up with a caring word.")
     if context.tone:
         parts.append(context.tone)
     parts.append("Reply in English, in one to three short sentences.")

@@ -50,11 +50,11 @@ class Verdict:
         words = said.group(1) if said else self.item.topic
         kind = _KIND.get(self.item.scene, "topic")
         if lang == "zh":
-            about = {"event": "那件事后来怎么样了", "feeling": "对方现在好点了没有"}.get(kind, f"关于{words}的事")
-            quote = f"，要提到对方上次说的：“{words}”" if kind != "topic" else ""
+            about = {"event": "那件事后来怎么样了", "feeling": "对方现在感觉怎么样"}.get(kind, f"关于{words}的事")
+            quote = f"（对方之前说过：“{words}”）" if kind != "topic" else ""
             return f"先打招呼，再关心地问一句{about}{quote}。只问这一个问题。"
-        about = {"event": "how it went", "feeling": "how they are now"}.get(kind, words)
-        quote = f', naming what they told you last time: "{words}"' if kind != "topic" else ""
+        about = {"event": "how it went", "feeling": "how they are feeling now"}.get(kind, words)
+        quote = f' (they told you: "{words}")' if kind != "topic" else ""
         return f"Greet them, then ask one caring question about {about}{quote}. Ask only this one question."
 
 
