@@ -29,7 +29,7 @@ import os
 import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from .measure import median, progress, scratch_daemon
 from .report import Aim, Row, Section
 
 SCENES = Path(__file__).resolve().parent / "scenarios" / "replies.json"
+RAW = Path(os.environ.get("XAID_PERF_REPLY_RAW", "/tmp/xaid-perf-replies.json"))  # every reply, for reading
 GGUF = Path(os.environ.get("XAID_PERF_GGUF_DIR", "/work/models/gguf"))
 MODELS: dict[str, str] = {  # name -> llm.model_path ("" is the embedded SmolLM2)
     "smollm2-135m": "",
@@ -247,6 +248,10 @@ def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: floa
                             PASS_AIM if model == DEFAULT_MODEL else None,
                             ratio=on.rate / off.rate if off and off.rate else None, baseline="memory off",
                             note=f"{on.passed}/{on.total}; failed: {failed}"))
+            whole = [j for j in judged if (j.model, j.lang, j.memory) == (model, lang, True)]
+            clean = sum(all(j.checks.values()) for j in whole)
+            rows.append(Row(f"replies passing every check, {model}, {lang}, memory on", 100 * clean / len(whole), "%",
+                            note=f"{clean}/{len(whole)} replies"))
             if off is not None:
                 failed = ", ".join(f"{k} {n}" for k, n in off.failed.most_common()) or "none"
                 rows.append(Row(f"reply checks passed, {model}, {lang}, memory off", off.rate, "%",
@@ -295,4 +300,5 @@ def run(quick: bool) -> Section:
             progress(f"replies: {model}, seed {seed}, {len(scenes)} scenes × memory on/off")
             judged += run_model(model, seed, scenes, data["names"], base)
             loads.append(os.getloadavg()[0])
+    RAW.write_text(json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8")
     return section(judged, plan, seeds, median(loads))
