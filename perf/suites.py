@@ -262,7 +262,9 @@ def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome, list[tup
         for p in conv["planted"]:
             context = c.session_send(sid, p["question"], ts=ts, explain=True).finish()["context"]
             ts += step
-            unfolded = [m["text"] for m in c.session_history(sid, limit=every)["messages"]]
+            upto = context.get("folded_upto")  # the messages the prompt's Earlier chunks stand in for
+            unfolded = [m["text"] for m in c.session_history(sid, limit=every)["messages"]] if upto is None else [
+                m["text"] for m in c.session_history(sid)["messages"] if m["id"] > upto]
             earlier = context.get("earlier") or []
             memories = memory_texts(context)
             whole = sum(estimate_tokens(m["text"]) for m in c.session_history(sid)["messages"])

@@ -110,7 +110,8 @@ class Turns:
         self.shown: dict[str, list[ShownBlock]] = {}
         # The profile as of a session's first turn here: it sits in the prompt's head, which stays
         # byte-identical for the session (xaid.prompt); a newer profile waits for the next session.
-        self.profiles: dict[str, str | None] = {}
+        # A forget request drops the snapshot at once: what the user had deleted must not stay in the head.
+        self.profiles: dict[str, tuple[str, str | None]] = {}  # session id -> (agent id, profile)
 
         self.folds: dict[str, int] = {}  # Layer A chunks the session's prompt shows instead of their messages
 
@@ -118,6 +119,11 @@ class Turns:
         self.shown.pop(session_id, None)
         self.profiles.pop(session_id, None)
         self.folds.pop(session_id, None)
+
+    def forgot(self, agent_id: str) -> None:
+        """Memory of ``agent_id`` was deleted: its open sessions take the profile afresh next turn."""
+        for sid in [sid for sid, (agent, _) in self.profiles.items() if agent == agent_id]:
+            del self.profiles[sid]
 
     def _prune_shown(self, session_id: str, uptos: Sequence[int], history: Sequence[Message]) -> None:
         """Memories shown with messages that a chunk now stands in for (or that were deleted) go with
@@ -230,7 +236,9 @@ class Turns:
         else:
             hits, profile = await self._recall(agent, turn) if remember else ([], None)
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
-        profile = self.profiles.setdefault(sid, profile)
+        if forgotten is not None:
+            self.forgot(agent.agent_id)
+        profile = self.profiles.setdefault(sid, (agent.agent_id, profile))[1]
         app.memory.touch_session(sid)
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
@@ -326,6 +334,7 @@ class Turns:
                 "memories_new": [h.to_wire() for h in fresh],
                 "profile": profile,
                 "earlier": list(context.earlier[:context.folds]),
+                "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
                 "mood": mood.to_wire() if mood is not None else None,
                 "tone": guidance,
                 "suggestion": context.suggestion,

@@ -37,11 +37,47 @@ def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: 
         with proc.client() as c:
             c.agent_create("mia", name="Mia")
             sid = c.session_open("mia", ts=T0)["session_id"]
-            earlier = [c.session_send(sid, f"my plant number {i} needs water", ts=T0 + i * MINUTE,
-                                      explain=True).finish()["context"]["earlier"] for i in range(8)]
+            contexts = [c.session_send(sid, f"my plant number {i} needs water", ts=T0 + i * MINUTE,
+                                       explain=True).finish()["context"] for i in range(8)]
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
         chunks = conn.execute("SELECT count(*) FROM compressions WHERE session_id = ?", (sid,)).fetchone()[0]
         conn.close()
     assert chunks >= 2  # Layer A folded as before ...
-    assert earlier == [[]] * 8  # ... but 16 short messages fit 4,096 tokens: the prompt kept them verbatim
+    # ... but 16 short messages fit 4,096 tokens: the prompt kept them verbatim
+    assert [(ctx["earlier"], ctx["folded_upto"]) for ctx in contexts] == [([], 0)] * 8
+
+
+def test_once_the_context_is_full_chunks_stand_in_and_stay(tmp_path: Path) -> None:
+    env = {"XAID_MEMORY_COMPRESS_EVERY": "6", "XAID_LLM_N_CTX": "700"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia", config={"max_tokens": 16})
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        line = "today I repotted the fern, watered the basil and moved the orchid to the sunny window"
+        contexts = [c.session_send(sid, f"{line} ({i})", ts=T0 + i * MINUTE, explain=True).finish()["context"]
+                    for i in range(14)]
+    uptos = [ctx["folded_upto"] for ctx in contexts]
+    assert uptos[0] == 0 and uptos[-1] > 0  # verbatim first, chunks once the budget is reached
+    assert uptos == sorted(uptos)  # and a chunk that stood in once stays
+    assert len(set(uptos)) < len(uptos) - 4  # the prompt's middle changed at a few turns, not at every one
+
+
+def test_a_forget_takes_the_profile_out_of_the_head_at_once(tmp_path: Path) -> None:
+    """The head keeps the profile of the session's start, except that what the user had deleted leaves it."""
+    env = {"XAID_MEMORY_PERSONA_EVERY": "1"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        def head(sid: str, text: str, minute: int) -> str:
+            return c.session_send(sid, text, ts=T0 + minute * MINUTE, explain=True).finish()["context"]["system_prompt"]
+
+        sessions = {}
+        for agent in ("by-api", "in-chat"):
+            c.agent_create(agent, name="Mia")
+            first = c.session_open(agent, ts=T0)["session_id"]
+            c.session_send(first, "I work at Globex.", ts=T0).finish()
+            c.session_close(first, ts=T0 + 10 * MINUTE, wait=True)
+            sessions[agent] = c.session_open(agent, ts=T0 + 60 * MINUTE)["session_id"]
+            assert "Globex" in head(sessions[agent], "hello", 61)
+        c.call("memory.forget", agent_id="by-api", query="globex")
+        assert "Globex" not in head(sessions["by-api"], "how are you", 62)
+        head(sessions["in-chat"], "forget what I told you about Globex", 62)
+        assert "Globex" not in head(sessions["in-chat"], "thanks", 63)

@@ -128,6 +128,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
             raise bad_params("param 'query' is too short to forget by")
         deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
     await call.app.db.run(forget.optimize_indexes)
+    call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
     return {"deleted": deleted}
 
 
