@@ -87,6 +87,11 @@ class Judged:
     prompt_tokens: int
     completion_tokens: int
     suggestion: bool = False
+    kind: str = ""
+
+    def checks_picks(self) -> bool:
+        """Whether picks_up asks for what a friend remembers (not the agent's own name)."""
+        return self.kind != "name"
 
 
 @dataclass
@@ -207,7 +212,7 @@ def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[s
                 j = Judged(model, scene["id"], scene["lang"], memory, seed, text,
                            judge(text, scene["lang"], scene["picks_up"], name, result["finish_reason"]),
                            first, (tokens - 1) / gen_s if tokens > 1 else 0.0, int(usage["prompt_tokens"]), tokens,
-                           bool(result["context"]["suggestion"]))
+                           bool(result["context"]["suggestion"]), scene.get("kind", ""))
                 out.append(j)
                 failed = [k for k, ok in j.checks.items() if not ok]
                 progress(f"replies {model} seed {seed} {scene['id']} memory {'on' if memory else 'off'}: "
@@ -279,6 +284,13 @@ def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: floa
         f"in the KV cache); tok/s is (completion tokens − 1) / (total − first token). Load average (1 min) during "
         f"the run ≈ {load:.1f} on a machine shared with other work.",
     ]
+    for model in models:
+        mine = [j for j in judged if j.model == model and j.memory and j.checks_picks()]
+        with_s = [j for j in mine if j.suggestion]
+        without = [j for j in mine if not j.suggestion]
+        notes.append(f"{model}, memory on, picks_up: {sum(j.checks['picks_up'] for j in with_s)}/{len(with_s)} "
+                     f"replies with a suggestion in the directive, {sum(j.checks['picks_up'] for j in without)}/"
+                     f"{len(without)} with memories alone (the name scenes left out)")
     for j in judged:
         if not all(j.checks.values()) and j.memory:
             failed = ", ".join(k for k, ok in j.checks.items() if not ok)

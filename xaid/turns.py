@@ -278,7 +278,11 @@ class Turns:
                                      lang=lang)
             # Layer A's chunks stand in for their messages only once these no longer fit, and then stay:
             # until then the prompt keeps extending the previous one (xaid.prompt).
-            self.folds[sid] = prompt.folds_needed(agent, history, budget, context, self.folds.get(sid, 0))
+            before = self.folds.get(sid, 0)
+            folds = prompt.folds_needed(agent, history, budget, context, before)
+            if folds > before:  # when folding at all, fold down to half the budget: the next re-read is far off
+                folds = prompt.folds_needed(agent, history, budget // 2, context, folds)
+            self.folds[sid] = folds
             context = dataclasses.replace(context, folds=self.folds[sid])
             self._prune_shown(sid, uptos, history)
             messages = prompt.build(agent, history, budget, context)
