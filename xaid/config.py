@@ -87,8 +87,8 @@ class LLMConfig:
         "'chatml-function-calling' enables tool calls on models that follow it.",
     )
     max_tokens: int = doc(160, "Most tokens generated for one reply: a companion's reply is one to three short "
-                          "sentences (the Qwen models' longest in perf/replies.py was 60 tokens); this bounds a "
-                          "runaway reply (a 1.5B model on a busy Pi-class machine writes 2-8 tokens/s).")
+                          "sentences (the longest of 120 Qwen replies in perf/replies.py was 103 tokens); this "
+                          "bounds a runaway reply (a 1.5B model on a busy Pi-class machine writes 2-8 tokens/s).")
     temperature: float = doc(0.7, "Sampling temperature.")
     repeat_penalty: float = doc(1.1, "Penalty on tokens already in the context (llama_cpp; 1.0: none): keeps a small "
                                 "model from repeating a line until max_tokens.")
