@@ -30,6 +30,8 @@ AREAS: dict[str, str] = {
     "locomo": "perf.locomo",
     "faults": "perf.faults",
     "llm": "perf.llm_speed",
+    "replies": "perf.replies",
+    "session_ttft": "perf.session_ttft",
 }
 HERE = Path(__file__).resolve().parent
 

@@ -266,12 +266,14 @@ def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome, list[tup
         for p in conv["planted"]:
             context = c.session_send(sid, p["question"], ts=ts, explain=True).finish()["context"]
             ts += step
-            unfolded = [m["text"] for m in c.session_history(sid, limit=every)["messages"]]
+            upto = context.get("folded_upto")  # the messages the prompt's Earlier chunks stand in for
+            unfolded = [m["text"] for m in c.session_history(sid, limit=every)["messages"]] if upto is None else [
+                m["text"] for m in c.session_history(sid)["messages"] if m["id"] > upto]
             earlier = context.get("earlier") or []
             memories = memory_texts(context)
             whole = sum(estimate_tokens(m["text"]) for m in c.session_history(sid)["messages"])
-            carried = sum(estimate_tokens(t) for t in (context["system_prompt"], *fitting_earlier(earlier),
-                                                        *memories, *unfolded))
+            # the conversation part only: with the whole history fitting, head and memories come on top of it
+            carried = sum(estimate_tokens(t) for t in (*fitting_earlier(earlier), *unfolded))
             costs.append((carried, whole))
             where = [name for name, texts in (("earlier", earlier), ("memories", memories), ("history", unfolded))
                      if contains(texts, p["key"])]
@@ -412,11 +414,13 @@ def run(quick: bool) -> Section:
             note=f"{long_loose.hits}/{long_loose.total} questions after {'+'.join(plan.conversations)} x 110 turns"),
         Row("long conversation: same, only Earlier chunks that fit the prompt", long_strict.percent, "%",
             note="prompt.build drops the oldest Earlier chunks beyond a third of n_ctx - max_tokens"),
-        Row("long conversation: prompt tokens per turn against the full history",
+        Row("long conversation: conversation tokens in the prompt against the full history",
             round(100 * sum(a for a, _ in long_costs) / max(1, sum(b for _, b in long_costs)), 1), "%",
-            note=f"mean {sum(a for a, _ in long_costs) / max(1, len(long_costs)):.0f} tokens carried vs "
+            note=f"mean {sum(a for a, _ in long_costs) / max(1, len(long_costs)):.0f} tokens carried (Earlier "
+            f"chunks that fit + the messages after context.folded_upto) vs "
             f"{sum(b for _, b in long_costs) / max(1, len(long_costs)):.0f} in the whole history at the question "
-            "(estimated as the daemon does: characters / 3 + 4)"),
+            "(estimated as the daemon does: characters / 3 + 4); the chunks stand in only once the messages no "
+            "longer fit, so below n_ctx this is 100 %"),
         Row("recall: key string in memory.search results (k 8, 400 tokens)", rec.percent, "%", RECALL_AIM,
             note=f"{rec.hits}/{rec.total} items; "
             + ", ".join(f"{lang} {o.percent:.0f}%" for lang, o in rec_by_lang.items())),

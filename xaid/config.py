@@ -101,8 +101,12 @@ class LLMConfig:
         "llama-cpp-python chat format. Empty: the template stored in the GGUF file. "
         "'chatml-function-calling' enables tool calls on models that follow it.",
     )
-    max_tokens: int = doc(256, "Most tokens generated for one reply.")
+    max_tokens: int = doc(160, "Most tokens generated for one reply: a companion's reply is one to three short "
+                          "sentences (the longest of 120 Qwen replies in perf/replies.py was 103 tokens); this "
+                          "bounds a runaway reply (a 1.5B model on a busy Pi-class machine writes 2-8 tokens/s).")
     temperature: float = doc(0.7, "Sampling temperature.")
+    repeat_penalty: float = doc(1.1, "Penalty on tokens already in the context (llama_cpp; 1.0: none): keeps a small "
+                                "model from repeating a line until max_tokens.")
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
     api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
@@ -296,6 +300,7 @@ def _validate(cfg: Config) -> None:
         ("llm.n_ctx", cfg.llm.n_ctx),
         ("llm.max_tokens", cfg.llm.max_tokens),
         ("llm.max_queue", cfg.llm.max_queue),
+        ("llm.repeat_penalty", cfg.llm.repeat_penalty),
         ("mood.half_life_hours", cfg.mood.half_life_hours),
         ("mood.history_limit", cfg.mood.history_limit),
         ("memory.budget_tokens", cfg.memory.budget_tokens),

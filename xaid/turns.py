@@ -93,6 +93,12 @@ class _Progress:
     first_token_ms: float | None = None
 
 
+def _session_view(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[tuple[int, str]], list[Message]]:
+    """The session's Layer A chunks (folding what is due) and all of its messages."""
+    chunks, _unfolded = compress.ensure_chunks(conn, session_id, every)
+    return chunks, sql.messages_after(conn, session_id, 0)
+
+
 class Turns:
     """The turns in flight, one per session at most, and the tool calls they wait on."""
 
@@ -102,9 +108,30 @@ class Turns:
         self.tools: dict[tuple[str, str], PendingTool] = {}
         # In memory only, like llama.cpp's cache that it serves: after a restart both start afresh.
         self.shown: dict[str, list[ShownBlock]] = {}
+        # The profile as of a session's first turn here: it sits in the prompt's head, which stays
+        # byte-identical for the session (xaid.prompt); a newer profile waits for the next session.
+        # A forget request drops the snapshot at once: what the user had deleted must not stay in the head.
+        self.profiles: dict[str, tuple[str, str | None]] = {}  # session id -> (agent id, profile)
+
+        self.folds: dict[str, int] = {}  # Layer A chunks the session's prompt shows instead of their messages
 
     def closed(self, session_id: str) -> None:
         self.shown.pop(session_id, None)
+        self.profiles.pop(session_id, None)
+        self.folds.pop(session_id, None)
+
+    def forgot(self, agent_id: str) -> None:
+        """Memory of ``agent_id`` was deleted: its open sessions take the profile afresh next turn."""
+        for sid in [sid for sid, (agent, _) in self.profiles.items() if agent == agent_id]:
+            del self.profiles[sid]
+
+    def _prune_shown(self, session_id: str, uptos: Sequence[int], history: Sequence[Message]) -> None:
+        """Memories shown with messages that a chunk now stands in for (or that were deleted) go with
+        those messages."""
+        folds = self.folds.get(session_id, 0)
+        cut = uptos[folds - 1] if folds and folds <= len(uptos) else 0
+        live = {m.message_id for m in history if (m.message_id or 0) > cut}
+        self.shown[session_id] = [b for b in self.shown.get(session_id, []) if b.message_id in live]
 
     def tool_result(self, session_id: str, call_id: str, result: Any) -> None:
         pending = self.tools.get((session_id, call_id))
@@ -204,13 +231,15 @@ class Turns:
         if forgotten is not None:
             self._count_forgotten(forgotten)
             await self.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
-        guidance = tone.guidance(mood) if mood is not None else None
         recall_start = time.perf_counter()
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
             hits, profile = [], await app.db.run(persona.current_text, agent.agent_id) if remember else None
         else:
             hits, profile = await self._recall(agent, turn) if remember else ([], None)
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
+        if forgotten is not None:
+            self.forgot(agent.agent_id)
+        profile = self.profiles.setdefault(sid, (agent.agent_id, profile))[1]
         app.memory.touch_session(sid)
         tools = agent_config.tools(agent.config)
         warnings: list[str] = []
@@ -225,10 +254,13 @@ class Turns:
         budget = max(256, app.config.llm.n_ctx - int(agent.config.get("max_tokens", app.config.llm.max_tokens)))
         fresh: list[retrieve.Hit] = []
         for _round in range(MAX_TOOL_ROUNDS + 1):
-            earlier, history = await app.db.run(compress.ensure, sid, app.config.memory.compress_every)
+            chunks, history = await app.db.run(_session_view, sid, app.config.memory.compress_every)
+            uptos = tuple(upto for upto, _ in chunks)
             if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
-                live = {m.message_id for m in history}
-                self.shown[sid] = [b for b in self.shown.get(sid, []) if b.message_id in live]
+                lang = forgotten.request.lang if forgotten is not None else prompt.language(
+                    [m.text for m in history if m.role == "user"])
+                guidance = tone.guidance(mood, lang) if mood is not None else None
+                self._prune_shown(sid, uptos, history)
                 if forgotten is not None and forgotten.request.kind == "topic":
                     holds = forget.term_matcher(forgotten.request.terms)
                     self.shown[sid] = [b for b in self.shown[sid] if not holds(b.text)]
@@ -237,12 +269,23 @@ class Turns:
                 if present:  # a later turn: what was recalled before is in the conversation already, and
                     # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
                     fresh = pack.within(fresh, app.config.memory.budget_tokens // LATER_TURN_SHARE)
-            context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(earlier),
+            context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(text for _, text in chunks),
+                                     folded_upto=uptos,
                                      memories=retrieve.render(fresh) if fresh else None,
-                                     suggestion=verdict.line if verdict else None,
+                                     suggestion=verdict.directive(lang) if verdict else None,
                                      forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
                                      if forgotten is not None else None,
-                                     shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])))
+                                     shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
+                                     lang=lang)
+            # Layer A's chunks stand in for their messages only once these no longer fit, and then stay:
+            # until then the prompt keeps extending the previous one (xaid.prompt).
+            before = self.folds.get(sid, 0)
+            folds = prompt.folds_needed(agent, history, budget, context, before)
+            if folds > before:  # when folding at all, fold down to half the budget: the next re-read is far off
+                folds = prompt.folds_needed(agent, history, budget // 2, context, folds)
+            self.folds[sid] = folds
+            context = dataclasses.replace(context, folds=self.folds[sid])
+            self._prune_shown(sid, uptos, history)
             messages = prompt.build(agent, history, budget, context)
             request = GenerateRequest(
                 messages,
@@ -250,6 +293,8 @@ class Turns:
                 int(agent.config.get("max_tokens", app.config.llm.max_tokens)),
                 float(agent.config.get("temperature", app.config.llm.temperature)),
                 session=sid,
+                stop=prompt.STOP,
+                repeat_penalty=app.config.llm.repeat_penalty,
             )
             completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:
@@ -290,13 +335,16 @@ class Turns:
         if turn.explain:
             result["context"] = {
                 "system_prompt": messages[0].content,
+                "directive": prompt.directive(agent, context, lang),
+                "lang": lang,
                 "memories": [h.to_wire() for h in hits],
                 "memories_new": [h.to_wire() for h in fresh],
                 "profile": profile,
-                "earlier": list(context.earlier),
+                "earlier": list(context.earlier[:context.folds]),
+                "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
                 "mood": mood.to_wire() if mood is not None else None,
                 "tone": guidance,
-                "suggestion": verdict.line if verdict else None,
+                "suggestion": context.suggestion,
                 "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
                 "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
                 "forgotten": forgotten.to_wire() if forgotten is not None else None,

@@ -29,8 +29,13 @@ def test_next_mornings_first_turn_carries_the_tone(client: Client, text: str) ->
     result = client.session_send(sid, "Morning" if text.isascii() else "早", ts=MORNING, explain=True).finish()
     context = result["context"]
     assert context["mood"]["fatigue"] > 0.25
-    assert context["tone"] and context["tone"] in context["system_prompt"]
-    assert "Never mention" in context["tone"]
+    # late in the prompt, in the user's language; the head does not move with the mood
+    assert context["tone"] and context["tone"] in context["directive"]
+    assert context["tone"] not in context["system_prompt"]
+    if text.isascii():
+        assert context["tone"].startswith("Tone:") and "never say what you think they feel" in context["tone"]
+    else:
+        assert context["tone"].startswith("语气：") and "不要说出你觉得对方是什么情绪" in context["tone"]
 
 
 def test_mood_off_removes_the_guidance(client: Client) -> None:
@@ -38,7 +43,7 @@ def test_mood_off_removes_the_guidance(client: Client) -> None:
     sid = client.session_open("plain", ts=MORNING)["session_id"]
     context = client.session_send(sid, "Morning", ts=MORNING, explain=True).finish()["context"]
     assert context["mood"] is None and context["tone"] is None
-    assert "Tone:" not in context["system_prompt"]
+    assert "Tone:" not in context["system_prompt"] and "Tone:" not in context["directive"]
     assert client.mood_get("plain", ts=MORNING)["enabled"] is False
     assert client.mood_history("plain")["items"] == []
 

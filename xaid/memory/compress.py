@@ -54,6 +54,14 @@ def _intensities(conn: apsw.Connection, session_id: str) -> dict[int, float]:
 
 def ensure(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[str], list[Message]]:
     """The session's folded chunks (oldest first) and the messages still unfolded after them."""
+    chunks, unfolded = ensure_chunks(conn, session_id, every)
+    return [text for _, text in chunks], unfolded
+
+
+def ensure_chunks(conn: apsw.Connection, session_id: str, every: int
+                  ) -> tuple[list[tuple[int, str]], list[Message]]:
+    """``ensure`` with each chunk's last folded message id, so a prompt can show a chunk's
+    messages verbatim for as long as they still fit (xaid.prompt)."""
     chunks = [(int(upto), text) for upto, text in conn.execute(
         "SELECT upto_message_id, text FROM compressions WHERE session_id = ? ORDER BY upto_message_id",
         (session_id,))]
@@ -72,4 +80,4 @@ def ensure(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[str
         conn.execute("INSERT INTO compressions (session_id, upto_message_id, text) VALUES (?, ?, ?)",
                      (session_id, last, text))
         chunks.append((last, text))
-    return [text for _, text in chunks], unfolded
+    return chunks, unfolded

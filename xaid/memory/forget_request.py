@@ -265,13 +265,14 @@ def placeholder(request: ForgetRequest) -> str:
 
 
 def instruction(request: ForgetRequest, deleted: int) -> str:
-    """The system line that lets the reply confirm, in the user's language."""
+    """The directive that lets the reply confirm, in the user's language: an imperative a small
+    model follows, which names nothing of what was deleted."""
     if request.lang == "zh":
         if deleted:
-            return "用户请你忘记一些内容，已经删除了。用一句简短的话确认，不要复述被删除的内容。"
-        return "用户请你忘记一些内容，但没有找到相关的记忆。用一句简短的话告诉用户，并问问具体要忘记什么。"
+            return "对方请你忘掉一些事，已经删掉了。用一句话告诉对方你已经忘掉了，不要提那件事的内容。"
+        return "对方请你忘掉一些事，但记忆里没有找到。用一句话如实告诉对方，再问问具体想忘掉什么。"
     if deleted:
-        return ("The user asked you to forget something; it has been deleted. Confirm briefly, in one short "
-                "sentence, without repeating it.")
-    return ("The user asked you to forget something, but nothing matching was found in memory. Say so in one "
-            "short sentence and ask what they want forgotten, without guessing.")
+        return ("They asked you to forget something and it is deleted. Tell them in one short sentence that "
+                "you have forgotten it; do not repeat what it was.")
+    return ("They asked you to forget something, but nothing matching was found in memory. Say so in one "
+            "short sentence and ask what they want forgotten; do not guess.")

@@ -129,6 +129,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
     await call.app.db.run(forget.optimize_indexes)
     await call.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
+    call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
     return {"deleted": deleted}
 
 

@@ -1,8 +1,9 @@
-"""From a mood to one line of tone guidance for the system prompt.
+"""From a mood to one line of tone guidance, in the user's language, for the turn's directive.
 
-The guidance depends on coarse bands only, never on the exact numbers, so the prompt's head stays
-byte-identical (and llama.cpp's KV cache valid) until the mood crosses a band. It tells the model
-how to speak and, in the same breath, never to name the feeling: empathy shown, not announced.
+The guidance depends on coarse bands only, never on the exact numbers. It goes late in the prompt
+(xaid.prompt), just before the newest user message, so a mood crossing a band re-reads a few tokens
+and not the whole prompt. It tells the model how to speak and, in the same breath, never to name
+the feeling: empathy shown, not announced.
 """
 
 from __future__ import annotations
@@ -42,31 +43,42 @@ def bands(state: MoodState) -> Bands:
     return Bands(fatigue, valence, tension)
 
 
+# Short directives, one clause each: a 0.5-1.5B model follows "be gentle and brief" but loses a
+# long description of the user's state, and any sentence that names the feeling invites the model to
+# repeat it back ("I can tell you're exhausted"), so the feeling is named only where needed to pick the tone.
 _FATIGUE = {
-    "exhausted": "The user has been running on empty lately: keep replies short, gentle and unhurried; "
-    "ask nothing of them that can wait.",
-    "tired": "The user seems a little worn down: keep a soft, easy pace and don't pile on.",
+    "en": {"exhausted": "They are worn out: be gentle and brief, and ask nothing of them that can wait.",
+           "tired": "They seem a little tired: keep it soft and easy."},
+    "zh": {"exhausted": "对方很疲惫：语气温柔，回复简短，不要给对方添事。",
+           "tired": "对方有点累：说话轻松柔和一些。"},
 }
 _VALENCE = {
-    "very_low": "They have been having a hard time: be warm, patient and steady; listen more than you advise.",
-    "low": "Their spirits have been low: be kind and encouraging without forced cheer.",
-    "good": "They have been in good spirits: it's fine to be light and match their energy.",
+    "en": {"very_low": "They are having a hard time: be warm and patient, and listen more than you advise.",
+           "low": "Their spirits are low: be kind and encouraging, without forced cheer.",
+           "good": "They are in good spirits: you can be light and match their energy."},
+    "zh": {"very_low": "对方最近很不好过：温暖、耐心，多倾听，少给建议。",
+           "low": "对方情绪不高：友善地鼓励，不要硬装开心。",
+           "good": "对方心情不错：可以轻松一些，跟上对方的节奏。"},
 }
-_TENSION = "They have seemed tense: stay calm and grounded, and don't add pressure."
-_NEVER = (
-    "Let this shape only how you speak. Never mention, guess at or comment on their mood, energy or "
-    "feelings unless they bring it up themselves."
-)
+_TENSION = {"en": "They seem tense: stay calm and add no pressure.",
+            "zh": "对方有些紧张：保持平静，不要给压力。"}
+_NEVER = {
+    "en": "Show this only in how you speak: never say what you think they feel or that you noticed it.",
+    "zh": "只在语气里体现：不要说出你觉得对方是什么情绪，也不要说你察觉到了。",
+}
+_LABEL = {"en": "Tone: ", "zh": "语气："}
 
 
-def guidance(state: MoodState) -> str | None:
+def guidance(state: MoodState, lang: str = "en") -> str | None:
+    """The tone directive in ``lang`` ("en" or "zh"), or None when the mood is neutral."""
     b = bands(state)
     if b.neutral:
         return None
-    parts = [_FATIGUE[b.fatigue]] if b.fatigue in _FATIGUE else []
-    if b.valence in _VALENCE:
-        parts.append(_VALENCE[b.valence])
+    lang = lang if lang in _LABEL else "en"
+    parts = [_FATIGUE[lang][b.fatigue]] if b.fatigue in _FATIGUE[lang] else []
+    if b.valence in _VALENCE[lang]:
+        parts.append(_VALENCE[lang][b.valence])
     if b.tension:
-        parts.append(_TENSION)
-    parts.append(_NEVER)
-    return "Tone: " + " ".join(parts)
+        parts.append(_TENSION[lang])
+    parts.append(_NEVER[lang])
+    return _LABEL[lang] + ("" if lang == "zh" else " ").join(parts)

@@ -76,6 +76,10 @@ class GenerateRequest:
     temperature: float = 0.7
     # Whose conversation this is: llama_cpp keeps each session's context state apart (llama_state.py).
     session: str = ""
+    # Against the loops a small model falls into ("Morning.\n\nMorning.\n\n..."): text that ends the
+    # reply, and a penalty on tokens already in the context (1.0: none).
+    stop: tuple[str, ...] = ()
+    repeat_penalty: float = 1.0
 
 
 @dataclass(slots=True)

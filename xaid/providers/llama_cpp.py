@@ -137,6 +137,8 @@ class LlamaCppProvider:
             "messages": [m.to_openai() for m in request.messages],
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
+            "stop": list(request.stop),
+            "repeat_penalty": request.repeat_penalty,
         }
         try:
             if request.tools and self.supports_tools:

@@ -93,6 +93,8 @@ class OpenAICompatProvider:
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
         }
+        if request.stop:
+            body["stop"] = list(request.stop[:4])  # OpenAI's own endpoint takes at most four
         if request.tools:
             body["tools"] = [t.to_openai() for t in request.tools]
         headers = {"Content-Type": "application/json", "Accept": "text/event-stream"}

@@ -11,6 +11,7 @@ The verdict always carries its reason, so "why did it (not) ask?" has an answer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import apsw
@@ -21,6 +22,9 @@ from ..store.recall import RecallItem, Settings
 from . import arm
 
 MIN_TENSION = 0.3
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
+_KIND = {"plan": "event", "worry": "event", "emotion": "feeling"}
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
 FRESH_GRIEF_MS = 4 * 86_400_000  # and not within four days of the loss, however the mood reads
@@ -34,10 +38,29 @@ class Verdict:
 
     @property
     def line(self) -> str | None:
+        """The suggestion in the language of the topic's own words (what ``explain`` shows)."""
         if self.item is None:
             return None
-        return (f"Consider asking about: {self.item.topic}. Only if it fits the conversation naturally; "
-                "it is fine not to.")
+        return self.directive("zh" if _CJK.search(self.item.topic) else "en")
+
+    def directive(self, lang: str) -> str | None:
+        """One instruction a small model acts on, in the user's language ``lang``.
+
+        Measured on Qwen2.5-1.5B: "Consider asking about X" was ignored, "Greet them and ask one
+        caring question about X" was followed. The user's own words go along as a quote, so the
+        question is about their matter and not a paraphrase of it."""
+        if self.item is None:
+            return None
+        said = _QUOTED.search(self.item.topic)
+        words = said.group(1) if said else self.item.topic
+        kind = _KIND.get(self.item.scene, "topic")
+        if lang == "zh":
+            about = {"event": "那件事后来怎么样了", "feeling": "对方现在感觉怎么样"}.get(kind, f"关于{words}的事")
+            quote = f"（对方之前说过：“{words}”）" if kind != "topic" else ""
+            return f"先打招呼，再关心地问一句{about}{quote}。只问这一个问题。"
+        about = {"event": "how it went", "feeling": "how they are feeling now"}.get(kind, words)
+        quote = f' (they told you: "{words}")' if kind != "topic" else ""
+        return f"Greet them, then ask one caring question about {about}{quote}. Ask only this one question."
 
 
 def allowed(item: RecallItem, s: Settings) -> bool:

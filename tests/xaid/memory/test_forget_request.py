@@ -124,7 +124,7 @@ def test_the_language_of_the_request_is_the_language_of_what_is_kept_and_said() 
     assert en is not None and zh is not None and (en.lang, zh.lang) == ("en", "zh")
     assert placeholder(en) == "(the user asked to forget something)"
     assert placeholder(zh) == "（用户请求忘记一些内容）"
-    assert "Confirm briefly" in instruction(en, 3) and "确认" in instruction(zh, 3)
+    assert "you have forgotten it" in instruction(en, 3) and "已经忘掉了" in instruction(zh, 3)
     assert "nothing matching" in instruction(en, 0)
     assert ForgetRequest("topic", ("前男友",), "zh").what == "前男友"
     assert ForgetRequest("topic", ("job", "globex")).what == "job globex"

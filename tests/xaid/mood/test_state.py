@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from xaid import prompt
 from xaid.mood.classifier import Reading
 from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral, weight
 from xaid.mood.tone import bands, guidance
@@ -74,7 +75,10 @@ def test_strong_weighs_more_than_mild() -> None:
 def test_guidance_never_announces_and_is_stable_within_a_band() -> None:
     a = guidance(after(EXHAUSTED, 1))
     b = guidance(after(EXHAUSTED, 2))
-    assert a is not None and a == b  # numbers moved, the band did not: the prompt head stays identical
-    assert "Never mention" in a
+    assert a is not None and a == b  # numbers moved, the band did not: the directive stays identical
+    assert "never say what you think they feel" in a
     for phrase in ("you are tired", "you seem", "I can tell", "I detect"):
         assert phrase.lower() not in a.lower()
+    zh = guidance(after(EXHAUSTED, 1), "zh")
+    assert zh is not None and zh.startswith("语气：") and "不要说出你觉得对方是什么情绪" in zh
+    assert not prompt.cjk_share(a) and prompt.cjk_share(zh) > 0.9  # each in its own language

@@ -38,8 +38,12 @@ def test_the_morning_scene(client: Client, said: list[str], morning: str) -> Non
     assert len(armed) == 1 and armed[0]["scene"] == "emotion"
     context = first_turn(client, "mia", morning, MORNING)
     assert [m["when"] for m in context["memories"] if m["kind"] == "episode"] == ["yesterday"]
-    assert context["tone"] and "worn" in context["tone"]
-    assert context["suggestion"] and context["suggestion"].startswith("Consider asking about:")
+    english = morning.isascii()
+    assert context["tone"] and ("tired" in context["tone"] if english else "累" in context["tone"])
+    # a directive in the user's language, which a small model acts on (not "consider asking about")
+    assert context["suggestion"] and context["suggestion"].startswith(
+        "Greet them, then ask one caring question" if english else "先打招呼，再关心地问一句")
+    assert context["suggestion"] in context["directive"]
     assert said[0][:8] in context["suggestion"]
     # a second session the same day: no second suggestion
     again = first_turn(client, "mia", morning, MORNING + 3 * HOUR)

@@ -1,0 +1,83 @@
+"""The prompt's layout through the daemon: what stays put across a session's turns.
+
+The scripted provider stands in for the LLM (llama.cpp and its KV cache): what is checked is the
+context a model would read (``explain``), turn after turn, on a real daemon and database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import apsw
+
+from xaid.testing import DaemonProcess
+
+T0 = 1_764_579_600_000  # some morning, 09:00 UTC
+MINUTE = 60_000
+
+
+def test_the_head_stays_byte_identical_when_the_mood_crosses_a_band(tmp_path: Path) -> None:
+    """Regression: the tone used to be in the head, so this turn re-read the whole prompt."""
+    with DaemonProcess(tmp_path / "d") as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia")
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        texts = ["hi there", "I'm completely exhausted, worst day ever, so so tired", "thanks", "累死了，真的好累"]
+        turns = [c.session_send(sid, t, ts=T0 + i * MINUTE, explain=True).finish()["context"]
+                 for i, t in enumerate(texts)]
+    assert turns[0]["tone"] is None and turns[1]["tone"] is not None
+    assert len({t["system_prompt"] for t in turns}) == 1
+    assert turns[1]["tone"] in turns[1]["directive"] and "Tone:" not in turns[1]["system_prompt"]
+    assert turns[3]["lang"] == "zh" and turns[3]["directive"].startswith("你是Mia")
+    assert turns[3]["tone"] and turns[3]["tone"].startswith("语气：")
+
+
+def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: Path) -> None:
+    env = {"XAID_MEMORY_COMPRESS_EVERY": "6"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc:
+        with proc.client() as c:
+            c.agent_create("mia", name="Mia")
+            sid = c.session_open("mia", ts=T0)["session_id"]
+            contexts = [c.session_send(sid, f"my plant number {i} needs water", ts=T0 + i * MINUTE,
+                                       explain=True).finish()["context"] for i in range(8)]
+        proc.stop()
+        conn = apsw.Connection(str(proc.db_path))
+        chunks = conn.execute("SELECT count(*) FROM compressions WHERE session_id = ?", (sid,)).fetchone()[0]
+        conn.close()
+    assert chunks >= 2  # Layer A folded as before ...
+    # ... but 16 short messages fit 4,096 tokens: the prompt kept them verbatim
+    assert [(ctx["earlier"], ctx["folded_upto"]) for ctx in contexts] == [([], 0)] * 8
+
+
+def test_once_the_context_is_full_chunks_stand_in_and_stay(tmp_path: Path) -> None:
+    env = {"XAID_MEMORY_COMPRESS_EVERY": "6", "XAID_LLM_N_CTX": "700"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia", config={"max_tokens": 16})
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        line = "today I repotted the fern, watered the basil and moved the orchid to the sunny window"
+        contexts = [c.session_send(sid, f"{line} ({i})", ts=T0 + i * MINUTE, explain=True).finish()["context"]
+                    for i in range(14)]
+    uptos = [ctx["folded_upto"] for ctx in contexts]
+    assert uptos[0] == 0 and uptos[-1] > 0  # verbatim first, chunks once the budget is reached
+    assert uptos == sorted(uptos)  # and a chunk that stood in once stays
+    assert len(set(uptos)) < len(uptos) - 4  # the prompt's middle changed at a few turns, not at every one
+
+
+def test_a_forget_takes_the_profile_out_of_the_head_at_once(tmp_path: Path) -> None:
+    """The head keeps the profile of the session's start, except that what the user had deleted leaves it."""
+    env = {"XAID_MEMORY_PERSONA_EVERY": "1"}
+    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+        def head(sid: str, text: str, minute: int) -> str:
+            return c.session_send(sid, text, ts=T0 + minute * MINUTE, explain=True).finish()["context"]["system_prompt"]
+
+        sessions = {}
+        for agent in ("by-api", "in-chat"):
+            c.agent_create(agent, name="Mia")
+            first = c.session_open(agent, ts=T0)["session_id"]
+            c.session_send(first, "I work at Globex.", ts=T0).finish()
+            c.session_close(first, ts=T0 + 10 * MINUTE, wait=True)
+            sessions[agent] = c.session_open(agent, ts=T0 + 60 * MINUTE)["session_id"]
+            assert "Globex" in head(sessions[agent], "hello", 61)
+        c.call("memory.forget", agent_id="by-api", query="globex")
+        assert "Globex" not in head(sessions["by-api"], "how are you", 62)
+        head(sessions["in-chat"], "forget what I told you about Globex", 62)
+        assert "Globex" not in head(sessions["in-chat"], "thanks", 63)
