@@ -8,7 +8,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from .. import agent_config
 from ..dispatch import Call, method, not_found
-from ..memory import forget, index
+from ..memory import fence, forget, index
 from ..store import agents as sql
 from ..store import sessions as session_sql
 from ..store.agents import Agent
@@ -89,6 +89,7 @@ async def delete(call: Call) -> dict[str, Any]:
     if open_ids & set(call.app.turns.active):
         raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
     def erase(conn: Any) -> bool:
+        fence.bump(conn, agent_id)  # a consolidation in flight does not write into a deleted agent
         index.remove_agent(conn, agent_id)  # vectors live in a virtual table that no cascade reaches
         return sql.delete(conn, agent_id)
 

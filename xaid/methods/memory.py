@@ -9,7 +9,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from ..clock import at
 from ..dispatch import Call, bad_params, method, not_found
-from ..memory import forget, portable, retrieve
+from ..memory import fence, forget, portable, retrieve
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from .agents import load_agent
@@ -104,6 +104,13 @@ async def get(call: Call) -> dict[str, Any]:
     return found
 
 
+def _replying(conn: apsw.Connection, active: Any, agent_id: str) -> bool:
+    ids = list(active)
+    return bool(ids) and conn.execute(
+        f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
+        (agent_id, *ids)).fetchone() is not None
+
+
 @method("memory.forget")
 async def forget_memory(call: Call) -> dict[str, Any]:
     p = call.params
@@ -121,12 +128,16 @@ async def forget_memory(call: Call) -> dict[str, Any]:
             raise not_found("memory", item)
         deleted = 1
     elif everything:
-        deleted = await call.app.db.run(forget.forget_all, agent_id)
+        # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
+        if await call.app.db.run(_replying, call.app.turns.active.keys(), agent_id):
+            raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
+        deleted = await call.app.db.run(lambda conn: (fence.bump(conn, agent_id), forget.forget_all(conn, agent_id))[1])
     else:
         assert query is not None
         if len(query.strip()) < 2:
             raise bad_params("param 'query' is too short to forget by")
-        deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
+        deleted = await call.app.db.run(
+            lambda conn: (fence.bump(conn, agent_id), forget.forget_text(conn, agent_id, query.strip()))[1])
     await call.app.db.run(forget.optimize_indexes)
     return {"deleted": deleted}
 
