@@ -9,8 +9,10 @@ file from another device or another model works, and is idempotent per session i
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import itertools
 import json
+import re
 from typing import Any
 
 import apsw
@@ -23,6 +25,26 @@ from ..store.utterances import NewUtterance
 from . import index, utterances
 
 FORMAT = "xaid-memory/1"
+IMPORT_KEY = re.compile(r"x_[0-9a-f]{16}")  # live sessions are s_<16 hex>: the two never meet
+
+
+def _held_elsewhere(conn: apsw.Connection, agent_id: str, key: str) -> bool:
+    return any(conn.execute(f"SELECT 1 FROM {table} WHERE session_id = ? AND agent_id != ? LIMIT 1",
+                            (key, agent_id)).fetchone() for table in ("sessions", "episodes", "utterances"))
+
+
+def session_key(conn: apsw.Connection, agent_id: str, original: str | None) -> str | None:
+    """The session id an import is stored under: never one of a live session, never another agent's.
+
+    An imported id is the file's word, not ours: taken as it is, it could name another agent's open
+    session (whose consolidation would then find "its" episode done) or hold path parts. It is re-keyed
+    to ``x_`` and a hash of agent and id, the same every time, so importing a file twice still finds
+    the first copy; a key of this agent's own earlier export stays as it is."""
+    if original is None:
+        return None
+    if IMPORT_KEY.fullmatch(original) and not _held_elsewhere(conn, agent_id, original):
+        return original
+    return "x_" + hashlib.sha256(f"{agent_id}\0{original}".encode()).hexdigest()[:16]
 
 
 def _month(ts_ms: int) -> str:
@@ -143,7 +165,8 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
     vec = iter(vectors) if len(vectors) else itertools.repeat(None)  # no embedding model: keywords only
     added_eps = added_facts = 0
     for ep in episodes:
-        session_id = ep.get("session_id") if isinstance(ep.get("session_id"), str) else None
+        session_id = session_key(conn, agent_id, ep.get("session_id") if isinstance(ep.get("session_id"), str)
+                                 else None)
         if "summary" not in ep:  # turns only
             if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
                             (agent_id, session_id)).fetchone() is None:
