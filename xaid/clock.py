@@ -16,6 +16,11 @@ from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+# The last millisecond whose calendar day every zone can write: 9999-12-31T23:59:59.999 at UTC+14:00,
+# the farthest east any zone is. A later one is year 10000 somewhere east of UTC, which no date holds.
+MAX_TS = 253_402_300_799_999 - 14 * 3_600_000
+DAY_MARGIN_MS = 7 * 86_400_000  # "next week" said at MAX_TS still names a date that exists
+
 
 class Clock(Protocol):
     def now_ms(self) -> int: ...
@@ -45,6 +50,13 @@ class ManualClock:
 def at(clock: Clock, ts: int | None) -> int:
     """The request's own timestamp when it gave one, else the clock's."""
     return ts if ts is not None else clock.now_ms()
+
+
+def local(ts_ms: int, tz: tzinfo | None = None) -> datetime:
+    """``ts_ms`` as a time of the user's zone (or ``tz``), for any stored value: one outside what a
+    calendar holds (an old import, a bad row) is read as the nearest day that exists, never an error."""
+    bounded = min(max(int(ts_ms), 0), MAX_TS - DAY_MARGIN_MS)
+    return datetime.fromtimestamp(bounded / 1000, tz or zone())
 
 
 _zone: tzinfo = UTC  # until the daemon sets memory.timezone: code run outside it (tests) is deterministic

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from xaiclient.wire import ErrorCode, XaiError, safe_repr
 
+from . import clock
+
 if TYPE_CHECKING:
     from .app import App
 
@@ -21,7 +23,7 @@ Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
 _MISSING = object()
 MAX_INT = 2**53  # integers every client language represents exactly
-MAX_TS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z: dates past it cannot be written
+MAX_TS = clock.MAX_TS  # about the end of year 9999 in every zone: dates past it cannot be written
 
 
 def method(name: str) -> Callable[[Handler], Handler]:

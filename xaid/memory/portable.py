@@ -17,12 +17,13 @@ from typing import Any
 
 import apsw
 
+from .. import clock
 from ..dispatch import MAX_TS
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
-from ..store.memory import NewFact
 from ..store.utterances import NewUtterance
-from . import index, utterances
+from . import imported, index, utterances
+from .imported import ImportedFact
 
 FORMAT = "xaid-memory/1"
 IMPORT_KEY = re.compile(r"x_[0-9a-f]{16}")  # live sessions are s_<16 hex>: the two never meet
@@ -48,7 +49,7 @@ def session_key(conn: apsw.Connection, agent_id: str, original: str | None) -> s
 
 
 def _month(ts_ms: int) -> str:
-    return dt.datetime.fromtimestamp(ts_ms / 1000, dt.UTC).strftime("%Y-%m")
+    return clock.local(ts_ms, dt.UTC).strftime("%Y-%m")
 
 
 def _turns(conn: apsw.Connection, agent_id: str) -> dict[str | None, list[dict[str, Any]]]:
@@ -106,20 +107,15 @@ def parse_files(files: dict[str, str]) -> list[dict[str, Any]]:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            except RecursionError:
+                raise ValueError(f"{path}:{n}: JSON nested too deep") from None
             if not isinstance(record, dict):
                 raise ValueError(f"{path}:{n}: a line must be a JSON object")
             record["utterances"] = _utterances(record.get("utterances", []), f"{path}:{n}")
             if "summary" not in record and record["utterances"]:
                 episodes.append(record)  # a session's turns without an episode
                 continue
-            if not isinstance(record.get("summary"), str):
-                raise ValueError(f"{path}:{n}: an episode needs a 'summary' string")
-            for key in ("started_ms", "ended_ms"):
-                value = record.get(key)
-                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TS:
-                    raise ValueError(f"{path}:{n}: an episode needs an integer '{key}' between 0 and {MAX_TS}")
-            if not isinstance(record.get("highlights", []), list):
-                raise ValueError(f"{path}:{n}: 'highlights' must be a list")
+            imported.episode(record, f"{path}:{n}")
             episodes.append(record)
     return episodes
 
@@ -135,6 +131,9 @@ def _utterances(raw: Any, where: str) -> list[dict[str, Any]]:
               and isinstance(u.get("ref", ""), str) and isinstance(u.get("speaker") or "", str))
         if not ok:
             raise ValueError(f"{where}: an utterance needs 'role' (user or assistant), 'text' and an integer 'ts'")
+        imported.text(u["text"], f"{where}: an utterance's 'text'", imported.MAX_TURN_TEXT)
+        imported.text(u.get("ref"), f"{where}: an utterance's 'ref'", imported.MAX_LABEL)
+        imported.text(u.get("speaker"), f"{where}: an utterance's 'speaker'", imported.MAX_LABEL)
         out.append({"role": u["role"], "text": u["text"], "ts": u["ts"], "ref": u.get("ref") or "",
                     "speaker": u.get("speaker") or None, "superseded": u.get("status") == "superseded"})
     return out
@@ -148,18 +147,18 @@ def _highlights(ep: dict[str, Any]) -> list[str]:
     return [h["text"] for h in ep.get("highlights", []) if isinstance(h, dict) and isinstance(h.get("text"), str)]
 
 
-def texts_to_embed(episodes: list[dict[str, Any]], facts: list[dict[str, Any]]) -> list[str]:
+def texts_to_embed(episodes: list[dict[str, Any]], facts: list[ImportedFact]) -> list[str]:
     out = []
     for ep in episodes:
         if "summary" in ep:
             out.append(ep["summary"])
         out += _highlights(ep)
         out += [u["text"] for u in ep["utterances"]]
-    out += [f["text"] for f in facts if f.get("status", "current") == "current"]
+    out += [f.new.text for f in facts if f.current]
     return out
 
 
-def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], facts: list[dict[str, Any]],
+def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], facts: list[ImportedFact],
           vectors: list[Any], now_ms: int) -> dict[str, int]:
     """Insert what is new; episodes whose session id this agent already has are skipped."""
     vec = iter(vectors) if len(vectors) else itertools.repeat(None)  # no embedding model: keywords only
@@ -186,8 +185,9 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         mood = ep.get("closing_mood") or {}
         closing = (mood.get("valence"), mood.get("arousal"), mood.get("fatigue")) if mood.get("valence") is not None \
             else None
+        tension = float(ep.get("tension") or 0.0)
         episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
-                                        ep["ended_ms"], ep["summary"], closing, float(ep.get("tension", 0.0)), "import")
+                                        ep["ended_ms"], ep["summary"], closing, tension, "import")
         refs = [r for r in ep.get("refs", []) if isinstance(r, str)]
         sql.add_sources(conn, "episode", episode_id, agent_id, [(None, r) for r in refs])
         index.add(conn, agent_id, "episode", episode_id, ep["summary"], ep["ended_ms"], next(vec))
@@ -198,16 +198,16 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         added_eps += 1
     known = {f.text for f in sql.facts(conn, agent_id)}
     for f in facts:
-        if f.get("status", "current") != "current":
+        if not f.current:
             continue
         vector = next(vec)
-        if f["text"] in known:
+        if f.new.text in known:
             continue
-        new = NewFact(str(f.get("subject", "user.other")), str(f.get("kind", "other")), f["text"],
-                      float(f.get("value", 0.5)), dict(f.get("signals") or {}), f.get("valid_from"), f.get("valid_to"))
-        fact_id = sql.insert_fact(conn, agent_id, new, None, "import", int(f.get("created_ms", now_ms)))
-        sql.add_sources(conn, "fact", fact_id, agent_id, [(None, r) for r in f.get("refs", []) if isinstance(r, str)])
-        index.add(conn, agent_id, "fact", fact_id, f["text"], int(f.get("created_ms", now_ms)), vector)
+        created = f.created_ms if f.created_ms is not None else now_ms
+        fact_id = sql.insert_fact(conn, agent_id, f.new, None, "import", created)
+        sql.add_sources(conn, "fact", fact_id, agent_id, [(None, r) for r in f.refs])
+        index.add(conn, agent_id, "fact", fact_id, f.new.text, created, vector)
+        known.add(f.new.text)
         added_facts += 1
     return {"episodes": added_eps, "facts": added_facts}
 

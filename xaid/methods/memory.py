@@ -9,7 +9,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from ..clock import at
 from ..dispatch import Call, bad_params, method, not_found
-from ..memory import fence, forget, portable, retrieve
+from ..memory import fence, forget, imported, portable, retrieve
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from .agents import load_agent
@@ -160,16 +160,15 @@ async def import_memory(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise bad_params("param 'files' must map paths to JSONL text")
-    if not all(isinstance(f, dict) and isinstance(f.get("text"), str) for f in facts):
-        raise bad_params("every fact needs a 'text' string")
     try:
+        checked = [imported.fact(f, i) for i, f in enumerate(facts)]
         episodes = portable.parse_files(files)
     except ValueError as exc:
         raise bad_params(str(exc)) from None
     try:
-        texts = portable.texts_to_embed(episodes, facts)
+        texts = portable.texts_to_embed(episodes, checked)
         vectors = await call.app.memory.embed_readable(texts) if texts else []
-        return await call.app.db.run(portable.write, agent_id, episodes, facts, vectors, call.app.clock.now_ms())
+        return await call.app.db.run(portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms())
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
 

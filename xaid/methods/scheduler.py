@@ -99,7 +99,7 @@ async def config(call: Call) -> dict[str, Any]:
     allow = p.list("allow", None)
     p.done()
     if gap_hours is not None and (not isinstance(gap_hours, int | float) or isinstance(gap_hours, bool)
-                                  or not math.isfinite(gap_hours) or not 0 <= gap_hours <= MAX_GAP_HOURS):
+                                  or not 0 <= gap_hours <= MAX_GAP_HOURS or not math.isfinite(gap_hours)):
         raise bad_params(f"param 'min_gap_hours' must be a number from 0 to {MAX_GAP_HOURS}")
     if allow is not None and not all(isinstance(a, str) and a for a in allow):
         raise bad_params("param 'allow' must be a list of non-empty strings (scenes or topic words)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -80,6 +81,15 @@ async def tool_result(call: Call) -> dict[str, Any]:
     call_id = p.str("call_id", max_len=200)
     result = p.any("result")
     p.done()
+    if not isinstance(result, str):
+        try:  # checked here, where the client can hear it, not when the turn stores it
+            encoded = json.dumps(result, ensure_ascii=False, default=str)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise bad_params(f"param 'result' cannot be stored as JSON ({type(exc).__name__})") from None
+        if len(encoded) > MAX_TEXT:
+            raise bad_params(f"param 'result' is longer than {MAX_TEXT} characters as JSON")
+    elif len(result) > MAX_TEXT:
+        raise bad_params(f"param 'result' is longer than {MAX_TEXT} characters")
     call.app.turns.tool_result(session_id, call_id, result)
     return {"accepted": True}
 
