@@ -99,6 +99,7 @@ class Turns:
     def __init__(self, app: App):
         self.app = app
         self.active: dict[str, anyio.Event] = {}
+        self.closing: set[str] = set()  # sessions whose close is being written: no turn starts in them
         self.tools: dict[tuple[str, str], PendingTool] = {}
         # In memory only, like llama.cpp's cache that it serves: after a restart both start afresh.
         self.shown: dict[str, list[ShownBlock]] = {}
@@ -116,6 +117,8 @@ class Turns:
     async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
         if session.session_id in self.active:
             raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")
+        if session.session_id in self.closing:
+            raise XaiError(ErrorCode.CONFLICT, f"session {session.session_id!r} is closed; open a new one")
         finished = anyio.Event()
         self.active[session.session_id] = finished
         try:
@@ -155,6 +158,7 @@ class Turns:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
 
         def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
+            sql.require_open(conn, msg.session_id)
             stored = sql.insert_message(conn, msg)
             sql.count_live_turn(conn, msg.session_id)
             mood = None

@@ -168,7 +168,13 @@ class Memory:
             return sql.job_state(conn, session_id)
 
         done = self._done.setdefault(session_id, anyio.Event())
-        state = await self.app.db.run(close)
+        # The caller saw no turn running; from here until the close commits none may start (Turns.run),
+        # and one that had read the session as open finds it closed when it writes (require_open).
+        self.app.turns.closing.add(session_id)
+        try:
+            state = await self.app.db.run(close)
+        finally:
+            self.app.turns.closing.discard(session_id)
         self.activity.pop(session_id, None)
         self.app.turns.closed(session_id)
         self._wake.set()

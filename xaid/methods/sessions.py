@@ -131,6 +131,7 @@ async def ingest(call: Call) -> dict[str, Any]:
     mood_cfg = call.app.config.mood
 
     def write(conn: apsw.Connection) -> list[int]:
+        sql.require_open(conn, session_id)
         ids = []
         for msg, reading in zip(rows, readings, strict=True):
             stored = sql.insert_message(conn, msg)
