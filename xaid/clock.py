@@ -52,6 +52,22 @@ def at(clock: Clock, ts: int | None) -> int:
     return ts if ts is not None else clock.now_ms()
 
 
+# A message may carry any time (history replayed from the past); state that fades or waits on the clock
+# (the mood, the scheduler's last push) takes none later than this past the daemon's own clock: one
+# message dated ten years ahead would otherwise stop the mood's decay, and every push, for ten years.
+FUTURE_MARGIN_MS = 60_000
+
+
+def state_ceiling(clock: Clock) -> int:
+    """The latest time mood and scheduler state may carry."""
+    return clock.now_ms() + FUTURE_MARGIN_MS
+
+
+def for_state(ts_ms: int, clock: Clock) -> int:
+    """``ts_ms`` as mood and scheduler state may keep it: at most FUTURE_MARGIN_MS past the clock."""
+    return min(ts_ms, state_ceiling(clock))
+
+
 def local(ts_ms: int, tz: tzinfo | None = None) -> datetime:
     """``ts_ms`` as a time of the user's zone (or ``tz``), for any stored value: one outside what a
     calendar holds (an old import, a bad row) is read as the nearest day that exists, never an error."""

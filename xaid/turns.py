@@ -19,7 +19,7 @@ import anyio
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
-from . import agent_config, prompt
+from . import agent_config, clock, prompt
 from .dispatch import Emit
 from .memory import compress, fence, forget, forget_request, pack, persona, retrieve
 from .memory.forget_request import ForgetRequest
@@ -162,8 +162,10 @@ class Turns:
             stored = sql.insert_message(conn, msg)
             sql.count_live_turn(conn, msg.session_id)
             mood = None
+            at_ms = clock.for_state(msg.ts_ms, self.app.clock)  # the message keeps its own time
             if reading is not None:
-                mood = tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg.mood, stored.message_id)
+                mood = tracker.observe(conn, agent.agent_id, reading, at_ms, cfg.mood, stored.message_id,
+                                       clock.state_ceiling(self.app.clock))
             verdict = None
             forgotten = None
             if request is not None:
@@ -177,7 +179,7 @@ class Turns:
                 verdict = fire.Verdict(None, "the user asked to forget something")
             elif cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
-                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, msg.ts_ms, said,
+                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, at_ms, said,
                                         mood.valence if mood is not None else None,
                                         int(cfg.scheduler.min_gap_hours * 3_600_000))
             return stored, mood, verdict, forgotten

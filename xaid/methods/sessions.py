@@ -10,7 +10,7 @@ import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
 from .. import agent_config
-from ..clock import at
+from ..clock import at, for_state, state_ceiling
 from ..dispatch import Call, Params, bad_params, method, not_found
 from ..mood import tracker
 from ..store import sessions as sql
@@ -136,7 +136,8 @@ async def ingest(call: Call) -> dict[str, Any]:
         for msg, reading in zip(rows, readings, strict=True):
             stored = sql.insert_message(conn, msg)
             if reading is not None:  # imported history moves the mood as if it had been lived
-                tracker.observe(conn, msg.agent_id, reading, msg.ts_ms, mood_cfg, stored.message_id)
+                tracker.observe(conn, msg.agent_id, reading, for_state(msg.ts_ms, call.app.clock), mood_cfg,
+                                stored.message_id, state_ceiling(call.app.clock))
             ids.append(stored.message_id or 0)
         return ids
 
