@@ -121,7 +121,7 @@ def _agent_line(a: dict[str, Any]) -> str:
 def cmd_agent(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
-            agents = client.agent_list()["agents"]
+            agents = client.every("agent.list", "agents")
             _print(args, agents, lambda v: "\n".join(_agent_line(a) for a in v) or "(no agents)")
         elif args.action == "create":
             _print(args, client.agent_create(args.agent_id, args.name, args.persona, args.config), _agent_line)
@@ -164,7 +164,7 @@ def _stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> d
 
 def _session_for(client: Client, agent_id: str, new: bool) -> str:
     if not new:
-        open_sessions = client.session_list(agent_id, open_only=True)["sessions"]
+        open_sessions = client.every("session.list", "sessions", agent_id=agent_id, open_only=True)
         if open_sessions:
             return str(open_sessions[-1]["session_id"])
     return str(client.session_open(agent_id)["session_id"])
@@ -210,7 +210,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 def cmd_session(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
-            found = client.session_list(args.agent_id, open_only=args.open or None)["sessions"]
+            found = client.every("session.list", "sessions", agent_id=args.agent_id, open_only=args.open or None)
             _print(args, found, lambda v: "\n".join(
                 f"{s['session_id']}  {'open  ' if s['open'] else 'closed'}  {_when(s['opened_ms'])}  "
                 f"{s['messages']} messages" for s in v) or "(no sessions)")

@@ -6,7 +6,7 @@ from typing import Any
 
 from xaiclient.wire import ErrorCode, XaiError
 
-from .. import agent_config
+from .. import agent_config, paging
 from ..dispatch import Call, method, not_found
 from ..memory import fence, forget, index
 from ..store import agents as sql
@@ -45,8 +45,12 @@ async def get(call: Call) -> dict[str, Any]:
 
 @method("agent.list")
 async def list_agents(call: Call) -> dict[str, Any]:
+    page = paging.request(call.params)
     call.params.done()
-    return {"agents": [a.to_wire() for a in await call.app.db.run(sql.list_all)]}
+    found = await call.app.db.run(sql.list_all, page.after, page.limit + 1)
+    out = paging.fill(found, page, lambda a: (a.created_ms, a.agent_id), Agent.to_wire,
+                      call.app.config.server.max_frame_bytes // 2)
+    return {"agents": out.items, "next_cursor": out.next_cursor}
 
 
 @method("agent.update")

@@ -9,7 +9,7 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
-from .. import agent_config
+from .. import agent_config, paging
 from ..clock import at, for_state, state_ceiling
 from ..dispatch import Call, Params, bad_params, method, not_found
 from ..mood import tracker
@@ -168,10 +168,13 @@ async def list_sessions(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
     open_only = p.bool("open_only", False)
+    page = paging.request(p)
     p.done()
     await load_agent(call, agent_id)
-    found = await call.app.db.run(sql.list_sessions, agent_id, open_only)
-    return {"sessions": [s.to_wire() for s in found]}
+    found = await call.app.db.run(sql.list_sessions, agent_id, open_only, page.after, page.limit + 1)
+    out = paging.fill(found, page, lambda s: (s.opened_ms, s.session_id), Session.to_wire,
+                      call.app.config.server.max_frame_bytes // 2)
+    return {"sessions": out.items, "next_cursor": out.next_cursor}
 
 
 @method("session.history")

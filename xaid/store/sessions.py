@@ -101,9 +101,16 @@ def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     return Session(*row) if row else None
 
 
-def list_sessions(conn: apsw.Connection, agent_id: str, open_only: bool = False) -> list[Session]:
+def list_sessions(conn: apsw.Connection, agent_id: str, open_only: bool = False,
+                  after: tuple[int, str] | None = None, limit: int = -1) -> list[Session]:
+    """In (opened_ms, session_id) order, after the key ``after``; ``limit`` -1 is all."""
     where = "WHERE s.agent_id = ?" + (" AND s.closed_ms IS NULL" if open_only else "")
-    return [Session(*r) for r in conn.execute(f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id", (agent_id,))]
+    args: tuple[Any, ...] = (agent_id,)
+    if after is not None:
+        where += " AND (s.opened_ms, s.session_id) > (?, ?)"
+        args += after
+    return [Session(*r) for r in conn.execute(
+        f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id LIMIT ?", (*args, limit))]
 
 
 def require_open(conn: apsw.Connection, session_id: str) -> None:
