@@ -80,3 +80,17 @@ def test_json_nested_5000_deep_is_bad_params(client: Client) -> None:
     with pytest.raises(XaiError) as info:
         client.memory_import("mia", files=files)
     assert info.value.code == "bad_params" and "nested" in info.value.message
+
+
+@pytest.mark.parametrize("unit", ["The user keeps bees in Umbria. ", "用户在云南养蜜蜂。"])
+def test_a_huge_fact_is_refused_and_a_long_turn_is_found_by_its_head(client: Client, unit: str) -> None:
+    """Imported texts are bounded (a fact 2,000 characters); a long turn (≤ 100,000) is embedded by its
+    head and found by its words."""
+    client.agent_create("mia")
+    with pytest.raises(XaiError) as info:
+        client.memory_import("mia", facts=[{"text": unit * (250_000 // len(unit))}])
+    assert info.value.code == "bad_params" and "2000" in info.value.message
+    long_turn = "Zanzibar spices were the start. " + unit * (90_000 // len(unit))
+    line = {"session_id": "s_long", "utterances": [{"role": "user", "text": long_turn, "ts": NOW}]}
+    assert client.memory_import("mia", files={"a.jsonl": json.dumps(line, ensure_ascii=False) + "\n"})
+    assert client.memory_search("mia", "Zanzibar spices")["items"]
