@@ -76,6 +76,16 @@ class Params:
             raise bad_params(f"param '{key}' must be a non-empty id without spaces or slashes")
         return value
 
+    def new_id(self, key: str) -> Any:
+        """An id being created names files too (an export is ``<agent_id>/<month>/<session>.jsonl``): also
+        no control characters (NUL among them), and not ``.`` or ``..``. Ids stored by an older xaid stay
+        reachable through ``id``; their export escapes them (memory.portable.path_part)."""
+        value = self.id(key)
+        if value in (".", "..") or not value.isprintable():
+            raise bad_params(f"param '{key}' must be a non-empty id without spaces, slashes or control "
+                             "characters, and not '.' or '..'")
+        return value
+
     def int(self, key: str, default: Any = _MISSING, *, min: int | None = None, max: int = MAX_INT) -> Any:
         value = self._get(key, int, "an integer", default)
         if isinstance(value, int) and min is not None and value < min:

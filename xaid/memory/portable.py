@@ -48,6 +48,15 @@ def session_key(conn: apsw.Connection, agent_id: str, original: str | None) -> s
     return "x_" + hashlib.sha256(f"{agent_id}\0{original}".encode()).hexdigest()[:16]
 
 
+def path_part(name: str) -> str:
+    """``name`` as one safe file name: ids checked since (dispatch.Params.id) pass unchanged; an agent
+    stored by an older xaid as ``..`` or with a NUL is spelt with %XX escapes, so it can still be exported."""
+    if name not in ("", ".", "..") and all(c.isprintable() and not c.isspace() and c not in "/\\%" for c in name):
+        return name
+    escaped = "".join(c if c.isalnum() or c in "-_." else "".join(f"%{b:02X}" for b in c.encode()) for c in name)
+    return escaped.replace(".", "%2E") if set(escaped) <= {"."} else escaped
+
+
 def _month(ts_ms: int) -> str:
     return clock.local(ts_ms, dt.UTC).strftime("%Y-%m")
 
@@ -76,11 +85,12 @@ def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
             "tension": ep.tension, "decided_by": ep.decided_by, "refs": list(ep.refs), "fact_refs": facts,
             "utterances": turns.pop(ep.session_id, []) if ep.session_id is not None else [],
         }
-        path = f"{agent_id}/{_month(ep.ended_ms)}/{ep.session_id or f'episode-{ep.episode_id}'}.jsonl"
+        name = path_part(ep.session_id or f"episode-{ep.episode_id}")
+        path = f"{path_part(agent_id)}/{_month(ep.ended_ms)}/{name}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
     for session_id, rest in turns.items():  # sessions where only the companion spoke: turns, no episode
         line = {"session_id": session_id, "agent_id": agent_id, "utterances": rest}
-        path = f"{agent_id}/{_month(rest[-1]['ts'])}/{session_id or 'turns'}.jsonl"
+        path = f"{path_part(agent_id)}/{_month(rest[-1]['ts'])}/{path_part(session_id or 'turns')}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
     facts = []
     for fact in sql.facts(conn, agent_id, status=None):

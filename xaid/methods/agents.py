@@ -24,7 +24,7 @@ async def load_agent(call: Call, agent_id: str) -> Agent:
 @method("agent.create")
 async def create(call: Call) -> dict[str, Any]:
     p = call.params
-    agent_id = p.id("agent_id")
+    agent_id = p.new_id("agent_id")
     name = p.str("name", agent_id, max_len=200)
     persona = p.str("persona_init", "", max_len=20_000)
     config = agent_config.validate(p.map("config", {}))
