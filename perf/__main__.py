@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.suites",
     "locomo": "perf.locomo",
     "faults": "perf.faults",
+    "hardening": "perf.hardening",
 }
 HERE = Path(__file__).resolve().parent
 
