@@ -104,24 +104,23 @@ def _fill(c: Client, mb: int) -> None:
 
 
 def test_one_backup_at_a_time_its_snapshot_is_0600_and_a_killed_ones_is_swept(tmp_path: Path) -> None:
-    proc = DaemonProcess(tmp_path / "d").start()
-    with proc.client() as c:
-        _fill(c, 8)
-    reader = proc.client()
-    stream = reader.stream("admin.backup")
-    first = next(iter(stream))  # the snapshot is written; the stream now waits on this slow reader
-    assert first.event == "chunk"
-    snapshots = list(proc.state_dir.glob("backup-*.tmp"))
-    assert len(snapshots) == 1 and snapshots[0].stat().st_mode & 0o777 == 0o600
-    with proc.client() as other, pytest.raises(XaiError) as info:
-        other.call("admin.backup")
-    assert info.value.code == "busy"
-    proc.kill()
-    reader.close()
-    assert list(proc.state_dir.glob("backup-*.tmp")) == snapshots  # left behind by the kill
-    proc.start()
-    assert list(proc.state_dir.glob("backup-*")) == []
-    with proc.client() as c:
-        stream = c.stream("admin.backup")
-        assert sum(len(ev.data["data"]) for ev in stream if ev.event == "chunk") == stream.result["bytes"]
-    proc.stop()
+    with DaemonProcess(tmp_path / "d") as proc:  # stopped however the test ends
+        with proc.client() as c:
+            _fill(c, 8)
+        reader = proc.client()
+        stream = reader.stream("admin.backup")
+        first = next(iter(stream))  # the snapshot is written; the stream now waits on this slow reader
+        assert first.event == "chunk"
+        snapshots = list(proc.state_dir.glob("backup-*.tmp"))
+        assert len(snapshots) == 1 and snapshots[0].stat().st_mode & 0o777 == 0o600
+        with proc.client() as other, pytest.raises(XaiError) as info:
+            other.call("admin.backup")
+        assert info.value.code == "busy"
+        proc.kill()
+        reader.close()
+        assert list(proc.state_dir.glob("backup-*.tmp")) == snapshots  # left behind by the kill
+        proc.start()
+        assert list(proc.state_dir.glob("backup-*")) == []
+        with proc.client() as c:
+            stream = c.stream("admin.backup")
+            assert sum(len(ev.data["data"]) for ev in stream if ev.event == "chunk") == stream.result["bytes"]

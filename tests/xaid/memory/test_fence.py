@@ -52,10 +52,20 @@ def test_forget_by_query_during_consolidation_is_not_undone(tmp_path: Path, line
 
 
 def test_forget_all_during_consolidation_leaves_nothing(tmp_path: Path) -> None:
+    """And a session closed meanwhile is still consolidated: the job in flight finishes by its id,
+    which a job queued after the forget must never have (job ids never repeat, migration 010)."""
     with DaemonProcess(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as d, d.client() as c:
         c.agent_create("mia")
+        c.agent_create("kai")
         _start(c, LINES)
         c.memory_forget("mia", all=True)
+        # queued while mia's job still waits for the model
+        sid = c.session_open("kai", ts=T0)["session_id"]
+        c.session_ingest(sid, [{"role": "user", "text": "My sister Anna moved to Kyoto last spring.", "ts": T0},
+                               {"role": "user", "text": "我妹妹去年春天搬到了京都。", "ts": T0 + 1}])
+        with d.client(timeout=60) as waiting:  # a job marked done by another's id never wakes this wait
+            episode = waiting.session_close(sid, wait=True)["episode_id"]
+        assert episode is not None and "Anna" in c.memory_get("kai", f"episode:{episode}")["summary"]
         deadline = time.monotonic() + 60
         while c.stats()["memory"].get("consolidations_fenced", 0) < 1:
             assert time.monotonic() < deadline, "the job in flight never met the fence"

@@ -89,6 +89,25 @@ INSERT INTO recall_items_new SELECT * FROM recall_items;
 DROP TABLE recall_items;
 ALTER TABLE recall_items_new RENAME TO recall_items;
 
+-- A consolidation in flight finishes its job by id: after a forget {all} had deleted the agent's jobs, a
+-- new session's job took the same id and was marked done by the old one, never consolidated.
+CREATE TABLE jobs_new (
+    job_id     INTEGER PRIMARY KEY AUTOINCREMENT,
+    agent_id   TEXT NOT NULL REFERENCES agents(agent_id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL CHECK (kind IN ('consolidate')),
+    session_id TEXT NOT NULL,
+    state      TEXT NOT NULL CHECK (state IN ('pending', 'done', 'failed')),
+    attempts   INTEGER NOT NULL DEFAULT 0,
+    error      TEXT,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    UNIQUE (kind, session_id)
+) STRICT;
+INSERT INTO jobs_new SELECT * FROM jobs;
+DROP TABLE jobs;
+ALTER TABLE jobs_new RENAME TO jobs;
+CREATE INDEX jobs_pending ON jobs(state, job_id);
+
 -- memory_items is the keyword indexes' external content: DROP TABLE fires no triggers, so the indexes are
 -- untouched by the copy; the triggers that keep them in step go with the old table and are made again.
 CREATE TABLE memory_items_new (
