@@ -104,8 +104,7 @@ async def get(call: Call) -> dict[str, Any]:
     return found
 
 
-def _replying(conn: apsw.Connection, active: Any, agent_id: str) -> bool:
-    ids = list(active)
+def _replying(conn: apsw.Connection, ids: list[str], agent_id: str) -> bool:
     return bool(ids) and conn.execute(
         f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
         (agent_id, *ids)).fetchone() is not None
@@ -129,7 +128,8 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         deleted = 1
     elif everything:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
-        if await call.app.db.run(_replying, call.app.turns.active.keys(), agent_id):
+        # a copy: the event loop changes the dict while the database thread reads
+        if await call.app.db.run(_replying, list(call.app.turns.active), agent_id):
             raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
         deleted = await call.app.db.run(lambda conn: (fence.bump(conn, agent_id), forget.forget_all(conn, agent_id))[1])
     else:
