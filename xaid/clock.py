@@ -55,7 +55,8 @@ def at(clock: Clock, ts: int | None) -> int:
 # A message may carry any time (history replayed from the past); state that fades or waits on the clock
 # (the mood, the scheduler's last push) takes none later than this past the daemon's own clock: one
 # message dated ten years ahead would otherwise stop the mood's decay, and every push, for ten years.
-FUTURE_MARGIN_MS = 60_000
+# Two days, not a minute: a client may stage the evening ahead and the morning after it (`xaictl demo`).
+FUTURE_MARGIN_MS = 2 * 86_400_000
 
 
 def state_ceiling(clock: Clock) -> int:

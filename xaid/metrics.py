@@ -36,6 +36,16 @@ def prometheus(stats: dict[str, Any]) -> str:
            [("", stats.get("connections_refused", 0))])
     metric("protocol_errors_total", "counter", "Malformed frames received.", [("", stats.get("protocol_errors", 0))])
     metric("llm_generations_total", "counter", "Model generations finished.", [("", stats.get("llm_generated", 0))])
+    speed = stats.get("llm_speed", {})
+    for key, name, help_text in (
+        ("first_token_ms", "llm_first_token_ms", "Time to the first piece of a reply, recent turns, in milliseconds."),
+        ("generation_tokens_per_s", "llm_generation_tokens_per_second", "Generation speed of recent replies."),
+        ("prompt_tokens_per_s", "llm_prompt_tokens_per_second", "Prompt reading speed of recent generations."),
+    ):
+        summary = speed.get(key) or {}
+        metric(name, "summary", help_text,
+               [(f'{{quantile="{q}"}}', summary[p]) for q, p in (("0.5", "p50"), ("0.95", "p95"))
+                if summary.get(p) is not None])
     memory = {k: v for k, v in stats.get("memory", {}).items()
               if isinstance(v, int | float) and not isinstance(v, bool)}
     metric("memory_events_total", "counter", "Memory events (episodes by path, fact decisions, LLM calls, embeddings).",

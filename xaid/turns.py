@@ -210,6 +210,7 @@ class Turns:
         )
         if forgotten is not None:
             self._count_forgotten(forgotten)
+            await self.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
         guidance = tone.guidance(mood) if mood is not None else None
         recall_start = time.perf_counter()
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
@@ -255,6 +256,7 @@ class Turns:
                 tools,
                 int(agent.config.get("max_tokens", app.config.llm.max_tokens)),
                 float(agent.config.get("temperature", app.config.llm.temperature)),
+                session=sid,
             )
             completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:
@@ -289,6 +291,7 @@ class Turns:
                 "total_ms": round((time.perf_counter() - start) * 1000, 3),
             },
         }
+        app.queue.speed.turn(progress.first_token_ms)
         if warnings:
             result["warnings"] = warnings
         if turn.explain:

@@ -27,6 +27,10 @@ class Api:
         """Counters and latencies; ``format="prometheus"`` gives ``{text}`` in the Prometheus text format."""
         return self.call("stats", format=format)
 
+    def models_list(self) -> Any:
+        """The model catalogue: ``{configured, model_path, models_dir, models: [{name, installed, ...}]}``."""
+        return self.call("models.list")
+
     def backup(self) -> Any:
         """A consistent snapshot of the database, streamed: ``chunk`` events ``{data: bytes, offset}``,
         then the result ``{bytes}``. Write the chunks in order; ``offset`` says where each one goes."""

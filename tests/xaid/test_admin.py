@@ -94,6 +94,25 @@ def test_prometheus_text(client) -> None:  # type: ignore[no-untyped-def]
         assert line.startswith("#") or line.split(" ")[0].startswith("xaid_")
 
 
+def test_speed_of_turns_in_stats_and_prometheus(client) -> None:  # type: ignore[no-untyped-def]
+    """The scripted provider stands in for the model: the figures are about the turns, not the words."""
+    empty = client.stats()["llm_speed"]
+    assert empty["first_token_ms"] == {"count": 0, "p50": None, "p95": None}
+    assert "xaid_llm_first_token_ms{" not in client.call("stats", format="prometheus")["text"]
+    client.agent_create("sp")
+    sid = client.session_open("sp")["session_id"]
+    for text in ("one two three", "four five six seven"):
+        client.session_send(sid, text).finish()
+    speed = client.stats()["llm_speed"]
+    assert speed["first_token_ms"]["count"] == 2 and speed["first_token_ms"]["p50"] > 0
+    assert speed["generation_tokens_per_s"]["count"] >= 2 and speed["generation_tokens_per_s"]["p50"] > 0
+    assert speed["prompt_tokens_per_s"]["count"] == 0  # the scripted provider reads no prompt
+    assert client.status()["llm_speed"]["first_token_ms"]["count"] == 2
+    text = client.call("stats", format="prometheus")["text"]
+    assert 'xaid_llm_first_token_ms{quantile="0.5"}' in text
+    assert 'xaid_llm_generation_tokens_per_second{quantile="0.95"}' in text
+
+
 def _fill(c: Client, mb: int) -> None:
     """Enough conversation that a backup streams many chunks (and blocks on a reader that waits)."""
     c.agent_create("big")

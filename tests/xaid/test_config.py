@@ -180,6 +180,8 @@ def test_the_api_key_variable_is_not_a_config_key(tmp_path: Path) -> None:
         ("[server]\nmax_connections = 0\n", ["server.max_connections", "positive"]),
         ("[llm]\nn_ctx = -1\n", ["llm.n_ctx", "positive"]),
         ("[llm]\nmax_queue = 0\n", ["llm.max_queue", "positive"]),
+        ('[llm]\nmodel = "qwen-7b"\n', ["llm.model", "qwen-7b", "qwen2.5-coder-1.5b", "smollm2-135m"]),
+        ("[llm]\nstate_cache_mb = -1\n", ["llm.state_cache_mb"]),
         ("[server]\nmax_frame_bytes = 100\n", ["server.max_frame_bytes", "1024"]),
         ("[llm\nn_ctx = 1\n", ["not valid TOML"]),
         ("[llm]\nn_ctx = \n", ["not valid TOML"]),
@@ -320,3 +322,53 @@ def test_check_config_accepts_a_good_file(tmp_path: Path) -> None:
     result = _check_config(path)
     assert result.returncode == 0, result.stderr
     assert "configuration OK" in result.stdout and str(path) in result.stdout
+
+
+# --- errors name what the user wrote -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variable", "value", "key"), [
+    ("XAID_SERVER_IDLE_SECONDS", "-1", "server.idle_seconds"),
+    ("XAID_LLM_N_CTX", "0", "llm.n_ctx"),
+    ("XAID_MEMORY_TIMEZONE", "Mars/Olympus", "memory.timezone"),
+    ("XAID_MOOD_LEARNING_RATE", "2", "mood.learning_rate"),
+])
+def test_a_bad_value_from_the_environment_names_its_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, key: str
+) -> None:
+    monkeypatch.setattr(config, "SYSTEM_CONFIG", tmp_path / "etc" / "xaid.toml")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for path in (None, write(tmp_path, "[log]\nlevel = \"info\"\n")):
+        with pytest.raises(ConfigError) as caught:
+            load(path, env={variable: value})
+        message = str(caught.value)
+        assert message.startswith(f"{variable}: {key}") and "(defaults)" not in message and str(tmp_path) not in message
+
+
+def test_a_bad_value_from_the_file_names_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "[server]\nidle_seconds = -5\n")
+    with pytest.raises(ConfigError) as caught:
+        load(path, env={"XAID_LLM_N_CTX": "2048"})
+    assert str(caught.value).startswith(f"{path}: server.idle_seconds")
+
+
+def test_check_config_says_what_it_read(tmp_path: Path) -> None:
+    if config.SYSTEM_CONFIG.exists():
+        pytest.skip("this machine has a system configuration file")
+    env = {**_clean_env(), "XDG_CONFIG_HOME": str(tmp_path / "none"), "XAID_LLM_N_CTX": "2048"}
+    result = subprocess.run([sys.executable, "-m", "xaid", "--check-config"], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert result.stdout.strip() == "xaid: configuration OK (built-in defaults; environment: XAID_LLM_N_CTX)"
+    bad = subprocess.run([sys.executable, "-m", "xaid", "--check-config"], capture_output=True, text=True,
+                         env={**env, "XAID_SERVER_MAX_INFLIGHT": "0"}, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("xaid: bad configuration: XAID_SERVER_MAX_INFLIGHT:")
+
+
+def test_llm_model_names_a_catalogue_entry_unless_model_path_or_another_provider_decides() -> None:
+    assert load(None, env={}).llm.model == "qwen2.5-coder-1.5b"
+    assert load(None, env={"XAID_LLM_MODEL": "qwen2.5-coder-0.5b"}).llm.model == "qwen2.5-coder-0.5b"
+    # llm.model_path wins, so the name is not looked up; an endpoint has its own model names
+    assert load(None, env={"XAID_LLM_MODEL": "x", "XAID_LLM_MODEL_PATH": "/m.gguf"}).llm.model_path == "/m.gguf"
+    assert load(None, env={"XAID_LLM_MODEL": "gpt-4o-mini", "XAID_LLM_PROVIDER": "openai"}).llm.model == "gpt-4o-mini"
+    with pytest.raises(ConfigError, match=r"XAID_LLM_MODEL: llm\.model unknown model .gpt-4o-mini."):
+        load(None, env={"XAID_LLM_MODEL": "gpt-4o-mini"})

@@ -54,7 +54,8 @@ def _mentions(utterances: list[consolidate.Utterance], source: str) -> int:
     keys = [k.lower() for k in (*f.proper_nouns, *f.numbers)]
     if not keys:
         return 1
-    return sum(1 for u in utterances if any(k in u.message.text.lower() for k in keys))
+    # at least the message that stated it, even when its noun is written otherwise ("King's" → "King")
+    return max(1, sum(1 for u in utterances if any(k in u.message.text.lower() for k in keys)))
 
 
 FENCE_RETRIES = 20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from . import extract_en as en
 from . import extract_zh as zh
+from . import facts_exclusive
 
 KINDS = ("identity", "preference", "work", "person", "plan", "place", "health", "other")
 
@@ -54,6 +55,7 @@ SUBJECTS: dict[str, str] = {
     "user.dog": "person: a pet dog",
     "user.allergy": "health: an allergy or intolerance ('allergic to peanuts', 对花生过敏)",
     "user.diet": "health: a diet ('vegetarian', 吃素, 'doesn't eat meat'); one current value",
+    "user.car": "preference: the car the user drives ('drives a Kia EV6', 开一辆小鹏); one current value",
     "user.health": "health: a lasting condition (asthma, diabetes, pregnancy)",
     "user.plan": "plan: something the user will do or attend, with its time when said (timeparse dates kept)",
 }
@@ -150,14 +152,20 @@ def candidates(text: str) -> list[Candidate]:
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
     speaker_is_user = skip_next = False
+    person: str | None = None  # "my sister" / 我妹妹 of the clause before, for a she/he/她/他 clause after it
     for clause, soft in _split(text):
         plain = _ANNOTATION.sub("", clause).strip()
+        chinese = bool(_CJK.search(plain))
+        lang = zh if chinese else en
+        resolved = lang.resolve_pronoun(plain, person) if person else None
+        if resolved is not None:
+            plain = clause = resolved
+        person = lang.refers_to(plain) or (person if resolved is not None else None)
         conditional_consequence = soft and skip_next
         skip_next = bool(_CONDITIONAL.match(plain))
         if conditional_consequence or _is_question_clause(plain):
             speaker_is_user = False
             continue
-        chinese = bool(_CJK.search(plain))
         body, annotated = plain, clause
         if soft and speaker_is_user:
             if chinese and zh.continues_subject(plain):
@@ -167,6 +175,7 @@ def candidates(text: str) -> list[Candidate]:
         hits = zh.rules(body, annotated) if chinese else []
         if not hits and en.has_anchor(body):
             hits = en.rules(body, annotated)
+        hits = [facts_exclusive.refile(h, body) for h in hits] or facts_exclusive.rules(body, chinese)
         speaker_is_user = zh.speaks_for_self(body) if chinese else en.speaks_for_self(body)
         for kind, subject, statement, confidence, negated, key in hits:
             if (subject, statement) in seen:

@@ -407,6 +407,7 @@ _WORK = re.compile(
     r"have joined|'ve joined|"
     r"quit my job|left my job|got hired|was hired) (?P<prep>at|for|in|with|as)?\s*(?P<x>.+)$", re.I)
 _WORK_AS = re.compile(r"^(?:a|an)\s+", re.I)
+_WORK_WHERE = re.compile(r"^\s+in\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*){0,2})\b")
 
 
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|eer|ologist)$")
@@ -448,10 +449,12 @@ def _work(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | Non
         return [("work", "user.job", statement(head + x), 0.6, negated, x)]
     conf = 0.9 if prep in {"at", "for"} else 0.45  # "work in Berlin" may be a city
     if verb in {"joined", "have joined", "'ve joined", "just started"}:
-        if not x[:1].isupper():
-            return None  # "I joined a gym"
+        if not x[:1].isupper() and prep not in {"at", "with"}:
+            return None  # "I joined a gym"; "I just started at a startup" is a job
         conf = 0.8
-    return [("work", "user.work", statement(head + x), conf if not _long(x) else 0.5, negated, x)]
+    where = _WORK_WHERE.match(m.group("x")[len(x):])  # "at a startup in Berlin": the city belongs to the fact
+    said = x + (f" in {where.group(1)}" if where else "")
+    return [("work", "user.work", statement(head + said), conf if not _long(x) else 0.5, negated, x)]
 
 
 _JOB = re.compile(r"^(?:I'm|I am|Im) (?P<neg>not )?(?:a|an) (?P<x>[a-z][\w -]{1,40}?)(?:\s+(?P<prep>at|for|in|with) "
@@ -541,6 +544,10 @@ _HAVE_REL = re.compile(rf"^(?i:I (?:have|'ve got|have got) (?:a|an|one|two|three
 
 
 _IS_A = re.compile(r"(?:is|'s) (?:a|an) ", re.I)
+_REL_WHERE = re.compile(r"(?:still |now |also )?(?:lives|is living|has lived|moved|has moved|works|is working|studies) "
+                        r"(?:in|at|for|to) (?:an? |the )?[A-Z]")
+_PERSON_REF = re.compile(rf"^(?i:my) {_REL}(?=\W|$)")
+_PRONOUN = re.compile(r"^(?i:she|he)\s+(?=\w)")
 _CONJ = re.compile(r"(?:and|or|,)\b")
 
 
@@ -576,6 +583,9 @@ def _person(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | N
             return [("person", _rel_subject(m), statement(_clean(body, _CUT_AT)), 0.6, False, m.group("rel").lower())]
         if _CONJ.match(rest):
             return None
+        if _REL_WHERE.match(rest):  # "my sister lives in Hamburg": as concrete as "my sister is a nurse"
+            return [("person", _rel_subject(m), statement(_clean(body, _PLACE_CUT)), 0.7, False,
+                     m.group("rel").lower())]
         return [("person", _rel_subject(m), statement(body), 0.4, False, m.group("rel").lower())]
     return None
 
@@ -672,6 +682,18 @@ _SELF = re.compile(r"^(?:(?:well|oh|so|also|actually|and|but|now|yeah)\W+)*(?:I|
 def speaks_for_self(clause: str) -> bool:
     """Whether the clause's subject is the user, so a following "and work at Google" is theirs too."""
     return bool(_SELF.match(clause.strip()))
+
+
+def refers_to(clause: str) -> str | None:
+    """The relative a clause is about ("my sister", …), for a "she"/"he" clause after it."""
+    m = _PERSON_REF.match(clause.strip())
+    return m.group(0) if m else None
+
+
+def resolve_pronoun(clause: str, ref: str) -> str | None:
+    """"she lives in Hamburg" after "my sister …" as "my sister lives in Hamburg"; None when it is no such clause."""
+    m = _PRONOUN.match(clause.strip())
+    return ref + " " + clause.strip()[m.end():] if m else None
 
 
 def has_anchor(clause: str) -> bool:

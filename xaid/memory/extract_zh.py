@@ -315,6 +315,9 @@ _REL_IS = re.compile(rf"^我(?:的|家|家的|家里的)?(?P<rel>{_REL_ALT})(?:�
 _REL_HAVE = re.compile(rf"^我(?:有|养了|养着|家有|也有)(?P<n>一个|一只|一条|个|只|条|两个|两只|三只|三个|[二三四五]个)?"
                        rf"(?P<rel>{_REL_ALT})(?:[，,]?(?:叫|名叫|叫做){_NAME})?$")
 _REL_ANY = re.compile(rf"^我(?:的|家|家的|家里的)?(?P<rel>{_REL_ALT})(?P<rest>.+)$")
+_REL_WHERE = re.compile(r"^(?:现在|还|一直|也)?(?:住在|定居在|搬到了?|在[^，,。]{1,15}?(?:工作|上班|读书|上学))")
+_PERSON_REF = re.compile(rf"^我(?:的|家|家的|家里的)?(?:{_REL_ALT})")
+_PRONOUN = re.compile(r"^[她他](?=[^们的])")
 
 
 @rule
@@ -338,7 +341,8 @@ def _person(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | N
     m = _REL_ANY.match(text)
     if m and not m.group("rest").startswith(("们", "和", "跟", "说", "的", "妈", "爸", "也")):
         rel = m.group("rel")
-        return [("person", "user." + _REL[rel], statement("", f"的{rel}{m.group('rest')}"), 0.4, False, rel)]
+        conf = 0.7 if _REL_WHERE.match(m.group("rest")) else 0.4  # 我妹妹住在汉堡: as concrete as 我妹妹是护士
+        return [("person", "user." + _REL[rel], statement("", f"的{rel}{m.group('rest')}"), conf, False, rel)]
     return None
 
 
@@ -404,6 +408,18 @@ def speaks_for_self(clause: str) -> bool:
     a = _ANCHOR.search(clause)
     return a is not None and a.start() <= 8 and not _LEAD_BLOCK.search(clause[: a.start()]) and not _NOT_SELF.match(
         clause, a.start())
+
+
+def refers_to(clause: str) -> str | None:
+    """The relative a clause is about (我妹妹, …), for a 她/他 clause after it."""
+    m = _PERSON_REF.match(clause.strip())
+    return m.group(0) if m else None
+
+
+def resolve_pronoun(clause: str, ref: str) -> str | None:
+    """她住在汉堡 after 我妹妹… as 我妹妹住在汉堡; None when it is no such clause."""
+    m = _PRONOUN.match(clause.strip())
+    return ref + clause.strip()[m.end():] if m else None
 
 
 def continues_subject(clause: str) -> bool:

@@ -66,7 +66,7 @@ from . import extract
 DAY_MS = 86_400_000
 EXCLUSIVE = frozenset({
     "user.name", "user.work", "user.job", "user.school", "user.lives_in", "user.from", "user.programming_language",
-    "user.partner", "user.diet",
+    "user.partner", "user.diet", "user.car",
 })
 INTRINSIC = frozenset({"identity", "work", "person", "preference", "place", "health"})
 # The cosine cuts below (near duplicate, paraphrase, negation) belong to the embedding model: they
@@ -81,7 +81,8 @@ _FAMILIES: dict[str, frozenset[str]] = {
     "identity": frozenset({"user.name", "user.nickname"}),
     "work": frozenset({"user.work", "user.job", "user.school", "user.major"}),
     "home": frozenset({"user.lives_in", "user.from", "user.nationality"}),
-    "taste": frozenset({"user.likes", "user.uses", "user.programming_language", "user.favourite.*", "user.diet"}),
+    "taste": frozenset({"user.likes", "user.uses", "user.programming_language", "user.favourite.*", "user.diet",
+                        "user.car"}),
     "health": frozenset({"user.allergy", "user.diet", "user.health"}),
 }
 _CHANGE = re.compile(
@@ -270,6 +271,8 @@ def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subjec
             denied = neighbours[0][0]
         if denied is not None:
             return Decision("UPDATE", denied.fact_id, "rules")
+    if claim.subject in EXCLUSIVE and stored and claim.key and not mentions(stored[-1].text, claim.key):
+        return Decision("UPDATE", stored[-1].fact_id, "rules")  # another value, however alike the words
     if neighbours and neighbours[0][1] >= profile.near_duplicate:
         return Decision("NOOP", neighbours[0][0].fact_id, "rules")
     if claim.subject in EXCLUSIVE and stored:

@@ -12,6 +12,11 @@ the row records when (``transcript_pruned_ms``) so ``session.history`` can say s
 ``forget`` removes the memory from every table and index: the row, its provenance, its keyword
 entries (FTS triggers) and its vector. Forgetting by query also deletes the raw messages that
 said it, and the mood readings tied to them, because a user who says "forget that" means it.
+What a query matched goes, and only that: a fact, a turn, a highlight whole; in an episode summary
+and the profile (L3) the sentences that hold it (rewrite.py), so "forget that I'm a programmer"
+keeps the sister and the tiredness of the same evening, and the profile, minus that line, stays
+in the prompt. ``checkpoint`` then moves the WAL into the database file and truncates it, so the
+text is not left behind in the -wal file either (secure_delete overwrites freed pages).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import apsw
 from ..config import MemoryConfig
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
-from . import index
+from . import index, rewrite
 from .utterances import CHATTER_VALUE
 
 DAY_MS = 86_400_000
@@ -178,15 +183,23 @@ def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int)
 
 def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     """Everything of this agent that holds ``needle`` (case-insensitive): memories of every kind and
-    status, the messages that said it, folded "Earlier" chunks, persona versions, recall topics."""
-    return _forget_where(conn, agent_id, "instr(casefold({col}), ?) > 0", (needle.casefold(),))
+    status, the messages that said it, folded "Earlier" chunks, recall topics; the sentences of
+    episode summaries and profile versions that hold it."""
+    folded = needle.casefold()
+    return _forget_where(conn, agent_id, "instr(casefold({col}), ?) > 0", (folded,),
+                         lambda text: folded in text.casefold())
 
 
-def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple[str, ...]) -> int:
-    """forget_text for any condition on a text column (``cond`` formats ``{col}``, binds ``params``)."""
+def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple[str, ...],
+                  holds: Callable[[str], bool]) -> int:
+    """forget_text for any condition on a text column (``cond`` formats ``{col}``, binds ``params``);
+    ``holds`` is the same test in Python, for the sentences of what is rewritten."""
     count = 0
-    for kind, table, key, col in (("episode", "episodes", "episode_id", "summary"),
-                                  ("highlight", "highlights", "highlight_id", "text"),
+    for episode_id, summary in list(conn.execute(
+            f"SELECT episode_id, summary FROM episodes WHERE agent_id = ? AND {cond.format(col='summary')}",
+            (agent_id, *params))):
+        count += _forget_in_episode(conn, agent_id, episode_id, summary, holds)
+    for kind, table, key, col in (("highlight", "highlights", "highlight_id", "text"),
                                   ("fact", "facts", "fact_id", "text"),
                                   ("utterance", "(SELECT source_id, agent_id, text FROM memory_items "
                                                 "WHERE kind = 'utterance')", "source_id", "text")):
@@ -198,10 +211,40 @@ def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple
     count += _delete_message_rows(conn, ids)
     conn.execute(f"DELETE FROM compressions WHERE {cond.format(col='text')} AND session_id IN "
                  "(SELECT session_id FROM sessions WHERE agent_id = ?)", (*params, agent_id))
-    conn.execute(f"DELETE FROM persona WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))
+    for version, text in list(conn.execute(
+            f"SELECT rowid, text FROM persona WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))):
+        kept = rewrite.without(text, holds, head=rewrite.PROFILE_HEAD)
+        if kept is None:
+            conn.execute("DELETE FROM persona WHERE rowid = ?", (version,))
+        else:
+            conn.execute("UPDATE persona SET text = ? WHERE rowid = ?", (kept, version))
     conn.execute(f"DELETE FROM recall_items WHERE agent_id = ? AND {cond.format(col='topic')}", (agent_id, *params))
     conn.execute(f"DELETE FROM participants WHERE agent_id = ? AND {cond.format(col='speaker')}", (agent_id, *params))
     return count
+
+
+def _forget_in_episode(conn: apsw.Connection, agent_id: str, episode_id: int, summary: str,
+                       holds: Callable[[str], bool]) -> int:
+    """The summary without its sentences that hold the text; the episode goes only when nothing but
+    its frame ("On … the user talked with …") would be left. Its vector was made from the old words,
+    so it goes too: the episode is found by its remaining words until it is embedded again."""
+    kept = rewrite.without(summary, holds, rewrite.EPISODE_FRAMES)
+    if kept is None:
+        delete_episode(conn, episode_id)
+        return 1
+    conn.execute("UPDATE episodes SET summary = ? WHERE episode_id = ?", (kept, episode_id))
+    row = conn.execute("SELECT item_id FROM memory_items WHERE kind = 'episode' AND source_id = ?",
+                       (episode_id,)).fetchone()
+    if row is not None:
+        conn.execute("UPDATE memory_items SET text = ? WHERE item_id = ?", (kept, row[0]))
+        index.remove_vectors(conn, agent_id, [row[0]])
+    return 1
+
+
+def checkpoint(conn: apsw.Connection) -> None:
+    """After a forget, outside any transaction: the WAL's pages go into the database file and the
+    -wal file is truncated, so forgotten words are not left in it."""
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) -> int:
@@ -247,7 +290,7 @@ def forget_terms(conn: apsw.Connection, agent_id: str, terms: Sequence[str]) -> 
         "SELECT message_id, session_id, text FROM messages WHERE agent_id = ? AND role = 'user'", (agent_id,))
         if match(text)]
     replies = [r for mid, sid in said for r in _replies_to(conn, sid, mid)]
-    count = _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", ())
+    count = _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", (), match)
     count += _delete_message_rows(conn, [r for r in replies if conn.execute(  # those the terms did not take
         "SELECT 1 FROM messages WHERE message_id = ?", (r,)).fetchone()])
     doomed = sorted({mid for mid, _ in said} | set(replies))

@@ -146,6 +146,10 @@ _DONT_KEEP = re.compile(rf"^(?P<pre>.*?)(?:别|不要|不用|不必|无需|没�
                         rf"(?P<x>.*?){_ZH_END}$")
 _FORGET_IMPERATIVE = re.compile(rf"^{_ZH_POLITE}(?P<v>忘了|忘掉|忘记){_ZH_POLITE}(?P<x>.+?)(?P<end>吧?){_ZH_END}$")
 _DELETE_IMPERATIVE = re.compile(rf"^{_ZH_POLITE}{_DELETE_VERB}(?P<x>.+?){_ZH_END}$")
+# The object first, the verb last, no 把: "刚才那句话删掉吧", "那段话忘了吧".
+_OBJECT_FIRST = re.compile(rf"^{_ZH_POLITE}(?P<x>.+?)(?:给|都|全|全部|也)?"
+                           rf"(?P<v>{_DELETE_VERB}|忘掉|忘了吧|忘记吧){_ZH_END}$")
+_ABOUT_ZH = re.compile(r"^(?:关于|有关)(?P<x>.+)$")
 # What "that" is in Chinese: the previous message, whatever of these it is said with.
 _PREVIOUS_ZH = re.compile(r"(?:我|我们|你|刚才|刚刚|刚|上面|前面|之前|方才|最后|说的|讲的|说过的|告诉你的"
                           r"|跟你说的|和你说的|对你说的|发的|打的|写的|那句话|这句话|那几句话|这几句话|那几句|这几句"
@@ -208,6 +212,8 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
         obj = x or pre
         if not obj and _NEVER_MIND_ZH.search(whole):
             return None
+        if not obj and (about := _about_before(clause, whole)) is not None:
+            return _object_zh(about)  # "关于工资的事，别记了": the topic is the clause before
         return _object_zh(obj)
     if m := _FORGET_IMPERATIVE.match(clause):
         x = m.group("x")
@@ -221,7 +227,21 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
     if m := _DELETE_IMPERATIVE.match(clause):
         x = m.group("x")
         return _object_zh(x) if _deletable_zh(x) else None
+    if m := _OBJECT_FIRST.match(clause):
+        x = clause[: m.start("v")]  # with any 那 the polite lead took: "那段话忘了吧"
+        if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x) and not _NEVER_MIND_ZH.search(whole):
+            return ForgetRequest("previous", lang="zh")  # only speech: "那张照片删掉" stays a task
     return None
+
+
+def _about_before(clause: str, whole: str) -> str | None:
+    """The topic a bare "别记了" refers to when the clause before it names one with 关于 / 有关."""
+    clauses = _clauses_zh(whole)
+    at = clauses.index(clause) if clause in clauses else -1
+    if at <= 0:
+        return None
+    m = _ABOUT_ZH.match(clauses[at - 1])
+    return m.group() if m else None
 
 
 def parse(text: str) -> ForgetRequest | None:

@@ -1,5 +1,5 @@
 """One module per protocol namespace; importing this package registers every method."""
 
-from . import admin, agents, memory, mood, scheduler, sessions, system
+from . import admin, agents, memory, models, mood, scheduler, sessions, system
 
-__all__ = ["admin", "agents", "memory", "mood", "scheduler", "sessions", "system"]
+__all__ = ["admin", "agents", "memory", "models", "mood", "scheduler", "sessions", "system"]

@@ -139,6 +139,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         deleted = await call.app.db.run(
             lambda conn: (fence.bump(conn, agent_id), forget.forget_text(conn, agent_id, query.strip()))[1])
     await call.app.db.run(forget.optimize_indexes)
+    await call.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
     return {"deleted": deleted}
 
 

@@ -71,6 +71,7 @@ async def status(call: Call) -> dict[str, Any]:
             **queue.provider.describe(),
         },
         "queue": {"waiting": queue.waiting, "running": queue.running is not None, "generated": queue.generated},
+        "llm_speed": queue.speed.to_wire(),
         "connections": app.connections,
         "active_turns": len(app.turns.active),
         "rss_kib": _rss_kib(),
@@ -99,6 +100,7 @@ async def stats(call: Call) -> dict[str, Any]:
             "embedder": "ready" if worker else (mem.load_error or "loading"),
         },
         "llm_generated": call.app.queue.generated,
+        "llm_speed": call.app.queue.speed.to_wire(),
         "scheduler": {
             **pushes,
             "engagement_rate": round(pushes["engaged"] / pushes["pushes"], 4) if pushes["pushes"] else None,

@@ -2,7 +2,7 @@
 
 Rules rather than a model because they run in well under a millisecond on a Pi, explain themselves
 (``cues``) and say plainly when they found nothing (confidence 0), so small talk leaves the mood alone
-instead of dragging it toward neutral. A learned classifier can join later through CombinedClassifier.
+instead of dragging it toward neutral. A learned classifier can join later through CombinedClassifier (combined.py).
 
 The rules keep valence, arousal and fatigue apart all the way through: "so tired but so excited" is
 tired *and* happy *and* keyed up, and averaging the cues into one point would make it none of these.
@@ -18,6 +18,7 @@ from typing import Protocol
 from . import lexicon_en as en
 from . import lexicon_zh as zh
 from .lexicon_en import Cue, Entry
+from .loss import losses
 
 BASELINE_AROUSAL = 0.3
 
@@ -30,6 +31,7 @@ class Reading:
     intensity: float  # 0..1: how strong the strongest feeling in the text is
     confidence: float  # 0..1: how sure the rules are; 0 when no cue was found
     cues: tuple[str, ...]  # the cues that fired, for explain and debugging
+    lasting: float = 1.0  # how long the feeling lasts, as a multiple of what its intensity says
 
 
 NEUTRAL_READING = Reading(0.0, BASELINE_AROUSAL, 0.0, 0.0, 0.0, ())
@@ -44,16 +46,21 @@ class Classifier(Protocol):
 # Item kinds. An item is (kind, text, factor, entry): factor is an intensifier's multiplier, a
 # negator's fullness or a booster's multiplier; entry is a cue's (Cue, strength) or an intensifier's
 # fallback cue.
-_WORD, _BOUNDARY, _CUE, _IDIOM, _NEG, _INT, _SUFFIX, _CONTRAST, _FILLER = range(9)
+_WORD, _BOUNDARY, _CUE, _IDIOM, _NEG, _INT, _SUFFIX, _CONTRAST, _FILLER, _CONCEDE, _EMPHATIC = range(11)
 _Item = tuple[int, str, float, Entry | None]
-# A fired cue: (label, valence, arousal, fatigue, strength, reliability, valence weight).
-_Hit = tuple[str, float, float, float, float, float, float]
+# A fired cue: (label, valence, arousal, fatigue, strength, reliability, valence weight, arousal weight,
+# persistence).
+_Hit = tuple[str, float, float, float, float, float, float, float, float]
 
 _BOUNDARY_ITEM: _Item = (_BOUNDARY, "", 1.0, None)
 _EN_WINDOW = 3  # an English negator reaches this many items back: "don't really feel happy"
 _NEGATED_RELIABILITY = 0.75  # negation rules misfire more often than plain cues
 _EMOJI_RELIABILITY = 0.85  # an emoji is sometimes irony
 _BEFORE_CONTRAST = 0.7  # "tired but happy": what comes after "but" is the point
+_LOSS_STRENGTH = 0.85  # "lost my dad", 外婆走了: a death said without a word for dying
+_CONCEDED = 0.5  # "although I was nervous, ...": a granted feeling counts for half
+_TENSE_AROUSAL = 0.5  # a negative feeling at least this activated is a worry: denied, it is assurance
+_DENIED_WORRY = Cue(0.4, 0.0, 0.0)  # "not worried", 不紧张: what a full denial of a worry says
 _PARTICLES = frozenset("了的啊呀吧呢哦哈嘛啦噢")
 _FULL_FEELING = 0.6  # a profile this far from neutral is a full-blown feeling; "ok" (0.05) is barely one
 
@@ -66,13 +73,19 @@ def _table(
     boosters: dict[str, float],
     contrasts: frozenset[str],
     ignored: frozenset[str],
+    concessives: frozenset[str],
     fillers: frozenset[str] = frozenset(),
     fallback: dict[str, Entry] | None = None,
+    emphatic: dict[str, float] | None = None,
 ) -> dict[str, _Item]:
     """One lookup for every kind of entry; later kinds win a clash, so idioms beat everything."""
     table: dict[str, _Item] = {}
     for word in ignored:
         table[word] = (_WORD, word, 1.0, None)
+    for word in concessives:
+        table[word] = (_CONCEDE, word, 1.0, None)
+    for word, factor in (emphatic or {}).items():
+        table[word] = (_EMPHATIC, word, factor, None)
     for word in fillers:
         table[word] = (_FILLER, word, 1.0, None)
     for word in contrasts:
@@ -100,13 +113,14 @@ def _lengths(keys: Sequence[str], by_token: bool) -> dict[str, tuple[int, ...]]:
 
 
 _EN_FLAT = _table(
-    en.CUES, en.IDIOMS, en.NEGATORS, en.INTENSIFIERS, en.SUFFIX_BOOSTERS, en.CONTRASTS, en.IGNORED
+    en.CUES, en.IDIOMS, en.NEGATORS, en.INTENSIFIERS, en.SUFFIX_BOOSTERS, en.CONTRASTS, en.IGNORED,
+    en.CONCESSIVES, emphatic=en.EMPHATIC_DENIALS,
 )
 _EN_TABLE: dict[tuple[str, ...], _Item] = {tuple(k.split()): v for k, v in _EN_FLAT.items()}
 _EN_LENGTHS = _lengths(list(_EN_FLAT), by_token=True)
 _ZH_TABLE = _table(
     zh.CUES, zh.IDIOMS, zh.NEGATORS, zh.INTENSIFIERS, zh.SUFFIX_BOOSTERS, zh.CONTRASTS, zh.IGNORED,
-    zh.FILLERS, zh.INTENSIFIER_FALLBACK,
+    zh.CONCESSIVES, zh.FILLERS, zh.INTENSIFIER_FALLBACK,
 )
 _ZH_LENGTHS = _lengths(list(_ZH_TABLE), by_token=False)
 
@@ -206,8 +220,11 @@ def _fallbacks(items: list[_Item], start: int) -> None:
 
 def _negate(cue: Cue, fullness: float) -> Cue:
     """What a denied feeling leaves: "not happy" is mildly negative, "not sad" mildly positive,
-    "not tired" no fatigue at all; a partial denial ("not very", 不太) keeps some of the original."""
+    "not tired" no fatigue at all; a partial denial ("not very", 不太) keeps some of the original.
+    A denied worry ("not worried", 一点都不紧张) is assurance: bright and settled, not a faded worry."""
     v, a, f = cue
+    if v < 0 and a >= _TENSE_AROUSAL and fullness >= 1.0:
+        return _DENIED_WORRY
     if v > 0:
         v = -v * (0.2 + 0.3 * fullness)
     elif v < 0:
@@ -223,6 +240,7 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
     """
     hits: list[_Hit] = []
     last_contrast = max((k for k, it in enumerate(items) if it[0] == _CONTRAST), default=-1)
+    conceded = _conceded(items)
     for k, (kind, word, _, entry) in enumerate(items):
         if (kind != _CUE and kind != _IDIOM) or entry is None:
             continue
@@ -250,19 +268,56 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
                         break
             if neg_at >= 0:
                 fullness = items[neg_at][2]
-                if mult != 1.0:  # "not very happy", 不是很开心: a softened denial, no amplification
+                if fullness > 1.0:  # 一点都不, 根本不: an emphatic denial says the opposite more loudly
+                    mult *= fullness
+                    fullness = 1.0
+                # "not very happy", 不是很开心: a softened denial, no amplification
+                if mult != 1.0 and items[neg_at][2] <= 1.0:
                     fullness *= 0.5
                     mult = 1.0
                 label.insert(0, items[neg_at][1])
         if k + 1 < len(items) and items[k + 1][0] == _SUFFIX:
             mult *= items[k + 1][2]
             label.append(items[k + 1][1])
+        if fullness and k + 1 < len(items) and items[k + 1][0] == _EMPHATIC:
+            mult *= items[k + 1][2]
+            label.append(items[k + 1][1])
+        persistence = 1.0
         if fullness:
             cue = _negate(cue, fullness)
+        else:
+            persistence = en.PERSISTENCE.get(cue, 1.0)
         reliability = _NEGATED_RELIABILITY if fullness else 1.0
-        vw = _BEFORE_CONTRAST if k < last_contrast else 1.0
-        hits.append(("+".join(label), cue[0], cue[1], cue[2], strength * mult, reliability, vw))
-    return hits
+        vw = aw = 1.0
+        if k in conceded:
+            vw = aw = _CONCEDED
+        elif k < last_contrast:
+            vw = _BEFORE_CONTRAST
+        hits.append(("+".join(label), cue[0], cue[1], cue[2], strength * mult, reliability, vw, aw, persistence))
+    return _settle_granted(hits)
+
+
+def _conceded(items: list[_Item]) -> set[int]:
+    """Positions inside a conceded clause: from "although" / 虽然 to the clause's end or the "but"."""
+    inside: set[int] = set()
+    open_ = False
+    for k, (kind, _, _, _) in enumerate(items):
+        if kind == _CONCEDE:
+            open_ = True
+        elif kind in (_BOUNDARY, _CONTRAST):
+            open_ = False
+        elif open_:
+            inside.add(k)
+    return inside
+
+
+def _settle_granted(hits: list[_Hit]) -> list[_Hit]:
+    """When the point of a message is a settled, bright feeling (calm, confident), the worry it grants
+    or sets aside before "but" no longer keys the reading up: its activation counts like its valence."""
+    point = [h for h in hits if h[6] == 1.0]
+    if not any(h[1] > 0.2 and h[2] < 0.1 for h in point):
+        return hits
+    return [h if h[6] == 1.0 or h[1] >= 0 else (*h[:7], min(h[7], _CONCEDED), h[8]) for h in hits]
 
 
 class RuleClassifier:
@@ -278,10 +333,13 @@ class RuleClassifier:
             hits.extend(_hits(items, strict=False))
         if _CJK_RUN.search(text):
             hits.extend(_hits(_zh_items(text), strict=True))
+        for said in losses(text):
+            hits.append((said, *en.GRIEF, _LOSS_STRENGTH, 1.0, 1.0, 1.0, en.PERSISTENCE[en.GRIEF]))
         emoji = _EMOJI.findall(text)
         for e in emoji:
             cue, strength = en.EMOJI[e]
-            hits.append((e, cue[0], cue[1], cue[2], strength, _EMOJI_RELIABILITY, 1.0))
+            hits.append((e, cue[0], cue[1], cue[2], strength, _EMOJI_RELIABILITY, 1.0, 1.0,
+                         en.PERSISTENCE.get(cue, 1.0)))
         if not hits:
             return NEUTRAL_READING
         return _aggregate(hits, _emphasis(text, stretched, max(0, len(emoji) - 1)))
@@ -308,13 +366,13 @@ def _aggregate(hits: list[_Hit], emphasis: tuple[float, float, tuple[str, ...]])
     boost = 1.0 + intensity_boost
     pos = neg = calm = tired = settled = doubt = 1.0
     intensity = 0.0
-    for _, v, a, f, s, reliability, vw in hits:
+    for _, v, a, f, s, reliability, vw, aw, _ in hits:
         s = min(1.0, s * boost)
         if v > 0:
             pos *= 1.0 - v * s * vw
         else:
             neg *= 1.0 + v * s * vw
-        calm *= 1.0 - a * s
+        calm *= 1.0 - a * s * aw
         tired *= 1.0 - f * s
         if a < 0.1 and (f > 0.3 or v > 0.2):  # sleepy or at ease: below the resting baseline
             settled *= 1.0 - 0.8 * s
@@ -329,36 +387,15 @@ def _aggregate(hits: list[_Hit], emphasis: tuple[float, float, tuple[str, ...]])
         intensity=round(min(1.0, intensity), 4),
         confidence=round(min(0.95, 1.0 - doubt), 4),
         cues=tuple(h[0] for h in hits) + labels,
+        lasting=_lasting(hits),
     )
 
 
-class CombinedClassifier:
-    """Several classifiers as one: each reading counts in proportion to its confidence (times an
-    optional fixed weight), so a classifier that found nothing has no say."""
-
-    name = "combined"
-
-    def __init__(self, classifiers: Sequence[Classifier], weights: Sequence[float] | None = None):
-        if weights is not None and len(weights) != len(classifiers):
-            raise ValueError("one weight per classifier")
-        self.classifiers = tuple(classifiers)
-        self.weights = tuple(weights) if weights is not None else (1.0,) * len(self.classifiers)
-
-    def classify(self, text: str) -> Reading:
-        readings = [(c, c.classify(text), w) for c, w in zip(self.classifiers, self.weights, strict=True)]
-        total = sum(r.confidence * w for _, r, w in readings)
-        if total <= 0.0:
-            return NEUTRAL_READING
-
-        def mean(field: str) -> float:
-            return sum(getattr(r, field) * r.confidence * w for _, r, w in readings) / total
-
-        cues = tuple(f"{c.name}:{cue}" for c, r, w in readings if r.confidence * w > 0 for cue in r.cues)
-        return Reading(
-            valence=round(mean("valence"), 4),
-            arousal=round(mean("arousal"), 4),
-            fatigue=round(mean("fatigue"), 4),
-            intensity=round(mean("intensity"), 4),
-            confidence=round(mean("confidence"), 4),
-            cues=cues,
-        )
+def _lasting(hits: list[_Hit]) -> float:
+    """A lasting feeling (grief) sets how long the whole reading lasts, whatever came with it; a
+    reading of only fleeting ones (annoyance, a shrug) lasts as they do, weighted by strength."""
+    lasting = max(h[8] for h in hits)
+    if lasting > 1.0:
+        return lasting
+    total = sum(h[4] for h in hits)
+    return round(sum(h[4] * h[8] for h in hits) / total, 4) if total > 0 else 1.0

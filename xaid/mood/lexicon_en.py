@@ -54,6 +54,15 @@ MILDLY_BAD = Cue(-0.35, 0.15, 0.0)  # "not great", 不太好
 BORED = Cue(-0.35, 0.0, 0.25)
 SIGH = Cue(-0.35, 0.0, 0.3)
 NOT_TIRED = Cue(0.1, 0.0, 0.0)
+GRIEF = Cue(-0.9, 0.25, 0.2)  # a death, a loss: heavy, quiet, draining
+GRAVE = Cue(-0.85, 0.55, 0.1)  # grave news (a diagnosis): frightening as well as sad
+CONFIDENT = Cue(0.5, 0.05, 0.0)  # sure of oneself: bright and settled, the opposite of anxious
+OVERLOADED = Cue(-0.45, 0.5, 0.6)  # a day that was too much: "my head is exploding", 头都炸了
+
+# How long a feeling lasts, as a multiple of the half-life its intensity gives it. Grief and grave
+# news carry for days whatever the wording; an irritation or a shrug is gone sooner than a plain
+# feeling of the same strength. Profiles not listed last as long as their intensity says.
+PERSISTENCE: dict[Cue, float] = {GRIEF: 4.0, GRAVE: 4.0, ANNOYED: 0.5, MEH: 0.5, BORED: 0.5, SIGH: 0.6}
 
 CUES: dict[str, Entry] = {
     # tiredness
@@ -79,6 +88,27 @@ CUES: dict[str, Entry] = {
     "can't sleep": (SLEEPLESS, 0.6),
     "couldn't sleep": (SLEEPLESS, 0.6),
     "barely slept": (TIRED, 0.65),
+    "busy all day": (TIRED, 0.6),
+    "swamped": (OVERLOADED, 0.55),
+    "i'm fried": (OVERLOADED, 0.65),
+    "head is exploding": (OVERLOADED, 0.75),
+    "head is about to explode": (OVERLOADED, 0.75),
+    "head is spinning": (OVERLOADED, 0.65),
+    "brain is fried": (OVERLOADED, 0.75),
+    # loss and grave news
+    "passed away": (GRIEF, 0.9),
+    "died": (GRIEF, 0.85),
+    "death": (GRIEF, 0.7),
+    "funeral": (GRIEF, 0.75),
+    "grief": (GRIEF, 0.8),
+    "grieving": (GRIEF, 0.85),
+    "mourning": (GRIEF, 0.8),
+    "miscarriage": (GRIEF, 0.9),
+    "diagnosed with": (GRAVE, 0.8),
+    "cancer": (GRAVE, 0.85),
+    "tumor": (GRAVE, 0.8),
+    "tumour": (GRAVE, 0.8),
+    "terminally ill": (GRAVE, 0.9),
     # sadness
     "sad": (SAD, 0.65),
     "sadder": (SAD, 0.7),
@@ -189,6 +219,17 @@ CUES: dict[str, Entry] = {
     "cozy": (CALM, 0.5),
     "comfortable": (CALM, 0.45),
     "fine": (FINE, 0.4),
+    # confidence
+    "confident": (CONFIDENT, 0.6),
+    "optimistic": (CONFIDENT, 0.55),
+    "reassured": (CONFIDENT, 0.55),
+    "relieved": (CALM, 0.6),
+    "at ease": (CALM, 0.55),
+    "self assured": (CONFIDENT, 0.6),
+    "sure of myself": (CONFIDENT, 0.6),
+    "i've got this": (CONFIDENT, 0.55),
+    "i got this": (CONFIDENT, 0.55),
+    "ready for it": (CONFIDENT, 0.5),
     # things going wrong
     "crashed": (FAILURE, 0.65),
     "crash": (FAILURE, 0.55),
@@ -224,6 +265,10 @@ IDIOMS: dict[str, Entry] = {
     "no problem": (REASSURING, 0.35),
     "no problems": (REASSURING, 0.35),
     "no worries": (REASSURING, 0.35),
+    "nothing to worry about": (CONFIDENT, 0.5),
+    "no need to worry": (CONFIDENT, 0.5),
+    "nothing to be afraid of": (CONFIDENT, 0.5),
+    "nothing to be scared of": (CONFIDENT, 0.5),
     "not ok": (MILDLY_BAD, 0.5),
     "not okay": (MILDLY_BAD, 0.5),
     "not great": (MILDLY_BAD, 0.45),
@@ -251,6 +296,9 @@ IGNORED: frozenset[str] = frozenset(
         "good morning", "good night", "good evening", "good afternoon", "good luck", "good job",
         "calm down", "sit down", "shut down", "crash course", "no doubt", "no idea",
         "feel free", "not sure", "never mind", "fine tuning",
+        # things that die without anyone dying
+        "phone died", "battery died", "laptop died", "car died", "engine died", "it died", "died down",
+        "died laughing", "death metal",
     }
 )
 
@@ -269,7 +317,12 @@ NEGATORS: dict[str, float] = {
     "not": 1.0, "never": 1.0, "no": 1.0, "nor": 1.0, "without": 1.0, "cannot": 1.0,
     "dont": 1.0, "cant": 1.0, "wont": 1.0, "isnt": 1.0, "didnt": 1.0, "doesnt": 1.0, "wasnt": 1.0,
     "arent": 1.0, "aint": 1.0, "hardly": 0.7, "barely": 0.7,
+    "not even a little": 1.0, "not even slightly": 1.0, "not the least bit": 1.0,
 }
+
+# Words after a denied feeling that insist on the denial ("not worried at all"): the multiplier is on
+# the strength of what the denial leaves, so an emphatic "not anxious at all" reads as assurance.
+EMPHATIC_DENIALS: dict[str, float] = {"at all": 1.4, "in the slightest": 1.4, "whatsoever": 1.4, "one bit": 1.3}
 
 # Multipliers on the strength of the cue that follows; below 1 are down-toners.
 INTENSIFIERS: dict[str, float] = {
@@ -284,7 +337,20 @@ INTENSIFIERS: dict[str, float] = {
 SUFFIX_BOOSTERS: dict[str, float] = {"af": 1.35, "as hell": 1.35, "as fuck": 1.4, "to death": 1.35}
 
 # Words after which the speaker's real point begins; earlier feelings weigh less on valence.
-CONTRASTS: frozenset[str] = frozenset({"but", "though", "however", "although", "yet"})
+CONTRASTS: frozenset[str] = frozenset({"but", "though", "however", "yet"})
+
+# Words that open a conceded clause ("although I was nervous, ..."): the feeling up to the clause's
+# end is granted, and what follows it is the point.
+CONCESSIVES: frozenset[str] = frozenset({"although", "even though", "even if", "despite"})
+
+# Family and close people: "lost my mum", "外婆走了" say a death without a word for dying.
+KIN: frozenset[str] = frozenset(
+    {
+        "mom", "mum", "mother", "dad", "father", "grandma", "grandmother", "grandpa", "grandfather",
+        "granny", "nan", "brother", "sister", "son", "daughter", "wife", "husband", "partner", "uncle",
+        "aunt", "cousin", "best friend", "baby", "dog", "cat",
+    }
+)
 
 # Emoji and emoticons, shared by both languages (matched on the raw text, before lower-casing).
 EMOJI: dict[str, Entry] = {

@@ -15,12 +15,15 @@ from .lexicon_en import (
     ANXIOUS,
     BORED,
     CALM,
+    CONFIDENT,
     CRYING,
     DRAINED,
     EXCITED,
     FAILURE,
     FINE,
     GOOD,
+    GRAVE,
+    GRIEF,
     HURT,
     JOY,
     LONELY,
@@ -29,6 +32,7 @@ from .lexicon_en import (
     MILDLY_BAD,
     NEUTRAL,
     NOT_TIRED,
+    OVERLOADED,
     REASSURING,
     SAD,
     SCARED,
@@ -65,6 +69,32 @@ CUES: dict[str, Entry] = {
     "想睡": (SLEEPY, 0.5),
     "睡不着": (SLEEPLESS, 0.6),
     "失眠": (SLEEPLESS, 0.65),
+    "忙": (Cue(-0.2, 0.4, 0.45), 0.4),
+    "忙了一整天": (TIRED, 0.6),
+    "忙了一天": (TIRED, 0.55),
+    "忙坏了": (TIRED, 0.75),
+    "头都炸了": (OVERLOADED, 0.75),
+    "头要炸了": (OVERLOADED, 0.75),
+    "头炸了": (OVERLOADED, 0.7),
+    "脑子炸了": (OVERLOADED, 0.75),
+    "头都大了": (OVERLOADED, 0.65),
+    "脑袋都大了": (OVERLOADED, 0.65),
+    # loss and grave news
+    "去世": (GRIEF, 0.9),
+    "过世": (GRIEF, 0.9),
+    "离世": (GRIEF, 0.9),
+    "病逝": (GRIEF, 0.9),
+    "逝世": (GRIEF, 0.85),
+    "葬礼": (GRIEF, 0.75),
+    "丧事": (GRIEF, 0.75),
+    "噩耗": (GRIEF, 0.85),
+    "流产": (GRIEF, 0.85),
+    "确诊": (GRAVE, 0.75),
+    "癌": (GRAVE, 0.85),
+    "癌症": (GRAVE, 0.85),
+    "肿瘤": (GRAVE, 0.8),
+    "绝症": (GRAVE, 0.9),
+    "病危": (GRAVE, 0.9),
     # sadness
     "难过": (SAD, 0.7),
     "伤心": (SAD, 0.75),
@@ -159,6 +189,16 @@ CUES: dict[str, Entry] = {
     "还行": (FINE, 0.4),
     "还好": (FINE, 0.35),
     "还可以": (FINE, 0.4),
+    # confidence
+    "有信心": (CONFIDENT, 0.6),
+    "信心满满": (CONFIDENT, 0.75),
+    "自信": (CONFIDENT, 0.6),
+    "有把握": (CONFIDENT, 0.6),
+    "胸有成竹": (CONFIDENT, 0.75),
+    "踏实": (CONFIDENT, 0.55),
+    "心里有底": (CONFIDENT, 0.6),
+    "放心": (CALM, 0.5),
+    "稳了": (CONFIDENT, 0.55),
     # things going wrong
     "搞砸": (FAILURE, 0.65),
     "搞崩": (FAILURE, 0.65),
@@ -198,6 +238,10 @@ IDIOMS: dict[str, Entry] = {
     "没问题": (REASSURING, 0.4),
     "不用担心": (REASSURING, 0.4),
     "别担心": (REASSURING, 0.4),
+    "没什么好担心": (CONFIDENT, 0.5),
+    "没什么可担心": (CONFIDENT, 0.5),
+    "没什么好怕": (CONFIDENT, 0.5),
+    "没什么可怕": (CONFIDENT, 0.5),
     "压力不大": (FINE, 0.35),
     "哭笑不得": (Cue(-0.2, 0.4, 0.0), 0.4),
 }
@@ -209,14 +253,15 @@ IGNORED: frozenset[str] = frozenset(
         "好好", "好在", "好吧", "积累", "累计", "累积", "连累", "贫困", "恐怕", "哪怕", "不好意思", "超市",
         "超过", "太太", "太阳", "太空", "认真", "真相", "不得不", "没想到", "不知道", "不管", "不但",
         "不仅", "不如", "不久", "差不多", "不一定", "没多久", "别人", "特别是", "挂号", "挂念", "想到",
-        "爽约", "难道", "难怪", "难得", "难免", "难以",
+        "爽约", "难道", "难怪", "难得", "难免", "难以", "帮忙", "连忙", "急忙", "赶忙", "忙吗",
     }
 )
 
 # Negators with how fully they negate: 不太 / 没那么 deny only part of the feeling.
 NEGATORS: dict[str, float] = {
     "不": 1.0, "没": 1.0, "没有": 1.0, "别": 1.0, "并不": 1.0, "并没有": 1.0, "不是": 1.0, "从不": 1.0,
-    "从来不": 1.0, "一点也不": 1.0, "一点都不": 1.0, "不用": 1.0, "不必": 1.0, "无需": 1.0,
+    "从来不": 1.0, "一点也不": 1.4, "一点都不": 1.4, "一点儿也不": 1.4, "一点儿都不": 1.4, "完全不": 1.4,
+    "根本不": 1.4, "丝毫不": 1.4, "毫不": 1.4, "一点也没": 1.4, "不用": 1.0, "不必": 1.0, "无需": 1.0,
     "不太": 0.6, "不怎么": 0.6, "没那么": 0.6, "不算": 0.6, "不算太": 0.6,
 }
 
@@ -242,3 +287,15 @@ SUFFIX_BOOSTERS: dict[str, float] = {
 FILLERS: frozenset[str] = frozenset({"觉得", "感觉", "感到", "会", "怎么", "是"})
 
 CONTRASTS: frozenset[str] = frozenset({"但是", "但", "可是", "不过", "然而", "只是"})
+
+# Family and close people: "外婆今天走了" says a death with only 走了 ("left").
+KIN: frozenset[str] = frozenset(
+    {
+        "爸爸", "妈妈", "父亲", "母亲", "爸", "妈", "爷爷", "奶奶", "外公", "外婆", "姥姥", "姥爷", "哥哥",
+        "姐姐", "弟弟", "妹妹", "儿子", "女儿", "老公", "老婆", "丈夫", "妻子", "叔叔", "阿姨", "舅舅",
+        "姑姑", "表哥", "表姐", "堂哥", "好朋友", "孩子", "宝宝", "狗", "猫", "狗狗", "猫咪",
+    }
+)
+
+# Words that open a conceded clause (虽然…，但是…): the feeling up to the clause's end is granted.
+CONCESSIVES: frozenset[str] = frozenset({"虽然", "尽管", "虽说", "哪怕"})

@@ -7,11 +7,14 @@ strong feelings carry for days and mild ones fade overnight:
 
 - the weight of an observation grows with its intensity:
   ``λ_eff = (λ + (1-λ)·i²) · (0.5 + 0.5·confidence)`` — one "exhausted" counts, one "meh" barely;
-- each feeling carries its own half-life, set by the intensity that formed it:
-  ``h = H · (0.25 + 1.5·i²)`` — from H/4 for a trace of feeling to 1.75·H for the strongest;
+- each feeling carries its own half-life, set by the intensity that formed it and by what was felt:
+  ``h = H · (0.25 + 1.5·i²) · p`` — from H/4 for a trace of feeling to 1.75·H for the strongest,
+  times the reading's persistence ``p`` (``Reading.lasting``: 4 for grief and grave news, 0.5 for
+  an irritation or a shrug, 1 otherwise), capped at ``MAX_HALF_LIFE`` H;
   a merge blends the carried half-life with the new one, each weighted by how much feeling it
   carries (its weight times its distance from the baseline), so a neutral past does not slow
-  the fading of a fresh feeling.
+  the fading of a fresh feeling; a reading that goes the same way as a clear carried feeling
+  (tears after the news of a death) never shortens it.
 
 Decay is a true half-life, ``2^(-Δt/h)``, applied to the distance from the baseline. The curve,
 with numbers, is in docs/mood.md; tests/xaid/mood/test_state.py checks the scene it must serve.
@@ -76,8 +79,12 @@ def decay(state: MoodState, now_ms: int) -> MoodState:
     )
 
 
+MAX_HALF_LIFE = 8.0  # times H: even the heaviest news is not a mood for ever (4 days at the default)
+
+
 def reading_half_life(reading: Reading, params: MoodParams) -> int:
-    return int(params.half_life_ms * (0.25 + 1.5 * reading.intensity**2))
+    factor = (0.25 + 1.5 * reading.intensity**2) * reading.lasting
+    return int(params.half_life_ms * min(MAX_HALF_LIFE, factor))
 
 
 def distance(valence: float, arousal: float, fatigue: float) -> float:
@@ -88,6 +95,13 @@ def distance(valence: float, arousal: float, fatigue: float) -> float:
 def weight(reading: Reading, params: MoodParams) -> float:
     lam = params.learning_rate
     return (lam + (1 - lam) * reading.intensity**2) * (0.5 + 0.5 * reading.confidence)
+
+
+def _same_way(carried: MoodState, reading: Reading) -> bool:
+    """More of the feeling already carried (tears after the news of a death): it cannot make that
+    feeling shorter-lived than it was."""
+    v = carried.valence - BASELINE_VALENCE
+    return abs(v) >= 0.25 and v * (reading.valence - BASELINE_VALENCE) > 0
 
 
 def merge(prev: MoodState, reading: Reading, now_ms: int, params: MoodParams) -> MoodState:
@@ -105,7 +119,8 @@ def merge(prev: MoodState, reading: Reading, now_ms: int, params: MoodParams) ->
     total = new_share + old_share
     half_life = reading_half_life(reading, params)
     if total > 0:
-        half_life = int((new_share * half_life + old_share * carried.half_life_ms) / total)
+        blended = int((new_share * half_life + old_share * carried.half_life_ms) / total)
+        half_life = max(blended, carried.half_life_ms) if _same_way(carried, reading) else blended
     return MoodState(
         valence=max(-1.0, min(1.0, mix(carried.valence, reading.valence))),
         arousal=max(0.0, min(1.0, mix(carried.arousal, reading.arousal))),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..config import LLMConfig
 from .base import Provider, ProviderError
 
 
-def build(cfg: LLMConfig) -> Provider:
+def build(cfg: LLMConfig, models_dir: Path | None = None) -> Provider:
+    """``models_dir`` is where llama_cpp joins a catalogued model split over several packages."""
     if cfg.provider == "scripted":
         from .scripted import ScriptedProvider
 
@@ -17,7 +20,7 @@ def build(cfg: LLMConfig) -> Provider:
         return OpenAICompatProvider(cfg)
     from .llama_cpp import LlamaCppProvider
 
-    return LlamaCppProvider(cfg)
+    return LlamaCppProvider(cfg, models_dir)
 
 
 __all__ = ["Provider", "ProviderError", "build"]

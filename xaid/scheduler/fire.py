@@ -3,8 +3,10 @@
 All five conditions of the roadmap must hold: the user opened this session (this is its first
 user turn); the topic has not already come up in it; the source episode still holds unresolved
 tension; at least ``min_gap`` has passed since the last push; and the mood allows it (no poking
-a sore spot when the user is very low). Quiet mode and the allow-list are the user's own
-controls. The verdict always carries its reason, so "why did it (not) ask?" has an answer.
+a sore spot when the user is very low). A session that closed very low (a bereavement) also holds
+back every matter armed before it until the carried mood has recovered: the grief is what a friend
+attends to, not last week's dentist. Quiet mode and the allow-list are the user's own controls.
+The verdict always carries its reason, so "why did it (not) ask?" has an answer.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from . import arm
 
 MIN_TENSION = 0.3
 CARRIED_VERY_LOW = -0.8
+RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
+FRESH_GRIEF_MS = 4 * 86_400_000  # and not within four days of the loss, however the mood reads
+STALE_PER_DAY = 0.03  # priority a due matter loses per day since it became due: fresher is more pressing
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,42 @@ def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
     return float(row[0]) if row else None
 
 
+def _sore_since(conn: apsw.Connection, agent_id: str) -> int | None:
+    """When the latest session that closed very low (grief, despair) ended, if there is one."""
+    row = conn.execute(
+        "SELECT MAX(ended_ms) FROM episodes WHERE agent_id = ? AND closing_valence <= ?",
+        (agent_id, VERY_LOW_VALENCE),
+    ).fetchone()
+    return int(row[0]) if row and row[0] is not None else None
+
+
+def held_back(conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None,
+              now_ms: int) -> list[RecallItem]:
+    """The due items that wait: armed before a very low session, while that session is less than
+    four days old or the mood has not recovered. A neutral "ok" two days after a death is not
+    recovery; the days count too."""
+    if carried is None:
+        return []
+    sore = _sore_since(conn, agent_id)
+    if sore is None:
+        return []
+    if carried > RECOVERED_VALENCE and now_ms - sore >= FRESH_GRIEF_MS:
+        return []
+    return [i for i in live if i.created_ms < sore]
+
+
+def _begun(item: RecallItem, now_ms: int) -> bool:
+    """Whether the matter's day has come: a plan is due from the day after it, so its own day
+    starts a day before ``not_before``; only from then can an outcome ("passed", 拿到) be its own."""
+    return now_ms >= item.not_before - 86_400_000
+
+
+def pressing(item: RecallItem, now_ms: int) -> float:
+    """How pressing a due matter is: its priority, less a little for every day it has been due, so
+    yesterday's interview comes before a check-up a week ago of the same weight."""
+    return item.priority - STALE_PER_DAY * max(0, now_ms - item.not_before) / 86_400_000
+
+
 def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, now_ms: int,
              said: float | None, carried: float | None, default_gap_ms: int) -> Verdict:
     """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
@@ -70,7 +111,7 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     for item in sql.items(conn, agent_id):
         if now_ms > item.not_after:
             sql.close(conn, item.item_id, "expired", "past not_after")
-        elif arm.came_up(text, item.keywords):
+        elif arm.came_up(text, item.keywords, happened=_begun(item, now_ms)):
             sql.close(conn, item.item_id, "resolved", "the user brought it up")
         elif (_tension(conn, item) or 0.0) < MIN_TENSION:
             sql.close(conn, item.item_id, "resolved", "the source episode holds no open tension")
@@ -84,12 +125,16 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     if (said is not None and said <= VERY_LOW_VALENCE) or (said is None and carried is not None
                                                             and carried <= CARRIED_VERY_LOW):
         return Verdict(None, "the user is very low right now")
+    held = held_back(conn, agent_id, live, carried, now_ms)
+    live = [i for i in live if i not in held]
+    if not live:
+        return Verdict(None, "the user has been grieving since; older matters wait until the mood recovers")
     live = [i for i in live if allowed(i, s)]
     if not live:
         return Verdict(None, "no due topic is on the allow-list")
     if s.quiet:
         return Verdict(None, "quiet mode")
-    best = max(live, key=lambda i: (i.priority, -i.not_before))
+    best = max(live, key=lambda i: (pressing(i, now_ms), -i.not_before))
     sql.mark_pushed(conn, best.item_id, session_id, now_ms)
     return Verdict(best, "all conditions hold")
 
@@ -100,7 +145,8 @@ def after_session(conn: apsw.Connection, agent_id: str, session_id: str, user_te
     for item in sql.pushed_in(conn, session_id):
         sql.set_engaged(conn, item.item_id, any(arm.came_up(t, item.keywords) for t in user_texts[1:]))
     for item in sql.items(conn, agent_id):
-        if item.source_episode != episode_id and any(arm.came_up(t, item.keywords) for t in user_texts):
+        happened = _begun(item, now_ms)
+        if item.source_episode != episode_id and any(arm.came_up(t, item.keywords, happened) for t in user_texts):
             sql.close(conn, item.item_id, "resolved", "talked about in a later session")
     for a in arms:
         sql.insert(conn, agent_id, episode_id, a.topic, list(a.keywords), a.scene, a.not_before, a.not_after,

@@ -122,6 +122,17 @@ class Database:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await anyio.to_thread.run_sync(self.call, fn, *args, limiter=self._limiter)
 
+    async def run_outside_transaction(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` with no transaction open: what SQLite refuses inside one (a WAL checkpoint)."""
+
+        def bare() -> T:
+            try:
+                return fn(self.conn, *args)
+            except apsw.Error as exc:
+                raise storage_error(_root(exc)) from exc
+
+        return await anyio.to_thread.run_sync(bare, limiter=self._limiter)
+
     def integrity_ok(self) -> bool:
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 

@@ -133,6 +133,10 @@ def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> lis
         (agent_id, fact_id))]
     for uid in ids:
         conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (uid,))
+    # the reply to such a turn restates or builds on the old value ("Leeds is lovely in spring"): history too
+    for uid in ids:
+        conn.execute("UPDATE utterances SET status = 'superseded' WHERE prev_id = ? AND role = 'assistant'",
+                     (uid,))
     return list(many(conn, ids).values())
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from xaid.mood.classifier import NEUTRAL_READING, CombinedClassifier, Reading, RuleClassifier
+from xaid.mood.classifier import NEUTRAL_READING, Reading, RuleClassifier
+from xaid.mood.combined import CombinedClassifier
 
 rules = RuleClassifier()
 
