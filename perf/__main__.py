@@ -32,6 +32,7 @@ AREAS: dict[str, str] = {
     "llm": "perf.llm_speed",
     "replies": "perf.replies",
     "session_ttft": "perf.session_ttft",
+    "hardening": "perf.hardening",
 }
 HERE = Path(__file__).resolve().parent
 

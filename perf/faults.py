@@ -7,7 +7,7 @@ Defects found on the way (a reply ``internal``, a daemon that exits, a consolida
 happens) are counted in the rows and described in the section's notes.
 
 The short versions of the same checks run in CI: tests/xaid/test_faults.py and
-tests/xaid/test_fuzz_params.py.
+tests/xaid/test_fuzz_params.py. The second round of attacks (issue 14) is its own area, perf.hardening.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ Known keys only: a typo such as ``tool`` for ``tools`` is an error, not a silent
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -12,6 +13,12 @@ from .dispatch import bad_params
 from .providers.base import ToolSpec
 
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+# Bounds that keep one agent's record (agent.get, a page of agent.list) well inside a frame, and its
+# prompt inside a small model's context.
+MAX_SYSTEM_PROMPT = 20_000
+MAX_TOOLS = 32
+MAX_TOOL_DESCRIPTION = 2_000
+MAX_TOOL_SCHEMA = 16_000  # characters of the parameters' JSON
 KNOWN = {
     "tools": "list of {name, description, parameters (JSON schema)}: client-side tools",
     "max_tokens": "integer: most tokens in one reply (overrides llm.max_tokens)",
@@ -28,8 +35,8 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
         raise bad_params(f"unknown agent config key(s): {', '.join(map(str, unknown))}; known: {', '.join(KNOWN)}")
     if "tools" in config:
         tools = config["tools"]
-        if not isinstance(tools, list):
-            raise bad_params("config.tools must be a list")
+        if not isinstance(tools, list) or len(tools) > MAX_TOOLS:
+            raise bad_params(f"config.tools must be a list of at most {MAX_TOOLS} tools")
         seen: set[str] = set()
         for i, tool in enumerate(tools):
             if not isinstance(tool, dict):
@@ -40,11 +47,19 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             if name in seen:
                 raise bad_params(f"config.tools: {name!r} is declared twice")
             seen.add(name)
-            if not isinstance(tool.get("description", ""), str):
-                raise bad_params(f"config.tools[{i}].description must be a string")
+            description = tool.get("description", "")
+            if not isinstance(description, str) or len(description) > MAX_TOOL_DESCRIPTION:
+                raise bad_params(f"config.tools[{i}].description must be a string of at most "
+                                 f"{MAX_TOOL_DESCRIPTION} characters")
             params = tool.get("parameters", {"type": "object", "properties": {}})
             if not isinstance(params, dict) or params.get("type", "object") != "object":
                 raise bad_params(f"config.tools[{i}].parameters must be a JSON schema of type object")
+            try:
+                schema_size = len(json.dumps(params))
+            except (ValueError, TypeError, RecursionError):
+                raise bad_params(f"config.tools[{i}].parameters must be JSON") from None
+            if schema_size > MAX_TOOL_SCHEMA:
+                raise bad_params(f"config.tools[{i}].parameters is longer than {MAX_TOOL_SCHEMA} characters as JSON")
             if set(tool) - {"name", "description", "parameters"}:
                 raise bad_params(f"config.tools[{i}] has unknown keys")
     if "max_tokens" in config and (
@@ -59,8 +74,9 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
     for switch in ("mood", "memory"):
         if switch in config and not isinstance(config[switch], bool):
             raise bad_params(f"config.{switch} must be a boolean")
-    if "system_prompt" in config and not isinstance(config["system_prompt"], str):
-        raise bad_params("config.system_prompt must be a string")
+    if "system_prompt" in config and (not isinstance(config["system_prompt"], str)
+                                      or len(config["system_prompt"]) > MAX_SYSTEM_PROMPT):
+        raise bad_params(f"config.system_prompt must be a string of at most {MAX_SYSTEM_PROMPT} characters")
     return config
 
 

@@ -36,6 +36,7 @@ class App:
     connections: int = 0
     calls_in_flight: int = 0
     shutting_down: bool = False
+    backing_up: bool = False  # admin.backup runs one at a time
     turns: Turns = field(init=False)
     memory: Memory = field(init=False)
 

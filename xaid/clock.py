@@ -16,6 +16,11 @@ from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+# The last millisecond whose calendar day every zone can write: 9999-12-31T23:59:59.999 at UTC+14:00,
+# the farthest east any zone is. A later one is year 10000 somewhere east of UTC, which no date holds.
+MAX_TS = 253_402_300_799_999 - 14 * 3_600_000
+DAY_MARGIN_MS = 7 * 86_400_000  # "next week" said at MAX_TS still names a date that exists
+
 
 class Clock(Protocol):
     def now_ms(self) -> int: ...
@@ -45,6 +50,30 @@ class ManualClock:
 def at(clock: Clock, ts: int | None) -> int:
     """The request's own timestamp when it gave one, else the clock's."""
     return ts if ts is not None else clock.now_ms()
+
+
+# A message may carry any time (history replayed from the past); state that fades or waits on the clock
+# (the mood, the scheduler's last push) takes none later than this past the daemon's own clock: one
+# message dated ten years ahead would otherwise stop the mood's decay, and every push, for ten years.
+# Two days, not a minute: a client may stage the evening ahead and the morning after it (`xaictl demo`).
+FUTURE_MARGIN_MS = 2 * 86_400_000
+
+
+def state_ceiling(clock: Clock) -> int:
+    """The latest time mood and scheduler state may carry."""
+    return clock.now_ms() + FUTURE_MARGIN_MS
+
+
+def for_state(ts_ms: int, clock: Clock) -> int:
+    """``ts_ms`` as mood and scheduler state may keep it: at most FUTURE_MARGIN_MS past the clock."""
+    return min(ts_ms, state_ceiling(clock))
+
+
+def local(ts_ms: int, tz: tzinfo | None = None) -> datetime:
+    """``ts_ms`` as a time of the user's zone (or ``tz``), for any stored value: one outside what a
+    calendar holds (an old import, a bad row) is read as the nearest day that exists, never an error."""
+    bounded = min(max(int(ts_ms), 0), MAX_TS - DAY_MARGIN_MS)
+    return datetime.fromtimestamp(bounded / 1000, tz or zone())
 
 
 _zone: tzinfo = UTC  # until the daemon sets memory.timezone: code run outside it (tests) is deterministic

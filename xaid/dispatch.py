@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from xaiclient.wire import ErrorCode, XaiError, safe_repr
 
+from . import clock
+
 if TYPE_CHECKING:
     from .app import App
 
@@ -21,7 +23,7 @@ Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
 _MISSING = object()
 MAX_INT = 2**53  # integers every client language represents exactly
-MAX_TS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z: dates past it cannot be written
+MAX_TS = clock.MAX_TS  # about the end of year 9999 in every zone: dates past it cannot be written
 
 
 def method(name: str) -> Callable[[Handler], Handler]:
@@ -72,6 +74,16 @@ class Params:
         value = self.str(key, default, max_len=128)
         if isinstance(value, str) and (not value or any(c.isspace() or c in "/\\" for c in value)):
             raise bad_params(f"param '{key}' must be a non-empty id without spaces or slashes")
+        return value
+
+    def new_id(self, key: str) -> Any:
+        """An id being created names files too (an export is ``<agent_id>/<month>/<session>.jsonl``): also
+        no control characters (NUL among them), and not ``.`` or ``..``. Ids stored by an older xaid stay
+        reachable through ``id``; their export escapes them (memory.portable.path_part)."""
+        value = self.id(key)
+        if value in (".", "..") or not value.isprintable():
+            raise bad_params(f"param '{key}' must be a non-empty id without spaces, slashes or control "
+                             "characters, and not '.' or '..'")
         return value
 
     def int(self, key: str, default: Any = _MISSING, *, min: int | None = None, max: int = MAX_INT) -> Any:

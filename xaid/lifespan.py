@@ -30,6 +30,7 @@ from .listen import allowed, bind, peer_credentials, peer_groups
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
 from .paths import lock_state_dir, prepare_state_dir
+from .store import backup
 from .transport import Stream
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,8 @@ async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | N
 
 async def _serve(cfg: Config, config_path: str | None, clock: Clock | None) -> None:
     app = App.open(cfg, clock)
+    if swept := backup.sweep(app.db.path):
+        log.warning("deleted %d backup snapshot(s) left by a daemon that was killed while backing up", swept)
     socks, path = bind(cfg)
     servers: list[asyncio.Server] = []
     try:

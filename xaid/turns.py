@@ -19,9 +19,9 @@ import anyio
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
-from . import agent_config, prompt
+from . import agent_config, clock, prompt
 from .dispatch import Emit
-from .memory import compress, forget, forget_request, pack, persona, retrieve
+from .memory import compress, fence, forget, forget_request, pack, persona, retrieve
 from .memory.forget_request import ForgetRequest
 from .mood import tone, tracker
 from .mood.state import MoodState
@@ -105,6 +105,7 @@ class Turns:
     def __init__(self, app: App):
         self.app = app
         self.active: dict[str, anyio.Event] = {}
+        self.closing: set[str] = set()  # sessions whose close is being written: no turn starts in them
         self.tools: dict[tuple[str, str], PendingTool] = {}
         # In memory only, like llama.cpp's cache that it serves: after a restart both start afresh.
         self.shown: dict[str, list[ShownBlock]] = {}
@@ -143,6 +144,8 @@ class Turns:
     async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
         if session.session_id in self.active:
             raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")
+        if session.session_id in self.closing:
+            raise XaiError(ErrorCode.CONFLICT, f"session {session.session_id!r} is closed; open a new one")
         finished = anyio.Event()
         self.active[session.session_id] = finished
         try:
@@ -182,14 +185,18 @@ class Turns:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
 
         def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
+            sql.require_open(conn, msg.session_id)
             stored = sql.insert_message(conn, msg)
             sql.count_live_turn(conn, msg.session_id)
             mood = None
+            at_ms = clock.for_state(msg.ts_ms, self.app.clock)  # the message keeps its own time
             if reading is not None:
-                mood = tracker.observe(conn, agent.agent_id, reading, msg.ts_ms, cfg.mood, stored.message_id)
+                mood = tracker.observe(conn, agent.agent_id, reading, at_ms, cfg.mood, stored.message_id,
+                                       clock.state_ceiling(self.app.clock))
             verdict = None
             forgotten = None
             if request is not None:
+                fence.bump(conn, agent.agent_id)  # a consolidation in flight must not write it back
                 if request.kind == "topic":
                     deleted, ids = forget.forget_terms(conn, agent.agent_id, request.terms)
                 else:
@@ -199,7 +206,7 @@ class Turns:
                 verdict = fire.Verdict(None, "the user asked to forget something")
             elif cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
-                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, msg.ts_ms, said,
+                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, at_ms, said,
                                         mood.valence if mood is not None else None,
                                         int(cfg.scheduler.min_gap_hours * 3_600_000))
             return stored, mood, verdict, forgotten

@@ -50,8 +50,9 @@ class Api:
     def agent_get(self, agent_id: str) -> Any:
         return self.call("agent.get", agent_id=agent_id)
 
-    def agent_list(self) -> Any:
-        return self.call("agent.list")
+    def agent_list(self, limit: int | None = None, cursor: str | None = None) -> Any:
+        """One page of agents: ``{agents, next_cursor}``; pass ``next_cursor`` back for the next page."""
+        return self.call("agent.list", limit=limit, cursor=cursor)
 
     def agent_update(
         self,
@@ -83,8 +84,10 @@ class Api:
     def session_close(self, session_id: str, ts: int | None = None, wait: bool | None = None) -> Any:
         return self.call("session.close", session_id=session_id, ts=ts, wait=wait)
 
-    def session_list(self, agent_id: str, open_only: bool | None = None) -> Any:
-        return self.call("session.list", agent_id=agent_id, open_only=open_only)
+    def session_list(self, agent_id: str, open_only: bool | None = None, limit: int | None = None,
+                     cursor: str | None = None) -> Any:
+        """One page of sessions: ``{sessions, next_cursor}``; pass ``next_cursor`` back for the next page."""
+        return self.call("session.list", agent_id=agent_id, open_only=open_only, limit=limit, cursor=cursor)
 
     def mood_get(self, agent_id: str, ts: int | None = None) -> Any:
         return self.call("mood.get", agent_id=agent_id, ts=ts)
@@ -143,9 +146,10 @@ class Api:
     def memory_maintain(self, ts: int | None = None) -> Any:
         return self.call("memory.maintain", ts=ts)
 
-    def scheduler_list(self, agent_id: str, states: list[str] | None = None) -> Any:
-        """The agent's recall items (default: pending only): ``{items: [...]}``."""
-        return self.call("scheduler.list", agent_id=agent_id, states=states)
+    def scheduler_list(self, agent_id: str, states: list[str] | None = None, limit: int | None = None,
+                       cursor: str | None = None) -> Any:
+        """One page of the agent's recall items (default: pending only): ``{items, next_cursor}``."""
+        return self.call("scheduler.list", agent_id=agent_id, states=states, limit=limit, cursor=cursor)
 
     def scheduler_arm(
         self,

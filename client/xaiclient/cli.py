@@ -177,7 +177,7 @@ def _agent_text(a: dict[str, Any]) -> str:
 def cmd_agent(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
-            agents = client.agent_list()["agents"]
+            agents = client.every("agent.list", "agents")
             _print(args, agents, lambda v: "\n".join(_agent_line(a) for a in v) or "(no agents)")
         elif args.action == "create":
             _print(args, client.agent_create(args.agent_id, args.name, args.persona, args.config), _agent_line)
@@ -247,7 +247,7 @@ def _drop_if_empty(client: Client, session_id: str) -> None:
 def cmd_session(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
-            found = client.session_list(args.agent_id, open_only=args.open or None)["sessions"]
+            found = client.every("session.list", "sessions", agent_id=args.agent_id, open_only=args.open or None)
             _print(args, found, lambda v: "\n".join(
                 f"{s['session_id']}  {'open  ' if s['open'] else 'closed'}  {_when(s['opened_ms'])}  "
                 f"{s['messages']} messages" for s in v) or "(no sessions)")

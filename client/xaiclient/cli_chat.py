@@ -106,7 +106,7 @@ def stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> di
 def session_for(client: Client, agent_id: str, new: bool, ts: int | None = None) -> tuple[str, bool]:
     """The newest open session (unless ``new``), else a new one; and whether it was opened here."""
     if not new:
-        open_sessions = client.session_list(agent_id, open_only=True)["sessions"]
+        open_sessions = client.every("session.list", "sessions", agent_id=agent_id, open_only=True)
         if open_sessions:
             return str(open_sessions[-1]["session_id"]), False
     return str(client.session_open(agent_id, ts=ts)["session_id"]), True

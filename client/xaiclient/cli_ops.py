@@ -64,7 +64,8 @@ def cmd_scheduler(shell: Shell, args: argparse.Namespace) -> int:
         not_before, not_after = _ms("--not-before", args.not_before), _ms("--not-after", args.not_after)
     with shell.connect(args) as client:
         if args.action == "list":
-            items = client.scheduler_list(args.agent_id, list(STATES) if args.all else None)["items"]
+            items = client.every("scheduler.list", "items", agent_id=args.agent_id,
+                                 states=list(STATES) if args.all else None)
             empty = "(no items)" if args.all else "(nothing pending; --all shows the others)"
             shell.show(args, items, lambda v: "\n".join(_item_line(shell, i) for i in v) or empty)
         elif args.action == "arm":

@@ -152,6 +152,18 @@ class Client(Api):
         self._send(frame)
         return Stream(self, rid)
 
+    def every(self, method: str, key: str, **params: Any) -> list[Any]:
+        """Every record of a paged list method (``agent.list``, ``session.list``, ``scheduler.list``),
+        following ``next_cursor`` page by page: ``client.every("session.list", "sessions", agent_id="mia")``."""
+        out: list[Any] = []
+        cursor = None
+        while True:
+            page = self.call(method, **params, cursor=cursor)
+            out += page[key]
+            cursor = page.get("next_cursor")
+            if cursor is None:
+                return out
+
 
 class AsyncStream:
     """Async twin of ``Stream``."""

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from xaiclient import XaiError
+from xaiclient import Client, XaiError
 
 from xaid.testing import DaemonProcess
 
@@ -111,3 +111,35 @@ def test_speed_of_turns_in_stats_and_prometheus(client) -> None:  # type: ignore
     text = client.call("stats", format="prometheus")["text"]
     assert 'xaid_llm_first_token_ms{quantile="0.5"}' in text
     assert 'xaid_llm_generation_tokens_per_second{quantile="0.95"}' in text
+
+
+def _fill(c: Client, mb: int) -> None:
+    """Enough conversation that a backup streams many chunks (and blocks on a reader that waits)."""
+    c.agent_create("big")
+    sid = c.session_open("big", ts=T0)["session_id"]
+    line = "我们聊了很多关于旅行和音乐的事情。 We talked about trains, rivers and old songs. " * 20
+    for batch in range(mb * 2):
+        c.session_ingest(sid, [{"role": "user", "text": f"{batch}-{i} {line}", "ts": T0 + i} for i in range(200)])
+
+
+def test_one_backup_at_a_time_its_snapshot_is_0600_and_a_killed_ones_is_swept(tmp_path: Path) -> None:
+    with DaemonProcess(tmp_path / "d") as proc:  # stopped however the test ends
+        with proc.client() as c:
+            _fill(c, 8)
+        reader = proc.client()
+        stream = reader.stream("admin.backup")
+        first = next(iter(stream))  # the snapshot is written; the stream now waits on this slow reader
+        assert first.event == "chunk"
+        snapshots = list(proc.state_dir.glob("backup-*.tmp"))
+        assert len(snapshots) == 1 and snapshots[0].stat().st_mode & 0o777 == 0o600
+        with proc.client() as other, pytest.raises(XaiError) as info:
+            other.call("admin.backup")
+        assert info.value.code == "busy"
+        proc.kill()
+        reader.close()
+        assert list(proc.state_dir.glob("backup-*.tmp")) == snapshots  # left behind by the kill
+        proc.start()
+        assert list(proc.state_dir.glob("backup-*")) == []
+        with proc.client() as c:
+            stream = c.stream("admin.backup")
+            assert sum(len(ev.data["data"]) for ev in stream if ev.event == "chunk") == stream.result["bytes"]

@@ -6,6 +6,8 @@ The scripted provider stands in for the LLM; what is checked is the context the 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from xaiclient import Client, XaiError
 
@@ -74,3 +76,22 @@ def test_ingested_history_moves_the_mood(client: Client) -> None:
     ])
     mood = client.mood_get("mia", ts=DAY0_NIGHT + 1000)
     assert mood["valence"] < -0.2 and mood["arousal"] > 0.4
+
+
+@pytest.mark.parametrize("text", ["the project crashed, I'm exhausted and so sad", "最近项目搞崩了，很累，好难过"])
+@pytest.mark.parametrize("method", ["send", "ingest"])
+def test_a_message_dated_years_ahead_does_not_freeze_the_mood(client: Client, text: str, method: str) -> None:
+    """Mood state takes no time past the daemon's clock plus two days (clock.FUTURE_MARGIN_MS)."""
+    now = int(time.time() * 1000)
+    ahead = now + 3650 * 24 * HOUR_MS
+    client.agent_create("mia")
+    sid = client.session_open("mia")["session_id"]
+    if method == "send":
+        client.session_send(sid, text, ts=ahead).finish()
+    else:
+        client.session_ingest(sid, [{"role": "user", "text": text, "ts": ahead}])
+    fresh = client.mood_get("mia")
+    later = client.mood_get("mia", ts=now + 7 * 24 * HOUR_MS)
+    assert fresh["updated_ms"] <= now + 48 * HOUR_MS + 10 * 60_000
+    assert fresh["valence"] < -0.05
+    assert abs(later["valence"]) < abs(fresh["valence"]) / 4  # it faded as a week passed

@@ -60,6 +60,9 @@ _SENTENCE_OUTPUTS = ("sentence_embedding", "sentence_embeddings")
 _ORT_INT_TYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
 
 
+CHARS_PER_TOKEN = 16  # WordPiece and SentencePiece tokens average ~4 characters of English, 1 of Chinese
+
+
 class EmbedError(RuntimeError):
     """The embedding model is missing, unusable, or failed on a batch."""
 
@@ -192,7 +195,10 @@ class OnnxEmbedder:
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenizer.encode_batch(list(texts))
+        # The tokenizer truncates only after it has tokenized the whole text: a 1 MB text cost ~125 MB
+        # that the process never gave back. Its first max_length tokens lie well inside this many chars.
+        limit = self.max_length * CHARS_PER_TOKEN
+        encodings = self._tokenizer.encode_batch([t[:limit] for t in texts])
         lengths = [sum(e.attention_mask) for e in encodings]
         for group in _length_groups(lengths):
             out[group] = self._run([encodings[i] for i in group], max(lengths[i] for i in group))

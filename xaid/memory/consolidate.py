@@ -8,7 +8,6 @@ which nothing stands out. The path that decided is recorded on the episode.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -63,7 +62,7 @@ def quote(text: str) -> str:
 
 
 def _day(ts_ms: int) -> str:
-    return dt.datetime.fromtimestamp(ts_ms / 1000, clock.zone()).strftime("%Y-%m-%d")
+    return clock.local(ts_ms).strftime("%Y-%m-%d")
 
 
 def speaker(utterances: Sequence[Utterance]) -> str | None:

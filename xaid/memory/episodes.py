@@ -24,7 +24,7 @@ from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..store.memory import Fact, NewFact
 from ..store.utterances import NewUtterance
-from . import consolidate, extract, facts, features, index, persona, timeparse, utterances
+from . import consolidate, extract, facts, features, fence, index, persona, timeparse, utterances
 
 if TYPE_CHECKING:
     from .service import Memory
@@ -58,8 +58,24 @@ def _mentions(utterances: list[consolidate.Utterance], source: str) -> int:
     return max(1, sum(1 for u in utterances if any(k in u.message.text.lower() for k in keys)))
 
 
+FENCE_RETRIES = 20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
+
+
 async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> int | None:
-    """Consolidate one session; the episode id, or None when the session had nothing to keep."""
+    """Consolidate one session; the episode id, or None when the session had nothing to keep.
+
+    A forget of the agent while the job ran (xaid.memory.fence) voids what it read: it starts over
+    from what is left, so the forgotten words are never written back."""
+    for _ in range(FENCE_RETRIES):
+        seen = await mem.app.db.run(fence.epoch, agent_id)
+        try:
+            return await _run_once(mem, job_id, agent_id, session_id, seen)
+        except fence.Fenced:
+            mem.counters["consolidations_fenced"] += 1
+    raise RuntimeError(f"forgets of {agent_id!r} kept interrupting the consolidation of {session_id!r}")
+
+
+async def _run_once(mem: Memory, job_id: int, agent_id: str, session_id: str, seen: int) -> int | None:
     db, cfg = mem.app.db, mem.app.config
     existing = await db.run(sql.episode_for_session, session_id)
     if existing is not None:
@@ -81,7 +97,7 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
     turns = utterances.from_messages(messages, intensity)
     if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
         turn_vectors = (await _embed(mem, [], turns))[1]
-        await db.run(_write_turns_only, mem, agent_id, session_id, turns, turn_vectors, job_id)
+        await db.run(_write_turns_only, mem, agent_id, session_id, turns, turn_vectors, job_id, seen)
         return None
     if d.unsure:
         summary = consolidate.accept_summary(await mem.ask(d.llm_prompt, 120, agent_id))
@@ -94,7 +110,7 @@ async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> i
     arms = arm.matters(d, closing)
     summary_vec, turn_vectors = await _embed(mem, [d.summary], turns)
     episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, [*summary_vec, *turn_vectors],
-                              job_id, arms, turns)
+                              job_id, arms, turns, seen)
     await persona.maybe_refresh(mem, agent)
     return episode_id
 
@@ -223,7 +239,8 @@ async def _embed(mem: Memory, texts: list[str], turns: list[NewUtterance]
 
 
 def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str,
-                      turns: list[NewUtterance], vectors: list[np.ndarray | None], job_id: int) -> None:
+                      turns: list[NewUtterance], vectors: list[np.ndarray | None], job_id: int, seen: int) -> None:
+    fence.check(conn, agent_id, seen)
     if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
                     (agent_id, session_id)).fetchone() is None:
         utterances.keep(conn, agent_id, session_id, None, turns, vectors)
@@ -232,7 +249,8 @@ def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session
 
 def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
            closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: list[np.ndarray | None],
-           job_id: int, arms: list[arm.Arm], turns: list[NewUtterance]) -> int:
+           job_id: int, arms: list[arm.Arm], turns: list[NewUtterance], seen: int) -> int:
+    fence.check(conn, agent_id, seen)
     if (existing := sql.episode_for_session(conn, session_id)) is not None:
         sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
         return existing

@@ -14,7 +14,6 @@ The budget is the scarce thing on a small model, so packing spends it on distinc
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,7 +160,7 @@ def within(hits: Sequence[Hit], budget: int) -> list[Hit]:
 
 def ago(ts_ms: int, now_ms: int) -> str:
     zone = clock.zone()  # days of the user's calendar: 23:00 yesterday is "yesterday" at 08:00
-    day = lambda ms: dt.datetime.fromtimestamp(ms / 1000, zone).date()  # noqa: E731
+    day = lambda ms: clock.local(ms, zone).date()  # noqa: E731
     days = (day(now_ms) - day(ts_ms)).days
     if days <= 0:
         return "earlier today"

@@ -9,24 +9,56 @@ file from another device or another model works, and is idempotent per session i
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import itertools
 import json
+import re
 from typing import Any
 
 import apsw
 
+from .. import clock
 from ..dispatch import MAX_TS
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
-from ..store.memory import NewFact
 from ..store.utterances import NewUtterance
-from . import index, utterances
+from . import imported, index, utterances
+from .imported import ImportedFact
 
 FORMAT = "xaid-memory/1"
+IMPORT_KEY = re.compile(r"x_[0-9a-f]{16}")  # live sessions are s_<16 hex>: the two never meet
+
+
+def _held_elsewhere(conn: apsw.Connection, agent_id: str, key: str) -> bool:
+    return any(conn.execute(f"SELECT 1 FROM {table} WHERE session_id = ? AND agent_id != ? LIMIT 1",
+                            (key, agent_id)).fetchone() for table in ("sessions", "episodes", "utterances"))
+
+
+def session_key(conn: apsw.Connection, agent_id: str, original: str | None) -> str | None:
+    """The session id an import is stored under: never one of a live session, never another agent's.
+
+    An imported id is the file's word, not ours: taken as it is, it could name another agent's open
+    session (whose consolidation would then find "its" episode done) or hold path parts. It is re-keyed
+    to ``x_`` and a hash of agent and id, the same every time, so importing a file twice still finds
+    the first copy; a key of this agent's own earlier export stays as it is."""
+    if original is None:
+        return None
+    if IMPORT_KEY.fullmatch(original) and not _held_elsewhere(conn, agent_id, original):
+        return original
+    return "x_" + hashlib.sha256(f"{agent_id}\0{original}".encode()).hexdigest()[:16]
+
+
+def path_part(name: str) -> str:
+    """``name`` as one safe file name: ids checked since (dispatch.Params.id) pass unchanged; an agent
+    stored by an older xaid as ``..`` or with a NUL is spelt with %XX escapes, so it can still be exported."""
+    if name not in ("", ".", "..") and all(c.isprintable() and not c.isspace() and c not in "/\\%" for c in name):
+        return name
+    escaped = "".join(c if c.isalnum() or c in "-_." else "".join(f"%{b:02X}" for b in c.encode()) for c in name)
+    return escaped.replace(".", "%2E") if set(escaped) <= {"."} else escaped
 
 
 def _month(ts_ms: int) -> str:
-    return dt.datetime.fromtimestamp(ts_ms / 1000, dt.UTC).strftime("%Y-%m")
+    return clock.local(ts_ms, dt.UTC).strftime("%Y-%m")
 
 
 def _turns(conn: apsw.Connection, agent_id: str) -> dict[str | None, list[dict[str, Any]]]:
@@ -53,11 +85,12 @@ def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
             "tension": ep.tension, "decided_by": ep.decided_by, "refs": list(ep.refs), "fact_refs": facts,
             "utterances": turns.pop(ep.session_id, []) if ep.session_id is not None else [],
         }
-        path = f"{agent_id}/{_month(ep.ended_ms)}/{ep.session_id or f'episode-{ep.episode_id}'}.jsonl"
+        name = path_part(ep.session_id or f"episode-{ep.episode_id}")
+        path = f"{path_part(agent_id)}/{_month(ep.ended_ms)}/{name}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
     for session_id, rest in turns.items():  # sessions where only the companion spoke: turns, no episode
         line = {"session_id": session_id, "agent_id": agent_id, "utterances": rest}
-        path = f"{agent_id}/{_month(rest[-1]['ts'])}/{session_id or 'turns'}.jsonl"
+        path = f"{path_part(agent_id)}/{_month(rest[-1]['ts'])}/{path_part(session_id or 'turns')}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
     facts = []
     for fact in sql.facts(conn, agent_id, status=None):
@@ -84,20 +117,15 @@ def parse_files(files: dict[str, str]) -> list[dict[str, Any]]:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{path}:{n}: not JSON ({exc.msg})") from None
+            except RecursionError:
+                raise ValueError(f"{path}:{n}: JSON nested too deep") from None
             if not isinstance(record, dict):
                 raise ValueError(f"{path}:{n}: a line must be a JSON object")
             record["utterances"] = _utterances(record.get("utterances", []), f"{path}:{n}")
             if "summary" not in record and record["utterances"]:
                 episodes.append(record)  # a session's turns without an episode
                 continue
-            if not isinstance(record.get("summary"), str):
-                raise ValueError(f"{path}:{n}: an episode needs a 'summary' string")
-            for key in ("started_ms", "ended_ms"):
-                value = record.get(key)
-                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_TS:
-                    raise ValueError(f"{path}:{n}: an episode needs an integer '{key}' between 0 and {MAX_TS}")
-            if not isinstance(record.get("highlights", []), list):
-                raise ValueError(f"{path}:{n}: 'highlights' must be a list")
+            imported.episode(record, f"{path}:{n}")
             episodes.append(record)
     return episodes
 
@@ -113,6 +141,9 @@ def _utterances(raw: Any, where: str) -> list[dict[str, Any]]:
               and isinstance(u.get("ref", ""), str) and isinstance(u.get("speaker") or "", str))
         if not ok:
             raise ValueError(f"{where}: an utterance needs 'role' (user or assistant), 'text' and an integer 'ts'")
+        imported.text(u["text"], f"{where}: an utterance's 'text'", imported.MAX_TURN_TEXT)
+        imported.text(u.get("ref"), f"{where}: an utterance's 'ref'", imported.MAX_LABEL)
+        imported.text(u.get("speaker"), f"{where}: an utterance's 'speaker'", imported.MAX_LABEL)
         out.append({"role": u["role"], "text": u["text"], "ts": u["ts"], "ref": u.get("ref") or "",
                     "speaker": u.get("speaker") or None, "superseded": u.get("status") == "superseded"})
     return out
@@ -126,24 +157,25 @@ def _highlights(ep: dict[str, Any]) -> list[str]:
     return [h["text"] for h in ep.get("highlights", []) if isinstance(h, dict) and isinstance(h.get("text"), str)]
 
 
-def texts_to_embed(episodes: list[dict[str, Any]], facts: list[dict[str, Any]]) -> list[str]:
+def texts_to_embed(episodes: list[dict[str, Any]], facts: list[ImportedFact]) -> list[str]:
     out = []
     for ep in episodes:
         if "summary" in ep:
             out.append(ep["summary"])
         out += _highlights(ep)
         out += [u["text"] for u in ep["utterances"]]
-    out += [f["text"] for f in facts if f.get("status", "current") == "current"]
+    out += [f.new.text for f in facts if f.current]
     return out
 
 
-def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], facts: list[dict[str, Any]],
+def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], facts: list[ImportedFact],
           vectors: list[Any], now_ms: int) -> dict[str, int]:
     """Insert what is new; episodes whose session id this agent already has are skipped."""
     vec = iter(vectors) if len(vectors) else itertools.repeat(None)  # no embedding model: keywords only
     added_eps = added_facts = 0
     for ep in episodes:
-        session_id = ep.get("session_id") if isinstance(ep.get("session_id"), str) else None
+        session_id = session_key(conn, agent_id, ep.get("session_id") if isinstance(ep.get("session_id"), str)
+                                 else None)
         if "summary" not in ep:  # turns only
             if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
                             (agent_id, session_id)).fetchone() is None:
@@ -163,8 +195,9 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         mood = ep.get("closing_mood") or {}
         closing = (mood.get("valence"), mood.get("arousal"), mood.get("fatigue")) if mood.get("valence") is not None \
             else None
+        tension = float(ep.get("tension") or 0.0)
         episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
-                                        ep["ended_ms"], ep["summary"], closing, float(ep.get("tension", 0.0)), "import")
+                                        ep["ended_ms"], ep["summary"], closing, tension, "import")
         refs = [r for r in ep.get("refs", []) if isinstance(r, str)]
         sql.add_sources(conn, "episode", episode_id, agent_id, [(None, r) for r in refs])
         index.add(conn, agent_id, "episode", episode_id, ep["summary"], ep["ended_ms"], next(vec))
@@ -175,16 +208,16 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
         added_eps += 1
     known = {f.text for f in sql.facts(conn, agent_id)}
     for f in facts:
-        if f.get("status", "current") != "current":
+        if not f.current:
             continue
         vector = next(vec)
-        if f["text"] in known:
+        if f.new.text in known:
             continue
-        new = NewFact(str(f.get("subject", "user.other")), str(f.get("kind", "other")), f["text"],
-                      float(f.get("value", 0.5)), dict(f.get("signals") or {}), f.get("valid_from"), f.get("valid_to"))
-        fact_id = sql.insert_fact(conn, agent_id, new, None, "import", int(f.get("created_ms", now_ms)))
-        sql.add_sources(conn, "fact", fact_id, agent_id, [(None, r) for r in f.get("refs", []) if isinstance(r, str)])
-        index.add(conn, agent_id, "fact", fact_id, f["text"], int(f.get("created_ms", now_ms)), vector)
+        created = f.created_ms if f.created_ms is not None else now_ms
+        fact_id = sql.insert_fact(conn, agent_id, f.new, None, "import", created)
+        sql.add_sources(conn, "fact", fact_id, agent_id, [(None, r) for r in f.refs])
+        index.add(conn, agent_id, "fact", fact_id, f.new.text, created, vector)
+        known.add(f.new.text)
         added_facts += 1
     return {"episodes": added_eps, "facts": added_facts}
 

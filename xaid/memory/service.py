@@ -168,7 +168,13 @@ class Memory:
             return sql.job_state(conn, session_id)
 
         done = self._done.setdefault(session_id, anyio.Event())
-        state = await self.app.db.run(close)
+        # The caller saw no turn running; from here until the close commits none may start (Turns.run),
+        # and one that had read the session as open finds it closed when it writes (require_open).
+        self.app.turns.closing.add(session_id)
+        try:
+            state = await self.app.db.run(close)
+        finally:
+            self.app.turns.closing.discard(session_id)
         self.activity.pop(session_id, None)
         self.app.turns.closed(session_id)
         self._wake.set()
@@ -187,6 +193,9 @@ class Memory:
         """Never ends: a job that fails is retried, then parked as 'failed' (retried at the next
         start); a failure to even record that (a full disk) waits and tries again."""
         while True:
+            # A fresh event before looking, not after: a job queued while the query runs sets this one,
+            # where an event made after an empty answer would miss that wake-up and leave the job waiting.
+            self._wake = anyio.Event()
             try:
                 jobs = await self.app.db.run(sql.pending_jobs)
                 for job_id, agent_id, session_id in jobs:
@@ -197,7 +206,6 @@ class Memory:
                 await anyio.sleep(SWEEP_SECONDS)
                 continue
             if not jobs:
-                self._wake = anyio.Event()
                 await self._wake.wait()
 
     async def _one(self, job_id: int, agent_id: str, session_id: str) -> bool:

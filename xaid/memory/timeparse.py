@@ -340,12 +340,15 @@ def _direction(f: date, t: date, hours: tuple[int, int] | None, c: _Ctx) -> str:
 
 def find_times(text: str, ts_ms: int, tz: tzinfo | None = None) -> list[TimeRef]:
     """Every time expression in text, in order, resolved against the local day the message was sent."""
-    ctx = _Ctx(text, datetime.fromtimestamp(ts_ms / 1000, tz or clock.zone()))
+    ctx = _Ctx(text, clock.local(ts_ms, tz))
     refs = []
     for m in _PATTERN.finditer(text):
         resolve, index, n = _DISPATCH[m.lastgroup]  # type: ignore[index]
         ctx.start, ctx.end = m.span()
-        span = resolve(m.groups()[index : index + n], ctx)
+        try:
+            span = resolve(m.groups()[index : index + n], ctx)
+        except (OverflowError, ValueError):  # "in 20 years" near year 9999: a day no calendar holds
+            continue
         if span is not None:
             f, t, granularity, hours = span
             refs.append(TimeRef(m.group(), ctx.start, ctx.end, f, t, granularity, _direction(f, t, hours, ctx)))

@@ -83,7 +83,7 @@ def from_messages(messages: Sequence[Message], intensity: dict[int, float]) -> l
 def day_words(ts_ms: int, chinese: bool = False) -> str:
     """A day as a person writes it ("7 May 2023", "2023年5月7日"): what a model and a reader understand,
     unlike 2023-05-07, and what an answer to "when did …" is made of."""
-    return _date_words(dt.datetime.fromtimestamp(ts_ms / 1000, clock.zone()).date(), chinese)
+    return _date_words(clock.local(ts_ms).date(), chinese)
 
 
 def _date_words(d: dt.date, chinese: bool) -> str:
@@ -108,8 +108,7 @@ def resolve_times(text: str, ts_ms: int) -> str:
     chinese = index.mostly_cjk(text)
     out, pos = [], 0
     for ref in timeparse.find_times(text, ts_ms):
-        if ref.granularity == "part_of_day" and ref.date_from == dt.datetime.fromtimestamp(
-                ts_ms / 1000, clock.zone()).date():
+        if ref.granularity == "part_of_day" and ref.date_from == clock.local(ts_ms).date():
             continue  # "tonight" said today is that day: the line's own date says it
         label = _span_words(ref, chinese)
         out += [text[pos : ref.end], f"（{label}）" if chinese else f" ({label})"]

@@ -6,9 +6,10 @@ import secrets
 from typing import Any
 
 import anyio
+from xaiclient.wire import ErrorCode, XaiError
 
 from ..dispatch import Call, method
-from ..store.backup import backup_file
+from ..store.backup import backup_file, temp_path
 
 CHUNK = 256 * 1024  # well under the frame limit, with room for the envelope
 
@@ -17,7 +18,10 @@ CHUNK = 256 * 1024  # well under the frame limit, with room for the envelope
 async def backup(call: Call) -> dict[str, Any]:
     """Streams the snapshot as ``chunk`` events ({data: bytes}); the reply carries its size."""
     call.params.done()
-    target = call.app.db.path.with_name(f"backup-{secrets.token_hex(6)}.tmp")
+    if call.app.backing_up:  # each one is a full copy of the database on disk while it streams
+        raise XaiError(ErrorCode.BUSY, "a backup is already running; retry when it has finished")
+    call.app.backing_up = True
+    target = temp_path(call.app.db.path, secrets.token_hex(6))
     try:
         size = await anyio.to_thread.run_sync(backup_file, call.app.db.path, target)
         sent = 0
@@ -26,5 +30,6 @@ async def backup(call: Call) -> dict[str, Any]:
                 await call.emit("chunk", {"data": data, "offset": sent})
                 sent += len(data)
     finally:
+        call.app.backing_up = False
         target.unlink(missing_ok=True)
     return {"bytes": size}

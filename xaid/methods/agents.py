@@ -6,9 +6,9 @@ from typing import Any
 
 from xaiclient.wire import ErrorCode, XaiError
 
-from .. import agent_config
+from .. import agent_config, paging
 from ..dispatch import Call, method, not_found
-from ..memory import forget, index
+from ..memory import fence, forget, index
 from ..store import agents as sql
 from ..store import sessions as session_sql
 from ..store.agents import Agent
@@ -24,7 +24,7 @@ async def load_agent(call: Call, agent_id: str) -> Agent:
 @method("agent.create")
 async def create(call: Call) -> dict[str, Any]:
     p = call.params
-    agent_id = p.id("agent_id")
+    agent_id = p.new_id("agent_id")
     name = p.str("name", agent_id, max_len=200)
     persona = p.str("persona_init", "", max_len=20_000)
     config = agent_config.validate(p.map("config", {}))
@@ -45,8 +45,12 @@ async def get(call: Call) -> dict[str, Any]:
 
 @method("agent.list")
 async def list_agents(call: Call) -> dict[str, Any]:
+    page = paging.request(call.params)
     call.params.done()
-    return {"agents": [a.to_wire() for a in await call.app.db.run(sql.list_all)]}
+    found = await call.app.db.run(sql.list_all, page.after, page.limit + 1)
+    out = paging.fill(found, page, lambda a: (a.created_ms, a.agent_id), Agent.to_wire,
+                      call.app.config.server.max_frame_bytes // 2)
+    return {"agents": out.items, "next_cursor": out.next_cursor}
 
 
 @method("agent.update")
@@ -89,6 +93,7 @@ async def delete(call: Call) -> dict[str, Any]:
     if open_ids & set(call.app.turns.active):
         raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
     def erase(conn: Any) -> bool:
+        fence.bump(conn, agent_id)  # a consolidation in flight does not write into a deleted agent
         index.remove_agent(conn, agent_id)  # vectors live in a virtual table that no cascade reaches
         return sql.delete(conn, agent_id)
 

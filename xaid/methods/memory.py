@@ -9,7 +9,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from ..clock import at
 from ..dispatch import Call, bad_params, method, not_found
-from ..memory import forget, portable, retrieve
+from ..memory import fence, forget, imported, portable, retrieve
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from .agents import load_agent
@@ -104,6 +104,12 @@ async def get(call: Call) -> dict[str, Any]:
     return found
 
 
+def _replying(conn: apsw.Connection, ids: list[str], agent_id: str) -> bool:
+    return bool(ids) and conn.execute(
+        f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
+        (agent_id, *ids)).fetchone() is not None
+
+
 @method("memory.forget")
 async def forget_memory(call: Call) -> dict[str, Any]:
     p = call.params
@@ -121,12 +127,17 @@ async def forget_memory(call: Call) -> dict[str, Any]:
             raise not_found("memory", item)
         deleted = 1
     elif everything:
-        deleted = await call.app.db.run(forget.forget_all, agent_id)
+        # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
+        # a copy: the event loop changes the dict while the database thread reads
+        if await call.app.db.run(_replying, list(call.app.turns.active), agent_id):
+            raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
+        deleted = await call.app.db.run(lambda conn: (fence.bump(conn, agent_id), forget.forget_all(conn, agent_id))[1])
     else:
         assert query is not None
         if len(query.strip()) < 2:
             raise bad_params("param 'query' is too short to forget by")
-        deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
+        deleted = await call.app.db.run(
+            lambda conn: (fence.bump(conn, agent_id), forget.forget_text(conn, agent_id, query.strip()))[1])
     await call.app.db.run(forget.optimize_indexes)
     await call.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
     call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
@@ -151,16 +162,15 @@ async def import_memory(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise bad_params("param 'files' must map paths to JSONL text")
-    if not all(isinstance(f, dict) and isinstance(f.get("text"), str) for f in facts):
-        raise bad_params("every fact needs a 'text' string")
     try:
+        checked = [imported.fact(f, i) for i, f in enumerate(facts)]
         episodes = portable.parse_files(files)
     except ValueError as exc:
         raise bad_params(str(exc)) from None
     try:
-        texts = portable.texts_to_embed(episodes, facts)
+        texts = portable.texts_to_embed(episodes, checked)
         vectors = await call.app.memory.embed_readable(texts) if texts else []
-        return await call.app.db.run(portable.write, agent_id, episodes, facts, vectors, call.app.clock.now_ms())
+        return await call.app.db.run(portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms())
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
 

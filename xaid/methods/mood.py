@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import agent_config
-from ..clock import at
+from ..clock import at, for_state
 from ..dispatch import Call, method
 from ..mood import tone, tracker
 from ..store import mood as sql
@@ -48,5 +48,6 @@ async def reset(call: Call) -> dict[str, Any]:
     ts = p.ts()
     p.done()
     await load_agent(call, agent_id)
-    state = await call.app.db.run(tracker.reset, agent_id, at(call.app.clock, ts), call.app.config.mood)
+    state = await call.app.db.run(tracker.reset, agent_id, for_state(at(call.app.clock, ts), call.app.clock),
+                                  call.app.config.mood)
     return state.to_wire()

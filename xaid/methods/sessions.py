@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
-from .. import agent_config
-from ..clock import at
+from .. import agent_config, paging
+from ..clock import at, for_state, state_ceiling
 from ..dispatch import Call, Params, bad_params, method, not_found
 from ..mood import tracker
 from ..store import sessions as sql
@@ -80,6 +81,15 @@ async def tool_result(call: Call) -> dict[str, Any]:
     call_id = p.str("call_id", max_len=200)
     result = p.any("result")
     p.done()
+    if not isinstance(result, str):
+        try:  # checked here, where the client can hear it, not when the turn stores it
+            encoded = json.dumps(result, ensure_ascii=False, default=str)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise bad_params(f"param 'result' cannot be stored as JSON ({type(exc).__name__})") from None
+        if len(encoded) > MAX_TEXT:
+            raise bad_params(f"param 'result' is longer than {MAX_TEXT} characters as JSON")
+    elif len(result) > MAX_TEXT:
+        raise bad_params(f"param 'result' is longer than {MAX_TEXT} characters")
     call.app.turns.tool_result(session_id, call_id, result)
     return {"accepted": True}
 
@@ -121,11 +131,13 @@ async def ingest(call: Call) -> dict[str, Any]:
     mood_cfg = call.app.config.mood
 
     def write(conn: apsw.Connection) -> list[int]:
+        sql.require_open(conn, session_id)
         ids = []
         for msg, reading in zip(rows, readings, strict=True):
             stored = sql.insert_message(conn, msg)
             if reading is not None:  # imported history moves the mood as if it had been lived
-                tracker.observe(conn, msg.agent_id, reading, msg.ts_ms, mood_cfg, stored.message_id)
+                tracker.observe(conn, msg.agent_id, reading, for_state(msg.ts_ms, call.app.clock), mood_cfg,
+                                stored.message_id, state_ceiling(call.app.clock))
             ids.append(stored.message_id or 0)
         return ids
 
@@ -156,10 +168,13 @@ async def list_sessions(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
     open_only = p.bool("open_only", False)
+    page = paging.request(p)
     p.done()
     await load_agent(call, agent_id)
-    found = await call.app.db.run(sql.list_sessions, agent_id, open_only)
-    return {"sessions": [s.to_wire() for s in found]}
+    found = await call.app.db.run(sql.list_sessions, agent_id, open_only, page.after, page.limit + 1)
+    out = paging.fill(found, page, lambda s: (s.opened_ms, s.session_id), Session.to_wire,
+                      call.app.config.server.max_frame_bytes // 2)
+    return {"sessions": out.items, "next_cursor": out.next_cursor}
 
 
 @method("session.history")

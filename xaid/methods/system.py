@@ -9,7 +9,7 @@ from typing import Any
 
 from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, ErrorCode, XaiError
 
-from ..dispatch import METHODS, Call, bad_params, method
+from ..dispatch import MAX_INT, METHODS, Call, bad_params, method
 from ..metrics import prometheus
 from ..store import recall
 
@@ -22,8 +22,9 @@ async def hello(call: Call) -> dict[str, Any]:
     p.done()
     if isinstance(offered, int) and not isinstance(offered, bool):
         offered = [offered]
-    if not isinstance(offered, list) or not all(isinstance(v, int) for v in offered):
-        raise bad_params("param 'protocol' must be an integer or a list of integers")
+    if not isinstance(offered, list) or len(offered) > 16 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_INT for v in offered):
+        raise bad_params(f"param 'protocol' must be an integer or a list of at most 16 integers from 0 to {MAX_INT}")
     common = sorted(set(offered) & set(SUPPORTED_PROTOCOLS))
     if not common:
         raise XaiError(

@@ -27,9 +27,14 @@ def current(conn: apsw.Connection, agent_id: str, at_ms: int, cfg: MoodConfig) -
 
 
 def observe(
-    conn: apsw.Connection, agent_id: str, reading: Reading, at_ms: int, cfg: MoodConfig, message_id: int | None
+    conn: apsw.Connection, agent_id: str, reading: Reading, at_ms: int, cfg: MoodConfig, message_id: int | None,
+    ceiling_ms: int | None = None,
 ) -> MoodState:
+    """``at_ms`` is already bounded (clock.for_state); ``ceiling_ms`` is the latest time a stored state may
+    carry (the daemon's clock plus its margin), so one stored by an older xaid fades again."""
     p = params(cfg)
+    if ceiling_ms is not None:
+        sql.bound_updated(conn, agent_id, ceiling_ms)
     prev = sql.get(conn, agent_id) or neutral(at_ms, p)
     state = merge(prev, reading, at_ms, p)
     if reading.confidence > 0:

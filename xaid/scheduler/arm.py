@@ -150,7 +150,7 @@ def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None
     text = u.message.text
     refs = timeparse.find_times(text, u.message.ts_ms)
     ahead = timeparse.earliest_future(refs)
-    today = dt.datetime.fromtimestamp(u.message.ts_ms / 1000, clock.zone()).date()
+    today = clock.local(u.message.ts_ms).date()
     if ahead is None or ahead.date_from <= today:  # "this week", "tonight": not a matter to ask about later
         return None
     if not _event(text) or _has(text, TRIVIAL):

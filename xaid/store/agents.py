@@ -54,8 +54,11 @@ def get(conn: apsw.Connection, agent_id: str) -> Agent | None:
     return _row(row) if row else None
 
 
-def list_all(conn: apsw.Connection) -> list[Agent]:
-    return [_row(r) for r in conn.execute(f"SELECT {_COLS} FROM agents ORDER BY created_ms, agent_id")]
+def list_all(conn: apsw.Connection, after: tuple[int, str] | None = None, limit: int = -1) -> list[Agent]:
+    """In (created_ms, agent_id) order, after the key ``after``; ``limit`` -1 is all."""
+    where, args = ("WHERE (created_ms, agent_id) > (?, ?)", after) if after is not None else ("", ())
+    return [_row(r) for r in conn.execute(
+        f"SELECT {_COLS} FROM agents {where} ORDER BY created_ms, agent_id LIMIT ?", (*args, limit))]
 
 
 def update(conn: apsw.Connection, agent: Agent) -> None:

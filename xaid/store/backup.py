@@ -16,12 +16,31 @@ import sqlite_vec
 from .migrate import current_version, migrations
 
 STEP_PAGES = 256
+TEMP_PREFIX = "backup-"
+TEMP_SUFFIX = ".tmp"
+
+
+def temp_path(database: Path, token: str) -> Path:
+    return database.with_name(f"{TEMP_PREFIX}{token}{TEMP_SUFFIX}")
+
+
+def sweep(database: Path) -> int:
+    """Delete the snapshots a killed daemon left beside the database: each is a full copy of every
+    conversation, out of reach of forget. Call at start, holding the state directory's lock."""
+    swept = 0
+    for leftover in database.parent.glob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}*"):
+        if leftover.is_file() and not leftover.is_symlink():
+            leftover.unlink(missing_ok=True)
+            swept += 1
+    return swept
 
 
 def backup_file(database: Path, target: Path) -> int:
     """Snapshot the live database into ``target`` through a connection of its own (WAL lets it read
-    while the daemon writes); the size in bytes."""
+    while the daemon writes); the size in bytes. The file is created 0600 whatever the umask: it holds
+    every conversation."""
     target.unlink(missing_ok=True)
+    os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
     source = apsw.Connection(str(database), flags=apsw.SQLITE_OPEN_READONLY)
     dest = apsw.Connection(str(target))
     try:

@@ -39,8 +39,21 @@ def migrate(conn: apsw.Connection) -> int:
             f"database schema version {version} is newer than this xaid knows ({len(known)}); "
             "upgrade xaid or restore a backup"
         )
-    for number, _name, sql in known[version:]:
-        with conn:
-            conn.execute(sql)
-            conn.execute(f"PRAGMA user_version = {number}")
+    if version == len(known):
+        return version
+    # A table is rebuilt by copy, drop and rename; with foreign keys on, the drop would cascade to every
+    # row that references it. The pragma is a no-op inside a transaction, so it is set around them, and
+    # each migration proves inside its own transaction that every reference still resolves.
+    enforced = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        for number, name, sql in known[version:]:
+            with conn:
+                conn.execute(sql)
+                broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}")
+                conn.execute(f"PRAGMA user_version = {number}")
+    finally:
+        conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
     return current_version(conn)

@@ -38,6 +38,13 @@ def get(conn: apsw.Connection, agent_id: str) -> MoodState | None:
     return MoodState(*row) if row else None
 
 
+def bound_updated(conn: apsw.Connection, agent_id: str, ceiling_ms: int) -> None:
+    """A state stored with a time past ``ceiling_ms`` (by an xaid that took any future time) is taken
+    as changed at the ceiling, so it fades again."""
+    conn.execute("UPDATE mood_state SET updated_ms = ? WHERE agent_id = ? AND updated_ms > ?",
+                 (ceiling_ms, agent_id, ceiling_ms))
+
+
 def save(
     conn: apsw.Connection,
     agent_id: str,

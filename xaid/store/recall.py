@@ -71,10 +71,13 @@ def insert(conn: apsw.Connection, agent_id: str, source_episode: int | None, top
     return conn.last_insert_rowid()
 
 
-def items(conn: apsw.Connection, agent_id: str, states: tuple[str, ...] = ("pending",)) -> list[RecallItem]:
+def items(conn: apsw.Connection, agent_id: str, states: tuple[str, ...] = ("pending",),
+          after: tuple[int, int] | None = None, limit: int = -1) -> list[RecallItem]:
+    """In (not_before, item_id) order, after the key ``after``; ``limit`` -1 is all."""
     marks = ",".join("?" * len(states))
-    rows = conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND state IN ({marks}) "
-                        "ORDER BY not_before, item_id", (agent_id, *states))
+    keyset = " AND (not_before, item_id) > (?, ?)" if after is not None else ""
+    rows = conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND state IN ({marks}){keyset} "
+                        "ORDER BY not_before, item_id LIMIT ?", (agent_id, *states, *(after or ()), limit))
     return [_item(r) for r in rows]
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import apsw
+from xaiclient.wire import ErrorCode, XaiError
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +101,27 @@ def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     return Session(*row) if row else None
 
 
-def list_sessions(conn: apsw.Connection, agent_id: str, open_only: bool = False) -> list[Session]:
+def list_sessions(conn: apsw.Connection, agent_id: str, open_only: bool = False,
+                  after: tuple[int, str] | None = None, limit: int = -1) -> list[Session]:
+    """In (opened_ms, session_id) order, after the key ``after``; ``limit`` -1 is all."""
     where = "WHERE s.agent_id = ?" + (" AND s.closed_ms IS NULL" if open_only else "")
-    return [Session(*r) for r in conn.execute(f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id", (agent_id,))]
+    args: tuple[Any, ...] = (agent_id,)
+    if after is not None:
+        where += " AND (s.opened_ms, s.session_id) > (?, ?)"
+        args += after
+    return [Session(*r) for r in conn.execute(
+        f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id LIMIT ?", (*args, limit))]
+
+
+def require_open(conn: apsw.Connection, session_id: str) -> None:
+    """Call in the transaction that writes to a session: a closed session is read-only, a deleted one
+    (its agent deleted meanwhile) is gone. Checked again here because the request checked it before
+    awaiting anything, and a close or a delete may have committed since."""
+    row = conn.execute("SELECT closed_ms FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    if row is None:
+        raise XaiError(ErrorCode.NOT_FOUND, f"no session {session_id!r}", {"what": "session", "id": session_id})
+    if row[0] is not None:
+        raise XaiError(ErrorCode.CONFLICT, f"session {session_id!r} is closed; open a new one")
 
 
 def close_session(conn: apsw.Connection, session_id: str, ts_ms: int) -> None:

@@ -290,3 +290,13 @@ def test_length_groups_keep_short_texts_away_from_long_ones() -> None:
         widths = [lengths[i] for i in group]
         assert max(widths) <= min(widths) * 1.3 + 4
     assert any({1, 2, 3, 5} <= set(g) for g in groups)  # the short ones still share one run
+
+
+def test_a_huge_text_is_cut_before_it_is_tokenized(embedder: OnnxEmbedder) -> None:
+    """Only the head is read (the model truncates to max_length tokens anyway): the vector of a
+    megabyte of text is the vector of its head, English and Chinese."""
+    for unit in ("The river past the old mill floods every spring. ", "河边的老磨坊每年春天都会被淹。"):
+        huge = unit * (1_000_000 // len(unit))
+        head = huge[: embedder.max_length * 16]
+        vectors = embedder.embed([huge, head])
+        assert float(vectors[0] @ vectors[1]) > 0.9999
