@@ -278,7 +278,7 @@ class Turns:
                     fresh = pack.within(fresh, app.config.memory.budget_tokens // LATER_TURN_SHARE)
             context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(text for _, text in chunks),
                                      folded_upto=uptos,
-                                     memories=retrieve.render(fresh) if fresh else None,
+                                     memories=retrieve.render(fresh, lang) if fresh else None,
                                      suggestion=verdict.directive(lang) if verdict else None,
                                      forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
                                      if forgotten is not None else None,
@@ -322,7 +322,7 @@ class Turns:
             await app.db.run(forget.optimize_indexes)
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
-                ShownBlock(user.message_id, retrieve.render(fresh), frozenset(k for h in fresh for k in h.keys)))
+                ShownBlock(user.message_id, retrieve.render(fresh, lang), frozenset(k for h in fresh for k in h.keys)))
         result: dict[str, Any] = {
             "text": completion.text,
             "message_id": reply.message_id,

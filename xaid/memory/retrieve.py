@@ -229,8 +229,14 @@ def mark_referenced(conn: apsw.Connection, hits: Sequence[Hit], now_ms: int) -> 
             sql.touch(conn, hit.kind, hit.id, now_ms)
 
 
-def render(hits: list[Hit]) -> str:
-    """The memories block placed just before the newest user message."""
+HEADERS = {
+    "en": "Things you remember from earlier conversations (use them only if they fit; don't recite them):",
+    "zh": "你记得之前聊过的这些事（合适时才用，别照着念）：",
+}
+
+
+def render(hits: list[Hit], lang: str = "en") -> str:
+    """The memories block placed just before the newest user message, headed in the user's language: a
+    small model answers in the language of the instruction it read last as often as in the user's."""
     lines = [f"- ({h.when}) {h.text}" for h in hits]
-    return ("Things you remember from earlier conversations (use them only if they fit; don't recite them):\n"
-            + "\n".join(lines))
+    return HEADERS.get(lang, HEADERS["en"]) + "\n" + "\n".join(lines)

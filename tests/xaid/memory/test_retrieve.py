@@ -70,3 +70,10 @@ def test_hybrid_search_ranks_meaning_keywords_and_recency(tmp_path: Path, embedd
                                              k=10, budget_tokens=10, recent_days=7))[0]
     assert len(hits) <= 1  # the token budget cuts
     db.close()
+
+
+def test_the_memories_block_is_headed_in_the_users_language() -> None:
+    hit = retrieve.Hit("fact", 1, "用户下周去上海见客户。", 0.9, 0, (), "yesterday")
+    zh, en = retrieve.render([hit], "zh"), retrieve.render([hit], "en")
+    assert zh.startswith(retrieve.HEADERS["zh"]) and "Things you remember" not in zh
+    assert en.startswith("Things you remember") and zh.endswith(en.splitlines()[-1])
