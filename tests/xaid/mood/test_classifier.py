@@ -45,10 +45,18 @@ def test_english_exhaustion():
 
 
 @pytest.mark.parametrize(
-    "text", ["I'm so wiped out", "totally burnt out", "sooo tiiired", "熬夜到三点", "心累", "精疲力尽"]
+    "text", ["I'm so wiped out", "totally burnt out", "sooo tiiired", "熬夜到三点", "心累", "精疲力尽",
+             "I'm dead on my feet", "running on empty since Monday", "最近心力交瘁", "整个人都被掏空了", "今天累成狗"]
 )
 def test_tired_phrases(text: str):
     assert read(text).fatigue >= 0.5
+
+
+def test_a_head_that_pounds_after_a_long_day_reads_as_overload_in_both_languages():
+    for text in ("my head is pounding", "脑袋嗡嗡的"):
+        r = read(text)
+        assert r.valence < -0.2 and r.intensity >= 0.5, text
+    assert read("我把钱包掏空了") == read("我把钱包拿出来了")  # 掏空 alone (emptied a wallet) is no feeling
 
 
 # -- negation and idioms -----------------------------------------------------------------------------
