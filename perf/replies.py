@@ -189,7 +189,9 @@ def _scene_agent(client: Client, scene: dict[str, Any], agent_id: str, name: str
 
 
 def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int) -> list[Judged]:
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": MODELS[model], "XAID_LLM_SEED": str(seed),
+    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": MODELS[model],
+           "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
+           "XAID_LLM_SEED": str(seed),
            "XAID_MEMORY_TIMEZONE": "UTC", "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:

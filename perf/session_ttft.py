@@ -27,6 +27,7 @@ RATIO_AIM = 1.2
 
 def _run(model: str, config: dict[str, Any], turns: int, now: int) -> dict[str, list[Any]]:
     env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": MODELS[model],
+           "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
            "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         _wait_model(client)
