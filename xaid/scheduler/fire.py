@@ -165,12 +165,21 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
 def after_session(conn: apsw.Connection, agent_id: str, session_id: str, user_texts: list[str],
                   episode_id: int | None, arms: list[arm.Arm], now_ms: int) -> None:
     """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves."""
-    for item in sql.pushed_in(conn, session_id):
+    pushed = sql.pushed_in(conn, session_id)
+    for item in pushed:
         sql.set_engaged(conn, item.item_id, any(arm.came_up(t, item.keywords) for t in user_texts[1:]))
+    by_outcome: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
-        happened = _begun(item, now_ms)
-        if item.source_episode != episode_id and any(arm.came_up(t, item.keywords, happened) for t in user_texts):
+        if item.source_episode == episode_id:
+            continue
+        if any(arm.came_up(t, item.keywords, happened=False) for t in user_texts):
             sql.close(conn, item.item_id, "resolved", "talked about in a later session")
+        elif any(arm.came_up(t, item.keywords, _begun(item, now_ms)) for t in user_texts):
+            by_outcome.append(item)
+    # "It went well" names no matter: after a push it answers what was asked; else it settles the latest one
+    if by_outcome and not pushed:
+        one = max(by_outcome, key=lambda i: i.not_before)
+        sql.close(conn, one.item_id, "resolved", "talked about in a later session")
     for a in arms:
         sql.insert(conn, agent_id, episode_id, a.topic, list(a.keywords), a.scene, a.not_before, a.not_after,
                    a.priority, now_ms)

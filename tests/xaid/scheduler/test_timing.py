@@ -80,3 +80,26 @@ def test_of_several_passed_matters_the_fresher_one_is_the_one_suggestion(
     assert context["suggestion"] and key in context["suggestion"]
     again = first_turn(client, "mia", "me again", friday + 2 * HOUR)
     assert again["suggestion"] is None
+
+
+@pytest.mark.parametrize(("plans", "news"), [
+    (["On Wednesday I have the job interview at the bakery.", "Also on Wednesday: my driving test, scary."],
+     "It went well, I think!"),
+    (["周三上午要去面试一家书店。", "周三下午还有驾照考试，好紧张。"], "挺顺利的！"),
+])
+def test_news_that_names_no_matter_answers_the_question_asked_not_every_due_matter(client: Client, plans: list[str],
+                                                                     news: str) -> None:
+    client.agent_create("mia")
+    client.call("scheduler.config", agent_id="mia", min_gap_hours=0)
+    session(client, "mia", plans, SUNDAY_NIGHT)
+    armed = {i["item_id"] for i in client.call("scheduler.list", agent_id="mia")["items"]}
+    assert len(armed) >= 2, armed
+    thursday = SUNDAY_NIGHT + 3 * DAY + 12 * HOUR
+    sid = client.session_open("mia", ts=thursday)["session_id"]
+    asked = client.session_send(sid, "hey", ts=thursday, explain=True).finish()["context"]["suggestion"]
+    client.session_send(sid, news, ts=thursday + 60_000).finish()
+    client.session_close(sid, ts=thursday + 120_000, wait=True)
+    every = ["pending", "pushed", "expired", "resolved", "cancelled"]
+    after = {i["item_id"]: i["state"] for i in client.call("scheduler.list", agent_id="mia", states=every)["items"]}
+    # the news answers the question asked; the other matter is still to be asked about
+    assert asked and sorted(after[k] for k in armed) == ["pending", "pushed"], after
