@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+HOUR_MS = 3_600_000  # the one home of these two: every module that counts hours or days imports them
+DAY_MS = 24 * HOUR_MS
+
 # The last millisecond whose calendar day every zone can write: 9999-12-31T23:59:59.999 at UTC+14:00,
 # the farthest east any zone is. A later one is year 10000 somewhere east of UTC, which no date holds.
-MAX_TS = 253_402_300_799_999 - 14 * 3_600_000
-DAY_MARGIN_MS = 7 * 86_400_000  # "next week" said at MAX_TS still names a date that exists
+MAX_TS = 253_402_300_799_999 - 14 * HOUR_MS
+DAY_MARGIN_MS = 7 * DAY_MS  # "next week" said at MAX_TS still names a date that exists
 
 
 class Clock(Protocol):
@@ -56,7 +59,7 @@ def at(clock: Clock, ts: int | None) -> int:
 # (the mood, the scheduler's last push) takes none later than this past the daemon's own clock: one
 # message dated ten years ahead would otherwise stop the mood's decay, and every push, for ten years.
 # Two days, not a minute: a client may stage the evening ahead and the morning after it (`xaictl demo`).
-FUTURE_MARGIN_MS = 2 * 86_400_000
+FUTURE_MARGIN_MS = 2 * DAY_MS
 
 
 def state_ceiling(clock: Clock) -> int:

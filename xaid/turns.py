@@ -208,7 +208,7 @@ class Turns:
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
                 verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, at_ms, said,
                                         mood.valence if mood is not None else None,
-                                        int(cfg.scheduler.min_gap_hours * 3_600_000))
+                                        int(cfg.scheduler.min_gap_hours * clock.HOUR_MS))
             return stored, mood, verdict, forgotten
 
         with anyio.CancelScope(shield=True):

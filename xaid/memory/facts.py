@@ -58,12 +58,12 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..embed.profiles import MINILM, EmbedProfile
 from ..store.memory import Fact
 from . import extract
 
-DAY_MS = 86_400_000
 EXCLUSIVE = frozenset({
     "user.name", "user.work", "user.job", "user.school", "user.lives_in", "user.from", "user.programming_language",
     "user.partner", "user.diet", "user.car",

@@ -26,13 +26,13 @@ from collections.abc import Callable, Sequence
 
 import apsw
 
+from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from . import index, rewrite
 from .utterances import CHATTER_VALUE
 
-DAY_MS = 86_400_000
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
 # find years of them, and the database is one thread; the rest follow in further transactions.
 TRANSCRIPT_BATCH = 200

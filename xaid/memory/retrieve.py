@@ -32,6 +32,7 @@ from dataclasses import replace
 import apsw
 import numpy as np
 
+from ..clock import DAY_MS
 from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
@@ -40,7 +41,6 @@ from .pack import About, Hit, ago
 
 __all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
 
-DAY_MS = 86_400_000
 CANDIDATES = 40  # per index, at least; more for a larger budget (candidates_for)
 MAX_CANDIDATES = 200
 WEAK_SHARE = 0.5  # a vector match below the model's cut: from half the cut, at half the relevance

@@ -19,6 +19,7 @@ from anyio.abc import TaskGroup
 from xaiclient.wire import ErrorCode, XaiError
 
 from .. import embed as embedding
+from ..clock import DAY_MS
 from ..embed.onnx import EmbedWorker
 from ..providers.base import ChatMessage, GenerateRequest
 from ..store import memory as sql
@@ -32,7 +33,6 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 60.0
 MAX_ATTEMPTS = 3
 RETRY_SECONDS = 1.0
-DAY_MS = 86_400_000
 
 
 class Memory:

@@ -8,14 +8,13 @@ from typing import Any
 import apsw
 
 from .. import paging
-from ..clock import at
+from ..clock import HOUR_MS, at
 from ..dispatch import MAX_TS, Call, bad_params, method, not_found
 from ..scheduler import arm
 from ..store import recall as sql
 from ..store.recall import Settings
 from .agents import load_agent
 
-HOUR_MS = 3_600_000
 MAX_GAP_HOURS = 24 * 366 * 10  # ten years: longer means "never", which `enabled: false` says better
 STATES = ("pending", "pushed", "expired", "resolved", "cancelled")
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..clock import HOUR_MS
 from .classifier import Reading
 
-HOUR_MS = 3_600_000
 BASELINE_VALENCE = 0.0
 BASELINE_AROUSAL = 0.3
 BASELINE_FATIGUE = 0.0

@@ -21,13 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import clock
+from ..clock import DAY_MS, HOUR_MS
 from ..memory import features, timeparse
 from ..memory.consolidate import Draft, Utterance
 from ..memory.index import STOPWORDS
 from ..mood.lexicon_en import CUES
 
-HOUR_MS = 3_600_000
-DAY_MS = 24 * HOUR_MS
 MAX_PER_EPISODE = 2
 EVENTS_EN = frozenset((
     "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import apsw
 
+from ..clock import DAY_MS
 from ..mood.tone import VERY_LOW_VALENCE
 from ..store import recall as sql
 from ..store.recall import RecallItem, Settings
@@ -27,7 +28,7 @@ _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at t
 _KIND = {"plan": "event", "worry": "event", "emotion": "feeling"}
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
-FRESH_GRIEF_MS = 4 * 86_400_000  # and not within four days of the loss, however the mood reads
+FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the mood reads
 STALE_PER_DAY = 0.03  # priority a due matter loses per day since it became due: fresher is more pressing
 
 
@@ -104,13 +105,13 @@ def held_back(conn: apsw.Connection, agent_id: str, live: list[RecallItem], carr
 def _begun(item: RecallItem, now_ms: int) -> bool:
     """Whether the matter's day has come: a plan is due from the day after it, so its own day
     starts a day before ``not_before``; only from then can an outcome ("passed", 拿到) be its own."""
-    return now_ms >= item.not_before - 86_400_000
+    return now_ms >= item.not_before - DAY_MS
 
 
 def pressing(item: RecallItem, now_ms: int) -> float:
     """How pressing a due matter is: its priority, less a little for every day it has been due, so
     yesterday's interview comes before a check-up a week ago of the same weight."""
-    return item.priority - STALE_PER_DAY * max(0, now_ms - item.not_before) / 86_400_000
+    return item.priority - STALE_PER_DAY * max(0, now_ms - item.not_before) / DAY_MS
 
 
 def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, now_ms: int,

@@ -8,6 +8,8 @@ from typing import Any
 
 import apsw
 
+from ..clock import HOUR_MS
+
 _ITEM = ("item_id, agent_id, source_episode, topic, keywords, scene, not_before, not_after, priority, state, "
          "created_ms, pushed_ms, pushed_session, engaged, feedback, closed_reason")
 
@@ -49,7 +51,7 @@ class Settings:
     allow: tuple[str, ...]
 
     def to_wire(self) -> dict[str, Any]:
-        return {"enabled": self.enabled, "quiet": self.quiet, "min_gap_hours": self.min_gap_ms / 3_600_000,
+        return {"enabled": self.enabled, "quiet": self.quiet, "min_gap_hours": self.min_gap_ms / HOUR_MS,
                 "allow": list(self.allow)}
 
 
