@@ -21,7 +21,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, clock, prompt
 from .dispatch import Emit
-from .memory import compress, fence, forget, forget_request, pack, persona, retrieve
+from .memory import compress, forget, forget_request, pack, persona, retrieve
 from .memory.forget_request import ForgetRequest
 from .mood import tone, tracker
 from .mood.state import MoodState
@@ -196,7 +196,6 @@ class Turns:
             verdict = None
             forgotten = None
             if request is not None:
-                fence.bump(conn, agent.agent_id)  # a consolidation in flight must not write it back
                 if request.kind == "topic":
                     deleted, ids = forget.forget_terms(conn, agent.agent_id, request.terms)
                 else:

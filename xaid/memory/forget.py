@@ -17,6 +17,9 @@ and the profile (L3) the sentences that hold it (rewrite.py), so "forget that I'
 keeps the sister and the tiredness of the same evening, and the profile, minus that line, stays
 in the prompt. ``checkpoint`` then moves the WAL into the database file and truncates it, so the
 text is not left behind in the -wal file either (secure_delete overwrites freed pages).
+
+Every forget by query, by "that" or of everything bumps the agent's fence (fence.py) in the same
+transaction, here and not at the callers, so a consolidation in flight never writes it back.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
-from . import index, rewrite
+from . import fence, index, rewrite
 from .utterances import CHATTER_VALUE
 
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
@@ -194,6 +197,7 @@ def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple
                   holds: Callable[[str], bool]) -> int:
     """forget_text for any condition on a text column (``cond`` formats ``{col}``, binds ``params``);
     ``holds`` is the same test in Python, for the sentences of what is rewritten."""
+    fence.bump(conn, agent_id)
     count = 0
     for episode_id, summary in list(conn.execute(
             f"SELECT episode_id, summary FROM episodes WHERE agent_id = ? AND {cond.format(col='summary')}",
@@ -300,6 +304,7 @@ def forget_terms(conn: apsw.Connection, agent_id: str, terms: Sequence[str]) -> 
 def forget_previous(conn: apsw.Connection, agent_id: str, session_id: str, before_id: int) -> tuple[int, list[int]]:
     """The last user message of the session before message ``before_id`` (the request), the replies
     to it, the "Earlier" fold that quotes it and what was made of it alone. The count and the ids."""
+    fence.bump(conn, agent_id)
     row = conn.execute("SELECT message_id FROM messages WHERE session_id = ? AND role = 'user' AND message_id < ? "
                        "ORDER BY message_id DESC LIMIT 1", (session_id, before_id)).fetchone()
     if row is None:
@@ -342,6 +347,7 @@ def _delete_derived(conn: apsw.Connection, agent_id: str, message_ids: Sequence[
 
 def forget_all(conn: apsw.Connection, agent_id: str) -> int:
     """Every memory of the agent, its conversations and its mood; the agent itself stays."""
+    fence.bump(conn, agent_id)
     counted = sum(
         conn.execute(f"SELECT count(*) FROM {table} WHERE agent_id = ?", (agent_id,)).fetchone()[0]
         for table in ("episodes", "facts", "highlights", "messages", "utterances")

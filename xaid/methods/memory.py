@@ -9,7 +9,7 @@ from xaiclient.wire import ErrorCode, XaiError
 
 from ..clock import at
 from ..dispatch import Call, bad_params, method, not_found
-from ..memory import fence, forget, imported, portable, retrieve
+from ..memory import forget, imported, portable, retrieve
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from .agents import load_agent
@@ -131,13 +131,12 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         # a copy: the event loop changes the dict while the database thread reads
         if await call.app.db.run(_replying, list(call.app.turns.active), agent_id):
             raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
-        deleted = await call.app.db.run(lambda conn: (fence.bump(conn, agent_id), forget.forget_all(conn, agent_id))[1])
+        deleted = await call.app.db.run(forget.forget_all, agent_id)
     else:
         assert query is not None
         if len(query.strip()) < 2:
             raise bad_params("param 'query' is too short to forget by")
-        deleted = await call.app.db.run(
-            lambda conn: (fence.bump(conn, agent_id), forget.forget_text(conn, agent_id, query.strip()))[1])
+        deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
     await call.app.db.run(forget.optimize_indexes)
     await call.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
     call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
