@@ -23,10 +23,10 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import apsw
 from xaiclient import AsyncClient, Client, XaiError
@@ -1059,6 +1059,26 @@ def fuzz_scenario(sizes: Sizes) -> Outcome:
     return out
 
 
+S = TypeVar("S")  # an area's own Sizes
+
+
+def run_scenarios(area: str, scenarios: Sequence[tuple[str, Callable[[S], Outcome]]], sizes: S,
+                  notes: list[str]) -> tuple[list[Row], list[str]]:
+    """Every scenario in turn, its rows and notes gathered; one that raises becomes a failure row, so a
+    broken scenario never hides the others' results."""
+    rows: list[Row] = []
+    for name, scenario in scenarios:
+        started = time.perf_counter()
+        try:
+            outcome = scenario(sizes)
+        except Exception as exc:
+            outcome = Outcome(rows=[Row(f"{name}: scenario failed", 1, "failures", aim=ZERO, note=repr(exc)[:300])])
+        rows += outcome.rows
+        notes = notes + outcome.notes
+        progress(f"{area}: {name} done in {time.perf_counter() - started:.0f} s")
+    return rows, notes
+
+
 # --- the area ---------------------------------------------------------------------------------------
 
 SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
@@ -1073,7 +1093,6 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
 
 def run(quick: bool) -> Section:
     sizes = QUICK if quick else FULL
-    rows: list[Row] = []
     notes = [
         "Every scenario drives a real daemon (scripted provider) and stops by itself. 'lost' rows must be 0: "
         "acknowledged messages missing after the event, stored data changed or damaged, another agent's "
@@ -1081,15 +1100,7 @@ def run(quick: bool) -> Section:
         "Back-pressure: 'overloaded' is the documented reply when the model queue (llm.max_queue = 16) is full; "
         "the load clients retry after 5 ms.",
     ]
-    for name, scenario in SCENARIOS:
-        started = time.perf_counter()
-        try:
-            outcome = scenario(sizes)
-        except Exception as exc:  # one broken scenario must not hide the others' results
-            outcome = Outcome(rows=[Row(f"{name}: scenario failed", 1, "failures", aim=ZERO, note=repr(exc)[:300])])
-        rows += outcome.rows
-        notes += outcome.notes
-        progress(f"faults: {name} done in {time.perf_counter() - started:.0f} s")
+    rows, notes = run_scenarios("faults", SCENARIOS, sizes, notes)
     notes.append("Defects found by these scenarios are listed above with 'DEFECT' or under their fuzz id "
                  "(D1…D5, reproductions in tests/xaid/test_fuzz_params.py).")
     return Section(title="Faults and load: what was tried, what was lost", rows=rows, notes=notes)

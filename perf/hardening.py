@@ -26,9 +26,8 @@ from xaiclient import XaiError
 from xaid.clock import MAX_TS
 from xaid.testing import DaemonProcess
 
-from .faults import ZERO, Outcome, fmt_counts, running, scratch
-from .measure import progress
-from .report import Row, Section
+from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
+from .report import Section
 
 DAY = 86_400_000
 SMALL_TALK = ("the {w} thing was ok", "yeah {w} again", "hmm the {w}", "so {w} then", "ok {w}", "the {w}, fine")
@@ -420,20 +419,11 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
 
 def run(quick: bool) -> Section:
     sizes = QUICK if quick else FULL
-    rows: list[Row] = []
     notes = ["The cases of issue 14 not covered by the faults area above, each as a real daemon (scripted provider) "
              "attacked over its socket; 'lost' rows must be 0. Run alone with `python -m perf hardening`.",
              "Found by this area's first run (fixed since, regression test in tests/xaid/memory/test_fence.py): after "
              "a forget {all} deleted an agent's consolidation jobs, the next job took the id of the one still in "
              "flight, which then marked it done: that session was never consolidated and its close {wait} never "
              "answered (every forget-all round waited out its 60 s). Job ids no longer repeat (migration 010)."]
-    for name, scenario in SCENARIOS:
-        started = time.perf_counter()
-        try:
-            outcome = scenario(sizes)
-        except Exception as exc:  # one broken scenario must not hide the others' results
-            outcome = Outcome(rows=[Row(f"{name}: scenario failed", 1, "failures", aim=ZERO, note=repr(exc)[:300])])
-        rows += outcome.rows
-        notes += outcome.notes
-        progress(f"hardening: {name} done in {time.perf_counter() - started:.0f} s")
+    rows, notes = run_scenarios("hardening", SCENARIOS, sizes, notes)
     return Section(title="Faults, round two: the hardening cases of issue 14", rows=rows, notes=notes)
