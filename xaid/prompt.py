@@ -99,29 +99,36 @@ def system_prompt(agent: Agent, context: Context = Context()) -> str:
     return "\n\n".join(parts)
 
 
+@dataclass(frozen=True, slots=True)
+class _Phrasing:
+    friend: str  # formats {name}
+    recall: str  # without this a small model reads the memories and ignores them
+    length: str
+    joiner: str
+
+
+_PHRASING: dict[Lang, _Phrasing] = {
+    "zh": _Phrasing("你是{name}，对方的朋友。", "如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。",
+                    "用中文回复，一到三句话，简短自然。", ""),
+    "en": _Phrasing("You are {name}, their friend.",
+                    "If something you remember matters to what they say now, bring it up with a caring word.",
+                    "Reply in English, in one to three short sentences.", " "),
+}
+
+
 def directive(agent: Agent, context: Context, lang: Lang) -> str:
     """The turn's instruction, in the user's language: what to do first, then how to say it."""
+    words = _PHRASING.get(lang, _PHRASING["en"])
     first = context.forgotten or context.suggestion
-    recall = context.memories and not first  # without this a small model reads the memories and ignores them
-    if lang == "zh":
-        parts = [f"你是{agent.name}，对方的朋友。"]
-        if first:
-            parts.append(first)
-        elif recall:
-            parts.append("如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。")
-        if context.tone:
-            parts.append(context.tone)
-        parts.append("用中文回复，一到三句话，简短自然。")
-        return "".join(parts)
-    parts = [f"You are {agent.name}, their friend."]
+    parts = [words.friend.format(name=agent.name)]
     if first:
         parts.append(first)
-    elif recall:
-        parts.append("If something you remember matters to what they say now, bring it up with a caring word.")
+    elif context.memories:
+        parts.append(words.recall)
     if context.tone:
         parts.append(context.tone)
-    parts.append("Reply in English, in one to three short sentences.")
-    return " ".join(parts)
+    parts.append(words.length)
+    return words.joiner.join(parts)
 
 
 def to_chat(msg: Message) -> ChatMessage:
