@@ -23,7 +23,6 @@ Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
 _MISSING = object()
 MAX_INT = 2**53  # integers every client language represents exactly
-MAX_TS = clock.MAX_TS  # about the end of year 9999 in every zone: dates past it cannot be written
 
 
 def method(name: str) -> Callable[[Handler], Handler]:
@@ -96,7 +95,7 @@ class Params:
 
     def ts(self, key: str = "ts", default: Any = None) -> Any:
         """A time in ms since the epoch, between 1970 and the end of year 9999."""
-        return self.int(key, default, min=0, max=MAX_TS)
+        return self.int(key, default, min=0, max=clock.MAX_TS)  # dates past it cannot be written
 
     def bool(self, key: str, default: Any = _MISSING) -> Any:
         return self._get(key, bool, "a boolean", default)

@@ -18,7 +18,7 @@ from typing import Any
 import apsw
 
 from .. import clock
-from ..dispatch import MAX_TS
+from ..clock import MAX_TS
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..store.utterances import NewUtterance

@@ -8,8 +8,8 @@ from typing import Any
 import apsw
 
 from .. import paging
-from ..clock import HOUR_MS, at
-from ..dispatch import MAX_TS, Call, bad_params, method, not_found
+from ..clock import HOUR_MS, MAX_TS, at
+from ..dispatch import Call, bad_params, method, not_found
 from ..scheduler import arm
 from ..store import recall as sql
 from ..store.recall import Settings
