@@ -1,7 +1,7 @@
 """The daemon itself: ping latency, requests per second, time to READY, memory.
 
 Every measurement starts a fresh daemon (scratch dir, fresh database) through
-``xaid.testing.DaemonProcess``. Figures measured on both event loops (uvloop, plain asyncio)
+``testkit.DaemonProcess``. Figures measured on both event loops (uvloop, plain asyncio)
 are taken in the same run, interleaved round by round, and reported with their ratio.
 """
 
@@ -24,7 +24,7 @@ from xaiclient import AsyncClient, Client, DaemonUnavailable
 from xaiclient.core import Router
 from xaiclient.wire import Request, encode, encode_frame
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 from .measure import LOOPS, median, percentile, progress, ratio, scratch_daemon
 from .report import Aim, Row, Section

@@ -1,6 +1,6 @@
 """Area ``faults``: load, crashes, a full disk, agent isolation, peer access and param fuzzing.
 
-Each scenario drives a real daemon (``xaid.testing.DaemonProcess``, scripted provider) and stops
+Each scenario drives a real daemon (``testkit.DaemonProcess``, scripted provider) and stops
 by itself: every loop is bounded in count and in time. The table says what was tried, how many
 times, which errors the clients saw, and what was lost; the answer in the lost rows must be 0.
 Defects found on the way (a reply ``internal``, a daemon that exits, a consolidation that never
@@ -31,8 +31,8 @@ from typing import Any, TypeVar
 import apsw
 from xaiclient import AsyncClient, Client, XaiError
 
-from xaid.testing import DaemonProcess
-from xaid.testing.faults import (
+from testkit import DaemonProcess
+from testkit.faults import (
     REFUSED,
     Raw,
     check_db,
@@ -43,7 +43,7 @@ from xaid.testing.faults import (
     tmpfs,
     wait_memory_ready,
 )
-from xaid.testing.fuzz import DOCUMENTED, FUZZ_AGENTS, fuzz_method, numbers, past_i64, substitute
+from testkit.fuzz import DOCUMENTED, FUZZ_AGENTS, fuzz_method, numbers, past_i64, substitute
 
 from .measure import progress
 from .report import Aim, Row, Section
@@ -898,7 +898,7 @@ def access_scenario(sizes: Sizes) -> Outcome:
 
 
 # --- fuzzing ----------------------------------------------------------------------------------------
-# The params table and the strategies are in xaid.testing.fuzz, shared with tests/xaid/test_fuzz_params.py.
+# The params table and the strategies are in testkit.fuzz, shared with tests/xaid/test_fuzz_params.py.
 
 
 def known_defect(method: str, params: Any, message: str) -> str | None:

@@ -23,8 +23,8 @@ from typing import Any
 import apsw
 from xaiclient import XaiError
 
+from testkit import DaemonProcess
 from xaid.clock import MAX_TS
-from xaid.testing import DaemonProcess
 
 from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
 from .report import Section

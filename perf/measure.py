@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 # Event loops of the daemon, as environment overrides of DaemonProcess.
 LOOPS: dict[str, dict[str, str]] = {

@@ -35,13 +35,13 @@ import numpy as np
 import sqlite_vec
 from xaiclient import Client
 
+from testkit import DaemonProcess
 from xaid.embed import to_blob
 from xaid.memory import index, retrieve, vectors
 from xaid.store import agents as agent_sql
 from xaid.store import memory as sql
 from xaid.store.agents import Agent
 from xaid.store.db import Database, connect
-from xaid.testing import DaemonProcess
 
 from .measure import median, percentile, progress, ratio, scratch_daemon
 from .report import Aim, Row, Section

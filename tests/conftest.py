@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

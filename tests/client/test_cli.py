@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from xaid.testing import DaemonProcess, xaictl
+from testkit import DaemonProcess, xaictl
 
 
 def test_no_daemon_is_one_line_and_non_zero(tmp_path: Path) -> None:

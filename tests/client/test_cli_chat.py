@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from xaid.testing import DaemonProcess, one_line_error, xaictl, xaictl_json
+from testkit import DaemonProcess, one_line_error, xaictl, xaictl_json
 
 
 def _env(tmp_path: Path) -> dict[str, str]:

@@ -7,7 +7,7 @@ import datetime as dt
 
 from xaiclient.cli_demo import evening_and_morning
 
-from xaid.testing import DaemonProcess, xaictl, xaictl_json
+from testkit import DaemonProcess, xaictl, xaictl_json
 
 
 def test_the_morning_after_an_exhausted_evening_in_both_languages(daemon: DaemonProcess) -> None:

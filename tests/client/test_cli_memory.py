@@ -7,9 +7,9 @@ import json
 import re
 from pathlib import Path
 
-from xaid.testing import DaemonProcess, one_line_error, xaictl
-from xaid.testing import xaictl_json as as_json
-from xaid.testing import xaictl_ok as ok
+from testkit import DaemonProcess, one_line_error, xaictl
+from testkit import xaictl_json as as_json
+from testkit import xaictl_ok as ok
 
 
 def converse(sock: Path, agent: str, lines: list[str]) -> str:

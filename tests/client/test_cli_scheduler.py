@@ -7,9 +7,9 @@ from pathlib import Path
 
 import apsw
 
-from xaid.testing import DaemonProcess, one_line_error, xaictl
-from xaid.testing import xaictl_json as as_json
-from xaid.testing import xaictl_ok as ok
+from testkit import DaemonProcess, one_line_error, xaictl
+from testkit import xaictl_json as as_json
+from testkit import xaictl_ok as ok
 
 
 def test_arm_list_config_cancel(daemon: DaemonProcess) -> None:

@@ -8,7 +8,7 @@ import pytest
 from xaiclient.cli_time import parse_when
 from xaiclient.wire import XaiError
 
-from xaid.testing import DaemonProcess, xaictl_json
+from testkit import DaemonProcess, xaictl_json
 
 ZONE = dt.timezone(dt.timedelta(hours=1))
 NOW = dt.datetime(2026, 12, 1, 22, 15, 30, tzinfo=ZONE)
@@ -63,7 +63,7 @@ def test_at_and_ts_reach_the_daemon(daemon: DaemonProcess) -> None:
 
 
 def test_chat_at_runs_its_clock_from_that_time(daemon: DaemonProcess) -> None:
-    from xaid.testing import xaictl
+    from testkit import xaictl
 
     sock = daemon.socket
     xaictl_json("agent", "create", "mia", socket=sock)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from xaiclient import AsyncClient, DaemonUnavailable, XaiError
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 BIG = "x" * (2 * 1024 * 1024)
 

@@ -160,6 +160,7 @@ def test_wheels(tree: Path, out_dir: Path) -> None:
         assert "xaid/__main__.py" in names
         assert any(re.fullmatch(r"xaid/store/migrations/\d+_\w+\.sql", n) for n in names)  # package data
         assert not any(n.startswith(("tests/", "perf/", "xaiclient/")) for n in names)
+        assert not any(n.startswith(("testkit/", "xaid/testing/")) for n in names)  # test helpers stay out
         entry_points = zf.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
         assert "xaid = xaid.__main__:main" in entry_points
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 T0 = int(time.time() * 1000) - 86_400_000  # recent: the forgetting curve runs on the real clock at start
 

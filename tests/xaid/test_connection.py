@@ -15,7 +15,7 @@ import pytest
 from xaiclient import Client
 from xaiclient.wire import FrameDecoder, decode_payload, encode_frame
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 
 class Raw:

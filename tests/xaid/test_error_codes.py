@@ -13,8 +13,8 @@ import pytest
 from xaiclient import Client, XaiError
 from xaiclient.wire import FrameDecoder, decode_payload
 
+from testkit import DaemonProcess
 from xaid.clock import MAX_TS
-from xaid.testing import DaemonProcess
 
 WEATHER = {"name": "weather", "description": "the weather", "parameters": {"type": "object", "properties": {}}}
 

@@ -26,8 +26,8 @@ import apsw
 import pytest
 from xaiclient import AsyncClient, Client, XaiError
 
-from xaid.testing import DaemonProcess
-from xaid.testing.faults import (
+from testkit import DaemonProcess
+from testkit.faults import (
     REFUSED,
     MountError,
     check_db,
@@ -175,7 +175,7 @@ def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -
 
 @contextlib.contextmanager
 def tmpfs_or_skip(path: Path, size: str) -> Iterator[Path]:
-    """xaid.testing.faults.tmpfs, or a skip where no tmpfs can be mounted."""
+    """testkit.faults.tmpfs, or a skip where no tmpfs can be mounted."""
     with contextlib.ExitStack() as stack:
         try:
             mounted = stack.enter_context(tmpfs(path, size))

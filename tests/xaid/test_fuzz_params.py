@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess
-from xaid.testing.faults import Raw
-from xaid.testing.fuzz import DOCUMENTED, I64, LIVE, Y10K_MS, fuzz_method, substitute
+from testkit import DaemonProcess
+from testkit.faults import Raw
+from testkit.fuzz import DOCUMENTED, I64, LIVE, Y10K_MS, fuzz_method, substitute
 
 EXAMPLES = 200  # in all, spread evenly over the methods
 T0 = 1_764_536_400_000

@@ -14,7 +14,7 @@ import apsw
 import pytest
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 
 def notify_socket(path: Path) -> socket.socket:

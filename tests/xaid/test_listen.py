@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from testkit import DaemonProcess
 from xaid import config
 from xaid.listen import ListenError, bind
-from xaid.testing import DaemonProcess
 
 
 def refused_start(proc: DaemonProcess) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from testkit import DaemonProcess
 from xaid.logs import LogfmtFormatter
-from xaid.testing import DaemonProcess
 
 
 def test_logfmt_lines_quote_and_carry_extra_fields() -> None:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 
 def xaid(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

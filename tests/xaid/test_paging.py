@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess, xaictl_json
+from testkit import DaemonProcess, xaictl_json
 
 FRAME = 65_536  # small, so a few hundred rows already need several pages
 

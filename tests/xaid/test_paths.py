@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 
 def mode(path: Path) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import apsw
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 T0 = 1_764_579_600_000  # some morning, 09:00 UTC
 MINUTE = 60_000

@@ -9,7 +9,7 @@ from typing import Any
 
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 T0 = 1_770_000_000_000
 ROUNDS = 40

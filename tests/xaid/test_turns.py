@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from xaiclient import AsyncClient, Client, XaiError
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 LONG = " ".join(f"word{i}" for i in range(60))
 WEATHER = {

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 import sqlite_vec
 
+from testkit import DaemonProcess
+from testkit.faults import wait_memory_ready
 from xaid import config
 from xaid.config import ConfigError, MemoryConfig
 from xaid.embed import (
@@ -30,8 +32,6 @@ from xaid.embed import (
 )
 from xaid.embed.profiles import MINILM, USE
 from xaid.embed.use import cut
-from xaid.testing import DaemonProcess
-from xaid.testing.faults import wait_memory_ready
 
 DAY = 86_400_000
 

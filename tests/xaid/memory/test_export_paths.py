@@ -12,7 +12,7 @@ import apsw
 import pytest
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess, xaictl
+from testkit import DaemonProcess, xaictl
 
 NOW = int(time.time() * 1000) - 60_000
 

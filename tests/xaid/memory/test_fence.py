@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 T0 = 1_770_000_000_000
 # Plain small talk (the rules find nothing that stands out, so the job asks the model for a summary),

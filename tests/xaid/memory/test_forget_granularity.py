@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 T0 = 1_764_619_200_000  # 2025-12-01 20:00 UTC
 HOUR = 3_600_000

@@ -15,7 +15,7 @@ import pytest
 import sqlite_vec
 from xaiclient import Client, XaiError
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 DAY = 86_400_000
 T0 = 1_764_536_400_000  # a day at 21:00 UTC

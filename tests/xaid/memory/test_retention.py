@@ -17,6 +17,7 @@ import pytest
 import sqlite_vec
 from xaiclient import Client
 
+from testkit import DaemonProcess, xaictl
 from xaid import config
 from xaid.config import ConfigError, MemoryConfig
 from xaid.memory import forget
@@ -25,7 +26,6 @@ from xaid.store import memory as memory_sql
 from xaid.store.agents import Agent
 from xaid.store.db import Database
 from xaid.store.sessions import Message
-from xaid.testing import DaemonProcess, xaictl
 
 DAY = 86_400_000
 MIN = 60_000

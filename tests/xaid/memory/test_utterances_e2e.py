@@ -16,7 +16,7 @@ import apsw
 import sqlite_vec
 from xaiclient import Client
 
-from xaid.testing import DaemonProcess
+from testkit import DaemonProcess
 
 DAY = 86_400_000
 MONDAY = int(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)  # a Monday, 20:00 UTC

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from xaiclient import XaiError
 
+from testkit import DaemonProcess, xaictl_ok
 from xaid.providers import model_files, models
 from xaid.providers.llama_cpp import embedded_model_path
-from xaid.testing import DaemonProcess, xaictl_ok
 
 pytestmark = pytest.mark.llm
 WEATHER = {"name": "weather", "description": "Weather in a city", "parameters": {"type": "object", "properties": {}}}

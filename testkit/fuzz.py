@@ -2,7 +2,7 @@
 perf/faults.py.
 
 hypothesis is a dev-only dependency: only the tests and perf import this module, never the daemon
-(nor ``xaid.testing`` itself, which must import without it).
+(nor ``testkit`` itself, which must import without it).
 
 ``params_for(method)`` makes param maps for one method: its own params with plausible values (so
 that the checks past the first are reached), the same with any value in any param, with an extra

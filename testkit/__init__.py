@@ -1,8 +1,11 @@
 """A real xaid process in a scratch directory, for the test suite and the benchmarks.
 
 Both need the same thing: start the daemon as a user would (its console entry point, a real
-socket, a real database), wait until it answers, and stop or kill it. Keeping it in the
-package means tests/ and perf/ share one way of doing it.
+socket, a real database), wait until it answers, and stop or kill it. A top-level package beside
+tests/ and perf/ lets both share one way of doing it, and keeps it (and the hypothesis strategies
+of fuzz.py) out of the xaid wheel: pyproject's package discovery includes ``xaid*`` only. Both
+import it from the repository root, which ``python -m pytest`` and ``python -m perf`` put on
+sys.path (pytest's ``pythonpath`` setting does the same for a bare ``pytest``).
 """
 
 from __future__ import annotations
