@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from xaiclient import Client
 
-from xaid.prompt import estimate_tokens
+from xaid.text.tokens import estimate_tokens
 
 from . import locomo_score as score
 from .measure import percentile, progress, scratch_daemon

@@ -24,7 +24,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from xaid.prompt import estimate_tokens
+from xaid.text.tokens import estimate_tokens
 
 # English function words plus Chinese particles and pronouns. Fixed here (not taken from the daemon's
 # keyword index) so that a change in the daemon never moves the yardstick.

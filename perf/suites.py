@@ -41,7 +41,7 @@ from typing import Any
 from xaiclient import Client
 
 from xaid.config import LLMConfig, MemoryConfig
-from xaid.prompt import estimate_tokens
+from xaid.text.tokens import estimate_tokens
 
 from .measure import progress, scratch_daemon
 from .report import Aim, Row, Section

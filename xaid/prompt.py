@@ -35,10 +35,10 @@ from typing import Literal
 from .providers.base import ChatMessage, ToolCall
 from .store.agents import Agent
 from .store.sessions import Message
+from .text.cjk import count as cjk_count
+from .text.tokens import estimate_tokens
 
-CHARS_PER_TOKEN = 3  # a conservative estimate across English and Chinese; precise counting would cost a model call
 Lang = Literal["en", "zh"]
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
 LANG_MIN_SIGNAL = 2  # Latin words a message needs to decide alone; with fewer, earlier user messages decide too
 LANG_LOOKBACK = 4
@@ -67,7 +67,7 @@ class Context:
 def cjk_share(text: str) -> float:
     """CJK characters against CJK characters + Latin words: a Chinese sentence with a brand name
     in it stays Chinese, an English one with a Chinese word in it stays English."""
-    cjk = len(_CJK.findall(text))
+    cjk = cjk_count(text)
     latin = len(_LATIN_WORD.findall(text))
     return cjk / (cjk + latin) if cjk + latin else 0.0
 
@@ -77,7 +77,7 @@ def language(user_texts: Sequence[str]) -> Lang:
     it says too little ("ok", "👍", "?")."""
     cjk = latin = 0
     for text in reversed(user_texts[-LANG_LOOKBACK:]):
-        cjk += len(_CJK.findall(text))
+        cjk += cjk_count(text)
         latin += len(_LATIN_WORD.findall(text))
         if cjk or latin >= LANG_MIN_SIGNAL:  # one Chinese character says more than one Latin word ("ok")
             break
@@ -134,10 +134,6 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
 def to_chat(msg: Message) -> ChatMessage:
     calls = tuple(ToolCall(c["call_id"], c["name"], c["arguments"]) for c in msg.tool_calls or ())
     return ChatMessage(msg.role, msg.text, calls, msg.tool_call_id)
-
-
-def estimate_tokens(text: str) -> int:
-    return len(text) // CHARS_PER_TOKEN + 4
 
 
 def build(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context = Context()

@@ -12,7 +12,7 @@ import pytest
 from xaid import clock
 from xaid.config import ConfigError, load
 from xaid.memory import retrieve
-from xaid.memory.timeparse import find_times
+from xaid.text.timeparse import find_times
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 # 07:30 on Tuesday 2026-03-03 in Shanghai is still Monday 2026-03-02 in UTC

@@ -14,7 +14,8 @@ import apsw
 
 from ..store import sessions as session_sql
 from ..store.sessions import Message
-from . import extract, features
+from ..text import features
+from . import extract
 
 PEAK = 0.6
 QUOTE_CHARS = 200

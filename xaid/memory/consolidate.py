@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from .. import clock
 from ..store.sessions import Message
-from . import extract, features, index, timeparse
+from ..text import features, timeparse
+from . import extract, index
 
 MAX_HIGHLIGHTS = 8
 HIGHLIGHT_SPECIFICITY = 0.3

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .. import clock
-from . import timeparse
+from ..text import timeparse
 
 _FIRST = re.compile(r"(?<![a-z'])(i|me|my|mine|myself|i'm|i've|i'd|i'll)(?![a-z'])|我", re.I)
 _SECOND = re.compile(r"(?<![a-z'])(you|your|yours|yourself|you've|you'd|you'll)(?![a-z'])|你|您", re.I)

@@ -24,7 +24,8 @@ from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..store.memory import Fact, NewFact
 from ..store.utterances import NewUtterance
-from . import consolidate, extract, facts, features, fence, index, persona, timeparse, utterances
+from ..text import features, timeparse
+from . import consolidate, extract, facts, fence, index, persona, utterances
 
 if TYPE_CHECKING:
     from .service import Memory

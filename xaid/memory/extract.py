@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text import cjk
 from . import extract_en as en
 from . import extract_zh as zh
 from . import facts_exclusive
@@ -81,7 +82,6 @@ class Candidate:
     key: str = ""  # the object as the user wrote it ("Google", "谷歌", "Python"): counts later mentions
 
 
-_CJK = re.compile("[\u4e00-\u9fff]")
 _ANNOTATION = re.compile(r"\s*\[\d{4}-\d{2}-\d{2}(?:\.\.\d{4}-\d{2}-\d{2})?\]")
 _EN_STARTERS = (r"(?:also\s+|now\s+|currently\s+|still\s+|really\s+|mainly\s+|mostly\s+)*(?:work|live|like|love|enjoy|"
                 r"prefer|hate|study|moved|use|write|have|just|grew|got|joined|am|'m|can't|don't|never|speak|play)\b")
@@ -90,7 +90,7 @@ _BOUNDARY = re.compile(
     r"(?P<end>(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)(?<!\bvs)[.!?…]+(?=\s|$)[\"'”’)]*"
     r"|[。！？；;!?\n]+"
     r"|，(?!\s*(?:叫|名叫|叫做))"
-    r"|,(?=\s*[\u4e00-\u9fff]|\s*(?:I|i)['\s]|\s*[Mm]y\s"
+    r"|,(?=\s*[" + cjk.IDEOGRAPHS + r"]|\s*(?:I|i)['\s]|\s*[Mm]y\s"
     r"|\s*(?:do|did|are|have|can|would|will|what about|how about|and)\s+(?:you|u)\b))"
     rf"|(?P<cut>\s*,?\s+(?:and|but|though|plus|so|because|cause|while)\s+(?=(?:I|i)['\s]|[Mm]y\s|{_EN_STARTERS})"
     r"|\s*(?:但是|可是|不过|而且|并且|然后|所以|因为)\s*)"
@@ -135,7 +135,7 @@ def _is_question_clause(clause: str) -> bool:
         return False
     if core.endswith(("?", "？")) or s.rstrip(_SOFT_PUNCT + "?？").endswith(("?", "？")):
         return True
-    if _CJK.search(core):
+    if cjk.has(core):
         return bool(_ZH_ENDING_Q.search(core) or _ZH_QUESTION.search(core))
     return bool(_EN_QUESTION.match(core))
 
@@ -155,7 +155,7 @@ def candidates(text: str) -> list[Candidate]:
     person: str | None = None  # "my sister" / 我妹妹 of the clause before, for a she/he/她/他 clause after it
     for clause, soft in _split(text):
         plain = _ANNOTATION.sub("", clause).strip()
-        chinese = bool(_CJK.search(plain))
+        chinese = cjk.has(plain)
         lang = zh if chinese else en
         resolved = lang.resolve_pronoun(plain, person) if person else None
         if resolved is not None:

@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable
 
 from ..mood.lexicon_en import CUES
-from .features import features
+from ..text import cjk
+from ..text.features import features
 
 # (kind, subject, text, confidence, negated, key): the language-neutral shape extract.py turns into a Candidate.
 Hit = tuple[str, str, str, float, bool, str]
@@ -40,7 +41,7 @@ _CODE_LEAD = re.compile(r"^(?:coding|programming|writing code|developing|working
                         r"(?:in|with)\s+"
                         r"|^(?:writing|using|learning|to (?:code|program|write) in|to write|to use)\s+", re.I)
 _LANGUAGE_TAIL = re.compile(r"\s+(?:now|these days|nowadays|mostly|mainly|a lot|anymore|too|as well|instead)$", re.I)
-_LATIN_HEAD = re.compile(r"[A-Za-z][A-Za-z0-9+#/-]*(?=\s*[\u4e00-\u9fff])")  # "Python写后端" → Python
+_LATIN_HEAD = re.compile(r"[A-Za-z][A-Za-z0-9+#/-]*(?=\s*[" + cjk.IDEOGRAPHS + r"])")  # "Python写后端" → Python
 
 
 def language(obj: str) -> str | None:

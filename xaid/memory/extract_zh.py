@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..text import cjk
 from .extract_en import Hit, language
 
-_CJK = "\u4e00-\u9fff"
+_CJK = cjk.IDEOGRAPHS
 
 
 def _words(text: str) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.cjk import IDEOGRAPHS as _HAN
 from .extract_en import PROGRAMMING_LANGUAGES, Hit, language
 
 CAR_BRANDS_EN = (
@@ -69,16 +70,16 @@ _EN_DIET = re.compile(
 
 # Chinese: 搬到厦门了 (with a time in between), 跳槽去了字节, 入职了京东, 现在的男朋友叫小林, 现在开一辆小鹏.
 _ZH_TIME = r"(?:上周|上个月|上个星期|去年|今年|最近|刚刚|刚|已经|前几天|前阵子|昨天|前天|终于|这个月|月初|月底|年初)*"
-_ZH_MOVE = re.compile(r"我" + _ZH_TIME + r"(?:搬家)?(?:搬到|搬去|搬来)了?(?P<x>[\u4e00-\u9fff]{2,5}?)"
+_ZH_MOVE = re.compile(r"我" + _ZH_TIME + r"(?:搬家)?(?:搬到|搬去|搬来)了?(?P<x>[" + _HAN + r"]{2,5}?)"
                       r"(?:了|去了|来了|住|[，。！,.!]|$)")
 _ZH_EMPLOYER = re.compile(
-    r"我?" + _ZH_TIME + r"(?:跳槽(?:去|到)了?|入职了?|去了?|加入了?|换到了?)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"我?" + _ZH_TIME + r"(?:跳槽(?:去|到)了?|入职了?|去了?|加入了?|换到了?)(?P<x>[" + _HAN + r"A-Za-z]{2,8}?)"
     r"(?:上班|工作|做|了|[，。！,.!]|$)")
 _ZH_PARTNER = re.compile(r"我?(?:现在的|新的?)(?P<rel>男朋友|女朋友|老公|老婆|对象)(?:是|叫)"
-                         r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:了|[，。！,.!]|$)")
+                         r"(?P<x>[" + _HAN + r"A-Za-z]{1,4}?)(?:了|[，。！,.!]|$)")
 _ZH_CAR = re.compile(r"我?(?:现在)?(?:开的?是|开|买了|换了|提了)(?:一辆|辆|台|一台)?(?:新的?)?"
-                     rf"(?P<x>(?:{_CAR_ZH})[\u4e00-\u9fffA-Za-z0-9]{{0,4}}?)(?:了|车|[，。！,.!]|$)")
-_ZH_LIVE = re.compile(r"我(?:一直|现在|目前)?(?:在|住在)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:住了|生活了|定居)")
+                     rf"(?P<x>(?:{_CAR_ZH})[{_HAN}A-Za-z0-9]{{0,4}}?)(?:了|车|[，。！,.!]|$)")
+_ZH_LIVE = re.compile(r"我(?:一直|现在|目前)?(?:在|住在)(?P<x>[" + _HAN + r"]{2,4}?)(?:住了|生活了|定居)")
 _ZH_NOT_EMPLOYER = re.compile(r"^(?:医院|超市|学校|公园|北京|上海|旅游|旅行|玩|吃|看|买|那|这|外地|国外)")
 _DIET_WORDS = {"素": "素", "vegetarian": "vegetarian", "vegan": "vegan", "吃肉": "吃肉", "meat": "meat"}
 

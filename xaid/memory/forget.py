@@ -33,6 +33,7 @@ from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
+from ..text import cjk
 from . import fence, index, rewrite
 from .utterances import CHATTER_VALUE
 
@@ -274,7 +275,7 @@ MATCH_FUNCTION = "xaid_forget_match"
 def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
     """Whether a text holds every term: a Latin word as a word (ignoring case, with a plural or
     possessive ending: "ex" is in "My ex's flat", not in "next"), Chinese as it is written."""
-    patterns = [re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I) if not index.CJK.search(t)
+    patterns = [re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I) if not cjk.has(t)
                 else re.compile(re.escape(t)) for t in terms]
 
     def match(text: str | None) -> bool:

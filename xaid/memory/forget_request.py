@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from . import index
+from ..text import cjk
 
 Kind = Literal["topic", "previous"]
 
@@ -248,7 +248,7 @@ def parse(text: str) -> ForgetRequest | None:
     """The forget request ``text`` makes, or None (most messages)."""
     if not text or len(text) > 400:
         return None
-    if index.CJK.search(text):
+    if cjk.has(text):
         for clause in _clauses_zh(text):
             if (found := _parse_zh(clause, text)) is not None:
                 return found

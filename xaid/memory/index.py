@@ -20,6 +20,8 @@ import apsw
 import numpy as np
 
 from ..embed.onnx import from_blob
+from ..text import cjk
+from ..text.stopwords import CJK_PAIR, ENGLISH
 from . import vectors
 
 VEC_TABLE = "memory_vectors"
@@ -27,18 +29,6 @@ _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlie
 COMMON_DOCS = 1000  # a keyword in more memories than this is too common to search by (see _rankable)
 KEYWORD_SCAN = 300  # matches per keyword index that are ranked, newest first (see keyword)
 VEC_CHUNK = 256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-CJK = _CJK
-_WORD = re.compile(r"[^\W_\u3400-\u9fff\uf900-\ufaff]+")  # words of non-CJK scripts, split at CJK runs
-# Words that would make every memory match every query; BM25 weighs them low but not to zero.
-STOPWORDS = frozenset({
-    'a', 'about', 'also', 'am', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'being', 'but', 'by', 'can', 'could',
-    'd', 'did', 'do', 'does', 'for', 'from', 'had', 'has', 'have', 'he', 'her', 'his', 'how', 'i', "i'm", 'in',
-    'into', 'is', 'it', 'its', 'just', 'll', 'm', 'me', 'my', 'not', 'of', 'on', 'only', 'or', 'our', 'over',
-    'own', 're', 'really', 's', 'same', 'she', 'should', 'so', 't', 'than', 'that', 'the', 'their', 'them', 'then',
-    'there', 'these', 'they', 'this', 'those', 'to', 'too', 'up', 've', 'very', 'was', 'we', 'were', 'what',
-    'when', 'where', 'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your', 'yours',
-})
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,38 +194,31 @@ def is_opener(text: str) -> bool:
             rest = re.sub(rf"(?<![a-z']){re.escape(greeting)}(?![a-z'])", " ", rest)
         else:
             rest = rest.replace(greeting, " ")
-    return content_words(rest) == 0 and not _CJK.search(rest)
+    return content_words(rest) == 0 and not cjk.has(rest)
 
 
 def mostly_cjk(text: str) -> bool:
     """More than a third Chinese characters: what an English-only embedder cannot read."""
-    return sum(len(run) for run in _CJK.findall(text)) > len(text) / 3
+    return cjk.count(text) > len(text) / 3
 
 
 def content_words(text: str) -> int:
     """Roughly how much a text says: its non-stopword Latin words plus its Chinese characters / 2."""
-    latin = [w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS]
-    return len(latin) + sum(len(run) for run in _CJK.findall(text)) // 2
-
-
-# Characters that make a pair meaningless as a search word (particles, pronouns, "very").
-_CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀么什哪怎谁几个这那一不没")
+    latin = [w for w in cjk.NON_CJK_WORD.findall(text.lower()) if len(w) > 1 and w not in ENGLISH]
+    return len(latin) + cjk.count(text) // 2
 
 
 def cjk_pairs(text: str) -> list[str]:
     """The query's Chinese character pairs worth matching: most Chinese words are two characters."""
-    pairs = []
-    for run in _CJK.findall(text):
-        pairs += [run[i : i + 2] for i in range(len(run) - 1) if not set(run[i : i + 2]) & _CJK_STOP]
-    return list(dict.fromkeys(pairs))
+    return cjk.pairs(text, CJK_PAIR)
 
 
 def latin_words(text: str) -> list[str]:
-    return list(dict.fromkeys(w for w in _WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS))
+    return list(dict.fromkeys(w for w in cjk.NON_CJK_WORD.findall(text.lower()) if len(w) > 1 and w not in ENGLISH))
 
 
 def _cjk_trigrams(text: str) -> list[str]:
-    return list(dict.fromkeys(run[i : i + 3] for run in _CJK.findall(text) for i in range(len(run) - 2)))
+    return list(dict.fromkeys(run[i : i + 3] for run in cjk.runs(text) for i in range(len(run) - 2)))
 
 
 def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list[str]:

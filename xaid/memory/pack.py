@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import clock
-from ..prompt import estimate_tokens
+from ..text.tokens import estimate_tokens
 from . import index, utterances
 
 CUT_TOKENS = 100  # a turn longer than this is cut to the sentences around the query's words

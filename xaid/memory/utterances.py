@@ -23,11 +23,12 @@ import apsw
 import numpy as np
 
 from .. import clock
-from ..prompt import estimate_tokens
 from ..store import utterances as utterance_sql
 from ..store.sessions import Message
 from ..store.utterances import NewUtterance
-from . import features, index, timeparse
+from ..text import features, timeparse
+from ..text.tokens import estimate_tokens
+from . import index
 
 CHATTER_VALUE = 0.15  # below this an utterance is small talk ("haha ok", "嗯嗯"): the first to be forgotten
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..text import cjk
 from . import lexicon_en as en
 from . import lexicon_zh as zh
 from .lexicon_en import Cue, Entry
@@ -126,7 +127,6 @@ _ZH_LENGTHS = _lengths(list(_ZH_TABLE), by_token=False)
 
 _EN_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)*|[^\sa-z0-9']+")
 _LATIN = re.compile(r"[A-Za-z]")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 _ELONGATED = re.compile(r"([a-z])\1{2,}")
 _EMOJI = re.compile("|".join(re.escape(e) for e in sorted(en.EMOJI, key=len, reverse=True)))
 _EXCLAIM_RUN = re.compile(r"[!！]{2,}")
@@ -176,7 +176,7 @@ def _en_items(text: str) -> tuple[list[_Item], int]:
 def _zh_items(text: str) -> list[_Item]:
     """Chinese items by longest match over each run of Han characters; punctuation separates runs."""
     items: list[_Item] = []
-    for m in _CJK_RUN.finditer(text):
+    for m in cjk.RUN.finditer(text):
         run = m.group()
         if items:
             items.append(_BOUNDARY_ITEM)
@@ -331,7 +331,7 @@ class RuleClassifier:
         if _LATIN.search(text):
             items, stretched = _en_items(text)
             hits.extend(_hits(items, strict=False))
-        if _CJK_RUN.search(text):
+        if cjk.has(text):
             hits.extend(_hits(_zh_items(text), strict=True))
         for said in losses(text):
             hits.append((said, *en.GRIEF, _LOSS_STRENGTH, 1.0, 1.0, 1.0, en.PERSISTENCE[en.GRIEF]))

@@ -22,10 +22,9 @@ from dataclasses import dataclass
 
 from .. import clock
 from ..clock import DAY_MS, HOUR_MS
-from ..memory import features, timeparse
 from ..memory.consolidate import Draft, Utterance
-from ..memory.index import STOPWORDS
 from ..mood.lexicon_en import CUES
+from ..text import cjk, features, stopwords, timeparse
 
 MAX_PER_EPISODE = 2
 EVENTS_EN = frozenset((
@@ -55,10 +54,9 @@ JOKING = ("哈哈", "lol", "haha", "lmao", "jk", "😂", "🤣")
 OUTCOMES = ("passed", "failed", "offer", "hired", "got the job", "results", "score", "license", "licence",
             "on the road", "went well", "went fine", "went great", "went ok", "went badly", "discharged", "all clear",
             "录取", "通过", "考过", "过了", "挂了", "成绩", "出院", "顺利", "结果出来", "拿到")
-_ZH_TRIP = re.compile(r"去[\u4e00-\u9fff]{2,4}玩")  # 去杭州玩: a trip, though no word says so
+_ZH_TRIP = re.compile(f"去[{cjk.IDEOGRAPHS}]{{2,4}}玩")  # 去杭州玩: a trip, though no word says so
 _NOT_OUTCOMES = re.compile(r"pass(?:ed|es)? away|passing away")  # a death, not an exam passed
 _LATIN = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀太真好最近今天明天昨天这那个一不没")
 
 
@@ -85,14 +83,14 @@ def keywords(text: str) -> tuple[str, ...]:
     """Words that would show the matter came up again: names, content words, Chinese word pairs."""
     f = features.features(text)
     out = [n.lower() for n in f.proper_nouns if n.lower() not in _NOT_TOPICAL]
-    out += [w.lower() for w in _LATIN.findall(text) if w.lower() not in STOPWORDS and w.lower() not in _NOT_TOPICAL]
-    for run in _CJK_RUN.findall(text):
-        out += [run[i : i + 2] for i in range(len(run) - 1) if not (set(run[i : i + 2]) & _CJK_STOP)]
+    out += [w.lower() for w in _LATIN.findall(text)
+            if w.lower() not in stopwords.ENGLISH and w.lower() not in _NOT_TOPICAL]
+    out += cjk.pairs(text, _CJK_STOP)
     return tuple(dict.fromkeys(out))[:12]
 
 
 def _mentions(low: str, word: str) -> bool:
-    if _CJK_RUN.fullmatch(word):
+    if cjk.RUN.fullmatch(word):
         return word in low
     return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low) is not None  # whole words: "test" ≠ "latest"
 

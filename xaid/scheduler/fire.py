@@ -20,10 +20,10 @@ from ..clock import DAY_MS
 from ..mood.tone import VERY_LOW_VALENCE
 from ..store import recall as sql
 from ..store.recall import RecallItem, Settings
+from ..text import cjk
 from . import arm
 
 MIN_TENSION = 0.3
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
 _KIND = {"plan": "event", "worry": "event", "emotion": "feeling"}
 CARRIED_VERY_LOW = -0.8
@@ -42,7 +42,7 @@ class Verdict:
         """The suggestion in the language of the topic's own words (what ``explain`` shows)."""
         if self.item is None:
             return None
-        return self.directive("zh" if _CJK.search(self.item.topic) else "en")
+        return self.directive("zh" if cjk.has(self.item.topic) else "en")
 
     def directive(self, lang: str) -> str | None:
         """One instruction a small model acts on, in the user's language ``lang``.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +19,7 @@ import apsw
 import sqlite_vec
 from xaiclient.wire import ErrorCode, XaiError
 
+from ..text import cjk
 from .migrate import migrate
 
 T = TypeVar("T")
@@ -37,19 +37,18 @@ def storage_error(exc: apsw.Error) -> XaiError:
     return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
 
 
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def cjk_bigrams(text: str | None) -> str:
     """The CJK character pairs of a text as space-separated words, for the bigram keyword index."""
     if not text:
         return ""
-    return " ".join(run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(max(1, len(run) - 1)))
+    return " ".join(run[i : i + 2] for run in cjk.runs(text) for i in range(max(1, len(run) - 1)))
 
 
 def cjk_runs(text: str | None) -> str:
     """The Chinese runs of a text, one per line, for the trigram keyword index."""
-    return "\n".join(_CJK_RUN.findall(text)) if text else ""
+    return "\n".join(cjk.runs(text)) if text else ""
 
 
 def casefold(text: str | None) -> str | None:

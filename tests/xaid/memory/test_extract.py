@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from xaid.memory import features
 from xaid.memory.extract import KINDS, SUBJECTS, Candidate, candidates, describe, is_question
+from xaid.text import cjk, features
 
 CASES = [
     # identity
@@ -106,7 +106,7 @@ def test_one_fact_per_utterance(text: str, kind: str, subject: str, negated: boo
 
 
 def test_the_case_table_is_large_and_bilingual() -> None:
-    chinese = [c for c in CASES if any("\u4e00" <= ch <= "\u9fff" for ch in c[0])]
+    chinese = [c for c in CASES if cjk.has(c[0])]
     assert len(CASES) >= 40 and len(chinese) >= 20
 
 

@@ -17,8 +17,8 @@ import math
 import re
 from dataclasses import dataclass
 
-_CJK = "\u4e00-\u9fff"
-_HAS_CJK = re.compile(f"[{_CJK}]")
+from .cjk import HAN as _HAS_CJK
+from .cjk import IDEOGRAPHS as _CJK
 
 
 def _words(text: str) -> frozenset[str]:
@@ -253,7 +253,6 @@ _FEATURE_CEILING = 0.9
 _LENGTH_SHARE = 0.1
 _LENGTH_FULL = 25.0  # words (or pairs of Chinese characters) at which the length bonus is full
 _WORDS = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
-_HAN = re.compile(f"[{_CJK}]")
 
 
 def specificity(text: str) -> float:
@@ -268,6 +267,6 @@ def specificity(text: str) -> float:
     f = features(text)
     mass = sum(w * n for w, n in zip(_WEIGHTS, (len(f.proper_nouns), len(f.numbers), len(f.dates), len(f.urls)),
                                      strict=True))
-    length = len(_WORDS.findall(text)) + len(_HAN.findall(text)) / 2
+    length = len(_WORDS.findall(text)) + len(_HAS_CJK.findall(text)) / 2
     score = _FEATURE_CEILING * (1.0 - math.exp(-mass / _SCALE)) + _LENGTH_SHARE * min(1.0, length / _LENGTH_FULL)
     return round(min(1.0, score), 4)

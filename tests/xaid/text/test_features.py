@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from xaid.memory.features import Features, features, specificity
+from xaid.text.features import Features, features, specificity
 
 
 def test_the_roadmap_example_in_english() -> None:

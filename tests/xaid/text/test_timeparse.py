@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xaid.memory.timeparse import TimeRef, annotate, earliest_future, find_times
+from xaid.text.timeparse import TimeRef, annotate, earliest_future, find_times
 
 TS = int(datetime(2026, 11, 25, 14, 0, tzinfo=UTC).timestamp() * 1000)
 assert datetime.fromtimestamp(TS / 1000, UTC).weekday() == 2  # a Wednesday
