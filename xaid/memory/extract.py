@@ -177,9 +177,9 @@ def candidates(text: str) -> list[Candidate]:
             hits = en.rules(body, annotated)
         hits = [facts_exclusive.refile(h, body) for h in hits] or facts_exclusive.rules(body, chinese)
         speaker_is_user = zh.speaks_for_self(body) if chinese else en.speaks_for_self(body)
-        for kind, subject, statement, confidence, negated, key in hits:
-            if (subject, statement) in seen:
+        for h in hits:
+            if (h.subject, h.text) in seen:
                 continue
-            seen.add((subject, statement))
-            out.append(Candidate(kind, subject, statement, plain.rstrip(" ,，;；"), confidence, negated, key))
+            seen.add((h.subject, h.text))
+            out.append(Candidate(h.kind, h.subject, h.text, plain.rstrip(" ,，;；"), h.confidence, h.negated, h.key))
     return out

@@ -9,21 +9,28 @@ fires on the clause's own 我 with at most a short lead that is not a report or 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from ..text import cjk
-from .extract_en import Hit, language
+from .extract_en_phrasing import language
+from .hits import Hit, Rule
+from .lexicon_facts_zh import (
+    ADVERBS,
+    CATEGORIES,
+    EVENTS,
+    JOB_SUFFIXES,
+    MEAT,
+    NEGATIVE_VERBS,
+    NOT_A_HOME,
+    NOT_A_HOMETOWN,
+    NOT_A_PLACE,
+    NOT_NAME_START,
+    RELATIONS,
+)
 
 _CJK = cjk.IDEOGRAPHS
 
 
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())  # a tuple: str.startswith / endswith take one
-
-
-_ADV = (r"(?:很|真的|真|超级|超|特别|非常|挺|也|还|一直|都|蛮|比较|其实|真心|最近|现在|目前|确实|太|更|最|好|"
-        r"本来就|从小就|从小|向来|一向|平时|主要|基本上|基本|一般|通常|已经|还是|其实也|当然|向来都|就|又|才|"
-        r"也是|依然|仍然)*")
+_ADV = "(?:" + "|".join(ADVERBS) + ")*"
 _NEG = (r"(?P<neg>不太|不怎么|不是很|不是太|没那么|并不|从不|从来不|一点也不|一点都不|不再|已经不|再也不|根本不|"
         r"不|没有|没)?")
 _ANCHOR = re.compile(r"我(?!们)")
@@ -33,30 +40,8 @@ _FILLERS = re.compile(r"^(?:嗯+|啊+|哦+|噢+|诶|哎|对了|其实|顺便说�
 _PARTICLES = re.compile(r"[了啦呀啊哦哈呢吧嘛喔噢哟诶~～\s.。!！,，…]+$")
 _ANNOTATION = re.compile(r"\s*\[\d{4}-\d{2}-\d{2}(?:\.\.\d{4}-\d{2}-\d{2})?\]")
 _PRONOUN_OBJECT = re.compile(r"^(?:你|他|她|它|这个|那个|这样|那样|这|那|自己|一切|什么|谁|哪)")
-_JOB_SUFFIX = _words(
-    "师 员 生 工程师 医生 老师 学生 护士 会计 记者 司机 警察 作家 经理 老板 工人 农民 主播 博主 博士 律师 厨师 "
-    "设计师 程序员 画家 演员 歌手 总监 主管 创始人 自由职业者 公务员 店主 学者 专家 顾问 编辑 翻译 研究员 销售 "
-    "运营 产品经理 UP主 up主"
-)
-# 我是X人 says where the user is from unless X is one of these ("我是好人", "我是一个人").
-_NOT_A_HOMETOWN = _words(
-    "好 坏 男 女 一个 个 大 老 年轻 病 客 外 主 本 家 工 穷 有钱 普通 什么 这种 那种 这样的 那样的 中国 外国 文化 "
-    "现代 成年 正常 明白 夜猫子 内向的 外向的 社恐 独生 陌生"
-)
-_REL = {
-    "妹妹": "sister", "姐姐": "sister", "哥哥": "brother", "弟弟": "brother", "妈妈": "mother", "老妈": "mother",
-    "母亲": "mother", "妈": "mother", "爸爸": "father", "老爸": "father", "父亲": "father", "爸": "father",
-    "老婆": "partner", "妻子": "partner", "太太": "partner", "老公": "partner", "丈夫": "partner", "先生": "partner",
-    "男朋友": "partner", "男友": "partner", "女朋友": "partner", "女友": "partner", "对象": "partner",
-    "未婚夫": "partner", "未婚妻": "partner", "伴侣": "partner", "好朋友": "friend", "朋友": "friend", "闺蜜": "friend",
-    "老板": "boss", "领导": "boss", "上司": "boss", "儿子": "child", "女儿": "child", "孩子": "child", "猫咪": "cat",
-    "猫": "cat", "狗狗": "dog", "狗": "dog", "室友": "roommate", "同事": "colleague", "奶奶": "grandparent",
-    "爷爷": "grandparent", "外婆": "grandparent", "外公": "grandparent", "姥姥": "grandparent", "姥爷": "grandparent",
-}  # fmt: skip
-_REL_ALT = "|".join(sorted(_REL, key=len, reverse=True))
+_REL_ALT = "|".join(sorted(RELATIONS, key=len, reverse=True))
 _NAME = rf"(?P<x>[{_CJK}A-Za-z·]{{1,12}})"
-# 叫 is also "order" and "call out": 我叫了外卖, 我叫车, 我叫他 name nobody.
-_NOT_NAME_START = _words("了 他 她 你 它 车 外卖 醒 人 过 声 好 不 什么 啥 来 去 起 出 住 停 错")
 _TIME = re.compile(
     r"明天|后天|大后天|今晚|今天晚上|明早|明晚|下周|下星期|下礼拜|下个?月|下个?星期|明年|今年|年底|月底|周末|这周|本周|"
     r"(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[日号]|[一二三四五六七八九十]{1,3}月[一二三四五六七八九十]{1,3}[日号]|"
@@ -64,8 +49,6 @@ _TIME = re.compile(
     r"\[\d{4}-\d{2}-\d{2}")
 _INTENT = re.compile(r"打算|准备|计划|要|会|得|将|约了|想|去|回|飞|出发|参加|见|搬|开始|报名")
 _PLAN_NEG = re.compile(r"不(?:去|打算|准备|要|会|想|回|参加)|没(?:打算|计划|准备)|取消了")
-_EVENTS = (r"面试|考试|会议|会|约会|预约|体检|手术|航班|比赛|演出|答辩|演讲|汇报|约|课|婚礼|聚会|派对|飞机|火车|"
-           r"高铁|复查|门诊")
 
 
 _END_WORDS = re.compile(r"(?:了|啦|哈哈+|呢|而已|就是了)$")
@@ -101,7 +84,6 @@ def statement(lead: str, rest: str) -> str:
 
 
 # A rule reads the body from 我 on and the lead before it, plain and with timeparse's dates (for plans).
-Rule = Callable[[str, str, str, str], list[Hit] | None]
 _RULES: list[Rule] = []
 
 
@@ -126,7 +108,7 @@ def _zh_int(s: str) -> int:
 
 
 def _name_confidence(x: str) -> float:
-    if x.startswith(_NOT_NAME_START):
+    if x.startswith(NOT_NAME_START):
         return 0.0
     if _LATIN_NAME.fullmatch(x) or 2 <= len(x) <= 4:
         return 0.85
@@ -140,35 +122,29 @@ def _identity(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] |
         x = _clean(_AFTER_NAME.split(m.group("x") or m.group("y"), maxsplit=1)[0])
         conf = _name_confidence(x)
         if x and conf:
-            return [("identity", "user.name", f"用户叫{x}。", conf, False, x)]
+            return [Hit("identity", "user.name", f"用户叫{x}。", conf, False, x)]
     m = _AGE.match(body)
     if m:
         age = _zh_int(m.group("x"))
         if 3 <= age <= 110:
-            return [("identity", "user.age", f"用户{age}岁。", 0.85, False, str(age))]
+            return [Hit("identity", "user.age", f"用户{age}岁。", 0.85, False, str(age))]
     return None
 
 
 _FAVOURITE = re.compile(r"^我(?:最|最最)(?:喜欢|爱)的(?P<cat>[^是]{1,8})是(?P<x>.+)$")
-_CATEGORIES = {"颜色": "color", "食物": "food", "水果": "fruit", "电影": "movie", "歌手": "singer", "歌": "song",
-               "书": "book", "运动": "sport", "动物": "animal", "饮料": "drink", "游戏": "game", "编程语言": "language",
-               "语言": "language", "菜": "food", "季节": "season", "明星": "celebrity", "作家": "author",
-               "城市": "city"}
 _LIKE = re.compile(rf"^我{_ADV}{_NEG}{_ADV}(?P<verb>喜欢|爱|热爱|喜爱|偏爱|迷上了|爱上了|讨厌|厌恶|受不了|恨死了|恨)"
                    r"(?P<x>.+)$")
-_NEGATIVE_VERBS = frozenset({"讨厌", "厌恶", "受不了", "恨", "恨死了"})
 _USES = re.compile(rf"^我{_ADV}{_NEG}{_ADV}(?:正在|在)?(?P<verb>改用|转用|换成了?|换用了?|转向了?|转到了?|转了|用|写|"
                    r"使用)(?P<x>.+)$")
 _STRONG_USE = re.compile(r"主要|现在|目前|基本|一般|平时|都|改|转|换")
 _EAT = re.compile(rf"^我{_ADV}(?P<neg>不|从不|从来不|不再)吃(?P<x>.+)$")
-_MEAT = ("肉", "荤", "猪肉", "牛肉", "羊肉", "鸡肉", "海鲜", "鱼")
 
 
 def _preference(body: str, obj: str, negated: bool, additive: bool) -> list[Hit]:
     lang = language(obj)
     subject = "user.programming_language" if lang and not negated and not additive else "user.likes"
     conf = 0.85 if len(obj) <= 12 else 0.6
-    return [("preference", subject, statement("", body[1:]), conf, negated, lang or obj)]
+    return [Hit("preference", subject, statement("", body[1:]), conf, negated, lang or obj)]
 
 
 @rule
@@ -177,15 +153,15 @@ def _likes(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | No
     if m:
         cat, obj = m.group("cat"), _clean(m.group("x"))
         lang = language(obj)
-        key = _CATEGORIES.get(cat, cat)
+        key = CATEGORIES.get(cat, cat)
         subject = "user.programming_language" if lang and key == "language" else f"user.favourite.{key}"
-        return [("preference", subject, statement("", body[1:]), 0.85, False, lang or obj)] if obj else None
+        return [Hit("preference", subject, statement("", body[1:]), 0.85, False, lang or obj)] if obj else None
     m = _LIKE.match(body)
     if m:
         obj = _clean(m.group("x")).removeprefix("死")  # 爱死/恨死: "love to death"
         if not obj or _PRONOUN_OBJECT.match(obj):
             return None
-        negated = bool(m.group("neg")) != (m.group("verb") in _NEGATIVE_VERBS)
+        negated = bool(m.group("neg")) != (m.group("verb") in NEGATIVE_VERBS)
         additive = bool(_ADDITIVE.search(body[: m.start("verb")]))
         return _preference(_clean(body), obj, negated, additive)
     m = _USES.match(body)
@@ -198,23 +174,22 @@ def _likes(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | No
             subject = "user.likes" if negated or _ADDITIVE.search(body[: m.start("verb")]) else \
                 "user.programming_language"
             conf = 0.85 if _STRONG_USE.search(body[: m.start("x")]) else 0.7
-            return [("preference", subject, statement("", _clean(body)[1:]), conf, negated, lang)]
+            return [Hit("preference", subject, statement("", _clean(body)[1:]), conf, negated, lang)]
         if m.group("verb") == "写" or not obj or _PRONOUN_OBJECT.match(obj) or len(obj) > 10 or obj[0] in "了过着":
             return None
         conf = 0.6 if _STRONG_USE.search(body[: m.start("x")]) else 0.4
-        return [("preference", "user.uses", statement("", _clean(body)[1:]), conf, negated, obj)]
+        return [Hit("preference", "user.uses", statement("", _clean(body)[1:]), conf, negated, obj)]
     m = _EAT.match(body)
     if m:
         obj = _clean(m.group("x"))
         if not obj:
             return None
-        if obj in _MEAT:
-            return [("health", "user.diet", statement("", _clean(body)[1:]), 0.8, True, obj)]
-        return [("preference", "user.likes", statement("", _clean(body)[1:]), 0.6, True, obj)]
+        if obj in MEAT:
+            return [Hit("health", "user.diet", statement("", _clean(body)[1:]), 0.8, True, obj)]
+        return [Hit("preference", "user.likes", statement("", _clean(body)[1:]), 0.6, True, obj)]
     return None
 
 
-_NOT_A_PLACE = frozenset({"努力", "认真", "拼命", "好好", "专心", "继续", "加班", "疯狂", "正常", "远程"})
 _WORK = re.compile(rf"^我{_ADV}{_NEG}{_ADV}在(?P<x>[^，,]{{1,20}}?)"
                    r"(?P<verb>工作|上班|实习|打工|任职|做事|当(?P<job>.{1,8}))")
 _JOINED = re.compile(rf"^我{_ADV}(?:刚|刚刚)?(?:入职|加入)了?(?P<x>.{{2,20}})$")
@@ -237,11 +212,11 @@ def _work(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | Non
         x = _clean(m.group("x"))
         if not x or x in {"家", "家里"}:
             return None
-        return [("work", "user.school", statement("", body[1:]), 0.85, False, x)]
+        return [Hit("work", "user.school", statement("", body[1:]), 0.85, False, x)]
     m = _WORK.match(body)
     if m:
         x = _ORG_MEASURE.sub("", _clean(m.group("x")))
-        if x in _NOT_A_PLACE:
+        if x in NOT_A_PLACE:
             return None  # "我在努力工作": 在 marks the progressive here, not a place
         negated = bool(m.group("neg"))
         hits: list[Hit] = []
@@ -251,40 +226,41 @@ def _work(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | Non
                 text = f"用户{'不再' if negated else ''}在{x}工作。"
             else:
                 text = statement("", _clean(body)[1:])
-            hits.append(("work", "user.work", text, conf, negated, x))
+            hits.append(Hit("work", "user.work", text, conf, negated, x))
         job = _clean(m.group("job") or "")
         if job and not negated:
-            hits.append(("work", "user.job", f"用户是{job}。", 0.8 if job.endswith(_JOB_SUFFIX) else 0.45, False, job))
+            hits.append(Hit("work", "user.job", f"用户是{job}。", 0.8 if job.endswith(JOB_SUFFIXES) else 0.45, False,
+                            job))
         return hits or None
     m = _JOINED.match(body)
     if m:
         x = _clean(m.group("x"))
-        return [("work", "user.work", f"用户在{x}工作。", 0.8, False, x)] if x else None
+        return [Hit("work", "user.work", f"用户在{x}工作。", 0.8, False, x)] if x else None
     m = _MAJOR.match(body)
     if m:
         x = _clean(m.group("x") or m.group("y") or m.group("z"))
-        return [("work", "user.major", statement("", _clean(body)[1:]), 0.75, False, x)] if x else None
+        return [Hit("work", "user.major", statement("", _clean(body)[1:]), 0.75, False, x)] if x else None
     m = _DO_JOB.match(_clean(body))
     if m:
         x = _clean(m.group("x") or m.group("y") or m.group("z"))
         if x and not _PRONOUN_OBJECT.match(x):
-            return [("work", "user.job", statement("", _clean(body)[1:]), 0.7, False, x)]
+            return [Hit("work", "user.job", statement("", _clean(body)[1:]), 0.7, False, x)]
     m = _STUDENT_OF.match(_clean(body))
     if m:
         x = m.group("x")
-        return [("work", "user.school", f"用户在{x}上学。", 0.85, False, x)]
+        return [Hit("work", "user.school", f"用户在{x}上学。", 0.85, False, x)]
     m = _JOB.match(_clean(body))
     if m:
         x = _PERSON_MEASURE.sub("", m.group("x"))
-        if x.endswith(_JOB_SUFFIX) and len(x) >= 2:
-            return [("work", "user.job", f"用户{'不' if m.group('neg') else ''}是{x}。", 0.85, bool(m.group("neg")), x)]
-        if x.endswith("人") and 2 <= len(x) <= 6 and not x[:-1].startswith(_NOT_A_HOMETOWN) and "的" not in x \
+        if x.endswith(JOB_SUFFIXES) and len(x) >= 2:
+            negated = bool(m.group("neg"))
+            return [Hit("work", "user.job", f"用户{'不' if negated else ''}是{x}。", 0.85, negated, x)]
+        if x.endswith("人") and 2 <= len(x) <= 6 and not x[:-1].startswith(NOT_A_HOMETOWN) and "的" not in x \
                 and not _DEGREE.match(x) and not m.group("neg"):
-            return [("place", "user.from", f"用户是{x}。", 0.7, False, x[:-1])]
+            return [Hit("place", "user.from", f"用户是{x}。", 0.7, False, x[:-1])]
     return None
 
 
-_NOT_A_HOME = ("院", "校", "宿舍", "酒店", "的", "了")  # 我住院了, 我住的地方…
 _LIVE = re.compile(rf"^我{_ADV}{_NEG}{_ADV}(?:住在|住|家在|定居在|定居)(?P<x>.+)$")
 _MOVED = re.compile(rf"^我{_ADV}(?:刚|刚刚)?搬(?:到|去|来)了?(?P<x>.+)$")
 _FROM = re.compile(rf"^我{_ADV}(?:来自|老家是|老家在|出生在|生在|是从)(?P<x>.+?)(?:来的|人)?$"
@@ -295,19 +271,19 @@ _FROM = re.compile(rf"^我{_ADV}(?:来自|老家是|老家在|出生在|生在|�
 def _place(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | None:
     m = _MOVED.match(body)
     if m and (x := _clean(m.group("x"))) and not _TIME.search(lead) and language(x) is None:
-        return [("place", "user.lives_in", statement("", _clean(body)[1:]), 0.8, False, x)]
+        return [Hit("place", "user.lives_in", statement("", _clean(body)[1:]), 0.8, False, x)]
     m = _LIVE.match(body)
     if m:
         x = _NEAR.sub("", _clean(m.group("x")))
-        if not x or _PRONOUN_OBJECT.match(x) or x.startswith(_NOT_A_HOME) or _TIME.search(lead):
+        if not x or _PRONOUN_OBJECT.match(x) or x.startswith(NOT_A_HOME) or _TIME.search(lead):
             return None
         negated = bool(m.group("neg"))
-        return [("place", "user.lives_in", f"用户{'不再' if negated else ''}住在{x}。", 0.9 if len(x) <= 10 else 0.5,
+        return [Hit("place", "user.lives_in", f"用户{'不再' if negated else ''}住在{x}。", 0.9 if len(x) <= 10 else 0.5,
                  negated, x)]
     m = _FROM.match(_clean(body))
     if m:
         x = _DE.sub("", _clean(m.group("x") or m.group("y")))
-        return [("place", "user.from", f"用户来自{x}。", 0.9, False, x)] if x else None
+        return [Hit("place", "user.from", f"用户来自{x}。", 0.9, False, x)] if x else None
     return None
 
 
@@ -327,23 +303,23 @@ def _person(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | N
     m = _REL_NAMED.match(text)
     if m and _name_confidence(m.group("x")):
         x, rel = m.group("x"), m.group("rel")
-        return [("person", "user." + _REL[rel], f"用户的{rel}叫{x}。", 0.85, False, x)]
+        return [Hit("person", "user." + RELATIONS[rel], f"用户的{rel}叫{x}。", 0.85, False, x)]
     m = _REL_HAVE.match(text)
     if m:
         x = m.groupdict().get("x")
-        return [("person", "user." + _REL[m.group("rel")], statement("", text[1:]), 0.85 if x else 0.7, False,
+        return [Hit("person", "user." + RELATIONS[m.group("rel")], statement("", text[1:]), 0.85 if x else 0.7, False,
                  x or m.group("rel"))]
     m = _REL_IS.match(text)
     if m:
         x = m.group("x")
-        conf = 0.65 if x.endswith(_JOB_SUFFIX) else 0.4
+        conf = 0.65 if x.endswith(JOB_SUFFIXES) else 0.4
         rel = m.group("rel")
-        return [("person", "user." + _REL[rel], f"用户的{rel}是{x}。", conf, False, rel)]
+        return [Hit("person", "user." + RELATIONS[rel], f"用户的{rel}是{x}。", conf, False, rel)]
     m = _REL_ANY.match(text)
     if m and not m.group("rest").startswith(("们", "和", "跟", "说", "的", "妈", "爸", "也")):
         rel = m.group("rel")
         conf = 0.7 if _REL_WHERE.match(m.group("rest")) else 0.4  # 我妹妹住在汉堡: as concrete as 我妹妹是护士
-        return [("person", "user." + _REL[rel], statement("", f"的{rel}{m.group('rest')}"), conf, False, rel)]
+        return [Hit("person", "user." + RELATIONS[rel], statement("", f"的{rel}{m.group('rest')}"), conf, False, rel)]
     return None
 
 
@@ -361,20 +337,20 @@ def _health(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | N
     if m:
         x = m.group("x") or m.group("y")
         negated = bool(m.groupdict().get("neg"))
-        return [("health", "user.allergy", f"用户{'不' if negated else ''}对{x}过敏。", 0.9 if m.group("x") else 0.8,
+        return [Hit("health", "user.allergy", f"用户{'不' if negated else ''}对{x}过敏。", 0.9 if m.group("x") else 0.8,
                  negated, x)]
     if _DIET.match(text):
-        return [("health", "user.diet", statement("", text[1:]), 0.9, False, "素")]
+        return [Hit("health", "user.diet", statement("", text[1:]), 0.9, False, "素")]
     m = _CONDITION.match(text)
     if m:
         x = m.group("x") or m.group("y")
-        return [("health", "user.health", statement("", text[1:]), 0.85, False, x)]
+        return [Hit("health", "user.health", statement("", text[1:]), 0.85, False, x)]
     return None
 
 
 _HAVE_EVENT = re.compile(rf"^我{_ADV}(?:明天|后天|下周[一二三四五六日天]?|周[一二三四五六日天]|今晚|晚上|下午|上午)?"
                          r"\s*(?:\[[\d.\-]+\])?"
-                         rf"(?:还)?有(?:个|一个|场|一场|次|一次|节|一节|门|一门)?(?:[{_CJK}]{{0,3}}?)(?:{_EVENTS})"
+                         rf"(?:还)?有(?:个|一个|场|一场|次|一次|节|一节|门|一门)?(?:[{_CJK}]{{0,3}}?)(?:{EVENTS})"
                          r"(?=$|[，。！？,.!?\s要得在的了啊呀\[])")
 _PAST = re.compile(r"上周|上个|上星期|上礼拜|昨天|昨晚|前天|去年|刚才|刚刚|(?:去|回|飞|参加|见|搬)了")
 
@@ -386,17 +362,17 @@ def _plan(body: str, lead: str, ann_lead: str, ann_body: str) -> list[Hit] | Non
     timed = bool(_TIME.search(lead + body))
     text = statement(ann_lead, ann_body[1:])
     if _HAVE_EVENT.match(body):
-        return [("plan", "user.plan", text, 0.85 if timed else 0.65, False, "")]
+        return [Hit("plan", "user.plan", text, 0.85 if timed else 0.65, False, "")]
     if not timed:
         m = _INTEND.match(body)
         if m and len(_clean(m.group("x"))) >= 2:
-            return [("plan", "user.plan", text, 0.55, False, "")]
+            return [Hit("plan", "user.plan", text, 0.55, False, "")]
         return None
     intent = _INTENT.search(body)
     if intent is None:
         return None
     negated = bool(_PLAN_NEG.search(body))
-    return [("plan", "user.plan", text, 0.85 if intent.group() != "想" else 0.6, negated, "")]
+    return [Hit("plan", "user.plan", text, 0.85 if intent.group() != "想" else 0.6, negated, "")]
 
 
 _STARTERS = re.compile(r"^(?:也|还|现在|目前|主要|平时|特别|很|非常|一直|最|都|刚)*"
@@ -438,7 +414,7 @@ def rules(clause: str, annotated: str) -> list[Hit]:
     if m:
         x = _GOOD_ENOUGH.sub("", _clean(m.group("x")))
         if x and _name_confidence(x):
-            return [("identity", "user.nickname", f"用户希望被叫作{x}。", 0.85, False, x)]
+            return [Hit("identity", "user.nickname", f"用户希望被叫作{x}。", 0.85, False, x)]
     a = _ANCHOR.search(plain)
     if a is None:
         return []
@@ -452,5 +428,5 @@ def rules(clause: str, annotated: str) -> list[Hit]:
     for fn in _RULES:
         hits = fn(body, lead, ann_lead, ann_body)
         if hits:
-            return [(k, s, t, round(max(0.05, c - hedge), 2), n, key) for k, s, t, c, n, key in hits]
+            return [h.hedged(hedge) for h in hits]
     return []

@@ -8,15 +8,18 @@ recalled as if nothing had changed. These rules run on a clause the general rule
 and ``refile`` moves a hit the general rules filed under a shared subject to the exclusive one it
 states ("不吃素了" is a diet, not a dislike).
 
-Each hit is the language-neutral (kind, subject, text, confidence, negated, key) of extract_en.Hit.
+Each hit is a language-neutral hits.Hit.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..text.cjk import IDEOGRAPHS as _HAN
-from .extract_en import PROGRAMMING_LANGUAGES, Hit, language
+from .extract_en_phrasing import language
+from .hits import Hit
+from .lexicon_facts_en import PROGRAMMING_LANGUAGES
 
 CAR_BRANDS_EN = (
     "Honda", "Toyota", "Kia", "Tesla", "BMW", "VW", "Volkswagen", "Ford", "Audi", "Mercedes", "Volvo", "Hyundai",
@@ -93,53 +96,52 @@ def refile(hit: Hit, body: str) -> Hit:
     """A hit the general rules filed under a shared subject that states an exclusive one: "不吃素了" and
     "I don't eat meat anymore" are diets (negated: the diet ended), not dislikes; and a partner whose
     key came out as the relation ("my boyfriend now is called Theo") gets the name as its key."""
-    kind, subject, text, conf, negated, key = hit
-    if subject == "user.likes" and key.lower() in _DIET_WORDS:
-        return ("health", "user.diet", text, conf, negated, key)
-    if subject == "user.partner" and (m := _EN_PARTNER.search(body)) and key.lower() == (m.group("rel") or ""):
-        return (kind, subject, f"The user's {m.group('rel')} is called {m.group('x')}.", max(conf, 0.8), negated,
-                m.group("x"))
+    if hit.subject == "user.likes" and hit.key.lower() in _DIET_WORDS:
+        return replace(hit, kind="health", subject="user.diet")
+    if hit.subject == "user.partner" and (m := _EN_PARTNER.search(body)) and hit.key.lower() == (m.group("rel") or ""):
+        return replace(hit, text=f"The user's {m.group('rel')} is called {m.group('x')}.",
+                       confidence=max(hit.confidence, 0.8), key=m.group("x"))
     return hit
 
 
 def _en(body: str) -> list[Hit]:
     if m := _EN_CAR.search(body) or _EN_MY_CAR.search(body):
         x = m.group("x")
-        return [("preference", "user.car", f"The user drives a {x}.", 0.8, False, x)]
+        return [Hit("preference", "user.car", f"The user drives a {x}.", 0.8, False, x)]
     if m := _EN_PARTNER.search(body):
         name = m.group("x") or m.group("y")
         rel = m.group("rel") or "partner"
-        return [("person", "user.partner", f"The user's {rel} is called {name}.", 0.8, False, name)]
+        return [Hit("person", "user.partner", f"The user's {rel} is called {name}.", 0.8, False, name)]
     if m := _EN_DIET.search(body):
         x = (m.group("x") or m.group("y")).lower()
         negated = bool(m.group("neg"))
-        return [("health", "user.diet", f"The user is {'no longer ' if negated else ''}{x}.", 0.85, negated, x)]
+        return [Hit("health", "user.diet", f"The user is {'no longer ' if negated else ''}{x}.", 0.85, negated, x)]
     if (m := _EN_CODE.search(body)) and (lang := language(m.group("x"))) is not None:
-        return [("preference", "user.programming_language", f"The user mainly writes {lang}.", 0.8, False, lang)]
+        return [Hit("preference", "user.programming_language", f"The user mainly writes {lang}.", 0.8, False, lang)]
     if m := _EN_JOB.search(body):
         words = m.group("x").lower().split()
         job = next((w for w in reversed(words) if w in _OCCUPATION_WORDS), None)
         if job is not None:
             x = " ".join(words[: words.index(job) + 1])
-            return [("work", "user.job", f"The user is {'an' if x[0] in 'aeiou' else 'a'} {x}.", 0.8, False, x)]
+            return [Hit("work", "user.job", f"The user is {'an' if x[0] in 'aeiou' else 'a'} {x}.", 0.8, False, x)]
     if m := _EN_EMPLOYER.search(body):
         x = m.group("x").rstrip(".'")
         if x.lower() not in PROGRAMMING_LANGUAGES and x not in {"I", "It", "The"}:
-            return [("work", "user.work", f"The user works at {x}.", 0.75, False, x)]
+            return [Hit("work", "user.work", f"The user works at {x}.", 0.75, False, x)]
     return []
 
 
 def _zh(body: str) -> list[Hit]:
     if m := _ZH_CAR.search(body):
         x = m.group("x")
-        return [("preference", "user.car", f"用户开{x}。", 0.8, False, x)]
+        return [Hit("preference", "user.car", f"用户开{x}。", 0.8, False, x)]
     if m := _ZH_PARTNER.search(body):
-        return [("person", "user.partner", f"用户的{m.group('rel')}叫{m.group('x')}。", 0.85, False, m.group("x"))]
+        return [Hit("person", "user.partner", f"用户的{m.group('rel')}叫{m.group('x')}。", 0.85, False, m.group("x"))]
     if m := _ZH_MOVE.search(body):
-        return [("place", "user.lives_in", f"用户搬到{m.group('x')}。", 0.8, False, m.group("x"))]
+        return [Hit("place", "user.lives_in", f"用户搬到{m.group('x')}。", 0.8, False, m.group("x"))]
     if m := _ZH_LIVE.search(body):
-        return [("place", "user.lives_in", f"用户住在{m.group('x')}。", 0.75, False, m.group("x"))]
+        return [Hit("place", "user.lives_in", f"用户住在{m.group('x')}。", 0.75, False, m.group("x"))]
     if (m := _ZH_EMPLOYER.search(body)) and not _ZH_NOT_EMPLOYER.match(m.group("x")) and \
             ("跳槽" in body or "入职" in body or "上班" in body or "工作" in body):
-        return [("work", "user.work", f"用户在{m.group('x')}工作。", 0.75, False, m.group("x"))]
+        return [Hit("work", "user.work", f"用户在{m.group('x')}工作。", 0.75, False, m.group("x"))]
     return []

@@ -310,3 +310,10 @@ def test_every_candidate_uses_the_shared_subject_vocabulary() -> None:
             assert c.subject in SUBJECTS or c.subject.startswith("user.favourite."), c
             seen.add(c.subject)
     assert {"user.work", "user.programming_language", "user.plan", "user.sister"} <= seen
+
+
+def test_a_name_with_a_rare_character_is_kept_whole() -> None:
+    """㛃 is in CJK Extension A (xaid.text.cjk): the name rule read only the unified block and cut the
+    name to 王 with low confidence."""
+    (c,) = candidates("我叫王㛃")
+    assert (c.subject, c.key) == ("user.name", "王㛃") and c.confidence >= 0.8
