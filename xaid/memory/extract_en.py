@@ -19,8 +19,8 @@ from . import extract_en_life as life
 from . import extract_en_likes as likes
 from . import extract_en_people as people
 from .extract_en_phrasing import ANY_NAME, REL, titled
-from .hits import Hit, Rule
 from .lexicon_facts_en import NOT_NAMES
+from .rule_hit import Hit, Rule
 
 # In this order: the first rule with a hit decides.
 RULES: tuple[Rule, ...] = (people.identity, likes.likes, likes.favourite, likes.uses, life.work, life.job_and_school,

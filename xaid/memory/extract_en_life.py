@@ -20,8 +20,8 @@ from .extract_en_phrasing import (
     statement,
     too_long,
 )
-from .hits import Hit
 from .lexicon_facts_en import BIG_EVENTS, DIET_FOODS, EVENTS, HEALTH, OCCUPATIONS
+from .rule_hit import Hit
 
 _BIG_EVENT = re.compile(rf"\b(?:{BIG_EVENTS})s?\b", re.I)
 _TODAY = re.compile(r"\b(?:today|this afternoon|this evening|later)\b", re.I)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from .extract_en_phrasing import ADV, CUT_AT, NEG, PRONOUN_OBJECT, clean, language, statement, too_long
-from .hits import Hit
 from .lexicon_facts_en import CATEGORY_ALIASES, NEGATIVE_VERBS
+from .rule_hit import Hit
 
 _FAN = re.compile(r"^(?:I'm|I am|Im) (?P<neg>not )?(?:really |so |very |totally |super )?"
                   r"(?:(?:a )?(?:big |huge |massive |"

@@ -8,8 +8,8 @@ import re
 
 from ..mood.lexicon_en import CUES
 from .extract_en_phrasing import ANY_NAME, CUT_AT, NAME, PLACE_CUT, REL, clean, language, statement, titled
-from .hits import Hit
 from .lexicon_facts_en import DEMONYMS, NOT_NAMES, OCCUPATIONS, RELATIONS
+from .rule_hit import Hit
 
 _MY_NAME = re.compile(rf"^(?i:my (?:first |full |real |actual )?name(?:'s| is)) (?P<x>{ANY_NAME})\b(?P<tail>.*)$")
 _IM_NAME = re.compile(rf"^(?:I'm|I am|Im) (?P<x>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?{NAME})"

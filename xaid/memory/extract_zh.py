@@ -17,7 +17,6 @@ import re
 from . import extract_zh_life as life
 from .extract_en_phrasing import language
 from .extract_zh_phrasing import ADV, ANNOTATION, CJK, NEG, PRONOUN_OBJECT, clean, statement
-from .hits import Hit, Rule
 from .lexicon_facts_zh import (
     CATEGORIES,
     JOB_SUFFIXES,
@@ -26,6 +25,7 @@ from .lexicon_facts_zh import (
     NOT_NAME_START,
     RELATIONS,
 )
+from .rule_hit import Hit, Rule
 
 _ANCHOR = re.compile(r"我(?!们)")
 _LEAD_BLOCK = re.compile(r"你|他|她|它|如果|要是|假如|假设|万一|说|觉得|以为|希望|梦见|梦到|是不是|听说|据说|可能")

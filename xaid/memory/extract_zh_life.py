@@ -8,7 +8,6 @@ import re
 
 from .extract_en_phrasing import language
 from .extract_zh_phrasing import ADV, CJK, NEG, PRONOUN_OBJECT, clean, statement
-from .hits import Hit
 from .lexicon_facts_zh import (
     EVENTS,
     JOB_SUFFIXES,
@@ -16,6 +15,7 @@ from .lexicon_facts_zh import (
     NOT_A_HOMETOWN,
     NOT_A_PLACE,
 )
+from .rule_hit import Hit
 
 _TIME = re.compile(
     r"明天|后天|大后天|今晚|今天晚上|明早|明晚|下周|下星期|下礼拜|下个?月|下个?星期|明年|今年|年底|月底|周末|这周|本周|"

@@ -8,7 +8,7 @@ recalled as if nothing had changed. These rules run on a clause the general rule
 and ``refile`` moves a hit the general rules filed under a shared subject to the exclusive one it
 states ("不吃素了" is a diet, not a dislike).
 
-Each hit is a language-neutral hits.Hit.
+Each hit is a language-neutral rule_hit.Hit.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import replace
 
 from ..text.cjk import IDEOGRAPHS as _HAN
 from .extract_en_phrasing import language
-from .hits import Hit
 from .lexicon_facts_en import PROGRAMMING_LANGUAGES
+from .rule_hit import Hit
 
 CAR_BRANDS_EN = (
     "Honda", "Toyota", "Kia", "Tesla", "BMW", "VW", "Volkswagen", "Ford", "Audi", "Mercedes", "Volvo", "Hyundai",

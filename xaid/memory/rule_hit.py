@@ -1,5 +1,6 @@
 """What a fact rule returns: one statement about the user, before ``extract.candidates`` makes a
-Candidate of it (with the clause it came from).
+Candidate of it (with the clause it came from). Not to be confused with ``retrieve.Hit``, a memory
+that recall found.
 
 One record for the English, Chinese and exclusive-subject rules, so that ``facts_exclusive.refile``
 and ``extract.candidates`` read a hit the same way whichever language produced it.
