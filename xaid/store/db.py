@@ -37,8 +37,6 @@ def storage_error(exc: apsw.Error) -> XaiError:
     return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
 
 
-
-
 def cjk_bigrams(text: str | None) -> str:
     """The CJK character pairs of a text as space-separated words, for the bigram keyword index."""
     if not text:
