@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from .dispatch import bad_params
+from .errors import bad_params
 from .providers.base import ToolSpec
 
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
