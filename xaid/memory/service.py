@@ -67,7 +67,7 @@ class Memory:
         await self.embeddings.start(tg)
         await self._startup_sweep()
         tg.start_soon(self._sweeper)
-        await self._jobs()
+        await self.jobs()
 
     # -- consolidation jobs -----------------------------------------------------------------
     async def close_and_consolidate(self, session_id: str, agent_id: str, ts_ms: int, wait: bool) -> int | None:
@@ -100,7 +100,7 @@ class Memory:
             raise XaiError(ErrorCode.INTERNAL, f"consolidation of {session_id!r} failed; see the daemon log")
         return await self.db.run(sql.episode_for_session, session_id)
 
-    async def _jobs(self) -> None:
+    async def jobs(self) -> None:
         """Never ends: a job that fails is retried, then parked as 'failed' (retried at the next
         start); a failure to even record that (a full disk) waits and tries again."""
         while True:
