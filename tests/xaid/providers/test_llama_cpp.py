@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from xaiclient import XaiError
 
-from xaid.providers import model_files, models
+from xaid import catalogue as models
+from xaid.providers import model_files
 from xaid.providers.llama_cpp import embedded_model_path
 from xaid.testing import DaemonProcess, xaictl_ok
 
