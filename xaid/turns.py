@@ -32,6 +32,7 @@ from .mood import tone, tracker
 from .mood.classifier import Classifier
 from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
+from .reply import Timings, TurnReply
 from .scheduler import fire
 from .settings import Settings
 from .store import Database
@@ -153,7 +154,7 @@ class Turns:
         pending.result = result
         pending.done.set()
 
-    async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
+    async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
         active = self.live.active
         if session.session_id in active:
             raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")
@@ -193,7 +194,8 @@ class Turns:
         verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
         forget is stored as a placeholder and carried out in the same transaction."""
         cfg = self.settings.config
-        reading = self.classifier.classify(msg.text) if agent_config.mood_enabled(agent.config) else None
+        agent_cfg = agent_config.read(agent.config)
+        reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         if request is not None:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
 
@@ -216,7 +218,7 @@ class Turns:
                                                           stored.message_id or 0)
                 forgotten = Forgotten(request, deleted, tuple(ids))
                 verdict = fire.Verdict(None, "the user asked to forget something")
-            elif cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
+            elif cfg.scheduler.enabled and agent_cfg.memory:
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
                 verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, at_ms, said,
                                         mood.valence if mood is not None else None,
@@ -237,11 +239,12 @@ class Turns:
         with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
             return await self.db.run(write)
 
-    async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
+    async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
         sid, cfg = session.session_id, self.settings.config
         start = time.perf_counter()
         self.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
-        remember = agent_config.memory_enabled(agent.config)
+        agent_cfg = agent_config.read(agent.config)
+        remember = agent_cfg.memory
         # Asked to forget: whatever memory is set to, the user decides what is kept.
         asked = forget_request.parse(turn.text)
         user, mood, verdict, forgotten = await self._store_user(
@@ -260,7 +263,7 @@ class Turns:
             self.forgot(agent.agent_id)
         profile = self.profiles.setdefault(sid, (agent.agent_id, profile))[1]
         self.live.touch(sid)
-        tools = agent_config.tools(agent.config)
+        tools = agent_cfg.tools
         warnings: list[str] = []
         if tools and not self.queue.provider.supports_tools:
             warnings.append(
@@ -270,7 +273,7 @@ class Turns:
             await emit("notice", {"code": "tools_unsupported", "message": warnings[-1]})
             tools = ()
         progress = _Progress()
-        budget = max(256, cfg.llm.n_ctx - int(agent.config.get("max_tokens", cfg.llm.max_tokens)))
+        budget = max(256, cfg.llm.n_ctx - agent_cfg.reply_tokens(cfg.llm.max_tokens))
         fresh: list[retrieve.Hit] = []
         for _round in range(MAX_TOOL_ROUNDS + 1):
             chunks, history = await self.db.run(_session_view, sid, cfg.memory.compress_every)
@@ -309,8 +312,8 @@ class Turns:
             request = GenerateRequest(
                 messages,
                 tools,
-                int(agent.config.get("max_tokens", cfg.llm.max_tokens)),
-                float(agent.config.get("temperature", cfg.llm.temperature)),
+                agent_cfg.reply_tokens(cfg.llm.max_tokens),
+                agent_cfg.sampling_temperature(cfg.llm.temperature),
                 session=sid,
                 stop=prompt.STOP,
                 repeat_penalty=cfg.llm.repeat_penalty,
@@ -335,24 +338,11 @@ class Turns:
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
                 ShownBlock(user.message_id, retrieve.render(fresh, lang), frozenset(k for h in fresh for k in h.keys)))
-        result: dict[str, Any] = {
-            "text": completion.text,
-            "message_id": reply.message_id,
-            "user_message_id": user.message_id,
-            "finish_reason": completion.finish_reason,
-            "usage": {"prompt_tokens": progress.prompt_tokens, "completion_tokens": progress.completion_tokens},
-            "timings": {
-                "memory_ms": round(memory_ms, 3),
-                "queued_ms": round(progress.queued_ms, 3),
-                "first_token_ms": None if progress.first_token_ms is None else round(progress.first_token_ms, 3),
-                "total_ms": round((time.perf_counter() - start) * 1000, 3),
-            },
-        }
+        timings = Timings(memory_ms, progress.queued_ms, progress.first_token_ms, (time.perf_counter() - start) * 1000)
         self.queue.speed.turn(progress.first_token_ms)
-        if warnings:
-            result["warnings"] = warnings
+        explained = None
         if turn.explain:
-            result["context"] = {
+            explained = {
                 "system_prompt": messages[0].content,
                 "directive": prompt.directive(agent, context, lang),
                 "lang": lang,
@@ -368,7 +358,9 @@ class Turns:
                 "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
                 "forgotten": forgotten.to_wire() if forgotten is not None else None,
             }
-        return result
+        return TurnReply(
+            completion.text, reply.message_id, user.message_id, completion.finish_reason, progress.prompt_tokens,
+            progress.completion_tokens, timings, tuple(warnings), explained)
 
     def _count_forgotten(self, forgotten: Forgotten) -> None:
         counters = self.counters

@@ -71,7 +71,7 @@ async def send(call: Call) -> dict[str, Any]:
         raise bad_params("param 'text' is empty")
     session = await load_session(call, session_id, open_only=True)
     agent = await load_agent(call, session.agent_id)
-    return await call.app.turns.run(agent, session, turn, call.emit)
+    return (await call.app.turns.run(agent, session, turn, call.emit)).to_wire()
 
 
 @method("session.tool_result")
