@@ -144,3 +144,40 @@ def test_no_import_cycle_in_xaid() -> None:
     assert cycle is None and not knots, (
         f"import cycle: {' -> '.join(cycle or [])}; modules tied together: "
         + "; ".join(", ".join(sorted(k)) for k in knots))
+
+
+# Lowest first; a module may import its own layer and the ones below (docs/architecture.md, "Who may import whom").
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("leaves", ("xaid", "xaid.clock", "xaid.config", "xaid.catalogue", "xaid.paths", "xaid.logs", "xaid.stats",
+                "xaid.llm_speed", "xaid.metrics", "xaid.notify", "xaid.errors", "xaid.settings", "xaid.live",
+                "xaid.reply")),
+    ("store", ("xaid.store",)),
+    ("adapters", ("xaid.embed", "xaid.providers")),
+    ("services", ("xaid.memory", "xaid.mood", "xaid.scheduler", "xaid.turns", "xaid.prompt", "xaid.generation",
+                  "xaid.agent_config", "xaid.consolidation")),
+    ("root", ("xaid.app",)),
+    ("dispatch", ("xaid.dispatch", "xaid.paging")),
+    ("methods", ("xaid.methods",)),
+    ("wire", ("xaid.transport", "xaid.listen", "xaid.connection")),
+    ("entry", ("xaid.lifespan", "xaid.__main__", "xaid.testing")),
+)
+
+
+def layer_of(module: str) -> int:
+    """The layer of the longest prefix that names ``module`` (``xaid`` alone is the package's version)."""
+    best, rank = -1, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            inside = module == prefix or (prefix != "xaid" and module.startswith(prefix + "."))
+            if inside and len(prefix) > best:
+                best, rank = len(prefix), i
+    assert rank >= 0, f"{module} belongs to no layer: add it to LAYERS and to docs/architecture.md"
+    return rank
+
+
+def test_imports_go_down_the_layers() -> None:
+    """The layer test itself would pass on anything if a module fell into no layer, or into the wrong one."""
+    assert layer_of("xaid.memory.service") == 3 and layer_of("xaid.store.db") == 1 and layer_of("xaid") == 0
+    upward = sorted(f"{a} ({LAYERS[layer_of(a)][0]}) imports {b} ({LAYERS[layer_of(b)][0]})"
+                    for a, targets in graph().items() for b in targets if layer_of(b) > layer_of(a))
+    assert not upward, "imports against the layers:\n" + "\n".join(upward)
