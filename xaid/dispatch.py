@@ -2,7 +2,9 @@
 
 Each namespace module registers its handlers with ``@method("name")``. Handlers receive a
 ``Call``: typed access to params (a wrong type is a ``bad_params`` error naming the key), the
-daemon's ``App``, and ``emit`` for stream events.
+daemon's ``App`` (the methods reach the services through it), and ``emit`` for stream events.
+``bad_params``, ``not_found`` and ``Emit`` live in the leaf xaid.errors, so the services below can
+use them; they are re-exported here for the methods.
 """
 
 from __future__ import annotations

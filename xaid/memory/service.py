@@ -1,8 +1,9 @@
-"""The memory subsystem as it lives inside the daemon: the embedder, the job queue, the sweeps.
+"""The memory subsystem as it lives inside the daemon: the consolidation queue and the sweeps.
 
 Everything here runs beside the conversation, never on the reply path: consolidation is a
 persisted job taken by one background task, so a burst of closed sessions is worked through in
-order, a crash resumes where it stopped, and a turn never waits for it.
+order, a crash resumes where it stopped, and a turn never waits for it. What a job does is
+xaid.consolidation's; the embedder is xaid.memory.embeddings'.
 """
 
 from __future__ import annotations
