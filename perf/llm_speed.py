@@ -48,9 +48,10 @@ GEN_TOKENS = 32
 def _model_path() -> str:
     if path := os.environ.get("XAID_PERF_MODEL_PATH"):
         return path
+    from xaid import catalogue as models
     from xaid import config as config_mod
     from xaid.paths import state_dir
-    from xaid.providers import model_files, models
+    from xaid.providers import model_files
 
     cfg = config_mod.load()
     return str(model_files.prepare(models.get(cfg.llm.model), state_dir(cfg) / "models",

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from .dispatch import bad_params
+from .errors import bad_params
 from .providers.base import ToolSpec
 
 _TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
@@ -80,15 +82,39 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def mood_enabled(config: dict[str, Any]) -> bool:
+@dataclass(frozen=True, slots=True)
+class AgentConfig:
+    """A validated config map as a turn reads it, with the defaults filled in. The map itself is
+    what is stored and shown (``agent.get``): only known keys, so it round-trips unchanged."""
+
+    tools: tuple[ToolSpec, ...] = ()
+    max_tokens: int | None = None  # None: llm.max_tokens
+    temperature: float | None = None  # None: llm.temperature
+    system_prompt: str = ""
+    mood: bool = True
+    memory: bool = True
+
+    def reply_tokens(self, default: int) -> int:
+        return self.max_tokens if self.max_tokens is not None else default
+
+    def sampling_temperature(self, default: float) -> float:
+        return float(self.temperature) if self.temperature is not None else default
+
+
+def read(config: Mapping[str, Any]) -> AgentConfig:
+    return AgentConfig(tools(config), config.get("max_tokens"), config.get("temperature"),
+                       config.get("system_prompt") or "", mood_enabled(config), memory_enabled(config))
+
+
+def mood_enabled(config: Mapping[str, Any]) -> bool:
     return bool(config.get("mood", True))
 
 
-def memory_enabled(config: dict[str, Any]) -> bool:
+def memory_enabled(config: Mapping[str, Any]) -> bool:
     return bool(config.get("memory", True))
 
 
-def tools(config: dict[str, Any]) -> tuple[ToolSpec, ...]:
+def tools(config: Mapping[str, Any]) -> tuple[ToolSpec, ...]:
     return tuple(
         ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {"type": "object", "properties": {}}))
         for t in config.get("tools", [])

@@ -1,21 +1,30 @@
-"""The daemon's state while it runs: config, clock, database, model queue, turns, counters.
+"""The composition root: every part of the running daemon, built once, in one place.
 
-One object, built once at start-up and handed to every call, so that nothing reaches for a
-global and tests can build an App around a temp directory and a manual clock.
+``App.open`` opens the store and the model; ``App.assemble`` wires the services from them. Each
+service is handed the few collaborators it uses (the database, the clock, the settings holder
+that SIGHUP swaps, the generation queue, the live-session registry, the embedder), never the App,
+so any of them can be built alone around a temp database and a ``ManualClock``. What keeps an App
+is the edge of the daemon: lifespan, the connection, and the methods, which reach the services
+through ``call.app``.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from . import __version__, providers
 from .clock import Clock, SystemClock, set_zone
 from .config import Config
+from .consolidation import Consolidation
 from .generation import GenerationQueue
+from .live import LiveSessions
+from .memory.embeddings import Embeddings
 from .memory.service import Memory
 from .mood.classifier import Classifier, RuleClassifier
 from .paths import state_dir
+from .settings import Settings
 from .stats import Stats
 from .store import Database
 from .turns import Turns
@@ -25,31 +34,53 @@ DB_NAME = "xaid.db"
 
 @dataclass(eq=False)
 class App:
-    config: Config
+    settings: Settings
     db: Database
     queue: GenerationQueue
-    clock: Clock = field(default_factory=SystemClock)
+    clock: Clock
+    live: LiveSessions
+    embeddings: Embeddings
+    consolidation: Consolidation
+    memory: Memory
+    turns: Turns
+    classifier: Classifier
     stats: Stats = field(default_factory=Stats)
-    classifier: Classifier = field(default_factory=RuleClassifier)
     started: float = field(default_factory=time.monotonic)
     version: str = __version__
     connections: int = 0
     calls_in_flight: int = 0
     shutting_down: bool = False
     backing_up: bool = False  # admin.backup runs one at a time
-    turns: Turns = field(init=False)
-    memory: Memory = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.turns = Turns(self)
-        self.memory = Memory(self)
+    @property
+    def config(self) -> Config:
+        """The configuration as of now (SIGHUP replaces ``settings.config``)."""
+        return self.settings.config
 
     @classmethod
     def open(cls, config: Config, clock: Clock | None = None) -> App:
         set_zone(config.memory.timezone)
         db = Database(state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb)
         queue = GenerationQueue(providers.build(config.llm, state_dir(config) / "models"), config.llm.max_queue)
-        return cls(config=config, db=db, queue=queue, clock=clock or SystemClock())
+        return cls.assemble(config, db, queue, clock or SystemClock())
+
+    @classmethod
+    def assemble(cls, config: Config, db: Database, queue: GenerationQueue, clock: Clock,
+                 classifier: Classifier | None = None) -> App:
+        """The services around an open store and queue; no SQL runs here (``Memory.start`` does it)."""
+        settings = Settings(config)
+        live = LiveSessions()
+        counters: Counter[str] = Counter()  # memory's, shown by ``stats``
+        classifier = classifier or RuleClassifier()
+        embeddings = Embeddings(db, settings)
+        consolidation = Consolidation(db, clock, settings, queue, embeddings, counters)
+        return cls(
+            settings=settings, db=db, queue=queue, clock=clock, live=live, embeddings=embeddings,
+            consolidation=consolidation,
+            memory=Memory(db, clock, settings, live, embeddings, consolidation.run_job, counters),
+            turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters),
+            classifier=classifier,
+        )
 
     def close(self) -> None:
         self.queue.provider.close()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
+from . import catalogue
 from .clock import resolve_zone
 
 SYSTEM_CONFIG = Path("/etc/xaid/xaid.toml")
@@ -314,11 +315,9 @@ def _validate(cfg: Config) -> None:
     if cfg.llm.state_cache_mb < 0:
         raise bad("llm.state_cache_mb", f"must be 0 (off) or more, got {cfg.llm.state_cache_mb}")
     if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:
-        from .providers.models import UnknownModel, get
-
         try:
-            get(cfg.llm.model)
-        except UnknownModel as exc:
+            catalogue.get(cfg.llm.model)
+        except catalogue.UnknownModel as exc:
             raise bad("llm.model", str(exc)) from None
     if cfg.server.idle_seconds < 0:
         raise bad("server.idle_seconds", f"must be 0 (never) or more, got {cfg.server.idle_seconds}")

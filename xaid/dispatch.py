@@ -2,7 +2,9 @@
 
 Each namespace module registers its handlers with ``@method("name")``. Handlers receive a
 ``Call``: typed access to params (a wrong type is a ``bad_params`` error naming the key), the
-daemon's ``App``, and ``emit`` for stream events.
+daemon's ``App`` (the methods reach the services through it), and ``emit`` for stream events.
+``bad_params``, ``not_found`` and ``Emit`` live in the leaf xaid.errors, so the services below can
+use them; they are re-exported here for the methods.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from xaiclient.wire import ErrorCode, XaiError, safe_repr
+from xaiclient.wire import safe_repr
 
 from . import clock
+from .errors import Emit, bad_params, not_found
 
 if TYPE_CHECKING:
     from .app import App
@@ -22,6 +25,7 @@ T = TypeVar("T")
 Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
 _MISSING = object()
+__all__ = ["MAX_INT", "METHODS", "Call", "Emit", "Handler", "Params", "bad_params", "method", "not_found"]
 MAX_INT = 2**53  # integers every client language represents exactly
 
 
@@ -33,14 +37,6 @@ def method(name: str) -> Callable[[Handler], Handler]:
         return fn
 
     return register
-
-
-def bad_params(message: str) -> XaiError:
-    return XaiError(ErrorCode.BAD_PARAMS, message)
-
-
-def not_found(what: str, key: str) -> XaiError:
-    return XaiError(ErrorCode.NOT_FOUND, f"no {what} {key!r}", {"what": what, "id": key})
 
 
 class Params:
@@ -121,9 +117,6 @@ class Params:
         if extra:
             more = f" and {len(extra) - 10} more" if len(extra) > 10 else ""
             raise bad_params(f"unknown param(s): {', '.join(extra[:10])}{more}")
-
-
-Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass

@@ -89,7 +89,7 @@ def _reload(app: App, path: str | None) -> None:
     if fresh.llm != app.config.llm or fresh.storage != app.config.storage:
         log.warning("SIGHUP: [llm] and [storage] changes take effect at the next restart")
         fresh = dataclasses.replace(fresh, storage=app.config.storage, llm=app.config.llm)
-    app.config = fresh
+    app.settings.config = fresh  # every service reads it from there at its next use
     set_zone(fresh.memory.timezone)
     setup_logging(fresh.log.level)
     log.info("SIGHUP: configuration reloaded from %s", fresh.source)
@@ -143,6 +143,7 @@ async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | N
 
 async def _serve(cfg: Config, config_path: str | None, clock: Clock | None) -> None:
     app = App.open(cfg, clock)
+    await app.memory.start()  # before the socket accepts: what it notes must predate every new session
     if swept := backup.sweep(app.db.path):
         log.warning("deleted %d backup snapshot(s) left by a daemon that was killed while backing up", swept)
     socks, path = bind(cfg)

@@ -11,28 +11,34 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
 from . import agent_config, clock, prompt
-from .dispatch import Emit
+from .clock import Clock
+from .errors import Emit
+from .generation import GenerationQueue
+from .live import LiveSessions
 from .memory import compress, forget, forget_request, pack, persona, retrieve
+from .memory.embeddings import Embeddings
 from .memory.forget_request import ForgetRequest
 from .mood import tone, tracker
+from .mood.classifier import Classifier
 from .mood.state import MoodState
 from .providers.base import Completion, GenerateRequest, ToolCall
+from .reply import Timings, TurnReply
 from .scheduler import fire
+from .settings import Settings
+from .store import Database
 from .store import sessions as sql
 from .store.agents import Agent
 from .store.sessions import Message, Session
-
-if TYPE_CHECKING:
-    from .app import App
 
 MAX_TOOL_ROUNDS = 4
 LATER_TURN_SHARE = 4  # after a session's first memories, a turn adds at most 1/4 of the budget anew
@@ -102,10 +108,17 @@ def _session_view(conn: apsw.Connection, session_id: str, every: int) -> tuple[l
 class Turns:
     """The turns in flight, one per session at most, and the tool calls they wait on."""
 
-    def __init__(self, app: App):
-        self.app = app
-        self.active: dict[str, anyio.Event] = {}
-        self.closing: set[str] = set()  # sessions whose close is being written: no turn starts in them
+    def __init__(self, db: Database, clock: Clock, settings: Settings, queue: GenerationQueue, live: LiveSessions,
+                 embeddings: Embeddings, classifier: Classifier, counters: Counter[str]):
+        self.db = db
+        self.clock = clock
+        self.settings = settings
+        self.queue = queue
+        self.live = live
+        self.embeddings = embeddings
+        self.classifier = classifier
+        self.counters = counters
+        live.on_closed(self.closed)
         self.tools: dict[tuple[str, str], PendingTool] = {}
         # In memory only, like llama.cpp's cache that it serves: after a restart both start afresh.
         self.shown: dict[str, list[ShownBlock]] = {}
@@ -141,17 +154,18 @@ class Turns:
         pending.result = result
         pending.done.set()
 
-    async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
-        if session.session_id in self.active:
+    async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
+        active = self.live.active
+        if session.session_id in active:
             raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")
-        if session.session_id in self.closing:
+        if session.session_id in self.live.closing:
             raise XaiError(ErrorCode.CONFLICT, f"session {session.session_id!r} is closed; open a new one")
         finished = anyio.Event()
-        self.active[session.session_id] = finished
+        active[session.session_id] = finished
         try:
             return await self._run(agent, session, turn, emit)
         finally:
-            del self.active[session.session_id]
+            del active[session.session_id]
             finished.set()
 
     async def _recall(self, agent: Agent, turn: UserTurn) -> tuple[list[retrieve.Hit], str | None]:
@@ -160,27 +174,28 @@ class Turns:
         One step after another, on purpose: the embedder takes both cores of a small machine for
         its few milliseconds, and reading the keyword indexes beside it made both slower (the
         memory-on turn added 10 ms at the median instead of 8)."""
-        cfg = self.app.config.memory
-        about = await self.app.db.run(retrieve.topic, agent.agent_id, turn.text)
-        vector = await self.app.memory.embed_message(about) if about.strip() else None
+        cfg = self.settings.config.memory
+        about = await self.db.run(retrieve.topic, agent.agent_id, turn.text)
+        vector = await self.embeddings.embed_message(about) if about.strip() else None
 
         def read(conn: apsw.Connection) -> tuple[list[retrieve.Hit], str | None]:
             # read only: the hits are marked referenced with the reply, off the path to the first token
             hits, _tokens = retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
                                             budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
-                                            profile=self.app.memory.profile, touch=False, fill=False,
+                                            profile=self.embeddings.profile, touch=False, fill=False,
                                             fusion=cfg.fusion)
             return hits, persona.current_text(conn, agent.agent_id)
 
-        return await self.app.db.run(read)
+        return await self.db.run(read)
 
     async def _store_user(self, agent: Agent, msg: Message, request: ForgetRequest | None = None
                           ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
         verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
         forget is stored as a placeholder and carried out in the same transaction."""
-        cfg = self.app.config
-        reading = self.app.classifier.classify(msg.text) if agent_config.mood_enabled(agent.config) else None
+        cfg = self.settings.config
+        agent_cfg = agent_config.read(agent.config)
+        reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         if request is not None:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
 
@@ -189,10 +204,10 @@ class Turns:
             stored = sql.insert_message(conn, msg)
             sql.count_live_turn(conn, msg.session_id)
             mood = None
-            at_ms = clock.for_state(msg.ts_ms, self.app.clock)  # the message keeps its own time
+            at_ms = clock.for_state(msg.ts_ms, self.clock)  # the message keeps its own time
             if reading is not None:
                 mood = tracker.observe(conn, agent.agent_id, reading, at_ms, cfg.mood, stored.message_id,
-                                       clock.state_ceiling(self.app.clock))
+                                       clock.state_ceiling(self.clock))
             verdict = None
             forgotten = None
             if request is not None:
@@ -203,7 +218,7 @@ class Turns:
                                                           stored.message_id or 0)
                 forgotten = Forgotten(request, deleted, tuple(ids))
                 verdict = fire.Verdict(None, "the user asked to forget something")
-            elif cfg.scheduler.enabled and agent_config.memory_enabled(agent.config):
+            elif cfg.scheduler.enabled and agent_cfg.memory:
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
                 verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, at_ms, said,
                                         mood.valence if mood is not None else None,
@@ -211,7 +226,7 @@ class Turns:
             return stored, mood, verdict, forgotten
 
         with anyio.CancelScope(shield=True):
-            return await self.app.db.run(write)
+            return await self.db.run(write)
 
     async def _store(self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0) -> Message:
         """Store one message of the turn; with the reply, mark the turn's memories referenced."""
@@ -222,13 +237,14 @@ class Turns:
             return stored
 
         with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
-            return await self.app.db.run(write)
+            return await self.db.run(write)
 
-    async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
-        app, sid = self.app, session.session_id
+    async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
+        sid, cfg = session.session_id, self.settings.config
         start = time.perf_counter()
-        app.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
-        remember = agent_config.memory_enabled(agent.config)
+        self.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
+        agent_cfg = agent_config.read(agent.config)
+        remember = agent_cfg.memory
         # Asked to forget: whatever memory is set to, the user decides what is kept.
         asked = forget_request.parse(turn.text)
         user, mood, verdict, forgotten = await self._store_user(
@@ -236,31 +252,31 @@ class Turns:
         )
         if forgotten is not None:
             self._count_forgotten(forgotten)
-            await self.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
+            await self.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
         recall_start = time.perf_counter()
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
-            hits, profile = [], await app.db.run(persona.current_text, agent.agent_id) if remember else None
+            hits, profile = [], await self.db.run(persona.current_text, agent.agent_id) if remember else None
         else:
             hits, profile = await self._recall(agent, turn) if remember else ([], None)
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
         if forgotten is not None:
             self.forgot(agent.agent_id)
         profile = self.profiles.setdefault(sid, (agent.agent_id, profile))[1]
-        app.memory.touch_session(sid)
-        tools = agent_config.tools(agent.config)
+        self.live.touch(sid)
+        tools = agent_cfg.tools
         warnings: list[str] = []
-        if tools and not app.queue.provider.supports_tools:
+        if tools and not self.queue.provider.supports_tools:
             warnings.append(
-                f"provider {app.queue.provider.name} cannot call tools with this model's chat template; "
+                f"provider {self.queue.provider.name} cannot call tools with this model's chat template; "
                 "the reply is generated without tools (llama_cpp: set llm.chat_format = 'chatml-function-calling')"
             )
             await emit("notice", {"code": "tools_unsupported", "message": warnings[-1]})
             tools = ()
         progress = _Progress()
-        budget = max(256, app.config.llm.n_ctx - int(agent.config.get("max_tokens", app.config.llm.max_tokens)))
+        budget = max(256, cfg.llm.n_ctx - agent_cfg.reply_tokens(cfg.llm.max_tokens))
         fresh: list[retrieve.Hit] = []
         for _round in range(MAX_TOOL_ROUNDS + 1):
-            chunks, history = await app.db.run(_session_view, sid, app.config.memory.compress_every)
+            chunks, history = await self.db.run(_session_view, sid, cfg.memory.compress_every)
             uptos = tuple(upto for upto, _ in chunks)
             if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
                 lang = forgotten.request.lang if forgotten is not None else prompt.language(
@@ -274,7 +290,7 @@ class Turns:
                 fresh = [h for h in hits if not h.keys <= present]
                 if present:  # a later turn: what was recalled before is in the conversation already, and
                     # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
-                    fresh = pack.within(fresh, app.config.memory.budget_tokens // LATER_TURN_SHARE)
+                    fresh = pack.within(fresh, cfg.memory.budget_tokens // LATER_TURN_SHARE)
             context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(text for _, text in chunks),
                                      folded_upto=uptos,
                                      memories=retrieve.render(fresh, lang) if fresh else None,
@@ -296,11 +312,11 @@ class Turns:
             request = GenerateRequest(
                 messages,
                 tools,
-                int(agent.config.get("max_tokens", app.config.llm.max_tokens)),
-                float(agent.config.get("temperature", app.config.llm.temperature)),
+                agent_cfg.reply_tokens(cfg.llm.max_tokens),
+                agent_cfg.sampling_temperature(cfg.llm.temperature),
                 session=sid,
                 stop=prompt.STOP,
-                repeat_penalty=app.config.llm.repeat_penalty,
+                repeat_penalty=cfg.llm.repeat_penalty,
             )
             completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:
@@ -318,28 +334,15 @@ class Turns:
             Message(sid, agent.agent_id, "assistant", completion.text, turn.at()), hits, turn.ts_ms
         )
         if forgotten is not None:  # the deleted text leaves the keyword index files too, after the reply
-            await app.db.run(forget.optimize_indexes)
+            await self.db.run(forget.optimize_indexes)
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
                 ShownBlock(user.message_id, retrieve.render(fresh, lang), frozenset(k for h in fresh for k in h.keys)))
-        result: dict[str, Any] = {
-            "text": completion.text,
-            "message_id": reply.message_id,
-            "user_message_id": user.message_id,
-            "finish_reason": completion.finish_reason,
-            "usage": {"prompt_tokens": progress.prompt_tokens, "completion_tokens": progress.completion_tokens},
-            "timings": {
-                "memory_ms": round(memory_ms, 3),
-                "queued_ms": round(progress.queued_ms, 3),
-                "first_token_ms": None if progress.first_token_ms is None else round(progress.first_token_ms, 3),
-                "total_ms": round((time.perf_counter() - start) * 1000, 3),
-            },
-        }
-        app.queue.speed.turn(progress.first_token_ms)
-        if warnings:
-            result["warnings"] = warnings
+        timings = Timings(memory_ms, progress.queued_ms, progress.first_token_ms, (time.perf_counter() - start) * 1000)
+        self.queue.speed.turn(progress.first_token_ms)
+        explained = None
         if turn.explain:
-            result["context"] = {
+            explained = {
                 "system_prompt": messages[0].content,
                 "directive": prompt.directive(agent, context, lang),
                 "lang": lang,
@@ -355,10 +358,12 @@ class Turns:
                 "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
                 "forgotten": forgotten.to_wire() if forgotten is not None else None,
             }
-        return result
+        return TurnReply(
+            completion.text, reply.message_id, user.message_id, completion.finish_reason, progress.prompt_tokens,
+            progress.completion_tokens, timings, tuple(warnings), explained)
 
     def _count_forgotten(self, forgotten: Forgotten) -> None:
-        counters = self.app.memory.counters
+        counters = self.counters
         counters["forget_requests"] += 1
         counters[f"forget_requests_{forgotten.request.kind}"] += 1
         counters["forget_requests_deleted"] += forgotten.deleted
@@ -369,7 +374,7 @@ class Turns:
         self, agent: Agent, sid: str, request: GenerateRequest, emit: Emit, progress: _Progress, start: float,
         turn: UserTurn,
     ) -> Completion:
-        job = self.app.queue.submit(agent.agent_id, request)
+        job = self.queue.submit(agent.agent_id, request)
         try:
             async with job.pieces:
                 async for piece in job.pieces:
@@ -384,7 +389,7 @@ class Turns:
                 await job.finished.wait()
                 partial = job.completion.text if job.completion else "".join(progress.parts)
                 if partial:
-                    await self.app.db.run(
+                    await self.db.run(
                         sql.insert_message,
                         Message(sid, agent.agent_id, "assistant", partial, turn.at(),
                                 status="interrupted"),
@@ -401,7 +406,7 @@ class Turns:
         outcome = "(no result: the client did not answer)"
         try:
             await emit("tool_call", call.to_wire())
-            with anyio.move_on_after(self.app.config.llm.tool_timeout):
+            with anyio.move_on_after(self.settings.config.llm.tool_timeout):
                 await pending.done.wait()
             if not pending.done.is_set():
                 raise XaiError(ErrorCode.TIMEOUT, f"no session.tool_result for {call.call_id!r} in time")

@@ -1,36 +1,46 @@
-"""One consolidation job: read a closed session, draft its episode, decide its facts, write it all
-in one transaction together with the job's completion.
+"""The memory side of a consolidation: read a closed session, plan its facts, embed what is worth a
+vector, and write the episode, its highlights, turns and facts.
 
-Exactly once: the episode row is unique per session and is written in the same transaction that
-marks the job done, so a crash anywhere before the commit leaves a pending job and no episode,
-and a rerun after the commit finds the episode and stops.
+xaid.consolidation runs these steps as one job, and the scheduler's and the mood's parts beside
+them; what they need from the daemon (the model for an unsure call, the embedder, counters) comes
+in through ``Helpers``, so the rules here import no service.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import apsw
 import numpy as np
 
-from .. import agent_config
-from ..mood import tracker
-from ..scheduler import arm, fire
-from ..store import agents as agent_sql
+from ..config import MemoryConfig
+from ..embed import EmbedProfile
+from ..store import Database
 from ..store import memory as sql
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..store.memory import Fact, NewFact
 from ..store.utterances import NewUtterance
 from ..text import features, timeparse
-from . import consolidate, extract, facts, fence, index, persona, utterances
-
-if TYPE_CHECKING:
-    from .service import Memory
+from . import consolidate, extract, facts, index, utterances
 
 log = logging.getLogger(__name__)
+
+
+class Helpers(Protocol):
+    """What planning an episode needs from the daemon, as ``facts.decide`` takes ``ask``."""
+
+    counters: Counter[str]
+
+    @property
+    def profile(self) -> EmbedProfile: ...
+
+    async def ask(self, prompt: str, max_tokens: int, agent_id: str) -> str | None: ...
+
+    async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]: ...
 
 
 @dataclass
@@ -41,7 +51,7 @@ class PlannedFact:
     sources: list[tuple[int | None, str]]
 
 
-def _read(conn: apsw.Connection, session_id: str) -> tuple[list[session_sql.Message], dict[int, float]]:
+def read(conn: apsw.Connection, session_id: str) -> tuple[list[session_sql.Message], dict[int, float]]:
     messages = session_sql.messages(conn, session_id)
     rows = conn.execute(
         "SELECT h.message_id, h.intensity FROM mood_history h JOIN messages m ON m.message_id = h.message_id "
@@ -57,63 +67,6 @@ def _mentions(utterances: list[consolidate.Utterance], source: str) -> int:
         return 1
     # at least the message that stated it, even when its noun is written otherwise ("King's" → "King")
     return max(1, sum(1 for u in utterances if any(k in u.message.text.lower() for k in keys)))
-
-
-FENCE_RETRIES = 20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
-
-
-async def run_job(mem: Memory, job_id: int, agent_id: str, session_id: str) -> int | None:
-    """Consolidate one session; the episode id, or None when the session had nothing to keep.
-
-    A forget of the agent while the job ran (xaid.memory.fence) voids what it read: it starts over
-    from what is left, so the forgotten words are never written back."""
-    for _ in range(FENCE_RETRIES):
-        seen = await mem.app.db.run(fence.epoch, agent_id)
-        try:
-            return await _run_once(mem, job_id, agent_id, session_id, seen)
-        except fence.Fenced:
-            mem.counters["consolidations_fenced"] += 1
-    raise RuntimeError(f"forgets of {agent_id!r} kept interrupting the consolidation of {session_id!r}")
-
-
-async def _run_once(mem: Memory, job_id: int, agent_id: str, session_id: str, seen: int) -> int | None:
-    db, cfg = mem.app.db, mem.app.config
-    existing = await db.run(sql.episode_for_session, session_id)
-    if existing is not None:
-        await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
-        return existing
-    agent = await db.run(agent_sql.get, agent_id)
-    session = await db.run(session_sql.get_session, session_id)
-    if agent is None or session is None or not agent_config.memory_enabled(agent.config):
-        await db.run(sql.finish_job, job_id, "done", mem.app.clock.now_ms())
-        return None
-    messages, intensity = await db.run(_read, session_id)
-    # The conversation's own time, not the moment someone pressed "close": imported history stays recent
-    # relative to itself, and the closing mood is the mood at its last word.
-    ended = session.last_ms
-    closing_state = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
-        agent.config) else None
-    closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
-    d = consolidate.draft(messages, intensity, closing, agent.name)
-    turns = utterances.from_messages(messages, intensity)
-    if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
-        turn_vectors = (await _embed(mem, [], turns))[1]
-        await db.run(_write_turns_only, mem, agent_id, session_id, turns, turn_vectors, job_id, seen)
-        return None
-    if d.unsure:
-        summary = consolidate.accept_summary(await mem.ask(d.llm_prompt, 120, agent_id))
-        if summary is not None:
-            d.summary, d.decided_by = summary, "llm"
-        mem.counters["episodes_llm" if summary else "episodes_llm_rejected"] += 1
-    else:
-        mem.counters["episodes_rules"] += 1
-    planned = await _plan_facts(mem, agent_id, d, ended)
-    arms = arm.matters(d, closing)
-    summary_vec, turn_vectors = await _embed(mem, [d.summary], turns)
-    episode_id = await db.run(_write, mem, agent_id, session_id, d, closing, planned, [*summary_vec, *turn_vectors],
-                              job_id, arms, turns, seen)
-    await persona.maybe_refresh(mem, agent)
-    return episode_id
 
 
 @dataclass
@@ -137,9 +90,8 @@ class _Mention:
             self.signals, self.value = s, v
 
 
-def _gather(mem: Memory, d: consolidate.Draft, now_ms: int) -> list[_Mention]:
+def _gather(mem: Helpers, cfg: MemoryConfig, d: consolidate.Draft, now_ms: int) -> list[_Mention]:
     """The session's candidates, repeats merged: same subject and same words (facts.normalise) are one."""
-    cfg = mem.app.config.memory
     seen: dict[tuple[str, str], _Mention] = {}
     for u in d.utterances:
         for c in u.candidates:
@@ -162,9 +114,10 @@ def _valid(u: consolidate.Utterance) -> tuple[str | None, str | None]:
     return (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
 
 
-async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: int) -> list[PlannedFact]:
-    cfg = mem.app.config.memory
-    found = [m for m in _gather(mem, d, now_ms) if m.value >= cfg.promote_threshold]
+async def plan_facts(mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: str, d: consolidate.Draft,
+                     now_ms: int) -> list[PlannedFact]:
+    """Each candidate of the session scored, the unsure ones confirmed, and compared with what is known."""
+    found = [m for m in _gather(mem, cfg, d, now_ms) if m.value >= cfg.promote_threshold]
     if not found:
         return []
     found = [m for m in found if await _confident(mem, agent_id, m.candidate)]
@@ -177,7 +130,7 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
     planned: list[PlannedFact] = []
     for m, text, vec in zip(found, texts, vectors, strict=True):
         c = m.candidate
-        neighbours, same = await mem.app.db.run(_neighbours, agent_id, vec, c.subject)
+        neighbours, same = await db.run(_neighbours, agent_id, vec, c.subject)
         # Facts planned earlier in this same episode count as known too (never as targets: they have no row).
         same = [*same, *(_pseudo(p, i) for i, p in enumerate(planned)
                          if p.new.subject == c.subject and p.decision.action != "NOOP")]
@@ -190,7 +143,7 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
     return planned
 
 
-async def _confident(mem: Memory, agent_id: str, c: extract.Candidate) -> bool:
+async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
     """A rule that is sure stands; an unsure one is confirmed by one yes/no LLM call, else dropped."""
     if c.confidence >= 0.5:
         return True
@@ -227,7 +180,7 @@ def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, su
     return out, sql.facts(conn, agent_id, subject=subject)
 
 
-async def _embed(mem: Memory, texts: list[str], turns: list[NewUtterance]
+async def embed(mem: Helpers, texts: list[str], turns: list[NewUtterance]
                  ) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
     """Vectors for ``texts`` and for the turns worth finding by meaning, in one batch. Small talk gets
     none: "haha ok" is found by its words if at all, and a vector is most of what a turn costs to keep."""
@@ -239,22 +192,19 @@ async def _embed(mem: Memory, texts: list[str], turns: list[NewUtterance]
     return found[: len(texts)], by_turn
 
 
-def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str,
-                      turns: list[NewUtterance], vectors: list[np.ndarray | None], job_id: int, seen: int) -> None:
-    fence.check(conn, agent_id, seen)
+def write_turns(conn: apsw.Connection, agent_id: str, session_id: str, turns: list[NewUtterance],
+                vectors: list[np.ndarray | None]) -> None:
+    """A session where the companion alone spoke: no episode, but what it said is still memory."""
     if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
                     (agent_id, session_id)).fetchone() is None:
         utterances.keep(conn, agent_id, session_id, None, turns, vectors)
-    sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
 
 
-def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
-           closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: list[np.ndarray | None],
-           job_id: int, arms: list[arm.Arm], turns: list[NewUtterance], seen: int) -> int:
-    fence.check(conn, agent_id, seen)
-    if (existing := sql.episode_for_session(conn, session_id)) is not None:
-        sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
-        return existing
+def write_episode(conn: apsw.Connection, agent_id: str, session_id: str, d: consolidate.Draft,
+                  closing: tuple[float, float, float] | None, planned: list[PlannedFact],
+                  vectors: list[np.ndarray | None], turns: list[NewUtterance]) -> int:
+    """The episode, its highlights, the session's turns and the planned facts; its id. ``vectors`` are
+    the summary's, then the turns'."""
     episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, closing,
                                     d.tension, d.decided_by)
     sql.add_sources(conn, "episode", episode_id, agent_id, d.sources())
@@ -269,9 +219,6 @@ def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d
     utterances.keep(conn, agent_id, session_id, episode_id, turns, vectors[1:])
     for p in planned:
         apply_decision(conn, agent_id, episode_id, p, d.ended_ms)
-    fire.after_session(conn, agent_id, session_id, [u.message.text for u in d.utterances], episode_id, arms,
-                       d.ended_ms)
-    sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
     return episode_id
 
 

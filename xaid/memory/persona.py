@@ -9,17 +9,11 @@ it sits in the stable head of the prompt that llama.cpp can keep cached.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import apsw
 
-from .. import agent_config
 from ..store import memory as sql
 from ..store.agents import Agent
 from ..store.memory import Fact
-
-if TYPE_CHECKING:
-    from .service import Memory
 
 ORDER = ("identity", "work", "place", "person", "health", "preference", "plan", "other")
 MAX_FACTS = 12
@@ -31,7 +25,9 @@ def compose(facts: list[Fact]) -> str:
     return "What you know about the user: " + " ".join(lines) if lines else ""
 
 
-def _refresh(conn: apsw.Connection, agent: Agent, every: int, now_ms: int) -> int | None:
+def refresh(conn: apsw.Connection, agent: Agent, every: int, now_ms: int) -> int | None:
+    """A new version of the profile when ``every`` episodes came since the last; its id, or None.
+    (Agents with memory off are not asked: xaid.consolidation checks that.)"""
     count = sql.count_episodes(conn, agent.agent_id)
     current = sql.persona(conn, agent.agent_id)
     seen = current[2] if current else 0
@@ -43,12 +39,6 @@ def _refresh(conn: apsw.Connection, agent: Agent, every: int, now_ms: int) -> in
     if not text or (current is not None and current[0] == text):
         return None
     return sql.write_persona(conn, agent.agent_id, text, count, "rules", now_ms)
-
-
-async def maybe_refresh(mem: Memory, agent: Agent) -> int | None:
-    if not agent_config.memory_enabled(agent.config):
-        return None
-    return await mem.app.db.run(_refresh, agent, mem.app.config.memory.persona_every, mem.app.clock.now_ms())
 
 
 def current_text(conn: apsw.Connection, agent_id: str) -> str | None:

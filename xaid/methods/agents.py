@@ -90,7 +90,7 @@ async def delete(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()
     open_ids = {s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)}
-    if open_ids & set(call.app.turns.active):
+    if open_ids & set(call.app.live.active):
         raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
     def erase(conn: Any) -> bool:
         fence.bump(conn, agent_id)  # a consolidation in flight does not write into a deleted agent

@@ -39,14 +39,14 @@ async def search(call: Call) -> dict[str, Any]:
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
     await load_agent(call, agent_id)
     about = await call.app.db.run(retrieve.topic, agent_id, query)
-    vectors = await call.app.memory.embed([about]) if about.strip() else None
+    vectors = await call.app.embeddings.embed([about]) if about.strip() else None
     vector = vectors[0] if vectors is not None and len(vectors) else None
     cfg = call.app.config.memory
     hits, tokens = await call.app.db.run(
         lambda conn: retrieve.search(conn, agent_id, query, vector, at(call.app.clock, ts), k=min(k, 200),
                                      budget_tokens=budget, recent_days=cfg.recent_days,
                                      kinds=frozenset(kinds) if kinds else None, touch=touch,
-                                     profile=call.app.memory.profile, fusion=cfg.fusion))
+                                     profile=call.app.embeddings.profile, fusion=cfg.fusion))
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 
@@ -129,7 +129,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
     elif everything:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
         # a copy: the event loop changes the dict while the database thread reads
-        if await call.app.db.run(_replying, list(call.app.turns.active), agent_id):
+        if await call.app.db.run(_replying, list(call.app.live.active), agent_id):
             raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
         deleted = await call.app.db.run(forget.forget_all, agent_id)
     else:
@@ -168,7 +168,7 @@ async def import_memory(call: Call) -> dict[str, Any]:
         raise bad_params(str(exc)) from None
     try:
         texts = portable.texts_to_embed(episodes, checked)
-        vectors = await call.app.memory.embed_readable(texts) if texts else []
+        vectors = await call.app.embeddings.embed_readable(texts) if texts else []
         return await call.app.db.run(portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms())
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None

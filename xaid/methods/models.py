@@ -6,9 +6,10 @@ from typing import Any
 
 import anyio
 
+from .. import catalogue as models
 from ..dispatch import Call, method
 from ..paths import state_dir
-from ..providers import model_files, models
+from ..providers import model_files
 
 
 def _listing(call: Call) -> dict[str, Any]:

@@ -71,7 +71,7 @@ async def send(call: Call) -> dict[str, Any]:
         raise bad_params("param 'text' is empty")
     session = await load_session(call, session_id, open_only=True)
     agent = await load_agent(call, session.agent_id)
-    return await call.app.turns.run(agent, session, turn, call.emit)
+    return (await call.app.turns.run(agent, session, turn, call.emit)).to_wire()
 
 
 @method("session.tool_result")
@@ -122,7 +122,7 @@ async def ingest(call: Call) -> dict[str, Any]:
         raise bad_params(f"at most {MAX_INGEST} messages per session.ingest call")
     parsed = [_ingest_message(i, m, call) for i, m in enumerate(raw)]
     session = await load_session(call, session_id, open_only=True)
-    if session.session_id in call.app.turns.active:
+    if session.session_id in call.app.live.active:
         raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply")
     rows = [Message(session_id, session.agent_id, *fields) for fields in parsed]
     agent = await load_agent(call, session.agent_id)
@@ -142,7 +142,7 @@ async def ingest(call: Call) -> dict[str, Any]:
         return ids
 
     ids = await call.app.db.run(write)
-    call.app.memory.touch_session(session_id)  # an import in progress is not an idle session
+    call.app.live.touch(session_id)  # an import in progress is not an idle session
     return {"count": len(ids), "message_ids": ids}
 
 
@@ -154,7 +154,7 @@ async def close(call: Call) -> dict[str, Any]:
     wait = p.bool("wait", False)
     p.done()
     session = await load_session(call, session_id)
-    if session_id in call.app.turns.active:
+    if session_id in call.app.live.active:
         raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply; cancel it first")
     episode_id = await call.app.memory.close_and_consolidate(
         session_id, session.agent_id, at(call.app.clock, ts), wait)

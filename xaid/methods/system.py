@@ -73,7 +73,7 @@ async def status(call: Call) -> dict[str, Any]:
         "queue": {"waiting": queue.waiting, "running": queue.running is not None, "generated": queue.generated},
         "llm_speed": queue.speed.to_wire(),
         "connections": app.connections,
-        "active_turns": len(app.turns.active),
+        "active_turns": len(app.live.active),
         "rss_kib": _rss_kib(),
         "database": str(app.db.path),
         "config": app.config.source,
@@ -87,17 +87,17 @@ async def stats(call: Call) -> dict[str, Any]:
     call.params.done()
     if fmt not in {"json", "prometheus"}:
         raise bad_params("param 'format' must be 'json' or 'prometheus'")
-    mem = call.app.memory
+    mem, embeddings = call.app.memory, call.app.embeddings
     pushes = await call.app.db.run(recall.outcome_counts, agent_id)
     rated = pushes["welcome"] + pushes["annoying"]
-    worker = mem.worker
+    worker = embeddings.worker
     result = {
         **call.app.stats.to_wire(),
         "memory": {
             **dict(sorted(mem.counters.items())),
             "embed_batches": worker.stats.batches if worker else 0,
             "embed_texts": worker.stats.texts if worker else 0,
-            "embedder": "ready" if worker else (mem.load_error or "loading"),
+            "embedder": "ready" if worker else (embeddings.load_error or "loading"),
         },
         "llm_generated": call.app.queue.generated,
         "llm_speed": call.app.queue.speed.to_wire(),

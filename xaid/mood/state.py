@@ -23,40 +23,18 @@ with numbers, is in docs/mood.md; tests/xaid/mood/test_state.py checks the scene
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ..clock import HOUR_MS
+from ..store.mood import BASELINE_AROUSAL, BASELINE_FATIGUE, BASELINE_VALENCE, MoodState
 from .classifier import Reading
 
-BASELINE_VALENCE = 0.0
-BASELINE_AROUSAL = 0.3
-BASELINE_FATIGUE = 0.0
-
+__all__ = ["BASELINE_AROUSAL", "BASELINE_FATIGUE", "BASELINE_VALENCE", "HOUR_MS", "MoodParams", "MoodState",
+           "decay", "distance", "merge", "neutral", "reading_half_life", "weight"]
 
 @dataclass(frozen=True, slots=True)
 class MoodParams:
     half_life_ms: int = 12 * HOUR_MS
     learning_rate: float = 0.3
-
-
-@dataclass(frozen=True, slots=True)
-class MoodState:
-    valence: float = BASELINE_VALENCE
-    arousal: float = BASELINE_AROUSAL
-    fatigue: float = BASELINE_FATIGUE
-    confidence: float = 0.0
-    half_life_ms: int = 12 * HOUR_MS
-    updated_ms: int = 0
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "valence": round(self.valence, 4),
-            "arousal": round(self.arousal, 4),
-            "fatigue": round(self.fatigue, 4),
-            "confidence": round(self.confidence, 4),
-            "half_life_h": round(self.half_life_ms / HOUR_MS, 2),
-            "updated_ms": self.updated_ms,
-        }
 
 
 def neutral(at_ms: int, params: MoodParams) -> MoodState:

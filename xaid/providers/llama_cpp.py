@@ -1,5 +1,5 @@
 """llama.cpp in-process through llama-cpp-python: any GGUF file, by default the catalogued model
-that ``llm.model`` names (xaid/providers/models.py), joined and checked by model_files.py.
+that ``llm.model`` names (xaid/catalogue.py), joined and checked by model_files.py.
 
 The chat template comes from the GGUF file unless ``llm.chat_format`` names one. Tool calls need a
 chat handler that does function calling (``chatml-function-calling``, ``functionary*``); with the
@@ -21,8 +21,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from .. import catalogue as models
 from ..config import LLMConfig
-from . import model_files, models
+from . import model_files
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .llama_state import SessionStates
 

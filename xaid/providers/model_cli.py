@@ -7,9 +7,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .. import catalogue as models
 from ..config import Config
 from ..paths import state_dir
-from . import model_files, models
+from . import model_files
 
 
 def models_dir(cfg: Config) -> Path:

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from importlib.machinery import PathFinder
 from pathlib import Path
 
+from ..catalogue import DEFAULT_MODEL, ModelPackage, ModelSpec
 from .base import ProviderError
-from .models import DEFAULT_MODEL, ModelPackage, ModelSpec
 
 Progress = Callable[[str], None]
 CHUNK = 1 << 20

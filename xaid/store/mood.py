@@ -8,7 +8,32 @@ from typing import Any
 
 import apsw
 
-from ..mood.state import MoodState
+from ..clock import HOUR_MS
+
+# The neutral mood a decaying state returns to (the arithmetic is xaid.mood.state's).
+BASELINE_VALENCE = 0.0
+BASELINE_AROUSAL = 0.3
+BASELINE_FATIGUE = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MoodState:
+    valence: float = BASELINE_VALENCE
+    arousal: float = BASELINE_AROUSAL
+    fatigue: float = BASELINE_FATIGUE
+    confidence: float = 0.0
+    half_life_ms: int = 12 * HOUR_MS
+    updated_ms: int = 0
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "valence": round(self.valence, 4),
+            "arousal": round(self.arousal, 4),
+            "fatigue": round(self.fatigue, 4),
+            "confidence": round(self.confidence, 4),
+            "half_life_h": round(self.half_life_ms / HOUR_MS, 2),
+            "updated_ms": self.updated_ms,
+        }
 
 
 @dataclass(frozen=True, slots=True)

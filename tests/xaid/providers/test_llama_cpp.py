@@ -10,7 +10,8 @@ import pytest
 from xaiclient import XaiError
 
 from testkit import DaemonProcess, xaictl_ok
-from xaid.providers import model_files, models
+from xaid import catalogue as models
+from xaid.providers import model_files
 from xaid.providers.llama_cpp import embedded_model_path
 
 pytestmark = pytest.mark.llm

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from xaid.catalogue import ModelPackage, ModelSpec
 from xaid.providers import model_files
-from xaid.providers.models import ModelPackage, ModelSpec
 
 PARTS = (b"GGUF" + b"\x01" * 3000, b"\x02" * 4096, b"tail of the model \xe6\xa8\xa1\xe5\x9e\x8b")
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from xaid.providers import models
+from xaid import catalogue as models
 
 ROOT = Path(__file__).resolve().parents[3]
-REGENERATE = "python -c 'from xaid.providers import models; models.write_requirements(\"packaging/models\")'"
+REGENERATE = "python -c 'from xaid import catalogue as models; models.write_requirements(\"packaging/models\")'"
 
 
 @pytest.mark.parametrize("spec", models.CATALOGUE, ids=lambda s: s.name)

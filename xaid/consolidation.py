@@ -1,0 +1,148 @@
+"""One consolidation job, from a closed session to its episode, facts and armed scheduler items.
+
+Exactly once: the episode row is unique per session and is written in the same transaction that
+marks the job done, so a crash anywhere before the commit leaves a pending job and no episode,
+and a rerun after the commit finds the episode and stops.
+
+This is where memory, mood and the scheduler meet after a session: memory.episodes plans and
+writes what is remembered, mood.tracker gives the mood at the session's last word, and
+scheduler.arm / scheduler.fire turn what was left open into recall items, in the same transaction.
+Keeping that here, above the three, is what lets each of them stay ignorant of the others.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+import apsw
+import numpy as np
+from xaiclient.wire import XaiError
+
+from . import agent_config
+from .clock import Clock
+from .embed import EmbedProfile
+from .generation import GenerationQueue
+from .memory import consolidate, episodes, fence, persona, utterances
+from .memory.embeddings import Embeddings
+from .memory.episodes import PlannedFact
+from .mood import tracker
+from .providers.base import ChatMessage, GenerateRequest
+from .scheduler import arm, fire
+from .settings import Settings
+from .store import Database
+from .store import agents as agent_sql
+from .store import memory as sql
+from .store import sessions as session_sql
+from .store.utterances import NewUtterance
+
+log = logging.getLogger(__name__)
+FENCE_RETRIES = 20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
+
+
+class Consolidation:
+    """Runs the jobs that xaid.memory.service queues; meets ``episodes.Helpers``."""
+
+    def __init__(self, db: Database, clock: Clock, settings: Settings, queue: GenerationQueue,
+                 embeddings: Embeddings, counters: Counter[str]):
+        self.db = db
+        self.clock = clock
+        self.settings = settings
+        self.queue = queue
+        self.embeddings = embeddings
+        self.counters = counters
+
+    @property
+    def profile(self) -> EmbedProfile:
+        return self.embeddings.profile
+
+    async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
+        return await self.embeddings.embed_readable(texts)
+
+    async def ask(self, prompt: str, max_tokens: int, agent_id: str) -> str | None:
+        """One short LLM call for the memory's own decisions; None when the model is unavailable."""
+        self.counters["llm_calls"] += 1
+        request = GenerateRequest((ChatMessage("user", prompt),), (), max_tokens, 0.0)
+        try:
+            job = self.queue.submit(f"memory:{agent_id}", request)
+            async with job.pieces:
+                async for _ in job.pieces:
+                    pass
+            return (await job.result()).text
+        except XaiError as exc:
+            log.info("memory LLM call skipped: %s", exc.message)
+            return None
+
+    async def run_job(self, job_id: int, agent_id: str, session_id: str) -> int | None:
+        """Consolidate one session; the episode id, or None when the session had nothing to keep.
+
+        A forget of the agent while the job ran (xaid.memory.fence) voids what it read: it starts over
+        from what is left, so the forgotten words are never written back."""
+        for _ in range(FENCE_RETRIES):
+            seen = await self.db.run(fence.epoch, agent_id)
+            try:
+                return await self._run_once(job_id, agent_id, session_id, seen)
+            except fence.Fenced:
+                self.counters["consolidations_fenced"] += 1
+        raise RuntimeError(f"forgets of {agent_id!r} kept interrupting the consolidation of {session_id!r}")
+
+    async def _run_once(self, job_id: int, agent_id: str, session_id: str, seen: int) -> int | None:
+        db, cfg = self.db, self.settings.config
+        existing = await db.run(sql.episode_for_session, session_id)
+        if existing is not None:
+            await db.run(sql.finish_job, job_id, "done", self.clock.now_ms())
+            return existing
+        agent = await db.run(agent_sql.get, agent_id)
+        session = await db.run(session_sql.get_session, session_id)
+        if agent is None or session is None or not agent_config.memory_enabled(agent.config):
+            await db.run(sql.finish_job, job_id, "done", self.clock.now_ms())
+            return None
+        messages, intensity = await db.run(episodes.read, session_id)
+        # The conversation's own time, not the moment someone pressed "close": imported history stays recent
+        # relative to itself, and the closing mood is the mood at its last word.
+        ended = session.last_ms
+        closing_state = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
+            agent.config) else None
+        closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
+        d = consolidate.draft(messages, intensity, closing, agent.name)
+        turns = utterances.from_messages(messages, intensity)
+        if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
+            turn_vectors = (await episodes.embed(self, [], turns))[1]
+            await db.run(self._write_turns, agent_id, session_id, turns, turn_vectors, job_id, seen)
+            return None
+        if d.unsure:
+            summary = consolidate.accept_summary(await self.ask(d.llm_prompt, 120, agent_id))
+            if summary is not None:
+                d.summary, d.decided_by = summary, "llm"
+            self.counters["episodes_llm" if summary else "episodes_llm_rejected"] += 1
+        else:
+            self.counters["episodes_rules"] += 1
+        planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
+        arms = arm.matters(d, closing)
+        summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
+        episode_id = await db.run(self._write, agent_id, session_id, d, closing, planned,
+                                  [*summary_vec, *turn_vectors], job_id, arms, turns, seen)
+        if agent_config.memory_enabled(agent.config):
+            await db.run(persona.refresh, agent, self.settings.config.memory.persona_every, self.clock.now_ms())
+        return episode_id
+
+    def _write_turns(self, conn: apsw.Connection, agent_id: str, session_id: str, turns: list[NewUtterance],
+                     vectors: list[np.ndarray | None], job_id: int, seen: int) -> None:
+        fence.check(conn, agent_id, seen)
+        episodes.write_turns(conn, agent_id, session_id, turns, vectors)
+        sql.finish_job(conn, job_id, "done", self.clock.now_ms())
+
+    def _write(self, conn: apsw.Connection, agent_id: str, session_id: str, d: consolidate.Draft,
+               closing: tuple[float, float, float] | None, planned: list[PlannedFact],
+               vectors: list[np.ndarray | None], job_id: int, arms: list[arm.Arm], turns: list[NewUtterance],
+               seen: int) -> int:
+        """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
+        fence.check(conn, agent_id, seen)
+        if (existing := sql.episode_for_session(conn, session_id)) is not None:
+            sql.finish_job(conn, job_id, "done", self.clock.now_ms())
+            return existing
+        episode_id = episodes.write_episode(conn, agent_id, session_id, d, closing, planned, vectors, turns)
+        fire.after_session(conn, agent_id, session_id, [u.message.text for u in d.utterances], episode_id, arms,
+                           d.ended_ms)
+        sql.finish_job(conn, job_id, "done", self.clock.now_ms())
+        return episode_id

@@ -1,0 +1,117 @@
+"""The embedder as the daemon uses it: loaded once in the background, shared by turns, methods and
+consolidation, and never a reason to fail a request.
+
+Until the model is loaded, callers wait on ``ready``; when it cannot be loaded (or its vector table
+cannot be made, say on a full disk), every call answers None and memory works on keywords and time.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import anyio
+import apsw
+import numpy as np
+from anyio.abc import TaskGroup
+from xaiclient.wire import XaiError
+
+from .. import embed as embedding
+from ..embed.onnx import EmbedWorker
+from ..settings import Settings
+from ..store import Database
+from . import index
+
+log = logging.getLogger(__name__)
+
+
+class Embeddings:
+    def __init__(self, db: Database, settings: Settings):
+        self.db = db
+        self.settings = settings
+        self.worker: EmbedWorker | None = None
+        self.ready = anyio.Event()
+        self.load_error = ""
+        # The thresholds of the configured model (read before it loads: readable() needs them).
+        self.profile: embedding.EmbedProfile = embedding.profile_for(settings.config.memory)
+
+    async def start(self, tg: TaskGroup) -> None:
+        """Load the model, make sure its vector table fits it, start the worker in ``tg``, then the
+        vectors into memory (after ``ready``: requests need not wait for that)."""
+        try:
+            embedder, self.profile = await anyio.to_thread.run_sync(embedding.load, self.settings.config.memory)
+        except Exception as exc:
+            self.load_error = f"embedding model unavailable: {exc}"
+            log.error("%s; memory works on keywords and time only", self.load_error)
+            embedder = None
+        if embedder is not None:
+            try:
+                rebuild = await self.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
+            except XaiError as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
+                self.load_error = f"vector table unavailable: {exc.message}"
+                log.error("%s; memory works on keywords and time only", self.load_error)
+            else:
+                self.worker = EmbedWorker(embedder)
+                tg.start_soon(self.worker.run)
+                if rebuild:
+                    await self._reindex()
+        self.ready.set()
+        if embedder is not None:
+            await self._warm(embedder.dim)
+
+    async def _warm(self, dim: int) -> None:
+        """Each agent's vectors into memory, one agent per database call so requests interleave:
+        ~0.4 s at 100k memories, which would otherwise land on that agent's first turn."""
+        try:
+            agent_ids = await self.db.run(
+                lambda conn: [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM memory_items")])
+            for agent_id in agent_ids:
+                await self.db.run(index.warm, agent_id, dim)
+        except XaiError as exc:
+            log.error("vectors not preloaded: %s", exc.message)
+
+    async def _reindex(self) -> None:
+        """Runs before ``ready`` is set, so it calls the worker itself (``embed`` waits for ready)."""
+        assert self.worker is not None
+        items = [i for i in await self.db.run(index.all_items) if self.readable(i.text)]
+        log.info("embedding model changed: re-embedding %d memories", len(items))
+        for start in range(0, len(items), 64):
+            chunk = items[start : start + 64]
+            vectors = await self.worker.embed([i.text for i in chunk])
+
+            def write(conn: apsw.Connection, chunk=chunk, vectors=vectors) -> None:
+                for item, vec in zip(chunk, vectors, strict=True):
+                    index.set_vector(conn, item.item_id, item.agent_id, vec)
+
+            await self.db.run(write)
+
+    async def embed(self, texts: list[str]) -> np.ndarray | None:
+        """Vectors for ``texts``; None when no embedding model could be loaded."""
+        await self.ready.wait()
+        if self.worker is None or not texts:
+            return None if self.worker is None else np.zeros((0, 0), dtype=np.float32)
+        return await self.worker.embed(texts)
+
+    def readable(self, text: str) -> bool:
+        """Whether the embedding model can read ``text``. The default MiniLM is English-only: a mostly
+        Chinese text gets a vector near every other Chinese text, which search ignores anyway
+        (retrieve drops the vector of a Chinese query), so embedding or storing it is work for nothing.
+        A multilingual profile ("use", or ``memory.embed_multilingual``) reads everything."""
+        return self.profile.multilingual or not index.mostly_cjk(text)
+
+    async def embed_message(self, text: str) -> np.ndarray | None:
+        """The vector of a turn's message, straight away; None without an embedding model or when the
+        model cannot read the message (search would drop that vector)."""
+        await self.ready.wait()
+        if self.worker is None or not self.readable(text):
+            return None
+        return await self.worker.embed_now(text)
+
+    async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
+        """Vectors for the texts the model can read; None for the rest, which keyword search still finds."""
+        readable = [i for i, t in enumerate(texts) if self.readable(t)]
+        out: list[np.ndarray | None] = [None] * len(texts)
+        found = await self.embed([texts[i] for i in readable]) if readable else None
+        if found is not None:
+            for i, vec in zip(readable, found, strict=True):
+                out[i] = vec
+        return out
