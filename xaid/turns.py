@@ -211,7 +211,8 @@ class Turns:
             return stored, mood, verdict, forgotten
 
         with anyio.CancelScope(shield=True):
-            return await self.app.db.run(write)
+            stored = await self.app.db.run(write)
+        return stored
 
     async def _store(self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0) -> Message:
         """Store one message of the turn; with the reply, mark the turn's memories referenced."""
@@ -222,7 +223,8 @@ class Turns:
             return stored
 
         with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
-            return await self.app.db.run(write)
+            stored = await self.app.db.run(write)
+        return stored
 
     async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> dict[str, Any]:
         app, sid = self.app, session.session_id
@@ -238,6 +240,7 @@ class Turns:
             self._count_forgotten(forgotten)
             await self.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
         recall_start = time.perf_counter()
+        hits: list[retrieve.Hit]
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
             hits, profile = [], await app.db.run(persona.current_text, agent.agent_id) if remember else None
         else:

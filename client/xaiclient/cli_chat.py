@@ -149,10 +149,10 @@ class Chat:
             sent = False
             try:
                 client = self.connected()
-                self.args.session_id = self.session()
+                session_id = self.args.session_id = self.session()
                 print(f"{self.agent}> ", end="", flush=True)
                 sent = True
-                stream_reply(self.args, client, client.session_send(self.session_id, text, ts=self.ts()))
+                stream_reply(self.args, client, client.session_send(session_id, text, ts=self.ts()))
                 return
             except XaiError as exc:
                 if sent:

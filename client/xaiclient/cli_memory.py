@@ -228,8 +228,10 @@ def cmd_memory(shell: Shell, args: argparse.Namespace) -> int:
         elif args.action == "list":
             status = args.status if args.kind == "fact" else None
             items = client.memory_list(args.agent_id, kind=args.kind, status=status, limit=args.limit)["items"]
-            line = {"fact": _fact_line, "episode": partial(_episode_line, shell),
-                    "utterance": partial(_utterance_line, shell)}[args.kind]
+            lines: dict[str, Callable[[dict[str, Any]], str]] = {
+                "fact": _fact_line, "episode": partial(_episode_line, shell),
+                "utterance": partial(_utterance_line, shell)}
+            line = lines[args.kind]
             shell.show(args, items, lambda v: "\n".join(line(i) for i in v) or f"(no {args.kind}s)")
         elif args.action == "show":
             shell.show(args, client.memory_get(args.agent_id, args.id), partial(_show, shell))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import apsw
@@ -182,7 +183,7 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
                          if p.new.subject == c.subject and p.decision.action != "NOOP")]
         claim = facts.Claim(text, c.subject, c.negated, c.key, c.source)
         decision = await facts.decide(claim, neighbours, same, cfg,
-                                      lambda prompt, n, a=agent_id: mem.ask(prompt, n, a), mem.profile)
+                                      partial(mem.ask, agent_id=agent_id), mem.profile)
         mem.counters[f"fact_{decision.decided_by}"] += 1
         new = NewFact(c.subject, c.kind, text, m.value, m.signals.as_dict(), *_valid(m.utterance))
         planned.append(PlannedFact(new, decision, vec, m.sources))
@@ -197,7 +198,7 @@ async def _confident(mem: Memory, agent_id: str, c: extract.Candidate) -> bool:
         f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.', 3,
         agent_id)
     mem.counters["fact_unsure_asked"] += 1
-    confirmed = bool(answer) and answer.strip().lower().startswith(("yes", "是"))
+    confirmed = bool(answer and answer.strip().lower().startswith(("yes", "是")))
     mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
     return confirmed
 

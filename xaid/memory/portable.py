@@ -197,7 +197,7 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
             else None
         tension = float(ep.get("tension") or 0.0)
         episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
-                                        ep["ended_ms"], ep["summary"], closing, tension, "import")
+                                        ep["ended_ms"], ep["summary"], closing, tension, "import")  # type: ignore[arg-type]
         refs = [r for r in ep.get("refs", []) if isinstance(r, str)]
         sql.add_sources(conn, "episode", episode_id, agent_id, [(None, r) for r in refs])
         index.add(conn, agent_id, "episode", episode_id, ep["summary"], ep["ended_ms"], next(vec))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import apsw
@@ -52,7 +52,7 @@ class Memory:
         # Sessions that existed before this start; the start-up sweep must not touch newer ones,
         # whose timestamps may be replayed from the past.
         self._known_before = int(app.db.call(
-            lambda conn: conn.execute("SELECT coalesce(max(rowid), 0) FROM sessions").fetchone()[0]))
+            lambda conn: conn.execute("SELECT coalesce(max(rowid), 0) FROM sessions").get))
 
     # -- start-up ---------------------------------------------------------------------------
     async def run(self, tg: TaskGroup) -> None:
@@ -101,7 +101,7 @@ class Memory:
             chunk = items[start : start + 64]
             vectors = await self.worker.embed([i.text for i in chunk])
 
-            def write(conn: apsw.Connection, chunk=chunk, vectors=vectors) -> None:
+            def write(conn: apsw.Connection, chunk: list[index.Item] = chunk, vectors: np.ndarray = vectors) -> None:
                 for item, vec in zip(chunk, vectors, strict=True):
                     index.set_vector(conn, item.item_id, item.agent_id, vec)
 
@@ -232,7 +232,7 @@ class Memory:
         now = self.app.clock.now_ms()
 
         def sweep(conn: apsw.Connection) -> int:
-            stale = conn.execute(
+            stale: list[tuple[Any, ...]] = conn.execute(
                 "SELECT session_id, agent_id, last_ms FROM sessions WHERE closed_ms IS NULL AND last_ms < ? "
                 "AND rowid <= ?", (now - idle_ms, self._known_before)).fetchall()
             for session_id, agent_id, last_ms in stale:
@@ -240,7 +240,7 @@ class Memory:
                 sql.enqueue_job(conn, agent_id, session_id, now)
             # a new start, a new try for what failed before (say, on a full disk)
             conn.execute("UPDATE jobs SET state = 'pending', attempts = 0 WHERE state = 'failed'")
-            orphans = conn.execute(
+            orphans: list[tuple[Any, ...]] = conn.execute(
                 "SELECT s.session_id, s.agent_id FROM sessions s LEFT JOIN jobs j ON j.session_id = s.session_id "
                 "WHERE s.closed_ms IS NOT NULL AND j.job_id IS NULL AND s.rowid <= ?", (self._known_before,)).fetchall()
             for session_id, agent_id in orphans:

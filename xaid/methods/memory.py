@@ -69,9 +69,9 @@ async def list_memory(call: Call) -> dict[str, Any]:
         raise bad_params("param 'kind' must be 'episode', 'fact' or 'utterance'")
     if status not in {"current", "superseded", "deleted", "all"}:
         raise bad_params("param 'status' must be current, superseded, deleted or all")
-    found = await call.app.db.run(
+    facts = await call.app.db.run(
         lambda conn: sql.facts(conn, agent_id, status=None if status == "all" else status, limit=limit))
-    return {"items": [f.to_wire() for f in found]}
+    return {"items": [f.to_wire() for f in facts]}
 
 
 @method("memory.get")

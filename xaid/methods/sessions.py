@@ -41,7 +41,7 @@ async def open_session(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     limit = call.app.config.server.max_open_sessions
     open_now = await call.app.db.run(
-        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").fetchone()[0])
+        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get)
     if open_now >= limit:
         raise XaiError(ErrorCode.OVERLOADED, f"{open_now} sessions are open (server.max_open_sessions); close some")
     session_id = "s_" + secrets.token_hex(8)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import apsw
@@ -124,7 +124,7 @@ def add_sources(conn: apsw.Connection, kind: str, item_id: int, agent_id: str,
 def _episode(conn: apsw.Connection, row: tuple[Any, ...]) -> Episode:
     highlights = tuple(r[0] for r in conn.execute(
         "SELECT text FROM highlights WHERE episode_id = ? ORDER BY ts_ms, highlight_id", (row[0],)))
-    return Episode(*row, highlights=highlights, refs=refs_of(conn, "episode", row[0]))
+    return replace(Episode(*row), highlights=highlights, refs=refs_of(conn, "episode", row[0]))
 
 
 def insert_episode(conn: apsw.Connection, agent_id: str, session_id: str | None, started_ms: int, ended_ms: int,
@@ -170,7 +170,7 @@ def episodes(conn: apsw.Connection, agent_id: str, *, since_ms: int | None = Non
 
 
 def count_episodes(conn: apsw.Connection, agent_id: str) -> int:
-    return int(conn.execute("SELECT count(*) FROM episodes WHERE agent_id = ?", (agent_id,)).fetchone()[0])
+    return int(conn.execute("SELECT count(*) FROM episodes WHERE agent_id = ?", (agent_id,)).get)
 
 
 def _fact(conn: apsw.Connection, row: tuple[Any, ...]) -> Fact:
@@ -207,14 +207,14 @@ def fact_event(conn: apsw.Connection, fact_id: int, agent_id: str, ts_ms: int, a
 def supersede(conn: apsw.Connection, old_id: int, new_id: int, ts_ms: int, decided_by: str) -> None:
     conn.execute("UPDATE facts SET status = 'superseded', superseded_by = ?, updated_ms = ? WHERE fact_id = ?",
                  (new_id, ts_ms, old_id))
-    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (old_id,)).fetchone()
+    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (old_id,)).get
     fact_event(conn, old_id, row[0], ts_ms, "SUPERSEDED", row[1], decided_by, new_id)
 
 
 def retire(conn: apsw.Connection, fact_id: int, ts_ms: int, decided_by: str) -> None:
     """The user said it no longer holds: kept as history, never returned as current."""
     conn.execute("UPDATE facts SET status = 'deleted', updated_ms = ? WHERE fact_id = ?", (ts_ms, fact_id))
-    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (fact_id,)).fetchone()
+    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (fact_id,)).get
     fact_event(conn, fact_id, row[0], ts_ms, "DELETE", row[1], decided_by)
 
 

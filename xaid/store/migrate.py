@@ -27,7 +27,7 @@ def migrations() -> list[tuple[int, str, str]]:
 
 
 def current_version(conn: apsw.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return int(conn.execute("PRAGMA user_version").get)
 
 
 def migrate(conn: apsw.Connection) -> int:
@@ -44,7 +44,7 @@ def migrate(conn: apsw.Connection) -> int:
     # A table is rebuilt by copy, drop and rename; with foreign keys on, the drop would cascade to every
     # row that references it. The pragma is a no-op inside a transaction, so it is set around them, and
     # each migration proves inside its own transaction that every reference still resolves.
-    enforced = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    enforced = conn.execute("PRAGMA foreign_keys").get
     conn.execute("PRAGMA foreign_keys = OFF")
     try:
         for number, name, sql in known[version:]:
