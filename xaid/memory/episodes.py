@@ -18,12 +18,13 @@ import numpy as np
 
 from .. import agent_config
 from ..mood import tracker
+from ..mood.state import MoodState
 from ..scheduler import arm, fire
 from ..store import agents as agent_sql
 from ..store import memory as sql
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
-from ..store.memory import Fact, NewFact
+from ..store.memory import ClosingMood, Fact, NewFact, Signals
 from ..store.utterances import NewUtterance
 from . import consolidate, extract, facts, features, fence, index, persona, timeparse, utterances
 
@@ -91,9 +92,8 @@ async def _run_once(mem: Memory, job_id: int, agent_id: str, session_id: str, se
     # The conversation's own time, not the moment someone pressed "close": imported history stays recent
     # relative to itself, and the closing mood is the mood at its last word.
     ended = session.last_ms
-    closing_state = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
+    closing = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
         agent.config) else None
-    closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
     d = consolidate.draft(messages, intensity, closing, agent.name)
     turns = utterances.from_messages(messages, intensity)
     if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
@@ -185,7 +185,7 @@ async def _plan_facts(mem: Memory, agent_id: str, d: consolidate.Draft, now_ms: 
         decision = await facts.decide(claim, neighbours, same, cfg,
                                       partial(mem.ask, agent_id=agent_id), mem.profile)
         mem.counters[f"fact_{decision.decided_by}"] += 1
-        new = NewFact(c.subject, c.kind, text, m.value, m.signals.as_dict(), *_valid(m.utterance))
+        new = NewFact(c.subject, c.kind, text, m.value, m.signals, *_valid(m.utterance))
         planned.append(PlannedFact(new, decision, vec, m.sources))
     return planned
 
@@ -206,7 +206,7 @@ async def _confident(mem: Memory, agent_id: str, c: extract.Candidate) -> bool:
 def _pseudo(p: PlannedFact, i: int) -> Fact:
     """A fact planned earlier in this session, as a known fact: its id is -(i + 1), never a stored one,
     so facts.decide shows it but never makes it the target of an UPDATE, DELETE or NOOP."""
-    return Fact(-(i + 1), "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, {},
+    return Fact(-(i + 1), "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, Signals(),
                 p.new.valid_from, p.new.valid_to, "", 0, 0, 0)
 
 
@@ -249,13 +249,14 @@ def _write_turns_only(conn: apsw.Connection, mem: Memory, agent_id: str, session
 
 
 def _write(conn: apsw.Connection, mem: Memory, agent_id: str, session_id: str, d: consolidate.Draft,
-           closing: tuple[float, float, float] | None, planned: list[PlannedFact], vectors: list[np.ndarray | None],
+           closing: MoodState | None, planned: list[PlannedFact], vectors: list[np.ndarray | None],
            job_id: int, arms: list[arm.Arm], turns: list[NewUtterance], seen: int) -> int:
     fence.check(conn, agent_id, seen)
     if (existing := sql.episode_for_session(conn, session_id)) is not None:
         sql.finish_job(conn, job_id, "done", mem.app.clock.now_ms())
         return existing
-    episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, closing,
+    kept = ClosingMood(closing.valence, closing.arousal, closing.fatigue) if closing else None
+    episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, kept,
                                     d.tension, d.decided_by)
     sql.add_sources(conn, "episode", episode_id, agent_id, d.sources())
     index.add(conn, agent_id, "episode", episode_id, d.summary, d.ended_ms, vectors[0])

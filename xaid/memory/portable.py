@@ -103,7 +103,7 @@ def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
         "agent_id": agent_id,
         "files": {path: "\n".join(lines) + "\n" for path, lines in sorted(files.items())},
         "facts": facts,
-        "persona": persona[0] if persona else None,
+        "persona": persona.text if persona else None,
     }
 
 
@@ -193,11 +193,11 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
                 next(vec)
             continue
         mood = ep.get("closing_mood") or {}
-        closing = (mood.get("valence"), mood.get("arousal"), mood.get("fatigue")) if mood.get("valence") is not None \
-            else None
+        closing = sql.ClosingMood(mood["valence"], mood.get("arousal"), mood.get("fatigue")) \
+            if mood.get("valence") is not None else None
         tension = float(ep.get("tension") or 0.0)
         episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
-                                        ep["ended_ms"], ep["summary"], closing, tension, "import")  # type: ignore[arg-type]
+                                        ep["ended_ms"], ep["summary"], closing, tension, "import")
         refs = [r for r in ep.get("refs", []) if isinstance(r, str)]
         sql.add_sources(conn, "episode", episode_id, agent_id, [(None, r) for r in refs])
         index.add(conn, agent_id, "episode", episode_id, ep["summary"], ep["ended_ms"], next(vec))

@@ -26,6 +26,7 @@ from ..memory import features, timeparse
 from ..memory.consolidate import Draft, Utterance
 from ..memory.index import STOPWORDS
 from ..mood.lexicon_en import CUES
+from ..mood.state import MoodState
 
 MAX_PER_EPISODE = 2
 EVENTS_EN = frozenset((
@@ -166,10 +167,10 @@ def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None
     return Arm(f'how it went: "{_short(text)}"', words, scene, not_before, not_before + window, round(priority, 3))
 
 
-def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None:
+def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     if closing is None:
         return None
-    valence, _arousal, fatigue = closing
+    valence, fatigue = closing.valence, closing.fatigue
     if valence > -0.3 and fatigue < 0.5:
         return None
     peak = max(d.utterances, key=lambda u: u.intensity, default=None)
@@ -182,7 +183,7 @@ def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None
                round(min(1.0, 0.5 + 0.5 * strength), 3))
 
 
-def matters(d: Draft, closing: tuple[float, float, float] | None) -> list[Arm]:
+def matters(d: Draft, closing: MoodState | None) -> list[Arm]:
     texts = [u.message.text for u in d.utterances]
     if any(_has(t, DO_NOT_ASK) for t in texts):
         return []
