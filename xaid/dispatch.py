@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from xaiclient.wire import ErrorCode, XaiError, safe_repr
 
 from . import clock
+from .store import errors as store_errors
 
 if TYPE_CHECKING:
     from .app import App
@@ -42,6 +43,15 @@ def bad_params(message: str) -> XaiError:
 
 def not_found(what: str, key: str) -> XaiError:
     return XaiError(ErrorCode.NOT_FOUND, f"no {what} {key!r}", {"what": what, "id": key})
+
+
+def store_error(exc: store_errors.StoreError) -> XaiError:
+    """The one place a store error gets its wire code; the words are the store's."""
+    if isinstance(exc, store_errors.NotFound):
+        return not_found(exc.what, exc.key)
+    if isinstance(exc, store_errors.Conflict):
+        return XaiError(ErrorCode.CONFLICT, exc.message)
+    return XaiError(ErrorCode.STORAGE_ERROR, exc.message)
 
 
 class Params:

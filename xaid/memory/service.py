@@ -24,6 +24,7 @@ from ..embed.onnx import EmbedWorker
 from ..providers.base import ChatMessage, GenerateRequest
 from ..store import memory as sql
 from ..store import sessions as session_sql
+from ..store.errors import StorageFailed
 from . import episodes, forget, index
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class Memory:
         if embedder is not None:
             try:
                 rebuild = await self.app.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
-            except XaiError as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
+            except StorageFailed as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
                 self.load_error = f"vector table unavailable: {exc.message}"
                 log.error("%s; memory works on keywords and time only", self.load_error)
             else:
@@ -89,7 +90,7 @@ class Memory:
                 lambda conn: [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM memory_items")])
             for agent_id in agent_ids:
                 await self.app.db.run(index.warm, agent_id, dim)
-        except XaiError as exc:
+        except StorageFailed as exc:
             log.error("vectors not preloaded: %s", exc.message)
 
     async def _reindex(self) -> None:
@@ -201,7 +202,7 @@ class Memory:
                 for job_id, agent_id, session_id in jobs:
                     if not await self._one(job_id, agent_id, session_id):
                         break
-            except XaiError as exc:
+            except StorageFailed as exc:
                 log.error("the consolidation queue cannot reach the database: %s", exc.message)
                 await anyio.sleep(SWEEP_SECONDS)
                 continue
@@ -251,7 +252,7 @@ class Memory:
             if count := await self.app.db.run(sweep):
                 log.info("queued consolidation of %d session(s) found at start-up", count)
             await self.maintenance()
-        except XaiError as exc:
+        except StorageFailed as exc:
             log.error("start-up sweep skipped: %s", exc.message)
 
     async def _sweeper(self) -> None:
@@ -269,7 +270,7 @@ class Memory:
                         await self.close_and_consolidate(session_id, agent_id, self.app.clock.now_ms(), False)
                 if self.app.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
                     await self.maintenance()
-            except XaiError as exc:  # a full disk: try again at the next sweep
+            except StorageFailed as exc:  # a full disk: try again at the next sweep
                 log.error("idle sweep skipped: %s", exc.message)
 
     async def maintenance(self, at_ms: int | None = None) -> dict[str, int]:

@@ -14,6 +14,7 @@ from ..clock import at, for_state, state_ceiling
 from ..dispatch import Call, Params, bad_params, method, not_found
 from ..mood import tracker
 from ..store import sessions as sql
+from ..store.errors import StorageFailed
 from ..store.sessions import Message, Session
 from ..turns import UserTurn
 from .agents import load_agent
@@ -48,7 +49,7 @@ async def open_session(call: Call) -> dict[str, Any]:
     ts_ms = at(call.app.clock, ts)
     try:
         await call.app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
-    except XaiError as exc:
+    except StorageFailed as exc:
         if isinstance(exc.__cause__, apsw.ConstraintError):  # the agent was deleted meanwhile
             raise not_found("agent", agent_id) from None
         raise

@@ -18,23 +18,23 @@ from typing import Any, TypeVar
 import anyio
 import apsw
 import sqlite_vec
-from xaiclient.wire import ErrorCode, XaiError
 
+from .errors import StorageFailed, StorageFull
 from .migrate import migrate
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
-def storage_error(exc: apsw.Error) -> XaiError:
+def storage_error(exc: apsw.Error) -> StorageFailed:
     """Turn SQLite's failure into something a user can act on; the stored data is untouched."""
     if isinstance(exc, apsw.FullError):
-        return XaiError(ErrorCode.STORAGE_ERROR, "the disk is full: nothing was written; free space and retry")
+        return StorageFull("the disk is full: nothing was written; free space and retry")
     if isinstance(exc, apsw.ReadOnlyError):
-        return XaiError(ErrorCode.STORAGE_ERROR, "the database is read-only: nothing was written")
+        return StorageFailed("the database is read-only: nothing was written")
     if isinstance(exc, apsw.IOError):
-        return XaiError(ErrorCode.STORAGE_ERROR, f"disk I/O error: nothing was written ({exc})")
-    return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
+        return StorageFailed(f"disk I/O error: nothing was written ({exc})")
+    return StorageFailed(f"storage error: {exc}")
 
 
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
@@ -108,8 +108,8 @@ class Database:
         except apsw.Error as exc:
             cause = _root(exc)
             if isinstance(cause, apsw.FullError) and self._at_size_limit():
-                raise XaiError(ErrorCode.STORAGE_ERROR, "the database reached its size limit (storage.max_db_mb): "
-                               "nothing was written; forget old memories or raise the limit") from exc
+                raise StorageFull("the database reached its size limit (storage.max_db_mb): "
+                                  "nothing was written; forget old memories or raise the limit") from exc
             raise storage_error(cause) from exc
 
     def _at_size_limit(self) -> bool:

@@ -11,6 +11,8 @@ from importlib import resources
 
 import apsw
 
+from .errors import SchemaError, SchemaTooNew
+
 _NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 
@@ -35,7 +37,7 @@ def migrate(conn: apsw.Connection) -> int:
     known = migrations()
     version = current_version(conn)
     if version > len(known):
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"database schema version {version} is newer than this xaid knows ({len(known)}); "
             "upgrade xaid or restore a backup"
         )
@@ -52,7 +54,7 @@ def migrate(conn: apsw.Connection) -> int:
                 conn.execute(sql)
                 broken = conn.execute("PRAGMA foreign_key_check").fetchall()
                 if broken:
-                    raise RuntimeError(f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}")
+                    raise SchemaError(f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}")
                 conn.execute(f"PRAGMA user_version = {number}")
     finally:
         conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
