@@ -14,6 +14,7 @@ from xaid.store.db import Database, connect, storage_error
 from xaid.store.errors import Conflict, NotFound, SchemaTooNew, StorageFailed, StorageFull
 from xaid.store.migrate import current_version, migrations
 from xaid.store.sessions import Message
+from xaid.testing import DaemonProcess
 
 
 def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
@@ -95,3 +96,18 @@ def test_the_store_speaks_no_protocol() -> None:
     sources = {path.name: path.read_text(encoding="utf-8") for path in store.glob("*.py")}
     assert "db.py" in sources and "sessions.py" in sources
     assert [name for name, text in sources.items() if "xaiclient" in text] == []
+
+
+def test_the_daemon_refuses_a_newer_database_in_one_line(tmp_path: Path) -> None:
+    """SchemaTooNew is a StoreError, which `xaid` reports as "cannot open the database" and exit 1,
+    with no traceback: the same answer it gave when the error was a bare RuntimeError."""
+    proc = DaemonProcess(tmp_path)
+    proc.state_dir.mkdir(parents=True, mode=0o700)
+    conn = apsw.Connection(str(proc.db_path))
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    with pytest.raises(RuntimeError) as info:
+        proc.start()
+    said = str(info.value)
+    assert "cannot open the database: database schema version 999 is newer" in said
+    assert "Traceback" not in said and "exited with 1" in said
