@@ -54,9 +54,9 @@ def check_db(db: Path) -> DbCheck:
     try:
         integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
         dups = conn.execute("SELECT count(*) FROM (SELECT session_id FROM episodes WHERE session_id IS NOT NULL "
-                            "GROUP BY session_id HAVING count(*) > 1)").fetchone()[0]
-        unfinished = conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").fetchone()[0]
-        failed = conn.execute("SELECT count(*) FROM jobs WHERE state = 'failed'").fetchone()[0]
+                            "GROUP BY session_id HAVING count(*) > 1)").get
+        unfinished = conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").get
+        failed = conn.execute("SELECT count(*) FROM jobs WHERE state = 'failed'").get
     finally:
         conn.close()
     return DbCheck(integrity, dups, unfinished, failed)

@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     from .listen import ListenError
     from .logs import setup
     from .paths import StateDirError
+    from .store.errors import StoreError
 
     setup(cfg.log.level)
     import apsw
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ListenError, StateDirError) as exc:
         print(f"xaid: {exc}", file=sys.stderr)
         return 1
-    except (apsw.Error, RuntimeError) as exc:  # the database cannot be opened or migrated (full disk, newer schema)
+    except (apsw.Error, StoreError) as exc:  # the database cannot be opened or migrated (full disk, newer schema)
         print(f"xaid: cannot open the database: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -34,7 +34,8 @@ from xaiclient.wire import (
 )
 
 from .app import App
-from .dispatch import METHODS, Call, Params
+from .dispatch import METHODS, Call, Params, store_error
+from .store.errors import StoreError
 from .transport import Stream
 
 log = logging.getLogger(__name__)
@@ -215,6 +216,8 @@ class Connection:
                     ok = await self.send({"id": req.id, "ok": True, "result": result})
                 except XaiError as exc:
                     await self.send_error(req.id, exc)
+                except StoreError as exc:
+                    await self.send_error(req.id, store_error(exc))
                 except Exception as exc:  # a bug, or a result that cannot be encoded: this request only
                     log.exception("method %s failed", req.method)
                     await self.send_error(req.id, _internal(exc))

@@ -34,6 +34,7 @@ from .store import Database
 from .store import agents as agent_sql
 from .store import memory as sql
 from .store import sessions as session_sql
+from .store.mood import MoodState
 from .store.utterances import NewUtterance
 
 log = logging.getLogger(__name__)
@@ -101,9 +102,8 @@ class Consolidation:
         # The conversation's own time, not the moment someone pressed "close": imported history stays recent
         # relative to itself, and the closing mood is the mood at its last word.
         ended = session.last_ms
-        closing_state = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
+        closing = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
             agent.config) else None
-        closing = (closing_state.valence, closing_state.arousal, closing_state.fatigue) if closing_state else None
         d = consolidate.draft(messages, intensity, closing, agent.name)
         turns = utterances.from_messages(messages, intensity)
         if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
@@ -133,7 +133,7 @@ class Consolidation:
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
 
     def _write(self, conn: apsw.Connection, agent_id: str, session_id: str, d: consolidate.Draft,
-               closing: tuple[float, float, float] | None, planned: list[PlannedFact],
+               closing: MoodState | None, planned: list[PlannedFact],
                vectors: list[np.ndarray | None], job_id: int, arms: list[arm.Arm], turns: list[NewUtterance],
                seen: int) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""

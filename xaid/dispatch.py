@@ -9,14 +9,16 @@ use them; they are re-exported here for the methods.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from xaiclient.wire import safe_repr
+from xaiclient.wire import ErrorCode, XaiError, safe_repr
 
 from . import clock
 from .errors import Emit, bad_params, not_found
+from .store import errors as store_errors
 
 if TYPE_CHECKING:
     from .app import App
@@ -37,6 +39,15 @@ def method(name: str) -> Callable[[Handler], Handler]:
         return fn
 
     return register
+
+
+def store_error(exc: store_errors.StoreError) -> XaiError:
+    """The one place a store error gets its wire code; the words are the store's."""
+    if isinstance(exc, store_errors.NotFound):
+        return not_found(exc.what, exc.key)
+    if isinstance(exc, store_errors.Conflict):
+        return XaiError(ErrorCode.CONFLICT, exc.message)
+    return XaiError(ErrorCode.STORAGE_ERROR, exc.message)
 
 
 class Params:
@@ -65,13 +76,15 @@ class Params:
             raise bad_params(f"param '{key}' is longer than {max_len} characters")
         return value
 
-    def id(self, key: str, default: Any = _MISSING) -> Any:
+    # The methods are named for the types they read, so below `def str` the class body's `str` is the
+    # method: annotations there spell the type builtins.str.
+    def id(self, key: builtins.str, default: Any = _MISSING) -> Any:
         value = self.str(key, default, max_len=128)
         if isinstance(value, str) and (not value or any(c.isspace() or c in "/\\" for c in value)):
             raise bad_params(f"param '{key}' must be a non-empty id without spaces or slashes")
         return value
 
-    def new_id(self, key: str) -> Any:
+    def new_id(self, key: builtins.str) -> Any:
         """An id being created names files too (an export is ``<agent_id>/<month>/<session>.jsonl``): also
         no control characters (NUL among them), and not ``.`` or ``..``. Ids stored by an older xaid stay
         reachable through ``id``; their export escapes them (memory.portable.path_part)."""
@@ -81,7 +94,7 @@ class Params:
                              "characters, and not '.' or '..'")
         return value
 
-    def int(self, key: str, default: Any = _MISSING, *, min: int | None = None, max: int = MAX_INT) -> Any:
+    def int(self, key: builtins.str, default: Any = _MISSING, *, min: int | None = None, max: int = MAX_INT) -> Any:
         value = self._get(key, int, "an integer", default)
         if isinstance(value, int) and min is not None and value < min:
             raise bad_params(f"param '{key}' must be at least {min}")
@@ -89,20 +102,20 @@ class Params:
             raise bad_params(f"param '{key}' must be at most {max}")
         return value
 
-    def ts(self, key: str = "ts", default: Any = None) -> Any:
+    def ts(self, key: builtins.str = "ts", default: Any = None) -> Any:
         """A time in ms since the epoch, between 1970 and the end of year 9999."""
         return self.int(key, default, min=0, max=clock.MAX_TS)  # dates past it cannot be written
 
-    def bool(self, key: str, default: Any = _MISSING) -> Any:
+    def bool(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._get(key, bool, "a boolean", default)
 
-    def map(self, key: str, default: Any = _MISSING) -> Any:
+    def map(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._get(key, dict, "a map", default)
 
-    def list(self, key: str, default: Any = _MISSING) -> Any:
+    def list(self, key: builtins.str, default: Any = _MISSING) -> Any:
         return self._get(key, list, "a list", default)
 
-    def any(self, key: str, default: Any = _MISSING) -> Any:
+    def any(self, key: builtins.str, default: Any = _MISSING) -> Any:
         self._seen.add(key)
         if key not in self.raw:
             if default is _MISSING:

@@ -38,7 +38,7 @@ def _journal_handler() -> logging.Handler | None:
     if not os.environ.get("JOURNAL_STREAM"):
         return None
     try:
-        from systemd.journal import JournalHandler  # type: ignore[import-not-found]
+        from systemd.journal import JournalHandler
     except ImportError:
         return None
     return JournalHandler(SYSLOG_IDENTIFIER="xaid")
@@ -46,8 +46,8 @@ def _journal_handler() -> logging.Handler | None:
 
 def setup(level: str) -> None:
     root = logging.getLogger()
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
+    for old in list(root.handlers):
+        root.removeHandler(old)
     handler = _journal_handler()
     if handler is None:
         handler = logging.StreamHandler(sys.stderr)

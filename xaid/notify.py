@@ -16,7 +16,7 @@ def notify(message: str) -> bool:
     if not path:
         return False
     try:
-        from systemd import daemon  # type: ignore[import-not-found]
+        from systemd import daemon
 
         return bool(daemon.notify(message))
     except ImportError:

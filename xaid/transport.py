@@ -17,7 +17,7 @@ import anyio
 
 
 class Stream(asyncio.Protocol):
-    def __init__(self, on_open: Callable[[Stream], None]):
+    def __init__(self, on_open: Callable[[Stream], object]):
         self._on_open = on_open
         self._chunks: deque[bytes] = deque()
         self._readable = asyncio.Event()

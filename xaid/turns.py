@@ -226,7 +226,8 @@ class Turns:
             return stored, mood, verdict, forgotten
 
         with anyio.CancelScope(shield=True):
-            return await self.db.run(write)
+            stored = await self.db.run(write)
+        return stored
 
     async def _store(self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0) -> Message:
         """Store one message of the turn; with the reply, mark the turn's memories referenced."""
@@ -237,7 +238,8 @@ class Turns:
             return stored
 
         with anyio.CancelScope(shield=True):  # an acknowledged step is never half-written
-            return await self.db.run(write)
+            stored = await self.db.run(write)
+        return stored
 
     async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
         sid, cfg = session.session_id, self.settings.config
@@ -254,6 +256,7 @@ class Turns:
             self._count_forgotten(forgotten)
             await self.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
         recall_start = time.perf_counter()
+        hits: list[retrieve.Hit]
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
             hits, profile = [], await self.db.run(persona.current_text, agent.agent_id) if remember else None
         else:

@@ -17,7 +17,7 @@ from typing import Any
 from . import cli_chat, cli_demo, cli_explain, cli_memory, cli_ops, cli_time
 from .client import Client
 from .core import DaemonUnavailable
-from .wire import DEFAULT_MAX_FRAME, XaiError
+from .wire import DEFAULT_MAX_FRAME, BadParams, XaiError
 
 EXIT_ERROR = 1
 EXIT_UNAVAILABLE = 3
@@ -196,19 +196,19 @@ def _text(args: argparse.Namespace) -> str:
     """The message: the argument, stdin for "-", or --file; refused before anything is opened when blank."""
     if args.file is not None:
         if args.text is not None:
-            raise XaiError("bad_params", "give the message as an argument or with --file, not both")
+            raise BadParams("give the message as an argument or with --file, not both")
         try:
             text = Path(args.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise XaiError("bad_params", f"cannot read {args.file}: {exc}") from None
+            raise BadParams(f"cannot read {args.file}: {exc}") from None
     elif args.text == "-":
         text = sys.stdin.read()
     elif args.text is None:
-        raise XaiError("bad_params", "no message: give TEXT, '-' to read stdin, or --file FILE")
+        raise BadParams("no message: give TEXT, '-' to read stdin, or --file FILE")
     else:
         text = args.text
     if not text.strip():
-        raise XaiError("bad_params", "the message is empty; nothing was sent")
+        raise BadParams("the message is empty; nothing was sent")
     return text.rstrip("\n") if args.text == "-" or args.file is not None else text
 
 

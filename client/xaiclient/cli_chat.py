@@ -12,6 +12,7 @@ rather than sent cut.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -23,7 +24,7 @@ from typing import Any
 from . import cli_explain, cli_time
 from .client import Client, Stream
 from .core import DaemonUnavailable
-from .wire import XaiError
+from .wire import Cancelled, Conflict, NotFound, Timeout, XaiError
 
 TTY_LINE_MAX = 4095  # what a terminal in canonical mode delivers of one line (N_TTY_BUF_SIZE - 1)
 HISTORY_LENGTH = 1000
@@ -91,11 +92,8 @@ def stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> di
                 print(f"\n[{ev.data.get('message')}]", file=sys.stderr)
     except KeyboardInterrupt:
         stream.cancel()
-        try:
+        with contextlib.suppress(Cancelled):
             stream.finish()
-        except XaiError as exc:
-            if exc.code != "cancelled":
-                raise
         print("\n[cancelled]", file=sys.stderr)
         return {}
     if not args.json:
@@ -149,10 +147,10 @@ class Chat:
             sent = False
             try:
                 client = self.connected()
-                self.args.session_id = self.session()
+                session_id = self.args.session_id = self.session()
                 print(f"{self.agent}> ", end="", flush=True)
                 sent = True
-                stream_reply(self.args, client, client.session_send(self.session_id, text, ts=self.ts()))
+                stream_reply(self.args, client, client.session_send(session_id, text, ts=self.ts()))
                 return
             except XaiError as exc:
                 if sent:
@@ -164,11 +162,11 @@ class Chat:
 
     def _retry(self, exc: XaiError, sent: bool) -> str | None:
         """Why sending again is right, or None when it is not (the daemon may have stored the words)."""
-        if exc.code in ("conflict", "not_found") and sent:
+        if isinstance(exc, Conflict | NotFound) and sent:
             old, self.session_id = self.session_id, None
             return f"session {old} was closed (idle past memory.idle_minutes, or elsewhere); continuing in a new one"
         client = self.client
-        if client is not None and client.ended is exc and exc.code == "timeout" and exc.message.find("idle") >= 0:
+        if client is not None and client.ended is exc and isinstance(exc, Timeout) and exc.message.find("idle") >= 0:
             self.client = None
             return "xaid had closed the idle connection; reconnecting"
         return None

@@ -12,6 +12,7 @@ recreated at every run so that earlier runs do not blur it. ``make demo`` runs i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import sys
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any
 
 from . import cli_explain
 from .client import Client
-from .wire import XaiError
+from .wire import NotFound
 
 MINUTE_MS = 60_000
 DEMO_CONFIG = {"max_tokens": 96}  # short replies: the demo is about what the model was given
@@ -62,11 +63,8 @@ def _stamp(ms: int) -> str:
 
 
 def _fresh_agent(client: Client, scene: Scene) -> None:
-    try:
+    with contextlib.suppress(NotFound):
         client.agent_delete(scene.agent_id)
-    except XaiError as exc:
-        if exc.code != "not_found":
-            raise
     client.agent_create(scene.agent_id, name=scene.name, persona_init=scene.persona, config=DEMO_CONFIG)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .client import Client
-from .wire import XaiError
+from .wire import BadParams, XaiError
 
 FACTS_FILE = "facts.json"
 PERSONA_FILE = "persona.txt"
@@ -152,21 +152,21 @@ def write_export(exported: dict[str, Any], out: Path) -> dict[str, Any]:
 
 def read_export(folder: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
     if not folder.is_dir():
-        raise XaiError("bad_params", f"{folder} is not a directory")
+        raise BadParams(f"{folder} is not a directory")
     files = {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.jsonl"))}
     facts: list[dict[str, Any]] = []
     if (folder / FACTS_FILE).is_file():
         try:
             loaded = json.loads((folder / FACTS_FILE).read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
-            raise XaiError("bad_params", f"{folder / FACTS_FILE} is not JSON: {exc}") from None
+            raise BadParams(f"{folder / FACTS_FILE} is not JSON: {exc}") from None
         if isinstance(loaded, dict):  # the whole memory.export reply saved as one file
             loaded = loaded.get("facts", [])
         if not isinstance(loaded, list):
-            raise XaiError("bad_params", f"{folder / FACTS_FILE} must hold a JSON list of facts")
+            raise BadParams(f"{folder / FACTS_FILE} must hold a JSON list of facts")
         facts = loaded
     if not files and not facts:
-        raise XaiError("bad_params", f"nothing to import: no *.jsonl files and no {FACTS_FILE} under {folder}")
+        raise BadParams(f"nothing to import: no *.jsonl files and no {FACTS_FILE} under {folder}")
     return files, facts
 
 
@@ -228,8 +228,10 @@ def cmd_memory(shell: Shell, args: argparse.Namespace) -> int:
         elif args.action == "list":
             status = args.status if args.kind == "fact" else None
             items = client.memory_list(args.agent_id, kind=args.kind, status=status, limit=args.limit)["items"]
-            line = {"fact": _fact_line, "episode": partial(_episode_line, shell),
-                    "utterance": partial(_utterance_line, shell)}[args.kind]
+            lines: dict[str, Callable[[dict[str, Any]], str]] = {
+                "fact": _fact_line, "episode": partial(_episode_line, shell),
+                "utterance": partial(_utterance_line, shell)}
+            line = lines[args.kind]
             shell.show(args, items, lambda v: "\n".join(line(i) for i in v) or f"(no {args.kind}s)")
         elif args.action == "show":
             shell.show(args, client.memory_get(args.agent_id, args.id), partial(_show, shell))

@@ -15,7 +15,7 @@ from typing import Any
 
 from .cli_memory import Shell
 from .client import Client
-from .wire import XaiError
+from .wire import BadParams, BadRequest, XaiError
 
 STATES = ("pending", "pushed", "expired", "resolved", "cancelled")
 
@@ -50,7 +50,7 @@ def _ms(flag: str, text: str | None) -> int | None:
     try:
         when = dt.datetime.fromisoformat(text)
     except ValueError:
-        raise XaiError("bad_params", f"{flag} {text!r} is not an ISO date or date-time (e.g. 2026-03-02T09:00)"
+        raise BadParams(f"{flag} {text!r} is not an ISO date or date-time (e.g. 2026-03-02T09:00)"
                        ) from None
     if when.tzinfo is None:
         when = when.astimezone()  # a naive time is the local time, as xaictl prints them
@@ -97,13 +97,13 @@ def _receive(client: Client, tmp: Path) -> int:
                 continue
             data, offset = ev.data.get("data"), ev.data.get("offset")
             if not isinstance(data, bytes) or offset != written:
-                raise XaiError("bad_request", f"the backup stream broke off at byte {written} (chunk at {offset!r})")
+                raise BadRequest(f"the backup stream broke off at byte {written} (chunk at {offset!r})")
             out.write(data)
             written += len(data)
         out.flush()
         os.fsync(out.fileno())
     if stream.result.get("bytes") != written:
-        raise XaiError("bad_request", f"the backup is incomplete: got {written} of {stream.result.get('bytes')} bytes")
+        raise BadRequest(f"the backup is incomplete: got {written} of {stream.result.get('bytes')} bytes")
     return written
 
 

@@ -19,7 +19,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 
-from .wire import XaiError
+from .wire import BadParams, XaiError
 
 _DAYS = {"today": 0, "tomorrow": 1, "yesterday": -1, "今天": 0, "明天": 1, "昨天": -1}
 _CLOCK = re.compile(r"^(\d{1,2})[:：](\d{2})$")
@@ -45,7 +45,7 @@ def _at_clock(day: dt.datetime, clock: str, text: str) -> dt.datetime:
 
 
 def _bad(text: str) -> XaiError:
-    return XaiError("bad_params", f"cannot read the time {text!r}: give {FORMS}")
+    return BadParams(f"cannot read the time {text!r}: give {FORMS}")
 
 
 def parse_when(text: str, now: Callable[[], dt.datetime] = _now) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .api import Api
 from .core import DaemonUnavailable, Router, default_socket_path, unwrap
-from .wire import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, Event, Reply, XaiError
+from .wire import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, Event, Reply, Timeout, XaiError
 
 _CHUNK = 65536
 
@@ -132,7 +132,7 @@ class Client(Api):
             try:
                 data = self._sock.recv(_CHUNK)
             except TimeoutError:
-                raise XaiError("timeout", "no answer from xaid in time") from None
+                raise Timeout("no answer from xaid in time") from None
             except OSError as exc:
                 raise self._end(self._router.lost(self.path, exc.strerror or str(exc))) from None
             if not data:

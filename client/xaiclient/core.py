@@ -14,11 +14,12 @@ from typing import Any
 
 from .wire import (
     DEFAULT_MAX_FRAME,
-    ErrorCode,
     Event,
     FrameDecoder,
+    FrameTooLarge,
     Reply,
     Request,
+    ShuttingDown,
     XaiError,
     decode_payload,
     encode,
@@ -89,11 +90,10 @@ class Router:
         """Refuse locally what the daemon would refuse by closing the connection."""
         body = len(frame) - 4
         if self.max_frame is not None and body > self.max_frame:
-            raise XaiError(
-                ErrorCode.FRAME_TOO_LARGE,
+            raise FrameTooLarge(
+                body, self.max_frame,
                 f"the request is {body} bytes, over the daemon's frame limit of {self.max_frame} bytes "
                 "(server.max_frame_bytes); nothing was sent",
-                {"length": body, "limit": self.max_frame},
             )
 
     def lost(self, path: str, reason: str = "closed by the daemon") -> DaemonUnavailable:
@@ -117,7 +117,7 @@ class Router:
         touched: set[int] = set()
         while (payload := self._decoder.next_payload()) is not None:
             msg = parse_server_message(decode_payload(payload))
-            if isinstance(msg, Reply) and msg.error is not None and msg.error.code == ErrorCode.SHUTTING_DOWN:
+            if isinstance(msg, Reply) and isinstance(msg.error, ShuttingDown):
                 self.shutting_down = True
             if msg.id is not None and msg.id in self.inbox:
                 self.inbox[msg.id].append(msg)

@@ -11,7 +11,7 @@ import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import cbor2
 
@@ -45,7 +45,12 @@ class ErrorCode(StrEnum):
 
 
 class XaiError(Exception):
-    """An error reply from the daemon, or a protocol violation detected locally."""
+    """An error reply from the daemon, or a protocol violation detected locally.
+
+    A reply with a code of ``ErrorCode`` arrives as that code's subclass (``NotFound``,
+    ``Conflict``, ...), so a caller can ``except NotFound``; ``code`` is there either way, and a
+    code this client does not know yet stays a plain XaiError.
+    """
 
     def __init__(self, code: str, message: str, data: Mapping[str, Any] | None = None):
         super().__init__(f"{code}: {message}")
@@ -60,15 +65,105 @@ class XaiError(Exception):
         return err
 
 
-class FrameTooLarge(XaiError):
-    """The length prefix announced more than the limit; the stream cannot be resynchronised."""
+class _Coded(XaiError):
+    """An error of one code: raised with its message (and data) alone."""
 
-    def __init__(self, length: int, limit: int):
-        super().__init__(
-            ErrorCode.FRAME_TOO_LARGE,
-            f"frame of {length} bytes exceeds the limit of {limit} bytes",
-            {"length": length, "limit": limit},
-        )
+    CODE: ClassVar[ErrorCode]
+
+    def __init__(self, message: str, data: Mapping[str, Any] | None = None):
+        super().__init__(self.CODE, message, data)
+
+
+class BadCbor(_Coded):
+    CODE = ErrorCode.BAD_CBOR
+
+
+class FrameTooLarge(_Coded):
+    """The length prefix announced more than the limit; the stream cannot be resynchronised.
+    The client raises it too, for a request it refuses to send."""
+
+    CODE = ErrorCode.FRAME_TOO_LARGE
+
+    def __init__(self, length: int, limit: int, message: str | None = None):
+        super().__init__(message or f"frame of {length} bytes exceeds the limit of {limit} bytes",
+                         {"length": length, "limit": limit})
+
+
+class BadRequest(_Coded):
+    CODE = ErrorCode.BAD_REQUEST
+
+
+class UnsupportedProtocol(_Coded):
+    CODE = ErrorCode.UNSUPPORTED_PROTOCOL
+
+
+class UnknownMethod(_Coded):
+    CODE = ErrorCode.UNKNOWN_METHOD
+
+
+class BadParams(_Coded):
+    CODE = ErrorCode.BAD_PARAMS
+
+
+class NotFound(_Coded):
+    CODE = ErrorCode.NOT_FOUND
+
+
+class Conflict(_Coded):
+    CODE = ErrorCode.CONFLICT
+
+
+class Busy(_Coded):
+    CODE = ErrorCode.BUSY
+
+
+class Cancelled(_Coded):
+    CODE = ErrorCode.CANCELLED
+
+
+class Forbidden(_Coded):
+    CODE = ErrorCode.FORBIDDEN
+
+
+class Overloaded(_Coded):
+    CODE = ErrorCode.OVERLOADED
+
+
+class ModelUnavailable(_Coded):
+    CODE = ErrorCode.MODEL_UNAVAILABLE
+
+
+class ProviderError(_Coded):
+    CODE = ErrorCode.PROVIDER_ERROR
+
+
+class StorageError(_Coded):
+    CODE = ErrorCode.STORAGE_ERROR
+
+
+class ShuttingDown(_Coded):
+    CODE = ErrorCode.SHUTTING_DOWN
+
+
+class Timeout(_Coded):
+    CODE = ErrorCode.TIMEOUT
+
+
+class Internal(_Coded):
+    CODE = ErrorCode.INTERNAL
+
+
+ERRORS: dict[str, type[XaiError]] = {cls.CODE.value: cls for cls in _Coded.__subclasses__()}
+
+
+def error(code: str, message: str, data: Mapping[str, Any] | None = None) -> XaiError:
+    """The error a reply carries, as the subclass of its code (a plain XaiError for a code not in ErrorCode)."""
+    kind = ERRORS.get(code)
+    if kind is None:
+        return XaiError(code, message, data)
+    err = kind.__new__(kind)
+    XaiError.__init__(err, code, message, data)  # whatever the subclass's own constructor takes
+    return err
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,9 +269,9 @@ def decode_payload(payload: bytes) -> dict[Any, Any]:
     try:
         item = cbor2.loads(payload, max_depth=64, allow_duplicate_keys=False)
     except Exception as exc:  # cbor2 raises several unrelated types for garbage
-        raise XaiError(ErrorCode.BAD_CBOR, f"frame is not valid CBOR: {_clip(str(exc), 200)}") from None
+        raise BadCbor(f"frame is not valid CBOR: {_clip(str(exc), 200)}") from None
     if not isinstance(item, dict):
-        raise XaiError(ErrorCode.BAD_REQUEST, f"frame must hold a CBOR map, got {type(item).__name__}")
+        raise BadRequest(f"frame must hold a CBOR map, got {type(item).__name__}")
     return item
 
 
@@ -189,22 +284,21 @@ def parse_request(item: Mapping[Any, Any]) -> Request:
     """Validate the envelope of a request; the error carries the id when one could be read."""
     rid = frame_id(item)
     if rid is None:
-        raise XaiError(ErrorCode.BAD_REQUEST, "request needs an integer 'id'")
+        raise BadRequest("request needs an integer 'id'")
     v = item.get("v", PROTOCOL_VERSION)
     if type(v) is not int or v not in SUPPORTED_PROTOCOLS:  # not True, 1.0 or Decimal(1): they equal 1
-        raise XaiError(
-            ErrorCode.UNSUPPORTED_PROTOCOL,
+        raise UnsupportedProtocol(
             f"protocol version {safe_repr(v)} is not supported; supported: {list(SUPPORTED_PROTOCOLS)}",
             {"supported": list(SUPPORTED_PROTOCOLS)},
         )
     method = item.get("method")
     if not isinstance(method, str) or not method:
-        raise XaiError(ErrorCode.BAD_REQUEST, "request needs a string 'method'")
+        raise BadRequest("request needs a string 'method'")
     params = item.get("params", {})
     if params is None:
         params = {}
     if not isinstance(params, dict):
-        raise XaiError(ErrorCode.BAD_PARAMS, "'params' must be a map")
+        raise BadParams("'params' must be a map")
     return Request(id=rid, method=method, params=params, v=v)
 
 
@@ -213,16 +307,16 @@ def parse_server_message(item: Mapping[Any, Any]) -> Reply | Event:
     rid = frame_id(item)
     if "event" in item:
         if rid is None or not isinstance(item["event"], str):
-            raise XaiError(ErrorCode.BAD_REQUEST, "malformed event frame")
+            raise BadRequest("malformed event frame")
         data = item.get("data")
         return Event(id=rid, event=item["event"], data=data if isinstance(data, dict) else {})
     if item.get("ok") is True:
         return Reply(id=rid, ok=True, result=item.get("result"))
     err = item.get("error")
     if not isinstance(err, dict):
-        raise XaiError(ErrorCode.BAD_REQUEST, "malformed reply frame")
+        raise BadRequest("malformed reply frame")
     return Reply(
         id=rid,
         ok=False,
-        error=XaiError(str(err.get("code", "internal")), str(err.get("message", "")), err.get("data")),
+        error=error(str(err.get("code", "internal")), str(err.get("message", "")), err.get("data")),
     )

@@ -110,3 +110,30 @@ def test_during_shutdown_the_client_says_shutting_down(tmp_path: Path) -> None:
             assert "shutting down" in closed.value.message and "not running" not in closed.value.message
     finally:
         proc.stop()
+
+
+def test_callers_catch_an_error_by_its_class_sync_and_async(daemon: DaemonProcess) -> None:
+    """The blocking and the asyncio client share one core: both raise NotFound, Conflict and
+    BadParams for what the daemon answered, and ``code`` still reads as before."""
+    from xaiclient import BadParams, Conflict, NotFound
+
+    with daemon.client() as c:
+        c.agent_create("mia")
+        with pytest.raises(Conflict) as taken:
+            c.agent_create("mia")
+        assert taken.value.code == "conflict" and "already exists" in taken.value.message
+        with pytest.raises(NotFound) as missing:
+            c.agent_get("nobody")
+        assert missing.value.code == "not_found" and missing.value.data == {"what": "agent", "id": "nobody"}
+        with pytest.raises(BadParams):
+            c.call("agent.get", agent_id="mia", typo=1)
+
+    async def main() -> tuple[str, str]:
+        async with AsyncClient(daemon.socket) as c:
+            with pytest.raises(NotFound) as gone:
+                await c.session_close("s_nope")
+            with pytest.raises(Conflict) as again:
+                await c.agent_create("mia")
+            return str(gone.value.code), str(again.value.code)
+
+    assert asyncio.run(main()) == ("not_found", "conflict")

@@ -98,6 +98,13 @@ def test_every_error_code_is_documented() -> None:
         assert f'"code": "{code}"' in TEXT, f"no example error reply for {code}"
 
 
+def test_every_client_exception_is_named() -> None:
+    from xaiclient.wire import ERRORS
+
+    section = TEXT[TEXT.index("## 11. Errors"):]
+    assert [kind.__name__ for kind in ERRORS.values() if f"`{kind.__name__}`" not in section] == []
+
+
 def test_every_method_has_a_section(all_methods: set[str]) -> None:
     headings = set(HEADING.findall(TEXT))
     missing = sorted(all_methods - headings)

@@ -169,3 +169,45 @@ def test_any_params_round_trip(params: dict, rid: int) -> None:
     dec.feed(encode(req))
     (payload,) = frames(dec)
     assert parse_request(decode_payload(payload)) == req
+
+
+def test_every_error_code_arrives_as_its_own_exception() -> None:
+    """A caller writes ``except NotFound`` instead of comparing strings; ``code``, ``message`` and
+    ``data`` are what the daemon sent, and a code this client does not know stays a plain XaiError."""
+    import xaiclient
+    from xaiclient.wire import ERRORS
+
+    assert set(ERRORS) == {c.value for c in ErrorCode}
+    for code in ErrorCode:
+        kind = ERRORS[code.value]
+        assert getattr(xaiclient, kind.__name__) is kind and issubclass(kind, XaiError)
+        reply = parse_server_message({"id": 3, "ok": False, "error": {"code": code.value, "message": "why",
+                                                                       "data": {"k": 1}}})
+        assert isinstance(reply, Reply) and type(reply.error) is kind
+        assert (reply.error.code, reply.error.message, reply.error.data) == (code.value, "why", {"k": 1})
+        assert str(reply.error) == f"{code.value}: why"
+        others = [k for c, k in ERRORS.items() if c != code.value]
+        assert not isinstance(reply.error, tuple(others))
+    unknown = parse_server_message({"id": 3, "ok": False, "error": {"code": "from_v2", "message": "new"}})
+    assert isinstance(unknown, Reply) and type(unknown.error) is XaiError and unknown.error.code == "from_v2"
+
+
+def test_local_protocol_errors_are_typed_too() -> None:
+    from xaiclient.core import Router
+    from xaiclient.wire import BadCbor, BadParams, BadRequest, UnsupportedProtocol
+
+    with pytest.raises(BadCbor):
+        decode_payload(b"\xff\xff")
+    with pytest.raises(BadRequest):
+        decode_payload(cbor2.dumps([1, 2]))
+    with pytest.raises(UnsupportedProtocol) as v:
+        parse_request({"id": 1, "v": 9, "method": "ping"})
+    assert v.value.code == "unsupported_protocol" and v.value.data == {"supported": [1]}
+    with pytest.raises(BadParams):
+        parse_request({"id": 1, "method": "ping", "params": [1]})
+    router = Router()
+    router.max_frame = 64
+    with pytest.raises(FrameTooLarge) as big:
+        router.request("ping", {"pad": "x" * 100})
+    assert big.value.code == "frame_too_large" and "nothing was sent" in big.value.message
+    assert big.value.data["limit"] == 64

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import clock
+from ..mood.state import MoodState
 from ..store.sessions import Message
 from ..text import features, timeparse
 from . import extract, index
@@ -113,10 +114,10 @@ def _substantial(text: str) -> bool:
     return index.content_words(text) >= 3 and not extract.is_question(text)
 
 
-def _mood_sentence(closing: tuple[float, float, float] | None) -> str | None:
+def _mood_sentence(closing: MoodState | None) -> str | None:
     if closing is None:
         return None
-    valence, arousal, fatigue = closing
+    valence, arousal, fatigue = closing.valence, closing.arousal, closing.fatigue
     if fatigue >= 0.5:
         return "By the end they sounded worn out."
     if valence <= -0.4:
@@ -128,7 +129,7 @@ def _mood_sentence(closing: tuple[float, float, float] | None) -> str | None:
     return None
 
 
-def draft(messages: Sequence[Message], intensity: dict[int, float], closing: tuple[float, float, float] | None,
+def draft(messages: Sequence[Message], intensity: dict[int, float], closing: MoodState | None,
           agent_name: str) -> Draft:
     utterances = read_utterances(messages, intensity)
     started = messages[0].ts_ms if messages else 0
@@ -152,7 +153,7 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: tup
     unsure = len(utterances) >= UNSURE_MIN_TURNS and top < UNSURE_MAX_SALIENCE
     d = Draft(started, ended, " ".join(sentences[:5]), "rules",
               sorted(highlights, key=lambda u: u.message.message_id or 0), utterances,
-              _tension(utterances, closing[0] if closing else None, ended), unsure)
+              _tension(utterances, closing.valence if closing else None, ended), unsure)
     if unsure:
         d.llm_prompt = summary_prompt(utterances)
     return d

@@ -13,7 +13,7 @@ import anyio
 import apsw
 import numpy as np
 from anyio.abc import TaskGroup
-from xaiclient.wire import XaiError
+from ..store.errors import StorageFailed
 
 from .. import embed as embedding
 from ..embed.onnx import EmbedWorker
@@ -46,7 +46,7 @@ class Embeddings:
         if embedder is not None:
             try:
                 rebuild = await self.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
-            except XaiError as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
+            except StorageFailed as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
                 self.load_error = f"vector table unavailable: {exc.message}"
                 log.error("%s; memory works on keywords and time only", self.load_error)
             else:
@@ -66,7 +66,7 @@ class Embeddings:
                 lambda conn: [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM memory_items")])
             for agent_id in agent_ids:
                 await self.db.run(index.warm, agent_id, dim)
-        except XaiError as exc:
+        except StorageFailed as exc:
             log.error("vectors not preloaded: %s", exc.message)
 
     async def _reindex(self) -> None:
@@ -78,7 +78,7 @@ class Embeddings:
             chunk = items[start : start + 64]
             vectors = await self.worker.embed([i.text for i in chunk])
 
-            def write(conn: apsw.Connection, chunk=chunk, vectors=vectors) -> None:
+            def write(conn: apsw.Connection, chunk: list[index.Item] = chunk, vectors: np.ndarray = vectors) -> None:
                 for item, vec in zip(chunk, vectors, strict=True):
                     index.set_vector(conn, item.item_id, item.agent_id, vec)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Protocol
 
 import apsw
@@ -22,7 +23,8 @@ from ..store import Database
 from ..store import memory as sql
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
-from ..store.memory import Fact, NewFact
+from ..store.memory import ClosingMood, Fact, NewFact, Signals
+from ..store.mood import MoodState
 from ..store.utterances import NewUtterance
 from ..text import features, timeparse
 from . import consolidate, extract, facts, index, utterances
@@ -136,9 +138,9 @@ async def plan_facts(mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: st
                          if p.new.subject == c.subject and p.decision.action != "NOOP")]
         claim = facts.Claim(text, c.subject, c.negated, c.key, c.source)
         decision = await facts.decide(claim, neighbours, same, cfg,
-                                      lambda prompt, n, a=agent_id: mem.ask(prompt, n, a), mem.profile)
+                                      partial(mem.ask, agent_id=agent_id), mem.profile)
         mem.counters[f"fact_{decision.decided_by}"] += 1
-        new = NewFact(c.subject, c.kind, text, m.value, m.signals.as_dict(), *_valid(m.utterance))
+        new = NewFact(c.subject, c.kind, text, m.value, m.signals, *_valid(m.utterance))
         planned.append(PlannedFact(new, decision, vec, m.sources))
     return planned
 
@@ -151,7 +153,7 @@ async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
         f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.', 3,
         agent_id)
     mem.counters["fact_unsure_asked"] += 1
-    confirmed = bool(answer) and answer.strip().lower().startswith(("yes", "是"))
+    confirmed = bool(answer and answer.strip().lower().startswith(("yes", "是")))
     mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
     return confirmed
 
@@ -159,7 +161,7 @@ async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
 def _pseudo(p: PlannedFact, i: int) -> Fact:
     """A fact planned earlier in this session, as a known fact: its id is -(i + 1), never a stored one,
     so facts.decide shows it but never makes it the target of an UPDATE, DELETE or NOOP."""
-    return Fact(-(i + 1), "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, {},
+    return Fact(-(i + 1), "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, Signals(),
                 p.new.valid_from, p.new.valid_to, "", 0, 0, 0)
 
 
@@ -201,11 +203,12 @@ def write_turns(conn: apsw.Connection, agent_id: str, session_id: str, turns: li
 
 
 def write_episode(conn: apsw.Connection, agent_id: str, session_id: str, d: consolidate.Draft,
-                  closing: tuple[float, float, float] | None, planned: list[PlannedFact],
+                  closing: MoodState | None, planned: list[PlannedFact],
                   vectors: list[np.ndarray | None], turns: list[NewUtterance]) -> int:
     """The episode, its highlights, the session's turns and the planned facts; its id. ``vectors`` are
     the summary's, then the turns'."""
-    episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, closing,
+    kept = ClosingMood(closing.valence, closing.arousal, closing.fatigue) if closing else None
+    episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, kept,
                                     d.tension, d.decided_by)
     sql.add_sources(conn, "episode", episode_id, agent_id, d.sources())
     index.add(conn, agent_id, "episode", episode_id, d.summary, d.ended_ms, vectors[0])

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..embed.profiles import MINILM, EmbedProfile
-from ..store.memory import Fact
+from ..store.memory import Fact, Signals
 from . import extract
 
 EXCLUSIVE = frozenset({
@@ -96,18 +96,6 @@ _TRAILING = " .!?;:,~…。！？；：，、～·\"'”’)）"
 _ANSWER = re.compile(r"^\s*(ADD|NOOP|UPDATE\s+\[?(\d+)\]?|DELETE\s+\[?(\d+)\]?)\b", re.I)
 
 Ask = Callable[[str, int], Awaitable[str | None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Signals:
-    recency: float
-    specificity: float
-    intensity: float
-    user_refs: int
-
-    def as_dict(self) -> dict[str, float]:
-        return {"recency": self.recency, "specificity": self.specificity, "intensity": self.intensity,
-                "user_refs": self.user_refs}
 
 
 def recency(ts_ms: int, now_ms: int, half_life_days: float = 30.0) -> float:

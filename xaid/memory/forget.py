@@ -279,7 +279,7 @@ def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
                 else re.compile(re.escape(t)) for t in terms]
 
     def match(text: str | None) -> bool:
-        return bool(text) and all(p.search(text) for p in patterns)
+        return bool(text and all(p.search(text) for p in patterns))
 
     return match
 
@@ -290,7 +290,8 @@ def forget_terms(conn: apsw.Connection, agent_id: str, terms: Sequence[str]) -> 
     was made from those messages alone (turns, facts, highlights by their provenance). The count
     deleted and the ids of the messages."""
     match = term_matcher(terms)
-    conn.create_scalar_function(MATCH_FUNCTION, lambda text: int(match(text)), 1, deterministic=True)
+    conn.create_scalar_function(MATCH_FUNCTION, lambda text: int(match(text)), 1,  # type: ignore[arg-type, misc]
+                                deterministic=True)
     said = [(mid, sid) for mid, sid, text in conn.execute(
         "SELECT message_id, session_id, text FROM messages WHERE agent_id = ? AND role = 'user'", (agent_id,))
         if match(text)]
@@ -312,7 +313,7 @@ def forget_previous(conn: apsw.Connection, agent_id: str, session_id: str, befor
         return 0, []
     doomed = [row[0], *[r for r in _replies_to(conn, session_id, row[0]) if r < before_id]]
     fold = conn.execute("SELECT min(upto_message_id) FROM compressions WHERE session_id = ? AND upto_message_id >= ?",
-                        (session_id, row[0])).fetchone()[0]
+                        (session_id, row[0])).get
     if fold is not None:
         conn.execute("DELETE FROM compressions WHERE session_id = ? AND upto_message_id = ?", (session_id, fold))
     count = _delete_message_rows(conn, doomed)
@@ -322,7 +323,7 @@ def forget_previous(conn: apsw.Connection, agent_id: str, session_id: str, befor
 def _replies_to(conn: apsw.Connection, session_id: str, message_id: int) -> list[int]:
     """The assistant and tool messages after a user message, up to the next user message."""
     nxt = conn.execute("SELECT min(message_id) FROM messages WHERE session_id = ? AND role = 'user' AND message_id > ?",
-                       (session_id, message_id)).fetchone()[0]
+                       (session_id, message_id)).get
     return [r[0] for r in conn.execute(
         "SELECT message_id FROM messages WHERE session_id = ? AND role != 'user' AND message_id > ? "
         "AND message_id < ? ORDER BY message_id", (session_id, message_id, nxt if nxt is not None else 1 << 62))]
@@ -350,7 +351,7 @@ def forget_all(conn: apsw.Connection, agent_id: str) -> int:
     """Every memory of the agent, its conversations and its mood; the agent itself stays."""
     fence.bump(conn, agent_id)
     counted = sum(
-        conn.execute(f"SELECT count(*) FROM {table} WHERE agent_id = ?", (agent_id,)).fetchone()[0]
+        conn.execute(f"SELECT count(*) FROM {table} WHERE agent_id = ?", (agent_id,)).get
         for table in ("episodes", "facts", "highlights", "messages", "utterances")
     )
     index.remove_agent(conn, agent_id)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..clock import MAX_TS
-from ..store.memory import NewFact
+from ..store.memory import NewFact, Signals
 
 MAX_FACT_TEXT = 2_000  # a fact is one sentence; a longer one is a document, not a fact
 MAX_SUMMARY = 20_000
@@ -95,11 +95,9 @@ def fact(raw: Any, i: int) -> ImportedFact:
     signals_raw = raw.get("signals") or {}
     if not isinstance(signals_raw, dict):
         raise Refused(f"{where}.signals must be a map")
-    signals: dict[str, float] = {}
-    for key, (low, high) in SIGNALS.items():
-        got = number(signals_raw.get(key), f"{where}.signals.{key}", low, high)
-        if got is not None:
-            signals[key] = got
+    read = {key: number(signals_raw.get(key), f"{where}.signals.{key}", low, high) or 0.0
+            for key, (low, high) in SIGNALS.items()}
+    signals = Signals(read["recency"], read["specificity"], read["intensity"], int(read["user_refs"]))
     status = text(raw.get("status"), f"{where}.status", 20, default="current")
     new = NewFact(
         subject=text(raw.get("subject"), f"{where}.subject", MAX_LABEL, default="user.other") or "user.other",

@@ -66,7 +66,7 @@ def ensure_vector_table(conn: apsw.Connection, dim: int, model: str) -> bool:
         "INSERT INTO meta (key, value) VALUES ('embed_model', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
         (f"{model}:{dim}:int8",),
     )
-    return not converted and conn.execute("SELECT count(*) FROM memory_items").fetchone()[0] > 0
+    return not converted and conn.execute("SELECT count(*) FROM memory_items").get > 0
 
 
 def _create_vector_table(conn: apsw.Connection, dim: int) -> None:
@@ -86,12 +86,11 @@ def compact_vectors(conn: apsw.Connection) -> int:
     maintenance. Rewriting it packs the live ones; done only past twice the room they need."""
     if not _has_vectors(conn):
         return 0
-    slots = int(conn.execute(f"SELECT coalesce(sum(size), 0) FROM {VEC_TABLE}_chunks").fetchone()[0])
-    live = int(conn.execute(f"SELECT count(*) FROM {VEC_TABLE}_rowids").fetchone()[0])
+    slots = int(conn.execute(f"SELECT coalesce(sum(size), 0) FROM {VEC_TABLE}_chunks").get)
+    live = int(conn.execute(f"SELECT count(*) FROM {VEC_TABLE}_rowids").get)
     if slots <= 2 * live + 4 * VEC_CHUNK:
         return 0
-    row = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()
-    dim = int(row[0].split(":")[-2])
+    dim = int(conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").get.split(":")[-2])
     conn.execute(f"CREATE TEMP TABLE vec_compact AS SELECT item_id, agent_id, embedding FROM {VEC_TABLE} "
                  "ORDER BY agent_id, item_id")
     conn.execute(f"DROP TABLE {VEC_TABLE}")
@@ -233,7 +232,7 @@ def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list
     spelled = _stems(conn, terms) if terms_table == "memory_fts_terms" else {t: t for t in terms}
     keys = list(dict.fromkeys(spelled.values()))
     marks = ",".join("?" * len(keys))
-    found = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", keys).fetchall())
+    found = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", keys))
     docs = {t: found.get(spelled[t], 0) for t in terms}
     kept = [t for t in terms if docs[t] <= COMMON_DOCS]
     return kept or [min(terms, key=lambda t: docs[t])]
@@ -244,7 +243,7 @@ _TOKENIZERS: weakref.WeakKeyDictionary[apsw.Connection, Any] = weakref.WeakKeyDi
 
 def _stems(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
     """Each word as the Latin index's tokenizer (Porter over unicode61) stores it."""
-    tokenize = _TOKENIZERS.get(conn)
+    tokenize: Any = _TOKENIZERS.get(conn)  # apsw's FTS5Tokenizer; with offsets each token is (start, end, text)
     if tokenize is None:
         tokenize = _TOKENIZERS[conn] = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
     out = {}

@@ -30,17 +30,17 @@ def refresh(conn: apsw.Connection, agent: Agent, every: int, now_ms: int) -> int
     (Agents with memory off are not asked: xaid.consolidation checks that.)"""
     count = sql.count_episodes(conn, agent.agent_id)
     current = sql.persona(conn, agent.agent_id)
-    seen = current[2] if current else 0
+    seen = current.episodes_seen if current else 0
     if count - seen < every and current is not None:
         return None
     if current is None and count < 1:
         return None
     text = compose(sql.facts(conn, agent.agent_id))
-    if not text or (current is not None and current[0] == text):
+    if not text or (current is not None and current.text == text):
         return None
     return sql.write_persona(conn, agent.agent_id, text, count, "rules", now_ms)
 
 
 def current_text(conn: apsw.Connection, agent_id: str) -> str | None:
-    row = sql.persona(conn, agent_id)
-    return row[0] if row else None
+    current = sql.persona(conn, agent_id)
+    return current.text if current else None

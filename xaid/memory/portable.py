@@ -103,7 +103,7 @@ def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
         "agent_id": agent_id,
         "files": {path: "\n".join(lines) + "\n" for path, lines in sorted(files.items())},
         "facts": facts,
-        "persona": persona[0] if persona else None,
+        "persona": persona.text if persona else None,
     }
 
 
@@ -193,8 +193,8 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
                 next(vec)
             continue
         mood = ep.get("closing_mood") or {}
-        closing = (mood.get("valence"), mood.get("arousal"), mood.get("fatigue")) if mood.get("valence") is not None \
-            else None
+        closing = sql.ClosingMood(mood["valence"], mood.get("arousal"), mood.get("fatigue")) \
+            if mood.get("valence") is not None else None
         tension = float(ep.get("tension") or 0.0)
         episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
                                         ep["ended_ms"], ep["summary"], closing, tension, "import")

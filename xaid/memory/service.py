@@ -12,6 +12,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import anyio
 import apsw
@@ -24,6 +25,7 @@ from ..settings import Settings
 from ..store import Database
 from ..store import memory as sql
 from ..store import sessions as session_sql
+from ..store.errors import StorageFailed
 from . import forget
 from .embeddings import Embeddings
 
@@ -113,7 +115,7 @@ class Memory:
                 for job_id, agent_id, session_id in jobs:
                     if not await self._one(job_id, agent_id, session_id):
                         break
-            except XaiError as exc:
+            except StorageFailed as exc:
                 log.error("the consolidation queue cannot reach the database: %s", exc.message)
                 await anyio.sleep(SWEEP_SECONDS)
                 continue
@@ -144,7 +146,7 @@ class Memory:
         now = self.clock.now_ms()
 
         def sweep(conn: apsw.Connection) -> int:
-            stale = conn.execute(
+            stale: list[tuple[Any, ...]] = conn.execute(
                 "SELECT session_id, agent_id, last_ms FROM sessions WHERE closed_ms IS NULL AND last_ms < ? "
                 "AND rowid <= ?", (now - idle_ms, self._known_before)).fetchall()
             for session_id, agent_id, last_ms in stale:
@@ -152,7 +154,7 @@ class Memory:
                 sql.enqueue_job(conn, agent_id, session_id, now)
             # a new start, a new try for what failed before (say, on a full disk)
             conn.execute("UPDATE jobs SET state = 'pending', attempts = 0 WHERE state = 'failed'")
-            orphans = conn.execute(
+            orphans: list[tuple[Any, ...]] = conn.execute(
                 "SELECT s.session_id, s.agent_id FROM sessions s LEFT JOIN jobs j ON j.session_id = s.session_id "
                 "WHERE s.closed_ms IS NOT NULL AND j.job_id IS NULL AND s.rowid <= ?", (self._known_before,)).fetchall()
             for session_id, agent_id in orphans:
@@ -163,7 +165,7 @@ class Memory:
             if count := await self.db.run(sweep):
                 log.info("queued consolidation of %d session(s) found at start-up", count)
             await self.maintenance()
-        except XaiError as exc:
+        except StorageFailed as exc:
             log.error("start-up sweep skipped: %s", exc.message)
 
     async def _sweeper(self) -> None:
@@ -181,7 +183,7 @@ class Memory:
                         await self.close_and_consolidate(session_id, agent_id, self.clock.now_ms(), False)
                 if self.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
                     await self.maintenance()
-            except XaiError as exc:  # a full disk: try again at the next sweep
+            except StorageFailed as exc:  # a full disk: try again at the next sweep
                 log.error("idle sweep skipped: %s", exc.message)
 
     async def maintenance(self, at_ms: int | None = None) -> dict[str, int]:

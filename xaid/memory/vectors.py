@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import apsw
 import numpy as np
@@ -155,7 +156,7 @@ class AgentVectors:
         if m >= live:
             candidates = np.flatnonzero(self.alive[:n])
         else:
-            distance = _hamming(self.codes[:n], self._code(v[None, :], np.linalg.norm(v)[None])[0])
+            distance = _hamming(self.codes[:n], self._code(v[None, :], np.linalg.norm(v[None, :], axis=1))[0])
             if self.dead:
                 distance[~self.alive[:n]] = np.iinfo(distance.dtype).max
             candidates = np.sort(np.argpartition(distance, m)[:m])  # in order, so the gather reads forward
@@ -205,7 +206,7 @@ def _bump(conn: apsw.Connection, agent_id: str) -> int:
     return int(conn.execute(
         "INSERT INTO vector_generations (agent_id, generation) VALUES (?, 1) "
         "ON CONFLICT(agent_id) DO UPDATE SET generation = generation + 1 RETURNING generation",
-        (agent_id,)).fetchone()[0])
+        (agent_id,)).get)
 
 
 def _cached(conn: apsw.Connection, agent_id: str, generation: int) -> AgentVectors | None:
@@ -272,9 +273,10 @@ def _from_chunks(conn: apsw.Connection, table: str, agent_id: str, dim: int
             (agent_id,)).fetchall()
     except apsw.Error:
         return None
+    chunks_any: list[tuple[Any, ...]] = chunks  # vec0's own columns: sizes, bitmaps and blobs
     ids: list[np.ndarray] = []
     rows: list[np.ndarray] = []
-    for size, validity, rowids, vecs in chunks:
+    for size, validity, rowids, vecs in chunks_any:
         if not (isinstance(validity, bytes) and len(validity) * 8 >= size and len(rowids) == size * 8
                 and len(vecs) == size * dim):
             return None

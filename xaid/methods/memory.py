@@ -69,9 +69,9 @@ async def list_memory(call: Call) -> dict[str, Any]:
         raise bad_params("param 'kind' must be 'episode', 'fact' or 'utterance'")
     if status not in {"current", "superseded", "deleted", "all"}:
         raise bad_params("param 'status' must be current, superseded, deleted or all")
-    found = await call.app.db.run(
+    facts = await call.app.db.run(
         lambda conn: sql.facts(conn, agent_id, status=None if status == "all" else status, limit=limit))
-    return {"items": [f.to_wire() for f in found]}
+    return {"items": [f.to_wire() for f in facts]}
 
 
 @method("memory.get")
@@ -179,8 +179,10 @@ async def persona(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()
     await load_agent(call, agent_id)
-    row = await call.app.db.run(sql.persona, agent_id)
-    return {"text": row[0] if row else None, "version": row[1] if row else 0, "episodes_seen": row[2] if row else 0}
+    current = await call.app.db.run(sql.persona, agent_id)
+    if current is None:
+        return {"text": None, "version": 0, "episodes_seen": 0}
+    return {"text": current.text, "version": current.version, "episodes_seen": current.episodes_seen}
 
 
 @method("memory.maintain")

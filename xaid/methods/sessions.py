@@ -14,6 +14,7 @@ from ..clock import at, for_state, state_ceiling
 from ..dispatch import Call, Params, bad_params, method, not_found
 from ..mood import tracker
 from ..store import sessions as sql
+from ..store.errors import StorageFailed
 from ..store.sessions import Message, Session
 from ..turns import UserTurn
 from .agents import load_agent
@@ -41,14 +42,14 @@ async def open_session(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     limit = call.app.config.server.max_open_sessions
     open_now = await call.app.db.run(
-        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").fetchone()[0])
+        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get)
     if open_now >= limit:
         raise XaiError(ErrorCode.OVERLOADED, f"{open_now} sessions are open (server.max_open_sessions); close some")
     session_id = "s_" + secrets.token_hex(8)
     ts_ms = at(call.app.clock, ts)
     try:
         await call.app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
-    except XaiError as exc:
+    except StorageFailed as exc:
         if isinstance(exc.__cause__, apsw.ConstraintError):  # the agent was deleted meanwhile
             raise not_found("agent", agent_id) from None
         raise

@@ -61,6 +61,7 @@ class SessionStates:
                 "evictions": c.evictions, "misses": c.misses}
 
     def _drop(self, session: str | None = None) -> None:
+        gone: Saved | None
         if session is None:
             _key, gone = self.saved.popitem(last=False)
         else:

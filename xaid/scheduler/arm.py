@@ -24,6 +24,7 @@ from .. import clock
 from ..clock import DAY_MS, HOUR_MS
 from ..memory.consolidate import Draft, Utterance
 from ..mood.lexicon_en import CUES
+from ..mood.state import MoodState
 from ..text import cjk, features, stopwords, timeparse
 
 MAX_PER_EPISODE = 2
@@ -164,10 +165,10 @@ def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None
     return Arm(f'how it went: "{_short(text)}"', words, scene, not_before, not_before + window, round(priority, 3))
 
 
-def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None:
+def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     if closing is None:
         return None
-    valence, _arousal, fatigue = closing
+    valence, fatigue = closing.valence, closing.fatigue
     if valence > -0.3 and fatigue < 0.5:
         return None
     peak = max(d.utterances, key=lambda u: u.intensity, default=None)
@@ -180,7 +181,7 @@ def _emotion(d: Draft, closing: tuple[float, float, float] | None) -> Arm | None
                round(min(1.0, 0.5 + 0.5 * strength), 3))
 
 
-def matters(d: Draft, closing: tuple[float, float, float] | None) -> list[Arm]:
+def matters(d: Draft, closing: MoodState | None) -> list[Arm]:
     texts = [u.message.text for u in d.utterances]
     if any(_has(t, DO_NOT_ASK) for t in texts):
         return []

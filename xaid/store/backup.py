@@ -67,7 +67,7 @@ def check(path: Path) -> int:
         conn.enable_load_extension(True)
         conn.load_extension(sqlite_vec.loadable_path())
         try:
-            result = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            result = conn.execute("PRAGMA integrity_check").fetchall()[0][0]
             version = current_version(conn)
             has_agents = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'agents'").fetchone()
         finally:

@@ -17,24 +17,24 @@ from typing import Any, TypeVar
 import anyio
 import apsw
 import sqlite_vec
-from xaiclient.wire import ErrorCode, XaiError
 
 from ..text import cjk
+from .errors import StorageFailed, StorageFull
 from .migrate import migrate
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
-def storage_error(exc: apsw.Error) -> XaiError:
+def storage_error(exc: apsw.Error) -> StorageFailed:
     """Turn SQLite's failure into something a user can act on; the stored data is untouched."""
     if isinstance(exc, apsw.FullError):
-        return XaiError(ErrorCode.STORAGE_ERROR, "the disk is full: nothing was written; free space and retry")
+        return StorageFull("the disk is full: nothing was written; free space and retry")
     if isinstance(exc, apsw.ReadOnlyError):
-        return XaiError(ErrorCode.STORAGE_ERROR, "the database is read-only: nothing was written")
+        return StorageFailed("the database is read-only: nothing was written")
     if isinstance(exc, apsw.IOError):
-        return XaiError(ErrorCode.STORAGE_ERROR, f"disk I/O error: nothing was written ({exc})")
-    return XaiError(ErrorCode.STORAGE_ERROR, f"storage error: {exc}")
+        return StorageFailed(f"disk I/O error: nothing was written ({exc})")
+    return StorageFailed(f"storage error: {exc}")
 
 
 def cjk_bigrams(text: str | None) -> str:
@@ -76,16 +76,16 @@ def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = Non
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())  # vec0 tables for memory vectors
     conn.enable_load_extension(False)
-    conn.create_scalar_function("cjk_bigrams", cjk_bigrams, 1, deterministic=True)
-    conn.create_scalar_function("cjk_runs", cjk_runs, 1, deterministic=True)
-    conn.create_scalar_function("casefold", casefold, 1, deterministic=True)
+    conn.create_scalar_function("cjk_bigrams", cjk_bigrams, 1, deterministic=True)  # type: ignore[arg-type]
+    conn.create_scalar_function("cjk_runs", cjk_runs, 1, deterministic=True)  # type: ignore[arg-type]
+    conn.create_scalar_function("casefold", casefold, 1, deterministic=True)  # type: ignore[arg-type]
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA secure_delete = ON")  # forgotten text is overwritten, not left in free pages
     migrate(conn)
     if max_db_mb is not None:
-        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        page = conn.execute("PRAGMA page_size").get
         conn.execute(f"PRAGMA max_page_count = {max(1, max_db_mb * 1024 * 1024 // page)}")
     return conn
 
@@ -100,12 +100,13 @@ class Database:
         """Run ``fn(conn, *args)`` in one transaction, on the calling thread."""
         try:
             with self.conn:
-                return fn(self.conn, *args)
+                result = fn(self.conn, *args)
+            return result
         except apsw.Error as exc:
             cause = _root(exc)
             if isinstance(cause, apsw.FullError) and self._at_size_limit():
-                raise XaiError(ErrorCode.STORAGE_ERROR, "the database reached its size limit (storage.max_db_mb): "
-                               "nothing was written; forget old memories or raise the limit") from exc
+                raise StorageFull("the database reached its size limit (storage.max_db_mb): "
+                                  "nothing was written; forget old memories or raise the limit") from exc
             raise storage_error(cause) from exc
 
     def _at_size_limit(self) -> bool:
@@ -131,7 +132,7 @@ class Database:
         return await anyio.to_thread.run_sync(bare, limiter=self._limiter)
 
     def integrity_ok(self) -> bool:
-        return self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return self.conn.execute("PRAGMA integrity_check").fetchall()[0][0] == "ok"
 
     def close(self) -> None:
         try:

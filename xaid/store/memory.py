@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import apsw
@@ -47,6 +47,40 @@ class Episode:
 
 
 @dataclass(frozen=True, slots=True)
+class ClosingMood:
+    """The mood at a session's last word, kept with its episode. An imported episode may come
+    without arousal or fatigue; those columns then stay NULL."""
+
+    valence: float
+    arousal: float | None = None
+    fatigue: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    """What a fact's value was computed from (memory.facts.value), stored beside it so a change of
+    weights can be explained; an imported fact without them has zeros."""
+
+    recency: float = 0.0
+    specificity: float = 0.0
+    intensity: float = 0.0
+    user_refs: int = 0
+
+    def as_dict(self) -> dict[str, float]:
+        return {"recency": self.recency, "specificity": self.specificity, "intensity": self.intensity,
+                "user_refs": self.user_refs}
+
+
+@dataclass(frozen=True, slots=True)
+class Persona:
+    """The newest version of an agent's learned profile of the user."""
+
+    text: str
+    version: int
+    episodes_seen: int
+
+
+@dataclass(frozen=True, slots=True)
 class Fact:
     fact_id: int
     agent_id: str
@@ -57,7 +91,7 @@ class Fact:
     superseded_by: int | None
     episode_id: int | None
     value: float
-    signals: dict[str, float]
+    signals: Signals
     valid_from: str | None
     valid_to: str | None
     decided_by: str
@@ -70,7 +104,7 @@ class Fact:
         return {
             "fact_id": self.fact_id, "subject": self.subject, "kind": self.kind, "text": self.text,
             "status": self.status, "superseded_by": self.superseded_by, "episode_id": self.episode_id,
-            "value": round(self.value, 4), "signals": self.signals, "valid_from": self.valid_from,
+            "value": round(self.value, 4), "signals": self.signals.as_dict(), "valid_from": self.valid_from,
             "valid_to": self.valid_to, "decided_by": self.decided_by, "created_ms": self.created_ms,
             "updated_ms": self.updated_ms, "ref_count": self.ref_count, "refs": list(self.refs),
         }
@@ -82,7 +116,7 @@ class NewFact:
     kind: str
     text: str
     value: float
-    signals: dict[str, float] = field(default_factory=dict)
+    signals: Signals = field(default_factory=Signals)
     valid_from: str | None = None
     valid_to: str | None = None
 
@@ -124,12 +158,12 @@ def add_sources(conn: apsw.Connection, kind: str, item_id: int, agent_id: str,
 def _episode(conn: apsw.Connection, row: tuple[Any, ...]) -> Episode:
     highlights = tuple(r[0] for r in conn.execute(
         "SELECT text FROM highlights WHERE episode_id = ? ORDER BY ts_ms, highlight_id", (row[0],)))
-    return Episode(*row, highlights=highlights, refs=refs_of(conn, "episode", row[0]))
+    return replace(Episode(*row), highlights=highlights, refs=refs_of(conn, "episode", row[0]))
 
 
 def insert_episode(conn: apsw.Connection, agent_id: str, session_id: str | None, started_ms: int, ended_ms: int,
-                   summary: str, closing: tuple[float, float, float] | None, tension: float, decided_by: str) -> int:
-    v, a, f = closing if closing else (None, None, None)
+                   summary: str, closing: ClosingMood | None, tension: float, decided_by: str) -> int:
+    v, a, f = (closing.valence, closing.arousal, closing.fatigue) if closing else (None, None, None)
     conn.execute(
         "INSERT INTO episodes (agent_id, session_id, started_ms, ended_ms, summary, closing_valence, closing_arousal, "
         "closing_fatigue, tension, decided_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -170,11 +204,11 @@ def episodes(conn: apsw.Connection, agent_id: str, *, since_ms: int | None = Non
 
 
 def count_episodes(conn: apsw.Connection, agent_id: str) -> int:
-    return int(conn.execute("SELECT count(*) FROM episodes WHERE agent_id = ?", (agent_id,)).fetchone()[0])
+    return int(conn.execute("SELECT count(*) FROM episodes WHERE agent_id = ?", (agent_id,)).get)
 
 
 def _fact(conn: apsw.Connection, row: tuple[Any, ...]) -> Fact:
-    signals = {"recency": row[9], "specificity": row[10], "intensity": row[11], "user_refs": row[12]}
+    signals = Signals(row[9], row[10], row[11], row[12])
     return Fact(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], signals, row[13], row[14],
                 row[15], row[16], row[17], row[18], refs=refs_of(conn, "fact", row[0]))
 
@@ -186,8 +220,8 @@ def insert_fact(conn: apsw.Connection, agent_id: str, fact: NewFact, episode_id:
         "INSERT INTO facts (agent_id, subject, kind, text, status, episode_id, value, sig_recency, sig_specificity, "
         "sig_intensity, sig_user_refs, valid_from, valid_to, decided_by, created_ms, updated_ms) "
         "VALUES (?, ?, ?, ?, 'current', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (agent_id, fact.subject, fact.kind, fact.text, episode_id, fact.value, s.get("recency", 0.0),
-         s.get("specificity", 0.0), s.get("intensity", 0.0), int(s.get("user_refs", 0)), fact.valid_from,
+        (agent_id, fact.subject, fact.kind, fact.text, episode_id, fact.value, s.recency,
+         s.specificity, s.intensity, int(s.user_refs), fact.valid_from,
          fact.valid_to, decided_by, ts_ms, ts_ms),
     )
     fact_id = conn.last_insert_rowid()
@@ -207,14 +241,14 @@ def fact_event(conn: apsw.Connection, fact_id: int, agent_id: str, ts_ms: int, a
 def supersede(conn: apsw.Connection, old_id: int, new_id: int, ts_ms: int, decided_by: str) -> None:
     conn.execute("UPDATE facts SET status = 'superseded', superseded_by = ?, updated_ms = ? WHERE fact_id = ?",
                  (new_id, ts_ms, old_id))
-    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (old_id,)).fetchone()
+    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (old_id,)).get
     fact_event(conn, old_id, row[0], ts_ms, "SUPERSEDED", row[1], decided_by, new_id)
 
 
 def retire(conn: apsw.Connection, fact_id: int, ts_ms: int, decided_by: str) -> None:
     """The user said it no longer holds: kept as history, never returned as current."""
     conn.execute("UPDATE facts SET status = 'deleted', updated_ms = ? WHERE fact_id = ?", (ts_ms, fact_id))
-    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (fact_id,)).fetchone()
+    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (fact_id,)).get
     fact_event(conn, fact_id, row[0], ts_ms, "DELETE", row[1], decided_by)
 
 
@@ -260,17 +294,17 @@ def touch(conn: apsw.Connection, kind: str, source_id: int, ts_ms: int) -> None:
                  f"WHERE {key} = ?", (ts_ms, source_id))
 
 
-def persona(conn: apsw.Connection, agent_id: str) -> tuple[str, int, int] | None:
-    """(text, version, episodes_seen) of the newest persona."""
+def persona(conn: apsw.Connection, agent_id: str) -> Persona | None:
+    """The newest persona."""
     row = conn.execute("SELECT text, version, episodes_seen FROM persona WHERE agent_id = ? ORDER BY version DESC "
                        "LIMIT 1", (agent_id,)).fetchone()
-    return (row[0], int(row[1]), int(row[2])) if row else None
+    return Persona(row[0], int(row[1]), int(row[2])) if row else None
 
 
 def write_persona(conn: apsw.Connection, agent_id: str, text: str, episodes_seen: int, decided_by: str,
                   ts_ms: int) -> int:
     current = persona(conn, agent_id)
-    version = (current[1] if current else 0) + 1
+    version = (current.version if current else 0) + 1
     conn.execute("INSERT INTO persona (agent_id, text, version, episodes_seen, decided_by, created_ms) "
                  "VALUES (?, ?, ?, ?, ?, ?)", (agent_id, text, version, episodes_seen, decided_by, ts_ms))
     return version

@@ -11,6 +11,8 @@ from importlib import resources
 
 import apsw
 
+from .errors import SchemaError, SchemaTooNew
+
 _NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 
@@ -27,7 +29,7 @@ def migrations() -> list[tuple[int, str, str]]:
 
 
 def current_version(conn: apsw.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return int(conn.execute("PRAGMA user_version").get)
 
 
 def migrate(conn: apsw.Connection) -> int:
@@ -35,7 +37,7 @@ def migrate(conn: apsw.Connection) -> int:
     known = migrations()
     version = current_version(conn)
     if version > len(known):
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"database schema version {version} is newer than this xaid knows ({len(known)}); "
             "upgrade xaid or restore a backup"
         )
@@ -44,7 +46,7 @@ def migrate(conn: apsw.Connection) -> int:
     # A table is rebuilt by copy, drop and rename; with foreign keys on, the drop would cascade to every
     # row that references it. The pragma is a no-op inside a transaction, so it is set around them, and
     # each migration proves inside its own transaction that every reference still resolves.
-    enforced = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    enforced = conn.execute("PRAGMA foreign_keys").get
     conn.execute("PRAGMA foreign_keys = OFF")
     try:
         for number, name, sql in known[version:]:
@@ -52,7 +54,7 @@ def migrate(conn: apsw.Connection) -> int:
                 conn.execute(sql)
                 broken = conn.execute("PRAGMA foreign_key_check").fetchall()
                 if broken:
-                    raise RuntimeError(f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}")
+                    raise SchemaError(f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}")
                 conn.execute(f"PRAGMA user_version = {number}")
     finally:
         conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")

@@ -107,8 +107,7 @@ def set_feedback(conn: apsw.Connection, item_id: int, feedback: str) -> None:
 
 
 def last_push(conn: apsw.Connection, agent_id: str) -> int | None:
-    row = conn.execute("SELECT max(pushed_ms) FROM recall_items WHERE agent_id = ?", (agent_id,)).fetchone()
-    return row[0]
+    return conn.execute("SELECT max(pushed_ms) FROM recall_items WHERE agent_id = ?", (agent_id,)).get
 
 
 def pushed_in(conn: apsw.Connection, session_id: str) -> list[RecallItem]:
@@ -137,6 +136,6 @@ def outcome_counts(conn: apsw.Connection, agent_id: str | None) -> dict[str, int
     where, args = ("WHERE agent_id = ?", (agent_id,)) if agent_id else ("", ())
     row = conn.execute(
         "SELECT count(pushed_ms), sum(engaged = 1), sum(feedback = 'welcome'), sum(feedback = 'annoying'), "
-        f"sum(state = 'pending') FROM recall_items {where}", args).fetchone()
+        f"sum(state = 'pending') FROM recall_items {where}", args).get
     return {"pushes": row[0] or 0, "engaged": row[1] or 0, "welcome": row[2] or 0, "annoying": row[3] or 0,
             "pending": row[4] or 0}

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import apsw
-from xaiclient.wire import ErrorCode, XaiError
+
+from .errors import Conflict, NotFound
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +120,9 @@ def require_open(conn: apsw.Connection, session_id: str) -> None:
     awaiting anything, and a close or a delete may have committed since."""
     row = conn.execute("SELECT closed_ms FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
     if row is None:
-        raise XaiError(ErrorCode.NOT_FOUND, f"no session {session_id!r}", {"what": "session", "id": session_id})
+        raise NotFound("session", session_id)
     if row[0] is not None:
-        raise XaiError(ErrorCode.CONFLICT, f"session {session_id!r} is closed; open a new one")
+        raise Conflict(f"session {session_id!r} is closed; open a new one")
 
 
 def close_session(conn: apsw.Connection, session_id: str, ts_ms: int) -> None:

@@ -79,9 +79,9 @@ def listed(conn: apsw.Connection, agent_id: str, *, session_id: str | None = Non
            ) -> list[Utterance]:
     """Oldest first; one session's, or the agent's newest ``limit``."""
     if session_id is not None:
-        rows = conn.execute(f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.session_id = ? "
-                            "ORDER BY u.utterance_id LIMIT ?", (agent_id, session_id, limit))
-        return [Utterance(*r) for r in rows]
+        return [Utterance(*r) for r in conn.execute(
+            f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.session_id = ? "
+            "ORDER BY u.utterance_id LIMIT ?", (agent_id, session_id, limit))]
     rows = conn.execute(f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? ORDER BY u.ts_ms DESC, "
                         "u.utterance_id DESC LIMIT ?", (agent_id, limit)).fetchall()
     return [Utterance(*r) for r in reversed(rows)]

@@ -14,13 +14,14 @@ from xaid.config import MemoryConfig
 from xaid.embed.onnx import OnnxEmbedder
 from xaid.memory import facts
 from xaid.memory.facts import Claim
-from xaid.store.memory import Fact
+from xaid.store.memory import Fact, Signals
 
 CFG = MemoryConfig()
 
 
 def fact(fact_id: int, subject: str, text: str) -> Fact:
-    return Fact(fact_id, "a", subject, "preference", text, "current", None, None, 0.5, {}, None, None, "fast", 0, 0, 0)
+    return Fact(fact_id, "a", subject, "preference", text, "current", None, None, 0.5, Signals(), None, None, "fast",
+                0, 0, 0)
 
 
 def test_value_follows_the_weights_and_keeps_signals() -> None:
