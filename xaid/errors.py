@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import BadParams, NotFound
 
 # One event of a running call (``"text"``, ``"tool_call"``, ``"notice"``) and its fields.
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
-def bad_params(message: str) -> XaiError:
-    return XaiError(ErrorCode.BAD_PARAMS, message)
+def bad_params(message: str) -> BadParams:
+    return BadParams(message)
 
 
-def not_found(what: str, key: str) -> XaiError:
-    return XaiError(ErrorCode.NOT_FOUND, f"no {what} {key!r}", {"what": what, "id": key})
+def not_found(what: str, key: str) -> NotFound:
+    return NotFound(f"no {what} {key!r}", {"what": what, "id": key})
 
 
 __all__ = ["Emit", "bad_params", "not_found"]
