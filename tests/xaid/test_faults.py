@@ -26,6 +26,7 @@ import apsw
 import pytest
 from xaiclient import AsyncClient, Client, XaiError
 
+from tests.inproc import InProcessDaemon
 from xaid.testing import DaemonProcess
 from xaid.testing.faults import (
     REFUSED,
@@ -88,7 +89,7 @@ async def mixed_calls(path: Path, clients: int, seconds: float) -> tuple[Counter
     return done, errors, acked
 
 
-def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(daemon: DaemonProcess) -> None:
+def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         for a in range(3):
             c.agent_create(f"load{a}")
