@@ -1,4 +1,8 @@
-"""Shared fixtures: a real xaid process on a real socket in a temp dir.
+"""Shared fixtures: a real xaid on a real socket in a temp dir, inside the test process.
+
+``daemon`` is an :class:`~testkit.inproc.InProcessDaemon` (``lifespan.serve`` on a thread of its
+own): real socket, real database, real embedder. Tests about what only a process has (signals,
+exit codes, SIGKILL, the command line) start a ``DaemonProcess`` themselves.
 
 The daemon runs the scripted provider unless a test asks otherwise; it stands in for an LLM
 wherever the test is about the daemon rather than the words (see xaid/providers/scripted.py).
@@ -13,15 +17,23 @@ import pytest
 from xaiclient import Client
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[DaemonProcess]:
+def daemon(tmp_path: Path) -> Iterator[InProcessDaemon]:
+    with InProcessDaemon(tmp_path / "d") as d:
+        yield d
+
+
+@pytest.fixture
+def daemon_process(tmp_path: Path) -> Iterator[DaemonProcess]:
+    """The daemon as its own process, for tests of what only a process has."""
     with DaemonProcess(tmp_path / "d") as proc:
         yield proc
 
 
 @pytest.fixture
-def client(daemon: DaemonProcess) -> Iterator[Client]:
+def client(daemon: InProcessDaemon) -> Iterator[Client]:
     with daemon.client() as c:
         yield c

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -41,7 +41,7 @@ def run_python(code: str, sock: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
 
 
-def test_the_python_snippets_run_as_written_and_again(daemon: DaemonProcess) -> None:
+def test_the_python_snippets_run_as_written_and_again(daemon: InProcessDaemon) -> None:
     snippets = blocks("python")
     assert len(snippets) >= 2
     for round_ in (1, 2):  # the second time the agent exists, as it does after `make demo`
@@ -93,7 +93,7 @@ def test_the_daemon_command_reads_as_a_valid_configuration(tmp_path: Path) -> No
     assert out.returncode == 0 and "XAID_SERVER_SOCKET" in out.stdout, out.stderr
 
 
-def test_the_xaictl_commands_run_as_written(daemon: DaemonProcess) -> None:
+def test_the_xaictl_commands_run_as_written(daemon: InProcessDaemon) -> None:
     """Every xaictl line of the README against a daemon, after what `make demo` leaves (agent mia)."""
     import shlex
 

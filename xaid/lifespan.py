@@ -102,13 +102,24 @@ async def _signals(app: App, tg: TaskGroup, serving: anyio.CancelScope, config_p
                 _reload(app, config_path)
                 continue
             log.info("received %s: draining", signal.Signals(signum).name)
-            notify("STOPPING=1")
-            app.shutting_down = True
-            serving.cancel()  # stop accepting
-            if not await _drain(app, app.config.server.drain_seconds):
-                log.warning("calls still running after %.0f s: cancelling them", app.config.server.drain_seconds)
-            tg.cancel_scope.cancel()
+            await _shut_down(app, tg, serving)
             return
+
+
+async def _stop_when(stop: anyio.Event, app: App, tg: TaskGroup, serving: anyio.CancelScope) -> None:
+    await stop.wait()
+    log.info("asked to stop: draining")
+    await _shut_down(app, tg, serving)
+
+
+async def _shut_down(app: App, tg: TaskGroup, serving: anyio.CancelScope) -> None:
+    """What SIGTERM does: refuse new turns and connections, let running calls finish, then end."""
+    notify("STOPPING=1")
+    app.shutting_down = True
+    serving.cancel()  # stop accepting
+    if not await _drain(app, app.config.server.drain_seconds):
+        log.warning("calls still running after %.0f s: cancelling them", app.config.server.drain_seconds)
+    tg.cancel_scope.cancel()
 
 
 def _stop_listening(servers: list[asyncio.Server], path: Path | None) -> None:
@@ -133,15 +144,19 @@ async def _watchdog(interval: float) -> None:
         await anyio.sleep(interval)
 
 
-async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | None = None) -> None:
+async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | None = None,
+                stop: anyio.Event | None = None) -> None:
+    """Run the daemon until SIGTERM or SIGINT. With ``stop``, run it until that event is set
+    instead, with the same drain, and install no signal handlers: they work only in the main
+    thread, and a daemon hosted in a thread (the tests' in-process one) has no signals of its own."""
     lock = lock_state_dir(prepare_state_dir(cfg))  # before anything is opened: one daemon per state directory
     try:
-        await _serve(cfg, config_path, clock)
+        await _serve(cfg, config_path, clock, stop)
     finally:
         os.close(lock)
 
 
-async def _serve(cfg: Config, config_path: str | None, clock: Clock | None) -> None:
+async def _serve(cfg: Config, config_path: str | None, clock: Clock | None, stop: anyio.Event | None) -> None:
     app = App.open(cfg, clock)
     await app.memory.start()  # before the socket accepts: what it notes must predate every new session
     if swept := backup.sweep(app.db.path):
@@ -151,7 +166,10 @@ async def _serve(cfg: Config, config_path: str | None, clock: Clock | None) -> N
     try:
         async with anyio.create_task_group() as tg:
             serving = anyio.CancelScope()
-            tg.start_soon(_signals, app, tg, serving, config_path)
+            if stop is None:
+                tg.start_soon(_signals, app, tg, serving, config_path)
+            else:
+                tg.start_soon(_stop_when, stop, app, tg, serving)
             tg.start_soon(app.queue.load)
             tg.start_soon(app.queue.worker)
             tg.start_soon(app.memory.run, tg)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from testkit import DaemonProcess, xaictl
+from testkit import xaictl
+from testkit.inproc import InProcessDaemon
 
 
 def test_no_daemon_is_one_line_and_non_zero(tmp_path: Path) -> None:
@@ -17,7 +18,7 @@ def test_no_daemon_is_one_line_and_non_zero(tmp_path: Path) -> None:
         assert "Traceback" not in out.stderr
 
 
-def test_agent_lifecycle_and_errors(daemon: DaemonProcess) -> None:
+def test_agent_lifecycle_and_errors(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     created = xaictl("--json", "agent", "create", "mia", "--name", "Mia", "--persona", "Warm.", socket=sock)
     assert created.returncode == 0 and json.loads(created.stdout)["persona_init"] == "Warm."
@@ -35,7 +36,7 @@ def test_agent_lifecycle_and_errors(daemon: DaemonProcess) -> None:
     assert "(no agents)" in xaictl("agent", "list", socket=sock).stdout
 
 
-def test_send_reuses_the_open_session_and_history_shows_it(daemon: DaemonProcess) -> None:
+def test_send_reuses_the_open_session_and_history_shows_it(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     xaictl("agent", "create", "mia", socket=sock)
     first = xaictl("send", "mia", "我今天很累", socket=sock)
@@ -51,7 +52,7 @@ def test_send_reuses_the_open_session_and_history_shows_it(daemon: DaemonProcess
     assert third["session_id"] != second["session_id"]
 
 
-def test_chat_repl_new_and_quit(daemon: DaemonProcess) -> None:
+def test_chat_repl_new_and_quit(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     xaictl("agent", "create", "mia", socket=sock)
     out = xaictl("chat", "mia", socket=sock, stdin="hello there\n/new\nsecond session\n/quit\n")
@@ -61,13 +62,13 @@ def test_chat_repl_new_and_quit(daemon: DaemonProcess) -> None:
     assert [s["open"] for s in sessions] == [False, False]  # /quit closes the session
 
 
-def test_ping_and_status(daemon: DaemonProcess) -> None:
+def test_ping_and_status(daemon: InProcessDaemon) -> None:
     assert "pong" in xaictl("ping", socket=daemon.socket).stdout
     status = json.loads(xaictl("--json", "status", socket=daemon.socket).stdout)
     assert status["model"]["provider"] == "scripted" and status["model"]["state"] == "ready"
 
 
-def test_agent_show_prints_text_and_json_on_request(daemon: DaemonProcess) -> None:
+def test_agent_show_prints_text_and_json_on_request(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     config = '{"max_tokens": 64, "tools": [{"name": "weather", "description": "Weather in a city"}]}'
     xaictl("agent", "create", "mei", "--name", "小梅", "--persona", "温暖、简短。", "--config", config, socket=sock)

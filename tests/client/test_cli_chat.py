@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from testkit import DaemonProcess, one_line_error, xaictl, xaictl_json
+from testkit import one_line_error, xaictl, xaictl_json
+from testkit.inproc import InProcessDaemon
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -45,7 +46,7 @@ class Repl:
         return self.proc.returncode, err
 
 
-def test_commands_are_not_sent_and_quit_closes_the_session(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_commands_are_not_sent_and_quit_closes_the_session(daemon: InProcessDaemon, tmp_path: Path) -> None:
     sock = daemon.socket
     xaictl("agent", "create", "mia", socket=sock)
     lines = "I moved to a flat near the river\n/help\n/mood\n/memories\n/nonsense\n//slash first\n/quit\n"
@@ -60,7 +61,7 @@ def test_commands_are_not_sent_and_quit_closes_the_session(daemon: DaemonProcess
     assert said == ["I moved to a flat near the river", "/slash first"]  # no /help, /mood, ... among them
 
 
-def test_forget_and_memories_in_chat(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_forget_and_memories_in_chat(daemon: InProcessDaemon, tmp_path: Path) -> None:
     sock = daemon.socket
     xaictl("agent", "create", "mia", socket=sock)
     assert xaictl("chat", "mia", socket=sock, stdin="我妹妹住在杭州\n/quit\n").returncode == 0
@@ -74,7 +75,7 @@ def test_forget_and_memories_in_chat(daemon: DaemonProcess, tmp_path: Path) -> N
 
 
 def test_a_closed_session_and_an_idle_connection_lose_no_line(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_IDLE_SECONDS": "1"}) as daemon:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_IDLE_SECONDS": "1"}) as daemon:
         sock = daemon.socket
         xaictl("agent", "create", "mia", socket=sock)
         repl = Repl(sock, tmp_path)
@@ -92,7 +93,7 @@ def test_a_closed_session_and_an_idle_connection_lose_no_line(tmp_path: Path) ->
     assert said == [["before the break"], ["after the break"]]
 
 
-def test_a_long_paste_at_a_terminal_arrives_whole(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_a_long_paste_at_a_terminal_arrives_whole(daemon: InProcessDaemon, tmp_path: Path) -> None:
     """Beyond the 4,095 characters a canonical-mode terminal passes on: readline reads it whole."""
     sock = daemon.socket
     xaictl("agent", "create", "mia", socket=sock)
@@ -134,7 +135,7 @@ def test_a_long_paste_at_a_terminal_arrives_whole(daemon: DaemonProcess, tmp_pat
     assert history.stat().st_mode & 0o777 == 0o600 and words in history.read_text()
 
 
-def test_send_reads_stdin_and_files_and_an_empty_one_opens_nothing(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_send_reads_stdin_and_files_and_an_empty_one_opens_nothing(daemon: InProcessDaemon, tmp_path: Path) -> None:
     sock = daemon.socket
     xaictl("agent", "create", "mia", socket=sock)
     assert "the message is empty" in one_line_error(xaictl("send", "mia", "", socket=sock))

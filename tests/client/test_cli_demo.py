@@ -7,10 +7,11 @@ import datetime as dt
 
 from xaiclient.cli_demo import evening_and_morning
 
-from testkit import DaemonProcess, xaictl, xaictl_json
+from testkit import xaictl, xaictl_json
+from testkit.inproc import InProcessDaemon
 
 
-def test_the_morning_after_an_exhausted_evening_in_both_languages(daemon: DaemonProcess) -> None:
+def test_the_morning_after_an_exhausted_evening_in_both_languages(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     for _ in range(2):  # a second run starts afresh: the same scene, not one blurred by the first
         out = xaictl("demo", socket=sock)

@@ -7,9 +7,10 @@ import json
 import re
 from pathlib import Path
 
-from testkit import DaemonProcess, one_line_error, xaictl
+from testkit import one_line_error, xaictl
 from testkit import xaictl_json as as_json
 from testkit import xaictl_ok as ok
+from testkit.inproc import InProcessDaemon
 
 
 def converse(sock: Path, agent: str, lines: list[str]) -> str:
@@ -23,7 +24,7 @@ def converse(sock: Path, agent: str, lines: list[str]) -> str:
     return str(session["session_id"])
 
 
-def test_remember_search_show_export_forget_import(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_remember_search_show_export_forget_import(daemon: InProcessDaemon, tmp_path: Path) -> None:
     sock = daemon.socket
     sid = converse(sock, "mia", ["My sister Anna lives in Kyoto.", "I work at Globex."])
 
@@ -80,7 +81,7 @@ def test_remember_search_show_export_forget_import(daemon: DaemonProcess, tmp_pa
     assert as_json("memory", "import", "kai", str(out), socket=sock)["episodes"] == 0  # already there
 
 
-def test_forget_all_needs_yes_and_erases_everything(daemon: DaemonProcess) -> None:
+def test_forget_all_needs_yes_and_erases_everything(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     converse(sock, "mia", ["My dog is called Rex."])
     assert "--yes" in one_line_error(xaictl("memory", "forget", "mia", "--all", socket=sock))
@@ -93,7 +94,7 @@ def test_forget_all_needs_yes_and_erases_everything(daemon: DaemonProcess) -> No
     assert "(no persona yet" in ok("persona", "mia", socket=sock)
 
 
-def test_stats_human_and_json(daemon: DaemonProcess) -> None:
+def test_stats_human_and_json(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     converse(sock, "mia", ["I like tea."])
     stats = json.loads(ok("stats", "--json", socket=sock))
@@ -114,7 +115,7 @@ def test_import_is_split_to_fit_the_frame_limit(tmp_path: Path) -> None:
         path.parent.mkdir(parents=True)
         path.write_text(json.dumps(line) + "\n", encoding="utf-8")
     (folder / "facts.json").write_text(json.dumps([{"text": "The user grows tomatoes."}]), encoding="utf-8")
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_MAX_FRAME_BYTES": "2048"}) as proc:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_MAX_FRAME_BYTES": "2048"}) as proc:
         sock = proc.socket
         ok("agent", "create", "mia", socket=sock)
         assert as_json("memory", "import", "mia", str(folder), socket=sock) == {"episodes": 6, "facts": 1}
@@ -127,7 +128,7 @@ def test_import_is_split_to_fit_the_frame_limit(tmp_path: Path) -> None:
         assert "nothing to import" in one_line_error(xaictl("memory", "import", "mia", str(empty), socket=sock))
 
 
-def test_every_turn_of_both_sides_is_listed_and_shown(daemon: DaemonProcess) -> None:
+def test_every_turn_of_both_sides_is_listed_and_shown(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     converse(sock, "mia", ["I started reading Dune yesterday."])
     listed = ok("memory", "list", "mia", "--kind", "utterance", socket=sock)

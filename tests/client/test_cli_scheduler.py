@@ -7,12 +7,13 @@ from pathlib import Path
 
 import apsw
 
-from testkit import DaemonProcess, one_line_error, xaictl
+from testkit import one_line_error, xaictl
 from testkit import xaictl_json as as_json
 from testkit import xaictl_ok as ok
+from testkit.inproc import InProcessDaemon
 
 
-def test_arm_list_config_cancel(daemon: DaemonProcess) -> None:
+def test_arm_list_config_cancel(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     ok("agent", "create", "mia", socket=sock)
     item = as_json("scheduler", "arm", "mia", "the dentist appointment", "--not-before", "2030-01-07T09:00",
@@ -43,7 +44,7 @@ def test_arm_list_config_cancel(daemon: DaemonProcess) -> None:
     assert "cancelled by the client" in ok("scheduler", "list", "mia", "--all", socket=sock)
 
 
-def test_errors_are_one_line(daemon: DaemonProcess) -> None:
+def test_errors_are_one_line(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     ok("agent", "create", "mia", socket=sock)
     item = as_json("scheduler", "arm", "mia", "the marathon", socket=sock)
@@ -59,7 +60,7 @@ def test_errors_are_one_line(daemon: DaemonProcess) -> None:
     assert "bad_params" in one_line_error(xaictl("scheduler", "arm", "mia", "x", "--priority", "2", socket=sock))
 
 
-def test_backup_writes_a_sqlite_file_and_refuses_to_overwrite(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_backup_writes_a_sqlite_file_and_refuses_to_overwrite(daemon: InProcessDaemon, tmp_path: Path) -> None:
     sock = daemon.socket
     ok("agent", "create", "mia", socket=sock)
     target = tmp_path / "backup.db"
@@ -88,7 +89,7 @@ def test_backup_writes_a_sqlite_file_and_refuses_to_overwrite(daemon: DaemonProc
         conn.close()
 
 
-def test_stats_prometheus_and_scheduler_line(daemon: DaemonProcess) -> None:
+def test_stats_prometheus_and_scheduler_line(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     ok("agent", "create", "mia", socket=sock)
     ok("scheduler", "arm", "mia", "the dentist", socket=sock)

@@ -8,7 +8,8 @@ import pytest
 from xaiclient.cli_time import parse_when
 from xaiclient.wire import XaiError
 
-from testkit import DaemonProcess, xaictl_json
+from testkit import xaictl_json
+from testkit.inproc import InProcessDaemon
 
 ZONE = dt.timezone(dt.timedelta(hours=1))
 NOW = dt.datetime(2026, 12, 1, 22, 15, 30, tzinfo=ZONE)
@@ -47,7 +48,7 @@ def test_unreadable_times_say_which_forms_work(text: str) -> None:
     assert caught.value.code == "bad_params" and "tomorrow 08:00" in caught.value.message
 
 
-def test_at_and_ts_reach_the_daemon(daemon: DaemonProcess) -> None:
+def test_at_and_ts_reach_the_daemon(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
     xaictl_json("agent", "create", "mia", socket=sock)
     opened = xaictl_json("session", "open", "mia", "--ts", "2026-12-01T21:30:00+00:00", socket=sock)
@@ -62,7 +63,7 @@ def test_at_and_ts_reach_the_daemon(daemon: DaemonProcess) -> None:
     assert first[0]["ts"] == opened["opened_ms"] + 60_000
 
 
-def test_chat_at_runs_its_clock_from_that_time(daemon: DaemonProcess) -> None:
+def test_chat_at_runs_its_clock_from_that_time(daemon: InProcessDaemon) -> None:
     from testkit import xaictl
 
     sock = daemon.socket

@@ -12,11 +12,12 @@ import pytest
 from xaiclient import AsyncClient, DaemonUnavailable, XaiError
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 BIG = "x" * (2 * 1024 * 1024)
 
 
-def test_an_over_limit_message_is_refused_before_it_is_sent(daemon: DaemonProcess) -> None:
+def test_an_over_limit_message_is_refused_before_it_is_sent(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("mia")
         sid = c.session_open("mia")["session_id"]
@@ -29,7 +30,7 @@ def test_an_over_limit_message_is_refused_before_it_is_sent(daemon: DaemonProces
         assert c.session_send(sid, "still here").finish()["text"] == "echo: still here"
 
 
-def test_the_daemons_frame_too_large_surfaces_as_itself(daemon: DaemonProcess) -> None:
+def test_the_daemons_frame_too_large_surfaces_as_itself(daemon: InProcessDaemon) -> None:
     """A client that misjudges the limit (say, a SIGHUP lowered it) sends the frame: the daemon
     answers frame_too_large and closes, and that answer is what the caller sees."""
     with daemon.client() as c:
@@ -42,7 +43,7 @@ def test_the_daemons_frame_too_large_surfaces_as_itself(daemon: DaemonProcess) -
         assert not isinstance(caught.value, DaemonUnavailable)
 
 
-def test_async_client_frame_too_large_from_the_daemon(daemon: DaemonProcess) -> None:
+def test_async_client_frame_too_large_from_the_daemon(daemon: InProcessDaemon) -> None:
     async def main() -> str:
         async with AsyncClient(daemon.socket) as c:
             await c.agent_create("mia")
@@ -59,7 +60,7 @@ def test_async_client_frame_too_large_from_the_daemon(daemon: DaemonProcess) -> 
     assert asyncio.run(main()) == "frame_too_large"
 
 
-def test_async_stream_result_after_the_loop(daemon: DaemonProcess) -> None:
+def test_async_stream_result_after_the_loop(daemon: InProcessDaemon) -> None:
     """As the README shows it: iterate the stream, then read ``result``."""
     async def main() -> tuple[str, str, object]:
         async with AsyncClient(daemon.socket) as c:
@@ -75,9 +76,9 @@ def test_async_stream_result_after_the_loop(daemon: DaemonProcess) -> None:
     assert isinstance(second, dict) and second["text"] == "echo: again"
 
 
-def test_a_closed_connection_is_not_reported_as_not_running(daemon: DaemonProcess) -> None:
-    with daemon.client() as c:
-        daemon.kill()
+def test_a_closed_connection_is_not_reported_as_not_running(daemon_process: DaemonProcess) -> None:
+    with daemon_process.client() as c:
+        daemon_process.kill()
         with pytest.raises(DaemonUnavailable) as caught:
             c.ping()
     assert "not running" not in caught.value.message and "ended" in caught.value.message

@@ -11,6 +11,7 @@ import pytest
 from xaiclient import Client, XaiError
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 T0 = int(time.time() * 1000) - 86_400_000  # recent: the forgetting curve runs on the real clock at start
 
@@ -55,7 +56,7 @@ def test_restore_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
 
 
 def test_database_size_limit_refuses_writes_and_keeps_reads(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_STORAGE_MAX_DB_MB": "1"}) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_STORAGE_MAX_DB_MB": "1"}) as proc, proc.client() as c:
         c.agent_create("mia")
         sid = c.session_open("mia")["session_id"]
         big = "x" * 60_000
@@ -70,7 +71,7 @@ def test_database_size_limit_refuses_writes_and_keeps_reads(tmp_path: Path) -> N
 
 
 def test_open_session_cap(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_MAX_OPEN_SESSIONS": "2"}) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_MAX_OPEN_SESSIONS": "2"}) as proc, proc.client() as c:
         c.agent_create("mia")
         first = c.session_open("mia")["session_id"]
         c.session_open("mia")

@@ -16,6 +16,7 @@ from xaiclient import Client
 from xaiclient.wire import FrameDecoder, decode_payload, encode_frame
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 
 class Raw:
@@ -52,18 +53,18 @@ class Raw:
 
 
 @pytest.fixture
-def raw(daemon: DaemonProcess) -> Raw:
+def raw(daemon: InProcessDaemon) -> Raw:
     conn = Raw(daemon.socket)
     yield conn
     conn.close()
 
 
-def assert_alive(daemon: DaemonProcess) -> None:
+def assert_alive(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         assert c.ping() == {}
 
 
-def test_not_cbor_is_answered_and_the_connection_continues(raw: Raw, daemon: DaemonProcess) -> None:
+def test_not_cbor_is_answered_and_the_connection_continues(raw: Raw, daemon: InProcessDaemon) -> None:
     body = b"\xff\xff\xffnot cbor"
     raw.send(struct.pack(">I", len(body)) + body)
     reply = raw.read()
@@ -81,7 +82,7 @@ def test_cbor_that_is_not_a_map(raw: Raw) -> None:
     assert raw.read()["ok"] is True
 
 
-def test_oversized_frame_closes_only_that_connection(raw: Raw, daemon: DaemonProcess) -> None:
+def test_oversized_frame_closes_only_that_connection(raw: Raw, daemon: InProcessDaemon) -> None:
     other = daemon.client()
     raw.send(struct.pack(">I", (1 << 20) + 1) + b"x" * 100)
     reply = raw.read()
@@ -113,7 +114,7 @@ def test_missing_session_and_envelope_errors(raw: Raw) -> None:
     assert raw.read()["error"]["code"] == "bad_request"
 
 
-def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(daemon: DaemonProcess) -> None:
+def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("keeper", persona_init="remember me")
     raw = Raw(daemon.socket)
@@ -125,7 +126,7 @@ def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(daemon: D
         assert c.status()["connections"] == 1
 
 
-def test_random_garbage_from_many_clients(daemon: DaemonProcess) -> None:
+def test_random_garbage_from_many_clients(daemon: InProcessDaemon) -> None:
     import random
 
     rng = random.Random(1234)
@@ -145,7 +146,7 @@ def test_hello_negotiates_and_refuses_unknown_versions(raw: Raw) -> None:
     assert err["code"] == "unsupported_protocol" and err["data"]["supported"] == [1]
 
 
-def test_duplicate_inflight_id_and_many_requests_in_flight(daemon: DaemonProcess) -> None:
+def test_duplicate_inflight_id_and_many_requests_in_flight(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
@@ -164,7 +165,7 @@ def test_duplicate_inflight_id_and_many_requests_in_flight(daemon: DaemonProcess
 
 
 def test_peer_outside_the_allow_list_is_refused(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as proc:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as proc:
         raw = Raw(proc.socket)
         reply = raw.read()  # refused before any request is read
         assert reply is not None and reply["error"]["code"] == "forbidden"
@@ -174,7 +175,7 @@ def test_peer_outside_the_allow_list_is_refused(tmp_path: Path) -> None:
 
 
 def test_client_reports_a_refused_peer(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as proc:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as proc:
         proc_socket = proc.socket
         from xaiclient import XaiError
 
@@ -216,7 +217,7 @@ def test_peer_admitted_by_a_supplementary_group(tmp_path: Path) -> None:
         shutil.rmtree(public, ignore_errors=True)
 
 
-def test_a_huge_bignum_version_is_refused_and_the_daemon_lives_on(raw: Raw, daemon: DaemonProcess) -> None:
+def test_a_huge_bignum_version_is_refused_and_the_daemon_lives_on(raw: Raw, daemon: InProcessDaemon) -> None:
     """repr() of an int over 4,300 digits raises: it used to escape and stop the daemon for everyone."""
     raw.send(encode_frame({"v": 10**5000, "id": 1, "method": "ping"}))
     reply = raw.read()
@@ -227,7 +228,7 @@ def test_a_huge_bignum_version_is_refused_and_the_daemon_lives_on(raw: Raw, daem
     assert_alive(daemon)
 
 
-def test_two_requests_in_flight_under_one_bignum_id(daemon: DaemonProcess) -> None:
+def test_two_requests_in_flight_under_one_bignum_id(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
@@ -256,7 +257,7 @@ def test_a_float_version_is_not_version_1(raw: Raw) -> None:
     assert reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
 
 
-def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: DaemonProcess) -> None:
+def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("keeper")
 
@@ -281,7 +282,7 @@ def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: DaemonProcess
 def test_silent_and_half_sent_connections_are_closed(tmp_path: Path) -> None:
     """64 of them used to hold every slot forever; now each is closed after its timeout."""
     env = {"XAID_SERVER_MAX_CONNECTIONS": "2", "XAID_SERVER_IDLE_SECONDS": "1", "XAID_SERVER_FRAME_SECONDS": "1"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc:
         silent, half = Raw(proc.socket), Raw(proc.socket)
         half.send(encode_frame({"v": 1, "id": 1, "method": "ping"})[:-2])
         idle = silent.read()
@@ -301,7 +302,7 @@ def test_silent_and_half_sent_connections_are_closed(tmp_path: Path) -> None:
 
 def test_a_request_in_flight_is_not_idle(tmp_path: Path) -> None:
     env = {"XAID_SERVER_IDLE_SECONDS": "1", "XAID_LLM_SCRIPTED_DELAY_MS": "100"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
         result = c.session_send(sid, " ".join(["word"] * 30)).finish()  # about 3 s of streaming
@@ -311,7 +312,7 @@ def test_a_request_in_flight_is_not_idle(tmp_path: Path) -> None:
 def test_a_peer_that_stops_reading_gives_up_its_slot(tmp_path: Path) -> None:
     import time
 
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_FRAME_SECONDS": "1"}) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_FRAME_SECONDS": "1"}) as proc, proc.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
         c.session_ingest(sid, [{"role": "user", "text": f"{i} " + "long words " * 1800} for i in range(40)])

@@ -13,7 +13,7 @@ import pytest
 from xaiclient import Client, XaiError
 from xaiclient.wire import FrameDecoder, decode_payload
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 from xaid.clock import MAX_TS
 
 WEATHER = {"name": "weather", "description": "the weather", "parameters": {"type": "object", "properties": {}}}
@@ -50,7 +50,7 @@ def _raw_call(path: Path, payload: bytes) -> dict[str, object]:
         sock.close()
 
 
-def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(daemon: DaemonProcess,
+def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(daemon: InProcessDaemon,
                                                                                  client: Client) -> None:
     client.agent_create("helper", config={"tools": [WEATHER]})
     sid = client.session_open("helper")["session_id"]
@@ -72,7 +72,7 @@ def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(
 
 
 def test_forget_all_during_a_live_turn_is_busy(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "50"}) as d, d.client() as c, \
+    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "50"}) as d, d.client() as c, \
             d.client() as other:
         c.agent_create("mia")
         sid = c.session_open("mia")["session_id"]
@@ -88,7 +88,7 @@ def test_forget_all_during_a_live_turn_is_busy(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("zone", ["Asia/Shanghai", "Pacific/Kiritimati"])
 def test_times_at_the_end_of_year_9999_east_of_utc(tmp_path: Path, zone: str) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": zone}) as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": zone}) as d, d.client() as c:
         c.agent_create("mia")
         assert _code(c.session_open, "mia", ts=MAX_TS + 1) == "bad_params"
         sid = c.session_open("mia", ts=MAX_TS - 1000)["session_id"]
@@ -102,7 +102,7 @@ def test_times_at_the_end_of_year_9999_east_of_utc(tmp_path: Path, zone: str) ->
 
 def test_stored_times_no_calendar_holds_do_not_fail_a_read(tmp_path: Path) -> None:
     """Rows written by an older xaid or by hand: the read shows the nearest day, never fails."""
-    with DaemonProcess(tmp_path / "d") as d:
+    with InProcessDaemon(tmp_path / "d") as d:
         with d.client() as c:
             c.agent_create("mia")
             c.memory_import("mia", facts=[{"text": "The user keeps bees in Umbria."},

@@ -37,6 +37,7 @@ from testkit.faults import (
     tmpfs,
     wait_memory_ready,
 )
+from testkit.inproc import InProcessDaemon
 
 T0 = 1_764_536_400_000
 DAY = 86_400_000
@@ -88,7 +89,7 @@ async def mixed_calls(path: Path, clients: int, seconds: float) -> tuple[Counter
     return done, errors, acked
 
 
-def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(daemon: DaemonProcess) -> None:
+def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         for a in range(3):
             c.agent_create(f"load{a}")

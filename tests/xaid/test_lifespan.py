@@ -1,4 +1,5 @@
-"""The daemon's life: systemd notifications, socket activation, signals, and a SIGKILL mid-burst."""
+"""The daemon's life: systemd notifications, socket activation, signals, and a SIGKILL mid-burst;
+and hosted in a thread (``serve(stop=...)``, what the tests' in-process daemon uses)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ import pytest
 from xaiclient import Client, XaiError
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
+from xaid import clock as clock_mod
+from xaid.clock import ManualClock
 
 
 def notify_socket(path: Path) -> socket.socket:
@@ -86,12 +90,12 @@ def test_socket_activation_uses_the_inherited_socket(tmp_path: Path) -> None:
     listener.close()
 
 
-def test_second_daemon_on_the_same_socket_refuses_to_start(daemon: DaemonProcess, tmp_path: Path) -> None:
-    env = dict(daemon.env, XAID_STORAGE_STATE_DIR=str(tmp_path / "other"))
+def test_second_daemon_on_the_same_socket_refuses_to_start(daemon_process: DaemonProcess, tmp_path: Path) -> None:
+    env = dict(daemon_process.env, XAID_STORAGE_STATE_DIR=str(tmp_path / "other"))
     out = subprocess.run([sys.executable, "-m", "xaid"], env=env, capture_output=True, text=True, timeout=30)
     assert out.returncode != 0
     assert "already listens" in out.stderr and "Traceback" not in out.stderr
-    with daemon.client() as c:
+    with daemon_process.client() as c:
         assert c.ping() == {}
 
 
@@ -171,3 +175,49 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_message(tmp_path: Path) ->
     conn = apsw.Connection(str(proc.db_path))
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+# --- hosted in a thread: serve(stop=...) ------------------------------------------------------------
+
+
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def test_the_stop_event_drains_like_sigterm_and_leaves_no_thread_fd_or_zone_behind(tmp_path: Path) -> None:
+    with InProcessDaemon(tmp_path / "warm"):  # the first daemon loads the shared embedder
+        pass
+    threads, fds, zone = set(threading.enumerate()), _open_fds(), clock_mod.zone()
+    d = InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "30",
+                                             "XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}).start()
+    with d.client() as c:
+        c.agent_create("a")
+        sid = c.session_open("a")["session_id"]
+        stream = c.session_send(sid, " ".join(["word"] * 20))
+        assert next(iter(stream)).event == "text"
+        stopper = threading.Thread(target=d.stop)
+        stopper.start()
+        result = stream.finish()
+        stopper.join(30)
+    assert not stopper.is_alive()
+    assert result["finish_reason"] == "stop" and result["text"].count("word") == 20
+    assert not d.socket.exists() and "asked to stop: draining" in d.log() and "xaid stopped" in d.log()
+    assert set(threading.enumerate()) == threads
+    assert _open_fds() == fds
+    assert clock_mod.zone() == zone  # serve set Shanghai for the whole process; it is back
+    conn = apsw.Connection(str(d.db_path))
+    assert conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 2
+    conn.close()
+
+
+def test_the_daemon_reads_the_time_from_the_clock_it_is_given(tmp_path: Path) -> None:
+    clock = ManualClock(1_750_000_000_000)
+    with InProcessDaemon(tmp_path / "d", clock=clock) as d, d.client() as c:
+        c.agent_create("mia")
+        session = c.session_open("mia")
+        assert session["opened_ms"] == 1_750_000_000_000
+        clock.advance(90_000)
+        c.session_send(session["session_id"], "hello").finish()
+        asked, answered = (m["ts"] for m in c.session_history(session["session_id"])["messages"])
+    assert asked == 1_750_000_090_000
+    assert asked <= answered < asked + 60_000  # the turn's time plus what it took, not this machine's date

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 from xaid import config
 from xaid.listen import ListenError, bind
 
@@ -82,7 +83,7 @@ def test_a_directory_at_the_socket_path_gives_one_line(tmp_path: Path) -> None:
 
 
 def test_a_stale_socket_is_replaced(tmp_path: Path) -> None:
-    proc = DaemonProcess(tmp_path / "d")
+    proc = InProcessDaemon(tmp_path / "d")
     proc.root.mkdir(parents=True)
     dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     dead.bind(str(proc.socket))  # bound, never listening, then closed: what a killed daemon leaves

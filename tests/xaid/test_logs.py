@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 from xaid.logs import LogfmtFormatter
 
 
@@ -16,7 +16,7 @@ def test_logfmt_lines_quote_and_carry_extra_fields() -> None:
     assert 'msg="refused \\"uid\\" 4242"' in line and line.endswith("peer_uid=4242")
 
 
-def test_user_words_never_reach_the_log_at_info(daemon: DaemonProcess) -> None:
+def test_user_words_never_reach_the_log_at_info(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("mia")
         sid = c.session_open("mia")["session_id"]

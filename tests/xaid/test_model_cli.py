@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 
 def xaid(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -43,7 +43,7 @@ def test_unknown_names_are_refused_in_one_line(tmp_path: Path) -> None:
         assert "unknown model 'mistral-7b'" in out.stderr and "qwen2.5-coder-1.5b" in out.stderr
 
 
-def test_models_list_of_a_daemon_without_the_catalogue(daemon: DaemonProcess) -> None:
+def test_models_list_of_a_daemon_without_the_catalogue(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         listing = c.models_list()
     assert listing["configured"] is None and listing["model_path"] is None  # the scripted provider

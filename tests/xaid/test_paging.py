@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from xaiclient import Client, XaiError
 
-from testkit import DaemonProcess, xaictl_json
+from testkit import xaictl_json
+from testkit.inproc import InProcessDaemon
 
 FRAME = 65_536  # small, so a few hundred rows already need several pages
 
 
 @pytest.fixture
-def small(tmp_path: Path) -> DaemonProcess:
-    with DaemonProcess(tmp_path / "d", env={"XAID_SERVER_MAX_FRAME_BYTES": str(FRAME),
+def small(tmp_path: Path) -> InProcessDaemon:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_MAX_FRAME_BYTES": str(FRAME),
                                             "XAID_SERVER_MAX_OPEN_SESSIONS": "10000"}) as d:
         yield d
 
@@ -32,7 +33,7 @@ def _pages(c: Client, method: str, key: str, limit: int, **params: object) -> li
             return pages
 
 
-def test_many_sessions_page_by_limit_and_by_frame(small: DaemonProcess) -> None:
+def test_many_sessions_page_by_limit_and_by_frame(small: InProcessDaemon) -> None:
     with small.client() as c:
         c.agent_create("mia")
         opened = {c.session_open("mia", ts=1_770_000_000_000 + i)["session_id"] for i in range(700)}
@@ -46,7 +47,7 @@ def test_many_sessions_page_by_limit_and_by_frame(small: DaemonProcess) -> None:
     assert len(shown) == 700
 
 
-def test_large_agents_page_and_system_prompt_is_bounded(small: DaemonProcess) -> None:
+def test_large_agents_page_and_system_prompt_is_bounded(small: InProcessDaemon) -> None:
     prompt = "你是一个温柔的陪伴者。Speak gently and briefly. " * 400  # ~16,000 characters
     with small.client() as c:
         for i in range(12):
@@ -64,7 +65,7 @@ def test_large_agents_page_and_system_prompt_is_bounded(small: DaemonProcess) ->
     assert len(shown) == 12
 
 
-def test_scheduler_items_page_and_a_forged_cursor_is_bad_params(small: DaemonProcess) -> None:
+def test_scheduler_items_page_and_a_forged_cursor_is_bad_params(small: InProcessDaemon) -> None:
     with small.client() as c:
         c.agent_create("mia")
         for i in range(23):

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 
 def mode(path: Path) -> int:
@@ -36,7 +37,7 @@ def test_the_database_files_are_private_and_the_socket_keeps_its_mode(tmp_path: 
 
 
 def test_a_state_directory_open_to_others_is_made_private(tmp_path: Path) -> None:
-    proc = DaemonProcess(tmp_path / "d")
+    proc = InProcessDaemon(tmp_path / "d")
     proc.state_dir.mkdir(parents=True)
     os.chmod(proc.state_dir, 0o755)
     with proc:
@@ -54,18 +55,19 @@ def test_a_state_directory_of_another_uid_open_to_others_is_refused(tmp_path: Pa
     assert mode(proc.state_dir) == 0o755 and not proc.db_path.exists()
 
 
-def test_a_second_daemon_on_the_same_state_directory_refuses_to_start(daemon: DaemonProcess, tmp_path: Path) -> None:
-    with daemon.client() as c:
+def test_a_second_daemon_on_the_same_state_directory_refuses_to_start(daemon_process: DaemonProcess,
+                                                                      tmp_path: Path) -> None:
+    with daemon_process.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
     other = tmp_path / "other.sock"
-    env = dict(daemon.env, XAID_SERVER_SOCKET=str(other))  # another socket: only the lock can tell
+    env = dict(daemon_process.env, XAID_SERVER_SOCKET=str(other))  # another socket: only the lock can tell
     err = refused_start(env)
-    assert f"already uses the state directory {daemon.state_dir}" in err
-    assert f"pid {daemon.proc.pid}" in err
+    assert f"already uses the state directory {daemon_process.state_dir}" in err
+    assert f"pid {daemon_process.proc.pid}" in err
     assert not other.exists()
     backup = tmp_path / "backup.db"
     backup.write_bytes(b"")
     assert "already uses the state directory" in refused_start(env, "--restore", str(backup))
-    with daemon.client() as c:
+    with daemon_process.client() as c:
         assert c.session_history(sid)["session"]["open"] is True  # the second one closed nothing

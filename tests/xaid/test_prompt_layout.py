@@ -10,7 +10,7 @@ from pathlib import Path
 
 import apsw
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 T0 = 1_764_579_600_000  # some morning, 09:00 UTC
 MINUTE = 60_000
@@ -18,7 +18,7 @@ MINUTE = 60_000
 
 def test_the_head_stays_byte_identical_when_the_mood_crosses_a_band(tmp_path: Path) -> None:
     """Regression: the tone used to be in the head, so this turn re-read the whole prompt."""
-    with DaemonProcess(tmp_path / "d") as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d") as proc, proc.client() as c:
         c.agent_create("mia", name="Mia")
         sid = c.session_open("mia", ts=T0)["session_id"]
         texts = ["hi there", "I'm completely exhausted, worst day ever, so so tired", "thanks", "累死了，真的好累"]
@@ -33,7 +33,7 @@ def test_the_head_stays_byte_identical_when_the_mood_crosses_a_band(tmp_path: Pa
 
 def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: Path) -> None:
     env = {"XAID_MEMORY_COMPRESS_EVERY": "6"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc:
         with proc.client() as c:
             c.agent_create("mia", name="Mia")
             sid = c.session_open("mia", ts=T0)["session_id"]
@@ -50,7 +50,7 @@ def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: 
 
 def test_once_the_context_is_full_chunks_stand_in_and_stay(tmp_path: Path) -> None:
     env = {"XAID_MEMORY_COMPRESS_EVERY": "6", "XAID_LLM_N_CTX": "700"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("mia", name="Mia", config={"max_tokens": 16})
         sid = c.session_open("mia", ts=T0)["session_id"]
         line = "today I repotted the fern, watered the basil and moved the orchid to the sunny window"
@@ -65,7 +65,7 @@ def test_once_the_context_is_full_chunks_stand_in_and_stay(tmp_path: Path) -> No
 def test_a_forget_takes_the_profile_out_of_the_head_at_once(tmp_path: Path) -> None:
     """The head keeps the profile of the session's start, except that what the user had deleted leaves it."""
     env = {"XAID_MEMORY_PERSONA_EVERY": "1"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         def head(sid: str, text: str, minute: int) -> str:
             return c.session_send(sid, text, ts=T0 + minute * MINUTE, explain=True).finish()["context"]["system_prompt"]
 

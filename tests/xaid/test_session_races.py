@@ -9,7 +9,7 @@ from typing import Any
 
 from xaiclient import Client, XaiError
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 T0 = 1_770_000_000_000
 ROUNDS = 40
@@ -24,7 +24,7 @@ def _send(c: Client, sid: str, text: str, ts: int, out: dict[str, Any]) -> None:
 
 def test_send_racing_close_is_refused_or_lands_before_the_close(tmp_path: Path) -> None:
     stored_after = 0
-    with DaemonProcess(tmp_path / "d") as d, d.client() as sender, d.client() as closer:
+    with InProcessDaemon(tmp_path / "d") as d, d.client() as sender, d.client() as closer:
         closer.agent_create("mia")
         for i in range(ROUNDS):
             sid = closer.session_open("mia", ts=T0)["session_id"]
@@ -49,7 +49,7 @@ def test_send_racing_close_is_refused_or_lands_before_the_close(tmp_path: Path) 
 
 
 def test_send_racing_agent_delete_is_not_found(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d") as d, d.client() as sender, d.client() as deleter:
+    with InProcessDaemon(tmp_path / "d") as d, d.client() as sender, d.client() as deleter:
         for i in range(ROUNDS):
             deleter.agent_create(f"mia{i}")
             sid = deleter.session_open(f"mia{i}")["session_id"]

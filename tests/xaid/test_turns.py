@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from xaiclient import AsyncClient, Client, XaiError
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 LONG = " ".join(f"word{i}" for i in range(60))
 WEATHER = {
@@ -53,7 +53,7 @@ def test_explain_returns_the_system_prompt(client: Client) -> None:
     assert "Speaks like a lighthouse keeper." in result["context"]["system_prompt"]
 
 
-def test_restart_keeps_the_conversation_and_the_open_session(daemon: DaemonProcess) -> None:
+def test_restart_keeps_the_conversation_and_the_open_session(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         sid = open_session(c)
         c.session_send(sid, "first").finish()
@@ -68,7 +68,7 @@ def test_restart_keeps_the_conversation_and_the_open_session(daemon: DaemonProce
 
 @pytest.fixture
 def slow_daemon(tmp_path: Path):
-    with DaemonProcess(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as proc:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as proc:
         yield proc
 
 
@@ -83,7 +83,7 @@ def _cancel_after(stream, n: int) -> list[str]:  # type: ignore[no-untyped-def]
     return received
 
 
-def test_cancelled_turn_leaves_a_consistent_session(slow_daemon: DaemonProcess) -> None:
+def test_cancelled_turn_leaves_a_consistent_session(slow_daemon: InProcessDaemon) -> None:
     with slow_daemon.client() as c:
         sid = open_session(c)
         received = _cancel_after(c.session_send(sid, LONG), 3)
@@ -97,7 +97,7 @@ def test_cancelled_turn_leaves_a_consistent_session(slow_daemon: DaemonProcess) 
         assert c.session_send(sid, "still there?").finish()["text"] == "echo: still there?"
 
 
-def test_vanished_client_stops_its_generation(slow_daemon: DaemonProcess) -> None:
+def test_vanished_client_stops_its_generation(slow_daemon: InProcessDaemon) -> None:
     c = slow_daemon.client()
     sid = open_session(c)
     stream = c.session_send(sid, LONG)
@@ -115,7 +115,7 @@ def test_vanished_client_stops_its_generation(slow_daemon: DaemonProcess) -> Non
         assert other.session_send(sid, "back").finish()["text"] == "echo: back"
 
 
-def test_second_turn_on_a_busy_session_is_refused(slow_daemon: DaemonProcess) -> None:
+def test_second_turn_on_a_busy_session_is_refused(slow_daemon: InProcessDaemon) -> None:
     with slow_daemon.client() as c:
         sid = open_session(c)
         first = c.session_send(sid, "one two three four")
@@ -147,7 +147,7 @@ def test_tool_result_for_an_unknown_call(client: Client) -> None:
 
 
 def test_unanswered_tool_call_times_out_and_the_history_stays_readable(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_LLM_TOOL_TIMEOUT": "0.3"}) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_TOOL_TIMEOUT": "0.3"}) as proc, proc.client() as c:
         sid = open_session(c, "helper", config={"tools": [WEATHER]})
         with pytest.raises(XaiError) as info:
             c.session_send(sid, "[[tool:weather {}]]").finish()
@@ -210,14 +210,16 @@ def test_ingest_is_atomic_and_keeps_timestamps(client: Client) -> None:
     ]
 
 
-def test_generation_queue_is_fair_across_agents(slow_daemon: DaemonProcess) -> None:
-    """Agent A queues three turns before agent B queues one: B must not wait behind all of A's."""
+def test_generation_queue_is_fair_across_agents(slow_daemon: InProcessDaemon) -> None:
+    """Agent A queues three turns before agent B queues one: B must not wait behind all of A's.
+    Memory is off so that each turn goes straight to the queue: recall would embed each message
+    first, one at a time, and B's could reach the queue only after A's turns had run."""
     order: list[str] = []
 
     async def scenario() -> None:
         async with AsyncClient(slow_daemon.socket) as c:
             for agent in ("a", "b"):
-                await c.agent_create(agent)
+                await c.agent_create(agent, config={"memory": False})
             a_sessions = [(await c.session_open("a"))["session_id"] for _ in range(3)]
             b_session = (await c.session_open("b"))["session_id"]
 
@@ -235,7 +237,7 @@ def test_generation_queue_is_fair_across_agents(slow_daemon: DaemonProcess) -> N
     assert order.index("b") < order.index("a2")
 
 
-def test_async_client_many_calls_in_flight(daemon: DaemonProcess) -> None:
+def test_async_client_many_calls_in_flight(daemon: InProcessDaemon) -> None:
     async def scenario() -> list[object]:
         async with AsyncClient(daemon.socket) as c:
             await c.agent_create("many")

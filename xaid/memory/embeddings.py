@@ -13,12 +13,12 @@ import anyio
 import apsw
 import numpy as np
 from anyio.abc import TaskGroup
-from ..store.errors import StorageFailed
 
 from .. import embed as embedding
 from ..embed.onnx import EmbedWorker
 from ..settings import Settings
 from ..store import Database
+from ..store.errors import StorageFailed
 from . import index
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import sqlite_vec
 
-from testkit import DaemonProcess
 from testkit.faults import wait_memory_ready
+from testkit.inproc import InProcessDaemon
 from xaid import config
 from xaid.config import ConfigError, MemoryConfig
 from xaid.embed import (
@@ -198,7 +198,7 @@ def test_switching_the_daemon_to_use_reembeds_chinese_too(tmp_path: Path) -> Non
     """MiniLM leaves mostly Chinese memories without vectors; a restart with ``embedder = "use"``
     re-embeds every memory, Chinese included, under the new model's name."""
     yesterday = int(time.time() * 1000) - DAY  # recent: the restart's forgetting curve must not take it
-    proc = DaemonProcess(tmp_path / "d", {"XAID_MEMORY_EMBEDDER": "minilm"}).start()
+    proc = InProcessDaemon(tmp_path / "d", {"XAID_MEMORY_EMBEDDER": "minilm"}).start()
     with proc.client() as c:
         c.agent_create("mia")
         sid = c.session_open("mia", ts=yesterday)["session_id"]

@@ -12,7 +12,8 @@ import apsw
 import pytest
 from xaiclient import Client, XaiError
 
-from testkit import DaemonProcess, xaictl
+from testkit import xaictl
+from testkit.inproc import InProcessDaemon
 
 NOW = int(time.time() * 1000) - 60_000
 
@@ -31,7 +32,7 @@ def _safe(paths: list[str]) -> bool:
 
 
 @pytest.mark.parametrize("session_id", ["../../x", "/etc/passwd", "..", "杭州/西湖", "a\\b"])
-def test_imported_session_ids_export_as_safe_files(tmp_path: Path, daemon: DaemonProcess, client: Client,
+def test_imported_session_ids_export_as_safe_files(tmp_path: Path, daemon: InProcessDaemon, client: Client,
                                                    session_id: str) -> None:
     client.agent_create("mia")
     line = {"session_id": session_id, "started_ms": NOW, "ended_ms": NOW + 1, "summary": "They talked of kites.",
@@ -52,7 +53,7 @@ def test_an_imported_session_id_with_nul_is_bad_params(client: Client) -> None:
 
 
 def test_an_agent_stored_as_dotdot_by_an_older_xaid_still_exports(tmp_path: Path) -> None:
-    with DaemonProcess(tmp_path / "d") as d:
+    with InProcessDaemon(tmp_path / "d") as d:
         with d.client() as c:
             c.agent_create("tmp")
             sid = c.session_open("tmp")["session_id"]

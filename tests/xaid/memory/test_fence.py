@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 T0 = 1_770_000_000_000
 # Plain small talk (the rules find nothing that stands out, so the job asks the model for a summary),
@@ -40,7 +40,7 @@ def _start(c: Client, lines: list[str]) -> str:
 
 @pytest.mark.parametrize(("lines", "word"), [(LINES, "quillwort"), (LINES_ZH, "蓝莓酱")])
 def test_forget_by_query_during_consolidation_is_not_undone(tmp_path: Path, lines: list[str], word: str) -> None:
-    with DaemonProcess(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as d, d.client() as c:
         c.agent_create("mia")
         sid = _start(c, lines)
         assert c.memory_forget("mia", query=word)["deleted"] >= len(lines)
@@ -54,7 +54,7 @@ def test_forget_by_query_during_consolidation_is_not_undone(tmp_path: Path, line
 def test_forget_all_during_consolidation_leaves_nothing(tmp_path: Path) -> None:
     """And a session closed meanwhile is still consolidated: the job in flight finishes by its id,
     which a job queued after the forget must never have (job ids never repeat, migration 010)."""
-    with DaemonProcess(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as d, d.client() as c:
         c.agent_create("mia")
         c.agent_create("kai")
         _start(c, LINES)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from xaiclient import Client
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 T0 = 1_764_619_200_000  # 2025-12-01 20:00 UTC
 HOUR = 3_600_000
@@ -68,7 +68,7 @@ def test_the_profile_is_rewritten_without_the_forgotten_part(
 
 @pytest.mark.parametrize(("word", "line"), [("Zanzibar", "I secretly applied for a job in Zanzibar."),
                                              ("桂林", "我偷偷报名了桂林的一份工作。")])
-def test_forgotten_words_leave_the_wal_file(daemon: DaemonProcess, client: Client, word: str, line: str) -> None:
+def test_forgotten_words_leave_the_wal_file(daemon: InProcessDaemon, client: Client, word: str, line: str) -> None:
     client.agent_create("mia", name="Kai")
     session(client, "mia", [line, "anyway, how are you?"], T0)
     wal = Path(str(daemon.db_path) + "-wal")

@@ -16,6 +16,7 @@ import sqlite_vec
 from xaiclient import Client, XaiError
 
 from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 DAY = 86_400_000
 T0 = 1_764_536_400_000  # a day at 21:00 UTC
@@ -131,7 +132,7 @@ def _rows_holding(db: Path, needle: str) -> list[str]:
     return found
 
 
-def test_forget_by_query_leaves_no_trace(daemon: DaemonProcess) -> None:
+def test_forget_by_query_leaves_no_trace(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("mia")
         talk(c, "mia", ["My bank PIN is 4417 at Zephyrbank.", "I like hiking."], T0)
@@ -199,7 +200,7 @@ def test_consolidation_resumes_exactly_once_after_a_crash(tmp_path: Path) -> Non
 
 def test_a_300_turn_session_stays_within_context_and_keeps_marked_words(tmp_path: Path) -> None:
     env = {"XAID_LLM_N_CTX": "2048"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("mia", config={"max_tokens": 16})
         sid = c.session_open("mia")["session_id"]
         c.session_send(sid, "My sister Anna moved to Kyoto on 2026-03-14.").finish()
@@ -222,7 +223,7 @@ def test_memory_off_keeps_nothing(client: Client) -> None:
 
 def test_without_an_embedding_model_memory_still_works_on_keywords(tmp_path: Path) -> None:
     env = {"XAID_MEMORY_EMBED_MODEL": str(tmp_path / "missing.onnx")}
-    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("mia")
         talk(c, "mia", ["I work at Globex in Springfield."], T0)
         assert any("Globex" in f["text"] for f in current_facts(c, "mia"))
@@ -237,7 +238,7 @@ def test_without_an_embedding_model_memory_still_works_on_keywords(tmp_path: Pat
 
 def test_forget_by_query_reaches_persona_and_earlier_chunks(tmp_path: Path) -> None:
     env = {"XAID_MEMORY_PERSONA_EVERY": "1", "XAID_MEMORY_COMPRESS_EVERY": "6"}
-    with DaemonProcess(tmp_path / "d", env=env) as proc:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc:
         with proc.client() as c:
             c.agent_create("mia")
             sid = c.session_open("mia", ts=T0)["session_id"]
@@ -257,7 +258,7 @@ def test_a_new_embedding_model_re_embeds_what_is_stored(tmp_path: Path) -> None:
     """Vectors of two models are never compared: a different model at start-up embeds every memory
     again, Chinese ones too (the default model reads Chinese)."""
     yesterday = int(time.time() * 1000) - DAY  # recent: the restart's forgetting curve must not take it
-    proc = DaemonProcess(tmp_path / "d").start()
+    proc = InProcessDaemon(tmp_path / "d").start()
     with proc.client() as c:
         c.agent_create("mia")
         talk(c, "mia", ["My sister Anna lives in Kyoto and teaches piano.", "我妹妹在杭州开了一家咖啡店。"], yesterday)
@@ -307,7 +308,7 @@ def test_memories_shown_once_are_not_added_again_in_the_same_session(client: Cli
 def test_dates_are_resolved_in_the_users_time_zone(tmp_path: Path) -> None:
     """07:30 on 3 March in Shanghai is still 2 March in UTC: "tomorrow" must be 4 March."""
     morning = 1_772_494_200_000  # 2026-03-03 07:30 +08:00
-    with DaemonProcess(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}) as proc, proc.client() as c:
         c.agent_create("mia")
         talk(c, "mia", ["I have a dentist appointment tomorrow at 4pm.", "我后天要去杭州出差。"], morning)
         facts = " ".join(f["text"] for f in current_facts(c, "mia"))

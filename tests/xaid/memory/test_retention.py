@@ -17,7 +17,8 @@ import pytest
 import sqlite_vec
 from xaiclient import Client
 
-from testkit import DaemonProcess, xaictl
+from testkit import xaictl
+from testkit.inproc import InProcessDaemon
 from xaid import config
 from xaid.config import ConfigError, MemoryConfig
 from xaid.memory import forget
@@ -206,7 +207,7 @@ def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
     env = {"XAID_MEMORY_COMPRESS_EVERY": "6",  # the English session folds: its "Earlier" goes too
            "XAID_MEMORY_HIGHLIGHT_DAYS": "1000"}  # keep the curve out of this test
     en_lines = [*EN, "I work at Globex in Springfield.", "ok", "sure"]
-    with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("mia")
         en = talk(c, en_lines, T0, "en")
         zh = talk(c, ZH, T0 + DAY, "zh")

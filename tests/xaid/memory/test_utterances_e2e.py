@@ -16,7 +16,7 @@ import apsw
 import sqlite_vec
 from xaiclient import Client
 
-from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
 
 DAY = 86_400_000
 MONDAY = int(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)  # a Monday, 20:00 UTC
@@ -144,7 +144,7 @@ def _embedded(db: Path) -> dict[tuple[str, str], bool]:
     return {(agent, text): bool(has) for agent, text, has, _ in rows}
 
 
-def test_small_talk_has_no_vector_and_old_turns_keep_only_their_words(daemon: DaemonProcess) -> None:
+def test_small_talk_has_no_vector_and_old_turns_keep_only_their_words(daemon: InProcessDaemon) -> None:
     with daemon.client() as c:
         c.agent_create("old")
         c.agent_create("new")
