@@ -21,6 +21,10 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
 * Month names count only next to a day number ("May 5", "5th of May", 11月5日), and "May"/"March" only
   capitalised, so "I may go" never is; a date without a year is the next one (today counts), or the
   latest one under a past-tense cue.
+* A day of the month alone ("on the 12th", "by the 3rd", 12号, 下个月5号) is the next such day
+  (today counts), or the latest one under a past-tense cue; a month without that day (the 31st in
+  November) is skipped. "the 12th" needs on/by/until/before/after in front and no noun after it
+  ("on the 12th floor" is not a date); 号 is never a house, line or seat number (5号楼, 2号线).
 * Direction compares the span with the local day, and a part of today ("tonight", 今早) with the local
   hour too: at 14:00 "tonight" is future and "this morning" past.
 """
@@ -185,6 +189,24 @@ def _calendar(c: _Ctx, month: int, day: int, year: int | None) -> Span | None:
         return None
 
 
+def _month_day(c: _Ctx, day: int, shift: int | None) -> Span | None:
+    """The day-th of a month: of the month ``shift`` months away, or the nearest one in the clause's tense."""
+    if not 1 <= day <= 31:
+        return None
+    if shift is not None:
+        first = _add_months(c.today.replace(day=1), shift)
+        return _day(first.replace(day=day)) if day <= monthrange(first.year, first.month)[1] else None
+    step = -1 if c.past() else 1
+    first = c.today.replace(day=1)
+    for k in range(13):  # a 31st is never more than a few months away
+        month = _add_months(first, step * k)
+        if day <= monthrange(month.year, month.month)[1]:
+            d = month.replace(day=day)
+            if (d >= c.today) if step == 1 else (d <= c.today):
+                return _day(d)
+    return None
+
+
 # -- English ------------------------------------------------------------------------------------------
 
 _EN_OFFSET = {"the day before yesterday": -2, "yesterday": -1, "today": 0, "tomorrow": 1, "the day after tomorrow": 2}
@@ -200,6 +222,12 @@ _WEEKDAY = (
     r"(?<!good\s)(?<!black\s)(?<!cyber\s)(?<!easter\s)(?<!palm\s)(?<!ash\s)"
     r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     r"(?!\s+(?:best|school|blues|roast|funday|feeling|vibes?|mood|papers?)\b)"
+)
+# What may follow "on the 12th" for it to be a date: the clause goes on, or it ends. A noun ("the 12th
+# floor", "the 3rd time") may not, and neither may a month ("the 12th of May" is the rule above's).
+_AFTER_DAY = (
+    r"(?=\s*(?:$|[.,!?;:)\n]|(?:at|in|and|or|but|so|then|when|because|for|to|with|i|we|you|he|she|they|it|"
+    r"my|our|is|was|will|morning|afternoon|evening|night)\b))"
 )
 _EN_SHIFT = {"last": -1, "this": 0, "next": 1}
 _EN_MODES: dict[str | None, str | int] = {"last": -1, "next": 1, "this": "cue", "on": "cue", None: "cue"}
@@ -250,6 +278,10 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         rf"\b(?:on\s+)?(?:{_MONTH}\s+{_ORDINAL}|{_ORDINAL}\s+(?:of\s+)?{_MONTH})\b",
         _en_date,
     ),
+    (
+        r"\b(?:on|by|until|till|before|after)\s+the\s+([0-9]{1,2})(?:st|nd|rd|th)\b" + _AFTER_DAY,
+        lambda g, c: _month_day(c, int(g[0]), None),
+    ),
 ]
 
 # -- Chinese ------------------------------------------------------------------------------------------
@@ -297,6 +329,11 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         lambda g, c: _span(c, "week", _ZH_SHIFT[g[0]]),
     ),
     (rf"(?:{_ZH_PRE}|(?<![每个一两几]))周末", lambda g, c: _weekend(c, None if g[0] is None else _ZH_SHIFT[g[0]])),
+    (
+        rf"(?:(上个?月|这个?月|本月|下个?月)|(?<![0-9月第几一二三四五六七八九十])){_ZH_DNUM}号"
+        r"(?![线楼床门口位座机房院车窗台店馆厅仓码鞋球选箱柜])",
+        lambda g, c: _month_day(c, _num(g[1]), None if g[0] is None else _ZH_SHIFT[g[0][0]]),
+    ),
     (rf"{_ZH_PRE}月(?![亮光饼球色])", lambda g, c: _span(c, "month", _ZH_SHIFT[g[0]])),
     (
         rf"({_zh_words({'前年': -2, '去年': -1, '今年': 0, '明年': 1, '后年': 2})})(?![轻纪龄级代])",

@@ -323,3 +323,39 @@ def test_any_text_resolves_without_error_and_spans_point_into_it(text: str) -> N
     for ref in find_times(text, TS):
         assert text[ref.start : ref.end] == ref.text
         assert ref.date_from <= ref.date_to
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "direction"),
+    [
+        ("The interview is on the 12th.", "2026-12-12", "future"),
+        ("We went hiking on the 3rd", "2026-11-03", "past"),
+        ("Send it by the 30th, please", "2026-11-30", "future"),
+        ("on the 25th we celebrate", "2026-11-25", "present"),
+        ("on the 31st I fly home", "2026-12-31", "future"),  # November has no 31st
+        ("我12号要面试", "2026-12-12", "future"),
+        ("我们3号见过面了", "2026-11-03", "past"),
+        ("十二号考试", "2026-12-12", "future"),
+        ("下个月5号出发", "2026-12-05", "future"),
+        ("上个月20号搬的家", "2026-10-20", "past"),
+        ("这个月28号交房租", "2026-11-28", "future"),
+    ],
+)
+def test_a_day_of_the_month_alone_is_the_nearest_such_day_in_the_clause_tense(
+        text: str, expected: str, direction: str) -> None:
+    ref = only(text)
+    assert (ref.date_from, ref.date_to, ref.granularity, ref.direction) == (d(expected), d(expected), "day", direction)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["on the 12th floor", "it was my 3rd time", "the 2nd one is better", "坐2号线回家", "住在5号楼",
+     "他是第3号选手", "本月31号"],  # the last: November has no 31st
+)
+def test_ordinals_and_numbered_things_are_not_days_of_the_month(text: str) -> None:
+    assert find_times(text, TS) == []
+
+
+def test_a_day_of_the_month_with_its_month_still_reads_the_month() -> None:
+    assert only("on the 12th of May").date_from == d("2027-05-12")
+    assert only("11月5号").date_from == d("2027-11-05")
