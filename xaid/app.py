@@ -70,6 +70,7 @@ class App:
         """The services around an open store and queue; no SQL runs here (``Memory.start`` does it)."""
         settings = Settings(config)
         live = LiveSessions()
+        live.on_closed(queue.provider.session_closed)  # llama.cpp's saved state of a closed session
         counters: Counter[str] = Counter()  # memory's, shown by ``stats``
         classifier = classifier or RuleClassifier()
         embeddings = Embeddings(db, settings)

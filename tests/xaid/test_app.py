@@ -67,6 +67,25 @@ def test_closing_a_session_drops_what_turns_kept_for_it(tmp_path: Path) -> None:
     app.close()
 
 
+class ClosedSessions(ScriptedProvider):
+    """The scripted provider, noting the sessions it is told are closed (llama.cpp drops their state)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: list[str] = []
+
+    def session_closed(self, session_id: str) -> None:
+        self.closed.append(session_id)
+
+
+def test_closing_a_session_tells_the_provider(tmp_path: Path) -> None:
+    provider = ClosedSessions()
+    app = App.assemble(Config(), Database(tmp_path / "xaid.db"), GenerationQueue(provider, 4), ManualClock(START_MS))
+    app.live.closed("s1")
+    assert provider.closed == ["s1"]
+    app.close()
+
+
 def test_a_consolidation_runs_on_the_injected_clock(tmp_path: Path) -> None:
     """Close a session through Memory and let its job loop consolidate it, with no socket and no daemon:
     the episode keeps the conversation's time, the bookkeeping takes the manual clock's."""

@@ -115,4 +115,7 @@ class Provider(Protocol):
         """What ``status`` shows about this provider."""
         ...
 
+    def session_closed(self, session_id: str) -> None:
+        """The session is closed for good: whatever the provider kept for it can go."""
+
     def close(self) -> None: ...

@@ -116,6 +116,9 @@ class LlamaCppProvider:
         except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
             raise ProviderError(f"cannot load {path}: {exc}") from None
 
+    def session_closed(self, session_id: str) -> None:
+        self.states.forget(session_id)
+
     def close(self) -> None:
         if self._llm is not None:
             self._llm.close()

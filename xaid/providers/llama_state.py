@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +45,8 @@ class SessionStates:
 
     ``switch(llm, owner)`` is called before every generation with the session that is about to use
     the context. A request without a session (consolidation's prompts) may use the context, but is
-    never saved: its prompt is not read twice.
+    never saved: its prompt is not read twice. ``forget(session)`` (a session closed) drops its copy;
+    it comes from the event loop's thread while the model's thread may be switching, hence the lock.
     """
 
     def __init__(self, capacity_bytes: int):
@@ -53,6 +55,7 @@ class SessionStates:
         self.owner = ""  # whose tokens the live context holds
         self.counters = StateCounters()
         self.used_bytes = 0  # kept as a number: `status` reads it from another thread than the model's
+        self._lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
         c = self.counters
@@ -69,18 +72,27 @@ class SessionStates:
         if gone is not None:
             self.used_bytes -= len(gone.data)
 
+    def forget(self, session: str) -> None:
+        """A closed session never speaks again: its saved copy only takes room. If it still holds the
+        live context, that context is not saved when the next session arrives."""
+        with self._lock:
+            self._drop(session)
+            if self.owner == session:
+                self.owner = ""
+
     def switch(self, llm: Any, owner: str) -> None:
         """Never fails a turn: if llama.cpp refuses a copy, the prompt is simply read again."""
-        if self.capacity <= 0 or owner == self.owner:
-            return
-        try:
-            self._switch(llm, owner)
-        except Exception:  # a ctypes or llama.cpp error: forget what is saved rather than trust it
-            log.exception("per-session llama.cpp state failed; the prompt is read again")
-            self.saved.clear()
-            self.used_bytes = 0
-            self.owner = ""
-            llm.reset()
+        with self._lock:
+            if self.capacity <= 0 or owner == self.owner:
+                return
+            try:
+                self._switch(llm, owner)
+            except Exception:  # a ctypes or llama.cpp error: forget what is saved rather than trust it
+                log.exception("per-session llama.cpp state failed; the prompt is read again")
+                self.saved.clear()
+                self.used_bytes = 0
+                self.owner = ""
+                llm.reset()
 
     def _switch(self, llm: Any, owner: str) -> None:
         if self.owner and llm.n_tokens > 0:

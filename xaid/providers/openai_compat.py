@@ -46,6 +46,9 @@ class OpenAICompatProvider:
     def describe(self) -> dict[str, Any]:
         return {"provider": self.name, "base_url": self._cfg.base_url, "model": self._cfg.model, "tools": True}
 
+    def session_closed(self, session_id: str) -> None:
+        """Nothing is kept per session here."""
+
     def close(self) -> None:
         """Connections live for one request, so only the key needs forgetting."""
         self._key = None

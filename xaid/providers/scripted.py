@@ -38,6 +38,9 @@ class ScriptedProvider:
     def describe(self) -> dict[str, Any]:
         return {"provider": self.name, "tools": True, "delay_ms": int(self.delay_s * 1000)}
 
+    def session_closed(self, session_id: str) -> None:
+        """Nothing is kept per session here."""
+
     def close(self) -> None:
         pass
 

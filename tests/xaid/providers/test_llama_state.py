@@ -87,3 +87,15 @@ def test_the_least_recently_used_session_is_dropped_first() -> None:
         back = turn(p, "a", SYSTEM_A, "Morning.")
         assert p.states.counters.misses == 4 and p.states.counters.restores == 0  # a, b, c new; a gone
         assert back.prompt_eval_tokens is not None and back.prompt_eval_tokens > 100
+
+
+def test_a_closed_session_gives_its_saved_state_back() -> None:
+    for p in provider(64):
+        turn(p, "a", SYSTEM_A, "Morning.")
+        turn(p, "b", SYSTEM_B, "早。")  # a is saved as b arrives
+        assert list(p.states.saved) == ["a"] and p.states.used_bytes > 0
+        p.session_closed("a")
+        assert p.states.saved == {} and p.states.used_bytes == 0
+        p.session_closed("b")  # b holds the live context: it is not saved when c arrives
+        turn(p, "c", "You are Ada, a cheerful friend. " + SYSTEM_A[31:], "Hi!")
+        assert p.states.saved == {} and p.states.counters.saves == 1
