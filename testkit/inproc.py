@@ -218,6 +218,7 @@ class InProcessDaemon:
             stack, self._stack, _running = self._stack, None, None
             stack.close()  # the loop's thread ends here
             self._join_threads(timeout)
+        return 0
 
     def _join_threads(self, timeout: float) -> None:
         """Wait for the loop's worker threads: they are told to stop when the loop closes and end a
