@@ -184,7 +184,7 @@ class Turns:
                                             budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
                                             profile=self.embeddings.profile, touch=False, fill=False,
                                             fusion=cfg.fusion)
-            return hits, persona.current_text(conn, agent.agent_id)
+            return hits, persona.current_text(conn, agent.agent_id, turn.ts_ms)
 
         return await self.db.run(read)
 
@@ -258,7 +258,8 @@ class Turns:
         recall_start = time.perf_counter()
         hits: list[retrieve.Hit]
         if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
-            hits, profile = [], await self.db.run(persona.current_text, agent.agent_id) if remember else None
+            profile = await self.db.run(persona.current_text, agent.agent_id, turn.ts_ms) if remember else None
+            hits = []
         else:
             hits, profile = await self._recall(agent, turn) if remember else ([], None)
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0

@@ -34,7 +34,7 @@ from ..config import MemoryConfig
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..text import cjk
-from . import fence, index, rewrite
+from . import fence, index, persona, rewrite
 from .utterances import CHATTER_VALUE
 
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
@@ -218,7 +218,7 @@ def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple
                  "(SELECT session_id FROM sessions WHERE agent_id = ?)", (*params, agent_id))
     for version, text in list(conn.execute(
             f"SELECT rowid, text FROM persona WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))):
-        kept = rewrite.without(text, holds, head=rewrite.PROFILE_HEAD)
+        kept = rewrite.without(text, holds, head=persona.HEADER)
         if kept is None:
             conn.execute("DELETE FROM persona WHERE rowid = ?", (version,))
         else:

@@ -17,7 +17,6 @@ EPISODE_FRAMES: tuple[re.Pattern[str], ...] = (
     re.compile(r"^On \S+ .{0,80}talked with .{0,80}\.$"),
     re.compile(r"^There were \d+ messages from the user in all\.$"),
 )
-PROFILE_HEAD = "What you know about the user: "
 
 
 def sentences(text: str) -> list[str]:

@@ -294,6 +294,13 @@ def touch(conn: apsw.Connection, kind: str, source_id: int, ts_ms: int) -> None:
                  f"WHERE {key} = ?", (ts_ms, source_id))
 
 
+def plans_over(conn: apsw.Connection, agent_id: str, today: str) -> list[str]:
+    """The texts of current plans whose last day is before ``today`` (an ISO local date)."""
+    return [r[0] for r in conn.execute(
+        "SELECT text FROM facts WHERE agent_id = ? AND status = 'current' AND kind = 'plan' AND valid_to < ?",
+        (agent_id, today))]
+
+
 def persona(conn: apsw.Connection, agent_id: str) -> Persona | None:
     """The newest persona."""
     row = conn.execute("SELECT text, version, episodes_seen FROM persona WHERE agent_id = ? ORDER BY version DESC "
