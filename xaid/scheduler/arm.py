@@ -34,12 +34,13 @@ EVENTS_EN = frozenset((
     "match race marathon audition doctor dentist hospital court move moving demo pitch defense defence review "
     "client competition recital therapy therapist vet visa gig performance speech keynote final finals "
     "tournament graduation ceremony exhibition premiere open-mic stand-up standup camping hike hiking holiday "
-    "vacation party birthday"
+    "vacation party birthday anniversary banquet reception orientation"
 ).split())
 EVENTS_ZH = tuple((
     "考试 面试 手术 复查 检查 医院 看病 体检 会议 开会 汇报 答辩 出差 客户 婚礼 葬礼 约会 比赛 演出 搬家 航班 "
     "旅行 旅游 结果 报告 雅思 托福 高考 考研 面签 签证 演讲 上线 发布 截止 考 结婚 婚宴 年会 表演 演奏 路演 决赛 "
     "考核 述职 评审 典礼 毕业 音乐会 演唱会 马拉松 全马 半马 科目 驾考 开业 首演 展览 露营 徒步 度假 生日 派对"
+    " 大寿 寿宴 寿辰 宴会 酒席 满月酒 纪念日 庆典 入职 报到 开学"
 ).split())
 # Longer forms of an event word that are still the event: "interviewers", "exams", "presentations".
 _EVENT_ENDINGS = ("s", "es", "er", "ers")

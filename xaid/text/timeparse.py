@@ -9,7 +9,8 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
   today is; 这周五/本周五 is Friday of the current week even when it has passed.
 * "Friday", "on Friday", "this Friday", 周五/星期五/礼拜五 are the coming Friday, 0–6 days ahead (today
   counts), unless their clause has a past-tense cue ("went", "was", 了, 过) and no future cue ("will",
-  要, 会, 马上): then the latest Friday, 0–6 days back. "by/until/coming Friday" always look ahead.
+  要, 会, 马上): then the latest Friday, 0–6 days back. "I've got" / "she has got" is having, not a
+  past tense ("I've got an exam on Friday" looks ahead). "by/until/coming Friday" always look ahead.
 * "this weekend", "over the weekend", 周末 follow the same rule for Saturday–Sunday; next/last weekend,
   下个周末/上个周末 are the weekends of next/last week. Plain "weekend(s)" is not a date.
 * Vague counts: "a couple" = 2, "a few" / 几 = 3, so "in a few days" / 过几天 is one day, today + 3.
@@ -80,8 +81,8 @@ _GUARD = {
 }
 _BREAKS = ".!?;,\n。！？；，、"
 _PAST = re.compile(
-    r"\b(?:was|were|did|didn't|went|had|saw|met|got|came|told|said|left|spent|visited|called|talked|finished|"
-    r"started|ago)\b|(?<![为除])了(?!解)|(?<![不难经通])过(?![来去])|刚才",
+    r"\b(?:was|were|did|didn't|went|had|saw|met|(?<!'ve\s)(?<!\u2019ve\s)(?<!have\s)(?<!'s\s)(?<!has\s)got|came|"
+    r"told|said|left|spent|visited|called|talked|finished|started|ago)\b|(?<![为除])了(?!解)|(?<![不难经通])过(?![来去])|刚才",
     re.I,
 )
 _FUTURE = re.compile(

@@ -197,6 +197,9 @@ def test_direction(text: str, direction: str) -> None:
         ("I met her on May 5", "2026-05-05"),
         ("this Monday I was sick", "2026-11-23"),
         ("until Monday, I was busy", "2026-11-30"),  # "until" looks ahead; the cue is in another clause anyway
+        ("I've got my scan results on Monday", "2026-11-30"),  # having, not a past tense
+        ("She has got a recital on Monday", "2026-11-30"),
+        ("I got my scan results on Monday", "2026-11-23"),
     ],
 )
 def test_bare_weekday_follows_the_tense_of_its_clause(text: str, expected: str) -> None:
