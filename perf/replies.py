@@ -212,6 +212,7 @@ def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[s
            "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
            "XAID_LLM_SEED": str(seed),
            "XAID_MEMORY_TIMEZONE": "UTC", "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
+    env.update(sampling())
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         _wait_model(client)
@@ -242,6 +243,13 @@ def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[s
                          f"{wall / 1000:.1f} s, first token {first / 1000:.1f} s, {j.tokens_per_s:.1f} tok/s, "
                          f"failed {failed or '-'}: {text[:100]!r}")
     return out
+
+
+def sampling() -> dict[str, str]:
+    """XAID_PERF_REPLY_LLM="repeat_penalty=1.0,temperature=0.5": llm.* keys for the daemons, to compare
+    sampling settings on the same scenes."""
+    pairs = (kv.split("=", 1) for kv in os.environ.get("XAID_PERF_REPLY_LLM", "").split(",") if "=" in kv)
+    return {f"XAID_LLM_{key.strip().upper()}": value.strip() for key, value in pairs}
 
 
 def _pick(scenes: list[dict[str, Any]], per_lang: int) -> list[dict[str, Any]]:

@@ -48,4 +48,6 @@ def test_the_topic_frame_follows_the_users_words(lang: str, said: dict[str, str]
     assert cjk_share(frame_of(topic)) == (1.0 if lang == "zh" else 0.0), topic
     line = fire.Verdict(item(found[0]), "due").line
     assert line is not None and said[lang] in line
+    if lang == "zh":  # the words close the instruction to bring them up; in parentheses the 1.5B left them unread
+        assert "提起" in line and f"“{said[lang]}”。" in line and "（" not in line
     assert cjk_share(frame_of(line.replace("“", '"').replace("”", '"'))) == (1.0 if lang == "zh" else 0.0), line
