@@ -31,6 +31,7 @@ AREAS: dict[str, str] = {
     "faults": "perf.faults",
     "llm": "perf.llm_speed",
     "replies": "perf.replies",
+    "replies_heldout": "perf.replies_heldout",
     "session_ttft": "perf.session_ttft",
     "hardening": "perf.hardening",
 }

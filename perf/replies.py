@@ -8,7 +8,7 @@ with a real llama.cpp model: the history is ingested at its real times and close
 session, once for an agent with memory on and once for its twin with memory off.
 
 A reply is judged by six rules, each a check that passes or fails:
-- lang: in the user's language (CJK share of the reply, xaid.prompt.cjk_share, ≥ 0.5 for Chinese
+- lang: in the user's language (CJK share of the reply, xaid.text.lang.cjk_share, ≥ 0.5 for Chinese
   scenes, ≤ 0.1 for English ones);
 - picks_up: names something a friend would pick up (the scene's keywords; "name" scenes: the
   agent's own name);
@@ -19,6 +19,11 @@ A reply is judged by six rules, each a check that passes or fails:
 
 ``python -m perf replies`` runs every model file present; XAID_PERF_REPLY_MODELS (comma-separated
 names of MODELS) narrows it, XAID_PERF_REPLY_SEEDS sets the seeds (default 2, quick 1).
+
+``python -m perf replies_heldout`` (or XAID_PERF_REPLY_SCENES=heldout) replays
+perf/scenarios/replies_heldout.json instead: other topics and people, never looked at while the
+prompts were tuned on replies.json, so a change that only fits the tuned scenes' wording shows as a
+gap between the two sets.
 """
 
 from __future__ import annotations
@@ -35,13 +40,13 @@ from typing import Any
 
 from xaiclient import Client
 
-from xaid.prompt import cjk_share
+from xaid.text.lang import cjk_share
 
 from .measure import median, progress, scratch_daemon
 from .report import Aim, Row, Section
 
-SCENES = Path(__file__).resolve().parent / "scenarios" / "replies.json"
-RAW = Path(os.environ.get("XAID_PERF_REPLY_RAW", "/tmp/xaid-perf-replies.json"))  # every reply, for reading
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SCENE_SETS = {"tuned": SCENARIOS / "replies.json", "heldout": SCENARIOS / "replies_heldout.json"}
 GGUF = Path(os.environ.get("XAID_PERF_GGUF_DIR", "/work/models/gguf"))
 MODELS: dict[str, str] = {  # name -> llm.model_path ("" is the embedded SmolLM2)
     "smollm2-135m": "",
@@ -88,6 +93,8 @@ class Judged:
     completion_tokens: int
     suggestion: bool = False
     kind: str = ""
+    directive: str = ""  # what the model read last, for reading the raw file
+    memories: str = ""
 
     def checks_picks(self) -> bool:
         """Whether picks_up asks for what a friend remembers (not the agent's own name)."""
@@ -112,8 +119,20 @@ class Tally:
         return 100 * self.passed / self.total if self.total else 0.0
 
 
-def load() -> dict[str, Any]:
-    return json.loads(SCENES.read_text(encoding="utf-8"))
+def scene_set(default: str = "tuned") -> str:
+    chosen = os.environ.get("XAID_PERF_REPLY_SCENES", default)
+    if chosen not in SCENE_SETS:
+        raise ValueError(f"XAID_PERF_REPLY_SCENES={chosen!r}: one of {', '.join(SCENE_SETS)}")
+    return chosen
+
+
+def raw_path(chosen: str) -> Path:
+    """Every reply of a run, for reading (the held-out set's file is not meant to be read while tuning)."""
+    return Path(os.environ.get("XAID_PERF_REPLY_RAW", f"/tmp/xaid-perf-replies-{chosen}.json"))
+
+
+def load(chosen: str = "tuned") -> dict[str, Any]:
+    return json.loads(SCENE_SETS[chosen].read_text(encoding="utf-8"))
 
 
 def base_ms(data: dict[str, Any]) -> int:
@@ -193,6 +212,7 @@ def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[s
            "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
            "XAID_LLM_SEED": str(seed),
            "XAID_MEMORY_TIMEZONE": "UTC", "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
+    env.update(sampling())
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         _wait_model(client)
@@ -214,13 +234,22 @@ def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[s
                 j = Judged(model, scene["id"], scene["lang"], memory, seed, text,
                            judge(text, scene["lang"], scene["picks_up"], name, result["finish_reason"]),
                            first, (tokens - 1) / gen_s if tokens > 1 else 0.0, int(usage["prompt_tokens"]), tokens,
-                           bool(result["context"]["suggestion"]), scene.get("kind", ""))
+                           bool(result["context"]["suggestion"]), scene.get("kind", ""),
+                           result["context"]["directive"],
+                           "\n".join(m["text"] for m in result["context"]["memories_new"]))
                 out.append(j)
                 failed = [k for k, ok in j.checks.items() if not ok]
                 progress(f"replies {model} seed {seed} {scene['id']} memory {'on' if memory else 'off'}: "
                          f"{wall / 1000:.1f} s, first token {first / 1000:.1f} s, {j.tokens_per_s:.1f} tok/s, "
                          f"failed {failed or '-'}: {text[:100]!r}")
     return out
+
+
+def sampling() -> dict[str, str]:
+    """XAID_PERF_REPLY_LLM="repeat_penalty=1.0,temperature=0.5": llm.* keys for the daemons, to compare
+    sampling settings on the same scenes."""
+    pairs = (kv.split("=", 1) for kv in os.environ.get("XAID_PERF_REPLY_LLM", "").split(",") if "=" in kv)
+    return {f"XAID_LLM_{key.strip().upper()}": value.strip() for key, value in pairs}
 
 
 def _pick(scenes: list[dict[str, Any]], per_lang: int) -> list[dict[str, Any]]:
@@ -239,7 +268,8 @@ def models_to_run() -> list[str]:
     return [m for m in names if m in MODELS and (not MODELS[m] or Path(MODELS[m]).is_file())]
 
 
-def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: float) -> Section:
+def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: float, chosen: str = "tuned"
+            ) -> Section:
     rows: list[Row] = []
     by: dict[tuple[str, str, bool], Tally] = defaultdict(Tally)
     for j in judged:
@@ -275,8 +305,9 @@ def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: floa
             rows.append(Row(f"generation, {model}, memory {tag}", median([j.tokens_per_s for j in mine]), "tok/s",
                             note=f"median; reply median {median([j.completion_tokens for j in mine]):.0f} tokens"))
     notes = [
-        f"Scenes: perf/scenarios/replies.json ({len({j.scene for j in judged})} scenes, English and Chinese), each "
-        f"replayed for an agent with memory on and a twin with agent config {{\"memory\": false}}, seeds "
+        f"Scenes: perf/scenarios/{SCENE_SETS[chosen].name} ({len({j.scene for j in judged})} scenes, English and "
+        f"Chinese), each replayed for an agent with memory on and a twin with agent config "
+        f"{{\"memory\": false}}, seeds "
         f"{', '.join(map(str, seeds))} (llm.seed; temperature and max_tokens at their defaults), one fresh daemon "
         f"per model and seed, llama_cpp with OMP_WAIT_POLICY=PASSIVE and llm.n_threads at its default. History "
         f"ingested at its real times and closed with wait=True; the probe goes into a new session at its own time. "
@@ -298,13 +329,15 @@ def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: floa
             failed = ", ".join(k for k, ok in j.checks.items() if not ok)
             notes.append(f"{j.model} {j.scene} seed {j.seed} (memory on, suggestion {'yes' if j.suggestion else 'no'})"
                          f" failed {failed}: {json.dumps(j.text[:160], ensure_ascii=False)}")
-    return Section("Replies: what the user reads, judged by rules", rows, notes)
+    title = "Replies: what the user reads, judged by rules"
+    return Section(title if chosen == "tuned" else f"{title} (held-out scenes)", rows, notes)
 
 
-def run(quick: bool) -> Section:
+def run(quick: bool, default_set: str = "tuned") -> Section:
     plan = QUICK if quick else FULL
     seeds = tuple(int(s) for s in os.environ.get("XAID_PERF_REPLY_SEEDS", "").split(",") if s.strip()) or plan.seeds
-    data = load()
+    chosen = scene_set(default_set)
+    data = load(chosen)
     scenes = _pick(data["scenes"], plan.max_scenes)
     base = base_ms(data)
     judged: list[Judged] = []
@@ -314,5 +347,5 @@ def run(quick: bool) -> Section:
             progress(f"replies: {model}, seed {seed}, {len(scenes)} scenes × memory on/off")
             judged += run_model(model, seed, scenes, data["names"], base)
             loads.append(os.getloadavg()[0])
-    RAW.write_text(json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8")
-    return section(judged, plan, seeds, median(loads))
+    raw_path(chosen).write_text(json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8")
+    return section(judged, plan, seeds, median(loads), chosen)

@@ -27,21 +27,15 @@ than a description placed far away in the system prompt, hence the directive of 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
 from .providers.base import ChatMessage, ToolCall
 from .store.agents import Agent
 from .store.sessions import Message
-from .text.cjk import count as cjk_count
+from .text.lang import Lang, language
 from .text.tokens import estimate_tokens
 
-Lang = Literal["en", "zh"]
-_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
-LANG_MIN_SIGNAL = 2  # Latin words a message needs to decide alone; with fewer, earlier user messages decide too
-LANG_LOOKBACK = 4
 # Ends a reply where a small model starts writing the user's next line itself; the chat template's
 # own end-of-turn token stops it otherwise.
 STOP = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "\nUser:", "\nuser:", "\n用户：")
@@ -62,26 +56,6 @@ class Context:
     shown: tuple[tuple[int, str], ...] = ()  # memories of earlier turns: (user message id they preceded, block)
     lang: Lang | None = None  # the user's language; None: detected from the history
     extra: tuple[str, ...] = field(default_factory=tuple)
-
-
-def cjk_share(text: str) -> float:
-    """CJK characters against CJK characters + Latin words: a Chinese sentence with a brand name
-    in it stays Chinese, an English one with a Chinese word in it stays English."""
-    cjk = cjk_count(text)
-    latin = len(_LATIN_WORD.findall(text))
-    return cjk / (cjk + latin) if cjk + latin else 0.0
-
-
-def language(user_texts: Sequence[str]) -> Lang:
-    """The language to reply in: the newest user message's, with the few before it deciding when
-    it says too little ("ok", "👍", "?")."""
-    cjk = latin = 0
-    for text in reversed(user_texts[-LANG_LOOKBACK:]):
-        cjk += cjk_count(text)
-        latin += len(_LATIN_WORD.findall(text))
-        if cjk or latin >= LANG_MIN_SIGNAL:  # one Chinese character says more than one Latin word ("ok")
-            break
-    return "zh" if cjk and cjk >= latin else "en"
 
 
 def system_prompt(agent: Agent, context: Context = Context()) -> str:

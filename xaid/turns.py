@@ -39,6 +39,7 @@ from .store import Database
 from .store import sessions as sql
 from .store.agents import Agent
 from .store.sessions import Message, Session
+from .text.lang import language
 
 MAX_TOOL_ROUNDS = 4
 LATER_TURN_SHARE = 4  # after a session's first memories, a turn adds at most 1/4 of the budget anew
@@ -283,7 +284,7 @@ class Turns:
             chunks, history = await self.db.run(_session_view, sid, cfg.memory.compress_every)
             uptos = tuple(upto for upto, _ in chunks)
             if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
-                lang = forgotten.request.lang if forgotten is not None else prompt.language(
+                lang = forgotten.request.lang if forgotten is not None else language(
                     [m.text for m in history if m.role == "user"])
                 guidance = tone.guidance(mood, lang) if mood is not None else None
                 self._prune_shown(sid, uptos, history)

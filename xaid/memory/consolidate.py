@@ -4,6 +4,11 @@ fact candidates, rules first.
 Rules decide when something stands out (a feeling, a name, a number, a plan); a short LLM call
 (prompt ≤ 200 tokens) writes the summary only when the rules are unsure: a long session in
 which nothing stands out. The path that decided is recorded on the episode.
+
+The summary's own words (the frame around the quotes) are in the session's language, the language
+the companion replied in: a Chinese session's memory read back into a Chinese prompt would
+otherwise put English sentences right before the reply, and a small model then mixes languages or
+reads past the memory.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from .. import clock
 from ..mood.state import MoodState
 from ..store.sessions import Message
 from ..text import features, timeparse
+from ..text.lang import Lang, language
 from . import extract, index
 
 MAX_HIGHLIGHTS = 8
@@ -56,6 +62,43 @@ class Draft:
 
     def sources(self) -> list[tuple[int | None, str]]:
         return [(u.message.message_id, u.ref) for u in self.utterances]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The sentences of a rule-made summary that are not the user's own words, in one language."""
+
+    opened: str  # formats {day}, {who}, {agent}
+    user: str  # who, when the user has no name
+    said: str  # formats {who}, {quote}; the quote in ASCII quotes, which rewrite.sentences keeps whole
+    they: str  # the subject of ``said`` when the user has no name
+    moods: dict[str, str]  # closing band -> sentence
+    count: str  # formats {n}
+    ask: str  # the LLM summary's instruction
+
+
+FRAMES: dict[Lang, Frame] = {
+    "en": Frame("On {day} {who} talked with {agent}.", "the user", '{who} said: "{quote}"', "They",
+                {"worn": "By the end they sounded worn out.", "low": "By the end they sounded low.",
+                 "tense": "By the end they sounded tense.", "good": "By the end they sounded in good spirits."},
+                "There were {n} messages from the user in all.",
+                "Summarise in 3 short sentences, in the third person, what the user talked about:"),
+    "zh": Frame("{day}，{who}和{agent}聊了天。", "用户", '{who}说："{quote}"', "用户",
+                {"worn": "最后听起来很疲惫。", "low": "最后听起来情绪低落。", "tense": "最后听起来很紧张。",
+                 "good": "最后听起来心情不错。"},
+                "用户一共发了{n}条消息。",
+                "用三句简短的话，以第三人称概括用户聊了什么："),
+}
+
+
+def said(who: str | None, text: str, lang: Lang) -> str:
+    """One quoted message of a summary, as ``draft`` writes it (and as a superseded one is found again)."""
+    frame = FRAMES[lang]
+    return frame.said.format(who=who or frame.they, quote=quote(text))
+
+
+def episode_language(utterances: Sequence[Utterance]) -> Lang:
+    return language([u.message.text for u in utterances])
 
 
 def quote(text: str) -> str:
@@ -114,19 +157,21 @@ def _substantial(text: str) -> bool:
     return index.content_words(text) >= 3 and not extract.is_question(text)
 
 
-def _mood_sentence(closing: MoodState | None) -> str | None:
+def _mood_sentence(closing: MoodState | None, lang: Lang) -> str | None:
     if closing is None:
         return None
     valence, arousal, fatigue = closing.valence, closing.arousal, closing.fatigue
     if fatigue >= 0.5:
-        return "By the end they sounded worn out."
-    if valence <= -0.4:
-        return "By the end they sounded low."
-    if valence <= -0.15 and arousal >= 0.6:
-        return "By the end they sounded tense."
-    if valence >= 0.4:
-        return "By the end they sounded in good spirits."
-    return None
+        band = "worn"
+    elif valence <= -0.4:
+        band = "low"
+    elif valence <= -0.15 and arousal >= 0.6:
+        band = "tense"
+    elif valence >= 0.4:
+        band = "good"
+    else:
+        return None
+    return FRAMES[lang].moods[band]
 
 
 def draft(messages: Sequence[Message], intensity: dict[int, float], closing: MoodState | None,
@@ -137,12 +182,14 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: Moo
     ranked = sorted(utterances, key=lambda u: -u.salience)
     quotes = sorted(ranked[:SUMMARY_QUOTES], key=lambda u: u.message.message_id or 0)
     who = speaker(utterances)
-    sentences = [f"On {_day(started)} {who or 'the user'} talked with {agent_name}."]
-    sentences += [f'{who or "They"} said: "{quote(u.message.text)}"' for u in quotes]
-    if (mood := _mood_sentence(closing)) is not None:
+    lang = episode_language(utterances)
+    frame = FRAMES[lang]
+    sentences = [frame.opened.format(day=_day(started), who=who or frame.user, agent=agent_name)]
+    sentences += [said(who, u.message.text, lang) for u in quotes]
+    if (mood := _mood_sentence(closing, lang)) is not None:
         sentences.append(mood)
     if len(sentences) < 3 and len(utterances) > len(quotes):
-        sentences.append(f"There were {len(utterances)} messages from the user in all.")
+        sentences.append(frame.count.format(n=len(utterances)))
     # Verbatim keepers: emotional peaks, anything specific (a name, a number, a date), anything the user
     # stated about themselves (even when the rules were not sure enough to make it a fact), and, while
     # room is left, other substantial statements: a small model cannot tell yet what will matter later.
@@ -155,11 +202,11 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: Moo
               sorted(highlights, key=lambda u: u.message.message_id or 0), utterances,
               _tension(utterances, closing.valence if closing else None, ended), unsure)
     if unsure:
-        d.llm_prompt = summary_prompt(utterances)
+        d.llm_prompt = summary_prompt(utterances, lang)
     return d
 
 
-def summary_prompt(utterances: Sequence[Utterance]) -> str:
+def summary_prompt(utterances: Sequence[Utterance], lang: Lang = "en") -> str:
     lines: list[str] = []
     budget = PROMPT_CHARS
     for u in utterances:
@@ -168,8 +215,7 @@ def summary_prompt(utterances: Sequence[Utterance]) -> str:
             break
         lines.append(line)
         budget -= len(line)
-    return ("Summarise in 3 short sentences, in the third person, what the user talked about:\n"
-            + "\n".join(lines))
+    return FRAMES[lang].ask + "\n" + "\n".join(lines)
 
 
 def accept_summary(answer: str | None) -> str | None:
@@ -179,6 +225,6 @@ def accept_summary(answer: str | None) -> str | None:
     text = " ".join(answer.split())
     if not 20 <= len(text) <= 1200 or text.lower().startswith(("i'm sorry", "i cannot", "as an ai")):
         return None
-    if "summarise in 3 short sentences" in text.lower() or text.lower().startswith("echo:"):
+    if any(f.ask[:16].lower() in text.lower() for f in FRAMES.values()) or text.lower().startswith("echo:"):
         return None
     return text

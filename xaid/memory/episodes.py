@@ -261,8 +261,9 @@ def _unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> No
         if row is None:
             continue
         summary = row[0]
-        for who in {"They", u.speaker or "They"}:
-            summary = summary.replace(f' {who} said: "{consolidate.quote(u.text)}"', "")
+        for lang in consolidate.FRAMES:
+            for who in {None, u.speaker}:
+                summary = summary.replace(" " + consolidate.said(who, u.text, lang), "")
         if summary != row[0]:
             conn.execute("UPDATE episodes SET summary = ? WHERE episode_id = ?", (summary, u.episode_id))
             conn.execute("UPDATE memory_items SET text = ? WHERE kind = 'episode' AND source_id = ?",

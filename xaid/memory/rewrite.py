@@ -16,6 +16,8 @@ _ENDERS = ".!?。！？…"
 EPISODE_FRAMES: tuple[re.Pattern[str], ...] = (
     re.compile(r"^On \S+ .{0,80}talked with .{0,80}\.$"),
     re.compile(r"^There were \d+ messages from the user in all\.$"),
+    re.compile(r"^\d{4}-\d{2}-\d{2}，.{0,80}和.{0,80}聊了天。$"),  # consolidate.FRAMES["zh"]
+    re.compile(r"^用户一共发了\d+条消息。$"),
 )
 
 

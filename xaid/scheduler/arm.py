@@ -26,6 +26,7 @@ from ..memory.consolidate import Draft, Utterance
 from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, features, stopwords, timeparse
+from ..text.lang import language
 
 MAX_PER_EPISODE = 2
 EVENTS_EN = frozenset((
@@ -136,6 +137,17 @@ def _event(text: str) -> bool:
     return bool(_events(text))
 
 
+# A topic is read by people (``scheduler.list``) and quoted into the directive (fire.Verdict), so its
+# frame is in the language of the user's words; the words go last, in ASCII quotes (fire._QUOTED).
+_TOPIC = {
+    "en": {"plan": 'how it went: "{said}"',
+           "emotion": 'how they are doing now; last time they sounded {feeling}: "{said}"',
+           "worn": "worn out", "low": "low"},
+    "zh": {"plan": '后来怎么样了："{said}"', "emotion": '现在怎么样；上次听起来{feeling}："{said}"',
+           "worn": "很疲惫", "low": "情绪低落"},
+}
+
+
 def _short(text: str, limit: int = 90) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -163,7 +175,8 @@ def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None
     scene = "worry" if worried else "plan"
     window = (14 if worried else 7) * DAY_MS
     priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
-    return Arm(f'how it went: "{_short(text)}"', words, scene, not_before, not_before + window, round(priority, 3))
+    topic = _TOPIC[language([text])]["plan"].format(said=_short(text))
+    return Arm(topic, words, scene, not_before, not_before + window, round(priority, 3))
 
 
 def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
@@ -175,8 +188,9 @@ def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     peak = max(d.utterances, key=lambda u: u.intensity, default=None)
     if peak is None or peak.intensity < 0.5 or _has(peak.message.text, JOKING):
         return None
-    feeling = "worn out" if fatigue >= 0.5 else "low"
-    topic = f'how they are doing now; last time they sounded {feeling}: "{_short(peak.message.text)}"'
+    lang = language([peak.message.text])
+    feeling = _TOPIC[lang]["worn" if fatigue >= 0.5 else "low"]
+    topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(peak.message.text))
     strength = max(fatigue, -valence)
     return Arm(topic, keywords(peak.message.text), "emotion", d.ended_ms + 6 * HOUR_MS, d.ended_ms + 3 * DAY_MS,
                round(min(1.0, 0.5 + 0.5 * strength), 3))

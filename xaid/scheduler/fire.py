@@ -49,16 +49,19 @@ class Verdict:
 
         Measured on Qwen2.5-1.5B: "Consider asking about X" was ignored, "Greet them and ask one
         caring question about X" was followed. The user's own words go along as a quote, so the
-        question is about their matter and not a paraphrase of it."""
+        question is about their matter and not a paraphrase of it. In Chinese the model copied the
+        placeholder ("那件事后来怎么样了？") and left the quote in its parentheses unread; told to bring
+        the matter up ("提起…这件事"), with the quote last, it names the matter in its question."""
         if self.item is None:
             return None
         said = _QUOTED.search(self.item.topic)
         words = said.group(1) if said else self.item.topic
         kind = _KIND.get(self.item.scene, "topic")
         if lang == "zh":
-            about = {"event": "那件事后来怎么样了", "feeling": "对方现在感觉怎么样"}.get(kind, f"关于{words}的事")
-            quote = f"（对方之前说过：“{words}”）" if kind != "topic" else ""
-            return f"先打招呼，再关心地问一句{about}{quote}。只问这一个问题。"
+            if kind == "topic":
+                return f"先打招呼，再关心地问一句关于{words}的事。只问这一个问题。"
+            about = {"event": "问问后来怎么样了", "feeling": "关心地问问对方现在怎么样了"}[kind]
+            return f"先打招呼，再提起对方之前说的这件事，{about}：“{words}”。只问这一个问题。"
         about = {"event": "how it went", "feeling": "how they are feeling now"}.get(kind, words)
         quote = f' (they told you: "{words}")' if kind != "topic" else ""
         return f"Greet them, then ask one caring question about {about}{quote}. Ask only this one question."

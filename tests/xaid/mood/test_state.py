@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from xaid import prompt
 from xaid.mood.classifier import Reading
 from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral, weight
 from xaid.mood.tone import bands, guidance
+from xaid.text import lang
 
 P = MoodParams()
 NIGHT = 21 * HOUR_MS  # day 0, 21:00
@@ -81,4 +81,4 @@ def test_guidance_never_announces_and_is_stable_within_a_band() -> None:
         assert phrase.lower() not in a.lower()
     zh = guidance(after(EXHAUSTED, 1), "zh")
     assert zh is not None and zh.startswith("语气：") and "不要说出你觉得对方是什么情绪" in zh
-    assert not prompt.cjk_share(a) and prompt.cjk_share(zh) > 0.9  # each in its own language
+    assert not lang.cjk_share(a) and lang.cjk_share(zh) > 0.9  # each in its own language

@@ -42,7 +42,7 @@ def test_the_morning_scene(client: Client, said: list[str], morning: str) -> Non
     assert context["tone"] and ("tired" in context["tone"] if english else "累" in context["tone"])
     # a directive in the user's language, which a small model acts on (not "consider asking about")
     assert context["suggestion"] and context["suggestion"].startswith(
-        "Greet them, then ask one caring question" if english else "先打招呼，再关心地问一句")
+        "Greet them, then ask one caring question" if english else "先打招呼，再提起对方之前说的这件事")
     assert context["suggestion"] in context["directive"]
     assert said[0][:8] in context["suggestion"]
     # a second session the same day: no second suggestion

@@ -1,0 +1,11 @@
+"""The replies area on the held-out scenes (perf/scenarios/replies_heldout.json): the check that
+prompts tuned on replies.json generalise to other topics and people (perf/replies.py)."""
+
+from __future__ import annotations
+
+from . import replies
+from .report import Section
+
+
+def run(quick: bool) -> Section:
+    return replies.run(quick, default_set="heldout")

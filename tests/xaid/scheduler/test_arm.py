@@ -1,0 +1,54 @@
+"""A matter's topic is framed in the language of the user's words, and the directive quotes them.
+
+Pure functions over a consolidation draft (no model, no database). The topic is what
+``scheduler.list`` shows and what the check-in directive quotes: a Chinese user's matter framed in
+English put English into a Chinese directive.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from xaid.memory import consolidate
+from xaid.scheduler import arm, fire
+from xaid.store.mood import MoodState
+from xaid.store.recall import RecallItem
+from xaid.store.sessions import Message
+from xaid.text.lang import cjk_share
+
+DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
+PLANS = {"en": "I have a dentist appointment next Thursday and I'm dreading it.",
+         "zh": "我下周四去医院看牙，想想就害怕。"}
+LOWS = {"en": "I'm so exhausted, I can't keep my eyes open after this week.",
+        "zh": "我真的累垮了，这周每天都熬到半夜。"}
+
+
+def draft(text: str) -> consolidate.Draft:
+    messages = [Message("s", "a", "user", text, DAY0 + 20 * 3_600_000, message_id=1)]
+    return consolidate.draft(messages, {1: 0.8}, MoodState(valence=-0.5, arousal=0.4, fatigue=0.8), "Mia")
+
+
+def frame_of(topic: str) -> str:
+    return re.sub(r'"[^"]*"', "", topic)
+
+
+def item(a: arm.Arm) -> RecallItem:
+    return RecallItem(1, "a", 1, a.topic, a.keywords, a.scene, a.not_before, a.not_after, a.priority, "armed",
+                      DAY0, None, None, None, None, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("said", [PLANS, LOWS], ids=["plan", "emotion"])
+def test_the_topic_frame_follows_the_users_words(lang: str, said: dict[str, str]) -> None:
+    found = arm.matters(draft(said[lang]), MoodState(valence=-0.5, arousal=0.4, fatigue=0.8))
+    assert found, "a matter is armed"
+    topic = found[0].topic
+    assert topic.endswith(f'"{said[lang]}"')  # the user's words last, as fire quotes them
+    assert cjk_share(frame_of(topic)) == (1.0 if lang == "zh" else 0.0), topic
+    line = fire.Verdict(item(found[0]), "due").line
+    assert line is not None and said[lang] in line
+    if lang == "zh":  # the words close the instruction to bring them up; in parentheses the 1.5B left them unread
+        assert "提起" in line and f"“{said[lang]}”。" in line and "（" not in line
+    assert cjk_share(frame_of(line.replace("“", '"').replace("”", '"'))) == (1.0 if lang == "zh" else 0.0), line
