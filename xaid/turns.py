@@ -31,6 +31,7 @@ from .memory.forget_request import ForgetRequest
 from .mood import tone, tracker
 from .mood.classifier import Classifier
 from .mood.state import MoodState
+from .opening import OpeningGuard, fix_head
 from .providers.base import Completion, GenerateRequest, ToolCall
 from .reply import Timings, TurnReply
 from .scheduler import fire
@@ -380,19 +381,24 @@ class Turns:
         turn: UserTurn,
     ) -> Completion:
         job = self.queue.submit(agent.agent_id, request)
+        opening = OpeningGuard(agent.name)
         try:
             async with job.pieces:
                 async for piece in job.pieces:
                     if progress.first_token_ms is None:
                         progress.first_token_ms = (time.perf_counter() - start) * 1000
                     progress.parts.append(piece)
-                    await emit("text", {"delta": piece})
+                    if out := opening.feed(piece):
+                        await emit("text", {"delta": out})
+            if rest := opening.finish():
+                await emit("text", {"delta": rest})
             completion = await job.result()
+            completion = dataclasses.replace(completion, text=fix_head(completion.text, agent.name))
         except BaseException:
             job.cancelled.set()
             with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_GRACE_S):
                 await job.finished.wait()
-                partial = job.completion.text if job.completion else "".join(progress.parts)
+                partial = fix_head(job.completion.text if job.completion else "".join(progress.parts), agent.name)
                 if partial:
                     await self.db.run(
                         sql.insert_message,

@@ -150,7 +150,7 @@ def test_no_import_cycle_in_xaid() -> None:
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaves", ("xaid", "xaid.clock", "xaid.config", "xaid.catalogue", "xaid.paths", "xaid.logs", "xaid.stats",
                 "xaid.llm_speed", "xaid.metrics", "xaid.notify", "xaid.errors", "xaid.settings", "xaid.live",
-                "xaid.reply", "xaid.text")),
+                "xaid.reply", "xaid.text", "xaid.opening")),
     ("store", ("xaid.store",)),
     ("adapters", ("xaid.embed", "xaid.providers")),
     ("services", ("xaid.memory", "xaid.mood", "xaid.scheduler", "xaid.turns", "xaid.prompt", "xaid.generation",

@@ -6,6 +6,8 @@ Its behaviour, all derived from the conversation so tests can predict every byte
 - the newest user message holds ``[[tool:NAME {json args}]]`` and the agent declares NAME →
   a call of that tool;
 - it holds ``[[fail]]`` → a ProviderError;
+- it holds ``[[say:TEXT]]`` → TEXT, as a model that wrote it would (tests of what the daemon does
+  with a model's words, e.g. xaid.opening);
 - otherwise → "echo: " followed by the user's text, streamed one word at a time.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 
 _TOOL = re.compile(r"\[\[tool:(\w+)\s*(\{.*?\})?\]\]", re.S)
+_SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
 
 
 class ScriptedProvider:
@@ -58,6 +61,8 @@ class ScriptedProvider:
         if (m := _TOOL.search(user)) and m.group(1) in declared:
             self.calls += 1
             return ToolCall(f"call_{self.calls}", m.group(1), json.loads(m.group(2) or "{}"))
+        if m := _SAY.search(user):
+            return m.group(1)
         return "echo: " + user
 
     def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
