@@ -27,14 +27,16 @@ MARGIN = 4  # characters after the name that decide it was a vocative: its punct
 
 
 def hold_for(name: str) -> int:
-    """How many leading characters of a reply wait before they are sent."""
-    return max(len(g) for g in GREETINGS) + 2 + len(name) + MARGIN
+    """How many leading characters of a reply wait at most before they are sent: two greetings
+    ("嗨！你好，小雅。") and the name."""
+    return 2 * (max(len(g) for g in GREETINGS) + 2) + len(name) + MARGIN
 
 
 def _pattern(name: str) -> re.Pattern[str]:
     greetings = "|".join(re.escape(g) for g in sorted(GREETINGS, key=len, reverse=True))
     return re.compile(
-        rf"^(?P<lead>\s*)(?:(?P<greeting>{greetings})[\s,，、!！~～]*)?{re.escape(name)}(?={_PUNCT}|$)",
+        rf"^(?P<lead>\s*)(?:(?P<greeting>(?:(?:{greetings})[\s,，、!！~～]*)*(?:{greetings}))[\s,，、!！~～]*)?"
+        rf"{re.escape(name)}(?={_PUNCT}|$)",
         re.I,
     )
 
@@ -64,17 +66,22 @@ def could_start(head: str, name: str) -> bool:
     """Whether more text could still make ``head`` a greeting with the name: until it cannot, it waits.
     Never False where ``fix`` could still change something, so a reply released early is unchanged."""
     h, n = head.lstrip().lower(), name.strip().lower()
-    if not n:
-        return False
-    for g in ("", *GREETINGS):
+    return bool(n) and _could(h, n)
+
+
+def _could(h: str, n: str) -> bool:
+    """``h`` (after the greetings so far) could still be more greetings, then the name."""
+    if n.startswith(h) or (h.startswith(n) and len(h) <= len(n) + MARGIN):
+        return True
+    for g in GREETINGS:
         if g.startswith(h):
-            return True  # still inside a greeting (or nothing yet)
+            return True  # still inside a greeting
         if h.startswith(g):
             tail = h[len(g):]
             stripped = tail.lstrip(_GREETING_SEPS)
-            if g and stripped == tail and tail:
+            if stripped == tail and tail:
                 continue  # "hiking": a greeting's letters, then a word
-            if n.startswith(stripped) or (stripped.startswith(n) and len(stripped) <= len(n) + MARGIN):
+            if _could(stripped, n):
                 return True
     return False
 

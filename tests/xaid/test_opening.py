@@ -22,6 +22,8 @@ from xaid.opening import OpeningGuard, could_start, fix, fix_head
         ("Good morning, Mia. Did you sleep?", "Mia", "Good morning. Did you sleep?"),
         ("Hey mia, you ok?", "Mia", "Hey, you ok?"),
         ("Mia, how was it?", "Mia", "How was it?"),
+        ("嗨！你好，小雅。有什么想聊的吗？", "小雅", "嗨！你好。有什么想聊的吗？"),  # after a second greeting
+        ("Hi! Good morning, Mia!", "Mia", "Hi! Good morning!"),
     ],
 )
 def test_a_greeting_with_the_companions_own_name_loses_the_name(reply: str, name: str, fixed: str) -> None:
@@ -44,6 +46,7 @@ def test_the_name_anywhere_else_stays(reply: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("reply", ["嗨，小雅！今天怎么样？", "早上好！今天怎么样", "Hi Mia! How are you?",
+                                   "嗨！你好，小雅。有什么想聊的吗？", "Hi! Good morning, Mia!",
                                    "I am so sorry to hear that.", "Hello there, Mia~ hi", "  Hi, Mia!"])
 def test_the_stream_sends_what_is_stored_however_it_is_cut(reply: str) -> None:
     name = "小雅" if any("\u4e00" <= ch <= "\u9fff" for ch in reply) else "Mia"
