@@ -108,6 +108,8 @@ class LLMConfig:
     temperature: float = doc(0.7, "Sampling temperature.")
     repeat_penalty: float = doc(1.1, "Penalty on tokens already in the context (llama_cpp; 1.0: none): keeps a small "
                                 "model from repeating a line until max_tokens.")
+    no_copy_tokens: int = doc(4, "A reply may not copy this many tokens in a row from the user's newest message "
+                              "(llama_cpp; 0: allowed): small models parrot a Chinese message back.")
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
     api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
@@ -312,6 +314,8 @@ def _validate(cfg: Config) -> None:
     ):
         if value <= 0:
             raise bad(name, f"must be positive, got {value}")
+    if cfg.llm.no_copy_tokens < 0 or cfg.llm.no_copy_tokens == 1:
+        raise bad("llm.no_copy_tokens", f"must be 0 (off) or 2 or more, got {cfg.llm.no_copy_tokens}")
     if cfg.llm.state_cache_mb < 0:
         raise bad("llm.state_cache_mb", f"must be 0 (off) or more, got {cfg.llm.state_cache_mb}")
     if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:

@@ -323,6 +323,8 @@ class Turns:
                 session=sid,
                 stop=prompt.STOP,
                 repeat_penalty=cfg.llm.repeat_penalty,
+                no_copy=turn.text,
+                no_copy_tokens=cfg.llm.no_copy_tokens,
             )
             completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:

@@ -80,6 +80,10 @@ class GenerateRequest:
     # reply, and a penalty on tokens already in the context (1.0: none).
     stop: tuple[str, ...] = ()
     repeat_penalty: float = 1.0
+    # The user's newest message, which the reply may not copy runs of ``no_copy_tokens`` tokens from
+    # (llama_cpp; xaid/providers/no_copy.py). Empty for the memory's own prompts, which quote on purpose.
+    no_copy: str = ""
+    no_copy_tokens: int = 0
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import catalogue as models
 from ..config import LLMConfig
-from . import model_files
+from . import model_files, no_copy
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .llama_state import SessionStates
 
@@ -144,6 +144,10 @@ class LlamaCppProvider:
             "stop": list(request.stop),
             "repeat_penalty": request.repeat_penalty,
         }
+        if (block := no_copy.for_text(self._llm, request.no_copy, request.no_copy_tokens)) is not None:
+            import llama_cpp
+
+            kwargs["logits_processor"] = llama_cpp.LogitsProcessorList([block])
         try:
             if request.tools and self.supports_tools:
                 # Function-calling handlers decide on a call only once the whole answer is known.
