@@ -20,36 +20,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from xaiclient import Client, DaemonUnavailable, XaiError
-
-READY_TIMEOUT_S = 30.0
+from .scratch import READY_TIMEOUT_S, ScratchDaemon
 
 
-class DaemonProcess:
+class DaemonProcess(ScratchDaemon):
     def __init__(self, root: Path, env: Mapping[str, str] | None = None, config: str | None = None):
-        self.root = root
-        self.state_dir = root / "state"
-        self.socket = root / "xaid.sock"
-        self.log_path = root / "xaid.log"
-        self.config_path: Path | None = None
-        if config is not None:
-            root.mkdir(parents=True, exist_ok=True)
-            self.config_path = root / "xaid.toml"
-            self.config_path.write_text(config, encoding="utf-8")
+        super().__init__(root, env, config)
+        # A whole environment, to start xaid (or xaictl) with: this process's, without its XAID_* and
+        # service-manager variables, and then this daemon's settings.
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith(("XAID_", "LISTEN_", "NOTIFY_SOCKET"))},
-            "XAID_STORAGE_STATE_DIR": str(self.state_dir),
-            "XAID_SERVER_SOCKET": str(self.socket),
-            "XAID_LLM_PROVIDER": "scripted",
-            "XAID_MEMORY_TIMEZONE": "UTC",  # the tests' dates are days of UTC, whatever this machine's zone
-            **(env or {}),
+            **self.settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None
         self.started_at = 0.0
-
-    @property
-    def db_path(self) -> Path:
-        return self.state_dir / "xaid.db"
 
     def start(self, wait: bool = True) -> DaemonProcess:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -65,29 +49,13 @@ class DaemonProcess:
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> float:
         """Seconds from start until the socket answered a ping."""
-        deadline = time.monotonic() + timeout
-        while True:
+        def running() -> None:
             assert self.proc is not None
             if self.proc.poll() is not None:
                 raise RuntimeError(f"xaid exited with {self.proc.returncode}:\n{self.log()}")
-            try:
-                with self.client() as c:
-                    c.ping()
-                return time.perf_counter() - self.started_at
-            except DaemonUnavailable:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"xaid did not answer within {timeout} s:\n{self.log()}") from None
-                time.sleep(0.02)
-            except XaiError as exc:
-                if exc.code != "forbidden":  # a refusal is an answer: the daemon is up
-                    raise
-                return time.perf_counter() - self.started_at
 
-    def client(self, **kwargs: object) -> Client:
-        return Client(self.socket, **kwargs)  # type: ignore[arg-type]
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        self._await_answer(timeout, running, 0.02)
+        return time.perf_counter() - self.started_at
 
     def stop(self, timeout: float = 20.0) -> int:
         """SIGTERM and wait: the clean way, with draining."""

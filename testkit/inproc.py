@@ -27,7 +27,6 @@ from pathlib import Path
 
 import anyio
 import anyio.from_thread
-from xaiclient import Client, DaemonUnavailable, XaiError
 
 import xaid.clock
 import xaid.embed
@@ -37,7 +36,8 @@ from xaid.config import Config, MemoryConfig, load
 from xaid.embed import Embedder, EmbedProfile
 from xaid.logs import LogfmtFormatter
 
-READY_TIMEOUT_S = 30.0
+from .scratch import READY_TIMEOUT_S, ScratchDaemon
+
 STOP_TIMEOUT_S = 20.0
 
 # Loading the embedder took 0.7 s of every daemon's start. It is read-only once loaded, so the
@@ -102,29 +102,15 @@ def _daemon_log(path: Path, level: str) -> Iterator[None]:
         handler.close()
 
 
-class InProcessDaemon:
+class InProcessDaemon(ScratchDaemon):
     """One xaid on a background thread. ``env`` holds ``XAID_*`` settings, read as the daemon would
     read its environment but never taken from this process's; ``config`` is the text of a TOML
     file passed as ``--config``; ``clock`` replaces the system clock (e.g. a ``ManualClock``)."""
 
     def __init__(self, root: Path, env: Mapping[str, str] | None = None, config: str | None = None,
                  clock: Clock | None = None):
-        self.root = root
-        self.state_dir = root / "state"
-        self.socket = root / "xaid.sock"
-        self.log_path = root / "xaid.log"
-        self.config_path: Path | None = None
-        if config is not None:
-            root.mkdir(parents=True, exist_ok=True)
-            self.config_path = root / "xaid.toml"
-            self.config_path.write_text(config, encoding="utf-8")
-        self.env = {
-            "XAID_STORAGE_STATE_DIR": str(self.state_dir),
-            "XAID_SERVER_SOCKET": str(self.socket),
-            "XAID_LLM_PROVIDER": "scripted",
-            "XAID_MEMORY_TIMEZONE": "UTC",  # the tests' dates are days of UTC, whatever this machine's zone
-            **(env or {}),
-        }
+        super().__init__(root, env, config)
+        self.env = self.settings  # only the XAID_* settings: config.load reads them as its environment
         self.clock = clock
         self.cfg: Config | None = None
         self._stack: contextlib.ExitStack | None = None
@@ -133,10 +119,6 @@ class InProcessDaemon:
         self._scope: anyio.CancelScope | None = None
         self._served: Future[None] | None = None
         self._threads: set[threading.Thread] = set()
-
-    @property
-    def db_path(self) -> Path:
-        return self.state_dir / "xaid.db"
 
     def start(self, wait: bool = True) -> InProcessDaemon:
         global _running
@@ -173,30 +155,13 @@ class InProcessDaemon:
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Until the socket answers a ping (or a refusal, which is an answer too)."""
-        deadline = time.monotonic() + timeout
-        while True:
+        def running() -> None:
             assert self._served is not None
             if self._served.done():
                 self._served.result()  # raises what stopped the daemon
                 raise RuntimeError(f"xaid stopped before it answered:\n{self.log()}")
-            try:
-                with self.client() as c:
-                    c.ping()
-                return
-            except DaemonUnavailable:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"xaid did not answer within {timeout} s:\n{self.log()}") from None
-                time.sleep(0.01)
-            except XaiError as exc:
-                if exc.code != "forbidden":
-                    raise
-                return
 
-    def client(self, **kwargs: object) -> Client:
-        return Client(self.socket, **kwargs)  # type: ignore[arg-type]
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        self._await_answer(timeout, running, 0.01)
 
     def stop(self, timeout: float = STOP_TIMEOUT_S) -> int:
         """What SIGTERM does: drain, close the database, stop. 0, like the process's exit code."""
