@@ -170,8 +170,10 @@ class Turns:
             del active[session.session_id]
             finished.set()
 
-    async def _recall(self, agent: Agent, turn: UserTurn) -> tuple[list[retrieve.Hit], str | None]:
-        """This turn's memories (L1 by time, L2 by relevance) and the user's profile (L3).
+    async def _recall(self, agent: Agent, turn: UserTurn, with_profile: bool
+                      ) -> tuple[list[retrieve.Hit], str | None]:
+        """This turn's memories (L1 by time, L2 by relevance) and, when the session has not taken it
+        yet (``with_profile``), the user's profile (L3).
 
         One step after another, on purpose: the embedder takes both cores of a small machine for
         its few milliseconds, and reading the keyword indexes beside it made both slower (the
@@ -186,7 +188,7 @@ class Turns:
                                             budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
                                             profile=self.embeddings.profile, touch=False, fill=False,
                                             fusion=cfg.fusion)
-            return hits, persona.current_text(conn, agent.agent_id, turn.ts_ms)
+            return hits, persona.current_text(conn, agent.agent_id, turn.ts_ms) if with_profile else None
 
         return await self.db.run(read)
 
@@ -263,7 +265,8 @@ class Turns:
             profile = await self.db.run(persona.current_text, agent.agent_id, turn.ts_ms) if remember else None
             hits = []
         else:
-            hits, profile = await self._recall(agent, turn) if remember else ([], None)
+            # The profile is read once a session (below, it is kept as the session's first turn saw it).
+            hits, profile = await self._recall(agent, turn, sid not in self.profiles) if remember else ([], None)
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
         if forgotten is not None:
             self.forgot(agent.agent_id)
