@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from xaiclient.wire import ErrorCode, XaiError, safe_repr
+from xaiclient.wire import Conflict, StorageError, XaiError, safe_repr
 
 from . import clock
 from .errors import Emit, bad_params, not_found
@@ -46,8 +46,8 @@ def store_error(exc: store_errors.StoreError) -> XaiError:
     if isinstance(exc, store_errors.NotFound):
         return not_found(exc.what, exc.key)
     if isinstance(exc, store_errors.Conflict):
-        return XaiError(ErrorCode.CONFLICT, exc.message)
-    return XaiError(ErrorCode.STORAGE_ERROR, exc.message)
+        return Conflict(exc.message)
+    return StorageError(exc.message)
 
 
 class Params:
