@@ -111,6 +111,11 @@ class LLMConfig:
     no_copy_tokens: int = doc(4, "A reply may not copy this many tokens in a row from the user's newest message "
                               "(llama_cpp; 0: allowed): small models parrot a Chinese message back.")
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
+    extra_buffers: str = doc(
+        "auto", "llama_cpp's extra buffer types (weights repacked for the CPU's matrix units): 'auto' turns them "
+        "off on a CPU that reports AMX, where llama.cpp faults on the first matmul (llama.cpp issue 20824), and "
+        "on elsewhere; 'on' or 'off' forces either way."
+    )
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
     api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
     api_key_file: str = doc("", "File holding the endpoint's API key (used when the variable is unset).")
@@ -230,6 +235,7 @@ _CHOICES = {
     ("log", "level"): {"debug", "info", "warning", "error"},
     ("memory", "embedder"): {"minilm", "use"},
     ("memory", "fusion"): {"rrf", "mix"},
+    ("llm", "extra_buffers"): {"auto", "on", "off"},
 }
 
 

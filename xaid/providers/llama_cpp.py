@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import catalogue as models
 from ..config import LLMConfig
-from . import model_files, no_copy
+from . import cpu_quirks, model_files, no_copy
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .llama_state import SessionStates
 
@@ -62,6 +62,7 @@ class LlamaCppProvider:
         self.model_name = "" if cfg.model_path else cfg.model or models.DEFAULT_MODEL
         self.n_threads = cfg.n_threads or usable_cores()
         self.states = SessionStates(cfg.state_cache_mb * 2**20)
+        self.extra_buffers = cpu_quirks.decide(cfg.extra_buffers, cpu_quirks.cpu_flags())
         self._llm: Any = None
 
     @property
@@ -76,6 +77,7 @@ class LlamaCppProvider:
             "n_ctx": self.cfg.n_ctx,
             "n_threads": self.n_threads,
             "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
+            "extra_buffers": self.extra_buffers.describe(),
             "state_cache": self.states.describe(),
             "chat_format": self.cfg.chat_format or "(from the GGUF file)",
             "tools": self.supports_tools,
@@ -103,16 +105,19 @@ class LlamaCppProvider:
             raise ProviderError(f"llama-cpp-python is not installed: {exc}") from None
         path = self.resolve()
         self.model_path = path
+        if not self.extra_buffers.enabled:
+            log.info("llama.cpp extra buffer types off: %s", self.extra_buffers.reason)
         try:
-            self._llm = Llama(
-                model_path=str(path),
-                n_ctx=self.cfg.n_ctx,
-                n_threads=self.n_threads,
-                n_threads_batch=self.n_threads,
-                chat_format=self.cfg.chat_format or None,
-                seed=self.cfg.seed if self.cfg.seed >= 0 else 0xFFFFFFFF,
-                verbose=False,
-            )
+            with cpu_quirks.model_params(self.extra_buffers):
+                self._llm = Llama(
+                    model_path=str(path),
+                    n_ctx=self.cfg.n_ctx,
+                    n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads,
+                    chat_format=self.cfg.chat_format or None,
+                    seed=self.cfg.seed if self.cfg.seed >= 0 else 0xFFFFFFFF,
+                    verbose=False,
+                )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
             raise ProviderError(f"cannot load {path}: {exc}") from None
 
