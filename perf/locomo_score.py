@@ -131,7 +131,7 @@ def pack(costs: Sequence[int], budget: int) -> list[int]:
 
 
 def pack_texts(ranked: Sequence[str], budget: int) -> list[int]:
-    """``pack`` with the daemon's token estimate (xaid/prompt.py ``estimate_tokens``: len // 3 + 4)."""
+    """``pack`` with the daemon's token estimate (xaid/conversation/prompt.py ``estimate_tokens``: len // 3 + 4)."""
     return pack([estimate_tokens(t) for t in ranked], budget)
 
 

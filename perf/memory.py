@@ -809,7 +809,7 @@ def consolidation(plan: Plan) -> tuple[list[Row], list[str]]:
             note=f"{_n(len(llama), 'session')} of 7 small-talk messages, SmolLM2-135M writes the summary "
             f"(≤ 120 tokens); "
             f"accepted {llama_counts['episodes_llm']}, rejected {llama_counts['episodes_llm_rejected']}"),
-        Row("consolidate.draft alone in-process p50 (the rules themselves)", percentile(drafts, 0.5), "ms",
+        Row("draft.draft alone in-process p50 (the rules themselves)", percentile(drafts, 0.5), "ms",
             note=f"{len(drafts)} sessions like the rules-path ones: extraction, time parsing, features, salience, "
             f"summary; p95 {percentile(drafts, 0.95):.2f} ms. The rest of a close is embedding, the fact "
             f"neighbour queries and the database round trips"),
@@ -821,14 +821,14 @@ def consolidation(plan: Plan) -> tuple[list[Row], list[str]]:
 
 
 def _draft_ms(speaker: Speaker, sessions: int) -> list[float]:
-    from xaid.memory import consolidate
+    from xaid.memory import draft
     from xaid.store.sessions import Message
 
     out = []
     for _ in range(sessions):
         raw = speaker.session(int(time.time() * 1000), "mixed", speaker.rng.randint(3, 6))
         msgs = [Message("s", "a", m["role"], m["text"], m["ts"], message_id=i + 1) for i, m in enumerate(raw)]
-        out.append(_ms(lambda msgs=msgs: consolidate.draft(msgs, {}, None, "Mia")))
+        out.append(_ms(lambda msgs=msgs: draft.draft(msgs, {}, None, "Mia")))
     return out
 
 

@@ -5,7 +5,7 @@ perf.memory measures the same on the embedded SmolLM2; this area runs the model 
 where every re-read of the whole prompt costs tens of seconds, so a turn whose prompt does not
 extend the previous one shows at once. It reports, per condition, turn 1, turn 20, the median of
 turns 2-20, and the turns at which the head (system prompt) or the Earlier chunks in the prompt
-changed (with the layout of xaid.prompt: never, until the context is full).
+changed (with the layout of xaid.conversation.prompt: never, until the context is full).
 """
 
 from __future__ import annotations

@@ -124,3 +124,13 @@ def test_the_layout_it_describes_exists() -> None:
             continue
         for name in names.split(", "):
             assert list(top.glob(name.rstrip("/"))), f"{top.relative_to(ROOT)}/{name}"
+
+
+def test_the_layout_names_everything_at_the_package_top() -> None:
+    """Every module and package directly under xaid/ has a line: a new one cannot hide."""
+    (tree,) = [b for b in blocks("") if "xaid/" in b]
+    named = {n.strip().rstrip("/") for line in tree.splitlines() if line.startswith("  ") and line[2] != " "
+             for n in line.strip().split("  ")[0].split(", ")}
+    present = {p.name for p in (ROOT / "xaid").iterdir()
+               if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").exists()}
+    assert present - named == set(), f"README's 'What is where' misses {sorted(present - named)}"

@@ -97,9 +97,9 @@ def main(argv: list[str] | None = None) -> int:
             return model_cli.install_model(cfg, args.install_model)
         return model_cli.prepare_model(cfg, args.prepare_model or None)
     from .lifespan import run
-    from .listen import ListenError
     from .logs import setup
     from .paths import StateDirError
+    from .server.listen import ListenError
     from .store.errors import StoreError
 
     setup(cfg.log.level)

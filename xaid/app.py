@@ -18,7 +18,8 @@ from . import __version__, providers
 from .clock import Clock, SystemClock, set_zone
 from .config import Config
 from .consolidation import Consolidation
-from .generation import GenerationQueue
+from .conversation.generation import GenerationQueue
+from .conversation.turns import Turns
 from .live import LiveSessions
 from .memory.embeddings import Embeddings
 from .memory.service import Memory
@@ -27,7 +28,6 @@ from .paths import state_dir
 from .settings import Settings
 from .stats import Stats
 from .store import Database
-from .turns import Turns
 
 DB_NAME = "xaid.db"
 

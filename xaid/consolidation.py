@@ -19,11 +19,11 @@ import apsw
 import numpy as np
 from xaiclient.wire import XaiError
 
-from . import agent_config
 from .clock import Clock
+from .conversation import agent_config
+from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
-from .generation import GenerationQueue
-from .memory import consolidate, episodes, fence, persona, utterances
+from .memory import draft, episodes, fence, persona, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import tracker
@@ -104,14 +104,14 @@ class Consolidation:
         ended = session.last_ms
         closing = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
             agent.config) else None
-        d = consolidate.draft(messages, intensity, closing, agent.name)
+        d = draft.draft(messages, intensity, closing, agent.name)
         turns = utterances.from_messages(messages, intensity)
         if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
             turn_vectors = (await episodes.embed(self, [], turns))[1]
             await db.run(self._write_turns, agent_id, session_id, turns, turn_vectors, job_id, seen)
             return None
         if d.unsure:
-            summary = consolidate.accept_summary(await self.ask(d.llm_prompt, 120, agent_id))
+            summary = draft.accept_summary(await self.ask(d.llm_prompt, 120, agent_id))
             if summary is not None:
                 d.summary, d.decided_by = summary, "llm"
             self.counters["episodes_llm" if summary else "episodes_llm_rejected"] += 1
@@ -132,7 +132,7 @@ class Consolidation:
         episodes.write_turns(conn, agent_id, session_id, turns, vectors)
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
 
-    def _write(self, conn: apsw.Connection, agent_id: str, session_id: str, d: consolidate.Draft,
+    def _write(self, conn: apsw.Connection, agent_id: str, session_id: str, d: draft.Draft,
                closing: MoodState | None, planned: list[PlannedFact],
                vectors: list[np.ndarray | None], job_id: int, arms: list[arm.Arm], turns: list[NewUtterance],
                seen: int) -> int:

@@ -21,17 +21,17 @@ from anyio.abc import TaskGroup
 from xaiclient.wire import ErrorCode, XaiError, encode_frame
 
 from . import config as config_mod
-from . import methods  # noqa: F401  (registers every method)
 from .app import App
 from .clock import Clock, set_zone, zone
 from .config import Config, ConfigError
-from .connection import Connection
-from .listen import allowed, bind, peer_credentials, peer_groups
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
 from .paths import lock_state_dir, prepare_state_dir
+from .server import methods  # noqa: F401  (registers every method)
+from .server.connection import Connection
+from .server.listen import allowed, bind, peer_credentials, peer_groups
+from .server.transport import Stream
 from .store import backup
-from .transport import Stream
 
 log = logging.getLogger(__name__)
 

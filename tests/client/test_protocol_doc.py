@@ -9,7 +9,7 @@ Conventions the doc follows (and this test relies on):
 
 The method registry is read in a fresh interpreter: under pytest, ``tests/xaid/`` (a directory
 without ``__init__.py`` on sys.path) can shadow the ``xaid`` package and break an in-process
-``import xaid.methods``.
+``import xaid.server.methods``.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ CODES = {code.value for code in ErrorCode}
 
 
 def registered_methods() -> set[str]:
-    """``xaid.dispatch.METHODS`` after ``import xaid.methods``, plus ``cancel``."""
-    code = "import json, xaid.methods; from xaid.dispatch import METHODS; print(json.dumps(sorted(METHODS)))"
+    """``xaid.server.dispatch.METHODS`` after ``import xaid.server.methods``, plus ``cancel``."""
+    code = ("import json, xaid.server.methods; from xaid.server.dispatch import METHODS; "
+            "print(json.dumps(sorted(METHODS)))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return {*json.loads(proc.stdout), "cancel"}

@@ -16,7 +16,8 @@ import anyio
 from xaid.app import App
 from xaid.clock import DAY_MS, ManualClock
 from xaid.config import Config
-from xaid.generation import GenerationQueue
+from xaid.conversation.generation import GenerationQueue
+from xaid.conversation.turns import ShownBlock
 from xaid.providers.scripted import ScriptedProvider
 from xaid.store import Database
 from xaid.store import agents as agent_sql
@@ -24,7 +25,6 @@ from xaid.store import memory as memory_sql
 from xaid.store import sessions as session_sql
 from xaid.store.agents import Agent
 from xaid.store.sessions import Message
-from xaid.turns import ShownBlock
 
 START_MS = 1_780_000_000_000  # some day in 2026
 

@@ -15,7 +15,7 @@ import apsw
 from ..store import sessions as session_sql
 from ..store.sessions import Message
 from ..text import features
-from . import extract
+from .rules import extract
 
 PEAK = 0.6
 QUOTE_CHARS = 200
@@ -62,7 +62,7 @@ def ensure(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[str
 def ensure_chunks(conn: apsw.Connection, session_id: str, every: int
                   ) -> tuple[list[tuple[int, str]], list[Message]]:
     """``ensure`` with each chunk's last folded message id, so a prompt can show a chunk's
-    messages verbatim for as long as they still fit (xaid.prompt)."""
+    messages verbatim for as long as they still fit (xaid.conversation.prompt)."""
     chunks = [(int(upto), text) for upto, text in conn.execute(
         "SELECT upto_message_id, text FROM compressions WHERE session_id = ? ORDER BY upto_message_id",
         (session_id,))]

@@ -27,7 +27,8 @@ from ..store.memory import ClosingMood, Fact, NewFact, Signals
 from ..store.mood import MoodState
 from ..store.utterances import NewUtterance
 from ..text import features, timeparse
-from . import consolidate, extract, facts, index, utterances
+from . import draft, facts, index, utterances
+from .rules import extract
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def read(conn: apsw.Connection, session_id: str) -> tuple[list[session_sql.Messa
     return messages, {int(mid): float(i) for mid, i in rows}
 
 
-def _mentions(utterances: list[consolidate.Utterance], source: str) -> int:
+def _mentions(utterances: list[draft.Utterance], source: str) -> int:
     """How many of the user's messages name what the candidate is about (its nouns, numbers)."""
     f = features.features(source)
     keys = [k.lower() for k in (*f.proper_nouns, *f.numbers)]
@@ -77,12 +78,12 @@ class _Mention:
     conversation is one fact with two sources, never two facts (or one superseding its own twin)."""
 
     candidate: extract.Candidate
-    utterance: consolidate.Utterance
+    utterance: draft.Utterance
     signals: facts.Signals
     value: float
     sources: list[tuple[int | None, str]]
 
-    def repeat(self, c: extract.Candidate, u: consolidate.Utterance, s: facts.Signals, v: float) -> None:
+    def repeat(self, c: extract.Candidate, u: draft.Utterance, s: facts.Signals, v: float) -> None:
         """A later mention: its words and dates are the latest; the better value and confidence stay."""
         if (u.message.message_id, u.ref) not in self.sources:
             self.sources.append((u.message.message_id, u.ref))
@@ -92,7 +93,7 @@ class _Mention:
             self.signals, self.value = s, v
 
 
-def _gather(mem: Helpers, cfg: MemoryConfig, d: consolidate.Draft, now_ms: int) -> list[_Mention]:
+def _gather(mem: Helpers, cfg: MemoryConfig, d: draft.Draft, now_ms: int) -> list[_Mention]:
     """The session's candidates, repeats merged: same subject and same words (facts.normalise) are one."""
     seen: dict[tuple[str, str], _Mention] = {}
     for u in d.utterances:
@@ -109,22 +110,22 @@ def _gather(mem: Helpers, cfg: MemoryConfig, d: consolidate.Draft, now_ms: int) 
     return list(seen.values())
 
 
-def _valid(u: consolidate.Utterance) -> tuple[str | None, str | None]:
+def _valid(u: draft.Utterance) -> tuple[str | None, str | None]:
     """The dates a fact from this message holds for: the soonest future time it names, else the first."""
     refs = timeparse.find_times(u.message.text, u.message.ts_ms)
     when = timeparse.earliest_future(refs) or (refs[0] if refs else None)
     return (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
 
 
-async def plan_facts(mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: str, d: consolidate.Draft,
+async def plan_facts(mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: str, d: draft.Draft,
                      now_ms: int) -> list[PlannedFact]:
     """Each candidate of the session scored, the unsure ones confirmed, and compared with what is known."""
     found = [m for m in _gather(mem, cfg, d, now_ms) if m.value >= cfg.promote_threshold]
     if not found:
         return []
     found = [m for m in found if await _confident(mem, agent_id, m.candidate)]
-    who = consolidate.speaker(d.utterances)
-    texts = [consolidate.name_the_user(m.candidate.text, who) for m in found]
+    who = draft.speaker(d.utterances)
+    texts = [draft.name_the_user(m.candidate.text, who) for m in found]
     # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
     # neighbours would make every Chinese fact a "duplicate". Such facts get no vector and are compared
     # by subject and words only (facts.settle: exact restatements, and the object each names).
@@ -202,7 +203,7 @@ def write_turns(conn: apsw.Connection, agent_id: str, session_id: str, turns: li
         utterances.keep(conn, agent_id, session_id, None, turns, vectors)
 
 
-def write_episode(conn: apsw.Connection, agent_id: str, session_id: str, d: consolidate.Draft,
+def write_episode(conn: apsw.Connection, agent_id: str, session_id: str, d: draft.Draft,
                   closing: MoodState | None, planned: list[PlannedFact],
                   vectors: list[np.ndarray | None], turns: list[NewUtterance]) -> int:
     """The episode, its highlights, the session's turns and the planned facts; its id. ``vectors`` are
@@ -261,9 +262,9 @@ def _unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> No
         if row is None:
             continue
         summary = row[0]
-        for lang in consolidate.FRAMES:
+        for lang in draft.FRAMES:
             for who in {None, u.speaker}:
-                summary = summary.replace(" " + consolidate.said(who, u.text, lang), "")
+                summary = summary.replace(" " + draft.said(who, u.text, lang), "")
         if summary != row[0]:
             conn.execute("UPDATE episodes SET summary = ? WHERE episode_id = ?", (summary, u.episode_id))
             conn.execute("UPDATE memory_items SET text = ? WHERE kind = 'episode' AND source_id = ?",

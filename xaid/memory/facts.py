@@ -62,7 +62,7 @@ from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..embed.profiles import MINILM, EmbedProfile
 from ..store.memory import Fact, Signals
-from . import extract
+from .rules import extract
 
 EXCLUSIVE = frozenset({
     "user.name", "user.work", "user.job", "user.school", "user.lives_in", "user.from", "user.programming_language",

@@ -36,8 +36,9 @@ from ..clock import DAY_MS
 from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
-from . import cues, extract, index, pack, utterances
+from . import cues, index, pack, utterances
 from .pack import About, Hit, ago
+from .rules import extract
 
 __all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
 

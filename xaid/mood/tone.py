@@ -1,7 +1,7 @@
 """From a mood to one line of tone guidance, in the user's language, for the turn's directive.
 
 The guidance depends on coarse bands only, never on the exact numbers. It goes late in the prompt
-(xaid.prompt), just before the newest user message, so a mood crossing a band re-reads a few tokens
+(xaid.conversation.prompt), just before the newest user message, so a mood crossing a band re-reads a few tokens
 and not the whole prompt. It tells the model how to speak and, in the same breath, never to name
 the feeling: empathy shown, not announced.
 """

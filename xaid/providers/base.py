@@ -1,7 +1,7 @@
 """What every LLM provider is: blocking calls that run in a worker thread and stream text back.
 
 Providers are deliberately synchronous: llama.cpp and an HTTP stream are both blocking loops,
-and the generation queue (xaid.generation) moves them off the event loop. Cancellation is a
+and the generation queue (xaid.conversation.generation) moves them off the event loop. Cancellation is a
 ``threading.Event`` checked between tokens, so a vanished client stops generation within one
 token.
 """

@@ -7,7 +7,7 @@ Its behaviour, all derived from the conversation so tests can predict every byte
   a call of that tool;
 - it holds ``[[fail]]`` → a ProviderError;
 - it holds ``[[say:TEXT]]`` → TEXT, as a model that wrote it would (tests of what the daemon does
-  with a model's words, e.g. xaid.opening);
+  with a model's words, e.g. xaid.conversation.opening);
 - otherwise → "echo: " followed by the user's text, streamed one word at a time.
 """
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .. import clock
 from ..clock import DAY_MS, HOUR_MS
-from ..memory.consolidate import Draft, Utterance
+from ..memory.draft import Draft, Utterance
 from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, features, stopwords, timeparse

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from xaid.memory import consolidate
+from xaid.memory import draft
 from xaid.scheduler import arm, fire
 from xaid.store.mood import MoodState
 from xaid.store.recall import RecallItem
@@ -25,9 +25,9 @@ LOWS = {"en": "I'm so exhausted, I can't keep my eyes open after this week.",
         "zh": "我真的累垮了，这周每天都熬到半夜。"}
 
 
-def draft(text: str) -> consolidate.Draft:
+def drafted(text: str) -> draft.Draft:
     messages = [Message("s", "a", "user", text, DAY0 + 20 * 3_600_000, message_id=1)]
-    return consolidate.draft(messages, {1: 0.8}, MoodState(valence=-0.5, arousal=0.4, fatigue=0.8), "Mia")
+    return draft.draft(messages, {1: 0.8}, MoodState(valence=-0.5, arousal=0.4, fatigue=0.8), "Mia")
 
 
 def frame_of(topic: str) -> str:
@@ -42,7 +42,7 @@ def item(a: arm.Arm) -> RecallItem:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("said", [PLANS, LOWS], ids=["plan", "emotion"])
 def test_the_topic_frame_follows_the_users_words(lang: str, said: dict[str, str]) -> None:
-    found = arm.matters(draft(said[lang]), MoodState(valence=-0.5, arousal=0.4, fatigue=0.8))
+    found = arm.matters(drafted(said[lang]), MoodState(valence=-0.5, arousal=0.4, fatigue=0.8))
     assert found, "a matter is armed"
     topic = found[0].topic
     assert topic.endswith(f'"{said[lang]}"')  # the user's words last, as fire quotes them

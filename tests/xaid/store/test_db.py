@@ -8,7 +8,7 @@ import apsw
 import pytest
 
 from testkit import DaemonProcess
-from xaid.dispatch import store_error
+from xaid.server.dispatch import store_error
 from xaid.store import agents, sessions
 from xaid.store.agents import Agent
 from xaid.store.db import Database, connect, storage_error

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xaid import prompt
+from xaid.conversation import prompt
 from xaid.memory import pack, utterances
 from xaid.text.tokens import estimate_tokens
 

@@ -1,0 +1,179 @@
+"""One fair queue in front of the one loaded model.
+
+A model generates one reply at a time, so every turn of every session waits here. Turns are
+taken round-robin across agents (FIFO within an agent), so one chatty app cannot starve another.
+The model loads in the background: the daemon is READY at once and turns wait for the load.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from xaiclient.wire import ErrorCode, XaiError
+
+from ..providers.base import Completion, GenerateRequest, Provider, ProviderError
+from ..stats import LLMSpeed
+
+log = logging.getLogger(__name__)
+
+
+class ModelState(StrEnum):
+    LOADING = "loading"
+    READY = "ready"
+    FAILED = "failed"
+
+
+@dataclass(eq=False)
+class Job:
+    key: str
+    request: GenerateRequest
+    send: MemoryObjectSendStream[str]
+    pieces: MemoryObjectReceiveStream[str]
+    cancelled: threading.Event = field(default_factory=threading.Event)
+    finished: anyio.Event = field(default_factory=anyio.Event)
+    completion: Completion | None = None
+    error: XaiError | None = None
+    queued_ns: int = field(default_factory=time.perf_counter_ns)
+    started_ns: int = 0
+
+    async def result(self) -> Completion:
+        await self.finished.wait()
+        if self.error is not None:
+            raise self.error
+        assert self.completion is not None
+        return self.completion
+
+
+class GenerationQueue:
+    def __init__(self, provider: Provider, max_queue: int):
+        self.provider = provider
+        self.max_queue = max_queue
+        self.state = ModelState.LOADING
+        self.load_error = ""
+        self.load_seconds = 0.0
+        self.generated = 0
+        self.speed = LLMSpeed()
+        self._lanes: OrderedDict[str, deque[Job]] = OrderedDict()
+        self._waiting = 0
+        self._wakeup = anyio.Event()
+        self._ready = anyio.Event()
+        self.running: Job | None = None
+
+    @property
+    def waiting(self) -> int:
+        return self._waiting
+
+    async def load(self) -> None:
+        start = time.perf_counter()
+        try:
+            await anyio.to_thread.run_sync(self.provider.load, abandon_on_cancel=True)
+        except ProviderError as exc:
+            self.state, self.load_error = ModelState.FAILED, str(exc)
+            log.error("model failed to load: %s", exc)
+        else:
+            self.state = ModelState.READY
+            self.load_seconds = time.perf_counter() - start
+            log.info("model ready after %.2f s", self.load_seconds)
+        self._ready.set()
+        self._fail_waiting_if_broken()
+
+    def check_capacity(self) -> None:
+        if self.state is ModelState.FAILED:
+            raise XaiError(ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}")
+        if self._waiting >= self.max_queue:
+            raise XaiError(
+                ErrorCode.OVERLOADED, f"{self._waiting} turns already wait for the model; try again shortly"
+            )
+
+    def submit(self, key: str, request: GenerateRequest) -> Job:
+        self.check_capacity()
+        send, pieces = anyio.create_memory_object_stream[str](math.inf)
+        job = Job(key, request, send, pieces)
+        self._lanes.setdefault(key, deque()).append(job)
+        self._waiting += 1
+        self._wakeup.set()
+        return job
+
+    def _next(self) -> Job | None:
+        while self._lanes:
+            key, lane = next(iter(self._lanes.items()))
+            job = lane.popleft()
+            if lane:
+                self._lanes.move_to_end(key)
+            else:
+                del self._lanes[key]
+            self._waiting -= 1
+            if not job.cancelled.is_set():
+                return job
+            self._finish(job, Completion(finish_reason="cancelled"))
+        return None
+
+    def _fail_waiting_if_broken(self) -> None:
+        if self.state is not ModelState.FAILED:
+            return
+        while self._lanes:
+            _, lane = self._lanes.popitem(last=False)
+            for job in lane:
+                job.error = XaiError(ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}")
+                job.send.close()
+                job.finished.set()
+        self._waiting = 0
+
+    @staticmethod
+    def _finish(job: Job, completion: Completion | None, error: XaiError | None = None) -> None:
+        job.completion, job.error = completion, error
+        job.send.close()
+        job.finished.set()
+
+    async def worker(self) -> None:
+        """Runs for the daemon's lifetime; the only place that calls the provider."""
+        await self._ready.wait()
+        while True:
+            job = self._next()
+            if job is None:
+                self._wakeup = anyio.Event()
+                await self._wakeup.wait()
+                continue
+            if self.state is not ModelState.READY:
+                self._finish(job, None, XaiError(ErrorCode.MODEL_UNAVAILABLE, self.load_error))
+                continue
+            self.running = job
+            job.started_ns = time.perf_counter_ns()
+            try:
+                completion = await anyio.to_thread.run_sync(self._generate, job)
+            except ProviderError as exc:
+                self._finish(job, None, XaiError(ErrorCode.PROVIDER_ERROR, str(exc)))
+            except Exception as exc:  # a provider bug must not kill the queue
+                log.exception("provider crashed")
+                self._finish(job, None, XaiError(ErrorCode.INTERNAL, f"provider crashed: {exc}"))
+            else:
+                self.generated += 1
+                self._finish(job, completion)
+            finally:
+                self.running = None
+
+    def _generate(self, job: Job) -> Completion:
+        pieces, first_ns, last_ns = 0, 0, 0
+
+        def emit(piece: str) -> None:
+            nonlocal pieces, first_ns, last_ns
+            last_ns = time.perf_counter_ns()
+            first_ns = first_ns or last_ns
+            pieces += 1
+            try:
+                anyio.from_thread.run_sync(job.send.send_nowait, piece)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                job.cancelled.set()  # nobody is listening any more: stop spending the CPU
+
+        completion = self.provider.generate(job.request, emit, job.cancelled)
+        self.speed.generation(pieces, first_ns, last_ns)
+        self.speed.prompt_read(completion.prompt_eval_tokens, completion.prompt_eval_ms)
+        return completion

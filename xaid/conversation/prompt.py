@@ -1,0 +1,166 @@
+"""Assembly of what the model reads for one turn, in the order llama.cpp's KV cache rewards.
+
+llama.cpp reuses its cache only for an unchanged prefix, and a 1.5B model on two cores reads a
+prompt at ~31 tokens/s, so every re-read of the whole prompt costs tens of seconds. The parts that
+never change within a session come first and everything that can change per turn comes last:
+
+1. system (the head): who the agent is (name, persona_init, extra instructions), the rules every
+   reply keeps, and the user's profile (L3) as it was when the session started. Byte-identical for
+   the whole session: the caller snapshots the profile at the session's first turn;
+2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
+3. the conversation, in order, with the memories recalled at earlier turns of this session
+   still in the places where they were first shown;
+4. system: the memories this turn recalls that are not shown yet;
+5. system: the turn's directive, in the user's language: the tone (the mood's band), the
+   scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
+   the length of the reply;
+6. the newest user message.
+
+Turn N+1's prompt therefore extends turn N's up to turn N's directive (which is not kept), so the
+model re-reads the previous user message, its reply, any newly recalled memories and the new
+message: a mood crossing a band or a new profile no longer re-reads everything. History that does
+not fit the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
+
+Small models (0.5-1.5B) follow a short imperative placed right before the message much better
+than a description placed far away in the system prompt, hence the directive of step 5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..providers.base import ChatMessage, ToolCall
+from ..store.agents import Agent
+from ..store.sessions import Message
+from ..text.lang import Lang, language
+from ..text.tokens import estimate_tokens
+
+# Ends a reply where a small model starts writing the user's next line itself; the chat template's
+# own end-of-turn token stops it otherwise.
+STOP = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "\nUser:", "\nuser:", "\n用户：")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Everything besides the conversation itself that goes into one turn's prompt."""
+
+    profile: str | None = None  # as of the session's start: it goes into the head
+    tone: str | None = None  # in the user's language (xaid.mood.tone.guidance(state, lang))
+    earlier: tuple[str, ...] = ()
+    folded_upto: tuple[int, ...] = ()  # the last message id each chunk of ``earlier`` folded
+    folds: int | None = None  # None: ``history`` is what follows every chunk; else how many chunks to use
+    memories: str | None = None
+    suggestion: str | None = None  # a directive in the user's language (xaid.scheduler.fire.Verdict.directive)
+    forgotten: str | None = None  # the user asked to forget something: how to confirm it
+    shown: tuple[tuple[int, str], ...] = ()  # memories of earlier turns: (user message id they preceded, block)
+    lang: Lang | None = None  # the user's language; None: detected from the history
+    extra: tuple[str, ...] = field(default_factory=tuple)
+
+
+def system_prompt(agent: Agent, context: Context = Context()) -> str:
+    """The head: nothing in it may change during a session (see the module docstring)."""
+    parts = [f"You are {agent.name}, the user's friend and companion, not an assistant: talk like a close "
+             f"friend texting back, warmly and briefly, and never offer help like a service. Your name is "
+             f"{agent.name}; never call yourself by any other name, and never call the user {agent.name}. Reply "
+             f"in the language the user writes in."]
+    if agent.persona_init:
+        parts.append(agent.persona_init.strip())
+    if extra := agent.config.get("system_prompt"):
+        parts.append(str(extra).strip())
+    if context.profile:
+        parts.append(context.profile)
+    return "\n\n".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Phrasing:
+    friend: str  # formats {name}
+    recall: str  # without this a small model reads the memories and ignores them
+    length: str
+    joiner: str
+
+
+_PHRASING: dict[Lang, _Phrasing] = {
+    "zh": _Phrasing("你是{name}，对方的朋友。", "如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。",
+                    "用中文回复，一到三句话，简短自然。", ""),
+    "en": _Phrasing("You are {name}, their friend.",
+                    "If something you remember matters to what they say now, bring it up with a caring word.",
+                    "Reply in English, in one to three short sentences.", " "),
+}
+
+
+def directive(agent: Agent, context: Context, lang: Lang) -> str:
+    """The turn's instruction, in the user's language: what to do first, then how to say it."""
+    words = _PHRASING.get(lang, _PHRASING["en"])
+    first = context.forgotten or context.suggestion
+    parts = [words.friend.format(name=agent.name)]
+    if first:
+        parts.append(first)
+    elif context.memories:
+        parts.append(words.recall)
+    if context.tone:
+        parts.append(context.tone)
+    parts.append(words.length)
+    return words.joiner.join(parts)
+
+
+def to_chat(msg: Message) -> ChatMessage:
+    calls = tuple(ToolCall(c["call_id"], c["name"], c["arguments"]) for c in msg.tool_calls or ())
+    return ChatMessage(msg.role, msg.text, calls, msg.tool_call_id)
+
+
+def build(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context = Context()
+          ) -> tuple[ChatMessage, ...]:
+    """The messages for one generation, within ``budget_tokens`` (estimated)."""
+    return _assemble(agent, history, budget_tokens, context)[0]
+
+
+def folds_needed(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context,
+                 at_least: int = 0) -> int:
+    """How many of the session's "Earlier" chunks (``context.folded_upto``) must stand in for their
+    messages so that every later message fits the budget: the fewest, and never fewer than last
+    turn's ``at_least``, so the prompt's middle changes only when the context is full."""
+    for k in range(min(at_least, len(context.earlier)), len(context.earlier)):
+        if not _assemble(agent, history, budget_tokens, replace(context, folds=k))[1]:
+            return k
+    return len(context.earlier)
+
+
+def _assemble(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context
+              ) -> tuple[tuple[ChatMessage, ...], bool]:
+    """The messages, and whether any message had to be dropped for the budget."""
+    head = ChatMessage("system", system_prompt(agent, context))
+    left = budget_tokens - estimate_tokens(head.content)
+    earlier = list(context.earlier)
+    if context.folds is not None:  # ``history`` is the whole session: show chunks[:folds], then what follows them
+        cut = context.folded_upto[context.folds - 1] if context.folds else 0
+        earlier = earlier[:context.folds]
+        history = [m for m in history if (m.message_id or 0) > cut]
+    lang = context.lang or language([m.text for m in history if m.role == "user"])
+    late = [ChatMessage("system", text) for text in (context.memories, directive(agent, context, lang)) if text]
+    left -= sum(estimate_tokens(m.content) for m in late)
+    while earlier and sum(estimate_tokens(e) for e in earlier) > budget_tokens // 3:
+        earlier.pop(0)
+    earlier_msg = ChatMessage("system", "\n".join(earlier)) if earlier else None
+    if earlier_msg:
+        left -= estimate_tokens(earlier_msg.content)
+    shown = dict(context.shown)
+    kept: list[ChatMessage] = []
+    taken = 0
+    for msg in reversed(history):
+        block = shown.get(msg.message_id) if msg.message_id is not None else None
+        cost = estimate_tokens(msg.text) + (estimate_tokens(block) if block else 0)
+        if kept and cost > left:
+            break
+        kept.append(to_chat(msg))
+        taken += 1
+        if block:
+            kept.append(ChatMessage("system", block))
+        left -= cost
+    kept.reverse()
+    while kept and kept[0].role == "tool":  # a tool result without its call confuses every template
+        kept.pop(0)
+    last_user = max((i for i, m in enumerate(kept) if m.role == "user"), default=len(kept))
+    kept[last_user:last_user] = late
+    return (head, *([earlier_msg] if earlier_msg else []), *kept), taken < len(history)

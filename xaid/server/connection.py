@@ -1,0 +1,237 @@
+"""One client connection: frames in, concurrent calls, replies and events out.
+
+Each request runs in its own task under its own cancel scope, so many calls share a
+connection and ``cancel`` can stop one of them. Replies go out through one lock, whole frames
+only. When the peer goes away every call still running on its behalf is cancelled: nobody is
+left to read the reply, and a generation nobody reads is wasted CPU on a Pi.
+
+A connection holds one of ``server.max_connections`` slots, so a peer that stalls must not keep
+it: with nothing in flight, ``server.idle_seconds`` of silence closes it; a frame begun and not
+finished within ``server.frame_seconds``, or a frame of ours the peer does not take in that time,
+closes it too.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup
+from xaiclient.wire import (
+    ErrorCode,
+    FrameDecoder,
+    FrameTooLarge,
+    Request,
+    XaiError,
+    decode_payload,
+    encode_frame,
+    frame_id,
+    parse_request,
+    safe_repr,
+)
+
+from ..app import App
+from ..store.errors import StoreError
+from .dispatch import METHODS, Call, Params, store_error
+from .transport import Stream
+
+log = logging.getLogger(__name__)
+# Answered in the reading task itself: they never wait, and a task per ping is most of its cost.
+INLINE = frozenset({"ping", "hello"})
+# Still answered while draining: a running turn may need its tool result to finish.
+ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats", "session.tool_result"})
+
+
+class Connection:
+    def __init__(self, app: App, stream: Stream, peer_uid: int):
+        self.app = app
+        self.stream = stream
+        self.peer_uid = peer_uid
+        self._lock = anyio.Lock()
+        self._inflight: dict[int, anyio.CancelScope] = {}
+        self._closed = False
+        self._tg: TaskGroup | None = None
+        self._last = anyio.current_time()  # the last bytes received, or the end of the last request
+        self._frame_start: float | None = None  # when the first byte of the unfinished frame came
+        self._frames = 0
+        self._waiting: anyio.CancelScope | None = None  # around the read, to re-arm the idle clock
+
+    async def send(self, frame: dict[str, Any]) -> bool:
+        if self._closed:
+            return False
+        data = encode_frame(frame)
+        if len(data) > self.app.config.server.max_frame_bytes and "result" in frame:
+            # The client would refuse it and lose the connection; say so in a frame it can read.
+            err = XaiError(ErrorCode.FRAME_TOO_LARGE, f"the reply ({len(data)} bytes) exceeds the frame limit; "
+                           "ask for less (e.g. a smaller 'limit')", {"length": len(data)})
+            data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
+        try:
+            async with self._lock:
+                with anyio.move_on_after(self.app.config.server.frame_seconds) as stalled:
+                    await self.stream.send(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            self._hang_up()
+            return False
+        if stalled.cancelled_caught:
+            log.info("the peer took no frame for %g s: closing its connection", self.app.config.server.frame_seconds)
+            self.stream.abort()  # what it has not read would never drain
+            self._hang_up()
+            return False
+        return True
+
+    async def send_error(self, rid: int | None, err: XaiError) -> None:
+        await self.send({"id": rid, "ok": False, "error": err.to_wire()})
+
+    def _hang_up(self) -> None:
+        self._closed = True
+        if self._tg is not None:
+            self._tg.cancel_scope.cancel()
+
+    async def serve(self) -> None:
+        decoder = FrameDecoder(self.app.config.server.max_frame_bytes)
+        async with anyio.create_task_group() as tg:
+            self._tg = tg
+            while not self._closed:
+                deadline, why = self._deadline(decoder)
+                with anyio.CancelScope(deadline=deadline) as self._waiting:
+                    try:
+                        data = await self.stream.receive()
+                    except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                        break
+                if self._waiting.cancelled_caught:
+                    if anyio.current_time() >= deadline:
+                        await self._time_out(why)
+                        break
+                    continue  # woken: the last request ended, and the idle clock starts now
+                now = self._last = anyio.current_time()
+                frames = self._frames
+                decoder.feed(data)
+                if not await self._drain_frames(decoder, tg):
+                    break
+                if not decoder.pending:
+                    self._frame_start = None
+                elif self._frame_start is None or self._frames != frames:
+                    self._frame_start = now  # a new frame began in these bytes
+            if decoder.pending and not self._closed:
+                log.info("peer closed mid-frame (%d bytes of a truncated frame dropped)", decoder.pending)
+                self.app.stats.protocol_errors += 1
+            self._hang_up()
+
+    def _deadline(self, decoder: FrameDecoder) -> tuple[float, str]:
+        """When the wait for bytes ends the connection, and why ("frame" or "idle")."""
+        cfg = self.app.config.server
+        if decoder.pending and self._frame_start is not None:
+            return self._frame_start + cfg.frame_seconds, "frame"
+        if not self._inflight and cfg.idle_seconds > 0:
+            return self._last + cfg.idle_seconds, "idle"
+        return math.inf, ""
+
+    async def _time_out(self, why: str) -> None:
+        cfg = self.app.config.server
+        if why == "frame":
+            self.app.stats.protocol_errors += 1
+            log.info("a frame stayed unfinished for %g s: closing its connection", cfg.frame_seconds)
+            text = f"a frame was begun but not finished within {cfg.frame_seconds:g} s; closing the connection"
+        else:
+            log.debug("closing a connection idle for %g s", cfg.idle_seconds)
+            text = f"no request for {cfg.idle_seconds:g} s; closing the idle connection"
+        await self.send_error(None, XaiError(ErrorCode.TIMEOUT, text))
+        self._hang_up()
+
+    async def _drain_frames(self, decoder: FrameDecoder, tg: TaskGroup) -> bool:
+        """Handle every whole frame buffered; False when the connection must close."""
+        while True:
+            try:
+                payload = decoder.next_payload()
+            except FrameTooLarge as exc:
+                # The stream cannot be resynchronised without reading the oversized body: close.
+                self.app.stats.protocol_errors += 1
+                await self.send_error(None, exc)
+                return False
+            if payload is None:
+                return True
+            self._frames += 1
+            item: Any = None
+            try:
+                item = decode_payload(payload)
+                request = parse_request(item)
+            except XaiError as exc:
+                self.app.stats.protocol_errors += 1
+                rid = frame_id(item) if isinstance(item, dict) else None
+                await self.send_error(rid, exc)
+                continue
+            try:
+                await self._start(request, tg)
+            except Exception as exc:  # a value no check foresaw: this request fails, not the connection
+                log.exception("request %s could not be started", safe_repr(request.method))
+                await self.send_error(request.id, _internal(exc))
+
+    async def _start(self, req: Request, tg: TaskGroup) -> None:
+        if req.method == "cancel":
+            await self._cancel(req)
+            return
+        error: XaiError | None = None
+        if req.id in self._inflight:
+            error = XaiError(ErrorCode.BAD_REQUEST, f"request id {safe_repr(req.id)} is already in flight")
+        elif req.method not in METHODS:
+            error = XaiError(ErrorCode.UNKNOWN_METHOD, f"unknown method {safe_repr(req.method)}",
+                             {"method": req.method[:200]})
+        elif len(self._inflight) >= self.app.config.server.max_inflight:
+            limit = self.app.config.server.max_inflight
+            error = XaiError(ErrorCode.OVERLOADED, f"more than {limit} requests in flight on this connection")
+        elif self.app.shutting_down and req.method not in ALWAYS_ALLOWED:
+            error = XaiError(ErrorCode.SHUTTING_DOWN, "xaid is shutting down; retry after it restarts")
+        if error is not None:
+            await self.send_error(req.id, error)
+            return
+        scope = anyio.CancelScope()
+        self._inflight[req.id] = scope
+        if req.method in INLINE:
+            await self._run(req, scope)
+        else:
+            tg.start_soon(self._run, req, scope)
+
+    async def _cancel(self, req: Request) -> None:
+        target = frame_id(req.params)
+        scope = self._inflight.get(target) if target is not None else None
+        if scope is not None:
+            scope.cancel()
+        await self.send({"id": req.id, "ok": True, "result": {"cancelled": scope is not None}})
+
+    async def _run(self, req: Request, scope: anyio.CancelScope) -> None:
+        async def emit(event: str, data: dict[str, Any]) -> None:
+            await self.send({"id": req.id, "event": event, "data": data})
+
+        call = Call(self.app, req.id, req.method, Params(req.params), emit, self.peer_uid)
+        start = time.perf_counter()
+        ok = False
+        self.app.calls_in_flight += 1
+        try:
+            with scope:
+                try:
+                    result = await METHODS[req.method](call)
+                    ok = await self.send({"id": req.id, "ok": True, "result": result})
+                except XaiError as exc:
+                    await self.send_error(req.id, exc)
+                except StoreError as exc:
+                    await self.send_error(req.id, store_error(exc))
+                except Exception as exc:  # a bug, or a result that cannot be encoded: this request only
+                    log.exception("method %s failed", req.method)
+                    await self.send_error(req.id, _internal(exc))
+            if scope.cancelled_caught and not self._closed:
+                await self.send_error(req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled"))
+        finally:
+            self.app.calls_in_flight -= 1
+            del self._inflight[req.id]
+            if not self._inflight:
+                self._last = anyio.current_time()
+                if self._waiting is not None:
+                    self._waiting.cancel()  # the reader waits with no deadline: re-arm the idle clock
+            self.app.stats.record(req.method, (time.perf_counter() - start) * 1000, ok)
+
+
+def _internal(exc: Exception) -> XaiError:
+    return XaiError(ErrorCode.INTERNAL, f"internal error: {type(exc).__name__}")

@@ -1,0 +1,35 @@
+"""admin.*: operating the daemon from a client — a consistent backup while it runs."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import anyio
+from xaiclient.wire import ErrorCode, XaiError
+
+from ...store.backup import backup_file, temp_path
+from ..dispatch import Call, method
+
+CHUNK = 256 * 1024  # well under the frame limit, with room for the envelope
+
+
+@method("admin.backup")
+async def backup(call: Call) -> dict[str, Any]:
+    """Streams the snapshot as ``chunk`` events ({data: bytes}); the reply carries its size."""
+    call.params.done()
+    if call.app.backing_up:  # each one is a full copy of the database on disk while it streams
+        raise XaiError(ErrorCode.BUSY, "a backup is already running; retry when it has finished")
+    call.app.backing_up = True
+    target = temp_path(call.app.db.path, secrets.token_hex(6))
+    try:
+        size = await anyio.to_thread.run_sync(backup_file, call.app.db.path, target)
+        sent = 0
+        async with await anyio.open_file(target, "rb") as f:
+            while data := await f.read(CHUNK):
+                await call.emit("chunk", {"data": data, "offset": sent})
+                sent += len(data)
+    finally:
+        call.app.backing_up = False
+        target.unlink(missing_ok=True)
+    return {"bytes": size}

@@ -1,0 +1,195 @@
+"""memory.*: what an agent remembers, how to find it, and the user's rights over it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import apsw
+from xaiclient.wire import ErrorCode, XaiError
+
+from ...clock import at
+from ...memory import forget, imported, portable, retrieve
+from ...store import memory as sql
+from ...store import utterances as utterance_sql
+from ..dispatch import Call, bad_params, method, not_found
+from .agents import load_agent
+
+KINDS = frozenset({"episode", "highlight", "fact", "utterance"})
+
+
+def parse_item_id(raw: str) -> tuple[str, int]:
+    kind, _, number = raw.partition(":")
+    if kind not in KINDS or not number.isdigit() or len(number) > 15:
+        raise bad_params("param 'id' must look like 'fact:12', 'episode:3', 'highlight:7' or 'utterance:40'")
+    return kind, int(number)
+
+
+@method("memory.search")
+async def search(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    query = p.str("query", max_len=10_000)
+    k = p.int("k", 8, min=1)
+    budget = p.int("budget_tokens", call.app.config.memory.budget_tokens, min=1)
+    ts = p.ts()
+    kinds = p.list("kinds", None)
+    touch = p.bool("touch", False)
+    p.done()
+    if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
+        raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
+    await load_agent(call, agent_id)
+    about = await call.app.db.run(retrieve.topic, agent_id, query)
+    vectors = await call.app.embeddings.embed([about]) if about.strip() else None
+    vector = vectors[0] if vectors is not None and len(vectors) else None
+    cfg = call.app.config.memory
+    hits, tokens = await call.app.db.run(
+        lambda conn: retrieve.search(conn, agent_id, query, vector, at(call.app.clock, ts), k=min(k, 200),
+                                     budget_tokens=budget, recent_days=cfg.recent_days,
+                                     kinds=frozenset(kinds) if kinds else None, touch=touch,
+                                     profile=call.app.embeddings.profile, fusion=cfg.fusion))
+    return {"items": [h.to_wire() for h in hits], "tokens": tokens}
+
+
+@method("memory.list")
+async def list_memory(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    kind = p.str("kind", "fact", max_len=20)
+    status = p.str("status", "current", max_len=20)
+    limit = p.int("limit", 100, min=1)
+    p.done()
+    await load_agent(call, agent_id)
+    if kind == "episode":
+        found = await call.app.db.run(lambda conn: sql.episodes(conn, agent_id, limit=limit))
+        return {"items": [e.to_wire() for e in found]}
+    if kind == "utterance":
+        turns = await call.app.db.run(lambda conn: utterance_sql.listed(conn, agent_id, limit=limit))
+        return {"items": [u.to_wire() for u in turns]}
+    if kind != "fact":
+        raise bad_params("param 'kind' must be 'episode', 'fact' or 'utterance'")
+    if status not in {"current", "superseded", "deleted", "all"}:
+        raise bad_params("param 'status' must be current, superseded, deleted or all")
+    facts = await call.app.db.run(
+        lambda conn: sql.facts(conn, agent_id, status=None if status == "all" else status, limit=limit))
+    return {"items": [f.to_wire() for f in facts]}
+
+
+@method("memory.get")
+async def get(call: Call) -> dict[str, Any]:
+    """One memory with its provenance: "where did you get that?" always has an answer."""
+    p = call.params
+    agent_id = p.id("agent_id")
+    kind, number = parse_item_id(p.str("id", max_len=40))
+    p.done()
+    await load_agent(call, agent_id)
+
+    def read(conn: apsw.Connection) -> dict[str, Any] | None:
+        if kind == "fact":
+            fact = sql.get_fact(conn, agent_id, number)
+            return None if fact is None else {**fact.to_wire(), "history": sql.fact_history(conn, number)}
+        if kind == "episode":
+            ep = sql.get_episode(conn, agent_id, number)
+            return None if ep is None else ep.to_wire()
+        if kind == "utterance":
+            turn = utterance_sql.get(conn, agent_id, number)
+            return None if turn is None else turn.to_wire()
+        row = conn.execute("SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
+                           "agent_id = ?", (number, agent_id)).fetchone()
+        return None if row is None else {"highlight_id": row[0], "episode_id": row[1], "text": row[2], "ts": row[3],
+                                         "refs": list(sql.refs_of(conn, "highlight", number))}
+
+    found = await call.app.db.run(read)
+    if found is None:
+        raise not_found("memory", f"{kind}:{number}")
+    return found
+
+
+def _replying(conn: apsw.Connection, ids: list[str], agent_id: str) -> bool:
+    return bool(ids) and conn.execute(
+        f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
+        (agent_id, *ids)).fetchone() is not None
+
+
+@method("memory.forget")
+async def forget_memory(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    item = p.str("id", None, max_len=40)
+    query = p.str("query", None, max_len=1000)
+    everything = p.bool("all", False)
+    p.done()
+    if sum(x is not None and x is not False for x in (item, query, everything or None)) != 1:
+        raise bad_params("give exactly one of 'id', 'query' or 'all': true")
+    await load_agent(call, agent_id)
+    if item is not None:
+        kind, number = parse_item_id(item)
+        if not await call.app.db.run(forget.delete_item, agent_id, kind, number):
+            raise not_found("memory", item)
+        deleted = 1
+    elif everything:
+        # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
+        # a copy: the event loop changes the dict while the database thread reads
+        if await call.app.db.run(_replying, list(call.app.live.active), agent_id):
+            raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
+        deleted = await call.app.db.run(forget.forget_all, agent_id)
+    else:
+        assert query is not None
+        if len(query.strip()) < 2:
+            raise bad_params("param 'query' is too short to forget by")
+        deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
+    await call.app.db.run(forget.optimize_indexes)
+    await call.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
+    call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
+    return {"deleted": deleted}
+
+
+@method("memory.export")
+async def export(call: Call) -> dict[str, Any]:
+    agent_id = call.params.id("agent_id")
+    call.params.done()
+    await load_agent(call, agent_id)
+    return await call.app.db.run(portable.export, agent_id)
+
+
+@method("memory.import")
+async def import_memory(call: Call) -> dict[str, Any]:
+    p = call.params
+    agent_id = p.id("agent_id")
+    files = p.map("files", {})
+    facts = p.list("facts", [])
+    p.done()
+    await load_agent(call, agent_id)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise bad_params("param 'files' must map paths to JSONL text")
+    try:
+        checked = [imported.fact(f, i) for i, f in enumerate(facts)]
+        episodes = portable.parse_files(files)
+    except ValueError as exc:
+        raise bad_params(str(exc)) from None
+    try:
+        texts = portable.texts_to_embed(episodes, checked)
+        vectors = await call.app.embeddings.embed_readable(texts) if texts else []
+        return await call.app.db.run(portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms())
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
+        raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
+
+
+@method("memory.persona")
+async def persona(call: Call) -> dict[str, Any]:
+    agent_id = call.params.id("agent_id")
+    call.params.done()
+    await load_agent(call, agent_id)
+    current = await call.app.db.run(sql.persona, agent_id)
+    if current is None:
+        return {"text": None, "version": 0, "episodes_seen": 0}
+    return {"text": current.text, "version": current.version, "episodes_seen": current.episodes_seen}
+
+
+@method("memory.maintain")
+async def maintain(call: Call) -> dict[str, Any]:
+    """Run the forgetting curve now, at ``ts`` (replays of weeks in tests and imports)."""
+    ts = call.params.ts()
+    call.params.done()
+    if ts is not None and ts < 0:
+        raise XaiError(ErrorCode.BAD_PARAMS, "ts must be positive")
+    return await call.app.memory.maintenance(at(call.app.clock, ts))
