@@ -40,8 +40,15 @@ HERE = Path(__file__).resolve().parent
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m perf", description="Run the xaid benchmarks.")
-    parser.add_argument("areas", nargs="*", metavar="AREA", help=f"areas to run (default: all of {', '.join(AREAS)})")
-    parser.add_argument("--quick", action="store_true", help="shrink counts for a smoke run (~30 s per area)")
+    parser.add_argument(
+        "areas",
+        nargs="*",
+        metavar="AREA",
+        help=f"areas to run (default: all of {', '.join(AREAS)})",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="shrink counts for a smoke run (~30 s per area)"
+    )
     parser.add_argument(
         "--output",
         type=Path,
@@ -56,7 +63,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def json_path(markdown: Path) -> Path:
-    return markdown.with_name("results.json" if markdown.name == "RESULTS.md" else markdown.stem + ".json")
+    return markdown.with_name(
+        "results.json" if markdown.name == "RESULTS.md" else markdown.stem + ".json"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

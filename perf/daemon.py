@@ -48,7 +48,9 @@ class Plan:
     clients: int
     pipelined: int  # pings sent in total through one AsyncClient
     inflight: int  # pings in flight at once on that connection (server.max_inflight is 32)
-    limit_s: float  # each throughput measurement stops after this long even if the count is not reached
+    limit_s: (
+        float  # each throughput measurement stops after this long even if the count is not reached
+    )
     ready_starts: int
     llama_starts: int
 
@@ -180,7 +182,11 @@ def client_rps(daemon: DaemonProcess, clients: int, per_client: int, limit_s: fl
     inbox = SPAWN.Queue()
     go = SPAWN.Event()
     procs = [
-        SPAWN.Process(target=_ping_client, args=(str(daemon.socket), per_client, limit_s, inbox, go), daemon=True)
+        SPAWN.Process(
+            target=_ping_client,
+            args=(str(daemon.socket), per_client, limit_s, inbox, go),
+            daemon=True,
+        )
         for _ in range(clients)
     ]
     for proc in procs:
@@ -233,7 +239,9 @@ async def _pipelined(path: Path, total: int, inflight: int, limit_s: float) -> T
         t0 = time.perf_counter()
         deadline = t0 + limit_s
         while sent < total and time.perf_counter() < deadline:
-            replies = await asyncio.gather(*(client.ping() for _ in range(inflight)), return_exceptions=True)
+            replies = await asyncio.gather(
+                *(client.ping() for _ in range(inflight)), return_exceptions=True
+            )
             sent += len(replies)
             errors += sum(isinstance(r, BaseException) for r in replies)
         seconds = time.perf_counter() - t0
@@ -262,7 +270,9 @@ def first_ping(daemon: DaemonProcess, poll_s: float = 0.002, timeout: float = 30
             return time.perf_counter() - daemon.started_at
         except DaemonUnavailable:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"xaid did not answer within {timeout} s:\n{daemon.log()}") from None
+                raise RuntimeError(
+                    f"xaid did not answer within {timeout} s:\n{daemon.log()}"
+                ) from None
             time.sleep(poll_s)
 
 
@@ -280,7 +290,9 @@ def llama_start(turn: bool) -> dict[str, float]:
         out = {"first_ping": first_ping(daemon)}
         with daemon.client(timeout=300.0) as client:
             deadline = time.monotonic() + 300
-            while (status := client.status())["model"]["state"] == "loading" and time.monotonic() < deadline:
+            while (status := client.status())["model"][
+                "state"
+            ] == "loading" and time.monotonic() < deadline:
                 time.sleep(0.01)
             out["model_ready"] = time.perf_counter() - daemon.started_at
             if status["model"]["state"] != "ready":
@@ -314,10 +326,22 @@ def _measure_loops(plan: Plan) -> Samples:
 
     steps: list[tuple[str, Callable[[DaemonProcess], dict[str, float]]]] = [
         ("ping latency", lambda d: ping_latency(d, plan.latency_warmup, plan.latency_count)),
-        ("1 client", lambda d: _with_errors("rps_1", client_rps(d, 1, plan.one_client, plan.limit_s))),
-        ("8 clients", lambda d: _with_errors("rps_8", client_rps(d, plan.clients, plan.per_client, plan.limit_s))),
-        ("pipelined", lambda d: _with_errors("rps_pipe", pipelined_rps(d, plan.pipelined, plan.inflight,
-                                                                         plan.limit_s))),
+        (
+            "1 client",
+            lambda d: _with_errors("rps_1", client_rps(d, 1, plan.one_client, plan.limit_s)),
+        ),
+        (
+            "8 clients",
+            lambda d: _with_errors(
+                "rps_8", client_rps(d, plan.clients, plan.per_client, plan.limit_s)
+            ),
+        ),
+        (
+            "pipelined",
+            lambda d: _with_errors(
+                "rps_pipe", pipelined_rps(d, plan.pipelined, plan.inflight, plan.limit_s)
+            ),
+        ),
     ]
     for rnd in range(plan.rounds):
         order = list(LOOPS) if rnd % 2 == 0 else list(reversed(LOOPS))
@@ -341,17 +365,33 @@ def _with_errors(key: str, result: Throughput) -> dict[str, float]:
     return {key: result.rps, f"{key}_errors": float(result.errors)}
 
 
-def _paired(samples: Samples, key: str, figure: str, unit: str, aim: Aim | None = None,
-            note: str = "", scale: float = 1.0) -> list[Row]:
+def _paired(
+    samples: Samples,
+    key: str,
+    figure: str,
+    unit: str,
+    aim: Aim | None = None,
+    note: str = "",
+    scale: float = 1.0,
+) -> list[Row]:
     """One row per loop; the uvloop row carries the uvloop/asyncio ratio."""
     uv = median(samples["uvloop"].get(key, [])) * scale
     aio = median(samples["asyncio"].get(key, [])) * scale
-    errors = sum(samples["uvloop"].get(f"{key}_errors", [])) + sum(samples["asyncio"].get(f"{key}_errors", []))
+    errors = sum(samples["uvloop"].get(f"{key}_errors", [])) + sum(
+        samples["asyncio"].get(f"{key}_errors", [])
+    )
     if errors:
         note = f"{note} {errors:.0f} requests failed.".strip()
     return [
-        Row(f"{figure}, uvloop", uv, unit, aim, ratio(uv, aio), "asyncio",
-            _spread(samples["uvloop"], key, note, scale)),
+        Row(
+            f"{figure}, uvloop",
+            uv,
+            unit,
+            aim,
+            ratio(uv, aio),
+            "asyncio",
+            _spread(samples["uvloop"], key, note, scale),
+        ),
         Row(f"{figure}, asyncio", aio, unit, aim, note=_spread(samples["asyncio"], key, "", scale)),
     ]
 
@@ -382,42 +422,127 @@ def run(quick: bool) -> Section:
     def lm(key: str) -> float:
         return median([s[key] for s in llama if key in s])
 
-    rounds = f"median of {plan.rounds} fresh daemons per loop" if plan.rounds > 1 else "one fresh daemon per loop"
+    rounds = (
+        f"median of {plan.rounds} fresh daemons per loop"
+        if plan.rounds > 1
+        else "one fresh daemon per loop"
+    )
     cores = os.cpu_count() or 0
     rows: list[Row] = []
-    rows += _paired(samples, "p50", "ping round trip p50, 1 client", "µs", PING_P50_AIM,
-                    f"{plan.latency_count:,} sequential pings, blocking Client; {rounds}")
+    rows += _paired(
+        samples,
+        "p50",
+        "ping round trip p50, 1 client",
+        "µs",
+        PING_P50_AIM,
+        f"{plan.latency_count:,} sequential pings, blocking Client; {rounds}",
+    )
     rows += _paired(samples, "p99", "ping round trip p99, 1 client", "µs")
-    rows += _paired(samples, "server_p50", "ping inside the daemon p50", "µs",
-                    note="the daemon's own `stats` latency for ping: task start to reply written")
-    rows.append(Row("floor: ping-sized frame to a uvloop echo server, p50", median(samples["floor"]["p50"]), "µs",
-                    note=_spread(samples["floor"], "p50", "raw socket, no codec, no daemon: what any Python server "
-                                 "on this machine costs; measured once per round", 1.0)))
-    rows.append(Row("client library codec per ping", codec, "µs",
-                    note="encode the request + decode and route the reply, in-process"))
-    rows += _paired(samples, "rps_1", "requests/s, 1 client process", "req/s",
-                    note=f"{plan.one_client:,} sequential pings, stops after {plan.limit_s:.0f} s")
-    rows += _paired(samples, "rps_8", f"requests/s, {plan.clients} client processes", "req/s", RPS_8_AIM,
-                    f"{plan.per_client:,} pings each, spawn context; the {cores} cores are shared by the daemon and "
-                    f"the {plan.clients} clients")
-    rows += _paired(samples, "rps_pipe", f"requests/s, pipelined ({plan.inflight} in flight, 1 AsyncClient)",
-                    "req/s", note=f"{plan.pipelined:,} pings in asyncio.gather batches of {plan.inflight}; "
-                    "client on uvloop")
-    rows += _paired(samples, "ready", "start → READY (first answered ping), scripted", "s", READY_AIM,
-                    f"{_starts(plan.ready_starts)}; includes interpreter start and imports")
-    rows.append(Row("start → READY (first answered ping), llama_cpp", lm("first_ping"), "s", READY_AIM,
-                    note=f"{_starts(plan.llama_starts)}, uvloop; the socket answers while the model loads"))
-    rows.append(Row("start → model ready (status model.state), llama_cpp", lm("model_ready"), "s",
-                    note=f"status model.load_seconds: {lm('load_seconds'):.3f} s"))
-    rows += _paired(samples, "rss_idle", "idle RSS after start, scripted", "MiB", scale=1 / 1024,
-                    note=f"status rss_kib right after the first ping; {_starts(plan.ready_starts)}")
-    rows.append(Row("RSS with the embedded model loaded", lm("rss_loaded") / 1024, "MiB",
-                    note="SmolLM2-135M Q4_1, default n_ctx; after model.state is ready"))
+    rows += _paired(
+        samples,
+        "server_p50",
+        "ping inside the daemon p50",
+        "µs",
+        note="the daemon's own `stats` latency for ping: task start to reply written",
+    )
+    rows.append(
+        Row(
+            "floor: ping-sized frame to a uvloop echo server, p50",
+            median(samples["floor"]["p50"]),
+            "µs",
+            note=_spread(
+                samples["floor"],
+                "p50",
+                "raw socket, no codec, no daemon: what any Python server "
+                "on this machine costs; measured once per round",
+                1.0,
+            ),
+        )
+    )
+    rows.append(
+        Row(
+            "client library codec per ping",
+            codec,
+            "µs",
+            note="encode the request + decode and route the reply, in-process",
+        )
+    )
+    rows += _paired(
+        samples,
+        "rps_1",
+        "requests/s, 1 client process",
+        "req/s",
+        note=f"{plan.one_client:,} sequential pings, stops after {plan.limit_s:.0f} s",
+    )
+    rows += _paired(
+        samples,
+        "rps_8",
+        f"requests/s, {plan.clients} client processes",
+        "req/s",
+        RPS_8_AIM,
+        f"{plan.per_client:,} pings each, spawn context; the {cores} cores are shared by the daemon and "
+        f"the {plan.clients} clients",
+    )
+    rows += _paired(
+        samples,
+        "rps_pipe",
+        f"requests/s, pipelined ({plan.inflight} in flight, 1 AsyncClient)",
+        "req/s",
+        note=f"{plan.pipelined:,} pings in asyncio.gather batches of {plan.inflight}; "
+        "client on uvloop",
+    )
+    rows += _paired(
+        samples,
+        "ready",
+        "start → READY (first answered ping), scripted",
+        "s",
+        READY_AIM,
+        f"{_starts(plan.ready_starts)}; includes interpreter start and imports",
+    )
+    rows.append(
+        Row(
+            "start → READY (first answered ping), llama_cpp",
+            lm("first_ping"),
+            "s",
+            READY_AIM,
+            note=f"{_starts(plan.llama_starts)}, uvloop; the socket answers while the model loads",
+        )
+    )
+    rows.append(
+        Row(
+            "start → model ready (status model.state), llama_cpp",
+            lm("model_ready"),
+            "s",
+            note=f"status model.load_seconds: {lm('load_seconds'):.3f} s",
+        )
+    )
+    rows += _paired(
+        samples,
+        "rss_idle",
+        "idle RSS after start, scripted",
+        "MiB",
+        scale=1 / 1024,
+        note=f"status rss_kib right after the first ping; {_starts(plan.ready_starts)}",
+    )
+    rows.append(
+        Row(
+            "RSS with the embedded model loaded",
+            lm("rss_loaded") / 1024,
+            "MiB",
+            note="SmolLM2-135M Q4_1, default n_ctx; after model.state is ready",
+        )
+    )
     if llama and "rss_after_turn" in llama[0]:
         first = llama[0]
-        rows.append(Row("RSS after one session.send turn", first["rss_after_turn"] / 1024, "MiB",
-                        note=f"agent config max_tokens 8: {first['tokens']:.0f} tokens in {first['turn_s']:.2f} s, "
-                        f"first token after {first['first_token_ms']:.0f} ms"))
+        rows.append(
+            Row(
+                "RSS after one session.send turn",
+                first["rss_after_turn"] / 1024,
+                "MiB",
+                note=f"agent config max_tokens 8: {first['tokens']:.0f} tokens in {first['turn_s']:.2f} s, "
+                f"first token after {first['first_token_ms']:.0f} ms",
+            )
+        )
     notes = [
         f"Load average (1 min) just before the run: {load_before:.2f} (other work on the machine shifts the absolute "
         "figures; the benchmark itself then adds about 2).",

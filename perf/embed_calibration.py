@@ -33,13 +33,19 @@ Pair = tuple[str, str]
 QA_EN: list[Pair] = [  # a question and the stored line that answers it
     ("What did I do last weekend?", "I went hiking in the mountains on Saturday."),
     ("Where does my sister live?", "My sister Anna lives in Berlin with her two cats."),
-    ("What book did you recommend to me?", "You should read 'The Remains of the Day', it's beautiful."),
+    (
+        "What book did you recommend to me?",
+        "You should read 'The Remains of the Day', it's beautiful.",
+    ),
     ("How is my back doing?", "My lower back has been hurting since I moved the sofa."),
     ("What's my dog called?", "We got a puppy yesterday, his name is Biscuit."),
     ("When is my dentist appointment?", "I have a dentist appointment next Monday at 9."),
     ("What do I do for work?", "I work as a nurse at the city hospital."),
     ("Which programming language do I use?", "I mostly write Python these days."),
-    ("What did you suggest for my insomnia?", "Try keeping your phone out of the bedroom at night."),
+    (
+        "What did you suggest for my insomnia?",
+        "Try keeping your phone out of the bedroom at night.",
+    ),
     ("How did my exam go?", "I passed the driving test today, finally!"),
     ("What am I allergic to?", "I can't eat peanuts, I'm allergic."),
     ("Who is Tom?", "Tom is my colleague, we share an office."),
@@ -144,7 +150,9 @@ UNRELATED_ZH: list[Pair] = [
     ("晚上试着把手机放在卧室外面。", "我明年要搬到上海。"),
     ("我今天升职了。", "火车又取消了。"),
 ]
-UNRELATED_CROSS: list[Pair] = [(a, b_zh) for (a, _), (_, b_zh) in zip(UNRELATED_EN, UNRELATED_ZH, strict=True)]
+UNRELATED_CROSS: list[Pair] = [
+    (a, b_zh) for (a, _), (_, b_zh) in zip(UNRELATED_EN, UNRELATED_ZH, strict=True)
+]
 OPENERS_EN = ["Morning!", "Hi", "Hey there", "Good evening", "hello again", "I'm back"]
 OPENERS_ZH = ["早", "早上好", "你好", "晚上好", "嗨", "我回来了"]
 MEMORIES_EN = [a for _, a in QA_EN[:12]]
@@ -207,10 +215,14 @@ FACT_OTHER_OBJECT: list[Pair] = [  # one subject, another value
     ("用户会弹吉他。", "用户会弹钢琴。"),
 ]
 FACT_OTHER_DAY: list[Pair] = [  # one plan, another date: dates decide these, not cosine
-    ("The user has a dentist appointment next Monday [2026-02-09].",
-     "The user has a dentist appointment next Thursday [2026-03-12]."),
-    ("The user has a dentist appointment next Monday [2026-02-09].",
-     "The user has a doctor's appointment next Wednesday [2026-02-18]."),
+    (
+        "The user has a dentist appointment next Monday [2026-02-09].",
+        "The user has a dentist appointment next Thursday [2026-03-12].",
+    ),
+    (
+        "The user has a dentist appointment next Monday [2026-02-09].",
+        "The user has a doctor's appointment next Wednesday [2026-02-18].",
+    ),
     ("The user's exam is on Friday [2026-05-08].", "The user's exam is on Tuesday [2026-06-02]."),
     ("用户下周一要看牙医 [2026-02-09]。", "用户下周四要看牙医 [2026-03-12]。"),
     ("用户周五考试 [2026-05-08]。", "用户周二考试 [2026-06-02]。"),
@@ -246,8 +258,10 @@ FACT_CHANGE: list[Pair] = [  # a new value announced in words: the fast path mus
     ("The user lives in Berlin.", "The user moved to Munich."),
     ("The user works at Stark.", "The user now works at Globex."),
     ("The user mainly writes Python.", "The user mainly writes Rust now."),
-    ("The user has a dentist appointment next Monday [2026-02-09].",
-     "The user's dentist appointment got moved to Wednesday."),
+    (
+        "The user has a dentist appointment next Monday [2026-02-09].",
+        "The user's dentist appointment got moved to Wednesday.",
+    ),
     ("用户住在上海。", "用户搬到北京了。"),
     ("用户在腾讯工作。", "用户换工作去了阿里巴巴。"),
     ("用户主要写Python。", "用户现在主要写Rust。"),
@@ -269,16 +283,26 @@ FACT_OTHER_SUBJECT: list[Pair] = [  # two facts about different things: ADD with
 ]
 
 CLASSES: dict[str, list[Pair]] = {
-    "qa_en": QA_EN, "qa_zh": QA_ZH, "qa_cross": QA_CROSS, "translation": TRANSLATION,
-    "paraphrase_en": PARAPHRASE_EN, "paraphrase_zh": PARAPHRASE_ZH,
-    "unrelated_en": UNRELATED_EN, "unrelated_zh": UNRELATED_ZH, "unrelated_cross": UNRELATED_CROSS,
+    "qa_en": QA_EN,
+    "qa_zh": QA_ZH,
+    "qa_cross": QA_CROSS,
+    "translation": TRANSLATION,
+    "paraphrase_en": PARAPHRASE_EN,
+    "paraphrase_zh": PARAPHRASE_ZH,
+    "unrelated_en": UNRELATED_EN,
+    "unrelated_zh": UNRELATED_ZH,
+    "unrelated_cross": UNRELATED_CROSS,
     "opener_vs_memory_en": [(o, m) for o in OPENERS_EN for m in MEMORIES_EN],
     "opener_vs_memory_zh": [(o, m) for o in OPENERS_ZH for m in MEMORIES_ZH],
     "opener_vs_greeting": OPENER_GREETING,
-    "fact_near_duplicate": FACT_NEAR_DUPLICATE, "fact_paraphrase": FACT_PARAPHRASE,
-    "fact_other_object": FACT_OTHER_OBJECT, "fact_other_day": FACT_OTHER_DAY,
-    "fact_negation": FACT_NEGATION, "fact_negation_other": FACT_NEGATION_OTHER,
-    "fact_change": FACT_CHANGE, "fact_other_subject": FACT_OTHER_SUBJECT,
+    "fact_near_duplicate": FACT_NEAR_DUPLICATE,
+    "fact_paraphrase": FACT_PARAPHRASE,
+    "fact_other_object": FACT_OTHER_OBJECT,
+    "fact_other_day": FACT_OTHER_DAY,
+    "fact_negation": FACT_NEGATION,
+    "fact_negation_other": FACT_NEGATION_OTHER,
+    "fact_change": FACT_CHANGE,
+    "fact_other_subject": FACT_OTHER_SUBJECT,
 }
 
 
@@ -295,19 +319,48 @@ class Threshold:
 # Which classes each threshold separates. MiniLM cannot read Chinese, so its cuts are placed on the
 # English halves; the Chinese recall minimum is placed by the English rule applied to USE's Chinese.
 THRESHOLDS = (
-    Threshold("min_cosine", 0.3, ("qa_en", "paraphrase_en", "unrelated_en"),
-              "recall: a vector hit for a Latin query"),
-    Threshold("opener_cosine", 0.6, ("opener_vs_memory_en", "opener_vs_greeting", "qa_en"),
-              "recall: a vector hit for an opener ('Morning', '早')"),
-    Threshold("fast_path_cosine", 0.6, ("fact_other_subject", "fact_other_object", "fact_negation", "fact_change",
-                                        "fact_paraphrase"),
-              "facts: all 3 neighbours below it -> ADD with no model call"),
-    Threshold("paraphrase", 0.8, ("fact_other_object", "fact_other_day", "fact_paraphrase", "fact_near_duplicate"),
-              "facts: a near paraphrase, which outranks a different key"),
-    Threshold("near_duplicate", 0.92, ("fact_paraphrase", "fact_near_duplicate", "fact_other_object"),
-              "facts, rules fallback: the top neighbour is the same fact -> NOOP"),
-    Threshold("negation_near", 0.75, ("fact_negation", "fact_negation_other", "fact_other_object"),
-              "facts, rules fallback: a denial's top neighbour is what it denies -> UPDATE"),
+    Threshold(
+        "min_cosine",
+        0.3,
+        ("qa_en", "paraphrase_en", "unrelated_en"),
+        "recall: a vector hit for a Latin query",
+    ),
+    Threshold(
+        "opener_cosine",
+        0.6,
+        ("opener_vs_memory_en", "opener_vs_greeting", "qa_en"),
+        "recall: a vector hit for an opener ('Morning', '早')",
+    ),
+    Threshold(
+        "fast_path_cosine",
+        0.6,
+        (
+            "fact_other_subject",
+            "fact_other_object",
+            "fact_negation",
+            "fact_change",
+            "fact_paraphrase",
+        ),
+        "facts: all 3 neighbours below it -> ADD with no model call",
+    ),
+    Threshold(
+        "paraphrase",
+        0.8,
+        ("fact_other_object", "fact_other_day", "fact_paraphrase", "fact_near_duplicate"),
+        "facts: a near paraphrase, which outranks a different key",
+    ),
+    Threshold(
+        "near_duplicate",
+        0.92,
+        ("fact_paraphrase", "fact_near_duplicate", "fact_other_object"),
+        "facts, rules fallback: the top neighbour is the same fact -> NOOP",
+    ),
+    Threshold(
+        "negation_near",
+        0.75,
+        ("fact_negation", "fact_negation_other", "fact_other_object"),
+        "facts, rules fallback: a denial's top neighbour is what it denies -> UPDATE",
+    ),
 )
 
 
@@ -331,11 +384,15 @@ def above(values: np.ndarray, t: float) -> float:
     return float((values >= t).mean()) if len(values) else 0.0
 
 
-def matching_cut(reference: dict[str, float], values: dict[str, np.ndarray]) -> tuple[float, float, float]:
+def matching_cut(
+    reference: dict[str, float], values: dict[str, np.ndarray]
+) -> tuple[float, float, float]:
     """The cut reproducing ``reference`` (class -> share above the MiniLM cut) on another model's cosines:
     (best, low, high) of the range of cuts with the least squared difference, on a 0.01 grid."""
     grid = np.round(np.arange(0.0, 1.001, 0.01), 2)
-    loss = np.array([sum((above(values[c], t) - share) ** 2 for c, share in reference.items()) for t in grid])
+    loss = np.array(
+        [sum((above(values[c], t) - share) ** 2 for c, share in reference.items()) for t in grid]
+    )
     best = grid[np.isclose(loss, loss.min())]
     return float(np.median(best)), float(best.min()), float(best.max())
 
@@ -361,24 +418,37 @@ def timing(embed: Callable[[list[str]], np.ndarray], repeats: int) -> tuple[floa
         start = time.perf_counter()
         embed([huge])
         long.append(time.perf_counter() - start)
-    return statistics.median(single) * 1000, statistics.median(batched) * 1000, statistics.median(long) * 1000
+    return (
+        statistics.median(single) * 1000,
+        statistics.median(batched) * 1000,
+        statistics.median(long) * 1000,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m perf.embed_calibration", description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=20, help="timing runs of the 64-sentence batch")
+    parser = argparse.ArgumentParser(
+        prog="python -m perf.embed_calibration", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=20, help="timing runs of the 64-sentence batch"
+    )
     args = parser.parse_args(argv)
 
     from xaid.embed import OnnxEmbedder, UseEmbedder, profiles
 
     models: dict[str, Callable[[list[str]], np.ndarray]] = {}
-    for label, make in (("minilm", lambda: OnnxEmbedder(threads=min(2, os.cpu_count() or 1))),
-                        ("use", lambda: UseEmbedder(threads=min(2, os.cpu_count() or 1)))):
+    for label, make in (
+        ("minilm", lambda: OnnxEmbedder(threads=min(2, os.cpu_count() or 1))),
+        ("use", lambda: UseEmbedder(threads=min(2, os.cpu_count() or 1))),
+    ):
         start = time.perf_counter()
         models[label] = make().embed
         print(f"{label}: loaded in {(time.perf_counter() - start) * 1000:.0f} ms")
 
-    values = {label: {c: cosines(embed, pairs) for c, pairs in CLASSES.items()} for label, embed in models.items()}
+    values = {
+        label: {c: cosines(embed, pairs) for c, pairs in CLASSES.items()}
+        for label, embed in models.items()
+    }
     # The fact classes mix English and Chinese; MiniLM's cuts are read on their English halves.
     for label in models:
         for c, pairs in CLASSES.items():
@@ -389,47 +459,71 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\n| pair class | n | MiniLM mean | min | max | USE mean | min | max |")
     print("|---|---|---|---|---|---|---|---|")
-    order = [name for c in CLASSES for name in (c, f"{c}:en", f"{c}:zh") if len(values["use"].get(name, ()))]
+    order = [
+        name
+        for c in CLASSES
+        for name in (c, f"{c}:en", f"{c}:zh")
+        if len(values["use"].get(name, ()))
+    ]
     for c in order:
         m, u = values["minilm"][c], values["use"][c]
-        print(f"| {c} | {len(u)} | {m.mean():.2f} | {m.min():.2f} | {m.max():.2f} "
-              f"| {u.mean():.2f} | {u.min():.2f} | {u.max():.2f} |")
+        print(
+            f"| {c} | {len(u)} | {m.mean():.2f} | {m.min():.2f} | {m.max():.2f} "
+            f"| {u.mean():.2f} | {u.min():.2f} | {u.max():.2f} |"
+        )
 
     print("\nshare of each class at or above the cut: MiniLM at its value, USE at the matching cut")
     for th in THRESHOLDS:
-        english = {c: values["minilm"][f"{c}:en" if f"{c}:en" in values["minilm"] else c] for c in th.classes}
+        english = {
+            c: values["minilm"][f"{c}:en" if f"{c}:en" in values["minilm"] else c]
+            for c in th.classes
+        }
         reference = {c: above(v, th.minilm) for c, v in english.items()}
-        use_en = {c: values["use"][f"{c}:en" if f"{c}:en" in values["use"] else c] for c in th.classes}
+        use_en = {
+            c: values["use"][f"{c}:en" if f"{c}:en" in values["use"] else c] for c in th.classes
+        }
         use_all = {c: values["use"][c] for c in th.classes}
         best_en, low_en, high_en = matching_cut(reference, use_en)
         best_all, low_all, high_all = matching_cut(reference, use_all)
         chosen = getattr(profiles.USE, th.key)
         print(f"\n{th.key} (MiniLM {th.minilm}): {th.meaning}")
-        print(f"  USE cut matching it on English pairs {best_en:.2f} [{low_en:.2f}-{high_en:.2f}], "
-              f"on English+Chinese {best_all:.2f} [{low_all:.2f}-{high_all:.2f}]; the USE profile has {chosen}")
+        print(
+            f"  USE cut matching it on English pairs {best_en:.2f} [{low_en:.2f}-{high_en:.2f}], "
+            f"on English+Chinese {best_all:.2f} [{low_all:.2f}-{high_all:.2f}]; the USE profile has {chosen}"
+        )
         for c in th.classes:
-            print(f"  {c:24s} MiniLM {reference[c]:4.0%}   USE@{best_all:.2f} {above(use_all[c], best_all):4.0%}"
-                  f"   USE@{chosen} {above(use_all[c], chosen):4.0%} (English {above(use_en[c], chosen):4.0%})")
+            print(
+                f"  {c:24s} MiniLM {reference[c]:4.0%}   USE@{best_all:.2f} {above(use_all[c], best_all):4.0%}"
+                f"   USE@{chosen} {above(use_all[c], chosen):4.0%} (English {above(use_en[c], chosen):4.0%})"
+            )
     # The Chinese recall minimum: the Latin rule (qa above, unrelated below) on USE's Chinese and
     # cross-language pairs, where MiniLM has nothing to offer.
     ref = {c: above(values["minilm"][c], 0.3) for c in ("qa_en", "unrelated_en")}
     zh = {"qa_en": values["use"]["qa_zh"], "unrelated_en": values["use"]["unrelated_zh"]}
     cross = {"qa_en": values["use"]["qa_cross"], "unrelated_en": values["use"]["unrelated_cross"]}
     chosen = profiles.USE.min_cosine_cjk
-    print(f"\nmin_cosine_cjk (MiniLM {profiles.MINILM.min_cosine_cjk}, never measured): the Latin rule on USE's "
-          f"Chinese and cross-language pairs (MiniLM English at 0.3: answers {ref['qa_en']:.0%}, unrelated "
-          f"{ref['unrelated_en']:.0%}); the USE profile has {chosen}")
+    print(
+        f"\nmin_cosine_cjk (MiniLM {profiles.MINILM.min_cosine_cjk}, never measured): the Latin rule on USE's "
+        f"Chinese and cross-language pairs (MiniLM English at 0.3: answers {ref['qa_en']:.0%}, unrelated "
+        f"{ref['unrelated_en']:.0%}); the USE profile has {chosen}"
+    )
     for label, vals in (("Chinese", zh), ("cross-language", cross)):
         best, low, high = matching_cut(ref, vals)
-        print(f"  {label:15s} matching cut {best:.2f} [{low:.2f}-{high:.2f}]   at {chosen}: answers "
-              f"{above(vals['qa_en'], chosen):.0%}, unrelated {above(vals['unrelated_en'], chosen):.0%}")
+        print(
+            f"  {label:15s} matching cut {best:.2f} [{low:.2f}-{high:.2f}]   at {chosen}: answers "
+            f"{above(vals['qa_en'], chosen):.0%}, unrelated {above(vals['unrelated_en'], chosen):.0%}"
+        )
 
-    print(f"\nspeed (OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, {os.cpu_count()} cores): "
-          "median of one short sentence, of a batch of 64")
+    print(
+        f"\nspeed (OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, {os.cpu_count()} cores): "
+        "median of one short sentence, of a batch of 64"
+    )
     for label, embed in models.items():
         one, batch, huge = timing(embed, args.repeats)
-        print(f"  {label:7s} {one:6.2f} ms per sentence   {batch:7.1f} ms per 64 ({batch / 64:.2f} ms each)"
-              f"   {huge:6.1f} ms for a 100k-character text (truncated)")
+        print(
+            f"  {label:7s} {one:6.2f} ms per sentence   {batch:7.1f} ms per 64 ({batch / 64:.2f} ms each)"
+            f"   {huge:6.1f} ms for a 100k-character text (truncated)"
+        )
 
 
 if __name__ == "__main__":

@@ -61,10 +61,22 @@ class Sizes:
     access_attempts: int
 
 
-FULL = Sizes(load_clients=50, load_seconds=60.0, crash_rounds=20, fuzz_per_method=300, isolation_agents=6,
-             access_attempts=50)
-QUICK = Sizes(load_clients=10, load_seconds=8.0, crash_rounds=4, fuzz_per_method=30, isolation_agents=3,
-              access_attempts=10)
+FULL = Sizes(
+    load_clients=50,
+    load_seconds=60.0,
+    crash_rounds=20,
+    fuzz_per_method=300,
+    isolation_agents=6,
+    access_attempts=50,
+)
+QUICK = Sizes(
+    load_clients=10,
+    load_seconds=8.0,
+    crash_rounds=4,
+    fuzz_per_method=30,
+    isolation_agents=3,
+    access_attempts=10,
+)
 
 
 @dataclass
@@ -118,7 +130,15 @@ def is_subsequence(wanted: list[str], have: list[str]) -> bool:
 
 # --- load -------------------------------------------------------------------------------------------
 
-LOAD_OPS = ("ping", "status", "agent.get", "session.send", "session.history", "memory.search", "mood.get")
+LOAD_OPS = (
+    "ping",
+    "status",
+    "agent.get",
+    "session.send",
+    "session.history",
+    "memory.search",
+    "mood.get",
+)
 LOAD_WEIGHTS = (15, 10, 15, 20, 15, 10, 15)
 LOAD_AGENTS = 10
 BACK_PRESSURE = {"overloaded"}
@@ -131,7 +151,9 @@ class LoadResult:
     requests: collections.Counter[str] = field(default_factory=collections.Counter)
     errors: collections.Counter[str] = field(default_factory=collections.Counter)  # "method: code"
     unexpected: collections.Counter[str] = field(default_factory=collections.Counter)
-    acked: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)  # sid -> (user texts, replies)
+    acked: dict[str, tuple[list[str], list[str]]] = field(
+        default_factory=dict
+    )  # sid -> (user texts, replies)
     rss: list[tuple[float, int]] = field(default_factory=list)  # (seconds since start, KiB)
     lost: int = 0
     checked: int = 0
@@ -167,9 +189,13 @@ async def _load_client(i: int, path: Path, stop_at: float, out: LoadResult, seed
                 elif op in ("agent.get", "mood.get"):
                     await asyncio.wait_for(client.call(op, agent_id=agent), 60)
                 elif op == "session.history":
-                    await asyncio.wait_for(client.call(op, session_id=sid, limit=rng.choice([1, 20, 50])), 60)
+                    await asyncio.wait_for(
+                        client.call(op, session_id=sid, limit=rng.choice([1, 20, 50])), 60
+                    )
                 elif op == "memory.search":
-                    await asyncio.wait_for(client.call(op, agent_id=agent, query=rng.choice(QUERIES)), 60)
+                    await asyncio.wait_for(
+                        client.call(op, agent_id=agent, query=rng.choice(QUERIES)), 60
+                    )
                 else:
                     await asyncio.wait_for(client.call(op), 60)
                 out.requests[op] += 1
@@ -179,7 +205,9 @@ async def _load_client(i: int, path: Path, stop_at: float, out: LoadResult, seed
                     out.unexpected[f"{op}: {exc.code}"] += 1
                 if exc.code == "unavailable":
                     return
-                await asyncio.sleep(0.005)  # back off a little, as a client should after 'overloaded'
+                await asyncio.sleep(
+                    0.005
+                )  # back off a little, as a client should after 'overloaded'
             except TimeoutError:
                 out.unexpected[f"{op}: no reply in 60 s"] += 1
                 return
@@ -199,8 +227,10 @@ async def _rss_sampler(path: Path, started: float, stop_at: float, out: LoadResu
 async def _load(path: Path, clients: int, seconds: float, out: LoadResult, seed: int) -> None:
     started = time.monotonic()
     stop_at = started + seconds
-    await asyncio.gather(_rss_sampler(path, started, stop_at, out),
-                         *(_load_client(i, path, stop_at, out, seed) for i in range(clients)))
+    await asyncio.gather(
+        _rss_sampler(path, started, stop_at, out),
+        *(_load_client(i, path, stop_at, out, seed) for i in range(clients)),
+    )
 
 
 def run_load(daemon: DaemonProcess, clients: int, seconds: float, seed: int = 1) -> LoadResult:
@@ -230,7 +260,9 @@ def run_load(daemon: DaemonProcess, clients: int, seconds: float, seed: int = 1)
             stored_replies = [m["text"] for m in messages if m["role"] == "assistant"]
             have = set(stored_users) | set(stored_replies)
             out.lost += sum(1 for t in [*users, *replies] if t not in have)
-            if not (is_subsequence(users, stored_users) and is_subsequence(replies, stored_replies)):
+            if not (
+                is_subsequence(users, stored_users) and is_subsequence(replies, stored_replies)
+            ):
                 out.lost += 1  # everything is there but out of order: count the session once
         out.server_requests = sum(m["calls"] for m in c.stats()["methods"].values())
     return out
@@ -254,16 +286,31 @@ def load_scenario(sizes: Sizes) -> Outcome:
     warmup = sizes.load_seconds / 5
     growth, level, peak = rss_growth(result.rss, warmup)
     figure = f"load: {sizes.load_clients} clients × {sizes.load_seconds:.0f} s, mixed calls"
-    out.tried(figure, result.total, "requests",
-              f"{fmt_counts(result.errors)}; of these not the documented back-pressure ('overloaded'): "
-              f"{fmt_counts(result.unexpected)}" + ("" if result.alive else "; THE DAEMON DIED"))
-    out.lost("load: acknowledged messages lost", result.lost, "messages",
-             f"{result.checked:,} acknowledged user messages and replies looked up in {len(result.acked)} "
-             f"sessions' history after the run")
-    out.rows.append(Row("load: RSS growth after warm-up", round(growth * 100, 1), "%", aim=Aim("<", RSS_BOUND * 100),
-                        note=f"status rss_kib every 0.5 s; warm-up = first {warmup:.0f} s (embedding model and "
-                             f"caches); {level / 1024:.0f} MiB at its end, at most {peak / 1024:.0f} MiB after, "
-                             f"over {result.total:,} requests ({result.server_requests:,} counted by the daemon)"))
+    out.tried(
+        figure,
+        result.total,
+        "requests",
+        f"{fmt_counts(result.errors)}; of these not the documented back-pressure ('overloaded'): "
+        f"{fmt_counts(result.unexpected)}" + ("" if result.alive else "; THE DAEMON DIED"),
+    )
+    out.lost(
+        "load: acknowledged messages lost",
+        result.lost,
+        "messages",
+        f"{result.checked:,} acknowledged user messages and replies looked up in {len(result.acked)} "
+        f"sessions' history after the run",
+    )
+    out.rows.append(
+        Row(
+            "load: RSS growth after warm-up",
+            round(growth * 100, 1),
+            "%",
+            aim=Aim("<", RSS_BOUND * 100),
+            note=f"status rss_kib every 0.5 s; warm-up = first {warmup:.0f} s (embedding model and "
+            f"caches); {level / 1024:.0f} MiB at its end, at most {peak / 1024:.0f} MiB after, "
+            f"over {result.total:,} requests ({result.server_requests:,} counted by the daemon)",
+        )
+    )
     if result.unexpected or not result.alive:
         out.notes.append(f"load: unexpected errors {fmt_counts(result.unexpected)}")
     return out
@@ -309,8 +356,16 @@ class CrashResult:
     problems: list[str] = field(default_factory=list)
 
 
-def _writer(daemon: DaemonProcess, kind: str, ledgers: dict[str, Ledger], lock: threading.Lock, stop: threading.Event,
-            result: CrashResult, tag: str, rng: random.Random) -> None:
+def _writer(
+    daemon: DaemonProcess,
+    kind: str,
+    ledgers: dict[str, Ledger],
+    lock: threading.Lock,
+    stop: threading.Event,
+    result: CrashResult,
+    tag: str,
+    rng: random.Random,
+) -> None:
     """Writes until the daemon dies (at most 120 writes, 100 a second): three sessions of a few
     messages, each closed without waiting so that consolidation jobs are pending, then one more that
     stays open."""
@@ -330,7 +385,10 @@ def _writer(daemon: DaemonProcess, kind: str, ledgers: dict[str, Ledger], lock: 
                         return
                     time.sleep(0.01)
                     if kind == "ingest":
-                        batch = [f"{tag} {sid} m{m}.{b}: {rng.choice(CRASH_LINES)}" for b in range(rng.randint(1, 4))]
+                        batch = [
+                            f"{tag} {sid} m{m}.{b}: {rng.choice(CRASH_LINES)}"
+                            for b in range(rng.randint(1, 4))
+                        ]
                         ledger.in_flight = batch
                         c.session_ingest(sid, [{"role": "user", "text": t} for t in batch])
                         ledger.users += batch
@@ -343,11 +401,15 @@ def _writer(daemon: DaemonProcess, kind: str, ledgers: dict[str, Ledger], lock: 
                     ledger.in_flight = []
                 if s < 3:
                     c.session_close(sid)
-    except XaiError as exc:  # the daemon died under us: expected, and the only way out before the end
+    except (
+        XaiError
+    ) as exc:  # the daemon died under us: expected, and the only way out before the end
         result.client_errors[exc.code] += 1
 
 
-def _verify(daemon: DaemonProcess, ledgers: dict[str, Ledger], result: CrashResult, round_no: int) -> None:
+def _verify(
+    daemon: DaemonProcess, ledgers: dict[str, Ledger], result: CrashResult, round_no: int
+) -> None:
     """After a restart: every acknowledged message is there, every session consolidates once."""
     with daemon.client(timeout=60) as c:
         for sid, ledger in ledgers.items():
@@ -363,14 +425,19 @@ def _verify(daemon: DaemonProcess, ledgers: dict[str, Ledger], result: CrashResu
             missing = len([t for t in ledger.users if t not in set(users)])
             missing += len([t for t in ledger.replies if t not in set(replies)])
             result.lost += missing
-            extra = users[len(ledger.users):]
+            extra = users[len(ledger.users) :]
             if users[: len(ledger.users)] != ledger.users and not missing:
                 result.lost += 1
                 result.problems.append(f"round {round_no}: {sid}: messages out of order")
             if extra and extra != ledger.in_flight:
                 result.partial_batches += 1  # session.ingest is all or none
-                result.problems.append(f"round {round_no}: {sid}: stored {extra!r}, in flight {ledger.in_flight!r}")
-            ledger.users, ledger.in_flight = users, []  # what is stored now is what later rounds must find
+                result.problems.append(
+                    f"round {round_no}: {sid}: stored {extra!r}, in flight {ledger.in_flight!r}"
+                )
+            ledger.users, ledger.in_flight = (
+                users,
+                [],
+            )  # what is stored now is what later rounds must find
             ledger.replies = replies
             try:  # closed by us, or still open after the kill: either way it must consolidate once
                 closed = c.session_close(sid, wait=True)
@@ -411,9 +478,22 @@ def run_crash(root: Path, rounds: int, seed: int = 7) -> CrashResult:
                 fresh: dict[str, Ledger] = {}
                 lock = threading.Lock()
                 stop = threading.Event()
-                threads = [threading.Thread(target=_writer, args=(daemon, kind, fresh, lock, stop, result,
-                                                                  f"r{r}w{w}", random.Random(rng.random())))
-                           for w, kind in enumerate(("ingest", "ingest", "send"))]
+                threads = [
+                    threading.Thread(
+                        target=_writer,
+                        args=(
+                            daemon,
+                            kind,
+                            fresh,
+                            lock,
+                            stop,
+                            result,
+                            f"r{r}w{w}",
+                            random.Random(rng.random()),
+                        ),
+                    )
+                    for w, kind in enumerate(("ingest", "ingest", "send"))
+                ]
                 for t in threads:
                     t.start()
                 time.sleep(rng.uniform(0.05, 2.0))
@@ -427,7 +507,9 @@ def run_crash(root: Path, rounds: int, seed: int = 7) -> CrashResult:
                 result.acked_messages += sum(len(v.users) + len(v.replies) for v in fresh.values())
             conn = read_only(daemon.db_path)
             try:
-                pending = conn.execute("SELECT count(*) FROM jobs WHERE state = 'pending'").fetchone()[0]
+                pending = conn.execute(
+                    "SELECT count(*) FROM jobs WHERE state = 'pending'"
+                ).fetchone()[0]
             finally:
                 conn.close()
             result.kills_with_pending_jobs += pending > 0
@@ -453,18 +535,29 @@ def crash_scenario(sizes: Sizes) -> Outcome:
     with scratch("crash") as root:
         progress(f"faults: crash, {sizes.crash_rounds} SIGKILLs")
         r = run_crash(root, sizes.crash_rounds)
-    out.tried("crash: SIGKILL during ingest, turns and consolidation", r.kills, "kills",
-              f"clients cut off at the kill: {fmt_counts(r.client_errors)} (expected: the daemon is gone); "
-              f"consolidation jobs pending at {r.kills_with_pending_jobs} of the {r.kills} kills; {r.startup_kills} "
-              f"kills 0-0.4 s after a restart, while the jobs left by the previous kill resumed")
-    out.lost("crash: acknowledged messages lost", r.lost, "messages",
-             f"{r.acked_messages:,} acknowledged messages (user messages and replies) looked up after every restart; "
-             f"lost sessions {r.lost_sessions}, ingest batches stored in part {r.partial_batches}")
-    out.lost("crash: duplicated episodes, unfinished jobs, integrity failures",
-             r.duplicated_episodes + r.unfinished_jobs + r.integrity_failures, "problems",
-             f"in the DB after each restart, once every session was closed again with wait=true "
-             f"({r.episodes:,} episode replies): sessions with > 1 episode {r.duplicated_episodes}, jobs not done "
-             f"{r.unfinished_jobs} (failed {r.failed_jobs}), PRAGMA integrity_check not ok {r.integrity_failures}")
+    out.tried(
+        "crash: SIGKILL during ingest, turns and consolidation",
+        r.kills,
+        "kills",
+        f"clients cut off at the kill: {fmt_counts(r.client_errors)} (expected: the daemon is gone); "
+        f"consolidation jobs pending at {r.kills_with_pending_jobs} of the {r.kills} kills; {r.startup_kills} "
+        f"kills 0-0.4 s after a restart, while the jobs left by the previous kill resumed",
+    )
+    out.lost(
+        "crash: acknowledged messages lost",
+        r.lost,
+        "messages",
+        f"{r.acked_messages:,} acknowledged messages (user messages and replies) looked up after every restart; "
+        f"lost sessions {r.lost_sessions}, ingest batches stored in part {r.partial_batches}",
+    )
+    out.lost(
+        "crash: duplicated episodes, unfinished jobs, integrity failures",
+        r.duplicated_episodes + r.unfinished_jobs + r.integrity_failures,
+        "problems",
+        f"in the DB after each restart, once every session was closed again with wait=true "
+        f"({r.episodes:,} episode replies): sessions with > 1 episode {r.duplicated_episodes}, jobs not done "
+        f"{r.unfinished_jobs} (failed {r.failed_jobs}), PRAGMA integrity_check not ok {r.integrity_failures}",
+    )
     out.notes += [f"crash: {p}" for p in r.problems[:10]]
     return out
 
@@ -500,7 +593,9 @@ class DiskWriter:
     def write(self, text: str) -> bool:
         try:
             if not self.sid or len(self.acked[self.sid]) >= 30:
-                self.sid = self.c.session_open("disk")["session_id"]  # a write too: it may be refused
+                self.sid = self.c.session_open("disk")[
+                    "session_id"
+                ]  # a write too: it may be refused
                 self.acked[self.sid] = []
             self.c.session_ingest(self.sid, [{"role": "user", "text": text}])
         except XaiError as exc:
@@ -523,11 +618,16 @@ class DiskWriter:
             self.out.writes_refused += not self.write(f"{label}, again {i}")
 
     def reads(self) -> None:
-        for method, params in (("ping", {}), ("status", {}), ("agent.get", {"agent_id": "disk"}),
-                               ("session.list", {"agent_id": "disk"}), ("session.history", {"session_id": self.sid}),
-                               ("memory.search", {"agent_id": "disk", "query": "Anna"}),
-                               ("memory.list", {"agent_id": "disk", "kind": "episode"}),
-                               ("mood.get", {"agent_id": "disk"})):
+        for method, params in (
+            ("ping", {}),
+            ("status", {}),
+            ("agent.get", {"agent_id": "disk"}),
+            ("session.list", {"agent_id": "disk"}),
+            ("session.history", {"session_id": self.sid}),
+            ("memory.search", {"agent_id": "disk", "query": "Anna"}),
+            ("memory.list", {"agent_id": "disk", "kind": "episode"}),
+            ("mood.get", {"agent_id": "disk"}),
+        ):
             try:
                 self.c.call(method, **params)
                 self.out.reads_ok += 1
@@ -539,12 +639,17 @@ class DiskWriter:
         for sid, acked in self.acked.items():
             stored = {m["text"] for m in self.c.session_history(sid)["messages"]}
             self.out.lost += sum(1 for t in acked if t not in stored)
-        now = {e["episode_id"]: e["summary"] for e in self.c.memory_list("disk", kind="episode")["items"]}
+        now = {
+            e["episode_id"]: e["summary"]
+            for e in self.c.memory_list("disk", kind="episode")["items"]
+        }
         self.out.lost += sum(1 for e in episodes if now.get(e["episode_id"]) != e["summary"])
         self.out.integrity_failures += check_db(db).integrity != "ok"
 
     def recovered(self, label: str) -> None:
-        (self.out.recovered if self.write(f"after {label}") else self.out.not_recovered).append(label)
+        (self.out.recovered if self.write(f"after {label}") else self.out.not_recovered).append(
+            label
+        )
 
 
 def run_disk_full(root: Path, size: str = "8m", fills: int = 2) -> DiskResult:
@@ -554,7 +659,9 @@ def run_disk_full(root: Path, size: str = "8m", fills: int = 2) -> DiskResult:
     out = DiskResult()
     with tmpfs(root / "state", size) as state, running(DaemonProcess(root).start()) as daemon:
         with daemon.client(timeout=60) as c:
-            wait_memory_ready(c)  # its first write happens when it has loaded: see the start-up defect
+            wait_memory_ready(
+                c
+            )  # its first write happens when it has loaded: see the start-up defect
             c.agent_create("disk")
             first = c.session_open("disk")["session_id"]
             c.session_send(first, "My sister Anna lives in Kyoto and I work at Globex.").finish()
@@ -647,8 +754,10 @@ def start_on_full_disk(root: Path) -> str:
 def size_limit_before_vectors(root: Path) -> str:
     """The embedding model missing for a while (no vector table yet), the database filled up to
     storage.max_db_mb, then a start with the model back: does the daemon stay up? No root needed."""
-    daemon = DaemonProcess(root, env={"XAID_STORAGE_MAX_DB_MB": "2",
-                                      "XAID_MEMORY_EMBED_MODEL": str(root / "missing.onnx")})
+    daemon = DaemonProcess(
+        root,
+        env={"XAID_STORAGE_MAX_DB_MB": "2", "XAID_MEMORY_EMBED_MODEL": str(root / "missing.onnx")},
+    )
     with running(daemon.start()), daemon.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
@@ -665,7 +774,9 @@ def size_limit_before_vectors(root: Path) -> str:
         return f"exits at start: {errors[-1] if errors else '?'}"
     with running(daemon):
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and daemon.proc is not None and daemon.proc.poll() is None:
+        while (
+            time.monotonic() < deadline and daemon.proc is not None and daemon.proc.poll() is None
+        ):
             with contextlib.suppress(XaiError), daemon.client() as c:
                 if c.stats()["memory"]["embedder"] != "loading":
                     time.sleep(1)  # the vector table is written right after the model loads
@@ -681,29 +792,42 @@ def disk_scenario(sizes: Sizes) -> Outcome:
     out = Outcome()
     with scratch("size-limit") as root:
         limit = size_limit_before_vectors(root / "d")
-    out.tried("size limit: storage.max_db_mb reached before the vector table exists, then a start", 1, "starts",
-              limit)
+    out.tried(
+        "size limit: storage.max_db_mb reached before the vector table exists, then a start",
+        1,
+        "starts",
+        limit,
+    )
     if limit != "stays up":
-        out.notes.append(f"DEFECT size limit: a daemon whose database is at storage.max_db_mb {limit}; it does so at "
-                         "every start (the vector table is created after the embedding model loads, in the root "
-                         "task group), and the same happens on a full disk.")
+        out.notes.append(
+            f"DEFECT size limit: a daemon whose database is at storage.max_db_mb {limit}; it does so at "
+            "every start (the vector table is created after the embedding model loads, in the root "
+            "task group), and the same happens on a full disk."
+        )
     if os.geteuid() != 0:
         out.notes.append("disk full: skipped, mounting a tmpfs needs root")
         return out
     with scratch("disk") as root:
         progress("faults: disk full")
         r = run_disk_full(root, fills=2 if sizes is FULL else 1)
-    out.tried("disk full: tmpfs state dir filled by a filler file, then by the database", r.writes_refused,
-              "refused writes",
-              f"{fmt_counts(r.codes)}; message: {' / '.join(sorted(r.error_messages)) or '-'}; "
-              f"{r.writes_accepted_while_full} writes still fit in the WAL after a fill; write errors without a "
-              f"clear disk message {r.unclear}; reads while full ok {r.reads_ok}, failed {r.reads_failed}; "
-              f"recovered after: {', '.join(r.recovered) or '-'}"
-              + (f"; NOT recovered after: {', '.join(r.not_recovered)}" if r.not_recovered else "")
-              + ("; THE DAEMON DIED" if r.daemon_died else ""))
-    out.lost("disk full: stored data lost or damaged", r.lost + r.integrity_failures, "items",
-             "every acknowledged message and the earlier episode compared while full and after each recovery; "
-             f"PRAGMA integrity_check not ok {r.integrity_failures}")
+    out.tried(
+        "disk full: tmpfs state dir filled by a filler file, then by the database",
+        r.writes_refused,
+        "refused writes",
+        f"{fmt_counts(r.codes)}; message: {' / '.join(sorted(r.error_messages)) or '-'}; "
+        f"{r.writes_accepted_while_full} writes still fit in the WAL after a fill; write errors without a "
+        f"clear disk message {r.unclear}; reads while full ok {r.reads_ok}, failed {r.reads_failed}; "
+        f"recovered after: {', '.join(r.recovered) or '-'}"
+        + (f"; NOT recovered after: {', '.join(r.not_recovered)}" if r.not_recovered else "")
+        + ("; THE DAEMON DIED" if r.daemon_died else ""),
+    )
+    out.lost(
+        "disk full: stored data lost or damaged",
+        r.lost + r.integrity_failures,
+        "items",
+        "every acknowledged message and the earlier episode compared while full and after each recovery; "
+        f"PRAGMA integrity_check not ok {r.integrity_failures}",
+    )
     probes: list[Probe] = []
     with scratch("disk-probe") as root:
         progress("faults: disk full during a consolidation, and a start on a full disk")
@@ -712,29 +836,59 @@ def disk_scenario(sizes: Sizes) -> Outcome:
         start = start_on_full_disk(root / "restart")
     died = [p.label for p in probes if not p.alive]
     never = [p.label for p in probes if not p.consolidated]
-    out.tried("disk full: session.close while a few KiB are left, then space freed", len(probes), "runs",
-              "; ".join(f"{p.label}: close {p.close}, daemon {'up' if p.alive else 'EXITED'}, "
-                        f"episode after freeing {'yes' if p.consolidated else 'NO'}" for p in probes))
-    out.lost("disk full: daemon exited, or a session never consolidated", len(set(died) | set(never)), "runs",
-             "the daemon must stay up, and a session whose consolidation hit the full disk must still get its "
-             "episode once space is back (closed again with wait=true; restarted first if it had exited)")
+    out.tried(
+        "disk full: session.close while a few KiB are left, then space freed",
+        len(probes),
+        "runs",
+        "; ".join(
+            f"{p.label}: close {p.close}, daemon {'up' if p.alive else 'EXITED'}, "
+            f"episode after freeing {'yes' if p.consolidated else 'NO'}"
+            for p in probes
+        ),
+    )
+    out.lost(
+        "disk full: daemon exited, or a session never consolidated",
+        len(set(died) | set(never)),
+        "runs",
+        "the daemon must stay up, and a session whose consolidation hit the full disk must still get its "
+        "episode once space is back (closed again with wait=true; restarted first if it had exited)",
+    )
     out.tried("disk full: daemon stopped cleanly, disk filled, daemon started", 1, "starts", start)
     if died:
-        out.notes.append(f"DEFECT disk full: the daemon exits when a consolidation job fails on a full disk and "
-                         f"marking the job 'failed' fails too ({', '.join(died)}).")
+        out.notes.append(
+            f"DEFECT disk full: the daemon exits when a consolidation job fails on a full disk and "
+            f"marking the job 'failed' fails too ({', '.join(died)})."
+        )
     if never:
-        out.notes.append(f"DEFECT disk full: a consolidation that failed on a full disk is marked 'failed' and "
-                         f"never retried; its session never gets an episode or facts ({', '.join(never)}).")
+        out.notes.append(
+            f"DEFECT disk full: a consolidation that failed on a full disk is marked 'failed' and "
+            f"never retried; its session never gets an episode or facts ({', '.join(never)})."
+        )
     if not start.startswith("starts and"):
-        out.notes.append(f"DEFECT disk full: a daemon started on a full disk {start}; nothing can be read.")
+        out.notes.append(
+            f"DEFECT disk full: a daemon started on a full disk {start}; nothing can be read."
+        )
     return out
 
 
 # --- isolation --------------------------------------------------------------------------------------
 
-SHARED_LINES = ("I work at Globex.", "My sister Anna lives in Kyoto.", "I like tea and long walks.",
-                "I'm so tired today, the project crashed.")
-SECRET_WORDS = ("pelican", "zanzibar", "quokka", "marzipan", "obsidian", "tamarind", "fjord", "kumquat")
+SHARED_LINES = (
+    "I work at Globex.",
+    "My sister Anna lives in Kyoto.",
+    "I like tea and long walks.",
+    "I'm so tired today, the project crashed.",
+)
+SECRET_WORDS = (
+    "pelican",
+    "zanzibar",
+    "quokka",
+    "marzipan",
+    "obsidian",
+    "tamarind",
+    "fjord",
+    "kumquat",
+)
 
 
 @dataclass
@@ -755,15 +909,23 @@ def run_isolation(client: Client, agents: int, day0: int = 1_764_536_400_000) ->
         for s in range(2):
             ts = day0 + s * day
             sid = client.session_open(a, ts=ts)["session_id"]
-            lines = [*SHARED_LINES, f"My locker code word is {secrets[a]}.", f"My dog {secrets[a].title()} likes tea."]
+            lines = [
+                *SHARED_LINES,
+                f"My locker code word is {secrets[a]}.",
+                f"My dog {secrets[a].title()} likes tea.",
+            ]
             for i, line in enumerate(lines):
                 client.session_send(sid, line, ts=ts + i * 60_000).finish()
             client.session_close(sid, ts=ts + 3_600_000, wait=True)
     own_ids: dict[str, set[str]] = {}
     for a in names:
-        facts = client.call("memory.list", agent_id=a, kind="fact", status="all", limit=1000)["items"]
+        facts = client.call("memory.list", agent_id=a, kind="fact", status="all", limit=1000)[
+            "items"
+        ]
         episodes = client.call("memory.list", agent_id=a, kind="episode", limit=1000)["items"]
-        own_ids[a] = {f"fact:{f['fact_id']}" for f in facts} | {f"episode:{e['episode_id']}" for e in episodes}
+        own_ids[a] = {f"fact:{f['fact_id']}" for f in facts} | {
+            f"episode:{e['episode_id']}" for e in episodes
+        }
     when = day0 + 3 * day
 
     def look(a: str, what: str, payload: Any) -> None:
@@ -776,18 +938,27 @@ def run_isolation(client: Client, agents: int, day0: int = 1_764_536_400_000) ->
     for a in names:
         queries = [*secrets.values(), *SHARED_LINES, "locker code word", "dog", ""]
         for q in queries:
-            hits = client.call("memory.search", agent_id=a, query=q, k=200, budget_tokens=100_000, ts=when)["items"]
+            hits = client.call(
+                "memory.search", agent_id=a, query=q, k=200, budget_tokens=100_000, ts=when
+            )["items"]
             look(a, f"memory.search {q!r}", hits)
             for h in hits:
                 out.checks += 1
                 if h["kind"] != "highlight" and f"{h['kind']}:{h['id']}" not in own_ids[a]:
-                    out.leaks.append(f"memory.search of {a} returned {h['kind']}:{h['id']}, not its own")
+                    out.leaks.append(
+                        f"memory.search of {a} returned {h['kind']}:{h['id']}, not its own"
+                    )
         look(a, "memory.export", client.call("memory.export", agent_id=a))
         look(a, "memory.persona", client.call("memory.persona", agent_id=a))
-        look(a, "memory.list", client.call("memory.list", agent_id=a, kind="fact", status="all", limit=1000))
+        look(
+            a,
+            "memory.list",
+            client.call("memory.list", agent_id=a, kind="fact", status="all", limit=1000),
+        )
         sid = client.session_open(a, ts=when)["session_id"]
-        context = client.session_send(sid, "What is my locker code word, and how is my dog?", ts=when,
-                                      explain=True).finish()["context"]
+        context = client.session_send(
+            sid, "What is my locker code word, and how is my dog?", ts=when, explain=True
+        ).finish()["context"]
         look(a, "turn context (explain)", context)
         for other in names:
             if other == a:
@@ -800,6 +971,7 @@ def run_isolation(client: Client, agents: int, day0: int = 1_764_536_400_000) ->
                 except XaiError as exc:
                     if exc.code != "not_found":
                         out.leaks.append(f"memory.get of {a} for {other}'s {mid}: {exc.code}")
+
     # memory.forget by another agent's secret must not reach that agent's memory
     def own_hits(a: str) -> list[tuple[str, int]]:
         found = client.call("memory.search", agent_id=a, query=secrets[a], k=200, ts=when)["items"]
@@ -811,21 +983,35 @@ def run_isolation(client: Client, agents: int, day0: int = 1_764_536_400_000) ->
     for a in names:
         out.checks += 1
         if not kept[a] or own_hits(a) != kept[a]:
-            out.leaks.append(f"{a}'s memory of its own secret changed after another agent's memory.forget")
+            out.leaks.append(
+                f"{a}'s memory of its own secret changed after another agent's memory.forget"
+            )
     return out
 
 
 def isolation_scenario(sizes: Sizes) -> Outcome:
     out = Outcome()
-    with scratch("iso") as root, running(DaemonProcess(root / "d").start()) as daemon, daemon.client() as c:
+    with (
+        scratch("iso") as root,
+        running(DaemonProcess(root / "d").start()) as daemon,
+        daemon.client() as c,
+    ):
         progress(f"faults: isolation, {sizes.isolation_agents} agents")
         r = run_isolation(c, sizes.isolation_agents)
-    out.tried(f"isolation: {sizes.isolation_agents} agents with shared words and one secret each", r.checks, "checks",
-              "none" if not r.leaks else f"{len(r.leaks)} leaks")
-    out.lost("isolation: another agent's memory seen", len(r.leaks), "leaks",
-             "memory.search (every secret, the shared sentences, empty query), memory.export, memory.persona, "
-             "memory.list, memory.get of the others' ids, a turn's explain context; memory.forget by another "
-             "agent's secret leaves that agent's memory alone")
+    out.tried(
+        f"isolation: {sizes.isolation_agents} agents with shared words and one secret each",
+        r.checks,
+        "checks",
+        "none" if not r.leaks else f"{len(r.leaks)} leaks",
+    )
+    out.lost(
+        "isolation: another agent's memory seen",
+        len(r.leaks),
+        "leaks",
+        "memory.search (every secret, the shared sentences, empty query), memory.export, memory.persona, "
+        "memory.list, memory.get of the others' ids, a turn's explain context; memory.forget by another "
+        "agent's secret leaves that agent's memory alone",
+    )
     out.notes += [f"isolation leak: {leak}" for leak in r.leaks[:10]]
     return out
 
@@ -866,8 +1052,9 @@ def run_access(attempts: int) -> AccessResult:
             with daemon.client() as c:
                 after = c.stats()
                 for method in ("agent.create", "memory.forget"):
-                    out.methods_run += (after["methods"].get(method, {}).get("calls", 0)
-                                        - before["methods"].get(method, {}).get("calls", 0))
+                    out.methods_run += after["methods"].get(method, {}).get("calls", 0) - before[
+                        "methods"
+                    ].get(method, {}).get("calls", 0)
                 out.refused_counted = after["connections_refused"] - before["connections_refused"]
                 agents = {a["agent_id"] for a in c.agent_list()["agents"]}
                 if agents != {"keeper"}:
@@ -887,13 +1074,20 @@ def access_scenario(sizes: Sizes) -> Outcome:
     progress(f"faults: access, {sizes.access_attempts} refused connections")
     r = run_access(sizes.access_attempts)
     other = {k: v for k, v in r.outcomes.items() if k != REFUSED}
-    out.tried("access: uid 5000, not on the allow-list, sends agent.create and memory.forget all at once",
-              r.attempts, "connections",
-              f"forbidden (id null) then EOF ×{r.refused_first_frame}; other replies {other or 'none'}; "
-              f"stats connections_refused +{r.refused_counted}")
-    out.lost("access: methods run for a refused peer", r.methods_run + len(r.harmed), "calls",
-             "stats method counters for agent.create and memory.forget unchanged, no new agent, the keeper "
-             "agent's export unchanged" + (f"; {'; '.join(r.harmed)}" if r.harmed else ""))
+    out.tried(
+        "access: uid 5000, not on the allow-list, sends agent.create and memory.forget all at once",
+        r.attempts,
+        "connections",
+        f"forbidden (id null) then EOF ×{r.refused_first_frame}; other replies {other or 'none'}; "
+        f"stats connections_refused +{r.refused_counted}",
+    )
+    out.lost(
+        "access: methods run for a refused peer",
+        r.methods_run + len(r.harmed),
+        "calls",
+        "stats method counters for agent.create and memory.forget unchanged, no new agent, the keeper "
+        "agent's export unchanged" + (f"; {'; '.join(r.harmed)}" if r.harmed else ""),
+    )
     return out
 
 
@@ -908,14 +1102,22 @@ def known_defect(method: str, params: Any, message: str) -> str | None:
     rest. Each id here has a reproduction in tests/xaid/test_fuzz_params.py, kept as a regression test."""
     kind = message.rsplit(" ", 1)[-1]
     found = list(numbers(params))
-    if method == "scheduler.config" and kind in ("ValueError", "OverflowError") and any(
-            past_i64(n, 3_600_000) for n in found):
+    if (
+        method == "scheduler.config"
+        and kind in ("ValueError", "OverflowError")
+        and any(past_i64(n, 3_600_000) for n in found)
+    ):
         return "D4 scheduler.config min_gap_hours not finite or too large"
     if kind == "OverflowError" and any(past_i64(n, 1, slack=8 * 86_400_000) for n in found):
         return "D1 integers past 64 bits"
     if method == "scheduler.list" and kind == "TypeError":
         return "D3 scheduler.list states not strings"
-    if method == "memory.import" and kind in ("TypeError", "ValueError", "AttributeError", "OverflowError"):
+    if method == "memory.import" and kind in (
+        "TypeError",
+        "ValueError",
+        "AttributeError",
+        "OverflowError",
+    ):
         return "D5 memory.import fields not checked"
     if method in ("memory.export", "session.close") and kind in ("ValueError", "OverflowError"):
         return "D2 times past year 9999 break export/consolidation"
@@ -930,8 +1132,12 @@ class FuzzResult:
     methods: list[str] = field(default_factory=list)
     codes: collections.Counter[str] = field(default_factory=collections.Counter)
     undocumented: list[str] = field(default_factory=list)  # replies with a code outside section 11
-    internal: collections.Counter[str] = field(default_factory=collections.Counter)  # defect id -> count
-    new_internal: list[str] = field(default_factory=list)  # internal replies no known defect explains
+    internal: collections.Counter[str] = field(
+        default_factory=collections.Counter
+    )  # defect id -> count
+    new_internal: list[str] = field(
+        default_factory=list
+    )  # internal replies no known defect explains
     examples_of: dict[str, str] = field(default_factory=dict)
     hangs: list[str] = field(default_factory=list)
     alive: bool = True
@@ -949,11 +1155,18 @@ class FuzzTarget:
         with daemon.client() as c:
             c.agent_create("keeper")
             sid = c.session_open("keeper", ts=1_764_536_400_000)["session_id"]
-            for i, line in enumerate(("My sister Anna lives in Kyoto.", "I work at Globex.",
-                                      "I'm so tired today, the project crashed.")):
+            for i, line in enumerate(
+                (
+                    "My sister Anna lives in Kyoto.",
+                    "I work at Globex.",
+                    "I'm so tired today, the project crashed.",
+                )
+            ):
                 c.session_send(sid, line, ts=1_764_536_400_000 + i * 60_000).finish()
             c.session_close(sid, wait=True)
-            c.memory_search("keeper", "Anna Globex tired", touch=True)  # referenced: no curve prunes it
+            c.memory_search(
+                "keeper", "Anna Globex tired", touch=True
+            )  # referenced: no curve prunes it
             self.keeper_session = sid
             self.snapshot = self.keeper_state(c)
         self.methods: list[str] = self.raw.call("hello", {})["result"]["methods"]
@@ -965,17 +1178,27 @@ class FuzzTarget:
         history = c.session_history(self.keeper_session)
         # memory.maintain at a fuzzed ts past memory.keep_transcripts_days deletes the transcript by
         # design (retention, not loss): then it must be empty, and the rest must be as it was
-        return {"agent": c.agent_get("keeper"), "export": export, "history": history["messages"],
-                "pruned": history["transcript_pruned"] and not history["messages"]}
+        return {
+            "agent": c.agent_get("keeper"),
+            "export": export,
+            "history": history["messages"],
+            "pruned": history["transcript_pruned"] and not history["messages"],
+        }
 
     def ensure(self) -> str:
         for agent in FUZZ_AGENTS:
             if not self.raw.call("agent.get", {"agent_id": agent})["ok"]:
                 self.raw.call("agent.create", {"agent_id": agent})
-        live = self.raw.call("session.history", {"session_id": self.session, "limit": 1}) if self.session else None
+        live = (
+            self.raw.call("session.history", {"session_id": self.session, "limit": 1})
+            if self.session
+            else None
+        )
         if not live or not live["ok"] or not live["result"]["session"]["open"]:
             opened = self.raw.call("session.open", {"agent_id": FUZZ_AGENTS[0]})
-            if not opened["ok"]:  # too many open sessions (fuzzed session.open calls): close the fuzz agents'
+            if not opened[
+                "ok"
+            ]:  # too many open sessions (fuzzed session.open calls): close the fuzz agents'
                 for agent in FUZZ_AGENTS:
                     listed = self.raw.call("session.list", {"agent_id": agent, "open_only": True})
                     for s in listed["result"]["sessions"] if listed["ok"] else []:
@@ -1042,18 +1265,34 @@ def fuzz_scenario(sizes: Sizes) -> Outcome:
         r = run_fuzz(daemon, sizes.fuzz_per_method)
         log = daemon.log()
     tracebacks = log.count("Traceback")
-    out.tried(f"fuzz: random param maps (hypothesis) for each of the {len(r.methods)} methods hello lists",
-              r.examples, "requests",
-              f"{fmt_counts(r.codes)}; codes outside docs/protocol.md §11: {len(r.undocumented)}; hangs "
-              f"{len(r.hangs)}; daemon answers ping after: {'yes' if r.alive else 'NO'}; tracebacks in its log "
-              f"{tracebacks}")
-    out.rows.append(Row("fuzz: replies 'internal' (a bug by §11)", sum(r.internal.values()), "replies", aim=ZERO,
-                        note=fmt_counts(r.internal)))
-    out.lost("fuzz: stored data lost", len(r.lost), "items",
-             "a keeper agent no fuzz call can name (history, export, agent record) compared before and after"
-             + (f": {'; '.join(r.lost)}" if r.lost else ""))
+    out.tried(
+        f"fuzz: random param maps (hypothesis) for each of the {len(r.methods)} methods hello lists",
+        r.examples,
+        "requests",
+        f"{fmt_counts(r.codes)}; codes outside docs/protocol.md §11: {len(r.undocumented)}; hangs "
+        f"{len(r.hangs)}; daemon answers ping after: {'yes' if r.alive else 'NO'}; tracebacks in its log "
+        f"{tracebacks}",
+    )
+    out.rows.append(
+        Row(
+            "fuzz: replies 'internal' (a bug by §11)",
+            sum(r.internal.values()),
+            "replies",
+            aim=ZERO,
+            note=fmt_counts(r.internal),
+        )
+    )
+    out.lost(
+        "fuzz: stored data lost",
+        len(r.lost),
+        "items",
+        "a keeper agent no fuzz call can name (history, export, agent record) compared before and after"
+        + (f": {'; '.join(r.lost)}" if r.lost else ""),
+    )
     for defect, count in sorted(r.internal.items()):
-        out.notes.append(f"fuzz {defect}: {count} replies 'internal', shortest: {r.examples_of[defect][:300]}")
+        out.notes.append(
+            f"fuzz {defect}: {count} replies 'internal', shortest: {r.examples_of[defect][:300]}"
+        )
     out.notes += [f"fuzz hang: {h}" for h in r.hangs[:5]]
     out.notes += [f"fuzz undocumented code: {u}" for u in r.undocumented[:5]]
     return out
@@ -1062,8 +1301,9 @@ def fuzz_scenario(sizes: Sizes) -> Outcome:
 S = TypeVar("S")  # an area's own Sizes
 
 
-def run_scenarios(area: str, scenarios: Sequence[tuple[str, Callable[[S], Outcome]]], sizes: S,
-                  notes: list[str]) -> tuple[list[Row], list[str]]:
+def run_scenarios(
+    area: str, scenarios: Sequence[tuple[str, Callable[[S], Outcome]]], sizes: S, notes: list[str]
+) -> tuple[list[Row], list[str]]:
     """Every scenario in turn, its rows and notes gathered; one that raises becomes a failure row, so a
     broken scenario never hides the others' results."""
     rows: list[Row] = []
@@ -1072,7 +1312,11 @@ def run_scenarios(area: str, scenarios: Sequence[tuple[str, Callable[[S], Outcom
         try:
             outcome = scenario(sizes)
         except Exception as exc:
-            outcome = Outcome(rows=[Row(f"{name}: scenario failed", 1, "failures", aim=ZERO, note=repr(exc)[:300])])
+            outcome = Outcome(
+                rows=[
+                    Row(f"{name}: scenario failed", 1, "failures", aim=ZERO, note=repr(exc)[:300])
+                ]
+            )
         rows += outcome.rows
         notes = notes + outcome.notes
         progress(f"{area}: {name} done in {time.perf_counter() - started:.0f} s")
@@ -1101,6 +1345,8 @@ def run(quick: bool) -> Section:
         "the load clients retry after 5 ms.",
     ]
     rows, notes = run_scenarios("faults", SCENARIOS, sizes, notes)
-    notes.append("Defects found by these scenarios are listed above with 'DEFECT' or under their fuzz id "
-                 "(D1…D5, reproductions in tests/xaid/test_fuzz_params.py).")
+    notes.append(
+        "Defects found by these scenarios are listed above with 'DEFECT' or under their fuzz id "
+        "(D1…D5, reproductions in tests/xaid/test_fuzz_params.py)."
+    )
     return Section(title="Faults and load: what was tried, what was lost", rows=rows, notes=notes)

@@ -54,35 +54,62 @@ def _model_path() -> str:
     from xaid.providers import model_files
 
     cfg = config_mod.load()
-    return str(model_files.prepare(models.get(cfg.llm.model), state_dir(cfg) / "models",
-                                   lambda line: print(line, file=sys.stderr)))
+    return str(
+        model_files.prepare(
+            models.get(cfg.llm.model),
+            state_dir(cfg) / "models",
+            lambda line: print(line, file=sys.stderr),
+        )
+    )
 
 
 def _provider(cache_mb: int) -> Any:
     from xaid.config import LLMConfig
     from xaid.providers.llama_cpp import LlamaCppProvider
 
-    cfg = dataclasses.replace(LLMConfig(), model_path=_model_path(), n_ctx=4096, n_threads=0, seed=5,
-                              state_cache_mb=cache_mb)
+    cfg = dataclasses.replace(
+        LLMConfig(),
+        model_path=_model_path(),
+        n_ctx=4096,
+        n_threads=0,
+        seed=5,
+        state_cache_mb=cache_mb,
+    )
     provider = LlamaCppProvider(cfg)
     provider.load()
     return provider
 
 
-def _turn(provider: Any, session: str, system: str, said: list[str], max_tokens: int) -> dict[str, Any]:
+def _turn(
+    provider: Any, session: str, system: str, said: list[str], max_tokens: int
+) -> dict[str, Any]:
     from xaid.providers.base import ChatMessage, GenerateRequest
 
     messages = [ChatMessage("system", system)]
-    messages += [ChatMessage("user" if i % 2 == 0 else "assistant", text) for i, text in enumerate(said)]
+    messages += [
+        ChatMessage("user" if i % 2 == 0 else "assistant", text) for i, text in enumerate(said)
+    ]
     stamps: list[float] = []
     start = time.perf_counter()
-    out = provider.generate(GenerateRequest(tuple(messages), max_tokens=max_tokens, temperature=0.0, session=session),
-                            lambda _piece: stamps.append(time.perf_counter()), threading.Event())
+    out = provider.generate(
+        GenerateRequest(tuple(messages), max_tokens=max_tokens, temperature=0.0, session=session),
+        lambda _piece: stamps.append(time.perf_counter()),
+        threading.Event(),
+    )
     said.append(out.text)
-    gen = (len(stamps) - 1) / (stamps[-1] - stamps[0]) if len(stamps) >= 2 and stamps[-1] > stamps[0] else 0.0
-    return {"first_token_ms": (stamps[0] - start) * 1000 if stamps else 0.0, "generation_tps": gen,
-            "prompt_tokens": out.prompt_tokens, "read_tokens": out.prompt_eval_tokens or 0,
-            "read_ms": out.prompt_eval_ms or 0.0, "pieces": len(stamps)}
+    gen = (
+        (len(stamps) - 1) / (stamps[-1] - stamps[0])
+        if len(stamps) >= 2 and stamps[-1] > stamps[0]
+        else 0.0
+    )
+    return {
+        "first_token_ms": (stamps[0] - start) * 1000 if stamps else 0.0,
+        "generation_tps": gen,
+        "prompt_tokens": out.prompt_tokens,
+        "read_tokens": out.prompt_eval_tokens or 0,
+        "read_ms": out.prompt_eval_ms or 0.0,
+        "pieces": len(stamps),
+    }
 
 
 def child_sessions(cache_mb: int) -> dict[str, Any]:
@@ -102,14 +129,22 @@ def child_sessions(cache_mb: int) -> dict[str, Any]:
     size = max((len(s.data) for s in states.saved.values()), default=0)
     tokens = max((len(s.tokens) for s in states.saved.values()), default=0)
     save_ms = restore_ms = 0.0
-    if cache_mb:  # the cost of one hand-over, timed alone: copy the live session out, another back in
+    if (
+        cache_mb
+    ):  # the cost of one hand-over, timed alone: copy the live session out, another back in
         t0 = time.perf_counter()
         states.switch(provider._llm, "a")
         t1 = time.perf_counter()
         save_ms = restore_ms = (t1 - t0) * 1000 / 2
     provider.close()
-    return {"first": [first_a, first_b], "second": [second_a, second_b], "state_bytes": size,
-            "state_tokens": tokens, "switch_ms": save_ms + restore_ms, "cache": states.describe()}
+    return {
+        "first": [first_a, first_b],
+        "second": [second_a, second_b],
+        "state_bytes": size,
+        "state_tokens": tokens,
+        "switch_ms": save_ms + restore_ms,
+        "cache": states.describe(),
+    }
 
 
 def child_generation(default_policy: bool) -> dict[str, Any]:
@@ -130,8 +165,13 @@ def child_generation(default_policy: bool) -> dict[str, Any]:
 
 
 def _spawn(kind: str, env: dict[str, str]) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-m", "perf.llm_speed", "--child", kind], env=env,
-                          capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, "-m", "perf.llm_speed", "--child", kind],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"perf.llm_speed child {kind} failed:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -164,31 +204,79 @@ def run(quick: bool) -> Section:
     rows: list[Row] = []
     on, off = sessions["on"]["second"], sessions["off"]["second"]
     for i, who in enumerate(("A (English) after B", "B (Chinese) after A")):
-        rows.append(Row(f"first token, session {who}, state cache on", on[i]["first_token_ms"], "ms",
-                        ratio=on[i]["first_token_ms"] / off[i]["first_token_ms"], baseline="cache off",
-                        note=f"read {on[i]['read_tokens']} of {on[i]['prompt_tokens']} prompt tokens"))
-        rows.append(Row(f"first token, session {who}, state cache off", off[i]["first_token_ms"], "ms",
-                        note=f"read {off[i]['read_tokens']} of {off[i]['prompt_tokens']} prompt tokens"))
-    reads = [t for s in sessions.values() for t in (*s["first"], *s["second"]) if t["read_tokens"] >= 64]
+        rows.append(
+            Row(
+                f"first token, session {who}, state cache on",
+                on[i]["first_token_ms"],
+                "ms",
+                ratio=on[i]["first_token_ms"] / off[i]["first_token_ms"],
+                baseline="cache off",
+                note=f"read {on[i]['read_tokens']} of {on[i]['prompt_tokens']} prompt tokens",
+            )
+        )
+        rows.append(
+            Row(
+                f"first token, session {who}, state cache off",
+                off[i]["first_token_ms"],
+                "ms",
+                note=f"read {off[i]['read_tokens']} of {off[i]['prompt_tokens']} prompt tokens",
+            )
+        )
+    reads = [
+        t for s in sessions.values() for t in (*s["first"], *s["second"]) if t["read_tokens"] >= 64
+    ]
     if reads:
-        rows.append(Row("prompt reading", median(t["read_tokens"] / (t["read_ms"] / 1000) for t in reads), "tok/s",
-                        note=f"median of {len(reads)} reads of ≥ 64 tokens, llama.cpp's own timer"))
+        rows.append(
+            Row(
+                "prompt reading",
+                median(t["read_tokens"] / (t["read_ms"] / 1000) for t in reads),
+                "tok/s",
+                note=f"median of {len(reads)} reads of ≥ 64 tokens, llama.cpp's own timer",
+            )
+        )
     gen = [t["generation_tps"] for s in sessions.values() for t in s["second"]]
-    rows.append(Row("generation, machine as it is", median(gen), "tok/s", aim=Aim(">=", 6.0),
-                    note=f"{GEN_TOKENS} tokens, greedy; median of {len(gen)} turns; OMP_WAIT_POLICY=PASSIVE; "
-                    "the aim is for an idle machine, this one was not"))
+    rows.append(
+        Row(
+            "generation, machine as it is",
+            median(gen),
+            "tok/s",
+            aim=Aim(">=", 6.0),
+            note=f"{GEN_TOKENS} tokens, greedy; median of {len(gen)} turns; OMP_WAIT_POLICY=PASSIVE; "
+            "the aim is for an idle machine, this one was not",
+        )
+    )
     p = median(r["generation_tps"] for r in policy["PASSIVE"])
     d = median(r["generation_tps"] for r in policy["default"])
-    rows.append(Row("generation, one core busy, OMP_WAIT_POLICY=PASSIVE", p, "tok/s", ratio=p / d if d else None,
-                    baseline="default policy", note=f"median of {rounds} run(s); first token "
-                    f"{median(r['first_token_ms'] for r in policy['PASSIVE']):.0f} ms"))
-    rows.append(Row("generation, one core busy, default wait policy", d, "tok/s", note=f"first token "
-                    f"{median(r['first_token_ms'] for r in policy['default']):.0f} ms"))
+    rows.append(
+        Row(
+            "generation, one core busy, OMP_WAIT_POLICY=PASSIVE",
+            p,
+            "tok/s",
+            ratio=p / d if d else None,
+            baseline="default policy",
+            note=f"median of {rounds} run(s); first token "
+            f"{median(r['first_token_ms'] for r in policy['PASSIVE']):.0f} ms",
+        )
+    )
+    rows.append(
+        Row(
+            "generation, one core busy, default wait policy",
+            d,
+            "tok/s",
+            note=f"first token {median(r['first_token_ms'] for r in policy['default']):.0f} ms",
+        )
+    )
     st = sessions["on"]
-    rows.append(Row("state of one session, saved", st["state_bytes"] / 2**20, "MiB",
-                    note=f"{st['state_tokens']} tokens: {st['state_bytes'] / max(1, st['state_tokens']) / 1024:.0f} "
-                    f"KiB per token; one hand-over (save the live session, restore another) "
-                    f"{st['switch_ms']:.0f} ms"))
+    rows.append(
+        Row(
+            "state of one session, saved",
+            st["state_bytes"] / 2**20,
+            "MiB",
+            note=f"{st['state_tokens']} tokens: {st['state_bytes'] / max(1, st['state_tokens']) / 1024:.0f} "
+            f"KiB per token; one hand-over (save the live session, restore another) "
+            f"{st['switch_ms']:.0f} ms",
+        )
+    )
     notes = [
         "The model: qwen2.5-coder-1.5b (Q4_K_M, the default llm.model) unless XAID_PERF_MODEL_PATH names "
         "another; n_ctx 4096, llm.n_threads = 0 (the usable cores), greedy sampling, one child process per "
@@ -201,7 +289,9 @@ def run(quick: bool) -> Section:
         f"then ≈ {median(load):.1f}, with other work on the machine too. The PyPI llama.cpp build uses OpenMP, "
         "whose threads spin while they wait for each other; PASSIVE makes them sleep.",
     ]
-    return Section("LLM speed: the default model, sessions taking turns, a busy machine", rows, notes)
+    return Section(
+        "LLM speed: the default model, sessions taking turns, a busy machine", rows, notes
+    )
 
 
 def _child(kind: str) -> None:

@@ -46,7 +46,9 @@ from .report import Aim, Row, Section
 
 HERE = Path(__file__).resolve().parent
 TINY = HERE / "scenarios" / "locomo_tiny.json"
-COMPANION = HERE / "scenarios" / "companion_recall.json"  # ours: bilingual, two-sided (check_companion.py)
+COMPANION = (
+    HERE / "scenarios" / "companion_recall.json"
+)  # ours: bilingual, two-sided (check_companion.py)
 HOUR_MS = 3_600_000
 TINY_BUDGET = 120  # the tiny samples fit 1,000 tokens whole; at this budget ranking matters
 SEARCH_K = 200  # the daemon caps k at 200; with it the token budget is what limits a result
@@ -78,7 +80,9 @@ class Sample:
 
     @property
     def end_ms(self) -> int:
-        return max((t.ts for t in self.turns), default=max((ts for ts, _ in self.sessions), default=0))
+        return max(
+            (t.ts for t in self.turns), default=max((ts for ts, _ in self.sessions), default=0)
+        )
 
 
 @dataclass
@@ -91,7 +95,9 @@ class Answer:
     evidence: float | None
     answer: float | None
     extra: dict[str, float | None] = field(default_factory=dict)
-    labels: dict[str, str] = field(default_factory=dict)  # groups the report splits by (language, whose words)
+    labels: dict[str, str] = field(
+        default_factory=dict
+    )  # groups the report splits by (language, whose words)
 
 
 def turn_text(raw: dict[str, Any]) -> str:
@@ -116,12 +122,19 @@ def load(path: Path) -> list[Sample]:
             turns_raw = conv.get(f"session_{num}") or []
             opened = score.parse_session_time(conv[f"session_{num}_date_time"])
             turns = [
-                Turn(str(t.get("dia_id") or f"D{num}:{i + 1}"), str(t.get("speaker") or ""), turn_text(t),
-                     opened + i * 1000, "user" if t.get("speaker") == a else "assistant")
+                Turn(
+                    str(t.get("dia_id") or f"D{num}:{i + 1}"),
+                    str(t.get("speaker") or ""),
+                    turn_text(t),
+                    opened + i * 1000,
+                    "user" if t.get("speaker") == a else "assistant",
+                )
                 for i, t in enumerate(turns_raw)
             ]
             sessions.append((opened, turns))
-        samples.append(Sample(str(raw.get("sample_id", n)), a, b, sessions, list(raw.get("qa") or [])))
+        samples.append(
+            Sample(str(raw.get("sample_id", n)), a, b, sessions, list(raw.get("qa") or []))
+        )
     return samples
 
 
@@ -136,8 +149,10 @@ def ingest(c: Client, agent: str, sample: Sample) -> tuple[float, int]:
     episodes = 0
     for opened, turns in sample.sessions:
         sid = c.session_open(agent, ts=opened)["session_id"]
-        messages = [{"role": t.role, "text": t.text, "ts": t.ts, "ref": t.dia_id, "speaker": t.speaker}
-                    for t in turns]
+        messages = [
+            {"role": t.role, "text": t.text, "ts": t.ts, "ref": t.dia_id, "speaker": t.speaker}
+            for t in turns
+        ]
         for start in range(0, len(messages), 1000):
             c.session_ingest(sid, messages[start : start + 1000])
         closed = c.session_close(sid, ts=(turns[-1].ts if turns else opened) + 1000, wait=True)
@@ -146,11 +161,18 @@ def ingest(c: Client, agent: str, sample: Sample) -> tuple[float, int]:
 
 
 def scored(question: dict[str, Any], texts: list[str], refs: list[str], tokens: int) -> Answer:
-    return Answer(texts, refs, tokens, score.evidence_recall(question.get("evidence") or [], refs),
-                  score.answer_recall(question["answer"], texts) if "answer" in question else None)
+    return Answer(
+        texts,
+        refs,
+        tokens,
+        score.evidence_recall(question.get("evidence") or [], refs),
+        score.answer_recall(question["answer"], texts) if "answer" in question else None,
+    )
 
 
-def precise_evidence(question: dict[str, Any], items: list[dict[str, Any]], turns: dict[str, Turn]) -> float | None:
+def precise_evidence(
+    question: dict[str, Any], items: list[dict[str, Any]], turns: dict[str, Turn]
+) -> float | None:
     """Evidence recall counting an episode's refs only for turns its text actually quotes.
 
     An episode lists every user turn of its session as provenance, yet its summary quotes only a few; a
@@ -170,8 +192,12 @@ def precise_evidence(question: dict[str, Any], items: list[dict[str, Any]], turn
     return sum(1 for e in wanted if e in got) / len(wanted)
 
 
-def kept_turns(turns: Sequence[Turn], episodes: list[dict[str, Any]], facts: list[dict[str, Any]],
-               utterances: list[dict[str, Any]]) -> set[str]:
+def kept_turns(
+    turns: Sequence[Turn],
+    episodes: list[dict[str, Any]],
+    facts: list[dict[str, Any]],
+    utterances: list[dict[str, Any]],
+) -> set[str]:
     """The dia_ids whose words memory kept anywhere: an utterance, a fact's source, a highlight, a quote in
     a summary. The ceiling of xaid's precise evidence recall, whatever the ranking."""
     kept = {r for f in [*facts, *utterances] for r in f.get("refs", [])}
@@ -192,12 +218,19 @@ class Baselines:
         self.costs = [estimate_tokens(t.text) for t in self.turns]
         self.bm25 = score.BM25([score.content_words(t.text) for t in self.turns])
         self.embed = embed
-        self.vectors = embed([t.text for t in self.turns]) if embed is not None and self.turns else None
+        self.vectors = (
+            embed([t.text for t in self.turns]) if embed is not None and self.turns else None
+        )
 
     def _answer(self, question: dict[str, Any], order: list[int], budget: int) -> Answer:
         chosen = [order[i] for i in score.pack([self.costs[j] for j in order], budget)]
         texts = [self.turns[j].text for j in chosen]
-        return scored(question, texts, [self.turns[j].dia_id for j in chosen], sum(self.costs[j] for j in chosen))
+        return scored(
+            question,
+            texts,
+            [self.turns[j].dia_id for j in chosen],
+            sum(self.costs[j] for j in chosen),
+        )
 
     def bm25_answer(self, question: dict[str, Any], budget: int) -> Answer:
         return self._answer(question, self._bm25_order(question), budget)
@@ -277,12 +310,16 @@ def labels(question: dict[str, Any], user_turns: set[str]) -> dict[str, str]:
 def by_category(rows: list[tuple[int, Answer]]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "overall": summarize(rows),
-        "by_category": {str(c): summarize([r for r in rows if r[0] == c]) for c in sorted({c for c, _ in rows})},
+        "by_category": {
+            str(c): summarize([r for r in rows if r[0] == c]) for c in sorted({c for c, _ in rows})
+        },
     }
     for key in LABELS:
         values = sorted({a.labels[key] for _, a in rows if key in a.labels})
         if values:
-            out[f"by_{key}"] = {v: summarize([r for r in rows if r[1].labels.get(key) == v]) for v in values}
+            out[f"by_{key}"] = {
+                v: summarize([r for r in rows if r[1].labels.get(key) == v]) for v in values
+            }
     return out
 
 
@@ -314,8 +351,10 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
             facts = c.memory_list(agent, kind="fact", limit=10_000)["items"]
             said = c.memory_list(agent, kind="utterance", limit=100_000)["items"]
             kept = kept_turns(sample.turns, listed, facts, said)
-            progress(f"locomo: {sample.sample_id}: {len(sample.turns)} turns, {len(sample.sessions)} sessions "
-                     f"ingested in {seconds:.2f} s")
+            progress(
+                f"locomo: {sample.sample_id}: {len(sample.turns)} turns, {len(sample.sessions)} sessions "
+                f"ingested in {seconds:.2f} s"
+            )
             base = Baselines(sample.turns, embed)
             by_dia = {t.dia_id: t for t in sample.turns}
             speaker_a_ids = {t.dia_id for t in sample.turns if t.role == "user"}
@@ -323,34 +362,73 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
             for qi, q in enumerate(qa):
                 category = int(q.get("category") or 0)
                 started = time.perf_counter()
-                result = c.memory_search(agent, str(q["question"]), k=SEARCH_K, budget_tokens=budget,
-                                         ts=sample.end_ms + HOUR_MS, touch=False)
+                result = c.memory_search(
+                    agent,
+                    str(q["question"]),
+                    k=SEARCH_K,
+                    budget_tokens=budget,
+                    ts=sample.end_ms + HOUR_MS,
+                    touch=False,
+                )
                 latency_ms.append((time.perf_counter() - started) * 1000)
                 items = result["items"]
                 refs = [r for item in items for r in item["refs"]]
                 mine = scored(q, [i["text"] for i in items], refs, int(result["tokens"]))
                 mine.extra["evidence_recall_precise"] = precise_evidence(q, items, by_dia)
-                from_a = [e for e in score.evidence_ids(q.get("evidence") or []) if e in speaker_a_ids]
-                mine.extra["evidence_recall_speaker_a"] = score.evidence_recall(from_a, refs) if from_a else None
+                from_a = [
+                    e for e in score.evidence_ids(q.get("evidence") or []) if e in speaker_a_ids
+                ]
+                mine.extra["evidence_recall_speaker_a"] = (
+                    score.evidence_recall(from_a, refs) if from_a else None
+                )
                 mine.extra["evidence_kept"] = score.evidence_recall(q.get("evidence") or [], kept)
                 bm25 = base.bm25_answer(q, budget)
                 dense, hybrid = base.dense_answer(q, budget), base.hybrid_answer(q, budget)
                 groups = labels(q, speaker_a_ids)
-                for name, answer in (("xaid", mine), ("bm25", bm25), ("dense", dense), ("hybrid", hybrid)):
+                for name, answer in (
+                    ("xaid", mine),
+                    ("bm25", bm25),
+                    ("dense", dense),
+                    ("hybrid", hybrid),
+                ):
                     if answer is not None:
                         answer.labels = groups
                         answers[name].append((category, answer))
-                details.append({
-                    "id": f"{sample.sample_id}#{qi}", "category": category, "question": q["question"],
-                    "answer": str(q.get("answer", "")), "evidence": score.evidence_ids(q.get("evidence") or []),
-                    "xaid": {"evidence": mine.evidence, "answer": mine.answer, "tokens": mine.tokens, **mine.extra,
-                             "items": [[i["kind"], i["text"][:120], i["refs"][:8]] for i in items]},
-                    "bm25": {"evidence": bm25.evidence, "answer": bm25.answer, "refs": bm25.refs},
-                    "dense": None if dense is None else {"evidence": dense.evidence, "answer": dense.answer,
-                                                         "refs": dense.refs},
-                    "hybrid": None if hybrid is None else {"evidence": hybrid.evidence, "answer": hybrid.answer,
-                                                           "refs": hybrid.refs},
-                })
+                details.append(
+                    {
+                        "id": f"{sample.sample_id}#{qi}",
+                        "category": category,
+                        "question": q["question"],
+                        "answer": str(q.get("answer", "")),
+                        "evidence": score.evidence_ids(q.get("evidence") or []),
+                        "xaid": {
+                            "evidence": mine.evidence,
+                            "answer": mine.answer,
+                            "tokens": mine.tokens,
+                            **mine.extra,
+                            "items": [[i["kind"], i["text"][:120], i["refs"][:8]] for i in items],
+                        },
+                        "bm25": {
+                            "evidence": bm25.evidence,
+                            "answer": bm25.answer,
+                            "refs": bm25.refs,
+                        },
+                        "dense": None
+                        if dense is None
+                        else {
+                            "evidence": dense.evidence,
+                            "answer": dense.answer,
+                            "refs": dense.refs,
+                        },
+                        "hybrid": None
+                        if hybrid is None
+                        else {
+                            "evidence": hybrid.evidence,
+                            "answer": hybrid.answer,
+                            "refs": hybrid.refs,
+                        },
+                    }
+                )
                 if mine.evidence is not None and mine.evidence < 1.0:
                     misses.append(f"{sample.sample_id}#{qi}")
     report: dict[str, Any] = {
@@ -396,12 +474,16 @@ def render(report: dict[str, Any]) -> str:
     ]
     for name, result in report["systems"].items():
         groups = [("all", result["overall"])]
-        groups += [(f"{c} {report['categories'].get(c, '?')}", r) for c, r in result["by_category"].items()]
+        groups += [
+            (f"{c} {report['categories'].get(c, '?')}", r) for c, r in result["by_category"].items()
+        ]
         for key in LABELS:
             groups += [(f"{key} {v}", r) for v, r in result.get(f"by_{key}", {}).items()]
         for label, r in groups:
-            lines.append(f"| {name} | {label} | {r['questions']} | {_pct(r['evidence_recall'])} | "
-                         f"{_pct(r['answer_recall'])} | {_num(r['tokens'])} |")
+            lines.append(
+                f"| {name} | {label} | {r['questions']} | {_pct(r['evidence_recall'])} | "
+                f"{_pct(r['answer_recall'])} | {_num(r['tokens'])} |"
+            )
     xaid = report["systems"].get("xaid", {}).get("overall", {})
     lines += [
         "",
@@ -419,29 +501,48 @@ def _rows(section: Section, label: str, report: dict[str, Any]) -> None:
     systems = report["systems"]
     budget = report["budget_tokens"]
 
-    def compare(figure: str, metric: str, pick: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
+    def compare(
+        figure: str, metric: str, pick: Callable[[dict[str, Any]], dict[str, Any] | None]
+    ) -> None:
         mine = pick(systems["xaid"])
         if mine is None or mine.get(metric) is None:
             return
         base = {n: pick(r) for n, r in systems.items() if n != "xaid"}
-        scored_ = {n: b[metric] for n, b in base.items() if b is not None and b.get(metric) is not None}
+        scored_ = {
+            n: b[metric] for n, b in base.items() if b is not None and b.get(metric) is not None
+        }
         if not scored_:
             return
         best = max(scored_, key=lambda n: scored_[n])
         value, other = 100 * mine[metric], 100 * scored_[best]
-        section.rows.append(Row(f"{label} @{budget}: {figure}", round(value, 1), "%", Aim(">=", round(other + 5, 1)),
-                                round(value / other, 3) if other else None, best,
-                                f"{best} {other:.1f}%; {mine['questions']} questions"))
+        section.rows.append(
+            Row(
+                f"{label} @{budget}: {figure}",
+                round(value, 1),
+                "%",
+                Aim(">=", round(other + 5, 1)),
+                round(value / other, 3) if other else None,
+                best,
+                f"{best} {other:.1f}%; {mine['questions']} questions",
+            )
+        )
 
     compare("answer-token recall", "answer_recall", lambda r: r["overall"])
     compare("evidence recall", "evidence_recall", lambda r: r["overall"])
     for cat in sorted(systems["xaid"]["by_category"]):
         name = report["categories"].get(cat, "?")
-        compare(f"answer-token recall, {cat} {name}", "answer_recall", lambda r, c=cat: r["by_category"].get(c))
+        compare(
+            f"answer-token recall, {cat} {name}",
+            "answer_recall",
+            lambda r, c=cat: r["by_category"].get(c),
+        )
     for key in LABELS:
         for v in sorted(systems["xaid"].get(f"by_{key}", {})):
-            compare(f"answer-token recall, {key} {v}", "answer_recall",
-                    lambda r, k=key, v=v: r.get(f"by_{k}", {}).get(v))
+            compare(
+                f"answer-token recall, {key} {v}",
+                "answer_recall",
+                lambda r, k=key, v=v: r.get(f"by_{k}", {}).get(v),
+            )
 
 
 def run(quick: bool) -> Section:
@@ -463,28 +564,38 @@ def run(quick: bool) -> Section:
             f"{label} ({path.name}, {budget} tokens): {report['samples']} samples, {report['turns']} turns, "
             f"{report['questions']} questions; ingest {report['ingest_s_per_sample']:.2f} s per sample; "
             f"memory.search p50 {report['search_ms']['p50']:.1f} ms, p95 {report['search_ms']['p95']:.1f} ms; "
-            f"xaid returned {report['systems']['xaid']['overall']['tokens']:.0f} tokens on average.")
+            f"xaid returned {report['systems']['xaid']['overall']['tokens']:.0f} tokens on average."
+        )
     section.notes.append(
         "Baselines rank the raw turns of both speakers for the same questions and pack them to the same budget "
         "with the daemon's own packing rule and token estimate: BM25 (k1 1.2, b 0.75), dense (the daemon's "
         "embedder, cosine) and hybrid (BM25 and dense fused by reciprocal rank, k 60). Each row's aim is the "
         "best of the three + 5 points; its ratio is xaid / that baseline. The evidence_by rows split questions "
-        "by whose turns hold the evidence (the user's, the companion's, both).")
+        "by whose turns hold the evidence (the user's, the companion's, both)."
+    )
     if not os.environ.get("XAID_PERF_LOCOMO") and not quick:
-        section.notes.append("LoCoMo itself was not run: set XAID_PERF_LOCOMO to the public locomo10.json.")
+        section.notes.append(
+            "LoCoMo itself was not run: set XAID_PERF_LOCOMO to the public locomo10.json."
+        )
     return section
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m perf.locomo", description="LoCoMo retrieval through xaid.")
+    parser = argparse.ArgumentParser(
+        prog="python -m perf.locomo", description="LoCoMo retrieval through xaid."
+    )
     parser.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
-    parser.add_argument("--budget", type=int, default=1000, help="token budget per question (default 1000)")
+    parser.add_argument(
+        "--budget", type=int, default=1000, help="token budget per question (default 1000)"
+    )
     parser.add_argument("--out", type=Path, help="write the full report as JSON here")
     args = parser.parse_args(argv)
     report = run_file(args.file, args.budget)
     print(render(report))
     if args.out:
-        args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        args.out.write_text(
+            json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
 

@@ -54,7 +54,9 @@ def parse_session_time(text: str) -> int:
     if m is None or m["mon"].lower() not in _MONTHS:
         raise ValueError(f"not a LoCoMo session time: {text!r}")
     hour = int(m["h"]) % 12 + (12 if m["ap"].lower() == "p" else 0)
-    when = dt.datetime(int(m["y"]), _MONTHS[m["mon"].lower()], int(m["d"]), hour, int(m["m"]), tzinfo=dt.UTC)
+    when = dt.datetime(
+        int(m["y"]), _MONTHS[m["mon"].lower()], int(m["d"]), hour, int(m["m"]), tzinfo=dt.UTC
+    )
     return int(when.timestamp() * 1000)
 
 

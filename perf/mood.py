@@ -85,7 +85,11 @@ def messages(count: int, seed: int = 71) -> list[str]:
         else:  # a long message: several sentences of one language
             zh = rng.random() < 0.5
             parts = [s for s in FEELINGS + SALIENT if is_zh(s) == zh]
-            out.append(("" if zh else " ").join(speaker.fill(rng.choice(parts)) for _ in range(rng.randint(4, 10))))
+            out.append(
+                ("" if zh else " ").join(
+                    speaker.fill(rng.choice(parts)) for _ in range(rng.randint(4, 10))
+                )
+            )
     return out
 
 
@@ -138,11 +142,20 @@ def run(quick: bool) -> Section:
     en = [t for t, text in zip(per, texts, strict=True) if not is_zh(text)]
     long_ = [t for t, text in zip(per, texts, strict=True) if len(text) > 120]
     rows = [
-        Row("classifier per message p50", percentile(per, 0.5), "µs",
-            note=f"RuleClassifier.classify in-process, {len(texts):,} messages; {rate:,.0f} messages/s overall"),
-        Row("classifier per message p95", percentile(per, 0.95), "µs", CLASSIFY_P95_AIM,
+        Row(
+            "classifier per message p50",
+            percentile(per, 0.5),
+            "µs",
+            note=f"RuleClassifier.classify in-process, {len(texts):,} messages; {rate:,.0f} messages/s overall",
+        ),
+        Row(
+            "classifier per message p95",
+            percentile(per, 0.95),
+            "µs",
+            CLASSIFY_P95_AIM,
             note=f"English p95 {percentile(en, 0.95):.0f} µs, Chinese p95 {percentile(zh, 0.95):.0f} µs, "
-            f"long messages (> 120 chars, {len(long_)}) p95 {percentile(long_, 0.95):.0f} µs; max {max(per):.0f} µs"),
+            f"long messages (> 120 chars, {len(long_)}) p95 {percentile(long_, 0.95):.0f} µs; max {max(per):.0f} µs",
+        ),
     ]
     for memory in (False, True):
         label = "memory on" if memory else "memory off"
@@ -150,8 +163,16 @@ def run(quick: bool) -> Section:
         samples = turn_cost(turns, memory)
         for q, name in ((0.5, "p50"), (0.95, "p95")):
             on, off = percentile(samples["on"], q), percentile(samples["off"], q)
-            rows.append(Row(f"turn client latency {name}, mood on ({label})", on, "ms", ratio=ratio(on, off),
-                            baseline="mood off", note=f"mood off: {off:.2f} ms; added {on - off:+.2f} ms"))
+            rows.append(
+                Row(
+                    f"turn client latency {name}, mood on ({label})",
+                    on,
+                    "ms",
+                    ratio=ratio(on, off),
+                    baseline="mood off",
+                    note=f"mood off: {off:.2f} ms; added {on - off:+.2f} ms",
+                )
+            )
     notes = [
         f"Load average (1 min) just before the run: {load_before:.2f}.",
         f"Classifier: {len(texts):,} generated messages, {len([t for t in texts if is_zh(t)]):,} of them Chinese: "
@@ -160,7 +181,7 @@ def run(quick: bool) -> Section:
         f"timed on its own (perf_counter_ns around one classify call), {passes} passes after a warm-up pass; a "
         "message's figure is the median of its passes, and the percentiles are over messages.",
         f"Turn cost: one fresh daemon per pair, scripted provider without delay, two agents differing only in "
-        f"{{\"mood\": false}}, {turns} session.send turns each in one session (plus 5 warm-up), the same "
+        f'{{"mood": false}}, {turns} session.send turns each in one session (plus 5 warm-up), the same '
         "bilingual texts, alternating which agent goes first. With mood on a turn classifies the message, "
         "stores the reading and the new state in the same transaction as the message, and adds tone guidance to "
         "the system prompt. The first pair has memory off in both agents, so mood is the only difference; the "

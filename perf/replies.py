@@ -58,13 +58,17 @@ CHECKS = ("lang", "picks_up", "own_name", "no_detection", "no_loop", "length")
 PASS_AIM = Aim(">=", 90.0)
 HOUR = 3_600_000
 DAY = 24 * HOUR
-OTHER_NAMES = re.compile(r"\b(?:qwen|smollm|chatgpt|openai|alibaba|anthropic|claude|llama|hugging ?face|max)\b"
-                         r"|通义|千问|阿里|助手小|智能助手", re.I)
+OTHER_NAMES = re.compile(
+    r"\b(?:qwen|smollm|chatgpt|openai|alibaba|anthropic|claude|llama|hugging ?face|max)\b"
+    r"|通义|千问|阿里|助手小|智能助手",
+    re.I,
+)
 DETECTION = re.compile(
     r"\bI (?:can )?(?:sense|detect|notice|can tell|perceive)\b|\bdetect(?:ed|ing)?\b|\byour (?:mood|emotional state)\b"
     r"|\byou (?:seem|sound|appear) (?:to be )?(?:a bit |so |very |really )?"
     r"(?:sad|down|low|upset|stressed|tired|exhausted|anxious|tense|depressed)\b"
-    r"|检测到|察觉到|感觉到你|看得出你|看出你|你的情绪|情绪(?:低落|不高|不好)|你(?:似乎|好像)(?:很|有点)?(?:难过|累|低落|紧张|不开心)")
+    r"|检测到|察觉到|感觉到你|看得出你|看出你|你的情绪|情绪(?:低落|不高|不好)|你(?:似乎|好像)(?:很|有点)?(?:难过|累|低落|紧张|不开心)"
+)
 MAX_WORDS, MAX_CHARS = 60, 120
 
 
@@ -158,9 +162,9 @@ def looped(text: str) -> bool:
     if len(lines) != len(set(lines)):
         return True
     words = re.findall(r"[\w']+", text.lower())
-    grams = Counter(tuple(words[i:i + 4]) for i in range(len(words) - 3))
+    grams = Counter(tuple(words[i : i + 4]) for i in range(len(words) - 3))
     chars = re.sub(r"[^\u3400-\u9fff]", "", text)
-    grams_zh = Counter(chars[i:i + 6] for i in range(len(chars) - 5))
+    grams_zh = Counter(chars[i : i + 6] for i in range(len(chars) - 5))
     return any(n >= 3 for n in grams.values()) or any(n >= 3 for n in grams_zh.values())
 
 
@@ -169,7 +173,10 @@ def addresses(text: str, name: str) -> bool:
     greeting = r"(?:hi|hey|hello|good morning|morning|dear|嗨|哈喽|你好|早上好|早安|早)"
     head = text.strip().lower()
     low = re.escape(name.lower())
-    return re.match(rf"^\W*(?:{greeting}[\s,，!！~]*{low}(?![a-z])|{low}[\s]*[,，!！])", head) is not None
+    return (
+        re.match(rf"^\W*(?:{greeting}[\s,，!！~]*{low}(?![a-z])|{low}[\s]*[,，!！])", head)
+        is not None
+    )
 
 
 def judge(text: str, lang: str, picks_up: list[str], name: str, finish: str) -> dict[str, bool]:
@@ -177,11 +184,16 @@ def judge(text: str, lang: str, picks_up: list[str], name: str, finish: str) -> 
     words = len(re.findall(r"[A-Za-z']+", text)) + len(re.findall(r"[\u3400-\u9fff]", text)) // 2
     return {
         "lang": share >= 0.5 if lang == "zh" else share <= 0.1,
-        "picks_up": _mentions(text, name) if not picks_up else any(_mentions(text, w) for w in picks_up),
+        "picks_up": _mentions(text, name)
+        if not picks_up
+        else any(_mentions(text, w) for w in picks_up),
         "own_name": OTHER_NAMES.search(text) is None and not addresses(text, name),
         "no_detection": DETECTION.search(text) is None,
         "no_loop": not looped(text),
-        "length": bool(text.strip()) and finish != "length" and words <= MAX_WORDS and len(text) <= MAX_CHARS * 3
+        "length": bool(text.strip())
+        and finish != "length"
+        and words <= MAX_WORDS
+        and len(text) <= MAX_CHARS * 3
         and (lang != "zh" or len(re.findall(r"[\u3400-\u9fff]", text)) <= MAX_CHARS),
     }
 
@@ -191,27 +203,42 @@ def judge(text: str, lang: str, picks_up: list[str], name: str, finish: str) -> 
 
 def _wait_model(client: Client) -> None:
     deadline = time.monotonic() + 600
-    while (status := client.status())["model"]["state"] == "loading" and time.monotonic() < deadline:
+    while (status := client.status())["model"][
+        "state"
+    ] == "loading" and time.monotonic() < deadline:
         time.sleep(0.05)
     if status["model"]["state"] != "ready":
         raise RuntimeError(f"model not ready: {status['model']}")
 
 
-def _scene_agent(client: Client, scene: dict[str, Any], agent_id: str, name: str, memory: bool, base: int) -> None:
+def _scene_agent(
+    client: Client, scene: dict[str, Any], agent_id: str, name: str, memory: bool, base: int
+) -> None:
     client.agent_create(agent_id, name=name, config={} if memory else {"memory": False})
     for part in scene["history"]:
         ts = at(base, part)
         sid = client.session_open(agent_id, ts=ts)["session_id"]
-        client.session_ingest(sid, [{"role": role, "text": text, "ts": ts + i * 60_000}
-                                    for i, (role, text) in enumerate(part["lines"])])
+        client.session_ingest(
+            sid,
+            [
+                {"role": role, "text": text, "ts": ts + i * 60_000}
+                for i, (role, text) in enumerate(part["lines"])
+            ],
+        )
         client.session_close(sid, ts=ts + len(part["lines"]) * 60_000 + 60_000, wait=True)
 
 
-def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int) -> list[Judged]:
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": MODELS[model],
-           "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
-           "XAID_LLM_SEED": str(seed),
-           "XAID_MEMORY_TIMEZONE": "UTC", "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
+def run_model(
+    model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
+) -> list[Judged]:
+    env = {
+        "XAID_LLM_PROVIDER": "llama_cpp",
+        "XAID_LLM_MODEL_PATH": MODELS[model],
+        "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
+        "XAID_LLM_SEED": str(seed),
+        "XAID_MEMORY_TIMEZONE": "UTC",
+        "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
+    }
     env.update(sampling())
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
@@ -224,31 +251,48 @@ def run_model(model: str, seed: int, scenes: list[dict[str, Any]], names: dict[s
                 ts = at(base, scene["probe"])
                 sid = client.session_open(agent_id, ts=ts)["session_id"]
                 started = time.perf_counter()
-                result = client.session_send(sid, scene["probe"]["text"], ts=ts, explain=True).finish()
+                result = client.session_send(
+                    sid, scene["probe"]["text"], ts=ts, explain=True
+                ).finish()
                 wall = (time.perf_counter() - started) * 1000
                 timings, usage = result["timings"], result["usage"]
                 first = float(timings["first_token_ms"] or timings["total_ms"])
                 gen_s = max(1e-3, (float(timings["total_ms"]) - first) / 1000)
                 tokens = int(usage["completion_tokens"])
                 text = result["text"]
-                j = Judged(model, scene["id"], scene["lang"], memory, seed, text,
-                           judge(text, scene["lang"], scene["picks_up"], name, result["finish_reason"]),
-                           first, (tokens - 1) / gen_s if tokens > 1 else 0.0, int(usage["prompt_tokens"]), tokens,
-                           bool(result["context"]["suggestion"]), scene.get("kind", ""),
-                           result["context"]["directive"],
-                           "\n".join(m["text"] for m in result["context"]["memories_new"]))
+                j = Judged(
+                    model,
+                    scene["id"],
+                    scene["lang"],
+                    memory,
+                    seed,
+                    text,
+                    judge(text, scene["lang"], scene["picks_up"], name, result["finish_reason"]),
+                    first,
+                    (tokens - 1) / gen_s if tokens > 1 else 0.0,
+                    int(usage["prompt_tokens"]),
+                    tokens,
+                    bool(result["context"]["suggestion"]),
+                    scene.get("kind", ""),
+                    result["context"]["directive"],
+                    "\n".join(m["text"] for m in result["context"]["memories_new"]),
+                )
                 out.append(j)
                 failed = [k for k, ok in j.checks.items() if not ok]
-                progress(f"replies {model} seed {seed} {scene['id']} memory {'on' if memory else 'off'}: "
-                         f"{wall / 1000:.1f} s, first token {first / 1000:.1f} s, {j.tokens_per_s:.1f} tok/s, "
-                         f"failed {failed or '-'}: {text[:100]!r}")
+                progress(
+                    f"replies {model} seed {seed} {scene['id']} memory {'on' if memory else 'off'}: "
+                    f"{wall / 1000:.1f} s, first token {first / 1000:.1f} s, {j.tokens_per_s:.1f} tok/s, "
+                    f"failed {failed or '-'}: {text[:100]!r}"
+                )
     return out
 
 
 def sampling() -> dict[str, str]:
     """XAID_PERF_REPLY_LLM="repeat_penalty=1.0,temperature=0.5": llm.* keys for the daemons, to compare
     sampling settings on the same scenes."""
-    pairs = (kv.split("=", 1) for kv in os.environ.get("XAID_PERF_REPLY_LLM", "").split(",") if "=" in kv)
+    pairs = (
+        kv.split("=", 1) for kv in os.environ.get("XAID_PERF_REPLY_LLM", "").split(",") if "=" in kv
+    )
     return {f"XAID_LLM_{key.strip().upper()}": value.strip() for key, value in pairs}
 
 
@@ -263,13 +307,16 @@ def _pick(scenes: list[dict[str, Any]], per_lang: int) -> list[dict[str, Any]]:
 
 
 def models_to_run() -> list[str]:
-    wanted = [m.strip() for m in os.environ.get("XAID_PERF_REPLY_MODELS", "").split(",") if m.strip()]
+    wanted = [
+        m.strip() for m in os.environ.get("XAID_PERF_REPLY_MODELS", "").split(",") if m.strip()
+    ]
     names = wanted or list(MODELS)
     return [m for m in names if m in MODELS and (not MODELS[m] or Path(MODELS[m]).is_file())]
 
 
-def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: float, chosen: str = "tuned"
-            ) -> Section:
+def section(
+    judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: float, chosen: str = "tuned"
+) -> Section:
     rows: list[Row] = []
     by: dict[tuple[str, str, bool], Tally] = defaultdict(Tally)
     for j in judged:
@@ -281,33 +328,64 @@ def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: floa
             if on is None:
                 continue
             failed = ", ".join(f"{k} {n}" for k, n in on.failed.most_common()) or "none"
-            rows.append(Row(f"reply checks passed, {model}, {lang}, memory on", on.rate, "%",
-                            PASS_AIM if model == DEFAULT_MODEL else None,
-                            ratio=on.rate / off.rate if off and off.rate else None, baseline="memory off",
-                            note=f"{on.passed}/{on.total}; failed: {failed}"))
+            rows.append(
+                Row(
+                    f"reply checks passed, {model}, {lang}, memory on",
+                    on.rate,
+                    "%",
+                    PASS_AIM if model == DEFAULT_MODEL else None,
+                    ratio=on.rate / off.rate if off and off.rate else None,
+                    baseline="memory off",
+                    note=f"{on.passed}/{on.total}; failed: {failed}",
+                )
+            )
             whole = [j for j in judged if (j.model, j.lang, j.memory) == (model, lang, True)]
             clean = sum(all(j.checks.values()) for j in whole)
-            rows.append(Row(f"replies passing every check, {model}, {lang}, memory on", 100 * clean / len(whole), "%",
-                            note=f"{clean}/{len(whole)} replies"))
+            rows.append(
+                Row(
+                    f"replies passing every check, {model}, {lang}, memory on",
+                    100 * clean / len(whole),
+                    "%",
+                    note=f"{clean}/{len(whole)} replies",
+                )
+            )
             if off is not None:
                 failed = ", ".join(f"{k} {n}" for k, n in off.failed.most_common()) or "none"
-                rows.append(Row(f"reply checks passed, {model}, {lang}, memory off", off.rate, "%",
-                                note=f"{off.passed}/{off.total}; failed: {failed}"))
+                rows.append(
+                    Row(
+                        f"reply checks passed, {model}, {lang}, memory off",
+                        off.rate,
+                        "%",
+                        note=f"{off.passed}/{off.total}; failed: {failed}",
+                    )
+                )
         for memory in (True, False):
             mine = [j for j in judged if j.model == model and j.memory == memory]
             if not mine:
                 continue
             tag = "on" if memory else "off"
             ttft = median([j.first_token_ms / 1000 for j in mine])
-            rows.append(Row(f"first token, {model}, memory {tag}", ttft, "s",
-                            note=f"median of {len(mine)} probes; prompt median "
-                            f"{median([j.prompt_tokens for j in mine]):.0f} tokens"))
-            rows.append(Row(f"generation, {model}, memory {tag}", median([j.tokens_per_s for j in mine]), "tok/s",
-                            note=f"median; reply median {median([j.completion_tokens for j in mine]):.0f} tokens"))
+            rows.append(
+                Row(
+                    f"first token, {model}, memory {tag}",
+                    ttft,
+                    "s",
+                    note=f"median of {len(mine)} probes; prompt median "
+                    f"{median([j.prompt_tokens for j in mine]):.0f} tokens",
+                )
+            )
+            rows.append(
+                Row(
+                    f"generation, {model}, memory {tag}",
+                    median([j.tokens_per_s for j in mine]),
+                    "tok/s",
+                    note=f"median; reply median {median([j.completion_tokens for j in mine]):.0f} tokens",
+                )
+            )
     notes = [
         f"Scenes: perf/scenarios/{SCENE_SETS[chosen].name} ({len({j.scene for j in judged})} scenes, English and "
         f"Chinese), each replayed for an agent with memory on and a twin with agent config "
-        f"{{\"memory\": false}}, seeds "
+        f'{{"memory": false}}, seeds '
         f"{', '.join(map(str, seeds))} (llm.seed; temperature and max_tokens at their defaults), one fresh daemon "
         f"per model and seed, llama_cpp with OMP_WAIT_POLICY=PASSIVE and llm.n_threads at its default. History "
         f"ingested at its real times and closed with wait=True; the probe goes into a new session at its own time. "
@@ -321,21 +399,28 @@ def section(judged: list[Judged], plan: Plan, seeds: tuple[int, ...], load: floa
         mine = [j for j in judged if j.model == model and j.memory and j.checks_picks()]
         with_s = [j for j in mine if j.suggestion]
         without = [j for j in mine if not j.suggestion]
-        notes.append(f"{model}, memory on, picks_up: {sum(j.checks['picks_up'] for j in with_s)}/{len(with_s)} "
-                     f"replies with a suggestion in the directive, {sum(j.checks['picks_up'] for j in without)}/"
-                     f"{len(without)} with memories alone (the name scenes left out)")
+        notes.append(
+            f"{model}, memory on, picks_up: {sum(j.checks['picks_up'] for j in with_s)}/{len(with_s)} "
+            f"replies with a suggestion in the directive, {sum(j.checks['picks_up'] for j in without)}/"
+            f"{len(without)} with memories alone (the name scenes left out)"
+        )
     for j in judged:
         if not all(j.checks.values()) and j.memory:
             failed = ", ".join(k for k, ok in j.checks.items() if not ok)
-            notes.append(f"{j.model} {j.scene} seed {j.seed} (memory on, suggestion {'yes' if j.suggestion else 'no'})"
-                         f" failed {failed}: {json.dumps(j.text[:160], ensure_ascii=False)}")
+            notes.append(
+                f"{j.model} {j.scene} seed {j.seed} (memory on, suggestion {'yes' if j.suggestion else 'no'})"
+                f" failed {failed}: {json.dumps(j.text[:160], ensure_ascii=False)}"
+            )
     title = "Replies: what the user reads, judged by rules"
     return Section(title if chosen == "tuned" else f"{title} (held-out scenes)", rows, notes)
 
 
 def run(quick: bool, default_set: str = "tuned") -> Section:
     plan = QUICK if quick else FULL
-    seeds = tuple(int(s) for s in os.environ.get("XAID_PERF_REPLY_SEEDS", "").split(",") if s.strip()) or plan.seeds
+    seeds = (
+        tuple(int(s) for s in os.environ.get("XAID_PERF_REPLY_SEEDS", "").split(",") if s.strip())
+        or plan.seeds
+    )
     chosen = scene_set(default_set)
     data = load(chosen)
     scenes = _pick(data["scenes"], plan.max_scenes)
@@ -347,5 +432,7 @@ def run(quick: bool, default_set: str = "tuned") -> Section:
             progress(f"replies: {model}, seed {seed}, {len(scenes)} scenes × memory on/off")
             judged += run_model(model, seed, scenes, data["names"], base)
             loads.append(os.getloadavg()[0])
-    raw_path(chosen).write_text(json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8")
+    raw_path(chosen).write_text(
+        json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     return section(judged, plan, seeds, median(loads), chosen)

@@ -86,7 +86,9 @@ def machine() -> dict[str, Any]:
         "cpu": cpu,
         "arch": platform.machine(),
         "cores": os.cpu_count() or 0,
-        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 0,
+        "usable_cores": len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count() or 0,
         "ram_gib": round(ram_kib / 1024 / 1024, 1),
         "os": f"{platform.system()} {platform.release()}",
         "python": f"{platform.python_implementation()} {platform.python_version()}",
@@ -167,7 +169,9 @@ def fmt_machine(m: dict[str, Any]) -> str:
 def render_section(section: Section, host: dict[str, Any]) -> list[str]:
     out = [f"## {section.title}", ""]
     quick = " — **quick run: counts shrunk, figures are rough**" if section.quick else ""
-    out.append(f"Measured {section.date} with `{section.command}` in {section.duration_s:.0f} s{quick}.")
+    out.append(
+        f"Measured {section.date} with `{section.command}` in {section.duration_s:.0f} s{quick}."
+    )
     if section.machine and section.machine != host:
         out.append(f"On another machine: {fmt_machine(section.machine)}.")
     out += ["", "| figure | value | aim | ratio | note |", "|---|---:|---|---:|---|"]

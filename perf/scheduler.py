@@ -88,9 +88,17 @@ def ts(day: int, hour: int, minute: int = 0) -> int:
 
 def _at(raw: dict[str, Any], where: str) -> int:
     day, hour, minute = raw.get("day"), raw.get("hour"), raw.get("minute", 0)
-    if not (isinstance(day, int) and day >= 0 and isinstance(hour, int) and 0 <= hour < 24
-            and isinstance(minute, int) and 0 <= minute < 60):
-        raise ValueError(f"{where}: needs integer 'day' ≥ 0, 'hour' 0-23 and optional 'minute' 0-59")
+    if not (
+        isinstance(day, int)
+        and day >= 0
+        and isinstance(hour, int)
+        and 0 <= hour < 24
+        and isinstance(minute, int)
+        and 0 <= minute < 60
+    ):
+        raise ValueError(
+            f"{where}: needs integer 'day' ≥ 0, 'hour' 0-23 and optional 'minute' 0-59"
+        )
     return ts(day, hour, minute)
 
 
@@ -114,22 +122,40 @@ def _open(raw: dict[str, Any], labels: dict[str, Any], where: str) -> Open:
     controls = raw.get("controls", {})
     if not isinstance(controls, dict):
         raise ValueError(f"{where}: 'controls' must be an object of scheduler.config params")
-    return Open(_at(raw, where), text, expected, labels["reason"], labels["intrusive_if_asked"],
-                _lines(raw.get("then", []), f"{where} then"), controls)
+    return Open(
+        _at(raw, where),
+        text,
+        expected,
+        labels["reason"],
+        labels["intrusive_if_asked"],
+        _lines(raw.get("then", []), f"{where} then"),
+        controls,
+    )
 
 
 def parse(raw: dict[str, Any]) -> Situation:
     sid = raw.get("id")
-    if not isinstance(sid, str) or not sid or any(c.isspace() or c in "/\\" for c in sid) or len(sid) > 128:
-        raise ValueError(f"situation id {sid!r}: needs a non-empty agent id without spaces or slashes")
+    if (
+        not isinstance(sid, str)
+        or not sid
+        or any(c.isspace() or c in "/\\" for c in sid)
+        or len(sid) > 128
+    ):
+        raise ValueError(
+            f"situation id {sid!r}: needs a non-empty agent id without spaces or slashes"
+        )
     if raw.get("lang") not in ("en", "zh"):
         raise ValueError(f"{sid}: 'lang' must be 'en' or 'zh'")
-    history = tuple(Session(_at(h, f"{sid} history[{i}]"), _lines(h.get("lines"), f"{sid} history[{i}] lines"))
-                    for i, h in enumerate(raw.get("history", [])))
+    history = tuple(
+        Session(_at(h, f"{sid} history[{i}]"), _lines(h.get("lines"), f"{sid} history[{i}] lines"))
+        for i, h in enumerate(raw.get("history", []))
+    )
     if not history:
         raise ValueError(f"{sid}: needs at least one earlier session in 'history'")
     if ("open" in raw) == ("opens" in raw):
-        raise ValueError(f"{sid}: give either 'open' (labels beside it) or 'opens' (labels inside each)")
+        raise ValueError(
+            f"{sid}: give either 'open' (labels beside it) or 'opens' (labels inside each)"
+        )
     if "open" in raw:
         opens = (_open(raw["open"], raw, f"{sid} open"),)
     else:
@@ -139,13 +165,22 @@ def parse(raw: dict[str, Any]) -> Situation:
     last = 0
     for step in (*history, *opens):
         if step.at < last:
-            raise ValueError(f"{sid}: sessions must come in time order, each after the previous one closed")
+            raise ValueError(
+                f"{sid}: sessions must come in time order, each after the previous one closed"
+            )
         last = step.closes
     controls = raw.get("controls", {})
     if not isinstance(controls, dict):
         raise ValueError(f"{sid}: 'controls' must be an object of scheduler.config params")
-    return Situation(sid, raw["lang"], str(raw.get("kind", "")), bool(raw.get("hard", False)), history, opens,
-                     controls)
+    return Situation(
+        sid,
+        raw["lang"],
+        str(raw.get("kind", "")),
+        bool(raw.get("hard", False)),
+        history,
+        opens,
+        controls,
+    )
 
 
 def load(path: Path = SCENARIOS) -> list[Situation]:
@@ -171,7 +206,11 @@ class Decision:
 
     @property
     def label(self) -> str:
-        return self.situation.id if len(self.situation.opens) == 1 else f"{self.situation.id}#{self.index + 1}"
+        return (
+            self.situation.id
+            if len(self.situation.opens) == 1
+            else f"{self.situation.id}#{self.index + 1}"
+        )
 
     @property
     def right(self) -> bool:
@@ -207,8 +246,16 @@ def play(client: Client, s: Situation) -> tuple[list[Decision], bool, list[dict[
         if o.controls:
             client.call("scheduler.config", agent_id=s.id, **o.controls)
         sid, context = _first_turn(client, s.id, o.at, o.text)
-        decisions.append(Decision(s, n, o, context.get("suggestion") is not None,
-                                  str(context.get("suggestion_reason")), context.get("suggestion")))
+        decisions.append(
+            Decision(
+                s,
+                n,
+                o,
+                context.get("suggestion") is not None,
+                str(context.get("suggestion_reason")),
+                context.get("suggestion"),
+            )
+        )
         for i, line in enumerate(o.then, 1):
             client.session_send(sid, line, ts=o.at + i * MINUTE_MS).finish()
         client.session_close(sid, ts=o.closes, wait=True)
@@ -228,8 +275,10 @@ def play_all(situations: Sequence[Situation]) -> Played:
                 played.history_pushes.append(s.id)
             wrong = [d.label for d in decisions if not d.right]
             if n % 10 == 0 or n == len(situations) or wrong:
-                progress(f"scheduler: {n}/{len(situations)} situations" + (f"; wrong: {', '.join(wrong)}"
-                                                                            if wrong else ""))
+                progress(
+                    f"scheduler: {n}/{len(situations)} situations"
+                    + (f"; wrong: {', '.join(wrong)}" if wrong else "")
+                )
     return played
 
 
@@ -252,9 +301,14 @@ class Tally:
     @classmethod
     def of(cls, decisions: Sequence[Decision]) -> Tally:
         pushes = [d for d in decisions if d.pushed]
-        return cls(len(decisions), len(pushes), sum(d.open.expected == "ask" for d in pushes),
-                   sum(d.open.intrusive for d in pushes), sum(d.open.expected == "ask" for d in decisions),
-                   sum(d.right for d in decisions))
+        return cls(
+            len(decisions),
+            len(pushes),
+            sum(d.open.expected == "ask" for d in pushes),
+            sum(d.open.intrusive for d in pushes),
+            sum(d.open.expected == "ask" for d in decisions),
+            sum(d.right for d in decisions),
+        )
 
     @property
     def precision(self) -> float:
@@ -299,10 +353,10 @@ def wrong_notes(played: Played) -> list[str]:
         items = played.armed.get(d.situation.id, [])
         if d.pushed:
             flag = ", intrusive" if d.open.intrusive else ""
-            key = f"pushed where a friend would stay quiet (daemon: \"{d.reason}\")"
+            key = f'pushed where a friend would stay quiet (daemon: "{d.reason}")'
             groups[key].append(f"`{d.label}` ({_scene(d, items)} scene{flag})")
         else:
-            key = f"stayed quiet where a friend would ask (daemon: \"{d.reason}\")"
+            key = f'stayed quiet where a friend would ask (daemon: "{d.reason}")'
             groups[key].append(f"`{d.label}` ({_armed_text(items)})")
     return [f"{key}: {'; '.join(ids)}" for key, ids in sorted(groups.items())]
 
@@ -311,25 +365,55 @@ def build_section(situations: Sequence[Situation], played: Played, quick: bool) 
     ds = played.decisions
     total = Tally.of(ds)
     rows = [
-        Row("precision of pushes", total.precision, "%", PRECISION_AIM,
-            note=f"{total.right_pushes} of {total.pushes} pushes were at opens labelled 'ask'"),
-        Row("intrusive share of pushes", total.intrusive, "%", INTRUSIVE_AIM,
-            note=f"{total.intrusive_pushes} of {total.pushes} pushes were at opens labelled intrusive_if_asked"),
-        Row("recall of asks", total.recall, "%",
-            note=f"{total.right_pushes} of {total.asks} opens labelled 'ask' got a suggestion"),
-        Row("decisions right", total.accuracy, "%",
-            note=f"{total.right} of {total.opens} opens in {len(situations)} situations"),
+        Row(
+            "precision of pushes",
+            total.precision,
+            "%",
+            PRECISION_AIM,
+            note=f"{total.right_pushes} of {total.pushes} pushes were at opens labelled 'ask'",
+        ),
+        Row(
+            "intrusive share of pushes",
+            total.intrusive,
+            "%",
+            INTRUSIVE_AIM,
+            note=f"{total.intrusive_pushes} of {total.pushes} pushes were at opens labelled intrusive_if_asked",
+        ),
+        Row(
+            "recall of asks",
+            total.recall,
+            "%",
+            note=f"{total.right_pushes} of {total.asks} opens labelled 'ask' got a suggestion",
+        ),
+        Row(
+            "decisions right",
+            total.accuracy,
+            "%",
+            note=f"{total.right} of {total.opens} opens in {len(situations)} situations",
+        ),
     ]
     for lang in ("en", "zh"):
         t = Tally.of([d for d in ds if d.situation.lang == lang])
-        rows.append(Row(f"precision of pushes, {lang}", t.precision, "%",
-                        note=f"{t.right_pushes} of {t.pushes}; recall {t.right_pushes} of {t.asks} asks; "
-                             f"{t.right} of {t.opens} decisions right"))
+        rows.append(
+            Row(
+                f"precision of pushes, {lang}",
+                t.precision,
+                "%",
+                note=f"{t.right_pushes} of {t.pushes}; recall {t.right_pushes} of {t.asks} asks; "
+                f"{t.right} of {t.opens} decisions right",
+            )
+        )
     plain = Tally.of([d for d in ds if not d.situation.hard])
     hard = Tally.of([d for d in ds if d.situation.hard])
-    rows.append(Row("decisions right, hard cases", hard.accuracy, "%",
-                    note=f"{hard.right} of {hard.opens}; the rest: {plain.right} of {plain.opens} right, precision "
-                         f"{plain.precision:.0f} %, recall {plain.recall:.0f} %"))
+    rows.append(
+        Row(
+            "decisions right, hard cases",
+            hard.accuracy,
+            "%",
+            note=f"{hard.right} of {hard.opens}; the rest: {plain.right} of {plain.opens} right, precision "
+            f"{plain.precision:.0f} %, recall {plain.recall:.0f} %",
+        )
+    )
     by_kind = defaultdict(list)
     for d in ds:
         by_kind[d.situation.kind or "-"].append(d)
@@ -345,14 +429,26 @@ def build_section(situations: Sequence[Situation], played: Played, quick: bool) 
         f"Right decisions by kind: {kinds}.",
     ]
     if played.history_pushes:
-        notes.append("Unlabelled pushes in earlier (history) sessions, not counted above: "
-                     + ", ".join(f"`{i}`" for i in played.history_pushes) + ".")
-    lucky = [d.label for d in ds if d.situation.hard and d.right and not d.pushed
-             and not any(i["created_ms"] <= d.open.at for i in played.armed.get(d.situation.id, []))]
+        notes.append(
+            "Unlabelled pushes in earlier (history) sessions, not counted above: "
+            + ", ".join(f"`{i}`" for i in played.history_pushes)
+            + "."
+        )
+    lucky = [
+        d.label
+        for d in ds
+        if d.situation.hard
+        and d.right
+        and not d.pushed
+        and not any(i["created_ms"] <= d.open.at for i in played.armed.get(d.situation.id, []))
+    ]
     if lucky:
-        notes.append("Hard cases that were right with nothing armed before the open (no arming rule fired, so the "
-                     "case never reached the firing conditions it was written for): "
-                     + ", ".join(f"`{i}`" for i in lucky) + ".")
+        notes.append(
+            "Hard cases that were right with nothing armed before the open (no arming rule fired, so the "
+            "case never reached the firing conditions it was written for): "
+            + ", ".join(f"`{i}`" for i in lucky)
+            + "."
+        )
     wrong = wrong_notes(played)
     notes += ["Wrong decisions, by the daemon's reason:"] if wrong else ["No wrong decisions."]
     notes += wrong
@@ -363,6 +459,8 @@ def run(quick: bool) -> Section:
     situations = load()
     if quick:
         situations = situations[:QUICK_SITUATIONS]
-    progress(f"scheduler: {len(situations)} situations, {sum(len(s.opens) for s in situations)} labelled opens")
+    progress(
+        f"scheduler: {len(situations)} situations, {sum(len(s.opens) for s in situations)} labelled opens"
+    )
     played = play_all(situations)
     return build_section(situations, played, quick)

@@ -26,26 +26,40 @@ RATIO_AIM = 1.2
 
 
 def _run(model: str, config: dict[str, Any], turns: int, now: int) -> dict[str, list[Any]]:
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": MODELS[model],
-           "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
-           "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
+    env = {
+        "XAID_LLM_PROVIDER": "llama_cpp",
+        "XAID_LLM_MODEL_PATH": MODELS[model],
+        "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
+        "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
+    }
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         _wait_model(client)
         client.agent_create("ttft", name="Mia", config=config)
         _history(client, "ttft", Speaker(61), HISTORY_SESSIONS, now - DAY, 7 * DAY, "mixed", 4)
         sid = client.session_open("ttft", ts=now)["session_id"]
         asker = Speaker(67)
-        out: dict[str, list[Any]] = {"ttft": [], "prompt": [], "heads": [], "earlier": [], "load": []}
+        out: dict[str, list[Any]] = {
+            "ttft": [],
+            "prompt": [],
+            "heads": [],
+            "earlier": [],
+            "load": [],
+        }
         for i in range(turns):
-            result = client.session_send(sid, asker.pick(QUERY_TEMPLATES), ts=now + i * MINUTE,
-                                         explain=True).finish()
-            out["ttft"].append(float(result["timings"]["first_token_ms"] or result["timings"]["total_ms"]))
+            result = client.session_send(
+                sid, asker.pick(QUERY_TEMPLATES), ts=now + i * MINUTE, explain=True
+            ).finish()
+            out["ttft"].append(
+                float(result["timings"]["first_token_ms"] or result["timings"]["total_ms"])
+            )
             out["prompt"].append(int(result["usage"]["prompt_tokens"]))
             out["heads"].append(result["context"]["system_prompt"])
             out["earlier"].append(len(result["context"]["earlier"]))
             out["load"].append(os.getloadavg()[0])
-            progress(f"session ttft {model} memory {'off' if config.get('memory') is False else 'on'} turn {i + 1}: "
-                     f"{out['ttft'][-1]:.0f} ms, prompt {out['prompt'][-1]} tokens")
+            progress(
+                f"session ttft {model} memory {'off' if config.get('memory') is False else 'on'} turn {i + 1}: "
+                f"{out['ttft'][-1]:.0f} ms, prompt {out['prompt'][-1]} tokens"
+            )
         return out
 
 
@@ -58,22 +72,52 @@ def run(quick: bool) -> Section:
     rows: list[Row] = []
     for turn in (1, turns):
         on, off = runs["on"]["ttft"][turn - 1], runs["off"]["ttft"][turn - 1]
-        rows.append(Row(f"first token at turn {turn}, {model}, memory on", on, "ms",
-                        TTFT_AIM if turn == turns and not quick else None, ratio(on, off), "memory off",
-                        note=f"prompt {runs['on']['prompt'][turn - 1]} tokens"))
-        rows.append(Row(f"first token at turn {turn}, {model}, memory off", off, "ms",
-                        note=f"prompt {runs['off']['prompt'][turn - 1]} tokens"))
+        rows.append(
+            Row(
+                f"first token at turn {turn}, {model}, memory on",
+                on,
+                "ms",
+                TTFT_AIM if turn == turns and not quick else None,
+                ratio(on, off),
+                "memory off",
+                note=f"prompt {runs['on']['prompt'][turn - 1]} tokens",
+            )
+        )
+        rows.append(
+            Row(
+                f"first token at turn {turn}, {model}, memory off",
+                off,
+                "ms",
+                note=f"prompt {runs['off']['prompt'][turn - 1]} tokens",
+            )
+        )
     mid_on, mid_off = median(runs["on"]["ttft"][1:]), median(runs["off"]["ttft"][1:])
-    rows.append(Row(f"first token p50 over turns 2–{turns}, {model}, memory on", mid_on, "ms",
-                    Aim("<=", RATIO_AIM * mid_off) if mid_off else None, ratio(mid_on, mid_off), "memory off",
-                    note="aim: ×1.2 of memory off; per turn, on: " + ", ".join(f"{v:.0f}" for v in runs["on"]["ttft"])
-                    + "; off: " + ", ".join(f"{v:.0f}" for v in runs["off"]["ttft"])))
-    changed = {k: [i + 1 for i in range(1, turns) if r["heads"][i] != r["heads"][i - 1]] for k, r in runs.items()}
-    folded = {k: [i + 1 for i in range(1, turns) if r["earlier"][i] != r["earlier"][i - 1]] for k, r in runs.items()}
+    rows.append(
+        Row(
+            f"first token p50 over turns 2–{turns}, {model}, memory on",
+            mid_on,
+            "ms",
+            Aim("<=", RATIO_AIM * mid_off) if mid_off else None,
+            ratio(mid_on, mid_off),
+            "memory off",
+            note="aim: ×1.2 of memory off; per turn, on: "
+            + ", ".join(f"{v:.0f}" for v in runs["on"]["ttft"])
+            + "; off: "
+            + ", ".join(f"{v:.0f}" for v in runs["off"]["ttft"]),
+        )
+    )
+    changed = {
+        k: [i + 1 for i in range(1, turns) if r["heads"][i] != r["heads"][i - 1]]
+        for k, r in runs.items()
+    }
+    folded = {
+        k: [i + 1 for i in range(1, turns) if r["earlier"][i] != r["earlier"][i - 1]]
+        for k, r in runs.items()
+    }
     load = median([x for r in runs.values() for x in r["load"]])
     notes = [
         f"One fresh daemon per condition (llama_cpp, llm.model_path = the {model} file, OMP_WAIT_POLICY=PASSIVE, "
-        f"llm.n_threads at its default), agent config {{\"max_tokens\": 4}} or {{\"max_tokens\": 4, \"memory\": "
+        f'llm.n_threads at its default), agent config {{"max_tokens": 4}} or {{"max_tokens": 4, "memory": '
         f"false}}, {HISTORY_SESSIONS} earlier sessions ingested and closed with wait=True, then {turns} turns in one "
         f"session, one minute apart; `timings.first_token_ms` (recall + reading what the KV cache does not hold). "
         f"The head changed at turns {changed['on'] or 'none'} (memory on) and {changed['off'] or 'none'} (memory "

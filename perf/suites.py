@@ -56,7 +56,9 @@ LONG_AIM = Aim(">=", 70.0)
 RECALL_AIM = Aim(">=", 85.0)
 MOOD_AIM = Aim(">=", 90.0)
 TIRED_BANDS = ("tired", "exhausted")
-AGENT_NAME = "Kai"  # episode summaries name the agent; an id like "scene-morning-en" would match "Morning"
+AGENT_NAME = (
+    "Kai"  # episode summaries name the agent; an id like "scene-morning-en" would match "Morning"
+)
 
 
 @dataclass(frozen=True)
@@ -151,8 +153,12 @@ def cross_session(c: Client, plan: Plan) -> tuple[Outcome, Outcome]:
         agent = f"cs-{case['id']}"
         c.agent_create(agent, name=AGENT_NAME)
         old_keys = background(c, agent, data, case["lang"], base)
-        live_session(c, agent, case["said"]["lines"], at(base, case["said"]["day"], case["said"]["hour"]))
-        context = first_turn(c, agent, case["open"]["text"], at(base, case["open"]["day"], case["open"]["hour"]))
+        live_session(
+            c, agent, case["said"]["lines"], at(base, case["said"]["day"], case["said"]["hour"])
+        )
+        context = first_turn(
+            c, agent, case["open"]["text"], at(base, case["open"]["day"], case["open"]["hour"])
+        )
         texts = memory_texts(context)
         kinds = ",".join(m["kind"] for m in context["memories"]) or "no memories"
         recall.add(contains(texts, case["expect"]), case["id"], kinds)
@@ -181,8 +187,10 @@ def mood_pairs(c: Client, plan: Plan) -> Outcome:
         bands = mood.get("bands") or {}
         for dim, allowed in (pair.get("band") or {}).items():
             ok = ok and bands.get(dim) in allowed
-        seen = f"tone {'present' if present else 'absent'}, fatigue {mood['fatigue']:.2f}, " \
-               f"valence {mood['valence']:.2f}, bands {bands.get('fatigue')}/{bands.get('valence')}"
+        seen = (
+            f"tone {'present' if present else 'absent'}, fatigue {mood['fatigue']:.2f}, "
+            f"valence {mood['valence']:.2f}, bands {bands.get('fatigue')}/{bands.get('valence')}"
+        )
         out.add(ok, pair["id"], f"expected {pair['tone']}; {seen}")
     return out
 
@@ -199,16 +207,22 @@ def morning(c: Client) -> dict[str, tuple[int, int, list[str]]]:
         agent = f"scene-{scene['id']}"
         c.agent_create(agent, name=AGENT_NAME)
         old_keys = background(c, agent, data, scene["lang"], base)
-        live_session(c, agent, scene["said"]["lines"], at(base, scene["said"]["day"], scene["said"]["hour"]))
+        live_session(
+            c, agent, scene["said"]["lines"], at(base, scene["said"]["day"], scene["said"]["hour"])
+        )
         opened = at(base, scene["open"]["day"], scene["open"]["hour"])
         context = first_turn(c, agent, scene["open"]["text"], opened)
         bands = c.mood_get(agent, ts=opened).get("bands") or {}
         memories = context.get("memories") or []
         checks = {
             "yesterday's episode in the memories": any(
-                m["kind"] == "episode" and m["when"] == "yesterday" and contains([m["text"]], scene["expect"])
-                for m in memories),
-            "fatigue in the tone": context.get("tone") is not None and bands.get("fatigue") in TIRED_BANDS,
+                m["kind"] == "episode"
+                and m["when"] == "yesterday"
+                and contains([m["text"]], scene["expect"])
+                for m in memories
+            ),
+            "fatigue in the tone": context.get("tone") is not None
+            and bands.get("fatigue") in TIRED_BANDS,
             "a suggestion": bool(context.get("suggestion")),
             "nothing old and unrelated": not contains([m["text"] for m in memories], old_keys),
         }
@@ -266,21 +280,36 @@ def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome, list[tup
         for p in conv["planted"]:
             context = c.session_send(sid, p["question"], ts=ts, explain=True).finish()["context"]
             ts += step
-            upto = context.get("folded_upto")  # the messages the prompt's Earlier chunks stand in for
-            unfolded = [m["text"] for m in c.session_history(sid, limit=every)["messages"]] if upto is None else [
-                m["text"] for m in c.session_history(sid)["messages"] if m["id"] > upto]
+            upto = context.get(
+                "folded_upto"
+            )  # the messages the prompt's Earlier chunks stand in for
+            unfolded = (
+                [m["text"] for m in c.session_history(sid, limit=every)["messages"]]
+                if upto is None
+                else [m["text"] for m in c.session_history(sid)["messages"] if m["id"] > upto]
+            )
             earlier = context.get("earlier") or []
             memories = memory_texts(context)
             whole = sum(estimate_tokens(m["text"]) for m in c.session_history(sid)["messages"])
             # the conversation part only: with the whole history fitting, head and memories come on top of it
             carried = sum(estimate_tokens(t) for t in (*fitting_earlier(earlier), *unfolded))
             costs.append((carried, whole))
-            where = [name for name, texts in (("earlier", earlier), ("memories", memories), ("history", unfolded))
-                     if contains(texts, p["key"])]
+            where = [
+                name
+                for name, texts in (
+                    ("earlier", earlier),
+                    ("memories", memories),
+                    ("history", unfolded),
+                )
+                if contains(texts, p["key"])
+            ]
             kind = "with hard features" if p.get("marked") else "no name or number"
             loose.add(bool(where), p["id"], kind)
-            strict.add(contains([*fitting_earlier(earlier), *memories, *unfolded], p["key"]), p["id"],
-                       "in an Earlier chunk the prompt drops" if where else kind)
+            strict.add(
+                contains([*fitting_earlier(earlier), *memories, *unfolded], p["key"]),
+                p["id"],
+                "in an Earlier chunk the prompt drops" if where else kind,
+            )
     return loose, strict, costs
 
 
@@ -295,14 +324,20 @@ class RecallItem:
     key: str
 
 
-def recall_users(data: dict[str, Any], users: int) -> list[tuple[str, str, list[list[str]], list[RecallItem]]]:
+def recall_users(
+    data: dict[str, Any], users: int
+) -> list[tuple[str, str, list[list[str]], list[RecallItem]]]:
     """Per user: (agent id, language, sessions as lists of lines, items), deterministic from the seed."""
     out = []
     for lang, templates in data["templates"].items():
         for u in range(users):
             agent = f"recall-{lang}-{'ab'[u]}"
-            items = [RecallItem(f"{agent}:{t['id']}", t["say"].format(x=t["fills"][u]),
-                                t["ask"], t["fills"][u]) for t in templates]
+            items = [
+                RecallItem(
+                    f"{agent}:{t['id']}", t["say"].format(x=t["fills"][u]), t["ask"], t["fills"][u]
+                )
+                for t in templates
+            ]
             rng = random.Random(f"{data['seed']}:{agent}")
             order = items[:]
             rng.shuffle(order)
@@ -328,8 +363,13 @@ def recall(c: Client, plan: Plan) -> tuple[Outcome, dict[str, Outcome]]:
         for s, lines in enumerate(sessions):
             ts = at(base, s * data["days_between_sessions"], data["hour"])
             sid = c.session_open(agent, ts=ts)["session_id"]
-            c.session_ingest(sid, [{"role": "user", "text": line, "ts": ts + i * MINUTE}
-                                   for i, line in enumerate(lines)])
+            c.session_ingest(
+                sid,
+                [
+                    {"role": "user", "text": line, "ts": ts + i * MINUTE}
+                    for i, line in enumerate(lines)
+                ],
+            )
             c.session_close(sid, ts=ts + len(lines) * MINUTE, wait=True)
         stored = stored_memories(c, agent)
         for item in items:
@@ -357,7 +397,9 @@ def stored_memories(c: Client, agent: str) -> list[tuple[str, str]]:
 def _misses(label: str, outcome: Outcome, limit: int = 60) -> str:
     shown = outcome.misses[:limit]
     more = f" … and {len(outcome.misses) - limit} more" if len(outcome.misses) > limit else ""
-    return f"{label} misses ({len(outcome.misses)}): " + ("; ".join(shown) + more if shown else "none")
+    return f"{label} misses ({len(outcome.misses)}): " + (
+        "; ".join(shown) + more if shown else "none"
+    )
 
 
 def run(quick: bool) -> Section:
@@ -391,39 +433,79 @@ def run(quick: bool) -> Section:
 
         started = time.perf_counter()
         progress("suites: updates, forget, follow-ups")
-        weekly = weeks.rows_and_notes(weeks.updates(c, plan.every), weeks.forgets(c, plan.every),
-                                      weeks.followups(c, plan.every))
+        weekly = weeks.rows_and_notes(
+            weeks.updates(c, plan.every),
+            weeks.forgets(c, plan.every),
+            weeks.followups(c, plan.every),
+        )
         timings.append(f"updates + forget + follow-ups {time.perf_counter() - started:.0f} s")
 
     section.rows += [
-        Row("cross-session: key fact in the next session's first-turn memories", cross.percent, "%", CROSS_AIM,
-            note=f"{cross.hits}/{cross.total} cases, openers 1-7.5 days later"),
-        Row("cross-session: old unrelated memories dragged into that turn", dragged.percent, "%",
-            note=f"{dragged.hits}/{dragged.total} cases; lower is better"),
-        Row("mood carry-over: tone present/absent as a person expects", mood.percent, "%", MOOD_AIM,
+        Row(
+            "cross-session: key fact in the next session's first-turn memories",
+            cross.percent,
+            "%",
+            CROSS_AIM,
+            note=f"{cross.hits}/{cross.total} cases, openers 1-7.5 days later",
+        ),
+        Row(
+            "cross-session: old unrelated memories dragged into that turn",
+            dragged.percent,
+            "%",
+            note=f"{dragged.hits}/{dragged.total} cases; lower is better",
+        ),
+        Row(
+            "mood carry-over: tone present/absent as a person expects",
+            mood.percent,
+            "%",
+            MOOD_AIM,
             note=f"{mood.hits}/{mood.total} pairs (grief and grave news 24-48 h, annoyances overnight, "
-            "stated calm, a day that was too much)"),
+            "stated calm, a day that was too much)",
+        ),
     ]
     for lang, (passed, checks, failed) in scenes.items():
         failures = f"; failed: {', '.join(failed)}" if failed else ""
-        section.rows.append(Row(f"Morning scene ({'早' if lang == 'zh' else 'Morning.'}), {lang}",
-                                round(100.0 * passed / checks, 1), "%", MORNING_AIM,
-                                note=f"{passed}/{checks} checks{failures}"))
+        section.rows.append(
+            Row(
+                f"Morning scene ({'早' if lang == 'zh' else 'Morning.'}), {lang}",
+                round(100.0 * passed / checks, 1),
+                "%",
+                MORNING_AIM,
+                note=f"{passed}/{checks} checks{failures}",
+            )
+        )
     section.rows += [
-        Row("long conversation: planted fact in earlier / memories / history", long_loose.percent, "%", LONG_AIM,
-            note=f"{long_loose.hits}/{long_loose.total} questions after {'+'.join(plan.conversations)} x 110 turns"),
-        Row("long conversation: same, only Earlier chunks that fit the prompt", long_strict.percent, "%",
-            note="prompt.build drops the oldest Earlier chunks beyond a third of n_ctx - max_tokens"),
-        Row("long conversation: conversation tokens in the prompt against the full history",
-            round(100 * sum(a for a, _ in long_costs) / max(1, sum(b for _, b in long_costs)), 1), "%",
+        Row(
+            "long conversation: planted fact in earlier / memories / history",
+            long_loose.percent,
+            "%",
+            LONG_AIM,
+            note=f"{long_loose.hits}/{long_loose.total} questions after {'+'.join(plan.conversations)} x 110 turns",
+        ),
+        Row(
+            "long conversation: same, only Earlier chunks that fit the prompt",
+            long_strict.percent,
+            "%",
+            note="prompt.build drops the oldest Earlier chunks beyond a third of n_ctx - max_tokens",
+        ),
+        Row(
+            "long conversation: conversation tokens in the prompt against the full history",
+            round(100 * sum(a for a, _ in long_costs) / max(1, sum(b for _, b in long_costs)), 1),
+            "%",
             note=f"mean {sum(a for a, _ in long_costs) / max(1, len(long_costs)):.0f} tokens carried (Earlier "
             f"chunks that fit + the messages after context.folded_upto) vs "
             f"{sum(b for _, b in long_costs) / max(1, len(long_costs)):.0f} in the whole history at the question "
             "(estimated as the daemon does: characters / 3 + 4); the chunks stand in only once the messages no "
-            "longer fit, so below n_ctx this is 100 %"),
-        Row("recall: key string in memory.search results (k 8, 400 tokens)", rec.percent, "%", RECALL_AIM,
+            "longer fit, so below n_ctx this is 100 %",
+        ),
+        Row(
+            "recall: key string in memory.search results (k 8, 400 tokens)",
+            rec.percent,
+            "%",
+            RECALL_AIM,
             note=f"{rec.hits}/{rec.total} items; "
-            + ", ".join(f"{lang} {o.percent:.0f}%" for lang, o in rec_by_lang.items())),
+            + ", ".join(f"{lang} {o.percent:.0f}%" for lang, o in rec_by_lang.items()),
+        ),
         *weekly[0],
     ]
     section.notes += [
@@ -450,8 +532,15 @@ def main(argv: list[str] | None = None) -> int:
     quick = "--quick" in (sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
     section = run(quick)
-    section = replace(section, area="suites", command="python -m perf.suites" + (" --quick" if quick else ""),
-                      date=now(), duration_s=round(time.perf_counter() - started, 1), quick=quick, machine=machine())
+    section = replace(
+        section,
+        area="suites",
+        command="python -m perf.suites" + (" --quick" if quick else ""),
+        date=now(),
+        duration_s=round(time.perf_counter() - started, 1),
+        quick=quick,
+        machine=machine(),
+    )
     print(render({"suites": section}))
     return 0
 

@@ -66,9 +66,13 @@ def updates(c: Client, every: int) -> tuple[Outcome, dict[str, Outcome]]:
         p = case["probe"]
         texts = memory_texts(first_turn(c, agent, p["text"], at(base, p["day"], p["hour"])))
         new, old = contains(texts, case["new"]), contains(texts, case["old"])
-        why = ("new value missing; " if not new else "") + ("old value still recalled" if old else "")
+        why = ("new value missing; " if not new else "") + (
+            "old value still recalled" if old else ""
+        )
         total.add(new and not old, case["id"], why.strip("; "))
-        by_lang.setdefault(case["lang"], Outcome()).add(new and not old, case["id"], why.strip("; "))
+        by_lang.setdefault(case["lang"], Outcome()).add(
+            new and not old, case["id"], why.strip("; ")
+        )
     return total, by_lang
 
 
@@ -94,7 +98,9 @@ def forgets(c: Client, every: int) -> tuple[Outcome, Outcome]:
         s = case["said"]
         fired = _session_with_explain(c, agent, s["lines"], at(base, s["day"], s["hour"]))
         if (r := case.get("request")) is not None:
-            fired = _session_with_explain(c, agent, r["lines"], at(base, r["day"], r["hour"])) or fired
+            fired = (
+                _session_with_explain(c, agent, r["lines"], at(base, r["day"], r["hour"])) or fired
+            )
         p = case["probe"]
         texts = memory_texts(first_turn(c, agent, p["text"], at(base, p["day"], p["hour"])))
         left = contains(texts, case["gone"])
@@ -120,32 +126,70 @@ def followups(c: Client, every: int) -> Pushes:
     for s in situations:
         played, _, _ = proactive.play(c, s)
         decisions += played
-    wrong = [f"{d.label} ({'pushed' if d.pushed else 'quiet'}: {d.reason})" for d in decisions if not d.right]
+    wrong = [
+        f"{d.label} ({'pushed' if d.pushed else 'quiet'}: {d.reason})"
+        for d in decisions
+        if not d.right
+    ]
     return Pushes(proactive.Tally.of(decisions), wrong)
 
 
-def rows_and_notes(upd: tuple[Outcome, dict[str, Outcome]], fg: tuple[Outcome, Outcome],
-                   pushes: Pushes) -> tuple[list[Row], list[str]]:
+def rows_and_notes(
+    upd: tuple[Outcome, dict[str, Outcome]], fg: tuple[Outcome, Outcome], pushes: Pushes
+) -> tuple[list[Row], list[str]]:
     total, by_lang = upd
     honoured, misfired = fg
     t = pushes.tally
     rows = [
-        Row("updates: new value recalled, old one not (a week after the change)", total.percent, "%", UPDATE_AIM,
+        Row(
+            "updates: new value recalled, old one not (a week after the change)",
+            total.percent,
+            "%",
+            UPDATE_AIM,
             note=f"{total.hits}/{total.total} cases; "
-            + ", ".join(f"{k} {o.percent:.0f}%" for k, o in by_lang.items())),
-        Row("conversational forget: request recognised and the words not recalled a week later", honoured.percent,
-            "%", FORGET_AIM, note=f"{honoured.hits}/{honoured.total} requests, en and zh"),
-        Row("conversational forget: mis-fires on the forget-word negative set", misfired.percent, "%",
-            MISFIRE_AIM, note=f"{misfired.hits}/{misfired.total} negatives fired ('I forgot my keys', 我忘了带钥匙, "
-            "reminders, 'forget it', questions, tasks)"),
-        Row("follow-ups: push precision", round(t.precision, 1), "%", PUSH_PRECISION_AIM,
-            note=f"{t.right_pushes}/{t.pushes} pushes at opens labelled ask"),
-        Row("follow-ups: recall of asks", round(t.recall, 1), "%", PUSH_RECALL_AIM,
-            note=f"{t.right_pushes}/{t.asks} labelled asks pushed"),
-        Row("follow-ups: intrusive pushes", round(t.intrusive, 1), "%", INTRUSIVE_AIM,
-            note=f"{t.intrusive_pushes}/{t.pushes} pushes; {t.opens} labelled opens"),
+            + ", ".join(f"{k} {o.percent:.0f}%" for k, o in by_lang.items()),
+        ),
+        Row(
+            "conversational forget: request recognised and the words not recalled a week later",
+            honoured.percent,
+            "%",
+            FORGET_AIM,
+            note=f"{honoured.hits}/{honoured.total} requests, en and zh",
+        ),
+        Row(
+            "conversational forget: mis-fires on the forget-word negative set",
+            misfired.percent,
+            "%",
+            MISFIRE_AIM,
+            note=f"{misfired.hits}/{misfired.total} negatives fired ('I forgot my keys', 我忘了带钥匙, "
+            "reminders, 'forget it', questions, tasks)",
+        ),
+        Row(
+            "follow-ups: push precision",
+            round(t.precision, 1),
+            "%",
+            PUSH_PRECISION_AIM,
+            note=f"{t.right_pushes}/{t.pushes} pushes at opens labelled ask",
+        ),
+        Row(
+            "follow-ups: recall of asks",
+            round(t.recall, 1),
+            "%",
+            PUSH_RECALL_AIM,
+            note=f"{t.right_pushes}/{t.asks} labelled asks pushed",
+        ),
+        Row(
+            "follow-ups: intrusive pushes",
+            round(t.intrusive, 1),
+            "%",
+            INTRUSIVE_AIM,
+            note=f"{t.intrusive_pushes}/{t.pushes} pushes; {t.opens} labelled opens",
+        ),
     ]
-    notes = [_misses("updates", total), _misses("conversational forget", honoured),
-             "forget mis-fires: " + (", ".join(misfired.hit_ids) or "none"),
-             "follow-up wrong decisions: " + ("; ".join(pushes.wrong) or "none")]
+    notes = [
+        _misses("updates", total),
+        _misses("conversational forget", honoured),
+        "forget mis-fires: " + (", ".join(misfired.hit_ids) or "none"),
+        "follow-up wrong decisions: " + ("; ".join(pushes.wrong) or "none"),
+    ]
     return rows, notes

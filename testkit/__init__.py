@@ -29,7 +29,11 @@ class DaemonProcess(ScratchDaemon):
         # A whole environment, to start xaid (or xaictl) with: this process's, without its XAID_* and
         # service-manager variables, and then this daemon's settings.
         self.env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("XAID_", "LISTEN_", "NOTIFY_SOCKET"))},
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith(("XAID_", "LISTEN_", "NOTIFY_SOCKET"))
+            },
             **self.settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None
@@ -49,6 +53,7 @@ class DaemonProcess(ScratchDaemon):
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> float:
         """Seconds from start until the socket answered a ping."""
+
         def running() -> None:
             assert self.proc is not None
             if self.proc.poll() is not None:
@@ -67,7 +72,9 @@ class DaemonProcess(ScratchDaemon):
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-            raise RuntimeError(f"xaid did not stop within {timeout} s after SIGTERM:\n{self.log()}") from None
+            raise RuntimeError(
+                f"xaid did not stop within {timeout} s after SIGTERM:\n{self.log()}"
+            ) from None
 
     def kill(self) -> None:
         """SIGKILL: what a power cut or the OOM killer does to the process."""
@@ -90,7 +97,11 @@ def xaictl(*args: str, socket: Path, stdin: str | None = None) -> subprocess.Com
     env = {k: v for k, v in os.environ.items() if k != "XAID_SOCKET"}
     return subprocess.run(
         [sys.executable, "-m", "xaiclient.cli", "--socket", str(socket), *args],
-        input=stdin, capture_output=True, text=True, timeout=60, env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
     )
 
 
@@ -107,5 +118,9 @@ def xaictl_json(*args: str, socket: Path) -> Any:
 def one_line_error(out: subprocess.CompletedProcess[str], code: int = 1) -> str:
     """xaictl's promise on failure: one line on stderr, a non-zero exit, never a traceback."""
     assert out.returncode == code, out
-    assert out.stderr.count("\n") == 1 and out.stderr.startswith("xaictl: ") and "Traceback" not in out.stderr
+    assert (
+        out.stderr.count("\n") == 1
+        and out.stderr.startswith("xaictl: ")
+        and "Traceback" not in out.stderr
+    )
     return out.stderr

@@ -46,15 +46,19 @@ class DbCheck:
 
     @property
     def healthy(self) -> bool:
-        return self.integrity == "ok" and self.duplicated_episodes == 0 and self.unfinished_jobs == 0
+        return (
+            self.integrity == "ok" and self.duplicated_episodes == 0 and self.unfinished_jobs == 0
+        )
 
 
 def check_db(db: Path) -> DbCheck:
     conn = read_only(db)
     try:
         integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
-        dups = conn.execute("SELECT count(*) FROM (SELECT session_id FROM episodes WHERE session_id IS NOT NULL "
-                            "GROUP BY session_id HAVING count(*) > 1)").get
+        dups = conn.execute(
+            "SELECT count(*) FROM (SELECT session_id FROM episodes WHERE session_id IS NOT NULL "
+            "GROUP BY session_id HAVING count(*) > 1)"
+        ).get
         unfinished = conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").get
         failed = conn.execute("SELECT count(*) FROM jobs WHERE state = 'failed'").get
     finally:
@@ -84,8 +88,11 @@ def session_to_consolidate(client: Client) -> str:
     client.session_close(s0, wait=True)
     sid = client.session_open("a")["session_id"]
     for i in range(3):
-        client.session_send(sid, f"I'm so tired today {i}, my brother Tom moved to Oslo on 2026-03-0{i + 1} "
-                                 "and I like climbing.").finish()
+        client.session_send(
+            sid,
+            f"I'm so tired today {i}, my brother Tom moved to Oslo on 2026-03-0{i + 1} "
+            "and I like climbing.",
+        ).finish()
     return sid
 
 
@@ -181,13 +188,19 @@ for i in range(attempts):
     seen[key] = seen.get(key, 0) + 1
 print(json.dumps(seen))
 """
-REFUSED = json.dumps([[None, "forbidden"]])  # the one outcome allowed: a 'forbidden' frame (id null), then EOF
+REFUSED = json.dumps(
+    [[None, "forbidden"]]
+)  # the one outcome allowed: a 'forbidden' frame (id null), then EOF
 
 
 def intrude(sock: Path, attempts: int, timeout: float = 120.0) -> dict[str, int]:
     """Run INTRUDER against ``sock`` (needs root): how often each outcome was seen (REFUSED, ...)."""
-    proc = subprocess.run([sys.executable, "-c", INTRUDER, str(sock), str(attempts)], capture_output=True,
-                          text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-c", INTRUDER, str(sock), str(attempts)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"the intruder failed: {proc.stderr[-2000:]}")
     return json.loads(proc.stdout)
@@ -225,8 +238,11 @@ class Raw:
             if "event" in msg:
                 if msg["event"] == "tool_call":
                     self.rid += 1
-                    self.sock.sendall(encode_frame({"v": 1, "id": self.rid, "method": "cancel",
-                                                    "params": {"id": rid}}))
+                    self.sock.sendall(
+                        encode_frame(
+                            {"v": 1, "id": self.rid, "method": "cancel", "params": {"id": rid}}
+                        )
+                    )
                 continue
             return msg
 

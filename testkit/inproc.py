@@ -50,7 +50,13 @@ _SERVICE_MANAGER_VARS = ("NOTIFY_SOCKET", "WATCHDOG_", "LISTEN_")
 
 
 def _embedder_key(cfg: MemoryConfig) -> tuple[object, ...]:
-    return (cfg.embedder, cfg.embed_model, cfg.embed_tokenizer, cfg.embed_threads, cfg.embed_multilingual)
+    return (
+        cfg.embedder,
+        cfg.embed_model,
+        cfg.embed_tokenizer,
+        cfg.embed_threads,
+        cfg.embed_multilingual,
+    )
 
 
 def _shared_load(cfg: MemoryConfig) -> tuple[Embedder, EmbedProfile]:
@@ -107,10 +113,17 @@ class InProcessDaemon(ScratchDaemon):
     read its environment but never taken from this process's; ``config`` is the text of a TOML
     file passed as ``--config``; ``clock`` replaces the system clock (e.g. a ``ManualClock``)."""
 
-    def __init__(self, root: Path, env: Mapping[str, str] | None = None, config: str | None = None,
-                 clock: Clock | None = None):
+    def __init__(
+        self,
+        root: Path,
+        env: Mapping[str, str] | None = None,
+        config: str | None = None,
+        clock: Clock | None = None,
+    ):
         super().__init__(root, env, config)
-        self.env = self.settings  # only the XAID_* settings: config.load reads them as its environment
+        self.env = (
+            self.settings
+        )  # only the XAID_* settings: config.load reads them as its environment
         self.clock = clock
         self.cfg: Config | None = None
         self._stack: contextlib.ExitStack | None = None
@@ -123,18 +136,23 @@ class InProcessDaemon(ScratchDaemon):
     def start(self, wait: bool = True) -> InProcessDaemon:
         global _running
         if _running is not None:
-            raise RuntimeError(f"an in-process daemon already runs in {_running.root}: one at a time, "
-                               "they share the process's zone, logger and embedder")
+            raise RuntimeError(
+                f"an in-process daemon already runs in {_running.root}: one at a time, "
+                "they share the process's zone, logger and embedder"
+            )
         self.root.mkdir(parents=True, exist_ok=True)
         cfg = self.cfg = load(self.config_path, env=self.env)
         self._threads = set(threading.enumerate())
         with contextlib.ExitStack() as stack:
-            stack.enter_context(_patched(xaid.clock, "_zone", xaid.clock.zone()))  # serve sets the process's zone
+            stack.enter_context(
+                _patched(xaid.clock, "_zone", xaid.clock.zone())
+            )  # serve sets the process's zone
             stack.enter_context(_patched(xaid.embed, "load", _shared_load))
             stack.enter_context(_without_service_manager())
             stack.enter_context(_daemon_log(self.log_path, cfg.log.level))
             portal = self._portal = stack.enter_context(
-                anyio.from_thread.start_blocking_portal("asyncio", name="xaid-in-process"))
+                anyio.from_thread.start_blocking_portal("asyncio", name="xaid-in-process")
+            )
             self._stop = portal.call(anyio.Event)
             self._served = portal.start_task_soon(self._serve, cfg)
             self._stack = stack.pop_all()
@@ -150,11 +168,16 @@ class InProcessDaemon(ScratchDaemon):
 
     async def _serve(self, cfg: Config) -> None:
         with anyio.CancelScope() as self._scope:
-            await lifespan.serve(cfg, config_path=str(self.config_path) if self.config_path else None,
-                                 clock=self.clock, stop=self._stop)
+            await lifespan.serve(
+                cfg,
+                config_path=str(self.config_path) if self.config_path else None,
+                clock=self.clock,
+                stop=self._stop,
+            )
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
         """Until the socket answers a ping (or a refusal, which is an answer too)."""
+
         def running() -> None:
             assert self._served is not None
             if self._served.done():
@@ -189,14 +212,21 @@ class InProcessDaemon(ScratchDaemon):
         """Wait for the loop's worker threads: they are told to stop when the loop closes and end a
         moment later. One that does not would leak into the next test. (The loop's own thread is
         joined by the portal; threads the test started are the test's business.)"""
+
         def workers() -> set[threading.Thread]:
-            return {t for t in set(threading.enumerate()) - self._threads if t.name == "AnyIO worker thread"}
+            return {
+                t
+                for t in set(threading.enumerate()) - self._threads
+                if t.name == "AnyIO worker thread"
+            }
 
         deadline = time.monotonic() + timeout
         for thread in workers():
             thread.join(max(0.0, deadline - time.monotonic()))
         if left := workers():
-            raise RuntimeError(f"{len(left)} worker thread(s) of the in-process daemon still run after {timeout} s")
+            raise RuntimeError(
+                f"{len(left)} worker thread(s) of the in-process daemon still run after {timeout} s"
+            )
 
     def __enter__(self) -> InProcessDaemon:
         return self.start()

@@ -46,7 +46,9 @@ class ScratchDaemon:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def _await_answer(self, timeout: float, still_running: Callable[[], None], pause: float) -> None:
+    def _await_answer(
+        self, timeout: float, still_running: Callable[[], None], pause: float
+    ) -> None:
         """Until the socket answers a ping; a refusal (``forbidden``) is an answer too: the daemon is
         up. ``still_running`` raises when the daemon ended before it answered."""
         deadline = time.monotonic() + timeout
@@ -58,7 +60,9 @@ class ScratchDaemon:
                 return
             except DaemonUnavailable:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"xaid did not answer within {timeout} s:\n{self.log()}") from None
+                    raise RuntimeError(
+                        f"xaid did not answer within {timeout} s:\n{self.log()}"
+                    ) from None
                 time.sleep(pause)
             except XaiError as exc:
                 if exc.code != "forbidden":

@@ -38,7 +38,9 @@ def blocks(lang: str) -> list[str]:
 def run_python(code: str, sock: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
     env["XAID_SOCKET"] = str(sock)
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_the_python_snippets_run_as_written_and_again(daemon: InProcessDaemon) -> None:
@@ -55,7 +57,9 @@ def test_the_python_snippets_run_as_written_and_again(daemon: InProcessDaemon) -
 
 
 def make_dry_run(*args: str) -> str:
-    out = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        ["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -76,7 +80,8 @@ def _shell_lines() -> list[str]:
 
 def test_the_make_targets_it_names_exist() -> None:
     named = set(re.findall(r"`make (\w+)`", README)) | {
-        line.split()[1] for line in _shell_lines() if line.startswith("make ")}
+        line.split()[1] for line in _shell_lines() if line.startswith("make ")
+    }
     assert {"demo", "test", "bench"} <= named
     targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
     assert named <= targets, named - targets
@@ -88,8 +93,13 @@ def test_the_daemon_command_reads_as_a_valid_configuration(tmp_path: Path) -> No
     assert set(variables) == {"XAID_STORAGE_STATE_DIR", "XAID_SERVER_SOCKET"}
     env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
     env.update(variables, XDG_CONFIG_HOME=str(tmp_path))
-    out = subprocess.run([sys.executable, "-m", "xaid", "--check-config"], env=env, capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "xaid", "--check-config"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0 and "XAID_SERVER_SOCKET" in out.stdout, out.stderr
 
 
@@ -102,11 +112,19 @@ def test_the_xaictl_commands_run_as_written(daemon: InProcessDaemon) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
     env["XAID_SOCKET"] = str(daemon.socket)
     env["XAICTL_HISTORY"] = str(daemon.root / "history")
-    commands = [shlex.split(ln)[1:] for ln in _shell_lines() if shlex.split(ln)[0].endswith("bin/xaictl")]
+    commands = [
+        shlex.split(ln)[1:] for ln in _shell_lines() if shlex.split(ln)[0].endswith("bin/xaictl")
+    ]
     assert {c[0] for c in commands} >= {"chat", "demo", "send"}
     for args in commands:
-        out = subprocess.run([sys.executable, "-m", "xaiclient.cli", *args], env=env, input="hello\n/quit\n",
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "xaiclient.cli", *args],
+            env=env,
+            input="hello\n/quit\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 0, f"xaictl {' '.join(args)}: {out.stderr}"
         assert "echo: " in out.stdout
 
@@ -115,7 +133,9 @@ def test_the_layout_it_describes_exists() -> None:
     (tree,) = [b for b in blocks("") if "xaid/" in b]
     top = ROOT
     for line in tree.splitlines():
-        if not line.strip() or len(line) - len(line.lstrip()) > 8:  # blank, or a description's second line
+        if (
+            not line.strip() or len(line) - len(line.lstrip()) > 8
+        ):  # blank, or a description's second line
             continue
         names = line.strip().split("  ")[0].strip()
         if not line.startswith(" "):
@@ -129,8 +149,15 @@ def test_the_layout_it_describes_exists() -> None:
 def test_the_layout_names_everything_at_the_package_top() -> None:
     """Every module and package directly under xaid/ has a line: a new one cannot hide."""
     (tree,) = [b for b in blocks("") if "xaid/" in b]
-    named = {n.strip().rstrip("/") for line in tree.splitlines() if line.startswith("  ") and line[2] != " "
-             for n in line.strip().split("  ")[0].split(", ")}
-    present = {p.name for p in (ROOT / "xaid").iterdir()
-               if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").exists()}
+    named = {
+        n.strip().rstrip("/")
+        for line in tree.splitlines()
+        if line.startswith("  ") and line[2] != " "
+        for n in line.strip().split("  ")[0].split(", ")
+    }
+    present = {
+        p.name
+        for p in (ROOT / "xaid").iterdir()
+        if (p.suffix == ".py" and p.name != "__init__.py") or (p / "__init__.py").exists()
+    }
     assert present - named == set(), f"README's 'What is where' misses {sorted(present - named)}"

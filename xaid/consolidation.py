@@ -38,14 +38,23 @@ from .store.mood import MoodState
 from .store.utterances import NewUtterance
 
 log = logging.getLogger(__name__)
-FENCE_RETRIES = 20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
+FENCE_RETRIES = (
+    20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
+)
 
 
 class Consolidation:
     """Runs the jobs that xaid.memory.service queues; meets ``episodes.Helpers``."""
 
-    def __init__(self, db: Database, clock: Clock, settings: Settings, queue: GenerationQueue,
-                 embeddings: Embeddings, counters: Counter[str]):
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        settings: Settings,
+        queue: GenerationQueue,
+        embeddings: Embeddings,
+        counters: Counter[str],
+    ):
         self.db = db
         self.clock = clock
         self.settings = settings
@@ -85,7 +94,9 @@ class Consolidation:
                 return await self._run_once(job_id, agent_id, session_id, seen)
             except fence.Fenced:
                 self.counters["consolidations_fenced"] += 1
-        raise RuntimeError(f"forgets of {agent_id!r} kept interrupting the consolidation of {session_id!r}")
+        raise RuntimeError(
+            f"forgets of {agent_id!r} kept interrupting the consolidation of {session_id!r}"
+        )
 
     async def _run_once(self, job_id: int, agent_id: str, session_id: str, seen: int) -> int | None:
         db, cfg = self.db, self.settings.config
@@ -102,11 +113,16 @@ class Consolidation:
         # The conversation's own time, not the moment someone pressed "close": imported history stays recent
         # relative to itself, and the closing mood is the mood at its last word.
         ended = session.last_ms
-        closing = await db.run(tracker.current, agent_id, ended, cfg.mood) if agent_config.mood_enabled(
-            agent.config) else None
+        closing = (
+            await db.run(tracker.current, agent_id, ended, cfg.mood)
+            if agent_config.mood_enabled(agent.config)
+            else None
+        )
         d = draft.draft(messages, intensity, closing, agent.name)
         turns = utterances.from_messages(messages, intensity)
-        if not d.utterances:  # the companion alone spoke: no episode, but what it said is still memory
+        if (
+            not d.utterances
+        ):  # the companion alone spoke: no episode, but what it said is still memory
             turn_vectors = (await episodes.embed(self, [], turns))[1]
             await db.run(self._write_turns, agent_id, session_id, turns, turn_vectors, job_id, seen)
             return None
@@ -120,29 +136,72 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         arms = arm.matters(d, closing)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
-        episode_id = await db.run(self._write, agent_id, session_id, d, closing, planned,
-                                  [*summary_vec, *turn_vectors], job_id, arms, turns, seen)
+        episode_id = await db.run(
+            self._write,
+            agent_id,
+            session_id,
+            d,
+            closing,
+            planned,
+            [*summary_vec, *turn_vectors],
+            job_id,
+            arms,
+            turns,
+            seen,
+        )
         if agent_config.memory_enabled(agent.config):
-            await db.run(persona.refresh, agent, self.settings.config.memory.persona_every, self.clock.now_ms())
+            await db.run(
+                persona.refresh,
+                agent,
+                self.settings.config.memory.persona_every,
+                self.clock.now_ms(),
+            )
         return episode_id
 
-    def _write_turns(self, conn: apsw.Connection, agent_id: str, session_id: str, turns: list[NewUtterance],
-                     vectors: list[np.ndarray | None], job_id: int, seen: int) -> None:
+    def _write_turns(
+        self,
+        conn: apsw.Connection,
+        agent_id: str,
+        session_id: str,
+        turns: list[NewUtterance],
+        vectors: list[np.ndarray | None],
+        job_id: int,
+        seen: int,
+    ) -> None:
         fence.check(conn, agent_id, seen)
         episodes.write_turns(conn, agent_id, session_id, turns, vectors)
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
 
-    def _write(self, conn: apsw.Connection, agent_id: str, session_id: str, d: draft.Draft,
-               closing: MoodState | None, planned: list[PlannedFact],
-               vectors: list[np.ndarray | None], job_id: int, arms: list[arm.Arm], turns: list[NewUtterance],
-               seen: int) -> int:
+    def _write(
+        self,
+        conn: apsw.Connection,
+        agent_id: str,
+        session_id: str,
+        d: draft.Draft,
+        closing: MoodState | None,
+        planned: list[PlannedFact],
+        vectors: list[np.ndarray | None],
+        job_id: int,
+        arms: list[arm.Arm],
+        turns: list[NewUtterance],
+        seen: int,
+    ) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
         fence.check(conn, agent_id, seen)
         if (existing := sql.episode_for_session(conn, session_id)) is not None:
             sql.finish_job(conn, job_id, "done", self.clock.now_ms())
             return existing
-        episode_id = episodes.write_episode(conn, agent_id, session_id, d, closing, planned, vectors, turns)
-        fire.after_session(conn, agent_id, session_id, [u.message.text for u in d.utterances], episode_id, arms,
-                           d.ended_ms)
+        episode_id = episodes.write_episode(
+            conn, agent_id, session_id, d, closing, planned, vectors, turns
+        )
+        fire.after_session(
+            conn,
+            agent_id,
+            session_id,
+            [u.message.text for u in d.utterances],
+            episode_id,
+            arms,
+            d.ended_ms,
+        )
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
         return episode_id

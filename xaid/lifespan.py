@@ -39,8 +39,11 @@ log = logging.getLogger(__name__)
 async def _refuse(stream: Stream, err: XaiError) -> None:
     """Say why, then linger briefly: closing with unread input would reset the connection and
     could destroy the explanation before the client reads it."""
-    with anyio.move_on_after(1.0), contextlib.suppress(
-        anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError
+    with (
+        anyio.move_on_after(1.0),
+        contextlib.suppress(
+            anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError
+        ),
     ):
         await stream.send(encode_frame({"id": None, "ok": False, "error": err.to_wire()}))
         await stream.send_eof()
@@ -57,11 +60,15 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
         if not allowed(app.config, uid, {gid} | peer_groups(raw)):
             app.stats.connections_refused += 1
             log.warning("refused a connection from uid %d gid %d (not in the allow-list)", uid, gid)
-            await _refuse(stream, XaiError(ErrorCode.FORBIDDEN, f"uid {uid} may not use this daemon"))
+            await _refuse(
+                stream, XaiError(ErrorCode.FORBIDDEN, f"uid {uid} may not use this daemon")
+            )
             return
         if app.connections >= app.config.server.max_connections:
             app.stats.connections_refused += 1
-            await _refuse(stream, XaiError(ErrorCode.OVERLOADED, "too many connections; try again shortly"))
+            await _refuse(
+                stream, XaiError(ErrorCode.OVERLOADED, "too many connections; try again shortly")
+            )
             return
         app.connections += 1
         try:
@@ -95,7 +102,9 @@ def _reload(app: App, path: str | None) -> None:
     log.info("SIGHUP: configuration reloaded from %s", fresh.source)
 
 
-async def _signals(app: App, tg: TaskGroup, serving: anyio.CancelScope, config_path: str | None) -> None:
+async def _signals(
+    app: App, tg: TaskGroup, serving: anyio.CancelScope, config_path: str | None
+) -> None:
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as received:
         async for signum in received:
             if signum == signal.SIGHUP:
@@ -106,7 +115,9 @@ async def _signals(app: App, tg: TaskGroup, serving: anyio.CancelScope, config_p
             return
 
 
-async def _stop_when(stop: anyio.Event, app: App, tg: TaskGroup, serving: anyio.CancelScope) -> None:
+async def _stop_when(
+    stop: anyio.Event, app: App, tg: TaskGroup, serving: anyio.CancelScope
+) -> None:
     await stop.wait()
     log.info("asked to stop: draining")
     await _shut_down(app, tg, serving)
@@ -118,7 +129,9 @@ async def _shut_down(app: App, tg: TaskGroup, serving: anyio.CancelScope) -> Non
     app.shutting_down = True
     serving.cancel()  # stop accepting
     if not await _drain(app, app.config.server.drain_seconds):
-        log.warning("calls still running after %.0f s: cancelling them", app.config.server.drain_seconds)
+        log.warning(
+            "calls still running after %.0f s: cancelling them", app.config.server.drain_seconds
+        )
     tg.cancel_scope.cancel()
 
 
@@ -144,23 +157,36 @@ async def _watchdog(interval: float) -> None:
         await anyio.sleep(interval)
 
 
-async def serve(cfg: Config, *, config_path: str | None = None, clock: Clock | None = None,
-                stop: anyio.Event | None = None) -> None:
+async def serve(
+    cfg: Config,
+    *,
+    config_path: str | None = None,
+    clock: Clock | None = None,
+    stop: anyio.Event | None = None,
+) -> None:
     """Run the daemon until SIGTERM or SIGINT. With ``stop``, run it until that event is set
     instead, with the same drain, and install no signal handlers: they work only in the main
     thread, and a daemon hosted in a thread (the tests' in-process one) has no signals of its own."""
-    lock = lock_state_dir(prepare_state_dir(cfg))  # before anything is opened: one daemon per state directory
+    lock = lock_state_dir(
+        prepare_state_dir(cfg)
+    )  # before anything is opened: one daemon per state directory
     try:
         await _serve(cfg, config_path, clock, stop)
     finally:
         os.close(lock)
 
 
-async def _serve(cfg: Config, config_path: str | None, clock: Clock | None, stop: anyio.Event | None) -> None:
+async def _serve(
+    cfg: Config, config_path: str | None, clock: Clock | None, stop: anyio.Event | None
+) -> None:
     app = App.open(cfg, clock)
-    await app.memory.start()  # before the socket accepts: what it notes must predate every new session
+    await (
+        app.memory.start()
+    )  # before the socket accepts: what it notes must predate every new session
     if swept := backup.sweep(app.db.path):
-        log.warning("deleted %d backup snapshot(s) left by a daemon that was killed while backing up", swept)
+        log.warning(
+            "deleted %d backup snapshot(s) left by a daemon that was killed while backing up", swept
+        )
     socks, path = bind(cfg)
     servers: list[asyncio.Server] = []
     try:
@@ -175,15 +201,25 @@ async def _serve(cfg: Config, config_path: str | None, clock: Clock | None, stop
             tg.start_soon(app.memory.run, tg)
             if (interval := watchdog_interval()) is not None:
                 tg.start_soon(_watchdog, interval)
-            notify(f"READY=1\nSTATUS=listening on {path or 'activated socket'}\nMAINPID={os.getpid()}")
-            log.info("xaid %s ready on %s (database %s, time zone %s)", app.version, path or "activated socket",
-                     app.db.path, zone())
+            notify(
+                f"READY=1\nSTATUS=listening on {path or 'activated socket'}\nMAINPID={os.getpid()}"
+            )
+            log.info(
+                "xaid %s ready on %s (database %s, time zone %s)",
+                app.version,
+                path or "activated socket",
+                app.db.path,
+                zone(),
+            )
             handle = _handler(app)
             loop = asyncio.get_running_loop()
             for sock in socks:
                 sock.setblocking(False)
-                servers.append(await loop.create_unix_server(
-                    lambda: Stream(lambda s: tg.start_soon(handle, s)), sock=sock))
+                servers.append(
+                    await loop.create_unix_server(
+                        lambda: Stream(lambda s: tg.start_soon(handle, s)), sock=sock
+                    )
+                )
             with serving:
                 await anyio.sleep_forever()
             _stop_listening(servers, path)  # new clients are refused at once while we drain
@@ -202,4 +238,6 @@ def run(cfg: Config, config_path: str | None = None) -> None:
             options["use_uvloop"] = True
         except ImportError:
             log.info("uvloop is not installed: running on plain asyncio")
-    anyio.run(lambda: serve(cfg, config_path=config_path), backend="asyncio", backend_options=options)
+    anyio.run(
+        lambda: serve(cfg, config_path=config_path), backend="asyncio", backend_options=options
+    )

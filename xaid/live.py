@@ -19,8 +19,12 @@ import anyio
 class LiveSessions:
     def __init__(self) -> None:
         self.active: dict[str, anyio.Event] = {}  # session → set when its running turn ends
-        self.closing: set[str] = set()  # sessions whose close is being written: no turn starts in them
-        self.activity: dict[str, float] = {}  # session → monotonic time of its last turn in this run
+        self.closing: set[str] = (
+            set()
+        )  # sessions whose close is being written: no turn starts in them
+        self.activity: dict[
+            str, float
+        ] = {}  # session → monotonic time of its last turn in this run
         self._on_closed: list[Callable[[str], None]] = []
 
     def touch(self, session_id: str) -> None:

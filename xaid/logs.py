@@ -25,9 +25,16 @@ def _quote(value: object) -> str:
 
 class LogfmtFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
-        parts = [f"ts={stamp}", f"level={record.levelname.lower()}", f"logger={record.name}",
-                 f"msg={_quote(record.getMessage())}"]
+        stamp = (
+            time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z"
+        )
+        parts = [
+            f"ts={stamp}",
+            f"level={record.levelname.lower()}",
+            f"logger={record.name}",
+            f"msg={_quote(record.getMessage())}",
+        ]
         parts += [f"{k}={_quote(v)}" for k, v in vars(record).items() if k not in _STANDARD]
         if record.exc_info:
             parts.append(f"exc={_quote(self.formatException(record.exc_info))}")

@@ -55,10 +55,14 @@ def prepare_state_dir(cfg: Config) -> Path:
     if mode & 0o077:
         uid = os.geteuid()
         if st.st_uid != uid:
-            raise StateDirError(f"refusing the state directory {directory}: its mode {mode:04o} lets others read "
-                                f"it and it belongs to uid {st.st_uid}, not to this daemon's uid {uid}")
+            raise StateDirError(
+                f"refusing the state directory {directory}: its mode {mode:04o} lets others read "
+                f"it and it belongs to uid {st.st_uid}, not to this daemon's uid {uid}"
+            )
         os.chmod(directory, 0o700)
-        log.warning("the state directory %s was mode %04o, open to others: made it 0700", directory, mode)
+        log.warning(
+            "the state directory %s was mode %04o, open to others: made it 0700", directory, mode
+        )
     return directory
 
 
@@ -75,8 +79,9 @@ def lock_state_dir(directory: Path) -> int:
     except BlockingIOError:
         holder = os.read(fd, 20).decode(errors="replace").strip()
         os.close(fd)
-        raise StateDirError(f"another xaid (pid {holder or 'unknown'}) already uses the state directory "
-                            f"{directory}") from None
+        raise StateDirError(
+            f"another xaid (pid {holder or 'unknown'}) already uses the state directory {directory}"
+        ) from None
     except OSError as exc:
         os.close(fd)
         raise StateDirError(f"cannot lock {path}: {exc.strerror}") from None

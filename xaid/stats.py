@@ -78,8 +78,11 @@ def _summary(values: deque[float], digits: int) -> dict[str, Any]:
     ordered = sorted(values)
     if not ordered:
         return {"count": 0, "p50": None, "p95": None}
-    return {"count": len(ordered), "p50": round(percentile(ordered, 0.5), digits),
-            "p95": round(percentile(ordered, 0.95), digits)}
+    return {
+        "count": len(ordered),
+        "p50": round(percentile(ordered, 0.5), digits),
+        "p95": round(percentile(ordered, 0.95), digits),
+    }
 
 
 def _window() -> deque[float]:
@@ -106,9 +109,11 @@ class LLMSpeed:
 
     def to_wire(self) -> dict[str, Any]:
         """p95 of a rate is the fast end; read p50 as typical."""
-        return {"first_token_ms": _summary(self.first_token_ms, 1),
-                "generation_tokens_per_s": _summary(self.generation_tps, 2),
-                "prompt_tokens_per_s": _summary(self.prompt_tps, 1)}
+        return {
+            "first_token_ms": _summary(self.first_token_ms, 1),
+            "generation_tokens_per_s": _summary(self.generation_tps, 2),
+            "prompt_tokens_per_s": _summary(self.prompt_tps, 1),
+        }
 
 
 # The Prometheus view.
@@ -126,35 +131,109 @@ def prometheus(stats: dict[str, Any]) -> str:
             lines.append(f"xaid_{name}{labels} {value}")
 
     methods = stats.get("methods", {})
-    metric("requests_total", "counter", "Requests answered, by method.",
-           [(f'{{method="{_label(m)}"}}', s["calls"]) for m, s in methods.items()])
-    metric("request_errors_total", "counter", "Requests answered with an error, by method.",
-           [(f'{{method="{_label(m)}"}}', s["errors"]) for m, s in methods.items()])
-    metric("request_latency_ms", "summary", "Latency of recent requests in milliseconds, by method.",
-           [(f'{{method="{_label(m)}",quantile="{q}"}}', s[f"p{int(float(q) * 100)}_ms"])
-            for m, s in methods.items() for q in ("0.5", "0.95", "0.99")])
-    metric("connections_total", "counter", "Connections accepted since start.",
-           [("", stats.get("connections_total", 0))])
-    metric("connections_refused_total", "counter", "Connections refused (allow-list or limit).",
-           [("", stats.get("connections_refused", 0))])
-    metric("protocol_errors_total", "counter", "Malformed frames received.", [("", stats.get("protocol_errors", 0))])
-    metric("llm_generations_total", "counter", "Model generations finished.", [("", stats.get("llm_generated", 0))])
+    metric(
+        "requests_total",
+        "counter",
+        "Requests answered, by method.",
+        [(f'{{method="{_label(m)}"}}', s["calls"]) for m, s in methods.items()],
+    )
+    metric(
+        "request_errors_total",
+        "counter",
+        "Requests answered with an error, by method.",
+        [(f'{{method="{_label(m)}"}}', s["errors"]) for m, s in methods.items()],
+    )
+    metric(
+        "request_latency_ms",
+        "summary",
+        "Latency of recent requests in milliseconds, by method.",
+        [
+            (f'{{method="{_label(m)}",quantile="{q}"}}', s[f"p{int(float(q) * 100)}_ms"])
+            for m, s in methods.items()
+            for q in ("0.5", "0.95", "0.99")
+        ],
+    )
+    metric(
+        "connections_total",
+        "counter",
+        "Connections accepted since start.",
+        [("", stats.get("connections_total", 0))],
+    )
+    metric(
+        "connections_refused_total",
+        "counter",
+        "Connections refused (allow-list or limit).",
+        [("", stats.get("connections_refused", 0))],
+    )
+    metric(
+        "protocol_errors_total",
+        "counter",
+        "Malformed frames received.",
+        [("", stats.get("protocol_errors", 0))],
+    )
+    metric(
+        "llm_generations_total",
+        "counter",
+        "Model generations finished.",
+        [("", stats.get("llm_generated", 0))],
+    )
     speed = stats.get("llm_speed", {})
     for key, name, help_text in (
-        ("first_token_ms", "llm_first_token_ms", "Time to the first piece of a reply, recent turns, in milliseconds."),
-        ("generation_tokens_per_s", "llm_generation_tokens_per_second", "Generation speed of recent replies."),
-        ("prompt_tokens_per_s", "llm_prompt_tokens_per_second", "Prompt reading speed of recent generations."),
+        (
+            "first_token_ms",
+            "llm_first_token_ms",
+            "Time to the first piece of a reply, recent turns, in milliseconds.",
+        ),
+        (
+            "generation_tokens_per_s",
+            "llm_generation_tokens_per_second",
+            "Generation speed of recent replies.",
+        ),
+        (
+            "prompt_tokens_per_s",
+            "llm_prompt_tokens_per_second",
+            "Prompt reading speed of recent generations.",
+        ),
     ):
         summary = speed.get(key) or {}
-        metric(name, "summary", help_text,
-               [(f'{{quantile="{q}"}}', summary[p]) for q, p in (("0.5", "p50"), ("0.95", "p95"))
-                if summary.get(p) is not None])
-    memory = {k: v for k, v in stats.get("memory", {}).items()
-              if isinstance(v, int | float) and not isinstance(v, bool)}
-    metric("memory_events_total", "counter", "Memory events (episodes by path, fact decisions, LLM calls, embeddings).",
-           [(f'{{event="{_label(k)}"}}', v) for k, v in sorted(memory.items())])
+        metric(
+            name,
+            "summary",
+            help_text,
+            [
+                (f'{{quantile="{q}"}}', summary[p])
+                for q, p in (("0.5", "p50"), ("0.95", "p95"))
+                if summary.get(p) is not None
+            ],
+        )
+    memory = {
+        k: v
+        for k, v in stats.get("memory", {}).items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    }
+    metric(
+        "memory_events_total",
+        "counter",
+        "Memory events (episodes by path, fact decisions, LLM calls, embeddings).",
+        [(f'{{event="{_label(k)}"}}', v) for k, v in sorted(memory.items())],
+    )
     sched = stats.get("scheduler", {})
-    metric("recall_pushes_total", "counter", "Proactive suggestions given.", [("", sched.get("pushes", 0))])
-    metric("recall_engaged_total", "counter", "Suggestions the user took up.", [("", sched.get("engaged", 0))])
-    metric("recall_annoying_total", "counter", "Suggestions rated annoying.", [("", sched.get("annoying", 0))])
+    metric(
+        "recall_pushes_total",
+        "counter",
+        "Proactive suggestions given.",
+        [("", sched.get("pushes", 0))],
+    )
+    metric(
+        "recall_engaged_total",
+        "counter",
+        "Suggestions the user took up.",
+        [("", sched.get("engaged", 0))],
+    )
+    metric(
+        "recall_annoying_total",
+        "counter",
+        "Suggestions rated annoying.",
+        [("", sched.get("annoying", 0))],
+    )
     return "\n".join(lines) + "\n"

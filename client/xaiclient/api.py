@@ -76,23 +76,36 @@ class Api:
         return self.stream("session.send", session_id=session_id, text=text, **extra)
 
     def session_tool_result(self, session_id: str, call_id: str, result: Any) -> Any:
-        return self.call("session.tool_result", session_id=session_id, call_id=call_id, result=result)
+        return self.call(
+            "session.tool_result", session_id=session_id, call_id=call_id, result=result
+        )
 
     def session_ingest(self, session_id: str, messages: list[dict[str, Any]]) -> Any:
         return self.call("session.ingest", session_id=session_id, messages=messages)
 
-    def session_close(self, session_id: str, ts: int | None = None, wait: bool | None = None) -> Any:
+    def session_close(
+        self, session_id: str, ts: int | None = None, wait: bool | None = None
+    ) -> Any:
         return self.call("session.close", session_id=session_id, ts=ts, wait=wait)
 
-    def session_list(self, agent_id: str, open_only: bool | None = None, limit: int | None = None,
-                     cursor: str | None = None) -> Any:
+    def session_list(
+        self,
+        agent_id: str,
+        open_only: bool | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Any:
         """One page of sessions: ``{sessions, next_cursor}``; pass ``next_cursor`` back for the next page."""
-        return self.call("session.list", agent_id=agent_id, open_only=open_only, limit=limit, cursor=cursor)
+        return self.call(
+            "session.list", agent_id=agent_id, open_only=open_only, limit=limit, cursor=cursor
+        )
 
     def mood_get(self, agent_id: str, ts: int | None = None) -> Any:
         return self.call("mood.get", agent_id=agent_id, ts=ts)
 
-    def mood_history(self, agent_id: str, limit: int | None = None, since: int | None = None) -> Any:
+    def mood_history(
+        self, agent_id: str, limit: int | None = None, since: int | None = None
+    ) -> Any:
         return self.call("mood.history", agent_id=agent_id, limit=limit, since=since)
 
     def mood_reset(self, agent_id: str, ts: int | None = None) -> Any:
@@ -113,12 +126,22 @@ class Api:
     ) -> Any:
         """Memories relevant to ``query``: ``{items: [{kind, id, text, score, ts, when, refs}], tokens}``."""
         return self.call(
-            "memory.search", agent_id=agent_id, query=query, k=k, budget_tokens=budget_tokens, ts=ts, kinds=kinds,
+            "memory.search",
+            agent_id=agent_id,
+            query=query,
+            k=k,
+            budget_tokens=budget_tokens,
+            ts=ts,
+            kinds=kinds,
             touch=touch,
         )
 
     def memory_list(
-        self, agent_id: str, kind: str | None = None, status: str | None = None, limit: int | None = None
+        self,
+        agent_id: str,
+        kind: str | None = None,
+        status: str | None = None,
+        limit: int | None = None,
     ) -> Any:
         return self.call("memory.list", agent_id=agent_id, kind=kind, status=status, limit=limit)
 
@@ -127,7 +150,11 @@ class Api:
         return self.call("memory.get", agent_id=agent_id, id=id)
 
     def memory_forget(
-        self, agent_id: str, id: str | None = None, query: str | None = None, all: bool | None = None
+        self,
+        agent_id: str,
+        id: str | None = None,
+        query: str | None = None,
+        all: bool | None = None,
     ) -> Any:
         """Delete one memory, everything matching ``query``, or (``all=True``) everything. Give exactly one."""
         return self.call("memory.forget", agent_id=agent_id, id=id, query=query, all=all)
@@ -136,7 +163,10 @@ class Api:
         return self.call("memory.export", agent_id=agent_id)
 
     def memory_import(
-        self, agent_id: str, files: dict[str, str] | None = None, facts: list[dict[str, Any]] | None = None
+        self,
+        agent_id: str,
+        files: dict[str, str] | None = None,
+        facts: list[dict[str, Any]] | None = None,
     ) -> Any:
         return self.call("memory.import", agent_id=agent_id, files=files, facts=facts)
 
@@ -146,10 +176,17 @@ class Api:
     def memory_maintain(self, ts: int | None = None) -> Any:
         return self.call("memory.maintain", ts=ts)
 
-    def scheduler_list(self, agent_id: str, states: list[str] | None = None, limit: int | None = None,
-                       cursor: str | None = None) -> Any:
+    def scheduler_list(
+        self,
+        agent_id: str,
+        states: list[str] | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Any:
         """One page of the agent's recall items (default: pending only): ``{items, next_cursor}``."""
-        return self.call("scheduler.list", agent_id=agent_id, states=states, limit=limit, cursor=cursor)
+        return self.call(
+            "scheduler.list", agent_id=agent_id, states=states, limit=limit, cursor=cursor
+        )
 
     def scheduler_arm(
         self,
@@ -163,8 +200,14 @@ class Api:
     ) -> Any:
         """Arm a matter to ask about between ``not_before`` and ``not_after`` (ms); returns the item."""
         return self.call(
-            "scheduler.arm", agent_id=agent_id, topic=topic, not_before=not_before, not_after=not_after,
-            priority=priority, keywords=keywords, ts=ts,
+            "scheduler.arm",
+            agent_id=agent_id,
+            topic=topic,
+            not_before=not_before,
+            not_after=not_after,
+            priority=priority,
+            keywords=keywords,
+            ts=ts,
         )
 
     def scheduler_cancel(self, agent_id: str, item_id: int) -> Any:
@@ -181,10 +224,16 @@ class Api:
         """Read (no other arguments) or change the agent's proactive-recall controls; returns the settings.
         ``allow=[]`` clears the allow-list (every scene and topic allowed)."""
         return self.call(
-            "scheduler.config", agent_id=agent_id, enabled=enabled, quiet=quiet, min_gap_hours=min_gap_hours,
+            "scheduler.config",
+            agent_id=agent_id,
+            enabled=enabled,
+            quiet=quiet,
+            min_gap_hours=min_gap_hours,
             allow=allow,
         )
 
     def scheduler_feedback(self, agent_id: str, item_id: int, feedback: str) -> Any:
         """The user's verdict on a suggestion they were given: ``"welcome"`` or ``"annoying"``."""
-        return self.call("scheduler.feedback", agent_id=agent_id, item_id=item_id, feedback=feedback)
+        return self.call(
+            "scheduler.feedback", agent_id=agent_id, item_id=item_id, feedback=feedback
+        )

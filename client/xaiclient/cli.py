@@ -61,7 +61,11 @@ def cmd_ping(args: argparse.Namespace) -> int:
                 raise
             time.sleep(0.1)
             continue
-        _print(args, {"ok": True, "rtt_us": round(rtt, 1)}, lambda v: f"pong from {client.path} in {v['rtt_us']} µs")
+        _print(
+            args,
+            {"ok": True, "rtt_us": round(rtt, 1)},
+            lambda v: f"pong from {client.path} in {v['rtt_us']} µs",
+        )
         return 0
 
 
@@ -71,14 +75,17 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     def human(s: dict[str, Any]) -> str:
         m = s["model"]
-        return "\n".join([
-            f"xaid {s['version']} pid {s['pid']} up {s['uptime_s']:.0f} s, {s['rss_kib'] // 1024} MiB",
-            f"model: {m['provider']} {m['state']}" + (f" ({m['error']})" if m.get("error") else ""),
-            f"queue: {s['queue']['waiting']} waiting, {s['queue']['generated']} generated; "
-            f"{s['connections']} connection(s), {s['active_turns']} turn(s) running",
-            *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
-            f"database: {s['database']}",
-        ])
+        return "\n".join(
+            [
+                f"xaid {s['version']} pid {s['pid']} up {s['uptime_s']:.0f} s, {s['rss_kib'] // 1024} MiB",
+                f"model: {m['provider']} {m['state']}"
+                + (f" ({m['error']})" if m.get("error") else ""),
+                f"queue: {s['queue']['waiting']} waiting, {s['queue']['generated']} generated; "
+                f"{s['connections']} connection(s), {s['active_turns']} turn(s) running",
+                *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
+                f"database: {s['database']}",
+            ]
+        )
 
     _print(args, st, human)
     return 0
@@ -86,12 +93,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def _speed_line(speed: dict[str, Any]) -> str:
     """Recent medians (p95 beside them): what a user waits for the first word, and how fast words come."""
+
     def fig(key: str, unit: str) -> str:
         v = speed.get(key) or {}
         return "-" if v.get("p50") is None else f"{v['p50']:g} {unit} (p95 {v['p95']:g})"
 
-    return (f"speed: first token {fig('first_token_ms', 'ms')}, generation {fig('generation_tokens_per_s', 'tok/s')}, "
-            f"prompt {fig('prompt_tokens_per_s', 'tok/s')}")
+    return (
+        f"speed: first token {fig('first_token_ms', 'ms')}, generation {fig('generation_tokens_per_s', 'tok/s')}, "
+        f"prompt {fig('prompt_tokens_per_s', 'tok/s')}"
+    )
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -112,8 +122,10 @@ def cmd_models(args: argparse.Namespace) -> int:
             if not m["installed"] and m["packages_installed"] < len(m["packages"]):
                 where += f" (xaid --install-model {m['name']})"
             mark = "*" if m["configured"] else " "
-            lines.append(f"{mark}{m['name']:<19} {m['size'] / 1e6:>6.0f}MB {m['ram_mb'] / 1000:>5.1f}GB "
-                         f"{','.join(m['languages']):<10} {m['license']:<11} {where}")
+            lines.append(
+                f"{mark}{m['name']:<19} {m['size'] / 1e6:>6.0f}MB {m['ram_mb'] / 1000:>5.1f}GB "
+                f"{','.join(m['languages']):<10} {m['license']:<11} {where}"
+            )
             lines.append(f"  {m['description']}")
         if v.get("model_path"):
             lines.append(f"llm.model_path = {v['model_path']} is used instead of the catalogue")
@@ -126,25 +138,36 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def _stats_lines(s: dict[str, Any]) -> str:
-    lines = [f"connections {s['connections_total']} ({s['connections_refused']} refused), "
-             f"protocol errors {s['protocol_errors']}, replies generated {s.get('llm_generated', 0)}",
-             *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
-             f"{'method':<22} {'calls':>7} {'errors':>7} {'p50 ms':>9} {'p95 ms':>9}"]
+    lines = [
+        f"connections {s['connections_total']} ({s['connections_refused']} refused), "
+        f"protocol errors {s['protocol_errors']}, replies generated {s.get('llm_generated', 0)}",
+        *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
+        f"{'method':<22} {'calls':>7} {'errors':>7} {'p50 ms':>9} {'p95 ms':>9}",
+    ]
     for name, m in sorted(s["methods"].items()):
-        lines.append(f"{name:<22} {m['calls']:>7} {m['errors']:>7} {m['p50_ms']:>9.2f} {m['p95_ms']:>9.2f}")
+        lines.append(
+            f"{name:<22} {m['calls']:>7} {m['errors']:>7} {m['p50_ms']:>9.2f} {m['p95_ms']:>9.2f}"
+        )
     mem = dict(s.get("memory") or {})
     if mem:
         embedder = mem.pop("embedder", "-")
         batches, texts = mem.pop("embed_batches", 0), mem.pop("embed_texts", 0)
-        lines.append(f"memory: embedder {embedder}; {texts} text(s) embedded in {batches} batch(es)")
+        lines.append(
+            f"memory: embedder {embedder}; {texts} text(s) embedded in {batches} batch(es)"
+        )
         if mem:
             lines.append("  " + ", ".join(f"{k} {v}" for k, v in sorted(mem.items())))
     if sched := s.get("scheduler"):
-        rates = [f"{name} {sched[f'{name}_rate']:.0%}" for name in ("engagement", "annoyance")
-                 if sched.get(f"{name}_rate") is not None]
-        lines.append(f"scheduler: {sched['pushes']} suggestion(s), {sched['engaged']} engaged, "
-                     f"{sched['welcome']} welcome, {sched['annoying']} annoying, {sched['pending']} pending"
-                     + (f"; {', '.join(rates)}" if rates else ""))
+        rates = [
+            f"{name} {sched[f'{name}_rate']:.0%}"
+            for name in ("engagement", "annoyance")
+            if sched.get(f"{name}_rate") is not None
+        ]
+        lines.append(
+            f"scheduler: {sched['pushes']} suggestion(s), {sched['engaged']} engaged, "
+            f"{sched['welcome']} welcome, {sched['annoying']} annoying, {sched['pending']} pending"
+            + (f"; {', '.join(rates)}" if rates else "")
+        )
     return "\n".join(lines)
 
 
@@ -166,12 +189,15 @@ def _agent_text(a: dict[str, Any]) -> str:
     config = a.get("config") or {}
     tools = [t.get("name", "?") for t in config.get("tools", [])]
     settings = {k: v for k, v in config.items() if k != "tools"}
-    return "\n".join([
-        f"{a['agent_id']}: {a['name']}, created {_when(a['created_ms'])}, updated {_when(a['updated_ms'])}",
-        f"persona: {a['persona_init'] or '(none)'}",
-        "config: " + (json.dumps(settings, ensure_ascii=False) if settings else "(the daemon's defaults)"),
-        "tools: " + (", ".join(tools) if tools else "(none)"),
-    ])
+    return "\n".join(
+        [
+            f"{a['agent_id']}: {a['name']}, created {_when(a['created_ms'])}, updated {_when(a['updated_ms'])}",
+            f"persona: {a['persona_init'] or '(none)'}",
+            "config: "
+            + (json.dumps(settings, ensure_ascii=False) if settings else "(the daemon's defaults)"),
+            "tools: " + (", ".join(tools) if tools else "(none)"),
+        ]
+    )
 
 
 def cmd_agent(args: argparse.Namespace) -> int:
@@ -180,14 +206,24 @@ def cmd_agent(args: argparse.Namespace) -> int:
             agents = client.every("agent.list", "agents")
             _print(args, agents, lambda v: "\n".join(_agent_line(a) for a in v) or "(no agents)")
         elif args.action == "create":
-            _print(args, client.agent_create(args.agent_id, args.name, args.persona, args.config), _agent_line)
+            _print(
+                args,
+                client.agent_create(args.agent_id, args.name, args.persona, args.config),
+                _agent_line,
+            )
         elif args.action == "update":
-            _print(args, client.agent_update(args.agent_id, args.name, args.persona, args.config), _agent_line)
+            _print(
+                args,
+                client.agent_update(args.agent_id, args.name, args.persona, args.config),
+                _agent_line,
+            )
         elif args.action == "show":
             _print(args, client.agent_get(args.agent_id), _agent_text)
         elif args.action == "delete":
             if not args.yes:
-                raise XaiError("refused", f"deleting {args.agent_id} erases everything it remembers; add --yes")
+                raise XaiError(
+                    "refused", f"deleting {args.agent_id} erases everything it remembers; add --yes"
+                )
             _print(args, client.agent_delete(args.agent_id), lambda v: f"deleted {v['deleted']}")
     return 0
 
@@ -247,65 +283,142 @@ def _drop_if_empty(client: Client, session_id: str) -> None:
 def cmd_session(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.action == "list":
-            found = client.every("session.list", "sessions", agent_id=args.agent_id, open_only=args.open or None)
-            _print(args, found, lambda v: "\n".join(
-                f"{s['session_id']}  {'open  ' if s['open'] else 'closed'}  {_when(s['opened_ms'])}  "
-                f"{s['messages']} messages" for s in v) or "(no sessions)")
+            found = client.every(
+                "session.list", "sessions", agent_id=args.agent_id, open_only=args.open or None
+            )
+            _print(
+                args,
+                found,
+                lambda v: (
+                    "\n".join(
+                        f"{s['session_id']}  {'open  ' if s['open'] else 'closed'}  {_when(s['opened_ms'])}  "
+                        f"{s['messages']} messages"
+                        for s in v
+                    )
+                    or "(no sessions)"
+                ),
+            )
         elif args.action == "history":
             history = client.session_history(args.session_id, args.limit)
-            empty = ("(transcript deleted after memory.keep_transcripts_days; its episode and facts are kept: "
-                     "xaictl memory list)" if history.get("transcript_pruned") else "(no messages)")
-            _print(args, history["messages"], lambda v: "\n".join(
-                f"[{_when(m['ts'])}] {m['role']}: {m['text']}" + (" (interrupted)" if m["status"] != "complete" else "")
-                for m in v) or empty)
+            empty = (
+                "(transcript deleted after memory.keep_transcripts_days; its episode and facts are kept: "
+                "xaictl memory list)"
+                if history.get("transcript_pruned")
+                else "(no messages)"
+            )
+            _print(
+                args,
+                history["messages"],
+                lambda v: (
+                    "\n".join(
+                        f"[{_when(m['ts'])}] {m['role']}: {m['text']}"
+                        + (" (interrupted)" if m["status"] != "complete" else "")
+                        for m in v
+                    )
+                    or empty
+                ),
+            )
         elif args.action == "open":
             opened = client.session_open(args.agent_id, ts=cli_time.given(args))
-            _print(args, opened, lambda v: f"{v['session_id']}  opened {_when(v['opened_ms'])} with {v['agent_id']}")
+            _print(
+                args,
+                opened,
+                lambda v: f"{v['session_id']}  opened {_when(v['opened_ms'])} with {v['agent_id']}",
+            )
         elif args.action == "close":
-            closed = client.session_close(args.session_id, ts=cli_time.given(args), wait=args.wait or None)
-            _print(args, closed, lambda v: f"closed {v['session_id']}" + (
-                "" if not args.wait else f"; episode {v['episode_id']}" if v["episode_id"] is not None
-                else "; nothing to remember (no episode)"))
+            closed = client.session_close(
+                args.session_id, ts=cli_time.given(args), wait=args.wait or None
+            )
+            _print(
+                args,
+                closed,
+                lambda v: (
+                    f"closed {v['session_id']}"
+                    + (
+                        ""
+                        if not args.wait
+                        else f"; episode {v['episode_id']}"
+                        if v["episode_id"] is not None
+                        else "; nothing to remember (no episode)"
+                    )
+                ),
+            )
     return 0
 
 
 def cmd_mood(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.reset:
-            _print(args, client.mood_reset(args.agent_id), lambda v: "mood reset: " + cli_explain.mood_line(v))
+            _print(
+                args,
+                client.mood_reset(args.agent_id),
+                lambda v: "mood reset: " + cli_explain.mood_line(v),
+            )
         elif args.history:
             items = client.mood_history(args.agent_id, args.history)["items"]
-            _print(args, items, lambda v: "\n".join(
-                f"[{_when(m['ts'])}] {m['kind']:<7} {cli_explain.mood_line(m)}  {' '.join(m['cues'])}" for m in v
-            ) or "(no mood changes)")
+            _print(
+                args,
+                items,
+                lambda v: (
+                    "\n".join(
+                        f"[{_when(m['ts'])}] {m['kind']:<7} {cli_explain.mood_line(m)}  {' '.join(m['cues'])}"
+                        for m in v
+                    )
+                    or "(no mood changes)"
+                ),
+            )
         else:
             mood = client.mood_get(args.agent_id)
-            _print(args, mood, lambda m: "\n".join(
-                [cli_explain.mood_line(m) + ("" if m["enabled"] else "  [mood is off for this agent]"),
-                 m["guidance"] or "(neutral: no tone guidance)"]))
+            _print(
+                args,
+                mood,
+                lambda m: "\n".join(
+                    [
+                        cli_explain.mood_line(m)
+                        + ("" if m["enabled"] else "  [mood is off for this agent]"),
+                        m["guidance"] or "(neutral: no tone guidance)",
+                    ]
+                ),
+            )
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="xaictl", description="Talk to the xaid daemon over its Unix socket.")
+    parser = argparse.ArgumentParser(
+        prog="xaictl", description="Talk to the xaid daemon over its Unix socket."
+    )
     parser.add_argument(
-        "--socket", help="daemon socket (default: $XAID_SOCKET, $XDG_RUNTIME_DIR/xaid/xaid.sock, /run/xaid/xaid.sock)"
+        "--socket",
+        help="daemon socket (default: $XAID_SOCKET, $XDG_RUNTIME_DIR/xaid/xaid.sock, /run/xaid/xaid.sock)",
     )
     parser.add_argument("--json", action="store_true", help="print results as JSON")
     # --json is also accepted after the subcommand ("xaictl stats --json"); unset there, the global one holds.
     json_flag = argparse.ArgumentParser(add_help=False)
-    json_flag.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print results as JSON")
+    json_flag.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print results as JSON"
+    )
     common = [json_flag]
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("ping", parents=common, help="check that the daemon answers")
-    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long")
+    p.add_argument(
+        "--wait", type=float, default=0.0, metavar="SECONDS", help="keep trying this long"
+    )
     p.set_defaults(fn=cmd_ping)
-    sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(fn=cmd_status)
-    sub.add_parser("models", parents=common, help="the model catalogue and what the daemon has installed"
-                   ).set_defaults(fn=cmd_models)
-    st = sub.add_parser("stats", parents=common, help="calls and latencies per method, memory and scheduler counters")
-    st.add_argument("--prometheus", action="store_true", help="the same figures in the Prometheus text format")
+    sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(
+        fn=cmd_status
+    )
+    sub.add_parser(
+        "models", parents=common, help="the model catalogue and what the daemon has installed"
+    ).set_defaults(fn=cmd_models)
+    st = sub.add_parser(
+        "stats",
+        parents=common,
+        help="calls and latencies per method, memory and scheduler counters",
+    )
+    st.add_argument(
+        "--prometheus", action="store_true", help="the same figures in the Prometheus text format"
+    )
     st.set_defaults(fn=cmd_stats)
 
     agent = sub.add_parser("agent", help="create, list, show, update, delete agents")
@@ -316,28 +429,42 @@ def build_parser() -> argparse.ArgumentParser:
         a.add_argument("agent_id")
         a.add_argument("--name")
         a.add_argument("--persona", help="persona_init: who the agent is")
-        a.add_argument("--config", type=_json_arg, help="agent config as a JSON object (tools, max_tokens, ...)")
+        a.add_argument(
+            "--config",
+            type=_json_arg,
+            help="agent config as a JSON object (tools, max_tokens, ...)",
+        )
     asub.add_parser("show", parents=common).add_argument("agent_id")
     d = asub.add_parser("delete", parents=common)
     d.add_argument("agent_id")
-    d.add_argument("--yes", action="store_true", help="confirm: everything the agent remembers is erased")
+    d.add_argument(
+        "--yes", action="store_true", help="confirm: everything the agent remembers is erased"
+    )
     agent.set_defaults(fn=cmd_agent)
 
-    send = sub.add_parser("send", parents=common, help="one message, reply streamed (reuses the newest open session)")
+    send = sub.add_parser(
+        "send", parents=common, help="one message, reply streamed (reuses the newest open session)"
+    )
     send.add_argument("agent_id")
     send.add_argument("text", nargs="?", help="the message; '-' reads it from stdin")
     send.add_argument("--file", metavar="FILE", help="read the message from FILE (UTF-8)")
     send.add_argument("--session", help="session id to continue")
     send.add_argument("--new", action="store_true", help="start a new session")
-    send.add_argument("--explain", action="store_true", help="also print what was recalled, the mood and the "
-                      "suggestion (the whole prompt context with --json)")
+    send.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print what was recalled, the mood and the "
+        "suggestion (the whole prompt context with --json)",
+    )
     cli_time.add_flags(send)
     send.set_defaults(fn=cmd_send)
 
     cli_chat.register(sub)
     cli_demo.register(sub)
 
-    mood = sub.add_parser("mood", parents=common, help="the mood the agent senses, its history, or a reset")
+    mood = sub.add_parser(
+        "mood", parents=common, help="the mood the agent senses, its history, or a reset"
+    )
     mood.add_argument("agent_id")
     mood.add_argument("--history", type=int, metavar="N", help="the last N mood changes")
     mood.add_argument("--reset", action="store_true", help="back to neutral")
@@ -357,7 +484,9 @@ def build_parser() -> argparse.ArgumentParser:
     sc = ssub.add_parser("close", parents=common)
     sc.add_argument("session_id")
     cli_time.add_flags(sc)
-    sc.add_argument("--wait", action="store_true", help="wait for the session's episode and print its id")
+    sc.add_argument(
+        "--wait", action="store_true", help="wait for the session's episode and print its id"
+    )
     sess.set_defaults(fn=cmd_session)
 
     shell = cli_memory.Shell(connect=_connect, show=_print, when=_when)

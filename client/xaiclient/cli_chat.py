@@ -86,7 +86,9 @@ def stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> di
                 print(ev.data.get("delta", ""), end="", flush=True)
             elif ev.event == "tool_call":
                 client.session_tool_result(
-                    args.session_id, ev.data["call_id"], {"error": "xaictl cannot run client-side tools"}
+                    args.session_id,
+                    ev.data["call_id"],
+                    {"error": "xaictl cannot run client-side tools"},
                 )
             elif ev.event == "notice":
                 print(f"\n[{ev.data.get('message')}]", file=sys.stderr)
@@ -101,7 +103,9 @@ def stream_reply(args: argparse.Namespace, client: Client, stream: Stream) -> di
     return dict(stream.result)
 
 
-def session_for(client: Client, agent_id: str, new: bool, ts: int | None = None) -> tuple[str, bool]:
+def session_for(
+    client: Client, agent_id: str, new: bool, ts: int | None = None
+) -> tuple[str, bool]:
     """The newest open session (unless ``new``), else a new one; and whether it was opened here."""
     if not new:
         open_sessions = client.every("session.list", "sessions", agent_id=agent_id, open_only=True)
@@ -136,7 +140,9 @@ class Chat:
 
     def session(self) -> str:
         if self.session_id is None:
-            self.session_id = str(self.connected().session_open(self.agent, ts=self.ts())["session_id"])
+            self.session_id = str(
+                self.connected().session_open(self.agent, ts=self.ts())["session_id"]
+            )
             print(f"[session {self.session_id}]", file=sys.stderr)
         return self.session_id
 
@@ -166,7 +172,12 @@ class Chat:
             old, self.session_id = self.session_id, None
             return f"session {old} was closed (idle past memory.idle_minutes, or elsewhere); continuing in a new one"
         client = self.client
-        if client is not None and client.ended is exc and isinstance(exc, Timeout) and exc.message.find("idle") >= 0:
+        if (
+            client is not None
+            and client.ended is exc
+            and isinstance(exc, Timeout)
+            and exc.message.find("idle") >= 0
+        ):
             self.client = None
             return "xaid had closed the idle connection; reconnecting"
         return None
@@ -185,19 +196,27 @@ class Chat:
             self.session()
         elif name == "/forget":
             if not rest:
-                print("usage: /forget WHAT (every memory and message that mentions WHAT)", file=sys.stderr)
+                print(
+                    "usage: /forget WHAT (every memory and message that mentions WHAT)",
+                    file=sys.stderr,
+                )
             else:
                 result = self.connected().memory_forget(self.agent, query=rest)
                 print(f"forgot {result['deleted']} item(s) mentioning {rest!r}")
         elif name == "/mood":
             mood = self.connected().mood_get(self.agent, ts=self.ts())
-            print(cli_explain.mood_line(mood) + ("" if mood["enabled"] else "  [mood is off for this agent]"))
+            print(
+                cli_explain.mood_line(mood)
+                + ("" if mood["enabled"] else "  [mood is off for this agent]")
+            )
             print(mood["guidance"] or "(neutral: no tone guidance)")
         elif name == "/memories":
             self.memories(rest)
         else:
-            print(f"unknown command {name}; /help lists them (start with // to send a line beginning with /)",
-                  file=sys.stderr)
+            print(
+                f"unknown command {name}; /help lists them (start with // to send a line beginning with /)",
+                file=sys.stderr,
+            )
         return True
 
     def memories(self, query: str) -> None:
@@ -208,7 +227,9 @@ class Chat:
         else:
             items = client.memory_list(self.agent, kind="fact", limit=50)["items"]
             lines = [f"fact:{f['fact_id']}  {f['text']}" for f in items]
-        print("\n".join(lines) or "(nothing remembered yet: sessions are remembered once they close)")
+        print(
+            "\n".join(lines) or "(nothing remembered yet: sessions are remembered once they close)"
+        )
 
     def close_session(self) -> None:
         if self.session_id is not None:
@@ -241,8 +262,11 @@ def read_message(line_limit: bool) -> str | None:
     while line.endswith("\\"):
         line = line[:-1] + "\n" + input("...> ")
     if line_limit and len(line) >= TTY_LINE_MAX:
-        print(f"[not sent: the terminal cuts a line at {TTY_LINE_MAX} characters; use /paste, end lines "
-              "with \\, or send a file: xaictl send AGENT --file FILE]", file=sys.stderr)
+        print(
+            f"[not sent: the terminal cuts a line at {TTY_LINE_MAX} characters; use /paste, end lines "
+            "with \\, or send a file: xaictl send AGENT --file FILE]",
+            file=sys.stderr,
+        )
         return None
     return line
 
@@ -259,7 +283,10 @@ def cmd_chat(args: argparse.Namespace) -> int:
         history = None
     client = chat.connected()
     chat.session_id = args.session or session_for(client, chat.agent, False, chat.ts())[0]
-    print(f"session {chat.session_id} with {chat.agent}; /help lists the commands, /quit leaves", file=sys.stderr)
+    print(
+        f"session {chat.session_id} with {chat.agent}; /help lists the commands, /quit leaves",
+        file=sys.stderr,
+    )
     try:
         while True:
             try:
@@ -282,8 +309,11 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 chat.say(text[1:] if text.startswith("//") else text)
             except DaemonUnavailable as exc:
                 chat.client = None
-                print(f"[{exc.message}. If xaid got the line it is in the session's history; if not, it is in "
-                      "the input history (up arrow) to send again]", file=sys.stderr)
+                print(
+                    f"[{exc.message}. If xaid got the line it is in the session's history; if not, it is in "
+                    "the input history (up arrow) to send again]",
+                    file=sys.stderr,
+                )
             except XaiError as exc:
                 print(f"[{exc.code}: {exc.message}]", file=sys.stderr)
     finally:
@@ -297,6 +327,8 @@ def register(sub: Any) -> None:
     chat = sub.add_parser("chat", help="interactive conversation (/help inside lists its commands)")
     chat.add_argument("agent_id")
     chat.add_argument("--session", help="session id to continue")
-    chat.add_argument("--no-history", action="store_true", help="keep no history file of what is typed")
+    chat.add_argument(
+        "--no-history", action="store_true", help="keep no history file of what is typed"
+    )
     cli_time.add_flags(chat)
     chat.set_defaults(fn=cmd_chat)

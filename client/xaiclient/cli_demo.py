@@ -37,14 +37,28 @@ class Scene:
 
 
 SCENES = (
-    Scene("en", "demo-en", "Mia", "Warm, curious, and brief. Speaks English.",
-          ("Home at last. I'm exhausted: the release slipped again and I was on calls until nine.",
-           "I just want to sleep. Tomorrow I have to walk my manager through the fix."),
-          "Morning."),
-    Scene("zh", "demo-zh", "小梅", "温暖、好奇、说话简短。用中文回答。",
-          ("终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。",
-           "只想睡觉。明天还得跟经理讲清楚修复方案。"),
-          "早上好。"),
+    Scene(
+        "en",
+        "demo-en",
+        "Mia",
+        "Warm, curious, and brief. Speaks English.",
+        (
+            "Home at last. I'm exhausted: the release slipped again and I was on calls until nine.",
+            "I just want to sleep. Tomorrow I have to walk my manager through the fix.",
+        ),
+        "Morning.",
+    ),
+    Scene(
+        "zh",
+        "demo-zh",
+        "小梅",
+        "温暖、好奇、说话简短。用中文回答。",
+        (
+            "终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。",
+            "只想睡觉。明天还得跟经理讲清楚修复方案。",
+        ),
+        "早上好。",
+    ),
 )
 
 
@@ -65,10 +79,14 @@ def _stamp(ms: int) -> str:
 def _fresh_agent(client: Client, scene: Scene) -> None:
     with contextlib.suppress(NotFound):
         client.agent_delete(scene.agent_id)
-    client.agent_create(scene.agent_id, name=scene.name, persona_init=scene.persona, config=DEMO_CONFIG)
+    client.agent_create(
+        scene.agent_id, name=scene.name, persona_init=scene.persona, config=DEMO_CONFIG
+    )
 
 
-def _say(client: Client, scene: Scene, sid: str, text: str, ts: int, explain: bool = False) -> dict[str, Any]:
+def _say(
+    client: Client, scene: Scene, sid: str, text: str, ts: int, explain: bool = False
+) -> dict[str, Any]:
     print(f"[{_stamp(ts)}] you: {text}")
     print(f"{'':13}{scene.name}: ", end="", flush=True)
     stream = client.session_send(sid, text, ts=ts, explain=explain or None)
@@ -89,7 +107,9 @@ def run_scene(client: Client, scene: Scene, evening: int, morning: int) -> dict[
         last = evening + i * 2 * MINUTE_MS
         _say(client, scene, sid, line, last)
     closed = client.session_close(sid, ts=last + 5 * MINUTE_MS, wait=True)
-    remembered = f"episode:{closed['episode_id']}" if closed["episode_id"] is not None else "nothing"
+    remembered = (
+        f"episode:{closed['episode_id']}" if closed["episode_id"] is not None else "nothing"
+    )
     print(f"  (the evening session closes; remembered: {remembered})")
     for item in client.scheduler_list(scene.agent_id)["items"]:
         print(f"  (to ask about, from {_stamp(item['not_before'])}: {item['topic']})")
@@ -109,12 +129,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"xaid at {client.path}; model: {model['provider']} ({model['state']})")
         for scene in scenes:
             run_scene(client, scene, evening, morning)
-    print(f"\nThe agents {', '.join(s.agent_id for s in scenes)} keep what they heard: "
-          f"xaictl memory list {scenes[0].agent_id}; xaictl chat {scenes[0].agent_id} --at '+1d'", file=sys.stderr)
+    print(
+        f"\nThe agents {', '.join(s.agent_id for s in scenes)} keep what they heard: "
+        f"xaictl memory list {scenes[0].agent_id}; xaictl chat {scenes[0].agent_id} --at '+1d'",
+        file=sys.stderr,
+    )
     return 0
 
 
 def register(sub: Any) -> None:
-    demo = sub.add_parser("demo", help="replay an evening and the next morning, showing what the agent recalls")
-    demo.add_argument("--lang", choices=("en", "zh", "both"), default="both", help="which scenes (default both)")
+    demo = sub.add_parser(
+        "demo", help="replay an evening and the next morning, showing what the agent recalls"
+    )
+    demo.add_argument(
+        "--lang", choices=("en", "zh", "both"), default="both", help="which scenes (default both)"
+    )
     demo.set_defaults(fn=cmd_demo)

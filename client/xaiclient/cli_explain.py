@@ -13,8 +13,10 @@ WIDTH = 110  # a recalled memory is cut to about this many characters
 
 
 def mood_line(m: dict[str, Any]) -> str:
-    return (f"valence {m['valence']:+.2f}  arousal {m['arousal']:.2f}  fatigue {m['fatigue']:.2f}  "
-            f"confidence {m['confidence']:.2f}  (half-life {m['half_life_h']:.1f} h)")
+    return (
+        f"valence {m['valence']:+.2f}  arousal {m['arousal']:.2f}  fatigue {m['fatigue']:.2f}  "
+        f"confidence {m['confidence']:.2f}  (half-life {m['half_life_h']:.1f} h)"
+    )
 
 
 def _clip(text: str, width: int = WIDTH) -> str:
@@ -30,7 +32,10 @@ def summary(context: dict[str, Any] | None, indent: str = "  ") -> str:
     memories = context.get("memories") or []
     if memories:
         lines.append("recalled:")
-        lines += [f"  {m['kind']}:{m['id']} ({m['when']}, score {m['score']:.2f}) {_clip(m['text'])}" for m in memories]
+        lines += [
+            f"  {m['kind']}:{m['id']} ({m['when']}, score {m['score']:.2f}) {_clip(m['text'])}"
+            for m in memories
+        ]
     else:
         lines.append("recalled: nothing")
     if context.get("profile"):

@@ -78,10 +78,16 @@ def parse_when(text: str, now: Callable[[], dt.datetime] = _now) -> int:
 def add_flags(parser: object) -> None:
     """``--ts`` and ``--at`` (one or the other) on a subcommand; read them with ``given``."""
     group = parser.add_mutually_exclusive_group()  # type: ignore[attr-defined]
-    group.add_argument("--ts", metavar="WHEN", help="when it happens: ms since the epoch or ISO 8601 "
-                       "(default now; for replaying a day)")
-    group.add_argument("--at", metavar="WHEN", help="the same in words: 'tomorrow 08:00', '2026-12-02 08:00', "
-                       "'+8h', '08:00' (local time)")
+    group.add_argument(
+        "--ts",
+        metavar="WHEN",
+        help="when it happens: ms since the epoch or ISO 8601 (default now; for replaying a day)",
+    )
+    group.add_argument(
+        "--at",
+        metavar="WHEN",
+        help="the same in words: 'tomorrow 08:00', '2026-12-02 08:00', '+8h', '08:00' (local time)",
+    )
 
 
 def given(args: object) -> int | None:

@@ -16,12 +16,22 @@ from typing import Any
 
 from .api import Api
 from .core import DaemonUnavailable, Router, default_socket_path, unwrap
-from .wire import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, Event, Reply, Timeout, XaiError
+from .wire import (
+    DEFAULT_MAX_FRAME,
+    PROTOCOL_VERSION,
+    SUPPORTED_PROTOCOLS,
+    Event,
+    Reply,
+    Timeout,
+    XaiError,
+)
 
 _CHUNK = 65536
 
 
-_SALVAGE_S = 1.0  # how long a failed write waits for the daemon's last words before giving up on them
+_SALVAGE_S = (
+    1.0  # how long a failed write waits for the daemon's last words before giving up on them
+)
 
 
 class Stream:
@@ -66,17 +76,19 @@ class Client(Api):
     ):
         self.path = str(socket_path or default_socket_path())
         self._router = Router(max_frame)
-        self.ended: XaiError | None = None  # why the connection ended, once it has: it is then unusable
+        self.ended: XaiError | None = (
+            None  # why the connection ended, once it has: it is then unusable
+        )
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(timeout)
         try:
             self._sock.connect(self.path)
         except OSError as exc:
             self._sock.close()
-            raise DaemonUnavailable(self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES) from None
-        self.server = self.call(
-            "hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS)
-        )
+            raise DaemonUnavailable(
+                self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES
+            ) from None
+        self.server = self.call("hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS))
         self._router.learn(self.server)
 
     def __enter__(self) -> Client:
@@ -217,11 +229,11 @@ class AsyncClient(Api):
         try:
             self._reader, self._writer = await asyncio.open_unix_connection(self.path)
         except OSError as exc:
-            raise DaemonUnavailable(self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES) from None
+            raise DaemonUnavailable(
+                self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES
+            ) from None
         self._task = asyncio.create_task(self._read_loop())
-        self.server = await self.call(
-            "hello", client=self.client_name, protocol=[PROTOCOL_VERSION]
-        )
+        self.server = await self.call("hello", client=self.client_name, protocol=[PROTOCOL_VERSION])
         self._router.learn(self.server)
         return self
 
@@ -250,7 +262,9 @@ class AsyncClient(Api):
                     self._failure = err
                     break
         except (OSError, XaiError) as exc:
-            self._failure = exc if isinstance(exc, XaiError) else self._router.lost(self.path, str(exc))
+            self._failure = (
+                exc if isinstance(exc, XaiError) else self._router.lost(self.path, str(exc))
+            )
         self._failure = self._failure or self._router.lost(self.path)
         for sig in self._signals.values():
             sig.set()

@@ -36,8 +36,15 @@ class DaemonUnavailable(XaiError):
     connection that ends means the daemon closed it, and "shutting down" only when the daemon said so.
     """
 
-    def __init__(self, path: str, reason: str, *, denied: bool = False, lost: bool = False,
-                 shutting_down: bool = False):
+    def __init__(
+        self,
+        path: str,
+        reason: str,
+        *,
+        denied: bool = False,
+        lost: bool = False,
+        shutting_down: bool = False,
+    ):
         if denied:
             message = f"no permission to use the xaid socket at {path} (the xaid group grants it)"
         elif shutting_down:
@@ -83,15 +90,20 @@ class Router:
         self._next_id = 1
         self.inbox: dict[int, deque[Reply | Event]] = {}
         self.orphans: deque[Reply] = deque()
-        self.shutting_down = False  # the daemon answered shutting_down: a close that follows is that
-        self.max_frame: int | None = None  # the daemon's limit once hello told it; frames above it are not sent
+        self.shutting_down = (
+            False  # the daemon answered shutting_down: a close that follows is that
+        )
+        self.max_frame: int | None = (
+            None  # the daemon's limit once hello told it; frames above it are not sent
+        )
 
     def check_size(self, frame: bytes) -> None:
         """Refuse locally what the daemon would refuse by closing the connection."""
         body = len(frame) - 4
         if self.max_frame is not None and body > self.max_frame:
             raise FrameTooLarge(
-                body, self.max_frame,
+                body,
+                self.max_frame,
                 f"the request is {body} bytes, over the daemon's frame limit of {self.max_frame} bytes "
                 "(server.max_frame_bytes); nothing was sent",
             )

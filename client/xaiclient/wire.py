@@ -85,8 +85,10 @@ class FrameTooLarge(_Coded):
     CODE = ErrorCode.FRAME_TOO_LARGE
 
     def __init__(self, length: int, limit: int, message: str | None = None):
-        super().__init__(message or f"frame of {length} bytes exceeds the limit of {limit} bytes",
-                         {"length": length, "limit": limit})
+        super().__init__(
+            message or f"frame of {length} bytes exceeds the limit of {limit} bytes",
+            {"length": length, "limit": limit},
+        )
 
 
 class BadRequest(_Coded):
@@ -222,7 +224,12 @@ def encode(message: Message) -> bytes:
 
 def to_map(message: Message) -> dict[str, Any]:
     if isinstance(message, Request):
-        return {"v": message.v, "id": message.id, "method": message.method, "params": message.params}
+        return {
+            "v": message.v,
+            "id": message.id,
+            "method": message.method,
+            "params": message.params,
+        }
     if isinstance(message, Event):
         return {"id": message.id, "event": message.event, "data": message.data}
     if message.ok:
@@ -286,7 +293,9 @@ def parse_request(item: Mapping[Any, Any]) -> Request:
     if rid is None:
         raise BadRequest("request needs an integer 'id'")
     v = item.get("v", PROTOCOL_VERSION)
-    if type(v) is not int or v not in SUPPORTED_PROTOCOLS:  # not True, 1.0 or Decimal(1): they equal 1
+    if (
+        type(v) is not int or v not in SUPPORTED_PROTOCOLS
+    ):  # not True, 1.0 or Decimal(1): they equal 1
         raise UnsupportedProtocol(
             f"protocol version {safe_repr(v)} is not supported; supported: {list(SUPPORTED_PROTOCOLS)}",
             {"supported": list(SUPPORTED_PROTOCOLS)},

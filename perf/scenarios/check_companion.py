@@ -58,17 +58,39 @@ except ImportError:
     locomo = None
     for name in [n for n in sys.modules if n == "perf" or n.startswith(("perf.", "xaid"))]:
         del sys.modules[name]
-    from perf import locomo_score as score  # its one xaid import, xaid.text.tokens, is the standard library only
+    from perf import (
+        locomo_score as score,
+    )  # its one xaid import, xaid.text.tokens, is the standard library only
 
-MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
-                                      "september", "october", "november", "december"], 1)}
+MONTHS = {
+    m: i
+    for i, m in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
+        1,
+    )
+}
 CJK = re.compile(r"[\u3400-\u9fff]")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
 
 def parse_answer_date(text: str) -> tuple[dt.date, bool] | None:
     """An answer date: (date, whole month?) from "12 February 2026", "February 2026", "2026年2月12日"."""
-    if (m := re.fullmatch(r"(\d{1,2}) ([A-Za-z]+),? (\d{4})", text.strip())) and m[2].lower() in MONTHS:
+    if (m := re.fullmatch(r"(\d{1,2}) ([A-Za-z]+),? (\d{4})", text.strip())) and m[
+        2
+    ].lower() in MONTHS:
         return dt.date(int(m[3]), MONTHS[m[2].lower()], int(m[1])), False
     if (m := re.fullmatch(r"([A-Za-z]+),? (\d{4})", text.strip())) and m[1].lower() in MONTHS:
         return dt.date(int(m[2]), MONTHS[m[1].lower()], 1), True
@@ -114,7 +136,9 @@ def main(path: Path) -> int:
         days: list[dt.datetime] = []
         langs = Counter()
         for n in nums:
-            when = dt.datetime.fromtimestamp(score.parse_session_time(conv[f"session_{n}_date_time"]) / 1000, dt.UTC)
+            when = dt.datetime.fromtimestamp(
+                score.parse_session_time(conv[f"session_{n}_date_time"]) / 1000, dt.UTC
+            )
             if days and when.date() <= days[-1].date():
                 errors.append(f"{sid}: session {n} not on a later day than session {n - 1}")
             days.append(when)
@@ -124,7 +148,9 @@ def main(path: Path) -> int:
             for i, t in enumerate(session, 1):
                 want = a if i % 2 else b
                 if t["speaker"] != want:
-                    errors.append(f"{sid}: {t['dia_id']} speaker {t['speaker']!r}, expected {want!r} (alternating)")
+                    errors.append(
+                        f"{sid}: {t['dia_id']} speaker {t['speaker']!r}, expected {want!r} (alternating)"
+                    )
                 if t["dia_id"] != f"D{n}:{i}":
                     errors.append(f"{sid}: turn {i} of session {n} has dia_id {t['dia_id']}")
                 if not t["text"].strip():
@@ -147,7 +173,14 @@ def main(path: Path) -> int:
 
         for qi, q in enumerate(s["qa"]):
             tag = f"{sid}#{qi} {q.get('question', '')[:50]!r}"
-            missing = {"question", "answer", "evidence", "category", "lang", "answer_speaker"} - q.keys()
+            missing = {
+                "question",
+                "answer",
+                "evidence",
+                "category",
+                "lang",
+                "answer_speaker",
+            } - q.keys()
             if missing:
                 errors.append(f"{tag}: missing {sorted(missing)}")
                 continue
@@ -180,14 +213,18 @@ def main(path: Path) -> int:
                 else:
                     gap = (parsed[0] - day_of[ev[0]]).days
                     if not -240 <= gap <= 120 and not parsed[1]:
-                        errors.append(f"{tag}: answer date {q['answer']} is {gap} days from its evidence session")
+                        errors.append(
+                            f"{tag}: answer date {q['answer']} is {gap} days from its evidence session"
+                        )
             else:
                 if not wanted:
                     errors.append(f"{tag}: answer {q['answer']!r} has no content word")
                 lost = [w for w in wanted if w not in ev_words]
                 if lost:
                     errors.append(f"{tag}: answer words {lost} not in evidence {ev}")
-                mine = set().union(*(score.words(t["text"]) for t in ev_turns if said[t["speaker"]] == who))
+                mine = set().union(
+                    *(score.words(t["text"]) for t in ev_turns if said[t["speaker"]] == who)
+                )
                 if [w for w in wanted if w not in mine] and cat != 1:
                     errors.append(f"{tag}: answer not in the {who}'s evidence turns")
             if who == "companion" and wanted:
@@ -200,7 +237,9 @@ def main(path: Path) -> int:
                 share = len(qw & ev_words) / len(qw)
                 overlaps.append(share)
                 if share > 0.75:
-                    warnings.append(f"{tag}: {share:.0%} of the question's words are in its evidence")
+                    warnings.append(
+                        f"{tag}: {share:.0%} of the question's words are in its evidence"
+                    )
             updated += bool(q.get("updated_fact"))
             by_lang[lang] += 1
             by_cat[cat] += 1
@@ -209,19 +248,32 @@ def main(path: Path) -> int:
             by_lang_speaker[lang, who] += 1
 
     total = sum(by_lang.values())
-    sample_langs = ", ".join(f"{k} {v}" for k, v in sorted(Counter(s["qa"][0]["lang"] for s in data).items()))
-    print(f"samples {len(data)} ({sample_langs}), "
-          f"sessions {counts['sessions']}, turns {counts['turns']}, questions {total}")
+    sample_langs = ", ".join(
+        f"{k} {v}" for k, v in sorted(Counter(s["qa"][0]["lang"] for s in data).items())
+    )
+    print(
+        f"samples {len(data)} ({sample_langs}), "
+        f"sessions {counts['sessions']}, turns {counts['turns']}, questions {total}"
+    )
     print("questions by lang:", dict(sorted(by_lang.items())))
     print("by category:", {f"{c} {CATEGORIES.get(c, '?')}": n for c, n in sorted(by_cat.items())})
-    print("by answer_speaker:", dict(sorted(by_speaker.items())),
-          f"(companion answers in no user turn: {companion_only})")
+    print(
+        "by answer_speaker:",
+        dict(sorted(by_speaker.items())),
+        f"(companion answers in no user turn: {companion_only})",
+    )
     for lg in sorted(by_lang):
-        print(f"  {lg}: category", {c: by_lang_cat[lg, c] for c in sorted(by_cat)},
-              "speaker", {w: by_lang_speaker[lg, w] for w in sorted(by_speaker)})
+        print(
+            f"  {lg}: category",
+            {c: by_lang_cat[lg, c] for c in sorted(by_cat)},
+            "speaker",
+            {w: by_lang_speaker[lg, w] for w in sorted(by_speaker)},
+        )
     print("updated facts:", updated)
     if overlaps:
-        print(f"question words found in their evidence turns: mean {sum(overlaps) / len(overlaps):.0%}")
+        print(
+            f"question words found in their evidence turns: mean {sum(overlaps) / len(overlaps):.0%}"
+        )
     for w in warnings:
         print("warning:", w)
     for e in errors:

@@ -20,11 +20,15 @@ def test_no_daemon_is_one_line_and_non_zero(tmp_path: Path) -> None:
 
 def test_agent_lifecycle_and_errors(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
-    created = xaictl("--json", "agent", "create", "mia", "--name", "Mia", "--persona", "Warm.", socket=sock)
+    created = xaictl(
+        "--json", "agent", "create", "mia", "--name", "Mia", "--persona", "Warm.", socket=sock
+    )
     assert created.returncode == 0 and json.loads(created.stdout)["persona_init"] == "Warm."
     listed = xaictl("agent", "list", socket=sock)
     assert "mia" in listed.stdout and "Mia" in listed.stdout
-    updated = xaictl("--json", "agent", "update", "mia", "--config", '{"max_tokens": 5}', socket=sock)
+    updated = xaictl(
+        "--json", "agent", "update", "mia", "--config", '{"max_tokens": 5}', socket=sock
+    )
     assert json.loads(updated.stdout)["config"] == {"max_tokens": 5}
     bad = xaictl("agent", "update", "mia", "--config", '{"nope": 1}', socket=sock)
     assert bad.returncode == 1 and bad.stderr.startswith("xaictl: bad_params:")
@@ -70,8 +74,21 @@ def test_ping_and_status(daemon: InProcessDaemon) -> None:
 
 def test_agent_show_prints_text_and_json_on_request(daemon: InProcessDaemon) -> None:
     sock = daemon.socket
-    config = '{"max_tokens": 64, "tools": [{"name": "weather", "description": "Weather in a city"}]}'
-    xaictl("agent", "create", "mei", "--name", "小梅", "--persona", "温暖、简短。", "--config", config, socket=sock)
+    config = (
+        '{"max_tokens": 64, "tools": [{"name": "weather", "description": "Weather in a city"}]}'
+    )
+    xaictl(
+        "agent",
+        "create",
+        "mei",
+        "--name",
+        "小梅",
+        "--persona",
+        "温暖、简短。",
+        "--config",
+        config,
+        socket=sock,
+    )
     text = xaictl("agent", "show", "mei", socket=sock)
     assert text.returncode == 0 and text.stdout.startswith("mei: 小梅, created ")
     assert "persona: 温暖、简短。" in text.stdout and '"max_tokens": 64' in text.stdout

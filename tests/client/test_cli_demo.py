@@ -17,8 +17,10 @@ def test_the_morning_after_an_exhausted_evening_in_both_languages(daemon: InProc
         out = xaictl("demo", socket=sock)
         assert out.returncode == 0, out.stderr
     english, chinese = out.stdout.split("=== en:")[1].split("=== zh:")
-    for part, morning, ask in ((english, "Morning.", "suggestion: Greet them, then ask one caring question"),
-                               (chinese, "早上好。", "suggestion: 先打招呼，再提起对方之前说的这件事")):
+    for part, morning, ask in (
+        (english, "Morning.", "suggestion: Greet them, then ask one caring question"),
+        (chinese, "早上好。", "suggestion: 先打招呼，再提起对方之前说的这件事"),
+    ):
         evening, _, after = part.partition("the night passes")
         assert "remembered: episode:" in evening and "to ask about" in evening
         assert f"you: {morning}" in after

@@ -46,15 +46,21 @@ def test_remember_search_show_export_forget_import(daemon: InProcessDaemon, tmp_
     detail = as_json("memory", "show", "mia", f"fact:{globex['fact_id']}", socket=sock)
     assert detail["refs"] == globex["refs"] and [h["action"] for h in detail["history"]] == ["ADD"]
     assert "refs: " in ok("memory", "show", "mia", f"episode:{episode['episode_id']}", socket=sock)
-    assert "not_found" in one_line_error(xaictl("memory", "show", "mia", "fact:999999", socket=sock))
+    assert "not_found" in one_line_error(
+        xaictl("memory", "show", "mia", "fact:999999", socket=sock)
+    )
     assert "bad_params" in one_line_error(xaictl("memory", "show", "mia", "twelve", socket=sock))
 
     out = tmp_path / "export"
-    assert "exported 1 episode file(s)" in ok("memory", "export", "mia", "--out", str(out), socket=sock)
+    assert "exported 1 episode file(s)" in ok(
+        "memory", "export", "mia", "--out", str(out), socket=sock
+    )
     (jsonl,) = out.rglob("*.jsonl")
     assert re.fullmatch(rf"mia/\d{{4}}-\d{{2}}/{sid}\.jsonl", jsonl.relative_to(out).as_posix())
     assert json.loads(jsonl.read_text(encoding="utf-8").splitlines()[0])["session_id"] == sid
-    assert any("Globex" in f["text"] for f in json.loads((out / "facts.json").read_text(encoding="utf-8")))
+    assert any(
+        "Globex" in f["text"] for f in json.loads((out / "facts.json").read_text(encoding="utf-8"))
+    )
     assert (out / "persona.txt").read_text(encoding="utf-8").strip()
     printed = json.loads(ok("memory", "export", "mia", socket=sock))
     assert set(printed["files"]) == {jsonl.relative_to(out).as_posix()}
@@ -65,20 +71,36 @@ def test_remember_search_show_export_forget_import(daemon: InProcessDaemon, tmp_
 
     refused = one_line_error(xaictl("memory", "forget", "mia", "--query", "Globex", socket=sock))
     assert "--yes" in refused
-    assert any("Globex" in h["text"] for h in as_json("memory", "search", "mia", "Globex", socket=sock)["items"])
-    assert re.fullmatch(r"forgot [1-9]\d* item\(s\)\n",
-                        ok("memory", "forget", "mia", "--query", "Globex", "--yes", socket=sock))
-    assert not [h for h in as_json("memory", "search", "mia", "Globex", socket=sock)["items"] if "Globex" in h["text"]]
+    assert any(
+        "Globex" in h["text"]
+        for h in as_json("memory", "search", "mia", "Globex", socket=sock)["items"]
+    )
+    assert re.fullmatch(
+        r"forgot [1-9]\d* item\(s\)\n",
+        ok("memory", "forget", "mia", "--query", "Globex", "--yes", socket=sock),
+    )
+    assert not [
+        h
+        for h in as_json("memory", "search", "mia", "Globex", socket=sock)["items"]
+        if "Globex" in h["text"]
+    ]
     assert "Globex" not in ok("memory", "search", "mia", "Globex", socket=sock)
-    assert "Globex" not in (as_json("persona", "mia", socket=sock)["text"] or "")  # forgetting reaches the profile
+    assert "Globex" not in (
+        as_json("persona", "mia", socket=sock)["text"] or ""
+    )  # forgetting reaches the profile
 
     ok("agent", "create", "kai", socket=sock)
     imported = ok("memory", "import", "kai", str(out), socket=sock)
     assert imported.startswith("imported 1 episode(s) and ")
     (copy,) = as_json("memory", "list", "kai", "--kind", "episode", socket=sock)
     assert copy["decided_by"] == "import" and "Kyoto" in copy["summary"]
-    assert any("Kyoto" in h["text"] for h in as_json("memory", "search", "kai", "Kyoto", socket=sock)["items"])
-    assert as_json("memory", "import", "kai", str(out), socket=sock)["episodes"] == 0  # already there
+    assert any(
+        "Kyoto" in h["text"]
+        for h in as_json("memory", "search", "kai", "Kyoto", socket=sock)["items"]
+    )
+    assert (
+        as_json("memory", "import", "kai", str(out), socket=sock)["episodes"] == 0
+    )  # already there
 
 
 def test_forget_all_needs_yes_and_erases_everything(daemon: InProcessDaemon) -> None:
@@ -108,24 +130,40 @@ def test_stats_human_and_json(daemon: InProcessDaemon) -> None:
 def test_import_is_split_to_fit_the_frame_limit(tmp_path: Path) -> None:
     folder = tmp_path / "memories"
     for month in range(1, 7):
-        line = {"session_id": f"s_{month:016x}", "started_ms": 1767225600000 + month * 2_678_400_000,
-                "ended_ms": 1767229200000 + month * 2_678_400_000,
-                "summary": f"Month {month}: the user talked about the garden. " + "Tomatoes and beans. " * 20}
+        line = {
+            "session_id": f"s_{month:016x}",
+            "started_ms": 1767225600000 + month * 2_678_400_000,
+            "ended_ms": 1767229200000 + month * 2_678_400_000,
+            "summary": f"Month {month}: the user talked about the garden. "
+            + "Tomatoes and beans. " * 20,
+        }
         path = folder / "mia" / f"2026-{month:02d}" / f"s_{month:016x}.jsonl"
         path.parent.mkdir(parents=True)
         path.write_text(json.dumps(line) + "\n", encoding="utf-8")
-    (folder / "facts.json").write_text(json.dumps([{"text": "The user grows tomatoes."}]), encoding="utf-8")
+    (folder / "facts.json").write_text(
+        json.dumps([{"text": "The user grows tomatoes."}]), encoding="utf-8"
+    )
     with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_MAX_FRAME_BYTES": "2048"}) as proc:
         sock = proc.socket
         ok("agent", "create", "mia", socket=sock)
-        assert as_json("memory", "import", "mia", str(folder), socket=sock) == {"episodes": 6, "facts": 1}
-        (newest,) = as_json("memory", "list", "mia", "--kind", "episode", "--limit", "1", socket=sock)
+        assert as_json("memory", "import", "mia", str(folder), socket=sock) == {
+            "episodes": 6,
+            "facts": 1,
+        }
+        (newest,) = as_json(
+            "memory", "list", "mia", "--kind", "episode", "--limit", "1", socket=sock
+        )
         assert newest["summary"].startswith("Month 6:")
         stats = as_json("stats", socket=sock)
-        assert stats["methods"]["memory.import"]["calls"] >= 3 and stats["methods"]["memory.import"]["errors"] == 0
+        assert (
+            stats["methods"]["memory.import"]["calls"] >= 3
+            and stats["methods"]["memory.import"]["errors"] == 0
+        )
         empty = tmp_path / "empty"
         empty.mkdir()
-        assert "nothing to import" in one_line_error(xaictl("memory", "import", "mia", str(empty), socket=sock))
+        assert "nothing to import" in one_line_error(
+            xaictl("memory", "import", "mia", str(empty), socket=sock)
+        )
 
 
 def test_every_turn_of_both_sides_is_listed_and_shown(daemon: InProcessDaemon) -> None:
@@ -133,7 +171,9 @@ def test_every_turn_of_both_sides_is_listed_and_shown(daemon: InProcessDaemon) -
     converse(sock, "mia", ["I started reading Dune yesterday."])
     listed = ok("memory", "list", "mia", "--kind", "utterance", socket=sock)
     assert "user: I started reading Dune yesterday." in listed
-    assert "companion: echo: I started reading Dune yesterday." in listed  # the scripted reply, as stored
+    assert (
+        "companion: echo: I started reading Dune yesterday." in listed
+    )  # the scripted reply, as stored
     turns = as_json("memory", "list", "mia", "--kind", "utterance", socket=sock)
     assert [t["role"] for t in turns] == ["user", "assistant"]
     shown = ok("memory", "show", "mia", f"utterance:{turns[1]['utterance_id']}", socket=sock)

@@ -55,7 +55,9 @@ def test_async_client_frame_too_large_from_the_daemon(daemon_process: DaemonProc
             sid = (await c.session_open("mia"))["session_id"]
             with pytest.raises(XaiError) as local:
                 await c.session_send(sid, BIG)
-            assert local.value.code == "frame_too_large" and "nothing was sent" in local.value.message
+            assert (
+                local.value.code == "frame_too_large" and "nothing was sent" in local.value.message
+            )
             c._router.max_frame = None
             with pytest.raises(XaiError) as remote:
                 async for _ in c.session_send(sid, BIG):
@@ -67,6 +69,7 @@ def test_async_client_frame_too_large_from_the_daemon(daemon_process: DaemonProc
 
 def test_async_stream_result_after_the_loop(daemon: InProcessDaemon) -> None:
     """As the README shows it: iterate the stream, then read ``result``."""
+
     async def main() -> tuple[str, str, object]:
         async with AsyncClient(daemon.socket) as c:
             await c.agent_create("mia")
@@ -104,7 +107,9 @@ def test_during_shutdown_the_client_says_shutting_down(tmp_path: Path) -> None:
                     other.agent_list()
                     time.sleep(0.02)
             assert refused.value.code == "shutting_down"
-            assert not proc.socket.exists()  # as docs/protocol.md says: removed at the signal, not at exit
+            assert (
+                not proc.socket.exists()
+            )  # as docs/protocol.md says: removed at the signal, not at exit
             with pytest.raises(DaemonUnavailable) as newcomer:
                 proc.client()
             assert "not running" in newcomer.value.message
@@ -113,7 +118,10 @@ def test_during_shutdown_the_client_says_shutting_down(tmp_path: Path) -> None:
                 for _ in range(500):
                     other.ping()
                     time.sleep(0.02)
-            assert "shutting down" in closed.value.message and "not running" not in closed.value.message
+            assert (
+                "shutting down" in closed.value.message
+                and "not running" not in closed.value.message
+            )
     finally:
         proc.stop()
 
@@ -130,7 +138,10 @@ def test_callers_catch_an_error_by_its_class_sync_and_async(daemon: DaemonProces
         assert taken.value.code == "conflict" and "already exists" in taken.value.message
         with pytest.raises(NotFound) as missing:
             c.agent_get("nobody")
-        assert missing.value.code == "not_found" and missing.value.data == {"what": "agent", "id": "nobody"}
+        assert missing.value.code == "not_found" and missing.value.data == {
+            "what": "agent",
+            "id": "nobody",
+        }
         with pytest.raises(BadParams):
             c.call("agent.get", agent_id="mia", typo=1)
 

@@ -42,9 +42,13 @@ CODES = {code.value for code in ErrorCode}
 
 def registered_methods() -> set[str]:
     """``xaid.server.dispatch.METHODS`` after ``import xaid.server.methods``, plus ``cancel``."""
-    code = ("import json, xaid.server.methods; from xaid.server.dispatch import METHODS; "
-            "print(json.dumps(sorted(METHODS)))")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    code = (
+        "import json, xaid.server.methods; from xaid.server.dispatch import METHODS; "
+        "print(json.dumps(sorted(METHODS)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     return {*json.loads(proc.stdout), "cancel"}
 
@@ -102,7 +106,7 @@ def test_every_error_code_is_documented() -> None:
 def test_every_client_exception_is_named() -> None:
     from xaiclient.wire import ERRORS
 
-    section = TEXT[TEXT.index("## 11. Errors"):]
+    section = TEXT[TEXT.index("## 11. Errors") :]
     assert [kind.__name__ for kind in ERRORS.values() if f"`{kind.__name__}`" not in section] == []
 
 
@@ -129,7 +133,9 @@ def test_hello_example_lists_the_registered_methods(all_methods: set[str]) -> No
     assert hello["result"]["methods"] == sorted(all_methods)
 
 
-@pytest.mark.parametrize("direction,text", FRAMES, ids=[f"{d}{i}" for i, (d, _) in enumerate(FRAMES)])
+@pytest.mark.parametrize(
+    "direction,text", FRAMES, ids=[f"{d}{i}" for i, (d, _) in enumerate(FRAMES)]
+)
 def test_example_round_trips_through_the_codec(direction: str, text: str) -> None:
     item = parse_diag(text)
     assert isinstance(item, dict)
@@ -141,7 +147,9 @@ def test_example_round_trips_through_the_codec(direction: str, text: str) -> Non
     assert decode_payload(payload) == item
 
 
-@pytest.mark.parametrize("direction,text", FRAMES, ids=[f"{d}{i}" for i, (d, _) in enumerate(FRAMES)])
+@pytest.mark.parametrize(
+    "direction,text", FRAMES, ids=[f"{d}{i}" for i, (d, _) in enumerate(FRAMES)]
+)
 def test_example_is_a_valid_envelope(direction: str, text: str, all_methods: set[str]) -> None:
     item = parse_diag(text)
     if direction == "C":
@@ -153,7 +161,9 @@ def test_example_is_a_valid_envelope(direction: str, text: str, all_methods: set
     message = parse_server_message(item)
     if isinstance(message, Reply) and not message.ok:
         assert message.error is not None
-        assert message.error.code in CODES, f"example error uses an unknown code {message.error.code!r}"
+        assert message.error.code in CODES, (
+            f"example error uses an unknown code {message.error.code!r}"
+        )
         assert set(item["error"]) <= {"code", "message", "data"}
     elif isinstance(message, Reply):
         assert set(item) == {"id", "ok", "result"}

@@ -32,7 +32,9 @@ def frames(decoder: FrameDecoder) -> list[bytes]:
 
 
 def test_request_round_trip_through_bytes_split_anywhere() -> None:
-    req = Request(id=7, method="session.send", params={"text": "明天见 see you", "ts": 1_700_000_000_000})
+    req = Request(
+        id=7, method="session.send", params={"text": "明天见 see you", "ts": 1_700_000_000_000}
+    )
     data = encode(req) * 3
     for cut in range(len(data)):
         dec = FrameDecoder()
@@ -53,7 +55,11 @@ def test_reply_and_event_round_trip() -> None:
     got = [parse_server_message(decode_payload(p)) for p in frames(dec)]
     assert got[0] == ok
     assert isinstance(got[1], Reply) and got[1].error is not None
-    assert (got[1].error.code, got[1].error.message, got[1].error.data) == ("not_found", "no agent 'a'", {"id": "a"})
+    assert (got[1].error.code, got[1].error.message, got[1].error.data) == (
+        "not_found",
+        "no agent 'a'",
+        {"id": "a"},
+    )
     assert got[2] == ev
 
 
@@ -90,9 +96,15 @@ def test_payload_errors_are_distinct(payload: bytes, code: ErrorCode) -> None:
         ({"id": 1}, ErrorCode.BAD_REQUEST),
         ({"id": 1, "method": "ping", "params": [1]}, ErrorCode.BAD_PARAMS),
         ({"id": 1, "v": 99, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),
-        ({"id": 1, "v": 1.0, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),  # equals 1, but is no int
+        (
+            {"id": 1, "v": 1.0, "method": "ping"},
+            ErrorCode.UNSUPPORTED_PROTOCOL,
+        ),  # equals 1, but is no int
         ({"id": 1, "v": True, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),
-        ({"id": 1, "v": 10**5000, "method": "ping"}, ErrorCode.UNSUPPORTED_PROTOCOL),  # repr() would raise
+        (
+            {"id": 1, "v": 10**5000, "method": "ping"},
+            ErrorCode.UNSUPPORTED_PROTOCOL,
+        ),  # repr() would raise
     ],
 )
 def test_envelope_errors(item: dict, code: ErrorCode) -> None:
@@ -113,7 +125,8 @@ def cbor_map(*pairs: tuple[object, object]) -> bytes:
         cbor_map(("id", 1), ("method", "ping"), ("id", 2)),
         cbor_map(("id", 1), ("method", "ping"), ("params", {"x": 1}), ("method", "agent.delete")),
         cbor_map(("id", 1), ("method", "ping")).replace(b"\xa2", b"\xa3", 1)
-        + b"\x66params" + cbor_map(("a", 1), ("a", 2)),  # inside params too
+        + b"\x66params"
+        + cbor_map(("a", 1), ("a", 2)),  # inside params too
     ],
 )
 def test_a_map_that_repeats_a_key_is_not_valid_cbor(payload: bytes) -> None:
@@ -138,9 +151,15 @@ def test_safe_repr_never_raises_and_stays_short() -> None:
 
 
 cbor_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20) | st.binary(max_size=20)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.text(max_size=20)
+    | st.binary(max_size=20)
     | st.floats(allow_nan=False),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -181,15 +200,30 @@ def test_every_error_code_arrives_as_its_own_exception() -> None:
     for code in ErrorCode:
         kind = ERRORS[code.value]
         assert getattr(xaiclient, kind.__name__) is kind and issubclass(kind, XaiError)
-        reply = parse_server_message({"id": 3, "ok": False, "error": {"code": code.value, "message": "why",
-                                                                       "data": {"k": 1}}})
+        reply = parse_server_message(
+            {
+                "id": 3,
+                "ok": False,
+                "error": {"code": code.value, "message": "why", "data": {"k": 1}},
+            }
+        )
         assert isinstance(reply, Reply) and type(reply.error) is kind
-        assert (reply.error.code, reply.error.message, reply.error.data) == (code.value, "why", {"k": 1})
+        assert (reply.error.code, reply.error.message, reply.error.data) == (
+            code.value,
+            "why",
+            {"k": 1},
+        )
         assert str(reply.error) == f"{code.value}: why"
         others = [k for c, k in ERRORS.items() if c != code.value]
         assert not isinstance(reply.error, tuple(others))
-    unknown = parse_server_message({"id": 3, "ok": False, "error": {"code": "from_v2", "message": "new"}})
-    assert isinstance(unknown, Reply) and type(unknown.error) is XaiError and unknown.error.code == "from_v2"
+    unknown = parse_server_message(
+        {"id": 3, "ok": False, "error": {"code": "from_v2", "message": "new"}}
+    )
+    assert (
+        isinstance(unknown, Reply)
+        and type(unknown.error) is XaiError
+        and unknown.error.code == "from_v2"
+    )
 
 
 def test_local_protocol_errors_are_typed_too() -> None:

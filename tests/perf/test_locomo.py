@@ -21,12 +21,15 @@ def ms(*args: int) -> int:
 # --- session times --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("1:56 pm on 8 May, 2023", ms(2023, 5, 8, 13, 56)),
-    ("10:04 am on 19 June, 2023", ms(2023, 6, 19, 10, 4)),
-    ("12:05 am on 1 January, 2024", ms(2024, 1, 1, 0, 5)),
-    ("12:30 pm on 3 Mar 2024", ms(2024, 3, 3, 12, 30)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1:56 pm on 8 May, 2023", ms(2023, 5, 8, 13, 56)),
+        ("10:04 am on 19 June, 2023", ms(2023, 6, 19, 10, 4)),
+        ("12:05 am on 1 January, 2024", ms(2024, 1, 1, 0, 5)),
+        ("12:30 pm on 3 Mar 2024", ms(2024, 3, 3, 12, 30)),
+    ],
+)
 def test_session_times_are_read_as_utc(text: str, expected: int) -> None:
     assert score.parse_session_time(text) == expected
 
@@ -48,8 +51,13 @@ def test_words_lower_case_strip_punctuation_and_cut_chinese_into_pairs() -> None
 
 
 def test_answer_words_drop_stopwords_and_repeats() -> None:
-    assert score.answer_words("The Lisbon half-marathon, the one in May") == ["lisbon", "half", "marathon", "one",
-                                                                              "may"]
+    assert score.answer_words("The Lisbon half-marathon, the one in May") == [
+        "lisbon",
+        "half",
+        "marathon",
+        "one",
+        "may",
+    ]
     assert score.answer_words(15) == ["15"]
     assert score.answer_words("the") == []
 
@@ -60,7 +68,9 @@ def test_answer_recall_is_the_share_of_answer_words_found() -> None:
     # an int answer is str()-ed; "15" is a word of "about 15 km"
     assert score.answer_recall(15, ["about 15 km", "nothing"]) == 1.0
     # words spread over several texts count; "blue" in one, "mug" in the other, "wonky" nowhere: 2 of 3
-    assert score.answer_recall("a wonky blue mug", ["the blue one", "my mug"]) == pytest.approx(2 / 3)
+    assert score.answer_recall("a wonky blue mug", ["the blue one", "my mug"]) == pytest.approx(
+        2 / 3
+    )
     # whole words only: "pepper" is not in "peppers"
     assert score.answer_recall("Pepper", ["green peppers"]) == 0.0
     assert score.answer_recall("the", ["the"]) is None
@@ -88,11 +98,17 @@ def test_precise_evidence_counts_an_episode_only_for_the_turns_it_quotes() -> No
         "D1:1": locomo.Turn("D1:1", "Lena", "I signed up for pottery at Clayworks.", 0, "user"),
         "D1:3": locomo.Turn("D1:3", "Lena", "My cat is called Pepper.", 0, "user"),
     }
-    episode = {"kind": "episode", "text": 'They said: "My cat is called Pepper."', "refs": ["D1:1", "D1:3"]}
+    episode = {
+        "kind": "episode",
+        "text": 'They said: "My cat is called Pepper."',
+        "refs": ["D1:1", "D1:3"],
+    }
     question = {"evidence": ["D1:1", "D1:3"]}
     assert locomo.precise_evidence(question, [episode], turns) == 0.5  # quotes D1:3, not D1:1
     fact = {"kind": "fact", "text": "The user does pottery.", "refs": ["D1:1"]}
-    assert locomo.precise_evidence(question, [episode, fact], turns) == 1.0  # a fact's refs are exact
+    assert (
+        locomo.precise_evidence(question, [episode, fact], turns) == 1.0
+    )  # a fact's refs are exact
     assert locomo.precise_evidence({"evidence": []}, [fact], turns) is None
 
 
@@ -149,12 +165,15 @@ def test_the_bm25_baseline_packs_matching_turns_only() -> None:
         locomo.Turn("D1:3", "A", "I started a new job at Brightline Labs.", 2000, "user"),
     ]
     base = locomo.Baselines(turns, embed=None)
-    answer = base.bm25_answer({"question": "What is the cat called?", "answer": "Pepper", "evidence": ["D1:1"]},
-                              1000)
+    answer = base.bm25_answer(
+        {"question": "What is the cat called?", "answer": "Pepper", "evidence": ["D1:1"]}, 1000
+    )
     assert answer.refs == ["D1:1"]  # no other turn shares a word with the question
     assert answer.evidence == 1.0 and answer.answer == 1.0
     assert answer.tokens == len(turns[0].text) // 3 + 4
-    assert base.dense_answer({"question": "x", "answer": "y"}, 1000) is None  # no embedder, no dense
+    assert (
+        base.dense_answer({"question": "x", "answer": "y"}, 1000) is None
+    )  # no embedder, no dense
 
 
 def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
@@ -169,7 +188,10 @@ def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
         locomo.Turn("D1:3", "A", "The cat chased a bird today.", 2000, "user"),
         locomo.Turn("D1:4", "B", "Felines love chasing things.", 3000, "assistant"),
     ]
-    table = {t.text: v for t, v in zip(turns, ([-0.5, 1.0], [0.0, 1.0], [0.8, 0.6], [1.0, 0.0]), strict=True)}
+    table = {
+        t.text: v
+        for t, v in zip(turns, ([-0.5, 1.0], [0.0, 1.0], [0.8, 0.6], [1.0, 0.0]), strict=True)
+    }
 
     def embed(texts: list[str]) -> np.ndarray:
         rows = [table.get(t, [1.0, 0.0]) for t in texts]
@@ -177,7 +199,10 @@ def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
 
     base = locomo.Baselines(turns, embed)
     q = {"question": "What did the cat chase?", "answer": "bird", "evidence": ["D1:3"]}
-    assert base.bm25_answer(q, 1000).refs == ["D1:1", "D1:3"]  # "cat" twice in a longer turn, then once
+    assert base.bm25_answer(q, 1000).refs == [
+        "D1:1",
+        "D1:3",
+    ]  # "cat" twice in a longer turn, then once
     assert base.dense_answer(q, 1000).refs == ["D1:4", "D1:3", "D1:2", "D1:1"]
     assert base.hybrid_answer(q, 1000).refs == ["D1:3", "D1:1", "D1:4", "D1:2"]
 
@@ -185,8 +210,12 @@ def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
 def test_questions_are_grouped_by_language_and_by_whose_turns_hold_the_evidence() -> None:
     user = {"D1:1", "D1:3"}
     assert locomo.labels({"question": "q", "lang": "zh", "evidence": ["D1:2"]}, user) == {
-        "lang": "zh", "evidence_by": "companion"}
-    assert locomo.labels({"question": "q", "evidence": ["D1:1; D1:2"]}, user) == {"evidence_by": "both"}
+        "lang": "zh",
+        "evidence_by": "companion",
+    }
+    assert locomo.labels({"question": "q", "evidence": ["D1:1; D1:2"]}, user) == {
+        "evidence_by": "both"
+    }
     assert locomo.labels({"question": "q", "evidence": []}, user) == {}
 
 
@@ -199,8 +228,10 @@ def test_loading_maps_speakers_to_roles_and_times_to_seconds() -> None:
     first = samples[0]
     opened, turns = first.sessions[0]
     assert opened == ms(2024, 3, 3, 19, 30)
-    assert [(t.dia_id, t.role, t.speaker) for t in turns[:2]] == [("D1:1", "user", "Lena"),
-                                                                   ("D1:2", "assistant", "Marco")]
+    assert [(t.dia_id, t.role, t.speaker) for t in turns[:2]] == [
+        ("D1:1", "user", "Lena"),
+        ("D1:2", "assistant", "Marco"),
+    ]
     assert [t.ts - opened for t in turns[:3]] == [0, 1000, 2000]
     assert first.end_ms == first.sessions[-1][0] + 9000
 

@@ -10,7 +10,10 @@ import pytest
 from perf import suites
 from perf.report import Section
 
-BANDS = {"fatigue": {"none", "tired", "exhausted"}, "valence": {"very_low", "low", "neutral", "good"}}
+BANDS = {
+    "fatigue": {"none", "tired", "exhausted"},
+    "valence": {"very_low", "low", "neutral", "good"},
+}
 
 
 def test_contains_ignores_case_and_needs_one_key_in_one_text() -> None:
@@ -37,7 +40,9 @@ def test_cross_session_cases() -> None:
         assert 1 <= c["open"]["day"] <= 7 and c["said"]["day"] == 0, c["id"]
         said = " ".join(c["said"]["lines"])
         assert c["expect"] and all(k.casefold() in said.casefold() for k in c["expect"]), c["id"]
-        assert not suites.contains([c["open"]["text"]], c["expect"]), c["id"]  # the opener does not say it
+        assert not suites.contains([c["open"]["text"]], c["expect"]), c[
+            "id"
+        ]  # the opener does not say it
         old_keys = [k for old in data["background"][c["lang"]] for k in old["keys"]]
         old_lines = [line for old in data["background"][c["lang"]] for line in old["lines"]]
         assert not suites.contains(c["said"]["lines"], old_keys), c["id"]
@@ -56,7 +61,9 @@ def test_mood_pairs() -> None:
         assert p["after_hours"] > 0 and p["lines"] and p["reason"], p["id"]
         for dim, allowed in (p.get("band") or {}).items():
             assert set(allowed) <= BANDS[dim], p["id"]
-            assert p["tone"] == "present", p["id"]  # a band is named only where a feeling should carry
+            assert p["tone"] == "present", p[
+                "id"
+            ]  # a band is named only where a feeling should carry
 
 
 def test_update_cases_change_one_value_and_the_probe_gives_neither_away() -> None:
@@ -65,9 +72,12 @@ def test_update_cases_change_one_value_and_the_probe_gives_neither_away() -> Non
     assert sorted({c["lang"] for c in cases}) == ["en", "zh"]
     for c in cases:
         assert c["before"]["day"] < c["after"]["day"] < c["probe"]["day"], c["id"]
-        assert suites.contains(c["before"]["lines"], c["old"]) and not suites.contains(c["after"]["lines"], c["old"])
+        assert suites.contains(c["before"]["lines"], c["old"]) and not suites.contains(
+            c["after"]["lines"], c["old"]
+        )
         assert suites.contains(c["after"]["lines"], c["new"]) or any(
-            k in {"not vegetarian", "vegetarian anymore"} for k in c["new"]), c["id"]
+            k in {"not vegetarian", "vegetarian anymore"} for k in c["new"]
+        ), c["id"]
         assert not suites.contains([c["probe"]["text"]], [*c["old"], *c["new"]]), c["id"]
 
 
@@ -100,7 +110,9 @@ def test_the_long_conversation_is_generated_deterministically_with_the_facts_ear
         assert len(turns) >= 100
         for p in conv["planted"]:
             assert turns[p["turn"]] == p["text"] and p["turn"] < 20
-            assert suites.contains([p["text"]], p["key"]) and not suites.contains([p["question"]], p["key"])
+            assert suites.contains([p["text"]], p["key"]) and not suites.contains(
+                [p["question"]], p["key"]
+            )
             others = [t for i, t in enumerate(turns) if i != p["turn"]]
             assert not suites.contains(others, p["key"]), p["id"]  # said once, early
         assert all("{" not in t for t in turns)
@@ -115,7 +127,9 @@ def test_recall_items_are_200_said_once_across_40_sessions() -> None:
     assert users == suites.recall_users(data, 2)  # seeded
     for _agent, lang, sessions, its in users:
         lines = [line for s in sessions for line in s]
-        assert sorted(i.say for i in its) == sorted(line for line in lines if line not in data["filler"][lang])
+        assert sorted(i.say for i in its) == sorted(
+            line for line in lines if line not in data["filler"][lang]
+        )
         for item in its:
             assert item.key in item.say
             # the key is said exactly once and appears nowhere else the agent hears or the question gives away
@@ -128,7 +142,7 @@ def test_earlier_chunks_beyond_a_third_of_the_prompt_are_dropped_oldest_first() 
     chunk = "x" * 300  # 104 tokens each
     many = [f"{i}{chunk}" for i in range(20)]
     kept = suites.fitting_earlier(many)
-    assert kept == many[-len(kept):] and sum(len(k) // 3 + 4 for k in kept) <= budget // 3
+    assert kept == many[-len(kept) :] and sum(len(k) // 3 + 4 for k in kept) <= budget // 3
     assert suites.fitting_earlier(many[:2]) == many[:2]
 
 
@@ -139,16 +153,33 @@ def quick_run() -> Section:
 
 def test_a_quick_run_reports_every_suite(quick_run: Section) -> None:
     figures = [r.figure for r in quick_run.rows]
-    for word in ("cross-session", "mood carry-over", "Morning scene", "long conversation", "recall", "updates",
-                 "conversational forget", "follow-ups"):
+    for word in (
+        "cross-session",
+        "mood carry-over",
+        "Morning scene",
+        "long conversation",
+        "recall",
+        "updates",
+        "conversational forget",
+        "follow-ups",
+    ):
         assert any(f.startswith(word) for f in figures), word
     for row in quick_run.rows:
         assert row.unit == "%" and 0.0 <= row.value <= 100.0, row.figure
     aims = {r.figure.split(":")[0]: r.aim.bound for r in quick_run.rows if r.aim}
     assert aims["cross-session"] == 80 and aims["long conversation"] == 70 and aims["recall"] == 85
     notes = " ".join(quick_run.notes)
-    for label in ("cross-session misses", "mood carry-over misses", "long conversation misses", "recall misses"):
+    for label in (
+        "cross-session misses",
+        "mood carry-over misses",
+        "long conversation misses",
+        "recall misses",
+    ):
         assert label in notes
-    counts = [int(m) for m in re.findall(r"(\d+)/\d+ (?:cases|pairs|questions|items)", " ".join(
-        r.note for r in quick_run.rows))]
+    counts = [
+        int(m)
+        for m in re.findall(
+            r"(\d+)/\d+ (?:cases|pairs|questions|items)", " ".join(r.note for r in quick_run.rows)
+        )
+    ]
     assert counts and all(n >= 0 for n in counts)

@@ -16,7 +16,9 @@ UNITS = Path(__file__).resolve().parents[2] / "systemd"
 
 def parse(name: str) -> configparser.RawConfigParser:
     # strict=False: systemd allows a key several times; interpolation off: `$MAINPID`, `%h`.
-    parser = configparser.RawConfigParser(strict=False, delimiters=("=",), comment_prefixes=("#", ";"))
+    parser = configparser.RawConfigParser(
+        strict=False, delimiters=("=",), comment_prefixes=("#", ";")
+    )
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
     parser.read_string((UNITS / name).read_text(encoding="utf-8"), source=name)
     return parser
@@ -122,7 +124,9 @@ def test_tmpfiles() -> None:
 # --- systemd-analyze verify ---------------------------------------------------------------------------
 
 ANALYZE = shutil.which("systemd-analyze")
-needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed (apt-get install systemd)")
+needs_analyze = pytest.mark.skipif(
+    ANALYZE is None, reason="systemd-analyze is not installed (apt-get install systemd)"
+)
 
 
 def _copy_units(tmp_path: Path, names: list[str]) -> list[Path]:
@@ -139,7 +143,12 @@ def _copy_units(tmp_path: Path, names: list[str]) -> list[Path]:
 
 
 def _verify(args: list[str], copies: list[Path], tmp_path: Path) -> None:
-    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path), "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_PAGER": ""}
+    env = {
+        **os.environ,
+        "XDG_RUNTIME_DIR": str(tmp_path),
+        "SYSTEMD_LOG_COLOR": "0",
+        "SYSTEMD_PAGER": "",
+    }
     result = subprocess.run(
         [ANALYZE, "verify", *args, *map(str, copies)],  # type: ignore[list-item]
         capture_output=True,

@@ -44,7 +44,9 @@ def test_building_the_services_runs_no_sql(tmp_path: Path) -> None:
 
 def test_a_reload_reaches_every_service(tmp_path: Path) -> None:
     app = assemble(tmp_path, ManualClock(START_MS))
-    fresh = dataclasses.replace(Config(), memory=dataclasses.replace(Config().memory, idle_minutes=1.5))
+    fresh = dataclasses.replace(
+        Config(), memory=dataclasses.replace(Config().memory, idle_minutes=1.5)
+    )
     app.settings.config = fresh  # what lifespan._reload does on SIGHUP
     assert app.config is fresh
     for service in (app.turns, app.memory, app.embeddings, app.consolidation):
@@ -63,7 +65,12 @@ def test_closing_a_session_drops_what_turns_kept_for_it(tmp_path: Path) -> None:
     live.closed("s1")
     assert "s1" not in turns.shown and "s1" not in turns.profiles and "s1" not in turns.folds
     assert "s1" not in live.activity
-    assert "s2" in turns.shown and "s2" in turns.profiles and "s2" in turns.folds and "s2" in live.activity
+    assert (
+        "s2" in turns.shown
+        and "s2" in turns.profiles
+        and "s2" in turns.folds
+        and "s2" in live.activity
+    )
     app.close()
 
 
@@ -80,7 +87,12 @@ class ClosedSessions(ScriptedProvider):
 
 def test_closing_a_session_tells_the_provider(tmp_path: Path) -> None:
     provider = ClosedSessions()
-    app = App.assemble(Config(), Database(tmp_path / "xaid.db"), GenerationQueue(provider, 4), ManualClock(START_MS))
+    app = App.assemble(
+        Config(),
+        Database(tmp_path / "xaid.db"),
+        GenerationQueue(provider, 4),
+        ManualClock(START_MS),
+    )
     app.live.closed("s1")
     assert provider.closed == ["s1"]
     app.close()
@@ -92,15 +104,22 @@ def test_a_consolidation_runs_on_the_injected_clock(tmp_path: Path) -> None:
     clock = ManualClock(START_MS)
     app = assemble(tmp_path, clock)
     said_ms = START_MS - 3 * DAY_MS
-    lines = ["My sister Ingrid moved to Porto last spring.", "我在杭州的一家书店工作。",
-             "Ingrid and I are planning a trip to Porto in May."]
+    lines = [
+        "My sister Ingrid moved to Porto last spring.",
+        "我在杭州的一家书店工作。",
+        "Ingrid and I are planning a trip to Porto in May.",
+    ]
 
     def seed(conn) -> None:  # type: ignore[no-untyped-def]
         agent_sql.insert(conn, Agent("a1", "Lumen", "", {}, said_ms, said_ms))
         session_sql.insert_session(conn, "s1", "a1", said_ms)
         for i, text in enumerate(lines):
-            session_sql.insert_message(conn, Message("s1", "a1", "user", text, said_ms + i * 60_000))
-            session_sql.insert_message(conn, Message("s1", "a1", "assistant", "I see.", said_ms + i * 60_000 + 1))
+            session_sql.insert_message(
+                conn, Message("s1", "a1", "user", text, said_ms + i * 60_000)
+            )
+            session_sql.insert_message(
+                conn, Message("s1", "a1", "assistant", "I see.", said_ms + i * 60_000 + 1)
+            )
 
     async def scenario() -> tuple[int | None, str | None, list[tuple[int, int]]]:
         await app.db.run(seed)
@@ -112,11 +131,19 @@ def test_a_consolidation_runs_on_the_injected_clock(tmp_path: Path) -> None:
             tg.start_soon(app.memory.jobs)
             clock.advance(DAY_MS)
             with anyio.fail_after(60):
-                episode_id = await app.memory.close_and_consolidate("s1", "a1", said_ms + 10 * 60_000, wait=True)
+                episode_id = await app.memory.close_and_consolidate(
+                    "s1", "a1", said_ms + 10 * 60_000, wait=True
+                )
             tg.cancel_scope.cancel()
         episode = await app.db.run(memory_sql.get_episode, "a1", episode_id) if episode_id else None
-        jobs = await app.db.run(lambda conn: [(r[0], r[1]) for r in conn.execute(
-            "SELECT created_ms, updated_ms FROM jobs WHERE session_id = 's1'")])
+        jobs = await app.db.run(
+            lambda conn: [
+                (r[0], r[1])
+                for r in conn.execute(
+                    "SELECT created_ms, updated_ms FROM jobs WHERE session_id = 's1'"
+                )
+            ]
+        )
         return episode_id, episode.summary if episode else None, jobs
 
     episode_id, summary, jobs = anyio.run(scenario)

@@ -49,7 +49,9 @@ def test_empty_file_gives_the_defaults(tmp_path: Path) -> None:
     assert cfg.server.drain_seconds == 10.0
 
 
-def test_no_file_anywhere_gives_the_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_file_anywhere_gives_the_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(config, "SYSTEM_CONFIG", tmp_path / "etc" / "xaid.toml")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     cfg = load(None, env={})
@@ -57,7 +59,9 @@ def test_no_file_anywhere_gives_the_defaults(tmp_path: Path, monkeypatch: pytest
     assert sections(cfg) == Config()
 
 
-def test_lookup_prefers_the_system_file_over_the_user_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lookup_prefers_the_system_file_over_the_user_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     system = tmp_path / "etc" / "xaid.toml"
     user = tmp_path / "config" / "xaid" / "xaid.toml"
     user.parent.mkdir(parents=True)
@@ -139,12 +143,20 @@ def test_environment_booleans(tmp_path: Path, text: str, expected: bool) -> None
 
 @pytest.mark.parametrize("text", ["1000,1001", "1000 1001", " 1000 , 1001 "])
 def test_environment_lists(tmp_path: Path, text: str) -> None:
-    assert load(write(tmp_path, ""), env={"XAID_SERVER_ALLOW_UIDS": text}).server.allow_uids == [1000, 1001]
+    assert load(write(tmp_path, ""), env={"XAID_SERVER_ALLOW_UIDS": text}).server.allow_uids == [
+        1000,
+        1001,
+    ]
 
 
 def test_environment_without_a_file(tmp_path: Path) -> None:
-    cfg = load(write(tmp_path, ""), env={"XAID_LLM_PROVIDER": "scripted", "HOME": "/x", "XAID_SOCKET": "/s"})
-    assert cfg.llm.provider == "scripted"  # XAID_SOCKET (xaictl's variable) names no section: ignored
+    cfg = load(
+        write(tmp_path, ""),
+        env={"XAID_LLM_PROVIDER": "scripted", "HOME": "/x", "XAID_SOCKET": "/s"},
+    )
+    assert (
+        cfg.llm.provider == "scripted"
+    )  # XAID_SOCKET (xaictl's variable) names no section: ignored
 
 
 def test_the_api_key_variable_is_not_a_config_key(tmp_path: Path) -> None:
@@ -155,7 +167,10 @@ def test_the_api_key_variable_is_not_a_config_key(tmp_path: Path) -> None:
     renamed = {"XAID_LLM_API_KEY_ENV": "XAID_LLM_TOKEN", "XAID_LLM_TOKEN": "sk-secret"}
     assert load(path, env=renamed).llm.api_key_env == "XAID_LLM_TOKEN"
     named_in_file = write(tmp_path, '[llm]\napi_key_env = "XAID_LLM_BEARER"\n', "named.toml")
-    assert load(named_in_file, env={"XAID_LLM_BEARER": "sk-secret"}).llm.api_key_env == "XAID_LLM_BEARER"
+    assert (
+        load(named_in_file, env={"XAID_LLM_BEARER": "sk-secret"}).llm.api_key_env
+        == "XAID_LLM_BEARER"
+    )
 
 
 # --- errors ---------------------------------------------------------------------------------------
@@ -180,14 +195,19 @@ def test_the_api_key_variable_is_not_a_config_key(tmp_path: Path) -> None:
         ("[server]\nmax_connections = 0\n", ["server.max_connections", "positive"]),
         ("[llm]\nn_ctx = -1\n", ["llm.n_ctx", "positive"]),
         ("[llm]\nmax_queue = 0\n", ["llm.max_queue", "positive"]),
-        ('[llm]\nmodel = "qwen-7b"\n', ["llm.model", "qwen-7b", "qwen2.5-coder-1.5b", "smollm2-135m"]),
+        (
+            '[llm]\nmodel = "qwen-7b"\n',
+            ["llm.model", "qwen-7b", "qwen2.5-coder-1.5b", "smollm2-135m"],
+        ),
         ("[llm]\nstate_cache_mb = -1\n", ["llm.state_cache_mb"]),
         ("[server]\nmax_frame_bytes = 100\n", ["server.max_frame_bytes", "1024"]),
         ("[llm\nn_ctx = 1\n", ["not valid TOML"]),
         ("[llm]\nn_ctx = \n", ["not valid TOML"]),
     ],
 )
-def test_bad_file_raises_config_error_naming_file_and_key(tmp_path: Path, text: str, needles: list[str]) -> None:
+def test_bad_file_raises_config_error_naming_file_and_key(
+    tmp_path: Path, text: str, needles: list[str]
+) -> None:
     path = write(tmp_path, text)
     with pytest.raises(ConfigError) as caught:
         load(path, env={})
@@ -239,7 +259,9 @@ _KEY_LINE = re.compile(r"^# (\w+ = .*)$")
 
 
 def uncomment(text: str) -> str:
-    return "\n".join(m.group(1) if (m := _KEY_LINE.match(line)) else line for line in text.splitlines())
+    return "\n".join(
+        m.group(1) if (m := _KEY_LINE.match(line)) else line for line in text.splitlines()
+    )
 
 
 def test_render_defaults_is_valid_toml_that_loads_back_to_the_defaults(tmp_path: Path) -> None:
@@ -256,14 +278,20 @@ def test_render_defaults_is_valid_toml_that_loads_back_to_the_defaults(tmp_path:
 
 def test_print_config_prints_render_defaults() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "xaid", "--print-config"], capture_output=True, text=True, env=_clean_env(), check=True
+        [sys.executable, "-m", "xaid", "--print-config"],
+        capture_output=True,
+        text=True,
+        env=_clean_env(),
+        check=True,
     )
     assert result.stdout == render_defaults() + "\n"
 
 
 def test_configuration_doc_table_matches_the_code() -> None:
     text = CONFIG_DOC.read_text(encoding="utf-8")
-    assert text.count(BEGIN) == 1 and text.count(END) == 1, f"{CONFIG_DOC} must hold the key markers once"
+    assert text.count(BEGIN) == 1 and text.count(END) == 1, (
+        f"{CONFIG_DOC} must hold the key markers once"
+    )
     table = text.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
     assert table == render_markdown(), (
         "docs/configuration.md is out of date: replace the table between the markers with the output of "
@@ -275,7 +303,9 @@ def test_every_key_is_documented() -> None:
     for name, cls in config.SECTIONS.items():
         for f in dataclasses.fields(cls):
             assert f.metadata.get("doc"), f"{name}.{f.name} has no documentation"
-            assert "|" not in f.metadata["doc"], f"{name}.{f.name}: '|' would break the Markdown table"
+            assert "|" not in f.metadata["doc"], (
+                f"{name}.{f.name}: '|' would break the Markdown table"
+            )
 
 
 # --- the command line ---------------------------------------------------------------------------------
@@ -297,7 +327,11 @@ def _check_config(path: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [('[llm]\nprovider = "gpt"\n', "provider"), ("[server]\nmax_inflight = 0\n", "max_inflight"), ("[llm\n", "TOML")],
+    [
+        ('[llm]\nprovider = "gpt"\n', "provider"),
+        ("[server]\nmax_inflight = 0\n", "max_inflight"),
+        ("[llm\n", "TOML"),
+    ],
 )
 def test_check_config_rejects_a_bad_file_in_one_line(tmp_path: Path, text: str, key: str) -> None:
     path = write(tmp_path, text)
@@ -327,22 +361,29 @@ def test_check_config_accepts_a_good_file(tmp_path: Path) -> None:
 # --- errors name what the user wrote -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("variable", "value", "key"), [
-    ("XAID_SERVER_IDLE_SECONDS", "-1", "server.idle_seconds"),
-    ("XAID_LLM_N_CTX", "0", "llm.n_ctx"),
-    ("XAID_MEMORY_TIMEZONE", "Mars/Olympus", "memory.timezone"),
-    ("XAID_MOOD_LEARNING_RATE", "2", "mood.learning_rate"),
-])
+@pytest.mark.parametrize(
+    ("variable", "value", "key"),
+    [
+        ("XAID_SERVER_IDLE_SECONDS", "-1", "server.idle_seconds"),
+        ("XAID_LLM_N_CTX", "0", "llm.n_ctx"),
+        ("XAID_MEMORY_TIMEZONE", "Mars/Olympus", "memory.timezone"),
+        ("XAID_MOOD_LEARNING_RATE", "2", "mood.learning_rate"),
+    ],
+)
 def test_a_bad_value_from_the_environment_names_its_variable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, key: str
 ) -> None:
     monkeypatch.setattr(config, "SYSTEM_CONFIG", tmp_path / "etc" / "xaid.toml")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    for path in (None, write(tmp_path, "[log]\nlevel = \"info\"\n")):
+    for path in (None, write(tmp_path, '[log]\nlevel = "info"\n')):
         with pytest.raises(ConfigError) as caught:
             load(path, env={variable: value})
         message = str(caught.value)
-        assert message.startswith(f"{variable}: {key}") and "(defaults)" not in message and str(tmp_path) not in message
+        assert (
+            message.startswith(f"{variable}: {key}")
+            and "(defaults)" not in message
+            and str(tmp_path) not in message
+        )
 
 
 def test_a_bad_value_from_the_file_names_the_file(tmp_path: Path) -> None:
@@ -356,19 +397,44 @@ def test_check_config_says_what_it_read(tmp_path: Path) -> None:
     if config.SYSTEM_CONFIG.exists():
         pytest.skip("this machine has a system configuration file")
     env = {**_clean_env(), "XDG_CONFIG_HOME": str(tmp_path / "none"), "XAID_LLM_N_CTX": "2048"}
-    result = subprocess.run([sys.executable, "-m", "xaid", "--check-config"], capture_output=True, text=True,
-                            env=env, timeout=60)
-    assert result.stdout.strip() == "xaid: configuration OK (built-in defaults; environment: XAID_LLM_N_CTX)"
-    bad = subprocess.run([sys.executable, "-m", "xaid", "--check-config"], capture_output=True, text=True,
-                         env={**env, "XAID_SERVER_MAX_INFLIGHT": "0"}, timeout=60)
-    assert bad.returncode == 2 and bad.stderr.startswith("xaid: bad configuration: XAID_SERVER_MAX_INFLIGHT:")
+    result = subprocess.run(
+        [sys.executable, "-m", "xaid", "--check-config"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert (
+        result.stdout.strip()
+        == "xaid: configuration OK (built-in defaults; environment: XAID_LLM_N_CTX)"
+    )
+    bad = subprocess.run(
+        [sys.executable, "-m", "xaid", "--check-config"],
+        capture_output=True,
+        text=True,
+        env={**env, "XAID_SERVER_MAX_INFLIGHT": "0"},
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith(
+        "xaid: bad configuration: XAID_SERVER_MAX_INFLIGHT:"
+    )
 
 
 def test_llm_model_names_a_catalogue_entry_unless_model_path_or_another_provider_decides() -> None:
     assert load(None, env={}).llm.model == "qwen2.5-coder-1.5b"
-    assert load(None, env={"XAID_LLM_MODEL": "qwen2.5-coder-0.5b"}).llm.model == "qwen2.5-coder-0.5b"
+    assert (
+        load(None, env={"XAID_LLM_MODEL": "qwen2.5-coder-0.5b"}).llm.model == "qwen2.5-coder-0.5b"
+    )
     # llm.model_path wins, so the name is not looked up; an endpoint has its own model names
-    assert load(None, env={"XAID_LLM_MODEL": "x", "XAID_LLM_MODEL_PATH": "/m.gguf"}).llm.model_path == "/m.gguf"
-    assert load(None, env={"XAID_LLM_MODEL": "gpt-4o-mini", "XAID_LLM_PROVIDER": "openai"}).llm.model == "gpt-4o-mini"
-    with pytest.raises(ConfigError, match=r"XAID_LLM_MODEL: llm\.model unknown model .gpt-4o-mini."):
+    assert (
+        load(None, env={"XAID_LLM_MODEL": "x", "XAID_LLM_MODEL_PATH": "/m.gguf"}).llm.model_path
+        == "/m.gguf"
+    )
+    assert (
+        load(None, env={"XAID_LLM_MODEL": "gpt-4o-mini", "XAID_LLM_PROVIDER": "openai"}).llm.model
+        == "gpt-4o-mini"
+    )
+    with pytest.raises(
+        ConfigError, match=r"XAID_LLM_MODEL: llm\.model unknown model .gpt-4o-mini."
+    ):
         load(None, env={"XAID_LLM_MODEL": "gpt-4o-mini"})

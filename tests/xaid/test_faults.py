@@ -41,15 +41,27 @@ from testkit.inproc import InProcessDaemon
 
 T0 = 1_764_536_400_000
 DAY = 86_400_000
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs and changing uid need root")
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0, reason="mounting a tmpfs and changing uid need root"
+)
 
 
 # --- load ---------------------------------------------------------------------------------------
 
-OPS = ("ping", "status", "agent.get", "session.send", "session.history", "memory.search", "mood.get")
+OPS = (
+    "ping",
+    "status",
+    "agent.get",
+    "session.send",
+    "session.history",
+    "memory.search",
+    "mood.get",
+)
 
 
-async def mixed_calls(path: Path, clients: int, seconds: float) -> tuple[Counter[str], Counter[str], dict]:
+async def mixed_calls(
+    path: Path, clients: int, seconds: float
+) -> tuple[Counter[str], Counter[str], dict]:
     done: Counter[str] = Counter()
     errors: Counter[str] = Counter()
     acked: dict[str, list[str]] = {}
@@ -89,7 +101,9 @@ async def mixed_calls(path: Path, clients: int, seconds: float) -> tuple[Counter
     return done, errors, acked
 
 
-def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(daemon: InProcessDaemon) -> None:
+def test_ten_clients_of_mixed_calls_see_only_back_pressure_and_lose_nothing(
+    daemon: InProcessDaemon,
+) -> None:
     with daemon.client() as c:
         for a in range(3):
             c.agent_create(f"load{a}")
@@ -133,8 +147,10 @@ def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -
                             for m in range(rng.randint(2, 6) if s < 3 else 40):
                                 if stop.is_set():
                                     return
-                                batch = [f"r{r} w{w} {sid} m{m}.{b}: I met Dr. Chen at 3pm about Osaka"
-                                         for b in range(rng.randint(1, 3))]
+                                batch = [
+                                    f"r{r} w{w} {sid} m{m}.{b}: I met Dr. Chen at 3pm about Osaka"
+                                    for b in range(rng.randint(1, 3))
+                                ]
                                 in_flight[sid] = batch
                                 c.session_ingest(sid, [{"role": "user", "text": t} for t in batch])
                                 acked[sid] += batch
@@ -158,10 +174,15 @@ def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -
                 for sid, texts in acked.items():
                     stored = [m["text"] for m in c.session_history(sid)["messages"]]
                     assert stored[: len(texts)] == texts
-                    assert stored[len(texts):] in ([], in_flight.get(sid, []))  # an ingest is all or none
+                    assert stored[len(texts) :] in (
+                        [],
+                        in_flight.get(sid, []),
+                    )  # an ingest is all or none
                     acked[sid], in_flight[sid] = stored, []
                     episode = c.session_close(sid, wait=True)["episode_id"]
-                    assert (episode is not None) == bool(stored)  # nothing said, nothing to remember
+                    assert (episode is not None) == bool(
+                        stored
+                    )  # nothing said, nothing to remember
             assert (check := check_db(proc.db_path)).healthy, check
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
@@ -187,8 +208,11 @@ def tmpfs_or_skip(path: Path, size: str) -> Iterator[Path]:
 
 @needs_root
 def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: Path) -> None:
-    with (tmpfs_or_skip(tmp_path / "state", "8m") as state, DaemonProcess(tmp_path) as proc,
-          proc.client(timeout=60) as c):
+    with (
+        tmpfs_or_skip(tmp_path / "state", "8m") as state,
+        DaemonProcess(tmp_path) as proc,
+        proc.client(timeout=60) as c,
+    ):
         wait_memory_ready(c)
         c.agent_create("disk")
         first = c.session_open("disk")["session_id"]
@@ -220,14 +244,21 @@ def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: P
             for sid, texts in acked.items():
                 stored = {m["text"] for m in c.session_history(sid)["messages"]}
                 assert [t for t in texts if t not in stored] == []
-            now = {e["episode_id"]: e["summary"] for e in c.memory_list("disk", kind="episode")["items"]}
-            assert {e["episode_id"]: now.get(e["episode_id"]) for e in episodes} == \
-                {e["episode_id"]: e["summary"] for e in episodes}
+            now = {
+                e["episode_id"]: e["summary"]
+                for e in c.memory_list("disk", kind="episode")["items"]
+            }
+            assert {e["episode_id"]: now.get(e["episode_id"]) for e in episodes} == {
+                e["episode_id"]: e["summary"] for e in episodes
+            }
             assert check_db(proc.db_path).integrity == "ok"
 
         for i in range(10):
             assert write(f"before the disk filled {i}") is None
-        for label, free in (("a filler file", "delete it"), ("the database itself", "remount bigger")):
+        for label, free in (
+            ("a filler file", "delete it"),
+            ("the database itself", "remount bigger"),
+        ):
             filler = fill(state) if label == "a filler file" else None
             err = fill_until_refused(label)
             assert err.code == "storage_error" and "disk" in err.message, err
@@ -263,8 +294,12 @@ def test_agents_with_shared_words_never_see_each_others_secrets(client: Client) 
     for a, secret in secrets.items():
         client.agent_create(a)
         sid = client.session_open(a, ts=T0)["session_id"]
-        lines = ["I work at Globex.", "My sister Anna lives in Kyoto.", f"My dog {secret.title()} likes tea.",
-                 f"My locker code word is {secret}."]
+        lines = [
+            "I work at Globex.",
+            "My sister Anna lives in Kyoto.",
+            f"My dog {secret.title()} likes tea.",
+            f"My locker code word is {secret}.",
+        ]
         for i, line in enumerate(lines):
             client.session_send(sid, line, ts=T0 + i * 60_000).finish()
         client.session_close(sid, ts=T0 + 3_600_000, wait=True)
@@ -276,8 +311,11 @@ def test_agents_with_shared_words_never_see_each_others_secrets(client: Client) 
         seen.append(client.memory_export(a))
         seen.append(client.memory_persona(a))
         sid = client.session_open(a, ts=T0 + 2 * DAY)["session_id"]
-        seen.append(client.session_send(sid, "How is my dog, and what is my code word?", ts=T0 + 2 * DAY,
-                                        explain=True).finish()["context"])
+        seen.append(
+            client.session_send(
+                sid, "How is my dog, and what is my code word?", ts=T0 + 2 * DAY, explain=True
+            ).finish()["context"]
+        )
         text = json.dumps(seen, ensure_ascii=False).lower()
         assert [s for s in others if s in text] == [], f"{a} sees another agent's memory"
         assert secrets[a] in text  # and its own is there: the check looks in the right place
@@ -285,9 +323,12 @@ def test_agents_with_shared_words_never_see_each_others_secrets(client: Client) 
 
 # --- access -------------------------------------------------------------------------------------
 
+
 @needs_root
 def test_a_refused_peer_runs_no_method(tmp_path: Path) -> None:
-    public = Path(tempfile.mkdtemp(prefix="xaid-access-"))  # pytest's tmp_path is closed to other uids
+    public = Path(
+        tempfile.mkdtemp(prefix="xaid-access-")
+    )  # pytest's tmp_path is closed to other uids
     public.chmod(0o755)
     env = {"XAID_SERVER_ALLOW_UIDS": "0", "XAID_SERVER_SOCKET_MODE": "0666"}
     try:
@@ -298,12 +339,15 @@ def test_a_refused_peer_runs_no_method(tmp_path: Path) -> None:
             c.session_send(sid, "My sister Anna lives in Kyoto.").finish()
             c.session_close(sid, wait=True)
             before = (c.stats(), c.memory_export("keeper"))
-            assert intrude(proc.socket, attempts=1, timeout=60) == {REFUSED: 1}  # 'forbidden', then EOF
+            assert intrude(proc.socket, attempts=1, timeout=60) == {
+                REFUSED: 1
+            }  # 'forbidden', then EOF
             stats = c.stats()
             assert stats["connections_refused"] == before[0]["connections_refused"] + 1
             for method in ("agent.create", "memory.forget"):
-                assert stats["methods"].get(method, {}).get("calls", 0) == \
-                    before[0]["methods"].get(method, {}).get("calls", 0)
+                assert stats["methods"].get(method, {}).get("calls", 0) == before[0]["methods"].get(
+                    method, {}
+                ).get("calls", 0)
             assert [a["agent_id"] for a in c.agent_list()["agents"]] == ["keeper"]
             assert c.memory_export("keeper") == before[1]
     finally:
@@ -315,7 +359,9 @@ def test_a_refused_peer_runs_no_method(tmp_path: Path) -> None:
 # --- defects found by these scenarios ------------------------------------------------------------
 
 
-def test_a_consolidation_that_hit_the_size_limit_runs_again_once_there_is_room(tmp_path: Path) -> None:
+def test_a_consolidation_that_hit_the_size_limit_runs_again_once_there_is_room(
+    tmp_path: Path,
+) -> None:
     proc = DaemonProcess(tmp_path / "d", env={"XAID_STORAGE_MAX_DB_MB": "1"}).start()
     try:
         with proc.client(timeout=60) as c:
@@ -326,30 +372,42 @@ def test_a_consolidation_that_hit_the_size_limit_runs_again_once_there_is_room(t
             filler = c.session_open("a")["session_id"]
             with pytest.raises(XaiError):  # another conversation fills the database up to its limit
                 for i in range(10_000):
-                    c.session_ingest(filler, [{"role": "user", "text": f"{i} " + "blah " * 300}] * 20)
-            with pytest.raises(XaiError):  # its first episode and vectors need pages there are none of
+                    c.session_ingest(
+                        filler, [{"role": "user", "text": f"{i} " + "blah " * 300}] * 20
+                    )
+            with pytest.raises(
+                XaiError
+            ):  # its first episode and vectors need pages there are none of
                 c.session_close(sid, wait=True)
         proc.stop()
         proc.env["XAID_STORAGE_MAX_DB_MB"] = "64"
         proc.start()
         with proc.client(timeout=60) as c:
-            assert c.session_close(sid, wait=True)["episode_id"] is not None  # now: internal, job 'failed'
+            assert (
+                c.session_close(sid, wait=True)["episode_id"] is not None
+            )  # now: internal, job 'failed'
     finally:
         proc.kill()
 
 
 @needs_root
-def test_a_consolidation_on_a_full_disk_neither_kills_the_daemon_nor_is_lost(tmp_path: Path) -> None:
+def test_a_consolidation_on_a_full_disk_neither_kills_the_daemon_nor_is_lost(
+    tmp_path: Path,
+) -> None:
     for leave in (16 * 1024, 64 * 1024):
         root = tmp_path / f"left-{leave}"
         with tmpfs_or_skip(root / "state", "4m") as state, DaemonProcess(root) as proc:
             with proc.client(timeout=60) as c:
                 sid = session_to_consolidate(c)
                 filler = fill(state, leave)
-                with contextlib.suppress(XaiError):  # storage_error, internal or a lost connection: see below
+                with contextlib.suppress(
+                    XaiError
+                ):  # storage_error, internal or a lost connection: see below
                     c.session_close(sid, wait=True)  # the close fits; its consolidation does not
             time.sleep(0.3)
-            assert proc.proc is not None and proc.proc.poll() is None, f"{leave} B left: the daemon exited"
+            assert proc.proc is not None and proc.proc.poll() is None, (
+                f"{leave} B left: the daemon exited"
+            )
             filler.unlink()
             with proc.client(timeout=60) as c:
                 assert c.session_close(sid, wait=True)["episode_id"] is not None, f"{leave} B left"
@@ -368,7 +426,9 @@ def test_a_daemon_started_on_a_full_disk_says_why_and_loses_nothing(tmp_path: Pa
             filler = fill(state)
             with pytest.raises(RuntimeError) as info:
                 proc.start()
-            assert "cannot open the database" in str(info.value) and "Traceback" not in str(info.value)
+            assert "cannot open the database" in str(info.value) and "Traceback" not in str(
+                info.value
+            )
             filler.unlink()
             proc.start()
             with proc.client() as c:
@@ -377,10 +437,17 @@ def test_a_daemon_started_on_a_full_disk_says_why_and_loses_nothing(tmp_path: Pa
             proc.kill()
 
 
-def test_a_database_at_its_size_limit_keeps_the_daemon_up_when_the_embedding_model_loads(tmp_path: Path) -> None:
+def test_a_database_at_its_size_limit_keeps_the_daemon_up_when_the_embedding_model_loads(
+    tmp_path: Path,
+) -> None:
     # the embedding model missing for a while (memory on keywords only): no vector table yet
-    proc = DaemonProcess(tmp_path / "d", env={"XAID_STORAGE_MAX_DB_MB": "2",
-                                               "XAID_MEMORY_EMBED_MODEL": str(tmp_path / "missing.onnx")})
+    proc = DaemonProcess(
+        tmp_path / "d",
+        env={
+            "XAID_STORAGE_MAX_DB_MB": "2",
+            "XAID_MEMORY_EMBED_MODEL": str(tmp_path / "missing.onnx"),
+        },
+    )
     try:
         with proc, proc.client() as c:
             c.agent_create("a")

@@ -74,7 +74,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == 1:
-                return [*path[path.index(nxt):], nxt]
+                return [*path[path.index(nxt) :], nxt]
             if nxt not in state and (cycle := visit(nxt)) is not None:
                 return cycle
         path.pop()
@@ -143,15 +143,22 @@ def test_no_import_cycle_in_xaid() -> None:
     cycle = find_cycle(edges)
     assert cycle is None and not knots, (
         f"import cycle: {' -> '.join(cycle or [])}; modules tied together: "
-        + "; ".join(", ".join(sorted(k)) for k in knots))
+        + "; ".join(", ".join(sorted(k)) for k in knots)
+    )
 
 
 # Lowest first; a module may import its own layer and the ones below (docs/architecture.md, "Who may import whom").
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("leaves", ("xaid", "xaid.text")),  # "xaid": the package's own modules that no longer prefix names
+    (
+        "leaves",
+        ("xaid", "xaid.text"),
+    ),  # "xaid": the package's own modules that no longer prefix names
     ("store", ("xaid.store",)),
     ("adapters", ("xaid.embed", "xaid.providers")),
-    ("services", ("xaid.memory", "xaid.mood", "xaid.scheduler", "xaid.conversation", "xaid.consolidation")),
+    (
+        "services",
+        ("xaid.memory", "xaid.mood", "xaid.scheduler", "xaid.conversation", "xaid.consolidation"),
+    ),
     ("root", ("xaid.app",)),
     ("server", ("xaid.server",)),
     ("entry", ("xaid.lifespan", "xaid.__main__")),
@@ -176,8 +183,20 @@ def layer_of(module: str) -> int:
 
 def test_imports_go_down_the_layers() -> None:
     """The layer test itself would pass on anything if a module fell into no layer, or into the wrong one."""
-    assert layer_of("xaid.memory.service") == 3 and layer_of("xaid.store.db") == 1 and layer_of("xaid") == 0
-    assert layer_of("xaid.clock") == 0 and layer_of("xaid.app") == 4 and layer_of("xaid.server.methods.memory") == 5
-    upward = sorted(f"{a} ({LAYERS[layer_of(a)][0]}) imports {b} ({LAYERS[layer_of(b)][0]})"
-                    for a, targets in graph().items() for b in targets if layer_of(b) > layer_of(a))
+    assert (
+        layer_of("xaid.memory.service") == 3
+        and layer_of("xaid.store.db") == 1
+        and layer_of("xaid") == 0
+    )
+    assert (
+        layer_of("xaid.clock") == 0
+        and layer_of("xaid.app") == 4
+        and layer_of("xaid.server.methods.memory") == 5
+    )
+    upward = sorted(
+        f"{a} ({LAYERS[layer_of(a)][0]}) imports {b} ({LAYERS[layer_of(b)][0]})"
+        for a, targets in graph().items()
+        for b in targets
+        if layer_of(b) > layer_of(a)
+    )
     assert not upward, "imports against the layers:\n" + "\n".join(upward)

@@ -57,12 +57,14 @@ def test_socket_activation_uses_the_inherited_socket(tmp_path: Path) -> None:
     listener.bind(str(path))
     listener.listen(8)
     env = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
-    env.update({
-        "LISTEN_FDS": "1",
-        "XAID_STORAGE_STATE_DIR": str(tmp_path / "state"),
-        "XAID_SERVER_SOCKET": str(tmp_path / "unused.sock"),
-        "XAID_LLM_PROVIDER": "scripted",
-    })
+    env.update(
+        {
+            "LISTEN_FDS": "1",
+            "XAID_STORAGE_STATE_DIR": str(tmp_path / "state"),
+            "XAID_SERVER_SOCKET": str(tmp_path / "unused.sock"),
+            "XAID_LLM_PROVIDER": "scripted",
+        }
+    )
     fd = listener.fileno()
 
     def as_fd3() -> None:
@@ -70,7 +72,9 @@ def test_socket_activation_uses_the_inherited_socket(tmp_path: Path) -> None:
 
     proc = subprocess.Popen(
         ["/bin/sh", "-c", f'LISTEN_PID=$$ exec "{sys.executable}" -m xaid'],
-        env=env, preexec_fn=as_fd3, pass_fds=(3,),  # fds are closed after preexec_fn, so keep 3
+        env=env,
+        preexec_fn=as_fd3,
+        pass_fds=(3,),  # fds are closed after preexec_fn, so keep 3
     )
     try:
         for _ in range(300):
@@ -90,9 +94,13 @@ def test_socket_activation_uses_the_inherited_socket(tmp_path: Path) -> None:
     listener.close()
 
 
-def test_second_daemon_on_the_same_socket_refuses_to_start(daemon_process: DaemonProcess, tmp_path: Path) -> None:
+def test_second_daemon_on_the_same_socket_refuses_to_start(
+    daemon_process: DaemonProcess, tmp_path: Path
+) -> None:
     env = dict(daemon_process.env, XAID_STORAGE_STATE_DIR=str(tmp_path / "other"))
-    out = subprocess.run([sys.executable, "-m", "xaid"], env=env, capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-m", "xaid"], env=env, capture_output=True, text=True, timeout=30
+    )
     assert out.returncode != 0
     assert "already listens" in out.stderr and "Traceback" not in out.stderr
     with daemon_process.client() as c:
@@ -115,7 +123,7 @@ def test_sigterm_lets_a_running_turn_finish(tmp_path: Path) -> None:
 
 
 def test_sighup_reloads_the_allow_list(tmp_path: Path) -> None:
-    proc = DaemonProcess(tmp_path / "d", config="[log]\nlevel = \"info\"\n").start()
+    proc = DaemonProcess(tmp_path / "d", config='[log]\nlevel = "info"\n').start()
     try:
         assert proc.config_path is not None
         proc.config_path.write_text("[server]\nallow_uids = [4242]\n")
@@ -184,12 +192,16 @@ def _open_fds() -> set[str]:
     return set(os.listdir("/proc/self/fd"))
 
 
-def test_the_stop_event_drains_like_sigterm_and_leaves_no_thread_fd_or_zone_behind(tmp_path: Path) -> None:
+def test_the_stop_event_drains_like_sigterm_and_leaves_no_thread_fd_or_zone_behind(
+    tmp_path: Path,
+) -> None:
     with InProcessDaemon(tmp_path / "warm"):  # the first daemon loads the shared embedder
         pass
     threads, fds, zone = set(threading.enumerate()), _open_fds(), clock_mod.zone()
-    d = InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "30",
-                                             "XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}).start()
+    d = InProcessDaemon(
+        tmp_path / "d",
+        env={"XAID_LLM_SCRIPTED_DELAY_MS": "30", "XAID_MEMORY_TIMEZONE": "Asia/Shanghai"},
+    ).start()
     with d.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
@@ -201,7 +213,9 @@ def test_the_stop_event_drains_like_sigterm_and_leaves_no_thread_fd_or_zone_behi
         stopper.join(30)
     assert not stopper.is_alive()
     assert result["finish_reason"] == "stop" and result["text"].count("word") == 20
-    assert not d.socket.exists() and "asked to stop: draining" in d.log() and "xaid stopped" in d.log()
+    assert (
+        not d.socket.exists() and "asked to stop: draining" in d.log() and "xaid stopped" in d.log()
+    )
     assert set(threading.enumerate()) == threads
     assert _open_fds() == fds
     assert clock_mod.zone() == zone  # serve set Shanghai for the whole process; it is back
@@ -220,4 +234,6 @@ def test_the_daemon_reads_the_time_from_the_clock_it_is_given(tmp_path: Path) ->
         c.session_send(session["session_id"], "hello").finish()
         asked, answered = (m["ts"] for m in c.session_history(session["session_id"])["messages"])
     assert asked == 1_750_000_090_000
-    assert asked <= answered < asked + 60_000  # the turn's time plus what it took, not this machine's date
+    assert (
+        asked <= answered < asked + 60_000
+    )  # the turn's time plus what it took, not this machine's date

@@ -9,7 +9,9 @@ from xaid.logs import LogfmtFormatter
 
 
 def test_logfmt_lines_quote_and_carry_extra_fields() -> None:
-    record = logging.LogRecord("xaid.test", logging.WARNING, __file__, 1, 'refused "uid" %d', (4242,), None)
+    record = logging.LogRecord(
+        "xaid.test", logging.WARNING, __file__, 1, 'refused "uid" %d', (4242,), None
+    )
     record.peer_uid = 4242
     line = LogfmtFormatter().format(record)
     assert line.startswith("ts=") and " level=warning logger=xaid.test " in line

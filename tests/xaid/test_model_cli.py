@@ -13,8 +13,13 @@ from testkit.inproc import InProcessDaemon
 
 def xaid(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("XAID_")}
-    return subprocess.run([sys.executable, "-m", "xaid", *args], capture_output=True, text=True, timeout=120,
-                          env={**clean, "XAID_STORAGE_STATE_DIR": str(tmp_path / "state"), **env})
+    return subprocess.run(
+        [sys.executable, "-m", "xaid", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**clean, "XAID_STORAGE_STATE_DIR": str(tmp_path / "state"), **env},
+    )
 
 
 def test_list_models_marks_the_configured_one_and_says_how_to_install(tmp_path: Path) -> None:
@@ -22,7 +27,10 @@ def test_list_models_marks_the_configured_one_and_says_how_to_install(tmp_path: 
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert any(line.startswith("*smollm2-135m") for line in lines)
-    assert any(line.startswith(" qwen2.5-coder-1.5b") and "1117MB" in line and "zh,en" in line for line in lines)
+    assert any(
+        line.startswith(" qwen2.5-coder-1.5b") and "1117MB" in line and "zh,en" in line
+        for line in lines
+    )
     assert f"joined files live in {tmp_path / 'state' / 'models'}" in out.stdout
 
 
@@ -31,7 +39,9 @@ def test_prepare_model_checks_once_and_list_models_then_says_verified(tmp_path: 
     assert first.returncode == 0, first.stderr
     assert "checking sha256" in first.stderr and first.stdout.strip().endswith(".gguf")
     again = xaid(tmp_path, "--prepare-model", "smollm2-135m")
-    assert again.returncode == 0 and "checking sha256" not in again.stderr  # the marker vouches for it
+    assert (
+        again.returncode == 0 and "checking sha256" not in again.stderr
+    )  # the marker vouches for it
     listing = xaid(tmp_path, "--list-models", XAID_LLM_MODEL="smollm2-135m").stdout
     assert "yes, verified: " + first.stdout.strip() in listing
 
@@ -47,7 +57,11 @@ def test_models_list_of_a_daemon_without_the_catalogue(daemon: InProcessDaemon) 
     with daemon.client() as c:
         listing = c.models_list()
     assert listing["configured"] is None and listing["model_path"] is None  # the scripted provider
-    assert [m["name"] for m in listing["models"]] == ["qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b", "smollm2-135m"]
+    assert [m["name"] for m in listing["models"]] == [
+        "qwen2.5-coder-1.5b",
+        "qwen2.5-coder-0.5b",
+        "smollm2-135m",
+    ]
     assert [m["default"] for m in listing["models"]] == [True, False, False]
     assert not any(m["configured"] for m in listing["models"])
     assert listing["models_dir"] == str(daemon.state_dir / "models")

@@ -28,16 +28,24 @@ def yesterday(c: Client, agent: str, text: str, **agent_kw: object) -> None:
 def test_next_mornings_first_turn_carries_the_tone(client: Client, text: str) -> None:
     yesterday(client, "mia", text)
     sid = client.session_open("mia", ts=MORNING)["session_id"]
-    result = client.session_send(sid, "Morning" if text.isascii() else "早", ts=MORNING, explain=True).finish()
+    result = client.session_send(
+        sid, "Morning" if text.isascii() else "早", ts=MORNING, explain=True
+    ).finish()
     context = result["context"]
     assert context["mood"]["fatigue"] > 0.25
     # late in the prompt, in the user's language; the head does not move with the mood
     assert context["tone"] and context["tone"] in context["directive"]
     assert context["tone"] not in context["system_prompt"]
     if text.isascii():
-        assert context["tone"].startswith("Tone:") and "never say what you think they feel" in context["tone"]
+        assert (
+            context["tone"].startswith("Tone:")
+            and "never say what you think they feel" in context["tone"]
+        )
     else:
-        assert context["tone"].startswith("语气：") and "不要说出你觉得对方是什么情绪" in context["tone"]
+        assert (
+            context["tone"].startswith("语气：")
+            and "不要说出你觉得对方是什么情绪" in context["tone"]
+        )
 
 
 def test_mood_off_removes_the_guidance(client: Client) -> None:
@@ -70,17 +78,24 @@ def test_mood_get_at_times_and_history_and_reset(client: Client) -> None:
 def test_ingested_history_moves_the_mood(client: Client) -> None:
     client.agent_create("mia")
     sid = client.session_open("mia", ts=DAY0_NIGHT)["session_id"]
-    client.session_ingest(sid, [
-        {"role": "user", "text": "I'm furious, they cancelled my flight!!", "ts": DAY0_NIGHT},
-        {"role": "assistant", "text": "Oh no.", "ts": DAY0_NIGHT + 1000},
-    ])
+    client.session_ingest(
+        sid,
+        [
+            {"role": "user", "text": "I'm furious, they cancelled my flight!!", "ts": DAY0_NIGHT},
+            {"role": "assistant", "text": "Oh no.", "ts": DAY0_NIGHT + 1000},
+        ],
+    )
     mood = client.mood_get("mia", ts=DAY0_NIGHT + 1000)
     assert mood["valence"] < -0.2 and mood["arousal"] > 0.4
 
 
-@pytest.mark.parametrize("text", ["the project crashed, I'm exhausted and so sad", "最近项目搞崩了，很累，好难过"])
+@pytest.mark.parametrize(
+    "text", ["the project crashed, I'm exhausted and so sad", "最近项目搞崩了，很累，好难过"]
+)
 @pytest.mark.parametrize("method", ["send", "ingest"])
-def test_a_message_dated_years_ahead_does_not_freeze_the_mood(client: Client, text: str, method: str) -> None:
+def test_a_message_dated_years_ahead_does_not_freeze_the_mood(
+    client: Client, text: str, method: str
+) -> None:
     """Mood state takes no time past the daemon's clock plus two days (clock.FUTURE_MARGIN_MS)."""
     now = int(time.time() * 1000)
     ahead = now + 3650 * 24 * HOUR_MS

@@ -18,9 +18,15 @@ def mode(path: Path) -> int:
 
 def refused_start(env: dict[str, str], *args: str) -> str:
     """Run xaid where it must refuse: exit 1 and one line on stderr, no traceback."""
-    out = subprocess.run([sys.executable, "-m", "xaid", *args], env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "xaid", *args], env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 1, out
-    assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1 and out.stderr.startswith("xaid: "), out
+    assert (
+        "Traceback" not in out.stderr
+        and out.stderr.count("\n") == 1
+        and out.stderr.startswith("xaid: ")
+    ), out
     return out.stderr
 
 
@@ -55,13 +61,16 @@ def test_a_state_directory_of_another_uid_open_to_others_is_refused(tmp_path: Pa
     assert mode(proc.state_dir) == 0o755 and not proc.db_path.exists()
 
 
-def test_a_second_daemon_on_the_same_state_directory_refuses_to_start(daemon_process: DaemonProcess,
-                                                                      tmp_path: Path) -> None:
+def test_a_second_daemon_on_the_same_state_directory_refuses_to_start(
+    daemon_process: DaemonProcess, tmp_path: Path
+) -> None:
     with daemon_process.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
     other = tmp_path / "other.sock"
-    env = dict(daemon_process.env, XAID_SERVER_SOCKET=str(other))  # another socket: only the lock can tell
+    env = dict(
+        daemon_process.env, XAID_SERVER_SOCKET=str(other)
+    )  # another socket: only the lock can tell
     err = refused_start(env)
     assert f"already uses the state directory {daemon_process.state_dir}" in err
     assert f"pid {daemon_process.proc.pid}" in err

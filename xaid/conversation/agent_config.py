@@ -34,7 +34,9 @@ KNOWN = {
 def validate(config: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(config) - set(KNOWN))
     if unknown:
-        raise bad_params(f"unknown agent config key(s): {', '.join(map(str, unknown))}; known: {', '.join(KNOWN)}")
+        raise bad_params(
+            f"unknown agent config key(s): {', '.join(map(str, unknown))}; known: {', '.join(KNOWN)}"
+        )
     if "tools" in config:
         tools = config["tools"]
         if not isinstance(tools, list) or len(tools) > MAX_TOOLS:
@@ -51,34 +53,47 @@ def validate(config: dict[str, Any]) -> dict[str, Any]:
             seen.add(name)
             description = tool.get("description", "")
             if not isinstance(description, str) or len(description) > MAX_TOOL_DESCRIPTION:
-                raise bad_params(f"config.tools[{i}].description must be a string of at most "
-                                 f"{MAX_TOOL_DESCRIPTION} characters")
+                raise bad_params(
+                    f"config.tools[{i}].description must be a string of at most "
+                    f"{MAX_TOOL_DESCRIPTION} characters"
+                )
             params = tool.get("parameters", {"type": "object", "properties": {}})
             if not isinstance(params, dict) or params.get("type", "object") != "object":
-                raise bad_params(f"config.tools[{i}].parameters must be a JSON schema of type object")
+                raise bad_params(
+                    f"config.tools[{i}].parameters must be a JSON schema of type object"
+                )
             try:
                 schema_size = len(json.dumps(params))
             except (ValueError, TypeError, RecursionError):
                 raise bad_params(f"config.tools[{i}].parameters must be JSON") from None
             if schema_size > MAX_TOOL_SCHEMA:
-                raise bad_params(f"config.tools[{i}].parameters is longer than {MAX_TOOL_SCHEMA} characters as JSON")
+                raise bad_params(
+                    f"config.tools[{i}].parameters is longer than {MAX_TOOL_SCHEMA} characters as JSON"
+                )
             if set(tool) - {"name", "description", "parameters"}:
                 raise bad_params(f"config.tools[{i}] has unknown keys")
     if "max_tokens" in config and (
-        not isinstance(config["max_tokens"], int) or isinstance(config["max_tokens"], bool) or config["max_tokens"] < 1
+        not isinstance(config["max_tokens"], int)
+        or isinstance(config["max_tokens"], bool)
+        or config["max_tokens"] < 1
     ):
         raise bad_params("config.max_tokens must be a positive integer")
     if "temperature" in config and (
-        not isinstance(config["temperature"], int | float) or isinstance(config["temperature"], bool)
+        not isinstance(config["temperature"], int | float)
+        or isinstance(config["temperature"], bool)
         or not 0 <= config["temperature"] <= 2
     ):
         raise bad_params("config.temperature must be a number between 0 and 2")
     for switch in ("mood", "memory"):
         if switch in config and not isinstance(config[switch], bool):
             raise bad_params(f"config.{switch} must be a boolean")
-    if "system_prompt" in config and (not isinstance(config["system_prompt"], str)
-                                      or len(config["system_prompt"]) > MAX_SYSTEM_PROMPT):
-        raise bad_params(f"config.system_prompt must be a string of at most {MAX_SYSTEM_PROMPT} characters")
+    if "system_prompt" in config and (
+        not isinstance(config["system_prompt"], str)
+        or len(config["system_prompt"]) > MAX_SYSTEM_PROMPT
+    ):
+        raise bad_params(
+            f"config.system_prompt must be a string of at most {MAX_SYSTEM_PROMPT} characters"
+        )
     return config
 
 
@@ -102,8 +117,14 @@ class AgentConfig:
 
 
 def read(config: Mapping[str, Any]) -> AgentConfig:
-    return AgentConfig(tools(config), config.get("max_tokens"), config.get("temperature"),
-                       config.get("system_prompt") or "", mood_enabled(config), memory_enabled(config))
+    return AgentConfig(
+        tools(config),
+        config.get("max_tokens"),
+        config.get("temperature"),
+        config.get("system_prompt") or "",
+        mood_enabled(config),
+        memory_enabled(config),
+    )
 
 
 def mood_enabled(config: Mapping[str, Any]) -> bool:
@@ -116,6 +137,10 @@ def memory_enabled(config: Mapping[str, Any]) -> bool:
 
 def tools(config: Mapping[str, Any]) -> tuple[ToolSpec, ...]:
     return tuple(
-        ToolSpec(t["name"], t.get("description", ""), t.get("parameters", {"type": "object", "properties": {}}))
+        ToolSpec(
+            t["name"],
+            t.get("description", ""),
+            t.get("parameters", {"type": "object", "properties": {}}),
+        )
         for t in config.get("tools", [])
     )

@@ -87,10 +87,13 @@ class GenerationQueue:
 
     def check_capacity(self) -> None:
         if self.state is ModelState.FAILED:
-            raise XaiError(ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}")
+            raise XaiError(
+                ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
+            )
         if self._waiting >= self.max_queue:
             raise XaiError(
-                ErrorCode.OVERLOADED, f"{self._waiting} turns already wait for the model; try again shortly"
+                ErrorCode.OVERLOADED,
+                f"{self._waiting} turns already wait for the model; try again shortly",
             )
 
     def submit(self, key: str, request: GenerateRequest) -> Job:
@@ -122,7 +125,9 @@ class GenerationQueue:
         while self._lanes:
             _, lane = self._lanes.popitem(last=False)
             for job in lane:
-                job.error = XaiError(ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}")
+                job.error = XaiError(
+                    ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
+                )
                 job.send.close()
                 job.finished.set()
         self._waiting = 0

@@ -48,10 +48,12 @@ def fix(head: str, name: str) -> str:
     m = _pattern(name.strip()).match(head)
     if m is None:
         return head
-    rest = head[m.end():]
+    rest = head[m.end() :]
     if m.group("greeting"):  # the name's own punctuation follows the greeting: "Hi Mia!" -> "Hi!"
         return m.group("lead") + m.group("greeting") + rest
-    if rest[:1] not in ",，、!！":  # "Mia is here for you": the companion speaking of itself, not a vocative
+    if (
+        rest[:1] not in ",，、!！"
+    ):  # "Mia is here for you": the companion speaking of itself, not a vocative
         return head
     rest = re.sub(rf"^{_SEP}[!！]?\s*", "", rest)  # "Mia, how was it?" -> "How was it?"
     if not rest:
@@ -77,7 +79,7 @@ def _could(h: str, n: str) -> bool:
         if g.startswith(h):
             return True  # still inside a greeting
         if h.startswith(g):
-            tail = h[len(g):]
+            tail = h[len(g) :]
             stripped = tail.lstrip(_GREETING_SEPS)
             if stripped == tail and tail:
                 continue  # "hiking": a greeting's letters, then a word

@@ -49,21 +49,29 @@ class Context:
     tone: str | None = None  # in the user's language (xaid.mood.tone.guidance(state, lang))
     earlier: tuple[str, ...] = ()
     folded_upto: tuple[int, ...] = ()  # the last message id each chunk of ``earlier`` folded
-    folds: int | None = None  # None: ``history`` is what follows every chunk; else how many chunks to use
+    folds: int | None = (
+        None  # None: ``history`` is what follows every chunk; else how many chunks to use
+    )
     memories: str | None = None
-    suggestion: str | None = None  # a directive in the user's language (xaid.scheduler.fire.Verdict.directive)
+    suggestion: str | None = (
+        None  # a directive in the user's language (xaid.scheduler.fire.Verdict.directive)
+    )
     forgotten: str | None = None  # the user asked to forget something: how to confirm it
-    shown: tuple[tuple[int, str], ...] = ()  # memories of earlier turns: (user message id they preceded, block)
+    shown: tuple[
+        tuple[int, str], ...
+    ] = ()  # memories of earlier turns: (user message id they preceded, block)
     lang: Lang | None = None  # the user's language; None: detected from the history
     extra: tuple[str, ...] = field(default_factory=tuple)
 
 
 def system_prompt(agent: Agent, context: Context = Context()) -> str:
     """The head: nothing in it may change during a session (see the module docstring)."""
-    parts = [f"You are {agent.name}, the user's friend and companion, not an assistant: talk like a close "
-             f"friend texting back, warmly and briefly, and never offer help like a service. Your name is "
-             f"{agent.name}; never call yourself by any other name, and never call the user {agent.name}. Reply "
-             f"in the language the user writes in."]
+    parts = [
+        f"You are {agent.name}, the user's friend and companion, not an assistant: talk like a close "
+        f"friend texting back, warmly and briefly, and never offer help like a service. Your name is "
+        f"{agent.name}; never call yourself by any other name, and never call the user {agent.name}. Reply "
+        f"in the language the user writes in."
+    ]
     if agent.persona_init:
         parts.append(agent.persona_init.strip())
     if extra := agent.config.get("system_prompt"):
@@ -82,11 +90,18 @@ class _Phrasing:
 
 
 _PHRASING: dict[Lang, _Phrasing] = {
-    "zh": _Phrasing("你是{name}，对方的朋友。", "如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。",
-                    "用中文回复，一到三句话，简短自然。", ""),
-    "en": _Phrasing("You are {name}, their friend.",
-                    "If something you remember matters to what they say now, bring it up with a caring word.",
-                    "Reply in English, in one to three short sentences.", " "),
+    "zh": _Phrasing(
+        "你是{name}，对方的朋友。",
+        "如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。",
+        "用中文回复，一到三句话，简短自然。",
+        "",
+    ),
+    "en": _Phrasing(
+        "You are {name}, their friend.",
+        "If something you remember matters to what they say now, bring it up with a caring word.",
+        "Reply in English, in one to three short sentences.",
+        " ",
+    ),
 }
 
 
@@ -110,14 +125,20 @@ def to_chat(msg: Message) -> ChatMessage:
     return ChatMessage(msg.role, msg.text, calls, msg.tool_call_id)
 
 
-def build(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context = Context()
-          ) -> tuple[ChatMessage, ...]:
+def build(
+    agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context = Context()
+) -> tuple[ChatMessage, ...]:
     """The messages for one generation, within ``budget_tokens`` (estimated)."""
     return _assemble(agent, history, budget_tokens, context)[0]
 
 
-def folds_needed(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context,
-                 at_least: int = 0) -> int:
+def folds_needed(
+    agent: Agent,
+    history: Sequence[Message],
+    budget_tokens: int,
+    context: Context,
+    at_least: int = 0,
+) -> int:
     """How many of the session's "Earlier" chunks (``context.folded_upto``) must stand in for their
     messages so that every later message fits the budget: the fewest, and never fewer than last
     turn's ``at_least``, so the prompt's middle changes only when the context is full."""
@@ -127,18 +148,25 @@ def folds_needed(agent: Agent, history: Sequence[Message], budget_tokens: int, c
     return len(context.earlier)
 
 
-def _assemble(agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context
-              ) -> tuple[tuple[ChatMessage, ...], bool]:
+def _assemble(
+    agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context
+) -> tuple[tuple[ChatMessage, ...], bool]:
     """The messages, and whether any message had to be dropped for the budget."""
     head = ChatMessage("system", system_prompt(agent, context))
     left = budget_tokens - estimate_tokens(head.content)
     earlier = list(context.earlier)
-    if context.folds is not None:  # ``history`` is the whole session: show chunks[:folds], then what follows them
+    if (
+        context.folds is not None
+    ):  # ``history`` is the whole session: show chunks[:folds], then what follows them
         cut = context.folded_upto[context.folds - 1] if context.folds else 0
-        earlier = earlier[:context.folds]
+        earlier = earlier[: context.folds]
         history = [m for m in history if (m.message_id or 0) > cut]
     lang = context.lang or language([m.text for m in history if m.role == "user"])
-    late = [ChatMessage("system", text) for text in (context.memories, directive(agent, context, lang)) if text]
+    late = [
+        ChatMessage("system", text)
+        for text in (context.memories, directive(agent, context, lang))
+        if text
+    ]
     left -= sum(estimate_tokens(m.content) for m in late)
     while earlier and sum(estimate_tokens(e) for e in earlier) > budget_tokens // 3:
         earlier.pop(0)

@@ -19,7 +19,9 @@ class Timings:
         return {
             "memory_ms": round(self.memory_ms, 3),
             "queued_ms": round(self.queued_ms, 3),
-            "first_token_ms": None if self.first_token_ms is None else round(self.first_token_ms, 3),
+            "first_token_ms": None
+            if self.first_token_ms is None
+            else round(self.first_token_ms, 3),
             "total_ms": round(self.total_ms, 3),
         }
 
@@ -34,7 +36,9 @@ class TurnReply:
     completion_tokens: int
     timings: Timings
     warnings: tuple[str, ...] = ()
-    context: dict[str, Any] | None = None  # with explain: the prompt's parts, as the protocol documents them
+    context: dict[str, Any] | None = (
+        None  # with explain: the prompt's parts, as the protocol documents them
+    )
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -42,7 +46,10 @@ class TurnReply:
             "message_id": self.message_id,
             "user_message_id": self.user_message_id,
             "finish_reason": self.finish_reason,
-            "usage": {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens},
+            "usage": {
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+            },
             "timings": self.timings.to_wire(),
         }
         if self.warnings:

@@ -89,8 +89,12 @@ class Forgotten:
 
     def to_wire(self) -> dict[str, Any]:
         # The topic's words are the ones the user just typed; what "that" was is not echoed back.
-        return {"kind": self.request.kind, "what": self.request.what, "deleted": self.deleted,
-                "message_ids": list(self.message_ids)}
+        return {
+            "kind": self.request.kind,
+            "what": self.request.what,
+            "deleted": self.deleted,
+            "message_ids": list(self.message_ids),
+        }
 
 
 @dataclass
@@ -102,7 +106,9 @@ class _Progress:
     first_token_ms: float | None = None
 
 
-def _session_view(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[tuple[int, str]], list[Message]]:
+def _session_view(
+    conn: apsw.Connection, session_id: str, every: int
+) -> tuple[list[tuple[int, str]], list[Message]]:
     """The session's Layer A chunks (folding what is due) and all of its messages."""
     chunks, _unfolded = compress.ensure_chunks(conn, session_id, every)
     return chunks, sql.messages_after(conn, session_id, 0)
@@ -111,8 +117,17 @@ def _session_view(conn: apsw.Connection, session_id: str, every: int) -> tuple[l
 class Turns:
     """The turns in flight, one per session at most, and the tool calls they wait on."""
 
-    def __init__(self, db: Database, clock: Clock, settings: Settings, queue: GenerationQueue, live: LiveSessions,
-                 embeddings: Embeddings, classifier: Classifier, counters: Counter[str]):
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        settings: Settings,
+        queue: GenerationQueue,
+        live: LiveSessions,
+        embeddings: Embeddings,
+        classifier: Classifier,
+        counters: Counter[str],
+    ):
         self.db = db
         self.clock = clock
         self.settings = settings
@@ -130,7 +145,9 @@ class Turns:
         # A forget request drops the snapshot at once: what the user had deleted must not stay in the head.
         self.profiles: dict[str, tuple[str, str | None]] = {}  # session id -> (agent id, profile)
 
-        self.folds: dict[str, int] = {}  # Layer A chunks the session's prompt shows instead of their messages
+        self.folds: dict[
+            str, int
+        ] = {}  # Layer A chunks the session's prompt shows instead of their messages
 
     def closed(self, session_id: str) -> None:
         self.shown.pop(session_id, None)
@@ -142,7 +159,9 @@ class Turns:
         for sid in [sid for sid, (agent, _) in self.profiles.items() if agent == agent_id]:
             del self.profiles[sid]
 
-    def _prune_shown(self, session_id: str, uptos: Sequence[int], history: Sequence[Message]) -> None:
+    def _prune_shown(
+        self, session_id: str, uptos: Sequence[int], history: Sequence[Message]
+    ) -> None:
         """Memories shown with messages that a chunk now stands in for (or that were deleted) go with
         those messages."""
         folds = self.folds.get(session_id, 0)
@@ -153,16 +172,23 @@ class Turns:
     def tool_result(self, session_id: str, call_id: str, result: Any) -> None:
         pending = self.tools.get((session_id, call_id))
         if pending is None:
-            raise XaiError(ErrorCode.NOT_FOUND, f"no tool call {call_id!r} is waiting in session {session_id!r}")
+            raise XaiError(
+                ErrorCode.NOT_FOUND,
+                f"no tool call {call_id!r} is waiting in session {session_id!r}",
+            )
         pending.result = result
         pending.done.set()
 
     async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
         active = self.live.active
         if session.session_id in active:
-            raise XaiError(ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply")
+            raise XaiError(
+                ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply"
+            )
         if session.session_id in self.live.closing:
-            raise XaiError(ErrorCode.CONFLICT, f"session {session.session_id!r} is closed; open a new one")
+            raise XaiError(
+                ErrorCode.CONFLICT, f"session {session.session_id!r} is closed; open a new one"
+            )
         finished = anyio.Event()
         active[session.session_id] = finished
         try:
@@ -171,8 +197,9 @@ class Turns:
             del active[session.session_id]
             finished.set()
 
-    async def _recall(self, agent: Agent, turn: UserTurn, with_profile: bool
-                      ) -> tuple[list[retrieve.Hit], str | None]:
+    async def _recall(
+        self, agent: Agent, turn: UserTurn, with_profile: bool
+    ) -> tuple[list[retrieve.Hit], str | None]:
         """This turn's memories (L1 by time, L2 by relevance) and, when the session has not taken it
         yet (``with_profile``), the user's profile (L3).
 
@@ -185,16 +212,29 @@ class Turns:
 
         def read(conn: apsw.Connection) -> tuple[list[retrieve.Hit], str | None]:
             # read only: the hits are marked referenced with the reply, off the path to the first token
-            hits, _tokens = retrieve.search(conn, agent.agent_id, turn.text, vector, turn.ts_ms, k=8,
-                                            budget_tokens=cfg.budget_tokens, recent_days=cfg.recent_days,
-                                            profile=self.embeddings.profile, touch=False, fill=False,
-                                            fusion=cfg.fusion)
-            return hits, persona.current_text(conn, agent.agent_id, turn.ts_ms) if with_profile else None
+            hits, _tokens = retrieve.search(
+                conn,
+                agent.agent_id,
+                turn.text,
+                vector,
+                turn.ts_ms,
+                k=8,
+                budget_tokens=cfg.budget_tokens,
+                recent_days=cfg.recent_days,
+                profile=self.embeddings.profile,
+                touch=False,
+                fill=False,
+                fusion=cfg.fusion,
+            )
+            return hits, persona.current_text(
+                conn, agent.agent_id, turn.ts_ms
+            ) if with_profile else None
 
         return await self.db.run(read)
 
-    async def _store_user(self, agent: Agent, msg: Message, request: ForgetRequest | None = None
-                          ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
+    async def _store_user(
+        self, agent: Agent, msg: Message, request: ForgetRequest | None = None
+    ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
         verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
         forget is stored as a placeholder and carried out in the same transaction."""
@@ -204,37 +244,56 @@ class Turns:
         if request is not None:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
 
-        def write(conn: apsw.Connection) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
+        def write(
+            conn: apsw.Connection,
+        ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
             sql.require_open(conn, msg.session_id)
             stored = sql.insert_message(conn, msg)
             sql.count_live_turn(conn, msg.session_id)
             mood = None
             at_ms = clock.for_state(msg.ts_ms, self.clock)  # the message keeps its own time
             if reading is not None:
-                mood = tracker.observe(conn, agent.agent_id, reading, at_ms, cfg.mood, stored.message_id,
-                                       clock.state_ceiling(self.clock))
+                mood = tracker.observe(
+                    conn,
+                    agent.agent_id,
+                    reading,
+                    at_ms,
+                    cfg.mood,
+                    stored.message_id,
+                    clock.state_ceiling(self.clock),
+                )
             verdict = None
             forgotten = None
             if request is not None:
                 if request.kind == "topic":
                     deleted, ids = forget.forget_terms(conn, agent.agent_id, request.terms)
                 else:
-                    deleted, ids = forget.forget_previous(conn, agent.agent_id, msg.session_id,
-                                                          stored.message_id or 0)
+                    deleted, ids = forget.forget_previous(
+                        conn, agent.agent_id, msg.session_id, stored.message_id or 0
+                    )
                 forgotten = Forgotten(request, deleted, tuple(ids))
                 verdict = fire.Verdict(None, "the user asked to forget something")
             elif cfg.scheduler.enabled and agent_cfg.memory:
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
-                verdict = fire.evaluate(conn, agent.agent_id, msg.session_id, msg.text, at_ms, said,
-                                        mood.valence if mood is not None else None,
-                                        int(cfg.scheduler.min_gap_hours * clock.HOUR_MS))
+                verdict = fire.evaluate(
+                    conn,
+                    agent.agent_id,
+                    msg.session_id,
+                    msg.text,
+                    at_ms,
+                    said,
+                    mood.valence if mood is not None else None,
+                    int(cfg.scheduler.min_gap_hours * clock.HOUR_MS),
+                )
             return stored, mood, verdict, forgotten
 
         with anyio.CancelScope(shield=True):
             stored = await self.db.run(write)
         return stored
 
-    async def _store(self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0) -> Message:
+    async def _store(
+        self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0
+    ) -> Message:
         """Store one message of the turn; with the reply, mark the turn's memories referenced."""
 
         def write(conn: apsw.Connection) -> Message:
@@ -255,19 +314,33 @@ class Turns:
         # Asked to forget: whatever memory is set to, the user decides what is kept.
         asked = forget_request.parse(turn.text)
         user, mood, verdict, forgotten = await self._store_user(
-            agent, Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker), asked
+            agent,
+            Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker),
+            asked,
         )
         if forgotten is not None:
             self._count_forgotten(forgotten)
-            await self.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
+            await self.db.run_outside_transaction(
+                forget.checkpoint
+            )  # the words leave the -wal file too
         recall_start = time.perf_counter()
         hits: list[retrieve.Hit]
-        if forgotten is not None:  # nothing is recalled for a request to forget, least of all what it names
-            profile = await self.db.run(persona.current_text, agent.agent_id, turn.ts_ms) if remember else None
+        if (
+            forgotten is not None
+        ):  # nothing is recalled for a request to forget, least of all what it names
+            profile = (
+                await self.db.run(persona.current_text, agent.agent_id, turn.ts_ms)
+                if remember
+                else None
+            )
             hits = []
         else:
             # The profile is read once a session (below, it is kept as the session's first turn saw it).
-            hits, profile = await self._recall(agent, turn, sid not in self.profiles) if remember else ([], None)
+            hits, profile = (
+                await self._recall(agent, turn, sid not in self.profiles)
+                if remember
+                else ([], None)
+            )
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
         if forgotten is not None:
             self.forgot(agent.agent_id)
@@ -289,8 +362,11 @@ class Turns:
             chunks, history = await self.db.run(_session_view, sid, cfg.memory.compress_every)
             uptos = tuple(upto for upto, _ in chunks)
             if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
-                lang = forgotten.request.lang if forgotten is not None else language(
-                    [m.text for m in history if m.role == "user"])
+                lang = (
+                    forgotten.request.lang
+                    if forgotten is not None
+                    else language([m.text for m in history if m.role == "user"])
+                )
                 guidance = tone.guidance(mood, lang) if mood is not None else None
                 self._prune_shown(sid, uptos, history)
                 if forgotten is not None and forgotten.request.kind == "topic":
@@ -298,22 +374,31 @@ class Turns:
                     self.shown[sid] = [b for b in self.shown[sid] if not holds(b.text)]
                 present = {key for block in self.shown[sid] for key in block.keys}
                 fresh = [h for h in hits if not h.keys <= present]
-                if present:  # a later turn: what was recalled before is in the conversation already, and
+                if (
+                    present
+                ):  # a later turn: what was recalled before is in the conversation already, and
                     # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
                     fresh = pack.within(fresh, cfg.memory.budget_tokens // LATER_TURN_SHARE)
-            context = prompt.Context(profile=profile, tone=guidance, earlier=tuple(text for _, text in chunks),
-                                     folded_upto=uptos,
-                                     memories=retrieve.render(fresh, lang) if fresh else None,
-                                     suggestion=verdict.directive(lang) if verdict else None,
-                                     forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
-                                     if forgotten is not None else None,
-                                     shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
-                                     lang=lang)
+            context = prompt.Context(
+                profile=profile,
+                tone=guidance,
+                earlier=tuple(text for _, text in chunks),
+                folded_upto=uptos,
+                memories=retrieve.render(fresh, lang) if fresh else None,
+                suggestion=verdict.directive(lang) if verdict else None,
+                forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
+                if forgotten is not None
+                else None,
+                shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
+                lang=lang,
+            )
             # Layer A's chunks stand in for their messages only once these no longer fit, and then stay:
             # until then the prompt keeps extending the previous one (xaid.conversation.prompt).
             before = self.folds.get(sid, 0)
             folds = prompt.folds_needed(agent, history, budget, context, before)
-            if folds > before:  # when folding at all, fold down to half the budget: the next re-read is far off
+            if (
+                folds > before
+            ):  # when folding at all, fold down to half the budget: the next re-read is far off
                 folds = prompt.folds_needed(agent, history, budget // 2, context, folds)
             self.folds[sid] = folds
             context = dataclasses.replace(context, folds=self.folds[sid])
@@ -334,10 +419,19 @@ class Turns:
             if not completion.tool_calls:
                 break
             if _round == MAX_TOOL_ROUNDS:
-                raise XaiError(ErrorCode.PROVIDER_ERROR, f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
+                raise XaiError(
+                    ErrorCode.PROVIDER_ERROR,
+                    f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds",
+                )
             await self._store(
-                Message(sid, agent.agent_id, "assistant", completion.text, turn.at(),
-                        tool_calls=[c.to_wire() for c in completion.tool_calls])
+                Message(
+                    sid,
+                    agent.agent_id,
+                    "assistant",
+                    completion.text,
+                    turn.at(),
+                    tool_calls=[c.to_wire() for c in completion.tool_calls],
+                )
             )
             progress.parts.clear()
             for call in completion.tool_calls:
@@ -345,12 +439,24 @@ class Turns:
         reply = await self._store(
             Message(sid, agent.agent_id, "assistant", completion.text, turn.at()), hits, turn.ts_ms
         )
-        if forgotten is not None:  # the deleted text leaves the keyword index files too, after the reply
+        if (
+            forgotten is not None
+        ):  # the deleted text leaves the keyword index files too, after the reply
             await self.db.run(forget.optimize_indexes)
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
-                ShownBlock(user.message_id, retrieve.render(fresh, lang), frozenset(k for h in fresh for k in h.keys)))
-        timings = Timings(memory_ms, progress.queued_ms, progress.first_token_ms, (time.perf_counter() - start) * 1000)
+                ShownBlock(
+                    user.message_id,
+                    retrieve.render(fresh, lang),
+                    frozenset(k for h in fresh for k in h.keys),
+                )
+            )
+        timings = Timings(
+            memory_ms,
+            progress.queued_ms,
+            progress.first_token_ms,
+            (time.perf_counter() - start) * 1000,
+        )
         self.queue.speed.turn(progress.first_token_ms)
         explained = None
         if turn.explain:
@@ -361,7 +467,7 @@ class Turns:
                 "memories": [h.to_wire() for h in hits],
                 "memories_new": [h.to_wire() for h in fresh],
                 "profile": profile,
-                "earlier": list(context.earlier[:context.folds]),
+                "earlier": list(context.earlier[: context.folds]),
                 "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
                 "mood": mood.to_wire() if mood is not None else None,
                 "tone": guidance,
@@ -371,8 +477,16 @@ class Turns:
                 "forgotten": forgotten.to_wire() if forgotten is not None else None,
             }
         return TurnReply(
-            completion.text, reply.message_id, user.message_id, completion.finish_reason, progress.prompt_tokens,
-            progress.completion_tokens, timings, tuple(warnings), explained)
+            completion.text,
+            reply.message_id,
+            user.message_id,
+            completion.finish_reason,
+            progress.prompt_tokens,
+            progress.completion_tokens,
+            timings,
+            tuple(warnings),
+            explained,
+        )
 
     def _count_forgotten(self, forgotten: Forgotten) -> None:
         counters = self.counters
@@ -383,7 +497,13 @@ class Turns:
             counters["forget_requests_unmatched"] += 1
 
     async def _generate(
-        self, agent: Agent, sid: str, request: GenerateRequest, emit: Emit, progress: _Progress, start: float,
+        self,
+        agent: Agent,
+        sid: str,
+        request: GenerateRequest,
+        emit: Emit,
+        progress: _Progress,
+        start: float,
         turn: UserTurn,
     ) -> Completion:
         job = self.queue.submit(agent.agent_id, request)
@@ -404,12 +524,20 @@ class Turns:
             job.cancelled.set()
             with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_GRACE_S):
                 await job.finished.wait()
-                partial = fix_head(job.completion.text if job.completion else "".join(progress.parts), agent.name)
+                partial = fix_head(
+                    job.completion.text if job.completion else "".join(progress.parts), agent.name
+                )
                 if partial:
                     await self.db.run(
                         sql.insert_message,
-                        Message(sid, agent.agent_id, "assistant", partial, turn.at(),
-                                status="interrupted"),
+                        Message(
+                            sid,
+                            agent.agent_id,
+                            "assistant",
+                            partial,
+                            turn.at(),
+                            status="interrupted",
+                        ),
                     )
             raise
         progress.queued_ms += (job.started_ns - job.queued_ns) / 1e6 if job.started_ns else 0.0
@@ -417,7 +545,9 @@ class Turns:
         progress.completion_tokens += completion.completion_tokens
         return completion
 
-    async def _run_tool(self, agent: Agent, sid: str, call: ToolCall, emit: Emit, turn: UserTurn) -> None:
+    async def _run_tool(
+        self, agent: Agent, sid: str, call: ToolCall, emit: Emit, turn: UserTurn
+    ) -> None:
         key = (sid, call.call_id)
         pending = self.tools[key] = PendingTool(call)
         outcome = "(no result: the client did not answer)"
@@ -426,9 +556,15 @@ class Turns:
             with anyio.move_on_after(self.settings.config.llm.tool_timeout):
                 await pending.done.wait()
             if not pending.done.is_set():
-                raise XaiError(ErrorCode.TIMEOUT, f"no session.tool_result for {call.call_id!r} in time")
+                raise XaiError(
+                    ErrorCode.TIMEOUT, f"no session.tool_result for {call.call_id!r} in time"
+                )
             result = pending.result
-            outcome = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False, default=str)
+            outcome = (
+                result
+                if isinstance(result, str)
+                else json.dumps(result, ensure_ascii=False, default=str)
+            )
         finally:
             del self.tools[key]
             await self._store(

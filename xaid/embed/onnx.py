@@ -60,7 +60,9 @@ _SENTENCE_OUTPUTS = ("sentence_embedding", "sentence_embeddings")
 _ORT_INT_TYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
 
 
-CHARS_PER_TOKEN = 16  # WordPiece and SentencePiece tokens average ~4 characters of English, 1 of Chinese
+CHARS_PER_TOKEN = (
+    16  # WordPiece and SentencePiece tokens average ~4 characters of English, 1 of Chinese
+)
 
 
 class EmbedError(RuntimeError):
@@ -72,7 +74,9 @@ def _package_file(package: str, relative: Path) -> Path:
     spec = importlib.util.find_spec(package)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
     if not locations:
-        raise EmbedError(f"the embedding model package {package!r} is not installed; run: {INSTALL_HINT}")
+        raise EmbedError(
+            f"the embedding model package {package!r} is not installed; run: {INSTALL_HINT}"
+        )
     for location in locations:
         candidate = Path(location) / relative
         if candidate.is_file():
@@ -85,7 +89,9 @@ def _package_file(package: str, relative: Path) -> Path:
 
 def locate_default_model() -> tuple[Path, Path]:
     """(model.onnx, tokenizer.json) of the default all-MiniLM-L6-v2 int8 model."""
-    return _package_file(_MODEL_PACKAGE, Path(_MODEL_FILE)), _package_file(_TOKENIZER_PACKAGE, _TOKENIZER_FILE)
+    return _package_file(_MODEL_PACKAGE, Path(_MODEL_FILE)), _package_file(
+        _TOKENIZER_PACKAGE, _TOKENIZER_FILE
+    )
 
 
 class Embedder(Protocol):
@@ -132,7 +138,9 @@ class OnnxEmbedder:
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3  # onnxruntime's warnings about unused initialisers are noise here
+        options.log_severity_level = (
+            3  # onnxruntime's warnings about unused initialisers are noise here
+        )
         try:
             self._session = ort.InferenceSession(
                 str(self.model_path), sess_options=options, providers=["CPUExecutionProvider"]
@@ -150,22 +158,35 @@ class OnnxEmbedder:
             (t for t in ("[PAD]", "<pad>") if self._tokenizer.token_to_id(t) is not None), "[PAD]"
         )
         pad_id = padding.get("pad_id", self._tokenizer.token_to_id(pad_token) or 0)
-        self._tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token, pad_type_id=padding.get("pad_type_id", 0))
+        self._tokenizer.enable_padding(
+            pad_id=pad_id, pad_token=pad_token, pad_type_id=padding.get("pad_type_id", 0)
+        )
         self._tokenizer.enable_truncation(max_length=max_length)
 
-        self._inputs = {i.name: _ORT_INT_TYPES.get(i.type, np.int64) for i in self._session.get_inputs()}
+        self._inputs = {
+            i.name: _ORT_INT_TYPES.get(i.type, np.int64) for i in self._session.get_inputs()
+        }
         if "input_ids" not in self._inputs:
-            raise EmbedError(f"{self.model_path} has no input_ids input (inputs: {sorted(self._inputs)})")
+            raise EmbedError(
+                f"{self.model_path} has no input_ids input (inputs: {sorted(self._inputs)})"
+            )
         unknown = set(self._inputs) - {"input_ids", "attention_mask", "token_type_ids"}
         if unknown:
-            raise EmbedError(f"{self.model_path} wants inputs this embedder cannot feed: {sorted(unknown)}")
+            raise EmbedError(
+                f"{self.model_path} wants inputs this embedder cannot feed: {sorted(unknown)}"
+            )
         outputs = self._session.get_outputs()
         chosen = next((o for o in outputs if o.name in _SENTENCE_OUTPUTS), outputs[0])
         self._output = chosen.name
         last = chosen.shape[-1] if chosen.shape else None
         # A symbolic last dimension means we only learn the width by running the model once.
-        self._dim = last if isinstance(last, int) else int(
-            self._run(self._tokenizer.encode_batch(["dimension probe"]), max_length).shape[1])
+        self._dim = (
+            last
+            if isinstance(last, int)
+            else int(
+                self._run(self._tokenizer.encode_batch(["dimension probe"]), max_length).shape[1]
+            )
+        )
 
     @property
     def dim(self) -> int:
@@ -209,12 +230,18 @@ class OnnxEmbedder:
         mask = np.array([e.attention_mask[:width] for e in encodings], dtype=np.int64)
         columns = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
-            columns["token_type_ids"] = np.array([e.type_ids[:width] for e in encodings], dtype=np.int64)
-        feeds = {name: columns[name].astype(dtype, copy=False) for name, dtype in self._inputs.items()}
+            columns["token_type_ids"] = np.array(
+                [e.type_ids[:width] for e in encodings], dtype=np.int64
+            )
+        feeds = {
+            name: columns[name].astype(dtype, copy=False) for name, dtype in self._inputs.items()
+        }
         try:
             out = np.asarray(self._session.run([self._output], feeds)[0], dtype=np.float32)
         except Exception as exc:
-            raise EmbedError(f"the embedding model failed on a batch of {len(encodings)}: {exc}") from exc
+            raise EmbedError(
+                f"the embedding model failed on a batch of {len(encodings)}: {exc}"
+            ) from exc
         if out.ndim == 3:
             weights = mask[:, :, None].astype(np.float32)
             out = (out * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
@@ -330,7 +357,10 @@ class EmbedWorker:
             return np.zeros((0, self.embedder.dim), dtype=np.float32)
         # A huge request is cut into max_batch pieces so it cannot blow up one padded tensor,
         # and other callers' requests can be interleaved between its pieces.
-        requests = [_Request(list(texts[i : i + self.max_batch])) for i in range(0, len(texts), self.max_batch)]
+        requests = [
+            _Request(list(texts[i : i + self.max_batch]))
+            for i in range(0, len(texts), self.max_batch)
+        ]
         try:
             for request in requests:
                 await self._send.send(request)
@@ -349,7 +379,9 @@ class EmbedWorker:
         reply can start, and the queue's hops (a task switch to batch, another to answer) cost it
         more than sharing a batch could save. Still one model run at a time."""
         try:
-            vectors = await anyio.to_thread.run_sync(self.embedder.embed, [text], limiter=self._limiter)
+            vectors = await anyio.to_thread.run_sync(
+                self.embedder.embed, [text], limiter=self._limiter
+            )
         except Exception as exc:
             self.stats.errors += 1
             raise EmbedError(f"embedding failed: {exc}") from exc
@@ -416,9 +448,13 @@ class EmbedWorker:
     async def _process(self, batch: list[_Request]) -> None:
         texts = [t for request in batch for t in request.texts]
         try:
-            vectors = await anyio.to_thread.run_sync(self.embedder.embed, texts, limiter=self._limiter)
+            vectors = await anyio.to_thread.run_sync(
+                self.embedder.embed, texts, limiter=self._limiter
+            )
             if getattr(vectors, "shape", (None,))[0] != len(texts):
-                raise EmbedError(f"the embedder returned {getattr(vectors, 'shape', None)} for {len(texts)} texts")
+                raise EmbedError(
+                    f"the embedder returned {getattr(vectors, 'shape', None)} for {len(texts)} texts"
+                )
         except Exception as exc:
             # One bad batch fails its callers, not the daemon: the worker keeps serving.
             self.stats.errors += 1
@@ -441,7 +477,10 @@ class EmbedWorker:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> bool | None:
         assert self._task_group is not None
         self.close()

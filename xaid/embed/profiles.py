@@ -48,12 +48,30 @@ class EmbedProfile:
 
 # all-MiniLM-L6-v2 int8: the values the daemon has used since the first release (English only;
 # 0.45 is the guess retrieve makes for a configured model that reads Chinese).
-MINILM = EmbedProfile("minilm", multilingual=False, min_cosine=0.3, min_cosine_cjk=0.45, opener_cosine=0.6,
-                      fast_path_cosine=0.6, paraphrase=0.8, near_duplicate=0.92, negation_near=0.75)
+MINILM = EmbedProfile(
+    "minilm",
+    multilingual=False,
+    min_cosine=0.3,
+    min_cosine_cjk=0.45,
+    opener_cosine=0.6,
+    fast_path_cosine=0.6,
+    paraphrase=0.8,
+    near_duplicate=0.92,
+    negation_near=0.75,
+)
 # USE-multilingual-v3, calibrated against MiniLM on the same pairs (docs/memory.md has the table); the Chinese
 # recall cut raised from 0.25 to 0.3 after short Chinese openers pulled in unrelated memories.
-USE = EmbedProfile("use", multilingual=True, min_cosine=0.24, min_cosine_cjk=0.3, opener_cosine=0.57,
-                   fast_path_cosine=0.6, paraphrase=0.8, near_duplicate=0.89, negation_near=0.75)
+USE = EmbedProfile(
+    "use",
+    multilingual=True,
+    min_cosine=0.24,
+    min_cosine_cjk=0.3,
+    opener_cosine=0.57,
+    fast_path_cosine=0.6,
+    paraphrase=0.8,
+    near_duplicate=0.89,
+    negation_near=0.75,
+)
 PROFILES: dict[str, EmbedProfile] = {p.name: p for p in (MINILM, USE)}
 
 
@@ -69,8 +87,10 @@ def profile_for(cfg: MemoryConfig) -> EmbedProfile:
         try:
             profile = PROFILES[cfg.embedder]
         except KeyError:
-            raise ConfigError(f"memory.embedder must be one of {', '.join(sorted(PROFILES))}, "
-                              f"got {cfg.embedder!r}") from None
+            raise ConfigError(
+                f"memory.embedder must be one of {', '.join(sorted(PROFILES))}, "
+                f"got {cfg.embedder!r}"
+            ) from None
     return replace(profile, multilingual=True) if cfg.embed_multilingual else profile
 
 

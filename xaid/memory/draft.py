@@ -79,16 +79,34 @@ class Frame:
 
 
 FRAMES: dict[Lang, Frame] = {
-    "en": Frame("On {day} {who} talked with {agent}.", "the user", '{who} said: "{quote}"', "They",
-                {"worn": "By the end they sounded worn out.", "low": "By the end they sounded low.",
-                 "tense": "By the end they sounded tense.", "good": "By the end they sounded in good spirits."},
-                "There were {n} messages from the user in all.",
-                "Summarise in 3 short sentences, in the third person, what the user talked about:"),
-    "zh": Frame("{day}，{who}和{agent}聊了天。", "用户", '{who}说："{quote}"', "用户",
-                {"worn": "最后听起来很疲惫。", "low": "最后听起来情绪低落。", "tense": "最后听起来很紧张。",
-                 "good": "最后听起来心情不错。"},
-                "用户一共发了{n}条消息。",
-                "用三句简短的话，以第三人称概括用户聊了什么："),
+    "en": Frame(
+        "On {day} {who} talked with {agent}.",
+        "the user",
+        '{who} said: "{quote}"',
+        "They",
+        {
+            "worn": "By the end they sounded worn out.",
+            "low": "By the end they sounded low.",
+            "tense": "By the end they sounded tense.",
+            "good": "By the end they sounded in good spirits.",
+        },
+        "There were {n} messages from the user in all.",
+        "Summarise in 3 short sentences, in the third person, what the user talked about:",
+    ),
+    "zh": Frame(
+        "{day}，{who}和{agent}聊了天。",
+        "用户",
+        '{who}说："{quote}"',
+        "用户",
+        {
+            "worn": "最后听起来很疲惫。",
+            "low": "最后听起来情绪低落。",
+            "tense": "最后听起来很紧张。",
+            "good": "最后听起来心情不错。",
+        },
+        "用户一共发了{n}条消息。",
+        "用三句简短的话，以第三人称概括用户聊了什么：",
+    ),
 }
 
 
@@ -123,7 +141,7 @@ def name_the_user(text: str, who: str | None) -> str:
         return text
     for generic in ("The user's", "The user", "用户"):
         if text.startswith(generic):
-            return (f"{who}'s" if generic.endswith("'s") else who) + text[len(generic):]
+            return (f"{who}'s" if generic.endswith("'s") else who) + text[len(generic) :]
     return text
 
 
@@ -132,12 +150,22 @@ def read_utterances(messages: Sequence[Message], intensity: dict[int, float]) ->
     for m in messages:
         if m.role != "user" or not m.text.strip():
             continue
-        cands = () if extract.is_question(m.text) else tuple(extract.candidates(timeparse.annotate(m.text, m.ts_ms)))
-        out.append(Utterance(m, intensity.get(m.message_id or -1, 0.0), features.specificity(m.text), cands))
+        cands = (
+            ()
+            if extract.is_question(m.text)
+            else tuple(extract.candidates(timeparse.annotate(m.text, m.ts_ms)))
+        )
+        out.append(
+            Utterance(
+                m, intensity.get(m.message_id or -1, 0.0), features.specificity(m.text), cands
+            )
+        )
     return out
 
 
-def _tension(utterances: Sequence[Utterance], closing_valence: float | None, ended_ms: int) -> float:
+def _tension(
+    utterances: Sequence[Utterance], closing_valence: float | None, ended_ms: int
+) -> float:
     """How much was left open: a plan still ahead, or a strong feeling at the end."""
     score = 0.0
     for u in utterances:
@@ -175,8 +203,12 @@ def _mood_sentence(closing: MoodState | None, lang: Lang) -> str | None:
     return FRAMES[lang].moods[band]
 
 
-def draft(messages: Sequence[Message], intensity: dict[int, float], closing: MoodState | None,
-          agent_name: str) -> Draft:
+def draft(
+    messages: Sequence[Message],
+    intensity: dict[int, float],
+    closing: MoodState | None,
+    agent_name: str,
+) -> Draft:
     utterances = read_utterances(messages, intensity)
     started = messages[0].ts_ms if messages else 0
     ended = max((m.ts_ms for m in messages), default=started)
@@ -194,14 +226,25 @@ def draft(messages: Sequence[Message], intensity: dict[int, float], closing: Moo
     # Verbatim keepers: emotional peaks, anything specific (a name, a number, a date), anything the user
     # stated about themselves (even when the rules were not sure enough to make it a fact), and, while
     # room is left, other substantial statements: a small model cannot tell yet what will matter later.
-    keep = [u for u in ranked if u.intensity >= 0.6 or u.specificity >= HIGHLIGHT_SPECIFICITY or u.candidates]
+    keep = [
+        u
+        for u in ranked
+        if u.intensity >= 0.6 or u.specificity >= HIGHLIGHT_SPECIFICITY or u.candidates
+    ]
     keep += [u for u in ranked if u not in keep and _substantial(u.message.text)]
     highlights = keep[:MAX_HIGHLIGHTS]
     top = ranked[0].salience if ranked else 0.0
     unsure = len(utterances) >= UNSURE_MIN_TURNS and top < UNSURE_MAX_SALIENCE
-    d = Draft(started, ended, " ".join(sentences[:5]), "rules",
-              sorted(highlights, key=lambda u: u.message.message_id or 0), utterances,
-              _tension(utterances, closing.valence if closing else None, ended), unsure)
+    d = Draft(
+        started,
+        ended,
+        " ".join(sentences[:5]),
+        "rules",
+        sorted(highlights, key=lambda u: u.message.message_id or 0),
+        utterances,
+        _tension(utterances, closing.valence if closing else None, ended),
+        unsure,
+    )
     if unsure:
         d.llm_prompt = summary_prompt(utterances, lang)
     return d
@@ -224,8 +267,12 @@ def accept_summary(answer: str | None) -> str | None:
     if not answer:
         return None
     text = " ".join(answer.split())
-    if not 20 <= len(text) <= 1200 or text.lower().startswith(("i'm sorry", "i cannot", "as an ai")):
+    if not 20 <= len(text) <= 1200 or text.lower().startswith(
+        ("i'm sorry", "i cannot", "as an ai")
+    ):
         return None
-    if any(f.ask[:16].lower() in text.lower() for f in FRAMES.values()) or text.lower().startswith("echo:"):
+    if any(f.ask[:16].lower() in text.lower() for f in FRAMES.values()) or text.lower().startswith(
+        "echo:"
+    ):
         return None
     return text

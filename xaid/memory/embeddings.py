@@ -38,7 +38,9 @@ class Embeddings:
         """Load the model, make sure its vector table fits it, start the worker in ``tg``, then the
         vectors into memory (after ``ready``: requests need not wait for that)."""
         try:
-            embedder, self.profile = await anyio.to_thread.run_sync(embedding.load, self.settings.config.memory)
+            embedder, self.profile = await anyio.to_thread.run_sync(
+                embedding.load, self.settings.config.memory
+            )
         except Exception as exc:
             self.load_error = f"embedding model unavailable: {exc}"
             log.error("%s; memory works on keywords and time only", self.load_error)
@@ -46,7 +48,9 @@ class Embeddings:
         if embedder is not None:
             try:
                 rebuild = await self.db.run(index.ensure_vector_table, embedder.dim, embedder.name)
-            except StorageFailed as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
+            except (
+                StorageFailed
+            ) as exc:  # e.g. a full disk: keep serving, on keywords, and try again next start
                 self.load_error = f"vector table unavailable: {exc.message}"
                 log.error("%s; memory works on keywords and time only", self.load_error)
             else:
@@ -63,7 +67,10 @@ class Embeddings:
         ~0.4 s at 100k memories, which would otherwise land on that agent's first turn."""
         try:
             agent_ids = await self.db.run(
-                lambda conn: [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM memory_items")])
+                lambda conn: [
+                    r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM memory_items")
+                ]
+            )
             for agent_id in agent_ids:
                 await self.db.run(index.warm, agent_id, dim)
         except StorageFailed as exc:
@@ -78,7 +85,11 @@ class Embeddings:
             chunk = items[start : start + 64]
             vectors = await self.worker.embed([i.text for i in chunk])
 
-            def write(conn: apsw.Connection, chunk: list[index.Item] = chunk, vectors: np.ndarray = vectors) -> None:
+            def write(
+                conn: apsw.Connection,
+                chunk: list[index.Item] = chunk,
+                vectors: np.ndarray = vectors,
+            ) -> None:
                 for item, vec in zip(chunk, vectors, strict=True):
                     index.set_vector(conn, item.item_id, item.agent_id, vec)
 

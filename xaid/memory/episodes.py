@@ -54,11 +54,15 @@ class PlannedFact:
     sources: list[tuple[int | None, str]]
 
 
-def read(conn: apsw.Connection, session_id: str) -> tuple[list[session_sql.Message], dict[int, float]]:
+def read(
+    conn: apsw.Connection, session_id: str
+) -> tuple[list[session_sql.Message], dict[int, float]]:
     messages = session_sql.messages(conn, session_id)
     rows = conn.execute(
         "SELECT h.message_id, h.intensity FROM mood_history h JOIN messages m ON m.message_id = h.message_id "
-        "WHERE m.session_id = ? AND h.intensity IS NOT NULL", (session_id,))
+        "WHERE m.session_id = ? AND h.intensity IS NOT NULL",
+        (session_id,),
+    )
     return messages, {int(mid): float(i) for mid, i in rows}
 
 
@@ -98,8 +102,14 @@ def _gather(mem: Helpers, cfg: MemoryConfig, d: draft.Draft, now_ms: int) -> lis
     seen: dict[tuple[str, str], _Mention] = {}
     for u in d.utterances:
         for c in u.candidates:
-            s = facts.signals(c.kind, u.specificity, u.intensity, _mentions(d.utterances, c.source),
-                              u.message.ts_ms, now_ms)
+            s = facts.signals(
+                c.kind,
+                u.specificity,
+                u.intensity,
+                _mentions(d.utterances, c.source),
+                u.message.ts_ms,
+                now_ms,
+            )
             v = facts.value(s, cfg)
             mem.counters["fact_candidates"] += 1
             key = (c.subject, facts.normalise(c.text))
@@ -117,8 +127,9 @@ def _valid(u: draft.Utterance) -> tuple[str | None, str | None]:
     return (when.date_from.isoformat(), when.date_to.isoformat()) if when else (None, None)
 
 
-async def plan_facts(mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: str, d: draft.Draft,
-                     now_ms: int) -> list[PlannedFact]:
+async def plan_facts(
+    mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: str, d: draft.Draft, now_ms: int
+) -> list[PlannedFact]:
     """Each candidate of the session scored, the unsure ones confirmed, and compared with what is known."""
     found = [m for m in _gather(mem, cfg, d, now_ms) if m.value >= cfg.promote_threshold]
     if not found:
@@ -135,11 +146,18 @@ async def plan_facts(mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: st
         c = m.candidate
         neighbours, same = await db.run(_neighbours, agent_id, vec, c.subject)
         # Facts planned earlier in this same episode count as known too (never as targets: they have no row).
-        same = [*same, *(_pseudo(p, i) for i, p in enumerate(planned)
-                         if p.new.subject == c.subject and p.decision.action != "NOOP")]
+        same = [
+            *same,
+            *(
+                _pseudo(p, i)
+                for i, p in enumerate(planned)
+                if p.new.subject == c.subject and p.decision.action != "NOOP"
+            ),
+        ]
         claim = facts.Claim(text, c.subject, c.negated, c.key, c.source)
-        decision = await facts.decide(claim, neighbours, same, cfg,
-                                      partial(mem.ask, agent_id=agent_id), mem.profile)
+        decision = await facts.decide(
+            claim, neighbours, same, cfg, partial(mem.ask, agent_id=agent_id), mem.profile
+        )
         mem.counters[f"fact_{decision.decided_by}"] += 1
         new = NewFact(c.subject, c.kind, text, m.value, m.signals, *_valid(m.utterance))
         planned.append(PlannedFact(new, decision, vec, m.sources))
@@ -151,8 +169,10 @@ async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
     if c.confidence >= 0.5:
         return True
     answer = await mem.ask(
-        f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.', 3,
-        agent_id)
+        f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.',
+        3,
+        agent_id,
+    )
     mem.counters["fact_unsure_asked"] += 1
     confirmed = bool(answer and answer.strip().lower().startswith(("yes", "是")))
     mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
@@ -162,12 +182,29 @@ async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
 def _pseudo(p: PlannedFact, i: int) -> Fact:
     """A fact planned earlier in this session, as a known fact: its id is -(i + 1), never a stored one,
     so facts.decide shows it but never makes it the target of an UPDATE, DELETE or NOOP."""
-    return Fact(-(i + 1), "", p.new.subject, p.new.kind, p.new.text, "current", None, None, p.new.value, Signals(),
-                p.new.valid_from, p.new.valid_to, "", 0, 0, 0)
+    return Fact(
+        -(i + 1),
+        "",
+        p.new.subject,
+        p.new.kind,
+        p.new.text,
+        "current",
+        None,
+        None,
+        p.new.value,
+        Signals(),
+        p.new.valid_from,
+        p.new.valid_to,
+        "",
+        0,
+        0,
+        0,
+    )
 
 
-def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, subject: str
-                ) -> tuple[list[tuple[Fact, float]], list[Fact]]:
+def _neighbours(
+    conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, subject: str
+) -> tuple[list[tuple[Fact, float]], list[Fact]]:
     hits = index.knn(conn, agent_id, vec, 12) if vec is not None else []
     found = index.items(conn, [i for i, _ in hits])
     out: list[tuple[Fact, float]] = []
@@ -183,42 +220,69 @@ def _neighbours(conn: apsw.Connection, agent_id: str, vec: np.ndarray | None, su
     return out, sql.facts(conn, agent_id, subject=subject)
 
 
-async def embed(mem: Helpers, texts: list[str], turns: list[NewUtterance]
-                 ) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+async def embed(
+    mem: Helpers, texts: list[str], turns: list[NewUtterance]
+) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
     """Vectors for ``texts`` and for the turns worth finding by meaning, in one batch. Small talk gets
     none: "haha ok" is found by its words if at all, and a vector is most of what a turn costs to keep."""
     worth = [i for i, t in enumerate(turns) if utterances.worth_a_vector(t)]
     found = await mem.embed_readable([*texts, *(turns[i].text for i in worth)])
     by_turn: list[np.ndarray | None] = [None] * len(turns)
-    for i, vec in zip(worth, found[len(texts):], strict=True):
+    for i, vec in zip(worth, found[len(texts) :], strict=True):
         by_turn[i] = vec
     return found[: len(texts)], by_turn
 
 
-def write_turns(conn: apsw.Connection, agent_id: str, session_id: str, turns: list[NewUtterance],
-                vectors: list[np.ndarray | None]) -> None:
+def write_turns(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str,
+    turns: list[NewUtterance],
+    vectors: list[np.ndarray | None],
+) -> None:
     """A session where the companion alone spoke: no episode, but what it said is still memory."""
-    if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
-                    (agent_id, session_id)).fetchone() is None:
+    if (
+        conn.execute(
+            "SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?", (agent_id, session_id)
+        ).fetchone()
+        is None
+    ):
         utterances.keep(conn, agent_id, session_id, None, turns, vectors)
 
 
-def write_episode(conn: apsw.Connection, agent_id: str, session_id: str, d: draft.Draft,
-                  closing: MoodState | None, planned: list[PlannedFact],
-                  vectors: list[np.ndarray | None], turns: list[NewUtterance]) -> int:
+def write_episode(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str,
+    d: draft.Draft,
+    closing: MoodState | None,
+    planned: list[PlannedFact],
+    vectors: list[np.ndarray | None],
+    turns: list[NewUtterance],
+) -> int:
     """The episode, its highlights, the session's turns and the planned facts; its id. ``vectors`` are
     the summary's, then the turns'."""
     kept = ClosingMood(closing.valence, closing.arousal, closing.fatigue) if closing else None
-    episode_id = sql.insert_episode(conn, agent_id, session_id, d.started_ms, d.ended_ms, d.summary, kept,
-                                    d.tension, d.decided_by)
+    episode_id = sql.insert_episode(
+        conn,
+        agent_id,
+        session_id,
+        d.started_ms,
+        d.ended_ms,
+        d.summary,
+        kept,
+        d.tension,
+        d.decided_by,
+    )
     sql.add_sources(conn, "episode", episode_id, agent_id, d.sources())
     index.add(conn, agent_id, "episode", episode_id, d.summary, d.ended_ms, vectors[0])
     # Highlights stay part of the episode (its verbatim peaks, exported, pruned by the curve), but search
     # finds those words through the session's utterances, which hold every turn: indexing both would spend
     # the budget twice on one sentence.
     for u in d.highlights:
-        hid = sql.insert_highlight(conn, episode_id, agent_id, u.message.text, u.message.ts_ms, u.intensity,
-                                   u.specificity)
+        hid = sql.insert_highlight(
+            conn, episode_id, agent_id, u.message.text, u.message.ts_ms, u.intensity, u.specificity
+        )
         sql.add_sources(conn, "highlight", hid, agent_id, [(u.message.message_id, u.ref)])
     utterances.keep(conn, agent_id, session_id, episode_id, turns, vectors[1:])
     for p in planned:
@@ -226,7 +290,9 @@ def write_episode(conn: apsw.Connection, agent_id: str, session_id: str, d: draf
     return episode_id
 
 
-def apply_decision(conn: apsw.Connection, agent_id: str, episode_id: int | None, p: PlannedFact, ts_ms: int) -> None:
+def apply_decision(
+    conn: apsw.Connection, agent_id: str, episode_id: int | None, p: PlannedFact, ts_ms: int
+) -> None:
     action, target, by = p.decision.action, p.decision.target, p.decision.decided_by
     if target is not None and target <= 0:
         target = None  # a fact planned in this session (_pseudo) has no row: never a target
@@ -258,7 +324,9 @@ def _unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> No
     for u in stated:
         if u.episode_id is None:
             continue
-        row = conn.execute("SELECT summary FROM episodes WHERE episode_id = ?", (u.episode_id,)).fetchone()
+        row = conn.execute(
+            "SELECT summary FROM episodes WHERE episode_id = ?", (u.episode_id,)
+        ).fetchone()
         if row is None:
             continue
         summary = row[0]
@@ -266,9 +334,13 @@ def _unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> No
             for who in {None, u.speaker}:
                 summary = summary.replace(" " + draft.said(who, u.text, lang), "")
         if summary != row[0]:
-            conn.execute("UPDATE episodes SET summary = ? WHERE episode_id = ?", (summary, u.episode_id))
-            conn.execute("UPDATE memory_items SET text = ? WHERE kind = 'episode' AND source_id = ?",
-                         (summary, u.episode_id))
+            conn.execute(
+                "UPDATE episodes SET summary = ? WHERE episode_id = ?", (summary, u.episode_id)
+            )
+            conn.execute(
+                "UPDATE memory_items SET text = ? WHERE kind = 'episode' AND source_id = ?",
+                (summary, u.episode_id),
+            )
 
 
 class _gone:

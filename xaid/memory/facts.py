@@ -64,10 +64,20 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store.memory import Fact, Signals
 from .rules import extract
 
-EXCLUSIVE = frozenset({
-    "user.name", "user.work", "user.job", "user.school", "user.lives_in", "user.from", "user.programming_language",
-    "user.partner", "user.diet", "user.car",
-})
+EXCLUSIVE = frozenset(
+    {
+        "user.name",
+        "user.work",
+        "user.job",
+        "user.school",
+        "user.lives_in",
+        "user.from",
+        "user.programming_language",
+        "user.partner",
+        "user.diet",
+        "user.car",
+    }
+)
 INTRINSIC = frozenset({"identity", "work", "person", "preference", "place", "health"})
 # The cosine cuts below (near duplicate, paraphrase, negation) belong to the embedding model: they
 # come from its profile (xaid.embed.profiles), MiniLM's by default; these names restate MiniLM's.
@@ -81,8 +91,16 @@ _FAMILIES: dict[str, frozenset[str]] = {
     "identity": frozenset({"user.name", "user.nickname"}),
     "work": frozenset({"user.work", "user.job", "user.school", "user.major"}),
     "home": frozenset({"user.lives_in", "user.from", "user.nationality"}),
-    "taste": frozenset({"user.likes", "user.uses", "user.programming_language", "user.favourite.*", "user.diet",
-                        "user.car"}),
+    "taste": frozenset(
+        {
+            "user.likes",
+            "user.uses",
+            "user.programming_language",
+            "user.favourite.*",
+            "user.diet",
+            "user.car",
+        }
+    ),
     "health": frozenset({"user.allergy", "user.diet", "user.health"}),
 }
 _CHANGE = re.compile(
@@ -102,15 +120,21 @@ def recency(ts_ms: int, now_ms: int, half_life_days: float = 30.0) -> float:
     return 2.0 ** (-max(0, now_ms - ts_ms) / (half_life_days * DAY_MS))
 
 
-def signals(kind: str, text_specificity: float, intensity: float, mentions: int, ts_ms: int, now_ms: int) -> Signals:
+def signals(
+    kind: str, text_specificity: float, intensity: float, mentions: int, ts_ms: int, now_ms: int
+) -> Signals:
     floor = 0.5 if kind in INTRINSIC else 0.3
     return Signals(recency(ts_ms, now_ms), max(text_specificity, floor), intensity, mentions)
 
 
 def value(s: Signals, cfg: MemoryConfig) -> float:
     refs = min(1.0, s.user_refs / 3)
-    return (cfg.weight_recency * s.recency + cfg.weight_specificity * s.specificity
-            + cfg.weight_intensity * s.intensity + cfg.weight_references * refs)
+    return (
+        cfg.weight_recency * s.recency
+        + cfg.weight_specificity * s.specificity
+        + cfg.weight_intensity * s.intensity
+        + cfg.weight_references * refs
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +151,9 @@ class Claim:
     text: str  # as it would be stored (the user possibly named), timeparse's dates included
     subject: str
     negated: bool = False
-    key: str = ""  # the object as the user wrote it ("gluten", "花生"); empty when the rule has none
+    key: str = (
+        ""  # the object as the user wrote it ("gluten", "花生"); empty when the rule has none
+    )
     source: str = ""  # the clause it came from: "anymore" and the like survive there
 
     @property
@@ -162,7 +188,9 @@ def _families(subject: str) -> frozenset[str] | None:
     if extract.describe(subject) is None:
         return None
     key = "user.favourite.*" if subject.startswith("user.favourite.") else subject
-    return frozenset(name for name, members in _FAMILIES.items() if key in members) or frozenset({subject})
+    return frozenset(name for name, members in _FAMILIES.items() if key in members) or frozenset(
+        {subject}
+    )
 
 
 def related(a: str, b: str) -> bool:
@@ -201,21 +229,35 @@ def apart(claim: Claim, fact: Fact, cos: float, profile: EmbedProfile = MINILM) 
     return not mentions(fact.text, claim.key) if claim.key else False
 
 
-def needs_judgment(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-                   cfg: MemoryConfig, profile: EmbedProfile = MINILM) -> bool:
+def needs_judgment(
+    claim: Claim,
+    neighbours: Sequence[tuple[Fact, float]],
+    same_subject: Sequence[Fact],
+    cfg: MemoryConfig,
+    profile: EmbedProfile = MINILM,
+) -> bool:
     """Whether only a model can tell ADD from UPDATE or NOOP (see the module docstring for the cases)."""
     if claim.subject in EXCLUSIVE and same_subject:
-        return True  # one employer at a time: other words for the subject may replace the known value
+        return (
+            True  # one employer at a time: other words for the subject may replace the known value
+        )
     if claim.key and any(mentions(f.text, claim.key) for f in same_subject):
-        return True  # same subject, same object, other words: a paraphrase, a refinement or a reversal
+        return (
+            True  # same subject, same object, other words: a paraphrase, a refinement or a reversal
+        )
     near = [(f, cos) for f, cos in neighbours[:3] if cos >= cfg.fast_path_cosine]
     if claim.negated:
         return bool(near)
     return not all(apart(claim, f, cos, profile) for f, cos in near)
 
 
-def settle(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-           cfg: MemoryConfig, profile: EmbedProfile = MINILM) -> Decision | None:
+def settle(
+    claim: Claim,
+    neighbours: Sequence[tuple[Fact, float]],
+    same_subject: Sequence[Fact],
+    cfg: MemoryConfig,
+    profile: EmbedProfile = MINILM,
+) -> Decision | None:
     """The fast path: the decision when the known facts make it certain, else None."""
     twin = restated(claim, same_subject) or names_the_same_one(claim, same_subject)
     if twin is not None:
@@ -226,7 +268,10 @@ def settle(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject:
 
 
 def prompt(text: str, known: Sequence[Fact]) -> str:
-    lines = [f"[{f.fact_id}] {f.text}" if f.fact_id > 0 else f"(said earlier today) {f.text}" for f in known]
+    lines = [
+        f"[{f.fact_id}] {f.text}" if f.fact_id > 0 else f"(said earlier today) {f.text}"
+        for f in known
+    ]
     return (
         "Known facts about the user:\n" + "\n".join(lines) + f"\nNew information: {text}\n"
         "Reply with exactly one line: ADD (new fact), UPDATE <id> (replaces that fact), "
@@ -248,19 +293,32 @@ def parse(answer: str | None, known_ids: set[int]) -> Decision | None:
     return Decision(verb, target, "llm")
 
 
-def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-             profile: EmbedProfile = MINILM) -> Decision:
+def fallback(
+    claim: Claim,
+    neighbours: Sequence[tuple[Fact, float]],
+    same_subject: Sequence[Fact],
+    profile: EmbedProfile = MINILM,
+) -> Decision:
     """What the rules decide when the model's answer is unusable (or no model is consulted). Only
     stored facts are targets: one planned earlier in this session has no row to supersede yet."""
     stored = [f for f in same_subject if f.fact_id > 0]
     if claim.negated:
-        denied = next((f for f in reversed(stored) if claim.key and mentions(f.text, claim.key)), None)
+        denied = next(
+            (f for f in reversed(stored) if claim.key and mentions(f.text, claim.key)), None
+        )
         if denied is None and neighbours and neighbours[0][1] >= profile.negation_near:
             denied = neighbours[0][0]
         if denied is not None:
             return Decision("UPDATE", denied.fact_id, "rules")
-    if claim.subject in EXCLUSIVE and stored and claim.key and not mentions(stored[-1].text, claim.key):
-        return Decision("UPDATE", stored[-1].fact_id, "rules")  # another value, however alike the words
+    if (
+        claim.subject in EXCLUSIVE
+        and stored
+        and claim.key
+        and not mentions(stored[-1].text, claim.key)
+    ):
+        return Decision(
+            "UPDATE", stored[-1].fact_id, "rules"
+        )  # another value, however alike the words
     if neighbours and neighbours[0][1] >= profile.near_duplicate:
         return Decision("NOOP", neighbours[0][0].fact_id, "rules")
     if claim.subject in EXCLUSIVE and stored:
@@ -268,15 +326,23 @@ def fallback(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subjec
     return Decision("ADD", None, "rules")
 
 
-async def decide(claim: Claim, neighbours: Sequence[tuple[Fact, float]], same_subject: Sequence[Fact],
-                 cfg: MemoryConfig, ask: Ask | None, profile: EmbedProfile = MINILM) -> Decision:
+async def decide(
+    claim: Claim,
+    neighbours: Sequence[tuple[Fact, float]],
+    same_subject: Sequence[Fact],
+    cfg: MemoryConfig,
+    ask: Ask | None,
+    profile: EmbedProfile = MINILM,
+) -> Decision:
     """ADD / UPDATE / DELETE / NOOP for one claim: the fast path when certain, else the model, else rules."""
     certain = settle(claim, neighbours, same_subject, cfg, profile)
     if certain is not None:
         return certain
     known = list({f.fact_id: f for f in [*same_subject, *(f for f, _ in neighbours[:3])]}.values())
     if ask is not None:
-        decision = parse(await ask(prompt(claim.text, known), 8), {f.fact_id for f in known if f.fact_id > 0})
+        decision = parse(
+            await ask(prompt(claim.text, known), 8), {f.fact_id for f in known if f.fact_id > 0}
+        )
         if decision is not None:
             return decision
     return fallback(claim, neighbours, same_subject, profile)

@@ -26,8 +26,11 @@ def epoch(conn: apsw.Connection, agent_id: str) -> int:
 
 def bump(conn: apsw.Connection, agent_id: str) -> None:
     """Call in the transaction that forgets: jobs of the agent in flight will not write what they read."""
-    conn.execute("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET "
-                 "value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)", (_KEY + agent_id,))
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET "
+        "value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)",
+        (_KEY + agent_id,),
+    )
 
 
 def check(conn: apsw.Connection, agent_id: str, seen: int) -> None:

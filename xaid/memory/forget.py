@@ -41,37 +41,61 @@ from .utterances import CHATTER_VALUE
 # find years of them, and the database is one thread; the rest follow in further transactions.
 TRANSCRIPT_BATCH = 200
 KINDS = ("episode", "highlight", "fact", "utterance")
-KEEP_VALUE = 0.45  # an utterance this specific or felt is kept however old (a name and a date ≈ 0.5)
+KEEP_VALUE = (
+    0.45  # an utterance this specific or felt is kept however old (a name and a date ≈ 0.5)
+)
 
 
 def apply_curve(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> dict[str, int]:
     prune_before = now_ms - cfg.highlight_days * DAY_MS
     delete_before = now_ms - cfg.forget_days * DAY_MS
-    doomed = [r[0] for r in conn.execute(
-        "SELECT episode_id FROM episodes WHERE ref_count = 0 AND ended_ms < ?", (delete_before,))]
+    doomed = [
+        r[0]
+        for r in conn.execute(
+            "SELECT episode_id FROM episodes WHERE ref_count = 0 AND ended_ms < ?", (delete_before,)
+        )
+    ]
     for episode_id in doomed:
         delete_episode(conn, episode_id)
-    pruned = [r[0] for r in conn.execute(
-        "SELECT episode_id FROM episodes WHERE ref_count = 0 AND ended_ms < ? AND pruned_ms IS NULL",
-        (prune_before,))]
+    pruned = [
+        r[0]
+        for r in conn.execute(
+            "SELECT episode_id FROM episodes WHERE ref_count = 0 AND ended_ms < ? AND pruned_ms IS NULL",
+            (prune_before,),
+        )
+    ]
     highlights = 0
     for episode_id in pruned:
         highlights += _drop_highlights(conn, episode_id)
         conn.execute("UPDATE episodes SET pruned_ms = ? WHERE episode_id = ?", (now_ms, episode_id))
     messages = prune_transcripts(conn, now_ms, cfg.keep_transcripts_days)
-    return {"episodes_deleted": len(doomed), "episodes_pruned": len(pruned), "highlights_deleted": highlights,
-            "messages_deleted": messages, "utterances_deleted": _fade_utterances(conn, now_ms, cfg)}
+    return {
+        "episodes_deleted": len(doomed),
+        "episodes_pruned": len(pruned),
+        "highlights_deleted": highlights,
+        "messages_deleted": messages,
+        "utterances_deleted": _fade_utterances(conn, now_ms, cfg),
+    }
 
 
 def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> int:
     """Turns nobody recalled go by value: small talk after ``chatter_days``, ordinary turns after
     ``utterance_days`` unless their session's episode was recalled; specific or emotional ones (value ≥
     KEEP_VALUE) stay, like what was recalled itself."""
-    doomed = [r[0] for r in conn.execute(
-        "SELECT u.utterance_id FROM utterances u LEFT JOIN episodes e ON e.episode_id = u.episode_id "
-        "WHERE u.ref_count = 0 AND ((u.value < ? AND u.ts_ms < ?) "
-        "OR (u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0))",
-        (CHATTER_VALUE, now_ms - cfg.chatter_days * DAY_MS, KEEP_VALUE, now_ms - cfg.utterance_days * DAY_MS))]
+    doomed = [
+        r[0]
+        for r in conn.execute(
+            "SELECT u.utterance_id FROM utterances u LEFT JOIN episodes e ON e.episode_id = u.episode_id "
+            "WHERE u.ref_count = 0 AND ((u.value < ? AND u.ts_ms < ?) "
+            "OR (u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0))",
+            (
+                CHATTER_VALUE,
+                now_ms - cfg.chatter_days * DAY_MS,
+                KEEP_VALUE,
+                now_ms - cfg.utterance_days * DAY_MS,
+            ),
+        )
+    ]
     delete_utterances(conn, doomed)
     # While its transcript is kept, a turn is found by meaning too; after, by its words (names and numbers
     # are the best keywords there are), and by meaning through what consolidation made of it (facts,
@@ -88,21 +112,29 @@ def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> i
     return len(doomed)
 
 
-def _transcripts_to_prune(conn: apsw.Connection, now_ms: int, keep_days: int, limit: int) -> list[str]:
+def _transcripts_to_prune(
+    conn: apsw.Connection, now_ms: int, keep_days: int, limit: int
+) -> list[str]:
     """Sessions closed more than ``keep_days`` before ``now_ms``, consolidated (job done), that still
     hold messages or folds; ``keep_days`` 0 keeps everything."""
     before = now_ms - keep_days * DAY_MS
     if keep_days <= 0 or before <= 0:
         return []
-    return [r[0] for r in conn.execute(
-        "SELECT s.session_id FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
-        "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
-        "AND (EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) "
-        "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id)) LIMIT ?",
-        (before, limit))]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT s.session_id FROM sessions s JOIN jobs j ON j.kind = 'consolidate' AND j.session_id = s.session_id "
+            "WHERE j.state = 'done' AND s.closed_ms IS NOT NULL AND max(s.closed_ms, s.last_ms) < ? "
+            "AND (EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id) "
+            "     OR EXISTS (SELECT 1 FROM compressions c WHERE c.session_id = s.session_id)) LIMIT ?",
+            (before, limit),
+        )
+    ]
 
 
-def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int, limit: int = TRANSCRIPT_BATCH) -> int:
+def prune_transcripts(
+    conn: apsw.Connection, now_ms: int, keep_days: int, limit: int = TRANSCRIPT_BATCH
+) -> int:
     """Delete the messages of sessions closed more than ``keep_days`` before ``now_ms`` whose
     consolidation job is done; the number of messages deleted. ``keep_days`` 0 keeps everything.
 
@@ -116,8 +148,13 @@ def prune_transcripts(conn: apsw.Connection, now_ms: int, keep_days: int, limit:
     for session_id in doomed:
         conn.execute("DELETE FROM compressions WHERE session_id = ?", (session_id,))
         conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
-        deleted += conn.changes()  # the messages themselves, not the mood rows their foreign key updates
-        conn.execute("UPDATE sessions SET transcript_pruned_ms = ? WHERE session_id = ?", (now_ms, session_id))
+        deleted += (
+            conn.changes()
+        )  # the messages themselves, not the mood rows their foreign key updates
+        conn.execute(
+            "UPDATE sessions SET transcript_pruned_ms = ? WHERE session_id = ?",
+            (now_ms, session_id),
+        )
     return deleted
 
 
@@ -127,7 +164,12 @@ def transcripts_due(conn: apsw.Connection, now_ms: int, keep_days: int) -> bool:
 
 
 def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:
-    ids = [r[0] for r in conn.execute("SELECT highlight_id FROM highlights WHERE episode_id = ?", (episode_id,))]
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT highlight_id FROM highlights WHERE episode_id = ?", (episode_id,)
+        )
+    ]
     index.remove(conn, "highlight", ids)
     for hid in ids:
         conn.execute("DELETE FROM sources WHERE kind = 'highlight' AND item_id = ?", (hid,))
@@ -137,7 +179,9 @@ def _drop_highlights(conn: apsw.Connection, episode_id: int) -> int:
 
 def delete_episode(conn: apsw.Connection, episode_id: int) -> None:
     _drop_highlights(conn, episode_id)
-    conn.execute("DELETE FROM recall_items WHERE source_episode = ?", (episode_id,))  # they quote the episode
+    conn.execute(
+        "DELETE FROM recall_items WHERE source_episode = ?", (episode_id,)
+    )  # they quote the episode
     index.remove(conn, "episode", [episode_id])
     conn.execute("DELETE FROM sources WHERE kind = 'episode' AND item_id = ?", (episode_id,))
     conn.execute("DELETE FROM episodes WHERE episode_id = ?", (episode_id,))
@@ -167,9 +211,15 @@ def delete_utterances(conn: apsw.Connection, ids: list[int]) -> None:
 
 
 def delete_item(conn: apsw.Connection, agent_id: str, kind: str, source_id: int) -> bool:
-    table, key = {"episode": ("episodes", "episode_id"), "highlight": ("highlights", "highlight_id"),
-                  "fact": ("facts", "fact_id"), "utterance": ("utterances", "utterance_id")}[kind]
-    owned = conn.execute(f"SELECT 1 FROM {table} WHERE {key} = ? AND agent_id = ?", (source_id, agent_id)).fetchone()
+    table, key = {
+        "episode": ("episodes", "episode_id"),
+        "highlight": ("highlights", "highlight_id"),
+        "fact": ("facts", "fact_id"),
+        "utterance": ("utterances", "utterance_id"),
+    }[kind]
+    owned = conn.execute(
+        f"SELECT 1 FROM {table} WHERE {key} = ? AND agent_id = ?", (source_id, agent_id)
+    ).fetchone()
     if owned is None:
         return False
     if kind == "episode":
@@ -190,46 +240,93 @@ def forget_text(conn: apsw.Connection, agent_id: str, needle: str) -> int:
     status, the messages that said it, folded "Earlier" chunks, recall topics; the sentences of
     episode summaries and profile versions that hold it."""
     folded = needle.casefold()
-    return _forget_where(conn, agent_id, "instr(casefold({col}), ?) > 0", (folded,),
-                         lambda text: folded in text.casefold())
+    return _forget_where(
+        conn,
+        agent_id,
+        "instr(casefold({col}), ?) > 0",
+        (folded,),
+        lambda text: folded in text.casefold(),
+    )
 
 
-def _forget_where(conn: apsw.Connection, agent_id: str, cond: str, params: tuple[str, ...],
-                  holds: Callable[[str], bool]) -> int:
+def _forget_where(
+    conn: apsw.Connection,
+    agent_id: str,
+    cond: str,
+    params: tuple[str, ...],
+    holds: Callable[[str], bool],
+) -> int:
     """forget_text for any condition on a text column (``cond`` formats ``{col}``, binds ``params``);
     ``holds`` is the same test in Python, for the sentences of what is rewritten."""
     fence.bump(conn, agent_id)
     count = 0
-    for episode_id, summary in list(conn.execute(
+    for episode_id, summary in list(
+        conn.execute(
             f"SELECT episode_id, summary FROM episodes WHERE agent_id = ? AND {cond.format(col='summary')}",
-            (agent_id, *params))):
+            (agent_id, *params),
+        )
+    ):
         count += _forget_in_episode(conn, agent_id, episode_id, summary, holds)
-    for kind, table, key, col in (("highlight", "highlights", "highlight_id", "text"),
-                                  ("fact", "facts", "fact_id", "text"),
-                                  ("utterance", "(SELECT source_id, agent_id, text FROM memory_items "
-                                                "WHERE kind = 'utterance')", "source_id", "text")):
-        ids = [r[0] for r in conn.execute(
-            f"SELECT {key} FROM {table} WHERE agent_id = ? AND {cond.format(col=col)}", (agent_id, *params))]
+    for kind, table, key, col in (
+        ("highlight", "highlights", "highlight_id", "text"),
+        ("fact", "facts", "fact_id", "text"),
+        (
+            "utterance",
+            "(SELECT source_id, agent_id, text FROM memory_items WHERE kind = 'utterance')",
+            "source_id",
+            "text",
+        ),
+    ):
+        ids = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT {key} FROM {table} WHERE agent_id = ? AND {cond.format(col=col)}",
+                (agent_id, *params),
+            )
+        ]
         count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
-    ids = [r[0] for r in conn.execute(
-        f"SELECT message_id FROM messages WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))]
+    ids = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT message_id FROM messages WHERE agent_id = ? AND {cond.format(col='text')}",
+            (agent_id, *params),
+        )
+    ]
     count += _delete_message_rows(conn, ids)
-    conn.execute(f"DELETE FROM compressions WHERE {cond.format(col='text')} AND session_id IN "
-                 "(SELECT session_id FROM sessions WHERE agent_id = ?)", (*params, agent_id))
-    for version, text in list(conn.execute(
-            f"SELECT rowid, text FROM persona WHERE agent_id = ? AND {cond.format(col='text')}", (agent_id, *params))):
+    conn.execute(
+        f"DELETE FROM compressions WHERE {cond.format(col='text')} AND session_id IN "
+        "(SELECT session_id FROM sessions WHERE agent_id = ?)",
+        (*params, agent_id),
+    )
+    for version, text in list(
+        conn.execute(
+            f"SELECT rowid, text FROM persona WHERE agent_id = ? AND {cond.format(col='text')}",
+            (agent_id, *params),
+        )
+    ):
         kept = rewrite.without(text, holds, head=persona.HEADER)
         if kept is None:
             conn.execute("DELETE FROM persona WHERE rowid = ?", (version,))
         else:
             conn.execute("UPDATE persona SET text = ? WHERE rowid = ?", (kept, version))
-    conn.execute(f"DELETE FROM recall_items WHERE agent_id = ? AND {cond.format(col='topic')}", (agent_id, *params))
-    conn.execute(f"DELETE FROM participants WHERE agent_id = ? AND {cond.format(col='speaker')}", (agent_id, *params))
+    conn.execute(
+        f"DELETE FROM recall_items WHERE agent_id = ? AND {cond.format(col='topic')}",
+        (agent_id, *params),
+    )
+    conn.execute(
+        f"DELETE FROM participants WHERE agent_id = ? AND {cond.format(col='speaker')}",
+        (agent_id, *params),
+    )
     return count
 
 
-def _forget_in_episode(conn: apsw.Connection, agent_id: str, episode_id: int, summary: str,
-                       holds: Callable[[str], bool]) -> int:
+def _forget_in_episode(
+    conn: apsw.Connection,
+    agent_id: str,
+    episode_id: int,
+    summary: str,
+    holds: Callable[[str], bool],
+) -> int:
     """The summary without its sentences that hold the text; the episode goes only when nothing but
     its frame ("On … the user talked with …") would be left. Its vector was made from the old words,
     so it goes too: the episode is found by its remaining words until it is embedded again."""
@@ -238,8 +335,9 @@ def _forget_in_episode(conn: apsw.Connection, agent_id: str, episode_id: int, su
         delete_episode(conn, episode_id)
         return 1
     conn.execute("UPDATE episodes SET summary = ? WHERE episode_id = ?", (kept, episode_id))
-    row = conn.execute("SELECT item_id FROM memory_items WHERE kind = 'episode' AND source_id = ?",
-                       (episode_id,)).fetchone()
+    row = conn.execute(
+        "SELECT item_id FROM memory_items WHERE kind = 'episode' AND source_id = ?", (episode_id,)
+    ).fetchone()
     if row is not None:
         conn.execute("UPDATE memory_items SET text = ? WHERE item_id = ?", (kept, row[0]))
         index.remove_vectors(conn, agent_id, [row[0]])
@@ -253,9 +351,13 @@ def checkpoint(conn: apsw.Connection) -> None:
 
 
 def delete_messages_matching(conn: apsw.Connection, agent_id: str, needle: str) -> int:
-    ids = [r[0] for r in conn.execute(
-        "SELECT message_id FROM messages WHERE agent_id = ? AND instr(casefold(text), ?) > 0",
-        (agent_id, needle.casefold()))]
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT message_id FROM messages WHERE agent_id = ? AND instr(casefold(text), ?) > 0",
+            (agent_id, needle.casefold()),
+        )
+    ]
     return _delete_message_rows(conn, ids)
 
 
@@ -275,8 +377,12 @@ MATCH_FUNCTION = "xaid_forget_match"
 def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
     """Whether a text holds every term: a Latin word as a word (ignoring case, with a plural or
     possessive ending: "ex" is in "My ex's flat", not in "next"), Chinese as it is written."""
-    patterns = [re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I) if not cjk.has(t)
-                else re.compile(re.escape(t)) for t in terms]
+    patterns = [
+        re.compile(rf"(?<![\w]){re.escape(t)}(?:s|es|'s)?(?![\w])", re.I)
+        if not cjk.has(t)
+        else re.compile(re.escape(t))
+        for t in terms
+    ]
 
     def match(text: str | None) -> bool:
         return bool(text and all(p.search(text) for p in patterns))
@@ -284,49 +390,84 @@ def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
     return match
 
 
-def forget_terms(conn: apsw.Connection, agent_id: str, terms: Sequence[str]) -> tuple[int, list[int]]:
+def forget_terms(
+    conn: apsw.Connection, agent_id: str, terms: Sequence[str]
+) -> tuple[int, list[int]]:
     """Everything of the agent that holds every one of ``terms`` (term_matcher), as forget_text
     deletes it; with the user messages that said it go the replies that answered them, and whatever
     was made from those messages alone (turns, facts, highlights by their provenance). The count
     deleted and the ids of the messages."""
     match = term_matcher(terms)
-    conn.create_scalar_function(MATCH_FUNCTION, lambda text: int(match(text)), 1,  # type: ignore[arg-type, misc]
-                                deterministic=True)
-    said = [(mid, sid) for mid, sid, text in conn.execute(
-        "SELECT message_id, session_id, text FROM messages WHERE agent_id = ? AND role = 'user'", (agent_id,))
-        if match(text)]
+
+    def matches(text: str) -> int:
+        return int(match(text))
+
+    conn.create_scalar_function(MATCH_FUNCTION, matches, 1, deterministic=True)  # type: ignore[arg-type]
+    said = [
+        (mid, sid)
+        for mid, sid, text in conn.execute(
+            "SELECT message_id, session_id, text FROM messages WHERE agent_id = ? AND role = 'user'",
+            (agent_id,),
+        )
+        if match(text)
+    ]
     replies = [r for mid, sid in said for r in _replies_to(conn, sid, mid)]
     count = _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", (), match)
-    count += _delete_message_rows(conn, [r for r in replies if conn.execute(  # those the terms did not take
-        "SELECT 1 FROM messages WHERE message_id = ?", (r,)).fetchone()])
+    count += _delete_message_rows(
+        conn,
+        [
+            r
+            for r in replies
+            if conn.execute(  # those the terms did not take
+                "SELECT 1 FROM messages WHERE message_id = ?", (r,)
+            ).fetchone()
+        ],
+    )
     doomed = sorted({mid for mid, _ in said} | set(replies))
     return count + _delete_derived(conn, agent_id, doomed), doomed
 
 
-def forget_previous(conn: apsw.Connection, agent_id: str, session_id: str, before_id: int) -> tuple[int, list[int]]:
+def forget_previous(
+    conn: apsw.Connection, agent_id: str, session_id: str, before_id: int
+) -> tuple[int, list[int]]:
     """The last user message of the session before message ``before_id`` (the request), the replies
     to it, the "Earlier" fold that quotes it and what was made of it alone. The count and the ids."""
     fence.bump(conn, agent_id)
-    row = conn.execute("SELECT message_id FROM messages WHERE session_id = ? AND role = 'user' AND message_id < ? "
-                       "ORDER BY message_id DESC LIMIT 1", (session_id, before_id)).fetchone()
+    row = conn.execute(
+        "SELECT message_id FROM messages WHERE session_id = ? AND role = 'user' AND message_id < ? "
+        "ORDER BY message_id DESC LIMIT 1",
+        (session_id, before_id),
+    ).fetchone()
     if row is None:
         return 0, []
     doomed = [row[0], *[r for r in _replies_to(conn, session_id, row[0]) if r < before_id]]
-    fold = conn.execute("SELECT min(upto_message_id) FROM compressions WHERE session_id = ? AND upto_message_id >= ?",
-                        (session_id, row[0])).get
+    fold = conn.execute(
+        "SELECT min(upto_message_id) FROM compressions WHERE session_id = ? AND upto_message_id >= ?",
+        (session_id, row[0]),
+    ).get
     if fold is not None:
-        conn.execute("DELETE FROM compressions WHERE session_id = ? AND upto_message_id = ?", (session_id, fold))
+        conn.execute(
+            "DELETE FROM compressions WHERE session_id = ? AND upto_message_id = ?",
+            (session_id, fold),
+        )
     count = _delete_message_rows(conn, doomed)
     return count + _delete_derived(conn, agent_id, doomed), doomed
 
 
 def _replies_to(conn: apsw.Connection, session_id: str, message_id: int) -> list[int]:
     """The assistant and tool messages after a user message, up to the next user message."""
-    nxt = conn.execute("SELECT min(message_id) FROM messages WHERE session_id = ? AND role = 'user' AND message_id > ?",
-                       (session_id, message_id)).get
-    return [r[0] for r in conn.execute(
-        "SELECT message_id FROM messages WHERE session_id = ? AND role != 'user' AND message_id > ? "
-        "AND message_id < ? ORDER BY message_id", (session_id, message_id, nxt if nxt is not None else 1 << 62))]
+    nxt = conn.execute(
+        "SELECT min(message_id) FROM messages WHERE session_id = ? AND role = 'user' AND message_id > ?",
+        (session_id, message_id),
+    ).get
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT message_id FROM messages WHERE session_id = ? AND role != 'user' AND message_id > ? "
+            "AND message_id < ? ORDER BY message_id",
+            (session_id, message_id, nxt if nxt is not None else 1 << 62),
+        )
+    ]
 
 
 def _delete_derived(conn: apsw.Connection, agent_id: str, message_ids: Sequence[int]) -> int:
@@ -335,14 +476,23 @@ def _delete_derived(conn: apsw.Connection, agent_id: str, message_ids: Sequence[
         return 0
     marks = ",".join("?" * len(message_ids))
     count = 0
-    turns = [r[0] for r in conn.execute(
-        f"SELECT utterance_id FROM utterances WHERE agent_id = ? AND message_id IN ({marks})",
-        (agent_id, *message_ids))]
+    turns = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT utterance_id FROM utterances WHERE agent_id = ? AND message_id IN ({marks})",
+            (agent_id, *message_ids),
+        )
+    ]
     count += sum(delete_item(conn, agent_id, "utterance", u) for u in turns)
     for kind in ("fact", "highlight"):
-        ids = [r[0] for r in conn.execute(
-            f"SELECT item_id FROM sources WHERE kind = ? AND agent_id = ? GROUP BY item_id "
-            f"HAVING sum(message_id IN ({marks})) = count(*)", (kind, agent_id, *message_ids))]
+        ids = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT item_id FROM sources WHERE kind = ? AND agent_id = ? GROUP BY item_id "
+                f"HAVING sum(message_id IN ({marks})) = count(*)",
+                (kind, agent_id, *message_ids),
+            )
+        ]
         count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
     return count
 
@@ -356,14 +506,26 @@ def forget_all(conn: apsw.Connection, agent_id: str) -> int:
     )
     index.remove_agent(conn, agent_id)
     conn.execute("DELETE FROM utterances WHERE agent_id = ?", (agent_id,))
-    for table in ("sources", "highlights", "fact_history", "persona", "jobs", "mood_history", "mood_state",
-                  "recall_items", "recall_settings", "participants"):
+    for table in (
+        "sources",
+        "highlights",
+        "fact_history",
+        "persona",
+        "jobs",
+        "mood_history",
+        "mood_state",
+        "recall_items",
+        "recall_settings",
+        "participants",
+    ):
         conn.execute(f"DELETE FROM {table} WHERE agent_id = ?", (agent_id,))
     conn.execute("UPDATE facts SET superseded_by = NULL WHERE agent_id = ?", (agent_id,))
     conn.execute("DELETE FROM facts WHERE agent_id = ?", (agent_id,))
     conn.execute("DELETE FROM episodes WHERE agent_id = ?", (agent_id,))
     session_sql.retire_message_ids(conn)
-    conn.execute("DELETE FROM sessions WHERE agent_id = ?", (agent_id,))  # messages and compressions cascade
+    conn.execute(
+        "DELETE FROM sessions WHERE agent_id = ?", (agent_id,)
+    )  # messages and compressions cascade
     return int(counted)
 
 

@@ -21,7 +21,12 @@ MAX_SUMMARY = 20_000
 MAX_TURN_TEXT = 100_000  # as a message of session.send
 MAX_LABEL = 200  # subject, kind, ref, speaker, session id
 MAX_REFS = 1_000
-SIGNALS = {"recency": (0.0, 1.0), "specificity": (0.0, 1.0), "intensity": (0.0, 1.0), "user_refs": (0, 1_000_000)}
+SIGNALS = {
+    "recency": (0.0, 1.0),
+    "specificity": (0.0, 1.0),
+    "intensity": (0.0, 1.0),
+    "user_refs": (0, 1_000_000),
+}
 
 
 class Refused(ValueError):
@@ -44,7 +49,9 @@ def timestamp(value: Any, where: str, *, default: int | None = None) -> int | No
     return value
 
 
-def number(value: Any, where: str, low: float, high: float, default: float | None = None) -> float | None:
+def number(
+    value: Any, where: str, low: float, high: float, default: float | None = None
+) -> float | None:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -56,7 +63,9 @@ def number(value: Any, where: str, low: float, high: float, default: float | Non
     return float(value)
 
 
-def text(value: Any, where: str, max_len: int, *, default: str | None = None, required: bool = False) -> str | None:
+def text(
+    value: Any, where: str, max_len: int, *, default: str | None = None, required: bool = False
+) -> str | None:
     if value is None and not required:
         return default
     if not isinstance(value, str) or (required and not value.strip()):
@@ -95,12 +104,17 @@ def fact(raw: Any, i: int) -> ImportedFact:
     signals_raw = raw.get("signals") or {}
     if not isinstance(signals_raw, dict):
         raise Refused(f"{where}.signals must be a map")
-    read = {key: number(signals_raw.get(key), f"{where}.signals.{key}", low, high) or 0.0
-            for key, (low, high) in SIGNALS.items()}
-    signals = Signals(read["recency"], read["specificity"], read["intensity"], int(read["user_refs"]))
+    read = {
+        key: number(signals_raw.get(key), f"{where}.signals.{key}", low, high) or 0.0
+        for key, (low, high) in SIGNALS.items()
+    }
+    signals = Signals(
+        read["recency"], read["specificity"], read["intensity"], int(read["user_refs"])
+    )
     status = text(raw.get("status"), f"{where}.status", 20, default="current")
     new = NewFact(
-        subject=text(raw.get("subject"), f"{where}.subject", MAX_LABEL, default="user.other") or "user.other",
+        subject=text(raw.get("subject"), f"{where}.subject", MAX_LABEL, default="user.other")
+        or "user.other",
         kind=text(raw.get("kind"), f"{where}.kind", MAX_LABEL, default="other") or "other",
         text=text(raw.get("text"), f"{where}.text", MAX_FACT_TEXT, required=True) or "",
         value=number(raw.get("value"), f"{where}.value", 0.0, 1.0, 0.5) or 0.0,
@@ -108,8 +122,12 @@ def fact(raw: Any, i: int) -> ImportedFact:
         valid_from=day(raw.get("valid_from"), f"{where}.valid_from"),
         valid_to=day(raw.get("valid_to"), f"{where}.valid_to"),
     )
-    return ImportedFact(new, timestamp(raw.get("created_ms"), f"{where}.created_ms"),
-                        refs(raw.get("refs"), f"{where}.refs"), status == "current")
+    return ImportedFact(
+        new,
+        timestamp(raw.get("created_ms"), f"{where}.created_ms"),
+        refs(raw.get("refs"), f"{where}.refs"),
+        status == "current",
+    )
 
 
 def episode(record: dict[str, Any], where: str) -> None:

@@ -26,9 +26,13 @@ from . import vectors
 
 VEC_TABLE = "memory_vectors"
 _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlier)
-COMMON_DOCS = 1000  # a keyword in more memories than this is too common to search by (see _rankable)
+COMMON_DOCS = (
+    1000  # a keyword in more memories than this is too common to search by (see _rankable)
+)
 KEYWORD_SCAN = 300  # matches per keyword index that are ranked, newest first (see keyword)
-VEC_CHUNK = 256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
+VEC_CHUNK = (
+    256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,15 +52,21 @@ def ensure_vector_table(conn: apsw.Connection, dim: int, model: str) -> bool:
     exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
     if exists and recorded == f"{model}:{dim}:int8":
         return False
-    old_float = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (_FLOAT_TABLE,)).fetchone()
+    old_float = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE name = ?", (_FLOAT_TABLE,)
+    ).fetchone()
     if exists:
         conn.execute(f"DROP TABLE {VEC_TABLE}")
     _create_vector_table(conn, dim)
     converted = False
     if old_float and recorded == f"{model}:{dim}":
-        for item_id, agent_id, blob in conn.execute(f"SELECT item_id, agent_id, embedding FROM {_FLOAT_TABLE}"):
-            conn.execute(f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) VALUES (?, ?, vec_int8(?))",
-                         (item_id, agent_id, vectors.quantize(from_blob(blob)).tobytes()))
+        for item_id, agent_id, blob in conn.execute(
+            f"SELECT item_id, agent_id, embedding FROM {_FLOAT_TABLE}"
+        ):
+            conn.execute(
+                f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) VALUES (?, ?, vec_int8(?))",
+                (item_id, agent_id, vectors.quantize(from_blob(blob)).tobytes()),
+            )
         converted = True
     if old_float:
         conn.execute(f"DROP TABLE {_FLOAT_TABLE}")
@@ -91,13 +101,17 @@ def compact_vectors(conn: apsw.Connection) -> int:
     if slots <= 2 * live + 4 * VEC_CHUNK:
         return 0
     dim = int(conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").get.split(":")[-2])
-    conn.execute(f"CREATE TEMP TABLE vec_compact AS SELECT item_id, agent_id, embedding FROM {VEC_TABLE} "
-                 "ORDER BY agent_id, item_id")
+    conn.execute(
+        f"CREATE TEMP TABLE vec_compact AS SELECT item_id, agent_id, embedding FROM {VEC_TABLE} "
+        "ORDER BY agent_id, item_id"
+    )
     conn.execute(f"DROP TABLE {VEC_TABLE}")
     _create_vector_table(conn, dim)
     # No ORDER BY here: a sort drops the subtype vec_int8 gives its value; the copy is in order already.
-    conn.execute(f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) SELECT item_id, agent_id, "
-                 "vec_int8(embedding) FROM temp.vec_compact")
+    conn.execute(
+        f"INSERT INTO {VEC_TABLE} (item_id, agent_id, embedding) SELECT item_id, agent_id, "
+        "vec_int8(embedding) FROM temp.vec_compact"
+    )
     agents = [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM temp.vec_compact")]
     conn.execute("DROP TABLE temp.vec_compact")
     vectors.invalidate(conn, agents)
@@ -106,14 +120,25 @@ def compact_vectors(conn: apsw.Connection) -> int:
 
 def all_items(conn: apsw.Connection) -> list[Item]:
     """Every item that has (or, for a new model, needs) a vector: turns left to keywords are not among them."""
-    return [Item(*r) for r in conn.execute(
-        "SELECT m.item_id, m.agent_id, m.kind, m.source_id, m.text, m.ts_ms FROM memory_items m "
-        "LEFT JOIN utterances u ON m.kind = 'utterance' AND u.utterance_id = m.source_id "
-        "WHERE coalesce(u.embedded, 1) = 1")]
+    return [
+        Item(*r)
+        for r in conn.execute(
+            "SELECT m.item_id, m.agent_id, m.kind, m.source_id, m.text, m.ts_ms FROM memory_items m "
+            "LEFT JOIN utterances u ON m.kind = 'utterance' AND u.utterance_id = m.source_id "
+            "WHERE coalesce(u.embedded, 1) = 1"
+        )
+    ]
 
 
-def add(conn: apsw.Connection, agent_id: str, kind: str, source_id: int, text: str, ts_ms: int,
-        vector: np.ndarray | None) -> int:
+def add(
+    conn: apsw.Connection,
+    agent_id: str,
+    kind: str,
+    source_id: int,
+    text: str,
+    ts_ms: int,
+    vector: np.ndarray | None,
+) -> int:
     conn.execute(
         "INSERT INTO memory_items (agent_id, kind, source_id, text, ts_ms) VALUES (?, ?, ?, ?, ?)",
         (agent_id, kind, source_id, text, ts_ms),
@@ -126,7 +151,10 @@ def add(conn: apsw.Connection, agent_id: str, kind: str, source_id: int, text: s
 
 def _has_vectors(conn: apsw.Connection) -> bool:
     """False when no embedding model ever loaded: memory then lives on keywords alone."""
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone() is not None
+    return (
+        conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
+        is not None
+    )
 
 
 def set_vector(conn: apsw.Connection, item_id: int, agent_id: str, vector: np.ndarray) -> None:
@@ -137,8 +165,10 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
     """Delete items with their vectors and keyword entries (the triggers clear FTS)."""
     removed = 0
     for source_id in source_ids:
-        row = conn.execute("SELECT item_id, agent_id FROM memory_items WHERE kind = ? AND source_id = ?",
-                           (kind, source_id)).fetchone()
+        row = conn.execute(
+            "SELECT item_id, agent_id FROM memory_items WHERE kind = ? AND source_id = ?",
+            (kind, source_id),
+        ).fetchone()
         if row is None:
             continue
         if _has_vectors(conn):
@@ -171,18 +201,63 @@ def vectors_of(conn: apsw.Connection, agent_id: str, dim: int) -> vectors.AgentV
     return vectors.load(conn, VEC_TABLE, agent_id, dim) if _has_vectors(conn) else None
 
 
-def knn(conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+def knn(
+    conn: apsw.Connection, agent_id: str, vector: np.ndarray, k: int
+) -> list[tuple[int, float]]:
     """(item_id, cosine similarity) of the ``k`` nearest items of this agent only."""
     return vectors.nearest(conn, VEC_TABLE, agent_id, len(vector), vector, k)
 
 
-GREETINGS = tuple(sorted((
-    "good morning", "good evening", "good afternoon", "good night", "morning", "evening", "hello", "hiya", "hi",
-    "hey", "yo", "sup", "what's up", "whats up", "how are you", "how's it going", "how are things", "i'm back",
-    "back again", "back home now", "again", "there",
-    "早上好", "早安", "早", "你好", "您好", "在吗", "在不在", "嗨", "哈喽", "晚上好", "下午好", "中午好", "晚安",
-    "我回来了", "回来了", "又来了", "呀", "啊", "呢", "哦",
-), key=len, reverse=True))
+GREETINGS = tuple(
+    sorted(
+        (
+            "good morning",
+            "good evening",
+            "good afternoon",
+            "good night",
+            "morning",
+            "evening",
+            "hello",
+            "hiya",
+            "hi",
+            "hey",
+            "yo",
+            "sup",
+            "what's up",
+            "whats up",
+            "how are you",
+            "how's it going",
+            "how are things",
+            "i'm back",
+            "back again",
+            "back home now",
+            "again",
+            "there",
+            "早上好",
+            "早安",
+            "早",
+            "你好",
+            "您好",
+            "在吗",
+            "在不在",
+            "嗨",
+            "哈喽",
+            "晚上好",
+            "下午好",
+            "中午好",
+            "晚安",
+            "我回来了",
+            "回来了",
+            "又来了",
+            "呀",
+            "啊",
+            "呢",
+            "哦",
+        ),
+        key=len,
+        reverse=True,
+    )
+)
 
 
 def is_opener(text: str) -> bool:
@@ -213,11 +288,17 @@ def cjk_pairs(text: str) -> list[str]:
 
 
 def latin_words(text: str) -> list[str]:
-    return list(dict.fromkeys(w for w in cjk.NON_CJK_WORD.findall(text.lower()) if len(w) > 1 and w not in ENGLISH))
+    return list(
+        dict.fromkeys(
+            w for w in cjk.NON_CJK_WORD.findall(text.lower()) if len(w) > 1 and w not in ENGLISH
+        )
+    )
 
 
 def _cjk_trigrams(text: str) -> list[str]:
-    return list(dict.fromkeys(run[i : i + 3] for run in cjk.runs(text) for i in range(len(run) - 2)))
+    return list(
+        dict.fromkeys(run[i : i + 3] for run in cjk.runs(text) for i in range(len(run) - 2))
+    )
 
 
 def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list[str]:
@@ -243,9 +324,13 @@ _TOKENIZERS: weakref.WeakKeyDictionary[apsw.Connection, Any] = weakref.WeakKeyDi
 
 def _stems(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
     """Each word as the Latin index's tokenizer (Porter over unicode61) stores it."""
-    tokenize: Any = _TOKENIZERS.get(conn)  # apsw's FTS5Tokenizer; with offsets each token is (start, end, text)
+    tokenize: Any = _TOKENIZERS.get(
+        conn
+    )  # apsw's FTS5Tokenizer; with offsets each token is (start, end, text)
     if tokenize is None:
-        tokenize = _TOKENIZERS[conn] = conn.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
+        tokenize = _TOKENIZERS[conn] = conn.fts5_tokenizer(
+            "porter", ["unicode61", "remove_diacritics", "2"]
+        )
     out = {}
     for w in words:
         tokens = tokenize(w.encode(), apsw.FTS5_TOKENIZE_QUERY, None)
@@ -265,8 +350,11 @@ def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tup
     be in a thousand of them. Older matches are still reached through their vectors.
     """
     scores: dict[int, float] = {}
-    for table, terms in (("memory_fts", latin_words(text)), ("memory_fts_cjk", _cjk_trigrams(text)),
-                         ("memory_fts_bigram", cjk_pairs(text))):
+    for table, terms in (
+        ("memory_fts", latin_words(text)),
+        ("memory_fts_cjk", _cjk_trigrams(text)),
+        ("memory_fts_bigram", cjk_pairs(text)),
+    ):
         query = _or(_rankable(conn, f"{table}_terms", terms))
         if not query:
             continue
@@ -299,5 +387,7 @@ def items_of(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> dic
     marks = ",".join("?" * len(source_ids))
     rows = conn.execute(
         f"SELECT item_id, agent_id, kind, source_id, text, ts_ms FROM memory_items WHERE kind = ? "
-        f"AND source_id IN ({marks})", (kind, *source_ids))
+        f"AND source_id IN ({marks})",
+        (kind, *source_ids),
+    )
     return {r[0]: Item(*r) for r in rows}

@@ -38,7 +38,9 @@ class Hit:
     role: str = "user"  # whose words: the user's, or the companion's own ("assistant")
     speaker: str | None = None
     content: str = ""  # the memory's own words, undecorated
-    current: bool = True  # False: history (superseded), returned because the query asks about the past
+    current: bool = (
+        True  # False: history (superseded), returned because the query asks about the past
+    )
     ids: tuple[int, ...] = ()  # a snippet of several turns: all their utterance ids, in order
 
     @property
@@ -47,9 +49,19 @@ class Hit:
         return frozenset((self.kind, i) for i in (self.ids or (self.id,)))
 
     def to_wire(self) -> dict[str, Any]:
-        out = {"kind": self.kind, "id": self.id, "text": self.text, "score": round(self.score, 4), "ts": self.ts_ms,
-               "when": self.when, "refs": list(self.refs), "role": self.role, "speaker": self.speaker,
-               "content": self.content or self.text, "current": self.current}
+        out = {
+            "kind": self.kind,
+            "id": self.id,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "ts": self.ts_ms,
+            "when": self.when,
+            "refs": list(self.refs),
+            "role": self.role,
+            "speaker": self.speaker,
+            "content": self.content or self.text,
+            "current": self.current,
+        }
         if len(self.ids) > 1:
             out["ids"] = list(self.ids)
         return out
@@ -87,7 +99,9 @@ class _Snippet:
     def render(self) -> str:
         first = self.turns[0]
         chinese = index.mostly_cjk(" ".join(t.raw for t in self.turns))
-        body = JOIN.join(f"{utterances.who(t.about.role, t.about.speaker)}: {t.text}" for t in self.turns)
+        body = JOIN.join(
+            f"{utterances.who(t.about.role, t.about.speaker)}: {t.text}" for t in self.turns
+        )
         return f"[{utterances.day_words(first.ts_ms, chinese)}] {body}"
 
     def cost(self) -> int:
@@ -102,14 +116,29 @@ class _Snippet:
 
     def hit(self, now_ms: int) -> Hit:
         best = max(self.turns, key=lambda t: t.score)
-        return Hit("utterance", self.turns[0].uid, self.render(), best.score, self.turns[0].ts_ms,
-                   tuple(r for t in self.turns for r in t.about.refs), ago(self.turns[0].ts_ms, now_ms),
-                   best.about.role, best.about.speaker, JOIN.join(t.raw for t in self.turns),
-                   all(t.about.current for t in self.turns), tuple(t.uid for t in self.turns))
+        return Hit(
+            "utterance",
+            self.turns[0].uid,
+            self.render(),
+            best.score,
+            self.turns[0].ts_ms,
+            tuple(r for t in self.turns for r in t.about.refs),
+            ago(self.turns[0].ts_ms, now_ms),
+            best.about.role,
+            best.about.speaker,
+            JOIN.join(t.raw for t in self.turns),
+            all(t.about.current for t in self.turns),
+            tuple(t.uid for t in self.turns),
+        )
 
 
-def fill(ranked: Sequence[tuple[index.Item, About, float]], query_terms: frozenset[str], k: int, budget: int,
-         now_ms: int) -> tuple[list[Hit], int]:
+def fill(
+    ranked: Sequence[tuple[index.Item, About, float]],
+    query_terms: frozenset[str],
+    k: int,
+    budget: int,
+    now_ms: int,
+) -> tuple[list[Hit], int]:
     """The best of ``ranked`` (best first) that fit ``k`` entries and ``budget`` tokens; (hits, tokens)."""
     chosen: list[Hit | _Snippet] = []
     covered: set[str] = set()
@@ -121,13 +150,41 @@ def fill(ranked: Sequence[tuple[index.Item, About, float]], query_terms: frozens
             cost = estimate_tokens(item.text)
             if used + cost > budget or len(chosen) >= k:
                 continue
-            chosen.append(Hit(item.kind, item.source_id, item.text, score, item.ts_ms, a.refs,
-                              ago(item.ts_ms, now_ms), a.role, a.speaker, item.text, a.current))
+            chosen.append(
+                Hit(
+                    item.kind,
+                    item.source_id,
+                    item.text,
+                    score,
+                    item.ts_ms,
+                    a.refs,
+                    ago(item.ts_ms, now_ms),
+                    a.role,
+                    a.speaker,
+                    item.text,
+                    a.current,
+                )
+            )
         else:
-            turn = _Turn(item.source_id, a.prev_id, a, utterances.resolve_times(
-                utterances.cut(item.text, query_terms, CUT_TOKENS), item.ts_ms), item.text, item.ts_ms, score)
-            snippet, side = next(((s, side) for s in chosen if isinstance(s, _Snippet)
-                                  and (side := s.joins(turn)) is not None), (None, None))
+            turn = _Turn(
+                item.source_id,
+                a.prev_id,
+                a,
+                utterances.resolve_times(
+                    utterances.cut(item.text, query_terms, CUT_TOKENS), item.ts_ms
+                ),
+                item.text,
+                item.ts_ms,
+                score,
+            )
+            snippet, side = next(
+                (
+                    (s, side)
+                    for s in chosen
+                    if isinstance(s, _Snippet) and (side := s.joins(turn)) is not None
+                ),
+                (None, None),
+            )
             if snippet is None:
                 fresh = _Snippet([turn])
                 cost = fresh.cost()

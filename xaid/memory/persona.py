@@ -39,7 +39,9 @@ def _over(f: Fact, today: str) -> bool:
 def compose(facts: list[Fact], today: str = "") -> str:
     """The profile from ``facts``, leaving out plans whose day is before ``today`` (an ISO local date)."""
     kept = [f for f in facts if not _over(f, today)]
-    ranked = sorted(kept, key=lambda f: (ORDER.index(f.kind) if f.kind in ORDER else len(ORDER), -f.value))
+    ranked = sorted(
+        kept, key=lambda f: (ORDER.index(f.kind) if f.kind in ORDER else len(ORDER), -f.value)
+    )
     lines = [_line(f.text) for f in ranked[:MAX_FACTS]]
     return HEADER + " ".join(lines) if lines else ""
 

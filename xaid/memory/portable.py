@@ -30,8 +30,12 @@ IMPORT_KEY = re.compile(r"x_[0-9a-f]{16}")  # live sessions are s_<16 hex>: the 
 
 
 def _held_elsewhere(conn: apsw.Connection, agent_id: str, key: str) -> bool:
-    return any(conn.execute(f"SELECT 1 FROM {table} WHERE session_id = ? AND agent_id != ? LIMIT 1",
-                            (key, agent_id)).fetchone() for table in ("sessions", "episodes", "utterances"))
+    return any(
+        conn.execute(
+            f"SELECT 1 FROM {table} WHERE session_id = ? AND agent_id != ? LIMIT 1", (key, agent_id)
+        ).fetchone()
+        for table in ("sessions", "episodes", "utterances")
+    )
 
 
 def session_key(conn: apsw.Connection, agent_id: str, original: str | None) -> str | None:
@@ -51,9 +55,13 @@ def session_key(conn: apsw.Connection, agent_id: str, original: str | None) -> s
 def path_part(name: str) -> str:
     """``name`` as one safe file name: ids checked since (dispatch.Params.id) pass unchanged; an agent
     stored by an older xaid as ``..`` or with a NUL is spelt with %XX escapes, so it can still be exported."""
-    if name not in ("", ".", "..") and all(c.isprintable() and not c.isspace() and c not in "/\\%" for c in name):
+    if name not in ("", ".", "..") and all(
+        c.isprintable() and not c.isspace() and c not in "/\\%" for c in name
+    ):
         return name
-    escaped = "".join(c if c.isalnum() or c in "-_." else "".join(f"%{b:02X}" for b in c.encode()) for c in name)
+    escaped = "".join(
+        c if c.isalnum() or c in "-_." else "".join(f"%{b:02X}" for b in c.encode()) for c in name
+    )
     return escaped.replace(".", "%2E") if set(escaped) <= {"."} else escaped
 
 
@@ -65,9 +73,17 @@ def _turns(conn: apsw.Connection, agent_id: str) -> dict[str | None, list[dict[s
     """Every utterance of the agent by session, as exported (ids are local and stay behind)."""
     out: dict[str | None, list[dict[str, Any]]] = {}
     for u in utterance_sql.listed(conn, agent_id, limit=10**9):
-        out.setdefault(u.session_id, []).append({
-            "role": u.role, "speaker": u.speaker, "text": u.text, "ts": u.ts_ms, "ref": u.ref,
-            "status": u.status, "value": u.value})
+        out.setdefault(u.session_id, []).append(
+            {
+                "role": u.role,
+                "speaker": u.speaker,
+                "text": u.text,
+                "ts": u.ts_ms,
+                "ref": u.ref,
+                "status": u.status,
+                "value": u.value,
+            }
+        )
     return out
 
 
@@ -75,20 +91,38 @@ def export(conn: apsw.Connection, agent_id: str) -> dict[str, Any]:
     files: dict[str, list[str]] = {}
     turns = _turns(conn, agent_id)
     for ep in reversed(sql.episodes(conn, agent_id, limit=10**9)):
-        facts = [r[0] for r in conn.execute("SELECT fact_id FROM facts WHERE episode_id = ?", (ep.episode_id,))]
+        facts = [
+            r[0]
+            for r in conn.execute(
+                "SELECT fact_id FROM facts WHERE episode_id = ?", (ep.episode_id,)
+            )
+        ]
         line = {
-            "episode_id": ep.episode_id, "session_id": ep.session_id, "agent_id": agent_id,
-            "started_ms": ep.started_ms, "ended_ms": ep.ended_ms, "summary": ep.summary,
+            "episode_id": ep.episode_id,
+            "session_id": ep.session_id,
+            "agent_id": agent_id,
+            "started_ms": ep.started_ms,
+            "ended_ms": ep.ended_ms,
+            "summary": ep.summary,
             "highlights": [{"text": t} for t in ep.highlights],
-            "closing_mood": {"valence": ep.closing_valence, "arousal": ep.closing_arousal,
-                             "fatigue": ep.closing_fatigue},
-            "tension": ep.tension, "decided_by": ep.decided_by, "refs": list(ep.refs), "fact_refs": facts,
+            "closing_mood": {
+                "valence": ep.closing_valence,
+                "arousal": ep.closing_arousal,
+                "fatigue": ep.closing_fatigue,
+            },
+            "tension": ep.tension,
+            "decided_by": ep.decided_by,
+            "refs": list(ep.refs),
+            "fact_refs": facts,
             "utterances": turns.pop(ep.session_id, []) if ep.session_id is not None else [],
         }
         name = path_part(ep.session_id or f"episode-{ep.episode_id}")
         path = f"{path_part(agent_id)}/{_month(ep.ended_ms)}/{name}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
-    for session_id, rest in turns.items():  # sessions where only the companion spoke: turns, no episode
+    for (
+        session_id,
+        rest,
+    ) in turns.items():  # sessions where only the companion spoke: turns, no episode
         line = {"session_id": session_id, "agent_id": agent_id, "utterances": rest}
         path = f"{path_part(agent_id)}/{_month(rest[-1]['ts'])}/{path_part(session_id or 'turns')}.jsonl"
         files.setdefault(path, []).append(json.dumps(line, ensure_ascii=False))
@@ -136,16 +170,33 @@ def _utterances(raw: Any, where: str) -> list[dict[str, Any]]:
         raise ValueError(f"{where}: 'utterances' must be a list")
     out = []
     for u in raw:
-        ok = (isinstance(u, dict) and u.get("role") in ("user", "assistant") and isinstance(u.get("text"), str)
-              and isinstance(u.get("ts"), int) and not isinstance(u.get("ts"), bool) and 0 <= u["ts"] <= MAX_TS
-              and isinstance(u.get("ref", ""), str) and isinstance(u.get("speaker") or "", str))
+        ok = (
+            isinstance(u, dict)
+            and u.get("role") in ("user", "assistant")
+            and isinstance(u.get("text"), str)
+            and isinstance(u.get("ts"), int)
+            and not isinstance(u.get("ts"), bool)
+            and 0 <= u["ts"] <= MAX_TS
+            and isinstance(u.get("ref", ""), str)
+            and isinstance(u.get("speaker") or "", str)
+        )
         if not ok:
-            raise ValueError(f"{where}: an utterance needs 'role' (user or assistant), 'text' and an integer 'ts'")
+            raise ValueError(
+                f"{where}: an utterance needs 'role' (user or assistant), 'text' and an integer 'ts'"
+            )
         imported.text(u["text"], f"{where}: an utterance's 'text'", imported.MAX_TURN_TEXT)
         imported.text(u.get("ref"), f"{where}: an utterance's 'ref'", imported.MAX_LABEL)
         imported.text(u.get("speaker"), f"{where}: an utterance's 'speaker'", imported.MAX_LABEL)
-        out.append({"role": u["role"], "text": u["text"], "ts": u["ts"], "ref": u.get("ref") or "",
-                    "speaker": u.get("speaker") or None, "superseded": u.get("status") == "superseded"})
+        out.append(
+            {
+                "role": u["role"],
+                "text": u["text"],
+                "ts": u["ts"],
+                "ref": u.get("ref") or "",
+                "speaker": u.get("speaker") or None,
+                "superseded": u.get("status") == "superseded",
+            }
+        )
     return out
 
 
@@ -154,7 +205,11 @@ def _highlights(ep: dict[str, Any]) -> list[str]:
     present, the utterances hold the same words."""
     if ep.get("utterances"):
         return []
-    return [h["text"] for h in ep.get("highlights", []) if isinstance(h, dict) and isinstance(h.get("text"), str)]
+    return [
+        h["text"]
+        for h in ep.get("highlights", [])
+        if isinstance(h, dict) and isinstance(h.get("text"), str)
+    ]
 
 
 def texts_to_embed(episodes: list[dict[str, Any]], facts: list[ImportedFact]) -> list[str]:
@@ -168,43 +223,76 @@ def texts_to_embed(episodes: list[dict[str, Any]], facts: list[ImportedFact]) ->
     return out
 
 
-def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], facts: list[ImportedFact],
-          vectors: list[Any], now_ms: int) -> dict[str, int]:
+def write(
+    conn: apsw.Connection,
+    agent_id: str,
+    episodes: list[dict[str, Any]],
+    facts: list[ImportedFact],
+    vectors: list[Any],
+    now_ms: int,
+) -> dict[str, int]:
     """Insert what is new; episodes whose session id this agent already has are skipped."""
-    vec = iter(vectors) if len(vectors) else itertools.repeat(None)  # no embedding model: keywords only
+    vec = (
+        iter(vectors) if len(vectors) else itertools.repeat(None)
+    )  # no embedding model: keywords only
     added_eps = added_facts = 0
     for ep in episodes:
-        session_id = session_key(conn, agent_id, ep.get("session_id") if isinstance(ep.get("session_id"), str)
-                                 else None)
+        session_id = session_key(
+            conn, agent_id, ep.get("session_id") if isinstance(ep.get("session_id"), str) else None
+        )
         if "summary" not in ep:  # turns only
-            if conn.execute("SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
-                            (agent_id, session_id)).fetchone() is None:
+            if (
+                conn.execute(
+                    "SELECT 1 FROM utterances WHERE agent_id = ? AND session_id = ?",
+                    (agent_id, session_id),
+                ).fetchone()
+                is None
+            ):
                 _write_turns(conn, agent_id, session_id, None, ep["utterances"], vec)
             else:
                 for _ in ep["utterances"]:
                     next(vec)
             continue
-        owner = conn.execute("SELECT agent_id FROM episodes WHERE session_id = ?", (session_id,)).fetchone()
+        owner = conn.execute(
+            "SELECT agent_id FROM episodes WHERE session_id = ?", (session_id,)
+        ).fetchone()
         highlights = _highlights(ep)
-        same = conn.execute("SELECT 1 FROM episodes WHERE agent_id = ? AND started_ms = ? AND ended_ms = ? AND "
-                            "summary = ?", (agent_id, ep["started_ms"], ep["ended_ms"], ep["summary"])).fetchone()
+        same = conn.execute(
+            "SELECT 1 FROM episodes WHERE agent_id = ? AND started_ms = ? AND ended_ms = ? AND "
+            "summary = ?",
+            (agent_id, ep["started_ms"], ep["ended_ms"], ep["summary"]),
+        ).fetchone()
         if (owner is not None and owner[0] == agent_id) or same is not None:
             for _ in range(1 + len(highlights) + len(ep["utterances"])):
                 next(vec)
             continue
         mood = ep.get("closing_mood") or {}
-        closing = sql.ClosingMood(mood["valence"], mood.get("arousal"), mood.get("fatigue")) \
-            if mood.get("valence") is not None else None
+        closing = (
+            sql.ClosingMood(mood["valence"], mood.get("arousal"), mood.get("fatigue"))
+            if mood.get("valence") is not None
+            else None
+        )
         tension = float(ep.get("tension") or 0.0)
-        episode_id = sql.insert_episode(conn, agent_id, session_id if owner is None else None, ep["started_ms"],
-                                        ep["ended_ms"], ep["summary"], closing, tension, "import")
+        episode_id = sql.insert_episode(
+            conn,
+            agent_id,
+            session_id if owner is None else None,
+            ep["started_ms"],
+            ep["ended_ms"],
+            ep["summary"],
+            closing,
+            tension,
+            "import",
+        )
         refs = [r for r in ep.get("refs", []) if isinstance(r, str)]
         sql.add_sources(conn, "episode", episode_id, agent_id, [(None, r) for r in refs])
         index.add(conn, agent_id, "episode", episode_id, ep["summary"], ep["ended_ms"], next(vec))
         for text in highlights:
             hid = sql.insert_highlight(conn, episode_id, agent_id, text, ep["ended_ms"], 0.0, 0.0)
             index.add(conn, agent_id, "highlight", hid, text, ep["ended_ms"], next(vec))
-        _write_turns(conn, agent_id, session_id if owner is None else None, episode_id, ep["utterances"], vec)
+        _write_turns(
+            conn, agent_id, session_id if owner is None else None, episode_id, ep["utterances"], vec
+        )
         added_eps += 1
     known = {f.text for f in sql.facts(conn, agent_id)}
     for f in facts:
@@ -222,10 +310,28 @@ def write(conn: apsw.Connection, agent_id: str, episodes: list[dict[str, Any]], 
     return {"episodes": added_eps, "facts": added_facts}
 
 
-def _write_turns(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
-                 turns: list[dict[str, Any]], vec: Any) -> None:
+def _write_turns(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str | None,
+    episode_id: int | None,
+    turns: list[dict[str, Any]],
+    vec: Any,
+) -> None:
     """Imported utterances, written like consolidated ones; a superseded one stays history."""
-    new = [NewUtterance(None, t["ref"], t["role"], t["speaker"], t["text"], t["ts"], utterances.value(t["text"], 0.0))
-           for t in turns]
+    new = [
+        NewUtterance(
+            None,
+            t["ref"],
+            t["role"],
+            t["speaker"],
+            t["text"],
+            t["ts"],
+            utterances.value(t["text"], 0.0),
+        )
+        for t in turns
+    ]
     vectors = [next(vec) for _ in turns]
-    utterances.keep(conn, agent_id, session_id, episode_id, new, vectors, [t["superseded"] for t in turns])
+    utterances.keep(
+        conn, agent_id, session_id, episode_id, new, vectors, [t["superseded"] for t in turns]
+    )

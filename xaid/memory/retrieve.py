@@ -54,7 +54,9 @@ PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
 # it has to be clearly more relevant to be worth its room. (It still comes first on an opener.)
 KIND_WEIGHT = {"episode": 0.6}
-OWN_THREAD_FROM = 4096  # vectors of the agent above which the vector ranking gets a thread of its own
+OWN_THREAD_FROM = (
+    4096  # vectors of the agent above which the vector ranking gets a thread of its own
+)
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xaid-vectors")
 
 
@@ -76,30 +78,41 @@ def _about(conn: apsw.Connection, found: dict[int, index.Item], past: bool) -> d
         if kind == "utterance":
             for u in utterance_sql.many(conn, list(sources)).values():
                 if u.status == "current" or past:
-                    out[sources[u.utterance_id]] = About(u.value, u.status == "current", u.role, u.speaker,
-                                                          (u.ref,), u.prev_id)
+                    out[sources[u.utterance_id]] = About(
+                        u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
+                    )
             continue
         marks = ",".join("?" * len(sources))
-        for source_id, value, current, superseded in conn.execute(_VALUE_SQL[kind].format(marks), tuple(sources)):
+        for source_id, value, current, superseded in conn.execute(
+            _VALUE_SQL[kind].format(marks), tuple(sources)
+        ):
             if current or (superseded and past):
                 out[sources[source_id]] = About(float(value), bool(current))
-    refs = sql.refs_of_many(conn, [(found[i].kind, found[i].source_id) for i, a in out.items() if not a.refs])
-    return {i: a if a.refs else replace(a, refs=refs.get((found[i].kind, found[i].source_id), ()))
-            for i, a in out.items()}
+    refs = sql.refs_of_many(
+        conn, [(found[i].kind, found[i].source_id) for i, a in out.items() if not a.refs]
+    )
+    return {
+        i: a if a.refs else replace(a, refs=refs.get((found[i].kind, found[i].source_id), ()))
+        for i, a in out.items()
+    }
 
 
 def _rrf(order: Sequence[int]) -> dict[int, float]:
     return {item_id: 1.0 / (RRF_K + rank) for rank, item_id in enumerate(order, 1)}
 
 
-def _relevance(sims: dict[int, float], keywords: dict[int, float], min_cos: float, fusion: str,
-               weak: bool) -> dict[int, float]:
+def _relevance(
+    sims: dict[int, float], keywords: dict[int, float], min_cos: float, fusion: str, weak: bool
+) -> dict[int, float]:
     """0..1 per item from its vector and keyword evidence: "mix", the linear mix of cosine and bm25 (the
     default), or "rrf", which fuses the two rankings by rank so that neither score's scale matters."""
     vec = {i: c for i, c in sims.items() if c >= min_cos * (WEAK_SHARE if weak else 1.0)}
     if fusion == "mix":
         best_kw = max(keywords.values(), default=0.0) or 1.0
-        out = {i: (0.45 * vec.get(i, 0.0) + 0.25 * keywords.get(i, 0.0) / best_kw) / 0.7 for i in {*vec, *keywords}}
+        out = {
+            i: (0.45 * vec.get(i, 0.0) + 0.25 * keywords.get(i, 0.0) / best_kw) / 0.7
+            for i in {*vec, *keywords}
+        }
     else:
         by_vec = _rrf(sorted(vec, key=lambda i: -vec[i]))
         by_kw = _rrf(sorted(keywords, key=lambda i: -keywords[i]))
@@ -107,14 +120,24 @@ def _relevance(sims: dict[int, float], keywords: dict[int, float], min_cos: floa
         out = {i: (by_vec.get(i, 0.0) + by_kw.get(i, 0.0)) / top for i in {*by_vec, *by_kw}}
     # A weak vector match (below the model's cut, above half of it) with no keyword behind it ranks
     # after the real matches: it fills a budget that has room, it never displaces a match.
-    return {i: r * WEAK_SHARE if i not in keywords and vec.get(i, 1.0) < min_cos else r for i, r in out.items()}
+    return {
+        i: r * WEAK_SHARE if i not in keywords and vec.get(i, 1.0) < min_cos else r
+        for i, r in out.items()
+    }
 
 
-def _said_in(conn: apsw.Connection, agent_id: str, window: tuple[int, int], now_ms: int, limit: int) -> set[int]:
+def _said_in(
+    conn: apsw.Connection, agent_id: str, window: tuple[int, int], now_ms: int, limit: int
+) -> set[int]:
     """Turns said on the days a query names ("last weekend", "上周三"): candidates whatever their words."""
-    return {r[0] for r in conn.execute(
-        "SELECT item_id FROM memory_items WHERE agent_id = ? AND kind = 'utterance' AND ts_ms >= ? AND ts_ms < ? "
-        "AND ts_ms <= ? ORDER BY ts_ms DESC LIMIT ?", (agent_id, *window, now_ms, limit))}
+    return {
+        r[0]
+        for r in conn.execute(
+            "SELECT item_id FROM memory_items WHERE agent_id = ? AND kind = 'utterance' AND ts_ms >= ? AND ts_ms < ? "
+            "AND ts_ms <= ? ORDER BY ts_ms DESC LIMIT ?",
+            (agent_id, *window, now_ms, limit),
+        )
+    }
 
 
 def topic(conn: apsw.Connection, agent_id: str, query: str) -> str:
@@ -128,10 +151,22 @@ def candidates_for(budget_tokens: int) -> int:
     return max(CANDIDATES, min(MAX_CANDIDATES, budget_tokens // 8))
 
 
-def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray | None, now_ms: int, *,
-           k: int, budget_tokens: int, recent_days: int, kinds: frozenset[str] | None = None,
-           touch: bool = True, profile: EmbedProfile = MINILM, fusion: str = "mix", fill: bool = True
-           ) -> tuple[list[Hit], int]:
+def search(
+    conn: apsw.Connection,
+    agent_id: str,
+    query: str,
+    vector: np.ndarray | None,
+    now_ms: int,
+    *,
+    k: int,
+    budget_tokens: int,
+    recent_days: int,
+    kinds: frozenset[str] | None = None,
+    touch: bool = True,
+    profile: EmbedProfile = MINILM,
+    fusion: str = "mix",
+    fill: bool = True,
+) -> tuple[list[Hit], int]:
     """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
     embedding model's, whose cosine cuts decide what counts as a vector match. ``fill`` lets weak vector
     matches take budget the real ones leave (memory.search); a turn's prompt takes real matches only,
@@ -143,15 +178,28 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
     # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
     # Below a few thousand vectors the ranking takes under a millisecond: not worth a thread hop.
     near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
-    ranking = (_POOL.submit(near.nearest, vector, pool)
-               if near is not None and vector is not None and len(near) > OWN_THREAD_FROM else None)
-    opener = index.is_opener(query)  # "Morning", "早": nothing to match on; keyword hits would be noise
-    asked = cues.read(query, now_ms, utterance_sql.participants(conn, agent_id)) if not opener else cues.NONE
+    ranking = (
+        _POOL.submit(near.nearest, vector, pool)
+        if near is not None and vector is not None and len(near) > OWN_THREAD_FROM
+        else None
+    )
+    opener = index.is_opener(
+        query
+    )  # "Morning", "早": nothing to match on; keyword hits would be noise
+    asked = (
+        cues.read(query, now_ms, utterance_sql.participants(conn, agent_id))
+        if not opener
+        else cues.NONE
+    )
     keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
-    recent_ids = {r[0] for r in conn.execute(
-        "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
-        "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
-        (agent_id, now_ms, now_ms - recent_days * DAY_MS))}
+    recent_ids = {
+        r[0]
+        for r in conn.execute(
+            "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
+            "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
+            (agent_id, now_ms, now_ms - recent_days * DAY_MS),
+        )
+    }
     in_window = _said_in(conn, agent_id, asked.window, now_ms, pool) if asked.window else set()
     if ranking is not None:
         sims = dict(ranking.result())
@@ -160,48 +208,82 @@ def search(conn: apsw.Connection, agent_id: str, query: str, vector: np.ndarray 
     min_cos = profile.min_cosine_cjk if chinese else profile.min_cosine
     if opener:  # nothing to match on: only a strong vector match counts
         min_cos = max(min_cos, profile.opener_cosine)
-    found = {i: item for i, item in index.items(conn, list({*sims, *keywords, *recent_ids, *in_window})).items()
-             if item.agent_id == agent_id and item.ts_ms <= now_ms and not (kinds and item.kind not in kinds)}
+    found = {
+        i: item
+        for i, item in index.items(conn, list({*sims, *keywords, *recent_ids, *in_window})).items()
+        if item.agent_id == agent_id
+        and item.ts_ms <= now_ms
+        and not (kinds and item.kind not in kinds)
+    }
     about = _about(conn, found, asked.past)
-    relevance = _relevance({i: c for i, c in sims.items() if i in about},
-                           {i: v for i, v in keywords.items() if i in about}, min_cos, fusion, fill and not opener)
+    relevance = _relevance(
+        {i: c for i, c in sims.items() if i in about},
+        {i: v for i, v in keywords.items() if i in about},
+        min_cos,
+        fusion,
+        fill and not opener,
+    )
     scored: dict[int, float] = {}
     for item_id, item in found.items():
         a = about.get(item_id)
-        if a is None or (item_id not in relevance and item_id not in recent_ids and item_id not in in_window):
+        if a is None or (
+            item_id not in relevance and item_id not in recent_ids and item_id not in in_window
+        ):
             continue
         age_days = max(0, now_ms - item.ts_ms) / DAY_MS
-        score = 0.8 * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0) + 0.1 * 2 ** (-age_days / 30) \
+        score = (
+            0.8 * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
+            + 0.1 * 2 ** (-age_days / 30)
             + 0.1 * a.value
+        )
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
         if item_id in in_window:
             score += WINDOW_BOOST
         if item_id in recent_ids:
-            score = max(score, (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)))
+            score = max(
+                score,
+                (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)),
+            )
         scored[item_id] = score
     _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past)
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
-    chosen, used = pack.fill([(found[i], about[i], scored[i]) for i in ranked], utterances.terms(asked.topic),
-                             k, budget_tokens, now_ms)
+    chosen, used = pack.fill(
+        [(found[i], about[i], scored[i]) for i in ranked],
+        utterances.terms(asked.topic),
+        k,
+        budget_tokens,
+        now_ms,
+    )
     if touch:
         mark_referenced(conn, chosen, now_ms)
     return chosen, used
 
 
-def _add_neighbours(conn: apsw.Connection, agent_id: str, now_ms: int, found: dict[int, index.Item],
-                    about: dict[int, About], scored: dict[int, float], kinds: frozenset[str] | None,
-                    past: bool) -> None:
+def _add_neighbours(
+    conn: apsw.Connection,
+    agent_id: str,
+    now_ms: int,
+    found: dict[int, index.Item],
+    about: dict[int, About],
+    scored: dict[int, float],
+    kinds: frozenset[str] | None,
+    past: bool,
+) -> None:
     """The turn around a strong utterance hit: the answer after a question ("what should I read?" →
     the companion's recommendation) and the question before an answer. A question-and-answer pair is
     one memory split over two turns; a match on either half should bring the other."""
     if kinds and "utterance" not in kinds:
         return
-    top = sorted((i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i])[:NEIGHBOURS]
+    top = sorted((i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i])[
+        :NEIGHBOURS
+    ]
     if not top:
         return
     by_utt = {found[i].source_id: i for i in top}
-    links: dict[int, tuple[int, float]] = {}  # neighbour utterance id → (the hit's item id, share of its score)
+    links: dict[
+        int, tuple[int, float]
+    ] = {}  # neighbour utterance id → (the hit's item id, share of its score)
     for item_id in top:
         if (prev := about[item_id].prev_id) is not None:
             links.setdefault(prev, (item_id, PREV_SHARE))
@@ -209,13 +291,22 @@ def _add_neighbours(conn: apsw.Connection, agent_id: str, now_ms: int, found: di
         if extract.is_question(found[by_utt[prev]].text):
             links[nxt] = (by_utt[prev], NEXT_SHARE)
     near = index.items_of(conn, "utterance", list(links))
-    linked = {i: item for i, item in near.items() if item.agent_id == agent_id and item.ts_ms <= now_ms
-              and (links[item.source_id][1] == NEXT_SHARE or extract.is_question(item.text))}
+    linked = {
+        i: item
+        for i, item in near.items()
+        if item.agent_id == agent_id
+        and item.ts_ms <= now_ms
+        and (links[item.source_id][1] == NEXT_SHARE or extract.is_question(item.text))
+    }
     fresh = {i: item for i, item in linked.items() if i not in found}
     found.update(fresh)
-    about.update(_about(conn, fresh, past))  # a superseded neighbour, like any memory, only for the past
+    about.update(
+        _about(conn, fresh, past)
+    )  # a superseded neighbour, like any memory, only for the past
     for item_id, item in linked.items():
-        if item_id in about:  # a neighbour found on its own as well keeps the better of the two scores
+        if (
+            item_id in about
+        ):  # a neighbour found on its own as well keeps the better of the two scores
             hit, share = links[item.source_id]
             scored[item_id] = max(scored.get(item_id, 0.0), scored[hit] * share)
 

@@ -29,7 +29,9 @@ def sentences(text: str) -> list[str]:
         ch = text[i]
         if ch == '"':
             quoted = not quoted
-            if not quoted and (i + 1 == len(text) or text[i + 1].isspace()):  # 'They said: "…"' ends here
+            if not quoted and (
+                i + 1 == len(text) or text[i + 1].isspace()
+            ):  # 'They said: "…"' ends here
                 out.append(text[start : i + 1].strip())
                 start = i + 1
         elif ch in _ENDERS and not quoted:
@@ -45,11 +47,12 @@ def sentences(text: str) -> list[str]:
     return [s for s in out if s]
 
 
-def without(text: str, holds: Callable[[str], bool], frames: Sequence[re.Pattern[str]] = (),
-            head: str = "") -> str | None:
+def without(
+    text: str, holds: Callable[[str], bool], frames: Sequence[re.Pattern[str]] = (), head: str = ""
+) -> str | None:
     """``text`` minus the sentences (or quoted clauses) that ``holds``; None when nothing is left
     but ``head`` and sentences that only frame (``frames``)."""
-    body = text[len(head):] if head and text.startswith(head) else text
+    body = text[len(head) :] if head and text.startswith(head) else text
     prefix = head if head and text.startswith(head) else ""
     kept: list[str] = []
     for s in sentences(body):

@@ -42,8 +42,16 @@ class Memory:
     """The consolidation queue and the sweeps. ``consolidate`` runs one job (xaid.consolidation):
     this module decides when, not what."""
 
-    def __init__(self, db: Database, clock: Clock, settings: Settings, live: LiveSessions, embeddings: Embeddings,
-                 consolidate: Consolidate, counters: Counter[str]):
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        settings: Settings,
+        live: LiveSessions,
+        embeddings: Embeddings,
+        consolidate: Consolidate,
+        counters: Counter[str],
+    ):
         self.db = db
         self.clock = clock
         self.settings = settings
@@ -61,8 +69,13 @@ class Memory:
     async def start(self) -> None:
         """Note the sessions that existed before this start; the start-up sweep must not touch newer
         ones, whose timestamps may be replayed from the past. Before the socket accepts (lifespan)."""
-        self._known_before = int(await self.db.run(
-            lambda conn: conn.execute("SELECT coalesce(max(rowid), 0) FROM sessions").fetchone()[0]))
+        self._known_before = int(
+            await self.db.run(
+                lambda conn: conn.execute(
+                    "SELECT coalesce(max(rowid), 0) FROM sessions"
+                ).fetchone()[0]
+            )
+        )
 
     async def run(self, tg: TaskGroup) -> None:
         if self._known_before is None:
@@ -73,13 +86,17 @@ class Memory:
         await self.jobs()
 
     # -- consolidation jobs -----------------------------------------------------------------
-    async def close_and_consolidate(self, session_id: str, agent_id: str, ts_ms: int, wait: bool) -> int | None:
+    async def close_and_consolidate(
+        self, session_id: str, agent_id: str, ts_ms: int, wait: bool
+    ) -> int | None:
         def close(conn: apsw.Connection) -> str | None:
             session_sql.close_session(conn, session_id, ts_ms)
             sql.enqueue_job(conn, agent_id, session_id, self.clock.now_ms())
             # Closing again is asking again: a job that failed (say, on a full disk) gets a new try.
-            conn.execute("UPDATE jobs SET state = 'pending', attempts = 0 WHERE session_id = ? AND state = 'failed'",
-                         (session_id,))
+            conn.execute(
+                "UPDATE jobs SET state = 'pending', attempts = 0 WHERE session_id = ? AND state = 'failed'",
+                (session_id,),
+            )
             return sql.job_state(conn, session_id)
 
         done = self._done.setdefault(session_id, anyio.Event())
@@ -100,7 +117,9 @@ class Memory:
             return None
         state = await self.db.run(sql.job_state, session_id)
         if state == "failed":
-            raise XaiError(ErrorCode.INTERNAL, f"consolidation of {session_id!r} failed; see the daemon log")
+            raise XaiError(
+                ErrorCode.INTERNAL, f"consolidation of {session_id!r} failed; see the daemon log"
+            )
         return await self.db.run(sql.episode_for_session, session_id)
 
     async def jobs(self) -> None:
@@ -148,7 +167,9 @@ class Memory:
         def sweep(conn: apsw.Connection) -> int:
             stale: list[tuple[Any, ...]] = conn.execute(
                 "SELECT session_id, agent_id, last_ms FROM sessions WHERE closed_ms IS NULL AND last_ms < ? "
-                "AND rowid <= ?", (now - idle_ms, self._known_before)).fetchall()
+                "AND rowid <= ?",
+                (now - idle_ms, self._known_before),
+            ).fetchall()
             for session_id, agent_id, last_ms in stale:
                 session_sql.close_session(conn, session_id, last_ms)
                 sql.enqueue_job(conn, agent_id, session_id, now)
@@ -156,7 +177,9 @@ class Memory:
             conn.execute("UPDATE jobs SET state = 'pending', attempts = 0 WHERE state = 'failed'")
             orphans: list[tuple[Any, ...]] = conn.execute(
                 "SELECT s.session_id, s.agent_id FROM sessions s LEFT JOIN jobs j ON j.session_id = s.session_id "
-                "WHERE s.closed_ms IS NOT NULL AND j.job_id IS NULL AND s.rowid <= ?", (self._known_before,)).fetchall()
+                "WHERE s.closed_ms IS NOT NULL AND j.job_id IS NULL AND s.rowid <= ?",
+                (self._known_before,),
+            ).fetchall()
             for session_id, agent_id in orphans:
                 sql.enqueue_job(conn, agent_id, session_id, now)
             return len(stale) + len(orphans)
@@ -171,16 +194,22 @@ class Memory:
     async def _sweeper(self) -> None:
         while True:
             await anyio.sleep(SWEEP_SECONDS)
-            idle_s = self.settings.config.memory.idle_minutes * 60  # read each time: SIGHUP may change it
+            idle_s = (
+                self.settings.config.memory.idle_minutes * 60
+            )  # read each time: SIGHUP may change it
             now = time.monotonic()
             try:
                 open_sessions = await self.db.run(
-                    lambda conn: conn.execute("SELECT session_id, agent_id FROM sessions WHERE closed_ms IS NULL"
-                                              ).fetchall())
+                    lambda conn: conn.execute(
+                        "SELECT session_id, agent_id FROM sessions WHERE closed_ms IS NULL"
+                    ).fetchall()
+                )
                 for session_id, agent_id in open_sessions:
                     last = self.live.activity.get(session_id, self._started)
                     if now - last >= idle_s and session_id not in self.live.active:
-                        await self.close_and_consolidate(session_id, agent_id, self.clock.now_ms(), False)
+                        await self.close_and_consolidate(
+                            session_id, agent_id, self.clock.now_ms(), False
+                        )
                 if self.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
                     await self.maintenance()
             except StorageFailed as exc:  # a full disk: try again at the next sweep
@@ -195,8 +224,9 @@ class Memory:
         cfg = self.settings.config.memory
         result = await self.db.run(forget.apply_curve, now, cfg)
         while await self.db.run(forget.transcripts_due, now, cfg.keep_transcripts_days):
-            result["messages_deleted"] += await self.db.run(forget.prune_transcripts, now,
-                                                                cfg.keep_transcripts_days)
+            result["messages_deleted"] += await self.db.run(
+                forget.prune_transcripts, now, cfg.keep_transcripts_days
+            )
         if any(result.values()):  # counts only, never text
             log.info("maintenance: %s", " ".join(f"{k}={v}" for k, v in result.items()))
         return result

@@ -30,9 +30,23 @@ from ..text import features, timeparse
 from ..text.tokens import estimate_tokens
 from . import index
 
-CHATTER_VALUE = 0.15  # below this an utterance is small talk ("haha ok", "嗯嗯"): the first to be forgotten
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
+CHATTER_VALUE = (
+    0.15  # below this an utterance is small talk ("haha ok", "嗯嗯"): the first to be forgotten
+)
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 # Sentence ends in both languages; a long turn is cut to the sentences a query matches.
 _SENTENCE = re.compile(r"(?<=[.!?。！？…])\s+|(?<=[。！？])")
 
@@ -51,9 +65,15 @@ def worth_a_vector(u: NewUtterance) -> bool:
     return u.value >= CHATTER_VALUE
 
 
-def keep(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
-         turns: Sequence[NewUtterance], vectors: Sequence[np.ndarray | None],
-         superseded: Sequence[bool] | None = None) -> None:
+def keep(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str | None,
+    episode_id: int | None,
+    turns: Sequence[NewUtterance],
+    vectors: Sequence[np.ndarray | None],
+    superseded: Sequence[bool] | None = None,
+) -> None:
     """A session's turns as searchable utterances, in order, each linked to the one before it (the
     question an answer answers), and their speakers as the conversation's participants. Consolidation
     and import both write turns through here."""
@@ -62,10 +82,16 @@ def keep(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_i
     prev: int | None = None
     for n, (t, vec) in enumerate(zip(turns, vectors, strict=True)):
         # "embedded" means worth a vector: a turn the model cannot read yet gets one from a model that can
-        prev = utterance_sql.insert(conn, agent_id, session_id, episode_id, t, prev, embedded=worth_a_vector(t))
+        prev = utterance_sql.insert(
+            conn, agent_id, session_id, episode_id, t, prev, embedded=worth_a_vector(t)
+        )
         if superseded and superseded[n]:
-            conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,))
-        index.add(conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec if worth_a_vector(t) else None)
+            conn.execute(
+                "UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (prev,)
+            )
+        index.add(
+            conn, agent_id, "utterance", prev, t.text, t.ts_ms, vec if worth_a_vector(t) else None
+        )
 
 
 def from_messages(messages: Sequence[Message], intensity: dict[int, float]) -> list[NewUtterance]:
@@ -77,7 +103,9 @@ def from_messages(messages: Sequence[Message], intensity: dict[int, float]) -> l
             continue
         ref = m.ref if m.ref is not None else str(m.message_id)
         felt = intensity.get(m.message_id or -1, 0.0)
-        out.append(NewUtterance(m.message_id, ref, m.role, m.speaker, m.text, m.ts_ms, value(m.text, felt)))
+        out.append(
+            NewUtterance(m.message_id, ref, m.role, m.speaker, m.text, m.ts_ms, value(m.text, felt))
+        )
     return out
 
 
@@ -88,17 +116,32 @@ def day_words(ts_ms: int, chinese: bool = False) -> str:
 
 
 def _date_words(d: dt.date, chinese: bool) -> str:
-    return f"{d.year}年{d.month}月{d.day}日" if chinese else f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    return (
+        f"{d.year}年{d.month}月{d.day}日" if chinese else f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    )
 
 
 def _span_words(ref: timeparse.TimeRef, chinese: bool) -> str:
     """As short as the span allows: a year is "2022", a month "May 2023", days are days."""
     start, end = ref.date_from, ref.date_to
-    if start.month == 1 and start.day == 1 and (end.month, end.day) == (12, 31) and start.year == end.year:
+    if (
+        start.month == 1
+        and start.day == 1
+        and (end.month, end.day) == (12, 31)
+        and start.year == end.year
+    ):
         return f"{start.year}年" if chinese else str(start.year)
-    if start.day == 1 and start.month == end.month and start.year == end.year and (
-            end + dt.timedelta(days=1)).day == 1:
-        return f"{start.year}年{start.month}月" if chinese else f"{_MONTHS[start.month - 1]} {start.year}"
+    if (
+        start.day == 1
+        and start.month == end.month
+        and start.year == end.year
+        and (end + dt.timedelta(days=1)).day == 1
+    ):
+        return (
+            f"{start.year}年{start.month}月"
+            if chinese
+            else f"{_MONTHS[start.month - 1]} {start.year}"
+        )
     if start == end:
         return _date_words(start, chinese)
     return _date_words(start, chinese) + ("至" if chinese else " to ") + _date_words(end, chinese)
@@ -139,7 +182,9 @@ def cut(text: str, query_terms: frozenset[str], max_tokens: int) -> str:
     matched = [i for i, s in enumerate(parts) if terms(s) & query_terms]
     if not matched:
         return text
-    keep = sorted({j for i in matched for j in (i - 1, i, i + 1) if 0 <= j < len(parts)})  # the context around
+    keep = sorted(
+        {j for i in matched for j in (i - 1, i, i + 1) if 0 <= j < len(parts)}
+    )  # the context around
     shown: list[str] = []
     for i, s in enumerate(parts):
         if i in keep:

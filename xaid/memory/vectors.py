@@ -33,7 +33,9 @@ import numpy as np
 # rows cost ~0.5 ms at 100k here.
 MIN_RESCORE = 4096  # up to this many vectors the Hamming step is skipped: every row is re-scored
 RESCORE_SHARE = 1 / 16  # beyond it, this share of the agent's vectors is re-scored
-CENTER_FROM = 256  # an agent loaded with at least this many vectors gets sign bits around their mean
+CENTER_FROM = (
+    256  # an agent loaded with at least this many vectors gets sign bits around their mean
+)
 _CHUNK = 8192  # rows converted to float at a time: 100k at once would take 150 MB
 
 
@@ -62,7 +64,9 @@ def sign_bits(rows: np.ndarray) -> np.ndarray:
 class AgentVectors:
     """One agent's vectors: ids, int8 rows, their sign bits and norms, in growable arrays."""
 
-    def __init__(self, dim: int, generation: int, ids: Sequence[int] = (), rows: np.ndarray | None = None) -> None:
+    def __init__(
+        self, dim: int, generation: int, ids: Sequence[int] = (), rows: np.ndarray | None = None
+    ) -> None:
         self.dim = dim
         self.generation = generation
         self.center = np.zeros(dim, dtype=np.float32)
@@ -132,9 +136,12 @@ class AgentVectors:
         size = len(self.ids) * 2
         self.ids = np.concatenate([self.ids, np.full(size - len(self.ids), -1, dtype=np.int64)])
         self.q = np.concatenate([self.q, np.zeros((size - len(self.q), self.dim), dtype=np.int8)])
-        self.norms = np.concatenate([self.norms, np.zeros(size - len(self.norms), dtype=np.float32)])
-        self.codes = np.concatenate([self.codes, np.zeros((size - len(self.codes), self.codes.shape[1]),
-                                                          dtype=np.uint64)])
+        self.norms = np.concatenate(
+            [self.norms, np.zeros(size - len(self.norms), dtype=np.float32)]
+        )
+        self.codes = np.concatenate(
+            [self.codes, np.zeros((size - len(self.codes), self.codes.shape[1]), dtype=np.uint64)]
+        )
         self.alive = np.concatenate([self.alive, np.zeros(size - len(self.alive), dtype=bool)])
 
     def _compact(self) -> None:
@@ -156,10 +163,14 @@ class AgentVectors:
         if m >= live:
             candidates = np.flatnonzero(self.alive[:n])
         else:
-            distance = _hamming(self.codes[:n], self._code(v[None, :], np.linalg.norm(v[None, :], axis=1))[0])
+            distance = _hamming(
+                self.codes[:n], self._code(v[None, :], np.linalg.norm(v[None, :], axis=1))[0]
+            )
             if self.dead:
                 distance[~self.alive[:n]] = np.iinfo(distance.dtype).max
-            candidates = np.sort(np.argpartition(distance, m)[:m])  # in order, so the gather reads forward
+            candidates = np.sort(
+                np.argpartition(distance, m)[:m]
+            )  # in order, so the gather reads forward
         norms = self.norms.take(candidates)
         sims = self.q.take(candidates, axis=0).astype(np.float32) @ v
         sims /= np.where(norms > 0, norms, np.inf) * float(np.linalg.norm(v))
@@ -173,7 +184,9 @@ def _mean_direction(rows: np.ndarray, norms: np.ndarray) -> np.ndarray:
     total = np.zeros(rows.shape[1], dtype=np.float64)
     for start in range(0, len(rows), _CHUNK):
         part = slice(start, start + _CHUNK)
-        total += (rows[part].astype(np.float32) / np.where(norms[part] > 0, norms[part], 1.0)[:, None]).sum(axis=0)
+        total += (
+            rows[part].astype(np.float32) / np.where(norms[part] > 0, norms[part], 1.0)[:, None]
+        ).sum(axis=0)
     return (total / max(1, len(rows))).astype(np.float32)
 
 
@@ -186,7 +199,9 @@ def _hamming(codes: np.ndarray, query: np.ndarray) -> np.ndarray:
     return distance
 
 
-_CACHES: weakref.WeakKeyDictionary[apsw.Connection, dict[str, AgentVectors]] = weakref.WeakKeyDictionary()
+_CACHES: weakref.WeakKeyDictionary[apsw.Connection, dict[str, AgentVectors]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _agents(conn: apsw.Connection) -> dict[str, AgentVectors]:
@@ -197,16 +212,21 @@ def _agents(conn: apsw.Connection) -> dict[str, AgentVectors]:
 
 
 def _generation(conn: apsw.Connection, agent_id: str) -> int:
-    row = conn.execute("SELECT generation FROM vector_generations WHERE agent_id = ?", (agent_id,)).fetchone()
+    row = conn.execute(
+        "SELECT generation FROM vector_generations WHERE agent_id = ?", (agent_id,)
+    ).fetchone()
     return int(row[0]) if row else 0
 
 
 def _bump(conn: apsw.Connection, agent_id: str) -> int:
     """Advance the agent's generation; the cache may follow only if it was current before."""
-    return int(conn.execute(
-        "INSERT INTO vector_generations (agent_id, generation) VALUES (?, 1) "
-        "ON CONFLICT(agent_id) DO UPDATE SET generation = generation + 1 RETURNING generation",
-        (agent_id,)).get)
+    return int(
+        conn.execute(
+            "INSERT INTO vector_generations (agent_id, generation) VALUES (?, 1) "
+            "ON CONFLICT(agent_id) DO UPDATE SET generation = generation + 1 RETURNING generation",
+            (agent_id,),
+        ).get
+    )
 
 
 def _cached(conn: apsw.Connection, agent_id: str, generation: int) -> AgentVectors | None:
@@ -222,8 +242,10 @@ def _cached(conn: apsw.Connection, agent_id: str, generation: int) -> AgentVecto
 def put(conn: apsw.Connection, table: str, agent_id: str, item_id: int, vector: np.ndarray) -> None:
     q = quantize(vector)
     conn.execute(f"DELETE FROM {table} WHERE item_id = ?", (item_id,))
-    conn.execute(f"INSERT INTO {table} (item_id, agent_id, embedding) VALUES (?, ?, vec_int8(?))",
-                 (item_id, agent_id, q.tobytes()))
+    conn.execute(
+        f"INSERT INTO {table} (item_id, agent_id, embedding) VALUES (?, ?, vec_int8(?))",
+        (item_id, agent_id, q.tobytes()),
+    )
     generation = _bump(conn, agent_id)
     if (found := _cached(conn, agent_id, generation - 1)) is not None:
         found.put(item_id, q)
@@ -261,8 +283,9 @@ def forget_cache(conn: apsw.Connection) -> None:
     _agents(conn).clear()
 
 
-def _from_chunks(conn: apsw.Connection, table: str, agent_id: str, dim: int
-                 ) -> tuple[list[int], np.ndarray | None] | None:
+def _from_chunks(
+    conn: apsw.Connection, table: str, agent_id: str, dim: int
+) -> tuple[list[int], np.ndarray | None] | None:
     """The agent's rows read from vec0's own chunk tables: ~50 ms at 100k, where its cursor takes
     ~700 ms (it fetches row by row). This is sqlite-vec 0.1's storage layout, so it is checked
     (sizes, and a sample against the cursor) and None means: use the cursor."""
@@ -270,17 +293,24 @@ def _from_chunks(conn: apsw.Connection, table: str, agent_id: str, dim: int
         chunks = conn.execute(
             f"SELECT c.size, c.validity, c.rowids, v.vectors FROM {table}_chunks c "
             f"JOIN {table}_vector_chunks00 v ON v.rowid = c.chunk_id WHERE c.partition00 = ? ORDER BY c.chunk_id",
-            (agent_id,)).fetchall()
+            (agent_id,),
+        ).fetchall()
     except apsw.Error:
         return None
     chunks_any: list[tuple[Any, ...]] = chunks  # vec0's own columns: sizes, bitmaps and blobs
     ids: list[np.ndarray] = []
     rows: list[np.ndarray] = []
     for size, validity, rowids, vecs in chunks_any:
-        if not (isinstance(validity, bytes) and len(validity) * 8 >= size and len(rowids) == size * 8
-                and len(vecs) == size * dim):
+        if not (
+            isinstance(validity, bytes)
+            and len(validity) * 8 >= size
+            and len(rowids) == size * 8
+            and len(vecs) == size * dim
+        ):
             return None
-        valid = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")[:size].astype(bool)
+        valid = np.unpackbits(np.frombuffer(validity, dtype=np.uint8), bitorder="little")[
+            :size
+        ].astype(bool)
         ids.append(np.frombuffer(rowids, dtype="<i8")[valid])
         rows.append(np.frombuffer(vecs, dtype=np.int8).reshape(size, dim)[valid])
     if not ids:
@@ -290,19 +320,27 @@ def _from_chunks(conn: apsw.Connection, table: str, agent_id: str, dim: int
     if len(np.unique(all_ids)) != len(all_ids):
         return None
     for i in np.linspace(0, len(all_ids) - 1, num=min(8, len(all_ids)), dtype=np.int64):
-        found = conn.execute(f"SELECT embedding FROM {table} WHERE item_id = ?", (int(all_ids[i]),)).fetchone()
+        found = conn.execute(
+            f"SELECT embedding FROM {table} WHERE item_id = ?", (int(all_ids[i]),)
+        ).fetchone()
         if found is None or found[0] != all_rows[i].tobytes():
             return None
     return all_ids.tolist(), all_rows
 
 
-def _from_cursor(conn: apsw.Connection, table: str, agent_id: str, dim: int) -> tuple[list[int], np.ndarray | None]:
+def _from_cursor(
+    conn: apsw.Connection, table: str, agent_id: str, dim: int
+) -> tuple[list[int], np.ndarray | None]:
     ids: list[int] = []
     blobs: list[bytes] = []
-    for item_id, blob in conn.execute(f"SELECT item_id, embedding FROM {table} WHERE agent_id = ?", (agent_id,)):
+    for item_id, blob in conn.execute(
+        f"SELECT item_id, embedding FROM {table} WHERE agent_id = ?", (agent_id,)
+    ):
         ids.append(int(item_id))
         blobs.append(blob)
-    return ids, np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(len(ids), dim) if ids else None
+    return ids, np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(
+        len(ids), dim
+    ) if ids else None
 
 
 def load(conn: apsw.Connection, table: str, agent_id: str, dim: int) -> AgentVectors:
@@ -315,7 +353,8 @@ def load(conn: apsw.Connection, table: str, agent_id: str, dim: int) -> AgentVec
     return loaded
 
 
-def nearest(conn: apsw.Connection, table: str, agent_id: str, dim: int, vector: np.ndarray,
-            k: int) -> list[tuple[int, float]]:
+def nearest(
+    conn: apsw.Connection, table: str, agent_id: str, dim: int, vector: np.ndarray, k: int
+) -> list[tuple[int, float]]:
     """(item_id, cosine) of this agent's ``k`` nearest vectors, best first."""
     return load(conn, table, agent_id, dim).nearest(vector, k)

@@ -47,7 +47,9 @@ class Classifier(Protocol):
 # Item kinds. An item is (kind, text, factor, entry): factor is an intensifier's multiplier, a
 # negator's fullness or a booster's multiplier; entry is a cue's (Cue, strength) or an intensifier's
 # fallback cue.
-_WORD, _BOUNDARY, _CUE, _IDIOM, _NEG, _INT, _SUFFIX, _CONTRAST, _FILLER, _CONCEDE, _EMPHATIC = range(11)
+_WORD, _BOUNDARY, _CUE, _IDIOM, _NEG, _INT, _SUFFIX, _CONTRAST, _FILLER, _CONCEDE, _EMPHATIC = (
+    range(11)
+)
 _Item = tuple[int, str, float, Entry | None]
 # A fired cue: (label, valence, arousal, fatigue, strength, reliability, valence weight, arousal weight,
 # persistence).
@@ -60,10 +62,14 @@ _EMOJI_RELIABILITY = 0.85  # an emoji is sometimes irony
 _BEFORE_CONTRAST = 0.7  # "tired but happy": what comes after "but" is the point
 _LOSS_STRENGTH = 0.85  # "lost my dad", 外婆走了: a death said without a word for dying
 _CONCEDED = 0.5  # "although I was nervous, ...": a granted feeling counts for half
-_TENSE_AROUSAL = 0.5  # a negative feeling at least this activated is a worry: denied, it is assurance
+_TENSE_AROUSAL = (
+    0.5  # a negative feeling at least this activated is a worry: denied, it is assurance
+)
 _DENIED_WORRY = Cue(0.4, 0.0, 0.0)  # "not worried", 不紧张: what a full denial of a worry says
 _PARTICLES = frozenset("了的啊呀吧呢哦哈嘛啦噢")
-_FULL_FEELING = 0.6  # a profile this far from neutral is a full-blown feeling; "ok" (0.05) is barely one
+_FULL_FEELING = (
+    0.6  # a profile this far from neutral is a full-blown feeling; "ok" (0.05) is barely one
+)
 
 
 def _table(
@@ -114,14 +120,29 @@ def _lengths(keys: Sequence[str], by_token: bool) -> dict[str, tuple[int, ...]]:
 
 
 _EN_FLAT = _table(
-    en.CUES, en.IDIOMS, en.NEGATORS, en.INTENSIFIERS, en.SUFFIX_BOOSTERS, en.CONTRASTS, en.IGNORED,
-    en.CONCESSIVES, emphatic=en.EMPHATIC_DENIALS,
+    en.CUES,
+    en.IDIOMS,
+    en.NEGATORS,
+    en.INTENSIFIERS,
+    en.SUFFIX_BOOSTERS,
+    en.CONTRASTS,
+    en.IGNORED,
+    en.CONCESSIVES,
+    emphatic=en.EMPHATIC_DENIALS,
 )
 _EN_TABLE: dict[tuple[str, ...], _Item] = {tuple(k.split()): v for k, v in _EN_FLAT.items()}
 _EN_LENGTHS = _lengths(list(_EN_FLAT), by_token=True)
 _ZH_TABLE = _table(
-    zh.CUES, zh.IDIOMS, zh.NEGATORS, zh.INTENSIFIERS, zh.SUFFIX_BOOSTERS, zh.CONTRASTS, zh.IGNORED,
-    zh.CONCESSIVES, zh.FILLERS, zh.INTENSIFIER_FALLBACK,
+    zh.CUES,
+    zh.IDIOMS,
+    zh.NEGATORS,
+    zh.INTENSIFIERS,
+    zh.SUFFIX_BOOSTERS,
+    zh.CONTRASTS,
+    zh.IGNORED,
+    zh.CONCESSIVES,
+    zh.FILLERS,
+    zh.INTENSIFIER_FALLBACK,
 )
 _ZH_LENGTHS = _lengths(list(_ZH_TABLE), by_token=False)
 
@@ -166,7 +187,11 @@ def _en_items(text: str) -> tuple[list[_Item], int]:
                     break
         if item is None:
             item = (_NEG, tok, 1.0, None) if tok.endswith("n't") else (_WORD, tok, 1.0, None)
-        elif item[0] == _CUE and item[1] in en.NEEDS_PREV and (i == 0 or toks[i - 1] not in en.NEEDS_PREV[item[1]]):
+        elif (
+            item[0] == _CUE
+            and item[1] in en.NEEDS_PREV
+            and (i == 0 or toks[i - 1] not in en.NEEDS_PREV[item[1]])
+        ):
             item = (_WORD, tok, 1.0, None)
         items.append(item)
         i += span
@@ -213,7 +238,11 @@ def _fallbacks(items: list[_Item], start: int) -> None:
             continue
         nxt = items[k + 1] if k + 1 < len(items) else None
         prev = items[k - 1][0] if k > start else _BOUNDARY
-        ends = nxt is None or nxt[0] in (_BOUNDARY, _CONTRAST) or (nxt[0] == _WORD and nxt[1][0] in _PARTICLES)
+        ends = (
+            nxt is None
+            or nxt[0] in (_BOUNDARY, _CONTRAST)
+            or (nxt[0] == _WORD and nxt[1][0] in _PARTICLES)
+        )
         if ends and prev in (_BOUNDARY, _CONTRAST, _INT, _NEG, _FILLER):
             items[k] = (_CUE, word, 1.0, entry)
 
@@ -268,7 +297,9 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
                         break
             if neg_at >= 0:
                 fullness = items[neg_at][2]
-                if fullness > 1.0:  # 一点都不, 根本不: an emphatic denial says the opposite more loudly
+                if (
+                    fullness > 1.0
+                ):  # 一点都不, 根本不: an emphatic denial says the opposite more loudly
                     mult *= fullness
                     fullness = 1.0
                 # "not very happy", 不是很开心: a softened denial, no amplification
@@ -293,7 +324,19 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
             vw = aw = _CONCEDED
         elif k < last_contrast:
             vw = _BEFORE_CONTRAST
-        hits.append(("+".join(label), cue[0], cue[1], cue[2], strength * mult, reliability, vw, aw, persistence))
+        hits.append(
+            (
+                "+".join(label),
+                cue[0],
+                cue[1],
+                cue[2],
+                strength * mult,
+                reliability,
+                vw,
+                aw,
+                persistence,
+            )
+        )
     return _settle_granted(hits)
 
 
@@ -338,8 +381,19 @@ class RuleClassifier:
         emoji = _EMOJI.findall(text)
         for e in emoji:
             cue, strength = en.EMOJI[e]
-            hits.append((e, cue[0], cue[1], cue[2], strength, _EMOJI_RELIABILITY, 1.0, 1.0,
-                         en.PERSISTENCE.get(cue, 1.0)))
+            hits.append(
+                (
+                    e,
+                    cue[0],
+                    cue[1],
+                    cue[2],
+                    strength,
+                    _EMOJI_RELIABILITY,
+                    1.0,
+                    1.0,
+                    en.PERSISTENCE.get(cue, 1.0),
+                )
+            )
         if not hits:
             return NEUTRAL_READING
         return _aggregate(hits, _emphasis(text, stretched, max(0, len(emoji) - 1)))
@@ -353,9 +407,12 @@ def _emphasis(text: str, stretched: int, extra_emoji: int) -> tuple[float, float
     dots = len(_ELLIPSIS.findall(text))
     arousal = min(0.4, 0.2 * len(runs) + 0.08 * singles + 0.1 * caps + 0.05 * stretched)
     intensity = min(
-        0.25, 0.1 * len(runs) + 0.04 * singles + 0.08 * caps + 0.05 * (dots + stretched + extra_emoji)
+        0.25,
+        0.1 * len(runs) + 0.04 * singles + 0.08 * caps + 0.05 * (dots + stretched + extra_emoji),
     )
-    labels = tuple(runs) + ("!",) * min(singles, 1) + ("CAPS",) * min(caps, 1) + ("...",) * min(dots, 1)
+    labels = (
+        tuple(runs) + ("!",) * min(singles, 1) + ("CAPS",) * min(caps, 1) + ("...",) * min(dots, 1)
+    )
     return arousal, intensity, labels
 
 
@@ -379,7 +436,11 @@ def _aggregate(hits: list[_Hit], emphasis: tuple[float, float, tuple[str, ...]])
         intensity = max(intensity, s * min(1.0, max(abs(v), a, f) / _FULL_FEELING))
         doubt *= 1.0 - (0.25 + 0.5 * s) * reliability
     activation = 1.0 - calm * (1.0 - arousal_boost)
-    arousal = BASELINE_AROUSAL + (1 - BASELINE_AROUSAL) * activation - 0.15 * (1.0 - settled) * (1.0 - activation)
+    arousal = (
+        BASELINE_AROUSAL
+        + (1 - BASELINE_AROUSAL) * activation
+        - 0.15 * (1.0 - settled) * (1.0 - activation)
+    )
     return Reading(
         valence=round(max(-1.0, min(1.0, neg - pos)), 4),
         arousal=round(max(0.0, min(1.0, arousal)), 4),

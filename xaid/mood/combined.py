@@ -25,7 +25,9 @@ class CombinedClassifier:
         self.weights = tuple(weights) if weights is not None else (1.0,) * len(self.classifiers)
 
     def classify(self, text: str) -> Reading:
-        readings = [(c, c.classify(text), w) for c, w in zip(self.classifiers, self.weights, strict=True)]
+        readings = [
+            (c, c.classify(text), w) for c, w in zip(self.classifiers, self.weights, strict=True)
+        ]
         total = sum(r.confidence * w for _, r, w in readings)
         if total <= 0.0:
             return NEUTRAL_READING
@@ -33,7 +35,9 @@ class CombinedClassifier:
         def mean(field: str) -> float:
             return sum(getattr(r, field) * r.confidence * w for _, r, w in readings) / total
 
-        cues = tuple(f"{c.name}:{cue}" for c, r, w in readings if r.confidence * w > 0 for cue in r.cues)
+        cues = tuple(
+            f"{c.name}:{cue}" for c, r, w in readings if r.confidence * w > 0 for cue in r.cues
+        )
         return Reading(
             valence=round(mean("valence"), 4),
             arousal=round(mean("arousal"), 4),

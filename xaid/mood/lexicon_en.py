@@ -62,7 +62,14 @@ OVERLOADED = Cue(-0.45, 0.5, 0.6)  # a day that was too much: "my head is explod
 # How long a feeling lasts, as a multiple of the half-life its intensity gives it. Grief and grave
 # news carry for days whatever the wording; an irritation or a shrug is gone sooner than a plain
 # feeling of the same strength. Profiles not listed last as long as their intensity says.
-PERSISTENCE: dict[Cue, float] = {GRIEF: 4.0, GRAVE: 4.0, ANNOYED: 0.5, MEH: 0.5, BORED: 0.5, SIGH: 0.6}
+PERSISTENCE: dict[Cue, float] = {
+    GRIEF: 4.0,
+    GRAVE: 4.0,
+    ANNOYED: 0.5,
+    MEH: 0.5,
+    BORED: 0.5,
+    SIGH: 0.6,
+}
 
 CUES: dict[str, Entry] = {
     # tiredness
@@ -297,20 +304,62 @@ IDIOMS: dict[str, Entry] = {
 # Phrases that contain a cue word but carry no feeling; matching them swallows the word.
 IGNORED: frozenset[str] = frozenset(
     {
-        "good morning", "good night", "good evening", "good afternoon", "good luck", "good job",
-        "calm down", "sit down", "shut down", "crash course", "no doubt", "no idea",
-        "feel free", "not sure", "never mind", "fine tuning",
+        "good morning",
+        "good night",
+        "good evening",
+        "good afternoon",
+        "good luck",
+        "good job",
+        "calm down",
+        "sit down",
+        "shut down",
+        "crash course",
+        "no doubt",
+        "no idea",
+        "feel free",
+        "not sure",
+        "never mind",
+        "fine tuning",
         # things that die without anyone dying
-        "phone died", "battery died", "laptop died", "car died", "engine died", "it died", "died down",
-        "died laughing", "death metal",
+        "phone died",
+        "battery died",
+        "laptop died",
+        "car died",
+        "engine died",
+        "it died",
+        "died down",
+        "died laughing",
+        "death metal",
     }
 )
 
 # A cue that means a feeling only right after one of these words ("I'm down" vs "go down").
 _FEELING_LEAD = frozenset(
     {
-        "feel", "feeling", "feels", "felt", "i'm", "im", "am", "was", "been", "being", "so", "really", "very",
-        "pretty", "quite", "bit", "little", "kinda", "super", "too", "kind", "sort", "getting", "get",
+        "feel",
+        "feeling",
+        "feels",
+        "felt",
+        "i'm",
+        "im",
+        "am",
+        "was",
+        "been",
+        "being",
+        "so",
+        "really",
+        "very",
+        "pretty",
+        "quite",
+        "bit",
+        "little",
+        "kinda",
+        "super",
+        "too",
+        "kind",
+        "sort",
+        "getting",
+        "get",
     }
 )
 NEEDS_PREV: dict[str, frozenset[str]] = {"down": _FEELING_LEAD}
@@ -318,23 +367,67 @@ NEEDS_PREV: dict[str, frozenset[str]] = {"down": _FEELING_LEAD}
 # Negators; the value is how fully they negate ("hardly happy" is a weaker denial than "not happy").
 # Contractions ending in n't are negators without being listed.
 NEGATORS: dict[str, float] = {
-    "not": 1.0, "never": 1.0, "no": 1.0, "nor": 1.0, "without": 1.0, "cannot": 1.0,
-    "dont": 1.0, "cant": 1.0, "wont": 1.0, "isnt": 1.0, "didnt": 1.0, "doesnt": 1.0, "wasnt": 1.0,
-    "arent": 1.0, "aint": 1.0, "hardly": 0.7, "barely": 0.7,
-    "not even a little": 1.0, "not even slightly": 1.0, "not the least bit": 1.0,
+    "not": 1.0,
+    "never": 1.0,
+    "no": 1.0,
+    "nor": 1.0,
+    "without": 1.0,
+    "cannot": 1.0,
+    "dont": 1.0,
+    "cant": 1.0,
+    "wont": 1.0,
+    "isnt": 1.0,
+    "didnt": 1.0,
+    "doesnt": 1.0,
+    "wasnt": 1.0,
+    "arent": 1.0,
+    "aint": 1.0,
+    "hardly": 0.7,
+    "barely": 0.7,
+    "not even a little": 1.0,
+    "not even slightly": 1.0,
+    "not the least bit": 1.0,
 }
 
 # Words after a denied feeling that insist on the denial ("not worried at all"): the multiplier is on
 # the strength of what the denial leaves, so an emphatic "not anxious at all" reads as assurance.
-EMPHATIC_DENIALS: dict[str, float] = {"at all": 1.4, "in the slightest": 1.4, "whatsoever": 1.4, "one bit": 1.3}
+EMPHATIC_DENIALS: dict[str, float] = {
+    "at all": 1.4,
+    "in the slightest": 1.4,
+    "whatsoever": 1.4,
+    "one bit": 1.3,
+}
 
 # Multipliers on the strength of the cue that follows; below 1 are down-toners.
 INTENSIFIERS: dict[str, float] = {
-    "so": 1.3, "really": 1.3, "very": 1.3, "extremely": 1.6, "totally": 1.4, "super": 1.4,
-    "incredibly": 1.5, "completely": 1.4, "absolutely": 1.4, "utterly": 1.5, "too": 1.2, "quite": 1.1,
-    "pretty": 1.15, "damn": 1.3, "fucking": 1.5, "freaking": 1.3, "truly": 1.3, "deeply": 1.4,
-    "a bit": 0.6, "a little": 0.6, "a little bit": 0.55, "slightly": 0.55, "kind of": 0.65,
-    "kinda": 0.65, "sort of": 0.65, "sorta": 0.65, "somewhat": 0.7, "a tad": 0.6,
+    "so": 1.3,
+    "really": 1.3,
+    "very": 1.3,
+    "extremely": 1.6,
+    "totally": 1.4,
+    "super": 1.4,
+    "incredibly": 1.5,
+    "completely": 1.4,
+    "absolutely": 1.4,
+    "utterly": 1.5,
+    "too": 1.2,
+    "quite": 1.1,
+    "pretty": 1.15,
+    "damn": 1.3,
+    "fucking": 1.5,
+    "freaking": 1.3,
+    "truly": 1.3,
+    "deeply": 1.4,
+    "a bit": 0.6,
+    "a little": 0.6,
+    "a little bit": 0.55,
+    "slightly": 0.55,
+    "kind of": 0.65,
+    "kinda": 0.65,
+    "sort of": 0.65,
+    "sorta": 0.65,
+    "somewhat": 0.7,
+    "a tad": 0.6,
 }
 
 # Boosters that follow the cue they strengthen ("tired af", "bored to death").
@@ -350,9 +443,31 @@ CONCESSIVES: frozenset[str] = frozenset({"although", "even though", "even if", "
 # Family and close people: "lost my mum", "外婆走了" say a death without a word for dying.
 KIN: frozenset[str] = frozenset(
     {
-        "mom", "mum", "mother", "dad", "father", "grandma", "grandmother", "grandpa", "grandfather",
-        "granny", "nan", "brother", "sister", "son", "daughter", "wife", "husband", "partner", "uncle",
-        "aunt", "cousin", "best friend", "baby", "dog", "cat",
+        "mom",
+        "mum",
+        "mother",
+        "dad",
+        "father",
+        "grandma",
+        "grandmother",
+        "grandpa",
+        "grandfather",
+        "granny",
+        "nan",
+        "brother",
+        "sister",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "partner",
+        "uncle",
+        "aunt",
+        "cousin",
+        "best friend",
+        "baby",
+        "dog",
+        "cat",
     }
 )
 

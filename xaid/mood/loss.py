@@ -15,9 +15,14 @@ _KIN_EN = "|".join(sorted(en.KIN, key=len, reverse=True))
 _KIN_ZH = "|".join(sorted(zh.KIN, key=len, reverse=True))
 _PATTERNS = (
     re.compile(rf"\blost (?:my|our|her|his|their) (?:\w+ )?(?:{_KIN_EN})\b", re.IGNORECASE),
-    re.compile(rf"\bput (?:my|our|her|his|their|the) (?:\w+ )?(?:{_KIN_EN}) (?:down|to sleep)\b", re.IGNORECASE),
+    re.compile(
+        rf"\bput (?:my|our|her|his|their|the) (?:\w+ )?(?:{_KIN_EN}) (?:down|to sleep)\b",
+        re.IGNORECASE,
+    ),
     # 刚走了 is "just left"; 走了，去超市 goes somewhere: neither is a death
-    re.compile(rf"(?:{_KIN_ZH})(?:(?!刚)[^，。！？,.!?\s]){{0,4}}(?:走了|不在了)(?![，,]?\s*(?:去|回|出|上))"),
+    re.compile(
+        rf"(?:{_KIN_ZH})(?:(?!刚)[^，。！？,.!?\s]){{0,4}}(?:走了|不在了)(?![，,]?\s*(?:去|回|出|上))"
+    ),
 )
 
 

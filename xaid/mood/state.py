@@ -28,8 +28,21 @@ from ..clock import HOUR_MS
 from ..store.mood import BASELINE_AROUSAL, BASELINE_FATIGUE, BASELINE_VALENCE, MoodState
 from .classifier import Reading
 
-__all__ = ["BASELINE_AROUSAL", "BASELINE_FATIGUE", "BASELINE_VALENCE", "HOUR_MS", "MoodParams", "MoodState",
-           "decay", "distance", "merge", "neutral", "reading_half_life", "weight"]
+__all__ = [
+    "BASELINE_AROUSAL",
+    "BASELINE_FATIGUE",
+    "BASELINE_VALENCE",
+    "HOUR_MS",
+    "MoodParams",
+    "MoodState",
+    "decay",
+    "distance",
+    "merge",
+    "neutral",
+    "reading_half_life",
+    "weight",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class MoodParams:
@@ -57,7 +70,9 @@ def decay(state: MoodState, now_ms: int) -> MoodState:
     )
 
 
-MAX_HALF_LIFE = 8.0  # times H: even the heaviest news is not a mood for ever (4 days at the default)
+MAX_HALF_LIFE = (
+    8.0  # times H: even the heaviest news is not a mood for ever (4 days at the default)
+)
 
 
 def reading_half_life(reading: Reading, params: MoodParams) -> int:
@@ -67,7 +82,11 @@ def reading_half_life(reading: Reading, params: MoodParams) -> int:
 
 def distance(valence: float, arousal: float, fatigue: float) -> float:
     """How far from neutral: the largest deviation over the three dimensions."""
-    return max(abs(valence - BASELINE_VALENCE), abs(arousal - BASELINE_AROUSAL), abs(fatigue - BASELINE_FATIGUE))
+    return max(
+        abs(valence - BASELINE_VALENCE),
+        abs(arousal - BASELINE_AROUSAL),
+        abs(fatigue - BASELINE_FATIGUE),
+    )
 
 
 def weight(reading: Reading, params: MoodParams) -> float:

@@ -47,21 +47,31 @@ def bands(state: MoodState) -> Bands:
 # long description of the user's state, and any sentence that names the feeling invites the model to
 # repeat it back ("I can tell you're exhausted"), so the feeling is named only where needed to pick the tone.
 _FATIGUE = {
-    "en": {"exhausted": "They are worn out: be gentle and brief, and ask nothing of them that can wait.",
-           "tired": "They seem a little tired: keep it soft and easy."},
-    "zh": {"exhausted": "对方很疲惫：语气温柔，回复简短，不要给对方添事。",
-           "tired": "对方有点累：说话轻松柔和一些。"},
+    "en": {
+        "exhausted": "They are worn out: be gentle and brief, and ask nothing of them that can wait.",
+        "tired": "They seem a little tired: keep it soft and easy.",
+    },
+    "zh": {
+        "exhausted": "对方很疲惫：语气温柔，回复简短，不要给对方添事。",
+        "tired": "对方有点累：说话轻松柔和一些。",
+    },
 }
 _VALENCE = {
-    "en": {"very_low": "They are having a hard time: be warm and patient, and listen more than you advise.",
-           "low": "Their spirits are low: be kind and encouraging, without forced cheer.",
-           "good": "They are in good spirits: you can be light and match their energy."},
-    "zh": {"very_low": "对方最近很不好过：温暖、耐心，多倾听，少给建议。",
-           "low": "对方情绪不高：友善地鼓励，不要硬装开心。",
-           "good": "对方心情不错：可以轻松一些，跟上对方的节奏。"},
+    "en": {
+        "very_low": "They are having a hard time: be warm and patient, and listen more than you advise.",
+        "low": "Their spirits are low: be kind and encouraging, without forced cheer.",
+        "good": "They are in good spirits: you can be light and match their energy.",
+    },
+    "zh": {
+        "very_low": "对方最近很不好过：温暖、耐心，多倾听，少给建议。",
+        "low": "对方情绪不高：友善地鼓励，不要硬装开心。",
+        "good": "对方心情不错：可以轻松一些，跟上对方的节奏。",
+    },
 }
-_TENSION = {"en": "They seem tense: stay calm and add no pressure.",
-            "zh": "对方有些紧张：保持平静，不要给压力。"}
+_TENSION = {
+    "en": "They seem tense: stay calm and add no pressure.",
+    "zh": "对方有些紧张：保持平静，不要给压力。",
+}
 _NEVER = {
     "en": "Show this only in how you speak: never say what you think they feel or that you noticed it.",
     "zh": "只在语气里体现：不要说出你觉得对方是什么情绪，也不要说你察觉到了。",

@@ -15,7 +15,9 @@ from .state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral
 
 
 def params(cfg: MoodConfig) -> MoodParams:
-    return MoodParams(half_life_ms=int(cfg.half_life_hours * HOUR_MS), learning_rate=cfg.learning_rate)
+    return MoodParams(
+        half_life_ms=int(cfg.half_life_hours * HOUR_MS), learning_rate=cfg.learning_rate
+    )
 
 
 def current(conn: apsw.Connection, agent_id: str, at_ms: int, cfg: MoodConfig) -> MoodState:
@@ -27,7 +29,12 @@ def current(conn: apsw.Connection, agent_id: str, at_ms: int, cfg: MoodConfig) -
 
 
 def observe(
-    conn: apsw.Connection, agent_id: str, reading: Reading, at_ms: int, cfg: MoodConfig, message_id: int | None,
+    conn: apsw.Connection,
+    agent_id: str,
+    reading: Reading,
+    at_ms: int,
+    cfg: MoodConfig,
+    message_id: int | None,
     ceiling_ms: int | None = None,
 ) -> MoodState:
     """``at_ms`` is already bounded (clock.for_state); ``ceiling_ms`` is the latest time a stored state may
@@ -38,8 +45,16 @@ def observe(
     prev = sql.get(conn, agent_id) or neutral(at_ms, p)
     state = merge(prev, reading, at_ms, p)
     if reading.confidence > 0:
-        sql.save(conn, agent_id, state, "observe", intensity=reading.intensity, cues=reading.cues,
-                 message_id=message_id, keep=cfg.history_limit)
+        sql.save(
+            conn,
+            agent_id,
+            state,
+            "observe",
+            intensity=reading.intensity,
+            cues=reading.cues,
+            message_id=message_id,
+            keep=cfg.history_limit,
+        )
     return state
 
 

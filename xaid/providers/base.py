@@ -30,7 +30,11 @@ class ToolSpec:
     def to_openai(self) -> dict[str, Any]:
         return {
             "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
         }
 
 
@@ -59,7 +63,10 @@ class ChatMessage:
                 {
                     "id": c.call_id,
                     "type": "function",
-                    "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)},
+                    "function": {
+                        "name": c.name,
+                        "arguments": json.dumps(c.arguments, ensure_ascii=False),
+                    },
                 }
                 for c in self.tool_calls
             ]
@@ -111,7 +118,9 @@ class Provider(Protocol):
     def load(self) -> None:
         """Blocking: make the model ready (may take seconds; runs in the background at start)."""
 
-    def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+    def generate(
+        self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
+    ) -> Completion:
         """Blocking: stream text pieces through ``emit`` and return the whole completion."""
         ...
 

@@ -60,7 +60,9 @@ def decide(setting: str, flags: frozenset[str]) -> ExtraBuffers:
     if setting == "off":
         return ExtraBuffers(False, "llm.extra_buffers = off")
     if amx := sorted(flags & AMX_FLAGS):
-        return ExtraBuffers(False, f"the CPU reports {amx[0]}: llama.cpp's AMX path faults, {UPSTREAM}")
+        return ExtraBuffers(
+            False, f"the CPU reports {amx[0]}: llama.cpp's AMX path faults, {UPSTREAM}"
+        )
     return ExtraBuffers(True, "no AMX on this CPU")
 
 

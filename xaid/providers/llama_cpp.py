@@ -28,7 +28,9 @@ from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .llama_state import SessionStates
 
 log = logging.getLogger(__name__)
-TOOL_FORMATS = frozenset({"chatml-function-calling", "functionary", "functionary-v1", "functionary-v2"})
+TOOL_FORMATS = frozenset(
+    {"chatml-function-calling", "functionary", "functionary-v1", "functionary-v2"}
+)
 
 
 def usable_cores() -> int:
@@ -129,7 +131,9 @@ class LlamaCppProvider:
             self._llm.close()
             self._llm = None
 
-    def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+    def generate(
+        self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
+    ) -> Completion:
         if self._llm is None:
             raise ProviderError("the model is not loaded")
         self.states.switch(self._llm, request.session)
@@ -141,7 +145,9 @@ class LlamaCppProvider:
             out.prompt_eval_ms = max(0.0, after[1] - before[1])
         return out
 
-    def _complete(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+    def _complete(
+        self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
+    ) -> Completion:
         kwargs: dict[str, Any] = {
             "messages": [m.to_openai() for m in request.messages],
             "max_tokens": request.max_tokens,
@@ -149,7 +155,9 @@ class LlamaCppProvider:
             "stop": list(request.stop),
             "repeat_penalty": request.repeat_penalty,
         }
-        if (block := no_copy.for_text(self._llm, request.no_copy, request.no_copy_tokens)) is not None:
+        if (
+            block := no_copy.for_text(self._llm, request.no_copy, request.no_copy_tokens)
+        ) is not None:
             import llama_cpp
 
             kwargs["logits_processor"] = llama_cpp.LogitsProcessorList([block])
@@ -175,7 +183,9 @@ class LlamaCppProvider:
         except (AttributeError, ImportError, OSError):
             return None
 
-    def _streamed(self, kwargs: dict[str, Any], emit: Emit, cancelled: threading.Event) -> Completion:
+    def _streamed(
+        self, kwargs: dict[str, Any], emit: Emit, cancelled: threading.Event
+    ) -> Completion:
         out = Completion()
         pieces: list[str] = []
         stream = self._llm.create_chat_completion(stream=True, **kwargs)
@@ -214,7 +224,9 @@ class LlamaCppProvider:
             try:
                 args = json.loads(fn.get("arguments") or "{}")
             except json.JSONDecodeError:
-                raise ProviderError(f"the model produced unparsable arguments for {fn.get('name')}") from None
+                raise ProviderError(
+                    f"the model produced unparsable arguments for {fn.get('name')}"
+                ) from None
             out.tool_calls.append(ToolCall(call.get("id") or f"call_{i}", fn["name"], args))
         if out.tool_calls:
             out.finish_reason = "tool_calls"

@@ -54,14 +54,22 @@ class SessionStates:
         self.saved: OrderedDict[str, Saved] = OrderedDict()
         self.owner = ""  # whose tokens the live context holds
         self.counters = StateCounters()
-        self.used_bytes = 0  # kept as a number: `status` reads it from another thread than the model's
+        self.used_bytes = (
+            0  # kept as a number: `status` reads it from another thread than the model's
+        )
         self._lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
         c = self.counters
-        return {"capacity_mb": round(self.capacity / 2**20, 1), "used_mb": round(self.used_bytes / 2**20, 1),
-                "sessions": len(self.saved), "saves": c.saves, "restores": c.restores,
-                "evictions": c.evictions, "misses": c.misses}
+        return {
+            "capacity_mb": round(self.capacity / 2**20, 1),
+            "used_mb": round(self.used_bytes / 2**20, 1),
+            "sessions": len(self.saved),
+            "saves": c.saves,
+            "restores": c.restores,
+            "evictions": c.evictions,
+            "misses": c.misses,
+        }
 
     def _drop(self, session: str | None = None) -> None:
         gone: Saved | None
@@ -87,7 +95,9 @@ class SessionStates:
                 return
             try:
                 self._switch(llm, owner)
-            except Exception:  # a ctypes or llama.cpp error: forget what is saved rather than trust it
+            except (
+                Exception
+            ):  # a ctypes or llama.cpp error: forget what is saved rather than trust it
                 log.exception("per-session llama.cpp state failed; the prompt is read again")
                 self.saved.clear()
                 self.used_bytes = 0
@@ -145,5 +155,7 @@ class SessionStates:
         n = len(saved.tokens)
         llm.input_ids[:n] = saved.tokens
         llm.n_tokens = n
-        llm._requires_eval = True  # logits are not part of the copy: the next decode must refresh them
+        llm._requires_eval = (
+            True  # logits are not part of the copy: the next decode must refresh them
+        )
         return True

@@ -46,8 +46,10 @@ def list_models(cfg: Config) -> int:
         else:
             where = f"no (xaid --install-model {spec.name})"
         mark = "*" if spec.name == chosen else " "
-        print(f"{mark}{spec.name:<19} {spec.size / 1e6:>6.0f}MB {spec.ram_mb / 1000:>5.1f}GB "
-              f"{','.join(spec.languages):<10} {spec.license:<11} {where}")
+        print(
+            f"{mark}{spec.name:<19} {spec.size / 1e6:>6.0f}MB {spec.ram_mb / 1000:>5.1f}GB "
+            f"{','.join(spec.languages):<10} {spec.license:<11} {where}"
+        )
         print(f"  {spec.description}")
     if cfg.llm.model_path:
         print(f"llm.model_path = {cfg.llm.model_path} is used instead of the catalogue")

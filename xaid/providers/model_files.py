@@ -50,12 +50,21 @@ class Installed:
     def to_wire(self, configured: str) -> dict[str, object]:
         s = self.spec
         return {
-            "name": s.name, "default": s.name == DEFAULT_MODEL, "configured": s.name == configured,
-            "description": s.description, "file": s.file_name,
-            "size": s.size, "sha256": s.sha256, "ram_mb": s.ram_mb, "license": s.license,
-            "languages": list(s.languages), "packages": [f"{p.name}=={p.version}" for p in s.packages],
-            "packages_installed": self.packages_present, "installed": self.path is not None,
-            "verified": self.verified, "path": str(self.path) if self.path else None,
+            "name": s.name,
+            "default": s.name == DEFAULT_MODEL,
+            "configured": s.name == configured,
+            "description": s.description,
+            "file": s.file_name,
+            "size": s.size,
+            "sha256": s.sha256,
+            "ram_mb": s.ram_mb,
+            "license": s.license,
+            "languages": list(s.languages),
+            "packages": [f"{p.name}=={p.version}" for p in s.packages],
+            "packages_installed": self.packages_present,
+            "installed": self.path is not None,
+            "verified": self.verified,
+            "path": str(self.path) if self.path else None,
         }
 
 
@@ -103,13 +112,17 @@ def _mark(spec: ModelSpec, path: Path, marker_dir: Path) -> None:
     marker_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     target = marker_dir / _marker(path).name
     tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps({"sha256": spec.sha256, "path": str(path), **_stamp(path)}), encoding="utf-8")
+    tmp.write_text(
+        json.dumps({"sha256": spec.sha256, "path": str(path), **_stamp(path)}), encoding="utf-8"
+    )
     os.replace(tmp, target)
 
 
 def _mismatch(spec: ModelSpec, what: str, expected: object, got: object) -> ModelUnavailable:
-    return ModelUnavailable(f"model {spec.name}: {what} mismatch, expected {expected}, got {got}; refusing to "
-                            f"use it (reinstall the packages: xaid --install-model {spec.name})")
+    return ModelUnavailable(
+        f"model {spec.name}: {what} mismatch, expected {expected}, got {got}; refusing to "
+        f"use it (reinstall the packages: xaid --install-model {spec.name})"
+    )
 
 
 def verify(spec: ModelSpec, path: Path, marker_dir: Path, progress: Progress) -> None:
@@ -137,15 +150,19 @@ def _remove_abandoned(models_dir: Path, spec: ModelSpec) -> None:
             pass
 
 
-def assemble(spec: ModelSpec, models_dir: Path, progress: Progress, paths: Sequence[str] | None = None) -> Path:
+def assemble(
+    spec: ModelSpec, models_dir: Path, progress: Progress, paths: Sequence[str] | None = None
+) -> Path:
     """Join the parts in order into a temp file, hashing as they are copied; rename it into place
     only when size and sha256 are the official ones, so a half-written or wrong file never has the
     final name."""
     parts = [package_file(p, paths) for p in spec.packages]
     missing = [p.name for p, f in zip(spec.packages, parts, strict=True) if f is None]
     if missing:
-        raise ModelUnavailable(f"model {spec.name} is not installed ({len(missing)} of {len(parts)} packages "
-                               f"missing, e.g. {missing[0]}); {install_hint(spec)}")
+        raise ModelUnavailable(
+            f"model {spec.name} is not installed ({len(missing)} of {len(parts)} packages "
+            f"missing, e.g. {missing[0]}); {install_hint(spec)}"
+        )
     models_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     _remove_abandoned(models_dir, spec)
     final = models_dir / spec.file_name
@@ -161,8 +178,10 @@ def assemble(spec: ModelSpec, models_dir: Path, progress: Progress, paths: Seque
                         digest.update(block)
                         out.write(block)
                         size += len(block)
-                progress(f"model {spec.name}: joined part {i}/{len(parts)} ({size / 1e6:.0f} of "
-                         f"{spec.size / 1e6:.0f} MB)")
+                progress(
+                    f"model {spec.name}: joined part {i}/{len(parts)} ({size / 1e6:.0f} of "
+                    f"{spec.size / 1e6:.0f} MB)"
+                )
             out.flush()
             os.fsync(out.fileno())
         if size != spec.size:
@@ -188,14 +207,18 @@ def locate(spec: ModelSpec, models_dir: Path, paths: Sequence[str] | None = None
     return package_file(spec.packages[0], paths)
 
 
-def prepare(spec: ModelSpec, models_dir: Path, progress: Progress, paths: Sequence[str] | None = None) -> Path:
+def prepare(
+    spec: ModelSpec, models_dir: Path, progress: Progress, paths: Sequence[str] | None = None
+) -> Path:
     """The verified GGUF of ``spec``, joined first if needed (once: a verified joined file is reused)."""
     path = locate(spec, models_dir, paths)
     if path is None:
         if spec.chunked:
             return assemble(spec, models_dir, progress, paths)
-        raise ModelUnavailable(f"model {spec.name} is not installed (package {spec.packages[0].name} missing); "
-                               f"{install_hint(spec)}")
+        raise ModelUnavailable(
+            f"model {spec.name} is not installed (package {spec.packages[0].name} missing); "
+            f"{install_hint(spec)}"
+        )
     try:
         verify(spec, path, models_dir, progress)
     except ModelUnavailable:
@@ -211,12 +234,16 @@ def status(spec: ModelSpec, models_dir: Path, paths: Sequence[str] | None = None
     """Cheap: packages present, and whether a file is there with a valid marker (no hashing)."""
     present = sum(package_file(p, paths) is not None for p in spec.packages)
     path = locate(spec, models_dir, paths)
-    return Installed(spec, present, path, path is not None and marked_verified(spec, path, models_dir))
+    return Installed(
+        spec, present, path, path is not None and marked_verified(spec, path, models_dir)
+    )
 
 
 def pip_install(spec: ModelSpec, python: str = sys.executable) -> int:
     """pip of this interpreter, the wheels pinned by hash, no dependencies (they declare none we need)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"xaid-{spec.name}-", delete=False) as f:
+    with tempfile.NamedTemporaryFile(
+        "w", suffix=".txt", prefix=f"xaid-{spec.name}-", delete=False
+    ) as f:
         f.write(spec.requirements())
     try:
         cmd = [python, "-m", "pip", "install", "--no-deps", "--require-hashes", "-r", f.name]

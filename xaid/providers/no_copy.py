@@ -24,7 +24,7 @@ def continuations(source: Sequence[int], n: int) -> dict[tuple[int, ...], set[in
     """For each run of ``n - 1`` tokens of ``source``, the tokens that follow it there."""
     out: dict[tuple[int, ...], set[int]] = {}
     for i in range(len(source) - n + 1):
-        out.setdefault(tuple(source[i:i + n - 1]), set()).add(int(source[i + n - 1]))
+        out.setdefault(tuple(source[i : i + n - 1]), set()).add(int(source[i + n - 1]))
     return out
 
 
@@ -34,12 +34,14 @@ def processor(source: Sequence[int], n: int) -> Processor:
     follows = continuations(source, n)
     prompt_end: list[int] = []
 
-    def block(input_ids: npt.NDArray[np.intc], scores: npt.NDArray[np.single]) -> npt.NDArray[np.single]:
+    def block(
+        input_ids: npt.NDArray[np.intc], scores: npt.NDArray[np.single]
+    ) -> npt.NDArray[np.single]:
         if not prompt_end:
             prompt_end.append(len(input_ids))
-        reply = input_ids[prompt_end[0]:]
+        reply = input_ids[prompt_end[0] :]
         if len(reply) >= n - 1:
-            for token in follows.get(tuple(int(t) for t in reply[len(reply) - (n - 1):]), ()):
+            for token in follows.get(tuple(int(t) for t in reply[len(reply) - (n - 1) :]), ()):
                 scores[token] = -np.inf
         return scores
 

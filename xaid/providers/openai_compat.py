@@ -44,7 +44,12 @@ class OpenAICompatProvider:
         self._loaded = True
 
     def describe(self) -> dict[str, Any]:
-        return {"provider": self.name, "base_url": self._cfg.base_url, "model": self._cfg.model, "tools": True}
+        return {
+            "provider": self.name,
+            "base_url": self._cfg.base_url,
+            "model": self._cfg.model,
+            "tools": True,
+        }
 
     def session_closed(self, session_id: str) -> None:
         """Nothing is kept per session here."""
@@ -72,8 +77,14 @@ class OpenAICompatProvider:
             try:
                 return Path(self._cfg.api_key_file).read_text(encoding="utf-8").strip() or None
             except (OSError, UnicodeDecodeError) as exc:
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-                raise ProviderError(f"cannot read llm.api_key_file {self._cfg.api_key_file}: {reason}") from None
+                reason = (
+                    exc.strerror
+                    if isinstance(exc, OSError) and exc.strerror
+                    else type(exc).__name__
+                )
+                raise ProviderError(
+                    f"cannot read llm.api_key_file {self._cfg.api_key_file}: {reason}"
+                ) from None
         return None
 
     def _fail(self, what: str) -> ProviderError:
@@ -83,7 +94,9 @@ class OpenAICompatProvider:
             text = text.replace(self._key, "***")
         return ProviderError(" ".join(text.split()))
 
-    def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+    def generate(
+        self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
+    ) -> Completion:
         if not self._loaded:
             self.load()
         scheme, host, port, path = self._target()
@@ -111,7 +124,9 @@ class OpenAICompatProvider:
                 resp = conn.getresponse()
                 if resp.status >= 400:
                     excerpt = resp.read(4096).decode("utf-8", "replace").strip()[:_EXCERPT]
-                    raise self._fail(f"HTTP {resp.status} {resp.reason}: {excerpt or '(empty body)'}")
+                    raise self._fail(
+                        f"HTTP {resp.status} {resp.reason}: {excerpt or '(empty body)'}"
+                    )
                 return self._read_stream(resp, emit, cancelled)
             except ConnectionRefusedError:
                 raise self._fail("connection refused (is the server running?)") from None
@@ -163,7 +178,9 @@ class OpenAICompatProvider:
                     deltas += 1
                     emit(piece)
                 for tc in delta.get("tool_calls") or []:
-                    slot = calls.setdefault(int(tc.get("index", 0)), {"id": "", "name": "", "arguments": ""})
+                    slot = calls.setdefault(
+                        int(tc.get("index", 0)), {"id": "", "name": "", "arguments": ""}
+                    )
                     fn = tc.get("function") or {}
                     slot["id"] = tc.get("id") or slot["id"]
                     slot["name"] += fn.get("name") or ""
@@ -171,7 +188,9 @@ class OpenAICompatProvider:
                 if choice.get("finish_reason"):
                     finish = choice["finish_reason"]
         out.text = "".join(pieces)
-        out.tool_calls = [self._assemble(i, calls[i]) for i in sorted(calls)] if finish != "cancelled" else []
+        out.tool_calls = (
+            [self._assemble(i, calls[i]) for i in sorted(calls)] if finish != "cancelled" else []
+        )
         if out.tool_calls and finish in (None, "stop"):
             finish = "tool_calls"  # some servers say "stop" after a tool call; the turn loop needs to know
         out.finish_reason = finish or "stop"

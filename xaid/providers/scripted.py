@@ -51,7 +51,13 @@ class ScriptedProvider:
         last = request.messages[-1]
         if last.role == "tool":
             name = next(
-                (c.name for m in request.messages for c in m.tool_calls if c.call_id == last.tool_call_id), "?"
+                (
+                    c.name
+                    for m in request.messages
+                    for c in m.tool_calls
+                    if c.call_id == last.tool_call_id
+                ),
+                "?",
             )
             return f"tool {name} returned: {last.content}"
         user = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
@@ -65,7 +71,9 @@ class ScriptedProvider:
             return m.group(1)
         return "echo: " + user
 
-    def generate(self, request: GenerateRequest, emit: Emit, cancelled: threading.Event) -> Completion:
+    def generate(
+        self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
+    ) -> Completion:
         reply = self._reply(request)
         prompt_tokens = sum(len(m.content.split()) for m in request.messages)
         if isinstance(reply, ToolCall):

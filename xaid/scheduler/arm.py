@@ -29,34 +29,114 @@ from ..text import cjk, features, stopwords, timeparse
 from ..text.lang import language
 
 MAX_PER_EPISODE = 2
-EVENTS_EN = frozenset((
-    "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
-    "flight flying wedding funeral date results biopsy checkup check-up scan hearing deadline launch concert "
-    "match race marathon audition doctor dentist hospital court move moving demo pitch defense defence review "
-    "client competition recital therapy therapist vet visa gig performance speech keynote final finals "
-    "tournament graduation ceremony exhibition premiere open-mic stand-up standup camping hike hiking holiday "
-    "vacation party birthday anniversary banquet reception orientation"
-).split())
-EVENTS_ZH = tuple((
-    "考试 面试 手术 复查 检查 医院 看病 体检 会议 开会 汇报 答辩 出差 客户 婚礼 葬礼 约会 比赛 演出 搬家 航班 "
-    "旅行 旅游 结果 报告 雅思 托福 高考 考研 面签 签证 演讲 上线 发布 截止 考 结婚 婚宴 年会 表演 演奏 路演 决赛 "
-    "考核 述职 评审 典礼 毕业 音乐会 演唱会 马拉松 全马 半马 科目 驾考 开业 首演 展览 露营 徒步 度假 生日 派对"
-    " 大寿 寿宴 寿辰 宴会 酒席 满月酒 纪念日 庆典 入职 报到 开学"
-).split())
+EVENTS_EN = frozenset(
+    (
+        "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
+        "flight flying wedding funeral date results biopsy checkup check-up scan hearing deadline launch concert "
+        "match race marathon audition doctor dentist hospital court move moving demo pitch defense defence review "
+        "client competition recital therapy therapist vet visa gig performance speech keynote final finals "
+        "tournament graduation ceremony exhibition premiere open-mic stand-up standup camping hike hiking holiday "
+        "vacation party birthday anniversary banquet reception orientation"
+    ).split()
+)
+EVENTS_ZH = tuple(
+    (
+        "考试 面试 手术 复查 检查 医院 看病 体检 会议 开会 汇报 答辩 出差 客户 婚礼 葬礼 约会 比赛 演出 搬家 航班 "
+        "旅行 旅游 结果 报告 雅思 托福 高考 考研 面签 签证 演讲 上线 发布 截止 考 结婚 婚宴 年会 表演 演奏 路演 决赛 "
+        "考核 述职 评审 典礼 毕业 音乐会 演唱会 马拉松 全马 半马 科目 驾考 开业 首演 展览 露营 徒步 度假 生日 派对"
+        " 大寿 寿宴 寿辰 宴会 酒席 满月酒 纪念日 庆典 入职 报到 开学"
+    ).split()
+)
 # Longer forms of an event word that are still the event: "interviewers", "exams", "presentations".
 _EVENT_ENDINGS = ("s", "es", "er", "ers")
-TRIVIAL = ("oil change", "groceries", "grocery", "laundry", "milk", "haircut", "dishes", "买菜", "洗衣服", "理发",
-           "取快递", "减肥", "倒垃圾")
-WORRY = ("worried", "worry", "nervous", "scared", "afraid", "anxious", "terrified", "dread", "can't stop thinking",
-         "担心", "紧张", "害怕", "焦虑", "慌", "不安")
-CANCELLED = ("cancelled", "canceled", "called off", "postponed", "never mind", "position's been filled", "取消",
-             "不去了", "推迟", "改期", "算了")
-DO_NOT_ASK = ("don't bring it up", "dont bring it up", "don't mention", "don't ask me about", "please don't ask",
-              "别主动提", "别提", "不要提", "不想聊", "不要问", "别问")
+TRIVIAL = (
+    "oil change",
+    "groceries",
+    "grocery",
+    "laundry",
+    "milk",
+    "haircut",
+    "dishes",
+    "买菜",
+    "洗衣服",
+    "理发",
+    "取快递",
+    "减肥",
+    "倒垃圾",
+)
+WORRY = (
+    "worried",
+    "worry",
+    "nervous",
+    "scared",
+    "afraid",
+    "anxious",
+    "terrified",
+    "dread",
+    "can't stop thinking",
+    "担心",
+    "紧张",
+    "害怕",
+    "焦虑",
+    "慌",
+    "不安",
+)
+CANCELLED = (
+    "cancelled",
+    "canceled",
+    "called off",
+    "postponed",
+    "never mind",
+    "position's been filled",
+    "取消",
+    "不去了",
+    "推迟",
+    "改期",
+    "算了",
+)
+DO_NOT_ASK = (
+    "don't bring it up",
+    "dont bring it up",
+    "don't mention",
+    "don't ask me about",
+    "please don't ask",
+    "别主动提",
+    "别提",
+    "不要提",
+    "不想聊",
+    "不要问",
+    "别问",
+)
 JOKING = ("哈哈", "lol", "haha", "lmao", "jk", "😂", "🤣")
-OUTCOMES = ("passed", "failed", "offer", "hired", "got the job", "results", "score", "license", "licence",
-            "on the road", "went well", "went fine", "went great", "went ok", "went badly", "discharged", "all clear",
-            "录取", "通过", "考过", "过了", "挂了", "成绩", "出院", "顺利", "结果出来", "拿到")
+OUTCOMES = (
+    "passed",
+    "failed",
+    "offer",
+    "hired",
+    "got the job",
+    "results",
+    "score",
+    "license",
+    "licence",
+    "on the road",
+    "went well",
+    "went fine",
+    "went great",
+    "went ok",
+    "went badly",
+    "discharged",
+    "all clear",
+    "录取",
+    "通过",
+    "考过",
+    "过了",
+    "挂了",
+    "成绩",
+    "出院",
+    "顺利",
+    "结果出来",
+    "拿到",
+)
 _ZH_TRIP = re.compile(f"去[{cjk.IDEOGRAPHS}]{{2,4}}玩")  # 去杭州玩: a trip, though no word says so
 _NOT_OUTCOMES = re.compile(r"pass(?:ed|es)? away|passing away")  # a death, not an exam passed
 _LATIN = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
@@ -74,20 +154,25 @@ class Arm:
 
 
 # Words that say how or when, not what: they come up in any conversation and prove nothing.
-_NOT_TOPICAL = frozenset((
-    "today tomorrow tonight yesterday morning evening afternoon night week weekend month year next last this "
-    "monday tuesday wednesday thursday friday saturday sunday really something everything nothing thing things "
-    "feel feeling felt going gonna want wanna need think know still again much more some like time good bad well "
-    "tired exhausted happy sad angry upset worried nervous scared stressed excited anxious great awful terrible"
-).split()) | frozenset(CUES)
+_NOT_TOPICAL = frozenset(
+    (
+        "today tomorrow tonight yesterday morning evening afternoon night week weekend month year next last this "
+        "monday tuesday wednesday thursday friday saturday sunday really something everything nothing thing things "
+        "feel feeling felt going gonna want wanna need think know still again much more some like time good bad well "
+        "tired exhausted happy sad angry upset worried nervous scared stressed excited anxious great awful terrible"
+    ).split()
+) | frozenset(CUES)
 
 
 def keywords(text: str) -> tuple[str, ...]:
     """Words that would show the matter came up again: names, content words, Chinese word pairs."""
     f = features.features(text)
     out = [n.lower() for n in f.proper_nouns if n.lower() not in _NOT_TOPICAL]
-    out += [w.lower() for w in _LATIN.findall(text)
-            if w.lower() not in stopwords.ENGLISH and w.lower() not in _NOT_TOPICAL]
+    out += [
+        w.lower()
+        for w in _LATIN.findall(text)
+        if w.lower() not in stopwords.ENGLISH and w.lower() not in _NOT_TOPICAL
+    ]
     out += cjk.pairs(text, _CJK_STOP)
     return tuple(dict.fromkeys(out))[:12]
 
@@ -95,7 +180,9 @@ def keywords(text: str) -> tuple[str, ...]:
 def _mentions(low: str, word: str) -> bool:
     if cjk.RUN.fullmatch(word):
         return word in low
-    return re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low) is not None  # whole words: "test" ≠ "latest"
+    return (
+        re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low) is not None
+    )  # whole words: "test" ≠ "latest"
 
 
 def came_up(text: str, words: Sequence[str], happened: bool = True) -> bool:
@@ -140,11 +227,18 @@ def _event(text: str) -> bool:
 # A topic is read by people (``scheduler.list``) and quoted into the directive (fire.Verdict), so its
 # frame is in the language of the user's words; the words go last, in ASCII quotes (fire._QUOTED).
 _TOPIC = {
-    "en": {"plan": 'how it went: "{said}"',
-           "emotion": 'how they are doing now; last time they sounded {feeling}: "{said}"',
-           "worn": "worn out", "low": "low"},
-    "zh": {"plan": '后来怎么样了："{said}"', "emotion": '现在怎么样；上次听起来{feeling}："{said}"',
-           "worn": "很疲惫", "low": "情绪低落"},
+    "en": {
+        "plan": 'how it went: "{said}"',
+        "emotion": 'how they are doing now; last time they sounded {feeling}: "{said}"',
+        "worn": "worn out",
+        "low": "low",
+    },
+    "zh": {
+        "plan": '后来怎么样了："{said}"',
+        "emotion": '现在怎么样；上次听起来{feeling}："{said}"',
+        "worn": "很疲惫",
+        "low": "情绪低落",
+    },
 }
 
 
@@ -162,7 +256,9 @@ def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None
     refs = timeparse.find_times(text, u.message.ts_ms)
     ahead = timeparse.earliest_future(refs)
     today = clock.local(u.message.ts_ms).date()
-    if ahead is None or ahead.date_from <= today:  # "this week", "tonight": not a matter to ask about later
+    if (
+        ahead is None or ahead.date_from <= today
+    ):  # "this week", "tonight": not a matter to ask about later
         return None
     if not _event(text) or _has(text, TRIVIAL):
         return None
@@ -192,8 +288,14 @@ def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     feeling = _TOPIC[lang]["worn" if fatigue >= 0.5 else "low"]
     topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(peak.message.text))
     strength = max(fatigue, -valence)
-    return Arm(topic, keywords(peak.message.text), "emotion", d.ended_ms + 6 * HOUR_MS, d.ended_ms + 3 * DAY_MS,
-               round(min(1.0, 0.5 + 0.5 * strength), 3))
+    return Arm(
+        topic,
+        keywords(peak.message.text),
+        "emotion",
+        d.ended_ms + 6 * HOUR_MS,
+        d.ended_ms + 3 * DAY_MS,
+        round(min(1.0, 0.5 + 0.5 * strength), 3),
+    )
 
 
 def matters(d: Draft, closing: MoodState | None) -> list[Arm]:
@@ -201,8 +303,14 @@ def matters(d: Draft, closing: MoodState | None) -> list[Arm]:
     if any(_has(t, DO_NOT_ASK) for t in texts):
         return []
     worried = any(_has(t, WORRY) for t in texts)
-    found = [a for i, u in enumerate(d.utterances) if (a := _plan(u, d.utterances[i + 1 :], worried)) is not None]
-    if (e := _emotion(d, closing)) is not None and not (found and worried):  # the worry item covers the fear
+    found = [
+        a
+        for i, u in enumerate(d.utterances)
+        if (a := _plan(u, d.utterances[i + 1 :], worried)) is not None
+    ]
+    if (e := _emotion(d, closing)) is not None and not (
+        found and worried
+    ):  # the worry item covers the fear
         found.append(e)
     found.sort(key=lambda a: -a.priority)
     return found[:MAX_PER_EPISODE]

@@ -29,7 +29,9 @@ _KIND = {"plan": "event", "worry": "event", "emotion": "feeling"}
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
 FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the mood reads
-STALE_PER_DAY = 0.03  # priority a due matter loses per day since it became due: fresher is more pressing
+STALE_PER_DAY = (
+    0.03  # priority a due matter loses per day since it became due: fresher is more pressing
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,9 @@ def allowed(item: RecallItem, s: Settings) -> bool:
 def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
     if item.source_episode is None:
         return None if item.scene != "manual" else 1.0
-    row = conn.execute("SELECT tension FROM episodes WHERE episode_id = ?", (item.source_episode,)).fetchone()
+    row = conn.execute(
+        "SELECT tension FROM episodes WHERE episode_id = ?", (item.source_episode,)
+    ).fetchone()
     return float(row[0]) if row else None
 
 
@@ -90,8 +94,9 @@ def _sore_since(conn: apsw.Connection, agent_id: str) -> int | None:
     return int(row[0]) if row and row[0] is not None else None
 
 
-def held_back(conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None,
-              now_ms: int) -> list[RecallItem]:
+def held_back(
+    conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None, now_ms: int
+) -> list[RecallItem]:
     """The due items that wait: armed before a very low session, while that session is less than
     four days old or the mood has not recovered. A neutral "ok" two days after a death is not
     recovery; the days count too."""
@@ -117,8 +122,16 @@ def pressing(item: RecallItem, now_ms: int) -> float:
     return item.priority - STALE_PER_DAY * max(0, now_ms - item.not_before) / DAY_MS
 
 
-def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, now_ms: int,
-             said: float | None, carried: float | None, default_gap_ms: int) -> Verdict:
+def evaluate(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str,
+    text: str,
+    now_ms: int,
+    said: float | None,
+    carried: float | None,
+    default_gap_ms: int,
+) -> Verdict:
     """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
     mood brought from before. What the user says now decides; a carried low blocks only when it
     is still deep (yesterday's anger is exactly what a friend asks about the next morning).
@@ -128,11 +141,17 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
         return Verdict(None, "the scheduler is off for this agent")
     # The first turn sent live: history a client ingested first (an app syncing its chat log) is
     # not the user opening the session, but what it says counts as having come up.
-    live_turns = conn.execute("SELECT live_turns FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    live_turns = conn.execute(
+        "SELECT live_turns FROM sessions WHERE session_id = ?", (session_id,)
+    ).fetchone()
     if live_turns is None or live_turns[0] != 1:
         return Verdict(None, "not the first user turn of the session")
-    said_before = [r[0] for r in conn.execute(
-        "SELECT text FROM messages WHERE session_id = ? AND role = 'user'", (session_id,))]
+    said_before = [
+        r[0]
+        for r in conn.execute(
+            "SELECT text FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)
+        )
+    ]
     text = "\n".join([*said_before, text]) if said_before else text
     live: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
@@ -149,13 +168,16 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     last = sql.last_push(conn, agent_id)
     if last is not None and now_ms - last < s.min_gap_ms:
         return Verdict(None, "the last suggestion was too recent (min_gap)")
-    if (said is not None and said <= VERY_LOW_VALENCE) or (said is None and carried is not None
-                                                            and carried <= CARRIED_VERY_LOW):
+    if (said is not None and said <= VERY_LOW_VALENCE) or (
+        said is None and carried is not None and carried <= CARRIED_VERY_LOW
+    ):
         return Verdict(None, "the user is very low right now")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]
     if not live:
-        return Verdict(None, "the user has been grieving since; older matters wait until the mood recovers")
+        return Verdict(
+            None, "the user has been grieving since; older matters wait until the mood recovers"
+        )
     live = [i for i in live if allowed(i, s)]
     if not live:
         return Verdict(None, "no due topic is on the allow-list")
@@ -166,12 +188,21 @@ def evaluate(conn: apsw.Connection, agent_id: str, session_id: str, text: str, n
     return Verdict(best, "all conditions hold")
 
 
-def after_session(conn: apsw.Connection, agent_id: str, session_id: str, user_texts: list[str],
-                  episode_id: int | None, arms: list[arm.Arm], now_ms: int) -> None:
+def after_session(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str,
+    user_texts: list[str],
+    episode_id: int | None,
+    arms: list[arm.Arm],
+    now_ms: int,
+) -> None:
     """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves."""
     pushed = sql.pushed_in(conn, session_id)
     for item in pushed:
-        sql.set_engaged(conn, item.item_id, any(arm.came_up(t, item.keywords) for t in user_texts[1:]))
+        sql.set_engaged(
+            conn, item.item_id, any(arm.came_up(t, item.keywords) for t in user_texts[1:])
+        )
     by_outcome: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
         if item.source_episode == episode_id:
@@ -185,5 +216,15 @@ def after_session(conn: apsw.Connection, agent_id: str, session_id: str, user_te
         one = max(by_outcome, key=lambda i: i.not_before)
         sql.close(conn, one.item_id, "resolved", "talked about in a later session")
     for a in arms:
-        sql.insert(conn, agent_id, episode_id, a.topic, list(a.keywords), a.scene, a.not_before, a.not_after,
-                   a.priority, now_ms)
+        sql.insert(
+            conn,
+            agent_id,
+            episode_id,
+            a.topic,
+            list(a.keywords),
+            a.scene,
+            a.not_before,
+            a.not_after,
+            a.priority,
+            now_ms,
+        )

@@ -65,8 +65,12 @@ class Connection:
         data = encode_frame(frame)
         if len(data) > self.app.config.server.max_frame_bytes and "result" in frame:
             # The client would refuse it and lose the connection; say so in a frame it can read.
-            err = XaiError(ErrorCode.FRAME_TOO_LARGE, f"the reply ({len(data)} bytes) exceeds the frame limit; "
-                           "ask for less (e.g. a smaller 'limit')", {"length": len(data)})
+            err = XaiError(
+                ErrorCode.FRAME_TOO_LARGE,
+                f"the reply ({len(data)} bytes) exceeds the frame limit; "
+                "ask for less (e.g. a smaller 'limit')",
+                {"length": len(data)},
+            )
             data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
         try:
             async with self._lock:
@@ -76,7 +80,10 @@ class Connection:
             self._hang_up()
             return False
         if stalled.cancelled_caught:
-            log.info("the peer took no frame for %g s: closing its connection", self.app.config.server.frame_seconds)
+            log.info(
+                "the peer took no frame for %g s: closing its connection",
+                self.app.config.server.frame_seconds,
+            )
             self.stream.abort()  # what it has not read would never drain
             self._hang_up()
             return False
@@ -99,7 +106,12 @@ class Connection:
                 with anyio.CancelScope(deadline=deadline) as self._waiting:
                     try:
                         data = await self.stream.receive()
-                    except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    except (
+                        anyio.EndOfStream,
+                        anyio.BrokenResourceError,
+                        anyio.ClosedResourceError,
+                        OSError,
+                    ):
                         break
                 if self._waiting.cancelled_caught:
                     if anyio.current_time() >= deadline:
@@ -116,7 +128,9 @@ class Connection:
                 elif self._frame_start is None or self._frames != frames:
                     self._frame_start = now  # a new frame began in these bytes
             if decoder.pending and not self._closed:
-                log.info("peer closed mid-frame (%d bytes of a truncated frame dropped)", decoder.pending)
+                log.info(
+                    "peer closed mid-frame (%d bytes of a truncated frame dropped)", decoder.pending
+                )
                 self.app.stats.protocol_errors += 1
             self._hang_up()
 
@@ -133,7 +147,9 @@ class Connection:
         cfg = self.app.config.server
         if why == "frame":
             self.app.stats.protocol_errors += 1
-            log.info("a frame stayed unfinished for %g s: closing its connection", cfg.frame_seconds)
+            log.info(
+                "a frame stayed unfinished for %g s: closing its connection", cfg.frame_seconds
+            )
             text = f"a frame was begun but not finished within {cfg.frame_seconds:g} s; closing the connection"
         else:
             log.debug("closing a connection idle for %g s", cfg.idle_seconds)
@@ -165,7 +181,9 @@ class Connection:
                 continue
             try:
                 await self._start(request, tg)
-            except Exception as exc:  # a value no check foresaw: this request fails, not the connection
+            except (
+                Exception
+            ) as exc:  # a value no check foresaw: this request fails, not the connection
                 log.exception("request %s could not be started", safe_repr(request.method))
                 await self.send_error(request.id, _internal(exc))
 
@@ -175,15 +193,24 @@ class Connection:
             return
         error: XaiError | None = None
         if req.id in self._inflight:
-            error = XaiError(ErrorCode.BAD_REQUEST, f"request id {safe_repr(req.id)} is already in flight")
+            error = XaiError(
+                ErrorCode.BAD_REQUEST, f"request id {safe_repr(req.id)} is already in flight"
+            )
         elif req.method not in METHODS:
-            error = XaiError(ErrorCode.UNKNOWN_METHOD, f"unknown method {safe_repr(req.method)}",
-                             {"method": req.method[:200]})
+            error = XaiError(
+                ErrorCode.UNKNOWN_METHOD,
+                f"unknown method {safe_repr(req.method)}",
+                {"method": req.method[:200]},
+            )
         elif len(self._inflight) >= self.app.config.server.max_inflight:
             limit = self.app.config.server.max_inflight
-            error = XaiError(ErrorCode.OVERLOADED, f"more than {limit} requests in flight on this connection")
+            error = XaiError(
+                ErrorCode.OVERLOADED, f"more than {limit} requests in flight on this connection"
+            )
         elif self.app.shutting_down and req.method not in ALWAYS_ALLOWED:
-            error = XaiError(ErrorCode.SHUTTING_DOWN, "xaid is shutting down; retry after it restarts")
+            error = XaiError(
+                ErrorCode.SHUTTING_DOWN, "xaid is shutting down; retry after it restarts"
+            )
         if error is not None:
             await self.send_error(req.id, error)
             return
@@ -218,11 +245,15 @@ class Connection:
                     await self.send_error(req.id, exc)
                 except StoreError as exc:
                     await self.send_error(req.id, store_error(exc))
-                except Exception as exc:  # a bug, or a result that cannot be encoded: this request only
+                except (
+                    Exception
+                ) as exc:  # a bug, or a result that cannot be encoded: this request only
                     log.exception("method %s failed", req.method)
                     await self.send_error(req.id, _internal(exc))
             if scope.cancelled_caught and not self._closed:
-                await self.send_error(req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled"))
+                await self.send_error(
+                    req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled")
+                )
         finally:
             self.app.calls_in_flight -= 1
             del self._inflight[req.id]

@@ -27,7 +27,17 @@ T = TypeVar("T")
 Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
 _MISSING = object()
-__all__ = ["MAX_INT", "METHODS", "Call", "Emit", "Handler", "Params", "bad_params", "method", "not_found"]
+__all__ = [
+    "MAX_INT",
+    "METHODS",
+    "Call",
+    "Emit",
+    "Handler",
+    "Params",
+    "bad_params",
+    "method",
+    "not_found",
+]
 MAX_INT = 2**53  # integers every client language represents exactly
 
 
@@ -90,11 +100,20 @@ class Params:
         reachable through ``id``; their export escapes them (memory.portable.path_part)."""
         value = self.id(key)
         if value in (".", "..") or not value.isprintable():
-            raise bad_params(f"param '{key}' must be a non-empty id without spaces, slashes or control "
-                             "characters, and not '.' or '..'")
+            raise bad_params(
+                f"param '{key}' must be a non-empty id without spaces, slashes or control "
+                "characters, and not '.' or '..'"
+            )
         return value
 
-    def int(self, key: builtins.str, default: Any = _MISSING, *, min: int | None = None, max: int = MAX_INT) -> Any:
+    def int(
+        self,
+        key: builtins.str,
+        default: Any = _MISSING,
+        *,
+        min: int | None = None,
+        max: int = MAX_INT,
+    ) -> Any:
         value = self._get(key, int, "an integer", default)
         if isinstance(value, int) and min is not None and value < min:
             raise bad_params(f"param '{key}' must be at least {min}")
@@ -125,8 +144,11 @@ class Params:
 
     def done(self) -> None:
         """Call after reading every param: anything left over is a typo or a misunderstanding."""
-        extra = sorted(k if isinstance(k, str) and len(k) <= 100 else safe_repr(k) for k in self.raw
-                       if k not in self._seen)
+        extra = sorted(
+            k if isinstance(k, str) and len(k) <= 100 else safe_repr(k)
+            for k in self.raw
+            if k not in self._seen
+        )
         if extra:
             more = f" and {len(extra) - 10} more" if len(extra) > 10 else ""
             raise bad_params(f"unknown param(s): {', '.join(extra[:10])}{more}")

@@ -46,13 +46,20 @@ def _check_directory(directory: Path) -> None:
     uid = os.geteuid()
     if not directory.is_dir():
         raise ListenError(f"refusing the socket directory {directory}: it is not a directory")
-    for st in (os.lstat(directory), os.stat(directory)):  # a symbolic link itself, then what it names
+    for st in (
+        os.lstat(directory),
+        os.stat(directory),
+    ):  # a symbolic link itself, then what it names
         if st.st_uid != uid:
-            raise ListenError(f"refusing the socket directory {directory}: it belongs to uid {st.st_uid}, "
-                              f"not to this daemon's uid {uid}")
+            raise ListenError(
+                f"refusing the socket directory {directory}: it belongs to uid {st.st_uid}, "
+                f"not to this daemon's uid {uid}"
+            )
         if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o022:
-            raise ListenError(f"refusing the socket directory {directory}: its mode "
-                              f"{stat.S_IMODE(st.st_mode):04o} lets others replace the socket (chmod go-w it)")
+            raise ListenError(
+                f"refusing the socket directory {directory}: its mode "
+                f"{stat.S_IMODE(st.st_mode):04o} lets others replace the socket (chmod go-w it)"
+            )
 
 
 def _remove_stale(path: Path) -> None:
@@ -62,8 +69,12 @@ def _remove_stale(path: Path) -> None:
     except FileNotFoundError:
         return
     if not stat.S_ISSOCK(mode):
-        kind = "directory" if stat.S_ISDIR(mode) else "symbolic link" if stat.S_ISLNK(mode) else "file"
-        raise ListenError(f"cannot bind {path}: a {kind} is in the way (only a stale socket is replaced)")
+        kind = (
+            "directory" if stat.S_ISDIR(mode) else "symbolic link" if stat.S_ISLNK(mode) else "file"
+        )
+        raise ListenError(
+            f"cannot bind {path}: a {kind} is in the way (only a stale socket is replaced)"
+        )
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.connect(str(path))
@@ -90,9 +101,13 @@ def bind(cfg: Config) -> tuple[list[socket.socket], Path | None]:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise ListenError(f"cannot create the socket directory {path.parent}: {exc.strerror}") from None
+        raise ListenError(
+            f"cannot create the socket directory {path.parent}: {exc.strerror}"
+        ) from None
     else:
-        os.chmod(path.parent, 0o750)  # not the umask's 0700: the group reaches the socket through it
+        os.chmod(
+            path.parent, 0o750
+        )  # not the umask's 0700: the group reaches the socket through it
     _check_directory(path.parent)
     _remove_stale(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

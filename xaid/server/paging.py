@@ -40,12 +40,18 @@ def encode(key: Key) -> str:
 
 def decode(raw: str) -> Key:
     try:
-        number, _, text = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode().partition("\n")
+        number, _, text = (
+            base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode().partition("\n")
+        )
         value = int(number)
     except (ValueError, UnicodeDecodeError):
-        raise bad_params("param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)") from None
+        raise bad_params(
+            "param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)"
+        ) from None
     if abs(value) > MAX_INT:
-        raise bad_params("param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)")
+        raise bad_params(
+            "param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)"
+        )
     return value, text
 
 
@@ -55,8 +61,13 @@ def request(p: Params, default_limit: int = 100) -> Request:
     return Request(limit, decode(cursor) if cursor is not None else None)
 
 
-def fill(rows: Sequence[T], req: Request, key: Callable[[T], Key], wire: Callable[[T], dict[str, Any]],
-         budget: int) -> Page:
+def fill(
+    rows: Sequence[T],
+    req: Request,
+    key: Callable[[T], Key],
+    wire: Callable[[T], dict[str, Any]],
+    budget: int,
+) -> Page:
     """``rows`` are up to ``req.limit + 1`` rows after the cursor, in key order."""
     out: list[dict[str, Any]] = []
     used = 0

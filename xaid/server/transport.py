@@ -73,12 +73,18 @@ class Stream(asyncio.Protocol):
             raise anyio.BrokenResourceError
         self.transport.write(data)
         if not self._writable.is_set():
-            await self._writable.wait()  # the client reads slowly: wait rather than buffer without bound
+            await (
+                self._writable.wait()
+            )  # the client reads slowly: wait rather than buffer without bound
             if self._lost:
                 raise anyio.BrokenResourceError
 
     async def send_eof(self) -> None:
-        if self.transport is not None and self.transport.can_write_eof() and not self.transport.is_closing():
+        if (
+            self.transport is not None
+            and self.transport.can_write_eof()
+            and not self.transport.is_closing()
+        ):
             self.transport.write_eof()
 
     def abort(self) -> None:

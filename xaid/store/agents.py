@@ -41,8 +41,14 @@ def insert(conn: apsw.Connection, agent: Agent) -> bool:
     try:
         conn.execute(
             f"INSERT INTO agents ({_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-            (agent.agent_id, agent.name, agent.persona_init, json.dumps(agent.config, ensure_ascii=False),
-             agent.created_ms, agent.updated_ms),
+            (
+                agent.agent_id,
+                agent.name,
+                agent.persona_init,
+                json.dumps(agent.config, ensure_ascii=False),
+                agent.created_ms,
+                agent.updated_ms,
+            ),
         )
     except apsw.ConstraintError:
         return False
@@ -54,18 +60,32 @@ def get(conn: apsw.Connection, agent_id: str) -> Agent | None:
     return _row(row) if row else None
 
 
-def list_all(conn: apsw.Connection, after: tuple[int, str] | None = None, limit: int = -1) -> list[Agent]:
+def list_all(
+    conn: apsw.Connection, after: tuple[int, str] | None = None, limit: int = -1
+) -> list[Agent]:
     """In (created_ms, agent_id) order, after the key ``after``; ``limit`` -1 is all."""
-    where, args = ("WHERE (created_ms, agent_id) > (?, ?)", after) if after is not None else ("", ())
-    return [_row(r) for r in conn.execute(
-        f"SELECT {_COLS} FROM agents {where} ORDER BY created_ms, agent_id LIMIT ?", (*args, limit))]
+    where, args = (
+        ("WHERE (created_ms, agent_id) > (?, ?)", after) if after is not None else ("", ())
+    )
+    return [
+        _row(r)
+        for r in conn.execute(
+            f"SELECT {_COLS} FROM agents {where} ORDER BY created_ms, agent_id LIMIT ?",
+            (*args, limit),
+        )
+    ]
 
 
 def update(conn: apsw.Connection, agent: Agent) -> None:
     conn.execute(
         "UPDATE agents SET name = ?, persona_init = ?, config = ?, updated_ms = ? WHERE agent_id = ?",
-        (agent.name, agent.persona_init, json.dumps(agent.config, ensure_ascii=False), agent.updated_ms,
-         agent.agent_id),
+        (
+            agent.name,
+            agent.persona_init,
+            json.dumps(agent.config, ensure_ascii=False),
+            agent.updated_ms,
+            agent.agent_id,
+        ),
     )
 
 

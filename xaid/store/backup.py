@@ -69,7 +69,9 @@ def check(path: Path) -> int:
         try:
             result = conn.execute("PRAGMA integrity_check").fetchall()[0][0]
             version = current_version(conn)
-            has_agents = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'agents'").fetchone()
+            has_agents = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = 'agents'"
+            ).fetchone()
         finally:
             conn.close()
     except apsw.Error as exc:

@@ -63,13 +63,17 @@ def _root(exc: apsw.Error) -> apsw.Error:
         if isinstance(cause, apsw.FullError | apsw.IOError | apsw.ReadOnlyError):
             return cause
         # sqlite-vec reports a full database from inside its virtual table in its own words
-        if isinstance(cause, apsw.Error) and any(s in str(cause) for s in ("disk is full", "new vector chunk")):
+        if isinstance(cause, apsw.Error) and any(
+            s in str(cause) for s in ("disk is full", "new vector chunk")
+        ):
             return apsw.FullError(str(cause))
         cause = cause.__context__
     return exc
 
 
-def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = None) -> apsw.Connection:
+def connect(
+    path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = None
+) -> apsw.Connection:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     conn = apsw.Connection(str(path))
     conn.setbusytimeout(5000)
@@ -82,7 +86,9 @@ def connect(path: Path, synchronous: str = "NORMAL", max_db_mb: int | None = Non
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA secure_delete = ON")  # forgotten text is overwritten, not left in free pages
+    conn.execute(
+        "PRAGMA secure_delete = ON"
+    )  # forgotten text is overwritten, not left in free pages
     migrate(conn)
     if max_db_mb is not None:
         page = conn.execute("PRAGMA page_size").get
@@ -105,8 +111,10 @@ class Database:
         except apsw.Error as exc:
             cause = _root(exc)
             if isinstance(cause, apsw.FullError) and self._at_size_limit():
-                raise StorageFull("the database reached its size limit (storage.max_db_mb): "
-                                  "nothing was written; forget old memories or raise the limit") from exc
+                raise StorageFull(
+                    "the database reached its size limit (storage.max_db_mb): "
+                    "nothing was written; forget old memories or raise the limit"
+                ) from exc
             raise storage_error(cause) from exc
 
     def _at_size_limit(self) -> bool:

@@ -37,7 +37,9 @@ class Episode:
             "summary": self.summary,
             "highlights": list(self.highlights),
             "closing_mood": {
-                "valence": self.closing_valence, "arousal": self.closing_arousal, "fatigue": self.closing_fatigue
+                "valence": self.closing_valence,
+                "arousal": self.closing_arousal,
+                "fatigue": self.closing_fatigue,
             },
             "tension": self.tension,
             "decided_by": self.decided_by,
@@ -67,8 +69,12 @@ class Signals:
     user_refs: int = 0
 
     def as_dict(self) -> dict[str, float]:
-        return {"recency": self.recency, "specificity": self.specificity, "intensity": self.intensity,
-                "user_refs": self.user_refs}
+        return {
+            "recency": self.recency,
+            "specificity": self.specificity,
+            "intensity": self.intensity,
+            "user_refs": self.user_refs,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +108,22 @@ class Fact:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "fact_id": self.fact_id, "subject": self.subject, "kind": self.kind, "text": self.text,
-            "status": self.status, "superseded_by": self.superseded_by, "episode_id": self.episode_id,
-            "value": round(self.value, 4), "signals": self.signals.as_dict(), "valid_from": self.valid_from,
-            "valid_to": self.valid_to, "decided_by": self.decided_by, "created_ms": self.created_ms,
-            "updated_ms": self.updated_ms, "ref_count": self.ref_count, "refs": list(self.refs),
+            "fact_id": self.fact_id,
+            "subject": self.subject,
+            "kind": self.kind,
+            "text": self.text,
+            "status": self.status,
+            "superseded_by": self.superseded_by,
+            "episode_id": self.episode_id,
+            "value": round(self.value, 4),
+            "signals": self.signals.as_dict(),
+            "valid_from": self.valid_from,
+            "valid_to": self.valid_to,
+            "decided_by": self.decided_by,
+            "created_ms": self.created_ms,
+            "updated_ms": self.updated_ms,
+            "ref_count": self.ref_count,
+            "refs": list(self.refs),
         }
 
 
@@ -121,33 +138,51 @@ class NewFact:
     valid_to: str | None = None
 
 
-_EPISODE = ("episode_id, agent_id, session_id, started_ms, ended_ms, summary, closing_valence, closing_arousal, "
-            "closing_fatigue, tension, decided_by, ref_count, last_ref_ms, pruned_ms")
-_FACT = ("fact_id, agent_id, subject, kind, text, status, superseded_by, episode_id, value, sig_recency, "
-         "sig_specificity, sig_intensity, sig_user_refs, valid_from, valid_to, decided_by, created_ms, updated_ms, "
-         "ref_count")
+_EPISODE = (
+    "episode_id, agent_id, session_id, started_ms, ended_ms, summary, closing_valence, closing_arousal, "
+    "closing_fatigue, tension, decided_by, ref_count, last_ref_ms, pruned_ms"
+)
+_FACT = (
+    "fact_id, agent_id, subject, kind, text, status, superseded_by, episode_id, value, sig_recency, "
+    "sig_specificity, sig_intensity, sig_user_refs, valid_from, valid_to, decided_by, created_ms, updated_ms, "
+    "ref_count"
+)
 
 
 def refs_of(conn: apsw.Connection, kind: str, item_id: int) -> tuple[str, ...]:
-    return tuple(r[0] for r in conn.execute(
-        "SELECT ref FROM sources WHERE kind = ? AND item_id = ? ORDER BY message_id, ref", (kind, item_id)))
+    return tuple(
+        r[0]
+        for r in conn.execute(
+            "SELECT ref FROM sources WHERE kind = ? AND item_id = ? ORDER BY message_id, ref",
+            (kind, item_id),
+        )
+    )
 
 
-def refs_of_many(conn: apsw.Connection, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, ...]]:
+def refs_of_many(
+    conn: apsw.Connection, keys: Sequence[tuple[str, int]]
+) -> dict[tuple[str, int], tuple[str, ...]]:
     """``refs_of`` for several memories in one query."""
     if not keys:
         return {}
     marks = ",".join("(?, ?)" for _ in keys)
     out: dict[tuple[str, int], list[str]] = {}
     for kind, item_id, ref in conn.execute(
-            f"SELECT kind, item_id, ref FROM sources WHERE (kind, item_id) IN (VALUES {marks}) "
-            "ORDER BY kind, item_id, message_id, ref", tuple(v for key in keys for v in key)):
+        f"SELECT kind, item_id, ref FROM sources WHERE (kind, item_id) IN (VALUES {marks}) "
+        "ORDER BY kind, item_id, message_id, ref",
+        tuple(v for key in keys for v in key),
+    ):
         out.setdefault((kind, item_id), []).append(ref)
     return {key: tuple(refs) for key, refs in out.items()}
 
 
-def add_sources(conn: apsw.Connection, kind: str, item_id: int, agent_id: str,
-                sources: Sequence[tuple[int | None, str]]) -> None:
+def add_sources(
+    conn: apsw.Connection,
+    kind: str,
+    item_id: int,
+    agent_id: str,
+    sources: Sequence[tuple[int | None, str]],
+) -> None:
     for message_id, ref in sources:
         conn.execute(
             "INSERT OR IGNORE INTO sources (kind, item_id, agent_id, message_id, ref) VALUES (?, ?, ?, ?, ?)",
@@ -156,13 +191,27 @@ def add_sources(conn: apsw.Connection, kind: str, item_id: int, agent_id: str,
 
 
 def _episode(conn: apsw.Connection, row: tuple[Any, ...]) -> Episode:
-    highlights = tuple(r[0] for r in conn.execute(
-        "SELECT text FROM highlights WHERE episode_id = ? ORDER BY ts_ms, highlight_id", (row[0],)))
+    highlights = tuple(
+        r[0]
+        for r in conn.execute(
+            "SELECT text FROM highlights WHERE episode_id = ? ORDER BY ts_ms, highlight_id",
+            (row[0],),
+        )
+    )
     return replace(Episode(*row), highlights=highlights, refs=refs_of(conn, "episode", row[0]))
 
 
-def insert_episode(conn: apsw.Connection, agent_id: str, session_id: str | None, started_ms: int, ended_ms: int,
-                   summary: str, closing: ClosingMood | None, tension: float, decided_by: str) -> int:
+def insert_episode(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str | None,
+    started_ms: int,
+    ended_ms: int,
+    summary: str,
+    closing: ClosingMood | None,
+    tension: float,
+    decided_by: str,
+) -> int:
     v, a, f = (closing.valence, closing.arousal, closing.fatigue) if closing else (None, None, None)
     conn.execute(
         "INSERT INTO episodes (agent_id, session_id, started_ms, ended_ms, summary, closing_valence, closing_arousal, "
@@ -172,8 +221,15 @@ def insert_episode(conn: apsw.Connection, agent_id: str, session_id: str | None,
     return conn.last_insert_rowid()
 
 
-def insert_highlight(conn: apsw.Connection, episode_id: int, agent_id: str, text: str, ts_ms: int,
-                     intensity: float, specificity: float) -> int:
+def insert_highlight(
+    conn: apsw.Connection,
+    episode_id: int,
+    agent_id: str,
+    text: str,
+    ts_ms: int,
+    intensity: float,
+    specificity: float,
+) -> int:
     conn.execute(
         "INSERT INTO highlights (episode_id, agent_id, text, ts_ms, intensity, specificity) VALUES (?, ?, ?, ?, ?, ?)",
         (episode_id, agent_id, text, ts_ms, intensity, specificity),
@@ -182,23 +238,38 @@ def insert_highlight(conn: apsw.Connection, episode_id: int, agent_id: str, text
 
 
 def episode_for_session(conn: apsw.Connection, session_id: str) -> int | None:
-    row = conn.execute("SELECT episode_id FROM episodes WHERE session_id = ?", (session_id,)).fetchone()
+    row = conn.execute(
+        "SELECT episode_id FROM episodes WHERE session_id = ?", (session_id,)
+    ).fetchone()
     return int(row[0]) if row else None
 
 
 def get_episode(conn: apsw.Connection, agent_id: str, episode_id: int) -> Episode | None:
-    row = conn.execute(f"SELECT {_EPISODE} FROM episodes WHERE agent_id = ? AND episode_id = ?",
-                       (agent_id, episode_id)).fetchone()
+    row = conn.execute(
+        f"SELECT {_EPISODE} FROM episodes WHERE agent_id = ? AND episode_id = ?",
+        (agent_id, episode_id),
+    ).fetchone()
     return _episode(conn, row) if row else None
 
 
-def episodes(conn: apsw.Connection, agent_id: str, *, since_ms: int | None = None, until_ms: int | None = None,
-             limit: int = 1000) -> list[Episode]:
+def episodes(
+    conn: apsw.Connection,
+    agent_id: str,
+    *,
+    since_ms: int | None = None,
+    until_ms: int | None = None,
+    limit: int = 1000,
+) -> list[Episode]:
     """Newest first."""
     rows = conn.execute(
         f"SELECT {_EPISODE} FROM episodes WHERE agent_id = ? AND ended_ms >= ? AND ended_ms <= ? "
         "ORDER BY ended_ms DESC, episode_id DESC LIMIT ?",
-        (agent_id, since_ms if since_ms is not None else -(2**62), until_ms if until_ms is not None else 2**62, limit),
+        (
+            agent_id,
+            since_ms if since_ms is not None else -(2**62),
+            until_ms if until_ms is not None else 2**62,
+            limit,
+        ),
     ).fetchall()
     return [_episode(conn, r) for r in rows]
 
@@ -209,28 +280,73 @@ def count_episodes(conn: apsw.Connection, agent_id: str) -> int:
 
 def _fact(conn: apsw.Connection, row: tuple[Any, ...]) -> Fact:
     signals = Signals(row[9], row[10], row[11], row[12])
-    return Fact(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], signals, row[13], row[14],
-                row[15], row[16], row[17], row[18], refs=refs_of(conn, "fact", row[0]))
+    return Fact(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        signals,
+        row[13],
+        row[14],
+        row[15],
+        row[16],
+        row[17],
+        row[18],
+        refs=refs_of(conn, "fact", row[0]),
+    )
 
 
-def insert_fact(conn: apsw.Connection, agent_id: str, fact: NewFact, episode_id: int | None, decided_by: str,
-                ts_ms: int) -> int:
+def insert_fact(
+    conn: apsw.Connection,
+    agent_id: str,
+    fact: NewFact,
+    episode_id: int | None,
+    decided_by: str,
+    ts_ms: int,
+) -> int:
     s = fact.signals
     conn.execute(
         "INSERT INTO facts (agent_id, subject, kind, text, status, episode_id, value, sig_recency, sig_specificity, "
         "sig_intensity, sig_user_refs, valid_from, valid_to, decided_by, created_ms, updated_ms) "
         "VALUES (?, ?, ?, ?, 'current', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (agent_id, fact.subject, fact.kind, fact.text, episode_id, fact.value, s.recency,
-         s.specificity, s.intensity, int(s.user_refs), fact.valid_from,
-         fact.valid_to, decided_by, ts_ms, ts_ms),
+        (
+            agent_id,
+            fact.subject,
+            fact.kind,
+            fact.text,
+            episode_id,
+            fact.value,
+            s.recency,
+            s.specificity,
+            s.intensity,
+            int(s.user_refs),
+            fact.valid_from,
+            fact.valid_to,
+            decided_by,
+            ts_ms,
+            ts_ms,
+        ),
     )
     fact_id = conn.last_insert_rowid()
     fact_event(conn, fact_id, agent_id, ts_ms, "ADD", fact.text, decided_by)
     return fact_id
 
 
-def fact_event(conn: apsw.Connection, fact_id: int, agent_id: str, ts_ms: int, action: str, text: str,
-               decided_by: str, other: int | None = None) -> None:
+def fact_event(
+    conn: apsw.Connection,
+    fact_id: int,
+    agent_id: str,
+    ts_ms: int,
+    action: str,
+    text: str,
+    decided_by: str,
+    other: int | None = None,
+) -> None:
     conn.execute(
         "INSERT INTO fact_history (fact_id, agent_id, ts_ms, action, text, decided_by, other_fact) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -239,26 +355,38 @@ def fact_event(conn: apsw.Connection, fact_id: int, agent_id: str, ts_ms: int, a
 
 
 def supersede(conn: apsw.Connection, old_id: int, new_id: int, ts_ms: int, decided_by: str) -> None:
-    conn.execute("UPDATE facts SET status = 'superseded', superseded_by = ?, updated_ms = ? WHERE fact_id = ?",
-                 (new_id, ts_ms, old_id))
+    conn.execute(
+        "UPDATE facts SET status = 'superseded', superseded_by = ?, updated_ms = ? WHERE fact_id = ?",
+        (new_id, ts_ms, old_id),
+    )
     row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (old_id,)).get
     fact_event(conn, old_id, row[0], ts_ms, "SUPERSEDED", row[1], decided_by, new_id)
 
 
 def retire(conn: apsw.Connection, fact_id: int, ts_ms: int, decided_by: str) -> None:
     """The user said it no longer holds: kept as history, never returned as current."""
-    conn.execute("UPDATE facts SET status = 'deleted', updated_ms = ? WHERE fact_id = ?", (ts_ms, fact_id))
+    conn.execute(
+        "UPDATE facts SET status = 'deleted', updated_ms = ? WHERE fact_id = ?", (ts_ms, fact_id)
+    )
     row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (fact_id,)).get
     fact_event(conn, fact_id, row[0], ts_ms, "DELETE", row[1], decided_by)
 
 
 def get_fact(conn: apsw.Connection, agent_id: str, fact_id: int) -> Fact | None:
-    row = conn.execute(f"SELECT {_FACT} FROM facts WHERE agent_id = ? AND fact_id = ?", (agent_id, fact_id)).fetchone()
+    row = conn.execute(
+        f"SELECT {_FACT} FROM facts WHERE agent_id = ? AND fact_id = ?", (agent_id, fact_id)
+    ).fetchone()
     return _fact(conn, row) if row else None
 
 
-def facts(conn: apsw.Connection, agent_id: str, *, status: str | None = "current", subject: str | None = None,
-          limit: int = 10_000) -> list[Fact]:
+def facts(
+    conn: apsw.Connection,
+    agent_id: str,
+    *,
+    status: str | None = "current",
+    subject: str | None = None,
+    limit: int = 10_000,
+) -> list[Fact]:
     where = ["agent_id = ?"]
     args: list[Any] = [agent_id]
     if status is not None:
@@ -267,8 +395,10 @@ def facts(conn: apsw.Connection, agent_id: str, *, status: str | None = "current
     if subject is not None:
         where.append("subject = ?")
         args.append(subject)
-    rows = conn.execute(f"SELECT {_FACT} FROM facts WHERE {' AND '.join(where)} ORDER BY fact_id LIMIT ?",
-                        (*args, limit)).fetchall()
+    rows = conn.execute(
+        f"SELECT {_FACT} FROM facts WHERE {' AND '.join(where)} ORDER BY fact_id LIMIT ?",
+        (*args, limit),
+    ).fetchall()
     return [_fact(conn, r) for r in rows]
 
 
@@ -277,61 +407,93 @@ def fact_history(conn: apsw.Connection, fact_id: int) -> list[dict[str, Any]]:
         "SELECT ts_ms, action, text, decided_by, other_fact FROM fact_history WHERE fact_id = ? ORDER BY history_id",
         (fact_id,),
     )
-    return [{"ts": r[0], "action": r[1], "text": r[2], "decided_by": r[3], "other_fact": r[4]} for r in rows]
+    return [
+        {"ts": r[0], "action": r[1], "text": r[2], "decided_by": r[3], "other_fact": r[4]}
+        for r in rows
+    ]
 
 
 def touch(conn: apsw.Connection, kind: str, source_id: int, ts_ms: int) -> None:
     """A retrieval hit or a user mention: the memory was referenced, so it is kept longer."""
-    table, key = {"episode": ("episodes", "episode_id"), "fact": ("facts", "fact_id")}.get(kind, (None, None))
+    table, key = {"episode": ("episodes", "episode_id"), "fact": ("facts", "fact_id")}.get(
+        kind, (None, None)
+    )
     if kind == "highlight":
-        row = conn.execute("SELECT episode_id FROM highlights WHERE highlight_id = ?", (source_id,)).fetchone()
+        row = conn.execute(
+            "SELECT episode_id FROM highlights WHERE highlight_id = ?", (source_id,)
+        ).fetchone()
         if row is None:
             return
         table, key, source_id = "episodes", "episode_id", row[0]
     if table is None:
         return
-    conn.execute(f"UPDATE {table} SET ref_count = ref_count + 1, last_ref_ms = max(coalesce(last_ref_ms, 0), ?) "
-                 f"WHERE {key} = ?", (ts_ms, source_id))
+    conn.execute(
+        f"UPDATE {table} SET ref_count = ref_count + 1, last_ref_ms = max(coalesce(last_ref_ms, 0), ?) "
+        f"WHERE {key} = ?",
+        (ts_ms, source_id),
+    )
 
 
 def plans_over(conn: apsw.Connection, agent_id: str, today: str) -> list[str]:
     """The texts of current plans whose last day is before ``today`` (an ISO local date)."""
-    return [r[0] for r in conn.execute(
-        "SELECT text FROM facts WHERE agent_id = ? AND status = 'current' AND kind = 'plan' AND valid_to < ?",
-        (agent_id, today))]
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT text FROM facts WHERE agent_id = ? AND status = 'current' AND kind = 'plan' AND valid_to < ?",
+            (agent_id, today),
+        )
+    ]
 
 
 def persona(conn: apsw.Connection, agent_id: str) -> Persona | None:
     """The newest persona."""
-    row = conn.execute("SELECT text, version, episodes_seen FROM persona WHERE agent_id = ? ORDER BY version DESC "
-                       "LIMIT 1", (agent_id,)).fetchone()
+    row = conn.execute(
+        "SELECT text, version, episodes_seen FROM persona WHERE agent_id = ? ORDER BY version DESC "
+        "LIMIT 1",
+        (agent_id,),
+    ).fetchone()
     return Persona(row[0], int(row[1]), int(row[2])) if row else None
 
 
-def write_persona(conn: apsw.Connection, agent_id: str, text: str, episodes_seen: int, decided_by: str,
-                  ts_ms: int) -> int:
+def write_persona(
+    conn: apsw.Connection, agent_id: str, text: str, episodes_seen: int, decided_by: str, ts_ms: int
+) -> int:
     current = persona(conn, agent_id)
     version = (current.version if current else 0) + 1
-    conn.execute("INSERT INTO persona (agent_id, text, version, episodes_seen, decided_by, created_ms) "
-                 "VALUES (?, ?, ?, ?, ?, ?)", (agent_id, text, version, episodes_seen, decided_by, ts_ms))
+    conn.execute(
+        "INSERT INTO persona (agent_id, text, version, episodes_seen, decided_by, created_ms) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (agent_id, text, version, episodes_seen, decided_by, ts_ms),
+    )
     return version
 
 
 def enqueue_job(conn: apsw.Connection, agent_id: str, session_id: str, ts_ms: int) -> bool:
     """False when the session already has a job (done or pending): never twice."""
-    conn.execute("INSERT OR IGNORE INTO jobs (agent_id, kind, session_id, state, created_ms, updated_ms) "
-                 "VALUES (?, 'consolidate', ?, 'pending', ?, ?)", (agent_id, session_id, ts_ms, ts_ms))
+    conn.execute(
+        "INSERT OR IGNORE INTO jobs (agent_id, kind, session_id, state, created_ms, updated_ms) "
+        "VALUES (?, 'consolidate', ?, 'pending', ?, ?)",
+        (agent_id, session_id, ts_ms, ts_ms),
+    )
     return conn.changes() > 0
 
 
 def pending_jobs(conn: apsw.Connection) -> list[tuple[int, str, str]]:
-    return [(r[0], r[1], r[2]) for r in conn.execute(
-        "SELECT job_id, agent_id, session_id FROM jobs WHERE state = 'pending' ORDER BY job_id")]
+    return [
+        (r[0], r[1], r[2])
+        for r in conn.execute(
+            "SELECT job_id, agent_id, session_id FROM jobs WHERE state = 'pending' ORDER BY job_id"
+        )
+    ]
 
 
-def finish_job(conn: apsw.Connection, job_id: int, state: str, ts_ms: int, error: str | None = None) -> None:
-    conn.execute("UPDATE jobs SET state = ?, attempts = attempts + 1, error = ?, updated_ms = ? WHERE job_id = ?",
-                 (state, error, ts_ms, job_id))
+def finish_job(
+    conn: apsw.Connection, job_id: int, state: str, ts_ms: int, error: str | None = None
+) -> None:
+    conn.execute(
+        "UPDATE jobs SET state = ?, attempts = attempts + 1, error = ?, updated_ms = ? WHERE job_id = ?",
+        (state, error, ts_ms, job_id),
+    )
 
 
 def job_attempts(conn: apsw.Connection, job_id: int) -> int:

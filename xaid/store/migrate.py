@@ -54,7 +54,9 @@ def migrate(conn: apsw.Connection) -> int:
                 conn.execute(sql)
                 broken = conn.execute("PRAGMA foreign_key_check").fetchall()
                 if broken:
-                    raise SchemaError(f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}")
+                    raise SchemaError(
+                        f"migration {name} left {len(broken)} broken reference(s), e.g. {broken[0]}"
+                    )
                 conn.execute(f"PRAGMA user_version = {number}")
     finally:
         conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")

@@ -49,7 +49,11 @@ class MoodChange:
     def to_wire(self) -> dict[str, Any]:
         out = self.state.to_wire()
         out.update(
-            id=self.history_id, ts=self.ts_ms, kind=self.kind, intensity=self.intensity, cues=self.cues,
+            id=self.history_id,
+            ts=self.ts_ms,
+            kind=self.kind,
+            intensity=self.intensity,
+            cues=self.cues,
             message_id=self.message_id,
         )
         return out
@@ -59,15 +63,19 @@ _STATE = "valence, arousal, fatigue, confidence, half_life_ms, updated_ms"
 
 
 def get(conn: apsw.Connection, agent_id: str) -> MoodState | None:
-    row = conn.execute(f"SELECT {_STATE} FROM mood_state WHERE agent_id = ?", (agent_id,)).fetchone()
+    row = conn.execute(
+        f"SELECT {_STATE} FROM mood_state WHERE agent_id = ?", (agent_id,)
+    ).fetchone()
     return MoodState(*row) if row else None
 
 
 def bound_updated(conn: apsw.Connection, agent_id: str, ceiling_ms: int) -> None:
     """A state stored with a time past ``ceiling_ms`` (by an xaid that took any future time) is taken
     as changed at the ceiling, so it fades again."""
-    conn.execute("UPDATE mood_state SET updated_ms = ? WHERE agent_id = ? AND updated_ms > ?",
-                 (ceiling_ms, agent_id, ceiling_ms))
+    conn.execute(
+        "UPDATE mood_state SET updated_ms = ? WHERE agent_id = ? AND updated_ms > ?",
+        (ceiling_ms, agent_id, ceiling_ms),
+    )
 
 
 def save(
@@ -93,8 +101,15 @@ def save(
     conn.execute(
         "INSERT INTO mood_history (agent_id, ts_ms, kind, valence, arousal, fatigue, confidence, half_life_ms, "
         "intensity, cues, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (agent_id, state.updated_ms, kind, *values, intensity, json.dumps(list(cues), ensure_ascii=False),
-         message_id),
+        (
+            agent_id,
+            state.updated_ms,
+            kind,
+            *values,
+            intensity,
+            json.dumps(list(cues), ensure_ascii=False),
+            message_id,
+        ),
     )
     conn.execute(
         "DELETE FROM mood_history WHERE agent_id = ? AND history_id <= "
@@ -103,7 +118,9 @@ def save(
     )
 
 
-def history(conn: apsw.Connection, agent_id: str, limit: int, since_ms: int | None = None) -> list[MoodChange]:
+def history(
+    conn: apsw.Connection, agent_id: str, limit: int, since_ms: int | None = None
+) -> list[MoodChange]:
     rows = conn.execute(
         "SELECT history_id, ts_ms, kind, valence, arousal, fatigue, confidence, half_life_ms, intensity, cues, "
         "message_id FROM mood_history WHERE agent_id = ? AND ts_ms >= ? ORDER BY history_id DESC LIMIT ?",
@@ -114,4 +131,3 @@ def history(conn: apsw.Connection, agent_id: str, limit: int, since_ms: int | No
         state = MoodState(r[3], r[4], r[5], r[6], r[7], r[1])
         out.append(MoodChange(r[0], r[1], r[2], state, r[8], json.loads(r[9] or "[]"), r[10]))
     return out[::-1]
-

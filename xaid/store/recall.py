@@ -10,8 +10,10 @@ import apsw
 
 from ..clock import HOUR_MS
 
-_ITEM = ("item_id, agent_id, source_episode, topic, keywords, scene, not_before, not_after, priority, state, "
-         "created_ms, pushed_ms, pushed_session, engaged, feedback, closed_reason")
+_ITEM = (
+    "item_id, agent_id, source_episode, topic, keywords, scene, not_before, not_after, priority, state, "
+    "created_ms, pushed_ms, pushed_session, engaged, feedback, closed_reason"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +37,21 @@ class RecallItem:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "item_id": self.item_id, "source_episode": self.source_episode, "topic": self.topic,
-            "keywords": list(self.keywords), "scene": self.scene, "not_before": self.not_before,
-            "not_after": self.not_after, "priority": round(self.priority, 3), "state": self.state,
-            "created_ms": self.created_ms, "pushed_ms": self.pushed_ms, "pushed_session": self.pushed_session,
-            "engaged": self.engaged, "feedback": self.feedback, "closed_reason": self.closed_reason,
+            "item_id": self.item_id,
+            "source_episode": self.source_episode,
+            "topic": self.topic,
+            "keywords": list(self.keywords),
+            "scene": self.scene,
+            "not_before": self.not_before,
+            "not_after": self.not_after,
+            "priority": round(self.priority, 3),
+            "state": self.state,
+            "created_ms": self.created_ms,
+            "pushed_ms": self.pushed_ms,
+            "pushed_session": self.pushed_session,
+            "engaged": self.engaged,
+            "feedback": self.feedback,
+            "closed_reason": self.closed_reason,
         }
 
 
@@ -51,8 +63,12 @@ class Settings:
     allow: tuple[str, ...]
 
     def to_wire(self) -> dict[str, Any]:
-        return {"enabled": self.enabled, "quiet": self.quiet, "min_gap_hours": self.min_gap_ms / HOUR_MS,
-                "allow": list(self.allow)}
+        return {
+            "enabled": self.enabled,
+            "quiet": self.quiet,
+            "min_gap_hours": self.min_gap_ms / HOUR_MS,
+            "allow": list(self.allow),
+        }
 
 
 def _item(row: tuple[Any, ...]) -> RecallItem:
@@ -62,40 +78,73 @@ def _item(row: tuple[Any, ...]) -> RecallItem:
     return RecallItem(*values)
 
 
-def insert(conn: apsw.Connection, agent_id: str, source_episode: int | None, topic: str, keywords: list[str],
-           scene: str, not_before: int, not_after: int, priority: float, now_ms: int) -> int:
+def insert(
+    conn: apsw.Connection,
+    agent_id: str,
+    source_episode: int | None,
+    topic: str,
+    keywords: list[str],
+    scene: str,
+    not_before: int,
+    not_after: int,
+    priority: float,
+    now_ms: int,
+) -> int:
     conn.execute(
         "INSERT INTO recall_items (agent_id, source_episode, topic, keywords, scene, not_before, not_after, priority, "
         "state, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
-        (agent_id, source_episode, topic, json.dumps(keywords, ensure_ascii=False), scene, not_before, not_after,
-         priority, now_ms),
+        (
+            agent_id,
+            source_episode,
+            topic,
+            json.dumps(keywords, ensure_ascii=False),
+            scene,
+            not_before,
+            not_after,
+            priority,
+            now_ms,
+        ),
     )
     return conn.last_insert_rowid()
 
 
-def items(conn: apsw.Connection, agent_id: str, states: tuple[str, ...] = ("pending",),
-          after: tuple[int, int] | None = None, limit: int = -1) -> list[RecallItem]:
+def items(
+    conn: apsw.Connection,
+    agent_id: str,
+    states: tuple[str, ...] = ("pending",),
+    after: tuple[int, int] | None = None,
+    limit: int = -1,
+) -> list[RecallItem]:
     """In (not_before, item_id) order, after the key ``after``; ``limit`` -1 is all."""
     marks = ",".join("?" * len(states))
     keyset = " AND (not_before, item_id) > (?, ?)" if after is not None else ""
-    rows = conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND state IN ({marks}){keyset} "
-                        "ORDER BY not_before, item_id LIMIT ?", (agent_id, *states, *(after or ()), limit))
+    rows = conn.execute(
+        f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND state IN ({marks}){keyset} "
+        "ORDER BY not_before, item_id LIMIT ?",
+        (agent_id, *states, *(after or ()), limit),
+    )
     return [_item(r) for r in rows]
 
 
 def get(conn: apsw.Connection, agent_id: str, item_id: int) -> RecallItem | None:
-    row = conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND item_id = ?",
-                       (agent_id, item_id)).fetchone()
+    row = conn.execute(
+        f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND item_id = ?", (agent_id, item_id)
+    ).fetchone()
     return _item(row) if row else None
 
 
 def close(conn: apsw.Connection, item_id: int, state: str, reason: str) -> None:
-    conn.execute("UPDATE recall_items SET state = ?, closed_reason = ? WHERE item_id = ?", (state, reason, item_id))
+    conn.execute(
+        "UPDATE recall_items SET state = ?, closed_reason = ? WHERE item_id = ?",
+        (state, reason, item_id),
+    )
 
 
 def mark_pushed(conn: apsw.Connection, item_id: int, session_id: str, now_ms: int) -> None:
-    conn.execute("UPDATE recall_items SET state = 'pushed', pushed_ms = ?, pushed_session = ? WHERE item_id = ?",
-                 (now_ms, session_id, item_id))
+    conn.execute(
+        "UPDATE recall_items SET state = 'pushed', pushed_ms = ?, pushed_session = ? WHERE item_id = ?",
+        (now_ms, session_id, item_id),
+    )
 
 
 def set_engaged(conn: apsw.Connection, item_id: int, engaged: bool) -> None:
@@ -107,17 +156,25 @@ def set_feedback(conn: apsw.Connection, item_id: int, feedback: str) -> None:
 
 
 def last_push(conn: apsw.Connection, agent_id: str) -> int | None:
-    return conn.execute("SELECT max(pushed_ms) FROM recall_items WHERE agent_id = ?", (agent_id,)).get
+    return conn.execute(
+        "SELECT max(pushed_ms) FROM recall_items WHERE agent_id = ?", (agent_id,)
+    ).get
 
 
 def pushed_in(conn: apsw.Connection, session_id: str) -> list[RecallItem]:
-    return [_item(r) for r in conn.execute(f"SELECT {_ITEM} FROM recall_items WHERE pushed_session = ?",
-                                           (session_id,))]
+    return [
+        _item(r)
+        for r in conn.execute(
+            f"SELECT {_ITEM} FROM recall_items WHERE pushed_session = ?", (session_id,)
+        )
+    ]
 
 
 def settings(conn: apsw.Connection, agent_id: str, default_gap_ms: int) -> Settings:
-    row = conn.execute("SELECT enabled, quiet, min_gap_ms, allow FROM recall_settings WHERE agent_id = ?",
-                       (agent_id,)).fetchone()
+    row = conn.execute(
+        "SELECT enabled, quiet, min_gap_ms, allow FROM recall_settings WHERE agent_id = ?",
+        (agent_id,),
+    ).fetchone()
     if row is None:
         return Settings(True, False, default_gap_ms, ())
     return Settings(bool(row[0]), bool(row[1]), int(row[2]), tuple(json.loads(row[3])))
@@ -128,7 +185,13 @@ def save_settings(conn: apsw.Connection, agent_id: str, s: Settings) -> None:
         "INSERT INTO recall_settings (agent_id, enabled, quiet, min_gap_ms, allow) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT(agent_id) DO UPDATE SET enabled = excluded.enabled, quiet = excluded.quiet, "
         "min_gap_ms = excluded.min_gap_ms, allow = excluded.allow",
-        (agent_id, int(s.enabled), int(s.quiet), s.min_gap_ms, json.dumps(list(s.allow), ensure_ascii=False)),
+        (
+            agent_id,
+            int(s.enabled),
+            int(s.quiet),
+            s.min_gap_ms,
+            json.dumps(list(s.allow), ensure_ascii=False),
+        ),
     )
 
 
@@ -136,6 +199,13 @@ def outcome_counts(conn: apsw.Connection, agent_id: str | None) -> dict[str, int
     where, args = ("WHERE agent_id = ?", (agent_id,)) if agent_id else ("", ())
     row = conn.execute(
         "SELECT count(pushed_ms), sum(engaged = 1), sum(feedback = 'welcome'), sum(feedback = 'annoying'), "
-        f"sum(state = 'pending') FROM recall_items {where}", args).get
-    return {"pushes": row[0] or 0, "engaged": row[1] or 0, "welcome": row[2] or 0, "annoying": row[3] or 0,
-            "pending": row[4] or 0}
+        f"sum(state = 'pending') FROM recall_items {where}",
+        args,
+    ).get
+    return {
+        "pushes": row[0] or 0,
+        "engaged": row[1] or 0,
+        "welcome": row[2] or 0,
+        "annoying": row[3] or 0,
+        "pending": row[4] or 0,
+    }

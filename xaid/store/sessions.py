@@ -73,8 +73,10 @@ _MSG_COLS = "session_id, agent_id, role, text, ts_ms, ref, speaker, status, tool
 # A new message never takes the id of a deleted one: provenance rows (sources.message_id, and the
 # default ref, which is the id as text) may still name it. SQLite would hand out the highest ids
 # again once the newest messages are gone, so deletions record a high-water mark first.
-_NEXT_ID = ("(SELECT max(coalesce((SELECT max(message_id) FROM messages), 0), "
-            "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'messages_high_water'), 0)) + 1)")
+_NEXT_ID = (
+    "(SELECT max(coalesce((SELECT max(message_id) FROM messages), 0), "
+    "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'messages_high_water'), 0)) + 1)"
+)
 
 
 def retire_message_ids(conn: apsw.Connection) -> None:
@@ -82,12 +84,15 @@ def retire_message_ids(conn: apsw.Connection) -> None:
     conn.execute(
         "INSERT INTO meta (key, value) SELECT 'messages_high_water', CAST(max(message_id) AS TEXT) FROM messages "
         "WHERE message_id IS NOT NULL ON CONFLICT(key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), "
-        "CAST(excluded.value AS INTEGER)) AS TEXT)")
+        "CAST(excluded.value AS INTEGER)) AS TEXT)"
+    )
 
 
 def count_live_turn(conn: apsw.Connection, session_id: str) -> None:
     """A user message sent live (session.send), as opposed to ingested history."""
-    conn.execute("UPDATE sessions SET live_turns = live_turns + 1 WHERE session_id = ?", (session_id,))
+    conn.execute(
+        "UPDATE sessions SET live_turns = live_turns + 1 WHERE session_id = ?", (session_id,)
+    )
 
 
 def insert_session(conn: apsw.Connection, session_id: str, agent_id: str, ts_ms: int) -> None:
@@ -102,23 +107,34 @@ def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     return Session(*row) if row else None
 
 
-def list_sessions(conn: apsw.Connection, agent_id: str, open_only: bool = False,
-                  after: tuple[int, str] | None = None, limit: int = -1) -> list[Session]:
+def list_sessions(
+    conn: apsw.Connection,
+    agent_id: str,
+    open_only: bool = False,
+    after: tuple[int, str] | None = None,
+    limit: int = -1,
+) -> list[Session]:
     """In (opened_ms, session_id) order, after the key ``after``; ``limit`` -1 is all."""
     where = "WHERE s.agent_id = ?" + (" AND s.closed_ms IS NULL" if open_only else "")
     args: tuple[Any, ...] = (agent_id,)
     if after is not None:
         where += " AND (s.opened_ms, s.session_id) > (?, ?)"
         args += after
-    return [Session(*r) for r in conn.execute(
-        f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id LIMIT ?", (*args, limit))]
+    return [
+        Session(*r)
+        for r in conn.execute(
+            f"{_SESSION} {where} ORDER BY s.opened_ms, s.session_id LIMIT ?", (*args, limit)
+        )
+    ]
 
 
 def require_open(conn: apsw.Connection, session_id: str) -> None:
     """Call in the transaction that writes to a session: a closed session is read-only, a deleted one
     (its agent deleted meanwhile) is gone. Checked again here because the request checked it before
     awaiting anything, and a close or a delete may have committed since."""
-    row = conn.execute("SELECT closed_ms FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    row = conn.execute(
+        "SELECT closed_ms FROM sessions WHERE session_id = ?", (session_id,)
+    ).fetchone()
     if row is None:
         raise NotFound("session", session_id)
     if row[0] is not None:
@@ -134,25 +150,40 @@ def close_session(conn: apsw.Connection, session_id: str, ts_ms: int) -> None:
 
 def transcript_pruned_ms(conn: apsw.Connection, session_id: str) -> int | None:
     """When the transcript retention deleted the session's messages; None while they are kept."""
-    row = conn.execute("SELECT transcript_pruned_ms FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    row = conn.execute(
+        "SELECT transcript_pruned_ms FROM sessions WHERE session_id = ?", (session_id,)
+    ).fetchone()
     return row[0] if row else None
 
 
 def insert_message(conn: apsw.Connection, msg: Message) -> Message:
     conn.execute(
         f"INSERT INTO messages ({_MSG_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {_NEXT_ID})",
-        (msg.session_id, msg.agent_id, msg.role, msg.text, msg.ts_ms, msg.ref, msg.speaker, msg.status,
-         json.dumps(msg.tool_calls, ensure_ascii=False) if msg.tool_calls else None, msg.tool_call_id),
+        (
+            msg.session_id,
+            msg.agent_id,
+            msg.role,
+            msg.text,
+            msg.ts_ms,
+            msg.ref,
+            msg.speaker,
+            msg.status,
+            json.dumps(msg.tool_calls, ensure_ascii=False) if msg.tool_calls else None,
+            msg.tool_call_id,
+        ),
     )
     conn.execute(
-        "UPDATE sessions SET last_ms = max(last_ms, ?) WHERE session_id = ?", (msg.ts_ms, msg.session_id)
+        "UPDATE sessions SET last_ms = max(last_ms, ?) WHERE session_id = ?",
+        (msg.ts_ms, msg.session_id),
     )
     return replace(msg, message_id=conn.last_insert_rowid())
 
 
 def _message(row: tuple[Any, ...]) -> Message:
     tool_calls = json.loads(row[8]) if row[8] else None
-    return Message(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], tool_calls, row[9], row[10])
+    return Message(
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], tool_calls, row[9], row[10]
+    )
 
 
 def messages_after(conn: apsw.Connection, session_id: str, after_id: int) -> list[Message]:
@@ -167,7 +198,8 @@ def messages(conn: apsw.Connection, session_id: str, limit: int | None = None) -
     """The session's messages in order; with ``limit``, the newest ``limit`` of them."""
     if limit is None:
         rows = conn.execute(
-            f"SELECT {_MSG_COLS} FROM messages WHERE session_id = ? ORDER BY message_id", (session_id,)
+            f"SELECT {_MSG_COLS} FROM messages WHERE session_id = ? ORDER BY message_id",
+            (session_id,),
         )
         return [_message(r) for r in rows]
     rows = conn.execute(

@@ -37,33 +37,65 @@ class Utterance:
     ref_count: int
 
     def to_wire(self) -> dict[str, Any]:
-        return {"utterance_id": self.utterance_id, "session_id": self.session_id, "episode_id": self.episode_id,
-                "role": self.role, "speaker": self.speaker, "text": self.text, "ts": self.ts_ms,
-                "prev_id": self.prev_id, "value": round(self.value, 4), "status": self.status,
-                "ref_count": self.ref_count, "refs": [self.ref]}
+        return {
+            "utterance_id": self.utterance_id,
+            "session_id": self.session_id,
+            "episode_id": self.episode_id,
+            "role": self.role,
+            "speaker": self.speaker,
+            "text": self.text,
+            "ts": self.ts_ms,
+            "prev_id": self.prev_id,
+            "value": round(self.value, 4),
+            "status": self.status,
+            "ref_count": self.ref_count,
+            "refs": [self.ref],
+        }
 
 
 # The words live once, in the utterance's memory_items row (the keyword indexes read them there).
-_COLUMNS = ("u.utterance_id, u.agent_id, u.session_id, u.episode_id, u.ref, u.role, u.speaker, m.text, u.ts_ms, "
-            "u.prev_id, u.value, u.status, u.ref_count")
+_COLUMNS = (
+    "u.utterance_id, u.agent_id, u.session_id, u.episode_id, u.ref, u.role, u.speaker, m.text, u.ts_ms, "
+    "u.prev_id, u.value, u.status, u.ref_count"
+)
 _FROM = "utterances u JOIN memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id"
 
 
-def insert(conn: apsw.Connection, agent_id: str, session_id: str | None, episode_id: int | None,
-           u: NewUtterance, prev_id: int | None, embedded: bool = True) -> int:
+def insert(
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str | None,
+    episode_id: int | None,
+    u: NewUtterance,
+    prev_id: int | None,
+    embedded: bool = True,
+) -> int:
     """The utterance row; its words go in with its memory_items row (xaid.memory.index.add)."""
     conn.execute(
         "INSERT INTO utterances (agent_id, session_id, episode_id, message_id, ref, role, speaker, ts_ms, prev_id, "
         "value, embedded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (agent_id, session_id, episode_id, u.message_id, u.ref, u.role, u.speaker, u.ts_ms, prev_id, u.value,
-         int(embedded)),
+        (
+            agent_id,
+            session_id,
+            episode_id,
+            u.message_id,
+            u.ref,
+            u.role,
+            u.speaker,
+            u.ts_ms,
+            prev_id,
+            u.value,
+            int(embedded),
+        ),
     )
     return conn.last_insert_rowid()
 
 
 def get(conn: apsw.Connection, agent_id: str, utterance_id: int) -> Utterance | None:
-    row = conn.execute(f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.utterance_id = ?",
-                       (agent_id, utterance_id)).fetchone()
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.utterance_id = ?",
+        (agent_id, utterance_id),
+    ).fetchone()
     return Utterance(*row) if row else None
 
 
@@ -71,36 +103,56 @@ def many(conn: apsw.Connection, ids: Sequence[int]) -> dict[int, Utterance]:
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    return {r[0]: Utterance(*r) for r in conn.execute(
-        f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.utterance_id IN ({marks})", tuple(ids))}
+    return {
+        r[0]: Utterance(*r)
+        for r in conn.execute(
+            f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.utterance_id IN ({marks})", tuple(ids)
+        )
+    }
 
 
-def listed(conn: apsw.Connection, agent_id: str, *, session_id: str | None = None, limit: int = 1000
-           ) -> list[Utterance]:
+def listed(
+    conn: apsw.Connection, agent_id: str, *, session_id: str | None = None, limit: int = 1000
+) -> list[Utterance]:
     """Oldest first; one session's, or the agent's newest ``limit``."""
     if session_id is not None:
-        return [Utterance(*r) for r in conn.execute(
-            f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.session_id = ? "
-            "ORDER BY u.utterance_id LIMIT ?", (agent_id, session_id, limit))]
-    rows = conn.execute(f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? ORDER BY u.ts_ms DESC, "
-                        "u.utterance_id DESC LIMIT ?", (agent_id, limit)).fetchall()
+        return [
+            Utterance(*r)
+            for r in conn.execute(
+                f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.session_id = ? "
+                "ORDER BY u.utterance_id LIMIT ?",
+                (agent_id, session_id, limit),
+            )
+        ]
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? ORDER BY u.ts_ms DESC, "
+        "u.utterance_id DESC LIMIT ?",
+        (agent_id, limit),
+    ).fetchall()
     return [Utterance(*r) for r in reversed(rows)]
 
 
 def touch(conn: apsw.Connection, utterance_id: int, ts_ms: int) -> None:
-    conn.execute("UPDATE utterances SET ref_count = ref_count + 1, last_ref_ms = max(coalesce(last_ref_ms, 0), ?) "
-                 "WHERE utterance_id = ?", (ts_ms, utterance_id))
+    conn.execute(
+        "UPDATE utterances SET ref_count = ref_count + 1, last_ref_ms = max(coalesce(last_ref_ms, 0), ?) "
+        "WHERE utterance_id = ?",
+        (ts_ms, utterance_id),
+    )
 
 
 def fading(conn: apsw.Connection, before_ms: int) -> list[tuple[int, str, int]]:
     """(utterance id, agent, memory item id) of turns said before ``before_ms`` that nobody recalled (nor
     their session's episode) and that still have a vector."""
-    return [(r[0], r[1], r[2]) for r in conn.execute(
-        "SELECT u.utterance_id, u.agent_id, m.item_id FROM utterances u "
-        "JOIN memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id "
-        "LEFT JOIN episodes e ON e.episode_id = u.episode_id "
-        "WHERE u.embedded = 1 AND u.ref_count = 0 AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0",
-        (before_ms,))]
+    return [
+        (r[0], r[1], r[2])
+        for r in conn.execute(
+            "SELECT u.utterance_id, u.agent_id, m.item_id FROM utterances u "
+            "JOIN memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id "
+            "LEFT JOIN episodes e ON e.episode_id = u.episode_id "
+            "WHERE u.embedded = 1 AND u.ref_count = 0 AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0",
+            (before_ms,),
+        )
+    ]
 
 
 def unembed(conn: apsw.Connection, ids: Sequence[int]) -> None:
@@ -119,35 +171,49 @@ def next_of(conn: apsw.Connection, ids: Sequence[int]) -> dict[int, int]:
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    return {r[0]: r[1] for r in conn.execute(
-        f"SELECT utterance_id, prev_id FROM utterances WHERE prev_id IN ({marks})", tuple(ids))}
+    return {
+        r[0]: r[1]
+        for r in conn.execute(
+            f"SELECT utterance_id, prev_id FROM utterances WHERE prev_id IN ({marks})", tuple(ids)
+        )
+    }
 
 
 def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> list[Utterance]:
     """The turns that stated a fact now superseded are history too: "I live in Berlin" must not come
     back as current once the user has moved, though "where did I live before?" may still find it.
     The turns marked, so what quotes them can follow."""
-    ids = [r[0] for r in conn.execute(
-        "SELECT utterance_id FROM utterances WHERE agent_id = ? AND role = 'user' AND message_id IN "
-        "(SELECT message_id FROM sources WHERE kind = 'fact' AND item_id = ? AND message_id IS NOT NULL)",
-        (agent_id, fact_id))]
+    ids = [
+        r[0]
+        for r in conn.execute(
+            "SELECT utterance_id FROM utterances WHERE agent_id = ? AND role = 'user' AND message_id IN "
+            "(SELECT message_id FROM sources WHERE kind = 'fact' AND item_id = ? AND message_id IS NOT NULL)",
+            (agent_id, fact_id),
+        )
+    ]
     for uid in ids:
         conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (uid,))
     # the reply to such a turn restates or builds on the old value ("Leeds is lovely in spring"): history too
     for uid in ids:
-        conn.execute("UPDATE utterances SET status = 'superseded' WHERE prev_id = ? AND role = 'assistant'",
-                     (uid,))
+        conn.execute(
+            "UPDATE utterances SET status = 'superseded' WHERE prev_id = ? AND role = 'assistant'",
+            (uid,),
+        )
     return list(many(conn, ids).values())
 
 
 def add_participant(conn: apsw.Connection, agent_id: str, speaker: str, role: str) -> None:
-    conn.execute("INSERT OR IGNORE INTO participants (agent_id, speaker, role) VALUES (?, ?, ?)",
-                 (agent_id, speaker, role))
+    conn.execute(
+        "INSERT OR IGNORE INTO participants (agent_id, speaker, role) VALUES (?, ?, ?)",
+        (agent_id, speaker, role),
+    )
 
 
 def participants(conn: apsw.Connection, agent_id: str) -> dict[str, str]:
     """{name: role} of the people in this agent's conversations (a name used by both roles: neither)."""
     out: dict[str, str] = {}
-    for speaker, role in conn.execute("SELECT speaker, role FROM participants WHERE agent_id = ?", (agent_id,)):
+    for speaker, role in conn.execute(
+        "SELECT speaker, role FROM participants WHERE agent_id = ?", (agent_id,)
+    ):
         out[speaker] = role if speaker not in out else ""
     return {k: v for k, v in out.items() if v}

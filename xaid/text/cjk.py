@@ -24,10 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-IDEOGRAPHS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # the body of a character class: [{IDEOGRAPHS}A-Za-z]
+IDEOGRAPHS = (
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # the body of a character class: [{IDEOGRAPHS}A-Za-z]
+)
 HAN = re.compile(f"[{IDEOGRAPHS}]")
 RUN = re.compile(f"[{IDEOGRAPHS}]+")
-NON_CJK_WORD = re.compile(rf"[^\W_{IDEOGRAPHS}]+")  # a word of any other script, split where Chinese starts
+NON_CJK_WORD = re.compile(
+    rf"[^\W_{IDEOGRAPHS}]+"
+)  # a word of any other script, split where Chinese starts
 
 
 def has(text: str) -> bool:

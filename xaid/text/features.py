@@ -101,7 +101,9 @@ _NUMBER = re.compile(
 # "一个人", "一下", "半天": a lone 一 or 半 with a counting word is an article or a shrug, not a number;
 # with a unit of time or measure ("一年", "一公里") it still says how much.
 _ZH_ARTICLE_UNITS = frozenset("个次只本条件张位家份杯瓶遍台辆块元人层首部篇门节场趟顿")
-_ZH_UNIT_CHARS = "个月次天年岁周星期小时分钟公里斤只本条件张位家份杯瓶遍台辆块钱元倍人层首部篇门节场趟顿"
+_ZH_UNIT_CHARS = (
+    "个月次天年岁周星期小时分钟公里斤只本条件张位家份杯瓶遍台辆块钱元倍人层首部篇门节场趟顿"
+)
 
 # -- proper nouns --------------------------------------------------------------------------------------
 
@@ -130,8 +132,10 @@ _ZH_QUOTED = re.compile(r"《([^》]{1,30})》|“([^”]{1,30})”|「([^」]{1
 _ZH_SUFFIXED = re.compile(rf"[{_CJK}]{{1,8}}?(?:公司|大学|医院|老师|先生|女士|市|省|路)")
 _ZH_PERSON_SUFFIXES = ("老师", "先生", "女士")
 # A character at which a name cannot continue leftward: "我在北京大学" is 北京大学, not 在北京大学.
-_ZH_BOUNDARY = frozenset("我你他她它们的在去到是和跟与从自给叫了个家位这那一把被对向往"
-                         "来回说找见于为让请要想会能就也都还很条")
+_ZH_BOUNDARY = frozenset(
+    "我你他她它们的在去到是和跟与从自给叫了个家位这那一把被对向往"
+    "来回说找见于为让请要想会能就也都还很条"
+)
 _ZH_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9+#.'-]*[A-Za-z0-9+#]|[A-Za-z]")
 
 
@@ -159,7 +163,9 @@ def _english_nouns(text: str, out: list[str]) -> None:
             word = raw if raw.endswith(".") and _TITLE_WORD.fullmatch(raw) else raw.rstrip(".")
             word = word.removesuffix("'s").removesuffix("’s")
             low = word.lower()
-            if raw and ((low in _LINK_WORDS and group) or (low not in _STOP and low not in _CALENDAR_WORDS)):
+            if raw and (
+                (low in _LINK_WORDS and group) or (low not in _STOP and low not in _CALENDAR_WORDS)
+            ):
                 group.append(word)
                 continue
             while group and group[-1].lower() in _LINK_WORDS:
@@ -179,7 +185,11 @@ def _chinese_nouns(text: str, out: list[str]) -> None:
         out.append(next(g for g in m.groups() if g))
     for m in _ZH_SUFFIXED.finditer(text):
         s = m.group()
-        suffix = next(x for x in ("公司", "大学", "医院", "老师", "先生", "女士", "市", "省", "路") if s.endswith(x))
+        suffix = next(
+            x
+            for x in ("公司", "大学", "医院", "老师", "先生", "女士", "市", "省", "路")
+            if s.endswith(x)
+        )
         head = s[: -len(suffix)]
         cut = max((i for i, ch in enumerate(head) if ch in _ZH_BOUNDARY), default=-1)
         head = head[cut + 1 :][-6:]
@@ -228,7 +238,9 @@ def _vague(s: str) -> bool:
     """一个, 一下, 半天: the numeral is an article or a shrug here, not an amount."""
     head = s.rstrip(_ZH_UNIT_CHARS)
     unit = s[len(head) :]
-    return (head == "一" and unit in _ZH_ARTICLE_UNITS) or (head == "半" and unit not in {"年", "个月", "小时"})
+    return (head == "一" and unit in _ZH_ARTICLE_UNITS) or (
+        head == "半" and unit not in {"年", "个月", "小时"}
+    )
 
 
 _UPPER = re.compile("[A-Z]")
@@ -265,8 +277,14 @@ def specificity(text: str) -> float:
     "ok" ≈ 0.004, "I met Dr. Chen at Stanford Hospital on May 5 at 3pm" ≈ 0.83.
     """
     f = features(text)
-    mass = sum(w * n for w, n in zip(_WEIGHTS, (len(f.proper_nouns), len(f.numbers), len(f.dates), len(f.urls)),
-                                     strict=True))
+    mass = sum(
+        w * n
+        for w, n in zip(
+            _WEIGHTS, (len(f.proper_nouns), len(f.numbers), len(f.dates), len(f.urls)), strict=True
+        )
+    )
     length = len(_WORDS.findall(text)) + len(_HAS_CJK.findall(text)) / 2
-    score = _FEATURE_CEILING * (1.0 - math.exp(-mass / _SCALE)) + _LENGTH_SHARE * min(1.0, length / _LENGTH_FULL)
+    score = _FEATURE_CEILING * (1.0 - math.exp(-mass / _SCALE)) + _LENGTH_SHARE * min(
+        1.0, length / _LENGTH_FULL
+    )
     return round(min(1.0, score), 4)

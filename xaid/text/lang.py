@@ -15,7 +15,9 @@ from .cjk import count as cjk_count
 
 Lang = Literal["en", "zh"]
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}")
-LANG_MIN_SIGNAL = 2  # Latin words a message needs to decide alone; with fewer, earlier user messages decide too
+LANG_MIN_SIGNAL = (
+    2  # Latin words a message needs to decide alone; with fewer, earlier user messages decide too
+)
 LANG_LOOKBACK = 4
 
 
@@ -34,6 +36,8 @@ def language(user_texts: Sequence[str]) -> Lang:
     for text in reversed(user_texts[-LANG_LOOKBACK:]):
         cjk += cjk_count(text)
         latin += len(_LATIN_WORD.findall(text))
-        if cjk or latin >= LANG_MIN_SIGNAL:  # one Chinese character says more than one Latin word ("ok")
+        if (
+            cjk or latin >= LANG_MIN_SIGNAL
+        ):  # one Chinese character says more than one Latin word ("ok")
             break
     return "zh" if cjk and cjk >= latin else "en"

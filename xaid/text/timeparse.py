@@ -60,14 +60,38 @@ _HOURS = {
     "晚上": (18, 24), "夜里": (18, 24), "今晚": (18, 24), "今夜": (18, 24), "明晚": (18, 24),
     "昨晚": (18, 24), "昨夜": (18, 24),
 }  # fmt: skip
-_EN_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_EN_WORDS = (
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 _EN_NUMS = {w: i for i, w in enumerate(_EN_WORDS, 1)}
 _EN_NUMS |= {"a": 1, "an": 1, "a couple": 2, "a couple of": 2, "a few": 3}
 _ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "几": 3}
-_EN_DAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+_EN_DAYS = {
+    "monday": 0,
+    "tuesday": 1,
+    "wednesday": 2,
+    "thursday": 3,
+    "friday": 4,
+    "saturday": 5,
+    "sunday": 6,
+}
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _MONTHS = {
-    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
 }
 _ZH_SHIFT = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}
 
@@ -196,7 +220,9 @@ def _month_day(c: _Ctx, day: int, shift: int | None) -> Span | None:
         return None
     if shift is not None:
         first = _add_months(c.today.replace(day=1), shift)
-        return _day(first.replace(day=day)) if day <= monthrange(first.year, first.month)[1] else None
+        return (
+            _day(first.replace(day=day)) if day <= monthrange(first.year, first.month)[1] else None
+        )
     step = -1 if c.past() else 1
     first = c.today.replace(day=1)
     for k in range(13):  # a 31st is never more than a few months away
@@ -210,7 +236,13 @@ def _month_day(c: _Ctx, day: int, shift: int | None) -> Span | None:
 
 # -- English ------------------------------------------------------------------------------------------
 
-_EN_OFFSET = {"the day before yesterday": -2, "yesterday": -1, "today": 0, "tomorrow": 1, "the day after tomorrow": 2}
+_EN_OFFSET = {
+    "the day before yesterday": -2,
+    "yesterday": -1,
+    "today": 0,
+    "tomorrow": 1,
+    "the day after tomorrow": 2,
+}
 _PART = r"(?:\s+(morning|afternoon|evening|night))?"
 _NUM = r"([0-9]{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple(?:\s+of)?|a\s+few|an?)"
 _UNIT = r"(day|week|month|year)s?"
@@ -231,11 +263,19 @@ _AFTER_DAY = (
     r"my|our|is|was|will|morning|afternoon|evening|night)\b))"
 )
 _EN_SHIFT = {"last": -1, "this": 0, "next": 1}
-_EN_MODES: dict[str | None, str | int] = {"last": -1, "next": 1, "this": "cue", "on": "cue", None: "cue"}
+_EN_MODES: dict[str | None, str | int] = {
+    "last": -1,
+    "next": 1,
+    "this": "cue",
+    "on": "cue",
+    None: "cue",
+}
 
 
 def _en_day(g: tuple, c: _Ctx) -> Span:
-    return _day(c.today + timedelta(_EN_OFFSET[" ".join(g[0].lower().split())]), g[1] and g[1].lower())
+    return _day(
+        c.today + timedelta(_EN_OFFSET[" ".join(g[0].lower().split())]), g[1] and g[1].lower()
+    )
 
 
 def _en_part(g: tuple, c: _Ctx) -> Span:
@@ -260,13 +300,27 @@ def _en_date(g: tuple, c: _Ctx) -> Span | None:
 
 _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     (
-        r"\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tomorrow)" + _PART + r"\b",
+        r"\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tomorrow)"
+        + _PART
+        + r"\b",
         _en_day,
     ),
     (r"\b(tonight|this\s+(morning|afternoon|evening)|last\s+night)\b", _en_part),
-    (r"\b(last|this|next)\s+(week|month|year)\b", lambda g, c: _span(c, g[1].lower(), _EN_SHIFT[g[0].lower()])),
-    (r"\b(?:(last|next)|this\s+coming|this|coming|(?:on|over|at|for|during)\s+the)\s+weekend\b", _en_weekend),
-    (r"\b(?:(last|next|this\s+coming|this|coming|on|by|until|till)\s+)?" + _WEEKDAY + _PART + r"\b", _en_weekday),
+    (
+        r"\b(last|this|next)\s+(week|month|year)\b",
+        lambda g, c: _span(c, g[1].lower(), _EN_SHIFT[g[0].lower()]),
+    ),
+    (
+        r"\b(?:(last|next)|this\s+coming|this|coming|(?:on|over|at|for|during)\s+the)\s+weekend\b",
+        _en_weekend,
+    ),
+    (
+        r"\b(?:(last|next|this\s+coming|this|coming|on|by|until|till)\s+)?"
+        + _WEEKDAY
+        + _PART
+        + r"\b",
+        _en_weekday,
+    ),
     (
         r"(?<!once\s)(?<!twice\s)\bin\s+" + _NUM + r"\s+" + _UNIT + r"\b(?!-)",
         lambda g, c: _offset(c, _num(g[0]), g[1].lower(), 1),
@@ -287,16 +341,43 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
 
 # -- Chinese ------------------------------------------------------------------------------------------
 
-_ZH_OFFSET = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2}
+_ZH_OFFSET = {
+    "大前天": -3,
+    "前天": -2,
+    "昨天": -1,
+    "昨日": -1,
+    "今天": 0,
+    "今日": 0,
+    "明天": 1,
+    "明日": 1,
+    "后天": 2,
+}
 _ZH_OFFSET |= {"大后天": 3}
-_ZH_PARTS = {"今早": 0, "今晨": 0, "今晚": 0, "今夜": 0, "明早": 1, "明晚": 1, "昨晚": -1, "昨夜": -1}
+_ZH_PARTS = {
+    "今早": 0,
+    "今晨": 0,
+    "今晚": 0,
+    "今夜": 0,
+    "明早": 1,
+    "明晚": 1,
+    "昨晚": -1,
+    "昨夜": -1,
+}
 _ZH_PART = r"(早上|早晨|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
 _ZH_NUM = r"([0-9]{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九几])"
 _ZH_DNUM = r"([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
 _ZH_PRE = r"(?<![马晚早一])(上上|下下|上|下|这|本)个?"
 _ZH_WEEK = r"(?:周|星期|礼拜)"
 _ZH_NOT_YI = r"(?![起下样般直点些次定])"  # 下周一起去 is "next week, together", not next Monday
-_ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}
+_ZH_UNITS = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "年": "year",
+}
 
 
 def _zh_words(words: Iterable[str]) -> str:
@@ -329,7 +410,10 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         rf"{_ZH_PRE}{_ZH_WEEK}(?![二三四五六日天末围边到期年全刊岁转报]|一{_ZH_NOT_YI})",
         lambda g, c: _span(c, "week", _ZH_SHIFT[g[0]]),
     ),
-    (rf"(?:{_ZH_PRE}|(?<![每个一两几]))周末", lambda g, c: _weekend(c, None if g[0] is None else _ZH_SHIFT[g[0]])),
+    (
+        rf"(?:{_ZH_PRE}|(?<![每个一两几]))周末",
+        lambda g, c: _weekend(c, None if g[0] is None else _ZH_SHIFT[g[0]]),
+    ),
     (
         rf"(?:(上个?月|这个?月|本月|下个?月)|(?<![0-9月第几一二三四五六七八九十])){_ZH_DNUM}号"
         r"(?![线楼床门口位座机房院车窗台店馆厅仓码鞋球选箱柜])",
@@ -338,11 +422,15 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     (rf"{_ZH_PRE}月(?![亮光饼球色])", lambda g, c: _span(c, "month", _ZH_SHIFT[g[0]])),
     (
         rf"({_zh_words({'前年': -2, '去年': -1, '今年': 0, '明年': 1, '后年': 2})})(?![轻纪龄级代])",
-        lambda g, c: _span(c, "year", {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}[g[0]]),
+        lambda g, c: _span(
+            c, "year", {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}[g[0]]
+        ),
     ),
     (
         rf"(?<![第这那]){_ZH_NUM}(天|日|周|个?星期|个?礼拜|个月|年)(以后|之后|以前|之前|前|后)",
-        lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], -1 if "前" in g[2] else 1),
+        lambda g, c: _offset(
+            c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], -1 if "前" in g[2] else 1
+        ),
     ),
     (
         rf"(?<![不经超度难通路错])过{_ZH_NUM}(天|周|个星期|个月)",
@@ -353,7 +441,9 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
 ]
 
 
-def _compile() -> tuple[re.Pattern[str], dict[str, tuple[Callable[[tuple, _Ctx], Span | None], int, int]]]:
+def _compile() -> tuple[
+    re.Pattern[str], dict[str, tuple[Callable[[tuple, _Ctx], Span | None], int, int]]
+]:
     """One alternation over every rule, so a message is scanned once and overlaps resolve leftmost-first."""
     parts, dispatch = [], {}
     for i, (pattern, resolve) in enumerate(_EN_RULES + _ZH_RULES):
@@ -389,12 +479,20 @@ def find_times(text: str, ts_ms: int, tz: tzinfo | None = None) -> list[TimeRef]
             continue
         if span is not None:
             f, t, granularity, hours = span
-            refs.append(TimeRef(m.group(), ctx.start, ctx.end, f, t, granularity, _direction(f, t, hours, ctx)))
+            refs.append(
+                TimeRef(
+                    m.group(), ctx.start, ctx.end, f, t, granularity, _direction(f, t, hours, ctx)
+                )
+            )
     return refs
 
 
 def _label(ref: TimeRef) -> str:
-    return ref.date_from.isoformat() if ref.date_from == ref.date_to else f"{ref.date_from}..{ref.date_to}"
+    return (
+        ref.date_from.isoformat()
+        if ref.date_from == ref.date_to
+        else f"{ref.date_from}..{ref.date_to}"
+    )
 
 
 def annotate(text: str, ts_ms: int, tz: tzinfo | None = None) -> str:

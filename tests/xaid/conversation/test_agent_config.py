@@ -12,8 +12,16 @@ def test_an_empty_config_takes_the_daemon_defaults() -> None:
 
 
 def test_a_zero_temperature_is_kept() -> None:
-    read = agent_config.read(agent_config.validate({"temperature": 0, "max_tokens": 40, "memory": False,
-                                                    "tools": [{"name": "lookup_weather"}]}))
+    read = agent_config.read(
+        agent_config.validate(
+            {
+                "temperature": 0,
+                "max_tokens": 40,
+                "memory": False,
+                "tools": [{"name": "lookup_weather"}],
+            }
+        )
+    )
     assert read.sampling_temperature(0.7) == 0.0
     assert read.reply_tokens(512) == 40 and not read.memory and read.mood
     assert [t.name for t in read.tools] == ["lookup_weather"]

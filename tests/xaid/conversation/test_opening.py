@@ -22,11 +22,17 @@ from xaid.conversation.opening import OpeningGuard, could_start, fix, fix_head
         ("Good morning, Mia. Did you sleep?", "Mia", "Good morning. Did you sleep?"),
         ("Hey mia, you ok?", "Mia", "Hey, you ok?"),
         ("Mia, how was it?", "Mia", "How was it?"),
-        ("嗨！你好，小雅。有什么想聊的吗？", "小雅", "嗨！你好。有什么想聊的吗？"),  # after a second greeting
+        (
+            "嗨！你好，小雅。有什么想聊的吗？",
+            "小雅",
+            "嗨！你好。有什么想聊的吗？",
+        ),  # after a second greeting
         ("Hi! Good morning, Mia!", "Mia", "Hi! Good morning!"),
     ],
 )
-def test_a_greeting_with_the_companions_own_name_loses_the_name(reply: str, name: str, fixed: str) -> None:
+def test_a_greeting_with_the_companions_own_name_loses_the_name(
+    reply: str, name: str, fixed: str
+) -> None:
     assert fix(reply, name) == fixed
 
 
@@ -45,9 +51,19 @@ def test_the_name_anywhere_else_stays(reply: str, name: str) -> None:
     assert fix(reply, name) == reply
 
 
-@pytest.mark.parametrize("reply", ["嗨，小雅！今天怎么样？", "早上好！今天怎么样", "Hi Mia! How are you?",
-                                   "嗨！你好，小雅。有什么想聊的吗？", "Hi! Good morning, Mia!",
-                                   "I am so sorry to hear that.", "Hello there, Mia~ hi", "  Hi, Mia!"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "嗨，小雅！今天怎么样？",
+        "早上好！今天怎么样",
+        "Hi Mia! How are you?",
+        "嗨！你好，小雅。有什么想聊的吗？",
+        "Hi! Good morning, Mia!",
+        "I am so sorry to hear that.",
+        "Hello there, Mia~ hi",
+        "  Hi, Mia!",
+    ],
+)
 def test_the_stream_sends_what_is_stored_however_it_is_cut(reply: str) -> None:
     name = "小雅" if any("\u4e00" <= ch <= "\u9fff" for ch in reply) else "Mia"
     rng = random.Random(7)
@@ -55,7 +71,7 @@ def test_the_stream_sends_what_is_stored_however_it_is_cut(reply: str) -> None:
         guard, out, i = OpeningGuard(name), "", 0
         while i < len(reply):
             k = rng.randint(1, 4)
-            out += guard.feed(reply[i:i + k])
+            out += guard.feed(reply[i : i + k])
             i += k
         assert out + guard.finish() == fix_head(reply, name)
 
@@ -64,14 +80,18 @@ def test_an_opening_that_cannot_become_the_name_is_not_held() -> None:
     assert not could_start("I am", "Mia") and not could_start("早上好！今", "小雅")
     assert could_start("Good mor", "Mia") and could_start("嗨，小", "小雅")
     guard = OpeningGuard("Mia")
-    assert guard.feed("Sorry") == "Sorry"  # released at once: the first token reaches the user unheld
+    assert (
+        guard.feed("Sorry") == "Sorry"
+    )  # released at once: the first token reaches the user unheld
 
 
 def test_the_daemon_streams_and_stores_the_fixed_opening(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The scripted provider stands in for a model that greets the user with the companion's name."""
     with InProcessDaemon(tmp_path / "d") as daemon, daemon.client() as c:
-        for name, said, fixed in (("Mia", "Hi Mia! How did the exam go?", "Hi! How did the exam go?"),
-                                  ("小雅", "嗨，小雅！考试怎么样？", "嗨！考试怎么样？")):
+        for name, said, fixed in (
+            ("Mia", "Hi Mia! How did the exam go?", "Hi! How did the exam go?"),
+            ("小雅", "嗨，小雅！考试怎么样？", "嗨！考试怎么样？"),
+        ):
             agent = c.agent_create(f"a{len(name)}", name=name)["agent_id"]
             sid = c.session_open(agent)["session_id"]
             stream = c.session_send(sid, f"[[say:{said}]]")

@@ -34,26 +34,42 @@ def late(ctx: prompt.Context, lang: Lang = "en") -> str:
 
 def test_next_turn_extends_this_one_and_keeps_shown_memories_in_place() -> None:
     history = [msg(1, "user", "Morning! Any news from Anna?")]
-    ctx1 = prompt.Context(profile="The user works at Globex.", tone="Tone: easy.", memories=M1, suggestion=SUGGEST)
+    ctx1 = prompt.Context(
+        profile="The user works at Globex.", tone="Tone: easy.", memories=M1, suggestion=SUGGEST
+    )
     turn1 = prompt.build(AGENT, history, 2000, ctx1)
     assert [m.content for m in turn1[1:]] == [M1, late(ctx1), history[0].text]
     assert SUGGEST in late(ctx1) and "Tone: easy." in late(ctx1)
 
     history += [msg(2, "assistant", "Good morning!"), msg(3, "user", "我下周要去上海。")]
-    ctx2 = prompt.Context(profile="The user works at Globex.", tone="语气：轻松。", memories=M2, shown=((1, M1),))
+    ctx2 = prompt.Context(
+        profile="The user works at Globex.", tone="语气：轻松。", memories=M2, shown=((1, M1),)
+    )
     turn2 = prompt.build(AGENT, history, 2000, ctx2)
-    assert [m.content for m in turn2[1:]] == [M1, history[0].text, "Good morning!", M2, late(ctx2, "zh"),
-                                              history[2].text]
+    assert [m.content for m in turn2[1:]] == [
+        M1,
+        history[0].text,
+        "Good morning!",
+        M2,
+        late(ctx2, "zh"),
+        history[2].text,
+    ]
     # everything before the first turn's directive is reused as it was
     assert common_prefix(turn1, turn2) == 2
 
     history += [msg(4, "assistant", "好的！"), msg(5, "user", "And Anna?")]
-    ctx3 = prompt.Context(profile="The user works at Globex.", tone="Tone: easy.", shown=((1, M1), (3, M2)))
+    ctx3 = prompt.Context(
+        profile="The user works at Globex.", tone="Tone: easy.", shown=((1, M1), (3, M2))
+    )
     turn3 = prompt.build(AGENT, history, 2000, ctx3)
     # nothing new recalled: turn 3 re-reads only turn 2's user message and reply, its directive and the new message
     assert common_prefix(turn2, turn3) == len(turn2) - 2
-    assert turn3[len(turn2) - 2:] == (ChatMessage("user", history[2].text), ChatMessage("assistant", "好的！"),
-                                      ChatMessage("system", late(ctx3)), ChatMessage("user", "And Anna?"))
+    assert turn3[len(turn2) - 2 :] == (
+        ChatMessage("user", history[2].text),
+        ChatMessage("assistant", "好的！"),
+        ChatMessage("system", late(ctx3)),
+        ChatMessage("user", "And Anna?"),
+    )
 
 
 def test_memories_shown_with_a_dropped_message_go_with_it() -> None:
@@ -79,12 +95,19 @@ def test_a_tone_change_leaves_the_head_and_everything_before_the_last_directive_
     history += [msg(4, "assistant", "glad to hear"), msg(5, "user", "actually I'm exhausted")]
     tired = prompt.Context(profile=profile, tone="Tone: They are worn out: be gentle and brief.")
     turn_next = prompt.build(AGENT, history, 2000, tired)
-    assert turn_next[0] == turn_n[0] and "worn out" not in turn_next[0].content and profile in turn_n[0].content
+    assert (
+        turn_next[0] == turn_n[0]
+        and "worn out" not in turn_next[0].content
+        and profile in turn_n[0].content
+    )
     # turn N's directive and message are its last two; everything before them is reused byte for byte
-    assert turn_next[:len(turn_n) - 2] == turn_n[:-2]
-    assert turn_next[len(turn_n) - 2:] == (
-        ChatMessage("user", "work was fine"), ChatMessage("assistant", "glad to hear"),
-        ChatMessage("system", late(tired)), ChatMessage("user", "actually I'm exhausted"))
+    assert turn_next[: len(turn_n) - 2] == turn_n[:-2]
+    assert turn_next[len(turn_n) - 2 :] == (
+        ChatMessage("user", "work was fine"),
+        ChatMessage("assistant", "glad to hear"),
+        ChatMessage("system", late(tired)),
+        ChatMessage("user", "actually I'm exhausted"),
+    )
     assert "worn out" in late(tired)
 
 
@@ -98,23 +121,36 @@ def test_the_directive_is_in_the_users_language_and_names_the_agent() -> None:
 
 
 def _session(n: int) -> list[Message]:
-    return [msg(i, "user" if i % 2 else "assistant", f"message number {i} about the garden") for i in range(1, n + 1)]
+    return [
+        msg(i, "user" if i % 2 else "assistant", f"message number {i} about the garden")
+        for i in range(1, n + 1)
+    ]
 
 
 def test_layer_a_chunks_stand_in_for_their_messages_only_once_these_do_not_fit() -> None:
     history = _session(29)  # ends with a user message, as a turn does
-    ctx = prompt.Context(earlier=("Earlier: (12 other messages).", "Earlier: (12 other messages)."),
-                         folded_upto=(12, 24))
+    ctx = prompt.Context(
+        earlier=("Earlier: (12 other messages).", "Earlier: (12 other messages)."),
+        folded_upto=(12, 24),
+    )
     assert prompt.folds_needed(AGENT, history, 4000, ctx) == 0
     roomy = prompt.build(AGENT, history, 4000, dataclasses.replace(ctx, folds=0))
-    assert not any(m.content.startswith("Earlier") for m in roomy) and roomy[1].content == history[0].text
+    assert (
+        not any(m.content.startswith("Earlier") for m in roomy)
+        and roomy[1].content == history[0].text
+    )
     # the next turn extends this one: no fold happened although the chunks exist
     longer = _session(31)
     assert prompt.folds_needed(AGENT, longer, 4000, ctx) == 0
-    assert prompt.build(AGENT, longer, 4000, dataclasses.replace(ctx, folds=0))[:len(roomy) - 2] == roomy[:-2]
+    assert (
+        prompt.build(AGENT, longer, 4000, dataclasses.replace(ctx, folds=0))[: len(roomy) - 2]
+        == roomy[:-2]
+    )
     # once the messages do not fit, the fewest chunks that make them fit stand in for them, and stay
     k = prompt.folds_needed(AGENT, history, 300, ctx)
     assert k >= 1
     tight = prompt.build(AGENT, history, 300, dataclasses.replace(ctx, folds=k))
-    assert tight[1].content.startswith("Earlier") and history[0].text not in [m.content for m in tight]
+    assert tight[1].content.startswith("Earlier") and history[0].text not in [
+        m.content for m in tight
+    ]
     assert prompt.folds_needed(AGENT, history, 4000, ctx, at_least=k) == k

@@ -21,9 +21,16 @@ def test_the_head_stays_byte_identical_when_the_mood_crosses_a_band(tmp_path: Pa
     with InProcessDaemon(tmp_path / "d") as proc, proc.client() as c:
         c.agent_create("mia", name="Mia")
         sid = c.session_open("mia", ts=T0)["session_id"]
-        texts = ["hi there", "I'm completely exhausted, worst day ever, so so tired", "thanks", "累死了，真的好累"]
-        turns = [c.session_send(sid, t, ts=T0 + i * MINUTE, explain=True).finish()["context"]
-                 for i, t in enumerate(texts)]
+        texts = [
+            "hi there",
+            "I'm completely exhausted, worst day ever, so so tired",
+            "thanks",
+            "累死了，真的好累",
+        ]
+        turns = [
+            c.session_send(sid, t, ts=T0 + i * MINUTE, explain=True).finish()["context"]
+            for i, t in enumerate(texts)
+        ]
     assert turns[0]["tone"] is None and turns[1]["tone"] is not None
     assert len({t["system_prompt"] for t in turns}) == 1
     assert turns[1]["tone"] in turns[1]["directive"] and "Tone:" not in turns[1]["system_prompt"]
@@ -37,11 +44,17 @@ def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: 
         with proc.client() as c:
             c.agent_create("mia", name="Mia")
             sid = c.session_open("mia", ts=T0)["session_id"]
-            contexts = [c.session_send(sid, f"my plant number {i} needs water", ts=T0 + i * MINUTE,
-                                       explain=True).finish()["context"] for i in range(8)]
+            contexts = [
+                c.session_send(
+                    sid, f"my plant number {i} needs water", ts=T0 + i * MINUTE, explain=True
+                ).finish()["context"]
+                for i in range(8)
+            ]
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
-        chunks = conn.execute("SELECT count(*) FROM compressions WHERE session_id = ?", (sid,)).fetchone()[0]
+        chunks = conn.execute(
+            "SELECT count(*) FROM compressions WHERE session_id = ?", (sid,)
+        ).fetchone()[0]
         conn.close()
     assert chunks >= 2  # Layer A folded as before ...
     # ... but 16 short messages fit 4,096 tokens: the prompt kept them verbatim
@@ -53,21 +66,32 @@ def test_once_the_context_is_full_chunks_stand_in_and_stay(tmp_path: Path) -> No
     with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("mia", name="Mia", config={"max_tokens": 16})
         sid = c.session_open("mia", ts=T0)["session_id"]
-        line = "today I repotted the fern, watered the basil and moved the orchid to the sunny window"
-        contexts = [c.session_send(sid, f"{line} ({i})", ts=T0 + i * MINUTE, explain=True).finish()["context"]
-                    for i in range(14)]
+        line = (
+            "today I repotted the fern, watered the basil and moved the orchid to the sunny window"
+        )
+        contexts = [
+            c.session_send(sid, f"{line} ({i})", ts=T0 + i * MINUTE, explain=True).finish()[
+                "context"
+            ]
+            for i in range(14)
+        ]
     uptos = [ctx["folded_upto"] for ctx in contexts]
     assert uptos[0] == 0 and uptos[-1] > 0  # verbatim first, chunks once the budget is reached
     assert uptos == sorted(uptos)  # and a chunk that stood in once stays
-    assert len(set(uptos)) < len(uptos) - 4  # the prompt's middle changed at a few turns, not at every one
+    assert (
+        len(set(uptos)) < len(uptos) - 4
+    )  # the prompt's middle changed at a few turns, not at every one
 
 
 def test_a_forget_takes_the_profile_out_of_the_head_at_once(tmp_path: Path) -> None:
     """The head keeps the profile of the session's start, except that what the user had deleted leaves it."""
     env = {"XAID_MEMORY_PERSONA_EVERY": "1"}
     with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
+
         def head(sid: str, text: str, minute: int) -> str:
-            return c.session_send(sid, text, ts=T0 + minute * MINUTE, explain=True).finish()["context"]["system_prompt"]
+            return c.session_send(sid, text, ts=T0 + minute * MINUTE, explain=True).finish()[
+                "context"
+            ]["system_prompt"]
 
         sessions = {}
         for agent in ("by-api", "in-chat"):

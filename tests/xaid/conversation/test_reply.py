@@ -6,10 +6,18 @@ from xaid.conversation.reply import Timings, TurnReply
 
 
 def test_the_reply_map_has_warnings_and_context_only_when_there_are_some() -> None:
-    plain = TurnReply("好的。", 7, 6, "stop", 120, 3, Timings(1.23456, 0.0, None, 40.0004)).to_wire()
+    plain = TurnReply(
+        "好的。", 7, 6, "stop", 120, 3, Timings(1.23456, 0.0, None, 40.0004)
+    ).to_wire()
     assert "warnings" not in plain and "context" not in plain
-    assert plain["timings"] == {"memory_ms": 1.235, "queued_ms": 0.0, "first_token_ms": None, "total_ms": 40.0}
+    assert plain["timings"] == {
+        "memory_ms": 1.235,
+        "queued_ms": 0.0,
+        "first_token_ms": None,
+        "total_ms": 40.0,
+    }
     assert plain["usage"] == {"prompt_tokens": 120, "completion_tokens": 3}
-    full = TurnReply("ok", 2, 1, "stop", 1, 1, Timings(0, 0, 5.0, 9.0), ("tools_unsupported",),
-                     {"lang": "en"}).to_wire()
+    full = TurnReply(
+        "ok", 2, 1, "stop", 1, 1, Timings(0, 0, 5.0, 9.0), ("tools_unsupported",), {"lang": "en"}
+    ).to_wire()
     assert full["warnings"] == ["tools_unsupported"] and full["context"] == {"lang": "en"}

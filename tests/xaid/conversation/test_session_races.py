@@ -35,7 +35,9 @@ def test_send_racing_close_is_refused_or_lands_before_the_close(tmp_path: Path) 
             try:
                 closed_ms = closer.session_close(sid, ts=T0 + 5_000)["closed_ms"]
             except XaiError as exc:
-                assert exc.code == "busy"  # the turn was running: it finishes, then the close may come
+                assert (
+                    exc.code == "busy"
+                )  # the turn was running: it finishes, then the close may come
                 t.join()
                 closed_ms = closer.session_close(sid, ts=T0 + 5_000)["closed_ms"]
             t.join()

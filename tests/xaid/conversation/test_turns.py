@@ -19,7 +19,11 @@ LONG = " ".join(f"word{i}" for i in range(60))
 WEATHER = {
     "name": "weather",
     "description": "Current weather in a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+    },
 }
 
 
@@ -33,17 +37,25 @@ def open_session(c: Client, agent: str = "mia", **agent_kw: object) -> str:
 
 def test_streamed_reply_is_persisted_in_order(client: Client) -> None:
     sid = open_session(client, persona_init="Warm and brief.")
-    stream = client.session_send(sid, "I start at the new job on Monday, 我很紧张", ref="m-1", speaker="Ann")
+    stream = client.session_send(
+        sid, "I start at the new job on Monday, 我很紧张", ref="m-1", speaker="Ann"
+    )
     deltas = [ev.data["delta"] for ev in stream if ev.event == "text"]
     assert len(deltas) > 3  # streamed piece by piece, not in one lump
-    assert "".join(deltas) == stream.result["text"] == "echo: I start at the new job on Monday, 我很紧张"
+    assert (
+        "".join(deltas)
+        == stream.result["text"]
+        == "echo: I start at the new job on Monday, 我很紧张"
+    )
     history = client.session_history(sid)["messages"]
     assert [(m["role"], m["text"]) for m in history] == [
         ("user", "I start at the new job on Monday, 我很紧张"),
         ("assistant", stream.result["text"]),
     ]
     assert history[0]["ref"] == "m-1" and history[0]["speaker"] == "Ann"
-    assert history[1]["ref"] == str(history[1]["id"])  # the daemon's own id when the client gave none
+    assert history[1]["ref"] == str(
+        history[1]["id"]
+    )  # the daemon's own id when the client gave none
     assert stream.result["usage"]["completion_tokens"] == len(deltas)
 
 
@@ -133,9 +145,14 @@ def test_tool_round_trip(client: Client) -> None:
         if ev.event == "tool_call":
             calls.append(ev.data)
             client.session_tool_result(sid, ev.data["call_id"], {"temp_c": -3, "sky": "snow"})
-    assert calls == [{"call_id": calls[0]["call_id"], "name": "weather", "arguments": {"city": "Oslo"}}]
+    assert calls == [
+        {"call_id": calls[0]["call_id"], "name": "weather", "arguments": {"city": "Oslo"}}
+    ]
     assert stream.result["text"] == 'tool weather returned: {"temp_c": -3, "sky": "snow"}'
-    roles = [(m["role"], m.get("tool_calls", [{}])[0].get("name")) for m in client.session_history(sid)["messages"]]
+    roles = [
+        (m["role"], m.get("tool_calls", [{}])[0].get("name"))
+        for m in client.session_history(sid)["messages"]
+    ]
     assert roles == [("user", None), ("assistant", "weather"), ("tool", None), ("assistant", None)]
 
 
@@ -147,7 +164,10 @@ def test_tool_result_for_an_unknown_call(client: Client) -> None:
 
 
 def test_unanswered_tool_call_times_out_and_the_history_stays_readable(tmp_path: Path) -> None:
-    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_TOOL_TIMEOUT": "0.3"}) as proc, proc.client() as c:
+    with (
+        InProcessDaemon(tmp_path / "d", env={"XAID_LLM_TOOL_TIMEOUT": "0.3"}) as proc,
+        proc.client() as c,
+    ):
         sid = open_session(c, "helper", config={"tools": [WEATHER]})
         with pytest.raises(XaiError) as info:
             c.session_send(sid, "[[tool:weather {}]]").finish()
@@ -159,7 +179,12 @@ def test_unanswered_tool_call_times_out_and_the_history_stays_readable(tmp_path:
 
 
 def test_agent_config_is_validated(client: Client) -> None:
-    for config in ({"tool": []}, {"tools": [{"name": "bad name"}]}, {"tools": [WEATHER, WEATHER]}, {"max_tokens": 0}):
+    for config in (
+        {"tool": []},
+        {"tools": [{"name": "bad name"}]},
+        {"tools": [WEATHER, WEATHER]},
+        {"max_tokens": 0},
+    ):
         with pytest.raises(XaiError) as info:
             client.agent_create("x", config=config)
         assert info.value.code == "bad_params"
@@ -194,13 +219,21 @@ def test_closed_session_refuses_new_messages(client: Client) -> None:
 def test_ingest_is_atomic_and_keeps_timestamps(client: Client) -> None:
     sid = open_session(client)
     msgs = [
-        {"role": "user", "text": "I like Python", "ts": 1_700_000_000_000, "ref": "d1:1", "speaker": "Ann"},
+        {
+            "role": "user",
+            "text": "I like Python",
+            "ts": 1_700_000_000_000,
+            "ref": "d1:1",
+            "speaker": "Ann",
+        },
         {"role": "assistant", "text": "Nice!", "ts": 1_700_000_001_000},
         {"role": "user", "text": "我喜欢猫", "ts": 1_700_000_002_000},
     ]
     assert client.session_ingest(sid, msgs)["count"] == 3
     with pytest.raises(XaiError) as info:
-        client.session_ingest(sid, [{"role": "user", "text": "kept?"}, {"role": "robot", "text": "no"}])
+        client.session_ingest(
+            sid, [{"role": "user", "text": "kept?"}, {"role": "robot", "text": "no"}]
+        )
     assert info.value.code == "bad_params" and "messages[1]" in info.value.message
     history = client.session_history(sid)["messages"]
     assert [(m["text"], m["ts"], m["ref"]) for m in history] == [

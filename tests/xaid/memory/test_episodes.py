@@ -43,12 +43,16 @@ def history(c: Client, agent: str, fact_id: int) -> list[tuple[str, str]]:
     return [(h["action"], h["decided_by"]) for h in found]
 
 
-@pytest.mark.parametrize(("line", "subjects"), [
-    ("I work at Stark.", ["user.work"]),
-    ("我在百度当编辑。", ["user.work", "user.job"]),
-])
-def test_a_fact_said_twice_in_one_session_is_one_fact_with_both_sources(client: Client, line: str,
-                                                                        subjects: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("line", "subjects"),
+    [
+        ("I work at Stark.", ["user.work"]),
+        ("我在百度当编辑。", ["user.work", "user.job"]),
+    ],
+)
+def test_a_fact_said_twice_in_one_session_is_one_fact_with_both_sources(
+    client: Client, line: str, subjects: list[str]
+) -> None:
     client.agent_create("mia")
     assert talk(client, "mia", [line, "ok", line], T0) == 0
     for subject in subjects:
@@ -72,7 +76,9 @@ def test_two_plans_on_different_dates_are_both_added_fast(client: Client) -> Non
     talk(client, "mia", ["I have a dentist appointment next Monday at 4pm."], T0)
     # The same words a week on: another appointment (cosine 0.99, which the near-duplicate rule would NOOP).
     calls = talk(client, "mia", ["I have a dentist appointment next Monday at 4pm."], T0 + 7 * DAY)
-    calls += talk(client, "mia", ["I have a doctor's appointment next Wednesday at 2pm."], T0 + 8 * DAY)
+    calls += talk(
+        client, "mia", ["I have a doctor's appointment next Wednesday at 2pm."], T0 + 8 * DAY
+    )
     plans = all_facts(client, "mia", "user.plan")
     assert calls == 0 and len(plans) == 3
     assert all(p["status"] == "current" and p["decided_by"] == "fast" for p in plans)
@@ -84,22 +90,41 @@ def test_allergies_add_up_on_the_fast_path(client: Client) -> None:
     talk(client, "mia", ["I'm allergic to gluten."], T0)
     assert talk(client, "mia", ["I'm allergic to peanuts."], T0 + 7 * DAY) == 0
     found = all_facts(client, "mia", "user.allergy")
-    assert [("gluten" in f["text"], "peanuts" in f["text"]) for f in found] == [(True, False), (False, True)]
+    assert [("gluten" in f["text"], "peanuts" in f["text"]) for f in found] == [
+        (True, False),
+        (False, True),
+    ]
     assert all(f["status"] == "current" and f["decided_by"] == "fast" for f in found)
 
 
-@pytest.mark.parametrize(("first", "later", "subject", "old", "new"), [
-    ("I work at Globex.", "I work at Initech.", "user.work", "Globex", "Initech"),
-    ("I like Python.", "I mainly write Rust now.", "user.programming_language", "Python", "Rust"),
-    ("我喜欢Python。", "我现在主要写Rust。", "user.programming_language", "Python", "Rust"),
-])
+@pytest.mark.parametrize(
+    ("first", "later", "subject", "old", "new"),
+    [
+        ("I work at Globex.", "I work at Initech.", "user.work", "Globex", "Initech"),
+        (
+            "I like Python.",
+            "I mainly write Rust now.",
+            "user.programming_language",
+            "Python",
+            "Rust",
+        ),
+        ("我喜欢Python。", "我现在主要写Rust。", "user.programming_language", "Python", "Rust"),
+    ],
+)
 def test_an_exclusive_subject_change_asks_the_model_and_the_fallback_supersedes(
-        client: Client, first: str, later: str, subject: str, old: str, new: str) -> None:
+    client: Client, first: str, later: str, subject: str, old: str, new: str
+) -> None:
     client.agent_create("mia")
     assert talk(client, "mia", [first], T0) == 0
-    assert talk(client, "mia", [later], T0 + 7 * DAY) == 1  # one decision call; its answer is unusable
+    assert (
+        talk(client, "mia", [later], T0 + 7 * DAY) == 1
+    )  # one decision call; its answer is unusable
     before, after = all_facts(client, "mia", subject)
-    assert old in before["text"] and before["status"] == "superseded" and before["superseded_by"] == after["fact_id"]
+    assert (
+        old in before["text"]
+        and before["status"] == "superseded"
+        and before["superseded_by"] == after["fact_id"]
+    )
     assert new in after["text"] and after["status"] == "current" and after["decided_by"] == "rules"
 
 

@@ -27,16 +27,26 @@ def test_unsafe_agent_ids_are_bad_params(client: Client, bad: str) -> None:
 
 
 def _safe(paths: list[str]) -> bool:
-    return all("\x00" not in p and not any(part in ("", ".", "..") for part in PurePosixPath(p).parts)
-               and not PurePosixPath(p).is_absolute() for p in paths)
+    return all(
+        "\x00" not in p
+        and not any(part in ("", ".", "..") for part in PurePosixPath(p).parts)
+        and not PurePosixPath(p).is_absolute()
+        for p in paths
+    )
 
 
 @pytest.mark.parametrize("session_id", ["../../x", "/etc/passwd", "..", "杭州/西湖", "a\\b"])
-def test_imported_session_ids_export_as_safe_files(tmp_path: Path, daemon: InProcessDaemon, client: Client,
-                                                   session_id: str) -> None:
+def test_imported_session_ids_export_as_safe_files(
+    tmp_path: Path, daemon: InProcessDaemon, client: Client, session_id: str
+) -> None:
     client.agent_create("mia")
-    line = {"session_id": session_id, "started_ms": NOW, "ended_ms": NOW + 1, "summary": "They talked of kites.",
-            "utterances": [{"role": "user", "text": "我们放了风筝。", "ts": NOW}]}
+    line = {
+        "session_id": session_id,
+        "started_ms": NOW,
+        "ended_ms": NOW + 1,
+        "summary": "They talked of kites.",
+        "utterances": [{"role": "user", "text": "我们放了风筝。", "ts": NOW}],
+    }
     assert client.memory_import("mia", files={"a.jsonl": json.dumps(line) + "\n"})["episodes"] == 1
     assert _safe(list(client.memory_export("mia")["files"]))
     out = xaictl("memory", "export", "mia", "--out", str(tmp_path / "out"), socket=daemon.socket)
@@ -46,7 +56,12 @@ def test_imported_session_ids_export_as_safe_files(tmp_path: Path, daemon: InPro
 
 def test_an_imported_session_id_with_nul_is_bad_params(client: Client) -> None:
     client.agent_create("mia")
-    line = {"session_id": "a\x00b", "started_ms": NOW, "ended_ms": NOW + 1, "summary": "They talked of kites."}
+    line = {
+        "session_id": "a\x00b",
+        "started_ms": NOW,
+        "ended_ms": NOW + 1,
+        "summary": "They talked of kites.",
+    }
     with pytest.raises(XaiError) as info:
         client.memory_import("mia", files={"a.jsonl": json.dumps(line) + "\n"})
     assert info.value.code == "bad_params" and "NUL" in info.value.message
@@ -64,9 +79,25 @@ def test_an_agent_stored_as_dotdot_by_an_older_xaid_still_exports(tmp_path: Path
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA defer_foreign_keys = ON")
         with db:
-            for table in ("agents", "sessions", "messages", "episodes", "highlights", "facts", "memory_items",
-                          "utterances", "sources", "fact_history", "persona", "jobs", "mood_state", "mood_history",
-                          "participants", "recall_items", "recall_settings"):
+            for table in (
+                "agents",
+                "sessions",
+                "messages",
+                "episodes",
+                "highlights",
+                "facts",
+                "memory_items",
+                "utterances",
+                "sources",
+                "fact_history",
+                "persona",
+                "jobs",
+                "mood_state",
+                "mood_history",
+                "participants",
+                "recall_items",
+                "recall_settings",
+            ):
                 db.execute(f"UPDATE {table} SET agent_id = '..' WHERE agent_id = 'tmp'")
         db.close()
         d.start()

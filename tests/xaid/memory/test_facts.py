@@ -20,8 +20,24 @@ CFG = MemoryConfig()
 
 
 def fact(fact_id: int, subject: str, text: str) -> Fact:
-    return Fact(fact_id, "a", subject, "preference", text, "current", None, None, 0.5, Signals(), None, None, "fast",
-                0, 0, 0)
+    return Fact(
+        fact_id,
+        "a",
+        subject,
+        "preference",
+        text,
+        "current",
+        None,
+        None,
+        0.5,
+        Signals(),
+        None,
+        None,
+        "fast",
+        0,
+        0,
+        0,
+    )
 
 
 def test_value_follows_the_weights_and_keeps_signals() -> None:
@@ -37,59 +53,99 @@ def test_mem0_fast_path_nothing_close_and_no_exclusive_subject_taken() -> None:
     tea = Claim("The user likes tea.", "user.likes", key="tea")
     assert facts.settle(tea, [(python, 0.3)], [], CFG) == facts.Decision("ADD", None, "fast")
     rust = Claim("The user mainly writes Rust now.", "user.programming_language", key="Rust")
-    assert facts.settle(rust, [(python, 0.2)], [python], CFG) is None  # an exclusive subject: maybe an UPDATE
+    assert (
+        facts.settle(rust, [(python, 0.2)], [python], CFG) is None
+    )  # an exclusive subject: maybe an UPDATE
 
 
-@pytest.mark.parametrize(("known", "said", "subject"), [
-    ("The user works at Stark.", "the user works at  Stark", "user.work"),
-    ("The user is allergic to gluten.", "The user is allergic to gluten!", "user.allergy"),
-    ("用户在百度当编辑。", "用户在百度当编辑", "user.work"),
-    ("用户对花生过敏。", "用户对花生过敏！", "user.allergy"),
-    ("用户喜欢Ｐｙｔｈｏｎ。", "用户喜欢python", "user.programming_language"),
-])
+@pytest.mark.parametrize(
+    ("known", "said", "subject"),
+    [
+        ("The user works at Stark.", "the user works at  Stark", "user.work"),
+        ("The user is allergic to gluten.", "The user is allergic to gluten!", "user.allergy"),
+        ("用户在百度当编辑。", "用户在百度当编辑", "user.work"),
+        ("用户对花生过敏。", "用户对花生过敏！", "user.allergy"),
+        ("用户喜欢Ｐｙｔｈｏｎ。", "用户喜欢python", "user.programming_language"),
+    ],
+)
 def test_an_exact_restatement_is_noop_on_the_fast_path(known: str, said: str, subject: str) -> None:
     old = fact(7, subject, known)
     decision = facts.settle(Claim(said, subject), [(old, 0.99)], [old], CFG)
     assert decision == facts.Decision("NOOP", 7, "fast")  # even for an exclusive subject
     twin = fact(-1, subject, known)  # planned earlier in the same session: no row, so no target
-    assert facts.settle(Claim(said, subject), [], [twin], CFG) == facts.Decision("NOOP", None, "fast")
-    assert facts.settle(Claim(said, "user.other"), [(old, 0.99)], [], CFG) is None  # another subject
+    assert facts.settle(Claim(said, subject), [], [twin], CFG) == facts.Decision(
+        "NOOP", None, "fast"
+    )
+    assert (
+        facts.settle(Claim(said, "user.other"), [(old, 0.99)], [], CFG) is None
+    )  # another subject
 
 
-@pytest.mark.parametrize(("said", "key", "negated", "certain"), [
-    ("用户在Globex上班。", "Globex", False, True),  # the same employer, the other language
-    ("The user works at Globex in Berlin.", "Globex", False, True),  # the same one, more words
-    ("The user works at Globex now.", "Globex", False, False),  # "now": maybe a change of role
-    ("The user no longer works at Globex.", "Globex", True, False),  # a denial
-    ("The user works at Initech.", "Initech", False, False),  # another employer: maybe an UPDATE
-])
-def test_an_exclusive_subject_named_again_in_other_words(said: str, key: str, negated: bool, certain: bool) -> None:
+@pytest.mark.parametrize(
+    ("said", "key", "negated", "certain"),
+    [
+        ("用户在Globex上班。", "Globex", False, True),  # the same employer, the other language
+        ("The user works at Globex in Berlin.", "Globex", False, True),  # the same one, more words
+        ("The user works at Globex now.", "Globex", False, False),  # "now": maybe a change of role
+        ("The user no longer works at Globex.", "Globex", True, False),  # a denial
+        (
+            "The user works at Initech.",
+            "Initech",
+            False,
+            False,
+        ),  # another employer: maybe an UPDATE
+    ],
+)
+def test_an_exclusive_subject_named_again_in_other_words(
+    said: str, key: str, negated: bool, certain: bool
+) -> None:
     globex = fact(3, "user.work", "The user works at Globex.")
-    decision = facts.settle(Claim(said, "user.work", negated=negated, key=key), [(globex, 0.8)], [globex], CFG)
+    decision = facts.settle(
+        Claim(said, "user.work", negated=negated, key=key), [(globex, 0.8)], [globex], CFG
+    )
     assert decision == (facts.Decision("NOOP", 3, "fast") if certain else None)
 
 
 def test_plans_on_different_dates_are_two_events() -> None:
-    monday = fact(1, "user.plan", "The user has a dentist appointment next Monday [2026-02-09] at 4pm.")
-    thursday = Claim("The user has a dentist appointment next Thursday [2026-03-12] at 10am.", "user.plan")
-    assert facts.settle(thursday, [(monday, 0.988)], [monday], CFG) == facts.Decision("ADD", None, "fast")
-    doctor = Claim("The user has a doctor's appointment next Wednesday [2026-02-18] at 2pm.", "user.plan")
-    assert facts.settle(doctor, [(monday, 0.77)], [monday], CFG) == facts.Decision("ADD", None, "fast")
-    moved = Claim("The user's dentist appointment got moved to Wednesday [2026-02-11].", "user.plan",
-                  source="My dentist appointment got moved to Wednesday.")
+    monday = fact(
+        1, "user.plan", "The user has a dentist appointment next Monday [2026-02-09] at 4pm."
+    )
+    thursday = Claim(
+        "The user has a dentist appointment next Thursday [2026-03-12] at 10am.", "user.plan"
+    )
+    assert facts.settle(thursday, [(monday, 0.988)], [monday], CFG) == facts.Decision(
+        "ADD", None, "fast"
+    )
+    doctor = Claim(
+        "The user has a doctor's appointment next Wednesday [2026-02-18] at 2pm.", "user.plan"
+    )
+    assert facts.settle(doctor, [(monday, 0.77)], [monday], CFG) == facts.Decision(
+        "ADD", None, "fast"
+    )
+    moved = Claim(
+        "The user's dentist appointment got moved to Wednesday [2026-02-11].",
+        "user.plan",
+        source="My dentist appointment got moved to Wednesday.",
+    )
     assert facts.settle(moved, [(monday, 0.75)], [monday], CFG) is None  # its words say it replaces
     month = fact(2, "user.plan", "The user is going to Kyoto next month [2026-03-01..2026-03-31].")
     day = Claim("The user is going to Kyoto on March 3 [2026-03-03].", "user.plan")
-    assert facts.settle(day, [(month, 0.966)], [month], CFG) is None  # overlapping: maybe a refinement
+    assert (
+        facts.settle(day, [(month, 0.966)], [month], CFG) is None
+    )  # overlapping: maybe a refinement
 
 
 def test_another_object_of_an_additive_subject_is_added_fast() -> None:
     gluten = fact(1, "user.allergy", "The user is allergic to gluten.")
     peanuts = Claim("The user is allergic to peanuts.", "user.allergy", key="peanuts")
-    assert facts.settle(peanuts, [(gluten, 0.706)], [gluten], CFG) == facts.Decision("ADD", None, "fast")
+    assert facts.settle(peanuts, [(gluten, 0.706)], [gluten], CFG) == facts.Decision(
+        "ADD", None, "fast"
+    )
     hiking = fact(2, "user.likes", "The user really likes hiking.")
     hikes = Claim("The user loves going on hikes.", "user.likes", key="going on hikes")
-    assert facts.settle(hikes, [(hiking, 0.917)], [hiking], CFG) is None  # a near paraphrase outranks the key
+    assert (
+        facts.settle(hikes, [(hiking, 0.917)], [hiking], CFG) is None
+    )  # a near paraphrase outranks the key
     more = Claim("The user likes hiking a lot.", "user.likes", key="hiking")
     assert facts.settle(more, [(hiking, 0.5)], [hiking], CFG) is None  # same subject, same object
     cat = Claim("用户喜欢猫。", "user.likes", key="猫")
@@ -99,14 +155,20 @@ def test_another_object_of_an_additive_subject_is_added_fast() -> None:
 def test_subjects_that_cannot_hold_the_same_statement_are_apart() -> None:
     friend = fact(1, "user.friend", "The user's friend is called Zoe.")
     colleague = Claim("The user's colleague is called Zoe.", "user.colleague", key="Zoe")
-    assert facts.settle(colleague, [(friend, 0.905)], [], CFG) == facts.Decision("ADD", None, "fast")
+    assert facts.settle(colleague, [(friend, 0.905)], [], CFG) == facts.Decision(
+        "ADD", None, "fast"
+    )
     python = fact(2, "user.programming_language", "The user likes Python.")
     also = Claim("The user also likes Python.", "user.likes", key="Python")
-    assert facts.settle(also, [(python, 0.9)], [], CFG) is None  # user.likes and the language overlap
+    assert (
+        facts.settle(also, [(python, 0.9)], [], CFG) is None
+    )  # user.likes and the language overlap
     imported = fact(3, "user.other", "The user is allergic to gluten.")
     peanuts = Claim("The user is allergic to peanuts.", "user.allergy", key="peanuts")
     assert facts.settle(peanuts, [(imported, 0.7)], [], CFG) == facts.Decision("ADD", None, "fast")
-    assert facts.settle(Claim(peanuts.text, "user.allergy"), [(imported, 0.7)], [], CFG) is None  # no key
+    assert (
+        facts.settle(Claim(peanuts.text, "user.allergy"), [(imported, 0.7)], [], CFG) is None
+    )  # no key
 
 
 def test_a_negation_near_a_known_fact_needs_judgment() -> None:
@@ -124,7 +186,14 @@ def test_llm_answers_are_parsed_strictly() -> None:
     assert facts.parse("UPDATE 12", known) == facts.Decision("UPDATE", 12, "llm")
     assert facts.parse("delete [13]\nbecause...", known) == facts.Decision("DELETE", 13, "llm")
     assert facts.parse("NOOP", known) == facts.Decision("NOOP", None, "llm")
-    for unusable in ("UPDATE 99", "I think we should add it", "", None, "echo: Known facts", "UPDATE -1"):
+    for unusable in (
+        "UPDATE 99",
+        "I think we should add it",
+        "",
+        None,
+        "echo: Known facts",
+        "UPDATE -1",
+    ):
         assert facts.parse(unusable, known) is None
 
 
@@ -132,21 +201,35 @@ def test_rule_fallback() -> None:
     python = fact(1, "user.programming_language", "The user likes Python.")
     tea = fact(2, "user.likes", "The user likes tea.")
     lang = "user.programming_language"
-    assert facts.fallback(Claim("The user mainly writes Rust now.", lang), [(python, 0.5)], [python]).action == "UPDATE"
-    assert facts.fallback(Claim("The user likes tea a lot.", "user.likes"), [(tea, 0.95)], [tea]) == facts.Decision(
-        "NOOP", 2, "rules")
+    assert (
+        facts.fallback(
+            Claim("The user mainly writes Rust now.", lang), [(python, 0.5)], [python]
+        ).action
+        == "UPDATE"
+    )
+    assert facts.fallback(
+        Claim("The user likes tea a lot.", "user.likes"), [(tea, 0.95)], [tea]
+    ) == facts.Decision("NOOP", 2, "rules")
     no_tea = Claim("The user doesn't like tea.", "user.likes", negated=True)
     assert facts.fallback(no_tea, [(tea, 0.8)], [tea]) == facts.Decision("UPDATE", 2, "rules")
-    assert facts.fallback(Claim("The user likes coffee.", "user.likes"), [(tea, 0.7)], [tea]).action == "ADD"
+    assert (
+        facts.fallback(Claim("The user likes coffee.", "user.likes"), [(tea, 0.7)], [tea]).action
+        == "ADD"
+    )
 
 
 def test_fallback_supersedes_a_denied_fact_even_when_it_looks_like_a_duplicate() -> None:
     gluten = fact(3, "user.allergy", "The user is allergic to gluten.")
-    denial = Claim("The user is not allergic to gluten.", "user.allergy", negated=True, key="gluten")
-    assert facts.fallback(denial, [(gluten, 0.95)], [gluten]) == facts.Decision("UPDATE", 3, "rules")
+    denial = Claim(
+        "The user is not allergic to gluten.", "user.allergy", negated=True, key="gluten"
+    )
+    assert facts.fallback(denial, [(gluten, 0.95)], [gluten]) == facts.Decision(
+        "UPDATE", 3, "rules"
+    )
     cat = fact(4, "user.likes", "用户喜欢猫。")
-    assert facts.fallback(Claim("用户不喜欢猫。", "user.likes", True, "猫"), [], [cat]) == facts.Decision(
-        "UPDATE", 4, "rules")
+    assert facts.fallback(
+        Claim("用户不喜欢猫。", "user.likes", True, "猫"), [], [cat]
+    ) == facts.Decision("UPDATE", 4, "rules")
 
 
 def test_fallback_never_targets_a_fact_planned_in_the_same_session() -> None:
@@ -179,14 +262,36 @@ def test_decide_asks_no_model_when_the_answer_is_certain() -> None:
         return "ADD"
 
     gluten = fact(1, "user.allergy", "The user is allergic to gluten.")
-    again = anyio.run(facts.decide, Claim("The user is allergic to gluten.", "user.allergy", key="gluten"),
-                      [(gluten, 1.0)], [gluten], CFG, scripted)
-    peanuts = anyio.run(facts.decide, Claim("The user is allergic to peanuts.", "user.allergy", key="peanuts"),
-                        [(gluten, 0.706)], [gluten], CFG, scripted)
-    assert (again, peanuts, prompts) == (facts.Decision("NOOP", 1, "fast"), facts.Decision("ADD", None, "fast"), [])
+    again = anyio.run(
+        facts.decide,
+        Claim("The user is allergic to gluten.", "user.allergy", key="gluten"),
+        [(gluten, 1.0)],
+        [gluten],
+        CFG,
+        scripted,
+    )
+    peanuts = anyio.run(
+        facts.decide,
+        Claim("The user is allergic to peanuts.", "user.allergy", key="peanuts"),
+        [(gluten, 0.706)],
+        [gluten],
+        CFG,
+        scripted,
+    )
+    assert (again, peanuts, prompts) == (
+        facts.Decision("NOOP", 1, "fast"),
+        facts.Decision("ADD", None, "fast"),
+        [],
+    )
     planned = fact(-2, "user.work", "The user works at Stark.")
-    globex = anyio.run(facts.decide, Claim("The user works at Globex.", "user.work", key="Globex"), [], [planned],
-                       CFG, scripted)
+    globex = anyio.run(
+        facts.decide,
+        Claim("The user works at Globex.", "user.work", key="Globex"),
+        [],
+        [planned],
+        CFG,
+        scripted,
+    )
     assert globex == facts.Decision("ADD", None, "llm")
     assert "(said earlier today) The user works at Stark." in prompts[0]
 
@@ -209,8 +314,12 @@ def test_thresholds_fit_the_default_embedder(embedder: OnnxEmbedder) -> None:
         ("The user likes Python.", "The user loves Python."),
         ("The user works at Stark.", "The user works at Stark Industries."),
     ]
-    plans = [("The user has a dentist appointment next Monday [2026-02-09] at 4pm.",
-              "The user has a dentist appointment next Thursday [2026-03-12] at 10am.")]
+    plans = [
+        (
+            "The user has a dentist appointment next Monday [2026-02-09] at 4pm.",
+            "The user has a dentist appointment next Thursday [2026-03-12] at 10am.",
+        )
+    ]
 
     def cos(pairs: list[tuple[str, str]]) -> list[float]:
         vectors = embedder.embed([t for pair in pairs for t in pair])
@@ -218,4 +327,6 @@ def test_thresholds_fit_the_default_embedder(embedder: OnnxEmbedder) -> None:
 
     assert all(CFG.fast_path_cosine <= c < facts.PARAPHRASE for c in cos(other_objects))
     assert all(c >= facts.PARAPHRASE for c in cos(paraphrases))
-    assert all(c >= facts.NEAR_DUPLICATE for c in cos(plans))  # why dates, not cosine, tell plans apart
+    assert all(
+        c >= facts.NEAR_DUPLICATE for c in cos(plans)
+    )  # why dates, not cosine, tell plans apart

@@ -137,20 +137,28 @@ def test_topic_words_match_as_words_and_chinese_as_written() -> None:
     assert not ex("See you next week") and not ex("I expect rain") and not ex(None)
     both = term_matcher(("job", "globex"))
     assert both("My job at Globex is dull") and not both("My job is dull")
-    assert term_matcher(("前男友",))("我前男友叫汤姆") and not term_matcher(("前男友",))("我男朋友叫汤姆")
+    assert term_matcher(("前男友",))("我前男友叫汤姆") and not term_matcher(("前男友",))(
+        "我男朋友叫汤姆"
+    )
 
 
-@pytest.mark.parametrize(("text", "kind", "terms"), [
-    ("刚才那句话删掉吧", "previous", ()),
-    ("那段话忘了吧", "previous", ()),
-    ("关于工资的事，别记了", "topic", ("工资",)),
-])
-def test_chinese_object_first_and_a_topic_named_before_the_request(text: str, kind: str,
-                                                                   terms: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("text", "kind", "terms"),
+    [
+        ("刚才那句话删掉吧", "previous", ()),
+        ("那段话忘了吧", "previous", ()),
+        ("关于工资的事，别记了", "topic", ("工资",)),
+    ],
+)
+def test_chinese_object_first_and_a_topic_named_before_the_request(
+    text: str, kind: str, terms: tuple[str, ...]
+) -> None:
     request = parse(text)
     assert request is not None and request.kind == kind and request.terms == terms
 
 
-@pytest.mark.parametrize("text", ["那张照片删掉", "这个文件删掉吧", "算了，那个忘了吧", "关于工资，我还没想好"])
+@pytest.mark.parametrize(
+    "text", ["那张照片删掉", "这个文件删掉吧", "算了，那个忘了吧", "关于工资，我还没想好"]
+)
 def test_object_first_tasks_and_never_mind_are_not_requests(text: str) -> None:
     assert parse(text) is None

@@ -26,19 +26,36 @@ def talk(c: Client, agent: str, lines: list[str], ts: int) -> str:
 def everything(c: Client, agent: str, sessions: list[str], query: str, ts: int) -> str:
     """All an app can read back of the agent's memory and conversations, as one text."""
     parts = [c.call("memory.search", agent_id=agent, query=query, ts=ts)["items"]]
-    parts += [c.call("memory.list", agent_id=agent, kind=kind)["items"]
-              for kind in ("utterance", "episode", "fact")]
+    parts += [
+        c.call("memory.list", agent_id=agent, kind=kind)["items"]
+        for kind in ("utterance", "episode", "fact")
+    ]
     parts += [c.session_history(sid)["messages"] for sid in sessions]
     return repr(parts)
 
 
-@pytest.mark.parametrize(("said", "asked", "secret", "what", "placeholder"), [
-    ("My ex is called Tom and he lives in Leeds.", "Please forget what I told you about my ex.", "Leeds", "ex",
-     "(the user asked to forget something)"),
-    ("我前男友叫汤姆，他住在利兹。", "把我前男友的事忘了吧", "利兹", "前男友", "（用户请求忘记一些内容）"),
-])
-def test_a_named_topic_is_forgotten_a_day_later(client: Client, said: str, asked: str, secret: str, what: str,
-                                                placeholder: str) -> None:
+@pytest.mark.parametrize(
+    ("said", "asked", "secret", "what", "placeholder"),
+    [
+        (
+            "My ex is called Tom and he lives in Leeds.",
+            "Please forget what I told you about my ex.",
+            "Leeds",
+            "ex",
+            "(the user asked to forget something)",
+        ),
+        (
+            "我前男友叫汤姆，他住在利兹。",
+            "把我前男友的事忘了吧",
+            "利兹",
+            "前男友",
+            "（用户请求忘记一些内容）",
+        ),
+    ],
+)
+def test_a_named_topic_is_forgotten_a_day_later(
+    client: Client, said: str, asked: str, secret: str, what: str, placeholder: str
+) -> None:
     client.agent_create("mia")
     first = talk(client, "mia", [said, "I like tea in the morning."], T0)
     assert secret in everything(client, "mia", [first], secret, T0 + DAY)
@@ -48,27 +65,34 @@ def test_a_named_topic_is_forgotten_a_day_later(client: Client, said: str, asked
     assert result["context"]["forgotten"]["what"] == what
     assert result["context"]["forgotten"]["deleted"] >= 3  # the message, the reply, their turns, …
     assert result["context"]["memories"] == []
-    assert result["text"] == "echo: " + placeholder  # the model read the placeholder, not the request
+    assert (
+        result["text"] == "echo: " + placeholder
+    )  # the model read the placeholder, not the request
     client.session_close(sid, ts=T0 + DAY + 60_000, wait=True)
     later = everything(client, "mia", [first, sid], secret, T0 + 8 * DAY)
     assert secret not in later, later
     assert "tea in the morning" in later  # the rest of that evening stays
     assert placeholder in later  # the request is kept as a placeholder only
     probe = client.session_open("mia", ts=T0 + 8 * DAY)["session_id"]
-    context = client.session_send(probe, f"Where does Tom live? {secret}?", ts=T0 + 8 * DAY,
-                                  explain=True).finish()["context"]
+    context = client.session_send(
+        probe, f"Where does Tom live? {secret}?", ts=T0 + 8 * DAY, explain=True
+    ).finish()["context"]
     assert secret not in repr(context["memories"]) and context["forgotten"] is None
     memory = client.stats()["memory"]
     assert memory["forget_requests"] == 1 and memory["forget_requests_topic"] == 1
     assert memory["forget_requests_deleted"] == result["context"]["forgotten"]["deleted"]
 
 
-@pytest.mark.parametrize(("said", "asked"), [
-    ("My PIN is 4921, by the way.", "Please don't remember that."),
-    ("我的密码是4921。", "刚才说的别记了"),
-])
-def test_that_is_the_previous_message_and_consolidation_does_not_bring_it_back(client: Client, said: str,
-                                                                                asked: str) -> None:
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("My PIN is 4921, by the way.", "Please don't remember that."),
+        ("我的密码是4921。", "刚才说的别记了"),
+    ],
+)
+def test_that_is_the_previous_message_and_consolidation_does_not_bring_it_back(
+    client: Client, said: str, asked: str
+) -> None:
     client.agent_create("mia")
     sid = client.session_open("mia", ts=T0)["session_id"]
     client.session_send(sid, "I had pasta for dinner.", ts=T0).finish()
@@ -76,7 +100,9 @@ def test_that_is_the_previous_message_and_consolidation_does_not_bring_it_back(c
     result = client.session_send(sid, asked, ts=T0 + 120_000, explain=True).finish()
     forgotten = result["context"]["forgotten"]
     assert forgotten["kind"] == "previous" and forgotten["what"] is None
-    assert forgotten["deleted"] == 2 and len(forgotten["message_ids"]) == 2  # the message and its reply
+    assert (
+        forgotten["deleted"] == 2 and len(forgotten["message_ids"]) == 2
+    )  # the message and its reply
     assert "4921" not in repr(result)  # nor echoed back
     client.session_send(sid, "Thanks.", ts=T0 + 180_000).finish()
     client.session_close(sid, ts=T0 + 240_000, wait=True)
@@ -88,12 +114,16 @@ def test_that_is_the_previous_message_and_consolidation_does_not_bring_it_back(c
 def test_that_with_nothing_before_it_deletes_nothing_and_says_so(client: Client) -> None:
     client.agent_create("mia")
     sid = client.session_open("mia", ts=T0)["session_id"]
-    forgotten = client.session_send(sid, "forget that", ts=T0, explain=True).finish()["context"]["forgotten"]
+    forgotten = client.session_send(sid, "forget that", ts=T0, explain=True).finish()["context"][
+        "forgotten"
+    ]
     assert forgotten == {"kind": "previous", "what": None, "deleted": 0, "message_ids": []}
     assert client.stats()["memory"]["forget_requests_unmatched"] == 1
 
 
-@pytest.mark.parametrize("text", ["I forgot my keys.", "我忘了带钥匙", "Forget it, it doesn't matter."])
+@pytest.mark.parametrize(
+    "text", ["I forgot my keys.", "我忘了带钥匙", "Forget it, it doesn't matter."]
+)
 def test_forget_words_that_ask_nothing_delete_nothing(client: Client, text: str) -> None:
     client.agent_create("mia")
     first = talk(client, "mia", ["My keys are on a red lanyard."], T0)

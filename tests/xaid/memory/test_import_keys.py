@@ -16,12 +16,21 @@ def _file(session_id: str, summary: str) -> dict[str, str]:
     return {"x/2026-02/a.jsonl": json.dumps(line) + "\n"}
 
 
-def test_an_import_carrying_another_agents_open_session_id_leaves_that_session_alone(client: Client) -> None:
+def test_an_import_carrying_another_agents_open_session_id_leaves_that_session_alone(
+    client: Client,
+) -> None:
     client.agent_create("mia")
     client.agent_create("kai")
     live = client.session_open("kai", ts=T0)["session_id"]
-    assert client.memory_import("mia", files=_file(live, "Mia's imported day at the lighthouse."))["episodes"] == 1
-    client.session_ingest(live, [{"role": "user", "text": "My brother Tomas repairs violins in Lyon.", "ts": T0}])
+    assert (
+        client.memory_import("mia", files=_file(live, "Mia's imported day at the lighthouse."))[
+            "episodes"
+        ]
+        == 1
+    )
+    client.session_ingest(
+        live, [{"role": "user", "text": "My brother Tomas repairs violins in Lyon.", "ts": T0}]
+    )
     episode_id = client.session_close(live, wait=True)["episode_id"]
     assert episode_id is not None
     own = client.memory_get("kai", f"episode:{episode_id}")
@@ -31,7 +40,9 @@ def test_an_import_carrying_another_agents_open_session_id_leaves_that_session_a
     assert all(e["session_id"].startswith("x_") for e in imported)
 
 
-def test_reimporting_the_same_file_adds_nothing_and_the_own_export_round_trips(client: Client) -> None:
+def test_reimporting_the_same_file_adds_nothing_and_the_own_export_round_trips(
+    client: Client,
+) -> None:
     client.agent_create("mia")
     files = _file("s_0123456789abcdef", "他们聊了杭州的茶园。")
     assert client.memory_import("mia", files=files)["episodes"] == 1

@@ -35,8 +35,12 @@ BAD_FACTS: list[tuple[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize(("key", "value"), BAD_FACTS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(BAD_FACTS)])
-def test_a_bad_fact_value_is_bad_params_and_the_agent_still_searches(client: Client, key: str, value: Any) -> None:
+@pytest.mark.parametrize(
+    ("key", "value"), BAD_FACTS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(BAD_FACTS)]
+)
+def test_a_bad_fact_value_is_bad_params_and_the_agent_still_searches(
+    client: Client, key: str, value: Any
+) -> None:
     client.agent_create("mia")
     for base in (FACT, FACT_ZH):
         with pytest.raises(XaiError) as info:
@@ -44,11 +48,18 @@ def test_a_bad_fact_value_is_bad_params_and_the_agent_still_searches(client: Cli
         assert info.value.code == "bad_params" and "facts[0]" in info.value.message
     assert client.memory_list("mia", kind="fact")["items"] == []
     assert client.memory_import("mia", facts=[FACT, FACT_ZH])["facts"] == 2
-    assert [h["text"] for h in client.memory_search("mia", "bees Umbria")["items"]][:1] == [FACT["text"]]
+    assert [h["text"] for h in client.memory_search("mia", "bees Umbria")["items"]][:1] == [
+        FACT["text"]
+    ]
 
 
 def _line(**fields: Any) -> dict[str, str]:
-    record = {"session_id": "s_1", "started_ms": NOW - 60_000, "ended_ms": NOW, "summary": "They talked of bees."}
+    record = {
+        "session_id": "s_1",
+        "started_ms": NOW - 60_000,
+        "ended_ms": NOW,
+        "summary": "They talked of bees.",
+    }
     return {"mia/2026-12/s_1.jsonl": json.dumps({**record, **fields}, allow_nan=True) + "\n"}
 
 
@@ -64,7 +75,9 @@ BAD_EPISODES: list[dict[str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("fields", BAD_EPISODES, ids=[next(iter(f)) + str(i) for i, f in enumerate(BAD_EPISODES)])
+@pytest.mark.parametrize(
+    "fields", BAD_EPISODES, ids=[next(iter(f)) + str(i) for i, f in enumerate(BAD_EPISODES)]
+)
 def test_a_bad_episode_value_is_bad_params(client: Client, fields: dict[str, Any]) -> None:
     client.agent_create("mia")
     with pytest.raises(XaiError) as info:
@@ -83,7 +96,9 @@ def test_json_nested_5000_deep_is_bad_params(client: Client) -> None:
 
 
 @pytest.mark.parametrize("unit", ["The user keeps bees in Umbria. ", "用户在云南养蜜蜂。"])
-def test_a_huge_fact_is_refused_and_a_long_turn_is_found_by_its_head(client: Client, unit: str) -> None:
+def test_a_huge_fact_is_refused_and_a_long_turn_is_found_by_its_head(
+    client: Client, unit: str
+) -> None:
     """Imported texts are bounded (a fact 2,000 characters); a long turn (≤ 100,000) is embedded by its
     head and found by its words."""
     client.agent_create("mia")
@@ -92,5 +107,7 @@ def test_a_huge_fact_is_refused_and_a_long_turn_is_found_by_its_head(client: Cli
     assert info.value.code == "bad_params" and "2000" in info.value.message
     long_turn = "Zanzibar spices were the start. " + unit * (90_000 // len(unit))
     line = {"session_id": "s_long", "utterances": [{"role": "user", "text": long_turn, "ts": NOW}]}
-    assert client.memory_import("mia", files={"a.jsonl": json.dumps(line, ensure_ascii=False) + "\n"})
+    assert client.memory_import(
+        "mia", files={"a.jsonl": json.dumps(line, ensure_ascii=False) + "\n"}
+    )
     assert client.memory_search("mia", "Zanzibar spices")["items"]

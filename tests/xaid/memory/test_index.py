@@ -25,11 +25,17 @@ _SOURCE = itertools.count(1)
 
 
 def _add(db: Database, agent_id: str, texts: list[str]) -> list[int]:
-    return db.call(lambda c: [index.add(c, agent_id, "fact", next(_SOURCE), t, 0, None) for t in texts])
+    return db.call(
+        lambda c: [index.add(c, agent_id, "fact", next(_SOURCE), t, 0, None) for t in texts]
+    )
 
 
 def test_chinese_words_of_two_and_three_characters_are_found(db: Database) -> None:
-    ids = _add(db, "a", ["用户下周去上海见客户。", "The user met Anna at the 咖啡馆 in Kyoto.", "用户喜欢猫。"])
+    ids = _add(
+        db,
+        "a",
+        ["用户下周去上海见客户。", "The user met Anna at the 咖啡馆 in Kyoto.", "用户喜欢猫。"],
+    )
     assert [i for i, _ in db.call(index.keyword, "a", "上海", 5)] == [ids[0]]
     assert [i for i, _ in db.call(index.keyword, "a", "那家咖啡馆", 5)] == [ids[1]]
     assert [i for i, _ in db.call(index.keyword, "a", "kyoto", 5)] == [ids[1]]
@@ -39,8 +45,9 @@ def test_chinese_words_of_two_and_three_characters_are_found(db: Database) -> No
     assert db.call(lambda c: c.execute(latin).fetchone()[0]) == 0
 
 
-def test_a_word_in_too_many_memories_does_not_crowd_out_a_rare_one(db: Database,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_word_in_too_many_memories_does_not_crowd_out_a_rare_one(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(index, "COMMON_DOCS", 20)
     monkeypatch.setattr(index, "KEYWORD_SCAN", 10)
     old = _add(db, "a", ["My sister Anna lives in Kyoto.", "我妹妹安娜住在京都。"])
@@ -70,14 +77,22 @@ def test_a_vector_table_full_of_holes_is_rewritten_with_its_live_vectors(db: Dat
     rows = rng.normal(size=(3000, 16)).astype(np.float32)
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     db.call(index.ensure_vector_table, 16, "test-model")
-    ids = db.call(lambda c: [index.add(c, "a", "fact", next(_SOURCE), f"m{i}", 0, rows[i]) for i in range(3000)])
-    gone = [item for n, item in enumerate(ids) if n % 4]  # three in four leave, one in every chunk stays
+    ids = db.call(
+        lambda c: [
+            index.add(c, "a", "fact", next(_SOURCE), f"m{i}", 0, rows[i]) for i in range(3000)
+        ]
+    )
+    gone = [
+        item for n, item in enumerate(ids) if n % 4
+    ]  # three in four leave, one in every chunk stays
     db.call(lambda c: index.remove_vectors(c, "a", gone))
     kept = {item: n for n, item in enumerate(ids) if not n % 4}
     query = rows[8] + 0.1 * rows[12]
     before = db.call(index.knn, "a", query, 10)
     slots = "SELECT sum(size) FROM memory_vectors_chunks"
-    assert db.call(lambda c: c.execute(slots).fetchone()[0]) >= 3000  # the holes still take their room
+    assert (
+        db.call(lambda c: c.execute(slots).fetchone()[0]) >= 3000
+    )  # the holes still take their room
     assert db.call(index.compact_vectors) > 0
     assert db.call(lambda c: c.execute(slots).fetchone()[0]) < 2 * len(kept)
     assert db.call(index.knn, "a", query, 10) == before and all(i in kept for i, _ in before)
@@ -85,6 +100,12 @@ def test_a_vector_table_full_of_holes_is_rewritten_with_its_live_vectors(db: Dat
 
 
 def test_english_words_match_by_their_stems(db: Database) -> None:
-    ids = _add(db, "a", ["You could try reading The Midnight Library.", "It symbolizes love, faith and strength."])
-    assert [i for i, _ in db.call(index.keyword, "a", "which book did you recommend I read", 5)] == [ids[0]]
+    ids = _add(
+        db,
+        "a",
+        ["You could try reading The Midnight Library.", "It symbolizes love, faith and strength."],
+    )
+    assert [
+        i for i, _ in db.call(index.keyword, "a", "which book did you recommend I read", 5)
+    ] == [ids[0]]
     assert [i for i, _ in db.call(index.keyword, "a", "what does it symbolize", 5)] == [ids[1]]

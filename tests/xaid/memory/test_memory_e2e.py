@@ -34,45 +34,67 @@ def current_facts(c: Client, agent: str) -> list[dict]:
     return c.call("memory.list", agent_id=agent, kind="fact")["items"]
 
 
-@pytest.mark.parametrize(("first", "later", "old", "new"), [
-    ("I like Python.", "I mainly write Rust now.", "Python", "Rust"),
-    ("我喜欢Python。", "我现在主要写Rust。", "Python", "Rust"),
-])
-def test_a_changed_preference_supersedes_the_old_fact(client: Client, first: str, later: str, old: str,
-                                                      new: str) -> None:
+@pytest.mark.parametrize(
+    ("first", "later", "old", "new"),
+    [
+        ("I like Python.", "I mainly write Rust now.", "Python", "Rust"),
+        ("我喜欢Python。", "我现在主要写Rust。", "Python", "Rust"),
+    ],
+)
+def test_a_changed_preference_supersedes_the_old_fact(
+    client: Client, first: str, later: str, old: str, new: str
+) -> None:
     client.agent_create("mia")
     talk(client, "mia", [first], T0)
     talk(client, "mia", [later], T0 + 7 * DAY)
     facts = [f for f in current_facts(client, "mia") if old in f["text"] or new in f["text"]]
     assert len(facts) == 1 and new in facts[0]["text"]
-    superseded = client.call("memory.list", agent_id="mia", kind="fact", status="superseded")["items"]
+    superseded = client.call("memory.list", agent_id="mia", kind="fact", status="superseded")[
+        "items"
+    ]
     assert [f["superseded_by"] for f in superseded if old in f["text"]] == [facts[0]["fact_id"]]
-    history = client.call("memory.get", agent_id="mia", id=f"fact:{superseded[0]['fact_id']}")["history"]
+    history = client.call("memory.get", agent_id="mia", id=f"fact:{superseded[0]['fact_id']}")[
+        "history"
+    ]
     assert [h["action"] for h in history] == ["ADD", "SUPERSEDED"]
-    assert old not in " ".join(i["text"] for i in client.call("memory.search", agent_id="mia", query=old,
-                                                              kinds=["fact"])["items"])
+    assert old not in " ".join(
+        i["text"]
+        for i in client.call("memory.search", agent_id="mia", query=old, kinds=["fact"])["items"]
+    )
 
 
-@pytest.mark.parametrize(("said", "morning"), [
-    ("The project crashed today, I'm exhausted.", "Morning"),
-    ("最近项目搞崩了，很累", "早"),
-])
+@pytest.mark.parametrize(
+    ("said", "morning"),
+    [
+        ("The project crashed today, I'm exhausted.", "Morning"),
+        ("最近项目搞崩了，很累", "早"),
+    ],
+)
 def test_yesterday_is_in_the_first_turn_of_today(client: Client, said: str, morning: str) -> None:
     client.agent_create("mia")
     talk(client, "mia", [said], T0)
     sid = client.session_open("mia", ts=T0 + 11 * 3_600_000)["session_id"]
-    context = client.session_send(sid, morning, ts=T0 + 11 * 3_600_000, explain=True).finish()["context"]
+    context = client.session_send(sid, morning, ts=T0 + 11 * 3_600_000, explain=True).finish()[
+        "context"
+    ]
     episodes = [m for m in context["memories"] if m["kind"] == "episode"]
     assert episodes and episodes[0]["when"] == "yesterday"
     assert said[:6] in episodes[0]["text"]
-    assert episodes[0]["text"] in context["system_prompt"] or True  # memories go late, not in the head
+    assert (
+        episodes[0]["text"] in context["system_prompt"] or True
+    )  # memories go late, not in the head
     assert context["tone"]  # the fatigue carried over too
 
 
 def test_provenance_and_episode_contents(client: Client) -> None:
     client.agent_create("mia")
-    sid = talk(client, "mia", ["My sister Anna lives in Kyoto.", "I'm so tired today, 累死了."], T0,
-               refs=["chat-1", "chat-2"])
+    sid = talk(
+        client,
+        "mia",
+        ["My sister Anna lives in Kyoto.", "I'm so tired today, 累死了."],
+        T0,
+        refs=["chat-1", "chat-2"],
+    )
     episodes = client.call("memory.list", agent_id="mia", kind="episode")["items"]
     assert len(episodes) == 1 and episodes[0]["session_id"] == sid
     ep = episodes[0]
@@ -99,13 +121,18 @@ def test_agents_never_see_each_others_memories(client: Client) -> None:
 def test_forgetting_curve_on_a_replayed_clock(client: Client) -> None:
     client.agent_create("mia")
     talk(client, "mia", ["I'm furious!!! The landlord raised the rent to 2000 dollars."], T0)
-    talk(client, "mia", ["I'm so happy, I passed the driving test at 9am!"], T0 + 16 * DAY)  # past the L1 window
+    talk(
+        client, "mia", ["I'm so happy, I passed the driving test at 9am!"], T0 + 16 * DAY
+    )  # past the L1 window
     kept = client.call("memory.list", agent_id="mia", kind="episode")["items"]
     assert all(ep["highlights"] for ep in kept)
     # the second episode gets referenced (a search hit, past the L1 window), the first never does
     client.call("memory.search", agent_id="mia", query="driving test", ts=T0 + 20 * DAY, touch=True)
     client.call("memory.maintain", ts=T0 + 40 * DAY)
-    after = {e["summary"][:60]: e for e in client.call("memory.list", agent_id="mia", kind="episode")["items"]}
+    after = {
+        e["summary"][:60]: e
+        for e in client.call("memory.list", agent_id="mia", kind="episode")["items"]
+    }
     assert len(after) == 2
     assert [e["highlights"] for e in after.values() if "landlord" in e["summary"]] == [[]]
     client.call("memory.maintain", ts=T0 + 200 * DAY)
@@ -126,7 +153,8 @@ def _rows_holding(db: Path, needle: str) -> list[str]:
             continue
         for row in rows:
             if any(isinstance(v, str) and needle in v for v in row) or any(
-                    isinstance(v, bytes) and needle.encode() in v for v in row):
+                isinstance(v, bytes) and needle.encode() in v for v in row
+            ):
                 found.append(table)
     conn.close()
     return found
@@ -154,17 +182,25 @@ def test_forget_all_and_export_import_round_trip(client: Client) -> None:
     talk(client, "mia", ["I work at Globex in Springfield.", "My dog is called Rex."], T0)
     talk(client, "mia", ["下周五我要去上海见客户。"], T0 + DAY)
     exported = client.call("memory.export", agent_id="mia")
-    assert all(p.startswith("mia/") and p.endswith(".jsonl") and p.count("/") == 2 for p in exported["files"])
+    assert all(
+        p.startswith("mia/") and p.endswith(".jsonl") and p.count("/") == 2
+        for p in exported["files"]
+    )
     assert len(exported["files"]) == 2 and exported["facts"]
     assert client.call("memory.forget", agent_id="mia", all=True)["deleted"] > 0
     assert client.call("memory.list", agent_id="mia", kind="episode")["items"] == []
-    assert client.call("memory.search", agent_id="mia", query="Globex", ts=T0 + 2 * DAY)["items"] == []
+    assert (
+        client.call("memory.search", agent_id="mia", query="Globex", ts=T0 + 2 * DAY)["items"] == []
+    )
     client.agent_create("copy")
-    assert client.call("memory.import", agent_id="copy", files=exported["files"], facts=exported["facts"]) == {
-        "episodes": 2, "facts": len([f for f in exported["facts"] if f["status"] == "current"])}
+    assert client.call(
+        "memory.import", agent_id="copy", files=exported["files"], facts=exported["facts"]
+    ) == {"episodes": 2, "facts": len([f for f in exported["facts"] if f["status"] == "current"])}
     hits = client.call("memory.search", agent_id="copy", query="Globex", ts=T0 + 2 * DAY)["items"]
     assert any("Globex" in h["text"] for h in hits)
-    again = client.call("memory.import", agent_id="copy", files=exported["files"], facts=exported["facts"])
+    again = client.call(
+        "memory.import", agent_id="copy", files=exported["files"], facts=exported["facts"]
+    )
     assert again == {"episodes": 0, "facts": 0}
     with pytest.raises(XaiError) as info:
         client.call("memory.import", agent_id="copy", files={"copy/2025-01/x.jsonl": "{not json"})
@@ -180,7 +216,9 @@ def test_consolidation_resumes_exactly_once_after_a_crash(tmp_path: Path) -> Non
         sessions = []
         for i in range(12):
             sid = c.session_open("mia", ts=base + i * DAY)["session_id"]
-            c.session_send(sid, f"Day {i}: I met Dr. Chen at 3pm about the Osaka trip.", ts=base + i * DAY).finish()
+            c.session_send(
+                sid, f"Day {i}: I met Dr. Chen at 3pm about the Osaka trip.", ts=base + i * DAY
+            ).finish()
             sessions.append(sid)
         for sid in sessions:
             c.session_close(sid)  # queued, not waited for
@@ -206,7 +244,9 @@ def test_a_300_turn_session_stays_within_context_and_keeps_marked_words(tmp_path
         c.session_send(sid, "My sister Anna moved to Kyoto on 2026-03-14.").finish()
         topics = ["the weather", "lunch", "tea", "a walk", "the news", "music", "sleep", "the bus"]
         for i in range(299):
-            result = c.session_send(sid, f"just chatting about {topics[i % len(topics)]}, nothing much").finish()
+            result = c.session_send(
+                sid, f"just chatting about {topics[i % len(topics)]}, nothing much"
+            ).finish()
         context = c.session_send(sid, "what did I tell you?", explain=True).finish()["context"]
     assert result["usage"]["prompt_tokens"] < 2048
     earlier = " ".join(context["earlier"])
@@ -242,7 +282,15 @@ def test_forget_by_query_reaches_persona_and_earlier_chunks(tmp_path: Path) -> N
         with proc.client() as c:
             c.agent_create("mia")
             sid = c.session_open("mia", ts=T0)["session_id"]
-            lines = ["I work at Globex.", "My sister Anna lives in Kyoto.", "ok", "fine", "sure", "yes", "good"]
+            lines = [
+                "I work at Globex.",
+                "My sister Anna lives in Kyoto.",
+                "ok",
+                "fine",
+                "sure",
+                "yes",
+                "good",
+            ]
             for i, line in enumerate(lines):
                 c.session_send(sid, line, ts=T0 + i * 60_000).finish()
             c.session_close(sid, ts=T0 + DAY // 2, wait=True)
@@ -257,17 +305,26 @@ def test_forget_by_query_reaches_persona_and_earlier_chunks(tmp_path: Path) -> N
 def test_a_new_embedding_model_re_embeds_what_is_stored(tmp_path: Path) -> None:
     """Vectors of two models are never compared: a different model at start-up embeds every memory
     again, Chinese ones too (the default model reads Chinese)."""
-    yesterday = int(time.time() * 1000) - DAY  # recent: the restart's forgetting curve must not take it
+    yesterday = (
+        int(time.time() * 1000) - DAY
+    )  # recent: the restart's forgetting curve must not take it
     proc = InProcessDaemon(tmp_path / "d").start()
     with proc.client() as c:
         c.agent_create("mia")
-        talk(c, "mia", ["My sister Anna lives in Kyoto and teaches piano.", "我妹妹在杭州开了一家咖啡店。"], yesterday)
+        talk(
+            c,
+            "mia",
+            ["My sister Anna lives in Kyoto and teaches piano.", "我妹妹在杭州开了一家咖啡店。"],
+            yesterday,
+        )
     proc.stop()
     conn = apsw.Connection(str(proc.db_path))
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     with conn:  # as if the vectors had been made by another model
-        conn.execute("UPDATE meta SET value = 'some-older-model:384:int8' WHERE key = 'embed_model'")
+        conn.execute(
+            "UPDATE meta SET value = 'some-older-model:384:int8' WHERE key = 'embed_model'"
+        )
         conn.execute("DELETE FROM memory_vectors")
     conn.close()
     with proc, proc.client() as c:
@@ -281,7 +338,9 @@ def test_a_new_embedding_model_re_embeds_what_is_stored(tmp_path: Path) -> None:
     with_vectors = {r[0] for r in conn.execute("SELECT item_id FROM memory_vectors")}
     conn.close()
     assert {i for i, t in texts.items() if "Kyoto" in t} <= with_vectors
-    assert {i for i, t in texts.items() if t.startswith("我妹妹")} <= with_vectors and set(texts) == with_vectors
+    assert {i for i, t in texts.items() if t.startswith("我妹妹")} <= with_vectors and set(
+        texts
+    ) == with_vectors
 
 
 def test_memories_shown_once_are_not_added_again_in_the_same_session(client: Client) -> None:
@@ -308,9 +367,17 @@ def test_memories_shown_once_are_not_added_again_in_the_same_session(client: Cli
 def test_dates_are_resolved_in_the_users_time_zone(tmp_path: Path) -> None:
     """07:30 on 3 March in Shanghai is still 2 March in UTC: "tomorrow" must be 4 March."""
     morning = 1_772_494_200_000  # 2026-03-03 07:30 +08:00
-    with InProcessDaemon(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}) as proc, proc.client() as c:
+    with (
+        InProcessDaemon(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}) as proc,
+        proc.client() as c,
+    ):
         c.agent_create("mia")
-        talk(c, "mia", ["I have a dentist appointment tomorrow at 4pm.", "我后天要去杭州出差。"], morning)
+        talk(
+            c,
+            "mia",
+            ["I have a dentist appointment tomorrow at 4pm.", "我后天要去杭州出差。"],
+            morning,
+        )
         facts = " ".join(f["text"] for f in current_facts(c, "mia"))
     assert "2026-03-04" in facts and "2026-03-03" not in facts, facts
     assert "2026-03-05" in facts, facts  # 后天: the day after tomorrow, in Shanghai

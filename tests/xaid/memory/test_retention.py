@@ -41,23 +41,39 @@ ZH = ["我妹妹在杭州开了一家咖啡店。", "最近项目搞崩了，很
 # --- in-process: which sessions lose their messages ----------------------------------------------
 
 
-def _session(conn: apsw.Connection, sid: str, start: int, lines: list[str], *, close: bool = True,
-             job: str | None = "done") -> list[int]:
+def _session(
+    conn: apsw.Connection,
+    sid: str,
+    start: int,
+    lines: list[str],
+    *,
+    close: bool = True,
+    job: str | None = "done",
+) -> list[int]:
     """A session as the daemon leaves it: messages, a mood change per message, a fold, provenance,
     closed at its last message, and its consolidation job in ``job`` (None: no job)."""
     sessions.insert_session(conn, sid, "mia", start)
     ids = []
     for i, line in enumerate(lines):
-        msg = sessions.insert_message(conn, Message(sid, "mia", "user", line, start + i * MIN, ref=f"{sid}-{i}"))
+        msg = sessions.insert_message(
+            conn, Message(sid, "mia", "user", line, start + i * MIN, ref=f"{sid}-{i}")
+        )
         assert msg.message_id is not None
         ids.append(msg.message_id)
-        conn.execute("INSERT INTO mood_history (agent_id, ts_ms, kind, valence, arousal, fatigue, confidence, "
-                     "half_life_ms, intensity, cues, message_id) VALUES ('mia', ?, 'observe', -0.4, 0.3, 0.6, 0.7, "
-                     "3600000, 0.7, '[]', ?)", (start + i * MIN, msg.message_id))
-        conn.execute("INSERT INTO sources (kind, item_id, agent_id, message_id, ref) VALUES ('fact', 1, 'mia', ?, ?)",
-                     (msg.message_id, f"{sid}-{i}"))
-    conn.execute("INSERT INTO compressions (session_id, upto_message_id, text) VALUES (?, ?, ?)",
-                 (sid, ids[0], f'Earlier: the user said "{lines[0]}".'))
+        conn.execute(
+            "INSERT INTO mood_history (agent_id, ts_ms, kind, valence, arousal, fatigue, confidence, "
+            "half_life_ms, intensity, cues, message_id) VALUES ('mia', ?, 'observe', -0.4, 0.3, 0.6, 0.7, "
+            "3600000, 0.7, '[]', ?)",
+            (start + i * MIN, msg.message_id),
+        )
+        conn.execute(
+            "INSERT INTO sources (kind, item_id, agent_id, message_id, ref) VALUES ('fact', 1, 'mia', ?, ?)",
+            (msg.message_id, f"{sid}-{i}"),
+        )
+    conn.execute(
+        "INSERT INTO compressions (session_id, upto_message_id, text) VALUES (?, ?, ?)",
+        (sid, ids[0], f'Earlier: the user said "{lines[0]}".'),
+    )
     if close:
         sessions.close_session(conn, sid, start + len(lines) * MIN)
     if job is not None:
@@ -91,37 +107,63 @@ def test_only_consolidated_sessions_past_the_limit_lose_their_messages(db: Datab
             "zh": _session(conn, "s_zh", T0 + DAY, ZH),
             "pending": _session(conn, "s_pending", T0, EN, job="pending"),  # what the job will read
             "failed": _session(conn, "s_failed", T0, ZH, job="failed"),  # retried at the next start
-            "no_job": _session(conn, "s_no_job", T0, EN, job=None),  # the start-up sweep will queue it
+            "no_job": _session(
+                conn, "s_no_job", T0, EN, job=None
+            ),  # the start-up sweep will queue it
             "open": _session(conn, "s_open", T0, ZH, close=False, job=None),
             "recent": _session(conn, "s_recent", NOW - 89 * DAY, EN),
         }
 
     ids = db.call(fill)
     mood_before = db.call(_count, "SELECT count(*) FROM mood_history")
-    sources_before = db.call(lambda c: c.execute("SELECT kind, item_id, ref FROM sources ORDER BY ref").fetchall())
+    sources_before = db.call(
+        lambda c: c.execute("SELECT kind, item_id, ref FROM sources ORDER BY ref").fetchall()
+    )
 
     result = db.call(forget.apply_curve, NOW, KEEP)
 
-    assert result == {"episodes_deleted": 0, "episodes_pruned": 0, "highlights_deleted": 0,
-                      "messages_deleted": len(EN) + len(ZH), "utterances_deleted": 0}
+    assert result == {
+        "episodes_deleted": 0,
+        "episodes_pruned": 0,
+        "highlights_deleted": 0,
+        "messages_deleted": len(EN) + len(ZH),
+        "utterances_deleted": 0,
+    }
     conn = db.conn
     for name, mids in ids.items():
         gone = name in ("en", "zh")
         sid = f"s_{name}"
-        assert _count(conn, "SELECT count(*) FROM messages WHERE session_id = ?", sid) == (0 if gone else len(mids))
-        assert _count(conn, "SELECT count(*) FROM compressions WHERE session_id = ?", sid) == (0 if gone else 1)
+        assert _count(conn, "SELECT count(*) FROM messages WHERE session_id = ?", sid) == (
+            0 if gone else len(mids)
+        )
+        assert _count(conn, "SELECT count(*) FROM compressions WHERE session_id = ?", sid) == (
+            0 if gone else 1
+        )
         assert sessions.transcript_pruned_ms(conn, sid) == (NOW if gone else None)
-        assert sessions.get_session(conn, sid) is not None  # the row stays: session.list still shows it
+        assert (
+            sessions.get_session(conn, sid) is not None
+        )  # the row stays: session.list still shows it
         # every mood change stays; those of deleted messages lose only the link
-        linked = _count(conn, f"SELECT count(*) FROM mood_history WHERE message_id IN ({','.join('?' * len(mids))})",
-                        *mids)
+        linked = _count(
+            conn,
+            f"SELECT count(*) FROM mood_history WHERE message_id IN ({','.join('?' * len(mids))})",
+            *mids,
+        )
         assert linked == (0 if gone else len(mids))
     assert _count(conn, "SELECT count(*) FROM mood_history") == mood_before
-    assert _count(conn, "SELECT count(*) FROM mood_history WHERE message_id IS NULL") == len(EN) + len(ZH)
+    assert _count(conn, "SELECT count(*) FROM mood_history WHERE message_id IS NULL") == len(
+        EN
+    ) + len(ZH)
     # provenance keeps every ref, pointing at nothing now for the deleted ones
-    assert conn.execute("SELECT kind, item_id, ref FROM sources ORDER BY ref").fetchall() == sources_before
-    dangling = _count(conn, "SELECT count(*) FROM sources s WHERE NOT EXISTS "
-                            "(SELECT 1 FROM messages m WHERE m.message_id = s.message_id)")
+    assert (
+        conn.execute("SELECT kind, item_id, ref FROM sources ORDER BY ref").fetchall()
+        == sources_before
+    )
+    dangling = _count(
+        conn,
+        "SELECT count(*) FROM sources s WHERE NOT EXISTS "
+        "(SELECT 1 FROM messages m WHERE m.message_id = s.message_id)",
+    )
     assert dangling == len(EN) + len(ZH)
     _clean(conn)
 
@@ -130,8 +172,12 @@ def test_only_consolidated_sessions_past_the_limit_lose_their_messages(db: Datab
     assert sessions.transcript_pruned_ms(conn, "s_en") == NOW  # when it happened, not the last run
 
 
-@pytest.mark.parametrize(("closed_days_ago", "pruned"), [(91, True), (90.5, True), (89.5, False), (1, False)])
-def test_the_limit_counts_from_the_close(db: Database, closed_days_ago: float, pruned: bool) -> None:
+@pytest.mark.parametrize(
+    ("closed_days_ago", "pruned"), [(91, True), (90.5, True), (89.5, False), (1, False)]
+)
+def test_the_limit_counts_from_the_close(
+    db: Database, closed_days_ago: float, pruned: bool
+) -> None:
     closed = NOW - int(closed_days_ago * DAY)
     db.call(_session, "s_x", closed - len(EN) * MIN, EN)
     assert db.call(forget.apply_curve, NOW, KEEP)["messages_deleted"] == (len(EN) if pruned else 0)
@@ -204,8 +250,10 @@ def _open_db(path: Path) -> apsw.Connection:
 
 
 def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
-    env = {"XAID_MEMORY_COMPRESS_EVERY": "6",  # the English session folds: its "Earlier" goes too
-           "XAID_MEMORY_HIGHLIGHT_DAYS": "1000"}  # keep the curve out of this test
+    env = {
+        "XAID_MEMORY_COMPRESS_EVERY": "6",  # the English session folds: its "Earlier" goes too
+        "XAID_MEMORY_HIGHLIGHT_DAYS": "1000",
+    }  # keep the curve out of this test
     en_lines = [*EN, "I work at Globex in Springfield.", "ok", "sure"]
     with InProcessDaemon(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("mia")
@@ -223,7 +271,9 @@ def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
         assert len(episodes) == 3 and any(m["message_id"] in pruned_ids for m in mood)
         with _open_db(proc.db_path) as peek:
             assert _count(peek, "SELECT count(*) FROM compressions WHERE session_id = ?", en) > 0
-            sources_before = peek.execute("SELECT kind, item_id, ref FROM sources ORDER BY 1, 2, 3").fetchall()
+            sources_before = peek.execute(
+                "SELECT kind, item_id, ref FROM sources ORDER BY 1, 2, 3"
+            ).fetchall()
 
         result = c.call("memory.maintain", ts=T0 + 100 * DAY)
 
@@ -234,7 +284,9 @@ def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
             assert after["messages"] == [] and after["transcript_pruned"] is True
             assert after["session"]["messages"] == 0 and after["session"]["closed_ms"] is not None
         shown = xaictl("session", "history", olds[0], socket=proc.socket).stdout
-        assert "transcript deleted" in shown and "xaictl memory list" in shown  # xaictl says why it is empty
+        assert (
+            "transcript deleted" in shown and "xaictl memory list" in shown
+        )  # xaictl says why it is empty
         for sid in (recent, still_open):
             assert c.session_history(sid) == before[sid]
         listed = {s["session_id"]: s for s in c.session_list("mia")["sessions"]}
@@ -246,25 +298,48 @@ def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
         assert by_session[en]["highlights"] and set(by_session[en]["refs"]) >= {"en-0", "en-1"}
         assert any("咖啡店" in h for h in by_session[zh]["highlights"])
         anna = [f for f in facts if "Anna" in f["text"]]
-        assert anna and c.call("memory.get", agent_id="mia", id=f"fact:{anna[0]['fact_id']}")["refs"] == ["en-0"]
+        assert anna and c.call("memory.get", agent_id="mia", id=f"fact:{anna[0]['fact_id']}")[
+            "refs"
+        ] == ["en-0"]
         # and search still finds it all, in both languages
-        for query, needle in (("Where does Anna live?", "Kyoto"), ("Globex", "Globex"), ("咖啡店", "咖啡店")):
+        for query, needle in (
+            ("Where does Anna live?", "Kyoto"),
+            ("Globex", "Globex"),
+            ("咖啡店", "咖啡店"),
+        ):
             hits = c.call("memory.search", agent_id="mia", query=query, ts=T0 + 100 * DAY)["items"]
             assert any(needle in h["text"] for h in hits), (query, hits)
         # the mood history keeps every change; the deleted messages' links are null
         mood_after = c.mood_history("mia", limit=100)["items"]
         assert [m["id"] for m in mood_after] == [m["id"] for m in mood]
         assert [m["message_id"] for m in mood_after] == [
-            None if m["message_id"] in pruned_ids else m["message_id"] for m in mood]
+            None if m["message_id"] in pruned_ids else m["message_id"] for m in mood
+        ]
         assert c.call("memory.maintain", ts=T0 + 101 * DAY)["messages_deleted"] == 0
     with _open_db(proc.db_path) as conn:
         _clean(conn)
         marks = ",".join("?" * len(olds))
-        assert _count(conn, f"SELECT count(*) FROM messages WHERE session_id IN ({marks})", *olds) == 0
-        assert _count(conn, f"SELECT count(*) FROM compressions WHERE session_id IN ({marks})", *olds) == 0
-        assert _count(conn, "SELECT count(*) FROM messages WHERE text LIKE '%exhausted%' OR text LIKE '%很累%'") == 0
-        assert conn.execute("SELECT kind, item_id, ref FROM sources ORDER BY 1, 2, 3").fetchall() == sources_before
-        pruned_at = dict(conn.execute("SELECT session_id, transcript_pruned_ms FROM sessions").fetchall())
+        assert (
+            _count(conn, f"SELECT count(*) FROM messages WHERE session_id IN ({marks})", *olds) == 0
+        )
+        assert (
+            _count(conn, f"SELECT count(*) FROM compressions WHERE session_id IN ({marks})", *olds)
+            == 0
+        )
+        assert (
+            _count(
+                conn,
+                "SELECT count(*) FROM messages WHERE text LIKE '%exhausted%' OR text LIKE '%很累%'",
+            )
+            == 0
+        )
+        assert (
+            conn.execute("SELECT kind, item_id, ref FROM sources ORDER BY 1, 2, 3").fetchall()
+            == sources_before
+        )
+        pruned_at = dict(
+            conn.execute("SELECT session_id, transcript_pruned_ms FROM sessions").fetchall()
+        )
         assert pruned_at == {en: T0 + 100 * DAY, zh: T0 + 100 * DAY, recent: None, still_open: None}
 
 
@@ -280,8 +355,14 @@ def test_deleted_message_ids_are_never_given_out_again(tmp_path: Path) -> None:
     db = Database(tmp_path / "ids.db")
     db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
     db.call(sessions.insert_session, "s1", "a", 0)
-    first = [db.call(sessions.insert_message, Message("s1", "a", "user", f"我说了第{i}句话", i)).message_id
-             for i in range(3)]
+    first = [
+        db.call(
+            sessions.insert_message, Message("s1", "a", "user", f"我说了第{i}句话", i)
+        ).message_id
+        for i in range(3)
+    ]
     assert db.call(forget.delete_messages_matching, "a", "我说了") == 3
-    again = db.call(sessions.insert_message, Message("s1", "a", "user", "a new message", 10)).message_id
+    again = db.call(
+        sessions.insert_message, Message("s1", "a", "user", "a new message", 10)
+    ).message_id
     assert again is not None and again > max(first)

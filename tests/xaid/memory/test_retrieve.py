@@ -18,10 +18,18 @@ DAY = retrieve.DAY_MS
 NOW = 1_764_536_400_000 + 12 * 3_600_000
 
 
-@pytest.mark.parametrize(("days", "words"), [
-    (0, "earlier today"), (1, "yesterday"), (3, "3 days ago"), (8, "a week ago"), (21, "3 weeks ago"),
-    (45, "2 months ago"), (400, "a year ago"),
-])
+@pytest.mark.parametrize(
+    ("days", "words"),
+    [
+        (0, "earlier today"),
+        (1, "yesterday"),
+        (3, "3 days ago"),
+        (8, "a week ago"),
+        (21, "3 weeks ago"),
+        (45, "2 months ago"),
+        (400, "a year ago"),
+    ],
+)
 def test_ago(days: int, words: str) -> None:
     assert retrieve.ago(NOW - days * DAY, NOW) == words
 
@@ -31,7 +39,9 @@ def embedder() -> OnnxEmbedder:
     return OnnxEmbedder()
 
 
-def test_hybrid_search_ranks_meaning_keywords_and_recency(tmp_path: Path, embedder: OnnxEmbedder) -> None:
+def test_hybrid_search_ranks_meaning_keywords_and_recency(
+    tmp_path: Path, embedder: OnnxEmbedder
+) -> None:
     db = Database(tmp_path / "x.db")
     db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
     db.call(agents.insert, Agent("b", "b", "", {}, 0, 0))
@@ -46,7 +56,9 @@ def test_hybrid_search_ranks_meaning_keywords_and_recency(tmp_path: Path, embedd
 
     def fill(conn, owner: str) -> None:  # type: ignore[no-untyped-def]
         for (text, ts), vec in zip(texts.items(), vectors, strict=True):
-            fid = sql.insert_fact(conn, owner, sql.NewFact("user.other", "other", text, 0.5), None, "fast", ts)
+            fid = sql.insert_fact(
+                conn, owner, sql.NewFact("user.other", "other", text, 0.5), None, "fast", ts
+            )
             index.add(conn, owner, "fact", fid, text, ts, vec)
 
     db.call(fill, "a")
@@ -54,8 +66,11 @@ def test_hybrid_search_ranks_meaning_keywords_and_recency(tmp_path: Path, embedd
 
     def search(query: str) -> list[retrieve.Hit]:
         vec = embedder.embed([query])[0]
-        hits, tokens = db.call(lambda c: retrieve.search(c, "a", query, vec, NOW, k=3, budget_tokens=200,
-                                                         recent_days=7))
+        hits, tokens = db.call(
+            lambda c: retrieve.search(
+                c, "a", query, vec, NOW, k=3, budget_tokens=200, recent_days=7
+            )
+        )
         assert tokens <= 200
         return hits
 
@@ -64,10 +79,24 @@ def test_hybrid_search_ranks_meaning_keywords_and_recency(tmp_path: Path, embedd
     assert "上海" in search("上海")[0].text  # trigram keyword index, no Chinese in MiniLM
     assert all(h.when for h in search("Kyoto"))
     # only agent a's items ever come back, and references were counted
-    assert db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'b'").fetchone()[0] == 0
-    assert db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'a'").fetchone()[0] > 0
-    hits = db.call(lambda c: retrieve.search(c, "a", "Python", np.zeros(embedder.dim, dtype=np.float32), NOW,
-                                             k=10, budget_tokens=10, recent_days=7))[0]
+    assert (
+        db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'b'").fetchone()[0] == 0
+    )
+    assert (
+        db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'a'").fetchone()[0] > 0
+    )
+    hits = db.call(
+        lambda c: retrieve.search(
+            c,
+            "a",
+            "Python",
+            np.zeros(embedder.dim, dtype=np.float32),
+            NOW,
+            k=10,
+            budget_tokens=10,
+            recent_days=7,
+        )
+    )[0]
     assert len(hits) <= 1  # the token budget cuts
     db.close()
 

@@ -25,19 +25,56 @@ def probe(c: Client, agent: str, text: str, ts: int) -> list[str]:
     return [m["text"] for m in context.get("memories") or []]
 
 
-@pytest.mark.parametrize(("before", "after", "question", "new", "old"), [
-    ("I drive a Volvo estate, twelve years old.", "I sold the Volvo, now I drive a Tesla Model 3.",
-     "What car do I drive?", "Tesla", "twelve years"),
-    ("我开的是一辆大众朗逸，开了十年。", "朗逸卖掉了，现在开一辆比亚迪。", "我现在开什么车？", "比亚迪", "十年"),
-    ("My girlfriend is called Ines, she's a dentist.", "Ines and I broke up. My girlfriend now is called Mara.",
-     "What's my girlfriend called?", "Mara", "dentist"),
-    ("我女朋友叫小雪，她是护士。", "我和小雪分手了，我现在的女朋友叫阿雅。", "我女朋友叫什么？", "阿雅", "护士"),
-    ("I work as an accountant at a big firm.", "I retrained, I'm a firefighter now.",
-     "What do I do for a living?", "firefighter", "accountant"),
-    ("我住在青岛，离海边不远。", "我上个月搬到昆明了，还在适应。", "我现在住在哪里？", "昆明", "青岛"),
-])
-def test_a_new_value_makes_the_old_statement_history(client: Client, before: str, after: str, question: str,
-                                                      new: str, old: str) -> None:
+@pytest.mark.parametrize(
+    ("before", "after", "question", "new", "old"),
+    [
+        (
+            "I drive a Volvo estate, twelve years old.",
+            "I sold the Volvo, now I drive a Tesla Model 3.",
+            "What car do I drive?",
+            "Tesla",
+            "twelve years",
+        ),
+        (
+            "我开的是一辆大众朗逸，开了十年。",
+            "朗逸卖掉了，现在开一辆比亚迪。",
+            "我现在开什么车？",
+            "比亚迪",
+            "十年",
+        ),
+        (
+            "My girlfriend is called Ines, she's a dentist.",
+            "Ines and I broke up. My girlfriend now is called Mara.",
+            "What's my girlfriend called?",
+            "Mara",
+            "dentist",
+        ),
+        (
+            "我女朋友叫小雪，她是护士。",
+            "我和小雪分手了，我现在的女朋友叫阿雅。",
+            "我女朋友叫什么？",
+            "阿雅",
+            "护士",
+        ),
+        (
+            "I work as an accountant at a big firm.",
+            "I retrained, I'm a firefighter now.",
+            "What do I do for a living?",
+            "firefighter",
+            "accountant",
+        ),
+        (
+            "我住在青岛，离海边不远。",
+            "我上个月搬到昆明了，还在适应。",
+            "我现在住在哪里？",
+            "昆明",
+            "青岛",
+        ),
+    ],
+)
+def test_a_new_value_makes_the_old_statement_history(
+    client: Client, before: str, after: str, question: str, new: str, old: str
+) -> None:
     client.agent_create("mia", name="Kai")
     session(client, "mia", [before], T0)
     session(client, "mia", [after], T0 + 7 * DAY)
@@ -58,7 +95,9 @@ def test_the_reply_to_a_superseded_turn_is_history_too(client: Client) -> None:
     assert all(u["status"] == "superseded" for u in leeds), leeds
 
 
-def test_the_zh_morning_question_after_a_language_change_does_not_get_the_old_line_first(client: Client) -> None:
+def test_the_zh_morning_question_after_a_language_change_does_not_get_the_old_line_first(
+    client: Client,
+) -> None:
     client.agent_create("mia", name="Kai")
     session(client, "mia", ["我主要用Python写代码，写了五年了。"], T0)
     session(client, "mia", ["现在我主要用Rust写代码了。"], T0 + 6 * DAY)

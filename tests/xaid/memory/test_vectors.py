@@ -42,7 +42,9 @@ def test_nearest_matches_exact_cosine(n: int) -> None:
     """Below MIN_RESCORE every row is re-scored; above it, recall@10 stays at least 0.95."""
     data = _clustered(n, seed=n)
     queries = _unit(data[:50] + np.random.default_rng(7).normal(scale=0.05, size=(50, DIM)))
-    agent = vectors.AgentVectors(DIM, 0, list(range(1000, 1000 + n)), np.stack([vectors.quantize(v) for v in data]))
+    agent = vectors.AgentVectors(
+        DIM, 0, list(range(1000, 1000 + n)), np.stack([vectors.quantize(v) for v in data])
+    )
     recall = []
     for q in queries:
         exact = np.argsort(-(data @ q))[:10] + 1000
@@ -50,7 +52,9 @@ def test_nearest_matches_exact_cosine(n: int) -> None:
         assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
         assert abs(found[0][1] - float(data[found[0][0] - 1000] @ q)) < 0.01
         recall.append(len(set(exact) & {i for i, _ in found}) / 10)
-    assert np.mean(recall) >= (0.97 if n <= vectors.MIN_RESCORE else 0.95)  # int8 rounding swaps near-ties
+    assert np.mean(recall) >= (
+        0.97 if n <= vectors.MIN_RESCORE else 0.95
+    )  # int8 rounding swaps near-ties
 
 
 def test_put_remove_and_compaction_keep_answers_right() -> None:
@@ -118,24 +122,40 @@ def test_float_vectors_of_an_older_version_are_converted(tmp_path: Path) -> None
     vecs = embedder.embed(texts)
 
     def as_before(conn: apsw.Connection) -> list[int]:
-        conn.execute(f"CREATE VIRTUAL TABLE memory_vec USING vec0(item_id INTEGER PRIMARY KEY, agent_id TEXT "
-                     f"PARTITION KEY, embedding float[{embedder.dim}] distance_metric=cosine)")
-        conn.execute("INSERT INTO meta (key, value) VALUES ('embed_model', ?)", (f"{embedder.name}:{embedder.dim}",))
+        conn.execute(
+            f"CREATE VIRTUAL TABLE memory_vec USING vec0(item_id INTEGER PRIMARY KEY, agent_id TEXT "
+            f"PARTITION KEY, embedding float[{embedder.dim}] distance_metric=cosine)"
+        )
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('embed_model', ?)",
+            (f"{embedder.name}:{embedder.dim}",),
+        )
         ids = []
         for text, vec in zip(texts, vecs, strict=True):
             ids.append(index.add(conn, "a", "fact", len(ids) + 1, text, 0, None))
-            conn.execute("INSERT INTO memory_vec (item_id, agent_id, embedding) VALUES (?, 'a', ?)",
-                         (ids[-1], to_blob(vec)))
+            conn.execute(
+                "INSERT INTO memory_vec (item_id, agent_id, embedding) VALUES (?, 'a', ?)",
+                (ids[-1], to_blob(vec)),
+            )
         return ids
 
     ids = db.call(as_before)
-    assert db.call(index.ensure_vector_table, embedder.dim, embedder.name) is False  # nothing to re-embed
-    assert db.call(lambda c: c.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_vec'").fetchone()) is None
+    assert (
+        db.call(index.ensure_vector_table, embedder.dim, embedder.name) is False
+    )  # nothing to re-embed
+    assert (
+        db.call(
+            lambda c: c.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_vec'").fetchone()
+        )
+        is None
+    )
     query = embedder.embed(["Where does Anna live?"])[0]
     found = db.call(index.knn, "a", query, 2)
     assert found[0][0] == ids[0]
     assert abs(found[0][1] - float(vecs[0] @ query)) < 0.01
-    assert db.call(index.ensure_vector_table, embedder.dim, "another-model") is True  # a new model re-embeds
+    assert (
+        db.call(index.ensure_vector_table, embedder.dim, "another-model") is True
+    )  # a new model re-embeds
 
 
 def test_fast_load_from_vec0_chunks_equals_its_cursor(db: Database) -> None:
@@ -157,6 +177,10 @@ def test_fast_load_from_vec0_chunks_equals_its_cursor(db: Database) -> None:
         assert sorted(fast[0]) == sorted(slow[0])
         assert np.array_equal(fast[1][np.argsort(fast[0])], slow[1][order])
     assert db.call(vectors._from_chunks, "no_such_table", "a", DIM) is None
-    assert db.call(vectors._from_chunks, index.VEC_TABLE, "a", DIM - 1) is None  # a layout it does not expect
+    assert (
+        db.call(vectors._from_chunks, index.VEC_TABLE, "a", DIM - 1) is None
+    )  # a layout it does not expect
     loaded = db.call(index.vectors_of, "a", DIM)
-    assert loaded is not None and len(loaded) == len(db.call(vectors._from_cursor, index.VEC_TABLE, "a", DIM)[0])
+    assert loaded is not None and len(loaded) == len(
+        db.call(vectors._from_cursor, index.VEC_TABLE, "a", DIM)[0]
+    )

@@ -45,8 +45,20 @@ def test_english_exhaustion():
 
 
 @pytest.mark.parametrize(
-    "text", ["I'm so wiped out", "totally burnt out", "sooo tiiired", "熬夜到三点", "心累", "精疲力尽",
-             "I'm dead on my feet", "running on empty since Monday", "最近心力交瘁", "整个人都被掏空了", "今天累成狗"]
+    "text",
+    [
+        "I'm so wiped out",
+        "totally burnt out",
+        "sooo tiiired",
+        "熬夜到三点",
+        "心累",
+        "精疲力尽",
+        "I'm dead on my feet",
+        "running on empty since Monday",
+        "最近心力交瘁",
+        "整个人都被掏空了",
+        "今天累成狗",
+    ],
 )
 def test_tired_phrases(text: str):
     assert read(text).fatigue >= 0.5
@@ -56,7 +68,9 @@ def test_a_head_that_pounds_after_a_long_day_reads_as_overload_in_both_languages
     for text in ("my head is pounding", "脑袋嗡嗡的"):
         r = read(text)
         assert r.valence < -0.2 and r.intensity >= 0.5, text
-    assert read("我把钱包掏空了") == read("我把钱包拿出来了")  # 掏空 alone (emptied a wallet) is no feeling
+    assert read("我把钱包掏空了") == read(
+        "我把钱包拿出来了"
+    )  # 掏空 alone (emptied a wallet) is no feeling
 
 
 # -- negation and idioms -----------------------------------------------------------------------------
@@ -154,7 +168,9 @@ def test_strong_feelings_are_intense(text: str):
     assert read(text).intensity >= 0.7
 
 
-@pytest.mark.parametrize("text", ["I'm a bit annoyed", "有点烦", "有点累", "ok", "还行", "slightly worried"])
+@pytest.mark.parametrize(
+    "text", ["I'm a bit annoyed", "有点烦", "有点累", "ok", "还行", "slightly worried"]
+)
 def test_mild_feelings_are_not(text: str):
     assert read(text).intensity <= 0.45
 
@@ -174,7 +190,9 @@ def test_emoji_alone():
     assert read("🎉").valence > 0.3
 
 
-@pytest.mark.parametrize("text", ["Morning", "早", "I had lunch with Tom at noon", "明天下午三点开会", "", "!!!"])
+@pytest.mark.parametrize(
+    "text", ["Morning", "早", "I had lunch with Tom at noon", "明天下午三点开会", "", "!!!"]
+)
 def test_no_cue_means_no_reading(text: str):
     r = read(text)
     assert r.confidence == 0.0
@@ -194,7 +212,12 @@ def test_cues_explain_what_fired():
 
 
 def test_readings_stay_in_range():
-    texts = ["累死了累死了累死了！！！", "HAPPY HAPPY HAPPY!!! 😄😄😄🎉", "sad sad sad crying 😭😭😭", "不不不不不"]
+    texts = [
+        "累死了累死了累死了！！！",
+        "HAPPY HAPPY HAPPY!!! 😄😄😄🎉",
+        "sad sad sad crying 😭😭😭",
+        "不不不不不",
+    ]
     for text in texts:
         r = read(text)
         assert -1 <= r.valence <= 1 and 0 <= r.arousal <= 1 and 0 <= r.fatigue <= 1

@@ -20,15 +20,18 @@ def after(text: str, hours: float) -> MoodState:
     return decay(state, NIGHT + int(hours * HOUR_MS))
 
 
-@pytest.mark.parametrize("text", [
-    "My dad passed away last night.",
-    "我爸爸昨晚去世了。",
-    "We lost our grandmother this morning.",
-    "外婆今天走了。",
-    "We had to put our dog down this morning.",
-    "The doctor says it's cancer.",
-    "今天被确诊了肿瘤。",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My dad passed away last night.",
+        "我爸爸昨晚去世了。",
+        "We lost our grandmother this morning.",
+        "外婆今天走了。",
+        "We had to put our dog down this morning.",
+        "The doctor says it's cancer.",
+        "今天被确诊了肿瘤。",
+    ],
+)
 def test_a_loss_or_grave_news_is_still_clearly_there_two_days_later(text: str) -> None:
     assert after(text, 48).valence <= -0.25
     assert bands(after(text, 48)).valence in {"low", "very_low"}
@@ -47,25 +50,35 @@ def test_a_small_annoyance_is_gone_by_morning(text: str) -> None:
     assert guidance(after(text, 11)) is None
 
 
-@pytest.mark.parametrize("text", [
-    "my phone died again", "I lost my keys", "open a terminal and run it", "妈妈刚走了，去超市", "他走了",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my phone died again",
+        "I lost my keys",
+        "open a terminal and run it",
+        "妈妈刚走了，去超市",
+        "他走了",
+    ],
+)
 def test_ordinary_words_that_look_like_a_loss_are_none(text: str) -> None:
     r = RULES.classify(text)
     assert r.lasting <= 1.0 and r.valence > -0.3
 
 
-@pytest.mark.parametrize("text", [
-    "I'm not worried at all.",
-    "我一点都不紧张。",
-    "I feel confident about it.",
-    "我很有信心。",
-    "Nothing to worry about, I've got this.",
-    "没什么好担心的，我心里有底。",
-    "Although I was a bit nervous this morning, I feel confident now.",
-    "虽然有点紧张，但是我很有信心。",
-    "虽然明天就要答辩了，但是我很平静。",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm not worried at all.",
+        "我一点都不紧张。",
+        "I feel confident about it.",
+        "我很有信心。",
+        "Nothing to worry about, I've got this.",
+        "没什么好担心的，我心里有底。",
+        "Although I was a bit nervous this morning, I feel confident now.",
+        "虽然有点紧张，但是我很有信心。",
+        "虽然明天就要答辩了，但是我很平静。",
+    ],
+)
 def test_stated_calm_or_confidence_reads_as_confidence_not_anxiety(text: str) -> None:
     r = RULES.classify(text)
     assert r.valence >= 0.2, r

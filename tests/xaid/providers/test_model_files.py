@@ -29,8 +29,17 @@ def make_packages(site: Path, prefix: str, parts: tuple[bytes, ...]) -> tuple[Mo
 
 
 def spec_for(pkgs: tuple[ModelPackage, ...], whole: bytes, name: str = "fake-3part") -> ModelSpec:
-    return ModelSpec(name, "a fake model", f"{name}.gguf", len(whole), hashlib.sha256(whole).hexdigest(),
-                     1, "Apache-2.0", ("en",), pkgs)
+    return ModelSpec(
+        name,
+        "a fake model",
+        f"{name}.gguf",
+        len(whole),
+        hashlib.sha256(whole).hexdigest(),
+        1,
+        "Apache-2.0",
+        ("en",),
+        pkgs,
+    )
 
 
 @pytest.fixture
@@ -77,33 +86,47 @@ def test_a_part_that_does_not_match_fails_closed(site: Path, tmp_path: Path) -> 
 
 def test_a_wrong_size_fails_before_hashing(site: Path, tmp_path: Path) -> None:
     spec = spec_for(make_packages(site, "shortmodel", PARTS[:2]), b"".join(PARTS))
-    with pytest.raises(model_files.ModelUnavailable, match=r"size mismatch, expected 7,1\d\d bytes, got 7,100"):
+    with pytest.raises(
+        model_files.ModelUnavailable, match=r"size mismatch, expected 7,1\d\d bytes, got 7,100"
+    ):
         model_files.prepare(spec, tmp_path / "models", lambda _line: None, paths=[str(site)])
 
 
 def test_missing_packages_say_which_command_installs_them(site: Path, tmp_path: Path) -> None:
     spec = spec_for(make_packages(site, "halfmodel", PARTS), b"".join(PARTS))
-    spec = spec_for((*spec.packages, ModelPackage("halfmodel-part4", "0.1.0", "0" * 64, "data/part04.bin")),
-                    b"".join(PARTS))
+    spec = spec_for(
+        (*spec.packages, ModelPackage("halfmodel-part4", "0.1.0", "0" * 64, "data/part04.bin")),
+        b"".join(PARTS),
+    )
     with pytest.raises(model_files.ModelUnavailable) as info:
         model_files.prepare(spec, tmp_path / "models", lambda _line: None, paths=[str(site)])
-    assert "1 of 4 packages missing" in str(info.value) and "xaid --install-model fake-3part" in str(info.value)
+    assert "1 of 4 packages missing" in str(
+        info.value
+    ) and "xaid --install-model fake-3part" in str(info.value)
     assert model_files.status(spec, tmp_path / "models", [str(site)]).packages_present == 3
 
 
-def test_a_joined_file_changed_on_disk_is_checked_again_and_rejoined(site: Path, tmp_path: Path) -> None:
+def test_a_joined_file_changed_on_disk_is_checked_again_and_rejoined(
+    site: Path, tmp_path: Path
+) -> None:
     whole = b"".join(PARTS)
     spec = spec_for(make_packages(site, "rotmodel", PARTS), whole)
     models_dir = tmp_path / "models"
     path = model_files.prepare(spec, models_dir, lambda _line: None, paths=[str(site)])
-    path.write_bytes(b"\x00" * len(whole))  # same size, new mtime: the marker no longer vouches for it
+    path.write_bytes(
+        b"\x00" * len(whole)
+    )  # same size, new mtime: the marker no longer vouches for it
     lines: list[str] = []
     assert model_files.prepare(spec, models_dir, lines.append, paths=[str(site)]) == path
     assert path.read_bytes() == whole
-    assert any("checking sha256" in line for line in lines) and any("joined part 3/3" in line for line in lines)
+    assert any("checking sha256" in line for line in lines) and any(
+        "joined part 3/3" in line for line in lines
+    )
 
 
-def test_a_single_package_model_is_used_in_place_and_checked_once(site: Path, tmp_path: Path) -> None:
+def test_a_single_package_model_is_used_in_place_and_checked_once(
+    site: Path, tmp_path: Path
+) -> None:
     pkg = ModelPackage("tinymodel", "1.0", "0" * 64, "tiny.gguf")
     (site / "tinymodel").mkdir()
     (site / "tinymodel" / "tiny.gguf").write_bytes(PARTS[0])
@@ -111,7 +134,11 @@ def test_a_single_package_model_is_used_in_place_and_checked_once(site: Path, tm
     models_dir = tmp_path / "models"
     lines: list[str] = []
     path = model_files.prepare(spec, models_dir, lines.append, paths=[str(site)])
-    assert path == site / "tinymodel" / "tiny.gguf" and len(lines) == 1 and "checking sha256" in lines[0]
+    assert (
+        path == site / "tinymodel" / "tiny.gguf"
+        and len(lines) == 1
+        and "checking sha256" in lines[0]
+    )
     lines.clear()
     model_files.prepare(spec, models_dir, lines.append, paths=[str(site)])
     assert lines == []
@@ -120,7 +147,9 @@ def test_a_single_package_model_is_used_in_place_and_checked_once(site: Path, tm
         model_files.prepare(spec, models_dir, lines.append, paths=[str(site)])
 
 
-def test_the_temp_file_of_a_killed_join_is_removed_and_a_fresh_one_left(site: Path, tmp_path: Path) -> None:
+def test_the_temp_file_of_a_killed_join_is_removed_and_a_fresh_one_left(
+    site: Path, tmp_path: Path
+) -> None:
     spec = spec_for(make_packages(site, "killedmodel", PARTS), b"".join(PARTS))
     models_dir = tmp_path / "models"
     models_dir.mkdir()

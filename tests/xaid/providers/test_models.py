@@ -16,7 +16,9 @@ REGENERATE = "python -c 'from xaid import catalogue as models; models.write_requ
 @pytest.mark.parametrize("spec", models.CATALOGUE, ids=lambda s: s.name)
 def test_the_requirement_file_is_the_catalogue_entry(spec: models.ModelSpec) -> None:
     path = ROOT / "packaging" / "models" / f"{spec.name}.txt"
-    assert path.read_text(encoding="utf-8") == spec.requirements(), f"stale {path}; regenerate: {REGENERATE}"
+    assert path.read_text(encoding="utf-8") == spec.requirements(), (
+        f"stale {path}; regenerate: {REGENERATE}"
+    )
     pins = re.findall(r"^([\w.-]+)==([\w.]+) --hash=sha256:([0-9a-f]{64})$", path.read_text(), re.M)
     assert [(p.name, p.version, p.wheel_sha256) for p in spec.packages] == pins
 

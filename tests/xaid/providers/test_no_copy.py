@@ -21,9 +21,13 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 def test_the_token_that_would_extend_a_copy_is_left_out() -> None:
     block = no_copy.processor([5, 6, 7, 8, 9], 3)
     prompt = np.array([1, 2, 3], dtype=np.intc)
-    assert np.isfinite(block(prompt, np.zeros(12, dtype=np.single))).all()  # the prompt itself is not the reply
+    assert np.isfinite(
+        block(prompt, np.zeros(12, dtype=np.single))
+    ).all()  # the prompt itself is not the reply
     scores = block(np.array([1, 2, 3, 6, 7], dtype=np.intc), np.zeros(12, dtype=np.single))
-    assert scores[8] == -np.inf and np.isfinite(np.delete(scores, 8)).all()  # 6 7 -> 8 would copy three
+    assert (
+        scores[8] == -np.inf and np.isfinite(np.delete(scores, 8)).all()
+    )  # 6 7 -> 8 would copy three
     scores = block(np.array([1, 2, 3, 7, 6], dtype=np.intc), np.zeros(12, dtype=np.single))
     assert np.isfinite(scores).all()  # 7 6 is not a run of the source
 
@@ -39,19 +43,27 @@ def test_off_or_too_short_means_no_processor() -> None:
 
 
 def grams(tokens: list[int], n: int) -> set[tuple[int, ...]]:
-    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
+    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
 
 
 @pytest.mark.llm
 def test_the_model_asked_to_repeat_a_sentence_cannot_copy_it() -> None:
     said = "Repeat this sentence exactly and say nothing else: the purple elephant dances at midnight in Paris."
-    cfg = dataclasses.replace(LLMConfig(), model_path=str(embedded_model_path()), n_ctx=512, n_threads=2, seed=3)
+    cfg = dataclasses.replace(
+        LLMConfig(), model_path=str(embedded_model_path()), n_ctx=512, n_threads=2, seed=3
+    )
     p = LlamaCppProvider(cfg)
     p.load()
     try:
+
         def reply(n: int) -> list[int]:
-            request = GenerateRequest((ChatMessage("user", said),), max_tokens=24, temperature=0.0,
-                                      no_copy=said, no_copy_tokens=n)
+            request = GenerateRequest(
+                (ChatMessage("user", said),),
+                max_tokens=24,
+                temperature=0.0,
+                no_copy=said,
+                no_copy_tokens=n,
+            )
             text = p.generate(request, lambda _piece: None, threading.Event()).text
             return p._llm.tokenize(text.encode(), add_bos=False, special=False)  # type: ignore[union-attr]
 

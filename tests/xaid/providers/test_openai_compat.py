@@ -56,7 +56,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        self.server.requests.append({"path": self.path, "headers": dict(self.headers), "body": json.loads(raw)})
+        self.server.requests.append(
+            {"path": self.path, "headers": dict(self.headers), "body": json.loads(raw)}
+        )
         reply = self.server.reply
         if reply.status >= 400:
             body = reply.body
@@ -86,7 +88,9 @@ class Handler(BaseHTTPRequestHandler):
 @pytest.fixture
 def endpoint() -> Iterator[FakeEndpoint]:
     server = FakeEndpoint()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield server
@@ -97,7 +101,9 @@ def endpoint() -> Iterator[FakeEndpoint]:
 
 
 def make(base_url: str, env: dict[str, str] | None = None, **changes: Any) -> OpenAICompatProvider:
-    cfg = dataclasses.replace(LLMConfig(), base_url=base_url, model="test-model", request_timeout=10.0, **changes)
+    cfg = dataclasses.replace(
+        LLMConfig(), base_url=base_url, model="test-model", request_timeout=10.0, **changes
+    )
     provider = OpenAICompatProvider(cfg, env={} if env is None else env)
     provider.load()
     return provider
@@ -107,7 +113,9 @@ def content(text: str, finish: str | None = None) -> dict[str, Any]:
     return {"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": finish}]}
 
 
-def tool_delta(index: int, *, call_id: str | None = None, name: str | None = None, args: str = "") -> dict[str, Any]:
+def tool_delta(
+    index: int, *, call_id: str | None = None, name: str | None = None, args: str = ""
+) -> dict[str, Any]:
     call: dict[str, Any] = {"index": index, "function": {"arguments": args}}
     if call_id is not None:
         call["id"] = call_id
@@ -118,10 +126,14 @@ def tool_delta(index: int, *, call_id: str | None = None, name: str | None = Non
 
 
 def request(**kw: Any) -> GenerateRequest:
-    return GenerateRequest(messages=(ChatMessage("system", "be brief"), ChatMessage("user", "hi")), **kw)
+    return GenerateRequest(
+        messages=(ChatMessage("system", "be brief"), ChatMessage("user", "hi")), **kw
+    )
 
 
-def run(provider: OpenAICompatProvider, req: GenerateRequest | None = None) -> tuple[list[str], Any]:
+def run(
+    provider: OpenAICompatProvider, req: GenerateRequest | None = None
+) -> tuple[list[str], Any]:
     pieces: list[str] = []
     completion = provider.generate(req or request(), pieces.append, threading.Event())
     return pieces, completion
@@ -148,7 +160,11 @@ def test_usage_from_stream_wins(endpoint: FakeEndpoint) -> None:
 
 def test_request_body_is_openai_shaped(endpoint: FakeEndpoint) -> None:
     endpoint.reply = Reply(events=[content("ok", "stop")])
-    tool = ToolSpec("get_weather", "Weather for a city", {"type": "object", "properties": {"city": {"type": "string"}}})
+    tool = ToolSpec(
+        "get_weather",
+        "Weather for a city",
+        {"type": "object", "properties": {"city": {"type": "string"}}},
+    )
     req = request(tools=(tool,), max_tokens=42, temperature=0.25)
     run(make(endpoint.base_url), req)
     (got,) = endpoint.requests
@@ -156,11 +172,18 @@ def test_request_body_is_openai_shaped(endpoint: FakeEndpoint) -> None:
     body = got["body"]
     assert body["model"] == "test-model"
     assert body["stream"] is True
-    assert body["messages"] == [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]
+    assert body["messages"] == [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "hi"},
+    ]
     assert body["tools"] == [
         {
             "type": "function",
-            "function": {"name": "get_weather", "description": "Weather for a city", "parameters": tool.parameters},
+            "function": {
+                "name": "get_weather",
+                "description": "Weather for a city",
+                "parameters": tool.parameters,
+            },
         }
     ]
     assert body["max_tokens"] == 42
@@ -195,7 +218,10 @@ def test_no_authorization_without_key(endpoint: FakeEndpoint) -> None:
     run(provider)
     assert "Authorization" not in endpoint.requests[0]["headers"]
     assert provider.describe() == {
-        "provider": "openai", "base_url": endpoint.base_url, "model": "test-model", "tools": True
+        "provider": "openai",
+        "base_url": endpoint.base_url,
+        "model": "test-model",
+        "tools": True,
     }
 
 
@@ -275,6 +301,8 @@ def test_refused_connection_raises_without_leaking_key() -> None:
 
 
 def test_bad_base_url_fails_at_load() -> None:
-    provider = OpenAICompatProvider(dataclasses.replace(LLMConfig(), base_url="ftp://example/v1"), env={})
+    provider = OpenAICompatProvider(
+        dataclasses.replace(LLMConfig(), base_url="ftp://example/v1"), env={}
+    )
     with pytest.raises(ProviderError, match="not an http"):
         provider.load()

@@ -19,10 +19,14 @@ from xaid.store.sessions import Message
 from xaid.text.lang import cjk_share
 
 DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
-PLANS = {"en": "I have a dentist appointment next Thursday and I'm dreading it.",
-         "zh": "我下周四去医院看牙，想想就害怕。"}
-LOWS = {"en": "I'm so exhausted, I can't keep my eyes open after this week.",
-        "zh": "我真的累垮了，这周每天都熬到半夜。"}
+PLANS = {
+    "en": "I have a dentist appointment next Thursday and I'm dreading it.",
+    "zh": "我下周四去医院看牙，想想就害怕。",
+}
+LOWS = {
+    "en": "I'm so exhausted, I can't keep my eyes open after this week.",
+    "zh": "我真的累垮了，这周每天都熬到半夜。",
+}
 
 
 def drafted(text: str) -> draft.Draft:
@@ -35,8 +39,24 @@ def frame_of(topic: str) -> str:
 
 
 def item(a: arm.Arm) -> RecallItem:
-    return RecallItem(1, "a", 1, a.topic, a.keywords, a.scene, a.not_before, a.not_after, a.priority, "armed",
-                      DAY0, None, None, None, None, None)
+    return RecallItem(
+        1,
+        "a",
+        1,
+        a.topic,
+        a.keywords,
+        a.scene,
+        a.not_before,
+        a.not_after,
+        a.priority,
+        "armed",
+        DAY0,
+        None,
+        None,
+        None,
+        None,
+        None,
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -49,6 +69,10 @@ def test_the_topic_frame_follows_the_users_words(lang: str, said: dict[str, str]
     assert cjk_share(frame_of(topic)) == (1.0 if lang == "zh" else 0.0), topic
     line = fire.Verdict(item(found[0]), "due").line
     assert line is not None and said[lang] in line
-    if lang == "zh":  # the words close the instruction to bring them up; in parentheses the 1.5B left them unread
+    if (
+        lang == "zh"
+    ):  # the words close the instruction to bring them up; in parentheses the 1.5B left them unread
         assert "提起" in line and f"“{said[lang]}”。" in line and "（" not in line
-    assert cjk_share(frame_of(line.replace("“", '"').replace("”", '"'))) == (1.0 if lang == "zh" else 0.0), line
+    assert cjk_share(frame_of(line.replace("“", '"').replace("”", '"'))) == (
+        1.0 if lang == "zh" else 0.0
+    ), line

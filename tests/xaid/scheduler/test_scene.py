@@ -28,10 +28,13 @@ def first_turn(c: Client, agent: str, text: str, ts: int) -> dict:
     return c.session_send(sid, text, ts=ts, explain=True).finish()["context"]
 
 
-@pytest.mark.parametrize(("said", "morning"), [
-    (["The project crashed, I'm exhausted."], "Morning"),
-    (["最近项目搞崩了，很累"], "早"),
-])
+@pytest.mark.parametrize(
+    ("said", "morning"),
+    [
+        (["The project crashed, I'm exhausted."], "Morning"),
+        (["最近项目搞崩了，很累"], "早"),
+    ],
+)
 def test_the_morning_scene(client: Client, said: list[str], morning: str) -> None:
     day0(client, "mia", said)
     armed = client.call("scheduler.list", agent_id="mia")["items"]
@@ -42,7 +45,10 @@ def test_the_morning_scene(client: Client, said: list[str], morning: str) -> Non
     assert context["tone"] and ("tired" in context["tone"] if english else "累" in context["tone"])
     # a directive in the user's language, which a small model acts on (not "consider asking about")
     assert context["suggestion"] and context["suggestion"].startswith(
-        "Greet them, then ask one caring question" if english else "先打招呼，再提起对方之前说的这件事")
+        "Greet them, then ask one caring question"
+        if english
+        else "先打招呼，再提起对方之前说的这件事"
+    )
     assert context["suggestion"] in context["directive"]
     assert said[0][:8] in context["suggestion"]
     # a second session the same day: no second suggestion
@@ -72,7 +78,9 @@ def test_no_suggestion_with_the_scheduler_off_or_quiet(client: Client) -> None:
 def test_a_plan_is_asked_about_after_it_not_before(client: Client) -> None:
     day0(client, "mia", ["I'm meeting the client next Friday, a bit nervous."])
     item = client.call("scheduler.list", agent_id="mia")["items"][0]
-    assert item["scene"] in {"plan", "worry"} and item["not_before"] >= NIGHT + 5 * DAY  # day 0 is a Sunday
+    assert (
+        item["scene"] in {"plan", "worry"} and item["not_before"] >= NIGHT + 5 * DAY
+    )  # day 0 is a Sunday
     before = first_turn(client, "mia", "hi", NIGHT + 2 * DAY)
     assert before["suggestion"] is None
     after = first_turn(client, "mia", "hi there", item["not_before"] + HOUR)
@@ -90,10 +98,18 @@ def test_a_topic_the_user_raises_is_not_suggested(client: Client) -> None:
 
 def test_manual_arm_cancel_feedback_and_outcomes(client: Client) -> None:
     client.agent_create("mia")
-    item = client.call("scheduler.arm", agent_id="mia", topic="the dentist appointment", ts=NIGHT,
-                       not_before=NIGHT + HOUR, priority=0.9)
+    item = client.call(
+        "scheduler.arm",
+        agent_id="mia",
+        topic="the dentist appointment",
+        ts=NIGHT,
+        not_before=NIGHT + HOUR,
+        priority=0.9,
+    )
     assert item["keywords"] and item["scene"] == "manual"
-    other = client.call("scheduler.arm", agent_id="mia", topic="the marathon", ts=NIGHT, not_before=NIGHT + HOUR)
+    other = client.call(
+        "scheduler.arm", agent_id="mia", topic="the marathon", ts=NIGHT, not_before=NIGHT + HOUR
+    )
     client.call("scheduler.cancel", agent_id="mia", item_id=other["item_id"])
     sid = client.session_open("mia", ts=NIGHT + 2 * HOUR)["session_id"]
     ctx = client.session_send(sid, "hey", ts=NIGHT + 2 * HOUR, explain=True).finish()["context"]
@@ -106,27 +122,50 @@ def test_manual_arm_cancel_feedback_and_outcomes(client: Client) -> None:
     stats = client.call("stats", agent_id="mia")["scheduler"]
     assert stats["engagement_rate"] == 1.0 and stats["annoyance_rate"] == 0.0
     with pytest.raises(XaiError) as info:
-        client.call("scheduler.feedback", agent_id="mia", item_id=other["item_id"], feedback="annoying")
+        client.call(
+            "scheduler.feedback", agent_id="mia", item_id=other["item_id"], feedback="annoying"
+        )
     assert info.value.code == "not_found"  # never pushed
     with pytest.raises(XaiError) as info:
         client.call("scheduler.config", agent_id="mia", allow="plans")
     assert info.value.code == "bad_params"
 
 
-@pytest.mark.parametrize(("said", "history", "expected"), [
-    ("The project crashed, I'm exhausted.", ["hey", "just got home"], True),  # synced small talk
-    ("The project crashed, I'm exhausted.", ["the project crashed again lol"], False),  # it came up already
-    ("最近项目搞崩了，很累", ["在吗", "刚到家"], True),
-    ("最近项目搞崩了，很累", ["项目搞崩的事情解决了"], False),
-])
-def test_a_session_that_begins_with_ingested_history(client: Client, said: str, history: list[str],
-                                                     expected: bool) -> None:
+@pytest.mark.parametrize(
+    ("said", "history", "expected"),
+    [
+        (
+            "The project crashed, I'm exhausted.",
+            ["hey", "just got home"],
+            True,
+        ),  # synced small talk
+        (
+            "The project crashed, I'm exhausted.",
+            ["the project crashed again lol"],
+            False,
+        ),  # it came up already
+        ("最近项目搞崩了，很累", ["在吗", "刚到家"], True),
+        ("最近项目搞崩了，很累", ["项目搞崩的事情解决了"], False),
+    ],
+)
+def test_a_session_that_begins_with_ingested_history(
+    client: Client, said: str, history: list[str], expected: bool
+) -> None:
     """A client may sync its chat log into a new session before the user's first live message: the
     scheduler speaks at the first turn sent live, and what the synced history says counts as said."""
     day0(client, "mia", [said])
     sid = client.session_open("mia", ts=MORNING)["session_id"]
-    client.session_ingest(sid, [{"role": "user", "text": t, "ts": MORNING + i} for i, t in enumerate(history)])
-    context = client.session_send(sid, "Morning", ts=MORNING + 60_000, explain=True).finish()["context"]
+    client.session_ingest(
+        sid, [{"role": "user", "text": t, "ts": MORNING + i} for i, t in enumerate(history)]
+    )
+    context = client.session_send(sid, "Morning", ts=MORNING + 60_000, explain=True).finish()[
+        "context"
+    ]
     assert (context["suggestion"] is not None) is expected, context["suggestion_reason"]
-    again = client.session_send(sid, "anyway", ts=MORNING + 120_000, explain=True).finish()["context"]
-    assert again["suggestion"] is None and again["suggestion_reason"] == "not the first user turn of the session"
+    again = client.session_send(sid, "anyway", ts=MORNING + 120_000, explain=True).finish()[
+        "context"
+    ]
+    assert (
+        again["suggestion"] is None
+        and again["suggestion_reason"] == "not the first user turn of the session"
+    )

@@ -64,7 +64,9 @@ def assert_alive(daemon: InProcessDaemon) -> None:
         assert c.ping() == {}
 
 
-def test_not_cbor_is_answered_and_the_connection_continues(raw: Raw, daemon: InProcessDaemon) -> None:
+def test_not_cbor_is_answered_and_the_connection_continues(
+    raw: Raw, daemon: InProcessDaemon
+) -> None:
     body = b"\xff\xff\xffnot cbor"
     raw.send(struct.pack(">I", len(body)) + body)
     reply = raw.read()
@@ -100,8 +102,13 @@ def test_unknown_method_and_bad_params_keep_the_request_id(raw: Raw) -> None:
     raw.request(13, "agent.get", agent_id="missing")
     replies = {r["id"]: r for r in (raw.read(), raw.read(), raw.read(), raw.read())}
     assert replies[10]["error"]["code"] == "unknown_method"
-    assert replies[11]["error"]["code"] == "bad_params" and "agent_id" in replies[11]["error"]["message"]
-    assert replies[12]["error"]["code"] == "bad_params" and "nmae" in replies[12]["error"]["message"]
+    assert (
+        replies[11]["error"]["code"] == "bad_params"
+        and "agent_id" in replies[11]["error"]["message"]
+    )
+    assert (
+        replies[12]["error"]["code"] == "bad_params" and "nmae" in replies[12]["error"]["message"]
+    )
     assert replies[13]["error"]["code"] == "not_found"
 
 
@@ -114,11 +121,15 @@ def test_missing_session_and_envelope_errors(raw: Raw) -> None:
     assert raw.read()["error"]["code"] == "bad_request"
 
 
-def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(daemon: InProcessDaemon) -> None:
+def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(
+    daemon: InProcessDaemon,
+) -> None:
     with daemon.client() as c:
         c.agent_create("keeper", persona_init="remember me")
     raw = Raw(daemon.socket)
-    frame = encode_frame({"v": 1, "id": 1, "method": "agent.delete", "params": {"agent_id": "keeper"}})
+    frame = encode_frame(
+        {"v": 1, "id": 1, "method": "agent.delete", "params": {"agent_id": "keeper"}}
+    )
     raw.send(frame[:-3])  # the delete never completes
     raw.close()
     with daemon.client() as c:
@@ -140,7 +151,11 @@ def test_random_garbage_from_many_clients(daemon: InProcessDaemon) -> None:
 def test_hello_negotiates_and_refuses_unknown_versions(raw: Raw) -> None:
     raw.request(1, "hello", client="t", protocol=[1, 2, 3])
     hello = raw.read()["result"]
-    assert hello["protocol"] == 1 and "session.send" in hello["methods"] and "cancel" in hello["methods"]
+    assert (
+        hello["protocol"] == 1
+        and "session.send" in hello["methods"]
+        and "cancel" in hello["methods"]
+    )
     raw.request(2, "hello", client="t", protocol=[5])
     err = raw.read()["error"]
     assert err["code"] == "unsupported_protocol" and err["data"]["supported"] == [1]
@@ -191,8 +206,14 @@ def test_peer_admitted_by_a_supplementary_group(tmp_path: Path) -> None:
     import sys
     import tempfile
 
-    env = {"XAID_SERVER_ALLOW_UIDS": "4242", "XAID_SERVER_ALLOW_GIDS": "4343", "XAID_SERVER_SOCKET_MODE": "0666"}
-    public = Path(tempfile.mkdtemp(prefix="xaid-groups-"))  # pytest's tmp_path is closed to other uids
+    env = {
+        "XAID_SERVER_ALLOW_UIDS": "4242",
+        "XAID_SERVER_ALLOW_GIDS": "4343",
+        "XAID_SERVER_SOCKET_MODE": "0666",
+    }
+    public = Path(
+        tempfile.mkdtemp(prefix="xaid-groups-")
+    )  # pytest's tmp_path is closed to other uids
     public.chmod(0o755)
     with DaemonProcess(public / "d", env=env) as proc:
         os.chmod(proc.socket.parent, 0o755)
@@ -202,26 +223,38 @@ def test_peer_admitted_by_a_supplementary_group(tmp_path: Path) -> None:
             "os.setgroups([4343]); os.setgid(5000); os.setuid(5000)\n"
             "print(Client(sys.argv[1]).ping())\n"
         )
-        out = subprocess.run([sys.executable, "-c", probe, str(proc.socket)], capture_output=True, text=True,
-                             timeout=30)
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(proc.socket)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == "{}"
         env_no = dict(env, XAID_SERVER_ALLOW_GIDS="4444")
     with DaemonProcess(public / "e", env=env_no) as proc:
         os.chmod(proc.socket.parent, 0o755)
-        out = subprocess.run([sys.executable, "-c", probe, str(proc.socket)], capture_output=True, text=True,
-                             timeout=30)
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(proc.socket)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert out.returncode != 0 and "forbidden" in out.stderr
         import shutil
 
         shutil.rmtree(public, ignore_errors=True)
 
 
-def test_a_huge_bignum_version_is_refused_and_the_daemon_lives_on(raw: Raw, daemon: InProcessDaemon) -> None:
+def test_a_huge_bignum_version_is_refused_and_the_daemon_lives_on(
+    raw: Raw, daemon: InProcessDaemon
+) -> None:
     """repr() of an int over 4,300 digits raises: it used to escape and stop the daemon for everyone."""
     raw.send(encode_frame({"v": 10**5000, "id": 1, "method": "ping"}))
     reply = raw.read()
-    assert reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
+    assert (
+        reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
+    )
     assert "digits" in reply["error"]["message"]
     raw.request(2, "ping")
     assert raw.read() == {"id": 2, "ok": True, "result": {}}
@@ -234,7 +267,12 @@ def test_two_requests_in_flight_under_one_bignum_id(daemon: InProcessDaemon) -> 
         sid = c.session_open("a")["session_id"]
     raw = Raw(daemon.socket)
     rid = -(10**5000)
-    first = {"v": 1, "id": rid, "method": "session.send", "params": {"session_id": sid, "text": "hello there"}}
+    first = {
+        "v": 1,
+        "id": rid,
+        "method": "session.send",
+        "params": {"session_id": sid, "text": "hello there"},
+    }
     # One write: the second frame is read while the first is registered as in flight.
     raw.send(encode_frame(first) + encode_frame({**first, "method": "status", "params": {}}))
     frames: list[dict[str, Any]] = []
@@ -254,7 +292,9 @@ def test_two_requests_in_flight_under_one_bignum_id(daemon: InProcessDaemon) -> 
 def test_a_float_version_is_not_version_1(raw: Raw) -> None:
     raw.send(encode_frame({"v": 1.0, "id": 1, "method": "ping"}))
     reply = raw.read()
-    assert reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
+    assert (
+        reply is not None and reply["id"] == 1 and reply["error"]["code"] == "unsupported_protocol"
+    )
 
 
 def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: InProcessDaemon) -> None:
@@ -262,16 +302,28 @@ def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: InProcessDaem
         c.agent_create("keeper")
 
     def pairs(*items: tuple[object, object]) -> bytes:
-        return bytes([0xA0 + len(items)]) + b"".join(cbor2.dumps(k) + cbor2.dumps(v) for k, v in items)
+        return bytes([0xA0 + len(items)]) + b"".join(
+            cbor2.dumps(k) + cbor2.dumps(v) for k, v in items
+        )
 
     # A reader that keeps the first "method" sees a ping; one that keeps the last, a delete.
-    body = pairs(("v", 1), ("id", 1), ("method", "ping"), ("params", {"agent_id": "keeper"}),
-                 ("method", "agent.delete"))
+    body = pairs(
+        ("v", 1),
+        ("id", 1),
+        ("method", "ping"),
+        ("params", {"agent_id": "keeper"}),
+        ("method", "agent.delete"),
+    )
     raw.send(struct.pack(">I", len(body)) + body)
     reply = raw.read()
     assert reply is not None and reply["id"] is None and reply["error"]["code"] == "bad_cbor"
     body = pairs(("v", 1), ("id", 2), ("method", "agent.get"))
-    body = bytes([0xA4]) + body[1:] + cbor2.dumps("params") + pairs(("agent_id", "keeper"), ("agent_id", "x"))
+    body = (
+        bytes([0xA4])
+        + body[1:]
+        + cbor2.dumps("params")
+        + pairs(("agent_id", "keeper"), ("agent_id", "x"))
+    )
     raw.send(struct.pack(">I", len(body)) + body)
     reply = raw.read()
     assert reply is not None and reply["error"]["code"] == "bad_cbor"
@@ -281,7 +333,11 @@ def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: InProcessDaem
 
 def test_silent_and_half_sent_connections_are_closed(tmp_path: Path) -> None:
     """64 of them used to hold every slot forever; now each is closed after its timeout."""
-    env = {"XAID_SERVER_MAX_CONNECTIONS": "2", "XAID_SERVER_IDLE_SECONDS": "1", "XAID_SERVER_FRAME_SECONDS": "1"}
+    env = {
+        "XAID_SERVER_MAX_CONNECTIONS": "2",
+        "XAID_SERVER_IDLE_SECONDS": "1",
+        "XAID_SERVER_FRAME_SECONDS": "1",
+    }
     with InProcessDaemon(tmp_path / "d", env=env) as proc:
         silent, half = Raw(proc.socket), Raw(proc.socket)
         half.send(encode_frame({"v": 1, "id": 1, "method": "ping"})[:-2])
@@ -290,7 +346,9 @@ def test_silent_and_half_sent_connections_are_closed(tmp_path: Path) -> None:
         assert "idle" in idle["error"]["message"]
         assert silent.read() is None
         stalled = half.read()
-        assert stalled is not None and stalled["id"] is None and stalled["error"]["code"] == "timeout"
+        assert (
+            stalled is not None and stalled["id"] is None and stalled["error"]["code"] == "timeout"
+        )
         assert "not finished" in stalled["error"]["message"]
         assert half.read() is None
         with proc.client() as c:
@@ -312,10 +370,15 @@ def test_a_request_in_flight_is_not_idle(tmp_path: Path) -> None:
 def test_a_peer_that_stops_reading_gives_up_its_slot(tmp_path: Path) -> None:
     import time
 
-    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_FRAME_SECONDS": "1"}) as proc, proc.client() as c:
+    with (
+        InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_FRAME_SECONDS": "1"}) as proc,
+        proc.client() as c,
+    ):
         c.agent_create("a")
         sid = c.session_open("a")["session_id"]
-        c.session_ingest(sid, [{"role": "user", "text": f"{i} " + "long words " * 1800} for i in range(40)])
+        c.session_ingest(
+            sid, [{"role": "user", "text": f"{i} " + "long words " * 1800} for i in range(40)]
+        )
         staller = Raw(proc.socket)
         for rid in range(4):  # ~3 MB of replies it never reads
             staller.request(rid, "session.history", session_id=sid)

@@ -16,7 +16,11 @@ from xaiclient.wire import FrameDecoder, decode_payload
 from testkit.inproc import InProcessDaemon
 from xaid.clock import MAX_TS
 
-WEATHER = {"name": "weather", "description": "the weather", "parameters": {"type": "object", "properties": {}}}
+WEATHER = {
+    "name": "weather",
+    "description": "the weather",
+    "parameters": {"type": "object", "properties": {}},
+}
 
 
 def _code(fn: object, *args: object, **kwargs: object) -> str:
@@ -27,8 +31,14 @@ def _code(fn: object, *args: object, **kwargs: object) -> str:
 
 def test_a_huge_min_gap_and_a_huge_protocol_are_bad_params(client: Client) -> None:
     client.agent_create("mia")
-    assert _code(client.call, "scheduler.config", agent_id="mia", min_gap_hours=10**400) == "bad_params"
-    assert _code(client.call, "scheduler.config", agent_id="mia", min_gap_hours=float("nan")) == "bad_params"
+    assert (
+        _code(client.call, "scheduler.config", agent_id="mia", min_gap_hours=10**400)
+        == "bad_params"
+    )
+    assert (
+        _code(client.call, "scheduler.config", agent_id="mia", min_gap_hours=float("nan"))
+        == "bad_params"
+    )
     assert _code(client.call, "hello", protocol=[10**5001]) == "bad_params"
     assert _code(client.call, "hello", protocol=10**5001) == "bad_params"
     assert client.call("hello", protocol=[1])["protocol"] == 1
@@ -50,8 +60,9 @@ def _raw_call(path: Path, payload: bytes) -> dict[str, object]:
         sock.close()
 
 
-def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(daemon: InProcessDaemon,
-                                                                                 client: Client) -> None:
+def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(
+    daemon: InProcessDaemon, client: Client
+) -> None:
     client.agent_create("helper", config={"tools": [WEATHER]})
     sid = client.session_open("helper")["session_id"]
     stream = client.session_send(sid, "[[tool:weather {}]]")
@@ -62,8 +73,15 @@ def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(
             continue
         call_id = ev.data["call_id"]
         assert _code(client.session_tool_result, sid, call_id, {"temp": 10**5000}) == "bad_params"
-        frame = cbor2.dumps({"v": 1, "id": 77, "method": "session.tool_result",
-                             "params": {"session_id": sid, "call_id": call_id, "result": cyclic}}, value_sharing=True)
+        frame = cbor2.dumps(
+            {
+                "v": 1,
+                "id": 77,
+                "method": "session.tool_result",
+                "params": {"session_id": sid, "call_id": call_id, "result": cyclic},
+            },
+            value_sharing=True,
+        )
         reply = _raw_call(daemon.socket, frame)
         assert reply["ok"] is False and reply["error"]["code"] == "bad_params"  # type: ignore[index]
         client.session_tool_result(sid, call_id, {"temp_c": 4})
@@ -72,11 +90,16 @@ def test_a_tool_result_that_cannot_be_stored_is_bad_params_and_the_turn_goes_on(
 
 
 def test_forget_all_during_a_live_turn_is_busy(tmp_path: Path) -> None:
-    with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "50"}) as d, d.client() as c, \
-            d.client() as other:
+    with (
+        InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "50"}) as d,
+        d.client() as c,
+        d.client() as other,
+    ):
         c.agent_create("mia")
         sid = c.session_open("mia")["session_id"]
-        stream = c.session_send(sid, "one two three four five six seven eight nine ten eleven twelve")
+        stream = c.session_send(
+            sid, "one two three four five six seven eight nine ten eleven twelve"
+        )
         events = iter(stream)
         next(events)  # the reply is streaming
         assert _code(other.memory_forget, "mia", all=True) == "busy"
@@ -92,7 +115,10 @@ def test_times_at_the_end_of_year_9999_east_of_utc(tmp_path: Path, zone: str) ->
         c.agent_create("mia")
         assert _code(c.session_open, "mia", ts=MAX_TS + 1) == "bad_params"
         sid = c.session_open("mia", ts=MAX_TS - 1000)["session_id"]
-        said = ["My sister Anna arrives tomorrow, next week we fly to Kyoto.", "明天我妹妹来，下周我们去杭州。"]
+        said = [
+            "My sister Anna arrives tomorrow, next week we fly to Kyoto.",
+            "明天我妹妹来，下周我们去杭州。",
+        ]
         for text in said:
             assert c.session_send(sid, text, ts=MAX_TS - 1000).finish()["text"].startswith("echo:")
         assert c.session_close(sid, wait=True)["episode_id"] is not None
@@ -105,11 +131,15 @@ def test_stored_times_no_calendar_holds_do_not_fail_a_read(tmp_path: Path) -> No
     with InProcessDaemon(tmp_path / "d") as d:
         with d.client() as c:
             c.agent_create("mia")
-            c.memory_import("mia", facts=[{"text": "The user keeps bees in Umbria."},
-                                          {"text": "用户在云南养蜜蜂。"}])
+            c.memory_import(
+                "mia",
+                facts=[{"text": "The user keeps bees in Umbria."}, {"text": "用户在云南养蜜蜂。"}],
+            )
         d.stop()
         db = apsw.Connection(str(d.db_path))
-        db.execute("UPDATE facts SET created_ms = -70000000000000, updated_ms = 2 * 253402300799999")
+        db.execute(
+            "UPDATE facts SET created_ms = -70000000000000, updated_ms = 2 * 253402300799999"
+        )
         db.execute("UPDATE memory_items SET ts_ms = -70000000000000")
         db.close()
         d.start()

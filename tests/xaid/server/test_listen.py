@@ -19,14 +19,22 @@ from xaid.server.listen import ListenError, bind
 def refused_start(proc: DaemonProcess) -> str:
     """Start the daemon where it must refuse: exit 1 and one line on stderr, no traceback."""
     proc.root.mkdir(parents=True, exist_ok=True)
-    out = subprocess.run([sys.executable, "-m", "xaid"], env=proc.env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "xaid"], env=proc.env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 1, out
-    assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1 and out.stderr.startswith("xaid: "), out
+    assert (
+        "Traceback" not in out.stderr
+        and out.stderr.count("\n") == 1
+        and out.stderr.startswith("xaid: ")
+    ), out
     return out.stderr
 
 
 def test_a_socket_directory_others_may_write_is_refused(tmp_path: Path) -> None:
-    proc = DaemonProcess(tmp_path / "d", env={"XAID_SERVER_SOCKET": str(tmp_path / "shared" / "xaid.sock")})
+    proc = DaemonProcess(
+        tmp_path / "d", env={"XAID_SERVER_SOCKET": str(tmp_path / "shared" / "xaid.sock")}
+    )
     (tmp_path / "shared").mkdir(mode=0o777)
     os.chmod(tmp_path / "shared", 0o777)
     err = refused_start(proc)

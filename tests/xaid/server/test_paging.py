@@ -18,12 +18,16 @@ FRAME = 65_536  # small, so a few hundred rows already need several pages
 
 @pytest.fixture
 def small(tmp_path: Path) -> InProcessDaemon:
-    with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_MAX_FRAME_BYTES": str(FRAME),
-                                            "XAID_SERVER_MAX_OPEN_SESSIONS": "10000"}) as d:
+    with InProcessDaemon(
+        tmp_path / "d",
+        env={"XAID_SERVER_MAX_FRAME_BYTES": str(FRAME), "XAID_SERVER_MAX_OPEN_SESSIONS": "10000"},
+    ) as d:
         yield d
 
 
-def _pages(c: Client, method: str, key: str, limit: int, **params: object) -> list[list[dict[str, object]]]:
+def _pages(
+    c: Client, method: str, key: str, limit: int, **params: object
+) -> list[list[dict[str, object]]]:
     pages, cursor = [], None
     while True:
         page = c.call(method, **params, limit=limit, cursor=cursor)
@@ -41,7 +45,9 @@ def test_many_sessions_page_by_limit_and_by_frame(small: InProcessDaemon) -> Non
         assert len(pages) > 1  # 700 records do not fit half of 64 KiB
         ids = [s["session_id"] for p in pages for s in p]
         assert len(ids) == len(set(ids)) == 700 and set(ids) == opened
-        assert [len(p) for p in _pages(c, "session.list", "sessions", 300, agent_id="mia")][:1] == [300]
+        assert [len(p) for p in _pages(c, "session.list", "sessions", 300, agent_id="mia")][:1] == [
+            300
+        ]
         assert len(c.every("session.list", "sessions", agent_id="mia", open_only=True)) == 700
     shown = xaictl_json("--json", "session", "list", "mia", socket=small.socket)
     assert len(shown) == 700
@@ -69,7 +75,9 @@ def test_scheduler_items_page_and_a_forged_cursor_is_bad_params(small: InProcess
     with small.client() as c:
         c.agent_create("mia")
         for i in range(23):
-            c.scheduler_arm("mia", f"ask how the piano exam went ({i})", not_before=1_770_000_000_000 + i * 1000)
+            c.scheduler_arm(
+                "mia", f"ask how the piano exam went ({i})", not_before=1_770_000_000_000 + i * 1000
+            )
         pages = _pages(c, "scheduler.list", "items", 5, agent_id="mia")
         assert [len(p) for p in pages] == [5, 5, 5, 5, 3]
         assert len({i["item_id"] for p in pages for i in p}) == 23

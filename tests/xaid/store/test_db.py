@@ -41,7 +41,10 @@ def test_deleting_an_agent_deletes_its_sessions_and_messages(tmp_path: Path) -> 
     for agent_id in ("a", "b"):
         db.call(agents.insert, Agent(agent_id, agent_id, "", {}, 1, 1))
         db.call(sessions.insert_session, f"s-{agent_id}", agent_id, 1)
-        db.call(sessions.insert_message, Message(f"s-{agent_id}", agent_id, "user", f"secret of {agent_id}", 2))
+        db.call(
+            sessions.insert_message,
+            Message(f"s-{agent_id}", agent_id, "user", f"secret of {agent_id}", 2),
+        )
     assert db.call(agents.delete, "a")
     rows = db.conn.execute("SELECT agent_id, text FROM messages").fetchall()
     assert rows == [("b", "secret of b")]
@@ -68,11 +71,17 @@ def test_a_failed_transaction_writes_nothing(tmp_path: Path) -> None:
 def test_disk_full_is_reported_in_words() -> None:
     full = storage_error(apsw.FullError("database or disk is full"))
     err = store_error(full)
-    assert err.code == "storage_error" and "disk is full" in err.message and "nothing was written" in err.message
+    assert (
+        err.code == "storage_error"
+        and "disk is full" in err.message
+        and "nothing was written" in err.message
+    )
     assert isinstance(full, StorageFull)
 
 
-def test_a_write_to_a_gone_or_closed_session_says_so_in_the_store_and_on_the_wire(tmp_path: Path) -> None:
+def test_a_write_to_a_gone_or_closed_session_says_so_in_the_store_and_on_the_wire(
+    tmp_path: Path,
+) -> None:
     """The store raises its own errors; dispatch.store_error gives them the codes, words and data
     the protocol always had for them (docs/protocol.md: not_found with what/id, conflict)."""
     db = Database(tmp_path / "x.db")
@@ -81,12 +90,18 @@ def test_a_write_to_a_gone_or_closed_session_says_so_in_the_store_and_on_the_wir
     with pytest.raises(NotFound) as gone:
         db.call(sessions.require_open, "nope")
     wire = store_error(gone.value).to_wire()
-    assert wire == {"code": "not_found", "message": "no session 'nope'", "data": {"what": "session", "id": "nope"}}
+    assert wire == {
+        "code": "not_found",
+        "message": "no session 'nope'",
+        "data": {"what": "session", "id": "nope"},
+    }
     db.call(sessions.close_session, "s", 5)
     with pytest.raises(Conflict) as closed:
         db.call(sessions.require_open, "s")
-    assert store_error(closed.value).to_wire() == {"code": "conflict",
-                                                   "message": "session 's' is closed; open a new one"}
+    assert store_error(closed.value).to_wire() == {
+        "code": "conflict",
+        "message": "session 's' is closed; open a new one",
+    }
     db.close()
 
 

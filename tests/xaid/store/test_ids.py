@@ -19,8 +19,13 @@ NOW = int(time.time() * 1000)
 
 
 def _episode(n: int, summary: str) -> dict[str, str]:
-    line = {"session_id": f"s_{n}", "started_ms": NOW - 60_000, "ended_ms": NOW, "summary": summary,
-            "highlights": [{"text": summary}]}
+    line = {
+        "session_id": f"s_{n}",
+        "started_ms": NOW - 60_000,
+        "ended_ms": NOW,
+        "summary": summary,
+        "highlights": [{"text": summary}],
+    }
     return {f"a/2026-12/s_{n}.jsonl": json.dumps(line, ensure_ascii=False) + "\n"}
 
 
@@ -56,29 +61,50 @@ def test_migration_010_keeps_every_id_and_the_keyword_index(tmp_path: Path) -> N
             conn.execute(sql)
             conn.execute(f"PRAGMA user_version = {number}")
     with conn:
-        conn.execute("INSERT INTO agents (agent_id, name, persona_init, config, created_ms, updated_ms) "
-                     "VALUES ('mia', 'Mia', '', '{}', 0, 0)")
-        conn.execute("INSERT INTO episodes (episode_id, agent_id, session_id, started_ms, ended_ms, summary, "
-                     "decided_by) VALUES (7, 'mia', 'x_1', 0, 1, 'They talked of bees in Umbria.', 'import')")
-        conn.execute("INSERT INTO highlights (highlight_id, episode_id, agent_id, text, ts_ms) "
-                     "VALUES (5, 7, 'mia', '我在云南养蜜蜂。', 1)")
-        conn.execute("INSERT INTO memory_items (item_id, agent_id, kind, source_id, text, ts_ms) VALUES "
-                     "(9, 'mia', 'episode', 7, 'They talked of bees in Umbria.', 1), "
-                     "(11, 'mia', 'highlight', 5, '我在云南养蜜蜂。', 1)")
+        conn.execute(
+            "INSERT INTO agents (agent_id, name, persona_init, config, created_ms, updated_ms) "
+            "VALUES ('mia', 'Mia', '', '{}', 0, 0)"
+        )
+        conn.execute(
+            "INSERT INTO episodes (episode_id, agent_id, session_id, started_ms, ended_ms, summary, "
+            "decided_by) VALUES (7, 'mia', 'x_1', 0, 1, 'They talked of bees in Umbria.', 'import')"
+        )
+        conn.execute(
+            "INSERT INTO highlights (highlight_id, episode_id, agent_id, text, ts_ms) "
+            "VALUES (5, 7, 'mia', '我在云南养蜜蜂。', 1)"
+        )
+        conn.execute(
+            "INSERT INTO memory_items (item_id, agent_id, kind, source_id, text, ts_ms) VALUES "
+            "(9, 'mia', 'episode', 7, 'They talked of bees in Umbria.', 1), "
+            "(11, 'mia', 'highlight', 5, '我在云南养蜜蜂。', 1)"
+        )
     conn.close()
     db = store_db.connect(path)
     assert db.execute("SELECT highlight_id, episode_id FROM highlights").fetchall() == [(5, 7)]
-    assert db.execute("SELECT rowid FROM memory_fts WHERE memory_fts MATCH 'umbria'").fetchall() == [(9,)]
-    assert db.execute("SELECT rowid FROM memory_fts_bigram WHERE memory_fts_bigram MATCH '蜜蜂'").fetchall() == [(11,)]
+    assert db.execute(
+        "SELECT rowid FROM memory_fts WHERE memory_fts MATCH 'umbria'"
+    ).fetchall() == [(9,)]
+    assert db.execute(
+        "SELECT rowid FROM memory_fts_bigram WHERE memory_fts_bigram MATCH '蜜蜂'"
+    ).fetchall() == [(11,)]
     with db:
         db.execute("DELETE FROM memory_items WHERE item_id = 11")
         db.execute("DELETE FROM highlights WHERE highlight_id = 5")
-        db.execute("INSERT INTO highlights (episode_id, agent_id, text, ts_ms) VALUES (7, 'mia', 'x', 1)")
-        db.execute("INSERT INTO memory_items (agent_id, kind, source_id, text, ts_ms) "
-                   "VALUES ('mia', 'highlight', 6, 'x', 1)")
+        db.execute(
+            "INSERT INTO highlights (episode_id, agent_id, text, ts_ms) VALUES (7, 'mia', 'x', 1)"
+        )
+        db.execute(
+            "INSERT INTO memory_items (agent_id, kind, source_id, text, ts_ms) "
+            "VALUES ('mia', 'highlight', 6, 'x', 1)"
+        )
     assert db.execute("SELECT max(highlight_id) FROM highlights").fetchone()[0] == 6
     assert db.execute("SELECT max(item_id) FROM memory_items").fetchone()[0] == 12
-    assert db.execute("SELECT rowid FROM memory_fts_bigram WHERE memory_fts_bigram MATCH '蜜蜂'").fetchall() == []
+    assert (
+        db.execute(
+            "SELECT rowid FROM memory_fts_bigram WHERE memory_fts_bigram MATCH '蜜蜂'"
+        ).fetchall()
+        == []
+    )
     with db:  # the cascade from episodes to highlights holds again after the migration
         db.execute("DELETE FROM episodes WHERE episode_id = 7")
     assert db.execute("SELECT count(*) FROM highlights").fetchone()[0] == 0

@@ -13,13 +13,16 @@ from xaid.text import cjk
 XAID = Path(__file__).resolve().parents[3] / "xaid"
 
 
-@pytest.mark.parametrize("ch", [
-    "的",  # unified ideographs
-    "龘",  # near the top of the unified block
-    "㐂",  # Extension A, found in names
-    "䶵",  # the last of Extension A
-    "﨑",  # a compatibility ideograph, as text from legacy encodings carries it
-])
+@pytest.mark.parametrize(
+    "ch",
+    [
+        "的",  # unified ideographs
+        "龘",  # near the top of the unified block
+        "㐂",  # Extension A, found in names
+        "䶵",  # the last of Extension A
+        "﨑",  # a compatibility ideograph, as text from legacy encodings carries it
+    ],
+)
 def test_ideographs_are_chinese(ch: str) -> None:
     assert cjk.has(f"abc{ch}") and cjk.count(ch) == 1 and cjk.runs(f"x{ch}y") == [ch]
 
@@ -46,6 +49,11 @@ def test_non_cjk_words_split_where_chinese_starts() -> None:
 def test_no_module_keeps_a_range_of_its_own() -> None:
     """The eight copies of three different ranges are gone: every user reads xaid.text.cjk."""
     own = re.compile(r"\\u4e00|\\u3400|\\u9fff|\\uf900|[\u3400-\u9fff]-[\u3400-\u9fff]")
-    found = [f"{p.relative_to(XAID)}:{n}" for p in XAID.rglob("*.py") if p.name != "cjk.py"
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if own.search(line)]
+    found = [
+        f"{p.relative_to(XAID)}:{n}"
+        for p in XAID.rglob("*.py")
+        if p.name != "cjk.py"
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if own.search(line)
+    ]
     assert found == []

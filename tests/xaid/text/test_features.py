@@ -28,7 +28,10 @@ def test_the_same_in_chinese() -> None:
         ("I work at Google", ("Google",)),
         ("Yesterday Tom called from New York", ("Tom", "New York")),
         ("I went to the Bank of America on Monday", ("Bank of America",)),
-        ("Stanford Hospital is great", ("Stanford Hospital",)),  # two words: a name even at the start
+        (
+            "Stanford Hospital is great",
+            ("Stanford Hospital",),
+        ),  # two words: a name even at the start
         ("Google is hiring", ()),  # one capitalised word at the start could be any word
         ("I think I'm OK", ()),
         ("Thanks! See you on Friday", ()),  # a weekday is a date, not a noun
@@ -87,7 +90,9 @@ def test_a_date_is_not_also_counted_as_numbers() -> None:
 
 
 def test_urls_and_emails() -> None:
-    f = features("see https://example.com/a?b=1. or www.xaid.dev, mail bob@example.org，或者访问github.com")
+    f = features(
+        "see https://example.com/a?b=1. or www.xaid.dev, mail bob@example.org，或者访问github.com"
+    )
     assert f.urls == ("https://example.com/a?b=1", "www.xaid.dev", "bob@example.org", "github.com")
     assert f.numbers == ()
 
@@ -126,7 +131,9 @@ def test_more_specific_scores_higher(more: str, less: str) -> None:
 
 
 def test_specificity_saturates_within_bounds() -> None:
-    crowded = "Tom, Anna, Bob and Eve met at Google, Apple and Stanford on 2026-01-01 at 3pm for $5 " * 5
+    crowded = (
+        "Tom, Anna, Bob and Eve met at Google, Apple and Stanford on 2026-01-01 at 3pm for $5 " * 5
+    )
     assert 0.9 <= specificity(crowded) <= 1.0
     assert specificity("") == 0.0
     one, two = specificity("I saw Tom"), specificity("I saw Tom and Anna")

@@ -16,5 +16,9 @@ def test_language_is_the_newest_messages_unless_it_says_too_little() -> None:
 
 
 def test_a_brand_name_keeps_a_chinese_sentence_chinese() -> None:
-    assert lang.cjk_share("我今天用iPhone拍了很多照片") > 0.5 > lang.cjk_share("I learned to say 你好 today")
+    assert (
+        lang.cjk_share("我今天用iPhone拍了很多照片")
+        > 0.5
+        > lang.cjk_share("I learned to say 你好 today")
+    )
     assert lang.cjk_share("👍") == 0.0

@@ -147,7 +147,9 @@ CHINESE = [
 @pytest.mark.parametrize(("text", "date_from", "date_to", "granularity"), ENGLISH + CHINESE)
 def test_expression_resolves(text: str, date_from: str, date_to: str, granularity: str) -> None:
     ref = only(text)
-    assert text.endswith(ref.text) and len(ref.text) >= len(text) - 4  # "the 5th of March" matches from "5th"
+    assert (
+        text.endswith(ref.text) and len(ref.text) >= len(text) - 4
+    )  # "the 5th of March" matches from "5th"
     assert (ref.date_from, ref.date_to, ref.granularity) == (d(date_from), d(date_to), granularity)
 
 
@@ -196,7 +198,10 @@ def test_direction(text: str, direction: str) -> None:
         ("We went hiking over the weekend", "2026-11-21"),
         ("I met her on May 5", "2026-05-05"),
         ("this Monday I was sick", "2026-11-23"),
-        ("until Monday, I was busy", "2026-11-30"),  # "until" looks ahead; the cue is in another clause anyway
+        (
+            "until Monday, I was busy",
+            "2026-11-30",
+        ),  # "until" looks ahead; the cue is in another clause anyway
         ("I've got my scan results on Monday", "2026-11-30"),  # having, not a past tense
         ("She has got a recital on Monday", "2026-11-30"),
         ("I got my scan results on Monday", "2026-11-23"),
@@ -222,7 +227,10 @@ def test_zuijin_is_not_a_date_but_next_week_is() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("yesterday I was tired, tomorrow I'll rest, next week I travel", ["yesterday", "tomorrow", "next week"]),
+        (
+            "yesterday I was tired, tomorrow I'll rest, next week I travel",
+            ["yesterday", "tomorrow", "next week"],
+        ),
         ("上周五和下周三还有这周六", ["上周五", "下周三", "这周六"]),
         ("昨晚没睡好，明天早上还要开会", ["昨晚", "明天早上"]),
         ("三天前吵了一架，过几天再说吧", ["三天前", "过几天"]),
@@ -239,7 +247,9 @@ def test_words_that_merely_start_like_time_words_are_not_split() -> None:
     assert only("下周一开会").date_from == d("2026-11-30")
     assert only("看一下周五的安排").date_from == d("2026-11-27")  # 一下 + 周五, not 下周五
     assert only("马上周末了").date_from == d("2026-11-28")  # 马上 + 周末, not 上周末
-    assert only("前天气温很低").date_from == d("2026-11-23")  # 前天 + 气温 is the day before yesterday
+    assert only("前天气温很低").date_from == d(
+        "2026-11-23"
+    )  # 前天 + 气温 is the day before yesterday
 
 
 @pytest.mark.parametrize(
@@ -283,7 +293,10 @@ def test_today_inside_today_weather_is_matched() -> None:
     [
         ("see you next Friday", "see you next Friday [2026-12-04]"),
         ("last week was hard", "last week [2026-11-16..2026-11-22] was hard"),
-        ("下周去见客户，明天先准备", "下周 [2026-11-30..2026-12-06]去见客户，明天 [2026-11-26]先准备"),
+        (
+            "下周去见客户，明天先准备",
+            "下周 [2026-11-30..2026-12-06]去见客户，明天 [2026-11-26]先准备",
+        ),
         ("nothing here", "nothing here"),
     ],
 )
@@ -303,7 +316,9 @@ def test_tonight_is_sooner_than_tomorrow() -> None:
 
 
 def test_time_zone_moves_the_local_day() -> None:
-    late = int(datetime(2026, 11, 25, 17, 30, tzinfo=UTC).timestamp() * 1000)  # 01:30 on the 26th in Shanghai
+    late = int(
+        datetime(2026, 11, 25, 17, 30, tzinfo=UTC).timestamp() * 1000
+    )  # 01:30 on the 26th in Shanghai
     assert only("today", late).date_from == d("2026-11-25")
     shanghai = find_times("today", late, ZoneInfo("Asia/Shanghai"))[0]
     assert shanghai.date_from == d("2026-11-26")
@@ -321,7 +336,12 @@ def test_month_ends_and_week_edges() -> None:
     assert find_times("2月30日", TS) == []
 
 
-@given(st.text(alphabet="今明昨前后天周末上下这本个星期礼拜一二三五日几过年月 ondaytwekfrimsl0123456789", max_size=40))
+@given(
+    st.text(
+        alphabet="今明昨前后天周末上下这本个星期礼拜一二三五日几过年月 ondaytwekfrimsl0123456789",
+        max_size=40,
+    )
+)
 def test_any_text_resolves_without_error_and_spans_point_into_it(text: str) -> None:
     for ref in find_times(text, TS):
         assert text[ref.start : ref.end] == ref.text
@@ -345,15 +365,28 @@ def test_any_text_resolves_without_error_and_spans_point_into_it(text: str) -> N
     ],
 )
 def test_a_day_of_the_month_alone_is_the_nearest_such_day_in_the_clause_tense(
-        text: str, expected: str, direction: str) -> None:
+    text: str, expected: str, direction: str
+) -> None:
     ref = only(text)
-    assert (ref.date_from, ref.date_to, ref.granularity, ref.direction) == (d(expected), d(expected), "day", direction)
+    assert (ref.date_from, ref.date_to, ref.granularity, ref.direction) == (
+        d(expected),
+        d(expected),
+        "day",
+        direction,
+    )
 
 
 @pytest.mark.parametrize(
     "text",
-    ["on the 12th floor", "it was my 3rd time", "the 2nd one is better", "坐2号线回家", "住在5号楼",
-     "他是第3号选手", "本月31号"],  # the last: November has no 31st
+    [
+        "on the 12th floor",
+        "it was my 3rd time",
+        "the 2nd one is better",
+        "坐2号线回家",
+        "住在5号楼",
+        "他是第3号选手",
+        "本月31号",
+    ],  # the last: November has no 31st
 )
 def test_ordinals_and_numbered_things_are_not_days_of_the_month(text: str) -> None:
     assert find_times(text, TS) == []

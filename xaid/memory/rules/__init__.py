@@ -38,11 +38,18 @@ class RuleHit:
 # timeparse's dates kept; it returns hits, or None to let the next rule try.
 Rule = Callable[[str, str, str, str], list[RuleHit] | None]
 
-_CODE_LEAD = re.compile(r"^(?:coding|programming|writing code|developing|working|building things|hacking)\s+"
-                        r"(?:in|with)\s+"
-                        r"|^(?:writing|using|learning|to (?:code|program|write) in|to write|to use)\s+", re.I)
-_LANGUAGE_TAIL = re.compile(r"\s+(?:now|these days|nowadays|mostly|mainly|a lot|anymore|too|as well|instead)$", re.I)
-_LATIN_HEAD = re.compile(r"[A-Za-z][A-Za-z0-9+#/-]*(?=\s*[" + cjk.IDEOGRAPHS + r"])")  # "Python写后端" → Python
+_CODE_LEAD = re.compile(
+    r"^(?:coding|programming|writing code|developing|working|building things|hacking)\s+"
+    r"(?:in|with)\s+"
+    r"|^(?:writing|using|learning|to (?:code|program|write) in|to write|to use)\s+",
+    re.I,
+)
+_LANGUAGE_TAIL = re.compile(
+    r"\s+(?:now|these days|nowadays|mostly|mainly|a lot|anymore|too|as well|instead)$", re.I
+)
+_LATIN_HEAD = re.compile(
+    r"[A-Za-z][A-Za-z0-9+#/-]*(?=\s*[" + cjk.IDEOGRAPHS + r"])"
+)  # "Python写后端" → Python
 
 
 def language(obj: str) -> str | None:

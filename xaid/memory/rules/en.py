@@ -23,18 +23,34 @@ from .en_phrasing import ANY_NAME, REL, titled
 from .lexicon_en import NOT_NAMES
 
 # In this order: the first rule with a hit decides.
-RULES: tuple[Rule, ...] = (people.identity, likes.likes, likes.favourite, likes.uses, life.work, life.job_and_school,
-                           life.place, people.person, life.health, life.plan)
+RULES: tuple[Rule, ...] = (
+    people.identity,
+    likes.likes,
+    likes.favourite,
+    likes.uses,
+    life.work,
+    life.job_and_school,
+    life.place,
+    people.person,
+    life.health,
+    life.plan,
+)
 
 _FILLERS = re.compile(
     r"^(?:(?:well|oh|so|also|actually|btw|by the way|anyway|and|but|yeah|yes|ok|okay|um|uh|hmm+|haha+|lol|"
-    r"honestly|fyi|fun fact|you know|just so you know|oh and|ps)\b[\s,:!-]*)+", re.I)
+    r"honestly|fyi|fun fact|you know|just so you know|oh and|ps)\b[\s,:!-]*)+",
+    re.I,
+)
 _ANCHOR = re.compile(r"(?<![\w'])(?:I|i)(?=['\s]|$)|(?<![\w'])(?:my|My|MY|im|Im)(?=\s)")
 _LEAD_BLOCK = re.compile(
     r"\b(?:you|he|she|they|we|it|if|unless|whether|wish|would|could|should|imagine|suppose|said|says|say|thinks?|"
-    r"told|tell|ask|asked|asks|when|because|that|what|who|dream|dreamt|dreamed|pretend|maybe|not)\b", re.I)
+    r"told|tell|ask|asked|asks|when|because|that|what|who|dream|dreamt|dreamed|pretend|maybe|not)\b",
+    re.I,
+)
 _HEDGE = re.compile(r"^I (?:think|guess|believe|suppose|feel like|reckon)\s+(?:that\s+)?", re.I)
-_WEAK = re.compile(r"\b(?:maybe|probably|perhaps|might|kinda|kind of|sort of|i guess|not sure)\b", re.I)
+_WEAK = re.compile(
+    r"\b(?:maybe|probably|perhaps|might|kinda|kind of|sort of|i guess|not sure)\b", re.I
+)
 _PERSON_REF = re.compile(rf"^(?i:my) {REL}(?=\W|$)")
 _PRONOUN = re.compile(r"^(?i:she|he)\s+(?=\w)")
 _SELF = re.compile(r"^(?:(?:well|oh|so|also|actually|and|but|now|yeah)\W+)*(?:I|i)(?:['\s]|$)")
@@ -52,27 +68,39 @@ def refers_to(clause: str) -> str | None:
 
 
 def resolve_pronoun(clause: str, ref: str) -> str | None:
-    """"she lives in Hamburg" after "my sister …" as "my sister lives in Hamburg"; None when it is no such clause."""
+    """ "she lives in Hamburg" after "my sister …" as "my sister lives in Hamburg"; None when it is no such clause."""
     m = _PRONOUN.match(clause.strip())
-    return ref + " " + clause.strip()[m.end():] if m else None
+    return ref + " " + clause.strip()[m.end() :] if m else None
 
 
 def has_anchor(clause: str) -> bool:
     return bool(_ANCHOR.search(clause)) or "call me" in clause.lower()
 
 
-_CALL_ME = re.compile(rf"^(?i:(?:(?:you can|u can|please|pls|just|people|everyone|my friends|friends) )*call me) "
-                      rf"(?P<x>{ANY_NAME})(?P<tail>.*)$")
+_CALL_ME = re.compile(
+    rf"^(?i:(?:(?:you can|u can|please|pls|just|people|everyone|my friends|friends) )*call me) "
+    rf"(?P<x>{ANY_NAME})(?P<tail>.*)$"
+)
 
 
 def rules(clause: str, annotated: str) -> list[RuleHit]:
     """Hits from one clause (already split, no question). ``annotated`` carries timeparse's dates."""
     plain = _FILLERS.sub("", clause.strip()).replace("’", "'")
     m = _CALL_ME.match(plain)
-    if m and m.group("x").lower() not in NOT_NAMES and not m.group("tail").strip(" .!,").lower().startswith(
-            ("when", "if", "back", "later", "tomorrow", "tonight")):
+    if (
+        m
+        and m.group("x").lower() not in NOT_NAMES
+        and not m.group("tail")
+        .strip(" .!,")
+        .lower()
+        .startswith(("when", "if", "back", "later", "tomorrow", "tonight"))
+    ):
         x = titled(m.group("x"))
-        return [RuleHit("identity", "user.nickname", f"The user likes to be called {x}.", 0.85, False, x)]
+        return [
+            RuleHit(
+                "identity", "user.nickname", f"The user likes to be called {x}.", 0.85, False, x
+            )
+        ]
     a = _ANCHOR.search(plain)
     if a is None:
         return []

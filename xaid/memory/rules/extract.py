@@ -38,8 +38,8 @@ SUBJECTS: dict[str, str] = {
     "user.likes": "preference: things liked, and with negated=True disliked; the object is in text and key",
     "user.uses": "preference: a tool or product the user mainly uses now ('I mainly use Vim now')",
     "user.programming_language": "preference: the user's main programming language ('I like Python', "
-                                 "'I mainly write Rust now', 我现在主要写Rust); one current value. Dislikes and "
-                                 "'also likes Go' go to user.likes instead, so they never supersede it",
+    "'I mainly write Rust now', 我现在主要写Rust); one current value. Dislikes and "
+    "'also likes Go' go to user.likes instead, so they never supersede it",
     "user.favourite.*": "preference: the favourite of a category, e.g. user.favourite.food, user.favourite.color",
     "user.partner": "person: wife, husband, boyfriend, girlfriend, partner (老婆, 老公, 男/女朋友, 对象); one current",
     "user.sister": "person: a sister (妹妹, 姐姐)",
@@ -79,12 +79,16 @@ class Candidate:
     source: str  # the clause it came from, verbatim (timeparse annotations removed)
     confidence: float  # 0..1; < 0.5 means the rule is unsure and the LLM path should decide
     negated: bool  # the statement denies: "I don't like coffee", "我不在谷歌工作了"
-    key: str = ""  # the object as the user wrote it ("Google", "谷歌", "Python"): counts later mentions
+    key: str = (
+        ""  # the object as the user wrote it ("Google", "谷歌", "Python"): counts later mentions
+    )
 
 
 _ANNOTATION = re.compile(r"\s*\[\d{4}-\d{2}-\d{2}(?:\.\.\d{4}-\d{2}-\d{2})?\]")
-_EN_STARTERS = (r"(?:also\s+|now\s+|currently\s+|still\s+|really\s+|mainly\s+|mostly\s+)*(?:work|live|like|love|enjoy|"
-                r"prefer|hate|study|moved|use|write|have|just|grew|got|joined|am|'m|can't|don't|never|speak|play)\b")
+_EN_STARTERS = (
+    r"(?:also\s+|now\s+|currently\s+|still\s+|really\s+|mainly\s+|mostly\s+)*(?:work|live|like|love|enjoy|"
+    r"prefer|hate|study|moved|use|write|have|just|grew|got|joined|am|'m|can't|don't|never|speak|play)\b"
+)
 _EN_CONTINUES = re.compile(_EN_STARTERS, re.I)
 _BOUNDARY = re.compile(
     r"(?P<end>(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)(?<!\bProf)(?<!\bvs)[.!?…]+(?=\s|$)[\"'”’)]*"
@@ -102,10 +106,13 @@ _EN_QUESTION = re.compile(
     r"doesn't|isn't|aren't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|he|she|they|it|my|your|the|there|"
     r"this|that|anyone|anybody|u|ya)\b"
     r"|(?:what|where|when|who|whom|whose|why|how|which)(?:'s|'re|'d|\s+(?:do|does|did|is|are|am|was|were|can|could|"
-    r"would|will|should|have|has|about|many|much|long|often|old|far|come|if|else)\b))", re.I)
+    r"would|will|should|have|has|about|many|much|long|often|old|far|come|if|else)\b))",
+    re.I,
+)
 _ZH_QUESTION = re.compile(
     r"(?<![没不])什么(?![都也])|为什么|为啥|(?<!不)怎么(?!都)|哪(?:里|儿|个|些|家|位|天|年|种)(?![都也])|谁(?![都也])|"
-    r"多少|几点|几岁|几号|啥(?![都也])|(.)[不没]\1")
+    r"多少|几点|几岁|几号|啥(?![都也])|(.)[不没]\1"
+)
 _ZH_ENDING_Q = re.compile(r"(?:吗|(?<![这那什怎多要])么)[呀啊呢]?$")
 _SOFT_PUNCT = " \t.,!~…。，！～、:：;；\"'”’)）"
 
@@ -152,7 +159,9 @@ def candidates(text: str) -> list[Candidate]:
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
     speaker_is_user = skip_next = False
-    person: str | None = None  # "my sister" / 我妹妹 of the clause before, for a she/he/她/他 clause after it
+    person: str | None = (
+        None  # "my sister" / 我妹妹 of the clause before, for a she/he/她/他 clause after it
+    )
     for clause, soft in _split(text):
         plain = _ANNOTATION.sub("", clause).strip()
         chinese = cjk.has(plain)
@@ -181,5 +190,15 @@ def candidates(text: str) -> list[Candidate]:
             if (h.subject, h.text) in seen:
                 continue
             seen.add((h.subject, h.text))
-            out.append(Candidate(h.kind, h.subject, h.text, plain.rstrip(" ,，;；"), h.confidence, h.negated, h.key))
+            out.append(
+                Candidate(
+                    h.kind,
+                    h.subject,
+                    h.text,
+                    plain.rstrip(" ,，;；"),
+                    h.confidence,
+                    h.negated,
+                    h.key,
+                )
+            )
     return out

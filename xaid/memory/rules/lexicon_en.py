@@ -25,7 +25,9 @@ PROGRAMMING_LANGUAGES = {
     )
 }  # fmt: skip
 # Names that are words too: "I like Go" is the language only when written like a name.
-CASED_LANGUAGES = frozenset({"go", "r", "c", "v", "d", "ada", "crystal", "elm", "dart", "rust", "swift", "julia"})
+CASED_LANGUAGES = frozenset(
+    {"go", "r", "c", "v", "d", "ada", "crystal", "elm", "dart", "rust", "swift", "julia"}
+)
 
 DEMONYMS = _words(
     "chinese american british english french german japanese korean indian canadian australian italian spanish "
@@ -45,13 +47,16 @@ OCCUPATIONS = _words(
     "technician scientist undergrad undergraduate phd midwife caregiver carer janitor cleaner baker butcher "
     "tailor hairdresser barber marketer recruiter director ceo cto cfo administrator admin volunteer"
 )
-NOT_NAMES = _words(
-    "sorry fine good ok okay back here home tired done busy ready sure going trying still also always never "
-    "feeling sick bored hungry excited happy sad so just not very really glad afraid new in on at from with "
-    "the a an gonna learning working thinking doing getting having looking coming leaving staying late early "
-    "alone lost free single married divorced pregnant vegan vegetarian allergic later tomorrow tonight when if "
-    "maybe sometime now again anytime whenever soon please crazy lazy old whatever anything"
-) | DEMONYMS
+NOT_NAMES = (
+    _words(
+        "sorry fine good ok okay back here home tired done busy ready sure going trying still also always never "
+        "feeling sick bored hungry excited happy sad so just not very really glad afraid new in on at from with "
+        "the a an gonna learning working thinking doing getting having looking coming leaving staying late early "
+        "alone lost free single married divorced pregnant vegan vegetarian allergic later tomorrow tonight when if "
+        "maybe sometime now again anytime whenever soon please crazy lazy old whatever anything"
+    )
+    | DEMONYMS
+)
 RELATIONS = {
     "sister": "sister", "sis": "sister", "brother": "brother", "bro": "brother",
     "mom": "mother", "mum": "mother", "mother": "mother", "mommy": "mother", "mama": "mother",
@@ -65,33 +70,134 @@ RELATIONS = {
 }  # fmt: skip
 # Events worth remembering even without a when ("I have an exam"), and everyday ones that need one
 # ("I have work tomorrow" is a plan, "I have a call" is just now).
-BIG_EVENTS = (r"exam|test|interview|appointment|presentation|deadline|flight|surgery|operation|wedding|trip|"
-               r"check-?up|recital|audition|defen[cs]e|viva|midterm|final|conference|date")
-EVENTS = (rf"(?:{BIG_EVENTS}|meeting|call|class|party|concert|game|match|review|demo|dinner|lunch|shift|lecture|"
-           r"session|visit|work|school|practice|training|rehearsal)s?")
+BIG_EVENTS = (
+    r"exam|test|interview|appointment|presentation|deadline|flight|surgery|operation|wedding|trip|"
+    r"check-?up|recital|audition|defen[cs]e|viva|midterm|final|conference|date"
+)
+EVENTS = (
+    rf"(?:{BIG_EVENTS}|meeting|call|class|party|concert|game|match|review|demo|dinner|lunch|shift|lecture|"
+    r"session|visit|work|school|practice|training|rehearsal)s?"
+)
 HEALTH = r"(?:asthma|diabetes|epilepsy|migraines?|adhd|autism|depression|anxiety|insomnia|high blood pressure|celiac)"
 DIET_FOODS = r"(?:meat|pork|beef|fish|seafood|dairy|eggs|gluten|animal products)"
 
 ADVERBS = (
-    "really", "also", "just", "still", "absolutely", "totally", "kinda", "kind of", "sort of", "actually", "genuinely",
-    "truly", "seriously", "definitely", "mostly", "mainly", "usually", "generally", "primarily", "now", "currently",
-    "honestly", "even", "quite", "so", "always", "especially", "particularly", "very much", "much", "sincerely",
-    "simply", "secretly", "already", "recently", "finally", "pretty much", "mostly just", "do",
+    "really",
+    "also",
+    "just",
+    "still",
+    "absolutely",
+    "totally",
+    "kinda",
+    "kind of",
+    "sort of",
+    "actually",
+    "genuinely",
+    "truly",
+    "seriously",
+    "definitely",
+    "mostly",
+    "mainly",
+    "usually",
+    "generally",
+    "primarily",
+    "now",
+    "currently",
+    "honestly",
+    "even",
+    "quite",
+    "so",
+    "always",
+    "especially",
+    "particularly",
+    "very much",
+    "much",
+    "sincerely",
+    "simply",
+    "secretly",
+    "already",
+    "recently",
+    "finally",
+    "pretty much",
+    "mostly just",
+    "do",
 )
 # Third person singular: the verbs that do not take -s, and those (past tenses, modals) that stay as they are.
-IRREGULAR_THIRD = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
-                   "dont": "doesn't"}
-UNCHANGED_VERBS = frozenset({
-    "quit", "left", "got", "went", "made", "had", "met", "came", "took", "saw", "began", "became",
-    "bought", "brought", "thought", "told", "said", "felt", "found", "lost", "won", "sent", "spent",
-    "built", "kept", "slept", "ran", "can", "can't", "cannot", "will", "won't", "would", "should",
-    "could", "must", "might", "may",
-    "did", "didn't", "was", "wasn't", "used", "never", "no",
-})
+IRREGULAR_THIRD = {
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "am": "is",
+    "be": "is",
+    "don't": "doesn't",
+    "dont": "doesn't",
+}
+UNCHANGED_VERBS = frozenset(
+    {
+        "quit",
+        "left",
+        "got",
+        "went",
+        "made",
+        "had",
+        "met",
+        "came",
+        "took",
+        "saw",
+        "began",
+        "became",
+        "bought",
+        "brought",
+        "thought",
+        "told",
+        "said",
+        "felt",
+        "found",
+        "lost",
+        "won",
+        "sent",
+        "spent",
+        "built",
+        "kept",
+        "slept",
+        "ran",
+        "can",
+        "can't",
+        "cannot",
+        "will",
+        "won't",
+        "would",
+        "should",
+        "could",
+        "must",
+        "might",
+        "may",
+        "did",
+        "didn't",
+        "was",
+        "wasn't",
+        "used",
+        "never",
+        "no",
+    }
+)
 # Verbs of liking that say the opposite: "I hate X" is a negated like.
-NEGATIVE_VERBS = frozenset({"hate", "dislike", "detest", "loathe", "despise", "can't stand", "cannot stand",
-                            "can't bear"})
+NEGATIVE_VERBS = frozenset(
+    {"hate", "dislike", "detest", "loathe", "despise", "can't stand", "cannot stand", "can't bear"}
+)
 # "my favourite film is …" and "my favourite movie is …" are one subject.
-CATEGORY_ALIASES = {"colour": "color", "film": "movie", "films": "movie", "movies": "movie", "foods": "food",
-                    "programming language": "programming_language", "language": "language", "band": "band",
-                    "tv show": "show", "show": "show", "series": "show", "books": "book", "songs": "song"}
+CATEGORY_ALIASES = {
+    "colour": "color",
+    "film": "movie",
+    "films": "movie",
+    "movies": "movie",
+    "foods": "food",
+    "programming language": "programming_language",
+    "language": "language",
+    "band": "band",
+    "tv show": "show",
+    "show": "show",
+    "series": "show",
+    "books": "book",
+    "songs": "song",
+}

@@ -42,16 +42,36 @@ RELATIONS = {
 # 叫 is also "order" and "call out": 我叫了外卖, 我叫车, 我叫他 name nobody.
 NOT_NAME_START = _words("了 他 她 你 它 车 外卖 醒 人 过 声 好 不 什么 啥 来 去 起 出 住 停 错")
 # Events worth a plan (我明天有个面试): a regex alternation.
-EVENTS = (r"面试|考试|会议|会|约会|预约|体检|手术|航班|比赛|演出|答辩|演讲|汇报|约|课|婚礼|聚会|派对|飞机|火车|"
-          r"高铁|复查|门诊")
+EVENTS = (
+    r"面试|考试|会议|会|约会|预约|体检|手术|航班|比赛|演出|答辩|演讲|汇报|约|课|婚礼|聚会|派对|飞机|火车|"
+    r"高铁|复查|门诊"
+)
 # 我最喜欢的X是…: X as the subject's English key (user.favourite.color).
-CATEGORIES = {"颜色": "color", "食物": "food", "水果": "fruit", "电影": "movie", "歌手": "singer", "歌": "song",
-              "书": "book", "运动": "sport", "动物": "animal", "饮料": "drink", "游戏": "game", "编程语言": "language",
-              "语言": "language", "菜": "food", "季节": "season", "明星": "celebrity", "作家": "author",
-              "城市": "city"}
+CATEGORIES = {
+    "颜色": "color",
+    "食物": "food",
+    "水果": "fruit",
+    "电影": "movie",
+    "歌手": "singer",
+    "歌": "song",
+    "书": "book",
+    "运动": "sport",
+    "动物": "animal",
+    "饮料": "drink",
+    "游戏": "game",
+    "编程语言": "language",
+    "语言": "language",
+    "菜": "food",
+    "季节": "season",
+    "明星": "celebrity",
+    "作家": "author",
+    "城市": "city",
+}
 # Verbs of liking that say the opposite; what 我不吃 … names as meat; what 我在X工作 is not a place; what
 # 我住X is not a home.
 NEGATIVE_VERBS = frozenset({"讨厌", "厌恶", "受不了", "恨", "恨死了"})
 MEAT = ("肉", "荤", "猪肉", "牛肉", "羊肉", "鸡肉", "海鲜", "鱼")
-NOT_A_PLACE = frozenset({"努力", "认真", "拼命", "好好", "专心", "继续", "加班", "疯狂", "正常", "远程"})
+NOT_A_PLACE = frozenset(
+    {"努力", "认真", "拼命", "好好", "专心", "继续", "加班", "疯狂", "正常", "远程"}
+)
 NOT_A_HOME = ("院", "校", "宿舍", "酒店", "的", "了")  # 我住院了, 我住的地方…

@@ -49,8 +49,13 @@ async def list_agents(call: Call) -> dict[str, Any]:
     page = paging.request(call.params)
     call.params.done()
     found = await call.app.db.run(sql.list_all, page.after, page.limit + 1)
-    out = paging.fill(found, page, lambda a: (a.created_ms, a.agent_id), Agent.to_wire,
-                      call.app.config.server.max_frame_bytes // 2)
+    out = paging.fill(
+        found,
+        page,
+        lambda a: (a.created_ms, a.agent_id),
+        Agent.to_wire,
+        call.app.config.server.max_frame_bytes // 2,
+    )
     return {"agents": out.items, "next_cursor": out.next_cursor}
 
 
@@ -90,12 +95,19 @@ async def update(call: Call) -> dict[str, Any]:
 async def delete(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()
-    open_ids = {s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)}
+    open_ids = {
+        s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)
+    }
     if open_ids & set(call.app.live.active):
-        raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
+        raise XaiError(
+            ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
+        )
+
     def erase(conn: Any) -> bool:
         fence.bump(conn, agent_id)  # a consolidation in flight does not write into a deleted agent
-        index.remove_agent(conn, agent_id)  # vectors live in a virtual table that no cascade reaches
+        index.remove_agent(
+            conn, agent_id
+        )  # vectors live in a virtual table that no cascade reaches
         return sql.delete(conn, agent_id)
 
     if not await call.app.db.run(erase):

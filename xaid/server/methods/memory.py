@@ -20,7 +20,9 @@ KINDS = frozenset({"episode", "highlight", "fact", "utterance"})
 def parse_item_id(raw: str) -> tuple[str, int]:
     kind, _, number = raw.partition(":")
     if kind not in KINDS or not number.isdigit() or len(number) > 15:
-        raise bad_params("param 'id' must look like 'fact:12', 'episode:3', 'highlight:7' or 'utterance:40'")
+        raise bad_params(
+            "param 'id' must look like 'fact:12', 'episode:3', 'highlight:7' or 'utterance:40'"
+        )
     return kind, int(number)
 
 
@@ -43,10 +45,21 @@ async def search(call: Call) -> dict[str, Any]:
     vector = vectors[0] if vectors is not None and len(vectors) else None
     cfg = call.app.config.memory
     hits, tokens = await call.app.db.run(
-        lambda conn: retrieve.search(conn, agent_id, query, vector, at(call.app.clock, ts), k=min(k, 200),
-                                     budget_tokens=budget, recent_days=cfg.recent_days,
-                                     kinds=frozenset(kinds) if kinds else None, touch=touch,
-                                     profile=call.app.embeddings.profile, fusion=cfg.fusion))
+        lambda conn: retrieve.search(
+            conn,
+            agent_id,
+            query,
+            vector,
+            at(call.app.clock, ts),
+            k=min(k, 200),
+            budget_tokens=budget,
+            recent_days=cfg.recent_days,
+            kinds=frozenset(kinds) if kinds else None,
+            touch=touch,
+            profile=call.app.embeddings.profile,
+            fusion=cfg.fusion,
+        )
+    )
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 
@@ -63,14 +76,19 @@ async def list_memory(call: Call) -> dict[str, Any]:
         found = await call.app.db.run(lambda conn: sql.episodes(conn, agent_id, limit=limit))
         return {"items": [e.to_wire() for e in found]}
     if kind == "utterance":
-        turns = await call.app.db.run(lambda conn: utterance_sql.listed(conn, agent_id, limit=limit))
+        turns = await call.app.db.run(
+            lambda conn: utterance_sql.listed(conn, agent_id, limit=limit)
+        )
         return {"items": [u.to_wire() for u in turns]}
     if kind != "fact":
         raise bad_params("param 'kind' must be 'episode', 'fact' or 'utterance'")
     if status not in {"current", "superseded", "deleted", "all"}:
         raise bad_params("param 'status' must be current, superseded, deleted or all")
     facts = await call.app.db.run(
-        lambda conn: sql.facts(conn, agent_id, status=None if status == "all" else status, limit=limit))
+        lambda conn: sql.facts(
+            conn, agent_id, status=None if status == "all" else status, limit=limit
+        )
+    )
     return {"items": [f.to_wire() for f in facts]}
 
 
@@ -86,17 +104,33 @@ async def get(call: Call) -> dict[str, Any]:
     def read(conn: apsw.Connection) -> dict[str, Any] | None:
         if kind == "fact":
             fact = sql.get_fact(conn, agent_id, number)
-            return None if fact is None else {**fact.to_wire(), "history": sql.fact_history(conn, number)}
+            return (
+                None
+                if fact is None
+                else {**fact.to_wire(), "history": sql.fact_history(conn, number)}
+            )
         if kind == "episode":
             ep = sql.get_episode(conn, agent_id, number)
             return None if ep is None else ep.to_wire()
         if kind == "utterance":
             turn = utterance_sql.get(conn, agent_id, number)
             return None if turn is None else turn.to_wire()
-        row = conn.execute("SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
-                           "agent_id = ?", (number, agent_id)).fetchone()
-        return None if row is None else {"highlight_id": row[0], "episode_id": row[1], "text": row[2], "ts": row[3],
-                                         "refs": list(sql.refs_of(conn, "highlight", number))}
+        row = conn.execute(
+            "SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
+            "agent_id = ?",
+            (number, agent_id),
+        ).fetchone()
+        return (
+            None
+            if row is None
+            else {
+                "highlight_id": row[0],
+                "episode_id": row[1],
+                "text": row[2],
+                "ts": row[3],
+                "refs": list(sql.refs_of(conn, "highlight", number)),
+            }
+        )
 
     found = await call.app.db.run(read)
     if found is None:
@@ -105,9 +139,14 @@ async def get(call: Call) -> dict[str, Any]:
 
 
 def _replying(conn: apsw.Connection, ids: list[str], agent_id: str) -> bool:
-    return bool(ids) and conn.execute(
-        f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
-        (agent_id, *ids)).fetchone() is not None
+    return (
+        bool(ids)
+        and conn.execute(
+            f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
+            (agent_id, *ids),
+        ).fetchone()
+        is not None
+    )
 
 
 @method("memory.forget")
@@ -130,7 +169,9 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
         # a copy: the event loop changes the dict while the database thread reads
         if await call.app.db.run(_replying, list(call.app.live.active), agent_id):
-            raise XaiError(ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first")
+            raise XaiError(
+                ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
+            )
         deleted = await call.app.db.run(forget.forget_all, agent_id)
     else:
         assert query is not None
@@ -138,7 +179,9 @@ async def forget_memory(call: Call) -> dict[str, Any]:
             raise bad_params("param 'query' is too short to forget by")
         deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
     await call.app.db.run(forget.optimize_indexes)
-    await call.app.db.run_outside_transaction(forget.checkpoint)  # the words leave the -wal file too
+    await call.app.db.run_outside_transaction(
+        forget.checkpoint
+    )  # the words leave the -wal file too
     call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
     return {"deleted": deleted}
 
@@ -169,8 +212,15 @@ async def import_memory(call: Call) -> dict[str, Any]:
     try:
         texts = portable.texts_to_embed(episodes, checked)
         vectors = await call.app.embeddings.embed_readable(texts) if texts else []
-        return await call.app.db.run(portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms())
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a field of the wrong shape; nothing written
+        return await call.app.db.run(
+            portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms()
+        )
+    except (
+        TypeError,
+        ValueError,
+        KeyError,
+        AttributeError,
+    ) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
 
 
@@ -182,7 +232,11 @@ async def persona(call: Call) -> dict[str, Any]:
     current = await call.app.db.run(sql.persona, agent_id)
     if current is None:
         return {"text": None, "version": 0, "episodes_seen": 0}
-    return {"text": current.text, "version": current.version, "episodes_seen": current.episodes_seen}
+    return {
+        "text": current.text,
+        "version": current.version,
+        "episodes_seen": current.episodes_seen,
+    }
 
 
 @method("memory.maintain")

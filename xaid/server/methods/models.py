@@ -21,7 +21,10 @@ def _listing(call: Call) -> dict[str, Any]:
         "configured": configured,
         "model_path": cfg.llm.model_path or None,
         "models_dir": str(directory),
-        "models": [model_files.status(spec, directory).to_wire(configured or "") for spec in models.CATALOGUE],
+        "models": [
+            model_files.status(spec, directory).to_wire(configured or "")
+            for spec in models.CATALOGUE
+        ],
     }
 
 

@@ -19,7 +19,9 @@ async def get(call: Call) -> dict[str, Any]:
     ts = p.ts()
     p.done()
     agent = await load_agent(call, agent_id)
-    state = await call.app.db.run(tracker.current, agent_id, at(call.app.clock, ts), call.app.config.mood)
+    state = await call.app.db.run(
+        tracker.current, agent_id, at(call.app.clock, ts), call.app.config.mood
+    )
     b = tone.bands(state)
     return {
         **state.to_wire(),
@@ -48,6 +50,10 @@ async def reset(call: Call) -> dict[str, Any]:
     ts = p.ts()
     p.done()
     await load_agent(call, agent_id)
-    state = await call.app.db.run(tracker.reset, agent_id, for_state(at(call.app.clock, ts), call.app.clock),
-                                  call.app.config.mood)
+    state = await call.app.db.run(
+        tracker.reset,
+        agent_id,
+        for_state(at(call.app.clock, ts), call.app.clock),
+        call.app.config.mood,
+    )
     return state.to_wire()

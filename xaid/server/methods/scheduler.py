@@ -35,12 +35,19 @@ async def list_items(call: Call) -> dict[str, Any]:
     after = None
     if page.after is not None:
         if not page.after[1].isdigit() or len(page.after[1]) > 18:
-            raise bad_params("param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)")
+            raise bad_params(
+                "param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)"
+            )
         after = (page.after[0], int(page.after[1]))
     await load_agent(call, agent_id)
     found = await call.app.db.run(sql.items, agent_id, tuple(states), after, page.limit + 1)
-    out = paging.fill(found, page, lambda i: (i.not_before, str(i.item_id)), lambda i: i.to_wire(),
-                      call.app.config.server.max_frame_bytes // 2)
+    out = paging.fill(
+        found,
+        page,
+        lambda i: (i.not_before, str(i.item_id)),
+        lambda i: i.to_wire(),
+        call.app.config.server.max_frame_bytes // 2,
+    )
     return {"items": out.items, "next_cursor": out.next_cursor}
 
 
@@ -58,16 +65,34 @@ async def arm_item(call: Call) -> dict[str, Any]:
     p.done()
     if not topic.strip():
         raise bad_params("param 'topic' is empty")
-    if not isinstance(priority, int | float) or isinstance(priority, bool) or not 0 <= priority <= 1:
+    if (
+        not isinstance(priority, int | float)
+        or isinstance(priority, bool)
+        or not 0 <= priority <= 1
+    ):
         raise bad_params("param 'priority' must be a number from 0 to 1")
     if not_after <= not_before:
         raise bad_params("'not_after' must be later than 'not_before'")
-    if words is not None and (len(words) > 50 or not all(isinstance(w, str) and 0 < len(w) <= 100 for w in words)):
-        raise bad_params("param 'keywords' must be a list of at most 50 non-empty strings of at most 100 characters")
+    if words is not None and (
+        len(words) > 50 or not all(isinstance(w, str) and 0 < len(w) <= 100 for w in words)
+    ):
+        raise bad_params(
+            "param 'keywords' must be a list of at most 50 non-empty strings of at most 100 characters"
+        )
     await load_agent(call, agent_id)
     keywords = [w.lower() for w in words] if words else list(arm.keywords(topic))
-    item_id = await call.app.db.run(sql.insert, agent_id, None, topic, keywords, "manual", not_before, not_after,
-                                    float(priority), now)
+    item_id = await call.app.db.run(
+        sql.insert,
+        agent_id,
+        None,
+        topic,
+        keywords,
+        "manual",
+        not_before,
+        not_after,
+        float(priority),
+        now,
+    )
     item = await call.app.db.run(sql.get, agent_id, item_id)
     assert item is not None
     return item.to_wire()
@@ -106,12 +131,20 @@ async def config(call: Call) -> dict[str, Any]:
     gap_hours = p.any("min_gap_hours", None)
     allow = p.list("allow", None)
     p.done()
-    if gap_hours is not None and (not isinstance(gap_hours, int | float) or isinstance(gap_hours, bool)
-                                  or not 0 <= gap_hours <= MAX_GAP_HOURS or not math.isfinite(gap_hours)):
+    if gap_hours is not None and (
+        not isinstance(gap_hours, int | float)
+        or isinstance(gap_hours, bool)
+        or not 0 <= gap_hours <= MAX_GAP_HOURS
+        or not math.isfinite(gap_hours)
+    ):
         raise bad_params(f"param 'min_gap_hours' must be a number from 0 to {MAX_GAP_HOURS}")
-    if allow is not None and (len(allow) > 100 or not all(isinstance(a, str) and 0 < len(a) <= 200 for a in allow)):
-        raise bad_params("param 'allow' must be a list of at most 100 non-empty strings of at most 200 characters "
-                         "(scenes or topic words)")
+    if allow is not None and (
+        len(allow) > 100 or not all(isinstance(a, str) and 0 < len(a) <= 200 for a in allow)
+    ):
+        raise bad_params(
+            "param 'allow' must be a list of at most 100 non-empty strings of at most 200 characters "
+            "(scenes or topic words)"
+        )
     await load_agent(call, agent_id)
 
     def run(conn: apsw.Connection) -> Settings:

@@ -43,9 +43,13 @@ async def open_session(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     limit = call.app.config.server.max_open_sessions
     open_now = await call.app.db.run(
-        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get)
+        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get
+    )
     if open_now >= limit:
-        raise XaiError(ErrorCode.OVERLOADED, f"{open_now} sessions are open (server.max_open_sessions); close some")
+        raise XaiError(
+            ErrorCode.OVERLOADED,
+            f"{open_now} sessions are open (server.max_open_sessions); close some",
+        )
     session_id = "s_" + secrets.token_hex(8)
     ts_ms = at(call.app.clock, ts)
     try:
@@ -87,7 +91,9 @@ async def tool_result(call: Call) -> dict[str, Any]:
         try:  # checked here, where the client can hear it, not when the turn stores it
             encoded = json.dumps(result, ensure_ascii=False, default=str)
         except (ValueError, TypeError, RecursionError) as exc:
-            raise bad_params(f"param 'result' cannot be stored as JSON ({type(exc).__name__})") from None
+            raise bad_params(
+                f"param 'result' cannot be stored as JSON ({type(exc).__name__})"
+            ) from None
         if len(encoded) > MAX_TEXT:
             raise bad_params(f"param 'result' is longer than {MAX_TEXT} characters as JSON")
     elif len(result) > MAX_TEXT:
@@ -138,8 +144,15 @@ async def ingest(call: Call) -> dict[str, Any]:
         for msg, reading in zip(rows, readings, strict=True):
             stored = sql.insert_message(conn, msg)
             if reading is not None:  # imported history moves the mood as if it had been lived
-                tracker.observe(conn, msg.agent_id, reading, for_state(msg.ts_ms, call.app.clock), mood_cfg,
-                                stored.message_id, state_ceiling(call.app.clock))
+                tracker.observe(
+                    conn,
+                    msg.agent_id,
+                    reading,
+                    for_state(msg.ts_ms, call.app.clock),
+                    mood_cfg,
+                    stored.message_id,
+                    state_ceiling(call.app.clock),
+                )
             ids.append(stored.message_id or 0)
         return ids
 
@@ -157,9 +170,12 @@ async def close(call: Call) -> dict[str, Any]:
     p.done()
     session = await load_session(call, session_id)
     if session_id in call.app.live.active:
-        raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply; cancel it first")
+        raise XaiError(
+            ErrorCode.BUSY, f"session {session_id!r} is generating a reply; cancel it first"
+        )
     episode_id = await call.app.memory.close_and_consolidate(
-        session_id, session.agent_id, at(call.app.clock, ts), wait)
+        session_id, session.agent_id, at(call.app.clock, ts), wait
+    )
     closed = await call.app.db.run(sql.get_session, session_id)
     assert closed is not None
     return {"session_id": session_id, "closed_ms": closed.closed_ms, "episode_id": episode_id}
@@ -173,9 +189,16 @@ async def list_sessions(call: Call) -> dict[str, Any]:
     page = paging.request(p)
     p.done()
     await load_agent(call, agent_id)
-    found = await call.app.db.run(sql.list_sessions, agent_id, open_only, page.after, page.limit + 1)
-    out = paging.fill(found, page, lambda s: (s.opened_ms, s.session_id), Session.to_wire,
-                      call.app.config.server.max_frame_bytes // 2)
+    found = await call.app.db.run(
+        sql.list_sessions, agent_id, open_only, page.after, page.limit + 1
+    )
+    out = paging.fill(
+        found,
+        page,
+        lambda s: (s.opened_ms, s.session_id),
+        Session.to_wire,
+        call.app.config.server.max_frame_bytes // 2,
+    )
     return {"sessions": out.items, "next_cursor": out.next_cursor}
 
 
@@ -191,7 +214,11 @@ async def history(call: Call) -> dict[str, Any]:
         session = sql.get_session(conn, session_id)
         if session is None:
             return None
-        return session, sql.messages(conn, session_id, limit), sql.transcript_pruned_ms(conn, session_id) is not None
+        return (
+            session,
+            sql.messages(conn, session_id, limit),
+            sql.transcript_pruned_ms(conn, session_id) is not None,
+        )
 
     found = await call.app.db.run(read)
     if found is None:
@@ -199,4 +226,8 @@ async def history(call: Call) -> dict[str, Any]:
     session, messages, pruned = found
     # transcript_pruned: the messages were deleted by memory.keep_transcripts_days; what the session
     # left in memory (episode, facts, refs) stays
-    return {"session": session.to_wire(), "messages": [m.to_wire() for m in messages], "transcript_pruned": pruned}
+    return {
+        "session": session.to_wire(),
+        "messages": [m.to_wire() for m in messages],
+        "transcript_pruned": pruned,
+    }

@@ -22,9 +22,16 @@ async def hello(call: Call) -> dict[str, Any]:
     p.done()
     if isinstance(offered, int) and not isinstance(offered, bool):
         offered = [offered]
-    if not isinstance(offered, list) or len(offered) > 16 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_INT for v in offered):
-        raise bad_params(f"param 'protocol' must be an integer or a list of at most 16 integers from 0 to {MAX_INT}")
+    if (
+        not isinstance(offered, list)
+        or len(offered) > 16
+        or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_INT for v in offered
+        )
+    ):
+        raise bad_params(
+            f"param 'protocol' must be an integer or a list of at most 16 integers from 0 to {MAX_INT}"
+        )
     common = sorted(set(offered) & set(SUPPORTED_PROTOCOLS))
     if not common:
         raise XaiError(
@@ -70,7 +77,11 @@ async def status(call: Call) -> dict[str, Any]:
             "load_seconds": round(queue.load_seconds, 3),
             **queue.provider.describe(),
         },
-        "queue": {"waiting": queue.waiting, "running": queue.running is not None, "generated": queue.generated},
+        "queue": {
+            "waiting": queue.waiting,
+            "running": queue.running is not None,
+            "generated": queue.generated,
+        },
         "llm_speed": queue.speed.to_wire(),
         "connections": app.connections,
         "active_turns": len(app.live.active),
@@ -103,7 +114,9 @@ async def stats(call: Call) -> dict[str, Any]:
         "llm_speed": call.app.queue.speed.to_wire(),
         "scheduler": {
             **pushes,
-            "engagement_rate": round(pushes["engaged"] / pushes["pushes"], 4) if pushes["pushes"] else None,
+            "engagement_rate": round(pushes["engaged"] / pushes["pushes"], 4)
+            if pushes["pushes"]
+            else None,
             "annoyance_rate": round(pushes["annoying"] / rated, 4) if rated else None,
         },
     }

@@ -96,8 +96,12 @@ def _only(text: str) -> Candidate:
     return found[0]
 
 
-@pytest.mark.parametrize(("text", "kind", "subject", "negated", "key"), CASES, ids=[c[0] for c in CASES])
-def test_one_fact_per_utterance(text: str, kind: str, subject: str, negated: bool, key: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "kind", "subject", "negated", "key"), CASES, ids=[c[0] for c in CASES]
+)
+def test_one_fact_per_utterance(
+    text: str, kind: str, subject: str, negated: bool, key: str
+) -> None:
     c = _only(text)
     assert (c.kind, c.subject, c.negated) == (kind, subject, negated)
     assert key in c.text
@@ -134,7 +138,10 @@ def test_the_vocabulary_describes_every_key() -> None:
         ("I don't like coffee", "The user doesn't like coffee."),
         ("I mainly write Rust now", "The user mainly writes Rust now."),
         ("my sister is called Anna", "The user's sister is called Anna."),
-        ("I'm planning to visit my mom on Friday", "The user is planning to visit their mom on Friday."),
+        (
+            "I'm planning to visit my mom on Friday",
+            "The user is planning to visit their mom on Friday.",
+        ),
         ("我在谷歌工作", "用户在谷歌工作。"),
         ("我不喜欢香菜", "用户不喜欢香菜。"),
         ("明天我要去见我妈", "用户明天要去见自己妈。"),
@@ -153,7 +160,9 @@ def test_timeparse_dates_stay_in_a_plan_but_not_in_the_source() -> None:
 
 
 def test_a_lead_time_is_kept_in_the_plan() -> None:
-    assert _only("Tomorrow I have a job interview").text == "Tomorrow, the user has a job interview."
+    assert (
+        _only("Tomorrow I have a job interview").text == "Tomorrow, the user has a job interview."
+    )
 
 
 # -- the consistency step finds the old fact by subject -----------------------------------------------
@@ -170,22 +179,36 @@ def test_python_then_rust_share_a_subject_in_chinese() -> None:
     assert old.subject == new.subject == "user.programming_language"
 
 
-@pytest.mark.parametrize("text", ["I switched to Go", "I mostly code in TypeScript these days", "我主要用Go写后端",
-                                  "I love coding in Python", "my favourite programming language is Rust"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I switched to Go",
+        "I mostly code in TypeScript these days",
+        "我主要用Go写后端",
+        "I love coding in Python",
+        "my favourite programming language is Rust",
+    ],
+)
 def test_other_ways_of_naming_the_main_language(text: str) -> None:
     assert _only(text).subject == "user.programming_language"
 
 
-@pytest.mark.parametrize("text", ["I also like Go", "I don't like Java", "我也喜欢Go", "我不喜欢Java"])
+@pytest.mark.parametrize(
+    "text", ["I also like Go", "I don't like Java", "我也喜欢Go", "我不喜欢Java"]
+)
 def test_a_second_or_disliked_language_does_not_replace_the_main_one(text: str) -> None:
     assert _only(text).subject == "user.likes"
 
 
 def test_a_move_and_a_like_and_its_negation_share_subjects() -> None:
-    assert _only("I live in London").subject == _only("I moved to Berlin").subject == "user.lives_in"
+    assert (
+        _only("I live in London").subject == _only("I moved to Berlin").subject == "user.lives_in"
+    )
     like, dislike = _only("I like coffee"), _only("I don't like coffee anymore")
     assert like.subject == dislike.subject and not like.negated and dislike.negated
-    assert _only("my wife is called Sara").subject == _only("我老婆叫小美").subject == "user.partner"
+    assert (
+        _only("my wife is called Sara").subject == _only("我老婆叫小美").subject == "user.partner"
+    )
 
 
 def test_the_key_is_the_object_as_written() -> None:
@@ -199,8 +222,18 @@ def test_the_key_is_the_object_as_written() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["do I like coffee?", "Do you like Python?", "what's my name?", "Where do I work", "你喜欢什么？", "我喜欢猫吗？",
-     "你是不是喜欢猫", "我叫什么名字", "Am I allergic to peanuts?", "我住在哪里"],
+    [
+        "do I like coffee?",
+        "Do you like Python?",
+        "what's my name?",
+        "Where do I work",
+        "你喜欢什么？",
+        "我喜欢猫吗？",
+        "你是不是喜欢猫",
+        "我叫什么名字",
+        "Am I allergic to peanuts?",
+        "我住在哪里",
+    ],
 )
 def test_questions_are_not_facts(text: str) -> None:
     assert is_question(text)
@@ -214,25 +247,71 @@ def test_a_statement_with_a_question_tag_is_still_a_statement() -> None:
     assert _only("我喜欢猫，你呢？").text == "用户喜欢猫。"
 
 
-@pytest.mark.parametrize("text", ["Morning", "早", "haha ok", "thanks!", "ok", "好的", "哈哈哈", "lol", "good night",
-                                  "嗯嗯", "Morning.", "晚安", "you too", "我也是"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Morning",
+        "早",
+        "haha ok",
+        "thanks!",
+        "ok",
+        "好的",
+        "哈哈哈",
+        "lol",
+        "good night",
+        "嗯嗯",
+        "Morning.",
+        "晚安",
+        "you too",
+        "我也是",
+    ],
+)
 def test_small_talk_gives_nothing(text: str) -> None:
     assert candidates(text) == []
     assert not is_question(text)
 
 
-@pytest.mark.parametrize("text", ["I'm tired", "I'm so tired today", "I'm fine thanks", "I'm Sorry", "I'm going to bed",
-                                  "I'm a bit tired", "I'm busy", "I'm Exhausted"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm tired",
+        "I'm so tired today",
+        "I'm fine thanks",
+        "I'm Sorry",
+        "I'm going to bed",
+        "I'm a bit tired",
+        "I'm busy",
+        "I'm Exhausted",
+    ],
+)
 def test_feelings_are_not_names(text: str) -> None:
     assert [c for c in candidates(text) if c.kind == "identity"] == []
 
 
 @pytest.mark.parametrize(
     "text",
-    ["She thinks I like her", "If I lived in Paris I'd be happy", "I wish I lived in Paris", "I love you",
-     "I like it", "I'd like a coffee", "I work at night", "I was born in 1990", "I'm going crazy today",
-     "I got a call from mom", "他说我喜欢猫", "如果我住在上海就好了", "要是我有钱，我就搬到上海", "我爱你",
-     "我什么都喜欢", "我叫了外卖", "我在努力工作", "我昨天去了北京", "我们明天去北京", "我今天很累"],
+    [
+        "She thinks I like her",
+        "If I lived in Paris I'd be happy",
+        "I wish I lived in Paris",
+        "I love you",
+        "I like it",
+        "I'd like a coffee",
+        "I work at night",
+        "I was born in 1990",
+        "I'm going crazy today",
+        "I got a call from mom",
+        "他说我喜欢猫",
+        "如果我住在上海就好了",
+        "要是我有钱，我就搬到上海",
+        "我爱你",
+        "我什么都喜欢",
+        "我叫了外卖",
+        "我在努力工作",
+        "我昨天去了北京",
+        "我们明天去北京",
+        "我今天很累",
+    ],
 )
 def test_reported_hypothetical_or_empty_statements_give_nothing(text: str) -> None:
     assert candidates(text) == []
@@ -242,7 +321,9 @@ def test_reported_hypothetical_or_empty_statements_give_nothing(text: str) -> No
 
 
 def test_several_facts_in_one_english_message() -> None:
-    found = candidates("I'm Alice, I work at Google and I love hiking. My sister Anna lives in Paris!")
+    found = candidates(
+        "I'm Alice, I work at Google and I love hiking. My sister Anna lives in Paris!"
+    )
     subjects = [c.subject for c in found]
     assert subjects[:3] == ["user.name", "user.work", "user.likes"]
     assert "user.sister" in subjects
@@ -250,7 +331,10 @@ def test_several_facts_in_one_english_message() -> None:
 
 def test_and_carries_the_subject_on() -> None:
     found = candidates("I live in London and work at Google")
-    assert [(c.subject, c.key) for c in found] == [("user.lives_in", "London"), ("user.work", "Google")]
+    assert [(c.subject, c.key) for c in found] == [
+        ("user.lives_in", "London"),
+        ("user.work", "Google"),
+    ]
 
 
 def test_several_facts_in_one_chinese_message() -> None:
@@ -302,7 +386,10 @@ def test_every_candidate_uses_the_shared_subject_vocabulary() -> None:
     from xaid.memory.rules.extract import SUBJECTS
 
     rng = random.Random(7)
-    messages = [rng.choice(_MESSAGES) + ("" if rng.random() < 0.5 else f" {rng.randint(1, 99)}") for _ in range(500)]
+    messages = [
+        rng.choice(_MESSAGES) + ("" if rng.random() < 0.5 else f" {rng.randint(1, 99)}")
+        for _ in range(500)
+    ]
     seen = set()
     for m in messages:
         assert 0.0 <= features.specificity(m) <= 1.0

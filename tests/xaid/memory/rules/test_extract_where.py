@@ -34,18 +34,25 @@ def test_the_place_is_kept_and_stored(text: str, subject: str, word: str) -> Non
     assert found and max(c.confidence for c in found) >= STORED, candidates(text)
 
 
-@pytest.mark.parametrize("text", [
-    "She lives in Hamburg.",           # nobody to refer to: not the user, not a known relative
-    "她住在汉堡。",
-    "I joined a gym in Berlin.",       # a gym is not a job
-    "My friends and I live in Hamburg's old town",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She lives in Hamburg.",  # nobody to refer to: not the user, not a known relative
+        "她住在汉堡。",
+        "I joined a gym in Berlin.",  # a gym is not a job
+        "My friends and I live in Hamburg's old town",
+    ],
+)
 def test_no_fact_about_an_unknown_she_or_a_gym(text: str) -> None:
-    assert not [c for c in candidates(text) if c.confidence >= STORED and c.subject in (
-        "user.work", "user.sister", "user.brother", "user.friend")], candidates(text)
+    assert not [
+        c
+        for c in candidates(text)
+        if c.confidence >= STORED
+        and c.subject in ("user.work", "user.sister", "user.brother", "user.friend")
+    ], candidates(text)
 
 
 def test_a_pronoun_refers_only_to_the_relative_just_named() -> None:
-    """"He" after "my sister … I …" is not the sister: the reference lasts one clause."""
+    """ "He" after "my sister … I …" is not the sister: the reference lasts one clause."""
     texts = [c.text for c in candidates("My sister is a nurse. I live in Kyoto. He works at Sony.")]
     assert not any("sister works" in t for t in texts)

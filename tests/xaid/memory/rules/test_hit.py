@@ -8,12 +8,17 @@ from xaid.memory.rules.extract import candidates
 
 def test_hedged_lowers_confidence_and_keeps_the_rest() -> None:
     hit = RuleHit("work", "user.work", "The user works at Siemens.", 0.9, False, "Siemens")
-    assert hit.hedged(0.2) == RuleHit("work", "user.work", "The user works at Siemens.", 0.7, False, "Siemens")
+    assert hit.hedged(0.2) == RuleHit(
+        "work", "user.work", "The user works at Siemens.", 0.7, False, "Siemens"
+    )
     assert hit.hedged(0.0) == hit
 
 
 def test_hedged_never_goes_below_the_floor() -> None:
-    assert RuleHit("plan", "user.plan", "用户可能去。", 0.1, False, "").hedged(0.2).confidence == MIN_CONFIDENCE
+    assert (
+        RuleHit("plan", "user.plan", "用户可能去。", 0.1, False, "").hedged(0.2).confidence
+        == MIN_CONFIDENCE
+    )
 
 
 def test_a_hedged_statement_is_stored_less_sure() -> None:
