@@ -63,6 +63,7 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "scheduler.list": ("agent_id", "states"),
     "scheduler.arm": ("agent_id", "topic", "ts", "not_before", "not_after", "priority", "keywords"),
     "scheduler.cancel": ("agent_id", "item_id"),
+    "scheduler.check_in": ("agent_id", "ts", "peek"),
     "scheduler.config": ("agent_id", "enabled", "quiet", "min_gap_hours", "allow"),
     "scheduler.feedback": ("agent_id", "item_id", "feedback"),
 }
@@ -92,6 +93,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "scheduler.list": ("agent_id",),
     "scheduler.arm": ("agent_id", "topic"),
     "scheduler.cancel": ("agent_id", "item_id"),
+    "scheduler.check_in": ("agent_id",),
     "scheduler.config": ("agent_id",),
     "scheduler.feedback": ("agent_id", "item_id", "feedback"),
 }
@@ -244,6 +246,7 @@ PLAUSIBLE: dict[str, st.SearchStrategy[Any]] = {
     "explain": st.booleans(),
     "wait": st.booleans(),
     "touch": st.booleans(),
+    "peek": st.booleans(),
     "open_only": st.booleans(),
     "all": st.booleans(),
     "enabled": st.booleans(),

@@ -153,14 +153,56 @@ def evaluate(
         )
     ]
     text = "\n".join([*said_before, text]) if said_before else text
+    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, close=True)
+    if verdict.item is not None:
+        sql.mark_pushed(conn, verdict.item.item_id, session_id, now_ms)
+    return verdict
+
+
+def opening(
+    conn: apsw.Connection,
+    agent_id: str,
+    now_ms: int,
+    carried: float | None,
+    default_gap_ms: int,
+    record: bool,
+) -> Verdict:
+    """A conversation opening outside the daemon's own turns (an app asking through MCP): the same
+    conditions as at a session's first user turn, without the user's words yet. With ``record``
+    the suggestion counts as pushed (no session: its engagement is not judged), so ``min_gap``
+    starts and the next opening does not ask the same; without it nothing is written."""
+    s = sql.settings(conn, agent_id, default_gap_ms)
+    if not s.enabled:
+        return Verdict(None, "the scheduler is off for this agent")
+    verdict = _choose(conn, agent_id, s, "", now_ms, None, carried, close=record)
+    if record and verdict.item is not None:
+        sql.mark_pushed(conn, verdict.item.item_id, None, now_ms)
+    return verdict
+
+
+def _choose(
+    conn: apsw.Connection,
+    agent_id: str,
+    s: Settings,
+    text: str,
+    now_ms: int,
+    said: float | None,
+    carried: float | None,
+    close: bool,
+) -> Verdict:
+    """The one due item to suggest now, or why none; with ``close``, items past their time or
+    settled by ``text`` are closed on the way (else they are only passed over)."""
     live: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
         if now_ms > item.not_after:
-            sql.close(conn, item.item_id, "expired", "past not_after")
+            if close:
+                sql.close(conn, item.item_id, "expired", "past not_after")
         elif arm.came_up(text, item.keywords, happened=_begun(item, now_ms)):
-            sql.close(conn, item.item_id, "resolved", "the user brought it up")
+            if close:
+                sql.close(conn, item.item_id, "resolved", "the user brought it up")
         elif (_tension(conn, item) or 0.0) < MIN_TENSION:
-            sql.close(conn, item.item_id, "resolved", "the source episode holds no open tension")
+            if close:
+                sql.close(conn, item.item_id, "resolved", "the source episode holds no open tension")
         elif item.not_before <= now_ms:
             live.append(item)
     if not live:
@@ -184,7 +226,6 @@ def evaluate(
     if s.quiet:
         return Verdict(None, "quiet mode")
     best = max(live, key=lambda i: (pressing(i, now_ms), -i.not_before))
-    sql.mark_pushed(conn, best.item_id, session_id, now_ms)
     return Verdict(best, "all conditions hold")
 
 

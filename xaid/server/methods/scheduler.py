@@ -8,7 +8,9 @@ from typing import Any
 import apsw
 
 from ...clock import HOUR_MS, MAX_TS, at
-from ...scheduler import arm
+from ...conversation import agent_config
+from ...mood import tracker
+from ...scheduler import arm, fire
 from ...store import recall as sql
 from ...store.recall import Settings
 from .. import paging
@@ -183,3 +185,30 @@ async def feedback(call: Call) -> dict[str, Any]:
     if not await call.app.db.run(run):
         raise not_found("pushed scheduler item", str(item_id))
     return {"item_id": item_id, "feedback": verdict}
+
+
+@method("scheduler.check_in")
+async def check_in(call: Call) -> dict[str, Any]:
+    """A conversation is opening in an app that talks to the daemon through a bridge (MCP), not
+    through ``session.send``: the suggestion a first turn would get, decided by the same rules."""
+    p = call.params
+    agent_id = p.id("agent_id")
+    now = at(call.app.clock, p.ts())
+    peek = p.bool("peek", False)
+    p.done()
+    agent = await load_agent(call, agent_id)
+    cfg = call.app.config
+    if not cfg.scheduler.enabled or not agent_config.memory_enabled(agent.config):
+        return {"suggestion": None, "item": None, "reason": "the scheduler is off"}
+    with_mood = agent_config.mood_enabled(agent.config)
+
+    def run(conn: apsw.Connection) -> tuple[fire.Verdict, dict[str, Any] | None]:
+        carried = tracker.current(conn, agent_id, now, cfg.mood).valence if with_mood else None
+        verdict = fire.opening(conn, agent_id, now, carried, _gap(call), record=not peek)
+        if verdict.item is None:
+            return verdict, None
+        stored = sql.get(conn, agent_id, verdict.item.item_id)  # as recorded: pushed, unless peeked
+        return verdict, (stored or verdict.item).to_wire()
+
+    verdict, item = await call.app.db.run(run)
+    return {"suggestion": verdict.line, "item": item, "reason": verdict.reason}
