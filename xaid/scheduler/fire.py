@@ -202,7 +202,9 @@ def _choose(
                 sql.close(conn, item.item_id, "resolved", "the user brought it up")
         elif (_tension(conn, item) or 0.0) < MIN_TENSION:
             if close:
-                sql.close(conn, item.item_id, "resolved", "the source episode holds no open tension")
+                sql.close(
+                    conn, item.item_id, "resolved", "the source episode holds no open tension"
+                )
         elif item.not_before <= now_ms:
             live.append(item)
     if not live:

@@ -140,9 +140,7 @@ def close(conn: apsw.Connection, item_id: int, state: str, reason: str) -> None:
     )
 
 
-def mark_pushed(
-    conn: apsw.Connection, item_id: int, session_id: str | None, now_ms: int
-) -> None:
+def mark_pushed(conn: apsw.Connection, item_id: int, session_id: str | None, now_ms: int) -> None:
     conn.execute(
         "UPDATE recall_items SET state = 'pushed', pushed_ms = ?, pushed_session = ? WHERE item_id = ?",
         (now_ms, session_id, item_id),

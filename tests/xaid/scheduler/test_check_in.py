@@ -67,7 +67,9 @@ def test_the_same_conditions_as_a_first_turn(client: Client) -> None:
 def test_a_very_low_mood_holds_it_back(client: Client) -> None:
     day0(client, "mia", "The project crashed, I'm exhausted.")
     sid = client.session_open("mia", ts=MORNING - HOUR)["session_id"]
-    client.session_send(sid, "I feel terrible, so sad and hopeless 😭😭", ts=MORNING - HOUR).finish()
+    client.session_send(
+        sid, "I feel terrible, so sad and hopeless 😭😭", ts=MORNING - HOUR
+    ).finish()
     low = client.call("scheduler.check_in", agent_id="mia", ts=MORNING)
     assert low["suggestion"] is None
     assert low["reason"] == "the user is very low right now", client.mood_get("mia", ts=MORNING)
