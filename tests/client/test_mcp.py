@@ -5,7 +5,9 @@ involved: the daemon's rules consolidate what ``remember`` stores."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -16,6 +18,8 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
+from xaiclient import cli_mcp
+from xaiclient.cli import build_parser
 
 from testkit import one_line_error, xaictl
 from testkit.inproc import InProcessDaemon
@@ -226,3 +230,27 @@ def test_only_xaictl_mcp_loads_the_sdk() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", DOC, re.S)
+
+
+def test_the_docs_recipes_are_real() -> None:
+    """docs/mcp.md: every config recipe is JSON whose command line xaictl accepts as `mcp`, its
+    tools table names the server's tools, and its Python example is valid Python."""
+    configs = [json.loads(b) for b in _blocks("json")]
+    assert len(configs) >= 2
+    for config in configs:
+        for server in config["mcpServers"].values():
+            assert server["command"].endswith("xaictl")
+            args = build_parser().parse_args(server["args"])
+            assert args.fn is cli_mcp.cmd_mcp and args.agent == "mia"
+    assert set(re.findall(r"^\| `(\w+)` \|", DOC, re.M)) == TOOLS
+    (example,) = _blocks("python")
+    compile(example, "docs/mcp.md", "exec")
+    for line in _blocks("sh"):
+        assert "mcp --agent mia" in line
