@@ -34,6 +34,7 @@ AREAS: dict[str, str] = {
     "replies_heldout": "perf.replies_heldout",
     "session_ttft": "perf.session_ttft",
     "hardening": "perf.hardening",
+    "mcp": "perf.mcp",
 }
 HERE = Path(__file__).resolve().parent
 
