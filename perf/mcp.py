@@ -36,7 +36,12 @@ LINES = (
     "I started pottery classes on Tuesdays.",
     "我最喜欢的菜是麻婆豆腐。",
 )
-QUERIES = ("Where does Anna live?", "驾照考试什么时候？", "What classes do I take?", "我喜欢吃什么？")
+QUERIES = (
+    "Where does Anna live?",
+    "驾照考试什么时候？",
+    "What classes do I take?",
+    "我喜欢吃什么？",
+)
 
 
 async def _timed(step: Callable[[], Awaitable[object]]) -> float:
