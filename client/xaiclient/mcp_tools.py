@@ -15,6 +15,7 @@ memories, and the daemon checks the peer of the socket as for any client.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from .wire import BadParams, XaiError
 
 MEMORY_ID = re.compile(r"^(fact|episode|highlight|utterance):[1-9][0-9]{0,17}$")
 MAX_RECALL = 20
+FUTURE_SLACK_MS = 60_000  # clocks of app and daemon may differ a little
 Who = Literal["user", "companion"]
 _ROLE = {"user": "user", "companion": "assistant"}
 
@@ -68,6 +70,13 @@ class Bridge:
         if who not in _ROLE:
             raise BadParams("'who' must be 'user' or 'companion'")
         ts = cli_time.parse_when(when) if when else None
+        if ts is not None and ts > time.time() * 1000 + FUTURE_SLACK_MS:
+            # A model mixes up when words were said with when the event they name happens; stored
+            # in the future they would stay out of every search until then.
+            raise BadParams(
+                f"'when' is in the future ({when!r}): give when the words were said, or leave it "
+                "out; put the event's own date in the text ('I see the dentist tomorrow at 8')"
+            )
         message: dict[str, Any] = {"role": _ROLE[who], "text": text}
         if speaker:
             message["speaker"] = speaker

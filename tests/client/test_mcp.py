@@ -161,6 +161,8 @@ def test_bad_arguments_are_tool_errors(daemon: InProcessDaemon) -> None:
             s, "remember", text="我养了一只猫。", when="someday"
         )
         assert "who" in await refused(s, "remember", text="hi there", who="narrator")
+        future = await refused(s, "remember", text="I see the dentist.", when="tomorrow 08:00")
+        assert "'when' is in the future" in future
         assert "bad_params" in await refused(s, "forget", what="x")  # the daemon's words
         assert await refused(s, "no_such_tool")
         # and the server still serves, with nothing stored by the refused calls
