@@ -87,9 +87,8 @@ class Bridge:
             try:
                 await daemon.session_ingest(session_id, [message])
             except XaiError:
-                with suppress(
-                    XaiError
-                ):  # empty, it leaves no episode; the first error is the one to say
+                # Closed empty, the session leaves no episode; the ingest's error is the one to say.
+                with suppress(XaiError):
                     await daemon.session_close(session_id, ts=ts)
                 raise
             closed = await daemon.session_close(session_id, ts=ts, wait=True)
@@ -100,7 +99,7 @@ class Bridge:
     async def forget(self, what: str) -> str:
         """memory.forget by id when ``what`` is one (``fact:12``), else by the words: everything
         that mentions them. Never ``all``: wiping a companion's whole memory is for the user at
-        a shell (``xaictl memory forget --all``), not for a model."""
+        a shell (``xaictl memory forget ID --all --yes``), not for a model."""
         target = what.strip()
         async with self._daemon() as daemon:
             if MEMORY_ID.match(target):
