@@ -73,8 +73,8 @@ def listen_spec(text: str) -> list[HttpEndpoint]:
             port = int(port_text)
         except ValueError:
             raise ValueError(f"{raw!r}: the port must be a number") from None
-        if not 0 < port < 65536:
-            raise ValueError(f"{raw!r}: the port must be between 1 and 65535")
+        if not 0 <= port < 65536:
+            raise ValueError(f"{raw!r}: the port must be between 0 (any free one) and 65535")
         out.append(HttpEndpoint("tcp", host=host, port=port))
     return out
 

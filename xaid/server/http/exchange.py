@@ -13,9 +13,9 @@ import json
 import logging
 import math
 import time
-from http import HTTPStatus
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 import anyio

@@ -71,7 +71,12 @@ def bind(cfg: Config, activated: list[tuple[str, socket.socket]]) -> list[Listen
                 sock = bind_unix(path, int(cfg.server.socket_mode, 8))
                 out.append(Listener(sock, HttpEndpoint("unix", path=str(path)), path))
             else:
-                out.append(Listener(_bind_tcp(endpoint), endpoint))
+                sock = _bind_tcp(endpoint)  # port 0: the kernel's choice, logged as bound
+                out.append(
+                    Listener(
+                        sock, HttpEndpoint("tcp", host=endpoint.host, port=sock.getsockname()[1])
+                    )
+                )
     except BaseException:
         close(out)
         raise
