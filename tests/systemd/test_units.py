@@ -179,7 +179,9 @@ def _verify(args: list[str], copies: list[Path], tmp_path: Path) -> None:
 
 @needs_analyze
 def test_systemd_analyze_verify_system_units(tmp_path: Path) -> None:
-    _verify([], _copy_units(tmp_path, ["xaid.service", "xaid.socket", "xaid-http.socket"]), tmp_path)
+    _verify(
+        [], _copy_units(tmp_path, ["xaid.service", "xaid.socket", "xaid-http.socket"]), tmp_path
+    )
 
 
 @needs_analyze

@@ -10,7 +10,8 @@ So only the newest user message is the turn, and the rest decides three things:
 - **A regenerate.** When xaid's newest user message has the same words as the client's newest one
   and what precedes it agrees too (the same previous message, or none on both sides), the client
   asks for that reply again: the stored words are reused and the old reply is replaced
-  (``UserTurn.replaces``). "ok", "ok" in a row stays two turns: what precedes them differs.
+  (``UserTurn.replaces``). "ok", then "ok" again after reading the reply, stays two turns: the
+  client's history holds that reply before its newest message.
 - **A task of the client's own** (a title, tags, follow-up questions, a search query): answered by
   the model without a session, so it never becomes a memory of the user. Told apart by
   ``X-Xaid-Memory: off`` from any client, and by Open WebUI's task prompts, which all begin
@@ -78,17 +79,26 @@ def regenerated(chat: ChatRequest, newest: int, stored: Sequence[Message]) -> in
     users = [i for i, m in enumerate(said) if m.role == "user"]
     if not users or not _same(said[users[-1]].text, chat.messages[newest].text):
         return None
-    before = said[users[-1] - 1] if users[-1] > 0 else None
+    last = users[-1]
+    before = said[last - 1] if last > 0 else None
+    after = said[last + 1] if last + 1 < len(said) else None
     theirs = [m for m in chat.messages[:newest] if m.role in CONVERSATION]
     client_before = theirs[-1] if theirs else None
+    if (
+        after is not None
+        and client_before is not None
+        and client_before.role == "assistant"
+        and _same(after.text, client_before.text)
+    ):
+        return None  # the client has read that reply and says the same words again: a new turn
     if before is None:  # the session begins with these words: the client asks for its reply again
-        return said[users[-1]].message_id
+        return said[last].message_id
     if (
         client_before is not None
         and before.role == client_before.role
         and _same(before.text, client_before.text)
     ):
-        return said[users[-1]].message_id
+        return said[last].message_id
     return None  # a new chat saying the same again, or a different history: a new turn
 
 
