@@ -165,7 +165,8 @@ def test_a_long_card_is_cut_with_a_warning(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "task",
     [
-        "### Task:\nGenerate a concise, 3-5 word title summarizing the chat history.\n<chat_history>USER: my cat Miso</chat_history>",
+        "### Task:\nGenerate a concise, 3-5 word title summarizing the chat history.\n"
+        "<chat_history>USER: my cat Miso</chat_history>",
         "### Task:\n为这段对话生成一个简短的标题。\n<chat_history>USER: 我的猫叫味噌</chat_history>",
     ],
 )
