@@ -34,6 +34,7 @@ AREAS: dict[str, str] = {
     "replies_heldout": "perf.replies_heldout",
     "session_ttft": "perf.session_ttft",
     "hardening": "perf.hardening",
+    "http": "perf.http",
 }
 HERE = Path(__file__).resolve().parent
 
