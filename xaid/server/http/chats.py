@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import anyio
+import apsw
 
 from ...app import App
 from ...store import sessions as sql
@@ -121,26 +122,38 @@ class Chats:
         for cur in [k for k, sid in self.current.items() if sid == session_id]:
             del self.current[cur]
 
-    async def session_for(self, agent_id: str, peer: Peer, headers: dict[str, str]) -> Session:
+    async def session_for(
+        self, agent_id: str, peer: Peer, headers: dict[str, str], recent: int
+    ) -> tuple[Session, list[Message]]:
+        """The session this request continues (opened when there is none) and its ``recent`` newest
+        messages, read in one trip to the database thread: the HTTP door should cost what
+        ``session.send``'s own lookups cost."""
         key = session_key(headers)
+        pins = (peer.identity, agent_id, key) if key is not None else None
+        current = (peer.identity, agent_id)
         async with self._lock:  # two first requests of one chat must not open two sessions
-            if key is not None:
-                own = await self.app.db.run(sql.get_session, key)
-                if own is not None and own.agent_id == agent_id and own.closed_ms is None:
-                    return own
-                sid = self.pinned.get((peer.identity, agent_id, key))
-            else:
-                sid = self.current.get((peer.identity, agent_id))
+            candidates = []
+            if key is not None and key.startswith("s_"):  # an xaid session id named directly
+                candidates.append(key)
+            sid = self.pinned.get(pins) if pins is not None else self.current.get(current)
             if sid is not None:
-                found = await self.app.db.run(sql.get_session, sid)
-                if found is not None and found.closed_ms is None:
-                    return found
+                candidates.append(sid)
+
+            def read(conn: apsw.Connection) -> tuple[Session, list[Message]] | None:
+                for candidate in candidates:
+                    found = sql.get_session(conn, candidate)
+                    if found is not None and found.agent_id == agent_id and found.closed_ms is None:
+                        return found, sql.messages(conn, candidate, recent)
+                return None
+
+            if candidates and (known := await self.app.db.run(read)) is not None:
+                return known
             session = await open_new(self.app, agent_id, self.app.clock.now_ms())
-            if key is not None:
-                self.pinned[(peer.identity, agent_id, key)] = session.session_id
+            if pins is not None:
+                self.pinned[pins] = session.session_id
             else:
-                self.current[(peer.identity, agent_id)] = session.session_id
-            return session
+                self.current[current] = session.session_id
+            return session, []
 
     async def claim(self, peer: Peer, key: str) -> Outcome | None:
         """The outcome of an earlier request with this key, waiting while it runs; None: this request

@@ -16,7 +16,6 @@ from ...conversation import prompt
 from ...conversation.turns import UserTurn
 from ...providers.base import ChatMessage, GenerateRequest
 from ...store import agents as agent_sql
-from ...store import sessions as session_sql
 from ...store.agents import Agent
 from ..methods.sessions import MAX_TEXT
 from . import openai
@@ -138,9 +137,10 @@ class Router:
     async def _turn(
         self, app: App, agent: Agent, chat: ChatRequest, newest: int, req: HttpRequest, out: Body
     ) -> Outcome:
-        session = await self.chats.session_for(agent.agent_id, req.peer, req.headers)
+        session, stored = await self.chats.session_for(
+            agent.agent_id, req.peer, req.headers, RECENT
+        )
         sid = session.session_id
-        stored = await app.db.run(session_sql.messages, sid, RECENT)
         card = chat.system_text
         headers: tuple[tuple[str, str], ...] = (("x-xaid-session", sid),)
         if card is not None and len(card) > app.config.http.card_chars:
