@@ -43,6 +43,7 @@ class EventStream:
         self._last = 0.0
         self._tg: TaskGroup | None = None
         self.comments = 0
+        self.broken = False  # the peer went away while we waited: the request is cancelled
 
     async def __aenter__(self) -> EventStream:
         await self.body.begin_stream()
@@ -59,14 +60,25 @@ class EventStream:
     ) -> bool | None:
         assert self._tg is not None
         self._tg.cancel_scope.cancel()
-        return await self._tg.__aexit__(exc_type, exc, tb)
+        handled = await self._tg.__aexit__(exc_type, exc, tb)
+        if self.broken:  # the body was cancelled by the keep-alive that found the peer gone
+            raise anyio.BrokenResourceError
+        return handled
 
     async def _keepalive(self) -> None:
+        """A comment while the stream is quiet; a peer found gone cancels the whole request (the
+        turn stops the model and keeps what it wrote as ``interrupted``)."""
         while True:
             await anyio.sleep(max(0.0, self._last + self.every - anyio.current_time()))
             if anyio.current_time() - self._last >= self.every:
                 self.comments += 1
-                await self._send(KEEPALIVE)
+                try:
+                    await self._send(KEEPALIVE)
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    self.broken = True
+                    assert self._tg is not None
+                    self._tg.cancel_scope.cancel()
+                    return
 
     async def _send(self, data: bytes) -> None:
         async with self._lock:

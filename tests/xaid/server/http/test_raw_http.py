@@ -185,3 +185,40 @@ def test_systemd_activates_the_http_socket(tmp_path: Path) -> None:
         assert proc.wait(20) == 0
     cbor.close()
     http.close()
+
+
+@pytest.mark.parametrize(
+    "text", ["one two three four five six seven eight", "一 二 三 四 五 六 七 八"]
+)
+def test_a_client_gone_mid_stream_stops_the_turn(d: InProcessDaemon, text: str) -> None:
+    """The peer closes after the first words: the turn stops, what was written is kept as
+    ``interrupted``, and the daemon serves on."""
+    body = json.dumps(
+        {"model": "mia", "stream": True, "messages": [{"role": "user", "content": text}]}
+    )
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(60)
+        s.connect(str(http_socket(d)))
+        s.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body.encode())}\r\n\r\n".encode()
+            + body.encode()
+        )
+        got = b""
+        while b'"content":"echo' not in got:
+            got += s.recv(4096)
+    with d.client() as c:
+        sid = c.call("session.list", agent_id="mia")["sessions"][0]["session_id"]
+        for _ in range(200):
+            messages = c.call("session.history", session_id=sid)["messages"]
+            if len(messages) == 2:
+                break
+            threading.Event().wait(0.05)
+        assert [(m["role"], m["status"]) for m in messages] == [
+            ("user", "complete"),
+            ("assistant", "interrupted"),
+        ]
+        assert len(messages[1]["text"]) < len(f"echo: {text}")
+    assert "Traceback" not in d.log()
+    uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+    assert uds.get("http://localhost/v1/models").status_code == 200
