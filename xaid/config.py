@@ -128,8 +128,9 @@ class HttpConfig:
         "unix:",
         "Where the OpenAI-compatible HTTP surface listens: a comma list of `unix:PATH` and "
         "`tcp:HOST:PORT`. `unix:` alone is `xaid-http.sock` beside the CBOR socket (the same "
-        "SO_PEERCRED allow-list). TCP needs `Authorization: Bearer <token>` (`xaictl token`); a host "
-        "other than 127.0.0.1, ::1 or localhost must be an explicit address. Empty: no HTTP.",
+        "SO_PEERCRED allow-list; skipped with a warning if it cannot be bound). TCP needs "
+        "`Authorization: Bearer <token>` (`xaictl token`); a host other than 127.0.0.1, ::1 or "
+        "localhost must be an explicit address; port 0 takes a free one. Empty: no HTTP. Read at start.",
     )
     origins: list[str] = doc(
         [],

@@ -68,7 +68,14 @@ def bind(cfg: Config, activated: list[tuple[str, socket.socket]]) -> list[Listen
         for endpoint in listen_spec(cfg.http.listen):
             if endpoint.kind == "unix":
                 path = Path(endpoint.path) if endpoint.path else default_path(cfg)
-                sock = bind_unix(path, int(cfg.server.socket_mode, 8))
+                try:
+                    sock = bind_unix(path, int(cfg.server.socket_mode, 8))
+                except ListenError as exc:
+                    if endpoint.path:  # a socket the user asked for: not having it stops the start
+                        raise
+                    # the default one only: the CBOR socket (the native door) is up, so serve on
+                    log.warning("no HTTP surface on the default socket: %s", exc)
+                    continue
                 out.append(Listener(sock, HttpEndpoint("unix", path=str(path)), path))
             else:
                 sock = _bind_tcp(endpoint)  # port 0: the kernel's choice, logged as bound
