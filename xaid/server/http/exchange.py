@@ -68,6 +68,9 @@ class Body:
         self.headers = headers  # CORS, when the Origin is allowed
         self.started = False
         self.status = 0
+        # What ``stats`` counts the request under, named by the route that took it: a path nobody
+        # serves is "other", so a peer cannot grow the table with made-up paths.
+        self.route = "other"
 
     async def _send(self, event: Any) -> None:
         data = self.conn.send(event)
@@ -276,9 +279,7 @@ class Exchange:
         finally:
             self.app.calls_in_flight -= 1
             ms = (time.perf_counter() - start) * 1000
-            self.app.stats.record(
-                f"http {request.method} {request.path}"[:80], ms, 200 <= out.status < 300
-            )
+            self.app.stats.record(f"http {out.route}", ms, 200 <= out.status < 300)
 
     async def _fail(self, out: Body, exc: HttpError) -> None:
         if out.started:  # a stream already under way: OpenAI's clients read an error event

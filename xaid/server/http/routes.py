@@ -39,12 +39,14 @@ class Router:
         if req.method == "OPTIONS":
             await self._preflight(app, req, out)
         elif path in MODEL_PATHS or path.startswith(("/v1/models/", "/models/")):
+            out.route = "GET /v1/models"
             if req.method != "GET":
                 raise HttpError(
                     405, f"{req.method} is not allowed on {path}; use GET", "method_not_allowed"
                 )
             await self._models(app, path, out)
         elif path in CHAT_PATHS:
+            out.route = "POST /v1/chat/completions"
             if req.method != "POST":
                 raise HttpError(
                     405, f"{req.method} is not allowed on {path}; use POST", "method_not_allowed"
