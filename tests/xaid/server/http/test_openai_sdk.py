@@ -5,7 +5,12 @@ these tests are about what the daemon does with a request, not about the words o
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -195,3 +200,35 @@ def test_errors_in_openai_shape(daemon_http: tuple[InProcessDaemon, int]) -> Non
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_json"
     assert uds.get("http://localhost/v1/nothing").status_code == 404
     assert uds.get("http://localhost/v1/chat/completions").status_code == 405
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="becoming another uid needs root")
+def test_a_second_uid_is_refused_while_the_first_is_served(tmp_path: Path) -> None:
+    """A process of uid 5000 reaches the socket (mode 0666 here, so the file mode does not stop it)
+    and is refused by the allow-list; the daemon's own uid is served in the same run."""
+    public = Path(tempfile.mkdtemp(prefix="xaid-http-peer-"))  # tmp_path is closed to other uids
+    public.chmod(0o755)
+    probe = (
+        "import json, os, socket, sys\n"  # the stdlib only: the venv may be closed to uid 5000
+        "os.setgroups([]); os.setgid(5000); os.setuid(5000)\n"
+        "s = socket.socket(socket.AF_UNIX); s.settimeout(20); s.connect(sys.argv[1])\n"
+        "s.sendall(b'GET /v1/models HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n')\n"
+        "data = b''\n"
+        "while chunk := s.recv(65536): data += chunk\n"
+        "head, _, body = data.partition(b'\\r\\n\\r\\n')\n"
+        "print(head.split()[1].decode(), json.loads(body)['error']['code'])\n"
+    )
+    try:
+        with InProcessDaemon(public / "d", env={"XAID_SERVER_SOCKET_MODE": "0666"}) as d:
+            os.chmod(d.socket.parent, 0o755)
+            out = subprocess.run(
+                [sys.executable, "-c", probe, str(http_socket(d))],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert out.stdout.split() == ["403", "forbidden"], out.stderr
+            assert "refused an HTTP connection from uid 5000" in d.log()
+            assert over_unix(d).models.list().data == []  # root (the daemon's uid) is served
+    finally:
+        shutil.rmtree(public, ignore_errors=True)
