@@ -110,7 +110,8 @@ install -m 0644 "$ROOT/packaging/models.txt" "$PKG/opt/xaid/models.txt"
 install -d -m 0755 "$PKG/opt/xaid/models"
 install -m 0644 "$ROOT"/packaging/models/*.txt "$PKG/opt/xaid/models/"
 
-install -m 0644 "$ROOT/systemd/xaid.service" "$ROOT/systemd/xaid.socket" "$PKG/lib/systemd/system/"
+install -m 0644 "$ROOT/systemd/xaid.service" "$ROOT/systemd/xaid.socket" "$ROOT/systemd/xaid-http.socket" \
+    "$PKG/lib/systemd/system/"
 install -m 0644 "$ROOT/systemd/xaid.sysusers.conf" "$PKG/usr/lib/sysusers.d/xaid.conf"
 install -m 0644 "$ROOT/systemd/xaid.tmpfiles.conf" "$PKG/usr/lib/tmpfiles.d/xaid.conf"
 

@@ -35,6 +35,7 @@ AREAS: dict[str, str] = {
     "session_ttft": "perf.session_ttft",
     "hardening": "perf.hardening",
     "mcp": "perf.mcp",
+    "http": "perf.http",
 }
 HERE = Path(__file__).resolve().parent
 

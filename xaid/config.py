@@ -27,6 +27,58 @@ class ConfigError(Exception):
     """A bad config file or override; the message names the file, key and the problem."""
 
 
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+@dataclass(frozen=True, slots=True)
+class HttpEndpoint:
+    """One place the HTTP surface listens: a Unix socket (``path``; empty is the default one beside
+    the CBOR socket) or a TCP address (``host``, ``port``)."""
+
+    kind: str  # "unix" | "tcp"
+    path: str = ""
+    host: str = ""
+    port: int = 0
+
+    @property
+    def loopback(self) -> bool:
+        return self.kind == "tcp" and self.host in LOOPBACK_HOSTS
+
+    def __str__(self) -> str:
+        if self.kind == "unix":
+            return f"unix:{self.path}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"tcp:{host}:{self.port}"
+
+
+def listen_spec(text: str) -> list[HttpEndpoint]:
+    """``http.listen`` read: ``unix:PATH`` and ``tcp:HOST:PORT`` items, comma separated. A TCP host
+    is named, never implied: no empty host, no ``*``, so listening beyond this machine is always
+    something the user wrote out (``tcp:0.0.0.0:8080``)."""
+    out: list[HttpEndpoint] = []
+    for raw in (part.strip() for part in text.split(",")):
+        if not raw:
+            continue
+        kind, sep, rest = raw.partition(":")
+        if not sep or kind not in ("unix", "tcp"):
+            raise ValueError(f"{raw!r} is neither unix:PATH nor tcp:HOST:PORT")
+        if kind == "unix":
+            out.append(HttpEndpoint("unix", path=rest))
+            continue
+        host, _, port_text = rest.rpartition(":")
+        host = host.removeprefix("[").removesuffix("]")
+        if not host or host == "*":
+            raise ValueError(f"{raw!r}: name the address to listen on (e.g. tcp:127.0.0.1:8765)")
+        try:
+            port = int(port_text)
+        except ValueError:
+            raise ValueError(f"{raw!r}: the port must be a number") from None
+        if not 0 <= port < 65536:
+            raise ValueError(f"{raw!r}: the port must be between 0 (any free one) and 65535")
+        out.append(HttpEndpoint("tcp", host=host, port=port))
+    return out
+
+
 def doc(default: Any, text: str) -> Any:
     if isinstance(default, list | dict):
         return field(default_factory=lambda: type(default)(default), metadata={"doc": text})
@@ -67,6 +119,42 @@ class ServerConfig:
         30.0,
         "Most seconds a frame may take: from its first byte until it is whole, or for a peer to take "
         "one the daemon sends. Past it the connection is closed (a stalled peer must not hold a slot).",
+    )
+
+
+@dataclass(frozen=True)
+class HttpConfig:
+    listen: str = doc(
+        "unix:",
+        "Where the OpenAI-compatible HTTP surface listens: a comma list of `unix:PATH` and "
+        "`tcp:HOST:PORT`. `unix:` alone is `xaid-http.sock` beside the CBOR socket (the same "
+        "SO_PEERCRED allow-list; skipped with a warning if it cannot be bound). TCP needs "
+        "`Authorization: Bearer <token>` (`xaictl token`); a host other than 127.0.0.1, ::1 or "
+        "localhost must be an explicit address; port 0 takes a free one. Empty: no HTTP. Read at start.",
+    )
+    origins: list[str] = doc(
+        [],
+        "Browser origins (`http://localhost:3000`) allowed to call the HTTP surface, with CORS headers "
+        "for them. Empty: a request carrying any Origin header is refused (DNS-rebinding guard).",
+    )
+    hosts: list[str] = doc(
+        [],
+        "Host header values accepted besides localhost, 127.0.0.1, [::1] and the listening address "
+        "(a name the user put in front of xaid). Others are refused (DNS-rebinding guard).",
+    )
+    max_body_bytes: int = doc(
+        1 << 20,
+        "Largest HTTP request body, in bytes; larger ones get 413 and the connection closes.",
+    )
+    card_chars: int = doc(
+        8000,
+        "Most characters of a client's system message (a character card) kept for its session; "
+        "longer ones are cut, with a warning header.",
+    )
+    keepalive_seconds: float = doc(
+        5.0,
+        "While a streamed reply has nothing to say (the model reads a long prompt), an SSE comment "
+        "goes out this often, so proxies and clients do not time the request out.",
     )
 
 
@@ -261,6 +349,7 @@ class LogConfig:
 @dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
+    http: HttpConfig = field(default_factory=HttpConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
     mood: MoodConfig = field(default_factory=MoodConfig)
@@ -294,6 +383,7 @@ class Config:
 
 SECTIONS: dict[str, type] = {
     "server": ServerConfig,
+    "http": HttpConfig,
     "storage": StorageConfig,
     "llm": LLMConfig,
     "mood": MoodConfig,
@@ -395,6 +485,9 @@ def _validate(cfg: Config) -> None:
         ("memory.persona_every", cfg.memory.persona_every),
         ("memory.idle_minutes", cfg.memory.idle_minutes),
         ("memory.embed_threads", cfg.memory.embed_threads),
+        ("http.max_body_bytes", cfg.http.max_body_bytes),
+        ("http.card_chars", cfg.http.card_chars),
+        ("http.keepalive_seconds", cfg.http.keepalive_seconds),
     ):
         if value <= 0:
             raise bad(name, f"must be positive, got {value}")
@@ -424,6 +517,10 @@ def _validate(cfg: Config) -> None:
         raise ConfigError(f"{cfg.where('memory.timezone')}: memory.timezone: {exc}") from None
     if cfg.server.max_frame_bytes < 1024:
         raise bad("server.max_frame_bytes", "must be at least 1024")
+    try:
+        listen_spec(cfg.http.listen)
+    except ValueError as exc:
+        raise ConfigError(f"{cfg.where('http.listen')}: http.listen: {exc}") from None
     if not 0 < cfg.mood.learning_rate <= 1:
         raise bad("mood.learning_rate", f"must be in (0, 1], got {cfg.mood.learning_rate}")
 

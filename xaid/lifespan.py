@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import os
 import signal
@@ -26,10 +27,14 @@ from .clock import Clock, set_zone, zone
 from .config import Config, ConfigError
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
-from .paths import lock_state_dir, prepare_state_dir
+from .paths import lock_state_dir, prepare_state_dir, state_dir
 from .server import methods  # noqa: F401  (registers every method)
 from .server.connection import Connection
-from .server.listen import allowed, bind, peer_credentials, peer_groups
+from .server.http import exchange as http_exchange
+from .server.http import listener as http_listener
+from .server.http import token as http_token
+from .server.http.routes import Router
+from .server.listen import activated_sockets, allowed, bind, peer_credentials, peer_groups
 from .server.transport import Stream
 from .store import backup
 
@@ -187,7 +192,17 @@ async def _serve(
         log.warning(
             "deleted %d backup snapshot(s) left by a daemon that was killed while backing up", swept
         )
-    socks, path = bind(cfg)
+    activated = activated_sockets()
+    socks, path = bind(cfg, activated)
+    try:
+        doors = http_listener.bind(cfg, activated)
+    except BaseException:
+        _stop_listening([], path)
+        for sock in socks:
+            sock.close()
+        app.close()
+        raise
+    token = http_token.ensure(state_dir(cfg))
     servers: list[asyncio.Server] = []
     try:
         async with anyio.create_task_group() as tg:
@@ -220,11 +235,34 @@ async def _serve(
                         lambda: Stream(lambda s: tg.start_soon(handle, s)), sock=sock
                     )
                 )
+            router = Router(app)
+            for door in doors:
+                door.sock.setblocking(False)
+
+                def accept(s: Stream, door: http_listener.Listener = door) -> None:
+                    tg.start_soon(http_exchange.admit, app, s, door, token, router)
+
+                if door.endpoint.kind == "unix":
+                    servers.append(
+                        await loop.create_unix_server(
+                            functools.partial(Stream, accept), sock=door.sock
+                        )
+                    )
+                else:
+                    servers.append(
+                        await loop.create_server(functools.partial(Stream, accept), sock=door.sock)
+                    )
+            if doors:
+                log.info(
+                    "HTTP (OpenAI-compatible) on %s", ", ".join(str(d.endpoint) for d in doors)
+                )
             with serving:
                 await anyio.sleep_forever()
             _stop_listening(servers, path)  # new clients are refused at once while we drain
+            http_listener.close(doors)
     finally:
         _stop_listening(servers, path)
+        http_listener.close(doors)
         app.close()
         log.info("xaid stopped")
 

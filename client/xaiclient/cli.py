@@ -171,6 +171,14 @@ def _stats_lines(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def cmd_token(args: argparse.Namespace) -> int:
+    """The HTTP surface's bearer token, for an app's "API key" field (TCP listeners need it)."""
+    with _connect(args) as client:
+        found = client.call("admin.http_token")
+    _print(args, found, lambda v: v["token"])
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     with _connect(args) as client:
         if args.prometheus:
@@ -408,6 +416,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("status", parents=common, help="version, model state, queue").set_defaults(
         fn=cmd_status
     )
+    sub.add_parser(
+        "token", parents=common, help="the HTTP surface's bearer token (an app's API key)"
+    ).set_defaults(fn=cmd_token)
     sub.add_parser(
         "models", parents=common, help="the model catalogue and what the daemon has installed"
     ).set_defaults(fn=cmd_models)

@@ -96,3 +96,13 @@ def test_agent_show_prints_text_and_json_on_request(daemon: InProcessDaemon) -> 
     for args in (("--json", "agent", "show", "mei"), ("agent", "show", "mei", "--json")):
         shown = json.loads(xaictl(*args, socket=sock).stdout)
         assert shown["config"]["max_tokens"] == 64 and shown["name"] == "小梅"
+
+
+def test_token_prints_the_http_token(daemon: InProcessDaemon) -> None:
+    """The API key an app needs for the HTTP surface's TCP listeners: the file's, private."""
+    out = xaictl("token", socket=daemon.socket)
+    stored = (daemon.state_dir / "http.token").read_text().strip()
+    assert out.returncode == 0 and out.stdout.strip() == stored and stored.startswith("xaid-")
+    found = json.loads(xaictl("--json", "token", socket=daemon.socket).stdout)
+    assert found == {"token": stored, "listen": ["unix:"]}
+    assert (daemon.state_dir / "http.token").stat().st_mode & 0o777 == 0o600

@@ -133,6 +133,7 @@ def test_contents(contents: dict[str, tuple[str, str]]) -> None:
         "/opt/xaid/models/smollm2-135m.txt",
         "/lib/systemd/system/xaid.service",
         "/lib/systemd/system/xaid.socket",
+        "/lib/systemd/system/xaid-http.socket",
         "/usr/lib/sysusers.d/xaid.conf",
         "/usr/lib/tmpfiles.d/xaid.conf",
         "/etc/xaid/xaid.toml",
@@ -153,6 +154,7 @@ def test_shipped_files_are_the_repository_files(tree: Path) -> None:
     for shipped, source in {
         "lib/systemd/system/xaid.service": "systemd/xaid.service",
         "lib/systemd/system/xaid.socket": "systemd/xaid.socket",
+        "lib/systemd/system/xaid-http.socket": "systemd/xaid-http.socket",
         "usr/lib/sysusers.d/xaid.conf": "systemd/xaid.sysusers.conf",
         "usr/lib/tmpfiles.d/xaid.conf": "systemd/xaid.tmpfiles.conf",
         "opt/xaid/models.txt": "packaging/models.txt",

@@ -90,6 +90,20 @@ def test_socket_unit() -> None:
     assert parse("xaid.socket")["Install"]["WantedBy"] == "sockets.target"
 
 
+def test_http_socket_unit() -> None:
+    """The HTTP surface's socket: beside the CBOR one, as guarded, named so xaid tells them apart."""
+    from xaid.server.listen import HTTP_FD_NAME
+
+    sock = parse("xaid-http.socket")["Socket"]
+    cbor = parse("xaid.socket")["Socket"]
+    assert sock["ListenStream"] == "/run/xaid/xaid-http.sock"
+    assert sock["FileDescriptorName"] == HTTP_FD_NAME
+    assert "FileDescriptorName" not in cbor or cbor["FileDescriptorName"] != HTTP_FD_NAME
+    for key in ("SocketMode", "SocketUser", "SocketGroup", "DirectoryMode", "Service"):
+        assert sock[key] == cbor[key], key
+    assert parse("xaid-http.socket")["Install"]["WantedBy"] == "sockets.target"
+
+
 def test_user_service() -> None:
     unit = parse("xaid-user.service")
     svc = unit["Service"]
@@ -165,7 +179,9 @@ def _verify(args: list[str], copies: list[Path], tmp_path: Path) -> None:
 
 @needs_analyze
 def test_systemd_analyze_verify_system_units(tmp_path: Path) -> None:
-    _verify([], _copy_units(tmp_path, ["xaid.service", "xaid.socket"]), tmp_path)
+    _verify(
+        [], _copy_units(tmp_path, ["xaid.service", "xaid.socket", "xaid-http.socket"]), tmp_path
+    )
 
 
 @needs_analyze

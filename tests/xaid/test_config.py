@@ -438,3 +438,30 @@ def test_llm_model_names_a_catalogue_entry_unless_model_path_or_another_provider
         ConfigError, match=r"XAID_LLM_MODEL: llm\.model unknown model .gpt-4o-mini."
     ):
         load(None, env={"XAID_LLM_MODEL": "gpt-4o-mini"})
+
+
+# --- http.listen ------------------------------------------------------------------------------------
+
+
+def test_http_listen_is_read_as_a_list_of_endpoints() -> None:
+    from xaid.config import HttpEndpoint, listen_spec
+
+    assert listen_spec("unix:, tcp:127.0.0.1:8765 ,unix:/run/x/h.sock,tcp:[::1]:9") == [
+        HttpEndpoint("unix"),
+        HttpEndpoint("tcp", host="127.0.0.1", port=8765),
+        HttpEndpoint("unix", path="/run/x/h.sock"),
+        HttpEndpoint("tcp", host="::1", port=9),
+    ]
+    assert listen_spec("") == []
+    assert listen_spec("tcp:localhost:1")[0].loopback
+    assert not listen_spec("tcp:0.0.0.0:8080")[0].loopback  # allowed: the user wrote it out
+    assert str(listen_spec("tcp:[::1]:9")[0]) == "tcp:[::1]:9"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["http://127.0.0.1:80", "tcp::8080", "tcp:*:8080", "tcp:127.0.0.1:http", "tcp:127.0.0.1:70000"],
+)
+def test_a_bad_http_listen_names_the_variable(bad: str) -> None:
+    with pytest.raises(ConfigError, match="XAID_HTTP_LISTEN"):
+        load(env={"XAID_HTTP_LISTEN": bad})

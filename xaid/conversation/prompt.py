@@ -46,6 +46,7 @@ class Context:
     """Everything besides the conversation itself that goes into one turn's prompt."""
 
     profile: str | None = None  # as of the session's start: it goes into the head
+    card: str | None = None  # a client's own system text for the session (the HTTP surface)
     tone: str | None = None  # in the user's language (xaid.mood.tone.guidance(state, lang))
     earlier: tuple[str, ...] = ()
     folded_upto: tuple[int, ...] = ()  # the last message id each chunk of ``earlier`` folded
@@ -76,6 +77,8 @@ def system_prompt(agent: Agent, context: Context = Context()) -> str:
         parts.append(agent.persona_init.strip())
     if extra := agent.config.get("system_prompt"):
         parts.append(str(extra).strip())
+    if context.card:
+        parts.append(context.card.strip())
     if context.profile:
         parts.append(context.profile)
     return "\n\n".join(parts)

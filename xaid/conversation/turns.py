@@ -62,6 +62,11 @@ class UserTurn:
     ref: str | None = None
     speaker: str | None = None
     explain: bool = False
+    # The stored user message this turn answers again (a client's "regenerate"): the words are not
+    # stored twice, and the reply after them is replaced.
+    replaces: int | None = None
+    # The client's own system text for this session (an app's character card), placed in the head.
+    card: str | None = None
     started: float = field(default_factory=time.perf_counter)
 
     def at(self) -> int:
@@ -148,8 +153,12 @@ class Turns:
         self.folds: dict[
             str, int
         ] = {}  # Layer A chunks the session's prompt shows instead of their messages
+        # A client's character card per session (the OpenAI-compatible surface); in memory like the
+        # profile snapshot: the client sends it with every request.
+        self.cards: dict[str, str] = {}
 
     def closed(self, session_id: str) -> None:
+        self.cards.pop(session_id, None)
         self.shown.pop(session_id, None)
         self.profiles.pop(session_id, None)
         self.folds.pop(session_id, None)
@@ -291,6 +300,25 @@ class Turns:
             stored = await self.db.run(write)
         return stored
 
+    async def _reuse_user(self, sid: str, message_id: int) -> Message:
+        """A regenerate: the user's stored words stay as they are, what was answered after them goes.
+        Checked in the transaction that deletes, so a turn that raced in between is not lost."""
+
+        def write(conn: apsw.Connection) -> Message:
+            sql.require_open(conn, sid)
+            last = sql.last_user_message(conn, sid)
+            if last is None or last.message_id != message_id:
+                raise XaiError(
+                    ErrorCode.CONFLICT,
+                    f"message {message_id} is not the newest user message of session {sid!r}",
+                )
+            sql.delete_after(conn, sid, message_id)
+            return last
+
+        with anyio.CancelScope(shield=True):
+            reused = await self.db.run(write)
+        return reused
+
     async def _store(
         self, msg: Message, referenced: Sequence[retrieve.Hit] = (), ts_ms: int = 0
     ) -> Message:
@@ -312,12 +340,25 @@ class Turns:
         agent_cfg = agent_config.read(agent.config)
         remember = agent_cfg.memory
         # Asked to forget: whatever memory is set to, the user decides what is kept.
-        asked = forget_request.parse(turn.text)
-        user, mood, verdict, forgotten = await self._store_user(
-            agent,
-            Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker),
-            asked,
-        )
+        asked = forget_request.parse(turn.text) if turn.replaces is None else None
+        if turn.card is not None:
+            self.cards[sid] = turn.card
+        mood: MoodState | None
+        verdict: fire.Verdict | None
+        forgotten: Forgotten | None
+        if turn.replaces is not None:
+            user, mood, verdict, forgotten = (
+                await self._reuse_user(sid, turn.replaces),
+                None,
+                None,
+                None,
+            )
+        else:
+            user, mood, verdict, forgotten = await self._store_user(
+                agent,
+                Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker),
+                asked,
+            )
         if forgotten is not None:
             self._count_forgotten(forgotten)
             await self.db.run_outside_transaction(
@@ -381,6 +422,7 @@ class Turns:
                     fresh = pack.within(fresh, cfg.memory.budget_tokens // LATER_TURN_SHARE)
             context = prompt.Context(
                 profile=profile,
+                card=self.cards.get(sid),
                 tone=guidance,
                 earlier=tuple(text for _, text in chunks),
                 folded_upto=uptos,

@@ -23,20 +23,25 @@ class ListenError(Exception):
     pass
 
 
-def activated_sockets() -> list[socket.socket]:
-    """Sockets handed over by systemd (LISTEN_FDS), meant for this very process."""
+HTTP_FD_NAME = "http"  # FileDescriptorName= of xaid-http.socket
+
+
+def activated_sockets() -> list[tuple[str, socket.socket]]:
+    """Sockets handed over by systemd (LISTEN_FDS), meant for this very process, each with its
+    name (LISTEN_FDNAMES: ``http`` for the HTTP surface's socket unit; anything else is CBOR)."""
     if os.environ.get("LISTEN_PID") != str(os.getpid()):
         return []
     try:
         count = int(os.environ.get("LISTEN_FDS", "0"))
     except ValueError:
         return []
+    names = os.environ.get("LISTEN_FDNAMES", "").split(":")
     for name in ("LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"):
         os.environ.pop(name, None)  # children must not think they were activated
     socks = []
-    for fd in range(SD_LISTEN_FDS_START, SD_LISTEN_FDS_START + count):
+    for i, fd in enumerate(range(SD_LISTEN_FDS_START, SD_LISTEN_FDS_START + count)):
         os.set_inheritable(fd, False)
-        socks.append(socket.socket(fileno=fd))
+        socks.append((names[i] if i < len(names) else "", socket.socket(fileno=fd)))
     return socks
 
 
@@ -90,12 +95,22 @@ def _remove_stale(path: Path) -> None:
         probe.close()
 
 
-def bind(cfg: Config) -> tuple[list[socket.socket], Path | None]:
-    """The listening sockets and the path we created (None under socket activation)."""
-    if socks := activated_sockets():
+def bind(
+    cfg: Config, activated: list[tuple[str, socket.socket]] | None = None
+) -> tuple[list[socket.socket], Path | None]:
+    """The listening CBOR sockets and the path we created (None under socket activation).
+    ``activated`` is what ``activated_sockets`` found (read once, it clears the environment)."""
+    if activated is None:
+        activated = activated_sockets()
+    if socks := [sock for name, sock in activated if name != HTTP_FD_NAME]:
         log.info("using %d socket(s) from systemd", len(socks))
         return socks, None
     path = socket_path(cfg)
+    return [bind_unix(path, int(cfg.server.socket_mode, 8))], path
+
+
+def bind_unix(path: Path, mode: int) -> socket.socket:
+    """A listening Unix socket at ``path``, in a directory only we may change, with ``mode``."""
     try:
         path.parent.mkdir(parents=True, mode=0o750)
     except FileExistsError:
@@ -119,9 +134,9 @@ def bind(cfg: Config) -> tuple[list[socket.socket], Path | None]:
         raise ListenError(f"cannot bind {path}: {exc.strerror}") from None
     finally:
         os.umask(old)
-    os.chmod(path, int(cfg.server.socket_mode, 8))
+    os.chmod(path, mode)
     sock.listen(128)
-    return [sock], path
+    return sock
 
 
 def peer_credentials(sock: socket.socket) -> tuple[int, int, int]:

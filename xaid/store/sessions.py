@@ -207,3 +207,22 @@ def messages(conn: apsw.Connection, session_id: str, limit: int | None = None) -
         (session_id, limit),
     )
     return [_message(r) for r in rows][::-1]
+
+
+def last_user_message(conn: apsw.Connection, session_id: str) -> Message | None:
+    row = conn.execute(
+        f"SELECT {_MSG_COLS} FROM messages WHERE session_id = ? AND role = 'user' "
+        "ORDER BY message_id DESC LIMIT 1",
+        (session_id,),
+    ).fetchone()
+    return _message(row) if row else None
+
+
+def delete_after(conn: apsw.Connection, session_id: str, message_id: int) -> int:
+    """Delete the session's messages after ``message_id`` (a reply being replaced); their ids are
+    retired first, so they are never given out again. Returns how many went."""
+    retire_message_ids(conn)
+    conn.execute(
+        "DELETE FROM messages WHERE session_id = ? AND message_id > ?", (session_id, message_id)
+    )
+    return conn.changes()

@@ -1,4 +1,5 @@
-"""admin.*: operating the daemon from a client — a consistent backup while it runs."""
+"""admin.*: operating the daemon from a client — a consistent backup while it runs, and the HTTP
+surface's token."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from typing import Any
 import anyio
 from xaiclient.wire import ErrorCode, XaiError
 
+from ...config import listen_spec
+from ...paths import state_dir
 from ...store.backup import backup_file, temp_path
 from ..dispatch import Call, method
+from ..http import token as tokens
 
 CHUNK = 256 * 1024  # well under the frame limit, with room for the envelope
 
@@ -33,3 +37,13 @@ async def backup(call: Call) -> dict[str, Any]:
         call.app.backing_up = False
         target.unlink(missing_ok=True)
     return {"bytes": size}
+
+
+@method("admin.http_token")
+async def http_token(call: Call) -> dict[str, Any]:
+    """The bearer token of the HTTP surface's TCP listeners (``xaictl token``). Only a peer the
+    allow-list admitted reaches this, the same trust as reading the token file itself."""
+    call.params.done()
+    cfg = call.app.config
+    value = tokens.ensure(state_dir(cfg))
+    return {"token": value, "listen": [str(e) for e in listen_spec(cfg.http.listen)]}

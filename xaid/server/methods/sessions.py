@@ -9,6 +9,7 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
+from ...app import App
 from ...clock import at, for_state, state_ceiling
 from ...conversation import agent_config
 from ...conversation.turns import UserTurn
@@ -41,8 +42,15 @@ async def open_session(call: Call) -> dict[str, Any]:
     ts = p.ts()
     p.done()
     await load_agent(call, agent_id)
-    limit = call.app.config.server.max_open_sessions
-    open_now = await call.app.db.run(
+    session = await open_new(call.app, agent_id, at(call.app.clock, ts))
+    return {"session_id": session.session_id, "agent_id": agent_id, "opened_ms": session.opened_ms}
+
+
+async def open_new(app: App, agent_id: str, ts_ms: int) -> Session:
+    """A new session of an existing agent, within ``server.max_open_sessions``: session.open's
+    work, shared with the HTTP surface, which opens sessions for its clients."""
+    limit = app.config.server.max_open_sessions
+    open_now = await app.db.run(
         lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get
     )
     if open_now >= limit:
@@ -51,14 +59,13 @@ async def open_session(call: Call) -> dict[str, Any]:
             f"{open_now} sessions are open (server.max_open_sessions); close some",
         )
     session_id = "s_" + secrets.token_hex(8)
-    ts_ms = at(call.app.clock, ts)
     try:
-        await call.app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
+        await app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
     except StorageFailed as exc:
         if isinstance(exc.__cause__, apsw.ConstraintError):  # the agent was deleted meanwhile
             raise not_found("agent", agent_id) from None
         raise
-    return {"session_id": session_id, "agent_id": agent_id, "opened_ms": ts_ms}
+    return Session(session_id, agent_id, ts_ms, ts_ms, None)
 
 
 @method("session.send")
