@@ -192,6 +192,8 @@ async def import_memory(call: Call) -> dict[str, Any]:
     agent_id = p.id("agent_id")
     files = p.map("files", {})
     facts = p.list("facts", [])
+    mood = p.map("mood", None)
+    scheduler = p.map("scheduler", None)
     p.done()
     await load_agent(call, agent_id)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
@@ -199,13 +201,25 @@ async def import_memory(call: Call) -> dict[str, Any]:
     try:
         checked = [imported.fact(f, i) for i, f in enumerate(facts)]
         episodes = portable.parse_files(files)
+        state = (
+            portable.State(
+                imported.mood(mood),
+                tuple(
+                    imported.follow_up(item, i)
+                    for i, item in enumerate(_listed(scheduler, "items"))
+                ),
+                imported.follow_up_settings((scheduler or {}).get("settings")),
+            )
+            if mood is not None or scheduler is not None
+            else None
+        )
     except ValueError as exc:
         raise bad_params(str(exc)) from None
     try:
         texts = portable.texts_to_embed(episodes, checked)
         vectors = await call.app.embeddings.embed_readable(texts) if texts else []
         return await call.app.db.run(
-            portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms()
+            portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms(), state
         )
     except (
         TypeError,
@@ -214,6 +228,13 @@ async def import_memory(call: Call) -> dict[str, Any]:
         AttributeError,
     ) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
+
+
+def _listed(scheduler: dict[str, Any] | None, key: str) -> list[Any]:
+    found = (scheduler or {}).get(key, [])
+    if not isinstance(found, list):
+        raise bad_params(f"param 'scheduler.{key}' must be a list")
+    return found
 
 
 @method("memory.persona")
