@@ -26,6 +26,7 @@ from xaiclient import XaiError
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
 
+from . import erase_cases
 from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
 from .report import Section
 
@@ -576,6 +577,8 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
     ("future ts", future_ts),
     ("long lists", long_lists),
     ("calendar and paths", calendar_and_paths),
+    ("erase paths (issue 22)", lambda sizes: erase_cases.erase_paths(sizes.rounds)),
+    ("export round trip (issue 22)", lambda sizes: erase_cases.round_trip(sizes.rounds // 2)),
 )
 
 
