@@ -135,6 +135,8 @@ def test_forget_by_query_takes_an_imported_fact_history_and_subject(
 
 def test_every_forget_delete_and_maintain_path_on_an_empty_database(client: Client) -> None:
     """Nothing stored at all, not even another agent's message: every path answers, none fails."""
+    maintained = client.call("memory.maintain")  # no agent at all yet
+    assert maintained["episodes_deleted"] == 0 and maintained["messages_deleted"] == 0
     client.agent_create("mia")
     assert client.memory_forget("mia", all=True) == {"deleted": 0}
     assert client.memory_forget("mia", query="Zhytomyr") == {"deleted": 0}
@@ -145,6 +147,8 @@ def test_every_forget_delete_and_maintain_path_on_an_empty_database(client: Clie
     maintained = client.call("memory.maintain")
     assert maintained["episodes_deleted"] == 0 and maintained["messages_deleted"] == 0
     sid = client.session_open("mia")["session_id"]
+    client.session_send(sid, "forget that").finish()  # "that" with no message before it
+    client.session_send(sid, "把刚才那句话删掉").finish()
     client.session_send(sid, "忘掉关于阿飞的事吧").finish()  # the in-chat forget, nothing to find
     client.session_send(sid, "forget what I told you about Zhytomyr").finish()
     client.session_close(sid, wait=True)
