@@ -8,10 +8,23 @@ import json
 import time
 from pathlib import Path
 
+import anyio
+import apsw
 import pytest
 from xaiclient import Client, XaiError
 
 from testkit.inproc import InProcessDaemon
+from xaid.app import App
+from xaid.clock import ManualClock
+from xaid.config import Config
+from xaid.conversation.generation import GenerationQueue
+from xaid.conversation.turns import ShownBlock
+from xaid.memory import fence, forget
+from xaid.providers.scripted import ScriptedProvider
+from xaid.store import Database
+from xaid.store import agents as agent_sql
+from xaid.store import sessions as session_sql
+from xaid.store.agents import Agent
 
 WEATHER = {
     "name": "weather",
@@ -19,6 +32,7 @@ WEATHER = {
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
 }
 NOW = int(time.time() * 1000) - 86_400_000  # recent: the forgetting curve leaves it alone
+T0 = 1_780_000_000_000
 
 
 def files_hold(daemon: InProcessDaemon, word: str) -> bool:
@@ -158,3 +172,53 @@ def test_every_forget_delete_and_maintain_path_on_an_empty_database(client: Clie
     with pytest.raises(XaiError) as info:
         client.agent_delete("mia")
     assert info.value.code == "not_found"
+
+
+class ClosedSessions(ScriptedProvider):
+    """The scripted provider, noting the sessions whose saved state it is told to drop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed: list[str] = []
+
+    def session_closed(self, session_id: str) -> None:
+        self.closed.append(session_id)
+
+
+@pytest.mark.parametrize("word", ["Zorblax", "阿飞"])
+def test_an_erase_drops_the_copies_held_in_memory(tmp_path: Path, word: str) -> None:
+    """The erase path, without a socket: the profile snapshots of the agent's open sessions go, the
+    memories shown in them go when they held the word (and only those), llama.cpp's saved states of
+    those sessions go; another agent's session keeps all of it."""
+    provider = ClosedSessions()
+    app = App.assemble(
+        Config(), Database(tmp_path / "xaid.db"), GenerationQueue(provider, 4), ManualClock(T0)
+    )
+
+    def setup(conn: apsw.Connection) -> None:
+        for agent, sid in (("mia", "s_mia"), ("kai", "s_kai")):
+            agent_sql.insert(conn, Agent(agent, agent, "", {}, T0, T0))
+            session_sql.insert_session(conn, sid, agent, T0)
+
+    app.db.call(setup)
+    turns = app.turns
+    for agent, sid in (("mia", "s_mia"), ("kai", "s_kai")):
+        turns.profiles[sid] = (agent, f"What you know about the user: a friend, {word}.")
+        turns.shown[sid] = [
+            ShownBlock(1, f"- the user's friend is {word}", frozenset()),
+            ShownBlock(2, "- the user likes tea", frozenset()),
+        ]
+    folded = word.casefold()
+    deleted = anyio.run(
+        lambda: app.eraser.erase(
+            "mia",
+            lambda conn: forget.forget_text(conn, "mia", word),
+            lambda text: folded in text.casefold(),
+        )
+    )
+    assert deleted == 0
+    assert "s_mia" not in turns.profiles and provider.closed == ["s_mia"]
+    assert [b.text for b in turns.shown["s_mia"]] == ["- the user likes tea"]
+    assert "s_kai" in turns.profiles and len(turns.shown["s_kai"]) == 2
+    assert app.db.call(fence.epoch, "mia") == 1 and app.db.call(fence.epoch, "kai") == 0
+    app.close()
