@@ -87,7 +87,7 @@ class App:
         classifier = classifier or RuleClassifier()
         embeddings = Embeddings(db, settings)
         consolidation = Consolidation(db, clock, settings, queue, embeddings, counters)
-        eraser = Eraser(db)
+        eraser = Eraser(db, live)
 
         def drop_states(erased: Erasure) -> None:
             """llama.cpp's saved copy of a session holds its prompt, forgotten words included."""

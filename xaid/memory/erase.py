@@ -27,6 +27,7 @@ from typing import TypeVar
 import anyio
 import apsw
 
+from ..live import LiveSessions
 from ..store import Database
 from . import fence, forget
 
@@ -54,23 +55,19 @@ def _open_sessions(conn: apsw.Connection, agent_id: str) -> tuple[str, ...]:
     )
 
 
-def replying(conn: apsw.Connection, agent_id: str, active: list[str]) -> bool:
-    """Whether one of ``active`` (sessions with a turn running) is the agent's: forgetting all of it,
-    or deleting it, would pull the session out from under the turn."""
-    return (
-        bool(active)
-        and conn.execute(
-            f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(active))})",
-            (agent_id, *active),
-        ).fetchone()
-        is not None
-    )
-
-
 class Eraser:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, live: LiveSessions):
         self.db = db
+        self.live = live
         self._on_erased: list[Callable[[Erasure], None]] = []
+
+    async def replying(self, agent_id: str) -> bool:
+        """Whether a turn runs in one of the agent's sessions: forgetting all of it, or deleting it,
+        would pull the session out from under the turn. The running turns are read once the
+        database has answered, not before: a send that loaded its session meanwhile is running by
+        then (read before, a turn started in between stored its reply into a deleted session)."""
+        sessions = await self.db.run(_open_sessions, agent_id)
+        return bool(set(sessions) & set(self.live.active))
 
     def on_erased(self, drop: Callable[[Erasure], None]) -> None:
         """``drop`` is called after every erase with what went, to let go of its copies."""

@@ -7,7 +7,7 @@ from typing import Any
 from xaiclient.wire import ErrorCode, XaiError
 
 from ...conversation import agent_config
-from ...memory import erase, forget
+from ...memory import forget
 from ...store import agents as sql
 from ...store.agents import Agent
 from .. import paging
@@ -98,7 +98,7 @@ async def delete(call: Call) -> dict[str, Any]:
     issue 22 item 8) and every copy held in memory."""
     agent_id = call.params.id("agent_id")
     call.params.done()
-    if await call.app.db.run(erase.replying, agent_id, list(call.app.live.active)):
+    if await call.app.eraser.replying(agent_id):
         raise XaiError(
             ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
         )

@@ -8,7 +8,7 @@ import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
 from ...clock import at
-from ...memory import erase, forget, imported, portable, retrieve
+from ...memory import forget, imported, portable, retrieve
 from ...store import memory as sql
 from ...store import utterances as utterance_sql
 from ..dispatch import Call, bad_params, method, not_found
@@ -159,8 +159,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         return {"deleted": 1}
     if everything:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
-        # a copy: the event loop changes the dict while the database thread reads
-        if await call.app.db.run(erase.replying, agent_id, list(call.app.live.active)):
+        if await eraser.replying(agent_id):
             raise XaiError(
                 ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
             )
