@@ -26,6 +26,7 @@ from xaiclient import XaiError
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
 
+from . import erase_cases
 from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
 from .report import Section
 
@@ -576,6 +577,8 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
     ("future ts", future_ts),
     ("long lists", long_lists),
     ("calendar and paths", calendar_and_paths),
+    ("erase paths (issue 22)", lambda sizes: erase_cases.erase_paths(sizes.rounds)),
+    ("export round trip (issue 22)", lambda sizes: erase_cases.round_trip(sizes.rounds // 2)),
 )
 
 
@@ -588,6 +591,11 @@ def run(quick: bool) -> Section:
         "a forget {all} deleted an agent's consolidation jobs, the next job took the id of the one still in "
         "flight, which then marked it done: that session was never consolidated and its close {wait} never "
         "answered (every forget-all round waited out its 60 s). Job ids no longer repeat (migration 010).",
+        "Issue 22's cases (perf/erase_cases.py), measured on the code before its fix (a099f48) in the "
+        "same way: the word stayed in the db or -wal bytes in 15 of 20 erase rounds (every path but "
+        "forget {all}: the tool call's arguments, the follow-up's keywords, the speaker, the -wal file "
+        "after agent.delete), and the round trip could not run (forget {all} failed on meta.value; the "
+        "import took no mood or follow-ups).",
     ]
     rows, notes = run_scenarios("hardening", SCENARIOS, sizes, notes)
     return Section(

@@ -22,6 +22,7 @@ from .conversation.generation import GenerationQueue
 from .conversation.turns import Turns
 from .live import LiveSessions
 from .memory.embeddings import Embeddings
+from .memory.erase import Eraser, Erasure
 from .memory.service import Memory
 from .mood.classifier import Classifier, RuleClassifier
 from .paths import state_dir
@@ -44,6 +45,7 @@ class App:
     memory: Memory
     turns: Turns
     classifier: Classifier
+    eraser: Eraser
     stats: Stats = field(default_factory=Stats)
     started: float = field(default_factory=time.monotonic)
     version: str = __version__
@@ -85,6 +87,14 @@ class App:
         classifier = classifier or RuleClassifier()
         embeddings = Embeddings(db, settings)
         consolidation = Consolidation(db, clock, settings, queue, embeddings, counters)
+        eraser = Eraser(db, live)
+
+        def drop_states(erased: Erasure) -> None:
+            """llama.cpp's saved copy of a session holds its prompt, forgotten words included."""
+            for session_id in erased.sessions:
+                queue.provider.session_closed(session_id)
+
+        eraser.on_erased(drop_states)
         return cls(
             settings=settings,
             db=db,
@@ -94,8 +104,9 @@ class App:
             embeddings=embeddings,
             consolidation=consolidation,
             memory=Memory(db, clock, settings, live, embeddings, consolidation.run_job, counters),
-            turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters),
+            turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters, eraser),
             classifier=classifier,
+            eraser=eraser,
         )
 
     def close(self) -> None:

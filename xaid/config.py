@@ -85,6 +85,12 @@ def doc(default: Any, text: str) -> Any:
     return field(default=default, metadata={"doc": text})
 
 
+# Saved llama.cpp states are RAM the daemon holds on purpose: a typo of a few zeros would let it
+# take every byte of a small device before the OOM killer picks it (issue 22, also noted). 16 GiB is
+# the most RAM of any board xaid targets.
+MAX_STATE_CACHE_MB = 16_384
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     socket: str = doc(
@@ -199,7 +205,8 @@ class LLMConfig:
         128,
         "llama_cpp: RAM for the llama.cpp state of sessions that are not the one in the model, so a "
         "session's next turn does not re-read its prompt after another session spoke (the 1.5B needs "
-        "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off.",
+        "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off; "
+        "at most 16384.",
     )
     chat_format: str = doc(
         "",
@@ -495,8 +502,11 @@ def _validate(cfg: Config) -> None:
         raise bad(
             "llm.no_copy_tokens", f"must be 0 (off) or 2 or more, got {cfg.llm.no_copy_tokens}"
         )
-    if cfg.llm.state_cache_mb < 0:
-        raise bad("llm.state_cache_mb", f"must be 0 (off) or more, got {cfg.llm.state_cache_mb}")
+    if not 0 <= cfg.llm.state_cache_mb <= MAX_STATE_CACHE_MB:
+        raise bad(
+            "llm.state_cache_mb",
+            f"must be from 0 (off) to {MAX_STATE_CACHE_MB}, got {cfg.llm.state_cache_mb}",
+        )
     if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:
         try:
             catalogue.get(cfg.llm.model)

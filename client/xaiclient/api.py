@@ -167,8 +167,17 @@ class Api:
         agent_id: str,
         files: dict[str, str] | None = None,
         facts: list[dict[str, Any]] | None = None,
+        mood: dict[str, Any] | None = None,
+        scheduler: dict[str, Any] | None = None,
     ) -> Any:
-        return self.call("memory.import", agent_id=agent_id, files=files, facts=facts)
+        return self.call(
+            "memory.import",
+            agent_id=agent_id,
+            files=files,
+            facts=facts,
+            mood=mood,
+            scheduler=scheduler,
+        )
 
     def memory_persona(self, agent_id: str) -> Any:
         return self.call("memory.persona", agent_id=agent_id)

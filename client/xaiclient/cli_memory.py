@@ -26,6 +26,7 @@ from .wire import BadParams, XaiError
 
 FACTS_FILE = "facts.json"
 PERSONA_FILE = "persona.txt"
+STATE_FILE = "state.json"  # the mood and the scheduler's follow-ups and settings
 EXPORT_MAX_FRAME = (
     1 << 30
 )  # the daemon bounds its replies by server.max_frame_bytes; accept whatever it allows
@@ -177,6 +178,11 @@ def write_export(exported: dict[str, Any], out: Path) -> dict[str, Any]:
     persona = exported.get("persona")
     if persona:
         (out / PERSONA_FILE).write_text(persona + "\n", encoding="utf-8")
+    state = {key: exported[key] for key in ("mood", "scheduler") if exported.get(key) is not None}
+    if state:
+        (out / STATE_FILE).write_text(
+            json.dumps(state, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
     return {
         "out": str(out),
         "files": written,
@@ -185,7 +191,10 @@ def write_export(exported: dict[str, Any], out: Path) -> dict[str, Any]:
     }
 
 
-def read_export(folder: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
+def read_export(
+    folder: Path,
+) -> tuple[dict[str, str], list[dict[str, Any]], dict[str, Any]]:
+    """The episode files, the facts and the state (mood, scheduler) of an exported folder."""
     if not folder.is_dir():
         raise BadParams(f"{folder} is not a directory")
     files = {
@@ -203,9 +212,17 @@ def read_export(folder: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
         if not isinstance(loaded, list):
             raise BadParams(f"{folder / FACTS_FILE} must hold a JSON list of facts")
         facts = loaded
+    state: dict[str, Any] = {}
+    if (folder / STATE_FILE).is_file():
+        try:
+            state = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise BadParams(f"{folder / STATE_FILE} is not JSON: {exc}") from None
+        if not isinstance(state, dict):
+            raise BadParams(f"{folder / STATE_FILE} must hold a JSON map")
     if not files and not facts:
         raise BadParams(f"nothing to import: no *.jsonl files and no {FACTS_FILE} under {folder}")
-    return files, facts
+    return files, facts, state
 
 
 def _batches(sized: list[tuple[Any, int]], budget: int) -> Iterator[list[Any]]:
@@ -223,7 +240,11 @@ def _batches(sized: list[tuple[Any, int]], budget: int) -> Iterator[list[Any]]:
 
 
 def import_batches(
-    client: Client, agent_id: str, files: dict[str, str], facts: list[dict[str, Any]]
+    client: Client,
+    agent_id: str,
+    files: dict[str, str],
+    facts: list[dict[str, Any]],
+    state: dict[str, Any] | None = None,
 ) -> dict[str, int]:
     """memory.import in as many requests as the daemon's frame limit needs; the sums of their results.
 
@@ -240,6 +261,11 @@ def import_batches(
         result = client.memory_import(agent_id, facts=batch)
         total["episodes"] += result["episodes"]
         total["facts"] += result["facts"]
+    if state and (state.get("mood") is not None or state.get("scheduler") is not None):
+        result = client.memory_import(
+            agent_id, mood=state.get("mood"), scheduler=state.get("scheduler")
+        )
+        total["follow_ups"] = result.get("follow_ups", 0)
     return total
 
 
@@ -263,7 +289,9 @@ def cmd_memory(shell: Shell, args: argparse.Namespace) -> int:
                 ),
             )
         return 0
-    files, facts = read_export(Path(args.folder)) if args.action == "import" else ({}, [])
+    files, facts, state = (
+        read_export(Path(args.folder)) if args.action == "import" else ({}, [], {})
+    )
     if args.action == "forget" and not args.yes:
         what = (
             "everything it remembers"
@@ -299,7 +327,7 @@ def cmd_memory(shell: Shell, args: argparse.Namespace) -> int:
             )
             shell.show(args, result, lambda v: f"forgot {v['deleted']} item(s)")
         elif args.action == "import":
-            result = import_batches(client, args.agent_id, files, facts)
+            result = import_batches(client, args.agent_id, files, facts, state)
             shell.show(
                 args,
                 result,

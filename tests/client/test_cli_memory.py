@@ -62,6 +62,8 @@ def test_remember_search_show_export_forget_import(daemon: InProcessDaemon, tmp_
         "Globex" in f["text"] for f in json.loads((out / "facts.json").read_text(encoding="utf-8"))
     )
     assert (out / "persona.txt").read_text(encoding="utf-8").strip()
+    state = json.loads((out / "state.json").read_text(encoding="utf-8"))  # mood and follow-ups
+    assert set(state) <= {"mood", "scheduler"} and "items" in state["scheduler"]
     printed = json.loads(ok("memory", "export", "mia", socket=sock))
     assert set(printed["files"]) == {jsonl.relative_to(out).as_posix()}
 
@@ -98,9 +100,8 @@ def test_remember_search_show_export_forget_import(daemon: InProcessDaemon, tmp_
         "Kyoto" in h["text"]
         for h in as_json("memory", "search", "kai", "Kyoto", socket=sock)["items"]
     )
-    assert (
-        as_json("memory", "import", "kai", str(out), socket=sock)["episodes"] == 0
-    )  # already there
+    again = as_json("memory", "import", "kai", str(out), socket=sock)
+    assert again["episodes"] == 0 and again["follow_ups"] == 0  # already there
 
 
 def test_forget_all_needs_yes_and_erases_everything(daemon: InProcessDaemon) -> None:

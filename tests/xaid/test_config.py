@@ -200,6 +200,7 @@ def test_the_api_key_variable_is_not_a_config_key(tmp_path: Path) -> None:
             ["llm.model", "qwen-7b", "qwen2.5-coder-1.5b", "smollm2-135m"],
         ),
         ("[llm]\nstate_cache_mb = -1\n", ["llm.state_cache_mb"]),
+        ("[llm]\nstate_cache_mb = 1000000\n", ["llm.state_cache_mb", "16384"]),
         ("[server]\nmax_frame_bytes = 100\n", ["server.max_frame_bytes", "1024"]),
         ("[llm\nn_ctx = 1\n", ["not valid TOML"]),
         ("[llm]\nn_ctx = \n", ["not valid TOML"]),

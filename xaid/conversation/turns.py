@@ -26,6 +26,7 @@ from ..errors import Emit
 from ..live import LiveSessions
 from ..memory import compress, forget, forget_request, pack, persona, retrieve
 from ..memory.embeddings import Embeddings
+from ..memory.erase import Eraser, Erasure
 from ..memory.forget_request import ForgetRequest
 from ..mood import tone, tracker
 from ..mood.classifier import Classifier
@@ -132,6 +133,7 @@ class Turns:
         embeddings: Embeddings,
         classifier: Classifier,
         counters: Counter[str],
+        eraser: Eraser,
     ):
         self.db = db
         self.clock = clock
@@ -141,7 +143,9 @@ class Turns:
         self.embeddings = embeddings
         self.classifier = classifier
         self.counters = counters
+        self.eraser = eraser
         live.on_closed(self.closed)
+        eraser.on_erased(self.forgot)
         self.tools: dict[tuple[str, str], PendingTool] = {}
         # In memory only, like llama.cpp's cache that it serves: after a restart both start afresh.
         self.shown: dict[str, list[ShownBlock]] = {}
@@ -163,9 +167,11 @@ class Turns:
         self.profiles.pop(session_id, None)
         self.folds.pop(session_id, None)
 
-    def forgot(self, agent_id: str) -> None:
-        """Memory of ``agent_id`` was deleted: its open sessions take the profile afresh next turn."""
-        for sid in [sid for sid, (agent, _) in self.profiles.items() if agent == agent_id]:
+    def forgot(self, erased: Erasure) -> None:
+        """Memory of an agent was erased (memory.erase): its open sessions take the profile afresh
+        next turn, and the memories shown in them that held what went are not shown again."""
+        for sid in [sid for sid, (agent, _) in self.profiles.items() if agent == erased.agent_id]:
+            self.shown[sid] = [b for b in self.shown.get(sid, []) if not erased.touches(b.text)]
             del self.profiles[sid]
 
     def _prune_shown(
@@ -252,6 +258,11 @@ class Turns:
         reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         if request is not None:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
+        holds = (
+            forget.term_matcher(request.terms)
+            if request is not None and request.kind == "topic"
+            else None
+        )
 
         def write(
             conn: apsw.Connection,
@@ -296,9 +307,12 @@ class Turns:
                 )
             return stored, mood, verdict, forgotten
 
-        with anyio.CancelScope(shield=True):
-            stored = await self.db.run(write)
-        return stored
+        if request is None:
+            with anyio.CancelScope(shield=True):
+                return await self.db.run(write)
+        # A request to forget takes the one erase path (memory.erase): fence, delete, indexes,
+        # checkpoint, and the copies in memory (this session's profile and shown memories among them).
+        return await self.eraser.erase(agent.agent_id, write, holds)
 
     async def _reuse_user(self, sid: str, message_id: int) -> Message:
         """A regenerate: the user's stored words stay as they are, what was answered after them goes.
@@ -361,9 +375,6 @@ class Turns:
             )
         if forgotten is not None:
             self._count_forgotten(forgotten)
-            await self.db.run_outside_transaction(
-                forget.checkpoint
-            )  # the words leave the -wal file too
         recall_start = time.perf_counter()
         hits: list[retrieve.Hit]
         if (
@@ -383,8 +394,6 @@ class Turns:
                 else ([], None)
             )
         memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
-        if forgotten is not None:
-            self.forgot(agent.agent_id)
         profile = self.profiles.setdefault(sid, (agent.agent_id, profile))[1]
         self.live.touch(sid)
         tools = agent_cfg.tools
@@ -410,9 +419,6 @@ class Turns:
                 )
                 guidance = tone.guidance(mood, lang) if mood is not None else None
                 self._prune_shown(sid, uptos, history)
-                if forgotten is not None and forgotten.request.kind == "topic":
-                    holds = forget.term_matcher(forgotten.request.terms)
-                    self.shown[sid] = [b for b in self.shown[sid] if not holds(b.text)]
                 present = {key for block in self.shown[sid] for key in block.keys}
                 fresh = [h for h in hits if not h.keys <= present]
                 if (
@@ -481,10 +487,6 @@ class Turns:
         reply = await self._store(
             Message(sid, agent.agent_id, "assistant", completion.text, turn.at()), hits, turn.ts_ms
         )
-        if (
-            forgotten is not None
-        ):  # the deleted text leaves the keyword index files too, after the reply
-            await self.db.run(forget.optimize_indexes)
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
                 ShownBlock(

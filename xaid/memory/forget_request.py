@@ -70,7 +70,8 @@ _PREVIOUS_EN = re.compile(
 )
 _TOPIC_EN = (
     re.compile(
-        r"^(?:all |everything |anything |what |the (?:stuff|things?|part|bit)s? )?(?:that |which )?"
+        r"^(?:all |everything |anything |what )?(?:(?:of )?the (?:stuff|things?|parts?|bits?|details?) )?"
+        r"(?:that |which )?"
         r"i(?:'ve| have)? (?:just |ever |already )?"
         r"(?:told you|said(?: to you)?|mentioned|shared|wrote|talked about|said anything)"
         r"(?: to you)? (?:about|regarding|concerning|of|on) (?P<t>.+)$"
@@ -79,10 +80,14 @@ _TOPIC_EN = (
         r"^(?:that |the fact that )?i(?:'ve| have)? (?:ever |just )?"
         r"(?:told you about|mentioned|talked about|brought up) (?P<t>.+)$"
     ),
-    re.compile(r"^(?:all |everything |anything )?(?:about|regarding) (?P<t>.+)$"),
     re.compile(
-        r"^(?:all |everything |anything )?(?:the )?(?:stuff|things?|part|bit|story|details?|everything) "
-        r"(?:about|regarding|with|of|concerning) (?P<t>.+)$"
+        r"^(?:all |everything |anything )?(?:about|regarding|concerning|related to|(?:having )?to do with) "
+        r"(?P<t>.+)$"
+    ),
+    re.compile(
+        r"^(?:all |everything |anything |any )?(?:of )?(?:the |your |my )?(?:stuff|things?|parts?|bits?|story"
+        r"|details?|everything|memory|memories|notes?|records?|info(?:rmation)?) "
+        r"(?:about|regarding|with|of|concerning|related to|to do with) (?P<t>.+)$"
     ),
 )
 _FROM_MEMORY = re.compile(r"\bfrom (?:your |the )?(?:memory|memories|records?|notes|mind)\b")
@@ -183,7 +188,7 @@ def _parse_en(clause: str, whole: str) -> ForgetRequest | None:
         t = pattern.match(obj)
         if t is None:
             continue
-        if number >= 2 and trailing and not from_memory:
+        if number >= 2 and trailing and not from_memory and not _TAIL.fullmatch(" " + trailing):
             return (
                 None  # "forget about the loan, I'll pay it": dropping the subject, not the memory
             )
@@ -225,6 +230,12 @@ _OBJECT_FIRST = re.compile(
     rf"(?P<v>{_DELETE_VERB}|忘掉|忘了吧|忘记吧){_ZH_END}$"
 )
 _ABOUT_ZH = re.compile(r"^(?:关于|有关)(?P<x>.+)$")
+# A forget or delete with no object at all: what it takes is named in the clause before, if anywhere.
+_BARE_ZH = re.compile(rf"^{_ZH_POLITE}(?:{_FORGET_VERB}|{_DELETE_VERB})(?:它|掉)?{_ZH_END}$")
+# A request put as a question with a modal: "你可以……吗", "能不能……好吗".
+_ASK_ZH = re.compile(
+    r"^(?P<body>(?:请问)?(?:你|您)?(?:可以|能|能不能|能否|可不可以|可否).+?)(?:吗|好吗|行吗|可以吗|呢)$"
+)
 # What "that" is in Chinese: the previous message, whatever of these it is said with.
 _PREVIOUS_ZH = re.compile(
     r"(?:我|我们|你|刚才|刚刚|刚|上面|前面|之前|方才|最后|说的|讲的|说过的|告诉你的"
@@ -239,9 +250,42 @@ _SPEECH_STRONG_ZH = re.compile(
 )  # what "删" may take
 
 
+# The topic frame: 关于/有关 X, with what was said of it as the head noun (的事, 的记录, 的内容, …).
+# "关于阿飞的照片" names a thing about X, which "删" takes as a task, not as memory.
+_MEMORY_HEAD_ZH = (
+    r"(?:事情|事儿|事|那些事|那件事|记录|聊天记录|对话|内容|话题|话|那些话"
+    r"|部分|东西|一切|信息|记忆|回忆|细节)"
+)
+_ABOUT_IN_ZH = re.compile(r"(?:关于|有关)(?P<t>.+)$")
+_FROM_MEMORY_ZH = re.compile(
+    r"(?:从|在)(?:你的?)?(?:记忆|脑子|脑海|记录|数据|资料)(?:里面|里|中|当中)?"
+)
+
+
+def _framed(x: str) -> bool:
+    """Whether ``x`` names a topic by the frame 关于/有关 …, after what may lead it ("我跟你说的")."""
+    lead = _TOPIC_LEAD.match(x)
+    return bool(lead and re.search(r"关于|有关", lead.group()))
+
+
+def _about_speech(x: str) -> bool:
+    """In a 关于 frame, whether the head after the topic is speech or memory ("关于阿飞的记录")
+    or absent ("关于阿飞"), rather than a thing ("关于阿飞的照片")."""
+    m = _ABOUT_IN_ZH.search(x)
+    if m is None:
+        return False
+    rest = _TOPIC_TRAIL_END.sub("", m.group("t"))
+    return "的" not in rest or bool(re.fullmatch(_MEMORY_HEAD_ZH, rest.rsplit("的", 1)[1]))
+
+
 def _deletable_zh(x: str) -> bool:
-    """ "删" takes speech ("删掉刚才那句", "把这个删了"), not things ("删掉这个文件", "把照片删掉")."""
-    return bool(_PREVIOUS_ZH.fullmatch(x) or _SPEECH_STRONG_ZH.search(x))
+    """ "删" takes speech ("删掉刚才那句", "把这个删了"), not things ("删掉这个文件", "把照片删掉");
+    a 关于 frame, when its head is speech ("删掉关于阿飞的记录", not "删掉关于阿飞的照片")."""
+    if _PREVIOUS_ZH.fullmatch(x):
+        return True
+    if re.search(r"关于|有关", x):
+        return _about_speech(x)
+    return bool(_SPEECH_STRONG_ZH.search(x))
 
 
 _TOPIC_LEAD = re.compile(
@@ -249,9 +293,9 @@ _TOPIC_LEAD = re.compile(
     r"(?:说的|说过的|讲的|讲过的|告诉你的|提到的|提过的|聊的|聊过的)?(?:那些|那个|那件)?(?:关于|有关)?"
 )
 _TOPIC_TRAIL = re.compile(
-    r"(?:的事情|的事儿|的事|的那些事|的那件事|那些事|那件事|的话题|的话|的内容|的部分"
-    r"|的东西|的一切|的信息|的记忆|相关的|有关的|事情|的|都|全部|全|也|给)+$"
+    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|相关的|有关的|事情|的|都|全部|全|也|给)+$"
 )
+_TOPIC_TRAIL_END = re.compile(r"(?:都|全部|全|也|给)+$")
 _NEVER_MIND_ZH = re.compile(r"算了|没关系|无所谓|不重要|没事|不要紧|随便")
 _QUESTION_ZH = re.compile(r"吗|呢|是不是|有没有|会不会|怎么|为什么|什么|谁|哪")
 
@@ -265,7 +309,7 @@ def _clauses_zh(text: str) -> list[str]:
 
 
 def _object_zh(x: str) -> ForgetRequest | None:
-    x = x.strip()
+    x = _FROM_MEMORY_ZH.sub("", x).strip()
     if not x or _PREVIOUS_ZH.fullmatch(x):
         return ForgetRequest("previous", lang="zh")
     lead = _TOPIC_LEAD.match(x)
@@ -283,10 +327,12 @@ def _object_zh(x: str) -> ForgetRequest | None:
 
 
 def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
+    if m := _ASK_ZH.match(clause):
+        clause = m.group("body")  # "你可以忘掉关于阿飞的事吗": a request put as a question
     if _QUESTION_ZH.search(clause):
         return None  # "你忘了我说过的话吗", "你还记得什么"
     if m := _BA.match(clause):
-        x = m.group("x")
+        x = _FROM_MEMORY_ZH.sub("", m.group("x"))
         if m.group("v").startswith(("删", "抹", "清", "去")) and not _deletable_zh(x):
             return None  # "把照片删掉" is a task
         return _object_zh(x)
@@ -308,8 +354,15 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
         if not obj and (about := _about_before(clause, whole)) is not None:
             return _object_zh(about)  # "关于工资的事，别记了": the topic is the clause before
         return _object_zh(obj)
+    if _BARE_ZH.match(clause):  # "关于我换工作的事，你就忘了吧": the topic is the clause before
+        about = _about_before(clause, whole)
+        if about is None or _NEVER_MIND_ZH.search(whole):
+            return None  # "算了，忘了吧": never mind
+        return _object_zh(about)
     if m := _FORGET_IMPERATIVE.match(clause):
         x = m.group("x")
+        if _framed(x):  # "忘了关于阿飞的事吧": a topic, though 关于 starts like 关灯
+            return None if _NEVER_MIND_ZH.search(whole) else _object_zh(x)
         if not (m.group("end") or _SPEECH_ZH.search(x)):
             return None  # "忘记密码了": not a request
         if x.startswith(
@@ -346,25 +399,48 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
 
 
 def _about_before(clause: str, whole: str) -> str | None:
-    """The topic a bare "别记了" refers to when the clause before it names one with 关于 / 有关."""
+    """The topic a bare "别记了" or "忘了吧" refers to when the clause before it names one with
+    关于 / 有关 ("关于工资的事", "我跟你说的关于阿飞的事")."""
     clauses = _clauses_zh(whole)
     at = clauses.index(clause) if clause in clauses else -1
     if at <= 0:
         return None
-    m = _ABOUT_ZH.match(clauses[at - 1])
-    return m.group() if m else None
+    before = clauses[at - 1]
+    if _QUESTION_ZH.search(before) or not (_ABOUT_ZH.match(before) or _framed(before)):
+        return None
+    return before
+
+
+EDGE = 400  # characters at each end of a message where a request is looked for
+
+
+def _at_edges(clauses: list[str]) -> list[str]:
+    """The clauses within the first and the last ``EDGE`` characters, in order. A request in a long
+    message is said before or after what it is about ("forget what I told you about X, anyway …",
+    "… so please forget what I said about X"), not in the middle of a pasted page, where a quoted
+    "forget about …" is someone else's words."""
+    keep: set[int] = set()
+    for order in (range(len(clauses)), range(len(clauses) - 1, -1, -1)):
+        used = 0
+        for i in order:
+            used += len(clauses[i])
+            if used > EDGE:
+                break
+            keep.add(i)
+    return [c for i, c in enumerate(clauses) if i in keep]
 
 
 def parse(text: str) -> ForgetRequest | None:
-    """The forget request ``text`` makes, or None (most messages)."""
-    if not text or len(text) > 400:
+    """The forget request ``text`` makes, or None (most messages). In a message longer than
+    ``2 * EDGE`` characters only the clauses near its start and its end are read (``_at_edges``)."""
+    if not text:
         return None
     if cjk.has(text):
-        for clause in _clauses_zh(text):
+        for clause in _at_edges(_clauses_zh(text)):
             if (found := _parse_zh(clause, text)) is not None:
                 return found
         return None
-    for clause in _clauses_en(text):
+    for clause in _at_edges(_clauses_en(text)):
         if (found := _parse_en(clause, text)) is not None:
             return found
     return None

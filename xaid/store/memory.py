@@ -237,6 +237,35 @@ def insert_highlight(
     return conn.last_insert_rowid()
 
 
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """A verbatim peak of an episode, as an export carries it."""
+
+    text: str
+    ts_ms: int
+    intensity: float
+    specificity: float
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "ts": self.ts_ms,
+            "intensity": self.intensity,
+            "specificity": self.specificity,
+        }
+
+
+def highlights_of(conn: apsw.Connection, episode_id: int) -> list[Highlight]:
+    return [
+        Highlight(*r)
+        for r in conn.execute(
+            "SELECT text, ts_ms, intensity, specificity FROM highlights WHERE episode_id = ? "
+            "ORDER BY ts_ms, highlight_id",
+            (episode_id,),
+        )
+    ]
+
+
 def episode_for_session(conn: apsw.Connection, session_id: str) -> int | None:
     row = conn.execute(
         "SELECT episode_id FROM episodes WHERE session_id = ?", (session_id,)
@@ -352,6 +381,33 @@ def fact_event(
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (fact_id, agent_id, ts_ms, action, text, decided_by, other),
     )
+
+
+def restore_fact_state(
+    conn: apsw.Connection,
+    fact_id: int,
+    status: str,
+    superseded_by: int | None,
+    updated_ms: int,
+) -> None:
+    """An imported fact as the export had it: its status, its successor, its last change."""
+    conn.execute(
+        "UPDATE facts SET status = ?, superseded_by = ?, updated_ms = ? WHERE fact_id = ?",
+        (status, superseded_by, updated_ms, fact_id),
+    )
+
+
+def restore_history(
+    conn: apsw.Connection,
+    fact_id: int,
+    agent_id: str,
+    lines: Sequence[tuple[int, str, str, str, int | None]],
+) -> None:
+    """An imported fact's history as the export had it ((ts, action, text, decided_by, other fact)),
+    in place of the one line its insert wrote."""
+    conn.execute("DELETE FROM fact_history WHERE fact_id = ?", (fact_id,))
+    for ts_ms, action, text, decided_by, other in lines:
+        fact_event(conn, fact_id, agent_id, ts_ms, action, text, decided_by, other)
 
 
 def supersede(conn: apsw.Connection, old_id: int, new_id: int, ts_ms: int, decided_by: str) -> None:

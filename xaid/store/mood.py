@@ -69,6 +69,27 @@ def get(conn: apsw.Connection, agent_id: str) -> MoodState | None:
     return MoodState(*row) if row else None
 
 
+def restore(conn: apsw.Connection, agent_id: str, state: MoodState) -> bool:
+    """An imported mood, kept when it is newer than the agent's own (or the agent has none);
+    whether it was."""
+    conn.execute(
+        f"INSERT INTO mood_state (agent_id, {_STATE}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(agent_id) DO UPDATE SET valence = excluded.valence, arousal = excluded.arousal, "
+        "fatigue = excluded.fatigue, confidence = excluded.confidence, half_life_ms = excluded.half_life_ms, "
+        "updated_ms = excluded.updated_ms WHERE excluded.updated_ms > mood_state.updated_ms",
+        (
+            agent_id,
+            state.valence,
+            state.arousal,
+            state.fatigue,
+            state.confidence,
+            state.half_life_ms,
+            state.updated_ms,
+        ),
+    )
+    return conn.changes() > 0
+
+
 def bound_updated(conn: apsw.Connection, agent_id: str, ceiling_ms: int) -> None:
     """A state stored with a time past ``ceiling_ms`` (by an xaid that took any future time) is taken
     as changed at the ceiling, so it fades again."""

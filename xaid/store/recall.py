@@ -108,6 +108,38 @@ def insert(
     return conn.last_insert_rowid()
 
 
+def restore(conn: apsw.Connection, agent_id: str, item: RecallItem) -> bool:
+    """An imported follow-up as the export had it (``item_id`` and ``agent_id`` are not read); one
+    with the same topic and creation time is not written twice. Whether it was written."""
+    if conn.execute(
+        "SELECT 1 FROM recall_items WHERE agent_id = ? AND topic = ? AND created_ms = ?",
+        (agent_id, item.topic, item.created_ms),
+    ).fetchone():
+        return False
+    conn.execute(
+        "INSERT INTO recall_items (agent_id, source_episode, topic, keywords, scene, not_before, not_after, "
+        "priority, state, created_ms, pushed_ms, pushed_session, engaged, feedback, closed_reason) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+        (
+            agent_id,
+            item.source_episode,
+            item.topic,
+            json.dumps(list(item.keywords), ensure_ascii=False),
+            item.scene,
+            item.not_before,
+            item.not_after,
+            item.priority,
+            item.state,
+            item.created_ms,
+            item.pushed_ms,
+            None if item.engaged is None else int(item.engaged),
+            item.feedback,
+            item.closed_reason,
+        ),
+    )
+    return True
+
+
 def items(
     conn: apsw.Connection,
     agent_id: str,
@@ -170,13 +202,21 @@ def pushed_in(conn: apsw.Connection, session_id: str) -> list[RecallItem]:
     ]
 
 
+STATES = ("pending", "pushed", "expired", "resolved", "cancelled")
+
+
 def settings(conn: apsw.Connection, agent_id: str, default_gap_ms: int) -> Settings:
+    return saved_settings(conn, agent_id) or Settings(True, False, default_gap_ms, ())
+
+
+def saved_settings(conn: apsw.Connection, agent_id: str) -> Settings | None:
+    """The agent's controls as set, or None when never set (the defaults apply)."""
     row = conn.execute(
         "SELECT enabled, quiet, min_gap_ms, allow FROM recall_settings WHERE agent_id = ?",
         (agent_id,),
     ).fetchone()
     if row is None:
-        return Settings(True, False, default_gap_ms, ())
+        return None
     return Settings(bool(row[0]), bool(row[1]), int(row[2]), tuple(json.loads(row[3])))
 
 

@@ -80,11 +80,13 @@ _NEXT_ID = (
 
 
 def retire_message_ids(conn: apsw.Connection) -> None:
-    """Call before deleting messages: their ids are never given out again."""
+    """Call before deleting messages: their ids are never given out again. With no message in the
+    whole database there is nothing to retire (``max`` over no rows is NULL, which ``meta.value``
+    refuses: issue 22 item 1), and no row is written."""
     conn.execute(
         "INSERT INTO meta (key, value) SELECT 'messages_high_water', CAST(max(message_id) AS TEXT) FROM messages "
-        "WHERE message_id IS NOT NULL ON CONFLICT(key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), "
-        "CAST(excluded.value AS INTEGER)) AS TEXT)"
+        "WHERE message_id IS NOT NULL HAVING max(message_id) IS NOT NULL ON CONFLICT(key) DO UPDATE SET "
+        "value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)"
     )
 
 

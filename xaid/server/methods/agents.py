@@ -7,9 +7,8 @@ from typing import Any
 from xaiclient.wire import ErrorCode, XaiError
 
 from ...conversation import agent_config
-from ...memory import fence, forget, index
+from ...memory import forget
 from ...store import agents as sql
-from ...store import sessions as session_sql
 from ...store.agents import Agent
 from .. import paging
 from ..dispatch import Call, method, not_found
@@ -93,24 +92,17 @@ async def update(call: Call) -> dict[str, Any]:
 
 @method("agent.delete")
 async def delete(call: Call) -> dict[str, Any]:
+    """The agent and everything it remembers, by the same path as a forget (memory.erase): the
+    fence, the delete (every row of the agent cascades from its own; the vectors live in a virtual
+    table that no cascade reaches), the indexes, the checkpoint (the words leave the -wal file:
+    issue 22 item 8) and every copy held in memory."""
     agent_id = call.params.id("agent_id")
     call.params.done()
-    open_ids = {
-        s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)
-    }
-    if open_ids & set(call.app.live.active):
+    if await call.app.eraser.replying(agent_id):
         raise XaiError(
             ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
         )
 
-    def erase(conn: Any) -> bool:
-        fence.bump(conn, agent_id)  # a consolidation in flight does not write into a deleted agent
-        index.remove_agent(
-            conn, agent_id
-        )  # vectors live in a virtual table that no cascade reaches
-        return sql.delete(conn, agent_id)
-
-    if not await call.app.db.run(erase):
+    if not await call.app.eraser.erase(agent_id, lambda c: forget.delete_agent(c, agent_id)):
         raise not_found("agent", agent_id)
-    await call.app.db.run(forget.optimize_indexes)
     return {"deleted": agent_id}

@@ -138,17 +138,6 @@ async def get(call: Call) -> dict[str, Any]:
     return found
 
 
-def _replying(conn: apsw.Connection, ids: list[str], agent_id: str) -> bool:
-    return (
-        bool(ids)
-        and conn.execute(
-            f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
-            (agent_id, *ids),
-        ).fetchone()
-        is not None
-    )
-
-
 @method("memory.forget")
 async def forget_memory(call: Call) -> dict[str, Any]:
     p = call.params
@@ -160,29 +149,31 @@ async def forget_memory(call: Call) -> dict[str, Any]:
     if sum(x is not None and x is not False for x in (item, query, everything or None)) != 1:
         raise bad_params("give exactly one of 'id', 'query' or 'all': true")
     await load_agent(call, agent_id)
+    eraser = call.app.eraser
     if item is not None:
         kind, number = parse_item_id(item)
-        if not await call.app.db.run(forget.delete_item, agent_id, kind, number):
+        if not await eraser.erase(
+            agent_id, lambda conn: forget.delete_item(conn, agent_id, kind, number)
+        ):
             raise not_found("memory", item)
-        deleted = 1
-    elif everything:
+        return {"deleted": 1}
+    if everything:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
-        # a copy: the event loop changes the dict while the database thread reads
-        if await call.app.db.run(_replying, list(call.app.live.active), agent_id):
+        if await eraser.replying(agent_id):
             raise XaiError(
                 ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
             )
-        deleted = await call.app.db.run(forget.forget_all, agent_id)
-    else:
-        assert query is not None
-        if len(query.strip()) < 2:
-            raise bad_params("param 'query' is too short to forget by")
-        deleted = await call.app.db.run(forget.forget_text, agent_id, query.strip())
-    await call.app.db.run(forget.optimize_indexes)
-    await call.app.db.run_outside_transaction(
-        forget.checkpoint
-    )  # the words leave the -wal file too
-    call.app.turns.forgot(agent_id)  # an open session's prompt head holds the profile as it was
+        return {"deleted": await eraser.erase(agent_id, lambda c: forget.forget_all(c, agent_id))}
+    assert query is not None
+    needle = query.strip()
+    if len(needle) < 2:
+        raise bad_params("param 'query' is too short to forget by")
+    folded = needle.casefold()
+    deleted = await eraser.erase(
+        agent_id,
+        lambda conn: forget.forget_text(conn, agent_id, needle),
+        lambda text: folded in text.casefold(),
+    )
     return {"deleted": deleted}
 
 
@@ -200,6 +191,8 @@ async def import_memory(call: Call) -> dict[str, Any]:
     agent_id = p.id("agent_id")
     files = p.map("files", {})
     facts = p.list("facts", [])
+    mood = p.map("mood", None)
+    scheduler = p.map("scheduler", None)
     p.done()
     await load_agent(call, agent_id)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
@@ -207,13 +200,25 @@ async def import_memory(call: Call) -> dict[str, Any]:
     try:
         checked = [imported.fact(f, i) for i, f in enumerate(facts)]
         episodes = portable.parse_files(files)
+        state = (
+            portable.State(
+                imported.mood(mood),
+                tuple(
+                    imported.follow_up(item, i)
+                    for i, item in enumerate(_listed(scheduler, "items"))
+                ),
+                imported.follow_up_settings((scheduler or {}).get("settings")),
+            )
+            if mood is not None or scheduler is not None
+            else None
+        )
     except ValueError as exc:
         raise bad_params(str(exc)) from None
     try:
         texts = portable.texts_to_embed(episodes, checked)
         vectors = await call.app.embeddings.embed_readable(texts) if texts else []
         return await call.app.db.run(
-            portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms()
+            portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms(), state
         )
     except (
         TypeError,
@@ -222,6 +227,13 @@ async def import_memory(call: Call) -> dict[str, Any]:
         AttributeError,
     ) as exc:  # a field of the wrong shape; nothing written
         raise bad_params(f"import data is malformed: {type(exc).__name__}: {exc}") from None
+
+
+def _listed(scheduler: dict[str, Any] | None, key: str) -> list[Any]:
+    found = (scheduler or {}).get(key, [])
+    if not isinstance(found, list):
+        raise bad_params(f"param 'scheduler.{key}' must be a list")
+    return found
 
 
 @method("memory.persona")
