@@ -15,7 +15,9 @@ main thread runs one request at a time and is the only one that writes.
 
 SIGINT and SIGTERM are ignored: a Ctrl-C on the terminal or systemd's stop reach the whole process
 group, and the daemon's drain may still need the model; the runner ends when the daemon closes its
-end of the socketpair (or dies), which it reads as end of file. It raises its own
+end of the socketpair (or dies), which it reads as end of file. (Not PR_SET_PDEATHSIG: it fires
+when the *thread* that started the child ends, and the daemon starts it from a pooled worker
+thread that may end any time.) It raises its own
 ``oom_score_adj`` so that, when memory runs out, the kernel takes the model before the daemon.
 """
 
@@ -32,6 +34,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..logs import setup as setup_logging
 from .base import ProviderError
 from .llama_cpp import LlamaCppProvider, passive_openmp
 from .runner_frames import (
@@ -54,6 +57,12 @@ def _prefer_me_under_oom() -> None:
             f.write(str(OOM_SCORE_ADJ))
     except OSError:
         pass  # not Linux, or /proc is not mounted: nothing to prefer
+
+
+def _mark_runner(record: logging.LogRecord) -> bool:
+    """Every line the runner logs says so (``runner=<pid>`` in logfmt, RUNNER= in the journal)."""
+    record.runner = os.getpid()
+    return True
 
 
 class Inbox:
@@ -156,11 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     passive_openmp()  # before llama_cpp loads OpenMP (see llama_cpp.py)
     _prefer_me_under_oom()
-    logging.basicConfig(
-        level=logging.INFO,
-        stream=sys.stderr,
-        format=f"xaid-runner[{os.getpid()}] %(levelname)s %(name)s: %(message)s",
-    )
+    setup_logging("info")  # the daemon's format and destination; its level comes with ``load``
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_mark_runner)
     return run(args.fd)
 
 

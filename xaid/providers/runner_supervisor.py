@@ -14,7 +14,8 @@ When the runner dies (a fault in llama.cpp, an abort, SIGKILL from a user or fro
   ``stats`` and the metrics, and logged with the reason and what the runner was doing;
 - ``MAX_CRASH_STREAK`` crashes with no reply finished in between (a model that dies at load or at
   its first token, as on the AMX machines of llama.cpp issue 20824) mark the model unavailable
-  with the reason; it is not tried again until SIGHUP asks (``reset``).
+  with the reason; it is not tried again until SIGHUP, which builds a new provider from the config
+  as it then reads (lifespan._reload, GenerationQueue.retry).
 
 A load error the runner can explain (a missing file, a GGUF llama.cpp refuses) is not a crash: the
 runner reports it and ends, and the model is unavailable at once, as it was in-process.
@@ -164,11 +165,6 @@ class RunnerProvider:
         return out
 
     # --- life and death ----------------------------------------------------------------------
-
-    def reset(self) -> None:
-        """Forget the crash streak and the verdict "unavailable": SIGHUP asks to try again."""
-        self.health.streak = 0
-        self.health.unavailable = ""
 
     def load(self) -> None:
         """Start a runner and wait until its model is ready, after the back-off the crashes so far
