@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from xaiclient import Client, XaiError
 
-from testkit import DaemonProcess
+from testkit import DaemonProcess, xaictl_ok
 from xaid.config import LLMConfig
 from xaid.providers.base import ProviderError
 from xaid.providers.llama_cpp import embedded_model_path
@@ -120,6 +120,10 @@ def test_a_runner_killed_during_a_reply_costs_that_reply_only(
     assert stats["llm_runner"]["crashes"][name] == after["crashes"][name]
     assert f'xaid_llm_runner_crashes_total{{reason="{name}"}}' in metrics
     assert f"the model process died ({name}) during reply" in daemon.log()
+    shown = xaictl_ok("status", socket=daemon.socket)
+    assert (
+        f"model runner: pid {after['pid']}" in shown and f"{after['crashes'][name]} {name}" in shown
+    )
 
 
 @llm
