@@ -200,7 +200,9 @@ class RunnerProvider:
         finally:
             theirs.close()
         chan = FrameChannel(ours)
-        self._proc, self._chan = proc, chan
+        # ``_proc`` at once (close() must find a child that is still loading), ``_chan`` only once it
+        # is ready: nothing else may write to the runner before its ``load`` frame.
+        self._proc = proc
         self.health.starts += 1
         log.info("model runner started (pid %d)", proc.pid)
         level = logging.getLevelName(logging.getLogger().getEffectiveLevel())
@@ -215,17 +217,18 @@ class RunnerProvider:
             )
             frame = chan.receive()
         except RunnerGone:
-            raise RunnerDied(self._reap("load")) from None
+            raise RunnerDied(self._reap("load", chan)) from None
         assert frame is not None
         if frame.get("op") == "failed":
-            self._reap("load")
+            self._reap("load", chan)
             raise ProviderError(str(frame.get("error")))
         self._seen = dict(frame.get("describe") or {})
+        self._chan = chan
         log.info("model runner %d ready", proc.pid)
 
-    def _reap(self, during: str) -> RunnerExit:
+    def _reap(self, during: str, chan: FrameChannel | None = None) -> RunnerExit:
         """The runner's end: wait for it (killing one that closed the socket but lives on)."""
-        proc, chan = self._proc, self._chan
+        proc, chan = self._proc, chan or self._chan
         self._proc, self._chan = None, None
         if chan is not None:
             chan.close()
@@ -332,7 +335,10 @@ class RunnerProvider:
             if op == "piece":
                 emit(str(frame["text"]))
             elif op == "done":
-                self._seen.update(frame.get("describe") or {})
+                self._seen = {
+                    **self._seen,
+                    **(frame.get("describe") or {}),
+                }  # one swap: status reads it
                 self.health.streak = 0
                 return completion_from_map(frame["completion"])
             elif op == "error":
