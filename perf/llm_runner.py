@@ -2,10 +2,11 @@
 (``RunnerProvider``: the daemon's side, llama.cpp in ``python -m xaid.providers.runner``) against
 the same model in-process (``LlamaCppProvider``, what the daemon did before issue 21), in one run.
 
-Each condition runs in a child of its own (``python -m perf.llm_runner --child KIND PATH``), as in
-perf/llm_speed.py: OpenMP reads its wait policy once per process, and no condition inherits
-another's KV cache. The children alternate, condition by condition, round by round, so a change
-of load on the shared machine falls on both. The workload is two sessions taking turns (A in
+One child process per model (``python -m perf.llm_runner --child PATH ROUNDS``), with PASSIVE set
+before llama.cpp loads (OpenMP reads it once per process), holds both providers at once and
+alternates them round by round, so a change of load on the shared machine falls on both: a first
+version ran each condition in a child of its own, and at a load average of 20 on 2 cores the
+children's medians differed by ±60 % either way. The workload is two sessions taking turns (A in
 English, B in Chinese, each a system prompt of persona and memories), so the second turn of each
 is the per-session state hand-over (xaid/providers/llama_state.py), now inside the runner.
 
@@ -99,42 +100,54 @@ def _turn(provider: Any, session: str, system: str, said: list[str]) -> dict[str
     }
 
 
-def child(kind: str, path: str) -> dict[str, Any]:
-    """A, B, A, B: the first turns read their prompts; the second ones follow the other session."""
-    started = time.perf_counter()
-    provider = _provider(kind, path)
-    load_s = time.perf_counter() - started
-    a, b = [TURNS_A[0]], [TURNS_B[0]]
-    first = [_turn(provider, "a", SYSTEM_A1, a), _turn(provider, "b", SYSTEM_B1, b)]
-    a.append(TURNS_A[1])
-    b.append(TURNS_B[1])
-    second = [_turn(provider, "a", SYSTEM_A1, a), _turn(provider, "b", SYSTEM_B1, b)]
-    described = provider.describe()
-    provider.close()
-    return {
-        "load_s": load_s,
-        "first": first,
-        "second": second,
-        "cache": described.get("state_cache", {}),
-        "rss_kib": (described.get("runner") or {}).get("rss_kib"),
-    }
+def child(path: str, rounds: int) -> dict[str, Any]:
+    """Both providers loaded side by side in this one process, taking turns: each round runs the
+    same A, B, A, B sequence on one and then the other (the order alternating by round), so a change
+    of load on the shared machine falls on both alike. A round's prompts start with its number,
+    so its first turns read their prompts afresh; the second turns follow the other session."""
+    providers: dict[str, Any] = {}
+    load_s: dict[str, float] = {}
+    for kind in KINDS:
+        started = time.perf_counter()
+        providers[kind] = _provider(kind, path)
+        load_s[kind] = time.perf_counter() - started
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS}
+    for rnd in range(rounds):
+        for kind in KINDS if rnd % 2 == 0 else KINDS[::-1]:
+            p = providers[kind]
+            head_a, head_b = f"Round {rnd + 1}. {SYSTEM_A1}", f"第{rnd + 1}轮。{SYSTEM_B1}"
+            a, b = [TURNS_A[0]], [TURNS_B[0]]
+            first = [_turn(p, f"a{rnd}", head_a, a), _turn(p, f"b{rnd}", head_b, b)]
+            a.append(TURNS_A[1])
+            b.append(TURNS_B[1])
+            second = [_turn(p, f"a{rnd}", head_a, a), _turn(p, f"b{rnd}", head_b, b)]
+            runs[kind].append({"first": first, "second": second, "load": os.getloadavg()[0]})
+    out: dict[str, Any] = {"runs": runs, "load_s": load_s}
+    described = providers["runner"].describe()
+    out["cache"] = described.get("state_cache", {})
+    out["rss_kib"] = described["runner"]["rss_kib"]
+    for p in providers.values():
+        p.close()
+    return out
 
 
-def _spawn(kind: str, path: str) -> dict[str, Any]:
+def _spawn(path: str, rounds: int) -> dict[str, Any]:
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     proc = subprocess.run(
-        [sys.executable, "-m", "perf.llm_runner", "--child", kind, path],
+        [sys.executable, "-m", "perf.llm_runner", "--child", path, str(rounds)],
         env=env,
         capture_output=True,
         text=True,
         timeout=3600,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"perf.llm_runner child {kind} failed:\n{proc.stderr[-2000:]}")
+        raise RuntimeError(f"perf.llm_runner child failed:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def _rows(name: str, runs: dict[str, list[dict[str, Any]]]) -> list[Row]:
+def _rows(name: str, result: dict[str, Any]) -> list[Row]:
+    runs = result["runs"]
+
     def figure(key: str, which: str, kind: str) -> float:
         return median(t[key] for r in runs[kind] for t in r[which])
 
@@ -170,9 +183,8 @@ def _rows(name: str, runs: dict[str, list[dict[str, Any]]]) -> list[Row]:
         )
     )
     rows.append(Row(f"{name}: generation in-process", gen_i, "tok/s"))
-    cache = runs["runner"][-1]["cache"]
-    load_r = median(r["load_s"] for r in runs["runner"])
-    load_i = median(r["load_s"] for r in runs["inproc"])
+    cache = result["cache"]
+    load_r, load_i = result["load_s"]["runner"], result["load_s"]["inproc"]
     rows.append(
         Row(
             f"{name}: load through the runner",
@@ -180,44 +192,45 @@ def _rows(name: str, runs: dict[str, list[dict[str, Any]]]) -> list[Row]:
             "s",
             ratio=load_r / load_i if load_i else None,
             baseline="in-process",
-            note=f"process start, imports and model load; the runner's state cache after the "
-            f"turns: {cache.get('saves')} saves, {cache.get('restores')} restores; runner RSS "
-            f"{(runs['runner'][-1]['rss_kib'] or 0) / 1024:.0f} MiB",
+            note=f"process start, imports and model load, once; the runner's state cache after "
+            f"the turns: {cache.get('saves')} saves, {cache.get('restores')} restores; runner RSS "
+            f"{(result['rss_kib'] or 0) / 1024:.0f} MiB",
         )
     )
     return rows
 
 
 def run(quick: bool) -> Section:
-    rounds = 2 if quick else 4
+    rounds = 2 if quick else 6
     rows: list[Row] = []
-    load = []
+    load: list[float] = []
     for name, path in _models():
-        runs: dict[str, list[dict[str, Any]]] = {k: [] for k in KINDS}
-        for rnd in range(rounds):
-            for kind in KINDS if rnd % 2 == 0 else KINDS[::-1]:
-                load.append(os.getloadavg()[0])
-                runs[kind].append(_spawn(kind, path))
-        rows += _rows(name, runs)
+        result = _spawn(path, rounds)
+        load += [r["load"] for rs in result["runs"].values() for r in rs]
+        rows += _rows(name, result)
     notes = [
-        "Through the runner: RunnerProvider in a child process (standing for the daemon) starts "
+        "One measuring process (standing for the daemon) holds both, loaded side by side, and "
+        "alternates them round by round. Through the runner: RunnerProvider starts "
         "`python -m xaid.providers.runner`, sends each request as a CBOR frame over a socketpair "
-        "and gets every piece back as a frame; in-process: LlamaCppProvider in the child itself. "
+        "and gets every piece back as a frame; in-process: LlamaCppProvider in the measuring "
+        "process itself. "
         "First token is from the generate call to the first piece; generation is pieces after the "
         "first over the time from the first piece to the last.",
         "n_ctx 2048, llm.n_threads = 0 (the usable cores), OMP_WAIT_POLICY=PASSIVE, "
         "llm.state_cache_mb = 128, greedy sampling. The aim is the issue's: within 5 % of "
         "in-process in the same run.",
-        f"Load average (1 min) at the children's starts: median {median(load):.1f} on "
-        f"{os.cpu_count()} cores (other engineers' work on the machine); the conditions "
-        "alternate so both meet it.",
+        f"Load average (1 min) during the rounds: median {median(load):.1f} on "
+        f"{os.cpu_count()} cores (other work on the machine); the conditions alternate so both "
+        "meet it."
+        if load
+        else "No model found.",
     ]
     return Section("LLM runner process: first token and speed against in-process", rows, notes)
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        print(json.dumps(child(sys.argv[2], sys.argv[3])))
+        print(json.dumps(child(sys.argv[2], int(sys.argv[3]))))
     else:
         from .report import render
 
