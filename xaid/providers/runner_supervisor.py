@@ -170,8 +170,9 @@ class RunnerProvider:
         """Start a runner and wait until its model is ready, after the back-off the crashes so far
         ask for; a runner that dies on the way counts as a crash and is started again, until
         MAX_CRASH_STREAK in a row make the model unavailable (ProviderError)."""
-        self._closing = False
         while True:
+            if self._closing:  # closed for good: SIGHUP builds a new provider, never reopens one
+                raise ProviderError("the daemon is stopping")
             if self.health.unavailable:
                 raise ProviderError(self.health.unavailable)
             if delay := backoff(self.health.streak):

@@ -186,6 +186,10 @@ def test_the_daemon_process_holds_no_llama_cpp(daemon: DaemonProcess) -> None:
     assert any(name.startswith("libllama") for name in native(runner["pid"]))
     with open(f"/proc/{runner['pid']}/oom_score_adj") as f:
         assert int(f.read()) > 0  # under memory pressure the kernel takes the model first
+    fds = os.listdir(f"/proc/{runner['pid']}/fd")
+    held = [os.readlink(f"/proc/{runner['pid']}/fd/{fd}") for fd in fds]
+    assert not [h for h in held if str(daemon.state_dir) in h]  # no database, no WAL
+    assert len([h for h in held if h.startswith("socket:")]) == 1  # its end of the socketpair only
 
 
 @llm
