@@ -82,7 +82,8 @@ class App:
         """The services around an open store and queue; no SQL runs here (``Memory.start`` does it)."""
         settings = Settings(config)
         live = LiveSessions()
-        live.on_closed(queue.provider.session_closed)  # llama.cpp's saved state of a closed session
+        # llama.cpp's saved state of a closed session; the provider of the moment (SIGHUP may replace it)
+        live.on_closed(lambda session_id: queue.provider.session_closed(session_id))
         counters: Counter[str] = Counter()  # memory's, shown by ``stats``
         classifier = classifier or RuleClassifier()
         embeddings = Embeddings(db, settings)

@@ -22,12 +22,15 @@ from anyio.abc import TaskGroup
 from xaiclient.wire import ErrorCode, XaiError, encode_frame
 
 from . import config as config_mod
+from . import providers
 from .app import App
 from .clock import Clock, set_zone, zone
 from .config import Config, ConfigError
+from .conversation.generation import ModelState
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
 from .paths import lock_state_dir, prepare_state_dir, state_dir
+from .providers import Provider
 from .server import methods  # noqa: F401  (registers every method)
 from .server.connection import Connection
 from .server.http import exchange as http_exchange
@@ -92,19 +95,29 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
     return handle
 
 
-def _reload(app: App, path: str | None) -> None:
+def _reload(app: App, path: str | None) -> Provider | None:
+    """Apply the config file as it reads now. A model that failed (a load error, or a runner that
+    kept crashing) gets a second chance with the new ``[llm]`` section: the provider to load is
+    returned; a working model keeps running with the section it started with."""
     try:
         fresh = config_mod.load(path)
     except ConfigError as exc:
         log.error("SIGHUP: keeping the running config, the new one is bad: %s", exc)
-        return
-    if fresh.llm != app.config.llm or fresh.storage != app.config.storage:
-        log.warning("SIGHUP: [llm] and [storage] changes take effect at the next restart")
-        fresh = dataclasses.replace(fresh, storage=app.config.storage, llm=app.config.llm)
+        return None
+    retry: Provider | None = None
+    if app.queue.state is ModelState.FAILED:
+        retry = providers.build(fresh.llm, state_dir(app.config) / "models")
+    elif fresh.llm != app.config.llm:
+        log.warning("SIGHUP: [llm] changes take effect at the next restart")
+        fresh = dataclasses.replace(fresh, llm=app.config.llm)
+    if fresh.storage != app.config.storage:
+        log.warning("SIGHUP: [storage] changes take effect at the next restart")
+        fresh = dataclasses.replace(fresh, storage=app.config.storage)
     app.settings.config = fresh  # every service reads it from there at its next use
     set_zone(fresh.memory.timezone)
     setup_logging(fresh.log.level)
     log.info("SIGHUP: configuration reloaded from %s", fresh.source)
+    return retry
 
 
 async def _signals(
@@ -113,7 +126,8 @@ async def _signals(
     with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as received:
         async for signum in received:
             if signum == signal.SIGHUP:
-                _reload(app, config_path)
+                if (provider := _reload(app, config_path)) is not None:
+                    tg.start_soon(app.queue.retry, provider)
                 continue
             log.info("received %s: draining", signal.Signals(signum).name)
             await _shut_down(app, tg, serving)

@@ -16,9 +16,22 @@ figures for Prometheus.
 
 from __future__ import annotations
 
+import os
+import resource
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def rss_kib(pid: int | None = None) -> int | None:
+    """Resident memory of a process in KiB, from /proc (this process when ``pid`` is None); None
+    for a process that is gone. Where /proc is missing, this process's peak is the best there is."""
+    try:
+        with open(f"/proc/{pid or os.getpid()}/statm") as f:
+            return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss if pid is None else None
+
 
 WINDOW = 2048  # latencies kept per method: enough for stable p99, bounded memory on a Pi
 
@@ -177,6 +190,31 @@ def prometheus(stats: dict[str, Any]) -> str:
         "Model generations finished.",
         [("", stats.get("llm_generated", 0))],
     )
+    if (runner := stats.get("llm_runner")) is not None:
+        metric(
+            "llm_runner_starts_total",
+            "counter",
+            "Model runner processes started (the first and every restart).",
+            [("", runner["starts"])],
+        )
+        metric(
+            "llm_runner_crashes_total",
+            "counter",
+            "Model runner processes that died, by reason (signal name or exit code).",
+            [(f'{{reason="{_label(r)}"}}', n) for r, n in runner["crashes"].items()],
+        )
+        metric(
+            "llm_runner_rss_bytes",
+            "gauge",
+            "Resident memory of the model runner process.",
+            [("", (runner["rss_kib"] or 0) * 1024)],
+        )
+        metric(
+            "llm_runner_available",
+            "gauge",
+            "1 unless the model was marked unavailable after crashing again and again.",
+            [("", 1 if runner["available"] else 0)],
+        )
     speed = stats.get("llm_speed", {})
     for key, name, help_text in (
         (

@@ -80,6 +80,7 @@ def cmd_status(args: argparse.Namespace) -> int:
                 f"xaid {s['version']} pid {s['pid']} up {s['uptime_s']:.0f} s, {s['rss_kib'] // 1024} MiB",
                 f"model: {m['provider']} {m['state']}"
                 + (f" ({m['error']})" if m.get("error") else ""),
+                *([_runner_line(m["runner"])] if m.get("runner") else []),
                 f"queue: {s['queue']['waiting']} waiting, {s['queue']['generated']} generated; "
                 f"{s['connections']} connection(s), {s['active_turns']} turn(s) running",
                 *([_speed_line(s["llm_speed"])] if s.get("llm_speed") else []),
@@ -89,6 +90,13 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     _print(args, st, human)
     return 0
+
+
+def _runner_line(r: dict[str, Any]) -> str:
+    """The model's own process: how big, how often it died and why."""
+    crashes = ", ".join(f"{n} {reason}" for reason, n in r["crashes"].items()) or "none"
+    where = f"pid {r['pid']}, {(r['rss_kib'] or 0) // 1024} MiB" if r["pid"] else "not running"
+    return f"model runner: {where}; {r['restarts']} restart(s), crashes: {crashes}"
 
 
 def _speed_line(speed: dict[str, Any]) -> str:

@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     OVERLOADED = "overloaded"
     MODEL_UNAVAILABLE = "model_unavailable"
+    MODEL_CRASHED = "model_crashed"
     PROVIDER_ERROR = "provider_error"
     STORAGE_ERROR = "storage_error"
     SHUTTING_DOWN = "shutting_down"
@@ -133,6 +134,12 @@ class Overloaded(_Coded):
 
 class ModelUnavailable(_Coded):
     CODE = ErrorCode.MODEL_UNAVAILABLE
+
+
+class ModelCrashed(_Coded):
+    """The model's process died while it wrote this reply; the daemon restarts it, a retry may work."""
+
+    CODE = ErrorCode.MODEL_CRASHED
 
 
 class ProviderError(_Coded):

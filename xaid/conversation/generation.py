@@ -3,6 +3,11 @@
 A model generates one reply at a time, so every turn of every session waits here. Turns are
 taken round-robin across agents (FIFO within an agent), so one chatty app cannot starve another.
 The model loads in the background: the daemon is READY at once and turns wait for the load.
+
+When the model's process dies during a generation (``ProviderCrashed``, from the llama.cpp runner),
+that job ends with ``model_crashed`` and the queue loads the model again (``RESTARTING``; the
+provider waits out its back-off) while turns keep queueing behind it. A provider that gives up
+(``ProviderError`` from ``load``) leaves the model ``FAILED`` until SIGHUP asks for ``retry``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,13 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from xaiclient.wire import ErrorCode, XaiError
 
-from ..providers.base import Completion, GenerateRequest, Provider, ProviderError
+from ..providers.base import (
+    Completion,
+    GenerateRequest,
+    Provider,
+    ProviderCrashed,
+    ProviderError,
+)
 from ..stats import LLMSpeed
 
 log = logging.getLogger(__name__)
@@ -28,6 +39,7 @@ log = logging.getLogger(__name__)
 class ModelState(StrEnum):
     LOADING = "loading"
     READY = "ready"
+    RESTARTING = "restarting"  # the model's process died; a new one is on its way
     FAILED = "failed"
 
 
@@ -60,11 +72,12 @@ class GenerationQueue:
         self.load_error = ""
         self.load_seconds = 0.0
         self.generated = 0
+        self.restarts = 0  # loads after a crash of the model's process
         self.speed = LLMSpeed()
         self._lanes: OrderedDict[str, deque[Job]] = OrderedDict()
         self._waiting = 0
         self._wakeup = anyio.Event()
-        self._ready = anyio.Event()
+        self._settled = anyio.Event()  # set while no load is under way
         self.running: Job | None = None
 
     @property
@@ -72,6 +85,28 @@ class GenerationQueue:
         return self._waiting
 
     async def load(self) -> None:
+        await self._load()
+
+    async def retry(self, provider: Provider) -> None:
+        """SIGHUP's second chance for a model that failed: ``provider`` (built from the config as
+        it reads now) replaces the one that gave up, and loads. A model that works is left alone."""
+        if self.state is not ModelState.FAILED:
+            await anyio.to_thread.run_sync(provider.close)
+            return
+        old, self.provider = self.provider, provider
+        await anyio.to_thread.run_sync(old.close)
+        self.state, self.load_error = ModelState.LOADING, ""
+        log.info("SIGHUP: loading the model again")
+        await self._load()
+
+    async def _restart(self) -> None:
+        self.restarts += 1
+        self.state = ModelState.RESTARTING
+        await self._load()
+
+    async def _load(self) -> None:
+        if self._settled.is_set():
+            self._settled = anyio.Event()
         start = time.perf_counter()
         try:
             await anyio.to_thread.run_sync(self.provider.load, abandon_on_cancel=True)
@@ -82,7 +117,7 @@ class GenerationQueue:
             self.state = ModelState.READY
             self.load_seconds = time.perf_counter() - start
             log.info("model ready after %.2f s", self.load_seconds)
-        self._ready.set()
+        self._settled.set()
         self._fail_waiting_if_broken()
 
     def check_capacity(self) -> None:
@@ -140,8 +175,8 @@ class GenerationQueue:
 
     async def worker(self) -> None:
         """Runs for the daemon's lifetime; the only place that calls the provider."""
-        await self._ready.wait()
         while True:
+            await self._settled.wait()
             job = self._next()
             if job is None:
                 self._wakeup = anyio.Event()
@@ -154,6 +189,10 @@ class GenerationQueue:
             job.started_ns = time.perf_counter_ns()
             try:
                 completion = await anyio.to_thread.run_sync(self._generate, job)
+            except ProviderCrashed as exc:
+                self._finish(job, None, XaiError(ErrorCode.MODEL_CRASHED, str(exc)))
+                self.running = None
+                await self._restart()
             except ProviderError as exc:
                 self._finish(job, None, XaiError(ErrorCode.PROVIDER_ERROR, str(exc)))
             except Exception as exc:  # a provider bug must not kill the queue

@@ -1,4 +1,5 @@
-"""LLM providers: llama.cpp in-process, any OpenAI-compatible endpoint, and a scripted one for tests."""
+"""LLM providers: llama.cpp in a runner process, any OpenAI-compatible endpoint, and a scripted one
+for tests (in-process: it is pure Python and cannot crash the daemon)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ def build(cfg: LLMConfig, models_dir: Path | None = None) -> Provider:
         from .openai_compat import OpenAICompatProvider
 
         return OpenAICompatProvider(cfg)
-    from .llama_cpp import LlamaCppProvider
+    # The daemon never loads llama.cpp itself: the model runs in a child it can restart
+    # (runner_supervisor.py); the in-process class, llama_cpp.LlamaCppProvider, runs in that child.
+    from .runner_supervisor import RunnerProvider
 
-    return LlamaCppProvider(cfg, models_dir)
+    return RunnerProvider(cfg, models_dir)
 
 
 __all__ = ["Provider", "ProviderError", "build"]

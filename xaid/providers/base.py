@@ -19,6 +19,13 @@ class ProviderError(Exception):
     """The model or endpoint failed; the message is safe to show to the client."""
 
 
+class ProviderCrashed(ProviderError):
+    """The process that held the model died during a generation (xaid/providers/runner_supervisor.py).
+
+    Apart from ProviderError because the queue answers it with its own code (``model_crashed``)
+    and then restarts the model, where a plain provider error leaves the model as it is."""
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
     """A client-side tool the agent declares: the model may call it, the client runs it."""

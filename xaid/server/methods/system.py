@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import resource
 import time
 from typing import Any
 
 from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, ErrorCode, XaiError
 
-from ...stats import prometheus
+from ...stats import prometheus, rss_kib
 from ...store import recall
 from ..dispatch import MAX_INT, METHODS, Call, bad_params, method
 
@@ -54,14 +53,6 @@ async def ping(call: Call) -> dict[str, Any]:
     return {}
 
 
-def _rss_kib() -> int:
-    try:
-        with open(f"/proc/{os.getpid()}/statm") as f:
-            return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
-    except OSError:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-
-
 @method("status")
 async def status(call: Call) -> dict[str, Any]:
     call.params.done()
@@ -81,13 +72,25 @@ async def status(call: Call) -> dict[str, Any]:
             "waiting": queue.waiting,
             "running": queue.running is not None,
             "generated": queue.generated,
+            "restarts": queue.restarts,
         },
         "llm_speed": queue.speed.to_wire(),
         "connections": app.connections,
         "active_turns": len(app.live.active),
-        "rss_kib": _rss_kib(),
+        "rss_kib": rss_kib(),
         "database": str(app.db.path),
         "config": app.config.source,
+    }
+
+
+def _runner(described: dict[str, Any]) -> dict[str, Any] | None:
+    """The model runner's life in ``stats`` (and so in the metrics); None for in-process providers."""
+    runner = described.get("runner")
+    if runner is None:
+        return None
+    return {k: runner[k] for k in ("starts", "restarts", "crashes", "crash_streak")} | {
+        "rss_kib": runner["rss_kib"],
+        "available": not runner["unavailable"],
     }
 
 
@@ -111,6 +114,7 @@ async def stats(call: Call) -> dict[str, Any]:
             "embedder": "ready" if worker else (embeddings.load_error or "loading"),
         },
         "llm_generated": call.app.queue.generated,
+        "llm_runner": _runner(call.app.queue.provider.describe()),
         "llm_speed": call.app.queue.speed.to_wire(),
         "scheduler": {
             **pushes,

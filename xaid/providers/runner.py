@@ -1,0 +1,175 @@
+"""The model runner: ``python -m xaid.providers.runner --fd N``, a child of the daemon that holds
+llama.cpp and nothing else.
+
+llama.cpp is native code: a fault in it (the AMX matmul of llama.cpp issue 20824, an abort on a
+bad tensor) or the kernel's OOM killer ends the process it runs in. Here that process is this
+one, so a crash costs one reply and the daemon, which owns the database, the socket and every
+write, keeps serving (xaid/providers/runner_supervisor.py restarts the runner). The runner gets
+one end of a socketpair and the ``[llm]`` settings; no database, no client socket, no state
+directory beyond the models directory that a catalogued model is joined into.
+
+Inside, it is the in-process provider (xaid/providers/llama_cpp.py) as before: the per-session KV
+state cache, the no-copy sampling rule, the CPU quirks and the prompt-eval figures all live with
+the model. One thread reads frames, so a ``cancel`` arrives while the main thread generates; the
+main thread runs one request at a time and is the only one that writes.
+
+SIGINT and SIGTERM are ignored: a Ctrl-C on the terminal or systemd's stop reach the whole process
+group, and the daemon's drain may still need the model; the runner ends when the daemon closes its
+end of the socketpair (or dies), which it reads as end of file. (Not PR_SET_PDEATHSIG: it fires
+when the *thread* that started the child ends, and the daemon starts it from a pooled worker
+thread that may end any time.) It raises its own
+``oom_score_adj`` so that, when memory runs out, the kernel takes the model before the daemon.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..logs import setup as setup_logging
+from .base import ProviderError
+from .llama_cpp import LlamaCppProvider, passive_openmp
+from .runner_frames import (
+    FrameChannel,
+    RunnerGone,
+    completion_to_map,
+    config_from_map,
+    request_from_map,
+)
+
+log = logging.getLogger("xaid.runner")
+# Added to the kernel's badness score of this process (-1000..1000; raising it needs no privilege):
+# the OOM killer then picks the model, whose loss costs one reply, over the daemon.
+OOM_SCORE_ADJ = 500
+
+
+def _prefer_me_under_oom() -> None:
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write(str(OOM_SCORE_ADJ))
+    except OSError:
+        pass  # not Linux, or /proc is not mounted: nothing to prefer
+
+
+def _mark_runner(record: logging.LogRecord) -> bool:
+    """Every line the runner logs says so (``runner=<pid>`` in logfmt, RUNNER= in the journal)."""
+    record.runner = os.getpid()
+    return True
+
+
+class Inbox:
+    """The reader thread's side: requests queue for the main thread, cancels act at once."""
+
+    def __init__(self, chan: FrameChannel):
+        self.chan = chan
+        self.requests: queue.Queue[dict[Any, Any] | None] = queue.Queue()
+        self.cancels: dict[int, threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def event(self, request_id: int) -> threading.Event:
+        with self._lock:
+            return self.cancels.setdefault(request_id, threading.Event())
+
+    def done(self, request_id: int) -> None:
+        with self._lock:
+            self.cancels.pop(request_id, None)
+
+    def read(self) -> None:
+        try:
+            while True:
+                frame = self.chan.receive()
+                assert frame is not None
+                if frame.get("op") == "cancel":
+                    self.event(int(frame["id"])).set()
+                else:
+                    if frame.get("op") == "generate":
+                        self.event(int(frame["id"]))
+                    self.requests.put(frame)
+        except RunnerGone:
+            pass  # the daemon closed its end or died: stop what runs, then end
+        except Exception:
+            log.exception("the runner could not read the daemon's frame; ending")
+        with self._lock:
+            for ev in self.cancels.values():
+                ev.set()
+        self.requests.put(None)
+
+
+def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
+    inbox = Inbox(chan)
+    threading.Thread(target=inbox.read, name="runner-reader", daemon=True).start()
+    while (frame := inbox.requests.get()) is not None:
+        if frame["op"] == "forget":
+            provider.session_closed(str(frame["session"]))
+            continue
+        request_id = int(frame["id"])
+        cancelled = inbox.event(request_id)
+
+        def emit(piece: str, request_id: int = request_id) -> None:
+            chan.send({"op": "piece", "id": request_id, "text": piece})
+
+        try:
+            out = provider.generate(request_from_map(frame["request"]), emit, cancelled)
+        except ProviderError as exc:
+            chan.send({"op": "error", "id": request_id, "error": str(exc)})
+        else:
+            chan.send(
+                {
+                    "op": "done",
+                    "id": request_id,
+                    "completion": completion_to_map(out),
+                    "describe": provider.describe(),
+                }
+            )
+        finally:
+            inbox.done(request_id)
+
+
+def run(fd: int) -> int:
+    chan = FrameChannel(socket.socket(fileno=fd))
+    try:
+        first = chan.receive()
+        assert first is not None and first.get("op") == "load", first
+        logging.getLogger().setLevel(str(first.get("log_level") or "INFO"))
+        cfg = config_from_map(first["config"])
+        models_dir = Path(first["models_dir"]) if first.get("models_dir") else None
+        provider = LlamaCppProvider(cfg, models_dir)
+        try:
+            provider.load()
+        except ProviderError as exc:
+            chan.send({"op": "failed", "error": str(exc)})
+            return 0
+        chan.send({"op": "ready", "describe": provider.describe()})
+        try:
+            serve(chan, provider)
+        finally:
+            provider.close()
+    except RunnerGone:
+        pass  # the daemon went away: nothing left to answer
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="xaid-runner", description=__doc__.splitlines()[0])
+    parser.add_argument("--fd", type=int, required=True, help="this end of the socketpair")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    passive_openmp()  # before llama_cpp loads OpenMP (see llama_cpp.py)
+    _prefer_me_under_oom()
+    setup_logging("info")  # the daemon's format and destination; its level comes with ``load``
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_mark_runner)
+    return run(args.fd)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
