@@ -46,7 +46,7 @@ async def get(call: Call) -> dict[str, Any]:
 
 @method("agent.list")
 async def list_agents(call: Call) -> dict[str, Any]:
-    page = paging.request(call.params)
+    page = paging.request(call.params, "agent.list")
     call.params.done()
     found = await call.app.db.run(sql.list_all, page.after, page.limit + 1)
     out = paging.fill(

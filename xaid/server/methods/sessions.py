@@ -186,7 +186,7 @@ async def list_sessions(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
     open_only = p.bool("open_only", False)
-    page = paging.request(p)
+    page = paging.request(p, f"session.list\0{agent_id}")
     p.done()
     await load_agent(call, agent_id)
     found = await call.app.db.run(
