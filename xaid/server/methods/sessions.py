@@ -9,6 +9,7 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
+from ... import shares
 from ...clock import at, for_state, state_ceiling
 from ...conversation import agent_config
 from ...conversation.turns import UserTurn
@@ -42,22 +43,27 @@ async def open_session(call: Call) -> dict[str, Any]:
     p.done()
     await load_agent(call, agent_id)
     limit = call.app.config.server.max_open_sessions
-    open_now = await call.app.db.run(
-        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get
-    )
-    if open_now >= limit:
-        raise XaiError(
-            ErrorCode.OVERLOADED,
-            f"{open_now} sessions are open (server.max_open_sessions); close some",
-        )
     session_id = "s_" + secrets.token_hex(8)
     ts_ms = at(call.app.clock, ts)
+
+    def open_if_room(conn: apsw.Connection) -> shares.Share:
+        """Counted and inserted in one transaction, so two opens cannot both take the last place."""
+        share = shares.of(limit, sql.open_per_agent(conn), agent_id)
+        if share.admitted:
+            sql.insert_session(conn, session_id, agent_id, ts_ms)
+        return share
+
     try:
-        await call.app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
+        share = await call.app.db.run(open_if_room)
     except StorageFailed as exc:
         if isinstance(exc.__cause__, apsw.ConstraintError):  # the agent was deleted meanwhile
             raise not_found("agent", agent_id) from None
         raise
+    if not share.admitted:
+        raise XaiError(
+            ErrorCode.OVERLOADED,
+            share.why_not("open sessions", "server.max_open_sessions", "close some"),
+        )
     return {"session_id": session_id, "agent_id": agent_id, "opened_ms": ts_ms}
 
 
