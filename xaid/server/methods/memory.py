@@ -7,6 +7,7 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
+from ... import cpu
 from ...clock import at
 from ...memory import forget, imported, portable, retrieve
 from ...store import memory as sql
@@ -204,13 +205,16 @@ async def import_memory(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise bad_params("param 'files' must map paths to JSONL text")
-    try:
-        checked = [imported.fact(f, i) for i, f in enumerate(facts)]
-        episodes = portable.parse_files(files)
+
+    def parse() -> tuple[list[imported.ImportedFact], list[dict[str, Any]]]:
+        return [imported.fact(f, i) for i, f in enumerate(facts)], portable.parse_files(files)
+
+    try:  # parsing a frame's worth of JSON lines computes: off the event loop (xaid.cpu)
+        checked, episodes = await cpu.run(parse)
     except ValueError as exc:
         raise bad_params(str(exc)) from None
     try:
-        texts = portable.texts_to_embed(episodes, checked)
+        texts = await cpu.run(portable.texts_to_embed, episodes, checked)
         vectors = await call.app.embeddings.embed_readable(texts) if texts else []
         return await call.app.db.run(
             portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms()
