@@ -218,7 +218,10 @@ async def _serve(
                 sock.setblocking(False)
                 servers.append(
                     await loop.create_unix_server(
-                        lambda: Stream(lambda s: tg.start_soon(handle, s)), sock=sock
+                        lambda: Stream(
+                            lambda s: tg.start_soon(handle, s), app.config.server.max_frame_bytes
+                        ),
+                        sock=sock,
                     )
                 )
             with serving:

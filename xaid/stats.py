@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
@@ -93,20 +93,33 @@ class LoopLag:
         }
 
 
+class Holder(Protocol):
+    """A connection, as far as the back-pressure figures see it."""
+
+    def held_bytes(self) -> int: ...
+
+
 @dataclass
 class Backpressure:
     """Reply bytes encoded for peers and not yet taken by their sockets, and the pauses they caused.
 
-    ``queued_bytes`` is the sum over connections now; ``worst_queued_bytes`` the most one connection
-    ever held; ``pauses`` how often a connection stopped reading requests until its peer caught up."""
+    ``queued_bytes`` is the sum over the open connections, read when asked (a transport's buffer
+    empties without telling anyone); ``worst_queued_bytes`` the most one connection was seen to
+    hold; ``pauses`` how often a connection stopped reading requests until its peer caught up."""
 
-    queued_bytes: int = 0
     worst_queued_bytes: int = 0
     pauses: int = 0
+    holders: set[Holder] = field(default_factory=set)
+
+    def seen(self, held: int) -> None:
+        self.worst_queued_bytes = max(self.worst_queued_bytes, held)
 
     def to_wire(self) -> dict[str, Any]:
+        held = [h.held_bytes() for h in self.holders]
+        for n in held:
+            self.seen(n)
         return {
-            "queued_bytes": self.queued_bytes,
+            "queued_bytes": sum(held),
             "worst_queued_bytes": self.worst_queued_bytes,
             "pauses": self.pauses,
         }

@@ -63,6 +63,8 @@ def decode(raw: str, scope: str) -> Key:
         blob = base64.b64decode(raw + "=" * (-len(raw) % 4), altchars=b"-_", validate=True)
     except ValueError:
         raise bad_params(NOT_OURS) from None
+    if base64.urlsafe_b64encode(blob).decode().rstrip("=") != raw:  # spare bits set: not ours
+        raise bad_params(NOT_OURS)
     tag, body = blob[:TAG_BYTES], blob[TAG_BYTES:]
     if len(tag) < TAG_BYTES or not hmac.compare_digest(tag, _tag(scope, body)):
         raise bad_params(NOT_OURS)

@@ -122,7 +122,8 @@ def test_hand_made_and_other_agents_cursors_are_bad_params(small: InProcessDaemo
             _b64(f"-{2**53}\n"),
             _b64("1770000000000\n小雨"),
             mia[:-2],  # a cursor cut short
-            mia[:-1] + ("A" if mia[-1] != "A" else "B"),  # one character changed
+            mia[:-1] + ("A" if mia[-1] != "A" else "B"),  # the last character changed
+            mia[:20] + ("A" if mia[20] != "A" else "B") + mia[21:],  # one inside
         ]
         cases = [("session.list", "mia", cursor) for cursor in forged]
         cases += [

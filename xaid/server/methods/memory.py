@@ -27,7 +27,7 @@ def parse_item_id(raw: str) -> tuple[str, int]:
     return kind, int(number)
 
 
-@method("memory.search")
+@method("memory.search", bulky=True)
 async def search(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
@@ -64,7 +64,7 @@ async def search(call: Call) -> dict[str, Any]:
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 
-@method("memory.list")
+@method("memory.list", bulky=True)
 async def list_memory(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
@@ -187,7 +187,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
     return {"deleted": deleted}
 
 
-@method("memory.export")
+@method("memory.export", bulky=True)
 async def export(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()

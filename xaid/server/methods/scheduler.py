@@ -23,7 +23,7 @@ def _gap(call: Call) -> int:
     return int(call.app.config.scheduler.min_gap_hours * HOUR_MS)
 
 
-@method("scheduler.list")
+@method("scheduler.list", bulky=True)
 async def list_items(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")

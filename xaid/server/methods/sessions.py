@@ -187,7 +187,7 @@ async def close(call: Call) -> dict[str, Any]:
     return {"session_id": session_id, "closed_ms": closed.closed_ms, "episode_id": episode_id}
 
 
-@method("session.list")
+@method("session.list", bulky=True)
 async def list_sessions(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
@@ -208,7 +208,7 @@ async def list_sessions(call: Call) -> dict[str, Any]:
     return {"sessions": out.items, "next_cursor": out.next_cursor}
 
 
-@method("session.history")
+@method("session.history", bulky=True)
 async def history(call: Call) -> dict[str, Any]:
     p = call.params
     session_id = p.id("session_id")
