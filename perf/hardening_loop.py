@@ -86,8 +86,13 @@ def loop_during_consolidation(messages: int) -> Outcome:
         ]
         for i in range(0, messages, 500):
             c.session_ingest(sid, batch[i : i + 500])
-        _pings(p, 50)  # warm
-        idle = _pings(p, 400)
+        # Idle until the loop's recent window (2048 samples of 20 ms) no longer holds the start-up
+        # (loading the embedder's native code holds the interpreter lock for a moment): then
+        # stats.loop.recent_worst_ms at the end of the close covers only idle time and the close.
+        start_samples = p.stats()["loop"]["samples"]
+        idle: list[float] = []
+        while p.stats()["loop"]["samples"] < start_samples + 2100:
+            idle += _pings(p, 100)
         before = p.stats()["loop"]
         done = threading.Event()
         busy: list[float] = []
@@ -114,21 +119,16 @@ def loop_during_consolidation(messages: int) -> Outcome:
             f"{max(busy):.1f} ms; before the fix a ping waited 4.0-4.3 s",
         )
     )
-    grew = loop["worst_ms"] > before["worst_ms"]
     out.rows.append(
         Row(
             "worst event-loop lag during that close",
-            round(loop["worst_ms"] if grew else before["worst_ms"], 1),
+            round(loop["recent_worst_ms"], 1),
             "ms",
             aim=Aim("<=", PING_AIM_MS),
-            note=(
-                "stats.loop.worst_ms rose to this during the close"
-                if grew
-                else "an upper bound: stats.loop.worst_ms did not rise during the close; this is the "
-                "worst from the daemon's start (model and embedder loading) to the close"
-            )
-            + f"; {loop['samples'] - before['samples']:,} samples of a 20 ms sleep during the close, "
-            f"{loop['late'] - before['late']} of them later than 50 ms",
+            note=f"stats.loop.recent_worst_ms at the end of the close (its window: the close and the "
+            f"idle time before it); {loop['samples'] - before['samples']:,} samples of a 20 ms sleep "
+            f"during the close, {loop['late'] - before['late']} later than 50 ms; since the daemon's "
+            f"start, start-up included: {loop['worst_ms']:.1f} ms",
         )
     )
     return out

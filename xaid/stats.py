@@ -89,6 +89,7 @@ class LoopLag:
             "late": self.late,
             "last_ms": round(self.last_ms, 3),
             "worst_ms": round(self.worst_ms, 3),
+            "recent_worst_ms": round(ordered[-1] if ordered else 0.0, 3),
             "p99_ms": round(percentile(ordered, 0.99), 3),
         }
 
