@@ -13,7 +13,7 @@ import logging
 import math
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -94,8 +94,10 @@ class GenerationQueue:
             raise XaiError(
                 ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
             )
-        held = {lane: len(jobs) for lane, jobs in self._lanes.items()}
-        share = shares.of(self.max_queue, held, key)
+        held: Counter[str] = Counter()
+        for lane, jobs in self._lanes.items():
+            held[_owner(lane)] += len(jobs)
+        share = shares.of(self.max_queue, held, _owner(key))
         if not share.admitted:
             raise XaiError(
                 ErrorCode.OVERLOADED,
@@ -188,3 +190,8 @@ class GenerationQueue:
         self.speed.generation(pieces, first_ns, last_ns)
         self.speed.prompt_read(completion.prompt_eval_tokens, completion.prompt_eval_ms)
         return completion
+
+
+def _owner(lane: str) -> str:
+    """The agent a lane's jobs count against: its turns, and its memory's own calls (``memory:<id>``)."""
+    return lane.removeprefix("memory:")
