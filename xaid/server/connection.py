@@ -74,9 +74,12 @@ class Connection:
         self._drained.set()
         self._holding = 0  # bytes of the encoded frame being written
 
-    async def send(self, frame: dict[str, Any], *, off_loop: bool = False) -> bool:
+    async def send(
+        self, frame: dict[str, Any], *, off_loop: bool = False, release: bool = False
+    ) -> bool:
         """Write one frame whole; False when the connection is gone. ``off_loop``: a reply that may be
-        large is encoded on a worker thread."""
+        large is encoded on a worker thread. ``release``: the frame is the caller's to give up, and is
+        emptied once encoded, so a peer that does not read holds its bytes only, not its objects."""
         if self._closed:
             return False
         cfg = self.app.config.server
@@ -95,6 +98,8 @@ class Connection:
                         {"length": len(data)},
                     )
                     data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
+                if release:
+                    frame.clear()
                 self._holding = len(data)
                 self._account()
                 self.stream.write(data)
@@ -306,11 +311,12 @@ class Connection:
             with scope:
                 try:
                     async with self._bulky if bulky else _NO_LOCK:
-                        result = await METHODS[req.method](call)
-                        ok = await self.send(
-                            {"id": req.id, "ok": True, "result": result}, off_loop=bulky
-                        )
-                        del result
+                        reply = {
+                            "id": req.id,
+                            "ok": True,
+                            "result": await METHODS[req.method](call),
+                        }
+                        ok = await self.send(reply, off_loop=bulky, release=True)
                 except XaiError as exc:
                     await self.send_error(req.id, exc)
                 except StoreError as exc:
