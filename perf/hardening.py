@@ -26,7 +26,7 @@ from xaiclient import XaiError
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
 
-from . import erase_cases
+from . import erase_cases, hardening_loop
 from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
 from .report import Section
 
@@ -579,6 +579,14 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
     ("calendar and paths", calendar_and_paths),
     ("erase paths (issue 22)", lambda sizes: erase_cases.erase_paths(sizes.rounds)),
     ("export round trip (issue 22)", lambda sizes: erase_cases.round_trip(sizes.rounds // 2)),
+    # issue 22, the server side (perf.hardening_loop)
+    ("loop during a consolidation", lambda s: hardening_loop.loop_during_consolidation(1_000)),
+    (
+        "stalled readers",
+        lambda s: hardening_loop.stalled_readers(8, 32 if s is FULL else 8),
+    ),
+    ("fairness", lambda s: hardening_loop.fairness(max(2, s.rounds // 2))),
+    ("cursors", lambda s: hardening_loop.cursors(s.rounds)),
 )
 
 

@@ -110,7 +110,9 @@ class ServerConfig:
     max_connections: int = doc(64, "Concurrent connections; more are refused with 'overloaded'.")
     max_inflight: int = doc(32, "Requests in flight per connection; more get 'overloaded'.")
     max_open_sessions: int = doc(
-        256, "Open sessions across all agents; session.open past it gets 'overloaded'."
+        256,
+        "Open sessions, shared fairly: each agent may hold this divided by the agents holding "
+        "any (itself included), the total at most twice it; session.open past it gets 'overloaded'.",
     )
     uvloop: bool = doc(True, "Run on uvloop when it is installed; false forces plain asyncio.")
     drain_seconds: float = doc(
@@ -248,7 +250,11 @@ class LLMConfig:
     scripted_delay_ms: int = doc(
         0, "Delay between tokens of the scripted provider (tests of streaming)."
     )
-    max_queue: int = doc(16, "Turns waiting for the model at once; more get 'overloaded'.")
+    max_queue: int = doc(
+        16,
+        "Turns waiting for the model, shared fairly: each agent may queue this divided by the "
+        "agents queueing (itself included), the total at most twice it; more get 'overloaded'.",
+    )
     tool_timeout: float = doc(120.0, "Seconds a turn waits for a client's session.tool_result.")
 
 

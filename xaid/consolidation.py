@@ -19,6 +19,7 @@ import apsw
 import numpy as np
 from xaiclient.wire import XaiError
 
+from . import cpu
 from .clock import Clock
 from .conversation import agent_config
 from .conversation.generation import GenerationQueue
@@ -118,8 +119,9 @@ class Consolidation:
             if agent_config.mood_enabled(agent.config)
             else None
         )
-        d = draft.draft(messages, intensity, closing, agent.name)
-        turns = utterances.from_messages(messages, intensity)
+        # the rules and the turns' values compute for seconds on a long session: off the loop
+        d = await cpu.run(draft.draft, messages, intensity, closing, agent.name)
+        turns = await cpu.run(utterances.from_messages, messages, intensity)
         if (
             not d.utterances
         ):  # the companion alone spoke: no episode, but what it said is still memory
@@ -134,7 +136,7 @@ class Consolidation:
         else:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
-        arms = arm.matters(d, closing)
+        arms = await cpu.run(arm.matters, d, closing)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
         episode_id = await db.run(
             self._write,

@@ -227,6 +227,7 @@ async def _serve(
                 tg.start_soon(_stop_when, stop, app, tg, serving)
             tg.start_soon(app.queue.load)
             tg.start_soon(app.queue.worker)
+            tg.start_soon(app.stats.loop.watch)
             tg.start_soon(app.memory.run, tg)
             if (interval := watchdog_interval()) is not None:
                 tg.start_soon(_watchdog, interval)
@@ -246,7 +247,10 @@ async def _serve(
                 sock.setblocking(False)
                 servers.append(
                     await loop.create_unix_server(
-                        lambda: Stream(lambda s: tg.start_soon(handle, s)), sock=sock
+                        lambda: Stream(
+                            lambda s: tg.start_soon(handle, s), app.config.server.max_frame_bytes
+                        ),
+                        sock=sock,
                     )
                 )
             router = Router(app)

@@ -10,6 +10,11 @@ figures for Prometheus.
   second llama.cpp spent reading the part of a prompt it had not cached, only where the provider
   reports it, and only reads of at least MIN_PROMPT_READ tokens: a read of 3 tokens is all overhead
   and says nothing about the model).
+- ``LoopLag``: how late the event loop wakes a task that sleeps a fixed period. Every request,
+  ping included, is served on the one loop, so any step that holds it (a consolidation's rules, an
+  export's encoding) delays every client by as much; the worst lag is the figure that says whether
+  the daemon keeps to "the event loop is for I/O" (DESIGN 3c).
+- ``Backpressure``: replies waiting for peers that do not read them (xaid.server.connection).
 - ``prometheus``: the text exposition format (version 0.0.4), one function over the same dictionary
   ``stats`` returns, so the JSON and the Prometheus views can never disagree.
 """
@@ -20,7 +25,9 @@ import os
 import resource
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+import anyio
 
 
 def rss_kib(pid: int | None = None) -> int | None:
@@ -60,12 +67,86 @@ class MethodStats:
         }
 
 
+LAG_PERIOD_S = 0.02  # how often the loop is sampled: short, so a stall of a few ms is seen
+LAG_LATE_MS = 50.0  # a wake-up later than this is counted: a client would notice it
+
+
+@dataclass
+class LoopLag:
+    """The event loop's lag: each sample is how much later than asked a sleep of LAG_PERIOD_S ended."""
+
+    samples: int = 0
+    late: int = 0
+    last_ms: float = 0.0
+    worst_ms: float = 0.0
+    recent_ms: deque[float] = field(default_factory=lambda: deque(maxlen=WINDOW))
+
+    def note(self, ms: float) -> None:
+        self.samples += 1
+        self.late += ms > LAG_LATE_MS
+        self.last_ms = ms
+        self.worst_ms = max(self.worst_ms, ms)
+        self.recent_ms.append(ms)
+
+    async def watch(self, period: float = LAG_PERIOD_S) -> None:
+        """Runs for the daemon's life (a task of lifespan's group); costs one wake-up per period."""
+        while True:
+            start = anyio.current_time()
+            await anyio.sleep(period)
+            self.note(max(0.0, (anyio.current_time() - start - period) * 1000))
+
+    def to_wire(self) -> dict[str, Any]:
+        ordered = sorted(self.recent_ms)
+        return {
+            "samples": self.samples,
+            "late": self.late,
+            "last_ms": round(self.last_ms, 3),
+            "worst_ms": round(self.worst_ms, 3),
+            "recent_worst_ms": round(ordered[-1] if ordered else 0.0, 3),
+            "p99_ms": round(percentile(ordered, 0.99), 3),
+        }
+
+
+class Holder(Protocol):
+    """A connection, as far as the back-pressure figures see it."""
+
+    def held_bytes(self) -> int: ...
+
+
+@dataclass
+class Backpressure:
+    """Reply bytes encoded for peers and not yet taken by their sockets, and the pauses they caused.
+
+    ``queued_bytes`` is the sum over the open connections, read when asked (a transport's buffer
+    empties without telling anyone); ``worst_queued_bytes`` the most one connection was seen to
+    hold; ``pauses`` how often a connection stopped reading requests until its peer caught up."""
+
+    worst_queued_bytes: int = 0
+    pauses: int = 0
+    holders: set[Holder] = field(default_factory=set)
+
+    def seen(self, held: int) -> None:
+        self.worst_queued_bytes = max(self.worst_queued_bytes, held)
+
+    def to_wire(self) -> dict[str, Any]:
+        held = [h.held_bytes() for h in self.holders]
+        for n in held:
+            self.seen(n)
+        return {
+            "queued_bytes": sum(held),
+            "worst_queued_bytes": self.worst_queued_bytes,
+            "pauses": self.pauses,
+        }
+
+
 @dataclass
 class Stats:
     methods: dict[str, MethodStats] = field(default_factory=dict)
     connections_total: int = 0
     connections_refused: int = 0
     protocol_errors: int = 0
+    loop: LoopLag = field(default_factory=LoopLag)
+    backpressure: Backpressure = field(default_factory=Backpressure)
 
     def record(self, method: str, ms: float, ok: bool) -> None:
         entry = self.methods.setdefault(method, MethodStats())
@@ -79,6 +160,8 @@ class Stats:
             "connections_refused": self.connections_refused,
             "protocol_errors": self.protocol_errors,
             "methods": {name: m.to_wire() for name, m in sorted(self.methods.items())},
+            "loop": self.loop.to_wire(),
+            "backpressure": self.backpressure.to_wire(),
         }
 
 
@@ -183,6 +266,32 @@ def prometheus(stats: dict[str, Any]) -> str:
         "counter",
         "Malformed frames received.",
         [("", stats.get("protocol_errors", 0))],
+    )
+    loop = stats.get("loop", {})
+    metric(
+        "loop_lag_worst_ms",
+        "gauge",
+        "Worst event-loop lag since start, in milliseconds.",
+        [("", loop.get("worst_ms", 0))],
+    )
+    metric(
+        "loop_lag_late_total",
+        "counter",
+        f"Event-loop wake-ups later than {LAG_LATE_MS:g} ms.",
+        [("", loop.get("late", 0))],
+    )
+    pressure = stats.get("backpressure", {})
+    metric(
+        "reply_queued_bytes",
+        "gauge",
+        "Reply bytes waiting for peers to read them.",
+        [("", pressure.get("queued_bytes", 0))],
+    )
+    metric(
+        "backpressure_pauses_total",
+        "counter",
+        "Times a connection stopped reading requests until its peer read its replies.",
+        [("", pressure.get("pauses", 0))],
     )
     metric(
         "llm_generations_total",

@@ -1,7 +1,9 @@
 """One fair queue in front of the one loaded model.
 
 A model generates one reply at a time, so every turn of every session waits here. Turns are
-taken round-robin across agents (FIFO within an agent), so one chatty app cannot starve another.
+taken round-robin across agents (FIFO within an agent), and each agent may hold only its share of
+``llm.max_queue`` (xaid.shares), so one chatty app can neither starve another of the model's time
+nor fill the queue before another's turn arrives.
 The model loads in the background: the daemon is READY at once and turns wait for the load.
 
 When the model's process dies during a generation (``ProviderCrashed``, from the llama.cpp runner),
@@ -16,7 +18,7 @@ import logging
 import math
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -24,6 +26,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from xaiclient.wire import ErrorCode, XaiError
 
+from .. import shares
 from ..providers.base import (
     Completion,
     GenerateRequest,
@@ -120,19 +123,24 @@ class GenerationQueue:
         self._settled.set()
         self._fail_waiting_if_broken()
 
-    def check_capacity(self) -> None:
+    def check_capacity(self, key: str) -> None:
+        """Refuse a job of ``key`` (an agent, or its memory's lane) past its share of the queue."""
         if self.state is ModelState.FAILED:
             raise XaiError(
                 ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
             )
-        if self._waiting >= self.max_queue:
+        held: Counter[str] = Counter()
+        for lane, jobs in self._lanes.items():
+            held[_owner(lane)] += len(jobs)
+        share = shares.of(self.max_queue, held, _owner(key))
+        if not share.admitted:
             raise XaiError(
                 ErrorCode.OVERLOADED,
-                f"{self._waiting} turns already wait for the model; try again shortly",
+                share.why_not("turns waiting for the model", "llm.max_queue"),
             )
 
     def submit(self, key: str, request: GenerateRequest) -> Job:
-        self.check_capacity()
+        self.check_capacity(key)
         send, pieces = anyio.create_memory_object_stream[str](math.inf)
         job = Job(key, request, send, pieces)
         self._lanes.setdefault(key, deque()).append(job)
@@ -221,3 +229,8 @@ class GenerationQueue:
         self.speed.generation(pieces, first_ns, last_ns)
         self.speed.prompt_read(completion.prompt_eval_tokens, completion.prompt_eval_ms)
         return completion
+
+
+def _owner(lane: str) -> str:
+    """The agent a lane's jobs count against: its turns, and its memory's own calls (``memory:<id>``)."""
+    return lane.removeprefix("memory:")

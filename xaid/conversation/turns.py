@@ -350,7 +350,9 @@ class Turns:
     async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
         sid, cfg = session.session_id, self.settings.config
         start = time.perf_counter()
-        self.queue.check_capacity()  # refuse before storing, so a retry does not store the words twice
+        self.queue.check_capacity(
+            agent.agent_id
+        )  # refuse before storing, so a retry does not store the words twice
         agent_cfg = agent_config.read(agent.config)
         remember = agent_cfg.memory
         # Asked to forget: whatever memory is set to, the user decides what is kept.

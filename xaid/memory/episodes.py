@@ -17,6 +17,7 @@ from typing import Protocol
 import apsw
 import numpy as np
 
+from .. import cpu
 from ..config import MemoryConfig
 from ..embed import EmbedProfile
 from ..store import Database
@@ -97,8 +98,9 @@ class _Mention:
             self.signals, self.value = s, v
 
 
-def _gather(mem: Helpers, cfg: MemoryConfig, d: draft.Draft, now_ms: int) -> list[_Mention]:
-    """The session's candidates, repeats merged: same subject and same words (facts.normalise) are one."""
+def _gather(cfg: MemoryConfig, d: draft.Draft, now_ms: int) -> list[_Mention]:
+    """The session's candidates, repeats merged: same subject and same words (facts.normalise) are
+    one. Pure computation over every utterance (``cpu.run`` keeps it off the event loop)."""
     seen: dict[tuple[str, str], _Mention] = {}
     for u in d.utterances:
         for c in u.candidates:
@@ -111,7 +113,6 @@ def _gather(mem: Helpers, cfg: MemoryConfig, d: draft.Draft, now_ms: int) -> lis
                 now_ms,
             )
             v = facts.value(s, cfg)
-            mem.counters["fact_candidates"] += 1
             key = (c.subject, facts.normalise(c.text))
             if key in seen:
                 seen[key].repeat(c, u, s, v)
@@ -131,7 +132,9 @@ async def plan_facts(
     mem: Helpers, db: Database, cfg: MemoryConfig, agent_id: str, d: draft.Draft, now_ms: int
 ) -> list[PlannedFact]:
     """Each candidate of the session scored, the unsure ones confirmed, and compared with what is known."""
-    found = [m for m in _gather(mem, cfg, d, now_ms) if m.value >= cfg.promote_threshold]
+    mem.counters["fact_candidates"] += sum(len(u.candidates) for u in d.utterances)
+    gathered = await cpu.run(_gather, cfg, d, now_ms)
+    found = [m for m in gathered if m.value >= cfg.promote_threshold]
     if not found:
         return []
     found = [m for m in found if await _confident(mem, agent_id, m.candidate)]

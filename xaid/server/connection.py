@@ -9,10 +9,19 @@ A connection holds one of ``server.max_connections`` slots, so a peer that stall
 it: with nothing in flight, ``server.idle_seconds`` of silence closes it; a frame begun and not
 finished within ``server.frame_seconds``, or a frame of ours the peer does not take in that time,
 closes it too.
+
+A peer that sends requests and stops reading the replies must not cost unbounded memory (issue 22
+item 2: 8 such connections once took 500 MiB). So a reply is encoded under the write lock (the
+connection holds one encoded frame at a time, however many replies wait), the methods whose
+replies may be large (``dispatch.BULKY``: export, history, lists) run one at a time per connection,
+and while the peer leaves a written frame unread the connection reads no more of its requests
+(and lets the socket push back on the peer). What a connection holds is counted
+(``stats.backpressure``): one frame plus the transport's high-water mark at most.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import time
@@ -33,9 +42,10 @@ from xaiclient.wire import (
     safe_repr,
 )
 
+from .. import cpu
 from ..app import App
 from ..store.errors import StoreError
-from .dispatch import METHODS, Call, Params, store_error
+from .dispatch import BULKY, METHODS, Call, Params, store_error
 from .transport import Stream
 
 log = logging.getLogger(__name__)
@@ -43,6 +53,7 @@ log = logging.getLogger(__name__)
 INLINE = frozenset({"ping", "hello"})
 # Still answered while draining: a running turn may need its tool result to finish.
 ALWAYS_ALLOWED = frozenset({"hello", "ping", "status", "stats", "session.tool_result"})
+DECODE_OFF_LOOP = 1 << 16  # payloads larger than this are decoded on a worker thread (xaid.cpu)
 
 
 class Connection:
@@ -58,24 +69,49 @@ class Connection:
         self._frame_start: float | None = None  # when the first byte of the unfinished frame came
         self._frames = 0
         self._waiting: anyio.CancelScope | None = None  # around the read, to re-arm the idle clock
+        self._bulky = anyio.Lock()  # one BULKY call at a time, from its start to its reply written
+        self._drained = anyio.Event()  # set while the peer keeps up with what is written
+        self._drained.set()
+        self._holding = 0  # bytes of the encoded frame being written
 
-    async def send(self, frame: dict[str, Any]) -> bool:
+    async def send(
+        self, frame: dict[str, Any], *, off_loop: bool = False, release: bool = False
+    ) -> bool:
+        """Write one frame whole; False when the connection is gone. ``off_loop``: a reply that may be
+        large is encoded on a worker thread. ``release``: the frame is the caller's to give up, and is
+        emptied once encoded, so a peer that does not read holds its bytes only, not its objects."""
         if self._closed:
             return False
-        data = encode_frame(frame)
-        if len(data) > self.app.config.server.max_frame_bytes and "result" in frame:
-            # The client would refuse it and lose the connection; say so in a frame it can read.
-            err = XaiError(
-                ErrorCode.FRAME_TOO_LARGE,
-                f"the reply ({len(data)} bytes) exceeds the frame limit; "
-                "ask for less (e.g. a smaller 'limit')",
-                {"length": len(data)},
-            )
-            data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
+        cfg = self.app.config.server
         try:
             async with self._lock:
-                with anyio.move_on_after(self.app.config.server.frame_seconds) as stalled:
-                    await self.stream.send(data)
+                if self._closed:
+                    return False
+                # Encoded only now, under the lock: replies waiting for it are not bytes yet.
+                data = await cpu.run(encode_frame, frame) if off_loop else encode_frame(frame)
+                if len(data) > cfg.max_frame_bytes and "result" in frame:
+                    # The client would refuse it and lose the connection; say so in a frame it can read.
+                    err = XaiError(
+                        ErrorCode.FRAME_TOO_LARGE,
+                        f"the reply ({len(data)} bytes) exceeds the frame limit; "
+                        "ask for less (e.g. a smaller 'limit')",
+                        {"length": len(data)},
+                    )
+                    data = encode_frame({"id": frame["id"], "ok": False, "error": err.to_wire()})
+                if release:
+                    frame.clear()
+                self._holding = len(data)
+                self._account()
+                self.stream.write(data)
+                self._holding = 0
+                del data
+                if not self.stream.writable:  # the peer is not reading: read none of its requests
+                    self._drained = anyio.Event()
+                self._account()
+                with anyio.move_on_after(cfg.frame_seconds) as stalled:
+                    await self.stream.drain()
+                self._drained.set()
+                self._account()
         except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
             self._hang_up()
             return False
@@ -89,19 +125,47 @@ class Connection:
             return False
         return True
 
+    def held_bytes(self) -> int:
+        """Reply bytes this connection holds for its peer now: the frame being handed over, and
+        what the transport keeps because the peer's socket has not taken it."""
+        return 0 if self._closed else self._holding + self.stream.queued
+
+    def _account(self) -> None:
+        self.app.stats.backpressure.seen(self.held_bytes())
+
+    async def _until_drained(self) -> None:
+        """While the peer leaves a written frame unread, take none of its requests."""
+        if self._drained.is_set():
+            return
+        self.app.stats.backpressure.pauses += 1
+        self.stream.pause_reading()
+        try:
+            await self._drained.wait()
+        finally:
+            self.stream.resume_reading()
+
     async def send_error(self, rid: int | None, err: XaiError) -> None:
         await self.send({"id": rid, "ok": False, "error": err.to_wire()})
 
     def _hang_up(self) -> None:
         self._closed = True
+        self._drained.set()
         if self._tg is not None:
             self._tg.cancel_scope.cancel()
 
     async def serve(self) -> None:
         decoder = FrameDecoder(self.app.config.server.max_frame_bytes)
+        self.app.stats.backpressure.holders.add(self)
+        try:
+            await self._serve(decoder)
+        finally:
+            self.app.stats.backpressure.holders.discard(self)
+
+    async def _serve(self, decoder: FrameDecoder) -> None:
         async with anyio.create_task_group() as tg:
             self._tg = tg
             while not self._closed:
+                await self._until_drained()
                 deadline, why = self._deadline(decoder)
                 with anyio.CancelScope(deadline=deadline) as self._waiting:
                     try:
@@ -160,6 +224,9 @@ class Connection:
     async def _drain_frames(self, decoder: FrameDecoder, tg: TaskGroup) -> bool:
         """Handle every whole frame buffered; False when the connection must close."""
         while True:
+            await self._until_drained()
+            if self._closed:
+                return False
             try:
                 payload = decoder.next_payload()
             except FrameTooLarge as exc:
@@ -172,7 +239,10 @@ class Connection:
             self._frames += 1
             item: Any = None
             try:
-                item = decode_payload(payload)
+                if len(payload) > DECODE_OFF_LOOP:  # an import's megabyte: off the event loop
+                    item = await cpu.run(decode_payload, payload)
+                else:
+                    item = decode_payload(payload)
                 request = parse_request(item)
             except XaiError as exc:
                 self.app.stats.protocol_errors += 1
@@ -236,11 +306,17 @@ class Connection:
         start = time.perf_counter()
         ok = False
         self.app.calls_in_flight += 1
+        bulky = req.method in BULKY
         try:
             with scope:
                 try:
-                    result = await METHODS[req.method](call)
-                    ok = await self.send({"id": req.id, "ok": True, "result": result})
+                    async with self._bulky if bulky else _NO_LOCK:
+                        reply = {
+                            "id": req.id,
+                            "ok": True,
+                            "result": await METHODS[req.method](call),
+                        }
+                        ok = await self.send(reply, off_loop=bulky, release=True)
                 except XaiError as exc:
                     await self.send_error(req.id, exc)
                 except StoreError as exc:
@@ -262,6 +338,9 @@ class Connection:
                 if self._waiting is not None:
                     self._waiting.cancel()  # the reader waits with no deadline: re-arm the idle clock
             self.app.stats.record(req.method, (time.perf_counter() - start) * 1000, ok)
+
+
+_NO_LOCK = contextlib.nullcontext()
 
 
 def _internal(exc: Exception) -> XaiError:

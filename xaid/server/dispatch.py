@@ -26,8 +26,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 Handler = Callable[["Call"], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
+# Methods whose reply may be large (up to a frame): a connection runs one at a time and encodes its
+# reply off the event loop, so a peer that stops reading holds one such reply, not max_inflight.
+BULKY: set[str] = set()
 _MISSING = object()
 __all__ = [
+    "BULKY",
     "MAX_INT",
     "METHODS",
     "Call",
@@ -41,11 +45,15 @@ __all__ = [
 MAX_INT = 2**53  # integers every client language represents exactly
 
 
-def method(name: str) -> Callable[[Handler], Handler]:
+def method(name: str, *, bulky: bool = False) -> Callable[[Handler], Handler]:
+    """Register a handler; ``bulky`` for a method whose reply may approach the frame limit."""
+
     def register(fn: Handler) -> Handler:
         if name in METHODS:
             raise RuntimeError(f"method {name} registered twice")
         METHODS[name] = fn
+        if bulky:
+            BULKY.add(name)
         return fn
 
     return register

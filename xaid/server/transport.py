@@ -4,6 +4,13 @@ anyio's socket streams re-register the socket with epoll on every receive, which
 a whole ping on these machines (strace: ~30 syscalls per request). A protocol gets its bytes
 pushed by the loop (uvloop's fast path when uvloop runs), and this thin adapter gives the rest of
 the daemon the same small ``receive``/``send`` surface it would have from an anyio stream.
+
+Both directions are bounded. Bytes received and not yet taken by ``receive`` stop the socket's
+reading past ``READ_BUFFER`` beyond one frame, so a peer that writes faster than the daemon reads
+fills its own socket buffer, not the daemon's memory; ``pause_reading`` stops it outright (the
+connection does so while the peer does not read its replies). ``send`` returns once the
+transport's buffer is under its high-water mark again, so a connection holds at most the frame it
+is writing beyond that mark (``queued``).
 """
 
 from __future__ import annotations
@@ -15,11 +22,17 @@ from collections.abc import Callable
 
 import anyio
 
+READ_BUFFER = 1 << 16  # bytes received beyond the frame limit before the socket stops being read
+
 
 class Stream(asyncio.Protocol):
-    def __init__(self, on_open: Callable[[Stream], object]):
+    def __init__(self, on_open: Callable[[Stream], object], max_frame_bytes: int = 1 << 20):
         self._on_open = on_open
         self._chunks: deque[bytes] = deque()
+        self._buffered = 0
+        self._read_limit = max_frame_bytes + 4 + READ_BUFFER
+        self._reading_paused = False  # by us, for a full buffer
+        self._held = False  # by the connection, for a peer that does not read
         self._readable = asyncio.Event()
         self._writable = asyncio.Event()
         self._writable.set()
@@ -34,7 +47,10 @@ class Stream(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._chunks.append(data)
+        self._buffered += len(data)
         self._readable.set()
+        if self._buffered > self._read_limit:
+            self._pause()
 
     def eof_received(self) -> bool:
         self._eof = True
@@ -52,7 +68,39 @@ class Stream(asyncio.Protocol):
     def resume_writing(self) -> None:
         self._writable.set()
 
+    def _pause(self) -> None:
+        if not self._reading_paused and self.transport is not None and not self._lost:
+            self._reading_paused = True
+            self.transport.pause_reading()
+
+    def _resume(self) -> None:
+        if self._reading_paused and not self._held and self._buffered <= self._read_limit:
+            self._reading_paused = False
+            if self.transport is not None and not self._lost and not self.transport.is_closing():
+                self.transport.resume_reading()
+
     # -- what the daemon uses -----------------------------------------------------------------
+    def pause_reading(self) -> None:
+        """Take no more bytes from the peer until ``resume_reading`` (its writes then block)."""
+        self._held = True
+        self._pause()
+
+    def resume_reading(self) -> None:
+        self._held = False
+        self._resume()
+
+    @property
+    def queued(self) -> int:
+        """Bytes written and not yet taken by the peer's socket."""
+        if self.transport is None or self._lost:
+            return 0
+        return self.transport.get_write_buffer_size()
+
+    @property
+    def writable(self) -> bool:
+        """False while the transport's buffer is above its high-water mark: the peer reads slowly."""
+        return self._writable.is_set()
+
     @property
     def socket(self) -> socket.socket:
         assert self.transport is not None
@@ -66,18 +114,28 @@ class Stream(asyncio.Protocol):
             await self._readable.wait()
         data = b"".join(self._chunks)
         self._chunks.clear()
+        self._buffered = 0
+        self._resume()
         return data
 
-    async def send(self, data: bytes) -> None:
+    def write(self, data: bytes) -> None:
+        """Hand ``data`` to the transport (it keeps what the socket does not take at once)."""
         if self._lost or self.transport is None or self.transport.is_closing():
             raise anyio.BrokenResourceError
         self.transport.write(data)
+
+    async def drain(self) -> None:
+        """Return once the transport's buffer is under its high-water mark again."""
         if not self._writable.is_set():
             await (
                 self._writable.wait()
             )  # the client reads slowly: wait rather than buffer without bound
             if self._lost:
                 raise anyio.BrokenResourceError
+
+    async def send(self, data: bytes) -> None:
+        self.write(data)
+        await self.drain()
 
     async def send_eof(self) -> None:
         if (

@@ -104,6 +104,14 @@ def insert_session(conn: apsw.Connection, session_id: str, agent_id: str, ts_ms:
     )
 
 
+def open_per_agent(conn: apsw.Connection) -> dict[str, int]:
+    """How many sessions each agent has open (agents with none are absent)."""
+    rows = conn.execute(
+        "SELECT agent_id, count(*) FROM sessions WHERE closed_ms IS NULL GROUP BY agent_id"
+    )
+    return {str(agent): int(n) for agent, n in rows}
+
+
 def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     row = conn.execute(f"{_SESSION} WHERE s.session_id = ?", (session_id,)).fetchone()
     return Session(*row) if row else None

@@ -5,8 +5,10 @@ The daemon runs the scripted provider (a stand-in for the LLM; the words don't m
 
 from __future__ import annotations
 
+import json
 import socket
 import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -390,3 +392,66 @@ def test_a_peer_that_stops_reading_gives_up_its_slot(tmp_path: Path) -> None:
             pytest.fail("the connection that reads nothing kept its slot")
         assert c.ping() == {}
         staller.close()
+
+
+def _stats_until(c: Client, ok: Any) -> dict[str, Any]:
+    """Poll ``stats`` until ``ok(stats)``; a bound on the polls, no duration asserted."""
+    for _ in range(800):
+        stats = c.call("stats")
+        if ok(stats):
+            return stats
+        time.sleep(0.025)
+    raise AssertionError(f"never reached: {stats['backpressure']}")
+
+
+def test_a_peer_that_stops_reading_holds_one_frame_not_every_reply(tmp_path: Path) -> None:
+    """Issue 22 item 2: 24 exports asked for and never read. The old connection encoded every reply
+    before its write lock (24 frames held, here ~4 MiB; 2 GiB at the defaults over 64 connections);
+    now the daemon holds the frame it is writing and the transport's high-water mark at most, reads
+    none of that peer's requests while it does not read (``pauses``), keeps serving others, and lets
+    go of it all when the peer leaves."""
+    frame = 262_144
+    env = {"XAID_SERVER_MAX_FRAME_BYTES": str(frame)}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+        c.agent_create("mia")
+        summary = (  # imported: quicker than consolidating the same bytes of talk
+            "We walked along the river after work and talked about moving to Lyon. "
+            "下班后我们沿着河边散步，聊了要不要搬去杭州住一段时间。"
+        ) * 80
+        episodes = [
+            {
+                "session_id": f"s_old{i}",
+                "started_ms": 1_770_000_000_000 + i * 86_400_000,
+                "ended_ms": 1_770_000_060_000 + i * 86_400_000,
+                "summary": summary,
+            }
+            for i in range(20)
+        ]
+        for half in (episodes[:10], episodes[10:]):
+            c.memory_import("mia", files={"mia/old.jsonl": "\n".join(map(json.dumps, half)) + "\n"})
+        size = len(encode_frame({"id": 1, "ok": True, "result": c.memory_export("mia")}))
+        assert 150_000 < size < frame, size
+        before = c.call("stats")["backpressure"]
+        assert (before["queued_bytes"], before["pauses"]) == (0, 0)
+
+        stalled = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.connect(str(d.socket))
+        for rid in range(1, 25):
+            stalled.sendall(
+                encode_frame(
+                    {"v": 1, "id": rid, "method": "memory.export", "params": {"agent_id": "mia"}}
+                )
+            )
+        _stats_until(c, lambda s: s["backpressure"]["queued_bytes"] > 0)  # a reply is stuck
+        stalled.sendall(encode_frame({"v": 1, "id": 99, "method": "ping", "params": {}}))
+        held = _stats_until(c, lambda s: s["backpressure"]["pauses"] >= 1)["backpressure"]
+        assert 0 < held["queued_bytes"] <= frame + 65_536
+        assert held["worst_queued_bytes"] <= frame + 65_536  # one frame, never 24
+        assert c.ping() == {}  # everyone else is served meanwhile
+        # the one above, and at most one more the kernel's socket buffer took whole: not 24
+        assert c.call("stats")["methods"]["memory.export"]["calls"] <= 3
+        stalled.close()
+        gone = _stats_until(c, lambda s: s["backpressure"]["queued_bytes"] == 0)["backpressure"]
+        assert gone["worst_queued_bytes"] <= frame + 65_536
+        assert c.memory_export("mia")

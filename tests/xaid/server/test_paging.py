@@ -4,6 +4,7 @@ daemon with a small frame limit; xaictl follows the pages."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -87,4 +88,55 @@ def test_scheduler_items_page_and_a_forged_cursor_is_bad_params(small: InProcess
             assert info.value.code == "bad_params"
         with pytest.raises(XaiError) as info:
             c.call("session.list", agent_id="mia", limit=1001)
+        assert info.value.code == "bad_params"
+
+
+def _b64(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def test_hand_made_and_other_agents_cursors_are_bad_params(small: InProcessDaemon) -> None:
+    """Issue 22 item 10: a cursor is opaque (protocol §7.3), so a key written by hand, a negative
+    number, a cursor of another agent's list and one of another list are all refused, in both
+    languages' data, where the old cursor (base64 of "opened_ms\\nid") read whatever it was given."""
+    with small.client() as c:
+        c.agent_create("mia")
+        c.agent_create("小雨")
+        for i in range(3):
+            c.session_open("mia", ts=1_770_000_000_000 + i)
+            c.session_open("小雨", ts=1_770_000_000_000 + i)
+            c.scheduler_arm(
+                "小雨", f"问问钢琴考试怎么样了（{i}）", not_before=1_770_000_000_000 + i
+            )
+        mia = c.call("session.list", agent_id="mia", limit=1)["next_cursor"]
+        yu = c.call("session.list", agent_id="小雨", limit=1)["next_cursor"]
+        items = c.call("scheduler.list", agent_id="小雨", limit=1)["next_cursor"]
+        assert mia and yu and items
+        # the daemon's own cursors still page
+        assert len(c.call("session.list", agent_id="mia", cursor=mia)["sessions"]) == 2
+        assert len(c.call("session.list", agent_id="小雨", cursor=yu)["sessions"]) == 2
+        assert len(c.call("scheduler.list", agent_id="小雨", cursor=items)["items"]) == 2
+        forged = [
+            _b64("5\nzzzz"),
+            _b64("-5\ns_0"),
+            _b64(f"-{2**53}\n"),
+            _b64("1770000000000\n小雨"),
+            mia[:-2],  # a cursor cut short
+            mia[:-1] + ("A" if mia[-1] != "A" else "B"),  # the last character changed
+            mia[:20] + ("A" if mia[20] != "A" else "B") + mia[21:],  # one inside
+        ]
+        cases = [("session.list", "mia", cursor) for cursor in forged]
+        cases += [
+            ("session.list", "小雨", mia),  # another agent's cursor
+            ("session.list", "mia", yu),
+            ("scheduler.list", "小雨", yu),  # another list's cursor
+            ("scheduler.list", "mia", items),
+        ]
+        for listing, agent, cursor in cases:
+            with pytest.raises(XaiError) as info:
+                c.call(listing, agent_id=agent, cursor=cursor)
+            assert info.value.code == "bad_params", (listing, agent, cursor)
+            assert "cursor" in info.value.message
+        with pytest.raises(XaiError) as info:
+            c.call("agent.list", cursor=mia)
         assert info.value.code == "bad_params"

@@ -121,7 +121,7 @@ class Router:
                 "invalid_value",
                 "messages",
             )
-        app.queue.check_capacity()  # refuse before anything is stored or streamed
+        app.queue.check_capacity(agent.agent_id)  # refuse before anything is stored or streamed
         if is_client_task(req.headers, chat, newest):
             await self._task(app, agent, chat, out)
             return

@@ -43,9 +43,9 @@ async def get(call: Call) -> dict[str, Any]:
     return (await load_agent(call, agent_id)).to_wire()
 
 
-@method("agent.list")
+@method("agent.list", bulky=True)
 async def list_agents(call: Call) -> dict[str, Any]:
-    page = paging.request(call.params)
+    page = paging.request(call.params, "agent.list")
     call.params.done()
     found = await call.app.db.run(sql.list_all, page.after, page.limit + 1)
     out = paging.fill(

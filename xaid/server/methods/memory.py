@@ -7,6 +7,7 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
+from ... import cpu
 from ...clock import at
 from ...memory import forget, imported, portable, retrieve
 from ...store import memory as sql
@@ -26,7 +27,7 @@ def parse_item_id(raw: str) -> tuple[str, int]:
     return kind, int(number)
 
 
-@method("memory.search")
+@method("memory.search", bulky=True)
 async def search(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
@@ -63,7 +64,7 @@ async def search(call: Call) -> dict[str, Any]:
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 
-@method("memory.list")
+@method("memory.list", bulky=True)
 async def list_memory(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
@@ -177,7 +178,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
     return {"deleted": deleted}
 
 
-@method("memory.export")
+@method("memory.export", bulky=True)
 async def export(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()
@@ -197,9 +198,9 @@ async def import_memory(call: Call) -> dict[str, Any]:
     await load_agent(call, agent_id)
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise bad_params("param 'files' must map paths to JSONL text")
-    try:
+
+    def parse() -> tuple[list[imported.ImportedFact], list[dict[str, Any]], portable.State | None]:
         checked = [imported.fact(f, i) for i, f in enumerate(facts)]
-        episodes = portable.parse_files(files)
         state = (
             portable.State(
                 imported.mood(mood),
@@ -212,10 +213,14 @@ async def import_memory(call: Call) -> dict[str, Any]:
             if mood is not None or scheduler is not None
             else None
         )
+        return checked, portable.parse_files(files), state
+
+    try:  # parsing a frame's worth of JSON lines computes: off the event loop (xaid.cpu)
+        checked, episodes, state = await cpu.run(parse)
     except ValueError as exc:
         raise bad_params(str(exc)) from None
     try:
-        texts = portable.texts_to_embed(episodes, checked)
+        texts = await cpu.run(portable.texts_to_embed, episodes, checked)
         vectors = await call.app.embeddings.embed_readable(texts) if texts else []
         return await call.app.db.run(
             portable.write, agent_id, episodes, checked, vectors, call.app.clock.now_ms(), state

@@ -25,22 +25,17 @@ def _gap(call: Call) -> int:
     return int(call.app.config.scheduler.min_gap_hours * HOUR_MS)
 
 
-@method("scheduler.list")
+@method("scheduler.list", bulky=True)
 async def list_items(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
     states = p.list("states", ["pending"])
-    page = paging.request(p)
+    page = paging.request(p, f"scheduler.list\0{agent_id}")
     p.done()
     if not states or not all(isinstance(s, str) for s in states) or not set(states) <= set(STATES):
         raise bad_params(f"param 'states' may hold only {', '.join(STATES)}")
-    after = None
-    if page.after is not None:
-        if not page.after[1].isdigit() or len(page.after[1]) > 18:
-            raise bad_params(
-                "param 'cursor' is not one this daemon gave out (pass the 'next_cursor' of a page)"
-            )
-        after = (page.after[0], int(page.after[1]))
+    # the cursor's tag proves the key is one fill() wrote, from an item id
+    after = None if page.after is None else (page.after[0], int(page.after[1]))
     await load_agent(call, agent_id)
     found = await call.app.db.run(sql.items, agent_id, tuple(states), after, page.limit + 1)
     out = paging.fill(

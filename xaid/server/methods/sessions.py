@@ -9,6 +9,7 @@ from typing import Any
 import apsw
 from xaiclient.wire import ErrorCode, XaiError
 
+from ... import shares
 from ...app import App
 from ...clock import at, for_state, state_ceiling
 from ...conversation import agent_config
@@ -47,24 +48,29 @@ async def open_session(call: Call) -> dict[str, Any]:
 
 
 async def open_new(app: App, agent_id: str, ts_ms: int) -> Session:
-    """A new session of an existing agent, within ``server.max_open_sessions``: session.open's
-    work, shared with the HTTP surface, which opens sessions for its clients."""
+    """A new session of an existing agent, within its share of ``server.max_open_sessions``:
+    session.open's work, shared with the HTTP surface, which opens sessions for its clients."""
     limit = app.config.server.max_open_sessions
-    open_now = await app.db.run(
-        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get
-    )
-    if open_now >= limit:
-        raise XaiError(
-            ErrorCode.OVERLOADED,
-            f"{open_now} sessions are open (server.max_open_sessions); close some",
-        )
     session_id = "s_" + secrets.token_hex(8)
+
+    def open_if_room(conn: apsw.Connection) -> shares.Share:
+        """Counted and inserted in one transaction, so two opens cannot both take the last place."""
+        share = shares.of(limit, sql.open_per_agent(conn), agent_id)
+        if share.admitted:
+            sql.insert_session(conn, session_id, agent_id, ts_ms)
+        return share
+
     try:
-        await app.db.run(sql.insert_session, session_id, agent_id, ts_ms)
+        share = await app.db.run(open_if_room)
     except StorageFailed as exc:
         if isinstance(exc.__cause__, apsw.ConstraintError):  # the agent was deleted meanwhile
             raise not_found("agent", agent_id) from None
         raise
+    if not share.admitted:
+        raise XaiError(
+            ErrorCode.OVERLOADED,
+            share.why_not("open sessions", "server.max_open_sessions", "close some"),
+        )
     return Session(session_id, agent_id, ts_ms, ts_ms, None)
 
 
@@ -188,12 +194,12 @@ async def close(call: Call) -> dict[str, Any]:
     return {"session_id": session_id, "closed_ms": closed.closed_ms, "episode_id": episode_id}
 
 
-@method("session.list")
+@method("session.list", bulky=True)
 async def list_sessions(call: Call) -> dict[str, Any]:
     p = call.params
     agent_id = p.id("agent_id")
     open_only = p.bool("open_only", False)
-    page = paging.request(p)
+    page = paging.request(p, f"session.list\0{agent_id}")
     p.done()
     await load_agent(call, agent_id)
     found = await call.app.db.run(
@@ -209,7 +215,7 @@ async def list_sessions(call: Call) -> dict[str, Any]:
     return {"sessions": out.items, "next_cursor": out.next_cursor}
 
 
-@method("session.history")
+@method("session.history", bulky=True)
 async def history(call: Call) -> dict[str, Any]:
     p = call.params
     session_id = p.id("session_id")
