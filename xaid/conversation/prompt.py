@@ -61,6 +61,7 @@ class Context:
         tuple[int, str], ...
     ] = ()  # memories of earlier turns: (user message id they preceded, block)
     lang: Lang | None = None  # the user's language; None: detected from the history
+    instructions: str = ""  # the agent's own extra instructions (AgentConfig.system_prompt)
     extra: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -74,8 +75,8 @@ def system_prompt(agent: Agent, context: Context = Context()) -> str:
     ]
     if agent.persona_init:
         parts.append(agent.persona_init.strip())
-    if extra := agent.config.get("system_prompt"):
-        parts.append(str(extra).strip())
+    if context.instructions:
+        parts.append(context.instructions.strip())
     if context.profile:
         parts.append(context.profile)
     return "\n\n".join(parts)

@@ -8,6 +8,8 @@ from typing import Any
 
 import apsw
 
+from . import agents
+from .agents import Agent
 from .errors import Conflict, NotFound
 
 
@@ -105,6 +107,12 @@ def insert_session(conn: apsw.Connection, session_id: str, agent_id: str, ts_ms:
 def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     row = conn.execute(f"{_SESSION} WHERE s.session_id = ?", (session_id,)).fetchone()
     return Session(*row) if row else None
+
+
+def with_agent(conn: apsw.Connection, session_id: str) -> tuple[Session, Agent | None] | None:
+    """The session and its agent in one read: a turn needs both before anything else."""
+    session = get_session(conn, session_id)
+    return None if session is None else (session, agents.get(conn, session.agent_id))
 
 
 def list_sessions(

@@ -40,8 +40,9 @@ async def search(call: Call) -> dict[str, Any]:
     if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
     await load_agent(call, agent_id)
-    about = await call.app.db.run(retrieve.topic, agent_id, query)
-    vectors = await call.app.embeddings.embed([about]) if about.strip() else None
+    now_ms = at(call.app.clock, ts)
+    asked = await call.app.db.run(retrieve.read_cues, agent_id, query, now_ms)
+    vectors = await call.app.embeddings.embed([asked.topic]) if asked.topic.strip() else None
     vector = vectors[0] if vectors is not None and len(vectors) else None
     cfg = call.app.config.memory
     hits, tokens = await call.app.db.run(
@@ -50,7 +51,7 @@ async def search(call: Call) -> dict[str, Any]:
             agent_id,
             query,
             vector,
-            at(call.app.clock, ts),
+            now_ms,
             k=min(k, 200),
             budget_tokens=budget,
             recent_days=cfg.recent_days,
@@ -58,6 +59,7 @@ async def search(call: Call) -> dict[str, Any]:
             touch=touch,
             profile=call.app.embeddings.profile,
             fusion=cfg.fusion,
+            asked=asked,
         )
     )
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
