@@ -18,7 +18,7 @@ from pathlib import Path
 
 import anyio
 from anyio.abc import TaskGroup
-from xaiclient.wire import ErrorCode, XaiError, encode_frame
+from xaiclient.wire import Forbidden, Overloaded, XaiError, encode_frame
 
 from . import config as config_mod
 from .app import App
@@ -60,15 +60,11 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
         if not allowed(app.config, uid, {gid} | peer_groups(raw)):
             app.stats.connections_refused += 1
             log.warning("refused a connection from uid %d gid %d (not in the allow-list)", uid, gid)
-            await _refuse(
-                stream, XaiError(ErrorCode.FORBIDDEN, f"uid {uid} may not use this daemon")
-            )
+            await _refuse(stream, Forbidden(f"uid {uid} may not use this daemon"))
             return
         if app.connections >= app.config.server.max_connections:
             app.stats.connections_refused += 1
-            await _refuse(
-                stream, XaiError(ErrorCode.OVERLOADED, "too many connections; try again shortly")
-            )
+            await _refuse(stream, Overloaded("too many connections; try again shortly"))
             return
         app.connections += 1
         try:

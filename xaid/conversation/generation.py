@@ -17,7 +17,8 @@ from enum import StrEnum
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient import wire
+from xaiclient.wire import Internal, ModelUnavailable, Overloaded, XaiError
 
 from ..providers.base import Completion, GenerateRequest, Provider, ProviderError
 from ..stats import LLMSpeed
@@ -87,12 +88,9 @@ class GenerationQueue:
 
     def check_capacity(self) -> None:
         if self.state is ModelState.FAILED:
-            raise XaiError(
-                ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
-            )
+            raise ModelUnavailable(f"the model is unavailable: {self.load_error}")
         if self._waiting >= self.max_queue:
-            raise XaiError(
-                ErrorCode.OVERLOADED,
+            raise Overloaded(
                 f"{self._waiting} turns already wait for the model; try again shortly",
             )
 
@@ -125,9 +123,7 @@ class GenerationQueue:
         while self._lanes:
             _, lane = self._lanes.popitem(last=False)
             for job in lane:
-                job.error = XaiError(
-                    ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
-                )
+                job.error = ModelUnavailable(f"the model is unavailable: {self.load_error}")
                 job.send.close()
                 job.finished.set()
         self._waiting = 0
@@ -148,17 +144,17 @@ class GenerationQueue:
                 await self._wakeup.wait()
                 continue
             if self.state is not ModelState.READY:
-                self._finish(job, None, XaiError(ErrorCode.MODEL_UNAVAILABLE, self.load_error))
+                self._finish(job, None, ModelUnavailable(self.load_error))
                 continue
             self.running = job
             job.started_ns = time.perf_counter_ns()
             try:
                 completion = await anyio.to_thread.run_sync(self._generate, job)
             except ProviderError as exc:
-                self._finish(job, None, XaiError(ErrorCode.PROVIDER_ERROR, str(exc)))
+                self._finish(job, None, wire.ProviderError(str(exc)))
             except Exception as exc:  # a provider bug must not kill the queue
                 log.exception("provider crashed")
-                self._finish(job, None, XaiError(ErrorCode.INTERNAL, f"provider crashed: {exc}"))
+                self._finish(job, None, Internal(f"provider crashed: {exc}"))
             else:
                 self.generated += 1
                 self._finish(job, completion)

@@ -213,17 +213,15 @@ class Turns:
         pending.done.set()
 
     async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
-        active = self.live.active
-        if session.session_id in active:
+        if session.session_id in self.live.active:
             raise Busy(f"session {session.session_id!r} is already generating a reply")
         if session.session_id in self.live.closing:
             raise Conflict(f"session {session.session_id!r} is closed; open a new one")
-        finished = anyio.Event()
-        active[session.session_id] = finished
+        finished = self.live.begin_turn(session.session_id, agent.agent_id)
         try:
             return await self._run(agent, session, turn, emit)
         finally:
-            del active[session.session_id]
+            self.live.end_turn(session.session_id)
             finished.set()
 
     def _view(self, conn: apsw.Connection, sid: str) -> _View:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import Busy, Conflict
 
 from ...conversation import agent_config
 from ...memory import fence, forget, index
 from ...store import agents as sql
-from ...store import sessions as session_sql
 from ...store.agents import Agent
 from .. import paging
 from ..dispatch import Call, method, not_found
@@ -33,7 +32,7 @@ async def create(call: Call) -> dict[str, Any]:
     now = call.app.clock.now_ms()
     agent = Agent(agent_id, name, persona, config, now, now)
     if not await call.app.db.run(sql.insert, agent):
-        raise XaiError(ErrorCode.CONFLICT, f"agent {agent_id!r} already exists")
+        raise Conflict(f"agent {agent_id!r} already exists")
     return agent.to_wire()
 
 
@@ -95,13 +94,8 @@ async def update(call: Call) -> dict[str, Any]:
 async def delete(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()
-    open_ids = {
-        s.session_id for s in await call.app.db.run(session_sql.list_sessions, agent_id, True)
-    }
-    if open_ids & set(call.app.live.active):
-        raise XaiError(
-            ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
-        )
+    if call.app.live.replying(agent_id):
+        raise Busy(f"agent {agent_id!r} is replying right now; cancel the turn first")
 
     def erase(conn: Any) -> bool:
         fence.bump(conn, agent_id)  # a consolidation in flight does not write into a deleted agent

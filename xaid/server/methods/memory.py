@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import apsw
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import BadParams, Busy
 
 from ...clock import at
 from ...memory import forget, imported, portable, retrieve
@@ -117,38 +117,13 @@ async def get(call: Call) -> dict[str, Any]:
         if kind == "utterance":
             turn = utterance_sql.get(conn, agent_id, number)
             return None if turn is None else turn.to_wire()
-        row = conn.execute(
-            "SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
-            "agent_id = ?",
-            (number, agent_id),
-        ).fetchone()
-        return (
-            None
-            if row is None
-            else {
-                "highlight_id": row[0],
-                "episode_id": row[1],
-                "text": row[2],
-                "ts": row[3],
-                "refs": list(sql.refs_of(conn, "highlight", number)),
-            }
-        )
+        highlight = sql.get_highlight(conn, agent_id, number)
+        return None if highlight is None else highlight.to_wire()
 
     found = await call.app.db.run(read)
     if found is None:
         raise not_found("memory", f"{kind}:{number}")
     return found
-
-
-def _replying(conn: apsw.Connection, ids: list[str], agent_id: str) -> bool:
-    return (
-        bool(ids)
-        and conn.execute(
-            f"SELECT 1 FROM sessions WHERE agent_id = ? AND session_id IN ({','.join('?' * len(ids))})",
-            (agent_id, *ids),
-        ).fetchone()
-        is not None
-    )
 
 
 @method("memory.forget")
@@ -169,11 +144,8 @@ async def forget_memory(call: Call) -> dict[str, Any]:
         deleted = 1
     elif everything:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
-        # a copy: the event loop changes the dict while the database thread reads
-        if await call.app.db.run(_replying, list(call.app.live.active), agent_id):
-            raise XaiError(
-                ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
-            )
+        if call.app.live.replying(agent_id):
+            raise Busy(f"agent {agent_id!r} is replying right now; cancel the turn first")
         deleted = await call.app.db.run(forget.forget_all, agent_id)
     else:
         assert query is not None
@@ -247,5 +219,5 @@ async def maintain(call: Call) -> dict[str, Any]:
     ts = call.params.ts()
     call.params.done()
     if ts is not None and ts < 0:
-        raise XaiError(ErrorCode.BAD_PARAMS, "ts must be positive")
+        raise BadParams("ts must be positive")
     return await call.app.memory.maintenance(at(call.app.clock, ts))

@@ -55,9 +55,7 @@ async def open_session(call: Call) -> dict[str, Any]:
     p.done()
     await load_agent(call, agent_id)
     limit = call.app.config.server.max_open_sessions
-    open_now = await call.app.db.run(
-        lambda conn: conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get
-    )
+    open_now = await call.app.db.run(sql.count_open)
     if open_now >= limit:
         raise Overloaded(f"{open_now} sessions are open (server.max_open_sessions); close some")
     session_id = "s_" + secrets.token_hex(8)
