@@ -52,11 +52,14 @@ MODEL ?= qwen2.5-coder-1.5b
 models: setup
 	XAID_STORAGE_STATE_DIR=$(DEMO)/state $(BIN)/xaid --install-model $(MODEL)
 
+# The suite under coverage ([tool.coverage] in pyproject.toml: xaid and xaiclient, the in-process
+# daemons' threads included; daemons run as processes are not measured), ending with one figure.
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --cov --cov-report=
+	@echo "line coverage of xaid and xaiclient: $$($(BIN)/coverage report --format=total) %"
 
 lint: setup
 	$(BIN)/ruff check .

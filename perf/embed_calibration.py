@@ -499,7 +499,7 @@ def main(argv: list[str] | None = None) -> None:
     # The Chinese recall minimum: the Latin rule (qa above, unrelated below) on USE's Chinese and
     # cross-language pairs, where MiniLM has nothing to offer.
     ref = {c: above(values["minilm"][c], 0.3) for c in ("qa_en", "unrelated_en")}
-    zh = {"qa_en": values["use"]["qa_zh"], "unrelated_en": values["use"]["unrelated_zh"]}
+    zh_pairs = {"qa_en": values["use"]["qa_zh"], "unrelated_en": values["use"]["unrelated_zh"]}
     cross = {"qa_en": values["use"]["qa_cross"], "unrelated_en": values["use"]["unrelated_cross"]}
     chosen = profiles.USE.min_cosine_cjk
     print(
@@ -507,7 +507,7 @@ def main(argv: list[str] | None = None) -> None:
         f"Chinese and cross-language pairs (MiniLM English at 0.3: answers {ref['qa_en']:.0%}, unrelated "
         f"{ref['unrelated_en']:.0%}); the USE profile has {chosen}"
     )
-    for label, vals in (("Chinese", zh), ("cross-language", cross)):
+    for label, vals in (("Chinese", zh_pairs), ("cross-language", cross)):
         best, low, high = matching_cut(ref, vals)
         print(
             f"  {label:15s} matching cut {best:.2f} [{low:.2f}-{high:.2f}]   at {chosen}: answers "

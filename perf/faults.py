@@ -507,9 +507,7 @@ def run_crash(root: Path, rounds: int, seed: int = 7) -> CrashResult:
                 result.acked_messages += sum(len(v.users) + len(v.replies) for v in fresh.values())
             conn = read_only(daemon.db_path)
             try:
-                pending = conn.execute(
-                    "SELECT count(*) FROM jobs WHERE state = 'pending'"
-                ).fetchone()[0]
+                pending = conn.execute("SELECT count(*) FROM jobs WHERE state = 'pending'").get
             finally:
                 conn.close()
             result.kills_with_pending_jobs += pending > 0
@@ -518,7 +516,7 @@ def run_crash(root: Path, rounds: int, seed: int = 7) -> CrashResult:
         daemon.stop()
         conn = apsw.Connection(str(daemon.db_path))
         try:
-            if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            if conn.execute("PRAGMA integrity_check").get != "ok":
                 result.integrity_failures += 1
         finally:
             conn.close()
@@ -694,7 +692,7 @@ def run_disk_full(root: Path, size: str = "8m", fills: int = 2) -> DiskResult:
         daemon.stop()
         conn = apsw.Connection(str(daemon.db_path))
         try:
-            out.integrity_failures += conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok"
+            out.integrity_failures += conn.execute("PRAGMA integrity_check").get != "ok"
         finally:
             conn.close()
     return out

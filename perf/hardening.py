@@ -17,11 +17,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import apsw
-from xaiclient import XaiError
+from xaiclient import Client, XaiError
 
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
@@ -61,6 +62,11 @@ def _daemon(root: Path, **env: str) -> DaemonProcess:
     return DaemonProcess(root / "d", env={"XAID_SERVER_MAX_OPEN_SESSIONS": "100000", **env}).start()
 
 
+def _calls_above(c: Client, asked: int) -> bool:
+    """The daemon has called the model more often than ``asked`` times."""
+    return bool(c.stats()["memory"].get("llm_calls", 0) > asked)
+
+
 def _wait(cond: Callable[[], bool], timeout: float = 60.0) -> bool:
     deadline = time.monotonic() + timeout
     while not cond():
@@ -96,9 +102,7 @@ def forget_in_flight(sizes: Sizes) -> Outcome:
             )
             asked = c.stats()["memory"].get("llm_calls", 0)
             c.session_close(sid, wait=False)
-            _wait(
-                lambda a=asked: c.stats()["memory"].get("llm_calls", 0) > a
-            )  # now waiting for the model
+            _wait(partial(_calls_above, c, asked))  # now waiting for the model
             how = "all" if r % 2 else "query"
             c.memory_forget(agent, **({"all": True} if how == "all" else {"query": word}))
             codes[f"forget {how}"] += 1
@@ -288,11 +292,13 @@ def hostile_imports(sizes: Sizes) -> Outcome:
                 codes[exc.code] += 1
                 wrong += exc.code != "bad_params"
         for _ in range(sizes.rounds):  # long turns: embedded by their head
-            line = {
+            long_line = {
                 "session_id": "s_long",
                 "utterances": [{"role": "user", "text": "风筝 kites " * 9_000, "ts": _now()}],
             }
-            c.memory_import("i1", files={"long.jsonl": json.dumps(line, ensure_ascii=False) + "\n"})
+            c.memory_import(
+                "i1", files={"long.jsonl": json.dumps(long_line, ensure_ascii=False) + "\n"}
+            )
         rss_after = c.status()["rss_kib"]
         alive = c.ping() == {}
     out.tried(

@@ -320,7 +320,7 @@ def cursors(rounds: int) -> Outcome:
                 for i in range(3):
                     c.session_open(agent, ts=_now() - i)
             mine = c.call("session.list", agent_id=a, limit=1)["next_cursor"]
-            forged: list[tuple[str, str, Any]] = [
+            forged: list[tuple[str, str | None, Any]] = [
                 ("session.list", a, _b64("5\nzzzz")),
                 ("session.list", a, _b64(f"-{r + 1}\ns_0")),
                 ("session.list", a, _b64(f"{_now()}\n{b}")),
@@ -329,11 +329,11 @@ def cursors(rounds: int) -> Outcome:
                 ("agent.list", None, mine),
                 ("session.list", a, mine[:-3]),
             ]
-            for method, agent, cursor in forged:
+            for method, owner, cursor in forged:
                 tried += 1
                 params: dict[str, Any] = {"cursor": cursor}
-                if agent is not None:
-                    params["agent_id"] = agent
+                if owner is not None:
+                    params["agent_id"] = owner
                 try:
                     c.call(method, **params)
                     accepted += 1

@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 import h11
-import httpx
+import httpx2 as httpx  # the HTTP client the openai SDK (3.x) is built on
 
 from .measure import percentile, progress, ratio, scratch_daemon
 from .report import Aim, Row, Section
@@ -127,7 +127,7 @@ def _measure(rounds: int, memory: bool) -> dict[str, list[float]]:
             api_key="-",
             http_client=httpx.Client(transport=httpx.HTTPTransport(uds=sock)),
         )
-        sessions = {}
+        sessions: dict[str, str] = {}
         for warm in range(5):  # open the sessions, load the embedder, warm both paths
             sid = sessions.setdefault("cbor", client.session_open(agent)["session_id"])
             _cbor_turn(client, sid, TEXTS[warm % len(TEXTS)])

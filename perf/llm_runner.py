@@ -142,7 +142,8 @@ def _spawn(path: str, rounds: int) -> dict[str, Any]:
     )
     if proc.returncode != 0:
         raise RuntimeError(f"perf.llm_runner child failed:\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    figures: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def _rows(name: str, result: dict[str, Any]) -> list[Row]:

@@ -32,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -264,6 +265,18 @@ class Baselines:
         return self._answer(question, sorted(fused, key=lambda i: (-fused[i], i)), budget)
 
 
+def _by_category(category: str, result: dict[str, Any]) -> dict[str, Any] | None:
+    """One system's figures for one LoCoMo question category."""
+    found: dict[str, Any] | None = result["by_category"].get(category)
+    return found
+
+
+def _by_label(key: str, value: str, result: dict[str, Any]) -> dict[str, Any] | None:
+    """One system's figures for the questions of one label value (``by_<key>``)."""
+    found: dict[str, Any] | None = result.get(f"by_{key}", {}).get(value)
+    return found
+
+
 def load_embedder() -> Callable[[list[str]], np.ndarray] | None:
     """The embedder the daemon uses (its configuration from the same XAID_* variables), for the dense
     baseline: the same model on both sides of the comparison."""
@@ -275,10 +288,10 @@ def load_embedder() -> Callable[[list[str]], np.ndarray] | None:
         progress(f"dense baseline unavailable: {exc}")
         return None
 
-    def embed(texts: list[str]) -> np.ndarray:
+    def embed_all(texts: list[str]) -> np.ndarray:
         return np.concatenate([embedder.embed(texts[i : i + 64]) for i in range(0, len(texts), 64)])
 
-    return embed
+    return embed_all
 
 
 def summarize(rows: list[tuple[int, Answer]]) -> dict[str, Any]:
@@ -534,14 +547,14 @@ def _rows(section: Section, label: str, report: dict[str, Any]) -> None:
         compare(
             f"answer-token recall, {cat} {name}",
             "answer_recall",
-            lambda r, c=cat: r["by_category"].get(c),
+            partial(_by_category, cat),
         )
     for key in LABELS:
         for v in sorted(systems["xaid"].get(f"by_{key}", {})):
             compare(
                 f"answer-token recall, {key} {v}",
                 "answer_recall",
-                lambda r, k=key, v=v: r.get(f"by_{k}", {}).get(v),
+                partial(_by_label, key, v),
             )
 
 

@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -667,12 +668,9 @@ def retrieval(plan: Plan) -> tuple[list[LevelResult], dict[str, Any]]:
         db = Database(Path(tmp) / "xaid.db")
         try:
             info["vec_build"] = (
-                db.conn.execute("SELECT vec_debug()")
-                .fetchone()[0]
-                .split("Build flags:")[-1]
-                .strip()
+                db.conn.execute("SELECT vec_debug()").get.split("Build flags:")[-1].strip()
             )
-            info["vec_version"] = db.conn.execute("SELECT vec_version()").fetchone()[0]
+            info["vec_version"] = db.conn.execute("SELECT vec_version()").get
             for agent in ("a", "b"):
                 db.call(agent_sql.insert, Agent(agent, agent.upper(), "", {}, now, now))
             db.call(index.ensure_vector_table, embedder.dim, embedder.name)
@@ -711,7 +709,7 @@ def retrieval(plan: Plan) -> tuple[list[LevelResult], dict[str, Any]]:
                 db.conn.execute(
                     "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name GLOB ? OR name GLOB ?",
                     (f"{F32_TABLE}*", f"sqlite_autoindex_{F32_TABLE}*"),
-                ).fetchone()[0]
+                ).get
                 / 2**20
             )
         finally:
@@ -745,23 +743,24 @@ def _measure_level(
         db.call(_vec0_float, "a", vec, k)
         db.call(_vec0_int8, "a", vec, k)
     for text, vec in queries:
-        elapsed = _ms(lambda text=text, vec=vec: out.hits.append(len(search("a", text, vec)[0])))
+        elapsed, (hits_a, _tokens) = _timed(partial(search, "a", text, vec))
+        out.hits.append(len(hits_a))
         out.search_a.append(elapsed)
         if is_zh(text):
             out.search_zh.append(elapsed)
-        out.search_b.append(_ms(lambda text=text, vec=vec: search("b", text, vec)))
-        elapsed, found = _timed(lambda vec=vec: db.call(index.knn, "a", vec, k))
+        out.search_b.append(_ms(partial(search, "b", text, vec)))
+        elapsed, found = _timed(partial(db.call, index.knn, "a", vec, k))
         out.knn_a.append(elapsed)
-        out.knn_b.append(_ms(lambda vec=vec: db.call(index.knn, "b", vec, k)))
-        elapsed, exact_float = _timed(lambda vec=vec: db.call(_vec0_float, "a", vec, k))
+        out.knn_b.append(_ms(partial(db.call, index.knn, "b", vec, k)))
+        elapsed, exact_float = _timed(partial(db.call, _vec0_float, "a", vec, k))
         out.vec0_float.append(elapsed)
-        elapsed, exact_int8 = _timed(lambda vec=vec: db.call(_vec0_int8, "a", vec, k))
+        elapsed, exact_int8 = _timed(partial(db.call, _vec0_int8, "a", vec, k))
         out.vec0_int8.append(elapsed)
-        elapsed = _ms(lambda text=text: db.call(index.keyword, "a", text, k))
+        elapsed = _ms(partial(db.call, index.keyword, "a", text, k))
         out.keyword_a.append(elapsed)
         if is_zh(text):
             out.keyword_zh.append(elapsed)
-        out.keyword_b.append(_ms(lambda text=text: db.call(index.keyword, "b", text, k)))
+        out.keyword_b.append(_ms(partial(db.call, index.keyword, "b", text, k)))
         # All three come back nearest first, so their first 10 are their top-10.
         truth = set(ids[np.argsort(-(matrix @ vec), kind="stable")[:10]].tolist())
         for got, recalls in (
@@ -782,9 +781,7 @@ def _cold_loads(path: Path, vec: np.ndarray, out: LevelResult) -> None:
         try:
             rss = _rss()
             with conn:
-                out.cold_ms.append(
-                    _ms(lambda conn=conn: index.knn(conn, "a", vec, retrieve.CANDIDATES))
-                )
+                out.cold_ms.append(_ms(partial(index.knn, conn, "a", vec, retrieve.CANDIDATES)))
             if attempt == 0:
                 out.cold_rss = _rss() - rss
                 loaded = vectors.load(
@@ -1027,11 +1024,7 @@ def _history(
         sid = client.session_open(agent_id, ts=start)["session_id"]
         client.session_ingest(sid, messages)
         closes.append(
-            _ms(
-                lambda sid=sid, ts=messages[-1]["ts"] + MINUTE: client.session_close(
-                    sid, ts=ts, wait=True
-                )
-            )
+            _ms(partial(client.session_close, sid, ts=messages[-1]["ts"] + MINUTE, wait=True))
         )
     return closes
 
@@ -1098,9 +1091,7 @@ def turn_cost(plan: Plan) -> tuple[list[Row], list[str]]:
             client.call("memory.list", agent_id="mem_on", kind="fact", limit=10_000)["items"]
         )
     embedder = _embedder()
-    embed_ms = [_ms(lambda text=text: embedder.embed([text])) for text in texts for _ in range(2)][
-        2:
-    ]
+    embed_ms = [_ms(partial(embedder.embed, [text])) for text in texts for _ in range(2)][2:]
     rows: list[Row] = []
     for label, samples in (("client latency", client_ms), ("timings.total_ms", total_ms)):
         for q, name in ((0.5, "p50"), (0.95, "p95")):
@@ -1267,7 +1258,7 @@ def _draft_ms(speaker: Speaker, sessions: int) -> list[float]:
             Message("s", "a", m["role"], m["text"], m["ts"], message_id=i + 1)
             for i, m in enumerate(raw)
         ]
-        out.append(_ms(lambda msgs=msgs: draft.draft(msgs, {}, None, "Mia")))
+        out.append(_ms(partial(draft.draft, msgs, {}, None, "Mia")))
     return out
 
 
@@ -1313,7 +1304,10 @@ def _by_table(db_path: Path) -> tuple[dict[str, int], Counter[tuple[str, str, st
         conn.enable_load_extension(True)
         conn.load_extension(sqlite_vec.loadable_path())
         rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall()
-        owner = dict(conn.execute("SELECT name, tbl_name FROM sqlite_master").fetchall())
+        owner: dict[str, str] = {
+            str(name): str(table)
+            for name, table in conn.execute("SELECT name, tbl_name FROM sqlite_master")
+        }
         decisions: Counter[tuple[str, str, str]] = Counter()
         seen: set[str] = set()
         for text, action, by in conn.execute(
@@ -1324,18 +1318,19 @@ def _by_table(db_path: Path) -> tuple[dict[str, int], Counter[tuple[str, str, st
             if text not in seen:  # the first time this exact fact text was decided on
                 decisions["new-" + ("zh" if is_zh(text) else "en"), action, by] += 1
                 seen.add(text)
-        writes = Counter(
-            dict(
-                conn.execute(
+        writes: Counter[str] = Counter(
+            {
+                str(by): int(n)
+                for by, n in conn.execute(
                     "SELECT decided_by, count(*) FROM facts GROUP BY decided_by"
-                ).fetchall()
-            )
+                )
+            }
         )
     finally:
         conn.close()
     out: dict[str, int] = {}
     for name, size in rows:
-        table = owner.get(name, name)
+        name, table = str(name), owner.get(str(name), str(name))
         label = next(
             (
                 cat
@@ -1344,7 +1339,7 @@ def _by_table(db_path: Path) -> tuple[dict[str, int], Counter[tuple[str, str, st
             ),
             "other (free pages, schema, meta)",
         )
-        out[label] = out.get(label, 0) + int(size)
+        out[label] = out.get(label, 0) + int(size or 0)
     return out, decisions, writes
 
 
@@ -1405,8 +1400,8 @@ def _grow(plan: Plan, maintain: bool) -> GrowthRun:
                 client.session_ingest(sid, messages)
                 closes.append(
                     _ms(
-                        lambda sid=sid, ts=messages[-1]["ts"] + MINUTE: client.session_close(
-                            sid, ts=ts, wait=True
+                        partial(
+                            client.session_close, sid, ts=messages[-1]["ts"] + MINUTE, wait=True
                         )
                     )
                 )

@@ -156,6 +156,7 @@ def parse(raw: dict[str, Any]) -> Situation:
         raise ValueError(
             f"{sid}: give either 'open' (labels beside it) or 'opens' (labels inside each)"
         )
+    opens: tuple[Open, ...]
     if "open" in raw:
         opens = (_open(raw["open"], raw, f"{sid} open"),)
     else:
@@ -163,7 +164,8 @@ def parse(raw: dict[str, Any]) -> Situation:
     if not opens:
         raise ValueError(f"{sid}: 'opens' is empty")
     last = 0
-    for step in (*history, *opens):
+    steps: tuple[Session | Open, ...] = (*history, *opens)
+    for step in steps:
         if step.at < last:
             raise ValueError(
                 f"{sid}: sessions must come in time order, each after the previous one closed"

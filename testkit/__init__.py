@@ -51,6 +51,13 @@ class DaemonProcess(ScratchDaemon):
             self.wait_ready()
         return self
 
+    @property
+    def process(self) -> subprocess.Popen[bytes]:
+        """The started process (for its pid and for signals); asking before ``start`` is a test bug."""
+        if self.proc is None:
+            raise RuntimeError("the daemon process has not been started")
+        return self.proc
+
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> float:
         """Seconds from start until the socket answered a ping."""
 

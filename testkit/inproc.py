@@ -15,8 +15,10 @@ The interface follows ``DaemonProcess`` (``root``, ``socket``, ``db_path``, ``cl
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import logging
 import os
 import threading
@@ -28,7 +30,6 @@ from pathlib import Path
 import anyio
 import anyio.from_thread
 
-import xaid.clock
 import xaid.embed
 from xaid import lifespan
 from xaid.clock import Clock
@@ -45,7 +46,6 @@ STOP_TIMEOUT_S = 20.0
 _embedders: dict[tuple[object, ...], tuple[Embedder, EmbedProfile]] = {}
 _real_load = xaid.embed.load
 _lock = threading.Lock()
-_running: InProcessDaemon | None = None
 _SERVICE_MANAGER_VARS = ("NOTIFY_SOCKET", "WATCHDOG_", "LISTEN_")
 
 
@@ -69,16 +69,6 @@ def _shared_load(cfg: MemoryConfig) -> tuple[Embedder, EmbedProfile]:
 
 
 @contextlib.contextmanager
-def _patched(obj: object, name: str, value: object) -> Iterator[None]:
-    saved = getattr(obj, name)
-    setattr(obj, name, value)
-    try:
-        yield
-    finally:
-        setattr(obj, name, saved)
-
-
-@contextlib.contextmanager
 def _without_service_manager() -> Iterator[None]:
     """The variables by which systemd reaches a daemon (sd_notify, the watchdog, activated sockets)
     are hidden while the daemon runs: should the tests themselves run under a service manager,
@@ -90,21 +80,41 @@ def _without_service_manager() -> Iterator[None]:
         os.environ.update(saved)
 
 
+# The daemon whose code is running, in the context of its loop and of the threads anyio starts
+# for it: each daemon's log takes its own records only, so several can run at once.
+_serving: contextvars.ContextVar[InProcessDaemon | None] = contextvars.ContextVar(
+    "xaid_in_process_daemon", default=None
+)
+_log_levels: list[
+    int
+] = []  # the levels of the daemons logging now; the root logger passes the lowest
+_saved_root_level: int | None = None
+
+
 @contextlib.contextmanager
-def _daemon_log(path: Path, level: str) -> Iterator[None]:
+def _daemon_log(daemon: InProcessDaemon, path: Path, level: str) -> Iterator[None]:
     """What ``logs.setup`` gives the real daemon (logfmt at ``log.level``), into ``path``, for as
-    long as the daemon runs; the test process's own handlers and level come back afterwards."""
+    long as the daemon runs, with the records of this daemon only; the test process's own
+    handlers and level come back when the last daemon stops."""
+    global _saved_root_level
     root = logging.getLogger()
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(LogfmtFormatter())
-    saved = root.level
-    root.addHandler(handler)
-    root.setLevel(level.upper())
+    handler.setLevel(level.upper())
+    handler.addFilter(lambda record: _serving.get() is daemon)
+    with _lock:
+        if not _log_levels:
+            _saved_root_level = root.level
+        _log_levels.append(handler.level)
+        root.setLevel(min(_log_levels))
+        root.addHandler(handler)
     try:
         yield
     finally:
-        root.removeHandler(handler)
-        root.setLevel(saved)
+        with _lock:
+            root.removeHandler(handler)
+            _log_levels.remove(handler.level)
+            root.setLevel(min(_log_levels) if _log_levels else (_saved_root_level or 0))
         handler.close()
 
 
@@ -132,31 +142,21 @@ class InProcessDaemon(ScratchDaemon):
         self._scope: anyio.CancelScope | None = None
         self._served: Future[None] | None = None
         self._threads: set[threading.Thread] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self, wait: bool = True) -> InProcessDaemon:
-        global _running
-        if _running is not None:
-            raise RuntimeError(
-                f"an in-process daemon already runs in {_running.root}: one at a time, "
-                "they share the process's zone, logger and embedder"
-            )
         self.root.mkdir(parents=True, exist_ok=True)
         cfg = self.cfg = load(self.config_path, env=self.env)
         self._threads = set(threading.enumerate())
         with contextlib.ExitStack() as stack:
-            stack.enter_context(
-                _patched(xaid.clock, "_zone", xaid.clock.zone())
-            )  # serve sets the process's zone
-            stack.enter_context(_patched(xaid.embed, "load", _shared_load))
             stack.enter_context(_without_service_manager())
-            stack.enter_context(_daemon_log(self.log_path, cfg.log.level))
+            stack.enter_context(_daemon_log(self, self.log_path, cfg.log.level))
             portal = self._portal = stack.enter_context(
                 anyio.from_thread.start_blocking_portal("asyncio", name="xaid-in-process")
             )
             self._stop = portal.call(anyio.Event)
             self._served = portal.start_task_soon(self._serve, cfg)
             self._stack = stack.pop_all()
-        _running = self
         if wait:
             try:
                 self.wait_ready()
@@ -167,12 +167,15 @@ class InProcessDaemon(ScratchDaemon):
         return self
 
     async def _serve(self, cfg: Config) -> None:
+        _serving.set(self)  # this task's context: the daemon's loop, its tasks and their threads
+        self._loop = asyncio.get_running_loop()
         with anyio.CancelScope() as self._scope:
             await lifespan.serve(
                 cfg,
                 config_path=str(self.config_path) if self.config_path else None,
                 clock=self.clock,
                 stop=self._stop,
+                load_embedder=_shared_load,
             )
 
     def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> None:
@@ -188,7 +191,6 @@ class InProcessDaemon(ScratchDaemon):
 
     def stop(self, timeout: float = STOP_TIMEOUT_S) -> int:
         """What SIGTERM does: drain, close the database, stop. 0, like the process's exit code."""
-        global _running
         if self._stack is None:
             return 0
         assert self._portal is not None and self._stop is not None and self._served is not None
@@ -203,7 +205,7 @@ class InProcessDaemon(ScratchDaemon):
                 self._served.result(timeout)
                 raise RuntimeError(f"xaid did not stop within {timeout} s:\n{self.log()}") from None
         finally:
-            stack, self._stack, _running = self._stack, None, None
+            stack, self._stack = self._stack, None
             stack.close()  # the loop's thread ends here
             self._join_threads(timeout)
         return 0
@@ -218,6 +220,7 @@ class InProcessDaemon(ScratchDaemon):
                 t
                 for t in set(threading.enumerate()) - self._threads
                 if t.name == "AnyIO worker thread"
+                and getattr(t, "loop", None) is self._loop  # this daemon's, not another's
             }
 
         deadline = time.monotonic() + timeout

@@ -18,7 +18,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 def fenced() -> list[tuple[str, str]]:
     """Every fenced block as (language, body), the language "" for a bare fence."""
-    out, lang, body = [], None, []
+    out: list[tuple[str, str]] = []
+    lang: str | None = None
+    body: list[str] = []
     for line in README.splitlines():
         if line.startswith("```"):
             if lang is None:

@@ -14,8 +14,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import __version__, providers
-from .clock import Clock, SystemClock, set_zone
+from . import __version__, embed, providers
+from .clock import Clock, SystemClock, resolve_zone
 from .config import Config
 from .consolidation import Consolidation
 from .conversation.generation import GenerationQueue
@@ -60,15 +60,22 @@ class App:
         return self.settings.config
 
     @classmethod
-    def open(cls, config: Config, clock: Clock | None = None) -> App:
-        set_zone(config.memory.timezone)
+    def open(
+        cls,
+        config: Config,
+        clock: Clock | None = None,
+        load_embedder: embed.Loader = embed.load,
+    ) -> App:
+        """``load_embedder`` reads the embedding model (the tests share one loaded model)."""
         db = Database(
             state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb
         )
         queue = GenerationQueue(
             providers.build(config.llm, state_dir(config) / "models"), config.llm.max_queue
         )
-        return cls.assemble(config, db, queue, clock or SystemClock())
+        app = cls.assemble(config, db, queue, clock or SystemClock(), load_embedder=load_embedder)
+        app.settings.zone.tz = resolve_zone(config.memory.timezone)
+        return app
 
     @classmethod
     def assemble(
@@ -78,6 +85,7 @@ class App:
         queue: GenerationQueue,
         clock: Clock,
         classifier: Classifier | None = None,
+        load_embedder: embed.Loader = embed.load,
     ) -> App:
         """The services around an open store and queue; no SQL runs here (``Memory.start`` does it)."""
         settings = Settings(config)
@@ -86,7 +94,7 @@ class App:
         live.on_closed(lambda session_id: queue.provider.session_closed(session_id))
         counters: Counter[str] = Counter()  # memory's, shown by ``stats``
         classifier = classifier or RuleClassifier()
-        embeddings = Embeddings(db, settings)
+        embeddings = Embeddings(db, settings, load_embedder)
         consolidation = Consolidation(db, clock, settings, queue, embeddings, counters)
         eraser = Eraser(db, live)
 

@@ -4,13 +4,18 @@ Tests and history imports replay weeks in seconds by handing the daemon a Manual
 request may carry its own ``ts`` that stands in for the clock for that call.
 
 The user's time zone lives here too: "tomorrow", "yesterday" and "3 days ago" are days of the
-user's calendar, not of UTC (a message at 07:00 in Shanghai is 23:00 UTC the day before).
+user's calendar, not of UTC (a message at 07:00 in Shanghai is 23:00 UTC the day before). Each
+daemon holds its own (``UserZone``, in its ``Settings``) and puts it into the context of all it
+runs (``use_zone``): tasks and the worker threads anyio starts inherit it, so two daemons in one
+process each keep their own, and code outside a daemon (tests, tools) reads UTC.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Protocol
@@ -81,21 +86,40 @@ def local(ts_ms: int, tz: tzinfo | None = None) -> datetime:
     return datetime.fromtimestamp(bounded / 1000, tz or zone())
 
 
-_zone: tzinfo = (
-    UTC  # until the daemon sets memory.timezone: code run outside it (tests) is deterministic
-)
+@dataclass(eq=False)
+class UserZone:
+    """The user's zone as one daemon holds it. SIGHUP sets ``tz`` in place, so every task that
+    took the holder into its context sees the new zone at once."""
+
+    tz: tzinfo = UTC
+
+
+_in_use: ContextVar[UserZone | None] = ContextVar("xaid_user_zone", default=None)
 
 
 def zone() -> tzinfo:
-    """The user's time zone, for turning timestamps into calendar days."""
-    return _zone
+    """The user's time zone, for turning timestamps into calendar days: the running daemon's
+    (memory.timezone), or UTC outside a daemon, so code run there (tests) is deterministic."""
+    held = _in_use.get()
+    return held.tz if held is not None else UTC
+
+
+def use_zone(held: UserZone) -> Token[UserZone | None]:
+    """From now on, in this context and every task and thread started from it, ``held`` is the
+    zone; ``reset_zone`` with the token puts back the one before."""
+    return _in_use.set(held)
+
+
+def reset_zone(token: Token[UserZone | None]) -> None:
+    _in_use.reset(token)
 
 
 def set_zone(name: str) -> tzinfo:
-    """Use the zone ``name`` (IANA, e.g. "Asia/Shanghai"); empty: this machine's own zone."""
-    global _zone
-    _zone = resolve_zone(name)
-    return _zone
+    """Use the zone ``name`` (IANA, e.g. "Asia/Shanghai"; empty: this machine's own) in this
+    context from now on."""
+    tz = resolve_zone(name)
+    _in_use.set(UserZone(tz))
+    return tz
 
 
 def resolve_zone(name: str) -> tzinfo:

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import anyio
 from anyio.abc import TaskGroup
-from xaiclient.wire import ErrorCode, XaiError, encode_frame
+from xaiclient.wire import Forbidden, Overloaded, XaiError, encode_frame
 
 from . import config as config_mod
-from . import providers
+from . import embed, providers
 from .app import App
-from .clock import Clock, set_zone, zone
+from .clock import Clock, reset_zone, resolve_zone, use_zone, zone
 from .config import Config, ConfigError
 from .conversation.generation import ModelState
 from .logs import setup as setup_logging
@@ -68,15 +68,11 @@ def _handler(app: App):  # type: ignore[no-untyped-def]
         if not allowed(app.config, uid, {gid} | peer_groups(raw)):
             app.stats.connections_refused += 1
             log.warning("refused a connection from uid %d gid %d (not in the allow-list)", uid, gid)
-            await _refuse(
-                stream, XaiError(ErrorCode.FORBIDDEN, f"uid {uid} may not use this daemon")
-            )
+            await _refuse(stream, Forbidden(f"uid {uid} may not use this daemon"))
             return
         if app.connections >= app.config.server.max_connections:
             app.stats.connections_refused += 1
-            await _refuse(
-                stream, XaiError(ErrorCode.OVERLOADED, "too many connections; try again shortly")
-            )
+            await _refuse(stream, Overloaded("too many connections; try again shortly"))
             return
         app.connections += 1
         try:
@@ -114,7 +110,7 @@ def _reload(app: App, path: str | None) -> Provider | None:
         log.warning("SIGHUP: [storage] changes take effect at the next restart")
         fresh = dataclasses.replace(fresh, storage=app.config.storage)
     app.settings.config = fresh  # every service reads it from there at its next use
-    set_zone(fresh.memory.timezone)
+    app.settings.zone.tz = resolve_zone(fresh.memory.timezone)  # every task holds this holder
     setup_logging(fresh.log.level)
     log.info("SIGHUP: configuration reloaded from %s", fresh.source)
     return retry
@@ -182,23 +178,31 @@ async def serve(
     config_path: str | None = None,
     clock: Clock | None = None,
     stop: anyio.Event | None = None,
+    load_embedder: embed.Loader = embed.load,
 ) -> None:
     """Run the daemon until SIGTERM or SIGINT. With ``stop``, run it until that event is set
     instead, with the same drain, and install no signal handlers: they work only in the main
-    thread, and a daemon hosted in a thread (the tests' in-process one) has no signals of its own."""
+    thread, and a daemon hosted in a thread (the tests' in-process one) has no signals of its own.
+    ``load_embedder`` reads the embedding model (the in-process daemons of a test run share one)."""
     lock = lock_state_dir(
         prepare_state_dir(cfg)
     )  # before anything is opened: one daemon per state directory
     try:
-        await _serve(cfg, config_path, clock, stop)
+        await _serve(cfg, config_path, clock, stop, load_embedder)
     finally:
         os.close(lock)
 
 
 async def _serve(
-    cfg: Config, config_path: str | None, clock: Clock | None, stop: anyio.Event | None
+    cfg: Config,
+    config_path: str | None,
+    clock: Clock | None,
+    stop: anyio.Event | None,
+    load_embedder: embed.Loader,
 ) -> None:
-    app = App.open(cfg, clock)
+    app = App.open(cfg, clock, load_embedder)
+    # The user's zone is this daemon's, in every task and thread it starts (not the process's).
+    zone_token = use_zone(app.settings.zone)
     await (
         app.memory.start()
     )  # before the socket accepts: what it notes must predate every new session
@@ -283,6 +287,7 @@ async def _serve(
         http_listener.close(doors)
         app.close()
         log.info("xaid stopped")
+        reset_zone(zone_token)
 
 
 def run(cfg: Config, config_path: str | None = None) -> None:

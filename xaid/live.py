@@ -25,7 +25,23 @@ class LiveSessions:
         self.activity: dict[
             str, float
         ] = {}  # session → monotonic time of its last turn in this run
+        self.replying_agent: dict[str, str] = {}  # session with a running turn → its agent
         self._on_closed: list[Callable[[str], None]] = []
+
+    def begin_turn(self, session_id: str, agent_id: str) -> anyio.Event:
+        """Marks the session's turn running; the event is set when it ends (``end_turn``)."""
+        finished = self.active[session_id] = anyio.Event()
+        self.replying_agent[session_id] = agent_id
+        return finished
+
+    def end_turn(self, session_id: str) -> None:
+        del self.active[session_id]
+        del self.replying_agent[session_id]
+
+    def replying(self, agent_id: str) -> bool:
+        """Whether a turn of ``agent_id`` is running now: the one answer for every method that must
+        not delete an agent's words under a reply being written."""
+        return agent_id in self.replying_agent.values()
 
     def touch(self, session_id: str) -> None:
         self.activity[session_id] = time.monotonic()

@@ -7,11 +7,15 @@ changed ``memory.idle_minutes`` or ``mood.half_life_hours`` is seen everywhere a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .clock import UserZone
 from .config import Config
 
 
 @dataclass(eq=False)
 class Settings:
     config: Config
+    # The user's zone (memory.timezone), set when the daemon opens and on SIGHUP; lifespan puts it
+    # into the context of everything the daemon runs (clock.use_zone).
+    zone: UserZone = field(default_factory=UserZone)

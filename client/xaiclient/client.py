@@ -88,7 +88,11 @@ class Client(Api):
             raise DaemonUnavailable(
                 self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES
             ) from None
-        self.server = self.call("hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS))
+        try:
+            self.server = self.call("hello", client=client_name, protocol=list(SUPPORTED_PROTOCOLS))
+        except BaseException:  # refused (a peer not allowed, too many connections): no socket left
+            self._sock.close()
+            raise
         self._router.learn(self.server)
 
     def __enter__(self) -> Client:
@@ -233,7 +237,13 @@ class AsyncClient(Api):
                 self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES
             ) from None
         self._task = asyncio.create_task(self._read_loop())
-        self.server = await self.call("hello", client=self.client_name, protocol=[PROTOCOL_VERSION])
+        try:
+            self.server = await self.call(
+                "hello", client=self.client_name, protocol=[PROTOCOL_VERSION]
+            )
+        except BaseException:  # refused: the connection is closed, not left to the collector
+            await self.close()
+            raise
         self._router.learn(self.server)
         return self
 

@@ -44,6 +44,7 @@ import datetime as dt
 import json
 import re
 import sys
+import types
 from collections import Counter
 from pathlib import Path
 
@@ -51,9 +52,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 DEFAULT = Path(__file__).resolve().parent / "companion_recall.json"
 
+locomo: types.ModuleType | None
 try:  # the real loader needs the venv (numpy, xaiclient, xaid)
-    from perf import locomo
+    from perf import locomo as _locomo
     from perf import locomo_score as score
+
+    locomo = _locomo
 except ImportError:
     locomo = None
     for name in [n for n in sys.modules if n == "perf" or n.startswith(("perf.", "xaid"))]:
@@ -134,7 +138,7 @@ def main(path: Path) -> int:
         turns: dict[str, dict] = {}
         day_of: dict[str, dt.date] = {}
         days: list[dt.datetime] = []
-        langs = Counter()
+        langs: Counter[str] = Counter()
         for n in nums:
             when = dt.datetime.fromtimestamp(
                 score.parse_session_time(conv[f"session_{n}_date_time"]) / 1000, dt.UTC

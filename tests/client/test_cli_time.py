@@ -15,8 +15,8 @@ ZONE = dt.timezone(dt.timedelta(hours=1))
 NOW = dt.datetime(2026, 12, 1, 22, 15, 30, tzinfo=ZONE)
 
 
-def ms(*parts: int) -> int:
-    return int(dt.datetime(*parts, tzinfo=ZONE).timestamp() * 1000)
+def ms(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> int:
+    return int(dt.datetime(year, month, day, hour, minute, second, tzinfo=ZONE).timestamp() * 1000)
 
 
 @pytest.mark.parametrize(

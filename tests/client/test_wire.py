@@ -208,6 +208,7 @@ def test_every_error_code_arrives_as_its_own_exception() -> None:
             }
         )
         assert isinstance(reply, Reply) and type(reply.error) is kind
+        assert reply.error is not None
         assert (reply.error.code, reply.error.message, reply.error.data) == (
             code.value,
             "why",

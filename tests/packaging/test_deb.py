@@ -17,6 +17,7 @@ import sys
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ def requirement_lines(text: str) -> list[str]:
     ]
 
 
-def run(*cmd: str, **kwargs) -> str:
+def run(*cmd: str, **kwargs: Any) -> str:
     return subprocess.run(
         cmd, check=True, capture_output=True, text=True, timeout=60, **kwargs
     ).stdout

@@ -14,8 +14,8 @@ from perf import locomo
 from perf import locomo_score as score
 
 
-def ms(*args: int) -> int:
-    return int(dt.datetime(*args, tzinfo=dt.UTC).timestamp() * 1000)
+def ms(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> int:
+    return int(dt.datetime(year, month, day, hour, minute, tzinfo=dt.UTC).timestamp() * 1000)
 
 
 # --- session times --------------------------------------------------------------------------------
@@ -203,8 +203,9 @@ def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
         "D1:1",
         "D1:3",
     ]  # "cat" twice in a longer turn, then once
-    assert base.dense_answer(q, 1000).refs == ["D1:4", "D1:3", "D1:2", "D1:1"]
-    assert base.hybrid_answer(q, 1000).refs == ["D1:3", "D1:1", "D1:4", "D1:2"]
+    dense, hybrid = base.dense_answer(q, 1000), base.hybrid_answer(q, 1000)
+    assert dense is not None and dense.refs == ["D1:4", "D1:3", "D1:2", "D1:1"]
+    assert hybrid is not None and hybrid.refs == ["D1:3", "D1:1", "D1:4", "D1:2"]
 
 
 def test_questions_are_grouped_by_language_and_by_whose_turns_hold_the_evidence() -> None:

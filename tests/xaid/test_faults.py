@@ -186,7 +186,7 @@ def test_sigkill_during_ingest_and_consolidation_loses_nothing(tmp_path: Path) -
             assert (check := check_db(proc.db_path)).healthy, check
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA integrity_check").get == "ok"
         conn.close()
     finally:
         proc.kill()
@@ -264,7 +264,7 @@ def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: P
             assert err.code == "storage_error" and "disk" in err.message, err
             assert isinstance(write("the same again: " + "x" * 20_000), XaiError)
             # the daemon is up and every read works
-            assert c.ping() == {} and c.status()["pid"] == proc.proc.pid
+            assert c.ping() == {} and c.status()["pid"] == proc.process.pid
             c.agent_get("disk")
             c.memory_search("disk", "Anna")
             c.session_list("disk")
@@ -282,7 +282,7 @@ def test_a_full_disk_refuses_writes_clearly_keeps_reads_and_recovers(tmp_path: P
         all_there()
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA integrity_check").get == "ok"
         conn.close()
 
 

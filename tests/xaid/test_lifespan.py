@@ -115,10 +115,10 @@ def test_sigterm_lets_a_running_turn_finish(tmp_path: Path) -> None:
         stream = c.session_send(sid, " ".join(["word"] * 20))
         first = next(iter(stream))
         assert first.event == "text"
-        proc.proc.send_signal(signal.SIGTERM)
+        proc.process.send_signal(signal.SIGTERM)
         result = stream.finish()
     assert result["finish_reason"] == "stop" and result["text"].count("word") == 20
-    assert proc.proc.wait(20) == 0
+    assert proc.process.wait(20) == 0
     assert not proc.socket.exists()
 
 
@@ -127,7 +127,7 @@ def test_sighup_reloads_the_allow_list(tmp_path: Path) -> None:
     try:
         assert proc.config_path is not None
         proc.config_path.write_text("[server]\nallow_uids = [4242]\n")
-        proc.proc.send_signal(signal.SIGHUP)
+        proc.process.send_signal(signal.SIGHUP)
         for _ in range(200):
             if "configuration reloaded" in proc.log():
                 break
@@ -136,7 +136,7 @@ def test_sighup_reloads_the_allow_list(tmp_path: Path) -> None:
             proc.client()
         assert info.value.code == "forbidden"
         proc.config_path.write_text("[server]\nallow_uids = [not valid\n")
-        proc.proc.send_signal(signal.SIGHUP)
+        proc.process.send_signal(signal.SIGHUP)
         for _ in range(200):
             if "keeping the running config" in proc.log():
                 break
@@ -181,7 +181,7 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_message(tmp_path: Path) ->
             assert len(stored) - len(acked[i]) <= 1  # at most the one in flight when killed
     proc.stop()
     conn = apsw.Connection(str(proc.db_path))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("PRAGMA integrity_check").get == "ok"
     conn.close()
 
 
@@ -220,7 +220,7 @@ def test_the_stop_event_drains_like_sigterm_and_leaves_no_thread_fd_or_zone_behi
     assert _open_fds() == fds
     assert clock_mod.zone() == zone  # serve set Shanghai for the whole process; it is back
     conn = apsw.Connection(str(d.db_path))
-    assert conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 2
+    assert conn.execute("SELECT count(*) FROM messages").get == 2
     conn.close()
 
 

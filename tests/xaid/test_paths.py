@@ -73,7 +73,7 @@ def test_a_second_daemon_on_the_same_state_directory_refuses_to_start(
     )  # another socket: only the lock can tell
     err = refused_start(env)
     assert f"already uses the state directory {daemon_process.state_dir}" in err
-    assert f"pid {daemon_process.proc.pid}" in err
+    assert f"pid {daemon_process.process.pid}" in err
     assert not other.exists()
     backup = tmp_path / "backup.db"
     backup.write_bytes(b"")

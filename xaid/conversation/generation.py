@@ -24,7 +24,8 @@ from enum import StrEnum
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient import wire
+from xaiclient.wire import Internal, ModelUnavailable, Overloaded, XaiError
 
 from .. import shares
 from ..providers.base import (
@@ -126,16 +127,13 @@ class GenerationQueue:
     def check_capacity(self, key: str) -> None:
         """Refuse a job of ``key`` (an agent, or its memory's lane) past its share of the queue."""
         if self.state is ModelState.FAILED:
-            raise XaiError(
-                ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
-            )
+            raise ModelUnavailable(f"the model is unavailable: {self.load_error}")
         held: Counter[str] = Counter()
         for lane, jobs in self._lanes.items():
             held[_owner(lane)] += len(jobs)
         share = shares.of(self.max_queue, held, _owner(key))
         if not share.admitted:
-            raise XaiError(
-                ErrorCode.OVERLOADED,
+            raise Overloaded(
                 share.why_not("turns waiting for the model", "llm.max_queue"),
             )
 
@@ -168,9 +166,7 @@ class GenerationQueue:
         while self._lanes:
             _, lane = self._lanes.popitem(last=False)
             for job in lane:
-                job.error = XaiError(
-                    ErrorCode.MODEL_UNAVAILABLE, f"the model is unavailable: {self.load_error}"
-                )
+                job.error = ModelUnavailable(f"the model is unavailable: {self.load_error}")
                 job.send.close()
                 job.finished.set()
         self._waiting = 0
@@ -191,21 +187,21 @@ class GenerationQueue:
                 await self._wakeup.wait()
                 continue
             if self.state is not ModelState.READY:
-                self._finish(job, None, XaiError(ErrorCode.MODEL_UNAVAILABLE, self.load_error))
+                self._finish(job, None, ModelUnavailable(self.load_error))
                 continue
             self.running = job
             job.started_ns = time.perf_counter_ns()
             try:
                 completion = await anyio.to_thread.run_sync(self._generate, job)
             except ProviderCrashed as exc:
-                self._finish(job, None, XaiError(ErrorCode.MODEL_CRASHED, str(exc)))
+                self._finish(job, None, wire.ModelCrashed(str(exc)))
                 self.running = None
                 await self._restart()
             except ProviderError as exc:
-                self._finish(job, None, XaiError(ErrorCode.PROVIDER_ERROR, str(exc)))
+                self._finish(job, None, wire.ProviderError(str(exc)))
             except Exception as exc:  # a provider bug must not kill the queue
                 log.exception("provider crashed")
-                self._finish(job, None, XaiError(ErrorCode.INTERNAL, f"provider crashed: {exc}"))
+                self._finish(job, None, Internal(f"provider crashed: {exc}"))
             else:
                 self.generated += 1
                 self._finish(job, completion)

@@ -62,6 +62,7 @@ class Context:
         tuple[int, str], ...
     ] = ()  # memories of earlier turns: (user message id they preceded, block)
     lang: Lang | None = None  # the user's language; None: detected from the history
+    instructions: str = ""  # the agent's own extra instructions (AgentConfig.system_prompt)
     extra: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -75,8 +76,8 @@ def system_prompt(agent: Agent, context: Context = Context()) -> str:
     ]
     if agent.persona_init:
         parts.append(agent.persona_init.strip())
-    if extra := agent.config.get("system_prompt"):
-        parts.append(str(extra).strip())
+    if context.instructions:
+        parts.append(context.instructions.strip())
     if context.card:
         parts.append(context.card.strip())
     if context.profile:

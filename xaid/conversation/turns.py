@@ -18,28 +18,30 @@ from typing import Any
 
 import anyio
 import apsw
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import Busy, Conflict, NotFound, ProviderError, Timeout
 
 from .. import clock
 from ..clock import Clock
 from ..errors import Emit
 from ..live import LiveSessions
 from ..memory import compress, forget, forget_request, pack, persona, retrieve
+from ..memory.cues import Cues
 from ..memory.embeddings import Embeddings
 from ..memory.erase import Eraser, Erasure
 from ..memory.forget_request import ForgetRequest
-from ..mood import tone, tracker
+from ..mood import tone
 from ..mood.classifier import Classifier
 from ..mood.state import MoodState
-from ..providers.base import Completion, GenerateRequest, ToolCall
+from ..providers.base import ChatMessage, Completion, GenerateRequest, ToolCall, ToolSpec
 from ..scheduler import fire
 from ..settings import Settings
 from ..store import Database
 from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
-from ..text.lang import language
-from . import agent_config, prompt
+from ..text.lang import Lang, language
+from . import agent_config, prompt, words
+from .agent_config import AgentConfig
 from .generation import GenerationQueue
 from .opening import OpeningGuard, fix_head
 from .reply import Timings, TurnReply
@@ -112,12 +114,46 @@ class _Progress:
     first_token_ms: float | None = None
 
 
-def _session_view(
-    conn: apsw.Connection, session_id: str, every: int
-) -> tuple[list[tuple[int, str]], list[Message]]:
-    """The session's Layer A chunks (folding what is due) and all of its messages."""
-    chunks, _unfolded = compress.ensure_chunks(conn, session_id, every)
-    return chunks, sql.messages_after(conn, session_id, 0)
+@dataclass(frozen=True, slots=True)
+class _Heard:
+    """What the transaction that stores the user's words gives the rest of the turn."""
+
+    user: Message
+    mood: MoodState | None
+    verdict: fire.Verdict | None
+    forgotten: Forgotten | None
+    asked: Cues  # what the words ask beyond their topic (the participants read with them)
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """The session as this round's prompt reads it: every "Earlier" chunk, and the messages after
+    the chunks the prompt already stands in for (never the whole session again)."""
+
+    chunks: list[tuple[int, str]]
+    history: list[Message]
+
+    @property
+    def uptos(self) -> tuple[int, ...]:
+        return tuple(upto for upto, _ in self.chunks)
+
+
+@dataclass(frozen=True, slots=True)
+class _Recalled:
+    hits: list[retrieve.Hit]
+    profile: str | None
+    view: _View
+    memory_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Framing:
+    """What the first round decides for every round of the turn: the language, the tone and the
+    memories that are new to the conversation."""
+
+    lang: Lang
+    guidance: str | None
+    fresh: list[retrieve.Hit]
 
 
 class Turns:
@@ -187,75 +223,88 @@ class Turns:
     def tool_result(self, session_id: str, call_id: str, result: Any) -> None:
         pending = self.tools.get((session_id, call_id))
         if pending is None:
-            raise XaiError(
-                ErrorCode.NOT_FOUND,
-                f"no tool call {call_id!r} is waiting in session {session_id!r}",
-            )
+            raise NotFound(f"no tool call {call_id!r} is waiting in session {session_id!r}")
         pending.result = result
         pending.done.set()
 
     async def run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
-        active = self.live.active
-        if session.session_id in active:
-            raise XaiError(
-                ErrorCode.BUSY, f"session {session.session_id!r} is already generating a reply"
-            )
+        if session.session_id in self.live.active:
+            raise Busy(f"session {session.session_id!r} is already generating a reply")
         if session.session_id in self.live.closing:
-            raise XaiError(
-                ErrorCode.CONFLICT, f"session {session.session_id!r} is closed; open a new one"
-            )
-        finished = anyio.Event()
-        active[session.session_id] = finished
+            raise Conflict(f"session {session.session_id!r} is closed; open a new one")
+        finished = self.live.begin_turn(session.session_id, agent.agent_id)
         try:
             return await self._run(agent, session, turn, emit)
         finally:
-            del active[session.session_id]
+            self.live.end_turn(session.session_id)
             finished.set()
 
+    def _view(self, conn: apsw.Connection, sid: str) -> _View:
+        """Runs on the database thread: the session from the fold cut this session's prompt uses."""
+        every = self.settings.config.memory.compress_every
+        chunks, history = compress.view(conn, sid, every, self.folds.get(sid, 0))
+        return _View(chunks, history)
+
     async def _recall(
-        self, agent: Agent, turn: UserTurn, with_profile: bool
-    ) -> tuple[list[retrieve.Hit], str | None]:
-        """This turn's memories (L1 by time, L2 by relevance) and, when the session has not taken it
-        yet (``with_profile``), the user's profile (L3).
+        self,
+        agent: Agent,
+        agent_cfg: AgentConfig,
+        turn: UserTurn,
+        heard: _Heard,
+    ) -> _Recalled:
+        """This turn's memories (L1 by time, L2 by relevance), the user's profile (L3) when the
+        session has not taken it yet, and the session's view for the first round: one read.
 
         One step after another, on purpose: the embedder takes both cores of a small machine for
         its few milliseconds, and reading the keyword indexes beside it made both slower (the
-        memory-on turn added 10 ms at the median instead of 8)."""
-        cfg = self.settings.config.memory
-        about = await self.db.run(retrieve.topic, agent.agent_id, turn.text)
-        vector = await self.embeddings.embed_message(about) if about.strip() else None
+        memory-on turn added 10 ms at the median instead of 8). Nothing is recalled for a request to
+        forget, least of all what it names; the profile is then read afresh."""
+        sid, cfg = heard.user.session_id, self.settings.config.memory
+        remember, forgotten = agent_cfg.memory, heard.forgotten is not None
+        start = time.perf_counter()
+        about = heard.asked.topic
+        search = remember and not forgotten
+        vector = await self.embeddings.embed_message(about) if search and about.strip() else None
+        with_profile = remember and (forgotten or sid not in self.profiles)
 
-        def read(conn: apsw.Connection) -> tuple[list[retrieve.Hit], str | None]:
+        def read(conn: apsw.Connection) -> _Recalled:
             # read only: the hits are marked referenced with the reply, off the path to the first token
-            hits, _tokens = retrieve.search(
-                conn,
-                agent.agent_id,
-                turn.text,
-                vector,
-                turn.ts_ms,
-                k=8,
-                budget_tokens=cfg.budget_tokens,
-                recent_days=cfg.recent_days,
-                profile=self.embeddings.profile,
-                touch=False,
-                fill=False,
-                fusion=cfg.fusion,
+            hits: list[retrieve.Hit] = []
+            if search:
+                hits, _tokens = retrieve.search(
+                    conn,
+                    agent.agent_id,
+                    turn.text,
+                    vector,
+                    turn.ts_ms,
+                    k=8,
+                    budget_tokens=cfg.budget_tokens,
+                    recent_days=cfg.recent_days,
+                    profile=self.embeddings.profile,
+                    touch=False,
+                    fill=False,
+                    fusion=cfg.fusion,
+                    asked=heard.asked,
+                )
+            profile = (
+                persona.current_text(conn, agent.agent_id, turn.ts_ms) if with_profile else None
             )
-            return hits, persona.current_text(
-                conn, agent.agent_id, turn.ts_ms
-            ) if with_profile else None
+            return _Recalled(hits, profile, self._view(conn, sid), 0.0)
 
-        return await self.db.run(read)
+        recalled = await self.db.run(read)
+        memory_ms = (time.perf_counter() - start) * 1000 if remember else 0.0
+        return dataclasses.replace(recalled, memory_ms=memory_ms)
 
     async def _store_user(
-        self, agent: Agent, msg: Message, request: ForgetRequest | None = None
-    ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
+        self, agent: Agent, agent_cfg: AgentConfig, msg: Message, request: ForgetRequest | None
+    ) -> _Heard:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
         verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
-        forget is stored as a placeholder and carried out in the same transaction."""
+        forget is stored as a placeholder and carried out in the same transaction. The words' cues
+        (whose words they ask about, which days) are read there too, with the participants."""
         cfg = self.settings.config
-        agent_cfg = agent_config.read(agent.config)
         reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
+        asked_text = msg.text
         if request is not None:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
         holds = (
@@ -264,24 +313,11 @@ class Turns:
             else None
         )
 
-        def write(
-            conn: apsw.Connection,
-        ) -> tuple[Message, MoodState | None, fire.Verdict | None, Forgotten | None]:
+        def write(conn: apsw.Connection) -> _Heard:
             sql.require_open(conn, msg.session_id)
-            stored = sql.insert_message(conn, msg)
+            stored, mood = words.store(conn, msg, reading, cfg.mood, self.clock)
             sql.count_live_turn(conn, msg.session_id)
-            mood = None
             at_ms = clock.for_state(msg.ts_ms, self.clock)  # the message keeps its own time
-            if reading is not None:
-                mood = tracker.observe(
-                    conn,
-                    agent.agent_id,
-                    reading,
-                    at_ms,
-                    cfg.mood,
-                    stored.message_id,
-                    clock.state_ceiling(self.clock),
-                )
             verdict = None
             forgotten = None
             if request is not None:
@@ -305,7 +341,8 @@ class Turns:
                     mood.valence if mood is not None else None,
                     int(cfg.scheduler.min_gap_hours * clock.HOUR_MS),
                 )
-            return stored, mood, verdict, forgotten
+            asked = retrieve.read_cues(conn, agent.agent_id, asked_text, msg.ts_ms)
+            return _Heard(stored, mood, verdict, forgotten, asked)
 
         if request is None:
             with anyio.CancelScope(shield=True):
@@ -322,9 +359,8 @@ class Turns:
             sql.require_open(conn, sid)
             last = sql.last_user_message(conn, sid)
             if last is None or last.message_id != message_id:
-                raise XaiError(
-                    ErrorCode.CONFLICT,
-                    f"message {message_id} is not the newest user message of session {sid!r}",
+                raise Conflict(
+                    f"message {message_id} is not the newest user message of session {sid!r}"
                 )
             sql.delete_after(conn, sid, message_id)
             return last
@@ -348,131 +384,197 @@ class Turns:
         return stored
 
     async def _run(self, agent: Agent, session: Session, turn: UserTurn, emit: Emit) -> TurnReply:
-        sid, cfg = session.session_id, self.settings.config
+        """The turn's steps in order: store the words, recall, frame, generate (with tool rounds),
+        store the reply, report."""
+        sid = session.session_id
         start = time.perf_counter()
         self.queue.check_capacity(
             agent.agent_id
         )  # refuse before storing, so a retry does not store the words twice
         agent_cfg = agent_config.read(agent.config)
-        remember = agent_cfg.memory
-        # Asked to forget: whatever memory is set to, the user decides what is kept.
-        asked = forget_request.parse(turn.text) if turn.replaces is None else None
         if turn.card is not None:
             self.cards[sid] = turn.card
-        mood: MoodState | None
-        verdict: fire.Verdict | None
-        forgotten: Forgotten | None
-        if turn.replaces is not None:
-            user, mood, verdict, forgotten = (
-                await self._reuse_user(sid, turn.replaces),
-                None,
-                None,
-                None,
-            )
-        else:
-            user, mood, verdict, forgotten = await self._store_user(
-                agent,
-                Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker),
-                asked,
-            )
-        if forgotten is not None:
-            self._count_forgotten(forgotten)
-        recall_start = time.perf_counter()
-        hits: list[retrieve.Hit]
-        if (
-            forgotten is not None
-        ):  # nothing is recalled for a request to forget, least of all what it names
-            profile = (
-                await self.db.run(persona.current_text, agent.agent_id, turn.ts_ms)
-                if remember
-                else None
-            )
-            hits = []
-        else:
-            # The profile is read once a session (below, it is kept as the session's first turn saw it).
-            hits, profile = (
-                await self._recall(agent, turn, sid not in self.profiles)
-                if remember
-                else ([], None)
-            )
-        memory_ms = (time.perf_counter() - recall_start) * 1000 if remember else 0.0
-        profile = self.profiles.setdefault(sid, (agent.agent_id, profile))[1]
+        heard = await self._hear(agent, agent_cfg, sid, turn)
+        recalled = await self._recall(agent, agent_cfg, turn, heard)
+        profile = self.profiles.setdefault(sid, (agent.agent_id, recalled.profile))[1]
         self.live.touch(sid)
-        tools = agent_cfg.tools
-        warnings: list[str] = []
-        if tools and not self.queue.provider.supports_tools:
-            warnings.append(
-                f"provider {self.queue.provider.name} cannot call tools with this model's chat template; "
-                "the reply is generated without tools (llama_cpp: set llm.chat_format = 'chatml-function-calling')"
-            )
-            await emit("notice", {"code": "tools_unsupported", "message": warnings[-1]})
-            tools = ()
+        tools, warnings = await self._tools(agent_cfg, emit)
+        framing = self._frame(sid, heard, recalled)
         progress = _Progress()
-        budget = max(256, cfg.llm.n_ctx - agent_cfg.reply_tokens(cfg.llm.max_tokens))
-        fresh: list[retrieve.Hit] = []
-        for _round in range(MAX_TOOL_ROUNDS + 1):
-            chunks, history = await self.db.run(_session_view, sid, cfg.memory.compress_every)
-            uptos = tuple(upto for upto, _ in chunks)
-            if _round == 0:  # memories folded into "Earlier" with their turns are no longer shown
-                lang = (
-                    forgotten.request.lang
-                    if forgotten is not None
-                    else language([m.text for m in history if m.role == "user"])
-                )
-                guidance = tone.guidance(mood, lang) if mood is not None else None
-                self._prune_shown(sid, uptos, history)
-                present = {key for block in self.shown[sid] for key in block.keys}
-                fresh = [h for h in hits if not h.keys <= present]
-                if (
-                    present
-                ):  # a later turn: what was recalled before is in the conversation already, and
-                    # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
-                    fresh = pack.within(fresh, cfg.memory.budget_tokens // LATER_TURN_SHARE)
-            context = prompt.Context(
-                profile=profile,
-                card=self.cards.get(sid),
-                tone=guidance,
-                earlier=tuple(text for _, text in chunks),
-                folded_upto=uptos,
-                memories=retrieve.render(fresh, lang) if fresh else None,
-                suggestion=verdict.directive(lang) if verdict else None,
-                forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
-                if forgotten is not None
-                else None,
-                shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
-                lang=lang,
+        completion, messages, context = await self._rounds(
+            agent, agent_cfg, turn, heard, recalled, framing, profile, tools, emit, progress, start
+        )
+        reply = await self._store(
+            Message(sid, agent.agent_id, "assistant", completion.text, turn.at()),
+            recalled.hits,
+            turn.ts_ms,
+        )
+        self._keep_shown(sid, heard.user, framing)
+        timings = Timings(
+            recalled.memory_ms,
+            progress.queued_ms,
+            progress.first_token_ms,
+            (time.perf_counter() - start) * 1000,
+        )
+        self.queue.speed.turn(progress.first_token_ms)
+        explained = (
+            self._explain(agent, heard, recalled, framing, profile, messages, context)
+            if turn.explain
+            else None
+        )
+        return TurnReply(
+            completion.text,
+            reply.message_id,
+            heard.user.message_id,
+            completion.finish_reason,
+            progress.prompt_tokens,
+            progress.completion_tokens,
+            timings,
+            tuple(warnings),
+            explained,
+        )
+
+    async def _hear(self, agent: Agent, agent_cfg: AgentConfig, sid: str, turn: UserTurn) -> _Heard:
+        """Step 1: the user's words stored (and a request to forget carried out, out of the -wal
+        file too), or on a regenerate the stored words reused. Asked to forget: whatever memory is
+        set to, the user decides what is kept."""
+        if turn.replaces is not None:  # a regenerate: the words are stored already
+            user = await self._reuse_user(sid, turn.replaces)
+            asked_cues = await self.db.run(
+                retrieve.read_cues, agent.agent_id, user.text, user.ts_ms
             )
-            # Layer A's chunks stand in for their messages only once these no longer fit, and then stay:
-            # until then the prompt keeps extending the previous one (xaid.conversation.prompt).
-            before = self.folds.get(sid, 0)
-            folds = prompt.folds_needed(agent, history, budget, context, before)
-            if (
-                folds > before
-            ):  # when folding at all, fold down to half the budget: the next re-read is far off
-                folds = prompt.folds_needed(agent, history, budget // 2, context, folds)
-            self.folds[sid] = folds
-            context = dataclasses.replace(context, folds=self.folds[sid])
-            self._prune_shown(sid, uptos, history)
-            messages = prompt.build(agent, history, budget, context)
+            return _Heard(user, None, None, None, asked_cues)
+        asked = forget_request.parse(turn.text)
+        msg = Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
+        heard = await self._store_user(agent, agent_cfg, msg, asked)
+        if heard.forgotten is not None:  # the erase path took it out of the -wal file too
+            self._count_forgotten(heard.forgotten)
+        return heard
+
+    async def _tools(
+        self, agent_cfg: AgentConfig, emit: Emit
+    ) -> tuple[tuple[ToolSpec, ...], list[str]]:
+        """The agent's tools, or none (with a notice) when the provider cannot call them."""
+        if not agent_cfg.tools or self.queue.provider.supports_tools:
+            return agent_cfg.tools, []
+        warning = (
+            f"provider {self.queue.provider.name} cannot call tools with this model's chat template; "
+            "the reply is generated without tools (llama_cpp: set llm.chat_format = 'chatml-function-calling')"
+        )
+        await emit("notice", {"code": "tools_unsupported", "message": warning})
+        return (), [warning]
+
+    def _frame(self, sid: str, heard: _Heard, recalled: _Recalled) -> _Framing:
+        """The language and tone of the reply, and which recalled memories are new to the prompt:
+        memories folded into "Earlier" with their turns are no longer shown."""
+        view, forgotten = recalled.view, heard.forgotten
+        lang = (
+            forgotten.request.lang
+            if forgotten is not None
+            else language([m.text for m in view.history if m.role == "user"])
+        )
+        guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
+        self._prune_shown(sid, view.uptos, view.history)
+        if forgotten is not None and forgotten.request.kind == "topic":
+            holds = forget.term_matcher(forgotten.request.terms)
+            self.shown[sid] = [b for b in self.shown[sid] if not holds(b.text)]
+        present = {key for block in self.shown[sid] for key in block.keys}
+        fresh = [h for h in recalled.hits if not h.keys <= present]
+        if present:  # a later turn: what was recalled before is in the conversation already, and
+            # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
+            fresh = pack.within(
+                fresh, self.settings.config.memory.budget_tokens // LATER_TURN_SHARE
+            )
+        return _Framing(lang, guidance, fresh)
+
+    def _context(
+        self,
+        sid: str,
+        agent_cfg: AgentConfig,
+        heard: _Heard,
+        framing: _Framing,
+        profile: str | None,
+        view: _View,
+    ) -> prompt.Context:
+        lang, forgotten, verdict = framing.lang, heard.forgotten, heard.verdict
+        return prompt.Context(
+            profile=profile,
+            card=self.cards.get(sid),
+            tone=framing.guidance,
+            earlier=tuple(text for _, text in view.chunks),
+            folded_upto=view.uptos,
+            memories=retrieve.render(framing.fresh, lang) if framing.fresh else None,
+            suggestion=verdict.directive(lang) if verdict else None,
+            forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
+            if forgotten is not None
+            else None,
+            shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
+            lang=lang,
+            instructions=agent_cfg.system_prompt,
+        )
+
+    def _fit(
+        self,
+        agent: Agent,
+        sid: str,
+        view: _View,
+        context: prompt.Context,
+        budget: int,
+    ) -> tuple[tuple[ChatMessage, ...], prompt.Context]:
+        """The round's messages. Layer A's chunks stand in for their messages only once these no
+        longer fit, and then stay: until then the prompt keeps extending the previous one
+        (xaid.conversation.prompt). When folding at all, fold down to half the budget: the next
+        re-read is far off."""
+        before = self.folds.get(sid, 0)
+        folds = prompt.folds_needed(agent, view.history, budget, context, before)
+        if folds > before:
+            folds = prompt.folds_needed(agent, view.history, budget // 2, context, folds)
+        self.folds[sid] = folds
+        context = dataclasses.replace(context, folds=folds)
+        self._prune_shown(sid, view.uptos, view.history)
+        return prompt.build(agent, view.history, budget, context), context
+
+    async def _rounds(
+        self,
+        agent: Agent,
+        agent_cfg: AgentConfig,
+        turn: UserTurn,
+        heard: _Heard,
+        recalled: _Recalled,
+        framing: _Framing,
+        profile: str | None,
+        tools: tuple[ToolSpec, ...],
+        emit: Emit,
+        progress: _Progress,
+        start: float,
+    ) -> tuple[Completion, tuple[ChatMessage, ...], prompt.Context]:
+        """Generate; while the model calls tools, store its call and the results and go again (the
+        session read afresh from the fold cut, since the round added messages)."""
+        sid, llm = heard.user.session_id, self.settings.config.llm
+        reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
+        budget = max(256, llm.n_ctx - reply_tokens)
+        view = recalled.view
+        for round_ in range(MAX_TOOL_ROUNDS + 1):
+            if round_ > 0:
+                view = await self.db.run(self._view, sid)
+            context = self._context(sid, agent_cfg, heard, framing, profile, view)
+            messages, context = self._fit(agent, sid, view, context, budget)
             request = GenerateRequest(
                 messages,
                 tools,
-                agent_cfg.reply_tokens(cfg.llm.max_tokens),
-                agent_cfg.sampling_temperature(cfg.llm.temperature),
+                reply_tokens,
+                agent_cfg.sampling_temperature(llm.temperature),
                 session=sid,
                 stop=prompt.STOP,
-                repeat_penalty=cfg.llm.repeat_penalty,
+                repeat_penalty=llm.repeat_penalty,
                 no_copy=turn.text,
-                no_copy_tokens=cfg.llm.no_copy_tokens,
+                no_copy_tokens=llm.no_copy_tokens,
             )
             completion = await self._generate(agent, sid, request, emit, progress, start, turn)
             if not completion.tool_calls:
+                return completion, messages, context
+            if round_ == MAX_TOOL_ROUNDS:
                 break
-            if _round == MAX_TOOL_ROUNDS:
-                raise XaiError(
-                    ErrorCode.PROVIDER_ERROR,
-                    f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds",
-                )
             await self._store(
                 Message(
                     sid,
@@ -486,53 +588,48 @@ class Turns:
             progress.parts.clear()
             for call in completion.tool_calls:
                 await self._run_tool(agent, sid, call, emit, turn)
-        reply = await self._store(
-            Message(sid, agent.agent_id, "assistant", completion.text, turn.at()), hits, turn.ts_ms
-        )
+        raise ProviderError(f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
+
+    def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
+        """The memories this turn showed stay in place before its user message for the session."""
+        fresh = framing.fresh
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
                 ShownBlock(
                     user.message_id,
-                    retrieve.render(fresh, lang),
+                    retrieve.render(fresh, framing.lang),
                     frozenset(k for h in fresh for k in h.keys),
                 )
             )
-        timings = Timings(
-            memory_ms,
-            progress.queued_ms,
-            progress.first_token_ms,
-            (time.perf_counter() - start) * 1000,
-        )
-        self.queue.speed.turn(progress.first_token_ms)
-        explained = None
-        if turn.explain:
-            explained = {
-                "system_prompt": messages[0].content,
-                "directive": prompt.directive(agent, context, lang),
-                "lang": lang,
-                "memories": [h.to_wire() for h in hits],
-                "memories_new": [h.to_wire() for h in fresh],
-                "profile": profile,
-                "earlier": list(context.earlier[: context.folds]),
-                "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
-                "mood": mood.to_wire() if mood is not None else None,
-                "tone": guidance,
-                "suggestion": context.suggestion,
-                "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
-                "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
-                "forgotten": forgotten.to_wire() if forgotten is not None else None,
-            }
-        return TurnReply(
-            completion.text,
-            reply.message_id,
-            user.message_id,
-            completion.finish_reason,
-            progress.prompt_tokens,
-            progress.completion_tokens,
-            timings,
-            tuple(warnings),
-            explained,
-        )
+
+    def _explain(
+        self,
+        agent: Agent,
+        heard: _Heard,
+        recalled: _Recalled,
+        framing: _Framing,
+        profile: str | None,
+        messages: tuple[ChatMessage, ...],
+        context: prompt.Context,
+    ) -> dict[str, Any]:
+        """What the model was given and why (``explain``)."""
+        lang, verdict, mood, forgotten = framing.lang, heard.verdict, heard.mood, heard.forgotten
+        return {
+            "system_prompt": messages[0].content,
+            "directive": prompt.directive(agent, context, lang),
+            "lang": lang,
+            "memories": [h.to_wire() for h in recalled.hits],
+            "memories_new": [h.to_wire() for h in framing.fresh],
+            "profile": profile,
+            "earlier": list(context.earlier[: context.folds]),
+            "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
+            "mood": mood.to_wire() if mood is not None else None,
+            "tone": framing.guidance,
+            "suggestion": context.suggestion,
+            "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
+            "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
+            "forgotten": forgotten.to_wire() if forgotten is not None else None,
+        }
 
     def _count_forgotten(self, forgotten: Forgotten) -> None:
         counters = self.counters
@@ -602,9 +699,7 @@ class Turns:
             with anyio.move_on_after(self.settings.config.llm.tool_timeout):
                 await pending.done.wait()
             if not pending.done.is_set():
-                raise XaiError(
-                    ErrorCode.TIMEOUT, f"no session.tool_result for {call.call_id!r} in time"
-                )
+                raise Timeout(f"no session.tool_result for {call.call_id!r} in time")
             result = pending.result
             outcome = (
                 result

@@ -10,7 +10,7 @@ are unit-length float32; memory stores them as int8 (xaid.memory.vectors), tagge
 the embedder's ``name``. :func:`to_blob` / :func:`from_blob` are the float32 byte layout.
 """
 
-from .factory import load
+from .factory import Loader, load
 from .onnx import (
     INSTALL_HINT,
     Embedder,
@@ -35,6 +35,7 @@ __all__ = [
     "EmbedStats",
     "EmbedWorker",
     "Embedder",
+    "Loader",
     "OnnxEmbedder",
     "UseEmbedder",
     "cosine",

@@ -7,12 +7,17 @@ the cuts calibrated for it; building both here keeps them from ever being paired
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from ..config import MemoryConfig
 from .onnx import Embedder, OnnxEmbedder
 from .profiles import EmbedProfile, profile_for
 from .use import UseEmbedder
+
+# What loads the embedder for a config: ``load`` itself, or a stand-in that shares one loaded model
+# (the tests' in-process daemons).
+Loader = Callable[[MemoryConfig], tuple[Embedder, EmbedProfile]]
 
 
 def load(cfg: MemoryConfig) -> tuple[Embedder, EmbedProfile]:

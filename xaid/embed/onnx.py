@@ -411,6 +411,7 @@ class EmbedWorker:
                 except (anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
                     break
             self._receive.close()
+            self._send.close()  # later callers are told it stopped (ClosedResourceError in embed)
             stopped = EmbedError("the embed worker stopped")
             for request in leftovers:
                 if not request.done.is_set():

@@ -70,15 +70,47 @@ def ensure_chunks(
 ) -> tuple[list[tuple[int, str]], list[Message]]:
     """``ensure`` with each chunk's last folded message id, so a prompt can show a chunk's
     messages verbatim for as long as they still fit (xaid.conversation.prompt)."""
-    chunks = [
+    chunks = _chunks(conn, session_id)
+    upto = chunks[-1][0] if chunks else 0
+    unfolded = session_sql.messages_after(conn, session_id, upto)
+    return chunks, _fold_due(conn, session_id, chunks, unfolded, every)
+
+
+def view(
+    conn: apsw.Connection, session_id: str, every: int, shown_from: int
+) -> tuple[list[tuple[int, str]], list[Message]]:
+    """The session as a turn's prompt reads it: every chunk (folding what is due) and the messages
+    after the first ``shown_from`` chunks. A prompt that already stands chunks in for their
+    messages never shows those messages again, so a long session is not read whole on every turn
+    and tool round; one read serves both the fold and the prompt."""
+    chunks = _chunks(conn, session_id)
+    cut = chunks[shown_from - 1][0] if 0 < shown_from <= len(chunks) else 0
+    messages = session_sql.messages_after(conn, session_id, cut)
+    upto = chunks[-1][0] if chunks else 0
+    unfolded = [m for m in messages if (m.message_id or 0) > upto]
+    _fold_due(conn, session_id, chunks, unfolded, every)
+    return chunks, messages
+
+
+def _chunks(conn: apsw.Connection, session_id: str) -> list[tuple[int, str]]:
+    return [
         (int(upto), text)
         for upto, text in conn.execute(
             "SELECT upto_message_id, text FROM compressions WHERE session_id = ? ORDER BY upto_message_id",
             (session_id,),
         )
     ]
-    upto = chunks[-1][0] if chunks else 0
-    unfolded = [m for m in session_sql.messages_after(conn, session_id, upto)]
+
+
+def _fold_due(
+    conn: apsw.Connection,
+    session_id: str,
+    chunks: list[tuple[int, str]],
+    unfolded: list[Message],
+    every: int,
+) -> list[Message]:
+    """Folds the oldest half of ``unfolded`` into a new chunk (appended to ``chunks``) for as long
+    as ``every`` messages sit unfolded; the messages left unfolded."""
     intensity: dict[int, float] | None = None
     while len(unfolded) >= every:
         cut = every // 2
@@ -96,4 +128,4 @@ def ensure_chunks(
             (session_id, last, text),
         )
         chunks.append((last, text))
-    return chunks, unfolded
+    return unfolded

@@ -25,9 +25,12 @@ log = logging.getLogger(__name__)
 
 
 class Embeddings:
-    def __init__(self, db: Database, settings: Settings):
+    def __init__(
+        self, db: Database, settings: Settings, load: embedding.Loader = embedding.load
+    ) -> None:
         self.db = db
         self.settings = settings
+        self.load = load
         self.worker: EmbedWorker | None = None
         self.ready = anyio.Event()
         self.load_error = ""
@@ -39,7 +42,7 @@ class Embeddings:
         vectors into memory (after ``ready``: requests need not wait for that)."""
         try:
             embedder, self.profile = await anyio.to_thread.run_sync(
-                embedding.load, self.settings.config.memory
+                self.load, self.settings.config.memory
             )
         except Exception as exc:
             self.load_error = f"embedding model unavailable: {exc}"

@@ -65,9 +65,10 @@ class Eraser:
         """Whether a turn runs in one of the agent's sessions: forgetting all of it, or deleting it,
         would pull the session out from under the turn. The running turns are read once the
         database has answered, not before: a send that loaded its session meanwhile is running by
-        then (read before, a turn started in between stored its reply into a deleted session)."""
-        sessions = await self.db.run(_open_sessions, agent_id)
-        return bool(set(sessions) & set(self.live.active))
+        then (read before, a turn started in between stored its reply into a deleted session). The
+        answer itself is ``LiveSessions.replying``, the one every caller reads."""
+        await self.db.run(_open_sessions, agent_id)  # a barrier: what was queued before has run
+        return self.live.replying(agent_id)
 
     def on_erased(self, drop: Callable[[Erasure], None]) -> None:
         """``drop`` is called after every erase with what went, to let go of its copies."""

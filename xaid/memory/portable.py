@@ -221,11 +221,11 @@ def _utterances(raw: Any, where: str) -> list[dict[str, Any]]:
     return out
 
 
-def _highlights(ep: dict[str, Any]) -> list[sql.Highlight]:
+def _highlights(ep: dict[str, Any]) -> list[sql.PeakExport]:
     """The episode's highlights as the file has them (a time, intensity and specificity it lacks
     are the episode's end and 0)."""
     return [
-        sql.Highlight(
+        sql.PeakExport(
             h["text"],
             h["ts"] if isinstance(h.get("ts"), int) else ep["ended_ms"],
             float(h.get("intensity") or 0.0),
@@ -236,7 +236,7 @@ def _highlights(ep: dict[str, Any]) -> list[sql.Highlight]:
     ]
 
 
-def _searched(ep: dict[str, Any]) -> list[sql.Highlight]:
+def _searched(ep: dict[str, Any]) -> list[sql.PeakExport]:
     """Highlights are searched as such only in files without turns (older exports); with the turns
     present, the utterances hold the same words, as in an episode consolidated here (episodes.py).
     They are stored either way (issue 22 item 11: a round trip lost every one of them)."""

@@ -140,10 +140,12 @@ def _said_in(
     }
 
 
-def topic(conn: apsw.Connection, agent_id: str, query: str) -> str:
-    """What to embed for ``query``: without the names of the people in the conversation, which stand for
-    "I" and "you" and would pull every turn that greets them by name ("Hey Caroline!") towards it."""
-    return cues.named(query, utterance_sql.participants(conn, agent_id))[1]
+def read_cues(conn: apsw.Connection, agent_id: str, query: str, now_ms: int) -> cues.Cues:
+    """What ``query`` asks beyond its words, read once for both the embedding and ``search``. Its
+    ``topic`` is what to embed: the query without the names of the people in the conversation,
+    which stand for "I" and "you" and would pull every turn that greets them by name ("Hey
+    Caroline!") towards it."""
+    return cues.read(query, now_ms, utterance_sql.participants(conn, agent_id))
 
 
 def candidates_for(budget_tokens: int) -> int:
@@ -166,11 +168,13 @@ def search(
     profile: EmbedProfile = MINILM,
     fusion: str = "mix",
     fill: bool = True,
+    asked: cues.Cues | None = None,
 ) -> tuple[list[Hit], int]:
     """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
     embedding model's, whose cosine cuts decide what counts as a vector match. ``fill`` lets weak vector
     matches take budget the real ones leave (memory.search); a turn's prompt takes real matches only,
-    since every memory shown is read again by the model and a stray one is worse than none."""
+    since every memory shown is read again by the model and a stray one is worse than none.
+    ``asked``: the query's cues when the caller has read them already (``read_cues``)."""
     chinese = index.mostly_cjk(query)
     if chinese and not profile.multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
@@ -186,11 +190,10 @@ def search(
     opener = index.is_opener(
         query
     )  # "Morning", "早": nothing to match on; keyword hits would be noise
-    asked = (
-        cues.read(query, now_ms, utterance_sql.participants(conn, agent_id))
-        if not opener
-        else cues.NONE
-    )
+    if opener:
+        asked = cues.NONE
+    elif asked is None:
+        asked = read_cues(conn, agent_id, query, now_ms)
     keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
     recent_ids = {
         r[0]

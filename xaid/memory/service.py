@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 import apsw
 from anyio.abc import TaskGroup
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import Internal
 
 from ..clock import DAY_MS, Clock
 from ..live import LiveSessions
@@ -117,9 +117,7 @@ class Memory:
             return None
         state = await self.db.run(sql.job_state, session_id)
         if state == "failed":
-            raise XaiError(
-                ErrorCode.INTERNAL, f"consolidation of {session_id!r} failed; see the daemon log"
-            )
+            raise Internal(f"consolidation of {session_id!r} failed; see the daemon log")
         return await self.db.run(sql.episode_for_session, session_id)
 
     async def jobs(self) -> None:

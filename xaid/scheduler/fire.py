@@ -18,7 +18,9 @@ import apsw
 
 from ..clock import DAY_MS
 from ..mood.tone import VERY_LOW_VALENCE
+from ..store import memory as memory_sql
 from ..store import recall as sql
+from ..store import sessions as session_sql
 from ..store.recall import RecallItem, Settings
 from ..text import cjk
 from . import arm
@@ -79,19 +81,12 @@ def allowed(item: RecallItem, s: Settings) -> bool:
 def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
     if item.source_episode is None:
         return None if item.scene != "manual" else 1.0
-    row = conn.execute(
-        "SELECT tension FROM episodes WHERE episode_id = ?", (item.source_episode,)
-    ).fetchone()
-    return float(row[0]) if row else None
+    return memory_sql.episode_tension(conn, item.source_episode)
 
 
 def _sore_since(conn: apsw.Connection, agent_id: str) -> int | None:
     """When the latest session that closed very low (grief, despair) ended, if there is one."""
-    row = conn.execute(
-        "SELECT MAX(ended_ms) FROM episodes WHERE agent_id = ? AND closing_valence <= ?",
-        (agent_id, VERY_LOW_VALENCE),
-    ).fetchone()
-    return int(row[0]) if row and row[0] is not None else None
+    return memory_sql.last_ended_at_most(conn, agent_id, VERY_LOW_VALENCE)
 
 
 def held_back(
@@ -141,17 +136,9 @@ def evaluate(
         return Verdict(None, "the scheduler is off for this agent")
     # The first turn sent live: history a client ingested first (an app syncing its chat log) is
     # not the user opening the session, but what it says counts as having come up.
-    live_turns = conn.execute(
-        "SELECT live_turns FROM sessions WHERE session_id = ?", (session_id,)
-    ).fetchone()
-    if live_turns is None or live_turns[0] != 1:
+    if session_sql.live_turns(conn, session_id) != 1:
         return Verdict(None, "not the first user turn of the session")
-    said_before = [
-        r[0]
-        for r in conn.execute(
-            "SELECT text FROM messages WHERE session_id = ? AND role = 'user'", (session_id,)
-        )
-    ]
+    said_before = session_sql.user_texts(conn, session_id)
     text = "\n".join([*said_before, text]) if said_before else text
     verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, close=True)
     if verdict.item is not None:

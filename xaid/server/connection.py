@@ -30,10 +30,17 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 from xaiclient.wire import (
+    BadRequest,
+    Cancelled,
     ErrorCode,
     FrameDecoder,
     FrameTooLarge,
+    Internal,
+    Overloaded,
     Request,
+    ShuttingDown,
+    Timeout,
+    UnknownMethod,
     XaiError,
     decode_payload,
     encode_frame,
@@ -91,6 +98,7 @@ class Connection:
                 data = await cpu.run(encode_frame, frame) if off_loop else encode_frame(frame)
                 if len(data) > cfg.max_frame_bytes and "result" in frame:
                     # The client would refuse it and lose the connection; say so in a frame it can read.
+                    # Built, not raised: the plain error keeps the data this reply has always carried.
                     err = XaiError(
                         ErrorCode.FRAME_TOO_LARGE,
                         f"the reply ({len(data)} bytes) exceeds the frame limit; "
@@ -218,7 +226,7 @@ class Connection:
         else:
             log.debug("closing a connection idle for %g s", cfg.idle_seconds)
             text = f"no request for {cfg.idle_seconds:g} s; closing the idle connection"
-        await self.send_error(None, XaiError(ErrorCode.TIMEOUT, text))
+        await self.send_error(None, Timeout(text))
         self._hang_up()
 
     async def _drain_frames(self, decoder: FrameDecoder, tg: TaskGroup) -> bool:
@@ -263,24 +271,17 @@ class Connection:
             return
         error: XaiError | None = None
         if req.id in self._inflight:
-            error = XaiError(
-                ErrorCode.BAD_REQUEST, f"request id {safe_repr(req.id)} is already in flight"
-            )
+            error = BadRequest(f"request id {safe_repr(req.id)} is already in flight")
         elif req.method not in METHODS:
-            error = XaiError(
-                ErrorCode.UNKNOWN_METHOD,
+            error = UnknownMethod(
                 f"unknown method {safe_repr(req.method)}",
                 {"method": req.method[:200]},
             )
         elif len(self._inflight) >= self.app.config.server.max_inflight:
             limit = self.app.config.server.max_inflight
-            error = XaiError(
-                ErrorCode.OVERLOADED, f"more than {limit} requests in flight on this connection"
-            )
+            error = Overloaded(f"more than {limit} requests in flight on this connection")
         elif self.app.shutting_down and req.method not in ALWAYS_ALLOWED:
-            error = XaiError(
-                ErrorCode.SHUTTING_DOWN, "xaid is shutting down; retry after it restarts"
-            )
+            error = ShuttingDown("xaid is shutting down; retry after it restarts")
         if error is not None:
             await self.send_error(req.id, error)
             return
@@ -327,9 +328,7 @@ class Connection:
                     log.exception("method %s failed", req.method)
                     await self.send_error(req.id, _internal(exc))
             if scope.cancelled_caught and not self._closed:
-                await self.send_error(
-                    req.id, XaiError(ErrorCode.CANCELLED, "the request was cancelled")
-                )
+                await self.send_error(req.id, Cancelled("the request was cancelled"))
         finally:
             self.app.calls_in_flight -= 1
             del self._inflight[req.id]
@@ -344,4 +343,4 @@ _NO_LOCK = contextlib.nullcontext()
 
 
 def _internal(exc: Exception) -> XaiError:
-    return XaiError(ErrorCode.INTERNAL, f"internal error: {type(exc).__name__}")
+    return Internal(f"internal error: {type(exc).__name__}")

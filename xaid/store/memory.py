@@ -239,7 +239,54 @@ def insert_highlight(
 
 @dataclass(frozen=True, slots=True)
 class Highlight:
-    """A verbatim peak of an episode, as an export carries it."""
+    highlight_id: int
+    episode_id: int
+    text: str
+    ts_ms: int
+    refs: tuple[str, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "highlight_id": self.highlight_id,
+            "episode_id": self.episode_id,
+            "text": self.text,
+            "ts": self.ts_ms,
+            "refs": list(self.refs),
+        }
+
+
+def get_highlight(conn: apsw.Connection, agent_id: str, highlight_id: int) -> Highlight | None:
+    row = conn.execute(
+        "SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
+        "agent_id = ?",
+        (highlight_id, agent_id),
+    ).fetchone()
+    if row is None:
+        return None
+    return Highlight(row[0], row[1], row[2], row[3], refs_of(conn, "highlight", highlight_id))
+
+
+def episode_tension(conn: apsw.Connection, episode_id: int) -> float | None:
+    """The unresolved tension an episode closed with; None when the episode is gone."""
+    row = conn.execute(
+        "SELECT tension FROM episodes WHERE episode_id = ?", (episode_id,)
+    ).fetchone()
+    return float(row[0]) if row else None
+
+
+def last_ended_at_most(conn: apsw.Connection, agent_id: str, valence: float) -> int | None:
+    """When the latest episode of ``agent_id`` that closed at ``valence`` or below ended."""
+    row = conn.execute(
+        "SELECT MAX(ended_ms) FROM episodes WHERE agent_id = ? AND closing_valence <= ?",
+        (agent_id, valence),
+    ).fetchone()
+    return int(row[0]) if row and row[0] is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class PeakExport:
+    """A verbatim peak of an episode, as an export carries it (``Highlight`` is one as memory.get
+    shows it)."""
 
     text: str
     ts_ms: int
@@ -255,9 +302,9 @@ class Highlight:
         }
 
 
-def highlights_of(conn: apsw.Connection, episode_id: int) -> list[Highlight]:
+def highlights_of(conn: apsw.Connection, episode_id: int) -> list[PeakExport]:
     return [
-        Highlight(*r)
+        PeakExport(*r)
         for r in conn.execute(
             "SELECT text, ts_ms, intensity, specificity FROM highlights WHERE episode_id = ? "
             "ORDER BY ts_ms, highlight_id",

@@ -8,6 +8,8 @@ from typing import Any
 
 import apsw
 
+from . import agents
+from .agents import Agent
 from .errors import Conflict, NotFound
 
 
@@ -115,6 +117,35 @@ def open_per_agent(conn: apsw.Connection) -> dict[str, int]:
 def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     row = conn.execute(f"{_SESSION} WHERE s.session_id = ?", (session_id,)).fetchone()
     return Session(*row) if row else None
+
+
+def with_agent(conn: apsw.Connection, session_id: str) -> tuple[Session, Agent | None] | None:
+    """The session and its agent in one read: a turn needs both before anything else."""
+    session = get_session(conn, session_id)
+    return None if session is None else (session, agents.get(conn, session.agent_id))
+
+
+def count_open(conn: apsw.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM sessions WHERE closed_ms IS NULL").get)
+
+
+def live_turns(conn: apsw.Connection, session_id: str) -> int | None:
+    """How many user turns were sent live in the session (not ingested); None: no such session."""
+    row = conn.execute(
+        "SELECT live_turns FROM sessions WHERE session_id = ?", (session_id,)
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def user_texts(conn: apsw.Connection, session_id: str) -> list[str]:
+    """What the user said in the session, in the order stored."""
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT text FROM messages WHERE session_id = ? AND role = 'user' ORDER BY message_id",
+            (session_id,),
+        )
+    ]
 
 
 def list_sessions(

@@ -52,9 +52,7 @@ def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: 
             ]
         proc.stop()
         conn = apsw.Connection(str(proc.db_path))
-        chunks = conn.execute(
-            "SELECT count(*) FROM compressions WHERE session_id = ?", (sid,)
-        ).fetchone()[0]
+        chunks = conn.execute("SELECT count(*) FROM compressions WHERE session_id = ?", (sid,)).get
         conn.close()
     assert chunks >= 2  # Layer A folded as before ...
     # ... but 16 short messages fit 4,096 tokens: the prompt kept them verbatim

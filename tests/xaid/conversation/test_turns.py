@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from xaiclient import AsyncClient, Client, XaiError
+from xaiclient.client import Stream
 
 from testkit.inproc import InProcessDaemon
 
@@ -79,12 +82,12 @@ def test_restart_keeps_the_conversation_and_the_open_session(daemon: InProcessDa
 
 
 @pytest.fixture
-def slow_daemon(tmp_path: Path):
+def slow_daemon(tmp_path: Path) -> Iterator[InProcessDaemon]:
     with InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "40"}) as proc:
         yield proc
 
 
-def _cancel_after(stream, n: int) -> list[str]:  # type: ignore[no-untyped-def]
+def _cancel_after(stream: Stream, n: int) -> list[str]:
     received = []
     with pytest.raises(XaiError) as info:
         for ev in stream:
@@ -179,6 +182,7 @@ def test_unanswered_tool_call_times_out_and_the_history_stays_readable(tmp_path:
 
 
 def test_agent_config_is_validated(client: Client) -> None:
+    config: dict[str, Any]
     for config in (
         {"tool": []},
         {"tools": [{"name": "bad name"}]},
@@ -271,7 +275,7 @@ def test_generation_queue_is_fair_across_agents(slow_daemon: InProcessDaemon) ->
 
 
 def test_async_client_many_calls_in_flight(daemon: InProcessDaemon) -> None:
-    async def scenario() -> list[object]:
+    async def scenario() -> list[Any]:
         async with AsyncClient(daemon.socket) as c:
             await c.agent_create("many")
             sids = [(await c.session_open("many"))["session_id"] for _ in range(8)]

@@ -65,7 +65,7 @@ def test_empty_input(embedder: UseEmbedder) -> None:
 
 def test_string_instead_of_list_is_refused(embedder: UseEmbedder) -> None:
     with pytest.raises(TypeError):
-        embedder.embed("one string")  # type: ignore[arg-type]
+        embedder.embed("one string")
 
 
 def test_english_and_chinese_share_one_space(embedder: UseEmbedder) -> None:
@@ -217,14 +217,15 @@ def _vectors_and_texts(db: Path) -> tuple[str, dict[int, str], set[int]]:
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     try:
-        model = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").fetchone()[0]
+        model = conn.execute("SELECT value FROM meta WHERE key = 'embed_model'").get
         # every memory but small talk, which is found by its words only (docs/memory.md, Turns)
-        texts = dict(
-            conn.execute(
+        texts = {
+            int(item_id): str(text)
+            for item_id, text in conn.execute(
                 "SELECT m.item_id, m.text FROM memory_items m LEFT JOIN utterances u "
                 "ON m.kind = 'utterance' AND u.utterance_id = m.source_id WHERE coalesce(u.embedded, 1) = 1"
-            ).fetchall()
-        )
+            )
+        }
         with_vectors = {r[0] for r in conn.execute("SELECT item_id FROM memory_vectors")}
     finally:
         conn.close()

@@ -13,7 +13,7 @@ import pytest
 from xaid.memory import draft, rewrite
 from xaid.store.mood import MoodState
 from xaid.store.sessions import Message
-from xaid.text.lang import cjk_share
+from xaid.text.lang import Lang, cjk_share
 
 DAY0 = 1_764_547_200_000  # 2025-12-01 00:00 UTC
 SESSIONS = {
@@ -49,7 +49,7 @@ def frame_of(summary: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_frame_is_in_the_language_of_the_session(lang: str) -> None:
+def test_the_frame_is_in_the_language_of_the_session(lang: Lang) -> None:
     d = draft.draft(session(lang), {}, WORN_OUT, "Mia" if lang == "en" else "小雅")
     frame = frame_of(d.summary)
     if lang == "zh":
@@ -70,14 +70,14 @@ def test_the_frame_is_in_the_language_of_the_session(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_named_user_is_named_in_either_language(lang: str) -> None:
+def test_a_named_user_is_named_in_either_language(lang: Lang) -> None:
     d = draft.draft(session(lang, speaker="Lena"), {}, None, "Mia")
     assert d.summary.count(draft.said("Lena", SESSIONS[lang][0], lang)) == 1
     assert "Lena" in frame_of(d.summary).split("Mia")[0]  # who talked with the agent
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_forgetting_every_quote_leaves_only_a_frame_which_is_no_episode(lang: str) -> None:
+def test_forgetting_every_quote_leaves_only_a_frame_which_is_no_episode(lang: Lang) -> None:
     d = draft.draft(session(lang), {}, None, "Mia")
     assert (
         rewrite.without(d.summary, lambda s: "腿" in s or "legs" in s, rewrite.EPISODE_FRAMES)

@@ -7,7 +7,7 @@ import pytest
 from xaid.memory.forget import term_matcher
 from xaid.memory.forget_request import ForgetRequest, instruction, parse, placeholder
 
-TOPIC_EN = [
+TOPIC_EN: list[tuple[str, tuple[str, ...]]] = [
     ("Forget what I told you about my ex.", ("ex",)),
     ("Delete what I said about the loan.", ("loan",)),
     ("Could you forget what I said about my sister's wedding?", ("sister", "wedding")),
@@ -29,7 +29,7 @@ PREVIOUS_EN = [
     "You don't need to remember that.",
     "Forget what I told you about him.",
 ]
-TOPIC_ZH = [
+TOPIC_ZH: list[tuple[str, tuple[str, ...]]] = [
     ("把我前男友的事忘了吧", ("前男友",)),
     ("请把关于贷款的事都删了", ("贷款",)),
     ("你能不能把我说的关于前男友的事忘掉", ("前男友",)),

@@ -231,8 +231,8 @@ def test_consolidation_resumes_exactly_once_after_a_crash(tmp_path: Path) -> Non
     assert sorted(e["session_id"] for e in episodes) == sorted(sessions)
     proc.stop()
     conn = apsw.Connection(str(proc.db_path))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").fetchone()[0] == 0
+    assert conn.execute("PRAGMA integrity_check").get == "ok"
+    assert conn.execute("SELECT count(*) FROM jobs WHERE state != 'done'").get == 0
     conn.close()
 
 
@@ -334,7 +334,7 @@ def test_a_new_embedding_model_re_embeds_what_is_stored(tmp_path: Path) -> None:
     conn = apsw.Connection(str(proc.db_path))
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
-    texts = dict(conn.execute("SELECT m.item_id, m.text FROM memory_items m").fetchall())
+    texts = {i: t for i, t in conn.execute("SELECT m.item_id, m.text FROM memory_items m")}
     with_vectors = {r[0] for r in conn.execute("SELECT item_id FROM memory_vectors")}
     conn.close()
     assert {i for i, t in texts.items() if "Kyoto" in t} <= with_vectors
@@ -381,3 +381,29 @@ def test_dates_are_resolved_in_the_users_time_zone(tmp_path: Path) -> None:
         facts = " ".join(f["text"] for f in current_facts(c, "mia"))
     assert "2026-03-04" in facts and "2026-03-03" not in facts, facts
     assert "2026-03-05" in facts, facts  # 后天: the day after tomorrow, in Shanghai
+
+
+def test_two_daemons_in_one_process_keep_their_own_time_zones(tmp_path: Path) -> None:
+    """The zone is each daemon's own (its Settings, in the context of what it runs), not the
+    process's: side by side, Shanghai's "tomorrow" is 4 March and UTC's is 3 March, and each
+    daemon's log names its own zone and holds only its own lines."""
+    morning = 1_772_494_200_000  # 2026-03-03 07:30 +08:00, 2026-03-02 23:30 UTC
+    lines = ["I have a dentist appointment tomorrow at 4pm.", "我后天要去杭州出差。"]
+    with (
+        InProcessDaemon(tmp_path / "sh", env={"XAID_MEMORY_TIMEZONE": "Asia/Shanghai"}) as sh,
+        InProcessDaemon(tmp_path / "utc", env={"XAID_MEMORY_TIMEZONE": "UTC"}) as utc,
+        sh.client() as in_shanghai,
+        utc.client() as in_utc,
+    ):
+        for c in (in_shanghai, in_utc):
+            c.agent_create("mia")
+        talk(in_shanghai, "mia", lines, morning)
+        talk(in_utc, "mia", lines, morning)
+        shanghai = " ".join(f["text"] for f in current_facts(in_shanghai, "mia"))
+        universal = " ".join(f["text"] for f in current_facts(in_utc, "mia"))
+        logs = sh.log(), utc.log()
+    assert "2026-03-04" in shanghai and "2026-03-05" in shanghai, shanghai
+    assert "2026-03-03" in universal and "2026-03-04" in universal, universal
+    assert "2026-03-05" not in universal, universal
+    assert "time zone Asia/Shanghai" in logs[0] and "time zone UTC" not in logs[0]
+    assert "time zone UTC" in logs[1] and "Asia/Shanghai" not in logs[1]

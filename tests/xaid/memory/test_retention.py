@@ -84,12 +84,12 @@ def _session(
 
 
 def _count(conn: apsw.Connection, sql: str, *args: Any) -> int:
-    return int(conn.execute(sql, args).fetchone()[0])
+    return int(conn.execute(sql, args).get)
 
 
 def _clean(conn: apsw.Connection) -> None:
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("PRAGMA integrity_check").get == "ok"
 
 
 @pytest.fixture
@@ -337,9 +337,10 @@ def test_old_transcripts_go_and_their_memories_stay(tmp_path: Path) -> None:
             conn.execute("SELECT kind, item_id, ref FROM sources ORDER BY 1, 2, 3").fetchall()
             == sources_before
         )
-        pruned_at = dict(
-            conn.execute("SELECT session_id, transcript_pruned_ms FROM sessions").fetchall()
-        )
+        pruned_at = {
+            sid: ms
+            for sid, ms in conn.execute("SELECT session_id, transcript_pruned_ms FROM sessions")
+        }
         assert pruned_at == {en: T0 + 100 * DAY, zh: T0 + 100 * DAY, recent: None, still_open: None}
 
 
@@ -365,4 +366,4 @@ def test_deleted_message_ids_are_never_given_out_again(tmp_path: Path) -> None:
     again = db.call(
         sessions.insert_message, Message("s1", "a", "user", "a new message", 10)
     ).message_id
-    assert again is not None and again > max(first)
+    assert again is not None and again > max(i or 0 for i in first)

@@ -79,12 +79,8 @@ def test_hybrid_search_ranks_meaning_keywords_and_recency(
     assert "上海" in search("上海")[0].text  # trigram keyword index, no Chinese in MiniLM
     assert all(h.when for h in search("Kyoto"))
     # only agent a's items ever come back, and references were counted
-    assert (
-        db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'b'").fetchone()[0] == 0
-    )
-    assert (
-        db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'a'").fetchone()[0] > 0
-    )
+    assert db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'b'").get == 0
+    assert db.conn.execute("SELECT sum(ref_count) FROM facts WHERE agent_id = 'a'").get > 0
     hits = db.call(
         lambda c: retrieve.search(
             c,

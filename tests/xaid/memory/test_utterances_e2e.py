@@ -193,7 +193,7 @@ def _embedded(db: Path) -> dict[tuple[str, str], bool]:
         bool(has) == bool(flag) for _, _, has, flag in rows
     )  # the flag says what the vector table holds
     # (with a model that reads every language; under MiniLM a Chinese turn is worth a vector it cannot have yet)
-    return {(agent, text): bool(has) for agent, text, has, _ in rows}
+    return {(str(agent), str(text)): bool(has) for agent, text, has, _ in rows}
 
 
 def test_small_talk_has_no_vector_and_old_turns_keep_only_their_words(

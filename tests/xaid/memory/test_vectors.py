@@ -130,7 +130,7 @@ def test_float_vectors_of_an_older_version_are_converted(tmp_path: Path) -> None
             "INSERT INTO meta (key, value) VALUES ('embed_model', ?)",
             (f"{embedder.name}:{embedder.dim}",),
         )
-        ids = []
+        ids: list[int] = []
         for text, vec in zip(texts, vecs, strict=True):
             ids.append(index.add(conn, "a", "fact", len(ids) + 1, text, 0, None))
             conn.execute(

@@ -23,20 +23,20 @@ def read(text: str) -> Reading:
 # -- tiredness, negation, degree ---------------------------------------------------------------------
 
 
-def test_bu_lei_is_not_tired_while_lei_is():
+def test_bu_lei_is_not_tired_while_lei_is() -> None:
     assert read("不累").fatigue < 0.2
     assert read("我一点也不累").fatigue < 0.2
     assert read("我不觉得累").fatigue < 0.2
     assert read("累").fatigue >= 0.5
 
 
-def test_chinese_tiredness_has_degrees():
+def test_chinese_tiredness_has_degrees() -> None:
     assert read("累死了").fatigue > read("有点累").fatigue > read("今天吃了面条").fatigue == 0.0
     assert read("累得要命").fatigue > read("累").fatigue
     assert read("不太累").fatigue < read("有点累").fatigue
 
 
-def test_english_exhaustion():
+def test_english_exhaustion() -> None:
     r = read("I'm exhausted")
     assert r.fatigue > 0.6
     assert r.valence < 0
@@ -60,11 +60,11 @@ def test_english_exhaustion():
         "今天累成狗",
     ],
 )
-def test_tired_phrases(text: str):
+def test_tired_phrases(text: str) -> None:
     assert read(text).fatigue >= 0.5
 
 
-def test_a_head_that_pounds_after_a_long_day_reads_as_overload_in_both_languages():
+def test_a_head_that_pounds_after_a_long_day_reads_as_overload_in_both_languages() -> None:
     for text in ("my head is pounding", "脑袋嗡嗡的"):
         r = read(text)
         assert r.valence < -0.2 and r.intensity >= 0.5, text
@@ -76,44 +76,44 @@ def test_a_head_that_pounds_after_a_long_day_reads_as_overload_in_both_languages
 # -- negation and idioms -----------------------------------------------------------------------------
 
 
-def test_not_bad_at_all_is_positive():
+def test_not_bad_at_all_is_positive() -> None:
     assert read("not bad at all").valence > 0
     assert read("not bad").valence > 0
     assert read("不错").valence > 0
 
 
-def test_negated_positive_is_negative():
+def test_negated_positive_is_negative() -> None:
     assert read("I'm not happy").valence < 0
     assert read("I don't feel happy").valence < 0
     assert read("我不开心").valence < 0
     assert read("我不是很开心").valence < 0
 
 
-def test_softened_denial_is_milder_than_plain_denial_and_the_feeling():
+def test_softened_denial_is_milder_than_plain_denial_and_the_feeling() -> None:
     assert read("I'm sad").valence < read("not very sad").valence
     assert -0.4 < read("不太好").valence < 0
     assert read("不太好").valence > read("难过").valence
 
 
-def test_reassurances_are_not_negative():
+def test_reassurances_are_not_negative() -> None:
     for text in ("没事", "没关系", "no problem", "no worries", "别担心"):
         r = read(text)
         assert r.valence >= 0, text
         assert r.intensity < 0.3, text
 
 
-def test_cant_wait_is_excitement_not_negation():
+def test_cant_wait_is_excitement_not_negation() -> None:
     r = read("I can't wait!")
     assert r.valence > 0.4
     assert r.arousal > 0.6
 
 
-def test_negator_does_not_reach_across_a_clause():
+def test_negator_does_not_reach_across_a_clause() -> None:
     assert read("no, I'm happy").valence > 0.3
     assert read("我不知道为什么，很难过").valence < -0.4
 
 
-def test_false_friends_carry_no_feeling():
+def test_false_friends_carry_no_feeling() -> None:
     for text in ("好多人在超市", "经验积累", "sit down please", "good morning", "你好"):
         assert read(text) == NEUTRAL_READING, text
 
@@ -121,19 +121,19 @@ def test_false_friends_carry_no_feeling():
 # -- failures, mixtures --------------------------------------------------------------------------------
 
 
-def test_chinese_crash_and_tiredness():
+def test_chinese_crash_and_tiredness() -> None:
     r = read("最近项目搞崩了，很累")
     assert r.fatigue > 0.5
     assert r.valence < 0
 
 
-def test_english_crash_and_tiredness():
+def test_english_crash_and_tiredness() -> None:
     r = read("the project crashed, I'm exhausted")
     assert r.fatigue > 0.5
     assert r.valence < 0
 
 
-def test_mixed_feelings_keep_each_dimension():
+def test_mixed_feelings_keep_each_dimension() -> None:
     r = read("so tired but so excited about tomorrow!!")
     assert r.fatigue > 0.4
     assert r.valence > 0
@@ -142,7 +142,7 @@ def test_mixed_feelings_keep_each_dimension():
     assert zh.fatigue > 0.4 and zh.valence > 0 and zh.arousal > 0.5
 
 
-def test_mixed_languages_in_one_message():
+def test_mixed_languages_in_one_message() -> None:
     r = read("今天加班 so tired 😫")
     assert r.fatigue > 0.6
     assert len(r.cues) >= 3
@@ -151,12 +151,12 @@ def test_mixed_languages_in_one_message():
 # -- intensity ------------------------------------------------------------------------------------------
 
 
-def test_chinese_joy_with_exclamations():
+def test_chinese_joy_with_exclamations() -> None:
     assert read("我好开心！！").valence > 0.5
     assert read("我好开心！！").arousal > read("我开心").arousal
 
 
-def test_mild_annoyance_is_weaker_than_strong():
+def test_mild_annoyance_is_weaker_than_strong() -> None:
     mild, strong = read("有点烦"), read("烦死了")
     assert mild.valence < 0 and strong.valence < 0
     assert mild.valence > strong.valence
@@ -164,18 +164,18 @@ def test_mild_annoyance_is_weaker_than_strong():
 
 
 @pytest.mark.parametrize("text", ["I'm exhausted", "累死了", "I'm furious", "气死了", "烦死了"])
-def test_strong_feelings_are_intense(text: str):
+def test_strong_feelings_are_intense(text: str) -> None:
     assert read(text).intensity >= 0.7
 
 
 @pytest.mark.parametrize(
     "text", ["I'm a bit annoyed", "有点烦", "有点累", "ok", "还行", "slightly worried"]
 )
-def test_mild_feelings_are_not(text: str):
+def test_mild_feelings_are_not(text: str) -> None:
     assert read(text).intensity <= 0.45
 
 
-def test_emphasis_raises_arousal_and_intensity():
+def test_emphasis_raises_arousal_and_intensity() -> None:
     plain, loud = read("I'm angry"), read("I'm ANGRY!!!")
     assert loud.arousal > plain.arousal
     assert loud.intensity > plain.intensity
@@ -184,7 +184,7 @@ def test_emphasis_raises_arousal_and_intensity():
 # -- emoji, nothing at all, confidence -----------------------------------------------------------------
 
 
-def test_emoji_alone():
+def test_emoji_alone() -> None:
     assert read("😭").valence < -0.3
     assert read("😴").fatigue > 0.4
     assert read("🎉").valence > 0.3
@@ -193,25 +193,25 @@ def test_emoji_alone():
 @pytest.mark.parametrize(
     "text", ["Morning", "早", "I had lunch with Tom at noon", "明天下午三点开会", "", "!!!"]
 )
-def test_no_cue_means_no_reading(text: str):
+def test_no_cue_means_no_reading(text: str) -> None:
     r = read(text)
     assert r.confidence == 0.0
     assert r.cues == ()
     assert r == NEUTRAL_READING
 
 
-def test_confidence_grows_with_cues():
+def test_confidence_grows_with_cues() -> None:
     one, two = read("I'm tired"), read("I'm tired and sad and stressed")
     assert 0 < one.confidence < two.confidence <= 0.95
     assert read("ok").confidence < read("I'm exhausted").confidence
 
 
-def test_cues_explain_what_fired():
+def test_cues_explain_what_fired() -> None:
     assert read("我有点累").cues == ("有点+累",)
     assert read("I'm not happy").cues == ("not+happy",)
 
 
-def test_readings_stay_in_range():
+def test_readings_stay_in_range() -> None:
     texts = [
         "累死了累死了累死了！！！",
         "HAPPY HAPPY HAPPY!!! 😄😄😄🎉",
@@ -238,7 +238,7 @@ class Fixed:
         return self.reading
 
 
-def test_combined_weights_by_confidence():
+def test_combined_weights_by_confidence() -> None:
     sure = Fixed("a", Reading(-0.8, 0.6, 0.9, 0.8, 0.9, ("x",)))
     unsure = Fixed("b", Reading(0.8, 0.3, 0.0, 0.2, 0.1, ("y",)))
     r = CombinedClassifier([sure, unsure]).classify("anything")
@@ -247,7 +247,7 @@ def test_combined_weights_by_confidence():
     assert r.cues == ("a:x", "b:y")
 
 
-def test_combined_ignores_a_classifier_that_found_nothing():
+def test_combined_ignores_a_classifier_that_found_nothing() -> None:
     silent = Fixed("silent", NEUTRAL_READING)
     r = CombinedClassifier([rules, silent]).classify("I'm exhausted")
     assert r.fatigue == pytest.approx(read("I'm exhausted").fatigue)

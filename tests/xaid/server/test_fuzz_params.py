@@ -93,8 +93,11 @@ def test_every_method_answers_random_params_with_a_documented_code(fuzzed: Daemo
             f"{method} {sent!r}: {message}"
         )  # a bug, by docs/protocol.md section 11
 
-    for method in methods:
-        fuzz_method(method, math.ceil(EXAMPLES / len(methods)), check)
+    try:
+        for method in methods:
+            fuzz_method(method, math.ceil(EXAMPLES / len(methods)), check)
+    finally:
+        raw.close()
     with fuzzed.client() as c:
         assert c.ping() == {}
         after = keeper_state(c, keeper_sid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ FRAME = 65_536  # small, so a few hundred rows already need several pages
 
 
 @pytest.fixture
-def small(tmp_path: Path) -> InProcessDaemon:
+def small(tmp_path: Path) -> Iterator[InProcessDaemon]:
     with InProcessDaemon(
         tmp_path / "d",
         env={"XAID_SERVER_MAX_FRAME_BYTES": str(FRAME), "XAID_SERVER_MAX_OPEN_SESSIONS": "10000"},

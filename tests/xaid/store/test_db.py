@@ -20,8 +20,8 @@ from xaid.store.sessions import Message
 def test_fresh_database_is_migrated_in_wal_mode(tmp_path: Path) -> None:
     db = Database(tmp_path / "x.db")
     assert current_version(db.conn) == len(migrations()) >= 1
-    assert db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert db.conn.execute("PRAGMA journal_mode").get == "wal"
+    assert db.conn.execute("PRAGMA foreign_keys").get == 1
     db.close()
     again = connect(tmp_path / "x.db")  # reopening applies nothing twice
     assert current_version(again) == len(migrations())

@@ -53,8 +53,8 @@ def test_migration_010_keeps_every_id_and_the_keyword_index(tmp_path: Path) -> N
     conn = apsw.Connection(str(path))
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
-    conn.create_scalar_function("cjk_bigrams", store_db.cjk_bigrams, 1, deterministic=True)
-    conn.create_scalar_function("cjk_runs", store_db.cjk_runs, 1, deterministic=True)
+    conn.create_scalar_function("cjk_bigrams", store_db.cjk_bigrams, 1, deterministic=True)  # type: ignore[arg-type]  # as in store.db: apsw types a function of any SQL values
+    conn.create_scalar_function("cjk_runs", store_db.cjk_runs, 1, deterministic=True)  # type: ignore[arg-type]
     conn.execute("PRAGMA foreign_keys = ON")
     for number, _name, sql in migrations()[:9]:
         with conn:
@@ -97,8 +97,8 @@ def test_migration_010_keeps_every_id_and_the_keyword_index(tmp_path: Path) -> N
             "INSERT INTO memory_items (agent_id, kind, source_id, text, ts_ms) "
             "VALUES ('mia', 'highlight', 6, 'x', 1)"
         )
-    assert db.execute("SELECT max(highlight_id) FROM highlights").fetchone()[0] == 6
-    assert db.execute("SELECT max(item_id) FROM memory_items").fetchone()[0] == 12
+    assert db.execute("SELECT max(highlight_id) FROM highlights").get == 6
+    assert db.execute("SELECT max(item_id) FROM memory_items").get == 12
     assert (
         db.execute(
             "SELECT rowid FROM memory_fts_bigram WHERE memory_fts_bigram MATCH '蜜蜂'"
@@ -107,4 +107,4 @@ def test_migration_010_keeps_every_id_and_the_keyword_index(tmp_path: Path) -> N
     )
     with db:  # the cascade from episodes to highlights holds again after the migration
         db.execute("DELETE FROM episodes WHERE episode_id = 7")
-    assert db.execute("SELECT count(*) FROM highlights").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM highlights").get == 0

@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 import anyio
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import Busy
 
 from ...config import listen_spec
 from ...paths import state_dir
@@ -23,7 +23,7 @@ async def backup(call: Call) -> dict[str, Any]:
     """Streams the snapshot as ``chunk`` events ({data: bytes}); the reply carries its size."""
     call.params.done()
     if call.app.backing_up:  # each one is a full copy of the database on disk while it streams
-        raise XaiError(ErrorCode.BUSY, "a backup is already running; retry when it has finished")
+        raise Busy("a backup is already running; retry when it has finished")
     call.app.backing_up = True
     target = temp_path(call.app.db.path, secrets.token_hex(6))
     try:

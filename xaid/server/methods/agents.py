@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import Busy, Conflict
 
 from ...conversation import agent_config
 from ...memory import forget
@@ -32,7 +32,7 @@ async def create(call: Call) -> dict[str, Any]:
     now = call.app.clock.now_ms()
     agent = Agent(agent_id, name, persona, config, now, now)
     if not await call.app.db.run(sql.insert, agent):
-        raise XaiError(ErrorCode.CONFLICT, f"agent {agent_id!r} already exists")
+        raise Conflict(f"agent {agent_id!r} already exists")
     return agent.to_wire()
 
 
@@ -99,9 +99,7 @@ async def delete(call: Call) -> dict[str, Any]:
     agent_id = call.params.id("agent_id")
     call.params.done()
     if await call.app.eraser.replying(agent_id):
-        raise XaiError(
-            ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
-        )
+        raise Busy(f"agent {agent_id!r} is replying right now; cancel the turn first")
 
     if not await call.app.eraser.erase(agent_id, lambda c: forget.delete_agent(c, agent_id)):
         raise not_found("agent", agent_id)

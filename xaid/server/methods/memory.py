@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import apsw
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import BadParams, Busy
 
 from ... import cpu
 from ...clock import at
@@ -41,8 +41,9 @@ async def search(call: Call) -> dict[str, Any]:
     if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
     await load_agent(call, agent_id)
-    about = await call.app.db.run(retrieve.topic, agent_id, query)
-    vectors = await call.app.embeddings.embed([about]) if about.strip() else None
+    now_ms = at(call.app.clock, ts)
+    asked = await call.app.db.run(retrieve.read_cues, agent_id, query, now_ms)
+    vectors = await call.app.embeddings.embed([asked.topic]) if asked.topic.strip() else None
     vector = vectors[0] if vectors is not None and len(vectors) else None
     cfg = call.app.config.memory
     hits, tokens = await call.app.db.run(
@@ -51,7 +52,7 @@ async def search(call: Call) -> dict[str, Any]:
             agent_id,
             query,
             vector,
-            at(call.app.clock, ts),
+            now_ms,
             k=min(k, 200),
             budget_tokens=budget,
             recent_days=cfg.recent_days,
@@ -59,6 +60,7 @@ async def search(call: Call) -> dict[str, Any]:
             touch=touch,
             profile=call.app.embeddings.profile,
             fusion=cfg.fusion,
+            asked=asked,
         )
     )
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
@@ -116,22 +118,8 @@ async def get(call: Call) -> dict[str, Any]:
         if kind == "utterance":
             turn = utterance_sql.get(conn, agent_id, number)
             return None if turn is None else turn.to_wire()
-        row = conn.execute(
-            "SELECT highlight_id, episode_id, text, ts_ms FROM highlights WHERE highlight_id = ? AND "
-            "agent_id = ?",
-            (number, agent_id),
-        ).fetchone()
-        return (
-            None
-            if row is None
-            else {
-                "highlight_id": row[0],
-                "episode_id": row[1],
-                "text": row[2],
-                "ts": row[3],
-                "refs": list(sql.refs_of(conn, "highlight", number)),
-            }
-        )
+        highlight = sql.get_highlight(conn, agent_id, number)
+        return None if highlight is None else highlight.to_wire()
 
     found = await call.app.db.run(read)
     if found is None:
@@ -161,9 +149,7 @@ async def forget_memory(call: Call) -> dict[str, Any]:
     if everything:
         # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
         if await eraser.replying(agent_id):
-            raise XaiError(
-                ErrorCode.BUSY, f"agent {agent_id!r} is replying right now; cancel the turn first"
-            )
+            raise Busy(f"agent {agent_id!r} is replying right now; cancel the turn first")
         return {"deleted": await eraser.erase(agent_id, lambda c: forget.forget_all(c, agent_id))}
     assert query is not None
     needle = query.strip()
@@ -262,5 +248,5 @@ async def maintain(call: Call) -> dict[str, Any]:
     ts = call.params.ts()
     call.params.done()
     if ts is not None and ts < 0:
-        raise XaiError(ErrorCode.BAD_PARAMS, "ts must be positive")
+        raise BadParams("ts must be positive")
     return await call.app.memory.maintenance(at(call.app.clock, ts))

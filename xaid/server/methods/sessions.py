@@ -7,15 +7,15 @@ import secrets
 from typing import Any
 
 import apsw
-from xaiclient.wire import ErrorCode, XaiError
+from xaiclient.wire import Busy, Conflict, Overloaded, XaiError
 
 from ... import shares
 from ...app import App
-from ...clock import at, for_state, state_ceiling
-from ...conversation import agent_config
+from ...clock import at
+from ...conversation import agent_config, words
 from ...conversation.turns import UserTurn
-from ...mood import tracker
 from ...store import sessions as sql
+from ...store.agents import Agent
 from ...store.errors import StorageFailed
 from ...store.sessions import Message, Session
 from .. import paging
@@ -32,8 +32,21 @@ async def load_session(call: Call, session_id: str, *, open_only: bool = False) 
     if session is None:
         raise not_found("session", session_id)
     if open_only and session.closed_ms is not None:
-        raise XaiError(ErrorCode.CONFLICT, f"session {session_id!r} is closed; open a new one")
+        raise Conflict(f"session {session_id!r} is closed; open a new one")
     return session
+
+
+async def load_session_and_agent(call: Call, session_id: str) -> tuple[Session, Agent]:
+    """An open session and its agent, in one read (a turn's first round trip)."""
+    found = await call.app.db.run(sql.with_agent, session_id)
+    if found is None:
+        raise not_found("session", session_id)
+    session, agent = found
+    if session.closed_ms is not None:
+        raise Conflict(f"session {session_id!r} is closed; open a new one")
+    if agent is None:
+        raise not_found("agent", session.agent_id)
+    return session, agent
 
 
 @method("session.open")
@@ -67,10 +80,7 @@ async def open_new(app: App, agent_id: str, ts_ms: int) -> Session:
             raise not_found("agent", agent_id) from None
         raise
     if not share.admitted:
-        raise XaiError(
-            ErrorCode.OVERLOADED,
-            share.why_not("open sessions", "server.max_open_sessions", "close some"),
-        )
+        raise Overloaded(share.why_not("open sessions", "server.max_open_sessions", "close some"))
     return Session(session_id, agent_id, ts_ms, ts_ms, None)
 
 
@@ -88,8 +98,7 @@ async def send(call: Call) -> dict[str, Any]:
     p.done()
     if not turn.text.strip():
         raise bad_params("param 'text' is empty")
-    session = await load_session(call, session_id, open_only=True)
-    agent = await load_agent(call, session.agent_id)
+    session, agent = await load_session_and_agent(call, session_id)
     return (await call.app.turns.run(agent, session, turn, call.emit)).to_wire()
 
 
@@ -144,30 +153,20 @@ async def ingest(call: Call) -> dict[str, Any]:
     parsed = [_ingest_message(i, m, call) for i, m in enumerate(raw)]
     session = await load_session(call, session_id, open_only=True)
     if session.session_id in call.app.live.active:
-        raise XaiError(ErrorCode.BUSY, f"session {session_id!r} is generating a reply")
+        raise Busy(f"session {session_id!r} is generating a reply")
     rows = [Message(session_id, session.agent_id, *fields) for fields in parsed]
     agent = await load_agent(call, session.agent_id)
     classify = call.app.classifier.classify if agent_config.mood_enabled(agent.config) else None
     readings = [classify(m.text) if classify and m.role == "user" else None for m in rows]
-    mood_cfg = call.app.config.mood
+    mood_cfg, clock = call.app.config.mood, call.app.clock
 
     def write(conn: apsw.Connection) -> list[int]:
         sql.require_open(conn, session_id)
-        ids = []
-        for msg, reading in zip(rows, readings, strict=True):
-            stored = sql.insert_message(conn, msg)
-            if reading is not None:  # imported history moves the mood as if it had been lived
-                tracker.observe(
-                    conn,
-                    msg.agent_id,
-                    reading,
-                    for_state(msg.ts_ms, call.app.clock),
-                    mood_cfg,
-                    stored.message_id,
-                    state_ceiling(call.app.clock),
-                )
-            ids.append(stored.message_id or 0)
-        return ids
+        # imported history moves the mood as if it had been lived: the turn's own store
+        return [
+            words.store(conn, msg, reading, mood_cfg, clock)[0].message_id or 0
+            for msg, reading in zip(rows, readings, strict=True)
+        ]
 
     ids = await call.app.db.run(write)
     call.app.live.touch(session_id)  # an import in progress is not an idle session
@@ -183,9 +182,7 @@ async def close(call: Call) -> dict[str, Any]:
     p.done()
     session = await load_session(call, session_id)
     if session_id in call.app.live.active:
-        raise XaiError(
-            ErrorCode.BUSY, f"session {session_id!r} is generating a reply; cancel it first"
-        )
+        raise Busy(f"session {session_id!r} is generating a reply; cancel it first")
     episode_id = await call.app.memory.close_and_consolidate(
         session_id, session.agent_id, at(call.app.clock, ts), wait
     )

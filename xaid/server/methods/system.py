@@ -6,7 +6,7 @@ import os
 import time
 from typing import Any
 
-from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, ErrorCode, XaiError
+from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, UnsupportedProtocol
 
 from ...stats import prometheus, rss_kib
 from ...store import recall
@@ -33,8 +33,7 @@ async def hello(call: Call) -> dict[str, Any]:
         )
     common = sorted(set(offered) & set(SUPPORTED_PROTOCOLS))
     if not common:
-        raise XaiError(
-            ErrorCode.UNSUPPORTED_PROTOCOL,
+        raise UnsupportedProtocol(
             f"no common protocol version: client offers {offered}, server speaks {list(SUPPORTED_PROTOCOLS)}",
             {"supported": list(SUPPORTED_PROTOCOLS)},
         )

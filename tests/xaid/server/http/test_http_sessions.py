@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx  # the HTTP client the openai SDK (3.x) is built on
 import openai
 import pytest
 from xaiclient import Client
@@ -40,8 +40,9 @@ def sdk(d: InProcessDaemon, **headers: str) -> openai.OpenAI:
 def ask(d: InProcessDaemon, messages: list[dict[str, str]], **headers: str) -> tuple[str, str]:
     """(reply text, the xaid session it went to)."""
     raw = sdk(d, **headers).chat.completions.with_raw_response.create(
-        model="mia", messages=messages
-    )  # type: ignore[arg-type]
+        model="mia",
+        messages=messages,  # type: ignore[arg-type]  # plain maps, as an app sends them
+    )
     reply = raw.parse()
     return reply.choices[0].message.content or "", raw.headers["x-xaid-session"]
 

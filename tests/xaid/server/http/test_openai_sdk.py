@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx  # the HTTP client the openai SDK (3.x) is built on
 import openai
 import pytest
 from xaiclient import Client
