@@ -30,6 +30,7 @@ AREAS: dict[str, str] = {
     "locomo": "perf.locomo",
     "faults": "perf.faults",
     "llm": "perf.llm_speed",
+    "tokens": "perf.token_counter",
     "replies": "perf.replies",
     "replies_heldout": "perf.replies_heldout",
     "session_ttft": "perf.session_ttft",
