@@ -95,7 +95,11 @@ def record(path: Path, texts: Sequence[Text], real: Callable[[str], int], source
             {"lang": lang, "text": t.text, "tokens": real(t.text)}
             for t in mine[::step][:RECORD_PER_LANGUAGE]
         ]
-    doc = {"tokenizer": source, "from": "perf/scenarios/companion_recall.json, odd samples", "texts": rows}
+    doc = {
+        "tokenizer": source,
+        "from": "perf/scenarios/companion_recall.json, odd samples",
+        "texts": rows,
+    }
     path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
@@ -205,7 +209,9 @@ def run(quick: bool) -> Section:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m perf.token_counter", description=__doc__)
     parser.add_argument("--gguf", type=Path, help="the model whose tokenizer is the truth")
-    parser.add_argument("--record", type=Path, help="write held-out companion turns with real counts")
+    parser.add_argument(
+        "--record", type=Path, help="write held-out companion turns with real counts"
+    )
     args = parser.parse_args(argv)
     real, source, live = truth(args.gguf)
     texts = corpus()

@@ -218,13 +218,14 @@ class Turns:
                 turn.text,
                 vector,
                 turn.ts_ms,
-                k=8,
+                k=retrieve.turn_k(cfg.budget_tokens),
                 budget_tokens=cfg.budget_tokens,
                 recent_days=cfg.recent_days,
                 profile=self.embeddings.profile,
                 touch=False,
                 fill=False,
                 fusion=cfg.fusion,
+                lang=language([turn.text]),
             )
             return hits, persona.current_text(
                 conn, agent.agent_id, turn.ts_ms
@@ -378,7 +379,9 @@ class Turns:
                     present
                 ):  # a later turn: what was recalled before is in the conversation already, and
                     # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
-                    fresh = pack.within(fresh, cfg.memory.budget_tokens // LATER_TURN_SHARE)
+                    fresh = pack.within(
+                        fresh, cfg.memory.budget_tokens // LATER_TURN_SHARE, retrieve.LINE_TOKENS
+                    )
             context = prompt.Context(
                 profile=profile,
                 tone=guidance,
