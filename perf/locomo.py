@@ -587,7 +587,8 @@ def run(quick: bool) -> Section:
         )
     section.notes.append(
         "Baselines rank the raw turns of both speakers for the same questions and pack them to the same budget "
-        "with the daemon's own packing rule and token count (xaid.text.tokens.count, what memory.search counts): BM25 (k1 1.2, b 0.75), dense (the daemon's "
+        "with the daemon's own packing rule and token count (xaid.text.tokens.count, as memory.search "
+        "counts): BM25 (k1 1.2, b 0.75), dense (the daemon's "
         "embedder, cosine) and hybrid (BM25 and dense fused by reciprocal rank, k 60). Each row's aim is the "
         "best of the three + 5 points; its ratio is xaid / that baseline. The evidence_by rows split questions "
         "by whose turns hold the evidence (the user's, the companion's, both)."
