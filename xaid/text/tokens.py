@@ -33,12 +33,16 @@ import re
 
 from .cjk import IDEOGRAPHS
 
-MESSAGE_OVERHEAD = 4  # <|im_start|>, the role, the newline and <|im_end|> around each chat message
+MESSAGE_OVERHEAD = 5  # <|im_start|>, the role, a newline, then <|im_end|> and a newline: ChatML
 
 # Tokens per unit, fitted against Qwen2.5's tokenizer (see the module docstring).
 PER_CJK = 0.668  # a Chinese character
 PER_WORD = 0.991  # a run of Latin letters
 PER_LONG_LETTER = 0.034  # each letter of a word past its sixth: long words split more often
+# A run of letters longer than any word (a hash, a key held down, a pasted blob) splits like
+# random text: a token per few letters, not one per word.
+LONGEST_WORD = 24
+PER_RUN_LETTER = 0.3
 PER_CAPITAL = 0.269  # more for a capitalised word: names and places are rarer in the vocabulary
 PER_DIGIT = 1.172  # a digit: Qwen splits numbers into single digits
 PER_SPACED_DIGIT = 1.37  # more for a number after a space: the space is a token of its own
@@ -69,8 +73,9 @@ def count(text: str) -> int:
     other = len(text) - ascii_chars - cjk - cjk_punct
     latin = (
         PER_WORD * len(words)
-        + PER_LONG_LETTER * sum(len(w) - 6 for w in words if len(w) > 6)
+        + PER_LONG_LETTER * sum(len(w) - 6 for w in words if 6 < len(w) <= LONGEST_WORD)
         + PER_CAPITAL * sum(1 for w in words if w[0] < "a")
+        + PER_RUN_LETTER * sum(len(w) for w in words if len(w) > LONGEST_WORD)
     )
     total = (
         latin * LATIN_MARGIN
