@@ -625,8 +625,11 @@ def main(argv: list[str] | None = None) -> int:
         "--budget", type=int, default=1000, help="token budget per question (default 1000)"
     )
     parser.add_argument("--out", type=Path, help="write the full report as JSON here")
+    parser.add_argument(
+        "--questions", type=int, help="only the first N questions of each sample (a quicker run)"
+    )
     args = parser.parse_args(argv)
-    report = run_file(args.file, args.budget)
+    report = run_file(args.file, args.budget, args.questions)
     print(render(report))
     if args.out:
         args.out.write_text(
