@@ -36,12 +36,12 @@ from ..store.sessions import Message
 from ..text.lang import Lang, language
 from ..text.tokens import estimate_tokens
 
-# Ends a reply where a small model starts writing the user's next line itself; the chat template's
-# own end-of-turn token stops it otherwise.
 # The context window is a hard limit and the count (xaid.text.tokens) is within a few per cent of the
 # model's over a whole prompt, either way: a twentieth of the budget is left unfilled.
 HEADROOM = 20
 
+# Ends a reply where a small model starts writing the user's next line itself; the chat template's
+# own end-of-turn token stops it otherwise.
 STOP = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "\nUser:", "\nuser:", "\n用户：")
 
 

@@ -4,24 +4,23 @@ kept turns are measured in.
 The budgets are the model's, so the count has to be the model's too. The old estimate (characters
 / 3 + 4) counted English at 1.59x the default model's real tokens and Chinese at 0.73x, so an
 English memory block filled three quarters of its budget and a Chinese one overflowed it. Running
-the model's tokenizer on every candidate memory of every turn would need the model's vocabulary in
-the daemon's process (the model itself runs elsewhere), so the count is an estimate calibrated per
-script against the real tokenizer instead: Qwen2.5's (the default models, 0.5B and 1.5B, share it).
-A byte-level BPE spends about one token per English word, one per digit (Qwen splits numbers into
-digits), one per punctuation mark and two thirds of a token per Chinese character (common words
-of two characters are one token), so the estimate is a weighted count of those.
+the model's tokenizer on every candidate memory of every turn would need the model's vocabulary
+in the daemon's process (the model is moving to a runner process of its own), so the count is an
+estimate calibrated per script against the real tokenizer instead: Qwen2.5's (the default models,
+0.5B and 1.5B, share it). A byte-level BPE spends about one token per English word, one per digit
+(Qwen splits numbers into digits), one per punctuation mark and two thirds of a token per Chinese
+character (common words of two characters are one token), so the estimate is a weighted count.
 
 The weights were fitted by least squares on the even samples of LoCoMo and of perf's companion set
 (the two weighted alike) and checked on the odd ones (``python -m perf.token_counter``, table in
-docs/memory.md): before the Latin margin, the held-out totals were within 0.3 % of Qwen2.5's count on
-LoCoMo's English, 3.5 % on the companion set's English (it has Italian in it) and 3.2 % in Chinese,
-and a single English turn within 2.5 % at the median (Chinese turns vary more, 9 %, since which
-character pairs are one token is the vocabulary's own; a block of turns averages it out). Kana
-and Hangul count like Chinese characters, unmeasured. The
-same weights count SmolLM2's English within 3 %; SmolLM2 spends ~2.6x as many tokens on Chinese,
-which that English-only model is not offered for. An OpenAI-compatible server's model is counted
-with the same table: most current chat models' tokenizers are within ~20 % of Qwen2.5's on these
-two languages, which the prompt budget's reply reserve absorbs.
+docs/memory.md): before the Latin margin, the held-out totals were within 0.3 % of Qwen2.5's count
+on LoCoMo's English, 3.5 % on the companion set's English (it has Italian in it) and 3.2 % in
+Chinese, and a single English turn within 2.5 % at the median (Chinese turns vary more, 9 %: which
+character pairs are one token is the vocabulary's own; a block of turns averages it out). Kana and
+Hangul count like Chinese characters, unmeasured. The same weights count SmolLM2's English within
+3 %; SmolLM2 spends ~2.6x as many tokens on Chinese, which that English-only model is not offered
+for. An OpenAI-compatible server's model is counted with the same table, a documented estimate:
+the daemon does not know that model's tokenizer.
 
 ``count`` is a text's tokens; ``estimate_tokens`` is a chat message's, with the few tokens the chat
 template puts around each message (``<|im_start|>role\\n`` … ``<|im_end|>\\n``).
