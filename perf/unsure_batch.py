@@ -38,7 +38,7 @@ class Model:
     def __init__(self, gguf: Path) -> None:
         import llama_cpp
 
-        self.llm: Any = llama_cpp.Llama(str(gguf), n_ctx=2048, verbose=False)
+        self.llm: Any = llama_cpp.Llama(str(gguf), n_ctx=2048, n_threads=1, verbose=False)
         self.counters: Counter[str] = Counter()
         self.calls = 0
 
@@ -78,8 +78,17 @@ def sessions() -> list[list[extract.Candidate]]:
 
 
 async def compare(model: Model, groups: list[list[extract.Candidate]]) -> dict[str, float]:
+    """A session with one unsure candidate is asked the same single question both ways (temperature
+    0: the same verdict), so only sessions with two or more go to the model; the others count one
+    call each way."""
     single_calls = batch_calls = same = total = 0
     for group in groups:
+        if len(group) == 1:
+            single_calls += 1
+            batch_calls += 1
+            same += 1
+            total += 1
+            continue
         before = model.calls
         one_by_one = [await episodes._confident(model, "a", c) for c in group]
         single_calls += model.calls - before
@@ -90,6 +99,7 @@ async def compare(model: Model, groups: list[list[extract.Candidate]]) -> dict[s
         total += len(group)
     return {
         "sessions": len(groups),
+        "sessions_with_two_or_more": sum(1 for g in groups if len(g) > 1),
         "candidates": total,
         "calls_per_session_single": single_calls / max(1, len(groups)),
         "calls_per_session_batched": batch_calls / max(1, len(groups)),
