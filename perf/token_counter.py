@@ -181,8 +181,9 @@ def measure(texts: Sequence[Text], real: Callable[[str], int], source: str) -> S
     section.notes.append(
         f"Truth: {source}. Texts: held-out turns (odd samples) of the companion set"
         + (" and LoCoMo" if os.environ.get("XAID_PERF_LOCOMO") else "")
-        + "; the weights (xaid/text/tokens.py) were fitted on the even samples. A block is consecutive "
-        "turns packed until the next would overflow the count; the aim is 0.90-1.05 of the budget."
+        + "; the weights (xaid/text/tokens.py) were fitted on the even samples. A block is packed from "
+        "the turns in order as a memory block is (one that does not fit is skipped and later ones are "
+        f"tried, until {TRIES} in a row did not fit); the aim is 0.90-1.05 of the budget."
     )
     return section
 
