@@ -189,10 +189,8 @@ async def _confirmed(
             for n, i in enumerate(unsure, 1)
         )
         answer = await mem.ask(
-            "Is each numbered statement below a lasting fact about the user?\n"
-            + lines
-            + f"\nAnswer all {len(unsure)} numbers, one line each, with the number then yes or no:\n"
-            + "\n".join(f"{n} yes/no" for n in range(1, len(unsure) + 1)),
+            "For each numbered statement below, is it a lasting fact about the user? Answer with one "
+            'line per number: "1 yes" or "1 no".\n' + lines,
             4 * len(unsure) + 4,
             agent_id,
         )

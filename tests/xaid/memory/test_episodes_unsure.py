@@ -67,7 +67,7 @@ def test_the_unsure_candidates_of_a_session_are_one_call() -> None:
 
 def test_a_number_the_answer_leaves_out_is_asked_on_its_own() -> None:
     def reply(prompt: str) -> str:
-        if prompt.startswith("Is each numbered"):
+        if prompt.startswith("For each numbered"):
             return "1. Yes\n3: no"  # forgot the second
         return "no" if "horror" in prompt else "yes"
 
