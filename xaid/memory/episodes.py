@@ -9,9 +9,7 @@ in through ``Helpers``, so the rules here import no service.
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
@@ -136,8 +134,7 @@ async def plan_facts(
     found = [m for m in _gather(mem, cfg, d, now_ms) if m.value >= cfg.promote_threshold]
     if not found:
         return []
-    sure = await _confirmed(mem, agent_id, [m.candidate for m in found])
-    found = [m for m, keep in zip(found, sure, strict=True) if keep]
+    found = [m for m in found if await _confident(mem, agent_id, m.candidate)]
     who = draft.speaker(d.utterances)
     texts = [draft.name_the_user(m.candidate.text, who) for m in found]
     # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
@@ -167,63 +164,19 @@ async def plan_facts(
     return planned
 
 
-UNSURE = 0.5  # a rule's confidence below this: the model confirms the candidate, else it is dropped
-_VERDICT = re.compile(r"^\W*(\d+)\W+(yes|no|是|否|不是)", re.I | re.M)
-
-
-async def _confirmed(
-    mem: Helpers, agent_id: str, candidates: Sequence[extract.Candidate]
-) -> list[bool]:
-    """Which candidates stand: a rule that is sure stands; the unsure ones of the session are put to
-    the model together, one numbered yes/no each, in one call (a consolidation asked once per unsure
-    candidate made 1,814 calls over a 1,500-session soak). A number the answer leaves out, or an answer
-    that cannot be read, is asked about on its own, so each candidate still gets the model's word."""
-    unsure = [i for i, c in enumerate(candidates) if c.confidence < UNSURE]
-    out = [True] * len(candidates)
-    if not unsure:
-        return out
-    verdicts: dict[int, bool] = {}
-    if len(unsure) > 1:
-        lines = "\n".join(
-            f'{n}. The user said: "{candidates[i].source}" Statement: "{candidates[i].text}"'
-            for n, i in enumerate(unsure, 1)
-        )
-        answer = await mem.ask(
-            "For each numbered statement below, is it a lasting fact about the user? Answer with one "
-            'line per number: "1 yes" or "1 no".\n' + lines,
-            4 * len(unsure) + 4,
-            agent_id,
-        )
-        mem.counters["fact_unsure_batches"] += 1
-        verdicts = _verdicts(answer, len(unsure))
-    for n, i in enumerate(unsure, 1):
-        mem.counters["fact_unsure_asked"] += 1
-        confirmed = verdicts[n] if n in verdicts else await _confident(mem, agent_id, candidates[i])
-        mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
-        out[i] = confirmed
-    return out
-
-
-def _verdicts(answer: str | None, count: int) -> dict[int, bool]:
-    """The numbered yes/no lines of a batch answer (1-based); numbers outside 1..count are ignored,
-    and the first line for a number counts."""
-    out: dict[int, bool] = {}
-    for number, word in _VERDICT.findall(answer or ""):
-        n = int(number)
-        if 1 <= n <= count and n not in out:
-            out[n] = word.lower() in ("yes", "是")
-    return out
-
-
 async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
-    """One unsure candidate confirmed by one yes/no LLM call, else dropped."""
+    """A rule that is sure stands; an unsure one is confirmed by one yes/no LLM call, else dropped."""
+    if c.confidence >= 0.5:
+        return True
     answer = await mem.ask(
         f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.',
         3,
         agent_id,
     )
-    mem.counters["fact_unsure_single"] += 1
-    return bool(answer and answer.strip().lower().startswith(("yes", "是")))
+    mem.counters["fact_unsure_asked"] += 1
+    confirmed = bool(answer and answer.strip().lower().startswith(("yes", "是")))
+    mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
+    return confirmed
 
 
 def _pseudo(p: PlannedFact, i: int) -> Fact:
