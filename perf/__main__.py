@@ -31,6 +31,7 @@ AREAS: dict[str, str] = {
     "faults": "perf.faults",
     "llm": "perf.llm_speed",
     "llm_runner": "perf.llm_runner",
+    "tokens": "perf.token_counter",
     "replies": "perf.replies",
     "replies_heldout": "perf.replies_heldout",
     "session_ttft": "perf.session_ttft",

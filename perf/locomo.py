@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from xaiclient import Client
 
-from xaid.text.tokens import estimate_tokens
+from xaid.text.tokens import count as count_tokens
 
 from . import locomo_score as score
 from .measure import percentile, progress, scratch_daemon
@@ -216,7 +216,7 @@ class Baselines:
 
     def __init__(self, turns: Sequence[Turn], embed: Callable[[list[str]], np.ndarray] | None):
         self.turns = list(turns)
-        self.costs = [estimate_tokens(t.text) for t in self.turns]
+        self.costs = [count_tokens(t.text) for t in self.turns]
         self.bm25 = score.BM25([score.content_words(t.text) for t in self.turns])
         self.embed = embed
         self.vectors = (
@@ -351,6 +351,14 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
     # The memory settings of the environment (XAID_MEMORY_EMBEDDER=use, say) reach the daemon too, so
     # the dense baseline and xaid always use the same model.
     memory_env = {k: v for k, v in os.environ.items() if k.startswith("XAID_MEMORY_")}
+    # The model's own tokenizer, when a GGUF is named: what each system's block really holds.
+    gguf = os.environ.get("XAID_TOKENIZER_GGUF")
+    real = None
+    if gguf and Path(gguf).exists():
+        from .token_counter import gguf_counter  # it reads this module's loader
+
+        real = gguf_counter(Path(gguf))
+    xaid_fill: list[float] = []
     with scratch_daemon(memory_env) as daemon, daemon.client(timeout=300.0) as c:
         for n, sample in enumerate(samples):
             agent = agent_id(n, sample)
@@ -406,6 +414,10 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                 ):
                     if answer is not None:
                         answer.labels = groups
+                        if real is not None:
+                            answer.extra["real_fill"] = sum(real(t) for t in answer.texts) / budget
+                            if name == "xaid":
+                                xaid_fill.append(answer.extra["real_fill"] or 0.0)
                         answers[name].append((category, answer))
                 details.append(
                     {
@@ -456,6 +468,9 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
         "ingest_s_per_sample": score.mean(ingest_s),
         "ingest_s": [round(s, 3) for s in ingest_s],
         "search_ms": {"p50": percentile(latency_ms, 0.5), "p95": percentile(latency_ms, 0.95)},
+        "xaid_real_fill": None
+        if not xaid_fill
+        else {q: percentile(xaid_fill, v) for q, v in (("p5", 0.05), ("p50", 0.5), ("p95", 0.95))},
         "systems": {name: by_category(rows) for name, rows in answers.items() if rows},
         "evidence_misses": misses,
         "per_question": details,
@@ -505,6 +520,8 @@ def render(report: dict[str, Any]) -> str:
         f"{_pct(xaid.get('evidence_recall_speaker_a'))}; evidence kept anywhere in memory (the ceiling of the "
         f"precise figure): {_pct(xaid.get('evidence_kept'))}",
     ]
+    if fill := _real_fill(report):
+        lines.append(fill.removeprefix("; ").capitalize())
     return "\n".join(lines) + "\n"
 
 
@@ -577,11 +594,14 @@ def run(quick: bool) -> Section:
             f"{label} ({path.name}, {budget} tokens): {report['samples']} samples, {report['turns']} turns, "
             f"{report['questions']} questions; ingest {report['ingest_s_per_sample']:.2f} s per sample; "
             f"memory.search p50 {report['search_ms']['p50']:.1f} ms, p95 {report['search_ms']['p95']:.1f} ms; "
-            f"xaid returned {report['systems']['xaid']['overall']['tokens']:.0f} tokens on average."
+            f"xaid returned {report['systems']['xaid']['overall']['tokens']:.0f} tokens on average"
+            + _real_fill(report)
+            + "."
         )
     section.notes.append(
         "Baselines rank the raw turns of both speakers for the same questions and pack them to the same budget "
-        "with the daemon's own packing rule and token estimate: BM25 (k1 1.2, b 0.75), dense (the daemon's "
+        "with the daemon's own packing rule and token count (xaid.text.tokens.count, as memory.search "
+        "counts): BM25 (k1 1.2, b 0.75), dense (the daemon's "
         "embedder, cosine) and hybrid (BM25 and dense fused by reciprocal rank, k 60). Each row's aim is the "
         "best of the three + 5 points; its ratio is xaid / that baseline. The evidence_by rows split questions "
         "by whose turns hold the evidence (the user's, the companion's, both)."
@@ -593,6 +613,22 @@ def run(quick: bool) -> Section:
     return section
 
 
+def _real_fill(report: dict[str, Any]) -> str:
+    """What the blocks really hold, counted with the model's tokenizer ($XAID_TOKENIZER_GGUF)."""
+    fill = report.get("xaid_real_fill")
+    if not fill:
+        return ""
+    others = ", ".join(
+        f"{name} {100 * v:.0f} %"
+        for name, sys_report in report["systems"].items()
+        if name != "xaid" and (v := sys_report["overall"].get("real_fill")) is not None
+    )
+    return (
+        f"; counted with the model's tokenizer, xaid's block holds {100 * fill['p50']:.0f} % of the budget "
+        f"at the median (p5 {100 * fill['p5']:.0f} %, p95 {100 * fill['p95']:.0f} %); baselines on average: {others}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m perf.locomo", description="LoCoMo retrieval through xaid."
@@ -602,8 +638,11 @@ def main(argv: list[str] | None = None) -> int:
         "--budget", type=int, default=1000, help="token budget per question (default 1000)"
     )
     parser.add_argument("--out", type=Path, help="write the full report as JSON here")
+    parser.add_argument(
+        "--questions", type=int, help="only the first N questions of each sample (a quicker run)"
+    )
     args = parser.parse_args(argv)
-    report = run_file(args.file, args.budget)
+    report = run_file(args.file, args.budget, args.questions)
     print(render(report))
     if args.out:
         args.out.write_text(

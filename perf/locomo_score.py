@@ -24,7 +24,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from xaid.text.tokens import estimate_tokens
+from xaid.text import tokens
 
 # English function words plus Chinese particles and pronouns. Fixed here (not taken from the daemon's
 # keyword index) so that a change in the daemon never moves the yardstick.
@@ -133,8 +133,8 @@ def pack(costs: Sequence[int], budget: int) -> list[int]:
 
 
 def pack_texts(ranked: Sequence[str], budget: int) -> list[int]:
-    """``pack`` with the daemon's token estimate (xaid/conversation/prompt.py ``estimate_tokens``: len // 3 + 4)."""
-    return pack([estimate_tokens(t) for t in ranked], budget)
+    """``pack`` with the daemon's own count (``xaid.text.tokens.count``, what ``memory.search`` counts)."""
+    return pack([tokens.count(t) for t in ranked], budget)
 
 
 class BM25:

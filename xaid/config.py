@@ -287,7 +287,9 @@ class MemoryConfig:
         "onnxruntime threads for embedding, at most the cores there are: a short "
         "message takes ~3.8 ms on 2 threads vs ~7 ms on 1 here.",
     )
-    budget_tokens: int = doc(400, "Most tokens of memories injected into one turn's prompt.")
+    budget_tokens: int = doc(
+        400, "Most tokens of memories injected into one turn's prompt, in the model's tokens."
+    )
     fusion: str = doc(
         "mix",
         "How keyword and vector evidence combine in recall: 'mix' (0.45 cosine + 0.25 bm25, "

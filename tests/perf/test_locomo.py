@@ -12,6 +12,7 @@ import pytest
 
 from perf import locomo
 from perf import locomo_score as score
+from xaid.text import tokens
 
 
 def ms(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> int:
@@ -121,10 +122,12 @@ def test_pack_skips_what_does_not_fit_and_keeps_trying() -> None:
     assert score.pack([4, 5], 9) == [0, 1]  # exactly the budget fits
 
 
-def test_pack_texts_uses_the_daemons_token_estimate() -> None:
-    # estimate_tokens = len // 3 + 4: 30 chars → 14, 3 chars → 5
-    assert score.pack_texts(["x" * 30, "abc", "x" * 30], 19) == [0, 1]
-    assert score.pack_texts(["x" * 30, "abc", "x" * 30], 18) == [0]
+def test_pack_texts_uses_the_daemons_token_count() -> None:
+    # tokens.count: one per English word (5 and 1 here), 0.68 per Chinese character (6 → 4)
+    texts = ["one two three four five", "six", "今天好累啊呀", "seven eight nine ten eleven"]
+    assert [tokens.count(t) for t in texts] == [5, 1, 4, 5]
+    assert score.pack_texts(texts, 10) == [0, 1, 2]
+    assert score.pack_texts(texts, 9) == [0, 1]
 
 
 # --- BM25 -----------------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ def test_the_bm25_baseline_packs_matching_turns_only() -> None:
     )
     assert answer.refs == ["D1:1"]  # no other turn shares a word with the question
     assert answer.evidence == 1.0 and answer.answer == 1.0
-    assert answer.tokens == len(turns[0].text) // 3 + 4
+    assert answer.tokens == tokens.count(turns[0].text)
     assert (
         base.dense_answer({"question": "x", "answer": "y"}, 1000) is None
     )  # no embedder, no dense

@@ -36,6 +36,10 @@ from ..store.sessions import Message
 from ..text.lang import Lang, language
 from ..text.tokens import estimate_tokens
 
+# The context window is a hard limit and the count (xaid.text.tokens) is within a few per cent of the
+# model's over a whole prompt, either way: a twentieth of the budget is left unfilled.
+HEADROOM = 20
+
 # Ends a reply where a small model starts writing the user's next line itself; the chat template's
 # own end-of-turn token stops it otherwise.
 STOP = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "\nUser:", "\nuser:", "\n用户：")
@@ -157,7 +161,7 @@ def _assemble(
 ) -> tuple[tuple[ChatMessage, ...], bool]:
     """The messages, and whether any message had to be dropped for the budget."""
     head = ChatMessage("system", system_prompt(agent, context))
-    left = budget_tokens - estimate_tokens(head.content)
+    left = budget_tokens - budget_tokens // HEADROOM - estimate_tokens(head.content)
     earlier = list(context.earlier)
     if (
         context.folds is not None

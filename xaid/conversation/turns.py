@@ -277,7 +277,7 @@ class Turns:
                     turn.text,
                     vector,
                     turn.ts_ms,
-                    k=8,
+                    k=retrieve.turn_k(cfg.budget_tokens),
                     budget_tokens=cfg.budget_tokens,
                     recent_days=cfg.recent_days,
                     profile=self.embeddings.profile,
@@ -285,6 +285,7 @@ class Turns:
                     fill=False,
                     fusion=cfg.fusion,
                     asked=heard.asked,
+                    lang=language([turn.text]),
                 )
             profile = (
                 persona.current_text(conn, agent.agent_id, turn.ts_ms) if with_profile else None
@@ -483,7 +484,9 @@ class Turns:
         if present:  # a later turn: what was recalled before is in the conversation already, and
             # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
             fresh = pack.within(
-                fresh, self.settings.config.memory.budget_tokens // LATER_TURN_SHARE
+                fresh,
+                self.settings.config.memory.budget_tokens // LATER_TURN_SHARE,
+                retrieve.LINE_TOKENS,
             )
         return _Framing(lang, guidance, fresh)
 

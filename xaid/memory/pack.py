@@ -10,6 +10,11 @@ The budget is the scarce thing on a small model, so packing spends it on distinc
   400-token budget on labels;
 - a long turn is cut to the sentences around the query's words;
 - an item that does not fit is skipped and later, smaller ones are still tried.
+
+Costs are the model's tokens (``text.tokens.count``, calibrated against its tokenizer), so a block
+fills the budget it is given in English and in Chinese alike. ``line_tokens`` is what the prompt
+adds around each item (``retrieve.render``'s "- (3 weeks ago) " and the newline); ``memory.search``
+returns the items' texts alone and counts none.
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import clock
-from ..text.tokens import estimate_tokens
+from ..text import tokens
 from . import index, utterances
 
-CUT_TOKENS = 100  # a turn longer than this is cut to the sentences around the query's words
+# A turn longer than this (~280 characters of English, ~90 Chinese characters) is cut to the
+# sentences around the query's words: the length the cut applied at before tokens were counted.
+CUT_TOKENS = 64
 JOIN = " — "
 
 
@@ -105,7 +112,7 @@ class _Snippet:
         return f"[{utterances.day_words(first.ts_ms, chinese)}] {body}"
 
     def cost(self) -> int:
-        return estimate_tokens(self.render())
+        return tokens.count(self.render())
 
     def joins(self, t: _Turn) -> str | None:
         if t.prev_id is not None and t.prev_id == self.turns[-1].uid:
@@ -138,8 +145,10 @@ def fill(
     k: int,
     budget: int,
     now_ms: int,
+    line_tokens: int = 0,
 ) -> tuple[list[Hit], int]:
-    """The best of ``ranked`` (best first) that fit ``k`` entries and ``budget`` tokens; (hits, tokens)."""
+    """The best of ``ranked`` (best first) that fit ``k`` entries and ``budget`` tokens, each entry
+    costing ``line_tokens`` besides its text; (hits, tokens)."""
     chosen: list[Hit | _Snippet] = []
     covered: set[str] = set()
     used = 0
@@ -147,7 +156,7 @@ def fill(
         if item.kind != "episode" and a.refs and covered.issuperset(a.refs):
             continue  # a fact and the turn it came from say one thing: spend the budget once
         if item.kind != "utterance":
-            cost = estimate_tokens(item.text)
+            cost = tokens.count(item.text) + line_tokens
             if used + cost > budget or len(chosen) >= k:
                 continue
             chosen.append(
@@ -187,7 +196,7 @@ def fill(
             )
             if snippet is None:
                 fresh = _Snippet([turn])
-                cost = fresh.cost()
+                cost = fresh.cost() + line_tokens
                 if used + cost > budget or len(chosen) >= k:
                     continue
                 chosen.append(fresh)
@@ -204,11 +213,11 @@ def fill(
     return [c.hit(now_ms) if isinstance(c, _Snippet) else c for c in chosen], used
 
 
-def within(hits: Sequence[Hit], budget: int) -> list[Hit]:
+def within(hits: Sequence[Hit], budget: int, line_tokens: int = 0) -> list[Hit]:
     """The best of ``hits`` (best first) that fit ``budget`` tokens together."""
     out, used = [], 0
     for h in hits:
-        cost = estimate_tokens(h.text)
+        cost = tokens.count(h.text) + line_tokens
         if used + cost <= budget:
             out.append(h)
             used += cost

@@ -36,6 +36,7 @@ from ..clock import DAY_MS
 from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
+from ..text import tokens
 from . import cues, index, pack, utterances
 from .pack import About, Hit, ago
 from .rules import extract
@@ -44,6 +45,11 @@ __all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
 
 CANDIDATES = 40  # per index, at least; more for a larger budget (candidates_for)
 MAX_CANDIDATES = 200
+# Tokens of budget per candidate each index offers: a turn shown dated and attributed costs ~30-40
+# of the model's tokens, and about a third of the candidates are duplicates, superseded or below
+# the cut, so a budget of 1,000 takes 200 candidates to fill (at 8 it was 125 and, once counted in
+# the model's tokens, LoCoMo's blocks at 1,000 ran out of candidates before the budget).
+TOKENS_PER_CANDIDATE = 5
 WEAK_SHARE = 0.5  # a vector match below the model's cut: from half the cut, at half the relevance
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.): rank 1 scores 1/61, rank 40 1/100
 ROLE_BOOST = 1.15  # "what did you recommend": the companion's turns first
@@ -54,6 +60,8 @@ PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
 # it has to be clearly more relevant to be worth its room. (It still comes first on an opener.)
 KIND_WEIGHT = {"episode": 0.6}
+TURN_MIN_K = 8
+TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
     4096  # vectors of the agent above which the vector ranking gets a thread of its own
 )
@@ -150,7 +158,14 @@ def read_cues(conn: apsw.Connection, agent_id: str, query: str, now_ms: int) -> 
 
 def candidates_for(budget_tokens: int) -> int:
     """How many candidates each index offers: enough to fill the budget with distinct turns."""
-    return max(CANDIDATES, min(MAX_CANDIDATES, budget_tokens // 8))
+    return max(CANDIDATES, min(MAX_CANDIDATES, budget_tokens // TOKENS_PER_CANDIDATE))
+
+
+def turn_k(budget_tokens: int) -> int:
+    """How many memories one turn's prompt may show: as many as the budget holds of short ones.
+    The cap of 8 cut a 400-token block of one-line turns (~30 tokens each) at two thirds of its
+    budget; the real limit is the budget and ``fill=False`` (only real matches are shown)."""
+    return max(TURN_MIN_K, budget_tokens // TURN_TOKENS_PER_ITEM)
 
 
 def search(
@@ -169,12 +184,17 @@ def search(
     fusion: str = "mix",
     fill: bool = True,
     asked: cues.Cues | None = None,
+    lang: str | None = None,
 ) -> tuple[list[Hit], int]:
     """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
     embedding model's, whose cosine cuts decide what counts as a vector match. ``fill`` lets weak vector
     matches take budget the real ones leave (memory.search); a turn's prompt takes real matches only,
     since every memory shown is read again by the model and a stray one is worse than none.
-    ``asked``: the query's cues when the caller has read them already (``read_cues``)."""
+
+    ``asked``: the query's cues when the caller has read them already (``read_cues``).
+    ``lang``: the hits become a prompt block (``render`` in that language), and the budget counts the
+    block as the model reads it, its header and each line's date included; None (``memory.search``):
+    the budget counts the items' texts, which is what the caller is given."""
     chinese = index.mostly_cjk(query)
     if chinese and not profile.multilingual:
         vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
@@ -255,9 +275,12 @@ def search(
         [(found[i], about[i], scored[i]) for i in ranked],
         utterances.terms(asked.topic),
         k,
-        budget_tokens,
+        budget_tokens - (header_tokens(lang) if lang is not None else 0),
         now_ms,
+        LINE_TOKENS if lang is not None else 0,
     )
+    if lang is not None and chosen:
+        used += header_tokens(lang)
     if touch:
         mark_referenced(conn, chosen, now_ms)
     return chosen, used
@@ -328,6 +351,14 @@ HEADERS = {
     "en": "Things you remember from earlier conversations (use them only if they fit; don't recite them):",
     "zh": "你记得之前聊过的这些事（合适时才用，别照着念）：",
 }
+
+
+# What ``render`` adds to each memory: "- (3 weeks ago) " and the newline (the longest "when" but one).
+LINE_TOKENS = tokens.count("- (3 weeks ago) ") + 1
+
+
+def header_tokens(lang: str) -> int:
+    return tokens.count(HEADERS.get(lang, HEADERS["en"])) + 1
 
 
 def render(hits: list[Hit], lang: str = "en") -> str:

@@ -26,8 +26,7 @@ from .. import clock
 from ..store import utterances as utterance_sql
 from ..store.sessions import Message
 from ..store.utterances import NewUtterance
-from ..text import features, timeparse
-from ..text.tokens import estimate_tokens
+from ..text import features, timeparse, tokens
 from . import index
 
 CHATTER_VALUE = (
@@ -174,7 +173,7 @@ def cut(text: str, query_terms: frozenset[str], max_tokens: int) -> str:
     """A long turn cut to its sentences that hold the query's words and the sentences around each, so
     more distinct evidence fits the budget; a turn with no such sentence (found by meaning alone) or a short
     one stays whole."""
-    if estimate_tokens(text) <= max_tokens or not query_terms:
+    if tokens.count(text) <= max_tokens or not query_terms:
         return text
     parts = sentences(text)
     if len(parts) < 2:
