@@ -15,6 +15,7 @@ import openai
 import pytest
 from xaiclient import Client
 
+from testkit.closing import kept
 from testkit.inproc import InProcessDaemon
 
 
@@ -28,12 +29,14 @@ def d(tmp_path: Path) -> Iterator[InProcessDaemon]:
 
 def sdk(d: InProcessDaemon, **headers: str) -> openai.OpenAI:
     transport = httpx.HTTPTransport(uds=str(d.socket.parent / "xaid-http.sock"))
-    return openai.OpenAI(
-        base_url="http://localhost/v1",
-        api_key="-",
-        http_client=httpx.Client(transport=transport),
-        default_headers=headers or None,
-        max_retries=0,
+    return kept(
+        openai.OpenAI(
+            base_url="http://localhost/v1",
+            api_key="-",
+            http_client=kept(httpx.Client(transport=transport)),
+            default_headers=headers or None,
+            max_retries=0,
+        )
     )
 
 

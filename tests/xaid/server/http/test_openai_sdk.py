@@ -19,6 +19,7 @@ import openai
 import pytest
 from xaiclient import Client
 
+from testkit.closing import kept
 from testkit.inproc import InProcessDaemon
 
 
@@ -34,12 +35,14 @@ def http_socket(d: InProcessDaemon) -> Path:
 
 def over_unix(d: InProcessDaemon, **headers: str) -> openai.OpenAI:
     transport = httpx.HTTPTransport(uds=str(http_socket(d)))
-    return openai.OpenAI(
-        base_url="http://localhost/v1",
-        api_key="unused-on-a-unix-socket",
-        http_client=httpx.Client(transport=transport),
-        default_headers=headers or None,
-        max_retries=0,
+    return kept(
+        openai.OpenAI(
+            base_url="http://localhost/v1",
+            api_key="unused-on-a-unix-socket",
+            http_client=kept(httpx.Client(transport=transport)),
+            default_headers=headers or None,
+            max_retries=0,
+        )
     )
 
 
@@ -115,7 +118,7 @@ def test_loopback_tcp_with_the_token(daemon_http: tuple[InProcessDaemon, int]) -
     with d.client() as c:
         token = token_of(c)
     assert (d.state_dir / "http.token").stat().st_mode & 0o777 == 0o600
-    sdk = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key=token, max_retries=0)
+    sdk = kept(openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key=token, max_retries=0))
     reply = sdk.chat.completions.create(model="mia", messages=[{"role": "user", "content": "hi"}])
     assert reply.choices[0].message.content == "echo: hi"
     streamed = sdk.chat.completions.create(
@@ -134,7 +137,9 @@ def test_tcp_without_the_token_is_refused(
     assert raw.status_code == 401
     assert raw.json()["error"]["code"] == "invalid_api_key"
     if key is not None:
-        sdk = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key=key, max_retries=0)
+        sdk = kept(
+            openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key=key, max_retries=0)
+        )
         with pytest.raises(openai.AuthenticationError):
             sdk.chat.completions.create(model="mia", messages=[{"role": "user", "content": "hi"}])
     with d.client() as c:  # nothing was stored for a refused request
@@ -152,7 +157,7 @@ def test_a_wrong_origin_or_host_is_refused(daemon_http: tuple[InProcessDaemon, i
     assert "access-control-allow-origin" not in evil.headers
     rebound = httpx.get(url, headers={**auth, "Host": f"evil.example:{port}"})
     assert rebound.status_code == 403 and rebound.json()["error"]["code"] == "host_not_allowed"
-    over_uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+    over_uds = kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))))
     assert (
         over_uds.get(
             "http://localhost/v1/models", headers={"Origin": "http://evil.example"}
@@ -164,7 +169,7 @@ def test_a_wrong_origin_or_host_is_refused(daemon_http: tuple[InProcessDaemon, i
 def test_an_allowed_origin_gets_cors(tmp_path: Path) -> None:
     env = {"XAID_HTTP_LISTEN": "unix:", "XAID_HTTP_ORIGINS": "http://localhost:3000"}
     with InProcessDaemon(tmp_path / "d", env=env) as d:
-        uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+        uds = kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))))
         ok = uds.get("http://localhost/v1/models", headers={"Origin": "http://localhost:3000"})
         assert ok.status_code == 200
         assert ok.headers["access-control-allow-origin"] == "http://localhost:3000"
@@ -195,7 +200,7 @@ def test_errors_in_openai_shape(daemon_http: tuple[InProcessDaemon, int]) -> Non
         sdk.chat.completions.create(
             model="mia", messages=[{"role": "system", "content": "be kind"}]
         )
-    uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+    uds = kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))))
     bad = uds.post("http://localhost/v1/chat/completions", content=b"{not json")
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_json"
     assert uds.get("http://localhost/v1/nothing").status_code == 404

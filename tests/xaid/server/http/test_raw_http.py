@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from testkit.closing import kept
 from testkit.inproc import InProcessDaemon
 
 CURL = shutil.which("curl")
@@ -112,7 +113,7 @@ def test_a_malformed_request_gets_400_and_the_daemon_keeps_serving(
     reply = raw_exchange(http_socket(d), garbage)
     assert reply.startswith(b"HTTP/1.1 400 "), reply[:200]
     assert json.loads(reply.partition(b"\r\n\r\n")[2])["error"]["type"] == "invalid_request_error"
-    uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+    uds = kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))))
     assert uds.get("http://localhost/v1/models").json()["data"][0]["id"] == "mia"
     with d.client() as c:
         assert c.ping() == {}
@@ -120,7 +121,7 @@ def test_a_malformed_request_gets_400_and_the_daemon_keeps_serving(
 
 def test_a_body_over_the_limit_gets_413(tmp_path: Path) -> None:
     with InProcessDaemon(tmp_path / "d", env={"XAID_HTTP_MAX_BODY_BYTES": "2048"}) as d:
-        uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+        uds = kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))))
         big = {"model": "mia", "messages": [{"role": "user", "content": "长" * 4000}]}
         refused = uds.post("http://localhost/v1/chat/completions", json=big)
         assert refused.status_code == 413 and refused.json()["error"]["code"] == "body_too_large"
@@ -130,7 +131,7 @@ def test_a_body_over_the_limit_gets_413(tmp_path: Path) -> None:
 def test_keep_alive_serves_many_requests_on_one_connection(d: InProcessDaemon) -> None:
     with d.client() as c:
         before = c.stats()["connections_total"]
-        with httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))) as uds:
+        with kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))) as uds:
             for _ in range(5):
                 assert uds.get("http://localhost/v1/models").status_code == 200
         assert c.stats()["connections_total"] == before + 1
@@ -167,7 +168,9 @@ def test_systemd_activates_the_http_socket(tmp_path: Path) -> None:
         pass_fds=(3, 4),
     )
     try:
-        uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(tmp_path / "activated-http.sock")))
+        uds = kept(
+            httpx.Client(transport=httpx.HTTPTransport(uds=str(tmp_path / "activated-http.sock")))
+        )
         for _ in range(300):
             try:
                 assert uds.get("http://localhost/v1/models").json() == {
@@ -220,5 +223,5 @@ def test_a_client_gone_mid_stream_stops_the_turn(d: InProcessDaemon, text: str) 
         ]
         assert len(messages[1]["text"]) < len(f"echo: {text}")
     assert "Traceback" not in d.log()
-    uds = httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))
+    uds = kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))))
     assert uds.get("http://localhost/v1/models").status_code == 200
