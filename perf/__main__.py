@@ -15,29 +15,29 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-# Before numpy loads, as xaid/__main__ does for the daemon: one OpenBLAS thread (perf.memory's index.knn).
+# Before numpy loads, as xaid/__main__ does for the daemon: one OpenBLAS thread (perf.bench.memory's index.knn).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from . import report
 
 AREAS: dict[str, str] = {
-    "daemon": "perf.daemon",
-    "memory": "perf.memory",
-    "mood": "perf.mood",
+    "daemon": "perf.bench.daemon",
+    "memory": "perf.bench.memory",
+    "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
-    "scheduler": "perf.scheduler",
-    "suites": "perf.suites",
-    "locomo": "perf.locomo",
-    "faults": "perf.faults",
-    "llm": "perf.llm_speed",
-    "llm_runner": "perf.llm_runner",
-    "tokens": "perf.token_counter",
-    "replies": "perf.replies",
-    "replies_heldout": "perf.replies_heldout",
-    "session_ttft": "perf.session_ttft",
-    "hardening": "perf.hardening",
-    "mcp": "perf.mcp",
-    "http": "perf.http",
+    "scheduler": "perf.eval.scheduler",
+    "suites": "perf.eval.suites",
+    "locomo": "perf.eval.locomo",
+    "faults": "perf.campaigns.faults",
+    "llm": "perf.bench.llm_speed",
+    "llm_runner": "perf.bench.llm_runner",
+    "tokens": "perf.eval.token_counter",
+    "replies": "perf.eval.replies",
+    "replies_heldout": "perf.eval.replies_heldout",
+    "session_ttft": "perf.bench.session_ttft",
+    "hardening": "perf.campaigns.hardening",
+    "mcp": "perf.bench.mcp",
+    "http": "perf.bench.http",
 }
 HERE = Path(__file__).resolve().parent
 

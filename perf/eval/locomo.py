@@ -1,4 +1,4 @@
-"""LoCoMo through a real daemon: ``python -m perf.locomo FILE [--budget 1000] [--out PATH]``.
+"""LoCoMo through a real daemon: ``python -m perf.eval.locomo FILE [--budget 1000] [--out PATH]``.
 
 FILE is in the public LoCoMo format: a JSON list of samples, each with ``sample_id``, ``conversation``
 (``speaker_a``, ``speaker_b``, ``session_N`` lists of ``{speaker, dia_id, text}`` and
@@ -41,11 +41,11 @@ from xaiclient import Client
 
 from xaid.text.tokens import count as count_tokens
 
+from ..measure import percentile, progress, scratch_daemon
+from ..report import Aim, Row, Section
 from . import locomo_score as score
-from .measure import percentile, progress, scratch_daemon
-from .report import Aim, Row, Section
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # perf/, where scenarios/ lives
 TINY = HERE / "scenarios" / "locomo_tiny.json"
 COMPANION = (
     HERE / "scenarios" / "companion_recall.json"
@@ -631,7 +631,7 @@ def _real_fill(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m perf.locomo", description="LoCoMo retrieval through xaid."
+        prog="python -m perf.eval.locomo", description="LoCoMo retrieval through xaid."
     )
     parser.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
     parser.add_argument(

@@ -42,10 +42,10 @@ from xaiclient import Client
 
 from xaid.text.lang import cjk_share
 
-from .measure import median, progress, scratch_daemon
-from .report import Aim, Row, Section
+from ..measure import median, progress, scratch_daemon
+from ..report import Aim, Row, Section
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 SCENE_SETS = {"tuned": SCENARIOS / "replies.json", "heldout": SCENARIOS / "replies_heldout.json"}
 GGUF = Path(os.environ.get("XAID_PERF_GGUF_DIR", "/work/models/gguf"))
 MODELS: dict[str, str] = {  # name -> llm.model_path ("" is the embedded SmolLM2)

@@ -43,10 +43,10 @@ from xaiclient import Client
 from xaid.config import LLMConfig, MemoryConfig
 from xaid.text.tokens import estimate_tokens
 
-from .measure import progress, scratch_daemon
-from .report import Aim, Row, Section
+from ..measure import progress, scratch_daemon
+from ..report import Aim, Row, Section
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 HOUR = 3_600_000
 DAY = 24 * HOUR
 MINUTE = 60_000
@@ -524,10 +524,13 @@ def run(quick: bool) -> Section:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m perf.suites [--quick]``: print the section, write nothing (``python -m perf suites`` records)."""
+    """``python -m perf.eval.suites [--quick]``: print the section, write nothing.
+
+    ``python -m perf suites`` is the run that records.
+    """
     from dataclasses import replace
 
-    from .report import machine, now, render
+    from ..report import machine, now, render
 
     quick = "--quick" in (sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
@@ -535,7 +538,7 @@ def main(argv: list[str] | None = None) -> int:
     section = replace(
         section,
         area="suites",
-        command="python -m perf.suites" + (" --quick" if quick else ""),
+        command="python -m perf.eval.suites" + (" --quick" if quick else ""),
         date=now(),
         duration_s=round(time.perf_counter() - started, 1),
         quick=quick,

@@ -1,7 +1,7 @@
 """First token across one session's turns 1-20, memory on vs off, on a real model file.
 
-perf.memory measures the same on the embedded SmolLM2; this area runs the model a user gets
-(default: the Qwen2.5-Coder-1.5B file, XAID_PERF_TTFT_MODEL to choose one of perf.replies.MODELS),
+perf.bench.memory measures the same on the embedded SmolLM2; this area runs the model a user gets
+(default: the Qwen2.5-Coder-1.5B file, XAID_PERF_TTFT_MODEL to choose one of perf.eval.replies.MODELS),
 where every re-read of the whole prompt costs tens of seconds, so a turn whose prompt does not
 extend the previous one shows at once. It reports, per condition, turn 1, turn 20, the median of
 turns 2-20, and the turns at which the head (system prompt) or the Earlier chunks in the prompt
@@ -14,10 +14,10 @@ import os
 import time
 from typing import Any
 
-from .measure import median, progress, ratio, scratch_daemon
+from ..eval.replies import DEFAULT_MODEL, MODELS, _wait_model
+from ..measure import median, progress, ratio, scratch_daemon
+from ..report import Aim, Row, Section
 from .memory import DAY, MINUTE, QUERY_TEMPLATES, Speaker, _history
-from .replies import DEFAULT_MODEL, MODELS, _wait_model
-from .report import Aim, Row, Section
 
 TURNS, QUICK_TURNS = 20, 5
 HISTORY_SESSIONS = 6

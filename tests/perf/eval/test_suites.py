@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from perf import suites
+from perf.eval import suites
 from perf.report import Section
 
 BANDS = {
@@ -93,7 +93,7 @@ def test_forget_cases_and_the_negative_set() -> None:
 
 
 def test_follow_up_situations_load_in_the_scheduler_format() -> None:
-    from perf import scheduler
+    from perf.eval import scheduler
 
     situations = scheduler.load(suites.SCENARIOS / "followups.json")
     assert len(situations) >= 20 and {s.lang for s in situations} == {"en", "zh"}

@@ -11,7 +11,7 @@ daemon (scripted provider: what is measured is what xaid puts into the prompt):
    a week later recalls none of the forgotten words. Aim 100 %. A negative set uses forget-words
    without asking ("I forgot my keys", 我忘了带钥匙); a mis-fire is a ``context.forgotten`` there.
    Aim 0 mis-fires.
-3. follow-ups (followups.json, proactive.json's format, played by perf.scheduler.play): near
+3. follow-ups (followups.json, proactive.json's format, played by perf.eval.scheduler.play): near
    relative times asked about after they happened and not before, older matters held while the
    user grieves, one suggestion when several have passed. Precision aim ≥ 90 %, recall of asks
    ≥ 85 %, intrusive pushes ≤ 2 %.
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from xaiclient import Client
 
+from ..report import Aim, Row
 from . import scheduler as proactive
-from .report import Aim, Row
 from .suites import (
     AGENT_NAME,
     MINUTE,

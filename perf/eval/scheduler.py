@@ -25,10 +25,10 @@ from typing import Any
 
 from xaiclient import Client
 
-from .measure import progress, scratch_daemon
-from .report import Aim, Row, Section
+from ..measure import progress, scratch_daemon
+from ..report import Aim, Row, Section
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "proactive.json"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "proactive.json"
 BASE_MS = int(datetime(2025, 12, 1, tzinfo=UTC).timestamp() * 1000)  # day 0: a Monday, 00:00 UTC
 HOUR_MS = 3_600_000
 DAY_MS = 24 * HOUR_MS

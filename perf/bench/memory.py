@@ -44,8 +44,8 @@ from xaid.store import memory as sql
 from xaid.store.agents import Agent
 from xaid.store.db import Database, connect
 
-from .measure import median, percentile, progress, ratio, scratch_daemon
-from .report import Aim, Row, Section
+from ..measure import median, percentile, progress, ratio, scratch_daemon
+from ..report import Aim, Row, Section
 
 DAY = 86_400_000
 MINUTE = 60_000

@@ -15,9 +15,9 @@ import time
 
 from xaid.mood.classifier import RuleClassifier
 
-from .measure import percentile, progress, ratio, scratch_daemon
+from ..measure import percentile, progress, ratio, scratch_daemon
+from ..report import Aim, Row, Section
 from .memory import BLAND_EN, BLAND_ZH, QUERY_TEMPLATES, SALIENT, Speaker, is_zh
-from .report import Aim, Row, Section
 
 CLASSIFY_P95_AIM = Aim("<", 1000.0)  # µs
 MINUTE = 60_000

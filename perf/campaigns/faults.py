@@ -7,7 +7,7 @@ Defects found on the way (a reply ``internal``, a daemon that exits, a consolida
 happens) are counted in the rows and described in the section's notes.
 
 The short versions of the same checks run in CI: tests/xaid/test_faults.py and
-tests/xaid/test_fuzz_params.py. The second round of attacks (issue 14) is its own area, perf.hardening.
+tests/xaid/test_fuzz_params.py. The second round of attacks (issue 14) is its own area, perf.campaigns.hardening.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from testkit.faults import (
 )
 from testkit.fuzz import DOCUMENTED, FUZZ_AGENTS, fuzz_method, numbers, past_i64, substitute
 
-from .measure import progress
-from .report import Aim, Row, Section
+from ..measure import progress
+from ..report import Aim, Row, Section
 
 ZERO = Aim("<=", 0)
 

@@ -1,7 +1,7 @@
 """The server-side cases of issue 22 for ``python -m perf hardening``: the event loop during a long
 consolidation (item 6), peers that stop reading (item 2), fairness between agents (item 7) and
 hand-made paging cursors (item 10). Each runs a real daemon process (scripted provider) over its
-socket; perf.hardening lists them among its scenarios.
+socket; perf.campaigns.hardening lists them among its scenarios.
 
 Latency figures are ratios against a baseline measured in the same run on the same daemon: ping
 p99 on the idle daemon before the consolidation starts.
@@ -22,8 +22,8 @@ from xaiclient.wire import encode_frame
 
 from testkit import DaemonProcess
 
+from ..report import Aim, Row
 from .faults import Outcome, fmt_counts, running, scratch
-from .report import Aim, Row
 
 EN = (
     "My sister Anna lives in Kyoto and works as a nurse at the city hospital.",

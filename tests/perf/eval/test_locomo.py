@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from perf import locomo
-from perf import locomo_score as score
+from perf.eval import locomo
+from perf.eval import locomo_score as score
 from xaid.text import tokens
 
 

@@ -3,8 +3,8 @@ prompts tuned on replies.json generalise to other topics and people (perf/replie
 
 from __future__ import annotations
 
+from ..report import Section
 from . import replies
-from .report import Section
 
 
 def run(quick: bool) -> Section:

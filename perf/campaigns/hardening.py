@@ -1,6 +1,6 @@
 """Area ``hardening``: the second round of attacks from outside (issue 14), each tried many times.
 
-The same shape as ``perf.faults`` (whose helpers it uses): every scenario drives a real daemon
+The same shape as ``perf.campaigns.faults`` (whose helpers it uses): every scenario drives a real daemon
 (scripted provider) and stops by itself; a "tried" row says what was done and which errors the
 clients saw, a "lost" row counts what must be 0 — forgotten words written back, another agent's
 session taken, a message stored after its close, an agent broken by an import, an id handed out
@@ -27,9 +27,9 @@ from xaiclient import Client, XaiError
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
 
+from ..report import Section
 from . import erase_cases, hardening_loop
 from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
-from .report import Section
 
 DAY = 86_400_000
 SMALL_TALK = (
@@ -585,7 +585,7 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
     ("calendar and paths", calendar_and_paths),
     ("erase paths (issue 22)", lambda sizes: erase_cases.erase_paths(sizes.rounds)),
     ("export round trip (issue 22)", lambda sizes: erase_cases.round_trip(sizes.rounds // 2)),
-    # issue 22, the server side (perf.hardening_loop)
+    # issue 22, the server side (perf.campaigns.hardening_loop)
     ("loop during a consolidation", lambda s: hardening_loop.loop_during_consolidation(1_000)),
     (
         "stalled readers",
