@@ -26,7 +26,7 @@ import time
 from statistics import median
 from typing import Any
 
-from ..report import Aim, Row, Section
+from ..kit import Aim, Row, Section
 from .llm_speed import SYSTEM_A, SYSTEM_B, TURNS_A, TURNS_B
 
 # perf.bench.llm_speed's sessions, their persona and memories once instead of three times: the figure
@@ -233,6 +233,6 @@ if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         print(json.dumps(child(sys.argv[2], int(sys.argv[3]))))
     else:
-        from ..report import render
+        from ..kit import render
 
         print(render({"llm_runner": run("--quick" in sys.argv)}))

@@ -22,7 +22,7 @@ import time
 from statistics import median
 from typing import Any
 
-from ..report import Aim, Row, Section
+from ..kit import Aim, Row, Section
 
 SYSTEM_A = (
     "You are Mia, a warm and curious companion. Keep replies short, in the user's language. "
@@ -308,6 +308,6 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--child":
         _child(sys.argv[2])
     else:
-        from ..report import render
+        from ..kit import render
 
         print("\n".join(render({"llm": run("--quick" in sys.argv)}).splitlines()))

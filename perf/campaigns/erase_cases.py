@@ -21,7 +21,7 @@ from xaiclient import Client, XaiError
 
 from testkit import DaemonProcess
 
-from .faults import Outcome, fmt_counts, running, scratch
+from ..kit import DAY, Outcome, fmt_counts, running, scratch
 
 WORDS = ("Zorblax", "阿飞", "quillwort", "桂花糕")
 PATHS = ("forget query", "chat request", "forget all", "agent.delete")
@@ -95,7 +95,7 @@ def round_trip(rounds: int) -> Outcome:
     out, codes = Outcome(), collections.Counter[str]()
     lost = 0
     with scratch("trip") as root, running(DaemonProcess(root / "d").start()) as d, d.client() as c:
-        now = int(time.time() * 1000) - 86_400_000
+        now = int(time.time() * 1000) - DAY
         c.agent_create("fresh")  # item 1: memories by import alone, no message in the database
         c.memory_import("fresh", facts=[{"text": "The user's cat is called Mochi."}])
         try:

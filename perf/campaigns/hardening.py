@@ -27,11 +27,10 @@ from xaiclient import Client, XaiError
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
 
-from ..report import Section
+from ..kit import DAY, Outcome, Section, fmt_counts, running, scratch
 from . import erase_cases, hardening_loop
-from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
+from .faults import run_scenarios
 
-DAY = 86_400_000
 SMALL_TALK = (
     "the {w} thing was ok",
     "yeah {w} again",

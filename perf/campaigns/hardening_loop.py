@@ -22,8 +22,7 @@ from xaiclient.wire import encode_frame
 
 from testkit import DaemonProcess
 
-from ..report import Aim, Row
-from .faults import Outcome, fmt_counts, running, scratch
+from ..kit import DAY, MINUTE, Aim, Outcome, Row, fmt_counts, running, scratch
 
 EN = (
     "My sister Anna lives in Kyoto and works as a nurse at the city hospital.",
@@ -144,8 +143,8 @@ def _fill_for_export(c: Client, agent: str, episodes: int) -> None:
     lines = [
         {
             "session_id": f"s_old{i}",
-            "started_ms": _now() - (i + 2) * 86_400_000,
-            "ended_ms": _now() - (i + 2) * 86_400_000 + 60_000,
+            "started_ms": _now() - (i + 2) * DAY,
+            "ended_ms": _now() - (i + 2) * DAY + MINUTE,
             "summary": summary,
         }
         for i in range(episodes)

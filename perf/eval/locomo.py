@@ -41,8 +41,7 @@ from xaiclient import Client
 
 from xaid.text.tokens import count as count_tokens
 
-from ..measure import percentile, progress, scratch_daemon
-from ..report import Aim, Row, Section
+from ..kit import HOUR, Aim, Row, Section, percentile, progress, scratch_daemon
 from . import locomo_score as score
 
 HERE = Path(__file__).resolve().parents[1]  # perf/, where scenarios/ lives
@@ -50,7 +49,6 @@ TINY = HERE / "scenarios" / "locomo_tiny.json"
 COMPANION = (
     HERE / "scenarios" / "companion_recall.json"
 )  # ours: bilingual, two-sided (check_companion.py)
-HOUR_MS = 3_600_000
 TINY_BUDGET = 120  # the tiny samples fit 1,000 tokens whole; at this budget ranking matters
 SEARCH_K = 200  # the daemon caps k at 200; with it the token budget is what limits a result
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -388,7 +386,7 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                     str(q["question"]),
                     k=SEARCH_K,
                     budget_tokens=budget,
-                    ts=sample.end_ms + HOUR_MS,
+                    ts=sample.end_ms + HOUR,
                     touch=False,
                 )
                 latency_ms.append((time.perf_counter() - started) * 1000)

@@ -3,7 +3,7 @@ prompts tuned on replies.json generalise to other topics and people (perf/replie
 
 from __future__ import annotations
 
-from ..report import Section
+from ..kit import Section
 from . import replies
 
 

@@ -33,8 +33,7 @@ from pathlib import Path
 from xaid.text import tokens
 from xaid.text.lang import cjk_share
 
-from ..measure import percentile, progress
-from ..report import Aim, Row, Section
+from ..kit import Aim, Row, Section, percentile, progress
 from . import locomo
 
 ROOT = Path(__file__).resolve().parents[2]
