@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -436,3 +436,15 @@ def first_turn(c: Client, agent: str, text: str, ts: int) -> dict[str, Any]:
 
 def memory_texts(context: dict[str, Any]) -> list[str]:
     return [m["text"] for m in context.get("memories") or []]
+
+
+# --- token counts -------------------------------------------------------------------------------------
+
+
+def gguf_counter(path: Path) -> Callable[[str], int]:
+    """The real tokenizer of a GGUF: its vocabulary only, no weights (eval/locomo and
+    eval/token_counter both count with it)."""
+    import llama_cpp  # perf only: the daemon itself never tokenizes with llama.cpp
+
+    model = llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
+    return lambda text: len(model.tokenize(text.encode(), add_bos=False, special=False))

@@ -13,9 +13,9 @@ the session date + i seconds, ``ref`` = dia_id, ``speaker`` = the name, role ``u
 ``ts`` one hour after the last turn and ``touch: false``.
 
 Two baselines answer the same questions at the same budget over the raw turns of the sample (both
-speakers): BM25 (perf/locomo_score.py) and dense MiniLM (the daemon's own OnnxEmbedder, cosine).
+speakers): BM25 (perf/eval/locomo_score.py) and dense MiniLM (the daemon's own OnnxEmbedder, cosine).
 
-Scores per category and overall (perf/locomo_score.py): evidence recall, answer-token recall, tokens
+Scores per category and overall (perf/eval/locomo_score.py): evidence recall, answer-token recall, tokens
 returned; for xaid also ingest time per sample and search latency. See perf/README.md, "LoCoMo".
 
 ``run(quick)`` makes this an area of ``python -m perf`` too: perf/scenarios/locomo_tiny.json at 120 tokens
@@ -41,7 +41,7 @@ from xaiclient import Client
 
 from xaid.text.tokens import count as count_tokens
 
-from ..kit import HOUR, Aim, Row, Section, percentile, progress, scratch_daemon
+from ..kit import HOUR, Aim, Row, Section, gguf_counter, percentile, progress, scratch_daemon
 from . import locomo_score as score
 
 HERE = Path(__file__).resolve().parents[1]  # perf/, where scenarios/ lives
@@ -353,8 +353,6 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
     gguf = os.environ.get("XAID_TOKENIZER_GGUF")
     real = None
     if gguf and Path(gguf).exists():
-        from .token_counter import gguf_counter  # it reads this module's loader
-
         real = gguf_counter(Path(gguf))
     xaid_fill: list[float] = []
     with scratch_daemon(memory_env) as daemon, daemon.client(timeout=300.0) as c:

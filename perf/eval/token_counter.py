@@ -33,7 +33,7 @@ from pathlib import Path
 from xaid.text import tokens
 from xaid.text.lang import cjk_share
 
-from ..kit import Aim, Row, Section, percentile, progress
+from ..kit import Aim, Row, Section, gguf_counter, percentile, progress
 from . import locomo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,14 +69,6 @@ def corpus() -> list[Text]:
                     lang = "zh" if cjk_share(turn.text) > 0.5 else "en"
                     out.append(Text(lang, turn.text, n % 2 == 1, path == locomo.COMPANION))
     return out
-
-
-def gguf_counter(path: Path) -> Callable[[str], int]:
-    """The real tokenizer of a GGUF: its vocabulary only, no weights."""
-    import llama_cpp  # perf only: the daemon itself never tokenizes with llama.cpp
-
-    model = llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
-    return lambda text: len(model.tokenize(text.encode(), add_bos=False, special=False))
 
 
 def recorded() -> dict[str, int]:
