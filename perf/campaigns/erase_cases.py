@@ -1,5 +1,5 @@
 """Cases of the hardening area for issue 22's privacy and data-loss items, run by
-``python -m perf hardening`` beside the cases of issue 14 (perf/hardening.py lists them).
+``python -m perf hardening`` beside the cases of issue 14 (perf/campaigns/hardening.py lists them).
 
 Each round puts a word where the third attack found it surviving (a tool call's arguments, the
 scheduler's keywords, a speaker's name, the -wal file after ``agent.delete``), takes one of the

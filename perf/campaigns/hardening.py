@@ -604,7 +604,7 @@ def run(quick: bool) -> Section:
         "a forget {all} deleted an agent's consolidation jobs, the next job took the id of the one still in "
         "flight, which then marked it done: that session was never consolidated and its close {wait} never "
         "answered (every forget-all round waited out its 60 s). Job ids no longer repeat (migration 010).",
-        "Issue 22's cases (perf/erase_cases.py), measured on the code before its fix (a099f48) in the "
+        "Issue 22's cases (perf/campaigns/erase_cases.py), measured on the code before its fix (a099f48) in the "
         "same way: the word stayed in the db or -wal bytes in 15 of 20 erase rounds (every path but "
         "forget {all}: the tool call's arguments, the follow-up's keywords, the speaker, the -wal file "
         "after agent.delete), and the round trip could not run (forget {all} failed on meta.value; the "

@@ -1,5 +1,5 @@
 """The replies area on the held-out scenes (perf/scenarios/replies_heldout.json): the check that
-prompts tuned on replies.json generalise to other topics and people (perf/replies.py)."""
+prompts tuned on replies.json generalise to other topics and people (perf/eval/replies.py)."""
 
 from __future__ import annotations
 

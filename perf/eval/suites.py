@@ -21,7 +21,7 @@ daemon puts into the prompt does; each case has its own agent):
    the key string is in a returned item. Aim ≥ 85 %.
 
 6.-8. updates, conversational forget (with a forget-word negative set) and follow-ups at the right
-   time: perf/suites_weeks.py (issue 12).
+   time: perf/eval/suites_weeks.py (issue 12).
 
 ``--quick`` runs a subset of each (about a third of the cases, one user per language for recall).
 """

@@ -33,7 +33,7 @@ Check it (format, evidence ids, answer words in the evidence turns, counts)::
     python perf/scenarios/check_companion.py [FILE]
 
 With the project's venv the file is also read through perf.eval.locomo.load; without it (plain python3)
-the same checks run on the JSON with the scorer's tokeniser (perf/locomo_score.py). Exit status 1 on
+the same checks run on the JSON with the scorer's tokeniser (perf/eval/locomo_score.py). Exit status 1 on
 any error; warnings (a question sharing most of its words with its evidence turn, an answer said
 only by the companion that a user turn also holds) are printed but do not fail.
 """

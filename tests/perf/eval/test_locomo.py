@@ -1,4 +1,4 @@
-"""The LoCoMo runner (perf/locomo.py) and its scorers (perf/locomo_score.py), on inputs small enough to
+"""The LoCoMo runner (perf/eval/locomo.py) and its scorers (perf/eval/locomo_score.py), on inputs small enough to
 work out by hand."""
 
 from __future__ import annotations

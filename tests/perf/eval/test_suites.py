@@ -1,4 +1,4 @@
-"""The evaluation suites (perf/suites.py): the scenario files hold what their formats promise, the
+"""The evaluation suites (perf/eval/suites.py): the scenario files hold what their formats promise, the
 generators are deterministic, and a quick run through a real daemon reports every figure."""
 
 from __future__ import annotations
