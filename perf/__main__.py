@@ -1,6 +1,6 @@
 """``python -m perf [AREA ...] [--quick]``: run benchmark areas, write perf/results.json and perf/RESULTS.md.
 
-An area is a module of this package exposing ``run(quick: bool) -> report.Section``; add it to
+An area is a module of this package exposing ``run(quick: bool) -> kit.Section``; add it to
 ``AREAS`` to make it part of ``python -m perf``.
 """
 
@@ -15,29 +15,29 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-# Before numpy loads, as xaid/__main__ does for the daemon: one OpenBLAS thread (perf.memory's index.knn).
+# Before numpy loads, as xaid/__main__ does for the daemon: one OpenBLAS thread (perf.bench.memory's index.knn).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from . import report
+from . import kit
 
 AREAS: dict[str, str] = {
-    "daemon": "perf.daemon",
-    "memory": "perf.memory",
-    "mood": "perf.mood",
+    "daemon": "perf.bench.daemon",
+    "memory": "perf.bench.memory",
+    "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
-    "scheduler": "perf.scheduler",
-    "suites": "perf.suites",
-    "locomo": "perf.locomo",
-    "faults": "perf.faults",
-    "llm": "perf.llm_speed",
-    "llm_runner": "perf.llm_runner",
-    "tokens": "perf.token_counter",
-    "replies": "perf.replies",
-    "replies_heldout": "perf.replies_heldout",
-    "session_ttft": "perf.session_ttft",
-    "hardening": "perf.hardening",
-    "mcp": "perf.mcp",
-    "http": "perf.http",
+    "scheduler": "perf.eval.scheduler",
+    "suites": "perf.eval.suites",
+    "locomo": "perf.eval.locomo",
+    "faults": "perf.campaigns.faults",
+    "llm": "perf.bench.llm_speed",
+    "llm_runner": "perf.bench.llm_runner",
+    "tokens": "perf.eval.token_counter",
+    "replies": "perf.eval.replies",
+    "replies_heldout": "perf.eval.replies_heldout",
+    "session_ttft": "perf.bench.session_ttft",
+    "hardening": "perf.campaigns.hardening",
+    "mcp": "perf.bench.mcp",
+    "http": "perf.bench.http",
 }
 HERE = Path(__file__).resolve().parent
 
@@ -76,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     command = shlex.join(["python", "-m", "perf", *argv])
-    host = report.machine()
-    fresh: dict[str, report.Section] = {}
+    host = kit.machine()
+    fresh: dict[str, kit.Section] = {}
     for area in args.areas or list(AREAS):
         started = time.perf_counter()
         section = importlib.import_module(AREAS[area]).run(args.quick)
@@ -85,21 +85,24 @@ def main(argv: list[str] | None = None) -> int:
             section,
             area=area,
             command=command,
-            date=report.now(),
+            date=kit.now(),
             duration_s=round(time.perf_counter() - started, 1),
             quick=args.quick,
             machine=host,
         )
     output: Path | None = args.output or (None if args.quick else HERE / "RESULTS.md")
     if output is None:
-        print(report.render(fresh))
+        print(kit.render(fresh))
         return 0
     data = json_path(output)
-    sections = {**report.load(data), **fresh}  # a run of one area keeps the others' last results
+    sections = {
+        **kit.load_results(data),
+        **fresh,
+    }  # a run of one area keeps the others' last results
     sections = {a: sections[a] for a in [*AREAS, *sections] if a in sections}  # registry order
-    report.save(data, sections)
-    output.write_text(report.render(sections), encoding="utf-8")
-    print(report.render(fresh))
+    kit.save_results(data, sections)
+    output.write_text(kit.render(sections), encoding="utf-8")
+    print(kit.render(fresh))
     print(f"wrote {output} and {data}", file=sys.stderr)
     return 0
 

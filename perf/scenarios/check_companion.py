@@ -1,7 +1,7 @@
 """Checker of perf/scenarios/companion_recall.json, a bilingual, two-sided companion recall set.
 
 What the set is: hand-written conversations (our own text) between one user and their companion AI, in
-the public LoCoMo JSON format that ``python -m perf.locomo FILE`` reads (perf/locomo.py ``load``).
+the public LoCoMo JSON format that ``python -m perf.eval.locomo FILE`` reads (perf/eval/locomo.py ``load``).
 Ten samples, five entirely in English and five entirely in simplified Chinese; each is one person
 (own job, city, family, hobbies, worries) talking with their companion over about ten days, in 10
 sessions on different days and at different times of day (2025-2026). ``speaker_a`` is the user's
@@ -19,21 +19,21 @@ changed. Categories: 1 multi-hop (two or more turns), 2 temporal (an absolute da
 "12 February 2026" / "2026年3月12日", resolved from the session date and the relative time said),
 3 open-domain / inference, 4 single-hop. ``answer_speaker`` says whose turn holds the answer: about
 four in ten answers were said only by the companion, which xaid's consolidation (it reads user turns)
-cannot return from ``memory.search`` today; perf.locomo reports recall on the user's evidence apart.
+cannot return from ``memory.search`` today; perf.eval.locomo reports recall on the user's evidence apart.
 Counts, as this script prints them: 10 samples, 100 sessions, 1,344 turns, 430 questions (202 en,
 228 zh; by category 1: 28, 2: 70, 3: 22, 4: 310; by answer_speaker user 253, companion 177, of which
 174 have their answer words in no user turn at all; 16 updated facts).
 
 Run the set::
 
-    .venv/bin/python -m perf.locomo perf/scenarios/companion_recall.json --budget 400
+    .venv/bin/python -m perf.eval.locomo perf/scenarios/companion_recall.json --budget 400
 
 Check it (format, evidence ids, answer words in the evidence turns, counts)::
 
     python perf/scenarios/check_companion.py [FILE]
 
-With the project's venv the file is also read through perf.locomo.load; without it (plain python3)
-the same checks run on the JSON with the scorer's tokeniser (perf/locomo_score.py). Exit status 1 on
+With the project's venv the file is also read through perf.eval.locomo.load; without it (plain python3)
+the same checks run on the JSON with the scorer's tokeniser (perf/eval/locomo_score.py). Exit status 1 on
 any error; warnings (a question sharing most of its words with its evidence turn, an answer said
 only by the companion that a user turn also holds) are printed but do not fail.
 """
@@ -54,15 +54,15 @@ DEFAULT = Path(__file__).resolve().parent / "companion_recall.json"
 
 locomo: types.ModuleType | None
 try:  # the real loader needs the venv (numpy, xaiclient, xaid)
-    from perf import locomo as _locomo
-    from perf import locomo_score as score
+    from perf.eval import locomo as _locomo
+    from perf.eval import locomo_score as score
 
     locomo = _locomo
 except ImportError:
     locomo = None
     for name in [n for n in sys.modules if n == "perf" or n.startswith(("perf.", "xaid"))]:
         del sys.modules[name]
-    from perf import (
+    from perf.eval import (
         locomo_score as score,
     )  # its one xaid import, xaid.text.tokens, is the standard library only
 
@@ -110,9 +110,9 @@ def main(path: Path) -> int:
     if locomo is not None:
         loaded = locomo.load(path)
         n_loaded = sum(len(t) for s in loaded for _, t in s.sessions)
-        print(f"perf.locomo.load: {len(loaded)} samples, {n_loaded} turns")
+        print(f"perf.eval.locomo.load: {len(loaded)} samples, {n_loaded} turns")
     else:
-        print("perf.locomo.load: not available here (no venv); checked the JSON directly")
+        print("perf.eval.locomo.load: not available here (no venv); checked the JSON directly")
 
     counts: Counter[str] = Counter()
     by_lang: Counter[str] = Counter()

@@ -1,5 +1,5 @@
 """Faults and load, short versions for CI: many clients at once, SIGKILLs, a full disk, agents side
-by side, a refused peer. perf/faults.py runs the full-size versions and writes the table in
+by side, a refused peer. perf/campaigns/faults.py runs the full-size versions and writes the table in
 perf/RESULTS.md.
 
 Every check is on behaviour: which errors the clients see, that nothing acknowledged is lost,

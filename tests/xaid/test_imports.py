@@ -15,13 +15,14 @@ import xaid
 ROOT = Path(xaid.__file__).resolve().parent
 
 
-def module_name(path: Path) -> str:
-    parts = ("xaid", *path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """The dotted name of a module file under ``root``, a package directory named as it is imported."""
+    parts = (root.name, *path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
 
 
 def _resolve(known: dict[str, Path], name: str) -> str | None:
@@ -57,8 +58,9 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
-    known = modules()
+def graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Every module of the package at ``root`` (xaid/ unless told; tests/perf reads perf/ with it)."""
+    known = modules(root)
     return {name: imports_of(name, path, known) for name, path in known.items()}
 
 

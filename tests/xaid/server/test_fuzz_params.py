@@ -8,7 +8,7 @@ the daemon answers ``ping`` afterwards and an agent that no request can name kee
 had stored.
 
 The defects this fuzzing once found are kept at the end of the file, one reproduction each.
-perf/faults.py runs the same fuzzing with many more examples.
+perf/campaigns/faults.py runs the same fuzzing with many more examples.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the model's own tokenizer in English and in Chinese.
 
 The truth is Qwen2.5's tokenizer (the default models'). Its counts of 150 English and 150 Chinese
 held-out turns of perf's companion set are recorded in qwen25_counts.json (``python -m
-perf.token_counter --gguf MODEL --record …``); with ``$XAID_TOKENIZER_GGUF`` naming an installed
+perf.eval.token_counter --gguf MODEL --record …``); with ``$XAID_TOKENIZER_GGUF`` naming an installed
 Qwen2.5 GGUF the recorded counts are checked against the tokenizer itself. SmolLM2's tokenizer
 (its GGUF ships with the test dependencies) is checked live on the English turns.
 """

@@ -1,4 +1,4 @@
-"""``python -m perf.embed_calibration``: the cosine of each kind of pair under MiniLM and USE, where
+"""``python -m perf.eval.embed_calibration``: the cosine of each kind of pair under MiniLM and USE, where
 each similarity threshold of the daemon falls among them, and how fast each model embeds.
 
 Every threshold in memory (recall's minimum cosine, the opener's, the facts' fast path, paraphrase,
@@ -427,7 +427,7 @@ def timing(embed: Callable[[list[str]], np.ndarray], repeats: int) -> tuple[floa
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m perf.embed_calibration", description=__doc__.splitlines()[0]
+        prog="python -m perf.eval.embed_calibration", description=__doc__.splitlines()[0]
     )
     parser.add_argument(
         "--repeats", type=int, default=20, help="timing runs of the 64-sentence batch"

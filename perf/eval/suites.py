@@ -21,21 +21,18 @@ daemon puts into the prompt does; each case has its own agent):
    the key string is in a returned item. Aim ≥ 85 %.
 
 6.-8. updates, conversational forget (with a forget-word negative set) and follow-ups at the right
-   time: perf/suites_weeks.py (issue 12).
+   time: perf/eval/suites_weeks.py (issue 12).
 
 ``--quick`` runs a subset of each (about a third of the cases, one user per language for recall).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from xaiclient import Client
@@ -43,22 +40,33 @@ from xaiclient import Client
 from xaid.config import LLMConfig, MemoryConfig
 from xaid.text.tokens import estimate_tokens
 
-from .measure import progress, scratch_daemon
-from .report import Aim, Row, Section
+from ..kit import (
+    AGENT_NAME,
+    HOUR,
+    MINUTE,
+    Aim,
+    CaseTally,
+    Row,
+    Section,
+    at,
+    contains,
+    day0,
+    first_turn,
+    live_session,
+    load_scenario,
+    memory_texts,
+    misses,
+    progress,
+    scratch_daemon,
+)
+from . import suites_weeks as weeks
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
-HOUR = 3_600_000
-DAY = 24 * HOUR
-MINUTE = 60_000
 CROSS_AIM = Aim(">=", 80.0)
 MORNING_AIM = Aim(">=", 100.0)
 LONG_AIM = Aim(">=", 70.0)
 RECALL_AIM = Aim(">=", 85.0)
 MOOD_AIM = Aim(">=", 90.0)
 TIRED_BANDS = ("tired", "exhausted")
-AGENT_NAME = (
-    "Kai"  # episode summaries name the agent; an id like "scene-morning-en" would match "Morning"
-)
 
 
 @dataclass(frozen=True)
@@ -70,66 +78,6 @@ class Plan:
 
 FULL = Plan(1, ("en", "zh"), 2)
 QUICK = Plan(3, ("en", "zh"), 1)
-
-
-@dataclass
-class Outcome:
-    """One suite's result: how many of how many, and the ids that missed (with a word on why)."""
-
-    hits: int = 0
-    total: int = 0
-    misses: list[str] = field(default_factory=list)
-    hit_ids: list[str] = field(default_factory=list)
-
-    def add(self, ok: bool, case_id: str, why: str = "") -> None:
-        self.total += 1
-        if ok:
-            self.hits += 1
-            self.hit_ids.append(case_id)
-        else:
-            self.misses.append(f"{case_id} ({why})" if why else case_id)
-
-    @property
-    def percent(self) -> float:
-        return round(100.0 * self.hits / self.total, 1) if self.total else 0.0
-
-
-def load(name: str) -> dict[str, Any]:
-    return json.loads((SCENARIOS / name).read_text(encoding="utf-8"))
-
-
-def day0(data: dict[str, Any]) -> int:
-    start = dt.date.fromisoformat(data.get("start", "2025-12-01"))
-    return int(dt.datetime(start.year, start.month, start.day, tzinfo=dt.UTC).timestamp() * 1000)
-
-
-def at(base: int, day: float, hour: float) -> int:
-    return base + int(day * DAY + hour * HOUR)
-
-
-def contains(texts: Iterable[str], keys: Sequence[str]) -> bool:
-    """Whether any key occurs in any text, ignoring case."""
-    low = [t.casefold() for t in texts]
-    return any(k.casefold() in t for k in keys for t in low)
-
-
-def live_session(c: Client, agent: str, lines: Sequence[str], ts: int) -> str:
-    """A session lived through ``session.send`` (a minute per line), closed and consolidated."""
-    sid = c.session_open(agent, ts=ts)["session_id"]
-    for i, line in enumerate(lines):
-        c.session_send(sid, line, ts=ts + i * MINUTE).finish()
-    c.session_close(sid, ts=ts + len(lines) * MINUTE, wait=True)
-    return sid
-
-
-def first_turn(c: Client, agent: str, text: str, ts: int) -> dict[str, Any]:
-    """Open a new session and send its first turn with ``explain``: the context the model read."""
-    sid = c.session_open(agent, ts=ts)["session_id"]
-    return c.session_send(sid, text, ts=ts, explain=True).finish()["context"]
-
-
-def memory_texts(context: dict[str, Any]) -> list[str]:
-    return [m["text"] for m in context.get("memories") or []]
 
 
 def background(c: Client, agent: str, data: dict[str, Any], lang: str, base: int) -> list[str]:
@@ -144,11 +92,11 @@ def background(c: Client, agent: str, data: dict[str, Any], lang: str, base: int
 # --- 1. cross-session recall ----------------------------------------------------------------------
 
 
-def cross_session(c: Client, plan: Plan) -> tuple[Outcome, Outcome]:
+def cross_session(c: Client, plan: Plan) -> tuple[CaseTally, CaseTally]:
     """(recall of the key fact, old memories dragged in) over the cases."""
-    data = load("cross_session.json")
+    data = load_scenario("cross_session.json")
     base = day0(data)
-    recall, dragged = Outcome(), Outcome()
+    recall, dragged = CaseTally(), CaseTally()
     for case in data["cases"][:: plan.every]:
         agent = f"cs-{case['id']}"
         c.agent_create(agent, name=AGENT_NAME)
@@ -170,10 +118,10 @@ def cross_session(c: Client, plan: Plan) -> tuple[Outcome, Outcome]:
 # --- 2. mood carry-over ---------------------------------------------------------------------------
 
 
-def mood_pairs(c: Client, plan: Plan) -> Outcome:
-    data = load("mood_pairs.json")
+def mood_pairs(c: Client, plan: Plan) -> CaseTally:
+    data = load_scenario("mood_pairs.json")
     base = day0(data)
-    out = Outcome()
+    out = CaseTally()
     for pair in data["pairs"][:: plan.every]:
         agent = f"mood-{pair['id']}"
         c.agent_create(agent, name=AGENT_NAME)
@@ -200,7 +148,7 @@ def mood_pairs(c: Client, plan: Plan) -> Outcome:
 
 def morning(c: Client) -> dict[str, tuple[int, int, list[str]]]:
     """Per language: (checks passed, checks, the failed checks)."""
-    data = load("cross_session.json")
+    data = load_scenario("cross_session.json")
     base = day0(data)
     results: dict[str, tuple[int, int, list[str]]] = {}
     for scene in data["scenes"]:
@@ -258,13 +206,13 @@ def fitting_earlier(chunks: Sequence[str]) -> list[str]:
     return kept
 
 
-def long_conversation(c: Client, plan: Plan) -> tuple[Outcome, Outcome, list[tuple[int, int]]]:
+def long_conversation(c: Client, plan: Plan) -> tuple[CaseTally, CaseTally, list[tuple[int, int]]]:
     """(context hit as defined, context hit counting only the Earlier chunks that fit the prompt,
     (tokens the prompt carried, tokens of the whole history) at each question)."""
-    data = load("long_conversation.json")
+    data = load_scenario("long_conversation.json")
     base = day0(data)
     every = MemoryConfig().compress_every
-    loose, strict = Outcome(), Outcome()
+    loose, strict = CaseTally(), CaseTally()
     costs: list[tuple[int, int]] = []
     for conv in data["conversations"]:
         if conv["id"] not in plan.conversations:
@@ -352,12 +300,12 @@ def recall_users(
     return out
 
 
-def recall(c: Client, plan: Plan) -> tuple[Outcome, dict[str, Outcome]]:
-    data = load("recall.json")
+def recall(c: Client, plan: Plan) -> tuple[CaseTally, dict[str, CaseTally]]:
+    data = load_scenario("recall.json")
     base = day0(data)
     ask_ts = at(base, data["ask_day"], data["ask_hour"])
-    total = Outcome()
-    by_lang: dict[str, Outcome] = {}
+    total = CaseTally()
+    by_lang: dict[str, CaseTally] = {}
     for agent, lang, sessions, items in recall_users(data, plan.recall_users):
         c.agent_create(agent, name=AGENT_NAME)
         for s, lines in enumerate(sessions):
@@ -378,7 +326,7 @@ def recall(c: Client, plan: Plan) -> tuple[Outcome, dict[str, Outcome]]:
             kept = sorted({kind for kind, text in stored if contains([text], [item.key])})
             why = f"kept as {'+'.join(kept)}, not returned" if kept else "kept nowhere"
             total.add(ok, item.id, why)
-            by_lang.setdefault(lang, Outcome()).add(ok, item.id, why)
+            by_lang.setdefault(lang, CaseTally()).add(ok, item.id, why)
     return total, by_lang
 
 
@@ -392,14 +340,6 @@ def stored_memories(c: Client, agent: str) -> list[tuple[str, str]]:
 
 
 # --- the area -------------------------------------------------------------------------------------
-
-
-def _misses(label: str, outcome: Outcome, limit: int = 60) -> str:
-    shown = outcome.misses[:limit]
-    more = f" … and {len(outcome.misses) - limit} more" if len(outcome.misses) > limit else ""
-    return f"{label} misses ({len(outcome.misses)}): " + (
-        "; ".join(shown) + more if shown else "none"
-    )
 
 
 def run(quick: bool) -> Section:
@@ -428,8 +368,6 @@ def run(quick: bool) -> Section:
         progress("suites: recall")
         rec, rec_by_lang = recall(c, plan)
         timings.append(f"recall {time.perf_counter() - started:.0f} s")
-
-        from . import suites_weeks as weeks
 
         started = time.perf_counter()
         progress("suites: updates, forget, follow-ups")
@@ -509,13 +447,13 @@ def run(quick: bool) -> Section:
         *weekly[0],
     ]
     section.notes += [
-        _misses("cross-session", cross),
+        misses("cross-session", cross),
         "cross-session cases whose first turn pulled in an old unrelated memory: "
         + (", ".join(dragged.hit_ids) or "none"),
-        _misses("mood carry-over", mood),
-        _misses("long conversation", long_loose),
-        _misses("long conversation (prompt budget)", long_strict),
-        _misses("recall", rec, limit=80),
+        misses("mood carry-over", mood),
+        misses("long conversation", long_loose),
+        misses("long conversation (prompt budget)", long_strict),
+        misses("recall", rec, limit=80),
         *weekly[1],
         "Scripted provider: no words are generated; what is measured is what xaid puts into the prompt. "
         "Scenarios and formats: perf/scenarios/README.md. Time: " + ", ".join(timings) + ".",
@@ -524,10 +462,13 @@ def run(quick: bool) -> Section:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m perf.suites [--quick]``: print the section, write nothing (``python -m perf suites`` records)."""
+    """``python -m perf.eval.suites [--quick]``: print the section, write nothing.
+
+    ``python -m perf suites`` is the run that records.
+    """
     from dataclasses import replace
 
-    from .report import machine, now, render
+    from ..kit import machine, now, render
 
     quick = "--quick" in (sys.argv[1:] if argv is None else argv)
     started = time.perf_counter()
@@ -535,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     section = replace(
         section,
         area="suites",
-        command="python -m perf.suites" + (" --quick" if quick else ""),
+        command="python -m perf.eval.suites" + (" --quick" if quick else ""),
         date=now(),
         duration_s=round(time.perf_counter() - started, 1),
         quick=quick,

@@ -1,7 +1,7 @@
 """The default model's speed on this machine: a session's turn after another session's (with and
 without the per-session state cache), and OpenMP's wait policy on a busy machine.
 
-Each condition runs in a child process of its own (``python -m perf.llm_speed --child NAME``),
+Each condition runs in a child process of its own (``python -m perf.bench.llm_speed --child NAME``),
 because OpenMP reads OMP_WAIT_POLICY once, when llama.cpp loads, and so that no condition inherits
 another's KV cache. The children drive ``LlamaCppProvider`` directly, the daemon's own provider:
 what is measured is the model's part of a turn, not memory recall or the socket.
@@ -22,7 +22,7 @@ import time
 from statistics import median
 from typing import Any
 
-from .report import Aim, Row, Section
+from ..kit import Aim, Row, Section
 
 SYSTEM_A = (
     "You are Mia, a warm and curious companion. Keep replies short, in the user's language. "
@@ -166,14 +166,14 @@ def child_generation(default_policy: bool) -> dict[str, Any]:
 
 def _spawn(kind: str, env: dict[str, str]) -> dict[str, Any]:
     proc = subprocess.run(
-        [sys.executable, "-m", "perf.llm_speed", "--child", kind],
+        [sys.executable, "-m", "perf.bench.llm_speed", "--child", kind],
         env=env,
         capture_output=True,
         text=True,
         timeout=1800,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"perf.llm_speed child {kind} failed:\n{proc.stderr[-2000:]}")
+        raise RuntimeError(f"perf.bench.llm_speed child {kind} failed:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -308,6 +308,6 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--child":
         _child(sys.argv[2])
     else:
-        from .report import render
+        from ..kit import render
 
         print("\n".join(render({"llm": run("--quick" in sys.argv)}).splitlines()))

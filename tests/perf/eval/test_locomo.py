@@ -1,4 +1,4 @@
-"""The LoCoMo runner (perf/locomo.py) and its scorers (perf/locomo_score.py), on inputs small enough to
+"""The LoCoMo runner (perf/eval/locomo.py) and its scorers (perf/eval/locomo_score.py), on inputs small enough to
 work out by hand."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from perf import locomo
-from perf import locomo_score as score
+from perf.eval import locomo
+from perf.eval import locomo_score as score
 from xaid.text import tokens
 
 

@@ -42,22 +42,24 @@ from xaiclient import Client
 
 from xaid.text.lang import cjk_share
 
-from .measure import median, progress, scratch_daemon
-from .report import Aim, Row, Section
+from ..kit import (
+    DAY,
+    DEFAULT_MODEL,
+    HOUR,
+    MODELS,
+    SCENARIOS,
+    Aim,
+    Row,
+    Section,
+    median,
+    progress,
+    scratch_daemon,
+    wait_model,
+)
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 SCENE_SETS = {"tuned": SCENARIOS / "replies.json", "heldout": SCENARIOS / "replies_heldout.json"}
-GGUF = Path(os.environ.get("XAID_PERF_GGUF_DIR", "/work/models/gguf"))
-MODELS: dict[str, str] = {  # name -> llm.model_path ("" is the embedded SmolLM2)
-    "smollm2-135m": "",
-    "qwen2.5-0.5b": str(GGUF / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
-    "qwen2.5-1.5b": str(GGUF / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"),
-}
-DEFAULT_MODEL = "qwen2.5-1.5b"
 CHECKS = ("lang", "picks_up", "own_name", "no_detection", "no_loop", "length")
 PASS_AIM = Aim(">=", 90.0)
-HOUR = 3_600_000
-DAY = 24 * HOUR
 OTHER_NAMES = re.compile(
     r"\b(?:qwen|smollm|chatgpt|openai|alibaba|anthropic|claude|llama|hugging ?face|max)\b"
     r"|通义|千问|阿里|助手小|智能助手",
@@ -201,16 +203,6 @@ def judge(text: str, lang: str, picks_up: list[str], name: str, finish: str) -> 
 # --- replaying the scenes -------------------------------------------------------------------------
 
 
-def _wait_model(client: Client) -> None:
-    deadline = time.monotonic() + 600
-    while (status := client.status())["model"][
-        "state"
-    ] == "loading" and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if status["model"]["state"] != "ready":
-        raise RuntimeError(f"model not ready: {status['model']}")
-
-
 def _scene_agent(
     client: Client, scene: dict[str, Any], agent_id: str, name: str, memory: bool, base: int
 ) -> None:
@@ -242,7 +234,7 @@ def run_model(
     env.update(sampling())
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
-        _wait_model(client)
+        wait_model(client, 600, 0.05)
         for scene in scenes:
             name = names[scene["lang"]]
             for memory in (True, False) if (seed + len(out)) % 2 == 0 else (False, True):
@@ -389,7 +381,8 @@ def section(
         f"{', '.join(map(str, seeds))} (llm.seed; temperature and max_tokens at their defaults), one fresh daemon "
         f"per model and seed, llama_cpp with OMP_WAIT_POLICY=PASSIVE and llm.n_threads at its default. History "
         f"ingested at its real times and closed with wait=True; the probe goes into a new session at its own time. "
-        f"Checks per reply: {', '.join(CHECKS)} (perf/replies.py docstring). A row's figure is the share of checks "
+        f"Checks per reply: {', '.join(CHECKS)} (perf/eval/replies.py docstring). "
+        f"A row's figure is the share of checks "
         f"passed over all its replies; the ratio compares memory on with memory off. 'first token' is "
         f"timings.first_token_ms, which includes recall and reading the whole prompt (a new session's head is not "
         f"in the KV cache); tok/s is (completion tokens − 1) / (total − first token). Load average (1 min) during "

@@ -7,7 +7,7 @@ Defects found on the way (a reply ``internal``, a daemon that exits, a consolida
 happens) are counted in the rows and described in the section's notes.
 
 The short versions of the same checks run in CI: tests/xaid/test_faults.py and
-tests/xaid/test_fuzz_params.py. The second round of attacks (issue 14) is its own area, perf.hardening.
+tests/xaid/test_fuzz_params.py. The second round of attacks (issue 14) is its own area, perf.campaigns.hardening.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,10 +45,19 @@ from testkit.faults import (
 )
 from testkit.fuzz import DOCUMENTED, FUZZ_AGENTS, fuzz_method, numbers, past_i64, substitute
 
-from .measure import progress
-from .report import Aim, Row, Section
-
-ZERO = Aim("<=", 0)
+from ..kit import (
+    DAY,
+    HOUR,
+    ZERO,
+    Aim,
+    Outcome,
+    Row,
+    Section,
+    fmt_counts,
+    progress,
+    running,
+    scratch,
+)
 
 
 @dataclass(frozen=True)
@@ -79,48 +88,7 @@ QUICK = Sizes(
 )
 
 
-@dataclass
-class Outcome:
-    """One scenario's part of the table, and what it found."""
-
-    rows: list[Row] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def tried(self, figure: str, times: float, unit: str, errors: str) -> None:
-        self.rows.append(Row(figure, times, unit, note=f"errors seen: {errors}"))
-
-    def lost(self, figure: str, lost: int, unit: str, how: str) -> None:
-        self.rows.append(Row(figure, lost, unit, aim=ZERO, note=how))
-
-
-def fmt_counts(counts: collections.Counter[str] | dict[str, int]) -> str:
-    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ", ".join(f"{k} ×{v:,}" for k, v in items if v) or "none"
-
-
-# --- shared helpers ---------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def scratch(prefix: str) -> Iterator[Path]:
-    root = Path(tempfile.mkdtemp(prefix=f"xaid-faults-{prefix}-"))
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def running(daemon: DaemonProcess) -> Iterator[DaemonProcess]:
-    try:
-        yield daemon
-    finally:
-        try:
-            daemon.stop()
-        except RuntimeError:
-            pass
-        finally:
-            daemon.kill()
+# --- helpers ---------------------------------------------------------------------------------------
 
 
 def is_subsequence(wanted: list[str], have: list[str]) -> bool:
@@ -901,7 +869,7 @@ def run_isolation(client: Client, agents: int, day0: int = 1_764_536_400_000) ->
     out = IsolationResult()
     names = [f"iso{i}" for i in range(agents)]
     secrets = {a: f"{SECRET_WORDS[i % len(SECRET_WORDS)]}{i}" for i, a in enumerate(names)}
-    day = 86_400_000
+    day = DAY
     for a in names:
         client.agent_create(a, name=a.upper())
         for s in range(2):
@@ -914,7 +882,7 @@ def run_isolation(client: Client, agents: int, day0: int = 1_764_536_400_000) ->
             ]
             for i, line in enumerate(lines):
                 client.session_send(sid, line, ts=ts + i * 60_000).finish()
-            client.session_close(sid, ts=ts + 3_600_000, wait=True)
+            client.session_close(sid, ts=ts + HOUR, wait=True)
     own_ids: dict[str, set[str]] = {}
     for a in names:
         facts = client.call("memory.list", agent_id=a, kind="fact", status="all", limit=1000)[
@@ -1103,10 +1071,10 @@ def known_defect(method: str, params: Any, message: str) -> str | None:
     if (
         method == "scheduler.config"
         and kind in ("ValueError", "OverflowError")
-        and any(past_i64(n, 3_600_000) for n in found)
+        and any(past_i64(n, HOUR) for n in found)
     ):
         return "D4 scheduler.config min_gap_hours not finite or too large"
-    if kind == "OverflowError" and any(past_i64(n, 1, slack=8 * 86_400_000) for n in found):
+    if kind == "OverflowError" and any(past_i64(n, 1, slack=8 * DAY) for n in found):
         return "D1 integers past 64 bits"
     if method == "scheduler.list" and kind == "TypeError":
         return "D3 scheduler.list states not strings"

@@ -1,5 +1,5 @@
 """The daemon's token count against the model's own tokenizer:
-``python -m perf.token_counter [--gguf PATH] [--record PATH]``.
+``python -m perf.eval.token_counter [--gguf PATH] [--record PATH]``.
 
 The truth is the tokenizer of a GGUF, loaded vocabulary-only through llama.cpp (no weights, well
 under a second): by default ``$XAID_TOKENIZER_GGUF``, meant to be the Qwen2.5 model the daemon runs
@@ -33,11 +33,10 @@ from pathlib import Path
 from xaid.text import tokens
 from xaid.text.lang import cjk_share
 
+from ..kit import Aim, Row, Section, gguf_counter, percentile, progress
 from . import locomo
-from .measure import percentile, progress
-from .report import Aim, Row, Section
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RECORDED = ROOT / "tests" / "xaid" / "text" / "qwen25_counts.json"
 BUDGETS = (400, 1000)
 RECORD_PER_LANGUAGE = 150
@@ -70,14 +69,6 @@ def corpus() -> list[Text]:
                     lang = "zh" if cjk_share(turn.text) > 0.5 else "en"
                     out.append(Text(lang, turn.text, n % 2 == 1, path == locomo.COMPANION))
     return out
-
-
-def gguf_counter(path: Path) -> Callable[[str], int]:
-    """The real tokenizer of a GGUF: its vocabulary only, no weights."""
-    import llama_cpp  # perf only: the daemon itself never tokenizes with llama.cpp
-
-    model = llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
-    return lambda text: len(model.tokenize(text.encode(), add_bos=False, special=False))
 
 
 def recorded() -> dict[str, int]:
@@ -208,7 +199,7 @@ def run(quick: bool) -> Section:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m perf.token_counter", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m perf.eval.token_counter", description=__doc__)
     parser.add_argument("--gguf", type=Path, help="the model whose tokenizer is the truth")
     parser.add_argument(
         "--record", type=Path, help="write held-out companion turns with real counts"

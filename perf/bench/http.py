@@ -26,8 +26,7 @@ from typing import Any
 import h11
 import httpx2 as httpx  # the HTTP client the openai SDK (3.x) is built on
 
-from .measure import percentile, progress, ratio, scratch_daemon
-from .report import Aim, Row, Section
+from ..kit import Aim, Row, Section, percentile, progress, ratio, scratch_daemon
 
 ROUNDS, QUICK_ROUNDS = 300, 40
 TEXTS = (

@@ -25,14 +25,11 @@ from typing import Any
 
 from xaiclient import Client
 
-from .measure import progress, scratch_daemon
-from .report import Aim, Row, Section
+from .. import kit
+from ..kit import DAY, HOUR, MINUTE, Aim, Row, Section, progress, scratch_daemon
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios" / "proactive.json"
+SCENARIOS = kit.SCENARIOS / "proactive.json"
 BASE_MS = int(datetime(2025, 12, 1, tzinfo=UTC).timestamp() * 1000)  # day 0: a Monday, 00:00 UTC
-HOUR_MS = 3_600_000
-DAY_MS = 24 * HOUR_MS
-MINUTE_MS = 60_000
 QUICK_SITUATIONS = 15
 PRECISION_AIM = Aim(">=", 80.0)  # %
 INTRUSIVE_AIM = Aim("<=", 5.0)  # %
@@ -51,7 +48,7 @@ class Session:
 
     @property
     def closes(self) -> int:
-        return self.at + len(self.lines) * MINUTE_MS
+        return self.at + len(self.lines) * MINUTE
 
 
 @dataclass(frozen=True)
@@ -68,7 +65,7 @@ class Open:
 
     @property
     def closes(self) -> int:
-        return self.at + (len(self.then) + 1) * MINUTE_MS
+        return self.at + (len(self.then) + 1) * MINUTE
 
 
 @dataclass(frozen=True)
@@ -83,7 +80,7 @@ class Situation:
 
 
 def ts(day: int, hour: int, minute: int = 0) -> int:
-    return BASE_MS + day * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS
+    return BASE_MS + day * DAY + hour * HOUR + minute * MINUTE
 
 
 def _at(raw: dict[str, Any], where: str) -> int:
@@ -241,7 +238,7 @@ def play(client: Client, s: Situation) -> tuple[list[Decision], bool, list[dict[
         sid, context = _first_turn(client, s.id, h.at, h.lines[0])
         pushed_in_history |= context.get("suggestion") is not None
         for i, line in enumerate(h.lines[1:], 1):
-            client.session_send(sid, line, ts=h.at + i * MINUTE_MS).finish()
+            client.session_send(sid, line, ts=h.at + i * MINUTE).finish()
         client.session_close(sid, ts=h.closes, wait=True)
     decisions = []
     for n, o in enumerate(s.opens):
@@ -259,7 +256,7 @@ def play(client: Client, s: Situation) -> tuple[list[Decision], bool, list[dict[
             )
         )
         for i, line in enumerate(o.then, 1):
-            client.session_send(sid, line, ts=o.at + i * MINUTE_MS).finish()
+            client.session_send(sid, line, ts=o.at + i * MINUTE).finish()
         client.session_close(sid, ts=o.closes, wait=True)
     states = ["pending", "pushed", "expired", "resolved", "cancelled"]
     items = client.call("scheduler.list", agent_id=s.id, states=states)["items"]

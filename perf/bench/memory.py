@@ -36,7 +36,6 @@ import numpy as np
 import sqlite_vec
 from xaiclient import Client
 
-from testkit import DaemonProcess
 from xaid.embed import to_blob
 from xaid.memory import index, retrieve, vectors
 from xaid.store import agents as agent_sql
@@ -44,11 +43,21 @@ from xaid.store import memory as sql
 from xaid.store.agents import Agent
 from xaid.store.db import Database, connect
 
-from .measure import median, percentile, progress, ratio, scratch_daemon
-from .report import Aim, Row, Section
+from ..kit import (
+    DAY,
+    HOUR,
+    MINUTE,
+    Aim,
+    Row,
+    Section,
+    median,
+    percentile,
+    progress,
+    ratio,
+    scratch_daemon,
+    wait_model,
+)
 
-DAY = 86_400_000
-MINUTE = 60_000
 SEARCH_P95_AIM = Aim("<=", 10.0)  # ms at 100k facts
 RECALL_AIM = Aim(">=", 0.95)  # recall@10 of index.knn against exact float32 cosine
 ADDED_P95_AIM = Aim("<=", 10.0)  # ms
@@ -1005,7 +1014,7 @@ def retrieval_rows(
 # --- daemon helpers -------------------------------------------------------------------------------
 
 
-def _history(
+def history(
     client: Client,
     agent_id: str,
     speaker: Speaker,
@@ -1042,22 +1051,12 @@ def _turn(client: Client, sid: str, text: str, ts: int) -> tuple[float, dict[str
     return (time.perf_counter_ns() - t0) / 1e6, result
 
 
-def _wait_model(client: Client, daemon: DaemonProcess) -> None:
-    deadline = time.monotonic() + 300
-    while (status := client.status())["model"][
-        "state"
-    ] == "loading" and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if status["model"]["state"] != "ready":
-        raise RuntimeError(f"model not ready: {status['model']}\n{daemon.log()}")
-
-
 # --- 2. a turn with memory on vs off --------------------------------------------------------------
 
 
 def turn_cost(plan: Plan) -> tuple[list[Row], list[str]]:
     env = {"XAID_LLM_SCRIPTED_DELAY_MS": str(SCRIPTED_DELAY_MS)}
-    now = (int(time.time() * 1000) // DAY) * DAY + 9 * 3_600_000
+    now = (int(time.time() * 1000) // DAY) * DAY + 9 * HOUR
     agents = {"on": ("mem_on", {}), "off": ("mem_off", {"memory": False})}
     client_ms: dict[str, list[float]] = {k: [] for k in agents}
     total_ms: dict[str, list[float]] = {k: [] for k in agents}
@@ -1066,7 +1065,7 @@ def turn_cost(plan: Plan) -> tuple[list[Row], list[str]]:
         for key, (agent_id, config) in agents.items():
             client.agent_create(agent_id, name="Mia", config=config)
             progress(f"turn cost: {plan.prior_sessions} prior sessions for memory {key}")
-            _history(client, agent_id, Speaker(31), plan.prior_sessions, now - DAY, 10 * 7 * DAY)
+            history(client, agent_id, Speaker(31), plan.prior_sessions, now - DAY, 10 * 7 * DAY)
         sids = {k: client.session_open(a, ts=now)["session_id"] for k, (a, _) in agents.items()}
         asker = Speaker(37)
         texts = [asker.pick(QUERY_TEMPLATES) for _ in range(plan.turns + 5)]
@@ -1162,7 +1161,7 @@ def consolidation(plan: Plan) -> tuple[list[Row], list[str]]:
     with scratch_daemon(env) as daemon, daemon.client(timeout=300.0) as client:
         client.agent_create("cons", name="Mia")
         speaker = Speaker(41)
-        _history(client, "cons", speaker, 3, end - 30 * DAY, 3 * DAY)  # warm-up
+        history(client, "cons", speaker, 3, end - 30 * DAY, 3 * DAY)  # warm-up
         kinds = ["mixed"] * plan.rules_sessions + ["smalltalk"] * plan.llm_sessions
         random.Random(3).shuffle(kinds)
         progress(
@@ -1171,7 +1170,7 @@ def consolidation(plan: Plan) -> tuple[list[Row], list[str]]:
         for i, kind in enumerate(kinds):
             before = _counters(client)
             turns = speaker.rng.randint(3, 6) if kind == "mixed" else speaker.rng.randint(6, 8)
-            elapsed = _history(
+            elapsed = history(
                 client, "cons", speaker, 1, end - (len(kinds) - i) * DAY // 2, 1, kind, turns
             )[0]
             delta = _counters(client) - before
@@ -1187,12 +1186,12 @@ def consolidation(plan: Plan) -> tuple[list[Row], list[str]]:
     llama: list[float] = []
     llama_counts: Counter[str] = Counter()
     with scratch_daemon(LLAMA_ENV) as daemon, daemon.client(timeout=600.0) as client:
-        _wait_model(client, daemon)
+        wait_model(client, 300, 0.02, daemon)
         client.agent_create("cons", name="Mia")
         speaker = Speaker(43)
         before = _counters(client)
         for i in range(plan.llama_sessions):
-            llama += _history(
+            llama += history(
                 client, "cons", speaker, 1, end - (plan.llama_sessions - i) * DAY, 1, "smalltalk", 7
             )
         llama_counts = _counters(client) - before
@@ -1529,9 +1528,9 @@ def growth(plan: Plan) -> tuple[list[Row], list[str], list[Row]]:
 def _ttft_run(plan: Plan, config: dict[str, Any], now: int) -> dict[str, Any]:
     """One fresh llama_cpp daemon: history, a warm-up turn of another agent, then the measured turns."""
     with scratch_daemon(LLAMA_ENV) as daemon, daemon.client(timeout=600.0) as client:
-        _wait_model(client, daemon)
+        wait_model(client, 300, 0.02, daemon)
         client.agent_create("ttft", name="Mia", config=config)
-        _history(client, "ttft", Speaker(61), plan.ttft_history, now - DAY, 14 * DAY, "mixed", 4)
+        history(client, "ttft", Speaker(61), plan.ttft_history, now - DAY, 14 * DAY, "mixed", 4)
         # The same last generation in every daemon before turn 1: a warm model, and a KV cache that
         # shares nothing useful with the turn (another agent, another name).
         client.agent_create(
@@ -1563,7 +1562,7 @@ def _ttft_run(plan: Plan, config: dict[str, Any], now: int) -> dict[str, Any]:
 
 
 def first_token(plan: Plan) -> tuple[list[Row], list[str]]:
-    now = (int(time.time() * 1000) // DAY) * DAY + 9 * 3_600_000
+    now = (int(time.time() * 1000) // DAY) * DAY + 9 * HOUR
     configs = {"on": {"max_tokens": 4}, "off": {"max_tokens": 4, "memory": False}}
     runs: dict[str, list[dict[str, Any]]] = {k: [] for k in configs}
     for rnd in range(plan.ttft_rounds):

@@ -15,13 +15,10 @@ import time
 
 from xaid.mood.classifier import RuleClassifier
 
-from .measure import percentile, progress, ratio, scratch_daemon
+from ..kit import DAY, HOUR, MINUTE, Aim, Row, Section, percentile, progress, ratio, scratch_daemon
 from .memory import BLAND_EN, BLAND_ZH, QUERY_TEMPLATES, SALIENT, Speaker, is_zh
-from .report import Aim, Row, Section
 
 CLASSIFY_P95_AIM = Aim("<", 1000.0)  # µs
-MINUTE = 60_000
-DAY = 86_400_000
 
 FEELINGS = (
     "I'm so tired today, work was brutal.",
@@ -112,7 +109,7 @@ def classifier_times(texts: list[str], passes: int) -> tuple[list[float], float]
 
 def turn_cost(turns: int, memory: bool) -> dict[str, list[float]]:
     """Client latency (ms) of ``turns`` session.send per agent, mood on vs off, interleaved."""
-    now = (int(time.time() * 1000) // DAY) * DAY + 9 * 3_600_000
+    now = (int(time.time() * 1000) // DAY) * DAY + 9 * HOUR
     base = {} if memory else {"memory": False}
     agents = {"on": base, "off": {**base, "mood": False}}
     texts = messages(turns + 5, seed=73 if memory else 79)

@@ -1,7 +1,7 @@
 """The server-side cases of issue 22 for ``python -m perf hardening``: the event loop during a long
 consolidation (item 6), peers that stop reading (item 2), fairness between agents (item 7) and
 hand-made paging cursors (item 10). Each runs a real daemon process (scripted provider) over its
-socket; perf.hardening lists them among its scenarios.
+socket; perf.campaigns.hardening lists them among its scenarios.
 
 Latency figures are ratios against a baseline measured in the same run on the same daemon: ping
 p99 on the idle daemon before the consolidation starts.
@@ -22,8 +22,7 @@ from xaiclient.wire import encode_frame
 
 from testkit import DaemonProcess
 
-from .faults import Outcome, fmt_counts, running, scratch
-from .report import Aim, Row
+from ..kit import DAY, MINUTE, Aim, Outcome, Row, fmt_counts, running, scratch
 
 EN = (
     "My sister Anna lives in Kyoto and works as a nurse at the city hospital.",
@@ -144,8 +143,8 @@ def _fill_for_export(c: Client, agent: str, episodes: int) -> None:
     lines = [
         {
             "session_id": f"s_old{i}",
-            "started_ms": _now() - (i + 2) * 86_400_000,
-            "ended_ms": _now() - (i + 2) * 86_400_000 + 60_000,
+            "started_ms": _now() - (i + 2) * DAY,
+            "ended_ms": _now() - (i + 2) * DAY + MINUTE,
             "summary": summary,
         }
         for i in range(episodes)

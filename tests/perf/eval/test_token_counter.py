@@ -1,8 +1,8 @@
-"""perf.token_counter's blocks: packed as a memory block is, skipping what does not fit."""
+"""perf.eval.token_counter's blocks: packed as a memory block is, skipping what does not fit."""
 
 from __future__ import annotations
 
-from perf import token_counter
+from perf.eval import token_counter
 
 
 def test_blocks_skip_what_does_not_fit_and_leave_out_the_last() -> None:

@@ -1,6 +1,6 @@
 """Area ``hardening``: the second round of attacks from outside (issue 14), each tried many times.
 
-The same shape as ``perf.faults`` (whose helpers it uses): every scenario drives a real daemon
+The same shape as ``perf.campaigns.faults`` (whose helpers it uses): every scenario drives a real daemon
 (scripted provider) and stops by itself; a "tried" row says what was done and which errors the
 clients saw, a "lost" row counts what must be 0 — forgotten words written back, another agent's
 session taken, a message stored after its close, an agent broken by an import, an id handed out
@@ -27,11 +27,10 @@ from xaiclient import Client, XaiError
 from testkit import DaemonProcess
 from xaid.clock import MAX_TS
 
+from ..kit import DAY, Outcome, Section, fmt_counts, running, scratch
 from . import erase_cases, hardening_loop
-from .faults import Outcome, fmt_counts, run_scenarios, running, scratch
-from .report import Section
+from .faults import run_scenarios
 
-DAY = 86_400_000
 SMALL_TALK = (
     "the {w} thing was ok",
     "yeah {w} again",
@@ -585,7 +584,7 @@ SCENARIOS: tuple[tuple[str, Callable[[Sizes], Outcome]], ...] = (
     ("calendar and paths", calendar_and_paths),
     ("erase paths (issue 22)", lambda sizes: erase_cases.erase_paths(sizes.rounds)),
     ("export round trip (issue 22)", lambda sizes: erase_cases.round_trip(sizes.rounds // 2)),
-    # issue 22, the server side (perf.hardening_loop)
+    # issue 22, the server side (perf.campaigns.hardening_loop)
     ("loop during a consolidation", lambda s: hardening_loop.loop_during_consolidation(1_000)),
     (
         "stalled readers",
@@ -605,7 +604,7 @@ def run(quick: bool) -> Section:
         "a forget {all} deleted an agent's consolidation jobs, the next job took the id of the one still in "
         "flight, which then marked it done: that session was never consolidated and its close {wait} never "
         "answered (every forget-all round waited out its 60 s). Job ids no longer repeat (migration 010).",
-        "Issue 22's cases (perf/erase_cases.py), measured on the code before its fix (a099f48) in the "
+        "Issue 22's cases (perf/campaigns/erase_cases.py), measured on the code before its fix (a099f48) in the "
         "same way: the word stayed in the db or -wal bytes in 15 of 20 erase rounds (every path but "
         "forget {all}: the tool call's arguments, the follow-up's keywords, the speaker, the -wal file "
         "after agent.delete), and the round trip could not run (forget {all} failed on meta.value; the "

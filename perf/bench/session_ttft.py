@@ -1,7 +1,7 @@
 """First token across one session's turns 1-20, memory on vs off, on a real model file.
 
-perf.memory measures the same on the embedded SmolLM2; this area runs the model a user gets
-(default: the Qwen2.5-Coder-1.5B file, XAID_PERF_TTFT_MODEL to choose one of perf.replies.MODELS),
+perf.bench.memory measures the same on the embedded SmolLM2; this area runs the model a user gets
+(default: the Qwen2.5-Coder-1.5B file, XAID_PERF_TTFT_MODEL to choose one of perf.kit.MODELS),
 where every re-read of the whole prompt costs tens of seconds, so a turn whose prompt does not
 extend the previous one shows at once. It reports, per condition, turn 1, turn 20, the median of
 turns 2-20, and the turns at which the head (system prompt) or the Earlier chunks in the prompt
@@ -14,10 +14,22 @@ import os
 import time
 from typing import Any
 
-from .measure import median, progress, ratio, scratch_daemon
-from .memory import DAY, MINUTE, QUERY_TEMPLATES, Speaker, _history
-from .replies import DEFAULT_MODEL, MODELS, _wait_model
-from .report import Aim, Row, Section
+from ..kit import (
+    DAY,
+    DEFAULT_MODEL,
+    HOUR,
+    MINUTE,
+    MODELS,
+    Aim,
+    Row,
+    Section,
+    median,
+    progress,
+    ratio,
+    scratch_daemon,
+    wait_model,
+)
+from .memory import QUERY_TEMPLATES, Speaker, history
 
 TURNS, QUICK_TURNS = 20, 5
 HISTORY_SESSIONS = 6
@@ -33,9 +45,9 @@ def _run(model: str, config: dict[str, Any], turns: int, now: int) -> dict[str, 
         "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
     }
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
-        _wait_model(client)
+        wait_model(client, 600, 0.05)
         client.agent_create("ttft", name="Mia", config=config)
-        _history(client, "ttft", Speaker(61), HISTORY_SESSIONS, now - DAY, 7 * DAY, "mixed", 4)
+        history(client, "ttft", Speaker(61), HISTORY_SESSIONS, now - DAY, 7 * DAY, "mixed", 4)
         sid = client.session_open("ttft", ts=now)["session_id"]
         asker = Speaker(67)
         out: dict[str, list[Any]] = {
@@ -66,7 +78,7 @@ def _run(model: str, config: dict[str, Any], turns: int, now: int) -> dict[str, 
 def run(quick: bool) -> Section:
     model = os.environ.get("XAID_PERF_TTFT_MODEL", DEFAULT_MODEL)
     turns = QUICK_TURNS if quick else TURNS
-    now = (int(time.time() * 1000) // DAY) * DAY + 9 * 3_600_000
+    now = (int(time.time() * 1000) // DAY) * DAY + 9 * HOUR
     configs = {"on": {"max_tokens": 4}, "off": {"max_tokens": 4, "memory": False}}
     runs = {key: _run(model, cfg, turns, now) for key, cfg in configs.items()}
     rows: list[Row] = []

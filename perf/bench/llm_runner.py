@@ -2,7 +2,7 @@
 (``RunnerProvider``: the daemon's side, llama.cpp in ``python -m xaid.providers.runner``) against
 the same model in-process (``LlamaCppProvider``, what the daemon did before issue 21), in one run.
 
-One child process per model (``python -m perf.llm_runner --child PATH ROUNDS``), with PASSIVE set
+One child process per model (``python -m perf.bench.llm_runner --child PATH ROUNDS``), with PASSIVE set
 before llama.cpp loads (OpenMP reads it once per process), holds both providers at once and
 alternates them round by round, so a change of load on the shared machine falls on both: a first
 version ran each condition in a child of its own, and at a load average of 20 on 2 cores the
@@ -26,10 +26,10 @@ import time
 from statistics import median
 from typing import Any
 
+from ..kit import Aim, Row, Section
 from .llm_speed import SYSTEM_A, SYSTEM_B, TURNS_A, TURNS_B
-from .report import Aim, Row, Section
 
-# perf.llm_speed's sessions, their persona and memories once instead of three times: the figure
+# perf.bench.llm_speed's sessions, their persona and memories once instead of three times: the figure
 # here is the runner's cost per turn, and a shorter prompt keeps the run short on a shared machine.
 SYSTEM_A1, SYSTEM_B1 = SYSTEM_A[: len(SYSTEM_A) // 3], SYSTEM_B[: len(SYSTEM_B) // 3]
 
@@ -134,14 +134,14 @@ def child(path: str, rounds: int) -> dict[str, Any]:
 def _spawn(path: str, rounds: int) -> dict[str, Any]:
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     proc = subprocess.run(
-        [sys.executable, "-m", "perf.llm_runner", "--child", path, str(rounds)],
+        [sys.executable, "-m", "perf.bench.llm_runner", "--child", path, str(rounds)],
         env=env,
         capture_output=True,
         text=True,
         timeout=3600,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"perf.llm_runner child failed:\n{proc.stderr[-2000:]}")
+        raise RuntimeError(f"perf.bench.llm_runner child failed:\n{proc.stderr[-2000:]}")
     figures: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return figures
 
@@ -233,6 +233,6 @@ if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         print(json.dumps(child(sys.argv[2], int(sys.argv[3]))))
     else:
-        from .report import render
+        from ..kit import render
 
         print(render({"llm_runner": run("--quick" in sys.argv)}))

@@ -1,4 +1,4 @@
-"""Scorers and baselines of the LoCoMo runner (perf/locomo.py), as pure functions.
+"""Scorers and baselines of the LoCoMo runner (perf/eval/locomo.py), as pure functions.
 
 Nothing here talks to the daemon, so each piece can be checked by hand (tests/perf/test_locomo.py):
 

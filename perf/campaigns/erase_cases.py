@@ -1,5 +1,5 @@
 """Cases of the hardening area for issue 22's privacy and data-loss items, run by
-``python -m perf hardening`` beside the cases of issue 14 (perf/hardening.py lists them).
+``python -m perf hardening`` beside the cases of issue 14 (perf/campaigns/hardening.py lists them).
 
 Each round puts a word where the third attack found it surviving (a tool call's arguments, the
 scheduler's keywords, a speaker's name, the -wal file after ``agent.delete``), takes one of the
@@ -21,7 +21,7 @@ from xaiclient import Client, XaiError
 
 from testkit import DaemonProcess
 
-from .faults import Outcome, fmt_counts, running, scratch
+from ..kit import DAY, Outcome, fmt_counts, running, scratch
 
 WORDS = ("Zorblax", "阿飞", "quillwort", "桂花糕")
 PATHS = ("forget query", "chat request", "forget all", "agent.delete")
@@ -95,7 +95,7 @@ def round_trip(rounds: int) -> Outcome:
     out, codes = Outcome(), collections.Counter[str]()
     lost = 0
     with scratch("trip") as root, running(DaemonProcess(root / "d").start()) as d, d.client() as c:
-        now = int(time.time() * 1000) - 86_400_000
+        now = int(time.time() * 1000) - DAY
         c.agent_create("fresh")  # item 1: memories by import alone, no message in the database
         c.memory_import("fresh", facts=[{"text": "The user's cat is called Mochi."}])
         try:

@@ -26,8 +26,7 @@ from xaiclient.wire import Request, encode, encode_frame
 
 from testkit import DaemonProcess
 
-from .measure import LOOPS, median, percentile, progress, ratio, scratch_daemon
-from .report import Aim, Row, Section
+from ..kit import LOOPS, Aim, Row, Section, median, percentile, progress, ratio, scratch_daemon
 
 PING_P50_AIM = Aim("<=", 100.0)  # µs
 RPS_8_AIM = Aim(">=", 10_000.0)

@@ -11,7 +11,7 @@ daemon (scripted provider: what is measured is what xaid puts into the prompt):
    a week later recalls none of the forgotten words. Aim 100 %. A negative set uses forget-words
    without asking ("I forgot my keys", 我忘了带钥匙); a mis-fire is a ``context.forgotten`` there.
    Aim 0 mis-fires.
-3. follow-ups (followups.json, proactive.json's format, played by perf.scheduler.play): near
+3. follow-ups (followups.json, proactive.json's format, played by perf.eval.scheduler.play): near
    relative times asked about after they happened and not before, older matters held while the
    user grieves, one suggestion when several have passed. Precision aim ≥ 90 %, recall of asks
    ≥ 85 %, intrusive pushes ≤ 2 %.
@@ -26,22 +26,23 @@ from dataclasses import dataclass
 
 from xaiclient import Client
 
-from . import scheduler as proactive
-from .report import Aim, Row
-from .suites import (
+from ..kit import (
     AGENT_NAME,
     MINUTE,
     SCENARIOS,
-    Outcome,
-    _misses,
+    Aim,
+    CaseTally,
+    Row,
     at,
     contains,
     day0,
     first_turn,
     live_session,
-    load,
+    load_scenario,
     memory_texts,
+    misses,
 )
+from . import scheduler as proactive
 
 UPDATE_AIM = Aim(">=", 90.0)
 FORGET_AIM = Aim(">=", 100.0)
@@ -51,12 +52,12 @@ PUSH_RECALL_AIM = Aim(">=", 85.0)
 INTRUSIVE_AIM = Aim("<=", 2.0)
 
 
-def updates(c: Client, every: int) -> tuple[Outcome, dict[str, Outcome]]:
+def updates(c: Client, every: int) -> tuple[CaseTally, dict[str, CaseTally]]:
     """(all cases, by language)."""
-    data = load("updates.json")
+    data = load_scenario("updates.json")
     base = day0(data)
-    total: Outcome = Outcome()
-    by_lang: dict[str, Outcome] = {}
+    total: CaseTally = CaseTally()
+    by_lang: dict[str, CaseTally] = {}
     for case in data["cases"][::every]:
         agent = f"upd-{case['id']}"
         c.agent_create(agent, name=AGENT_NAME)
@@ -70,7 +71,7 @@ def updates(c: Client, every: int) -> tuple[Outcome, dict[str, Outcome]]:
             "old value still recalled" if old else ""
         )
         total.add(new and not old, case["id"], why.strip("; "))
-        by_lang.setdefault(case["lang"], Outcome()).add(
+        by_lang.setdefault(case["lang"], CaseTally()).add(
             new and not old, case["id"], why.strip("; ")
         )
     return total, by_lang
@@ -87,11 +88,11 @@ def _session_with_explain(c: Client, agent: str, lines: Sequence[str], ts: int) 
     return forgot
 
 
-def forgets(c: Client, every: int) -> tuple[Outcome, Outcome]:
+def forgets(c: Client, every: int) -> tuple[CaseTally, CaseTally]:
     """(requests honoured, negatives that mis-fired: a hit there is bad)."""
-    data = load("forgets.json")
+    data = load_scenario("forgets.json")
     base = day0(data)
-    honoured, misfired = Outcome(), Outcome()
+    honoured, misfired = CaseTally(), CaseTally()
     for case in data["requests"][::every]:
         agent = f"fg-{case['id']}"
         c.agent_create(agent, name=AGENT_NAME)
@@ -135,7 +136,7 @@ def followups(c: Client, every: int) -> Pushes:
 
 
 def rows_and_notes(
-    upd: tuple[Outcome, dict[str, Outcome]], fg: tuple[Outcome, Outcome], pushes: Pushes
+    upd: tuple[CaseTally, dict[str, CaseTally]], fg: tuple[CaseTally, CaseTally], pushes: Pushes
 ) -> tuple[list[Row], list[str]]:
     total, by_lang = upd
     honoured, misfired = fg
@@ -187,8 +188,8 @@ def rows_and_notes(
         ),
     ]
     notes = [
-        _misses("updates", total),
-        _misses("conversational forget", honoured),
+        misses("updates", total),
+        misses("conversational forget", honoured),
         "forget mis-fires: " + (", ".join(misfired.hit_ids) or "none"),
         "follow-up wrong decisions: " + ("; ".join(pushes.wrong) or "none"),
     ]

@@ -26,8 +26,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from xaiclient import AsyncClient
 
-from .measure import median, percentile, progress, ratio, scratch_daemon
-from .report import Row, Section
+from ..kit import Row, Section, median, percentile, progress, ratio, scratch_daemon
 
 AGENT = "mia"
 LINES = (

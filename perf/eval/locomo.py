@@ -1,4 +1,4 @@
-"""LoCoMo through a real daemon: ``python -m perf.locomo FILE [--budget 1000] [--out PATH]``.
+"""LoCoMo through a real daemon: ``python -m perf.eval.locomo FILE [--budget 1000] [--out PATH]``.
 
 FILE is in the public LoCoMo format: a JSON list of samples, each with ``sample_id``, ``conversation``
 (``speaker_a``, ``speaker_b``, ``session_N`` lists of ``{speaker, dia_id, text}`` and
@@ -13,9 +13,9 @@ the session date + i seconds, ``ref`` = dia_id, ``speaker`` = the name, role ``u
 ``ts`` one hour after the last turn and ``touch: false``.
 
 Two baselines answer the same questions at the same budget over the raw turns of the sample (both
-speakers): BM25 (perf/locomo_score.py) and dense MiniLM (the daemon's own OnnxEmbedder, cosine).
+speakers): BM25 (perf/eval/locomo_score.py) and dense MiniLM (the daemon's own OnnxEmbedder, cosine).
 
-Scores per category and overall (perf/locomo_score.py): evidence recall, answer-token recall, tokens
+Scores per category and overall (perf/eval/locomo_score.py): evidence recall, answer-token recall, tokens
 returned; for xaid also ingest time per sample and search latency. See perf/README.md, "LoCoMo".
 
 ``run(quick)`` makes this an area of ``python -m perf`` too: perf/scenarios/locomo_tiny.json at 120 tokens
@@ -41,16 +41,14 @@ from xaiclient import Client
 
 from xaid.text.tokens import count as count_tokens
 
+from ..kit import HOUR, Aim, Row, Section, gguf_counter, percentile, progress, scratch_daemon
 from . import locomo_score as score
-from .measure import percentile, progress, scratch_daemon
-from .report import Aim, Row, Section
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # perf/, where scenarios/ lives
 TINY = HERE / "scenarios" / "locomo_tiny.json"
 COMPANION = (
     HERE / "scenarios" / "companion_recall.json"
 )  # ours: bilingual, two-sided (check_companion.py)
-HOUR_MS = 3_600_000
 TINY_BUDGET = 120  # the tiny samples fit 1,000 tokens whole; at this budget ranking matters
 SEARCH_K = 200  # the daemon caps k at 200; with it the token budget is what limits a result
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -355,8 +353,6 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
     gguf = os.environ.get("XAID_TOKENIZER_GGUF")
     real = None
     if gguf and Path(gguf).exists():
-        from .token_counter import gguf_counter  # it reads this module's loader
-
         real = gguf_counter(Path(gguf))
     xaid_fill: list[float] = []
     with scratch_daemon(memory_env) as daemon, daemon.client(timeout=300.0) as c:
@@ -388,7 +384,7 @@ def run_file(path: Path, budget: int = 1000, limit_questions: int | None = None)
                     str(q["question"]),
                     k=SEARCH_K,
                     budget_tokens=budget,
-                    ts=sample.end_ms + HOUR_MS,
+                    ts=sample.end_ms + HOUR,
                     touch=False,
                 )
                 latency_ms.append((time.perf_counter() - started) * 1000)
@@ -631,7 +627,7 @@ def _real_fill(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m perf.locomo", description="LoCoMo retrieval through xaid."
+        prog="python -m perf.eval.locomo", description="LoCoMo retrieval through xaid."
     )
     parser.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
     parser.add_argument(

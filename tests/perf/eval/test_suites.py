@@ -1,4 +1,4 @@
-"""The evaluation suites (perf/suites.py): the scenario files hold what their formats promise, the
+"""The evaluation suites (perf/eval/suites.py): the scenario files hold what their formats promise, the
 generators are deterministic, and a quick run through a real daemon reports every figure."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from perf import suites
-from perf.report import Section
+from perf import kit
+from perf.eval import suites
+from perf.kit import Section
 
 BANDS = {
     "fatigue": {"none", "tired", "exhausted"},
@@ -17,22 +18,22 @@ BANDS = {
 
 
 def test_contains_ignores_case_and_needs_one_key_in_one_text() -> None:
-    assert suites.contains(["I work at Figma"], ["figma"])
-    assert suites.contains(["a", "我妹妹小美"], ["Maya", "小美"])
-    assert not suites.contains(["Figma"], ["Maya"])
-    assert not suites.contains([], ["x"])
+    assert kit.contains(["I work at Figma"], ["figma"])
+    assert kit.contains(["a", "我妹妹小美"], ["Maya", "小美"])
+    assert not kit.contains(["Figma"], ["Maya"])
+    assert not kit.contains([], ["x"])
 
 
 def test_times_count_days_and_hours_from_day0() -> None:
     data = {"start": "2025-12-01"}
-    base = suites.day0(data)
+    base = kit.day0(data)
     assert base == 1_764_547_200_000  # 2025-12-01 00:00 UTC
-    assert suites.at(base, 1, 8) - base == 32 * suites.HOUR
-    assert suites.at(base, -12, 19) < base
+    assert kit.at(base, 1, 8) - base == 32 * kit.HOUR
+    assert kit.at(base, -12, 19) < base
 
 
 def test_cross_session_cases() -> None:
-    data = suites.load("cross_session.json")
+    data = kit.load_scenario("cross_session.json")
     cases = data["cases"]
     assert len(cases) == 30 and len({c["id"] for c in cases}) == 30
     assert sorted(c["lang"] for c in cases) == ["en"] * 15 + ["zh"] * 15
@@ -40,20 +41,20 @@ def test_cross_session_cases() -> None:
         assert 1 <= c["open"]["day"] <= 7 and c["said"]["day"] == 0, c["id"]
         said = " ".join(c["said"]["lines"])
         assert c["expect"] and all(k.casefold() in said.casefold() for k in c["expect"]), c["id"]
-        assert not suites.contains([c["open"]["text"]], c["expect"]), c[
+        assert not kit.contains([c["open"]["text"]], c["expect"]), c[
             "id"
         ]  # the opener does not say it
         old_keys = [k for old in data["background"][c["lang"]] for k in old["keys"]]
         old_lines = [line for old in data["background"][c["lang"]] for line in old["lines"]]
-        assert not suites.contains(c["said"]["lines"], old_keys), c["id"]
-        assert not suites.contains(old_lines, c["expect"]), c["id"]
+        assert not kit.contains(c["said"]["lines"], old_keys), c["id"]
+        assert not kit.contains(old_lines, c["expect"]), c["id"]
     assert {s["lang"] for s in data["scenes"]} == {"en", "zh"}
     for old in [o for lang in data["background"].values() for o in lang]:
-        assert old["day"] < -7 and suites.contains(old["lines"], old["keys"])
+        assert old["day"] < -7 and kit.contains(old["lines"], old["keys"])
 
 
 def test_mood_pairs() -> None:
-    pairs = suites.load("mood_pairs.json")["pairs"]
+    pairs = kit.load_scenario("mood_pairs.json")["pairs"]
     assert len(pairs) == 32 and len({p["id"] for p in pairs}) == 32
     assert sorted(p["lang"] for p in pairs) == ["en"] * 16 + ["zh"] * 16
     assert {p["tone"] for p in pairs} == {"present", "absent"}
@@ -67,42 +68,42 @@ def test_mood_pairs() -> None:
 
 
 def test_update_cases_change_one_value_and_the_probe_gives_neither_away() -> None:
-    cases = suites.load("updates.json")["cases"]
+    cases = kit.load_scenario("updates.json")["cases"]
     assert len({c["id"] for c in cases}) == len(cases) >= 16
     assert sorted({c["lang"] for c in cases}) == ["en", "zh"]
     for c in cases:
         assert c["before"]["day"] < c["after"]["day"] < c["probe"]["day"], c["id"]
-        assert suites.contains(c["before"]["lines"], c["old"]) and not suites.contains(
+        assert kit.contains(c["before"]["lines"], c["old"]) and not kit.contains(
             c["after"]["lines"], c["old"]
         )
-        assert suites.contains(c["after"]["lines"], c["new"]) or any(
+        assert kit.contains(c["after"]["lines"], c["new"]) or any(
             k in {"not vegetarian", "vegetarian anymore"} for k in c["new"]
         ), c["id"]
-        assert not suites.contains([c["probe"]["text"]], [*c["old"], *c["new"]]), c["id"]
+        assert not kit.contains([c["probe"]["text"]], [*c["old"], *c["new"]]), c["id"]
 
 
 def test_forget_cases_and_the_negative_set() -> None:
-    data = suites.load("forgets.json")
+    data = kit.load_scenario("forgets.json")
     ids = [c["id"] for c in data["requests"]] + [n["id"] for n in data["negatives"]]
     assert len(ids) == len(set(ids))
     assert sorted({c["lang"] for c in data["requests"]}) == ["en", "zh"]
     assert sorted({n["lang"] for n in data["negatives"]}) == ["en", "zh"]
     for c in data["requests"]:
-        assert suites.contains(c["said"]["lines"], c["gone"]), c["id"]
-        assert not suites.contains([c["probe"]["text"]], c["gone"]), c["id"]
+        assert kit.contains(c["said"]["lines"], c["gone"]), c["id"]
+        assert not kit.contains([c["probe"]["text"]], c["gone"]), c["id"]
 
 
 def test_follow_up_situations_load_in_the_scheduler_format() -> None:
-    from perf import scheduler
+    from perf.eval import scheduler
 
-    situations = scheduler.load(suites.SCENARIOS / "followups.json")
+    situations = scheduler.load(kit.SCENARIOS / "followups.json")
     assert len(situations) >= 20 and {s.lang for s in situations} == {"en", "zh"}
     opens = [o for s in situations for o in s.opens]
     assert {o.expected for o in opens} == {"ask", "quiet"} and any(o.intrusive for o in opens)
 
 
 def test_the_long_conversation_is_generated_deterministically_with_the_facts_early() -> None:
-    data = suites.load("long_conversation.json")
+    data = kit.load_scenario("long_conversation.json")
     assert {c["lang"] for c in data["conversations"]} == {"en", "zh"}
     for conv in data["conversations"]:
         turns = suites.generate(conv)
@@ -110,16 +111,16 @@ def test_the_long_conversation_is_generated_deterministically_with_the_facts_ear
         assert len(turns) >= 100
         for p in conv["planted"]:
             assert turns[p["turn"]] == p["text"] and p["turn"] < 20
-            assert suites.contains([p["text"]], p["key"]) and not suites.contains(
+            assert kit.contains([p["text"]], p["key"]) and not kit.contains(
                 [p["question"]], p["key"]
             )
             others = [t for i, t in enumerate(turns) if i != p["turn"]]
-            assert not suites.contains(others, p["key"]), p["id"]  # said once, early
+            assert not kit.contains(others, p["key"]), p["id"]  # said once, early
         assert all("{" not in t for t in turns)
 
 
 def test_recall_items_are_200_said_once_across_40_sessions() -> None:
-    data = suites.load("recall.json")
+    data = kit.load_scenario("recall.json")
     users = suites.recall_users(data, 2)
     assert len(users) == 4 and sum(len(s) for _, _, s, _ in users) == 40
     items = [i for *_, its in users for i in its]

@@ -1,0 +1,1 @@
+"""Fault and hardening campaigns against a real daemon (see perf/README.md)."""

@@ -1,0 +1,1 @@
+"""Quality evaluations: labelled suites, LoCoMo, replies, token counts (see perf/README.md)."""
