@@ -218,7 +218,7 @@ class LLMConfig:
     max_tokens: int = doc(
         160,
         "Most tokens generated for one reply: a companion's reply is one to three short "
-        "sentences (the longest of 120 Qwen replies in perf/replies.py was 103 tokens); this "
+        "sentences (the longest of 120 Qwen replies in perf/eval/replies.py was 103 tokens); this "
         "bounds a runaway reply (a 1.5B model on a busy Pi-class machine writes 2-8 tokens/s).",
     )
     temperature: float = doc(0.7, "Sampling temperature.")

@@ -1,7 +1,7 @@
 """The first words of a reply: a small model greets the user with the companion's own name.
 
 Told "You are 小雅", the 1.5B often opens with "嗨，小雅！" or "Morning, Mia!", as if the user were
-called 小雅; no wording of the prompt stopped it (perf/replies.py counts it as ``own_name``). The
+called 小雅; no wording of the prompt stopped it (perf/eval/replies.py counts it as ``own_name``). The
 companion never addresses itself, so a name in the opening, alone or after a greeting and before
 punctuation, is that mistake, and the name is dropped: "嗨，小雅！今天怎么样？" becomes "嗨！今天怎么样？".
 "我是小雅" or "Mia here" stay: something other than a greeting comes before the name, or a word after it.

@@ -5,7 +5,7 @@ that one, does this denial deny that fact), and each cut was set by looking at o
 on pairs it must tell apart. Another model spreads the same pairs differently: under
 USE-multilingual-v3 a question and its answer score lower than under MiniLM (mean 0.37 vs 0.50)
 while unrelated lines score the same (0.08 vs 0.07), so MiniLM's 0.3 would drop half of the answers.
-A profile carries one model's cuts, measured by ``python -m perf.embed_calibration`` and
+A profile carries one model's cuts, measured by ``python -m perf.eval.embed_calibration`` and
 explained in docs/memory.md ("Multilingual default: USE").
 
 The numbers still live where they are used (xaid/memory/retrieve.py, xaid/memory/facts.py and

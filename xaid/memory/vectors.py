@@ -28,7 +28,7 @@ from typing import Any
 import apsw
 import numpy as np
 
-# Sign bits alone rank poorly among near-ties: on clustered vectors (perf/memory.py) re-scoring
+# Sign bits alone rank poorly among near-ties: on clustered vectors (perf/bench/memory.py) re-scoring
 # 2,048 of 10k gave recall@10 0.95, 5,000 of 100k 0.945 and 10,000 0.964; each 1,000 re-scored
 # rows cost ~0.5 ms at 100k here.
 MIN_RESCORE = 4096  # up to this many vectors the Hamming step is skipped: every row is re-scored

@@ -12,7 +12,7 @@ estimate calibrated per script against the real tokenizer instead: Qwen2.5's (th
 character (common words of two characters are one token), so the estimate is a weighted count.
 
 The weights were fitted by least squares on the even samples of LoCoMo and of perf's companion set
-(the two weighted alike) and checked on the odd ones (``python -m perf.token_counter``, table in
+(the two weighted alike) and checked on the odd ones (``python -m perf.eval.token_counter``, table in
 docs/memory.md): before the Latin margin, the held-out totals were within 0.3 % of Qwen2.5's count
 on LoCoMo's English, 3.5 % on the companion set's English (it has Italian in it) and 3.2 % in
 Chinese, and a single English turn within 2.5 % at the median (Chinese turns vary more, 9 %: which
