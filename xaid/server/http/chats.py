@@ -31,6 +31,7 @@ import anyio
 import apsw
 
 from ...app import App
+from ...conversation.reply import TurnReply
 from ...store import sessions as sql
 from ...store.sessions import Message, Session
 from ..methods.sessions import open_new
@@ -54,6 +55,17 @@ class Outcome:
     finish_reason: str
     prompt_tokens: int
     completion_tokens: int
+
+    @classmethod
+    def of(cls, cid: str, created: int, reply: TurnReply) -> Outcome:
+        return cls(
+            cid,
+            created,
+            reply.text,
+            reply.finish_reason,
+            reply.prompt_tokens,
+            reply.completion_tokens,
+        )
 
 
 def is_client_task(headers: dict[str, str], chat: ChatRequest, newest: int) -> bool:

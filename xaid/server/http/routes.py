@@ -173,14 +173,7 @@ class Router:
                     await no_tools(data)
 
             reply = await app.turns.run(agent, session, turn, quiet)
-            outcome = Outcome(
-                cid,
-                created,
-                reply.text,
-                reply.finish_reason,
-                reply.prompt_tokens,
-                reply.completion_tokens,
-            )
+            outcome = Outcome.of(cid, created, reply)
             await out.json(200, _completion(model, outcome), headers)
             return outcome
         out.headers += [(k.encode(), v.encode()) for k, v in headers]
@@ -202,14 +195,7 @@ class Router:
                     await no_tools(data)
 
             reply = await app.turns.run(agent, session, turn, emit)
-            outcome = Outcome(
-                cid,
-                created,
-                reply.text,
-                reply.finish_reason,
-                reply.prompt_tokens,
-                reply.completion_tokens,
-            )
+            outcome = Outcome.of(cid, created, reply)
             await _finish(events, model, outcome, with_usage)
         return outcome
 

@@ -10,12 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx  # the HTTP client the openai SDK (3.x) is built on
-import openai
 import pytest
 from xaiclient import Client
 
-from testkit.closing import kept
+from testkit.http import openai_over_unix
 from testkit.inproc import InProcessDaemon
 
 
@@ -27,22 +25,9 @@ def d(tmp_path: Path) -> Iterator[InProcessDaemon]:
         yield daemon
 
 
-def sdk(d: InProcessDaemon, **headers: str) -> openai.OpenAI:
-    transport = httpx.HTTPTransport(uds=str(d.socket.parent / "xaid-http.sock"))
-    return kept(
-        openai.OpenAI(
-            base_url="http://localhost/v1",
-            api_key="-",
-            http_client=kept(httpx.Client(transport=transport)),
-            default_headers=headers or None,
-            max_retries=0,
-        )
-    )
-
-
 def ask(d: InProcessDaemon, messages: list[dict[str, str]], **headers: str) -> tuple[str, str]:
     """(reply text, the xaid session it went to)."""
-    raw = sdk(d, **headers).chat.completions.with_raw_response.create(
+    raw = openai_over_unix(d, **headers).chat.completions.with_raw_response.create(
         model="mia",
         messages=messages,  # type: ignore[arg-type]  # plain maps, as an app sends them
     )
@@ -114,20 +99,24 @@ def test_headers_pin_sessions_and_without_one_the_peer_has_a_current_one(
 
 def test_the_user_field_is_not_identity(d: InProcessDaemon) -> None:
     """Two requests naming different users from one peer share the peer's current session."""
-    s1 = sdk(d).chat.completions.with_raw_response.create(
+    s1 = openai_over_unix(d).chat.completions.with_raw_response.create(
         model="mia", messages=[{"role": "user", "content": "hi"}], user="alice"
     )
-    s2 = sdk(d).chat.completions.with_raw_response.create(
+    s2 = openai_over_unix(d).chat.completions.with_raw_response.create(
         model="mia", messages=[{"role": "user", "content": "hi again"}], user="bob"
     )
     assert s1.headers["x-xaid-session"] == s2.headers["x-xaid-session"]
 
 
 def test_an_idempotency_key_makes_a_retry_safe(d: InProcessDaemon) -> None:
-    first = sdk(d, **{"Idempotency-Key": "k-1"}).chat.completions.with_raw_response.create(
+    first = openai_over_unix(
+        d, **{"Idempotency-Key": "k-1"}
+    ).chat.completions.with_raw_response.create(
         model="mia", messages=[{"role": "user", "content": "I moved to Berlin."}]
     )
-    retry = sdk(d, **{"Idempotency-Key": "k-1"}).chat.completions.with_raw_response.create(
+    retry = openai_over_unix(
+        d, **{"Idempotency-Key": "k-1"}
+    ).chat.completions.with_raw_response.create(
         model="mia", messages=[{"role": "user", "content": "I moved to Berlin."}], stream=True
     )
     chunks = list(retry.parse())
@@ -159,7 +148,7 @@ def test_a_long_card_is_cut_with_a_warning(tmp_path: Path) -> None:
     with InProcessDaemon(tmp_path / "d", env={"XAID_HTTP_CARD_CHARS": "50"}) as d:
         with d.client() as c:
             c.agent_create("mia", name="Mia")
-        raw = sdk(d).chat.completions.with_raw_response.create(
+        raw = openai_over_unix(d).chat.completions.with_raw_response.create(
             model="mia",
             messages=[{"role": "system", "content": "x" * 500}, {"role": "user", "content": "hi"}],
         )
@@ -175,12 +164,14 @@ def test_a_long_card_is_cut_with_a_warning(tmp_path: Path) -> None:
     ],
 )
 def test_the_clients_own_tasks_do_not_become_memories(d: InProcessDaemon, task: str) -> None:
-    raw = sdk(d, **{"X-OpenWebUI-Chat-Id": "owui-1"}).chat.completions.with_raw_response.create(
+    raw = openai_over_unix(
+        d, **{"X-OpenWebUI-Chat-Id": "owui-1"}
+    ).chat.completions.with_raw_response.create(
         model="mia", messages=[{"role": "user", "content": task}]
     )
     assert raw.headers["x-xaid-memory"] == "off"
     assert raw.parse().choices[0].message.content  # answered by the model
-    off = sdk(d, **{"X-Xaid-Memory": "off"}).chat.completions.create(
+    off = openai_over_unix(d, **{"X-Xaid-Memory": "off"}).chat.completions.create(
         model="mia", messages=[{"role": "user", "content": "summarise: Miso is my cat"}]
     )
     assert off.choices[0].message.content

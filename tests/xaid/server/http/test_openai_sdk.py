@@ -20,6 +20,7 @@ import pytest
 from xaiclient import Client
 
 from testkit.closing import kept
+from testkit.http import http_socket, openai_over_unix
 from testkit.inproc import InProcessDaemon
 
 
@@ -27,23 +28,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def http_socket(d: InProcessDaemon) -> Path:
-    return d.socket.parent / "xaid-http.sock"
-
-
-def over_unix(d: InProcessDaemon, **headers: str) -> openai.OpenAI:
-    transport = httpx.HTTPTransport(uds=str(http_socket(d)))
-    return kept(
-        openai.OpenAI(
-            base_url="http://localhost/v1",
-            api_key="unused-on-a-unix-socket",
-            http_client=kept(httpx.Client(transport=transport)),
-            default_headers=headers or None,
-            max_retries=0,
-        )
-    )
 
 
 @pytest.fixture
@@ -64,11 +48,11 @@ def token_of(c: Client) -> str:
 
 def test_models_are_the_agents(daemon_http: tuple[InProcessDaemon, int]) -> None:
     d, _ = daemon_http
-    models = over_unix(d).models.list()
+    models = openai_over_unix(d).models.list()
     assert sorted(m.id for m in models.data) == ["lin", "mia"]
-    assert over_unix(d).models.retrieve("lin").id == "lin"
+    assert openai_over_unix(d).models.retrieve("lin").id == "lin"
     with pytest.raises(openai.NotFoundError):
-        over_unix(d).models.retrieve("nobody")
+        openai_over_unix(d).models.retrieve("nobody")
 
 
 @pytest.mark.parametrize(
@@ -78,7 +62,7 @@ def test_a_completion_over_the_unix_socket(
     daemon_http: tuple[InProcessDaemon, int], agent: str, text: str
 ) -> None:
     d, _ = daemon_http
-    reply = over_unix(d).chat.completions.create(
+    reply = openai_over_unix(d).chat.completions.create(
         model=agent, messages=[{"role": "user", "content": text}]
     )
     assert reply.object == "chat.completion" and reply.model == agent
@@ -95,7 +79,7 @@ def test_streaming_over_the_unix_socket_as_the_sdk_parses_it(
 ) -> None:
     d, _ = daemon_http
     chunks = list(
-        over_unix(d).chat.completions.create(
+        openai_over_unix(d).chat.completions.create(
             model="mia",
             messages=[{"role": "user", "content": text}],
             stream=True,
@@ -183,14 +167,14 @@ def test_a_peer_outside_the_allow_list_is_refused(tmp_path: Path) -> None:
     """The test runs as a uid the allow-list does not name: the same refusal as the CBOR socket's."""
     with InProcessDaemon(tmp_path / "d", env={"XAID_SERVER_ALLOW_UIDS": "4242"}) as d:
         with pytest.raises(openai.PermissionDeniedError) as info:
-            over_unix(d).models.list()
+            openai_over_unix(d).models.list()
         assert "may not use this daemon" in str(info.value)
         assert "refused an HTTP connection" in d.log()
 
 
 def test_errors_in_openai_shape(daemon_http: tuple[InProcessDaemon, int]) -> None:
     d, _ = daemon_http
-    sdk = over_unix(d)
+    sdk = openai_over_unix(d)
     with pytest.raises(openai.NotFoundError) as missing:
         sdk.chat.completions.create(model="ghost", messages=[{"role": "user", "content": "hi"}])
     assert missing.value.code == "model_not_found"
@@ -234,6 +218,6 @@ def test_a_second_uid_is_refused_while_the_first_is_served(tmp_path: Path) -> No
             )
             assert out.stdout.split() == ["403", "forbidden"], out.stderr
             assert "refused an HTTP connection from uid 5000" in d.log()
-            assert over_unix(d).models.list().data == []  # root (the daemon's uid) is served
+            assert openai_over_unix(d).models.list().data == []  # root (the daemon's uid) is served
     finally:
         shutil.rmtree(public, ignore_errors=True)

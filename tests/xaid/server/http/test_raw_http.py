@@ -18,14 +18,11 @@ import httpx
 import pytest
 
 from testkit.closing import kept
+from testkit.http import http_socket
 from testkit.inproc import InProcessDaemon
 
 CURL = shutil.which("curl")
 needs_curl = pytest.mark.skipif(CURL is None, reason="curl is not installed (apt-get install curl)")
-
-
-def http_socket(d: InProcessDaemon) -> Path:
-    return d.socket.parent / "xaid-http.sock"
 
 
 def curl_chat(sock: Path, body: dict[str, object]) -> bytes:
