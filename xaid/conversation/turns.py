@@ -476,9 +476,6 @@ class Turns:
         )
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
-        if forgotten is not None and forgotten.request.kind == "topic":
-            holds = forget.term_matcher(forgotten.request.terms)
-            self.shown[sid] = [b for b in self.shown[sid] if not holds(b.text)]
         present = {key for block in self.shown[sid] for key in block.keys}
         fresh = [h for h in recalled.hits if not h.keys <= present]
         if present:  # a later turn: what was recalled before is in the conversation already, and

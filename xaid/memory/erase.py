@@ -67,7 +67,7 @@ class Eraser:
         database has answered, not before: a send that loaded its session meanwhile is running by
         then (read before, a turn started in between stored its reply into a deleted session). The
         answer itself is ``LiveSessions.replying``, the one every caller reads."""
-        await self.db.run(_open_sessions, agent_id)  # a barrier: what was queued before has run
+        await self.db.run(_barrier)  # what was queued on the database thread before has run
         return self.live.replying(agent_id)
 
     def on_erased(self, drop: Callable[[Erasure], None]) -> None:
@@ -97,3 +97,7 @@ class Eraser:
             await self.db.run(forget.optimize_indexes)
             await self.db.run_outside_transaction(forget.checkpoint)
         return result
+
+
+def _barrier(conn: apsw.Connection) -> None:
+    """Nothing: a call on the one database thread returns once every call queued before it has."""

@@ -128,7 +128,7 @@ def test_a_body_over_the_limit_gets_413(tmp_path: Path) -> None:
 def test_keep_alive_serves_many_requests_on_one_connection(d: InProcessDaemon) -> None:
     with d.client() as c:
         before = c.stats()["connections_total"]
-        with kept(httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d))))) as uds:
+        with httpx.Client(transport=httpx.HTTPTransport(uds=str(http_socket(d)))) as uds:
             for _ in range(5):
                 assert uds.get("http://localhost/v1/models").status_code == 200
         assert c.stats()["connections_total"] == before + 1
