@@ -21,13 +21,12 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from statistics import median
 from typing import Any
 
 from ..kit import Aim, Row, Section
-from .llm_speed import SYSTEM_A, SYSTEM_B, TURNS_A, TURNS_B
+from .llm_speed import SYSTEM_A, SYSTEM_B, TURNS_A, TURNS_B, timed_turn
 
 # perf.bench.llm_speed's sessions, their persona and memories once instead of three times: the figure
 # here is the runner's cost per turn, and a shorter prompt keeps the run short on a shared machine.
@@ -74,32 +73,6 @@ def _provider(kind: str, path: str) -> Any:
     return provider
 
 
-def _turn(provider: Any, session: str, system: str, said: list[str]) -> dict[str, Any]:
-    from xaid.providers.base import ChatMessage, GenerateRequest
-
-    messages = [ChatMessage("system", system)]
-    messages += [
-        ChatMessage("user" if i % 2 == 0 else "assistant", text) for i, text in enumerate(said)
-    ]
-    stamps: list[float] = []
-    start = time.perf_counter()
-    out = provider.generate(
-        GenerateRequest(tuple(messages), max_tokens=GEN_TOKENS, temperature=0.0, session=session),
-        lambda _piece: stamps.append(time.perf_counter()),
-        threading.Event(),
-    )
-    said.append(out.text)
-    return {
-        "first_token_ms": (stamps[0] - start) * 1000 if stamps else 0.0,
-        "generation_tps": (len(stamps) - 1) / (stamps[-1] - stamps[0])
-        if len(stamps) >= 2 and stamps[-1] > stamps[0]
-        else 0.0,
-        "read_tokens": out.prompt_eval_tokens or 0,
-        "prompt_tokens": out.prompt_tokens,
-        "pieces": len(stamps),
-    }
-
-
 def child(path: str, rounds: int) -> dict[str, Any]:
     """Both providers loaded side by side in this one process, taking turns: each round runs the
     same A, B, A, B sequence on one and then the other (the order alternating by round), so a change
@@ -117,10 +90,16 @@ def child(path: str, rounds: int) -> dict[str, Any]:
             p = providers[kind]
             head_a, head_b = f"Round {rnd + 1}. {SYSTEM_A1}", f"第{rnd + 1}轮。{SYSTEM_B1}"
             a, b = [TURNS_A[0]], [TURNS_B[0]]
-            first = [_turn(p, f"a{rnd}", head_a, a), _turn(p, f"b{rnd}", head_b, b)]
+            first = [
+                timed_turn(p, f"a{rnd}", head_a, a, GEN_TOKENS),
+                timed_turn(p, f"b{rnd}", head_b, b, GEN_TOKENS),
+            ]
             a.append(TURNS_A[1])
             b.append(TURNS_B[1])
-            second = [_turn(p, f"a{rnd}", head_a, a), _turn(p, f"b{rnd}", head_b, b)]
+            second = [
+                timed_turn(p, f"a{rnd}", head_a, a, GEN_TOKENS),
+                timed_turn(p, f"b{rnd}", head_b, b, GEN_TOKENS),
+            ]
             runs[kind].append({"first": first, "second": second, "load": os.getloadavg()[0]})
     out: dict[str, Any] = {"runs": runs, "load_s": load_s}
     described = providers["runner"].describe()

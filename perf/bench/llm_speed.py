@@ -80,9 +80,11 @@ def _provider(cache_mb: int) -> Any:
     return provider
 
 
-def _turn(
+def timed_turn(
     provider: Any, session: str, system: str, said: list[str], max_tokens: int
 ) -> dict[str, Any]:
+    """One turn of ``session`` on ``provider`` (in-process or the runner), the reply appended to
+    ``said``: its first token, generation speed and prompt read, as this area and llm_runner use."""
     from xaid.providers.base import ChatMessage, GenerateRequest
 
     messages = [ChatMessage("system", system)]
@@ -118,13 +120,13 @@ def child_sessions(cache_mb: int) -> dict[str, Any]:
     a: list[str] = []
     b: list[str] = []
     a.append(TURNS_A[0])
-    first_a = _turn(provider, "a", SYSTEM_A, a, 8)
+    first_a = timed_turn(provider, "a", SYSTEM_A, a, 8)
     b.append(TURNS_B[0])
-    first_b = _turn(provider, "b", SYSTEM_B, b, 8)
+    first_b = timed_turn(provider, "b", SYSTEM_B, b, 8)
     a.append(TURNS_A[1])
-    second_a = _turn(provider, "a", SYSTEM_A, a, GEN_TOKENS)
+    second_a = timed_turn(provider, "a", SYSTEM_A, a, GEN_TOKENS)
     b.append(TURNS_B[1])
-    second_b = _turn(provider, "b", SYSTEM_B, b, GEN_TOKENS)
+    second_b = timed_turn(provider, "b", SYSTEM_B, b, GEN_TOKENS)
     states = provider.states
     size = max((len(s.data) for s in states.saved.values()), default=0)
     tokens = max((len(s.tokens) for s in states.saved.values()), default=0)
@@ -157,9 +159,9 @@ def child_generation(default_policy: bool) -> dict[str, Any]:
         import llama_cpp  # noqa: F401
     provider = _provider(0)
     said = [TURNS_A[0]]
-    _turn(provider, "warm", SYSTEM_A, said, 4)
+    timed_turn(provider, "warm", SYSTEM_A, said, 4)
     said.append(TURNS_A[1])
-    result = _turn(provider, "warm", SYSTEM_A, said, GEN_TOKENS)
+    result = timed_turn(provider, "warm", SYSTEM_A, said, GEN_TOKENS)
     provider.close()
     return result
 
