@@ -30,11 +30,19 @@ Also what it costs: the memory's model calls per consolidated session and the fa
 the consistency check (``stats`` ``memory`` counters, before and after each set).
 
 ``--quick`` plays every fifth case of each set and never the model.
+
+``python -m perf.eval.understanding --freeze-before LABEL`` keeps the latest run of this area in
+perf/results.json as a section of its own, ``understanding_before``, titled with LABEL (e.g. the
+commit measured): a later ``python -m perf understanding`` replaces the area's section but not that
+copy, so perf/RESULTS.md shows the numbers before and after the rules change side by side (item 8).
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +53,7 @@ from xaiclient import Client
 
 from ..kit import (
     AGENT_NAME,
+    HERE,
     MINUTE,
     Aim,
     CaseTally,
@@ -53,9 +62,12 @@ from ..kit import (
     at,
     contains,
     day0,
+    load_results,
     load_scenario,
     misses,
     progress,
+    render,
+    save_results,
     scratch_daemon,
     wait_model,
 )
@@ -75,6 +87,8 @@ SEARCH_K = 20  # the forget probe looks wider than a turn does: any trace left c
 SEARCH_BUDGET = 4000
 MODEL_ENV = "XAID_PERF_UNDERSTANDING_MODEL"
 BUDGET_ENV = "XAID_PERF_UNDERSTANDING_BUDGET_S"
+AREA = "understanding"
+BEFORE_AREA = "understanding_before"
 DEFAULT_BUDGET_S = 1800.0
 COST_KEYS = ("llm_calls", "fact_fast", "fact_llm", "fact_rules", "fact_unsure_asked")
 
@@ -556,3 +570,41 @@ def run(quick: bool) -> Section:
         section.notes += notes
     section.notes.append("time: " + ", ".join(timings))
     return section
+
+
+# --- before and after ---------------------------------------------------------------------------------
+
+
+def freeze_before(label: str, results: Path = HERE / "results.json") -> None:
+    """Copy the area's latest section to ``understanding_before`` (titled with ``label``) and render
+    RESULTS.md next to ``results`` again; the copy is what the next run is compared with."""
+    sections = load_results(results)
+    if AREA not in sections:
+        raise SystemExit(f"{results} has no {AREA!r} section: run `python -m perf {AREA}` first")
+    latest = sections[AREA]
+    sections[BEFORE_AREA] = dataclasses.replace(
+        latest, title=f"{latest.title}: BEFORE ({label})", area=BEFORE_AREA
+    )
+    save_results(results, sections)
+    markdown = results.with_name(
+        "RESULTS.md" if results.name == "results.json" else results.stem + ".md"
+    )
+    markdown.write_text(render(sections), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m perf.eval.understanding")
+    parser.add_argument(
+        "--freeze-before",
+        metavar="LABEL",
+        required=True,
+        help="keep the latest run as the BEFORE section, titled with LABEL (e.g. the commit measured)",
+    )
+    parser.add_argument("--results", type=Path, default=HERE / "results.json")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    freeze_before(args.freeze_before, args.results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

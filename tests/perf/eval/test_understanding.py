@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from perf.eval import understanding as u
-from perf.kit import load_scenario
+from perf.kit import Row, Section, load_results, load_scenario, save_results
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -135,3 +136,25 @@ def test_the_cost_is_model_calls_per_session_and_the_fast_share() -> None:
     cost = u.Cost(8, {"llm_calls": 2, "fact_fast": 3, "fact_llm": 1, "fact_rules": 0})
     assert cost.calls_per_session == 0.25 and cost.fast_share == 75.0
     assert u.Cost().fast_share is None and u.Cost().calls_per_session == 0.0
+
+
+# --- before and after -----------------------------------------------------------------------------
+
+
+def test_the_frozen_before_section_survives_the_next_run(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    before = Section("Understanding", [Row("updates, en", 24.2, "%")], area="understanding")
+    save_results(results, {"understanding": before})
+    u.freeze_before("main at d880c7a", results)
+    after = Section("Understanding", [Row("updates, en", 91.0, "%")], area="understanding")
+    save_results(results, {**load_results(results), "understanding": after})  # as __main__ merges
+    sections = load_results(results)
+    assert sections["understanding"].rows[0].value == 91.0
+    kept = sections["understanding_before"]
+    assert kept.rows[0].value == 24.2 and kept.title.endswith("BEFORE (main at d880c7a)")
+    assert "BEFORE (main at d880c7a)" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
+
+
+def test_freezing_without_a_run_says_what_to_run(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="python -m perf understanding"):
+        u.freeze_before("x", tmp_path / "results.json")
