@@ -7,8 +7,8 @@ perf/scenarios/README.md) were written apart from the rules and are kept out of 
 1. updates (heldout_updates.json): a lasting fact, then weeks later a change said the way people say
    it (an aside, a reason, a typo, mixed zh/en), ingested at their real times and consolidated; a
    week later ``memory.search`` asks the probe. A change passes when the current value is in a
-   returned item that is current and ranks at or above the first current item holding the old value
-   (or the old value is gone or marked history). About 15 % are controls (an addition, a past
+   returned item that is current and ranks above the first current item from before the change
+   that holds the old value (or the old value is gone or marked history). About 15 % are controls (an addition, a past
    story, a hypothetical, someone else's change): they pass when the original value is still there.
    Played with the rules alone (scripted provider) and, with ``XAID_PERF_UNDERSTANDING_MODEL`` set
    to a GGUF (the default 1.5B), with that model deciding what the memory asks it: one daemon per
@@ -197,9 +197,14 @@ def fired(contexts: Sequence[dict[str, Any]]) -> bool:
     return any(ctx.get("forgotten") is not None for ctx in contexts)
 
 
-def first_rank(items: Sequence[dict[str, Any]], words: Sequence[str]) -> int | None:
-    """The rank of the first current item holding any of ``words`` (history items do not count)."""
+def first_rank(
+    items: Sequence[dict[str, Any]], words: Sequence[str], before: int | None = None
+) -> int | None:
+    """The rank of the first current item holding any of ``words`` (history items do not count);
+    with ``before``, only items from before that time (ms)."""
     for i, item in enumerate(items):
+        if before is not None and item["ts"] >= before:
+            continue
         if item.get("current", True) and contains([item["text"]], words):
             return i
     return None
@@ -218,20 +223,18 @@ def costed(c: Client, cost: Cost, sessions: int, play: Callable[[], object]) -> 
 # --- 1. updates -------------------------------------------------------------------------------------
 
 
-def judge_update(case: dict[str, Any], items: Sequence[dict[str, Any]]) -> tuple[bool, bool, str]:
-    """(pass, strict pass, why not)."""
+def judge_update(
+    case: dict[str, Any], items: Sequence[dict[str, Any]], changed_at: int
+) -> tuple[bool, bool, str]:
+    """(pass, strict pass, why not). The old value counts where an item from before the change
+    (``changed_at``, ms) states it: the change itself often names the old value ("we left Lyon,
+    we're in Porto"), and its turns, episode and facts are the new statement, not the old one.
+    Strict also wants no such item in the block at all."""
     cur = first_rank(items, case["current"])
     if case["kind"] == "control":
         return cur is not None, cur is not None, "" if cur is not None else "original value lost"
-    old = first_rank(items, case["old"])
-    ok = cur is not None and (old is None or cur <= old)
-    alone = [
-        i
-        for i in items
-        if i.get("current", True)
-        and contains([i["text"]], case["old"])
-        and not contains([i["text"]], case["current"])
-    ]
+    old = first_rank(items, case["old"], before=changed_at)
+    ok = cur is not None and (old is None or cur < old)
     why = (
         "current value missing"
         if cur is None
@@ -239,7 +242,7 @@ def judge_update(case: dict[str, Any], items: Sequence[dict[str, Any]]) -> tuple
         if ok
         else f"old value ranks first ({old} < {cur})"
     )
-    return ok, ok and not alone, why
+    return ok, ok and old is None, why
 
 
 def play_update(c: Client, case: dict[str, Any], base: int, out: Updates, prefix: str) -> None:
@@ -254,7 +257,8 @@ def play_update(c: Client, case: dict[str, Any], base: int, out: Updates, prefix
     costed(c, out.cost, len(sessions), live)
     p = case["probe"]
     items = c.memory_search(agent, p["text"], ts=at(base, p["day"], p["hour"]))["items"]
-    ok, strict, why = judge_update(case, items)
+    changed_at = at(base, case["after"]["day"], case["after"]["hour"])
+    ok, strict, why = judge_update(case, items, changed_at)
     lang = case["lang"]
     if case["kind"] == "control":
         out.controls.add(lang, ok, case["id"], f"{case['control']}: {why}")

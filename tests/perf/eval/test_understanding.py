@@ -16,10 +16,6 @@ from perf.kit import Row, Section, load_results, load_scenario, save_results
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def hit(text: str, current: bool = True) -> dict[str, Any]:
-    return {"kind": "utterance", "text": text, "current": current}
-
-
 # --- the sets -------------------------------------------------------------------------------------
 
 
@@ -74,34 +70,41 @@ def test_the_feelings_set_has_40_per_language_and_losses_in_both() -> None:
 
 CHANGE = {"kind": "change", "current": ["Porto"], "old": ["Lyon"]}
 CONTROL = {"kind": "control", "current": ["Bristol"], "distractor": ["Cardiff"]}
+CHANGED = 1_000  # the change was said at this ms; the old statement before it
 
 
-def test_a_change_fails_when_the_old_value_ranks_first() -> None:
+def hit(text: str, ts: int, current: bool = True) -> dict[str, Any]:
+    return {"kind": "utterance", "text": text, "ts": ts, "current": current}
+
+
+def test_a_change_fails_when_the_old_statement_ranks_first() -> None:
     ok, strict, why = u.judge_update(
-        CHANGE, [hit("We live in Lyon"), hit("we're in porto these days")]
+        CHANGE, [hit("We live in Lyon", 10), hit("we're in porto these days", CHANGED)], CHANGED
     )
     assert not ok and not strict and "old value ranks first" in why
 
 
-def test_a_change_said_as_a_reason_counts_for_the_current_value() -> None:
-    ok, strict, _ = u.judge_update(
-        CHANGE, [hit("we left Lyon, we're in Porto these days"), hit("We live in Lyon")]
-    )
-    assert ok and not strict  # the old statement alone is still in the block
+def test_the_change_naming_the_old_value_counts_for_the_current_one() -> None:
+    said = [
+        hit("we left Lyon, we're in Porto these days", CHANGED),
+        hit("Lyon: the left bank", CHANGED + 5),
+    ]
+    assert u.judge_update(CHANGE, said, CHANGED)[:2] == (True, True)
+    ok, strict, _ = u.judge_update(CHANGE, [*said, hit("We live in Lyon", 10)], CHANGED)
+    assert ok and not strict  # the old statement is still in the block, below the new one
 
 
 def test_history_items_do_not_count_and_a_missing_current_value_fails() -> None:
-    assert u.judge_update(CHANGE, [hit("We live in Lyon", current=False), hit("Porto!")])[:2] == (
-        True,
-        True,
-    )
-    ok, _, why = u.judge_update(CHANGE, [hit("We live in Lyon")])
+    block = [hit("We live in Lyon", 10, current=False), hit("Porto!", CHANGED)]
+    assert u.judge_update(CHANGE, block, CHANGED)[:2] == (True, True)
+    ok, _, why = u.judge_update(CHANGE, [hit("We live in Lyon", 10)], CHANGED)
     assert not ok and why == "current value missing"
 
 
 def test_a_control_passes_while_its_original_value_is_current() -> None:
-    assert u.judge_update(CONTROL, [hit("back in Cardiff"), hit("I live in Bristol")])[0]
-    assert not u.judge_update(CONTROL, [hit("I live in Bristol", current=False)])[0]
+    block = [hit("back in Cardiff", CHANGED), hit("I live in Bristol", 10)]
+    assert u.judge_update(CONTROL, block, CHANGED)[0]
+    assert not u.judge_update(CONTROL, [hit("I live in Bristol", 10, current=False)], CHANGED)[0]
 
 
 @pytest.mark.parametrize(
