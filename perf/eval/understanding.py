@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -426,7 +427,7 @@ def update_rows(label: str, u: Updates) -> tuple[list[Row], list[str]]:
             u.by_lang,
             UPDATE_AIM,
             lambda lang: (
-                f"strict (no item holds the old value alone) {u.strict.get(lang).hits}/"
+                f"strict (no item from before the change holds the old value) {u.strict.get(lang).hits}/"
                 f"{u.strict.get(lang).total}"
             ),
         ),
@@ -542,6 +543,22 @@ def merge(into: Updates, part: Updates) -> None:
     into.skipped += part.skipped
 
 
+def measured_commit() -> str:
+    """The commit the daemon ran from (and whether the tree had changes): a BEFORE section has to
+    say which code it measured."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=HERE, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD")
+    if not head:
+        return "unknown (not a git checkout)"
+    dirty = git("status", "--porcelain", "--", "../xaid")
+    return f"{head}{' with uncommitted changes in xaid/' if dirty else ''}"
+
+
 def run(quick: bool) -> Section:
     every = 5 if quick else 1
     section = Section("Understanding on held-out wordings (issue 24 item 7)")
@@ -572,7 +589,7 @@ def run(quick: bool) -> Section:
     for rows, notes in parts:
         section.rows += rows
         section.notes += notes
-    section.notes.append("time: " + ", ".join(timings))
+    section.notes.append(f"code measured: {measured_commit()}; time: " + ", ".join(timings))
     return section
 
 
