@@ -220,7 +220,11 @@ def saved_settings(conn: apsw.Connection, agent_id: str) -> Settings | None:
     if row is None:
         return None
     return Settings(
-        bool(row[0]), bool(row[1]), int(row[2]), tuple(json.loads(row[3])), tuple(json.loads(row[4]))
+        bool(row[0]),
+        bool(row[1]),
+        int(row[2]),
+        tuple(json.loads(row[3])),
+        tuple(json.loads(row[4])),
     )
 
 
