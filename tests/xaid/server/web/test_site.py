@@ -133,7 +133,7 @@ def test_a_correction_is_the_users_own_fact_and_supersedes_the_old(site: Site) -
             facts = {f["fact_id"]: f for f in _facts(c)}
             was = facts[old["fact_id"]]
             assert was["status"] == "superseded"
-            new = facts[was["superseded_by"]]  # type: ignore[index]
+            new = facts[was["superseded_by"]]
             assert new["text"] == new_words and new["status"] == "current"
             assert new["decided_by"] == "user"
             again = h.post("/a/mia/correct", data=form, headers={"origin": site.base})
