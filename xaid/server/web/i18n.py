@@ -92,7 +92,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "armed": ("Waiting to be asked about", "等着被问起的事"),
     "no_armed": ("Nothing is waiting.", "没有等待中的事。"),
     "window": ("between", "时间段"),
-    "because": ("because", "因为"),
     "scene": ("kind", "类别"),
     "avoid": ("Don't bring this up", "别提这个"),
     "avoided": ("Never brought up", "永不提起"),

@@ -261,7 +261,7 @@ def _tone(lang: Lang, ov: Overview) -> Markup:
 
 
 def _item(lang: Lang, agent_id: str, csrf: str, i: RecallItem, feedback: bool) -> Markup:
-    why = [t(lang, "because"), " ", el("q", i.topic), " (", t(lang, "scene"), ": ", i.scene, ")"]
+    why: list[object] = [t(lang, "scene"), ": ", i.scene]
     if i.source_episode is not None:
         why += [" ", _why_link(lang, agent_id, "episode", i.source_episode)]
     parts: list[object] = [

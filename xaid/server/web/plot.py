@@ -17,7 +17,7 @@ from .i18n import Lang, t
 from .markup import Markup, el, join
 
 W, H = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 56, 12, 14, 48
+LEFT, RIGHT, TOP, BOTTOM = 56, 28, 14, 48
 SERIES = (
     ("valence", "#c0392b"),
     ("arousal", "#2471a3"),
