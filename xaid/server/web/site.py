@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, quote, unquote
 import apsw
 from xaiclient.wire import XaiError
 
+from ... import cpu
 from ...app import App
 from ...clock import at
 from ...memory import correct as corrections
@@ -114,6 +115,7 @@ class Site:
         out.route = "web"
         path = req.path.rstrip("/") or "/"
         if path in ASSETS:
+            out.route = "web asset"
             data, kind = ASSETS[path]
             await out.whole(
                 200,
@@ -160,6 +162,7 @@ class Site:
     async def _route(self, app: App, r: Request, path: str, out: Body) -> None:
         method = r.req.method
         if path == "/login":
+            out.route = "web login"
             await self._login(r, out)
             return
         by_token = r.req.peer.by_token
@@ -182,6 +185,7 @@ class Site:
             )
             return
         if path == "/" and method == "GET":
+            out.route = "web agents"
             found = await app.db.run(agent_sql.list_all)
             await self._page(out, r, 200, pages.agents(r.lang, found, signed_out))
             return
@@ -195,6 +199,7 @@ class Site:
         handler = _GET.get(action) if method == "GET" else _POST.get(action)
         if handler is None:
             raise Refused(404, f"no page {path!r}")
+        out.route = f"web {action or 'page'}"  # what stats counts it under: a page, never a path
         await handler(self, app, r, agent, out, signed_out)
 
     async def _login(self, r: Request, out: Body) -> None:
@@ -220,7 +225,10 @@ class Site:
     ) -> None:
         now = app.clock.now_ms()
         ov = await app.db.run(views.overview, agent, now, app.config)
-        body = pages.overview(r.lang, ov, r.csrf, r.query.get("note"), r.query.get("n"), signed_out)
+        # a long memory is a page of some hundred kilobytes: built off the event loop (xaid.cpu)
+        body = await cpu.run(
+            pages.overview, r.lang, ov, r.csrf, r.query.get("note"), r.query.get("n"), signed_out
+        )
         await self._page(out, r, 200, body)
 
     async def search(
@@ -232,7 +240,8 @@ class Site:
             hits, _ = await memory_methods.find(
                 app, agent.agent_id, query, at(app.clock, None), k=20
             )
-        await self._page(out, r, 200, pages.search(r.lang, agent, query, hits, r.csrf, signed_out))
+        body = await cpu.run(pages.search, r.lang, agent, query, hits, r.csrf, signed_out)
+        await self._page(out, r, 200, body)
 
     async def why(
         self, app: App, r: Request, agent: Agent, out: Body, signed_out: Markup | None
@@ -247,7 +256,7 @@ class Site:
         self, app: App, r: Request, agent: Agent, out: Body, signed_out: Markup | None
     ) -> None:
         data = await app.db.run(memory_methods.portable.export, agent.agent_id)
-        body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        body = await cpu.run(_json, data)
         name = quote(f"xaid-{agent.agent_id}.json", safe="")
         await out.whole(
             200,
@@ -378,6 +387,10 @@ class Site:
         if not await app.db.run(run):
             raise Refused(404, f"no suggestion {item}")
         await self._redirect(out, r, pages.agent_url(a, "?note=feedback"))
+
+
+def _json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, indent=1).encode()
 
 
 def _item_id(raw: str) -> tuple[str, int]:
