@@ -5,6 +5,7 @@ database; the provider is the scripted one (what is shown is what the daemon kep
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -203,3 +204,51 @@ def test_unknown_pages_and_agents_are_404_pages(site: Site) -> None:
     assert h.get("/a/mia/why?id=bogus").status_code == 400
     api = h.get("/v1/nothing", headers={"authorization": f"Bearer {site.token}"})
     assert api.status_code == 404 and api.json()["error"]["code"] == "unknown_url"  # the API's own
+
+
+def test_provenance_of_an_imported_memory_reads_the_kept_turns(site: Site) -> None:
+    """An import brings turns without a transcript: "why" finds them by their refs in the kept
+    utterances, the same place a pruned transcript leaves them."""
+    line = {
+        "session_id": "old-chat",
+        "started_ms": 1_700_000_000_000,
+        "ended_ms": 1_700_000_600_000,
+        "summary": "They talked about the garden.",
+        "refs": ["m-1"],
+        "utterances": [
+            {"role": "user", "text": "我在阳台上种了番茄。", "ts": 1_700_000_000_000, "ref": "m-1"},
+            {
+                "role": "assistant",
+                "text": "Tomatoes on a balcony!",
+                "ts": 1_700_000_001_000,
+                "ref": "m-2",
+            },
+        ],
+    }
+    fact = {
+        "subject": "user.garden",
+        "kind": "misc",
+        "text": "用户在阳台上种番茄。",
+        "refs": ["m-1", "m-9"],
+    }
+    h = _signed_in(site)
+    with site.client() as c:
+        c.agent_create("ana")
+        c.call(
+            "memory.import",
+            agent_id="ana",
+            files={"a.jsonl": json.dumps(line) + "\n"},
+            facts=[fact],
+        )
+        fact_id = next(
+            f["fact_id"] for f in c.call("memory.list", agent_id="ana", kind="fact")["items"]
+        )
+        episode_id = c.call("memory.list", agent_id="ana", kind="episode")["items"][0]["episode_id"]
+        stats_before = c.stats()["methods"].get("http web why", {}).get("calls", 0)
+    page = h.get(f"/a/ana/why?id=fact:{fact_id}").text
+    sources = page[page.index('id="sources"') :]
+    assert "我在阳台上种了番茄。" in sources
+    assert "(this message is no longer kept)" in sources  # m-9: named by the fact, kept nowhere
+    assert "我在阳台上种了番茄。" in h.get(f"/a/ana/why?id=episode:{episode_id}").text
+    with site.client() as c:
+        assert c.stats()["methods"]["http web why"]["calls"] == stats_before + 2
