@@ -18,7 +18,7 @@ from ...mood import tone
 from ...store.agents import Agent
 from ...store.memory import Fact
 from ...store.recall import RecallItem
-from .i18n import Lang, t
+from .i18n import TEXT, Lang, t
 from .markup import Markup, el, join
 from .plot import mood_svg
 from .views import Overview, Why
@@ -261,7 +261,8 @@ def _tone(lang: Lang, ov: Overview) -> Markup:
 
 
 def _item(lang: Lang, agent_id: str, csrf: str, i: RecallItem, feedback: bool) -> Markup:
-    why: list[object] = [t(lang, "scene"), ": ", i.scene]
+    scene = t(lang, f"scene_{i.scene}") if f"scene_{i.scene}" in TEXT else i.scene
+    why: list[object] = [t(lang, "scene"), ": ", scene]
     if i.source_episode is not None:
         why += [" ", _why_link(lang, agent_id, "episode", i.source_episode)]
     parts: list[object] = [
@@ -478,7 +479,7 @@ def search(
             "li",
             el(
                 "span",
-                t(lang, f"kind_{h.kind}") if f"kind_{h.kind}" in _KINDS else h.kind,
+                t(lang, f"kind_{h.kind}") if f"kind_{h.kind}" in TEXT else h.kind,
                 class_="status",
             ),
             " ",
@@ -511,9 +512,6 @@ def search(
         ]
     )
     return document(lang, t(lang, "search"), body, signed_out_form=out)
-
-
-_KINDS = frozenset({"kind_fact", "kind_episode", "kind_highlight", "kind_utterance"})
 
 
 def why(lang: Lang, agent: Agent, w: Why, csrf: str, out: Markup | None) -> bytes:
