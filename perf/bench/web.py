@@ -102,16 +102,16 @@ def run(quick: bool) -> Section:
         Row("agent page, p95", round(percentile(out["page"], 0.95), 2), "ms", note=n),
         Row("agent page size", round(size / 1024, 1), "KiB", note=n),
     ]
-    for q in (0.5, 0.95):
-        value, base = percentile(out["search_page"], q), percentile(out["search_cbor"], q)
+    for share in (0.5, 0.95):
+        value, base = percentile(out["search_page"], share), percentile(out["search_cbor"], share)
         rows.append(
             Row(
-                f"search page (k 20), p{round(q * 100)}",
+                f"search page (k 20), p{round(share * 100)}",
                 round(value, 2),
                 "ms",
                 ratio=ratio(value, base),
                 baseline="memory.search over CBOR",
-                note=f"memory.search p{round(q * 100)} {base:.2f} ms; same queries, alternating",
+                note=f"memory.search p{round(share * 100)} {base:.2f} ms; same queries, alternating",
             )
         )
     rows.append(
