@@ -39,6 +39,7 @@ AREAS: dict[str, str] = {
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",
     "http": "perf.bench.http",
+    "web": "perf.bench.web",
 }
 HERE = Path(__file__).resolve().parent
 

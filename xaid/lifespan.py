@@ -257,7 +257,7 @@ async def _serve(
                         sock=sock,
                     )
                 )
-            router = Router(app)
+            router = Router(app, token)
             for door in doors:
                 door.sock.setblocking(False)
 

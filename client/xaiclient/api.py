@@ -236,9 +236,11 @@ class Api:
         quiet: bool | None = None,
         min_gap_hours: float | None = None,
         allow: list[str] | None = None,
+        avoid: list[str] | None = None,
     ) -> Any:
         """Read (no other arguments) or change the agent's proactive-recall controls; returns the settings.
-        ``allow=[]`` clears the allow-list (every scene and topic allowed)."""
+        ``allow=[]`` clears the allow-list (every scene and topic allowed); ``avoid`` lists the
+        topics never to bring up (``[]`` clears it)."""
         return self.call(
             "scheduler.config",
             agent_id=agent_id,
@@ -246,6 +248,7 @@ class Api:
             quiet=quiet,
             min_gap_hours=min_gap_hours,
             allow=allow,
+            avoid=avoid,
         )
 
     def scheduler_feedback(self, agent_id: str, item_id: int, feedback: str) -> Any:

@@ -43,10 +43,11 @@ def _item_line(shell: Shell, i: dict[str, Any]) -> str:
 
 def _settings_line(agent_id: str, s: dict[str, Any]) -> str:
     allow = ", ".join(s["allow"]) if s["allow"] else "every scene and topic"
+    avoid = s.get("avoid") or []  # a daemon before "don't bring this up" sends none
     return (
         f"proactive recall for {agent_id}: {'on' if s['enabled'] else 'off'}; "
         f"quiet {'on' if s['quiet'] else 'off'}; at least {s['min_gap_hours']:g} h between suggestions; "
-        f"allowed: {allow}"
+        f"allowed: {allow}" + (f"; never brought up: {', '.join(avoid)}" if avoid else "")
     )
 
 
@@ -107,6 +108,7 @@ def cmd_scheduler(shell: Shell, args: argparse.Namespace) -> int:
                 quiet=args.quiet,
                 min_gap_hours=args.min_gap_hours,
                 allow=allow,
+                avoid=[] if args.avoid_none else args.avoid,
             )
             shell.show(args, settings, partial(_settings_line, args.agent_id))
         elif args.action == "feedback":
@@ -225,6 +227,14 @@ def register(sub: Any, shell: Shell, common: list[argparse.ArgumentParser]) -> N
         help="only these scenes (plan, worry, emotion, manual) or topics containing these words",
     )
     allow.add_argument("--allow-all", action="store_true", help="clear the allow-list")
+    avoid = cfg.add_mutually_exclusive_group()
+    avoid.add_argument(
+        "--avoid",
+        nargs="+",
+        metavar="TOPIC",
+        help="topics never to bring up (replaces the list); an item whose topic holds one is passed over",
+    )
+    avoid.add_argument("--avoid-none", action="store_true", help="clear the list of avoided topics")
     fb = ssub.add_parser(
         "feedback", parents=common, help="the user's verdict on a suggestion they were given"
     )

@@ -62,10 +62,14 @@ def test_arm_list_config_cancel(daemon: InProcessDaemon) -> None:
         "quiet": True,
         "min_gap_hours": 12.0,
         "allow": ["plan", "dentist"],
+        "avoid": [],
     }
     assert "allowed: plan, dentist" in ok("scheduler", "config", "mia", socket=sock)  # read only
     cleared = as_json("scheduler", "config", "mia", "--no-quiet", "--allow-all", socket=sock)
     assert cleared["quiet"] is False and cleared["allow"] == [] and cleared["min_gap_hours"] == 12.0
+    avoided = ok("scheduler", "config", "mia", "--avoid", "dentist", "前任", socket=sock)
+    assert "never brought up: dentist, 前任" in avoided
+    assert as_json("scheduler", "config", "mia", "--avoid-none", socket=sock)["avoid"] == []
 
     cancelled = ok("scheduler", "cancel", "mia", str(item["item_id"]), socket=sock)
     assert cancelled.strip() == f"cancelled #{item['item_id']}"

@@ -20,14 +20,16 @@ text is not left behind in the -wal file either (secure_delete overwrites freed 
 
 A query is looked for in every column that holds someone's words (``WORD_COLUMNS``, which
 tests/xaid/memory/test_erase_canary.py checks against the schema): the text of messages and the
-arguments of the tool calls they made, the scheduler's topics and keywords, facts with their
-subjects and history, the cues a mood reading fired on, a speaker's name. The functions here only
+arguments of the tool calls they made, the scheduler's topics and keywords (and the topics not to
+bring up), facts with their subjects and history, the cues a mood reading fired on, a speaker's
+name. The functions here only
 delete; the fence, the keyword indexes, the checkpoint and the copies held in memory are
 ``erase.Eraser``'s, the one path every forget and ``agent.delete`` takes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -37,6 +39,7 @@ import apsw
 from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..store import agents as agent_sql
+from ..store import recall as recall_sql
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..text import cjk
@@ -64,6 +67,7 @@ WORD_COLUMNS: dict[str, tuple[str, ...]] = {
     "persona": ("text",),
     "compressions": ("text",),
     "recall_items": ("topic", "keywords"),
+    "recall_settings": ("avoid",),
     "participants": ("speaker",),
     "mood_history": ("cues",),
     "jobs": ("error",),
@@ -364,7 +368,17 @@ def _forget_where(
         f"DELETE FROM participants WHERE agent_id = ? AND {cond.format(col='speaker')}",
         (agent_id, *params),
     )
+    _forget_avoided(conn, agent_id, holds)
     return count
+
+
+def _forget_avoided(conn: apsw.Connection, agent_id: str, holds: Callable[[str], bool]) -> None:
+    """ "Don't bring this up" may hold the user's words (an armed item's topic): an entry that holds
+    what is forgotten goes; the other entries and settings stay."""
+    saved = recall_sql.saved_settings(conn, agent_id)
+    if saved is not None and any(holds(w) for w in saved.avoid):
+        kept = tuple(w for w in saved.avoid if not holds(w))
+        recall_sql.save_settings(conn, agent_id, dataclasses.replace(saved, avoid=kept))
 
 
 def _forget_in_episode(

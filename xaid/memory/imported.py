@@ -289,6 +289,9 @@ def follow_up_settings(raw: Any) -> Settings | None:
     for key in ("enabled", "quiet"):
         if not isinstance(raw.get(key, False), bool):
             raise Refused(f"scheduler.settings.{key} must be true or false")
+    avoid = raw.get("avoid", [])  # absent in exports made before "don't bring this up"
+    if not isinstance(avoid, list) or len(avoid) > 100:
+        raise Refused("scheduler.settings.avoid must be a list of at most 100 strings")
     return Settings(
         bool(raw.get("enabled", True)),
         bool(raw.get("quiet", False)),
@@ -296,6 +299,10 @@ def follow_up_settings(raw: Any) -> Settings | None:
         tuple(
             text(w, f"scheduler.settings.allow[{n}]", 100, required=True) or ""
             for n, w in enumerate(allow)
+        ),
+        tuple(
+            text(w, f"scheduler.settings.avoid[{n}]", 200, required=True) or ""
+            for n, w in enumerate(avoid)
         ),
     )
 

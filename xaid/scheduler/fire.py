@@ -78,6 +78,19 @@ def allowed(item: RecallItem, s: Settings) -> bool:
     return item.scene in words or any(w in item.topic.lower() for w in words)
 
 
+def avoided(item: RecallItem, s: Settings) -> bool:
+    """The user said "don't bring this up": an item is passed over when an avoided topic's words
+    are in its topic, or all of that topic's keywords are among the item's (the same matter armed
+    again in other words). Chinese and English alike: keywords are ``arm.keywords``."""
+    topic = item.topic.casefold()
+    held = set(item.keywords)
+    for entry in s.avoid:
+        words = set(arm.keywords(entry))
+        if entry.casefold().strip() in topic or (words and words <= held):
+            return True
+    return False
+
+
 def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
     if item.source_episode is None:
         return None if item.scene != "manual" else 1.0
@@ -212,6 +225,9 @@ def _choose(
     live = [i for i in live if allowed(i, s)]
     if not live:
         return Verdict(None, "no due topic is on the allow-list")
+    live = [i for i in live if not avoided(i, s)]
+    if not live:
+        return Verdict(None, "the user asked not to bring the due topics up")
     if s.quiet:
         return Verdict(None, "quiet mode")
     best = max(live, key=lambda i: (pressing(i, now_ms), -i.not_before))

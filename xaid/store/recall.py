@@ -61,6 +61,7 @@ class Settings:
     quiet: bool
     min_gap_ms: int
     allow: tuple[str, ...]
+    avoid: tuple[str, ...] = ()  # "don't bring this up": topics never suggested
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -68,6 +69,7 @@ class Settings:
             "quiet": self.quiet,
             "min_gap_hours": self.min_gap_ms / HOUR_MS,
             "allow": list(self.allow),
+            "avoid": list(self.avoid),
         }
 
 
@@ -212,25 +214,33 @@ def settings(conn: apsw.Connection, agent_id: str, default_gap_ms: int) -> Setti
 def saved_settings(conn: apsw.Connection, agent_id: str) -> Settings | None:
     """The agent's controls as set, or None when never set (the defaults apply)."""
     row = conn.execute(
-        "SELECT enabled, quiet, min_gap_ms, allow FROM recall_settings WHERE agent_id = ?",
+        "SELECT enabled, quiet, min_gap_ms, allow, avoid FROM recall_settings WHERE agent_id = ?",
         (agent_id,),
     ).fetchone()
     if row is None:
         return None
-    return Settings(bool(row[0]), bool(row[1]), int(row[2]), tuple(json.loads(row[3])))
+    return Settings(
+        bool(row[0]),
+        bool(row[1]),
+        int(row[2]),
+        tuple(json.loads(row[3])),
+        tuple(json.loads(row[4])),
+    )
 
 
 def save_settings(conn: apsw.Connection, agent_id: str, s: Settings) -> None:
     conn.execute(
-        "INSERT INTO recall_settings (agent_id, enabled, quiet, min_gap_ms, allow) VALUES (?, ?, ?, ?, ?) "
+        "INSERT INTO recall_settings (agent_id, enabled, quiet, min_gap_ms, allow, avoid) "
+        "VALUES (?, ?, ?, ?, ?, ?) "
         "ON CONFLICT(agent_id) DO UPDATE SET enabled = excluded.enabled, quiet = excluded.quiet, "
-        "min_gap_ms = excluded.min_gap_ms, allow = excluded.allow",
+        "min_gap_ms = excluded.min_gap_ms, allow = excluded.allow, avoid = excluded.avoid",
         (
             agent_id,
             int(s.enabled),
             int(s.quiet),
             s.min_gap_ms,
             json.dumps(list(s.allow), ensure_ascii=False),
+            json.dumps(list(s.avoid), ensure_ascii=False),
         ),
     )
 

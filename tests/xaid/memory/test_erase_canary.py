@@ -131,6 +131,7 @@ def populate(client: Client, word: str) -> str:
     client.session_send(sid, "The dentist is on Friday at 9.").finish()
     client.session_close(sid, wait=True)
     client.call("scheduler.arm", agent_id="mia", topic="the wedding trip", keywords=[word, "porto"])
+    client.call("scheduler.config", agent_id="mia", avoid=[f"the wedding of {word}", "the dentist"])
     client.memory_import(
         "mia",
         facts=[
@@ -213,6 +214,7 @@ def test_a_canary_in_every_column_of_words_is_found_nowhere_after_forget(
     assert word not in json.dumps(history, ensure_ascii=False)
     assert word not in json.dumps(client.memory_export("mia"), ensure_ascii=False)
     assert "The dentist is on Friday at 9." in [m["text"] for m in history]  # the rest stays
+    assert client.call("scheduler.config", agent_id="mia")["avoid"] == ["the dentist"]
 
 
 @pytest.mark.parametrize("how", ["forget_all", "agent_delete"])

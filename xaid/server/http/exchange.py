@@ -44,6 +44,11 @@ class Peer:
     identity: str  # "uid:1000" or "token": the key of per-peer state (a current session)
     uid: int  # -1 over TCP
 
+    @property
+    def by_token(self) -> bool:
+        """Over TCP: the token, not the socket, says who it is."""
+        return self.uid < 0
+
 
 @dataclass(frozen=True, slots=True)
 class HttpRequest:
@@ -255,7 +260,7 @@ class Exchange:
         out = Body(self.conn, self.stream, self._cors(request.headers))
         start = time.perf_counter()
         refusal = guard.check(
-            self.app.config.http, self.listener.endpoint, request.headers, self.token
+            self.app.config.http, self.listener.endpoint, request.headers, self.token, request.path
         )
         self.app.calls_in_flight += 1
         try:

@@ -1,5 +1,6 @@
 """The routes: ``GET /v1/models`` and ``POST /v1/chat/completions`` (also without ``/v1``, as some
-apps append only the path), and CORS preflights for the origins ``http.origins`` names.
+apps append only the path), and CORS preflights for the origins ``http.origins`` names. Every other
+path is the memory page's (``server/web``).
 
 A chat completion is a turn through ``Turns.run``, the very path of ``session.send``: memory,
 mood, the scheduler's check-in and the model, with nothing repeated here. What this module adds is
@@ -18,7 +19,8 @@ from ...providers.base import ChatMessage, GenerateRequest
 from ...store import agents as agent_sql
 from ...store.agents import Agent
 from ..methods.sessions import MAX_TEXT
-from . import openai
+from ..web.site import Site
+from . import guard, openai
 from .chats import Chats, Outcome, is_client_task, regenerated
 from .exchange import Body, HttpRequest
 from .openai import ChatRequest, HttpError
@@ -31,8 +33,9 @@ MODEL_PATHS = frozenset({"/v1/models", "/models"})
 
 
 class Router:
-    def __init__(self, app: App):
+    def __init__(self, app: App, token: str = ""):
         self.chats = Chats(app)
+        self.site = Site(token)
 
     async def __call__(self, app: App, req: HttpRequest, out: Body) -> None:
         path = req.path.rstrip("/") or "/"
@@ -52,6 +55,8 @@ class Router:
                     405, f"{req.method} is not allowed on {path}; use POST", "method_not_allowed"
                 )
             await self._chat(app, req, out)
+        elif not guard.is_api(path):
+            await self.site(app, req, out)
         else:
             raise HttpError(
                 404,

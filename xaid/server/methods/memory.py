@@ -8,8 +8,10 @@ import apsw
 from xaiclient.wire import BadParams, Busy
 
 from ... import cpu
+from ...app import App
 from ...clock import at
 from ...memory import forget, imported, portable, retrieve
+from ...memory.pack import Hit
 from ...store import memory as sql
 from ...store import utterances as utterance_sql
 from ..dispatch import Call, bad_params, method, not_found
@@ -41,12 +43,36 @@ async def search(call: Call) -> dict[str, Any]:
     if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
     await load_agent(call, agent_id)
-    now_ms = at(call.app.clock, ts)
-    asked = await call.app.db.run(retrieve.read_cues, agent_id, query, now_ms)
-    vectors = await call.app.embeddings.embed([asked.topic]) if asked.topic.strip() else None
+    hits, tokens = await find(
+        call.app,
+        agent_id,
+        query,
+        at(call.app.clock, ts),
+        k=k,
+        budget_tokens=budget,
+        kinds=frozenset(kinds) if kinds else None,
+        touch=touch,
+    )
+    return {"items": [h.to_wire() for h in hits], "tokens": tokens}
+
+
+async def find(
+    app: App,
+    agent_id: str,
+    query: str,
+    now_ms: int,
+    *,
+    k: int = 8,
+    budget_tokens: int | None = None,
+    kinds: frozenset[str] | None = None,
+    touch: bool = False,
+) -> tuple[list[Hit], int]:
+    """The search of ``memory.search``, for the methods and the web page alike: one ranking."""
+    asked = await app.db.run(retrieve.read_cues, agent_id, query, now_ms)
+    vectors = await app.embeddings.embed([asked.topic]) if asked.topic.strip() else None
     vector = vectors[0] if vectors is not None and len(vectors) else None
-    cfg = call.app.config.memory
-    hits, tokens = await call.app.db.run(
+    cfg = app.config.memory
+    return await app.db.run(
         lambda conn: retrieve.search(
             conn,
             agent_id,
@@ -54,16 +80,15 @@ async def search(call: Call) -> dict[str, Any]:
             vector,
             now_ms,
             k=min(k, 200),
-            budget_tokens=budget,
+            budget_tokens=budget_tokens or cfg.budget_tokens,
             recent_days=cfg.recent_days,
-            kinds=frozenset(kinds) if kinds else None,
+            kinds=kinds,
             touch=touch,
-            profile=call.app.embeddings.profile,
+            profile=app.embeddings.profile,
             fusion=cfg.fusion,
             asked=asked,
         )
     )
-    return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
 
 @method("memory.list", bulky=True)
@@ -138,30 +163,47 @@ async def forget_memory(call: Call) -> dict[str, Any]:
     if sum(x is not None and x is not False for x in (item, query, everything or None)) != 1:
         raise bad_params("give exactly one of 'id', 'query' or 'all': true")
     await load_agent(call, agent_id)
-    eraser = call.app.eraser
     if item is not None:
-        kind, number = parse_item_id(item)
-        if not await eraser.erase(
-            agent_id, lambda conn: forget.delete_item(conn, agent_id, kind, number)
-        ):
+        if not await forget_item(call.app, agent_id, item):
             raise not_found("memory", item)
         return {"deleted": 1}
     if everything:
-        # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
-        if await eraser.replying(agent_id):
-            raise Busy(f"agent {agent_id!r} is replying right now; cancel the turn first")
-        return {"deleted": await eraser.erase(agent_id, lambda c: forget.forget_all(c, agent_id))}
+        return {"deleted": await forget_everything(call.app, agent_id)}
     assert query is not None
+    return {"deleted": await forget_topic(call.app, agent_id, query)}
+
+
+# The three forgets, for the methods and the web page alike: each through the one erase path.
+
+
+async def forget_item(app: App, agent_id: str, item: str) -> bool:
+    """One memory ("fact:12"); False when there is none by that id."""
+    kind, number = parse_item_id(item)
+    return bool(
+        await app.eraser.erase(
+            agent_id, lambda conn: forget.delete_item(conn, agent_id, kind, number)
+        )
+    )
+
+
+async def forget_everything(app: App, agent_id: str) -> int:
+    # A live turn of the agent would lose its session under it; as agent.delete, wait for it.
+    if await app.eraser.replying(agent_id):
+        raise Busy(f"agent {agent_id!r} is replying right now; cancel the turn first")
+    return await app.eraser.erase(agent_id, lambda c: forget.forget_all(c, agent_id))
+
+
+async def forget_topic(app: App, agent_id: str, query: str) -> int:
+    """Every memory whose words hold ``query`` (case folded), the turns shown in chats included."""
     needle = query.strip()
     if len(needle) < 2:
         raise bad_params("param 'query' is too short to forget by")
     folded = needle.casefold()
-    deleted = await eraser.erase(
+    return await app.eraser.erase(
         agent_id,
         lambda conn: forget.forget_text(conn, agent_id, needle),
         lambda text: folded in text.casefold(),
     )
-    return {"deleted": deleted}
 
 
 @method("memory.export", bulky=True)

@@ -120,13 +120,15 @@ async def cancel(call: Call) -> dict[str, Any]:
 
 @method("scheduler.config")
 async def config(call: Call) -> dict[str, Any]:
-    """Read (no other params) or change the agent's controls: on/off, quiet, min gap, allow-list."""
+    """Read (no other params) or change the agent's controls: on/off, quiet, min gap, allow-list,
+    and the topics never to bring up (``avoid``)."""
     p = call.params
     agent_id = p.id("agent_id")
     enabled = p.bool("enabled", None)
     quiet = p.bool("quiet", None)
     gap_hours = p.any("min_gap_hours", None)
     allow = p.list("allow", None)
+    avoid = p.list("avoid", None)
     p.done()
     if gap_hours is not None and (
         not isinstance(gap_hours, int | float)
@@ -142,6 +144,13 @@ async def config(call: Call) -> dict[str, Any]:
             "param 'allow' must be a list of at most 100 non-empty strings of at most 200 characters "
             "(scenes or topic words)"
         )
+    if avoid is not None and (
+        len(avoid) > 100 or not all(isinstance(a, str) and 0 < len(a) <= 200 for a in avoid)
+    ):
+        raise bad_params(
+            "param 'avoid' must be a list of at most 100 non-empty strings of at most 200 characters "
+            "(topics never to bring up)"
+        )
     await load_agent(call, agent_id)
 
     def run(conn: apsw.Connection) -> Settings:
@@ -151,6 +160,7 @@ async def config(call: Call) -> dict[str, Any]:
             s.quiet if quiet is None else quiet,
             s.min_gap_ms if gap_hours is None else int(gap_hours * HOUR_MS),
             s.allow if allow is None else tuple(allow),
+            s.avoid if avoid is None else tuple(avoid),
         )
         if new != s:
             sql.save_settings(conn, agent_id, new)

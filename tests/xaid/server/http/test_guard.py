@@ -42,3 +42,29 @@ def test_the_token_file_is_private_and_stable(tmp_path: object) -> None:
     assert (state / "http.token").stat().st_mode & 0o777 == 0o600
     assert matches(first, f"Bearer {first}") and matches(first, f"bearer {first}")
     assert not matches(first, first) and not matches(first, None) and not matches(first, "Bearer x")
+
+
+def test_the_page_s_own_origin_passes_and_it_checks_its_token_itself() -> None:
+    cfg = HttpConfig()
+    own = {"host": "127.0.0.1:8765", "origin": "http://127.0.0.1:8765"}
+    assert guard.check(cfg, TCP, own, "xaid-t", "/a/mia") is None  # the page answers 401 itself
+    assert guard.check(cfg, TCP, {**own, **AUTH}, "xaid-t", "/v1/models") is None
+    assert guard.check(cfg, TCP, own, "xaid-t", "/v1/models").status == 401  # type: ignore[union-attr]
+    other_port = {"host": "127.0.0.1:8765", "origin": "http://127.0.0.1:9999", **AUTH}
+    assert guard.check(cfg, TCP, other_port, "xaid-t", "/a/mia").code == "origin_not_allowed"  # type: ignore[union-attr]
+    rebound = {"host": "evil.example:8765", "origin": "http://evil.example:8765"}
+    assert guard.check(cfg, TCP, rebound, "xaid-t", "/").code == "host_not_allowed"  # type: ignore[union-attr]
+    assert guard.is_api("/v1/chat/completions") and guard.is_api("/models")
+    assert not guard.is_api("/") and not guard.is_api("/a/mia") and not guard.is_api("/v1x")
+
+
+def test_signed_in_by_the_header_or_the_cookie_over_tcp_only() -> None:
+    assert guard.signed_in(False, {}, "xaid-t")  # a Unix socket: the peer check decided
+    assert guard.signed_in(True, AUTH, "xaid-t")
+    assert guard.signed_in(True, {"cookie": "a=1; xaid_token=xaid-t; b=2"}, "xaid-t")
+    assert not guard.signed_in(True, {"cookie": "xaid_token=xaid-x"}, "xaid-t")
+    assert not guard.signed_in(True, {"cookie": "other=xaid-t"}, "xaid-t")
+    assert not guard.signed_in(True, {}, "xaid-t")
+    assert guard.same_site("http://localhost:1/a", {"host": "localhost:1"})
+    assert not guard.same_site("http://localhost:2/a", {"host": "localhost:1"})
+    assert not guard.same_site(None, {"host": "localhost:1"}) and not guard.same_site("null", {})
