@@ -565,6 +565,7 @@ class Turns:
                 reply_tokens,
                 agent_cfg.sampling_temperature(llm.temperature),
                 session=sid,
+                agent=agent.agent_id,  # whose head the prompt starts with (the runner's head cache)
                 stop=prompt.STOP,
                 repeat_penalty=llm.repeat_penalty,
                 no_copy=turn.text,
