@@ -16,7 +16,7 @@ import pytest
 
 from xaid.config import LLMConfig
 from xaid.providers.base import ChatMessage, Completion, GenerateRequest
-from xaid.providers.head_cache import HeadCache, HeadState, agent_dir_name
+from xaid.providers.head_cache import HeadCache, HeadState, agent_dir_name, model_identity
 from xaid.providers.llama_cpp import LlamaCppProvider, embedded_model_path
 
 HEAD_EN = "You are Mia, a warm companion.\n\nWhat you know about the user: they like strong tea."
@@ -109,6 +109,18 @@ def test_dropping_an_agent_removes_every_file_of_it_and_only_of_it(tmp_path: Pat
     HeadCache(heads.directory, 0).drop_agent("mia")  # the daemon's side: no model, no capacity
     assert not (heads.directory / agent_dir_name("mia")).exists()
     assert heads.load("bo", HEAD_ZH) is not None
+
+
+def test_another_model_file_or_setting_is_another_identity(tmp_path: Path) -> None:
+    gguf = tmp_path / "model.gguf"
+    gguf.write_bytes(b"GGUF one")
+    params = {"n_ctx": 1024, "n_batch": 512, "extra_buffers": True, "chat_format": ""}
+    first = model_identity(gguf, params)
+    assert model_identity(gguf, dict(params)) == first  # the same file and settings: the same
+    assert model_identity(gguf, {**params, "n_ctx": 2048}) != first
+    assert model_identity(gguf, {**params, "extra_buffers": False}) != first
+    gguf.write_bytes(b"GGUF two, replaced")  # a new file at the same path (size and time differ)
+    assert model_identity(gguf, params) != first
 
 
 def test_off_means_no_file(tmp_path: Path) -> None:
