@@ -25,7 +25,7 @@ from .memory.embeddings import Embeddings
 from .memory.erase import Eraser, Erasure
 from .memory.service import Memory
 from .mood.classifier import Classifier, RuleClassifier
-from .paths import state_dir
+from .paths import head_cache_dir, state_dir
 from .settings import Settings
 from .stats import Stats
 from .store import Database
@@ -71,7 +71,8 @@ class App:
             state_dir(config) / DB_NAME, config.storage.synchronous, config.storage.max_db_mb
         )
         queue = GenerationQueue(
-            providers.build(config.llm, state_dir(config) / "models"), config.llm.max_queue
+            providers.build(config.llm, state_dir(config) / "models", head_cache_dir(config)),
+            config.llm.max_queue,
         )
         app = cls.assemble(config, db, queue, clock or SystemClock(), load_embedder=load_embedder)
         app.settings.zone.tz = resolve_zone(config.memory.timezone)
@@ -102,6 +103,7 @@ class App:
             """llama.cpp's saved copy of a session holds its prompt, forgotten words included."""
             for session_id in erased.sessions:
                 queue.provider.session_closed(session_id)
+            queue.provider.agent_erased(erased.agent_id)  # its prompt heads hold its profile
 
         eraser.on_erased(drop_states)
         return cls(

@@ -89,6 +89,7 @@ def doc(default: Any, text: str) -> Any:
 # take every byte of a small device before the OOM killer picks it (issue 22, also noted). 16 GiB is
 # the most RAM of any board xaid targets.
 MAX_STATE_CACHE_MB = 16_384
+MAX_HEAD_CACHE_MB = 65_536
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,14 @@ class LLMConfig:
         "session's next turn does not re-read its prompt after another session spoke (the 1.5B needs "
         "~28 KB per token: 128 MiB keeps ~4 sessions of 1,100 tokens). Least recently used go first; 0 turns it off; "
         "at most 16384.",
+    )
+    head_cache_mb: int = doc(
+        512,
+        "llama_cpp: disk for the llama.cpp state of each agent's prompt head (persona, rules, "
+        "profile), kept per agent and model in the state directory's head_cache/ (files 0600), so a "
+        "session's first turn reads only what follows the head (the 1.5B: ~28 KB per token, a "
+        "500-token head is 14 MB). Least recently used go first; an agent's files go with any "
+        "forget or delete of it; 0 turns it off; at most 65536.",
     )
     chat_format: str = doc(
         "",
@@ -514,6 +523,11 @@ def _validate(cfg: Config) -> None:
         raise bad(
             "llm.state_cache_mb",
             f"must be from 0 (off) to {MAX_STATE_CACHE_MB}, got {cfg.llm.state_cache_mb}",
+        )
+    if not 0 <= cfg.llm.head_cache_mb <= MAX_HEAD_CACHE_MB:
+        raise bad(
+            "llm.head_cache_mb",
+            f"must be from 0 (off) to {MAX_HEAD_CACHE_MB}, got {cfg.llm.head_cache_mb}",
         )
     if cfg.llm.provider == "llama_cpp" and not cfg.llm.model_path:
         try:

@@ -29,7 +29,7 @@ from .config import Config, ConfigError
 from .conversation.generation import ModelState
 from .logs import setup as setup_logging
 from .notify import notify, watchdog_interval
-from .paths import lock_state_dir, prepare_state_dir, state_dir
+from .paths import head_cache_dir, lock_state_dir, prepare_state_dir, state_dir
 from .providers import Provider
 from .server import methods  # noqa: F401  (registers every method)
 from .server.connection import Connection
@@ -102,7 +102,9 @@ def _reload(app: App, path: str | None) -> Provider | None:
         return None
     retry: Provider | None = None
     if app.queue.state is ModelState.FAILED:
-        retry = providers.build(fresh.llm, state_dir(app.config) / "models")
+        retry = providers.build(
+            fresh.llm, state_dir(app.config) / "models", head_cache_dir(app.config)
+        )
     elif fresh.llm != app.config.llm:
         log.warning("SIGHUP: [llm] changes take effect at the next restart")
         fresh = dataclasses.replace(fresh, llm=app.config.llm)

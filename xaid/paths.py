@@ -30,6 +30,12 @@ def state_dir(cfg: Config) -> Path:
     return Path(xdg) / "xaid"
 
 
+def head_cache_dir(cfg: Config) -> Path:
+    """Where the model runner keeps the agents' prompt heads (xaid/providers/head_cache.py): in the
+    state directory, since a head holds the user's profile."""
+    return state_dir(cfg) / "head_cache"
+
+
 def socket_path(cfg: Config) -> Path:
     if cfg.server.socket:
         return Path(cfg.server.socket)

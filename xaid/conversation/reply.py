@@ -39,6 +39,9 @@ class TurnReply:
     context: dict[str, Any] | None = (
         None  # with explain: the prompt's parts, as the protocol documents them
     )
+    # Of prompt_tokens, those the model had to read (the rest came from its cache); None when the
+    # provider cannot tell. What the KV-cache layout of the prompt and the head cache save shows here.
+    prompt_read_tokens: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,6 +55,8 @@ class TurnReply:
             },
             "timings": self.timings.to_wire(),
         }
+        if self.prompt_read_tokens is not None:
+            out["usage"]["prompt_read_tokens"] = self.prompt_read_tokens
         if self.warnings:
             out["warnings"] = list(self.warnings)
         if self.context is not None:

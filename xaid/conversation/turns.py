@@ -109,6 +109,7 @@ class Forgotten:
 class _Progress:
     parts: list[str] = field(default_factory=list)
     prompt_tokens: int = 0
+    prompt_read_tokens: int | None = None  # None until a provider tells
     completion_tokens: int = 0
     queued_ms: float = 0.0
     first_token_ms: float | None = None
@@ -433,6 +434,7 @@ class Turns:
             timings,
             tuple(warnings),
             explained,
+            progress.prompt_read_tokens,
         )
 
     async def _hear(self, agent: Agent, agent_cfg: AgentConfig, sid: str, turn: UserTurn) -> _Heard:
@@ -565,6 +567,7 @@ class Turns:
                 reply_tokens,
                 agent_cfg.sampling_temperature(llm.temperature),
                 session=sid,
+                agent=agent.agent_id,  # whose head the prompt starts with (the runner's head cache)
                 stop=prompt.STOP,
                 repeat_penalty=llm.repeat_penalty,
                 no_copy=turn.text,
@@ -685,6 +688,10 @@ class Turns:
             raise
         progress.queued_ms += (job.started_ns - job.queued_ns) / 1e6 if job.started_ns else 0.0
         progress.prompt_tokens += completion.prompt_tokens
+        if completion.prompt_eval_tokens is not None:
+            progress.prompt_read_tokens = (
+                progress.prompt_read_tokens or 0
+            ) + completion.prompt_eval_tokens
         progress.completion_tokens += completion.completion_tokens
         return completion
 

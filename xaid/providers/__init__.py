@@ -9,8 +9,11 @@ from ..config import LLMConfig
 from .base import Provider, ProviderError
 
 
-def build(cfg: LLMConfig, models_dir: Path | None = None) -> Provider:
-    """``models_dir`` is where llama_cpp joins a catalogued model split over several packages."""
+def build(
+    cfg: LLMConfig, models_dir: Path | None = None, head_cache_dir: Path | None = None
+) -> Provider:
+    """``models_dir`` is where llama_cpp joins a catalogued model split over several packages;
+    ``head_cache_dir`` where its runner keeps the agents' prompt heads (head_cache.py)."""
     if cfg.provider == "scripted":
         from .scripted import ScriptedProvider
 
@@ -23,7 +26,7 @@ def build(cfg: LLMConfig, models_dir: Path | None = None) -> Provider:
     # (runner_supervisor.py); the in-process class, llama_cpp.LlamaCppProvider, runs in that child.
     from .runner_supervisor import RunnerProvider
 
-    return RunnerProvider(cfg, models_dir)
+    return RunnerProvider(cfg, models_dir, head_cache_dir=head_cache_dir)
 
 
 __all__ = ["Provider", "ProviderError", "build"]

@@ -90,6 +90,9 @@ class GenerateRequest:
     temperature: float = 0.7
     # Whose conversation this is: llama_cpp keeps each session's context state apart (llama_state.py).
     session: str = ""
+    # Whose prompt head messages[0] is (an agent's turn); "" for prompts that are not a turn's. The
+    # runner keeps each agent's head state on disk under it (xaid/providers/head_cache.py).
+    agent: str = ""
     # Against the loops a small model falls into ("Morning.\n\nMorning.\n\n..."): text that ends the
     # reply, and a penalty on tokens already in the context (1.0: none).
     stop: tuple[str, ...] = ()
@@ -137,5 +140,9 @@ class Provider(Protocol):
 
     def session_closed(self, session_id: str) -> None:
         """The session is closed for good: whatever the provider kept for it can go."""
+
+    def agent_erased(self, agent_id: str) -> None:
+        """Some or all of the agent's memory was erased (xaid.memory.erase): whatever the provider
+        kept of the agent's prompts (llama_cpp: its prompt heads on disk) must go."""
 
     def close(self) -> None: ...

@@ -23,8 +23,9 @@ from typing import Any
 
 from .. import catalogue as models
 from ..config import LLMConfig
-from . import cpu_quirks, model_files, no_copy
+from . import cpu_quirks, llama_state, model_files, no_copy
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
+from .head_cache import HeadCache, HeadState, model_identity
 from .llama_state import SessionStates
 
 log = logging.getLogger(__name__)
@@ -57,13 +58,22 @@ def embedded_model_path(name: str = "smollm2-135m") -> Path:
 class LlamaCppProvider:
     name = "llama_cpp"
 
-    def __init__(self, cfg: LLMConfig, models_dir: Path | None = None):
+    def __init__(
+        self, cfg: LLMConfig, models_dir: Path | None = None, head_cache_dir: Path | None = None
+    ):
         self.cfg = cfg
         self.models_dir = models_dir
         self.model_path = Path(cfg.model_path) if cfg.model_path else None
         self.model_name = "" if cfg.model_path else cfg.model or models.DEFAULT_MODEL
         self.n_threads = cfg.n_threads or usable_cores()
         self.states = SessionStates(cfg.state_cache_mb * 2**20)
+        # The agents' prompt heads on disk (head_cache.py): without a directory, off.
+        self.heads = HeadCache(
+            head_cache_dir or Path(), cfg.head_cache_mb * 2**20 if head_cache_dir else 0
+        )
+        # (agent, head key) -> the head's tokens as saved; () when the head is not in its prompt
+        self._heads_known: dict[tuple[str, bytes], tuple[int, ...]] = {}
+        self._unsaved_head: tuple[str, str] | None = None  # to save once the reply is sent
         self.extra_buffers = cpu_quirks.decide(cfg.extra_buffers, cpu_quirks.cpu_flags())
         self._llm: Any = None
 
@@ -81,6 +91,7 @@ class LlamaCppProvider:
             "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
             "extra_buffers": self.extra_buffers.describe(),
             "state_cache": self.states.describe(),
+            "head_cache": self.heads.describe(),
             "chat_format": self.cfg.chat_format or "(from the GGUF file)",
             "tools": self.supports_tools,
         }
@@ -122,9 +133,27 @@ class LlamaCppProvider:
                 )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
             raise ProviderError(f"cannot load {path}: {exc}") from None
+        if self.heads.capacity > 0:
+            self.heads.model = model_identity(
+                path,
+                {
+                    "n_ctx": self.cfg.n_ctx,
+                    "n_batch": int(self._llm.n_batch),
+                    "extra_buffers": self.extra_buffers.enabled,
+                    "chat_format": self.cfg.chat_format,
+                },
+            )
+            self.heads.drop_other_models()
 
     def session_closed(self, session_id: str) -> None:
         self.states.forget(session_id)
+
+    def agent_erased(self, agent_id: str) -> None:
+        """The agent's memory was erased: its heads on disk (they hold its profile) go."""
+        self.heads.drop_agent(agent_id)
+        self._heads_known = {k: v for k, v in self._heads_known.items() if k[0] != agent_id}
+        if self._unsaved_head is not None and self._unsaved_head[0] == agent_id:
+            self._unsaved_head = None
 
     def close(self) -> None:
         if self._llm is not None:
@@ -137,6 +166,9 @@ class LlamaCppProvider:
         if self._llm is None:
             raise ProviderError("the model is not loaded")
         self.states.switch(self._llm, request.session)
+        self._unsaved_head = None
+        if (head := _head_of(request)) and self.heads.enabled:
+            self._start_from_head(request.agent, head)
         before = self._perf()
         out = self._complete(request, emit, cancelled)
         after = self._perf()
@@ -144,6 +176,48 @@ class LlamaCppProvider:
             out.prompt_eval_tokens = max(0, after[0] - before[0])
             out.prompt_eval_ms = max(0.0, after[1] - before[1])
         return out
+
+    def _start_from_head(self, agent: str, head: str) -> None:
+        """Before a turn: unless the live context already holds this agent's head, take its state
+        from disk; with no file, save it once the reply is sent (``settle``)."""
+        key = (agent, self.heads.key(head))
+        known = self._heads_known.get(key)
+        if known is not None and (not known or llama_state.holds(self._llm, known)):
+            return  # held already, or a head that cannot be cut out of its prompt
+        saved = self.heads.load(agent, head)
+        if saved is None:
+            self.heads.counters.misses += 1
+            self._unsaved_head = (agent, head)
+            return
+        self._heads_known[key] = saved.tokens
+        if llama_state.holds(self._llm, saved.tokens):
+            return
+        if llama_state.restore(self._llm, llama_state.Saved(saved.tokens, saved.data)):
+            self.heads.counters.restores += 1
+        else:  # llama.cpp refused it: never offer it again
+            self.heads.counters.corrupt += 1
+            self.heads.path(agent, head).unlink(missing_ok=True)
+            del self._heads_known[key]
+
+    def settle(self) -> None:
+        """After a reply was sent: the work that need not delay it, i.e. writing the head's state
+        to disk when the turn had to read it (the runner calls this after each ``done``)."""
+        pending, self._unsaved_head = self._unsaved_head, None
+        if pending is None or self._llm is None:
+            return
+        agent, head = pending
+        key = (agent, self.heads.key(head))
+        try:
+            n = llama_state.head_length(self._llm, head)
+            saved = llama_state.save_prefix(self._llm, n) if n else None
+        except Exception:  # ctypes or llama.cpp: the cache only saves time; read afresh next turn
+            log.exception("saving the prompt head's state failed")
+            self._llm.reset()
+            return
+        if saved is None:
+            self._heads_known[key] = ()
+        elif self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
+            self._heads_known[key] = saved.tokens
 
     def _complete(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
@@ -233,3 +307,10 @@ class LlamaCppProvider:
         elif out.text:
             emit(out.text)
         return out
+
+
+def _head_of(request: GenerateRequest) -> str:
+    """The prompt head of an agent's turn (its first, system, message); "" for other prompts."""
+    if not request.agent or not request.messages or request.messages[0].role != "system":
+        return ""
+    return request.messages[0].content

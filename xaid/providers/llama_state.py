@@ -159,3 +159,73 @@ class SessionStates:
             True  # logits are not part of the copy: the next decode must refresh them
         )
         return True
+
+
+# --- one sequence's state as a value: the prompt head kept on disk (xaid.providers.head_cache) ------
+
+
+def copy_out(llm: Any) -> Saved | None:
+    """The live sequence 0 (its tokens and llama.cpp's copy of their KV cells), or None if empty."""
+    import llama_cpp
+
+    if llm.n_tokens <= 0:
+        return None
+    size = llama_cpp.llama_state_seq_get_size(llm.ctx, 0)
+    if size <= 0:
+        return None
+    buf = (ctypes.c_uint8 * size)()
+    written = llama_cpp.llama_state_seq_get_data(llm.ctx, buf, size, 0)
+    if written <= 0:
+        return None
+    return Saved(tuple(int(t) for t in llm.input_ids[: llm.n_tokens]), bytes(buf)[:written])
+
+
+def restore(llm: Any, saved: Saved) -> bool:
+    """Make ``saved`` the live sequence 0 (False, and an empty context, if llama.cpp refuses it)."""
+    return SessionStates._restore(llm, saved)
+
+
+def holds(llm: Any, tokens: tuple[int, ...]) -> bool:
+    """Whether the live context already starts with ``tokens`` (then restoring them saves nothing)."""
+    n = len(tokens)
+    return 0 < n <= llm.n_tokens and tuple(int(t) for t in llm.input_ids[:n]) == tokens
+
+
+def head_length(llm: Any, head: str) -> int:
+    """How many of the live context's tokens it takes to hold the whole of ``head`` (a system
+    message's text, as the chat template wrote it into the prompt); 0 when it is not there.
+
+    Read back from the tokens rather than predicted from the template: every token's bytes in
+    order, then the first token whose end reaches past the head's text. The count may take in a
+    token of the template after it; the prefix match of the next prompt keeps only what agrees."""
+    want = head.encode()
+    if not want:
+        return 0
+    tokens = [int(t) for t in llm.input_ids[: llm.n_tokens]]
+    text = bytearray()
+    for i, t in enumerate(tokens):
+        piece = llm.detokenize([t], special=True)
+        text += piece
+        # the head's text can only have ended within this token: look just there
+        if text.find(want, max(0, len(text) - len(want) - len(piece))) >= 0:
+            return i + 1
+    return 0
+
+
+def save_prefix(llm: Any, n: int) -> Saved | None:
+    """The state of the live context's first ``n`` tokens, leaving the context as it was: the whole
+    sequence is copied out, cut to ``n``, copied again, and the whole put back (~3 copies of a
+    few tens of MB for the 1.5B; done after a reply, off the path to its first token)."""
+    import llama_cpp
+
+    whole = copy_out(llm)
+    if whole is None or n <= 0 or n > len(whole.tokens):
+        return None
+    mem = llama_cpp.llama_get_memory(llm.ctx)
+    try:
+        llama_cpp.llama_memory_seq_rm(mem, 0, n, -1)
+        llm.n_tokens = n
+        head = copy_out(llm)
+    finally:
+        restore(llm, whole)
+    return head

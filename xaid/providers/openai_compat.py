@@ -54,6 +54,9 @@ class OpenAICompatProvider:
     def session_closed(self, session_id: str) -> None:
         """Nothing is kept per session here."""
 
+    def agent_erased(self, agent_id: str) -> None:
+        """Nothing is kept per agent here (what the endpoint keeps is its own affair)."""
+
     def close(self) -> None:
         """Connections live for one request, so only the key needs forgetting."""
         self._key = None

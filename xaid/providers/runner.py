@@ -6,7 +6,8 @@ bad tensor) or the kernel's OOM killer ends the process it runs in. Here that pr
 one, so a crash costs one reply and the daemon, which owns the database, the socket and every
 write, keeps serving (xaid/providers/runner_supervisor.py restarts the runner). The runner gets
 one end of a socketpair and the ``[llm]`` settings; no database, no client socket, no state
-directory beyond the models directory that a catalogued model is joined into.
+directory beyond the models directory that a catalogued model is joined into and the directory of
+the agents' prompt heads (xaid/providers/head_cache.py), which it alone writes.
 
 Inside, it is the in-process provider (xaid/providers/llama_cpp.py) as before: the per-session KV
 state cache, the no-copy sampling rule, the CPU quirks and the prompt-eval figures all live with
@@ -110,6 +111,9 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
         if frame["op"] == "forget":
             provider.session_closed(str(frame["session"]))
             continue
+        if frame["op"] == "erase_agent":
+            provider.agent_erased(str(frame["agent"]))
+            continue
         request_id = int(frame["id"])
         cancelled = inbox.event(request_id)
 
@@ -131,6 +135,7 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
             )
         finally:
             inbox.done(request_id)
+        provider.settle()  # the reply is out: now the work it need not wait for
 
 
 def run(fd: int) -> int:
@@ -141,7 +146,8 @@ def run(fd: int) -> int:
         logging.getLogger().setLevel(str(first.get("log_level") or "INFO"))
         cfg = config_from_map(first["config"])
         models_dir = Path(first["models_dir"]) if first.get("models_dir") else None
-        provider = LlamaCppProvider(cfg, models_dir)
+        heads = Path(first["head_cache_dir"]) if first.get("head_cache_dir") else None
+        provider = LlamaCppProvider(cfg, models_dir, heads)
         try:
             provider.load()
         except ProviderError as exc:

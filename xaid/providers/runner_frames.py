@@ -9,8 +9,9 @@ daemon can use it without loading llama.cpp.
 
 The conversation, one frame at a time:
 
-- daemon → runner: ``load`` (the ``[llm]`` settings and the models directory), then any number of
-  ``generate`` (an id and a request), ``cancel`` (an id) and ``forget`` (a session id).
+- daemon → runner: ``load`` (the ``[llm]`` settings, the models directory and the head cache's
+  directory), then any number of ``generate`` (an id and a request), ``cancel`` (an id),
+  ``forget`` (a session id) and ``erase_agent`` (an agent id: its prompt heads on disk go).
 - runner → daemon: ``ready`` (what ``status`` shows about the model) or ``failed`` (a load error
   the user can act on: missing file, bad GGUF), then per ``generate`` any number of ``piece``
   frames and one ``done`` (the completion) or ``error`` (a message safe to show).
@@ -106,6 +107,7 @@ def request_to_map(request: GenerateRequest) -> dict[str, Any]:
         "max_tokens": request.max_tokens,
         "temperature": request.temperature,
         "session": request.session,
+        "agent": request.agent,
         "stop": list(request.stop),
         "repeat_penalty": request.repeat_penalty,
         "no_copy": request.no_copy,
@@ -128,6 +130,7 @@ def request_from_map(data: dict[str, Any]) -> GenerateRequest:
         max_tokens=data["max_tokens"],
         temperature=data["temperature"],
         session=data["session"],
+        agent=data["agent"],
         stop=tuple(data["stop"]),
         repeat_penalty=data["repeat_penalty"],
         no_copy=data["no_copy"],

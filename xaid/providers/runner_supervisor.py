@@ -40,6 +40,7 @@ from .. import catalogue as models
 from ..config import LLMConfig
 from ..stats import rss_kib
 from .base import Completion, Emit, GenerateRequest, ProviderCrashed, ProviderError
+from .head_cache import HeadCache
 from .llama_cpp import TOOL_FORMATS
 from .runner_frames import (
     FrameChannel,
@@ -125,9 +126,11 @@ class RunnerProvider:
         cfg: LLMConfig,
         models_dir: Path | None = None,
         command: list[str] | None = None,
+        head_cache_dir: Path | None = None,
     ):
         self.cfg = cfg
         self.models_dir = models_dir
+        self.head_cache_dir = head_cache_dir
         self.command = command or [sys.executable, "-m", RUNNER_MODULE]
         self.health = RunnerHealth()
         self._proc: subprocess.Popen[bytes] | None = None
@@ -213,6 +216,7 @@ class RunnerProvider:
                     "op": "load",
                     "config": config_to_map(self.cfg),
                     "models_dir": str(self.models_dir or ""),
+                    "head_cache_dir": str(self.head_cache_dir or ""),
                     "log_level": level,
                 }
             )
@@ -286,6 +290,21 @@ class RunnerProvider:
                 chan.send({"op": "forget", "session": session_id})
         except RunnerGone:
             pass  # a dead runner kept nothing
+
+    def agent_erased(self, agent_id: str) -> None:
+        """The agent's prompt heads go from disk here and now, whether a runner lives or not, and
+        the runner is told too: it forgets what it knew of them, and a head it writes after a
+        reply still in flight is removed by the same frame, which it reads after that reply."""
+        if self.head_cache_dir is not None:
+            HeadCache(self.head_cache_dir, 0).drop_agent(agent_id)
+        chan = self._chan
+        if chan is None:
+            return
+        try:
+            with self._send_lock:
+                chan.send({"op": "erase_agent", "agent": agent_id})
+        except RunnerGone:
+            pass  # a dead runner writes nothing more
 
     # --- generation --------------------------------------------------------------------------
 

@@ -44,6 +44,9 @@ class ScriptedProvider:
     def session_closed(self, session_id: str) -> None:
         """Nothing is kept per session here."""
 
+    def agent_erased(self, agent_id: str) -> None:
+        """Nothing is kept per agent here."""
+
     def close(self) -> None:
         pass
 

@@ -7,13 +7,18 @@ context a model would read (``explain``), turn after turn, on a real daemon and 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import apsw
+import pytest
 
 from testkit.inproc import InProcessDaemon
+from xaid.providers.base import Completion, GenerateRequest
+from xaid.providers.scripted import ScriptedProvider
 
 T0 = 1_764_579_600_000  # some morning, 09:00 UTC
 MINUTE = 60_000
+DAY = 24 * 60 * MINUTE
 
 
 def test_the_head_stays_byte_identical_when_the_mood_crosses_a_band(tmp_path: Path) -> None:
@@ -103,3 +108,61 @@ def test_a_forget_takes_the_profile_out_of_the_head_at_once(tmp_path: Path) -> N
         assert "Globex" not in head(sessions["by-api"], "how are you", 62)
         head(sessions["in-chat"], "forget what I told you about Globex", 62)
         assert "Globex" not in head(sessions["in-chat"], "thanks", 63)
+
+
+def test_each_turns_prompt_starts_with_the_previous_one_up_to_its_directive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28 item 3, end to end. The scripted provider stands in for llama.cpp, whose KV cache
+    keeps the longest unchanged prefix of the previous prompt: it records the messages of every
+    turn, and each must start with the previous turn's, up to that turn's directive (the one part
+    that is not kept), with the memories recalled at turn 1 still where they were shown and the
+    ones a later turn recalls anew appended after the conversation so far."""
+    requests: list[GenerateRequest] = []
+    real = ScriptedProvider.generate
+
+    def recording(
+        self: ScriptedProvider, request: GenerateRequest, emit: Any, cancelled: Any
+    ) -> Completion:
+        requests.append(request)
+        return real(self, request, emit, cancelled)
+
+    monkeypatch.setattr(ScriptedProvider, "generate", recording)
+    with InProcessDaemon(tmp_path / "d") as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia")
+        before = c.session_open("mia", ts=T0 - DAY)["session_id"]
+        for i, text in enumerate(
+            [
+                "My sister Anna moved to Kyoto last spring.",
+                "I work at Globex as a designer.",
+                "我下周要去上海见客户。",
+                "我养了一只猫，叫年糕。",
+            ]
+        ):
+            c.session_send(before, text, ts=T0 - DAY + i * MINUTE).finish()
+        c.session_close(before, ts=T0 - DAY + 10 * MINUTE, wait=True)
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        contexts = [
+            c.session_send(sid, text, ts=T0 + i * MINUTE, explain=True).finish()["context"]
+            for i, text in enumerate(
+                [
+                    "How is Anna doing in Kyoto?",
+                    "我下周去上海，有什么推荐？",
+                    "Did I tell you about my cat 年糕?",
+                    "Globex kept me late again today.",
+                ]
+            )
+        ]
+    prompts = [r.messages for r in requests if r.session == sid]
+    assert len(prompts) == 4 and all(r.agent == "mia" for r in requests if r.session == sid)
+    fresh = [len(ctx["memories_new"]) for ctx in contexts]
+    assert fresh[0] > 0 and sum(fresh[1:]) > 0, fresh  # memories at turn 1, and new ones later
+    first_block = prompts[0][-3]  # turn 1: ..., memories, directive, the user's message
+    assert first_block.role == "system" and "Anna" in first_block.content
+    for earlier, later, ctx in zip(prompts, prompts[1:], contexts[1:], strict=False):
+        directive = len(earlier) - 2
+        assert earlier[directive].role == "system" and earlier[-1].role == "user"
+        assert later[:directive] == earlier[:directive]  # nothing before it moved or changed
+        assert later[directive] == earlier[-1] and later[directive + 1].role == "assistant"
+        assert later[-1].role == "user" and later[-2].content == ctx["directive"]
+        assert later.index(first_block) == len(prompts[0]) - 3  # turn 1's memories stay put

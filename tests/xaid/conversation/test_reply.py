@@ -21,3 +21,9 @@ def test_the_reply_map_has_warnings_and_context_only_when_there_are_some() -> No
         "ok", 2, 1, "stop", 1, 1, Timings(0, 0, 5.0, 9.0), ("tools_unsupported",), {"lang": "en"}
     ).to_wire()
     assert full["warnings"] == ["tools_unsupported"] and full["context"] == {"lang": "en"}
+    read = TurnReply("嗯", 4, 3, "stop", 500, 2, Timings(0, 0, 5.0, 9.0), prompt_read_tokens=31)
+    assert read.to_wire()["usage"] == {
+        "prompt_tokens": 500,
+        "completion_tokens": 2,
+        "prompt_read_tokens": 31,
+    }

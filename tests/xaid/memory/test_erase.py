@@ -175,14 +175,19 @@ def test_every_forget_delete_and_maintain_path_on_an_empty_database(client: Clie
 
 
 class ClosedSessions(ScriptedProvider):
-    """The scripted provider, noting the sessions whose saved state it is told to drop."""
+    """The scripted provider, noting the sessions whose saved state it is told to drop, and the
+    agents whose prompt heads (llama_cpp's head cache on disk) it is told to drop."""
 
     def __init__(self) -> None:
         super().__init__()
         self.closed: list[str] = []
+        self.erased: list[str] = []
 
     def session_closed(self, session_id: str) -> None:
         self.closed.append(session_id)
+
+    def agent_erased(self, agent_id: str) -> None:
+        self.erased.append(agent_id)
 
 
 @pytest.mark.parametrize("word", ["Zorblax", "阿飞"])
@@ -218,6 +223,7 @@ def test_an_erase_drops_the_copies_held_in_memory(tmp_path: Path, word: str) -> 
     )
     assert deleted == 0
     assert "s_mia" not in turns.profiles and provider.closed == ["s_mia"]
+    assert provider.erased == ["mia"]  # its heads on disk hold its profile
     assert [b.text for b in turns.shown["s_mia"]] == ["- the user likes tea"]
     assert "s_kai" in turns.profiles and len(turns.shown["s_kai"]) == 2
     assert app.db.call(fence.epoch, "mia") == 1 and app.db.call(fence.epoch, "kai") == 0
