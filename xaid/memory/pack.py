@@ -191,7 +191,7 @@ def fill(
                 snippet, side = None, None
             if snippet is None:
                 fresh = _Snippet([turn])
-                cost = (alone if alone is not None else fresh.cost()) + line_tokens
+                cost = alone + line_tokens
                 if used + cost > budget or len(chosen) >= k:
                     continue
                 fresh.known = cost - line_tokens
@@ -227,7 +227,7 @@ def _item_line(item: index.Item, memo: shown.Memo | None) -> shown.Line:
     """A fact or an episode: shown as stored, costing its text's tokens."""
     key = item.text
     line = memo.get(item.item_id, key) if memo is not None else None
-    if line is None:
+    if not isinstance(line, shown.Line):
         line = shown.Line(key, item.text, tokens.count(item.text))
         if memo is not None:
             memo.put(item.item_id, line)
@@ -241,27 +241,44 @@ def _turn(
     query_terms: frozenset[str],
     memo: shown.Memo | None,
     zone: object,
-) -> tuple[_Turn, int | None]:
-    """The turn as shown (cut to the query's sentences when long, times resolved) and, when that
-    does not depend on the query (a turn short enough never to be cut), its cost as a snippet of its
-    own; both remembered in ``memo``."""
+) -> tuple[_Turn, int]:
+    """The turn as shown (cut to the query's sentences when long, times resolved) and its cost as a
+    snippet of its own; what does not depend on the query is remembered in ``memo``."""
     key = (item.text, item.ts_ms, a.role, a.speaker, zone)
-    line = memo.get(item.item_id, key) if memo is not None else None
-    if line is not None:
+    entry = memo.get(item.item_id, key) if memo is not None else None
+    if isinstance(entry, shown.Line):
         return _Turn(
-            item.source_id, a.prev_id, a, line.text, item.text, item.ts_ms, score
-        ), line.cost
-    whole = tokens.count(item.text) <= CUT_TOKENS  # cut() leaves such a turn whole
-    text = utterances.resolve_times(
-        item.text if whole else utterances.cut(item.text, query_terms, CUT_TOKENS), item.ts_ms
+            item.source_id, a.prev_id, a, entry.text, item.text, item.ts_ms, score
+        ), entry.cost
+    if entry is None:
+        if tokens.count(item.text) <= CUT_TOKENS:  # never cut: the line is the item's alone
+            line = _line(item, a, score, item.text)
+            if memo is not None:
+                memo.put(item.item_id, shown.Line(key, line[0].text, line[1]))
+            return line
+        parts = tuple(utterances.sentences(item.text))
+        entry = shown.Long(key, parts, tuple(utterances.terms(p) for p in parts), {})
+        if memo is not None:
+            memo.put(item.item_id, entry)
+    # utterances.cut, with the sentences and their words read once per turn
+    matched = (
+        utterances.matching(entry.terms, query_terms)
+        if query_terms and len(entry.parts) >= 2
+        else ()
     )
+    found = entry.cuts.get(matched)
+    if found is not None:
+        return _Turn(item.source_id, a.prev_id, a, found[0], item.text, item.ts_ms, score), found[1]
+    line = _line(item, a, score, utterances.kept(entry.parts, matched) if matched else item.text)
+    entry.remember(matched, line[0].text, line[1])
+    return line
+
+
+def _line(item: index.Item, a: About, score: float, words: str) -> tuple[_Turn, int]:
+    """The turn showing ``words`` (its text or a cut of it) with times resolved, and its cost alone."""
+    text = utterances.resolve_times(words, item.ts_ms)
     turn = _Turn(item.source_id, a.prev_id, a, text, item.text, item.ts_ms, score)
-    if not whole:
-        return turn, None
-    cost = _Snippet([turn]).cost()
-    if memo is not None:
-        memo.put(item.item_id, shown.Line(key, text, cost))
-    return turn, cost
+    return turn, _Snippet([turn]).cost()
 
 
 def within(hits: Sequence[Hit], budget: int, line_tokens: int = 0) -> list[Hit]:

@@ -37,22 +37,42 @@ class Line:
     cost: int  # tokens of the line shown alone (a one-turn snippet, or the item's text)
 
 
+@dataclass(frozen=True, slots=True)
+class Long:
+    """A turn long enough to be cut: how it is cut depends on the query only through which of its
+    sentences hold the query's words, so its sentences and their words are remembered, and the
+    line for each set of matched sentences seen so far."""
+
+    key: Hashable
+    parts: tuple[str, ...]  # its sentences
+    terms: tuple[frozenset[str], ...]  # the words of each, as a keyword search matches them
+    cuts: dict[tuple[int, ...], tuple[str, int]]  # matched sentences → (line text, cost alone)
+
+    def remember(self, matched: tuple[int, ...], text: str, cost: int) -> None:
+        if len(self.cuts) >= MAX_CUTS:
+            self.cuts.clear()
+        self.cuts[matched] = (text, cost)
+
+
+MAX_CUTS = 16  # lines remembered per long turn
+
+
 class Memo:
     """One agent's remembered lines, by item id, made while its forget epoch was ``epoch``."""
 
     def __init__(self, epoch: int) -> None:
         self.epoch = epoch
-        self._lines: dict[int, Line] = {}
+        self._lines: dict[int, Line | Long] = {}
 
     def __len__(self) -> int:
         return len(self._lines)
 
-    def get(self, item_id: int, key: Hashable) -> Line | None:
-        """The remembered line when it was made from ``key``; None otherwise (a changed memory)."""
+    def get(self, item_id: int, key: Hashable) -> Line | Long | None:
+        """The remembered entry when it was made from ``key``; None otherwise (a changed memory)."""
         line = self._lines.get(item_id)
         return line if line is not None and line.key == key else None
 
-    def put(self, item_id: int, line: Line) -> None:
+    def put(self, item_id: int, line: Line | Long) -> None:
         if len(self._lines) >= MAX_ENTRIES:
             self._lines.clear()
         self._lines[item_id] = line
