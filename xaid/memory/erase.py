@@ -88,8 +88,10 @@ class Eraser:
         def write(conn: apsw.Connection) -> tuple[T, tuple[str, ...]]:
             sessions = _open_sessions(conn, agent_id)
             fence.bump(conn, agent_id)
-            shown.drop_agent(conn, agent_id)  # the lines searches remember hold the agent's words
-            return delete(conn), sessions
+            result = delete(conn)
+            # After the delete: finding what to forget searches, which remembers lines again.
+            shown.drop_agent(conn, agent_id)
+            return result, sessions
 
         with anyio.CancelScope(shield=True):
             result, sessions = await self.db.run(write)

@@ -107,7 +107,6 @@ def drop_items(conn: apsw.Connection, agent_id: str, item_ids: Iterable[int]) ->
         found.discard(item_ids)
 
 
-def held(conn: apsw.Connection, agent_id: str) -> int:
-    """How many lines are remembered for the agent (for tests and stats)."""
-    found = _MEMOS.get(conn, {}).get(agent_id)
-    return len(found) if found is not None else 0
+def holding(agent_id: str) -> int:
+    """How many lines are remembered for the agent, on every connection (tests, stats)."""
+    return sum(len(m[agent_id]) for m in list(_MEMOS.values()) if agent_id in m)
