@@ -25,7 +25,11 @@ with its BM25/dense/hybrid baselines) runs in the same run on this tree's code.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -59,6 +63,75 @@ AIM_MS = 10.0
 PASSES = {"first": "each query once", "again": "queries repeated"}
 
 
+# Run in a process of its own on one daemon's database, with that daemon's code first on the path:
+# the stages of a search timed inside the process, where the changes are, apart from the embedding
+# of the query and the round trip. Only names both trees have (retrieve.search's signature is the same).
+_STAGES = """
+import json, sys, time
+from pathlib import Path
+from xaid.config import load
+from xaid.embed.factory import load as load_embedder
+from xaid.memory import retrieve
+from xaid.store.db import connect
+db, work_path, out_path = sys.argv[1:4]
+cfg = load(None, {})
+embedder, profile = load_embedder(cfg.memory)
+conn = connect(Path(db))
+out = {}
+for attempt in ("first", "again"):
+    for label, agent, text, ts in json.loads(Path(work_path).read_text(encoding="utf-8")):
+        t0 = time.perf_counter()
+        asked = retrieve.read_cues(conn, agent, text, ts)
+        t1 = time.perf_counter()
+        vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
+        t2 = time.perf_counter()
+        for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
+            t3 = time.perf_counter()
+            retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
+                recent_days=cfg.memory.recent_days, touch=False, profile=profile,
+                fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
+            out.setdefault(f"{label} {attempt} {shape}", []).append((time.perf_counter() - t3) * 1000)
+        out.setdefault(f"{label} {attempt} cues", []).append((t1 - t0) * 1000)
+        out.setdefault(f"{label} {attempt} embed", []).append((t2 - t1) * 1000)
+Path(out_path).write_text(json.dumps(out), encoding="utf-8")
+"""
+
+
+class _Run:
+    """One daemon of the run: its client and what it measured."""
+
+    def __init__(self, name: str, client: Client, db: Path, tree: Path | None) -> None:
+        self.name = name
+        self.c = client
+        self.db = db
+        self.tree = tree
+        self.stages: dict[str, list[float]] = {}
+        self.ms: dict[str, list[float]] = {}
+        self.turn_ms: dict[str, list[float]] = {}
+
+    def add(self, key: str, value: float) -> None:
+        self.ms.setdefault(key, []).append(value)
+
+
+def _stages(runs: list[_Run], work: list[tuple[str, str, str, int]], tmp: Path) -> None:
+    """The in-process stage times of ``work`` on each run's database with its tree's code, the trees
+    at the same time so that both see the same load."""
+    work_path = tmp / "work.json"
+    work_path.write_text(json.dumps(work, ensure_ascii=False), encoding="utf-8")
+    started = []
+    for run in runs:
+        env = dict(os.environ)
+        if run.tree is not None:
+            env["PYTHONPATH"] = f"{run.tree}{os.pathsep}{run.tree / 'client'}"
+        out = tmp / f"stages-{run.name}.json"
+        args = [sys.executable, "-c", _STAGES, str(run.db), str(work_path), str(out)]
+        started.append((run, out, subprocess.Popen(args, env=env)))
+    for run, out, proc in started:
+        if proc.wait() != 0:
+            raise RuntimeError(f"the stages of {run.name} failed ({proc.returncode})")
+        run.stages = json.loads(out.read_text(encoding="utf-8"))
+
+
 def two_years(client: Client, agent_id: str, days: int, end_ms: int) -> None:
     """``days`` days of daily conversation ending at ``end_ms``: one short session a day in English
     or Chinese, each consolidated as it closes."""
@@ -78,19 +151,6 @@ def _search(c: Client, agent: str, text: str, ts: int) -> tuple[float, list[Any]
     )
     elapsed = (time.perf_counter() - started) * 1000
     return elapsed, [(i["kind"], i["id"], i["text"], i.get("ids")) for i in result["items"]]
-
-
-class _Run:
-    """One daemon of the run: its client and what it measured."""
-
-    def __init__(self, name: str, client: Client) -> None:
-        self.name = name
-        self.c = client
-        self.ms: dict[str, list[float]] = {}
-        self.turn_ms: dict[str, list[float]] = {}
-
-    def add(self, key: str, value: float) -> None:
-        self.ms.setdefault(key, []).append(value)
 
 
 def _build(run: _Run, samples: list[locomo.Sample], days: int, end_ms: int) -> None:
@@ -126,10 +186,10 @@ def measure(
     """Build the agents in each daemon and time the same searches and turns in each; (runs,
     differing results, searches per set)."""
     end_ms = (int(time.time() * 1000) // DAY) * DAY + 8 * HOUR
-    trees: list[tuple[str, dict[str, str]]] = [("after", {})]
+    trees: list[tuple[str, dict[str, str], Path | None]] = [("after", {}, None)]
     if baseline is not None:
         path = f"{baseline}{os.pathsep}{baseline / 'client'}"
-        trees.insert(0, ("before", {"PYTHONPATH": path}))
+        trees.insert(0, ("before", {"PYTHONPATH": path}, baseline))
     work: list[tuple[str, str, str, int]] = []
     for n, sample in enumerate(samples):
         for q in sample.qa[:LOCOMO_QUESTIONS]:
@@ -142,11 +202,15 @@ def measure(
     differ = 0
     with ExitStack() as stack:
         runs = []
-        for name, env in trees:
+        for name, env, tree in trees:
             daemon = stack.enter_context(scratch_daemon({"XAID_LLM_SCRIPTED_DELAY_MS": "5", **env}))
-            runs.append(_Run(name, stack.enter_context(daemon.client(timeout=600.0))))
+            client = stack.enter_context(daemon.client(timeout=600.0))
+            runs.append(_Run(name, client, daemon.db_path, tree))
         for run in runs:
             _build(run, samples, days, end_ms)
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="xaid-search-")))
+        progress("search: the stages in process")
+        _stages(runs, work[::2], tmp)
         for attempt in ("first", "again"):
             progress(f"search: {len(work)} searches per daemon ({attempt})")
             for i, (label, agent, text, ts) in enumerate(work):
@@ -239,6 +303,33 @@ def run(quick: bool) -> Section:
                     + f"{TURNS} turns, embedding the message included",
                 )
             )
+    stage_names = {
+        "search": "retrieve.search in process (memory.search's shape: 1,000 tokens, k 200)",
+        "turn": "retrieve.search in process (a turn's shape: 400 tokens, k 20)",
+        "embed": "embedding the query in process",
+    }
+    for label in ("LoCoMo", "two years"):
+        for stage, what in stage_names.items():
+            for attempt in ("first", "again") if stage != "embed" else ("first",):
+                key = f"{label} {attempt} {stage}"
+                if key not in after.stages:
+                    continue
+                for q, name in ((0.5, "p50"), (0.95, "p95")):
+                    value = p(after.stages[key], q)
+                    old = p(before.stages[key], q) if before is not None else None
+                    section.rows.append(
+                        Row(
+                            f"{what} {name}, {label}"
+                            + (f", {PASSES[attempt]}" if stage != "embed" else ""),
+                            value,
+                            "ms",
+                            ratio=ratio(value, old) if old else None,
+                            baseline="before (same run)" if old else "",
+                            note=(f"before {old:.1f} ms; " if old else "")
+                            + f"{len(after.stages[key])} queries (every other one of the run's), "
+                            "each tree on its own daemon's database",
+                        )
+                    )
     _recall(section, quick)
     load_after = os.getloadavg()
     if before is None:
