@@ -23,6 +23,7 @@ from . import kit
 AREAS: dict[str, str] = {
     "daemon": "perf.bench.daemon",
     "memory": "perf.bench.memory",
+    "search": "perf.bench.search",
     "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",

@@ -15,7 +15,8 @@ hangs up mid-way cannot leave the words half gone:
 4. every copy held in memory is dropped: whoever keeps one registers ``on_erased`` (the profile
    snapshots and the memories shown in open sessions in ``Turns``, llama.cpp's saved session
    states through the provider). The in-memory vector copy needs no call: it reloads on the
-   generation that every change of the vectors bumps in the same transaction.
+   generation that every change of the vectors bumps in the same transaction. The lines searches
+   remember (shown.py) are dropped in the transaction that forgets.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import apsw
 
 from ..live import LiveSessions
 from ..store import Database
-from . import fence, forget
+from . import fence, forget, shown
 
 T = TypeVar("T")
 
@@ -87,7 +88,10 @@ class Eraser:
         def write(conn: apsw.Connection) -> tuple[T, tuple[str, ...]]:
             sessions = _open_sessions(conn, agent_id)
             fence.bump(conn, agent_id)
-            return delete(conn), sessions
+            result = delete(conn)
+            # After the delete: finding what to forget searches, which remembers lines again.
+            shown.drop_agent(conn, agent_id)
+            return result, sessions
 
         with anyio.CancelScope(shield=True):
             result, sessions = await self.db.run(write)

@@ -22,7 +22,7 @@ import numpy as np
 from ..embed.onnx import from_blob
 from ..text import cjk
 from ..text.stopwords import CJK_PAIR, ENGLISH
-from . import vectors
+from . import shown, vectors
 
 VEC_TABLE = "memory_vectors"
 _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlier)
@@ -174,6 +174,7 @@ def remove(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> int:
         if _has_vectors(conn):
             vectors.remove(conn, VEC_TABLE, row[1], [row[0]])
         conn.execute("DELETE FROM memory_items WHERE item_id = ?", (row[0],))
+        shown.drop_items(conn, row[1], [row[0]])
         removed += 1
     return removed
 
@@ -189,6 +190,7 @@ def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
     if _has_vectors(conn):
         vectors.remove_agent(conn, VEC_TABLE, agent_id)
     conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
+    shown.drop_agent(conn, agent_id)
 
 
 def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:

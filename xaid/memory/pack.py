@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import clock
 from ..text import tokens
-from . import index, utterances
+from . import index, shown, utterances
 
 # A turn longer than this (~280 characters of English, ~90 Chinese characters) is cut to the
 # sentences around the query's words: the length the cut applied at before tokens were counted.
@@ -102,6 +102,7 @@ class _Snippet:
     """Consecutive turns of one conversation, shown under one date."""
 
     turns: list[_Turn] = field(default_factory=list)
+    known: int | None = None  # the cost of ``render()`` while the turns stay as they are
 
     def render(self) -> str:
         first = self.turns[0]
@@ -112,14 +113,9 @@ class _Snippet:
         return f"[{utterances.day_words(first.ts_ms, chinese)}] {body}"
 
     def cost(self) -> int:
-        return tokens.count(self.render())
-
-    def joins(self, t: _Turn) -> str | None:
-        if t.prev_id is not None and t.prev_id == self.turns[-1].uid:
-            return "after"
-        if self.turns[0].prev_id is not None and self.turns[0].prev_id == t.uid:
-            return "before"
-        return None
+        if self.known is None:
+            self.known = tokens.count(self.render())
+        return self.known
 
     def hit(self, now_ms: int) -> Hit:
         best = max(self.turns, key=lambda t: t.score)
@@ -146,17 +142,26 @@ def fill(
     budget: int,
     now_ms: int,
     line_tokens: int = 0,
+    memo: shown.Memo | None = None,
 ) -> tuple[list[Hit], int]:
     """The best of ``ranked`` (best first) that fit ``k`` entries and ``budget`` tokens, each entry
-    costing ``line_tokens`` besides its text; (hits, tokens)."""
+    costing ``line_tokens`` besides its text; (hits, tokens). ``memo``: the agent's remembered lines
+    (shown.py), used and filled for what does not depend on the query; the result is the same."""
     chosen: list[Hit | _Snippet] = []
+    # The snippets by the turn a joining turn would follow (their last) or precede (their first's
+    # previous turn), and each entry's place in ``chosen``: a turn joins the earliest such snippet.
+    ending: dict[int, _Snippet] = {}
+    preceded: dict[int, _Snippet] = {}
+    place: dict[int, int] = {}
     covered: set[str] = set()
     used = 0
+    zone = clock.zone()
     for item, a, score in ranked:
         if item.kind != "episode" and a.refs and covered.issuperset(a.refs):
             continue  # a fact and the turn it came from say one thing: spend the budget once
         if item.kind != "utterance":
-            cost = tokens.count(item.text) + line_tokens
+            line = _item_line(item, memo)
+            cost = line.cost + line_tokens
             if used + cost > budget or len(chosen) >= k:
                 continue
             chosen.append(
@@ -175,42 +180,105 @@ def fill(
                 )
             )
         else:
-            turn = _Turn(
-                item.source_id,
-                a.prev_id,
-                a,
-                utterances.resolve_times(
-                    utterances.cut(item.text, query_terms, CUT_TOKENS), item.ts_ms
-                ),
-                item.text,
-                item.ts_ms,
-                score,
-            )
-            snippet, side = next(
-                (
-                    (s, side)
-                    for s in chosen
-                    if isinstance(s, _Snippet) and (side := s.joins(turn)) is not None
-                ),
-                (None, None),
-            )
+            turn, alone = _turn(item, a, score, query_terms, memo, zone)
+            after = ending.get(turn.prev_id) if turn.prev_id is not None else None
+            before = preceded.get(turn.uid)
+            if after is not None and (before is None or place[id(after)] < place[id(before)]):
+                snippet, side = after, "after"
+            elif before is not None:
+                snippet, side = before, "before"
+            else:
+                snippet, side = None, None
             if snippet is None:
                 fresh = _Snippet([turn])
-                cost = fresh.cost() + line_tokens
+                cost = alone + line_tokens
                 if used + cost > budget or len(chosen) >= k:
                     continue
+                fresh.known = cost - line_tokens
+                place[id(fresh)] = len(chosen)
                 chosen.append(fresh)
+                ending[turn.uid] = fresh
+                if turn.prev_id is not None:
+                    preceded.setdefault(turn.prev_id, fresh)
             else:
-                before = snippet.cost()
+                before_cost = snippet.cost()
                 snippet.turns.insert(len(snippet.turns) if side == "after" else 0, turn)
-                cost = snippet.cost() - before
+                snippet.known = None
+                cost = snippet.cost() - before_cost
                 if used + cost > budget:
                     snippet.turns.remove(turn)
+                    snippet.known = before_cost
                     continue
+                if side == "after":
+                    del ending[snippet.turns[-2].uid]
+                    ending[turn.uid] = snippet
+                else:
+                    if preceded.get(turn.uid) is snippet:
+                        del preceded[turn.uid]
+                    if turn.prev_id is not None:
+                        preceded.setdefault(turn.prev_id, snippet)
         used += cost
         if item.kind != "episode":
             covered.update(a.refs)
     return [c.hit(now_ms) if isinstance(c, _Snippet) else c for c in chosen], used
+
+
+def _item_line(item: index.Item, memo: shown.Memo | None) -> shown.Line:
+    """A fact or an episode: shown as stored, costing its text's tokens."""
+    key = item.text
+    line = memo.get(item.item_id, key) if memo is not None else None
+    if not isinstance(line, shown.Line):
+        line = shown.Line(key, item.text, tokens.count(item.text))
+        if memo is not None:
+            memo.put(item.item_id, line)
+    return line
+
+
+def _turn(
+    item: index.Item,
+    a: About,
+    score: float,
+    query_terms: frozenset[str],
+    memo: shown.Memo | None,
+    zone: object,
+) -> tuple[_Turn, int]:
+    """The turn as shown (cut to the query's sentences when long, times resolved) and its cost as a
+    snippet of its own; what does not depend on the query is remembered in ``memo``."""
+    key = (item.text, item.ts_ms, a.role, a.speaker, zone)
+    entry = memo.get(item.item_id, key) if memo is not None else None
+    if isinstance(entry, shown.Line):
+        return _Turn(
+            item.source_id, a.prev_id, a, entry.text, item.text, item.ts_ms, score
+        ), entry.cost
+    if entry is None:
+        if tokens.count(item.text) <= CUT_TOKENS:  # never cut: the line is the item's alone
+            line = _line(item, a, score, item.text)
+            if memo is not None:
+                memo.put(item.item_id, shown.Line(key, line[0].text, line[1]))
+            return line
+        parts = tuple(utterances.sentences(item.text))
+        entry = shown.Long(key, parts, tuple(utterances.terms(p) for p in parts), {})
+        if memo is not None:
+            memo.put(item.item_id, entry)
+    # utterances.cut, with the sentences and their words read once per turn
+    matched = (
+        utterances.matching(entry.terms, query_terms)
+        if query_terms and len(entry.parts) >= 2
+        else ()
+    )
+    found = entry.cuts.get(matched)
+    if found is not None:
+        return _Turn(item.source_id, a.prev_id, a, found[0], item.text, item.ts_ms, score), found[1]
+    line = _line(item, a, score, utterances.kept(entry.parts, matched) if matched else item.text)
+    entry.remember(matched, line[0].text, line[1])
+    return line
+
+
+def _line(item: index.Item, a: About, score: float, words: str) -> tuple[_Turn, int]:
+    """The turn showing ``words`` (its text or a cut of it) with times resolved, and its cost alone."""
+    text = utterances.resolve_times(words, item.ts_ms)
+    turn = _Turn(item.source_id, a.prev_id, a, text, item.text, item.ts_ms, score)
+    return turn, _Snippet([turn]).cost()
 
 
 def within(hits: Sequence[Hit], budget: int, line_tokens: int = 0) -> list[Hit]:

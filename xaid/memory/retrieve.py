@@ -37,7 +37,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import cues, index, pack, utterances
+from . import cues, index, pack, shown, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 
@@ -278,6 +278,7 @@ def search(
         budget_tokens - (header_tokens(lang) if lang is not None else 0),
         now_ms,
         LINE_TOKENS if lang is not None else 0,
+        shown.memo(conn, agent_id),
     )
     if lang is not None and chosen:
         used += header_tokens(lang)

@@ -178,9 +178,17 @@ def cut(text: str, query_terms: frozenset[str], max_tokens: int) -> str:
     parts = sentences(text)
     if len(parts) < 2:
         return text
-    matched = [i for i, s in enumerate(parts) if terms(s) & query_terms]
-    if not matched:
-        return text
+    matched = matching(tuple(terms(s) for s in parts), query_terms)
+    return kept(parts, matched) if matched else text
+
+
+def matching(part_terms: Sequence[frozenset[str]], query_terms: frozenset[str]) -> tuple[int, ...]:
+    """Which sentences (by their terms) hold a word of the query: all a cut depends on."""
+    return tuple(i for i, t in enumerate(part_terms) if t & query_terms)
+
+
+def kept(parts: Sequence[str], matched: Sequence[int]) -> str:
+    """The matched sentences with one either side, "…" where sentences were left out."""
     keep = sorted(
         {j for i in matched for j in (i - 1, i, i + 1) if 0 <= j < len(parts)}
     )  # the context around

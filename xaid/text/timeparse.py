@@ -454,6 +454,12 @@ def _compile() -> tuple[
 
 
 _PATTERN, _DISPATCH = _compile()
+# The English rules alone, numbered as in _PATTERN (they come first): for a text in which no Chinese
+# rule can match, the same matches at a third of the cost (the scan tries every alternative at every
+# position).
+_PATTERN_EN = re.compile(
+    "|".join(f"(?P<r{i}>{pattern})" for i, (pattern, _) in enumerate(_EN_RULES)), re.I
+)
 
 
 def _direction(f: date, t: date, hours: tuple[int, int] | None, c: _Ctx) -> str:
@@ -466,11 +472,28 @@ def _direction(f: date, t: date, hours: tuple[int, int] | None, c: _Ctx) -> str:
     return "present"
 
 
+_MAYBE_ZH = "[天日今明昨周期拜末号月年过前]"  # every Chinese rule's match holds one of these
+# What every rule above needs somewhere in its match (read off the rules: a digit, an English day,
+# week, month, year or part-of-day word, or one of the Chinese characters every Chinese rule holds).
+# Most turns have none of them, and one search over this short alternation costs a few µs where the
+# full alternation of every rule costs ~0.3 ms per turn (measured on LoCoMo's turns; 86 % have none).
+# A text without any of them can hold no time expression, so it is answered without the scan. Kept
+# with the rules: a new rule whose match can miss all of these must add what it needs here
+# (tests/xaid/text/test_timeparse.py checks every rule's vocabulary against it).
+_HAS_ZH = re.compile(_MAYBE_ZH)
+_MAYBE = re.compile(
+    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|" + _MAYBE_ZH, re.I
+)
+
+
 def find_times(text: str, ts_ms: int, tz: tzinfo | None = None) -> list[TimeRef]:
     """Every time expression in text, in order, resolved against the local day the message was sent."""
+    if not _MAYBE.search(text):
+        return []
     ctx = _Ctx(text, clock.local(ts_ms, tz))
     refs = []
-    for m in _PATTERN.finditer(text):
+    pattern = _PATTERN if _HAS_ZH.search(text) else _PATTERN_EN
+    for m in pattern.finditer(text):
         resolve, index, n = _DISPATCH[m.lastgroup]  # type: ignore[index]
         ctx.start, ctx.end = m.span()
         try:

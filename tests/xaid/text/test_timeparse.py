@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from xaid.text import timeparse
 from xaid.text.timeparse import TimeRef, annotate, earliest_future, find_times
 
 TS = int(datetime(2026, 11, 25, 14, 0, tzinfo=UTC).timestamp() * 1000)
@@ -395,3 +396,42 @@ def test_ordinals_and_numbered_things_are_not_days_of_the_month(text: str) -> No
 def test_a_day_of_the_month_with_its_month_still_reads_the_month() -> None:
     assert only("on the 12th of May").date_from == d("2027-05-12")
     assert only("11月5号").date_from == d("2027-11-05")
+
+
+# Words and characters the rules are made of, with near misses: sentences of them make matches of
+# every rule, which the quick check before the scan must never turn away.
+_VOCABULARY = [
+    *"yesterday today tomorrow tonight this last next coming week weekend month year morning".split(),
+    *"afternoon evening night monday friday sunday in a few couple of two 3 12 12th 5th ago from".split(),
+    *"now on by until the before after may May March Mar june sept december day days years".split(),
+    *"昨天 今天 明天 后天 大前天 明后天 今早 明晚 昨夜 上 下 这 本 个 周 星期 礼拜 一 三 日 天 周末 月 号".split(),
+    *"5 去年 今年 明年 几 两 十 前 后 以后 之前 过 年 下午 晚上 2023年 5月 7日 楼 起".split(),
+]
+
+
+def _quick_path(text: str) -> list[tuple[tuple[int, int], str | None]]:
+    """The matches find_times scans for: none without a _MAYBE hit, the English rules alone
+    without a Chinese rule's character."""
+    if not timeparse._MAYBE.search(text):
+        return []
+    pattern = timeparse._PATTERN if timeparse._HAS_ZH.search(text) else timeparse._PATTERN_EN
+    return [(m.span(), m.lastgroup) for m in pattern.finditer(text)]
+
+
+def test_the_quick_path_finds_what_the_full_scan_finds_in_every_pair() -> None:
+    for first in _VOCABULARY:
+        for second in _VOCABULARY:
+            for text in (f"{first} {second}", first + second):
+                full = [(m.span(), m.lastgroup) for m in timeparse._PATTERN.finditer(text)]
+                assert _quick_path(text) == full, text
+
+
+@given(st.lists(st.sampled_from(_VOCABULARY), min_size=1, max_size=8).map(" ".join))
+def test_the_quick_path_finds_what_the_full_scan_finds(text: str) -> None:
+    """find_times skips the full scan, or its Chinese rules, when they cannot match: same matches."""
+    assert _quick_path(text) == [(m.span(), m.lastgroup) for m in timeparse._PATTERN.finditer(text)]
+
+
+@given(st.lists(st.sampled_from(_VOCABULARY), min_size=1, max_size=8).map("".join))
+def test_the_quick_path_finds_what_the_full_scan_finds_unspaced(text: str) -> None:
+    assert _quick_path(text) == [(m.span(), m.lastgroup) for m in timeparse._PATTERN.finditer(text)]

@@ -1,0 +1,346 @@
+"""Area ``search``: ``memory.search`` and a turn's recall over the wire on long histories, before and
+after, with recall re-run in the same run (issue 28 item 2).
+
+Agents, built the same way in every daemon of the run:
+
+- the LoCoMo samples of ``$XAID_PERF_LOCOMO`` (the public locomo10.json: ~600 turns each), ingested
+  session by session at their dates (``perf.eval.locomo.ingest``); with --quick, the tiny smoke file;
+- a generated agent with two years of daily conversation (``two_years``): one short session a day
+  for 730 days (``perf.bench.memory.Speaker``: English and Chinese sessions, small talk and things
+  that stand out), each ingested at its time and closed with ``wait: true`` (consolidated).
+
+Each daemon answers the same queries over its socket, the daemons taking turns query by query so
+a busy machine slows both alike: LoCoMo's questions, and bilingual user messages for the two-year
+agent, at 1,000 tokens with ``k`` 200 (``touch: false``), twice over (the second pass repeats the
+queries: lines the first pass worked out are remembered, xaid/memory/shown.py). Then turns on one
+session per agent (scripted model), timed by the daemon's own ``timings.memory_ms`` (embedding the
+message, search and the profile read).
+
+"Before" is a daemon running the code of ``$XAID_PERF_SEARCH_BASELINE`` (a checkout of the tree
+before the change, e.g. ``git worktree add /tmp/base main``); unset, only this tree's daemon runs.
+Every query's items are compared between the two daemons: the change may make search faster, not
+different. Recall (``perf.eval.locomo.run_file`` at 1,000 tokens on the companion set and on LoCoMo,
+with its BM25/dense/hybrid baselines) runs in the same run on this tree's code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from xaiclient import Client
+
+from ..eval import locomo
+from ..kit import (
+    DAY,
+    HOUR,
+    MINUTE,
+    Aim,
+    Row,
+    Section,
+    percentile,
+    progress,
+    ratio,
+    scratch_daemon,
+)
+from .memory import QUERY_TEMPLATES, Speaker, history
+
+BUDGET = 1000
+TWO_YEARS = 730  # days, one session each
+TWO_YEARS_AGENT = "two-years"
+QUERIES = 200  # for the two-year agent
+LOCOMO_QUESTIONS = 40  # per LoCoMo sample
+TURNS = 30  # per agent and daemon
+AIM_MS = 10.0
+PASSES = {"first": "each query once", "again": "queries repeated"}
+
+
+# Run in a process of its own on one daemon's database, with that daemon's code first on the path:
+# the stages of a search timed inside the process, where the changes are, apart from the embedding
+# of the query and the round trip. Only names both trees have (retrieve.search's signature is the same).
+_STAGES = """
+import json, sys, time
+from pathlib import Path
+from xaid.config import load
+from xaid.embed.factory import load as load_embedder
+from xaid.memory import retrieve
+from xaid.store.db import connect
+db, work_path, out_path = sys.argv[1:4]
+cfg = load(None, {})
+embedder, profile = load_embedder(cfg.memory)
+conn = connect(Path(db))
+out = {}
+for attempt in ("first", "again"):
+    for label, agent, text, ts in json.loads(Path(work_path).read_text(encoding="utf-8")):
+        t0 = time.perf_counter()
+        asked = retrieve.read_cues(conn, agent, text, ts)
+        t1 = time.perf_counter()
+        vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
+        t2 = time.perf_counter()
+        for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
+            t3 = time.perf_counter()
+            retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
+                recent_days=cfg.memory.recent_days, touch=False, profile=profile,
+                fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
+            out.setdefault(f"{label} {attempt} {shape}", []).append((time.perf_counter() - t3) * 1000)
+        out.setdefault(f"{label} {attempt} cues", []).append((t1 - t0) * 1000)
+        out.setdefault(f"{label} {attempt} embed", []).append((t2 - t1) * 1000)
+Path(out_path).write_text(json.dumps(out), encoding="utf-8")
+"""
+
+
+class _Run:
+    """One daemon of the run: its client and what it measured."""
+
+    def __init__(self, name: str, client: Client, db: Path, tree: Path | None) -> None:
+        self.name = name
+        self.c = client
+        self.db = db
+        self.tree = tree
+        self.stages: dict[str, list[float]] = {}
+        self.ms: dict[str, list[float]] = {}
+        self.turn_ms: dict[str, list[float]] = {}
+
+    def add(self, key: str, value: float) -> None:
+        self.ms.setdefault(key, []).append(value)
+
+
+def _stages(runs: list[_Run], work: list[tuple[str, str, str, int]], tmp: Path) -> None:
+    """The in-process stage times of ``work`` on each run's database with its tree's code, the trees
+    at the same time so that both see the same load."""
+    work_path = tmp / "work.json"
+    work_path.write_text(json.dumps(work, ensure_ascii=False), encoding="utf-8")
+    started = []
+    for run in runs:
+        env = dict(os.environ)
+        if run.tree is not None:
+            env["PYTHONPATH"] = f"{run.tree}{os.pathsep}{run.tree / 'client'}"
+        out = tmp / f"stages-{run.name}.json"
+        args = [sys.executable, "-c", _STAGES, str(run.db), str(work_path), str(out)]
+        started.append((run, out, subprocess.Popen(args, env=env)))
+    for run, out, proc in started:
+        if proc.wait() != 0:
+            raise RuntimeError(f"the stages of {run.name} failed ({proc.returncode})")
+        run.stages = json.loads(out.read_text(encoding="utf-8"))
+
+
+def two_years(client: Client, agent_id: str, days: int, end_ms: int) -> None:
+    """``days`` days of daily conversation ending at ``end_ms``: one short session a day in English
+    or Chinese, each consolidated as it closes."""
+    client.agent_create(agent_id, name="Mia")
+    history(client, agent_id, Speaker(28), days, end_ms, days * DAY)
+
+
+def _queries(n: int) -> list[str]:
+    asker = Speaker(29)
+    return [asker.pick(QUERY_TEMPLATES) for _ in range(n)]
+
+
+def _search(c: Client, agent: str, text: str, ts: int) -> tuple[float, list[Any]]:
+    started = time.perf_counter()
+    result = c.memory_search(
+        agent, text, k=locomo.SEARCH_K, budget_tokens=BUDGET, ts=ts, touch=False
+    )
+    elapsed = (time.perf_counter() - started) * 1000
+    return elapsed, [(i["kind"], i["id"], i["text"], i.get("ids")) for i in result["items"]]
+
+
+def _build(run: _Run, samples: list[locomo.Sample], days: int, end_ms: int) -> None:
+    started = time.perf_counter()
+    for n, sample in enumerate(samples):
+        run.c.agent_create(locomo.agent_id(n, sample), name=sample.speaker_b)
+        locomo.ingest(run.c, locomo.agent_id(n, sample), sample)
+    progress(
+        f"search: {run.name}: {len(samples)} LoCoMo agents in {time.perf_counter() - started:.0f} s"
+    )
+    started = time.perf_counter()
+    two_years(run.c, TWO_YEARS_AGENT, days, end_ms)
+    progress(
+        f"search: {run.name}: {days} days of sessions in {time.perf_counter() - started:.0f} s"
+    )
+
+
+def _turns(runs: list[_Run], key: str, agent: str, texts: list[str], ts: int) -> None:
+    """One session per daemon, the same messages, the daemons taking turns message by message."""
+    sids = [run.c.session_open(agent, ts=ts)["session_id"] for run in runs]
+    for i, text in enumerate(texts):
+        order = list(zip(runs, sids, strict=True))
+        for run, sid in order if i % 2 == 0 else reversed(order):
+            result = run.c.session_send(sid, text, ts=ts + i * MINUTE).finish()
+            run.turn_ms.setdefault(key, []).append(float(result["timings"]["memory_ms"]))
+    for run, sid in zip(runs, sids, strict=True):
+        run.c.session_close(sid, ts=ts + len(texts) * MINUTE, wait=True)
+
+
+def measure(
+    samples: list[locomo.Sample], days: int, queries: int, baseline: Path | None
+) -> tuple[list[_Run], int, dict[str, int]]:
+    """Build the agents in each daemon and time the same searches and turns in each; (runs,
+    differing results, searches per set)."""
+    end_ms = (int(time.time() * 1000) // DAY) * DAY + 8 * HOUR
+    trees: list[tuple[str, dict[str, str], Path | None]] = [("after", {}, None)]
+    if baseline is not None:
+        path = f"{baseline}{os.pathsep}{baseline / 'client'}"
+        trees.insert(0, ("before", {"PYTHONPATH": path}, baseline))
+    work: list[tuple[str, str, str, int]] = []
+    for n, sample in enumerate(samples):
+        for q in sample.qa[:LOCOMO_QUESTIONS]:
+            work.append(
+                ("LoCoMo", locomo.agent_id(n, sample), str(q["question"]), sample.end_ms + HOUR)
+            )
+    for text in _queries(queries):
+        work.append(("two years", TWO_YEARS_AGENT, text, end_ms + HOUR))
+    counts = {k: sum(1 for w in work if w[0] == k) for k in ("LoCoMo", "two years")}
+    differ = 0
+    with ExitStack() as stack:
+        runs = []
+        for name, env, tree in trees:
+            daemon = stack.enter_context(scratch_daemon({"XAID_LLM_SCRIPTED_DELAY_MS": "5", **env}))
+            client = stack.enter_context(daemon.client(timeout=600.0))
+            runs.append(_Run(name, client, daemon.db_path, tree))
+        for run in runs:
+            _build(run, samples, days, end_ms)
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="xaid-search-")))
+        progress("search: the stages in process")
+        _stages(runs, work[::2], tmp)
+        for attempt in ("first", "again"):
+            progress(f"search: {len(work)} searches per daemon ({attempt})")
+            for i, (label, agent, text, ts) in enumerate(work):
+                seen = []
+                for run in runs if i % 2 == 0 else list(reversed(runs)):
+                    elapsed, items = _search(run.c, agent, text, ts)
+                    run.add(f"{label} {attempt}", elapsed)
+                    seen.append(items)
+                differ += attempt == "first" and any(s != seen[0] for s in seen)
+        texts = _queries(TURNS + 7)[7:]
+        _turns(runs, "two years", TWO_YEARS_AGENT, texts, end_ms + 2 * HOUR)
+        if samples:
+            agent = locomo.agent_id(0, samples[0])
+            questions = [str(q["question"]) for q in samples[0].qa[-TURNS:]]
+            _turns(runs, "LoCoMo", agent, questions, samples[0].end_ms + 2 * HOUR)
+    return runs, differ, counts
+
+
+def _recall(section: Section, quick: bool) -> None:
+    """LoCoMo-format recall at 1,000 tokens, this tree's code, with the baselines of the same run."""
+    files = [("companion", locomo.TINY if quick else locomo.COMPANION)]
+    if not quick and os.environ.get("XAID_PERF_LOCOMO"):
+        files.append(("LoCoMo", Path(os.environ["XAID_PERF_LOCOMO"])))
+    for label, path in files:
+        report = locomo.run_file(path, BUDGET)
+        systems = report["systems"]
+        best = max(
+            (name for name in ("bm25", "dense", "hybrid") if name in systems),
+            key=lambda name: systems[name]["overall"]["answer_recall"] or 0.0,
+        )
+        mine = systems["xaid"]["overall"]["answer_recall"] or 0.0
+        base = systems[best]["overall"]["answer_recall"] or 0.0
+        section.rows.append(
+            Row(
+                f"{label} answer-token recall at {BUDGET} tokens (xaid)",
+                mine,
+                "",
+                ratio=ratio(mine, base),
+                baseline=f"{best} {base:.3f}",
+                note=f"{report['questions']} questions; the search p50/p95 of this run "
+                f"{report['search_ms']['p50']:.1f}/{report['search_ms']['p95']:.1f} ms",
+            )
+        )
+
+
+def run(quick: bool) -> Section:
+    section = Section("Search latency on long histories (issue 28 item 2)")
+    load_before = os.getloadavg()
+    raw = os.environ.get("XAID_PERF_SEARCH_BASELINE")
+    baseline = Path(raw) if raw else None
+    path = Path(os.environ["XAID_PERF_LOCOMO"]) if os.environ.get("XAID_PERF_LOCOMO") else None
+    samples = locomo.load(locomo.TINY if quick or path is None else path)
+    days, queries = (60, 40) if quick else (TWO_YEARS, QUERIES)
+    runs, differ, counts = measure(samples, days, queries, baseline)
+    after = runs[-1]
+    before = runs[0] if len(runs) > 1 else None
+    p: Callable[[list[float], float], float] = percentile
+    for label in ("LoCoMo", "two years"):
+        for attempt in ("first", "again"):
+            key = f"{label} {attempt}"
+            for q, name in ((0.5, "p50"), (0.95, "p95")):
+                value = p(after.ms[key], q)
+                old = p(before.ms[key], q) if before is not None else None
+                section.rows.append(
+                    Row(
+                        f"memory.search {name}, {label} agents, {PASSES[attempt]}",
+                        value,
+                        "ms",
+                        Aim("<=", AIM_MS) if name == "p95" else None,
+                        ratio(value, old) if old else None,
+                        "before (same run)" if old else "",
+                        (f"before {old:.1f} ms; " if old else "")
+                        + f"{counts[label]} searches at {BUDGET} tokens over the wire",
+                    )
+                )
+        for q, name in ((0.5, "p50"), (0.95, "p95")):
+            if label not in after.turn_ms:
+                continue
+            value = p(after.turn_ms[label], q)
+            old = p(before.turn_ms[label], q) if before is not None else None
+            section.rows.append(
+                Row(
+                    f"a turn's recall {name} (timings.memory_ms), {label} agent",
+                    value,
+                    "ms",
+                    Aim("<=", AIM_MS) if name == "p95" else None,
+                    ratio(value, old) if old else None,
+                    "before (same run)" if old else "",
+                    (f"before {old:.1f} ms; " if old else "")
+                    + f"{TURNS} turns, embedding the message included",
+                )
+            )
+    stage_names = {
+        "search": "retrieve.search in process (memory.search's shape: 1,000 tokens, k 200)",
+        "turn": "retrieve.search in process (a turn's shape: 400 tokens, k 20)",
+        "embed": "embedding the query in process",
+    }
+    for label in ("LoCoMo", "two years"):
+        for stage, what in stage_names.items():
+            for attempt in ("first", "again") if stage != "embed" else ("first",):
+                key = f"{label} {attempt} {stage}"
+                if key not in after.stages:
+                    continue
+                for q, name in ((0.5, "p50"), (0.95, "p95")):
+                    value = p(after.stages[key], q)
+                    old = p(before.stages[key], q) if before is not None else None
+                    section.rows.append(
+                        Row(
+                            f"{what} {name}, {label}"
+                            + (f", {PASSES[attempt]}" if stage != "embed" else ""),
+                            value,
+                            "ms",
+                            ratio=ratio(value, old) if old else None,
+                            baseline="before (same run)" if old else "",
+                            note=(f"before {old:.1f} ms; " if old else "")
+                            + f"{len(after.stages[key])} queries (every other one of the run's), "
+                            "each tree on its own daemon's database",
+                        )
+                    )
+    _recall(section, quick)
+    load_after = os.getloadavg()
+    if before is None:
+        same = "no baseline tree ($XAID_PERF_SEARCH_BASELINE unset)"
+    elif differ:
+        same = f"{differ} queries returned different items before and after"
+    else:
+        same = "every query returned the same items before and after"
+    section.notes.append(
+        f"{len(samples)} LoCoMo agents, a two-year agent of {days} daily sessions; {same}; load average "
+        f"(1, 5, 15 min) {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f} at the start, "
+        f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} at the end (2 cores shared)."
+    )
+    return section

@@ -1,0 +1,112 @@
+"""How each memory is shown and what it costs, remembered between one agent's searches.
+
+Packing a search's candidates into its budget (``pack.fill``, ~150 of them at 1,000 tokens) needs
+each one's line as the model reads it, a turn dated and attributed with its relative times pinned
+to days, and that line's token count. Working them out was most of a search's time on a LoCoMo
+agent (docs/memory.md, "Search latency"), and the same turns come back search after search. What is
+remembered depends on the item alone (its words, its time, whose words and the user's time zone),
+and each entry is checked against the row the search has just read, so a memory whose words
+changed is never shown as it was.
+
+Privacy: the entries hold memories' words, so they go when the words go. Every erase drops the
+agent's entries in the transaction that forgets (erase.py), ``index.remove`` and
+``index.remove_agent`` drop the entries of what they delete (the forgetting curve, a consolidation
+that replaces a memory), and an agent whose forget epoch moved since its entries were made (a forget
+on another connection) starts over. Bounded: past ``MAX_ENTRIES`` an agent's entries start over.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+import apsw
+
+from . import fence
+
+MAX_ENTRIES = 50_000  # per agent: ~10 MB of remembered lines at most
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One item as a search shows it: valid while ``key`` (what it was made from) still holds."""
+
+    key: Hashable
+    text: str  # a turn's words with their times resolved; a fact's or episode's as stored
+    cost: int  # tokens of the line shown alone (a one-turn snippet, or the item's text)
+
+
+@dataclass(frozen=True, slots=True)
+class Long:
+    """A turn long enough to be cut: how it is cut depends on the query only through which of its
+    sentences hold the query's words, so its sentences and their words are remembered, and the
+    line for each set of matched sentences seen so far."""
+
+    key: Hashable
+    parts: tuple[str, ...]  # its sentences
+    terms: tuple[frozenset[str], ...]  # the words of each, as a keyword search matches them
+    cuts: dict[tuple[int, ...], tuple[str, int]]  # matched sentences → (line text, cost alone)
+
+    def remember(self, matched: tuple[int, ...], text: str, cost: int) -> None:
+        if len(self.cuts) >= MAX_CUTS:
+            self.cuts.clear()
+        self.cuts[matched] = (text, cost)
+
+
+MAX_CUTS = 16  # lines remembered per long turn
+
+
+class Memo:
+    """One agent's remembered lines, by item id, made while its forget epoch was ``epoch``."""
+
+    def __init__(self, epoch: int) -> None:
+        self.epoch = epoch
+        self._lines: dict[int, Line | Long] = {}
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def get(self, item_id: int, key: Hashable) -> Line | Long | None:
+        """The remembered entry when it was made from ``key``; None otherwise (a changed memory)."""
+        line = self._lines.get(item_id)
+        return line if line is not None and line.key == key else None
+
+    def put(self, item_id: int, line: Line | Long) -> None:
+        if len(self._lines) >= MAX_ENTRIES:
+            self._lines.clear()
+        self._lines[item_id] = line
+
+    def discard(self, item_ids: Iterable[int]) -> None:
+        for item_id in item_ids:
+            self._lines.pop(item_id, None)
+
+
+_MEMOS: weakref.WeakKeyDictionary[apsw.Connection, dict[str, Memo]] = weakref.WeakKeyDictionary()
+
+
+def memo(conn: apsw.Connection, agent_id: str) -> Memo:
+    """The agent's memo on this connection; a fresh one when a forget came since it was made."""
+    held = _MEMOS.setdefault(conn, {})
+    now = fence.epoch(conn, agent_id)
+    found = held.get(agent_id)
+    if found is None or found.epoch != now:
+        found = held[agent_id] = Memo(now)
+    return found
+
+
+def drop_agent(conn: apsw.Connection, agent_id: str) -> None:
+    """Forget every line of the agent (an erase, the agent deleted)."""
+    _MEMOS.get(conn, {}).pop(agent_id, None)
+
+
+def drop_items(conn: apsw.Connection, agent_id: str, item_ids: Iterable[int]) -> None:
+    """Forget the lines of these items (they were deleted)."""
+    found = _MEMOS.get(conn, {}).get(agent_id)
+    if found is not None:
+        found.discard(item_ids)
+
+
+def holding(agent_id: str) -> int:
+    """How many lines are remembered for the agent, on every connection (tests, stats)."""
+    return sum(len(m[agent_id]) for m in list(_MEMOS.values()) if agent_id in m)
