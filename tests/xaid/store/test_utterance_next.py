@@ -1,4 +1,4 @@
-"""The turn after a turn is found by index (migration 011), on a new database and on one migrated
+"""The turn after a turn is found by index (migration 012), on a new database and on one migrated
 from version 10 with turns in it; real SQLite. Search asks for it on every query (the answer after a
 matched question), and a scan of every turn grew with the years of conversation."""
 
@@ -20,14 +20,14 @@ def _plan(conn: apsw.Connection) -> str:
     return " ".join(str(r[3]) for r in conn.execute(f"EXPLAIN QUERY PLAN {NEXT_OF}", (1, 2)))
 
 
-def _version_10(path: Path) -> apsw.Connection:
+def _version_11(path: Path) -> apsw.Connection:
     conn = apsw.Connection(str(path))
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     conn.create_scalar_function("cjk_bigrams", store_db.cjk_bigrams, 1, deterministic=True)  # type: ignore[arg-type]  # as in store.db
     conn.create_scalar_function("cjk_runs", store_db.cjk_runs, 1, deterministic=True)  # type: ignore[arg-type]
     conn.create_scalar_function("casefold", store_db.casefold, 1, deterministic=True)  # type: ignore[arg-type]
-    for number, _name, sql in migrations()[:10]:
+    for number, _name, sql in migrations()[:11]:
         with conn:
             conn.execute(sql)
             conn.execute(f"PRAGMA user_version = {number}")
@@ -40,9 +40,9 @@ def test_a_new_database_finds_the_next_turn_by_index(tmp_path: Path) -> None:
     conn.close()
 
 
-def test_migration_011_indexes_the_turns_already_stored(tmp_path: Path) -> None:
-    conn = _version_10(tmp_path / "old.db")
-    assert "utterances_by_prev" not in _plan(conn)  # version 10 scanned every turn
+def test_migration_012_indexes_the_turns_already_stored(tmp_path: Path) -> None:
+    conn = _version_11(tmp_path / "old.db")
+    assert "utterances_by_prev" not in _plan(conn)  # version 11 scanned every turn
     with conn:
         conn.execute(
             "INSERT INTO agents (agent_id, name, persona_init, config, created_ms, updated_ms) "
