@@ -545,6 +545,43 @@ def parse(text: str) -> ForgetRequest | None:
     return None
 
 
+# The answer to the question back ("Do you mean …?"): a short yes, with no "no" in it. Anything
+# else, including silence on the matter, cancels: a forget is never carried out on a maybe.
+_YES_EN = re.compile(
+    r"^(?:yes|yeah|yep|yup|yea|sure|right|correct|exactly|indeed|affirmative|ok(?:ay)?|please do|do it"
+    r"|that(?:'s| is) (?:it|the one|right|correct)|that one|go ahead)\b[\s,.!]*"
+    r"(?:(?:please|thanks|thank you|that(?:'s| is) (?:it|the one|right)|that one|forget it|delete it"
+    r"|go ahead|do it)[\s,.!]*)*$"
+)
+_YES_ZH = re.compile(
+    r"^(?:对|是|是的|对的|对对|对对对|嗯|嗯嗯|没错|就是|就是这个|就是那个|就是它|是这个|是那个|好|好的|可以|行|确定|删吧|忘了吧"
+    r"|删掉吧|忘掉吧)+[，,。.！!~～吧啊呀的]*(?:删吧|删掉吧|忘了吧|忘掉吧|谢谢)?[，,。.！!~～]*$"
+)
+
+
+def confirms(text: str) -> bool:
+    """Whether ``text`` answers the question back with yes ("yes", "yep, that one", "对", "是的",
+    "嗯嗯，删吧"); a "no", a question or anything longer cancels."""
+    said = " ".join(text.lower().replace("\u2019", "'").split())
+    if not said or len(said) > 40:
+        return False
+    return bool(_YES_ZH.match(said) if cjk.has(said) else _YES_EN.match(said))
+
+
+def ask_instruction(lang: str, gist: str) -> str:
+    """The directive for a request whose topic is not clear: ask back about the one candidate,
+    in a few of the user's own words, and say that nothing is deleted until they confirm."""
+    if lang == "zh":
+        return (
+            f"对方请你忘掉一些事，但不确定指的是哪一段。只问一句：“你是说“{gist}”这件事吗？”"
+            "请对方回答“对”或“不是”。还没有删除任何内容，不要说已经忘了。"
+        )
+    return (
+        f'They asked you to forget something, but it is not clear which. Ask only: "Do you mean when you '
+        f'said: {gist}?" and ask them to answer yes or no. Nothing is deleted yet; do not say it is forgotten.'
+    )
+
+
 def placeholder(request: ForgetRequest) -> str:
     """What is stored instead of the request's own words."""
     return (

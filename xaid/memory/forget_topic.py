@@ -26,7 +26,7 @@ Pure: no SQL, no embedder. The caller reads the candidates (store side) and embe
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, tzinfo
 from typing import Any, Literal
@@ -259,6 +259,26 @@ def _span(
             span.add(session[k])
             last, k = session[k], k + step
     return span
+
+
+HOLD_SHARE = 0.6  # a text holds a forgotten turn when it has this share of the turn's words
+
+
+def holding(texts: Sequence[str]) -> Callable[[str | None], bool]:
+    """Whether a text holds one of ``texts`` (forgotten turns): the turn itself, or at least
+    ``HOLD_SHARE`` of its content words when it has three or more (an episode's sentence or a fact
+    that restates it). Short turns are only found whole: two words prove nothing."""
+    keys = [(t.strip(), topic_words(t)) for t in texts if t.strip()]
+
+    def holds(text: str | None) -> bool:
+        if not text:
+            return False
+        return any(
+            whole in text or (len(words) >= 3 and shared(words, text) >= HOLD_SHARE)
+            for whole, words in keys
+        )
+
+    return holds
 
 
 def gist(text: str, limit: int = 40) -> str:
