@@ -36,6 +36,13 @@ FEEL_MARGIN = 0.01  # meaning decides when its class leads the next by this much
 RULES_FIRST = 0.5  # a rule reading this strong stands whatever meaning says
 CARRIED = 0.5  # the valence meaning gives a session it reads as low (negated) or good
 LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (dev set)
+# The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
+# strong and as sure as a plainly said "I'm sad" / "so happy" reads by the rules; a loss lasts as
+# grief does in the lexicon (GRIEF's persistence).
+READ_VALENCE = 0.7
+INTENSITY = 0.85
+CONFIDENCE = 0.7
+LOSS_LASTING = 4.0
 BAND = 0.2  # |valence| from which a session carries a feeling (mood/tone.py's "low" starts here)
 
 FEELINGS: dict[Label, tuple[str, ...]] = {
@@ -48,6 +55,7 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "my partner left me",
         "I got fired from my job",
         "I was laid off today",
+        "they let me go at work",
         "I failed the exam",
         "I didn't get in",
         "I'm exhausted and burnt out",
@@ -82,6 +90,7 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "又被人放鸽子",
         "事事不顺",
         "被辞退了",
+        "被公司优化掉了",
         "最近过得不太好",
         "搞砸了",
     ),
