@@ -267,8 +267,13 @@ HOLD_SHARE = 0.6  # a text holds a forgotten turn when it has this share of the 
 def holding(texts: Sequence[str]) -> Callable[[str | None], bool]:
     """Whether a text holds one of ``texts`` (forgotten turns): the turn itself, or at least
     ``HOLD_SHARE`` of its content words when it has three or more (an episode's sentence or a fact
-    that restates it). Short turns are only found whole: two words prove nothing."""
-    keys = [(t.strip(), topic_words(t)) for t in texts if t.strip()]
+    that restates it). A short turn ("ok", "好的": fewer than three content words and 12 characters)
+    is looked for nowhere else: it would be found in everything; its message goes by its id."""
+    keys = [
+        (t.strip(), words)
+        for t in texts
+        if len(words := topic_words(t)) >= 3 or len(t.strip()) >= 12
+    ]
 
     def holds(text: str | None) -> bool:
         if not text:
