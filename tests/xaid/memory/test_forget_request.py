@@ -167,7 +167,11 @@ def test_object_first_tasks_and_never_mind_are_not_requests(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "kind", "phrase"),
     [
-        ("What I told you the other night about my cousin's money trouble, please forget it.", "topic", "my cousin's money trouble"),
+        (
+            "What I told you the other night about my cousin's money trouble, please forget it.",
+            "topic",
+            "my cousin's money trouble",
+        ),
         ("Pretend I never said anything about my salary.", "topic", "my salary"),
         ("Pretend I never said that.", "previous", ""),
         ("I'd rather you didn't remember what I told you about my old school friend.", "topic", "my old school friend"),

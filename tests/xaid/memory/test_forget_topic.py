@@ -79,7 +79,11 @@ def resolve(
 @pytest.mark.parametrize(
     ("lang", "text", "holds"),
     [
-        ("en", "What I told you the other night about my cousin's money trouble, please forget it.", ("8,000", "debt collector", "court date")),
+        (
+            "en",
+            "What I told you the other night about my cousin's money trouble, please forget it.",
+            ("8,000", "debt collector", "court date"),
+        ),
         ("en", "Delete what I said about the fight with my mom.", ("Christmas",)),
         ("en", "Wipe what I said about the dog wrecking the sofa from your memory.", ("couch",)),
         ("zh", "那天晚上跟你说的我表哥欠钱的事，忘掉吧", ("两万", "催债", "法庭")),
