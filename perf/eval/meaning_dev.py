@@ -13,6 +13,9 @@ tests/xaid/memory/test_forget_meaning_e2e.py.
 from __future__ import annotations
 
 import json
+import os
+import re
+import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -198,6 +201,66 @@ def feelings(embed: Callable[[list[str]], np.ndarray]) -> tuple[list[Row], list[
     return rows, misses
 
 
+MODEL_ENV = "XAID_MEANING_MODEL"  # a GGUF chat model: also measure "the model once per session"
+MODEL_PROMPT = (
+    "Here is what someone told a friend today:\n{said}\n\n"
+    "Tomorrow, will this still weigh on them, cheer them, or not matter? "
+    "Answer with exactly one word: low, good or neutral."
+)
+
+
+def model_feelings(path: str) -> tuple[list[Row], list[str]]:
+    """The alternative of item 5: one short model call per session, temperature 0, on the same set."""
+    import dataclasses
+    import threading
+
+    from xaid.config import LLMConfig
+    from xaid.providers.base import ChatMessage, GenerateRequest
+    from xaid.providers.llama_cpp import LlamaCppProvider
+
+    provider = LlamaCppProvider(
+        dataclasses.replace(LLMConfig(), model_path=path, n_ctx=1024, n_threads=0, seed=5)
+    )
+    provider.load()
+    data = load("feelings_dev.json")
+    tally: Counter[str] = Counter()
+    misses: list[str] = []
+    seconds = 0.0
+
+    for item in data["items"]:
+        said = meaning.session_text(item["lines"])
+        request = GenerateRequest(
+            (ChatMessage("user", MODEL_PROMPT.format(said=said)),), max_tokens=4, temperature=0.0
+        )
+        start = time.perf_counter()
+        out = provider.generate(request, lambda _piece: None, threading.Event())
+        seconds += time.perf_counter() - start
+        word = re.findall(r"[a-z]+", out.text.lower())
+        label = word[0] if word and word[0] in ("low", "good", "neutral") else "neutral"
+        tally[f"{item['lang']}:n"] += 1
+        tally[f"{item['lang']}:ok"] += label == item["expect"]
+        if label != item["expect"]:
+            misses.append(f"{item['id']}: {label}")
+    rows = [
+        Row(
+            f"feelings {lang}: carried as meant (the model once per session)",
+            100 * tally[f"{lang}:ok"] / tally[f"{lang}:n"],
+            "%",
+            note=f"{tally[f'{lang}:ok']}/{tally[f'{lang}:n']}; {Path(path).name}, temperature 0",
+        )
+        for lang in ("en", "zh")
+    ]
+    rows.append(
+        Row(
+            "feelings: model call per session",
+            1000 * seconds / max(1, len(data["items"])),
+            "ms",
+            note="mean wall time of one call on this machine (shared)",
+        )
+    )
+    return rows, misses
+
+
 def losses(embed: Callable[[list[str]], np.ndarray]) -> tuple[list[Row], list[str]]:
     data = load("losses_dev.json")
     bank = meaning.Prototypes.build(embed)
@@ -255,4 +318,13 @@ def run(quick: bool) -> Section:
         rows += got
         if misses:
             notes.append(f"{part.__name__} misses: " + "; ".join(misses))
+    model = os.environ.get(MODEL_ENV)
+    if model:
+        progress(f"meaning: the model once per session ({model})")
+        got, misses = model_feelings(model)
+        rows += got
+        if misses:
+            notes.append("model feelings misses: " + "; ".join(misses))
+    else:
+        notes.append(f"The model once per session was not measured in this run (set {MODEL_ENV}).")
     return Section("Meaning: forget, feelings and losses on the dev sets", rows, notes)
