@@ -8,10 +8,14 @@ meaning, once, at consolidation: the session's user words are embedded and compa
 bank of prototypes, situations rather than phrasings ("I was laid off", "our pet died", "I passed
 the exam", "我们分手了"), in both languages, on the daemon's multilingual embedder.
 
-- ``Prototypes.feel``: the closest class of "low", "good" or "neutral" (the mean of the two
-  nearest prototypes of each class) and its margin over the next class;
+- ``Prototypes.feel``: the nearer of "low" and "good" (the mean of the two nearest prototypes of
+  each class) against "neutral", plain statements on the same topics (pets, family, work, money,
+  health, partners): the embedder reads the topic before the feeling, so "we have two cats" is
+  nearest "our pet died" unless the plain version of that topic is in the bank too;
 - ``closing_valence``: the rules keep what they read strongly (|valence| >= ``RULES_FIRST``);
-  otherwise meaning decides when its margin is at least ``FEEL_MARGIN``; else the rules' reading.
+  otherwise meaning decides when it leads by at least ``FEEL_MARGIN``; else the rules' reading.
+  (Keeping any rule reading of the other sign, for negations the embedder misses, "results
+  weren't great", measured worse on the dev set: 18/31 and 28/31 against 20/31 and 29/31.)
 - ``Prototypes.loss``: how much closer the words are to a loss (a death, a break-up, a grave
   diagnosis) than to the ordinary uses of the same words ("lost my keys", "phone died"); read with
   the rules in loss.py.
@@ -32,7 +36,7 @@ from ..text import cjk
 
 Label = Literal["low", "good", "neutral"]
 NEAREST = 2  # prototypes of a class averaged: one stray neighbour does not decide
-FEEL_MARGIN = 0.01  # meaning decides when its class leads the next by this much (dev set)
+FEEL_MARGIN = 0.03  # meaning decides when its class leads by this much (dev set, with plain facts)
 RULES_FIRST = 0.5  # a rule reading this strong stands whatever meaning says
 CARRIED = 0.5  # the valence meaning gives a session it reads as low (negated) or good
 LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (dev set)
@@ -54,7 +58,7 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "we broke up",
         "my partner left me",
         "I got fired from my job",
-        "I was laid off today",
+        "I was laid off",
         "they let me go at work",
         "I failed the exam",
         "I didn't get in",
@@ -69,7 +73,7 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "nothing is going right",
         "I feel hurt and ignored",
         "things are not going well for me",
-        "today was hard",
+        "it was a hard day",
         "I messed up badly",
         "家里老人去世了",
         "我的狗死了",
@@ -90,6 +94,14 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "又被人放鸽子",
         "事事不顺",
         "被辞退了",
+        # (no "today" / 今天 in any prototype: the day is in every message and pulled them all one way)
+        # the softened ways people say a loss or a setback (issue 24 names them): a euphemism sits
+        # far from the plain word in the embedder, so one of each kind is a prototype of its own
+        "our dog crossed the rainbow bridge",
+        "she is no longer with us",
+        "not the best week",
+        "公司把我优化了",
+        "人已经没了",
         "被公司优化掉了",
         "最近过得不太好",
         "搞砸了",
@@ -103,11 +115,11 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "the test results were fine, what a relief",
         "we bought our first home",
         "my baby said her first word",
-        "I'm so happy today",
+        "I'm so happy",
         "best news ever",
         "I did it, finally",
         "my boss praised me",
-        "I got great news today",
+        "I got great news",
         "I'm relieved it's over",
         "I'm proud of myself",
         "考试通过了",
@@ -118,7 +130,7 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "检查结果没问题，松了口气",
         "买到房子了",
         "孩子会叫妈妈了",
-        "今天太开心了",
+        "太开心了",
         "终于成功了",
         "被老板表扬了",
         "考上了",
@@ -131,7 +143,7 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "what should I cook tonight",
         "it might rain tomorrow",
         "I went to the supermarket",
-        "I took the bus today",
+        "I took the bus",
         "just a normal day",
         "nothing much happened",
         "same as usual, nothing special",
@@ -141,11 +153,38 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "晚上做什么菜",
         "明天可能下雨",
         "去超市买了东西",
-        "今天坐公交上班",
+        "坐公交上班",
         "普普通通的一天",
         "没什么特别的事",
         "一般般吧，老样子",
         "天气预报说要降温",
+        # facts of a life, said plainly, on the topics the low and good prototypes are about (pets,
+        # family, work, money, health, moving, partners): the embedder reads topic first, so the
+        # plain version of each topic must be there for a feeling to be what tips the balance
+        "we have two cats",
+        "my sister lives in another city",
+        "I work at a bank",
+        "my son started school this year",
+        "my ex lives in London now",
+        "I earn about five thousand a month",
+        "I have a dentist appointment next week",
+        "I moved to a new flat",
+        "my cousin borrowed some money from me",
+        "I'm learning to play the guitar",
+        "my daughter is seven",
+        "my boyfriend and I are planning a trip",
+        "我家养了两只猫",
+        "我妹妹住在外地",
+        "我在银行上班",
+        "我儿子今年上小学",
+        "我前男友现在住在上海",
+        "我一个月工资五千左右",
+        "下周要去看牙医",
+        "我搬了新家",
+        "表哥找我借了点钱",
+        "我在学吉他",
+        "我女儿七岁了",
+        "我和男朋友打算去旅行",
     ),
 }
 LOSSES: dict[bool, tuple[str, ...]] = {
@@ -245,10 +284,13 @@ class Prototypes:
         return cls.from_vectors(list(embed(cls.texts())))
 
     def feel(self, vector: np.ndarray) -> Felt:
+        """The nearer of "low" and "good", against "neutral": the feeling when it beats the plain
+        version of the same topics, by how much; else "neutral", by how much that leads."""
         v = _unit(np.asarray(vector, dtype=np.float32))
         means = {label: _nearest(group @ v) for label, group in self.feelings.items()}
-        order = sorted(means, key=lambda k: means[k], reverse=True)
-        return Felt(order[0], means[order[0]] - means[order[1]])
+        felt: Label = "low" if means["low"] >= means["good"] else "good"
+        lead = means[felt] - means["neutral"]
+        return Felt(felt, lead) if lead >= 0 else Felt("neutral", -lead)
 
     def loss(self, vector: np.ndarray) -> float:
         """How much closer to a loss than to an ordinary line (positive: a loss)."""
