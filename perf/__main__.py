@@ -27,6 +27,7 @@ AREAS: dict[str, str] = {
     "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",
+    "meaning": "perf.eval.meaning_dev",
     "suites": "perf.eval.suites",
     "locomo": "perf.eval.locomo",
     "faults": "perf.campaigns.faults",

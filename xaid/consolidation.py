@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass
 
 import apsw
 import numpy as np
@@ -27,7 +28,8 @@ from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
-from .mood import tracker
+from .mood import meaning, tracker
+from .mood.classifier import BASELINE_AROUSAL, Reading
 from .providers.base import ChatMessage, GenerateRequest
 from .scheduler import arm, fire
 from .settings import Settings
@@ -42,6 +44,12 @@ log = logging.getLogger(__name__)
 FENCE_RETRIES = (
     20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Felt:
+    closing: MoodState  # the mood at the session's last word, with what meaning read
+    losses: frozenset[int]  # the user's messages that meaning read as a loss
 
 
 class Consolidation:
@@ -62,6 +70,7 @@ class Consolidation:
         self.queue = queue
         self.embeddings = embeddings
         self.counters = counters
+        self._prototypes: meaning.Prototypes | None = None  # embedded on first use
 
     @property
     def profile(self) -> EmbedProfile:
@@ -119,6 +128,9 @@ class Consolidation:
             if agent_config.mood_enabled(agent.config)
             else None
         )
+        felt = await self._felt(agent_id, messages, closing, ended)
+        if felt is not None:
+            closing = felt.closing
         # the rules and the turns' values compute for seconds on a long session: off the loop
         d = await cpu.run(draft.draft, messages, intensity, closing, agent.name)
         turns = await cpu.run(utterances.from_messages, messages, intensity)
@@ -136,7 +148,9 @@ class Consolidation:
         else:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
-        arms = await cpu.run(arm.matters, d, closing)
+        arms = await cpu.run(
+            arm.matters, d, closing, felt.losses if felt is not None else frozenset()
+        )
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
         episode_id = await db.run(
             self._write,
@@ -159,6 +173,56 @@ class Consolidation:
                 self.clock.now_ms(),
             )
         return episode_id
+
+    async def _felt(
+        self,
+        agent_id: str,
+        messages: list[session_sql.Message],
+        closing: MoodState | None,
+        ended: int,
+    ) -> _Felt | None:
+        """The session read by meaning (mood/meaning.py): the feeling it carries to the next day and
+        the user's messages that tell of a loss. Where meaning reads a feeling the rules did not
+        (a layoff said as "被优化了", "not my best week"), it is stored as a reading at the session's
+        last word, so tomorrow's tone carries it; not when a newer reading exists (a later session
+        already moved the mood). None without mood, or with an embedder whose cuts were not measured."""
+        said = [m for m in messages if m.role == "user" and m.text.strip()]
+        if closing is None or not said or self.embeddings.profile.name != "use":
+            return None
+        if self._prototypes is None:
+            vectors = await self.embeddings.embed_readable(meaning.Prototypes.texts())
+            if any(v is None for v in vectors):
+                return None
+            self._prototypes = meaning.Prototypes.from_vectors(
+                [v for v in vectors if v is not None]
+            )
+        bank = self._prototypes
+        texts = [meaning.session_text([m.text for m in said]), *(m.text for m in said)]
+        vectors = await self.embeddings.embed_readable(texts)
+        if vectors[0] is None:
+            return None
+        losses = frozenset(
+            m.message_id
+            for m, v in zip(said, vectors[1:], strict=True)
+            if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
+        )
+        felt = bank.feel(vectors[0])
+        carried = meaning.closing_valence(closing.valence, closing.confidence, felt)
+        if meaning.band(carried) == meaning.band(closing.valence):
+            return _Felt(closing, losses)
+        reading = Reading(
+            valence=meaning.READ_VALENCE * (1 if carried > 0 else -1 if carried < 0 else 0),
+            arousal=max(closing.arousal, BASELINE_AROUSAL),
+            fatigue=closing.fatigue,
+            intensity=meaning.INTENSITY,
+            confidence=meaning.CONFIDENCE,
+            cues=(f"meaning:{felt.label}",),
+            lasting=meaning.LOSS_LASTING if losses else 1.0,
+        )
+        cfg = self.settings.config.mood
+        moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
+        self.counters["mood_by_meaning"] += moved is not None
+        return _Felt(moved or closing, losses)
 
     def _write_turns(
         self,

@@ -24,11 +24,10 @@ from .. import clock
 from ..clock import Clock
 from ..errors import Emit
 from ..live import LiveSessions
-from ..memory import compress, forget, forget_request, pack, persona, retrieve
+from ..memory import compress, forget_request, pack, persona, retrieve
 from ..memory.cues import Cues
 from ..memory.embeddings import Embeddings
 from ..memory.erase import Eraser, Erasure
-from ..memory.forget_request import ForgetRequest
 from ..mood import tone
 from ..mood.classifier import Classifier
 from ..mood.state import MoodState
@@ -40,8 +39,9 @@ from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text.lang import Lang, language
-from . import agent_config, prompt, words
+from . import agent_config, forgetting, prompt, words
 from .agent_config import AgentConfig
+from .forgetting import Forgotten
 from .generation import GenerationQueue
 from .opening import OpeningGuard, fix_head
 from .reply import Timings, TurnReply
@@ -85,24 +85,6 @@ class ShownBlock:
     message_id: int  # the user message they were shown before
     text: str
     keys: frozenset[tuple[str, int]]
-
-
-@dataclass(frozen=True, slots=True)
-class Forgotten:
-    """What a forget request in the conversation deleted (xaid.memory.forget_request)."""
-
-    request: ForgetRequest
-    deleted: int
-    message_ids: tuple[int, ...]
-
-    def to_wire(self) -> dict[str, Any]:
-        # The topic's words are the ones the user just typed; what "that" was is not echoed back.
-        return {
-            "kind": self.request.kind,
-            "what": self.request.what,
-            "deleted": self.deleted,
-            "message_ids": list(self.message_ids),
-        }
 
 
 @dataclass
@@ -197,9 +179,12 @@ class Turns:
         # A client's character card per session (the OpenAI-compatible surface); in memory like the
         # profile snapshot: the client sends it with every request.
         self.cards: dict[str, str] = {}
+        # A question back about what to forget, waiting for the next turn's yes (conversation.forgetting).
+        self.pending: dict[str, forgetting.Pending] = {}
 
     def closed(self, session_id: str) -> None:
         self.cards.pop(session_id, None)
+        self.pending.pop(session_id, None)
         self.shown.pop(session_id, None)
         self.profiles.pop(session_id, None)
         self.folds.pop(session_id, None)
@@ -298,7 +283,11 @@ class Turns:
         return dataclasses.replace(recalled, memory_ms=memory_ms)
 
     async def _store_user(
-        self, agent: Agent, agent_cfg: AgentConfig, msg: Message, request: ForgetRequest | None
+        self,
+        agent: Agent,
+        agent_cfg: AgentConfig,
+        msg: Message,
+        planned: forgetting.Plan | None,
     ) -> _Heard:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
         verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
@@ -307,13 +296,8 @@ class Turns:
         cfg = self.settings.config
         reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         asked_text = msg.text
-        if request is not None:
-            msg = dataclasses.replace(msg, text=forget_request.placeholder(request))
-        holds = (
-            forget.term_matcher(request.terms)
-            if request is not None and request.kind == "topic"
-            else None
-        )
+        if planned is not None and planned.confirmed is None:  # a "yes" is stored as said
+            msg = dataclasses.replace(msg, text=forget_request.placeholder(planned.request))
 
         def write(conn: apsw.Connection) -> _Heard:
             sql.require_open(conn, msg.session_id)
@@ -322,14 +306,10 @@ class Turns:
             at_ms = clock.for_state(msg.ts_ms, self.clock)  # the message keeps its own time
             verdict = None
             forgotten = None
-            if request is not None:
-                if request.kind == "topic":
-                    deleted, ids = forget.forget_terms(conn, agent.agent_id, request.terms)
-                else:
-                    deleted, ids = forget.forget_previous(
-                        conn, agent.agent_id, msg.session_id, stored.message_id or 0
-                    )
-                forgotten = Forgotten(request, deleted, tuple(ids))
+            if planned is not None:
+                forgotten = forgetting.carry_out(
+                    conn, agent.agent_id, msg.session_id, stored.message_id or 0, planned
+                )
                 verdict = fire.Verdict(None, "the user asked to forget something")
             elif cfg.scheduler.enabled and agent_cfg.memory:
                 said = reading.valence if reading is not None and reading.confidence > 0 else None
@@ -346,12 +326,19 @@ class Turns:
             asked = retrieve.read_cues(conn, agent.agent_id, asked_text, msg.ts_ms)
             return _Heard(stored, mood, verdict, forgotten, asked)
 
-        if request is None:
+        if planned is None:
             with anyio.CancelScope(shield=True):
                 return await self.db.run(write)
         # A request to forget takes the one erase path (memory.erase): fence, delete, indexes,
-        # checkpoint, and the copies in memory (this session's profile and shown memories among them).
-        return await self.eraser.erase(agent.agent_id, write, holds)
+        # checkpoint, and the copies in memory (this session's profile and shown memories among
+        # them; all of the agent's, since a match by meaning has no words to test them by).
+        heard = await self.eraser.erase(agent.agent_id, write)
+        done = heard.forgotten
+        if done is not None and done.decision == "ask" and done.resolution is not None:
+            self.pending[msg.session_id] = forgetting.Pending(
+                done.request, done.resolution, heard.user.message_id or 0
+            )
+        return heard
 
     async def _reuse_user(self, sid: str, message_id: int) -> Message:
         """A regenerate: the user's stored words stay as they are, what was answered after them goes.
@@ -447,9 +434,16 @@ class Turns:
                 retrieve.read_cues, agent.agent_id, user.text, user.ts_ms
             )
             return _Heard(user, None, None, None, asked_cues)
-        asked = forget_request.parse(turn.text)
+        planned = await forgetting.plan(
+            self.db,
+            self.embeddings,
+            agent.agent_id,
+            turn.text,
+            turn.ts_ms,
+            self.pending.pop(sid, None),  # answered now, or cancelled by anything but a yes
+        )
         msg = Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
-        heard = await self._store_user(agent, agent_cfg, msg, asked)
+        heard = await self._store_user(agent, agent_cfg, msg, planned)
         if heard.forgotten is not None:  # the erase path took it out of the -wal file too
             self._count_forgotten(heard.forgotten)
         return heard
@@ -507,9 +501,7 @@ class Turns:
             folded_upto=view.uptos,
             memories=retrieve.render(framing.fresh, lang) if framing.fresh else None,
             suggestion=verdict.directive(lang) if verdict else None,
-            forgotten=forget_request.instruction(forgotten.request, forgotten.deleted)
-            if forgotten is not None
-            else None,
+            forgotten=forgotten.instruction() if forgotten is not None else None,
             shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
             lang=lang,
             instructions=agent_cfg.system_prompt,
@@ -638,6 +630,7 @@ class Turns:
         counters = self.counters
         counters["forget_requests"] += 1
         counters[f"forget_requests_{forgotten.request.kind}"] += 1
+        counters[f"forget_decisions_{forgotten.decision}"] += 1
         counters["forget_requests_deleted"] += forgotten.deleted
         if not forgotten.deleted:
             counters["forget_requests_unmatched"] += 1

@@ -43,7 +43,7 @@ from ..store import recall as recall_sql
 from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..text import cjk
-from . import index, persona, rewrite
+from . import forget_topic, index, persona, rewrite
 from .utterances import CHATTER_VALUE
 
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
@@ -555,6 +555,89 @@ def forget_previous(
         )
     count = _delete_message_rows(conn, doomed)
     return count + _delete_derived(conn, agent_id, doomed), doomed
+
+
+def candidates(
+    conn: apsw.Connection, agent_id: str, now_ms: int, skip: Sequence[str] = ()
+) -> list[forget_topic.Candidate]:
+    """The user turns a topic may refer to: the agent's most recent ``forget_topic.MAX_CANDIDATES``
+    of the last ``forget_topic.CANDIDATE_DAYS`` days before ``now_ms``, newest first, leaving out
+    the ``skip`` texts (the placeholders of earlier requests)."""
+    rows = conn.execute(
+        "SELECT message_id, session_id, ts_ms, text FROM messages WHERE agent_id = ? AND role = 'user' "
+        "AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms DESC, message_id DESC LIMIT ?",
+        (
+            agent_id,
+            now_ms - forget_topic.CANDIDATE_DAYS * DAY_MS,
+            now_ms,
+            forget_topic.MAX_CANDIDATES,
+        ),
+    )
+    return [forget_topic.Candidate(*row) for row in rows if row[3] not in skip]
+
+
+def message_text(conn: apsw.Connection, agent_id: str, message_id: int) -> str | None:
+    row = conn.execute(
+        "SELECT text FROM messages WHERE message_id = ? AND agent_id = ?", (message_id, agent_id)
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def forget_messages(
+    conn: apsw.Connection,
+    agent_id: str,
+    message_ids: Sequence[int],
+    also: Sequence[int] = (),
+) -> tuple[int, list[int]]:
+    """The user turns ``message_ids`` (what a topic was matched to by meaning, forget_topic.py), the
+    replies to them, the "Earlier" folds that quote them, what was made of them alone (turns, facts,
+    highlights by provenance), and wherever else their words are held: an episode's or the
+    profile's sentences, a fact, a recall topic, a later message quoting them
+    (``forget_topic.holding``). ``also``: further messages of the agent to delete with them (the
+    question back that named the turn). The count deleted and the ids of the messages."""
+    said = [
+        (mid, row[0], row[1])
+        for mid in message_ids
+        if (
+            row := conn.execute(
+                "SELECT session_id, text FROM messages WHERE message_id = ? AND agent_id = ? "
+                "AND role = 'user'",
+                (mid, agent_id),
+            ).fetchone()
+        )
+        is not None
+    ]
+    replies = [r for mid, sid, _ in said for r in _replies_to(conn, sid, mid)]
+    for mid, sid, _ in said:
+        conn.execute(
+            "DELETE FROM compressions WHERE session_id = ? AND upto_message_id >= ?", (sid, mid)
+        )
+    owned = [
+        m
+        for m in also
+        if conn.execute(
+            "SELECT 1 FROM messages WHERE message_id = ? AND agent_id = ?", (m, agent_id)
+        ).fetchone()
+    ]
+    doomed = sorted({mid for mid, _, _ in said} | set(replies) | set(owned))
+    count = _delete_message_rows(conn, doomed)
+    count += _delete_derived(conn, agent_id, doomed)
+    holds = forget_topic.holding([text for _, _, text in said])
+
+    def matches(text: str) -> int:
+        return int(holds(text))
+
+    conn.create_scalar_function(MATCH_FUNCTION, matches, 1, deterministic=True)  # type: ignore[arg-type]
+    count += _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", (), holds)
+    return count, doomed
+
+
+def replies_to(conn: apsw.Connection, message_id: int) -> list[int]:
+    """The assistant and tool messages that answered user message ``message_id``."""
+    row = conn.execute(
+        "SELECT session_id FROM messages WHERE message_id = ?", (message_id,)
+    ).fetchone()
+    return [] if row is None else _replies_to(conn, row[0], message_id)
 
 
 def _replies_to(conn: apsw.Connection, session_id: str, message_id: int) -> list[int]:

@@ -33,6 +33,9 @@ class ForgetRequest:
         str, ...
     ] = ()  # a topic's words, all of which a memory must hold (empty for "previous")
     lang: Literal["en", "zh"] = "en"
+    # The topic as the user put it ("my cousin's money trouble", "那个老同学"), for matching by
+    # meaning (forget_topic.py); empty for "previous".
+    phrase: str = ""
 
     @property
     def what(self) -> str | None:
@@ -68,13 +71,19 @@ _PREVIOUS_EN = re.compile(
     r"|everything i (?:just )?(?:said|told you)|i (?:just |ever )?said (?:that|this|anything|it)"
     r"|(?:that )?i (?:just )?said that|i (?:ever )?(?:told you|mentioned) (?:that|this|it)|the last thing)$"
 )
+# When the user says they said it: kept out of the topic's words, read by forget_topic as a time.
+_WHEN_EN = (
+    r"(?:the other (?:night|day|evening|week|time)|last (?:night|week|time|month|weekend|\w+day)"
+    r"|yesterday|earlier(?: today)?|before|this (?:morning|week)|on \w+day|recently|once|at some point"
+    r"|(?:a few|a couple of|two|three|several|\d+) (?:days|weeks) ago)"
+)
 _TOPIC_EN = (
     re.compile(
         r"^(?:all |everything |anything |what )?(?:(?:of )?the (?:stuff|things?|parts?|bits?|details?) )?"
         r"(?:that |which )?"
         r"i(?:'ve| have)? (?:just |ever |already )?"
         r"(?:told you|said(?: to you)?|mentioned|shared|wrote|talked about|said anything)"
-        r"(?: to you)? (?:about|regarding|concerning|of|on) (?P<t>.+)$"
+        rf"(?: to you)?(?: {_WHEN_EN})? (?:about|regarding|concerning|of|on) (?P<t>.+)$"
     ),
     re.compile(
         r"^(?:that |the fact that )?i(?:'ve| have)? (?:ever |just )?"
@@ -154,10 +163,13 @@ def _clauses_en(text: str) -> list[str]:
     return [c.strip() for c in re.split(r"[.!?;\n]+", norm) if c.strip()]
 
 
-def _topic_terms_en(phrase: str) -> tuple[str, ...] | None:
+def _topic_phrase_en(phrase: str) -> str:
     phrase = re.split(r",|\bbecause\b|\bsince\b|\bbut\b", phrase)[0]
-    phrase = _TAIL.sub("", phrase.strip()).strip()
-    words = [w for w in re.findall(r"[\w'-]+", phrase)]
+    return _TAIL.sub("", phrase.strip()).strip()
+
+
+def _topic_terms_en(phrase: str) -> tuple[str, ...] | None:
+    words = [w for w in re.findall(r"[\w'-]+", _topic_phrase_en(phrase))]
     words = [w[:-2] if w.endswith("'s") else w for w in words]
     if words and all(w in _PRONOUN for w in words):
         return ()  # "what I said about that": the previous message
@@ -165,7 +177,56 @@ def _topic_terms_en(phrase: str) -> tuple[str, ...] | None:
     return terms or None
 
 
+def _topic_en(phrase: str) -> ForgetRequest | None:
+    """A topic named in English: its words, and the phrase for matching by meaning."""
+    terms = _topic_terms_en(phrase)
+    if terms is None:
+        return None
+    if not terms:
+        return ForgetRequest("previous")
+    return ForgetRequest("topic", terms, phrase=_topic_phrase_en(phrase))
+
+
+# "I'd rather you didn't remember ...": said as a wish, meant as "don't remember".
+_RATHER_EN = re.compile(
+    r"\b(?:i'd|i would) (?:rather|prefer(?: it)?(?: if)?) you (?:didn't|did not|not|wouldn't|would not) "
+    r"(?=remember|keep|save|store|hold on to)"
+)
+# "Pretend I never said (anything about) X": the words are to be as if unsaid.
+_PRETEND_EN = re.compile(
+    rf"^{_FILLER}{_POLITE}(?:just )?(?:pretend|act (?:like|as if)|imagine) (?:that )?(?:i|we) "
+    r"(?:never|didn't|did not|haven't|have not) (?:ever )?(?:said|say|told you|tell you|mentioned|mention"
+    r"|brought up|bring up|shared|share|talked about|talk about)"
+    r"(?: (?:anything|any of (?:that|this|it)|that|this|it))?(?P<rest>.*)$"
+)
+# The object first, the verb after a comma: "what I told you the other night about X, please forget it".
+_OBJECT_FIRST_EN = re.compile(
+    rf"^{_FILLER}(?P<obj>(?:what|everything|all|anything|the (?:stuff|things?|bits?|part)|that (?:stuff|thing|bit))"
+    rf"\b.+?)\s*,\s*{_POLITE}{_VERB}(?:\s+(?:it|that|this|them|those|it all|all of it|all that))?$"
+)
+_SPEECH_EN = re.compile(
+    r"\bi(?:'ve| have)? (?:\w+ )?(?:told you|said|mentioned|shared|talked)\b|\babout\b"
+)
+# "Forget about the meeting for a sec and help me ...": the subject set aside for a task, not memory.
+_BUSY_EN = re.compile(
+    r"\bfor (?:a|one) (?:sec|second|moment|minute|bit|while)\b|\band (?:help|tell|let|let's|can|could|write"
+    r"|look|focus|just|give|show|do|get|make|answer|explain|check|read)\b"
+)
+
+
 def _parse_en(clause: str, whole: str) -> ForgetRequest | None:
+    clause = _RATHER_EN.sub("don't ", clause)
+    if p := _PRETEND_EN.match(clause):
+        rest = _TAIL.sub("", p.group("rest")).strip(" ,")
+        rest = re.sub(rf"^(?:{_WHEN_EN}\s*)?", "", rest).strip(" ,")
+        if not rest:
+            return ForgetRequest("previous")
+        t = re.match(r"^(?:about|regarding|concerning|of|on) (?P<t>.+)$", rest)
+        return _topic_en(t.group("t")) if t else None
+    if o := _OBJECT_FIRST_EN.match(_TAIL.sub("", clause)):
+        if not _SPEECH_EN.search(o.group("obj")):
+            return None
+        clause = f"{o.group('verb')} {o.group('obj')}"
     m = _EN_REQUEST.match(clause)
     if m is None:
         return None
@@ -188,19 +249,16 @@ def _parse_en(clause: str, whole: str) -> ForgetRequest | None:
         t = pattern.match(obj)
         if t is None:
             continue
-        if number >= 2 and trailing and not from_memory and not _TAIL.fullmatch(" " + trailing):
+        bare = verb == "forget" and number >= 2 and not from_memory
+        if bare and trailing and not _TAIL.fullmatch(" " + trailing):
             return (
                 None  # "forget about the loan, I'll pay it": dropping the subject, not the memory
             )
-        terms = _topic_terms_en(t.group("t"))
-        if terms is None:
-            return None
-        return ForgetRequest("topic", terms) if terms else ForgetRequest("previous")
+        if bare and _BUSY_EN.search(t.group("t")):
+            return None  # "forget about the meeting for a sec and help me": set aside for a task
+        return _topic_en(t.group("t"))
     if from_memory:  # "delete my ex from your memory"
-        terms = _topic_terms_en(re.split(r"\bfrom\b", head)[0])
-        if terms is None:
-            return None
-        return ForgetRequest("topic", terms) if terms else ForgetRequest("previous")
+        return _topic_en(re.split(r"\bfrom\b", head)[0])
     return None
 
 
@@ -280,20 +338,26 @@ def _about_speech(x: str) -> bool:
 
 def _deletable_zh(x: str) -> bool:
     """ "删" takes speech ("删掉刚才那句", "把这个删了"), not things ("删掉这个文件", "把照片删掉");
-    a 关于 frame, when its head is speech ("删掉关于阿飞的记录", not "删掉关于阿飞的照片")."""
-    if _PREVIOUS_ZH.fullmatch(x):
+    a 关于 frame, when its head is speech ("删掉关于阿飞的记录", not "删掉关于阿飞的照片"); anything
+    taken "from your memory" ("把徒步的计划从你记忆里删掉")."""
+    if _PREVIOUS_ZH.fullmatch(x) or _FROM_MEMORY_ZH.search(x):
         return True
     if re.search(r"关于|有关", x):
         return _about_speech(x)
     return bool(_SPEECH_STRONG_ZH.search(x))
 
 
+# When it was said ("上回", "那天晚上", "上周"): kept out of the topic, read by forget_topic as a time.
+_WHEN_ZH = (
+    r"(?:上回|上次|那天晚上|那天|那晚|那次|前几天|前两天|前阵子|前段时间|昨天晚上|昨天|昨晚|前天|上周|上礼拜"
+    r"|上个星期|上星期|上个月|这几天|最近|刚才|刚刚|之前|以前)"
+)
 _TOPIC_LEAD = re.compile(
-    r"^(?:我|我们)?(?:刚才|之前|以前|上次)?(?:跟你|和你|对你|给你)?"
+    rf"^(?:我|我们)?{_WHEN_ZH}?(?:我)?(?:跟你|和你|对你|给你)?"
     r"(?:说的|说过的|讲的|讲过的|告诉你的|提到的|提过的|聊的|聊过的)?(?:那些|那个|那件)?(?:关于|有关)?"
 )
 _TOPIC_TRAIL = re.compile(
-    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|相关的|有关的|事情|的|都|全部|全|也|给)+$"
+    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|那个事|那事|这事|相关的|有关的|事情|的|都|全部|全|也|给|你|就)+$"
 )
 _TOPIC_TRAIL_END = re.compile(r"(?:都|全部|全|也|给)+$")
 _NEVER_MIND_ZH = re.compile(r"算了|没关系|无所谓|不重要|没事|不要紧|随便")
@@ -323,7 +387,7 @@ def _object_zh(x: str) -> ForgetRequest | None:
         return ForgetRequest("previous", lang="zh")
     if len(core) < 2:
         return None
-    return ForgetRequest("topic", (core,), "zh")
+    return ForgetRequest("topic", (core,), "zh", core)
 
 
 def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
@@ -332,10 +396,16 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
     if _QUESTION_ZH.search(clause):
         return None  # "你忘了我说过的话吗", "你还记得什么"
     if m := _BA.match(clause):
-        x = _FROM_MEMORY_ZH.sub("", m.group("x"))
+        x = m.group("x")
         if m.group("v").startswith(("删", "抹", "清", "去")) and not _deletable_zh(x):
             return None  # "把照片删掉" is a task
-        return _object_zh(x)
+        return _object_zh(_FROM_MEMORY_ZH.sub("", x))
+    if m := _UNSAID_ZH.match(clause):  # "工资那件事就当我没说过", "…，你就当没听过吧"
+        x = m.group("x")
+        if x:
+            return _object_zh(x)
+        named = _named_before(clause, whole)
+        return _object_zh(named) if named is not None else ForgetRequest("previous", lang="zh")
     if m := _DONT_KEEP.match(clause):
         pre, x = m.group("pre"), m.group("x")
         pre = re.sub(rf"^{_ZH_POLITE}", "", pre)
@@ -355,7 +425,7 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
             return _object_zh(about)  # "关于工资的事，别记了": the topic is the clause before
         return _object_zh(obj)
     if _BARE_ZH.match(clause):  # "关于我换工作的事，你就忘了吧": the topic is the clause before
-        about = _about_before(clause, whole)
+        about = _about_before(clause, whole) or _named_before(clause, whole)
         if about is None or _NEVER_MIND_ZH.search(whole):
             return None  # "算了，忘了吧": never mind
         return _object_zh(about)
@@ -393,9 +463,38 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
         return _object_zh(x) if _deletable_zh(x) else None
     if m := _OBJECT_FIRST.match(clause):
         x = clause[: m.start("v")]  # with any 那 the polite lead took: "那段话忘了吧"
-        if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x) and not _NEVER_MIND_ZH.search(whole):
+        if _NEVER_MIND_ZH.search(whole):
+            return None
+        if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x):
             return ForgetRequest("previous", lang="zh")  # only speech: "那张照片删掉" stays a task
+        if _NAMED_ZH.fullmatch(x):  # "我朋友的那些事你都忘了吧": a topic, then the verb
+            return _object_zh(x)
     return None
+
+
+# "当我没说过", "就当没听过吧", "当我没提过": the words to be as if unsaid, with what they are
+# about before them in the clause ("工资那件事就当我没说过") or in the clause before.
+_UNSAID_ZH = re.compile(
+    rf"^{_ZH_POLITE}(?P<x>.*?)(?:你)?(?:就|也|都|还是)?(?:当|当作|当做|权当)(?:作|做|成)?(?:我|是我)?(?:从来|从)?"
+    rf"(?:没|没有)(?:说|讲|提|听|听见|听到|告诉你|跟你说)(?:过|起|到|起过)?(?:这些|这事|这个|那些)?{_ZH_END}$"
+)
+# A clause that names what was said: "上回说的那个老同学的事", "我表哥欠钱的事", "工资那件事".
+_NAMED_ZH = re.compile(
+    r"(?:.*(?:说的|说过的|讲的|讲过的|提的|提过的|提到的|聊的|聊过的|告诉你的).+"
+    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|的记录|的话|的内容|的计划))(?:你|都|就|也|全|全部|给)*"
+)
+
+
+def _named_before(clause: str, whole: str) -> str | None:
+    """What the clause before ``clause`` names, when it names something said ("上回说的那个老同学的事")."""
+    clauses = _clauses_zh(whole)
+    at = clauses.index(clause) if clause in clauses else -1
+    if at <= 0:
+        return None
+    before = clauses[at - 1]
+    if _QUESTION_ZH.search(before) or not (_NAMED_ZH.fullmatch(before) or _framed(before)):
+        return None
+    return before
 
 
 def _about_before(clause: str, whole: str) -> str | None:
@@ -444,6 +543,43 @@ def parse(text: str) -> ForgetRequest | None:
         if (found := _parse_en(clause, text)) is not None:
             return found
     return None
+
+
+# The answer to the question back ("Do you mean …?"): a short yes, with no "no" in it. Anything
+# else, including silence on the matter, cancels: a forget is never carried out on a maybe.
+_YES_EN = re.compile(
+    r"^(?:yes|yeah|yep|yup|yea|sure|right|correct|exactly|indeed|affirmative|ok(?:ay)?|please do|do it"
+    r"|that(?:'s| is) (?:it|the one|right|correct)|that one|go ahead)\b[\s,.!]*"
+    r"(?:(?:please|thanks|thank you|that(?:'s| is) (?:it|the one|right)|that one|forget it|delete it"
+    r"|go ahead|do it)[\s,.!]*)*$"
+)
+_YES_ZH = re.compile(
+    r"^(?:对|是|是的|对的|对对|对对对|嗯|嗯嗯|没错|就是|就是这个|就是那个|就是它|是这个|是那个|好|好的|可以|行|确定|删吧|忘了吧"
+    r"|删掉吧|忘掉吧)+[，,。.！!~～吧啊呀的]*(?:删吧|删掉吧|忘了吧|忘掉吧|谢谢)?[，,。.！!~～]*$"
+)
+
+
+def confirms(text: str) -> bool:
+    """Whether ``text`` answers the question back with yes ("yes", "yep, that one", "对", "是的",
+    "嗯嗯，删吧"); a "no", a question or anything longer cancels."""
+    said = " ".join(text.lower().replace("\u2019", "'").split())
+    if not said or len(said) > 40:
+        return False
+    return bool(_YES_ZH.match(said) if cjk.has(said) else _YES_EN.match(said))
+
+
+def ask_instruction(lang: str, gist: str) -> str:
+    """The directive for a request whose topic is not clear: ask back about the one candidate,
+    in a few of the user's own words, and say that nothing is deleted until they confirm."""
+    if lang == "zh":
+        return (
+            f"对方请你忘掉一些事，但不确定指的是哪一段。只问一句：“你是说“{gist}”这件事吗？”"
+            "请对方回答“对”或“不是”。还没有删除任何内容，不要说已经忘了。"
+        )
+    return (
+        f'They asked you to forget something, but it is not clear which. Ask only: "Do you mean when you '
+        f'said: {gist}?" and ask them to answer yes or no. Nothing is deleted yet; do not say it is forgotten.'
+    )
 
 
 def placeholder(request: ForgetRequest) -> str:

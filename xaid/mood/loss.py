@@ -10,6 +10,7 @@ import re
 
 from . import lexicon_en as en
 from . import lexicon_zh as zh
+from .meaning import LOSS_MARGIN
 
 _KIN_EN = "|".join(sorted(en.KIN, key=len, reverse=True))
 _KIN_ZH = "|".join(sorted(zh.KIN, key=len, reverse=True))
@@ -29,3 +30,42 @@ _PATTERNS = (
 def losses(text: str) -> list[str]:
     """The spans that say someone close has died (none for most messages)."""
     return [m.group() for pattern in _PATTERNS for m in pattern.finditer(text)]
+
+
+# The lexicons' words for a death or grave news (GRIEF, GRAVE), and a break-up, which the lexicons
+# file under hurt: what the rules call a loss whatever else the message says.
+_LOSS_CUES = (en.GRIEF, en.GRAVE)
+_WORDS_EN = (
+    *tuple(w for w, (cue, _) in (en.CUES | en.IDIOMS).items() if cue in _LOSS_CUES),
+    "broke up",
+    "break-up",
+    "breakup",
+    "divorce",
+    "divorced",
+)
+_WORDS_ZH = (
+    *tuple(w for w, (cue, _) in (zh.CUES | zh.IDIOMS).items() if cue in _LOSS_CUES),
+    "分手",
+    "离婚",
+)
+_WORD_EN = re.compile(
+    r"\b(?:" + "|".join(re.escape(w) for w in sorted(_WORDS_EN, key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def ruled(text: str) -> bool:
+    """Whether the rules read a loss: a death said without a word for dying (``losses``), or a
+    word of the lexicons for a death, grave news or a break-up."""
+    return bool(losses(text) or _WORD_EN.search(text) or any(w in text for w in _WORDS_ZH))
+
+
+def is_loss(text: str, meaning_margin: float | None = None) -> bool:
+    """A loss by the rules, or by meaning: ``meaning_margin`` is ``meaning.Prototypes.loss`` of the
+    text's vector (None without an embedder that reads it). Meaning also vetoes a rule word used
+    for a thing ("my phone died": the word of a death, the meaning of a flat battery)."""
+    if meaning_margin is None:
+        return ruled(text)
+    if meaning_margin >= LOSS_MARGIN:
+        return True
+    return ruled(text) and meaning_margin > -LOSS_MARGIN

@@ -62,3 +62,14 @@ def reset(conn: apsw.Connection, agent_id: str, at_ms: int, cfg: MoodConfig) -> 
     state = neutral(at_ms, params(cfg))
     sql.save(conn, agent_id, state, "reset", keep=cfg.history_limit)
     return state
+
+
+def observe_if_latest(
+    conn: apsw.Connection, agent_id: str, reading: Reading, at_ms: int, cfg: MoodConfig
+) -> MoodState | None:
+    """``observe`` at ``at_ms`` unless the stored mood changed after it (a later turn moved it
+    since: that is the mood now, and an older reading must not override it). The new state, or None."""
+    state = sql.get(conn, agent_id)
+    if state is not None and state.updated_ms > at_ms:
+        return None
+    return observe(conn, agent_id, reading, at_ms, cfg, None)

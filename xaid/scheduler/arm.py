@@ -7,7 +7,12 @@ Three scenes, in English and Chinese, decided by rules over what consolidation a
   Errands ("oil change", "买菜") are not matters;
 - worry: the same, when the session also carries fear or nerves about it; a fortnight's window;
 - emotion: the session closed on a strong low (exhausted, sad, angry) that was not a joke; ask
-  from six hours later (typically the next morning) for three days.
+  from six hours later (typically the next morning) for three days;
+- loss: the session told of a death, a break-up or a grave diagnosis (mood.loss: the rules and,
+  from consolidation, meaning). A loss is never a matter to ask about: no "how did it go" is
+  armed on it (not on the funeral next Friday either), and instead of the emotion item a gentle
+  check-in about the person ("thinking of you") is, from the next day for a week; firing it is
+  mood-gated like everything else (fire.py: never while the user is very low right now).
 Nothing is armed from a session in which the user asked not to have it brought up, and a plan
 called off later in the same session is dropped. Keywords (plus the outcome words of the event:
 "passed", "offer", "出院") tell that the matter came up again, in either language.
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 from .. import clock
 from ..clock import DAY_MS, HOUR_MS
 from ..memory.draft import Draft, Utterance
+from ..mood import loss
 from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, features, stopwords, timeparse
@@ -232,12 +238,14 @@ _TOPIC = {
         "emotion": 'how they are doing now; last time they sounded {feeling}: "{said}"',
         "worn": "worn out",
         "low": "low",
+        "loss": 'how they are holding up; they told you of a loss, which is not a matter to ask about: "{said}"',
     },
     "zh": {
         "plan": '后来怎么样了："{said}"',
         "emotion": '现在怎么样；上次听起来{feeling}："{said}"',
         "worn": "很疲惫",
         "low": "情绪低落",
+        "loss": '对方最近怎么样；对方说过一件伤心事，那件事本身不要追问："{said}"',
     },
 }
 
@@ -298,17 +306,31 @@ def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     )
 
 
-def matters(d: Draft, closing: MoodState | None) -> list[Arm]:
+def _loss(d: Draft, said: Utterance) -> Arm:
+    """The check-in after a loss: about the person, from the next day for a week, never about
+    the loss itself (fire.Verdict.directive words it as "thinking of you")."""
+    text = said.message.text
+    topic = _TOPIC[language([text])]["loss"].format(said=_short(text))
+    return Arm(topic, keywords(text), "loss", d.ended_ms + DAY_MS, d.ended_ms + 7 * DAY_MS, 0.9)
+
+
+def matters(d: Draft, closing: MoodState | None, losses: frozenset[int] = frozenset()) -> list[Arm]:
+    """What the session leaves to ask about later. ``losses``: the ids of the user's messages that
+    meaning read as a loss (consolidation's prototypes); the rules of mood.loss are read here too."""
     texts = [u.message.text for u in d.utterances]
     if any(_has(t, DO_NOT_ASK) for t in texts):
         return []
+    lost = [u for u in d.utterances if u.message.message_id in losses or loss.ruled(u.message.text)]
     worried = any(_has(t, WORRY) for t in texts)
     found = [
         a
         for i, u in enumerate(d.utterances)
-        if (a := _plan(u, d.utterances[i + 1 :], worried)) is not None
+        if u not in lost and (a := _plan(u, d.utterances[i + 1 :], worried)) is not None
     ]
-    if (e := _emotion(d, closing)) is not None and not (
+    if lost and not any(_has(u.message.text, JOKING) for u in lost):
+        found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
+        found.append(_loss(d, lost[0]))
+    elif (e := _emotion(d, closing)) is not None and not (
         found and worried
     ):  # the worry item covers the fear
         found.append(e)

@@ -27,7 +27,7 @@ from . import arm
 
 MIN_TENSION = 0.3
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
-_KIND = {"plan": "event", "worry": "event", "emotion": "feeling"}
+_KIND = {"plan": "event", "worry": "event", "emotion": "feeling", "loss": "loss"}
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
 FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the mood reads
@@ -61,6 +61,16 @@ class Verdict:
         said = _QUOTED.search(self.item.topic)
         words = said.group(1) if said else self.item.topic
         kind = _KIND.get(self.item.scene, "topic")
+        if kind == "loss":  # a loss: with the person, never "how did it go" (arm.py)
+            if lang == "zh":
+                return (
+                    f"先打招呼，温和地告诉对方你这几天一直惦记着他。不要追问那件事本身，不要问事情怎么样了"
+                    f"（对方之前说过：“{words}”）。"
+                )
+            return (
+                "Greet them warmly and tell them you have been thinking of them. Do not ask about the "
+                f'loss itself or how anything went (they told you: "{words}").'
+            )
         if lang == "zh":
             if kind == "topic":
                 return f"先打招呼，再关心地问一句关于{words}的事。只问这一个问题。"

@@ -162,3 +162,48 @@ def test_chinese_object_first_and_a_topic_named_before_the_request(
 )
 def test_object_first_tasks_and_never_mind_are_not_requests(text: str) -> None:
     assert parse(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "phrase"),
+    [
+        (
+            "What I told you the other night about my cousin's money trouble, please forget it.",
+            "topic",
+            "my cousin's money trouble",
+        ),
+        ("Pretend I never said anything about my salary.", "topic", "my salary"),
+        ("Pretend I never said that.", "previous", ""),
+        ("I'd rather you didn't remember what I told you about my old school friend.", "topic", "my old school friend"),
+        ("Don't remember the thing about my back, it's embarrassing.", "topic", "my back"),
+        ("forget what I said yesterday about how much I earn", "topic", "how much i earn"),
+        ("上回说的那个老同学的事，你就当没听过吧", "topic", "老同学"),
+        ("工资那件事就当我没说过", "topic", "工资"),
+        ("那天晚上跟你说的我表哥欠钱的事，忘掉吧", "topic", "表哥欠钱"),
+        ("上周说的跟我妈吵架的事，删掉吧", "topic", "跟我妈吵架"),
+        ("把徒步旅行的计划从你记忆里删掉", "topic", "徒步旅行的计划"),
+        ("我朋友的那些事你都忘了吧", "topic", "朋友"),
+    ],
+)  # fmt: skip
+def test_general_frames_name_their_topic_without_its_time(
+    text: str, kind: str, phrase: str
+) -> None:
+    """Issue 24 item 2: said the way people say it; the time words go to forget_topic, not the topic."""
+    request = parse(text)
+    assert request is not None and request.kind == kind and request.phrase == phrase
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Forget about the meeting for a sec and help me write this email.",
+        'She said "just forget about him" and walked off.',
+        "How do I make myself forget someone?",
+        "Let's pretend it's summer and plan a beach day.",
+        "就当是放假吧，今天什么都不想干",
+        "她跟我说“忘了他吧”，然后就走了",
+        "先别管会议的事了，帮我写封邮件",
+    ],
+)
+def test_the_general_frames_do_not_fire_on_their_look_alikes(text: str) -> None:
+    assert parse(text) is None

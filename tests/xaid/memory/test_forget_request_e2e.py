@@ -117,7 +117,15 @@ def test_that_with_nothing_before_it_deletes_nothing_and_says_so(client: Client)
     forgotten = client.session_send(sid, "forget that", ts=T0, explain=True).finish()["context"][
         "forgotten"
     ]
-    assert forgotten == {"kind": "previous", "what": None, "deleted": 0, "message_ids": []}
+    assert forgotten == {
+        "kind": "previous",
+        "what": None,
+        "deleted": 0,
+        "message_ids": [],
+        "decision": "previous",
+        "match": None,
+        "asked": None,
+    }
     assert client.stats()["memory"]["forget_requests_unmatched"] == 1
 
 

@@ -1,0 +1,153 @@
+"""What a "forget that" refers to, resolved by meaning, shared words and time (xaid.memory.forget_topic),
+with the real default embedder (USE-multilingual-v3) in both languages: a paraphrase finds the turns
+it means, a telling goes whole, a named time moves the choice, and a weak match is never forgotten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from xaid.embed.use import UseEmbedder
+from xaid.memory import forget_request, forget_topic
+from xaid.memory.forget_topic import Candidate
+
+DAY = 86_400_000
+HOUR = 3_600_000
+D0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
+NOW = D0 + 10 * DAY + 20 * HOUR
+
+HISTORY = {
+    "en": [
+        (1, 21, "Mum and I had a huge fight about Christmas plans, she hung up on me."),
+        (
+            3,
+            19,
+            "Ran into Priya from high school at the station, she's going through a messy divorce.",
+        ),
+        (6, 9, "Biscuit chewed through the couch cushion again, there's foam everywhere."),
+        (
+            7,
+            22,
+            "My cousin Dan borrowed 8,000 from some sketchy lender and now he can't pay it back.",
+        ),
+        (7, 22, "A debt collector showed up at his work yesterday and made a scene."),
+        (7, 22, "He has a court date on the 15th and he's terrified."),
+        (8, 17, "My manager hinted I might get promoted in March."),
+        (9, 20, "I make 4,200 a month, which feels really low for this city."),
+    ],
+    "zh": [
+        (1, 21, "昨晚跟我妈大吵了一架，因为过年回不回家的事。"),
+        (2, 22, "体检报告出来了，甲状腺上有个结节，医生让我三个月后复查。"),
+        (5, 18, "阿飞说他准备辞职去大理开客栈，家里人都不同意。"),
+        (6, 9, "我家猫又把沙发抓烂了，到处都是棉絮。"),
+        (7, 22, "我表哥找我借了两万块，说是周转一下。"),
+        (7, 22, "结果催债的电话都打到我这儿来了，烦死了。"),
+        (7, 22, "听说下个月他还要上法庭。"),
+        (8, 21, "下个月打算和男朋友去云南徒步。"),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def embed() -> Callable[[list[str]], np.ndarray]:
+    model = UseEmbedder()
+    return lambda texts: np.asarray(model.embed(texts), dtype=np.float32)
+
+
+def candidates(lang: str) -> list[Candidate]:
+    return [
+        Candidate(i, f"day{day}", D0 + day * DAY + hour * HOUR + i * 60_000, text)
+        for i, (day, hour, text) in enumerate(HISTORY[lang])
+    ]
+
+
+def resolve(
+    embed: Callable[[list[str]], np.ndarray], lang: str, text: str
+) -> tuple[forget_topic.Resolution, list[str]]:
+    request = forget_request.parse(text)
+    assert request is not None and request.kind == "topic", text
+    cands = candidates(lang)
+    vectors = embed([c.text for c in cands])
+    res = forget_topic.resolve(
+        request.phrase, embed([request.phrase])[0], cands, vectors, text, NOW
+    )
+    return res, [cands[i].text for i in res.message_ids]
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "holds"),
+    [
+        (
+            "en",
+            "What I told you the other night about my cousin's money trouble, please forget it.",
+            ("8,000", "debt collector", "court date"),
+        ),
+        ("en", "Delete what I said about the fight with my mom.", ("Christmas",)),
+        ("en", "Wipe what I said about the dog wrecking the sofa from your memory.", ("couch",)),
+        ("zh", "那天晚上跟你说的我表哥欠钱的事，忘掉吧", ("两万", "催债", "法庭")),
+        ("zh", "表哥上法庭那事你就当我没提过", ("两万", "催债", "法庭")),
+        ("zh", "我体检的事你别记了", ("结节",)),
+        ("zh", "请删掉关于阿飞的记录", ("大理",)),
+    ],
+)  # fmt: skip
+def test_a_paraphrase_finds_the_turns_it_means_and_only_those(
+    embed: Callable[[list[str]], np.ndarray], lang: str, text: str, holds: tuple[str, ...]
+) -> None:
+    res, texts = resolve(embed, lang, text)
+    assert res.decision == "forget", res
+    assert len(texts) == len(holds)
+    assert all(any(h in t for t in texts) for h in holds), texts
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "Please forget what I told you about my friend's problem."),
+        ("en", "Forget what I told you about my trip to Japan."),  # never told
+        ("zh", "我朋友的那些事你都忘了吧"),
+        ("zh", "把我说的买车的事忘了吧"),  # never told
+    ],
+)
+def test_a_weak_or_absent_match_is_never_forgotten(
+    embed: Callable[[list[str]], np.ndarray], lang: str, text: str
+) -> None:
+    res, _ = resolve(embed, lang, text)
+    assert res.decision in ("ask", "none"), res
+
+
+def test_a_named_time_moves_the_choice_and_is_shown(
+    embed: Callable[[list[str]], np.ndarray],
+) -> None:
+    """The same words, two times: the turn said in the days named wins."""
+    cands = [
+        Candidate(1, "a", D0 + 1 * DAY + 20 * HOUR, "Had a long talk with Sam about his new job."),
+        Candidate(2, "b", D0 + 9 * DAY + 20 * HOUR, "Had a long talk with Sam about his new flat."),
+    ]
+    vectors = embed([c.text for c in cands])
+    for text, wanted in (
+        ("forget what I said yesterday about Sam", 2),
+        ("forget what I said last week about Sam", 1),
+    ):
+        request = forget_request.parse(text)
+        assert request is not None
+        res = forget_topic.resolve(
+            request.phrase, embed([request.phrase])[0], cands, vectors, text, NOW
+        )
+        assert res.matches[0].message_id == wanted and res.matches[0].in_time, res
+        assert res.window is not None
+
+
+def test_without_vectors_it_asks_rather_than_guessing() -> None:
+    cands = candidates("en")
+    res = forget_topic.resolve("my cousin's money", None, cands, None, "forget it", NOW)
+    assert res.decision != "forget"
+
+
+def test_what_holds_a_forgotten_turn() -> None:
+    holds = forget_topic.holding(["My cousin Dan borrowed 8,000 from some sketchy lender.", "好的"])
+    assert holds('They said: "My cousin Dan borrowed 8,000 from some sketchy lender."')
+    assert holds("Dan, the user's cousin, borrowed 8,000 from a lender.")  # most of its words
+    assert not holds("The user's cousin visited.") and not holds(None)
+    assert not holds("好的呀，明天见")  # a short turn is looked for nowhere: it is in everything

@@ -1,0 +1,52 @@
+"""Feelings read by meaning at consolidation (issue 24 item 5), through a real daemon: a session whose
+words carry a feeling without a feeling word ("被优化了", "not my best week", "过了！！") sets the next
+morning's mood, as the rules alone did not; a plain session stays neutral. Real socket, SQLite and
+the default embedder (USE-multilingual-v3); the scripted provider is never asked (the rules
+consolidate)."""
+
+from __future__ import annotations
+
+import pytest
+from xaiclient import Client
+
+HOUR = 3_600_000
+NIGHT = 1_764_536_400_000  # day 0, 21:00 UTC
+MORNING = NIGHT + 12 * HOUR
+
+
+def evening(c: Client, lines: list[str]) -> None:
+    c.agent_create("mia")
+    sid = c.session_open("mia", ts=NIGHT)["session_id"]
+    for i, line in enumerate(lines):
+        c.session_send(sid, line, ts=NIGHT + i * 60_000).finish()
+    c.session_close(sid, ts=NIGHT + 10 * 60_000, wait=True)
+
+
+@pytest.mark.parametrize(
+    ("lines", "band"),
+    [
+        (["今天被优化了，下午就让交工牌。"], "low"),
+        (["我家狗狗昨晚人没了，陪了我十三年。"], "low"),
+        (["Not my best week, honestly.", "They let me go this morning."], "low"),
+        (["过了！！", "驾照科目三终于过了"], "good"),
+        (["Guess who's the new team lead, finally did it"], "good"),
+    ],
+)
+def test_a_feeling_said_without_a_feeling_word_carries_to_the_morning(
+    client: Client, lines: list[str], band: str
+) -> None:
+    evening(client, lines)
+    mood = client.mood_get("mia", ts=MORNING)
+    if band == "low":
+        assert mood["valence"] <= -0.2, mood
+    else:
+        assert mood["valence"] >= 0.2, mood
+    assert client.stats()["memory"]["mood_by_meaning"] == 1
+
+
+@pytest.mark.parametrize("line", ["中午吃了黄焖鸡。", "The meeting got moved to Thursday at 3."])
+def test_a_plain_session_carries_nothing(client: Client, line: str) -> None:
+    evening(client, [line])
+    mood = client.mood_get("mia", ts=MORNING)
+    assert abs(mood["valence"]) < 0.2, mood
+    assert client.stats()["memory"].get("mood_by_meaning", 0) == 0

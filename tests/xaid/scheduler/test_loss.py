@@ -1,0 +1,111 @@
+"""A loss is never a matter to ask about (issue 24 item 6): a death, a break-up or a grave diagnosis
+arms no "how did it go" (not on the funeral next week either), only a gentle, mood-gated check-in
+about the person; ordinary plans said with the same words still arm as before. Both languages.
+
+The first tests are pure (arm.matters over a consolidation draft); the last go through a real
+daemon, real SQLite and the default embedder, where consolidation reads losses by meaning too (a
+death said as "人没了" has no word of the rules). The scripted provider is never asked.
+"""
+
+from __future__ import annotations
+
+import pytest
+from xaiclient import Client
+
+from xaid.memory import draft
+from xaid.scheduler import arm, fire
+from xaid.store.mood import MoodState
+from xaid.store.recall import RecallItem
+from xaid.store.sessions import Message
+
+DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
+HOUR = 3_600_000
+LOW = MoodState(valence=-0.7, arousal=0.3, fatigue=0.2)
+
+
+def drafted(*lines: str) -> draft.Draft:
+    messages = [
+        Message("s", "a", "user", text, DAY0 + 20 * HOUR + i * 60_000, message_id=i + 1)
+        for i, text in enumerate(lines)
+    ]
+    return draft.draft(messages, {i + 1: 0.8 for i in range(len(lines))}, LOW, "Mia")
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("My aunt died on Sunday, the funeral is next Friday.",),
+        (
+            "Grandpa passed away last night.",
+            "The funeral is next Thursday, I have to give a speech.",
+        ),
+        ("Mum was diagnosed with breast cancer, she starts chemo next week.",),
+        ("奶奶上周去世了，下周六出殡。",),
+        ("我们分手了，下周末他来搬东西。",),
+        ("外公昨晚走了。",),
+    ],
+)
+def test_a_loss_arms_a_check_in_on_the_person_never_how_it_went(lines: tuple[str, ...]) -> None:
+    found = arm.matters(drafted(*lines), LOW)
+    assert [a.scene for a in found] == ["loss"], found
+    assert found[0].not_before >= DAY0 + 20 * HOUR + 24 * HOUR  # not the same evening
+
+
+def test_a_loss_read_by_meaning_alone_is_still_a_loss() -> None:
+    """ "人没了" has no word of the rules; consolidation passes the message ids meaning read as a loss."""
+    d = drafted("我家狗狗昨晚人没了，陪了我十三年。")
+    assert [a.scene for a in arm.matters(d, LOW)] != ["loss"]  # the rules alone miss it
+    assert [a.scene for a in arm.matters(d, LOW, frozenset({1}))] == ["loss"]
+
+
+@pytest.mark.parametrize(
+    ("line", "scene"),
+    [
+        ("I have my driving test next Thursday, I'm nervous.", "worry"),
+        ("We lost the match on Saturday, the final is next Sunday.", "plan"),
+        ("下周四考科目二，有点紧张。", "worry"),
+        ("手机丢了，下周一去营业厅补卡，顺便参加面试。", "plan"),
+    ],
+)
+def test_the_same_words_for_ordinary_things_arm_as_before(line: str, scene: str) -> None:
+    found = arm.matters(drafted(line), MoodState())
+    assert [a.scene for a in found] == [scene], found
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "says", "never"),
+    [
+        ("en", "Grandpa passed away last night.", "thinking of them", "how it went"),
+        ("zh", "外公昨晚走了。", "惦记", "后来怎么样了"),
+    ],
+)
+def test_the_directive_stays_with_the_person(lang: str, line: str, says: str, never: str) -> None:
+    (a,) = arm.matters(drafted(line), LOW)
+    item = RecallItem(1, "a", 1, a.topic, a.keywords, a.scene, a.not_before, a.not_after,
+                      a.priority, "armed", DAY0, None, None, None, None, None)  # fmt: skip
+    directive = fire.Verdict(item, "all conditions hold").directive(lang) or ""
+    assert says in directive and never not in directive
+
+
+@pytest.mark.parametrize(
+    ("line", "says", "never"),
+    [
+        ("外公昨晚走了。", "惦记", "后来怎么样了"),
+        ("我家狗狗昨晚人没了，陪了我十三年。", "惦记", "后来怎么样了"),
+        ("My aunt passed away, the funeral is on Friday.", "thinking of them", "how it went"),
+    ],
+)
+def test_three_days_after_a_loss_the_check_in_never_asks_how_it_went(
+    client: Client, line: str, says: str, never: str
+) -> None:
+    client.agent_create("mia")
+    night = DAY0 + 20 * HOUR
+    sid = client.session_open("mia", ts=night)["session_id"]
+    client.session_send(sid, line, ts=night).finish()
+    client.session_close(sid, ts=night + 600_000, wait=True)
+    items = client.call("scheduler.list", agent_id="mia")["items"]
+    assert [i["scene"] for i in items] == ["loss"], items
+    later = night + 3 * 24 * HOUR + 13 * HOUR
+    peeked = client.call("scheduler.check_in", agent_id="mia", ts=later, peek=True)
+    suggestion = peeked["suggestion"] or ""
+    assert never not in suggestion and says in suggestion, peeked

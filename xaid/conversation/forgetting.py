@@ -1,0 +1,146 @@
+"""A request to forget, said in a turn: what it refers to, and the question back when that is unclear.
+
+``plan`` runs before the user's words are stored: it recognises the request
+(memory.forget_request) and, for a named topic, reads the user's earlier turns and resolves the
+topic against them by meaning, shared words and time (memory.forget_topic), which needs the
+embedder and so happens outside the write transaction. ``carry_out`` runs inside that transaction,
+on the erase path (memory.erase), and does what the plan decided:
+
+- a clear match: the matched turns go, with everything drawn from them (forget.forget_messages);
+- an unclear one: nothing goes; the reply asks back about the one candidate in a few of the
+  user's own words, and the session remembers the question (``Pending``, in memory like the
+  other per-session state of Turns). The next turn's "yes" / "对" / "是的" carries it out, with the
+  question itself (which quoted the words); anything else cancels it;
+- nothing near in meaning: the topic's words are matched as before (forget.forget_terms), which
+  still finds a name in a fact whose transcript is long gone; nothing matched, the reply says so.
+
+``Forgotten.to_wire`` is what ``explain`` shows: the decision and, for each matched turn, its id,
+time and scores, never its words (they are what the user wants gone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import apsw
+import numpy as np
+
+from ..memory import forget, forget_request, forget_topic
+from ..memory.embeddings import Embeddings
+from ..memory.forget_request import ForgetRequest
+from ..memory.forget_topic import Resolution
+from ..store import Database
+
+Decision = Literal["forget", "ask", "none", "words", "confirmed", "previous"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A question back waiting for its answer in one session."""
+
+    request: ForgetRequest
+    resolution: Resolution
+    request_message_id: int  # the request's placeholder: the question back is the reply to it
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    request: ForgetRequest
+    resolution: Resolution | None = None  # a named topic, resolved
+    confirmed: Pending | None = None  # the user said yes to the question back
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What a forget request in the conversation did (explain's ``forgotten``)."""
+
+    request: ForgetRequest
+    deleted: int
+    message_ids: tuple[int, ...]
+    decision: Decision = "previous"
+    resolution: Resolution | None = None
+    asked: str | None = None  # the candidate in a few words, when the reply asks back
+
+    def to_wire(self) -> dict[str, Any]:
+        # The topic's words are the ones the user just typed; what "that" was is not echoed back.
+        return {
+            "kind": self.request.kind,
+            "what": self.request.what,
+            "deleted": self.deleted,
+            "message_ids": list(self.message_ids),
+            "decision": self.decision,
+            "match": self.resolution.to_wire() if self.resolution is not None else None,
+            "asked": self.asked,
+        }
+
+    def instruction(self) -> str:
+        if self.decision == "ask" and self.asked is not None:
+            return forget_request.ask_instruction(self.request.lang, self.asked)
+        return forget_request.instruction(self.request, self.deleted)
+
+
+def _placeholders() -> tuple[str, ...]:
+    return tuple(
+        forget_request.placeholder(ForgetRequest("previous", lang=lang)) for lang in ("en", "zh")
+    )
+
+
+async def plan(
+    db: Database,
+    embeddings: Embeddings,
+    agent_id: str,
+    text: str,
+    ts_ms: int,
+    pending: Pending | None,
+) -> Plan | None:
+    """What the user's words ask to forget, resolved; None for most messages. ``pending``: the
+    question back this session asked last turn, if any (it is answered now, or dropped)."""
+    if pending is not None and forget_request.confirms(text):
+        return Plan(pending.request, pending.resolution, pending)
+    request = forget_request.parse(text)
+    if request is None or request.kind != "topic":
+        return None if request is None else Plan(request)
+    found = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
+    phrase = request.phrase or request.what or ""
+    vectors = await embeddings.embed_readable([phrase, *(c.text for c in found)])
+    phrase_vec, matrix = _matrix(vectors)
+    resolution = forget_topic.resolve(phrase, phrase_vec, found, matrix, text, ts_ms)
+    return Plan(request, resolution)
+
+
+def _matrix(
+    vectors: Sequence[np.ndarray | None],
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The phrase's vector and the candidates' as one matrix (zeros for a text the embedder cannot
+    read: it then counts by its words and time only); None without a vector for the phrase."""
+    if not vectors or vectors[0] is None:
+        return None, None
+    dim = len(vectors[0])
+    rows = [v if v is not None else np.zeros(dim, dtype=np.float32) for v in vectors[1:]]
+    return vectors[0], (np.vstack(rows) if rows else np.zeros((0, dim), dtype=np.float32))
+
+
+def carry_out(
+    conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
+) -> Forgotten:
+    """Inside the erase path's transaction (memory.erase): do what ``planned`` decided.
+    ``request_id`` is the stored message that made the request (its placeholder, or the "yes")."""
+    request, resolution = planned.request, planned.resolution
+    if planned.confirmed is not None and resolution is not None:
+        asked = forget.replies_to(conn, planned.confirmed.request_message_id)
+        deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, asked)
+        return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
+    if request.kind == "previous" or resolution is None:
+        deleted, ids = forget.forget_previous(conn, agent_id, session_id, request_id)
+        return Forgotten(request, deleted, tuple(ids), "previous")
+    if resolution.decision == "forget":
+        deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids)
+        return Forgotten(request, deleted, tuple(ids), "forget", resolution)
+    if resolution.decision == "ask":
+        seed = forget.message_text(conn, agent_id, resolution.message_ids[0])
+        if seed is not None:
+            return Forgotten(request, 0, (), "ask", resolution, forget_topic.gist(seed))
+    deleted, ids = forget.forget_terms(conn, agent_id, request.terms)
+    return Forgotten(request, deleted, tuple(ids), "words" if deleted else "none", resolution)
