@@ -6,7 +6,9 @@ topic against them by meaning, shared words and time (memory.forget_topic), whic
 embedder and so happens outside the write transaction. ``carry_out`` runs inside that transaction,
 on the erase path (memory.erase), and does what the plan decided:
 
-- a clear match: the matched turns go, with everything drawn from them (forget.forget_messages);
+- a clear match: the matched turns go, with everything drawn from them (forget.forget_messages),
+  and when the user named the topic by words those turns hold (a name: "Globex", 阿飞), whatever
+  else holds those words, as a forget by words always did;
 - an unclear one: nothing goes; the reply asks back about the one candidate in a few of the
   user's own words, and the session remembers the question (``Pending``, in memory like the
   other per-session state of Turns). The next turn's "yes" / "对" / "是的" carries it out, with the
@@ -130,13 +132,13 @@ def carry_out(
     request, resolution = planned.request, planned.resolution
     if planned.confirmed is not None and resolution is not None:
         asked = forget.replies_to(conn, planned.confirmed.request_message_id)
-        deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, asked)
+        deleted, ids = _matched(conn, agent_id, request, resolution, asked)
         return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
     if request.kind == "previous" or resolution is None:
         deleted, ids = forget.forget_previous(conn, agent_id, session_id, request_id)
         return Forgotten(request, deleted, tuple(ids), "previous")
     if resolution.decision == "forget":
-        deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids)
+        deleted, ids = _matched(conn, agent_id, request, resolution)
         return Forgotten(request, deleted, tuple(ids), "forget", resolution)
     if resolution.decision == "ask":
         seed = forget.message_text(conn, agent_id, resolution.message_ids[0])
@@ -144,3 +146,22 @@ def carry_out(
             return Forgotten(request, 0, (), "ask", resolution, forget_topic.gist(seed))
     deleted, ids = forget.forget_terms(conn, agent_id, request.terms)
     return Forgotten(request, deleted, tuple(ids), "words" if deleted else "none", resolution)
+
+
+def _matched(
+    conn: apsw.Connection,
+    agent_id: str,
+    request: ForgetRequest,
+    resolution: Resolution,
+    also: Sequence[int] = (),
+) -> tuple[int, list[int]]:
+    """The matched turns and what holds them; and when the user named the topic by words those
+    turns hold ("forget what I told you about Globex", 阿飞), everything else holding those words
+    too, as before (a profile line "works at Globex" restates the turn in other words)."""
+    said = [forget.message_text(conn, agent_id, mid) for mid in resolution.message_ids]
+    named = forget.term_matcher(request.terms)
+    deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, also)
+    if any(named(text) for text in said):
+        more, more_ids = forget.forget_terms(conn, agent_id, request.terms)
+        deleted, ids = deleted + more, sorted(set(ids) | set(more_ids))
+    return deleted, ids
