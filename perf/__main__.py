@@ -27,6 +27,7 @@ AREAS: dict[str, str] = {
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",
     "suites": "perf.eval.suites",
+    "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",
     "faults": "perf.campaigns.faults",
     "llm": "perf.bench.llm_speed",

@@ -24,7 +24,7 @@ from .clock import Clock
 from .conversation import agent_config
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
-from .memory import draft, episodes, fence, persona, utterances
+from .memory import draft, episodes, fence, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import tracker
@@ -138,6 +138,7 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         arms = await cpu.run(arm.matters, d, closing)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
+        changes = await self._changes(agent_id, turns, turn_vectors, d.started_ms)
         episode_id = await db.run(
             self._write,
             agent_id,
@@ -150,6 +151,7 @@ class Consolidation:
             arms,
             turns,
             seen,
+            changes,
         )
         if agent_config.memory_enabled(agent.config):
             await db.run(
@@ -159,6 +161,33 @@ class Consolidation:
                 self.clock.now_ms(),
             )
         return episode_id
+
+    async def _changes(
+        self,
+        agent_id: str,
+        turns: list[NewUtterance],
+        vectors: list[np.ndarray | None],
+        started_ms: int,
+    ) -> supersede.Plan:
+        """Which earlier statements this session's turns replace, found by meaning (memory.supersede);
+        at most one model call for all the unsure pairs of the session."""
+
+        async def ask(prompt: str, max_tokens: int) -> str | None:
+            return await self.ask(prompt, max_tokens, agent_id)
+
+        plan = await supersede.plan(self.db, agent_id, turns, vectors, started_ms, ask)
+        self.counters["change_sessions"] += 1
+        counts = {
+            "change_calls": plan.calls,
+            "change_pairs_asked": plan.asked,
+            "change_pairs_unreadable": plan.unreadable,
+        }
+        for p in plan.pairs:
+            counts[f"change_{p.decided_by}"] = counts.get(f"change_{p.decided_by}", 0) + 1
+        for key, n in counts.items():
+            if n:  # stats shows a counter once it is above 0
+                self.counters[key] += n
+        return plan
 
     def _write_turns(
         self,
@@ -187,6 +216,7 @@ class Consolidation:
         arms: list[arm.Arm],
         turns: list[NewUtterance],
         seen: int,
+        changes: supersede.Plan,
     ) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
         fence.check(conn, agent_id, seen)
@@ -196,6 +226,7 @@ class Consolidation:
         episode_id = episodes.write_episode(
             conn, agent_id, session_id, d, closing, planned, vectors, turns
         )
+        episodes.unquote(conn, supersede.apply(conn, agent_id, changes, d.ended_ms))
         fire.after_session(
             conn,
             agent_id,

@@ -1,0 +1,241 @@
+"""A change found by meaning: when a new statement of the user is about the same thing as an earlier
+one and reads as a change, the earlier one (and what was drawn from it) becomes history.
+
+The fact rules know a closed set of subjects (``user.car``, 搬到…了), and every wording they miss
+left the old value current (issue 24: 3/16 on held-out wordings). A person needs no list: "we left
+Lyon, we're in Porto these days" is about where they live because it means nearly what "we rent a
+flat in Lyon" means, and it is a change because of how it is said. So, at consolidation, for each of
+the session's user statements:
+
+- **same subject** is found by meaning: the earlier user turns nearest to it by vector (one search
+  over the agent's own memories), counted when the cosine is at least ``CLOSE``, or at least
+  ``NEAR`` with the subject's words agreeing (a content word or a Chinese word in common, or the
+  same fact slot from the rules);
+- **a change** is read from the new statement's words by ``change_cues`` (tense and change, both
+  languages, with the blockers: an addition, a hypothetical, past narration, someone else's change);
+- both → the rules decide (``decided_by: rules``): the earlier turn, the reply to it, the facts drawn
+  from it that are about the same thing (near the new statement by vector) and the quotes of it in
+  an episode summary become history (kept, inspectable, found again when the past is asked about);
+- **unsure** (close in meaning and not blocked, but no change cue, or a cue with the meaning only
+  near and no word agreeing): the model decides, in ONE short call per consolidated session for all
+  such pairs together (``MAX_ASKED`` at most), a numbered list answered "N: yes/no" per line. An
+  answer that cannot be read for a pair keeps both statements: a missed update is recoverable by
+  the next mention, a wrong one hides what is still true.
+
+The thresholds were set on USE-multilingual-v3 (the default embedder) with perf/scenarios/
+updates_dev.json (the dev set; a held-out set is kept apart): changes score 0.20-0.72 against what
+they replace, unrelated present statements 0.16-0.22, additions and someone else's news up to 0.54
+(those the cues block).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import apsw
+import numpy as np
+
+from ..store import Database
+from ..store import memory as sql
+from ..store import utterances as utterance_sql
+from ..store.utterances import NewUtterance, Utterance
+from ..text import cjk, stopwords
+from . import change_cues, draft, index
+from .rules import extract
+
+CLOSE = 0.45  # same subject by meaning alone
+NEAR = 0.3  # same subject when the subject's words (or slot) agree too
+CLOSE_NO_CUE = 0.55  # a statement with no cue this close to an earlier one: the model is asked
+FACT_NEAR = 0.3  # a fact drawn from the old turn is about the new statement's subject
+NEIGHBOURS = 16  # the nearest memories of the agent read per statement
+MAX_ASKED = 6  # pairs in the one call; the closest are asked, the rest keep both
+ANSWER_TOKENS = 4 * MAX_ASKED
+_PARROT = re.compile(r"Earlier:|Later:|one line per pair|echo:", re.I)
+_ANSWER = re.compile(r"(\d+)\s*[:.)、：\-]?\s*(yes|no|是|否|不是|对|不对)", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """An earlier user turn near a new statement, and the facts drawn from it near that statement."""
+
+    utterance: Utterance
+    cosine: float
+    facts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A new statement (the ``index`` of its turn in the session) that may replace an earlier turn."""
+
+    index: int
+    earlier: Earlier
+    decided_by: str  # rules | llm
+
+
+@dataclass
+class Plan:
+    """What consolidation will apply in its transaction, and what it cost (item 8's counters)."""
+
+    pairs: list[Pair]
+    asked: int = 0  # pairs put to the model
+    calls: int = 0  # model calls (0 or 1)
+    unreadable: int = 0  # pairs the answer did not decide (kept both)
+
+
+def words(text: str) -> set[str]:
+    """The words that name what a statement is about: content words, Chinese character pairs."""
+    latin = {
+        w.rstrip("s")
+        for w in re.findall(r"[a-z][a-z'-]+", text.lower())
+        if w not in stopwords.ENGLISH and len(w) > 2
+    }
+    return latin | set(cjk.pairs(text, stopwords.CJK_PAIR))
+
+
+def _slots(text: str) -> set[str]:
+    return {c.subject for c in extract.candidates(text)}
+
+
+def agree(new: str, old: str) -> bool:
+    """The subject's words agree: a word in common, or one fact slot from the rules."""
+    return bool(words(new) & words(old)) or bool(_slots(new) & _slots(old))
+
+
+def earlier_turns(
+    conn: apsw.Connection, agent_id: str, vector: np.ndarray, before_ms: int
+) -> list[Earlier]:
+    """The agent's current user turns said before ``before_ms`` nearest to ``vector``, each with the
+    current facts drawn from it that are near the vector too."""
+    hits = index.knn(conn, agent_id, vector, NEIGHBOURS)
+    found = index.items(conn, [i for i, _ in hits])
+    turn_cos: dict[int, float] = {}
+    fact_cos: dict[int, float] = {}
+    for item_id, cos in hits:
+        item = found.get(item_id)
+        if item is None:
+            continue
+        if item.kind == "utterance":
+            turn_cos[item.source_id] = cos
+        elif item.kind == "fact":
+            fact_cos[item.source_id] = cos
+    turns = utterance_sql.many(conn, list(turn_cos))
+    out = []
+    for uid, cos in turn_cos.items():
+        u = turns.get(uid)
+        if u is None or u.role != "user" or u.status != "current" or u.ts_ms >= before_ms:
+            continue
+        if extract.is_question(u.text):
+            continue
+        near = tuple(
+            f
+            for f in utterance_sql.facts_stated_in(conn, agent_id, uid)
+            if fact_cos.get(f, 0.0) >= FACT_NEAR
+        )
+        out.append(Earlier(u, cos, near))
+    return sorted(out, key=lambda e: -e.cosine)
+
+
+def prompt(pairs: Sequence[tuple[str, str]]) -> str:
+    """The one question for a session's unsure pairs, for a small model: the pairs as a numbered
+    list, the directive last (DESIGN 3b: 0.5-1.5B models act on a directive line near the end)."""
+    lines = [
+        "Each pair is two things the user said, the earlier one first.",
+        "",
+    ]
+    for n, (old, new) in enumerate(pairs, 1):
+        lines.append(f'{n}. Earlier: "{draft.quote(old)}"')
+        lines.append(f'   Later: "{draft.quote(new)}"')
+    lines += [
+        "",
+        "For each pair: is the earlier statement no longer true because of the later one?",
+        'Answer one line per pair, "1: yes" or "1: no", nothing else.',
+    ]
+    return "\n".join(lines)
+
+
+def parse(answer: str | None, n: int) -> list[bool | None]:
+    """A verdict per pair (True: the later replaces the earlier), None where the answer says nothing
+    readable. A lone "yes"/"no" answers a single pair; numbers outside 1..n are ignored."""
+    verdicts: list[bool | None] = [None] * n
+    if not answer or _PARROT.search(answer):
+        return verdicts  # nothing, or the question read back: no verdict at all
+    for m in _ANSWER.finditer(answer):
+        k = int(m.group(1)) - 1
+        if 0 <= k < n and verdicts[k] is None:
+            verdicts[k] = m.group(2).lower() in {"yes", "是", "对"}
+    if n == 1 and verdicts[0] is None:
+        head = answer.strip().lower()
+        if head.startswith(("yes", "是", "对")):
+            verdicts[0] = True
+        elif head.startswith(("no", "否", "不")):
+            verdicts[0] = False
+    return verdicts
+
+
+Ask = Callable[[str, int], Awaitable[str | None]]
+
+
+async def plan(
+    db: Database,
+    agent_id: str,
+    turns: Sequence[NewUtterance],
+    vectors: Sequence[np.ndarray | None],
+    started_ms: int,
+    ask: Ask,
+) -> Plan:
+    """Which earlier turns this session's statements replace: by the rules where the words say so,
+    by one model call for the unsure pairs."""
+    sure: list[Pair] = []
+    unsure: list[tuple[int, Earlier]] = []
+    for i, (t, vec) in enumerate(zip(turns, vectors, strict=True)):
+        if t.role != "user" or vec is None or extract.is_question(t.text):
+            continue
+        reading = change_cues.read(t.text)
+        if reading.blocked is not None:
+            continue
+        near = await db.run(earlier_turns, agent_id, vec, started_ms)
+        for e in near:
+            if e.cosine < NEAR:
+                break
+            same = e.cosine >= CLOSE or agree(t.text, e.utterance.text)
+            if reading.change and same:
+                sure.append(Pair(i, e, "rules"))
+            elif reading.change or (
+                e.cosine >= CLOSE_NO_CUE and change_cues.reads_other(t.text) is None
+            ):
+                unsure.append((i, e))
+    taken = {p.earlier.utterance.utterance_id for p in sure}
+    unsure = [(i, e) for i, e in unsure if e.utterance.utterance_id not in taken]
+    unsure.sort(key=lambda x: -x[1].cosine)
+    asked = unsure[:MAX_ASKED]
+    out = Plan(sure)
+    if not asked:
+        return out
+    answer = await ask(prompt([(e.utterance.text, turns[i].text) for i, e in asked]), ANSWER_TOKENS)
+    out.asked, out.calls = len(asked), 1
+    for (i, e), verdict in zip(asked, parse(answer, len(asked)), strict=True):
+        if verdict is None:
+            out.unreadable += 1
+        elif verdict and e.utterance.utterance_id not in taken:
+            out.pairs.append(Pair(i, e, "llm"))
+            taken.add(e.utterance.utterance_id)
+    return out
+
+
+def apply(conn: apsw.Connection, agent_id: str, p: Plan, ts_ms: int) -> list[Utterance]:
+    """In consolidation's transaction: each replaced turn, the reply to it and its facts about the same
+    thing become history; the turns that changed (their quotes are then dropped by the caller)."""
+    changed: list[Utterance] = []
+    for pair in p.pairs:
+        u = utterance_sql.supersede(conn, agent_id, pair.earlier.utterance.utterance_id)
+        if u is None:
+            continue  # superseded or forgotten meanwhile
+        changed.append(u)
+        for fact_id in pair.earlier.facts:
+            fact = sql.get_fact(conn, agent_id, fact_id)
+            if fact is not None and fact.status == "current":
+                sql.outdate(conn, fact_id, ts_ms, pair.decided_by)
+                index.remove(conn, "fact", [fact_id])
+    return changed
