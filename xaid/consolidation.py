@@ -138,7 +138,7 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         arms = await cpu.run(arm.matters, d, closing)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
-        changes = await self._changes(agent_id, turns, turn_vectors, d.started_ms)
+        changes = await self._changes(agent_id, turns, d.started_ms)
         episode_id = await db.run(
             self._write,
             agent_id,
@@ -166,7 +166,6 @@ class Consolidation:
         self,
         agent_id: str,
         turns: list[NewUtterance],
-        vectors: list[np.ndarray | None],
         started_ms: int,
     ) -> supersede.Plan:
         """Which earlier statements this session's turns replace, found by meaning (memory.supersede);
@@ -175,7 +174,9 @@ class Consolidation:
         async def ask(prompt: str, max_tokens: int) -> str | None:
             return await self.ask(prompt, max_tokens, agent_id)
 
-        plan = await supersede.plan(self.db, agent_id, turns, vectors, started_ms, ask)
+        plan = await supersede.plan(
+            self.db, agent_id, turns, started_ms, self.embeddings.embed_readable, ask
+        )
         self.counters["change_sessions"] += 1
         counts = {
             "change_calls": plan.calls,

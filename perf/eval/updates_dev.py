@@ -9,8 +9,8 @@ written and run apart.
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
 one in a session on day 6 (``session.ingest``: no replies, so a real model is spent on memory's
 own decisions only), both consolidated; on day 13 ``memory.search`` asks the probe. A change
-passes when a ``new`` key is in the first item and no ``old`` key in any; a control passes when a
-``keep`` key is still returned.
+passes when a ``new`` key is in the first item and no ``old`` key in any; a control passes when the
+earlier statement (its ``keep`` key) is still a current turn (``memory.list``).
 
 ``XAID_PERF_UPDATES_GGUF=/work/models/qwen15.gguf`` runs the daemon with that model deciding the
 unsure pairs (default: the scripted provider, whose answers are never read as verdicts: the rules
@@ -58,8 +58,10 @@ def play(c: Client, case: dict[str, Any], base: int) -> tuple[bool, str]:
     items = c.memory_search(agent, case["probe"], ts=at(base, 13, 9))["items"]
     texts = [i["text"] for i in items]
     if case["kind"] == "control":
-        kept = contains(texts, case["keep"])
-        return kept, "" if kept else "the earlier statement was lost"
+        # the earlier statement must still be current (whether this probe finds it is recall's matter)
+        current = c.memory_list(agent, kind="utterance", status="current")["items"]
+        kept = contains([i["text"] for i in current], case["keep"])
+        return kept, "" if kept else "the earlier statement was made history"
     first = contains(texts[:1], case["new"])
     old = contains(texts, case["old"])
     why = ("new value not first; " if not first else "") + ("old value returned" if old else "")

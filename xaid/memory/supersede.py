@@ -98,43 +98,72 @@ def _slots(text: str) -> set[str]:
     return {c.subject for c in extract.candidates(text)}
 
 
+def _same_word(a: str, b: str) -> bool:
+    """One word, or one in the other ("gym" in "PureGym"), or one stem ("teacher", "teaching")."""
+    if a == b:
+        return True
+    if a.isascii() and b.isascii():
+        short, long = sorted((a, b), key=len)
+        return (len(short) >= 3 and short in long) or (len(short) >= 5 and long[:5] == short[:5])
+    return False
+
+
 def agree(new: str, old: str) -> bool:
     """The subject's words agree: a word in common, or one fact slot from the rules."""
-    return bool(words(new) & words(old)) or bool(_slots(new) & _slots(old))
+    a, b = words(new), words(old)
+    if a & b or any(_same_word(x, y) for x in a for y in b):
+        return True
+    return bool(_slots(new) & _slots(old))
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """An earlier user turn a new statement may replace, before its cosine is measured, with the
+    facts drawn from it and their cosines to the statement."""
+
+    utterance: Utterance
+    facts: tuple[tuple[int, float], ...]
 
 
 def earlier_turns(
-    conn: apsw.Connection, agent_id: str, vector: np.ndarray, before_ms: int
-) -> list[Earlier]:
-    """The agent's current user turns said before ``before_ms`` nearest to ``vector``, each with the
-    current facts drawn from it that are near the vector too."""
+    conn: apsw.Connection, agent_id: str, text: str, vector: np.ndarray, before_ms: int
+) -> list[Found]:
+    """The agent's current user statements said before ``before_ms`` that may be about what ``text``
+    is about: turns near it by vector or keywords, and the user turns of episodes near it. A plain
+    statement ("I smoke about ten cigarettes a day") often has no vector of its own (its value is
+    under the small-talk line), but its episode's summary quotes it and its words are indexed."""
     hits = index.knn(conn, agent_id, vector, NEIGHBOURS)
-    found = index.items(conn, [i for i, _ in hits])
-    turn_cos: dict[int, float] = {}
-    fact_cos: dict[int, float] = {}
-    for item_id, cos in hits:
+    fact_cos = {}
+    ids = [i for i, _ in hits] + [i for i, _ in index.keyword(conn, agent_id, text, NEIGHBOURS)]
+    found = index.items(conn, ids)
+    cos_of = dict(hits)
+    turn_ids: list[int] = []
+    episode_ids: list[int] = []
+    for item_id in dict.fromkeys(ids):
         item = found.get(item_id)
         if item is None:
             continue
         if item.kind == "utterance":
-            turn_cos[item.source_id] = cos
-        elif item.kind == "fact":
-            fact_cos[item.source_id] = cos
-    turns = utterance_sql.many(conn, list(turn_cos))
+            turn_ids.append(item.source_id)
+        elif item.kind == "episode":
+            episode_ids.append(item.source_id)
+        elif item.kind == "fact" and item_id in cos_of:
+            fact_cos[item.source_id] = cos_of[item_id]
+    turns = {
+        **utterance_sql.many(conn, turn_ids),
+        **{u.utterance_id: u for u in utterance_sql.users_in_episodes(conn, agent_id, episode_ids)},
+    }
     out = []
-    for uid, cos in turn_cos.items():
-        u = turns.get(uid)
-        if u is None or u.role != "user" or u.status != "current" or u.ts_ms >= before_ms:
+    for uid, u in turns.items():
+        if u.role != "user" or u.status != "current" or u.ts_ms >= before_ms:
             continue
         if extract.is_question(u.text):
             continue
-        near = tuple(
-            f
-            for f in utterance_sql.facts_stated_in(conn, agent_id, uid)
-            if fact_cos.get(f, 0.0) >= FACT_NEAR
+        facts = tuple(
+            (f, fact_cos.get(f, 0.0)) for f in utterance_sql.facts_stated_in(conn, agent_id, uid)
         )
-        out.append(Earlier(u, cos, near))
-    return sorted(out, key=lambda e: -e.cosine)
+        out.append(Found(u, facts))
+    return out
 
 
 def prompt(pairs: Sequence[tuple[str, str]]) -> str:
@@ -175,27 +204,55 @@ def parse(answer: str | None, n: int) -> list[bool | None]:
 
 
 Ask = Callable[[str, int], Awaitable[str | None]]
+Embed = Callable[[list[str]], Awaitable[list[np.ndarray | None]]]
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    n = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.dot(a, b)) / n if n else 0.0
+
+
+async def _measured(
+    db: Database, embed: Embed, agent_id: str, text: str, vec: np.ndarray, before_ms: int
+) -> list[Earlier]:
+    """The earlier statements with their cosine to ``vec``, measured afresh (many have no stored
+    vector), nearest first; the facts drawn from each kept when near the statement too."""
+    found = await db.run(earlier_turns, agent_id, text, vec, before_ms)
+    if not found:
+        return []
+    vectors = await embed([f.utterance.text for f in found])
+    out = [
+        Earlier(f.utterance, _cosine(vec, v), tuple(i for i, c in f.facts if c >= FACT_NEAR))
+        for f, v in zip(found, vectors, strict=True)
+        if v is not None
+    ]
+    return sorted(out, key=lambda e: -e.cosine)
 
 
 async def plan(
     db: Database,
     agent_id: str,
     turns: Sequence[NewUtterance],
-    vectors: Sequence[np.ndarray | None],
     started_ms: int,
+    embed: Embed,
     ask: Ask,
 ) -> Plan:
     """Which earlier turns this session's statements replace: by the rules where the words say so,
     by one model call for the unsure pairs."""
     sure: list[Pair] = []
     unsure: list[tuple[int, Earlier]] = []
-    for i, (t, vec) in enumerate(zip(turns, vectors, strict=True)):
-        if t.role != "user" or vec is None or extract.is_question(t.text):
+    statements = [
+        i for i, t in enumerate(turns) if t.role == "user" and not extract.is_question(t.text)
+    ]
+    own = await embed([turns[i].text for i in statements])
+    for i, vec in zip(statements, own, strict=True):
+        t = turns[i]
+        if vec is None:
             continue
         reading = change_cues.read(t.text)
         if reading.blocked is not None:
             continue
-        near = await db.run(earlier_turns, agent_id, vec, started_ms)
+        near = await _measured(db, embed, agent_id, t.text, vec, started_ms)
         for e in near:
             if e.cosine < NEAR:
                 break

@@ -217,6 +217,24 @@ def supersede(conn: apsw.Connection, agent_id: str, utterance_id: int) -> Uttera
     return u
 
 
+def users_in_episodes(
+    conn: apsw.Connection, agent_id: str, episode_ids: Sequence[int]
+) -> list[Utterance]:
+    """The current user turns of these episodes (an episode found by its summary leads to its turns,
+    which may have no vector of their own)."""
+    if not episode_ids:
+        return []
+    marks = ",".join("?" * len(episode_ids))
+    return [
+        Utterance(*r)
+        for r in conn.execute(
+            f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.role = 'user' AND "
+            f"u.status = 'current' AND u.episode_id IN ({marks})",
+            (agent_id, *episode_ids),
+        )
+    ]
+
+
 def facts_stated_in(conn: apsw.Connection, agent_id: str, utterance_id: int) -> list[int]:
     """The current facts drawn from this turn's message (their provenance in ``sources``)."""
     return [
