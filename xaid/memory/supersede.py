@@ -48,7 +48,9 @@ from .rules import extract
 CLOSE = 0.45  # same subject by meaning alone
 NEAR = 0.3  # same subject when the subject's words (or slot) agree too
 CLOSE_NO_CUE = 0.55  # a statement with no cue this close to an earlier one: the model is asked
-FACT_NEAR = 0.3  # a fact drawn from the old turn is about the new statement's subject
+FACT_NEAR = (
+    0.3  # a fact drawn from the old turn is about the new statement's subject (or words agree)
+)
 NEIGHBOURS = 16  # the nearest memories of the agent read per statement
 MAX_ASKED = 6  # pairs in the one call; the closest are asked, the rest keep both
 ANSWER_TOKENS = 4 * MAX_ASKED
@@ -119,10 +121,16 @@ def agree(new: str, old: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class Found:
     """An earlier user turn a new statement may replace, before its cosine is measured, with the
-    facts drawn from it and their cosines to the statement."""
+    facts drawn from it that are about the same thing (near the statement by vector, or agreeing in
+    the subject's words: "works at Globex" and "I left Globex" score only 0.26)."""
 
     utterance: Utterance
-    facts: tuple[tuple[int, float], ...]
+    facts: tuple[int, ...]  # the facts drawn from it about what the new statement is about
+
+
+def _agrees_with_fact(conn: apsw.Connection, agent_id: str, fact_id: int, text: str) -> bool:
+    fact = sql.get_fact(conn, agent_id, fact_id)
+    return fact is not None and agree(text, fact.text)
 
 
 def earlier_turns(
@@ -160,7 +168,9 @@ def earlier_turns(
         if extract.is_question(u.text):
             continue
         facts = tuple(
-            (f, fact_cos.get(f, 0.0)) for f in utterance_sql.facts_stated_in(conn, agent_id, uid)
+            f
+            for f in utterance_sql.facts_stated_in(conn, agent_id, uid)
+            if fact_cos.get(f, 0.0) >= FACT_NEAR or _agrees_with_fact(conn, agent_id, f, text)
         )
         out.append(Found(u, facts))
     return out
@@ -222,7 +232,7 @@ async def _measured(
         return []
     vectors = await embed([f.utterance.text for f in found])
     out = [
-        Earlier(f.utterance, _cosine(vec, v), tuple(i for i, c in f.facts if c >= FACT_NEAR))
+        Earlier(f.utterance, _cosine(vec, v), f.facts)
         for f, v in zip(found, vectors, strict=True)
         if v is not None
     ]
