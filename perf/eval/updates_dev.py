@@ -12,9 +12,9 @@ own decisions only), both consolidated; on day 13 ``memory.search`` asks the pro
 passes when a ``new`` key is in the first item and no ``old`` key in any; a control passes when the
 earlier statement (its ``keep`` key) is still a current turn (``memory.list``).
 
-``XAID_PERF_UPDATES_GGUF=/work/models/qwen15.gguf`` runs the daemon with that model deciding the
-unsure pairs (default: the scripted provider, whose answers are never read as verdicts: the rules
-alone). The counters give the model calls per consolidated session.
+The area runs the rules alone (the scripted provider, whose echo is never read as a verdict), then,
+with ``XAID_PERF_UPDATES_GGUF=/work/models/qwen15.gguf``, again with that model deciding the unsure
+pairs. The counters give the model calls per consolidated session.
 """
 
 from __future__ import annotations
@@ -86,55 +86,73 @@ def evaluate(gguf: str = "") -> tuple[dict[str, CaseTally], dict[str, CaseTally]
     return changes, controls, counters
 
 
-def _pct(t: dict[str, CaseTally]) -> str:
-    return ", ".join(f"{lang} {x.hits}/{x.total} ({x.percent:.0f}%)" for lang, x in t.items())
+def _rows(
+    who: str,
+    changes: dict[str, CaseTally],
+    controls: dict[str, CaseTally],
+    counters: dict[str, int],
+) -> list[Row]:
+    rows = [
+        Row(
+            f"dev changes {lang}, {who}: new value first, old not returned",
+            t.percent,
+            "%",
+            CHANGE_AIM,
+            note=f"{t.hits}/{t.total}",
+        )
+        for lang, t in changes.items()
+    ]
+    rows += [
+        Row(
+            f"dev controls {lang}, {who}: earlier statement still current",
+            t.percent,
+            "%",
+            CONTROL_AIM,
+            note=f"{t.hits}/{t.total}",
+        )
+        for lang, t in controls.items()
+    ]
+    sessions = counters.get("change_sessions", 0) or 1
+    calls = counters.get("change_calls", 0)
+    ruled, asked = counters.get("change_rules", 0), counters.get("change_pairs_asked", 0)
+    rows.append(
+        Row(
+            f"fast path: pairs decided by the rules, no model, {who}",
+            round(100.0 * ruled / max(1, ruled + asked), 1),
+            "%",
+            note=f"{ruled} by the rules, {asked} asked",
+        )
+    )
+    rows.append(
+        Row(
+            f"model calls for changes per consolidated session, {who}",
+            round(calls / sessions, 3),
+            "",
+            note=f"{calls} calls over {sessions} sessions, {counters.get('change_pairs_asked', 0)} pairs "
+            f"asked, {counters.get('change_pairs_unreadable', 0)} unreadable; decided by rules "
+            f"{counters.get('change_rules', 0)}, by the model {counters.get('change_llm', 0)}; all of "
+            f"memory's calls (facts, summaries too): {counters.get('llm_calls', 0)}",
+        )
+    )
+    return rows
 
 
 def run(quick: bool) -> Section:
-    gguf = os.environ.get("XAID_PERF_UPDATES_GGUF", "")
-    started = time.monotonic()
-    changes, controls, counters = evaluate(gguf)
-    who = os.path.basename(gguf) if gguf else "rules alone (scripted provider)"
-    sessions = counters.get("change_sessions", 0) or 1
-    rows = []
-    for lang, t in changes.items():
-        rows.append(
-            Row(
-                f"dev changes {lang}: new value first, old not returned",
-                t.percent,
-                "%",
-                CHANGE_AIM,
-                note=f"{t.hits}/{t.total}; {who}",
-            )
-        )
-    for lang, t in controls.items():
-        rows.append(
-            Row(
-                f"dev controls {lang}: earlier statement kept",
-                t.percent,
-                "%",
-                CONTROL_AIM,
-                note=f"{t.hits}/{t.total}; {who}",
-            )
-        )
-    rows.append(
-        Row(
-            "model calls per consolidated session for changes",
-            round(counters.get("change_calls", 0) / sessions, 3),
-            "",
-            None,
-            note=f"{counters.get('change_calls', 0)} calls, {counters.get('change_pairs_asked', 0)} pairs asked, "
-            f"{counters.get('change_pairs_unreadable', 0)} unreadable; change_rules {counters.get('change_rules', 0)}, "
-            f"change_llm {counters.get('change_llm', 0)}; all memory llm_calls {counters.get('llm_calls', 0)} "
-            f"over {sessions} sessions",
-        )
-    )
-    notes = [
-        misses("dev changes", _merge(changes)),
-        misses("dev controls", _merge(controls)),
-        f"{_pct(changes)}; controls {_pct(controls)}; {time.monotonic() - started:.0f} s",
-    ]
-    return Section("Updates by meaning, dev set (issue 24 items 1, 3, 8)", rows, notes)
+    """Rules alone (scripted provider), then, with ``XAID_PERF_UPDATES_GGUF``, that model deciding."""
+    section = Section("Updates by meaning, dev set (issue 24 items 1, 3, 8)")
+    runs = [("rules alone", "")]
+    if gguf := os.environ.get("XAID_PERF_UPDATES_GGUF", ""):
+        runs.append((os.path.basename(gguf), gguf))
+    for who, path in runs:
+        started = time.monotonic()
+        changes, controls, counters = evaluate(path)
+        section.rows += _rows(who, changes, controls, counters)
+        section.notes += [
+            f"{who}: " + misses("dev changes", _merge(changes)),
+            f"{who}: " + misses("dev controls", _merge(controls)),
+            f"{who}: {time.monotonic() - started:.0f} s",
+        ]
+    return section
 
 
 def _merge(t: dict[str, CaseTally]) -> CaseTally:

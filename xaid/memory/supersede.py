@@ -55,6 +55,8 @@ NEIGHBOURS = 16  # the nearest memories of the agent read per statement
 MAX_ASKED = 6  # pairs in the one call; the closest are asked, the rest keep both
 ANSWER_TOKENS = 4 * MAX_ASKED
 _PARROT = re.compile(r"Earlier:|Later:|one line per pair|echo:", re.I)
+# No example answer in the prompt: with 'Answer "1: yes" or "1: no"' the 1.5B wrote "1: no" for
+# every pair, copying the example's number.
 _ANSWER = re.compile(r"(\d+)\s*[:.)、：\-]?\s*(yes|no|是|否|不是|对|不对)", re.I)
 
 
@@ -188,8 +190,8 @@ def prompt(pairs: Sequence[tuple[str, str]]) -> str:
         lines.append(f'   Later: "{draft.quote(new)}"')
     lines += [
         "",
-        "For each pair: is the earlier statement no longer true because of the later one?",
-        'Answer one line per pair, "1: yes" or "1: no", nothing else.',
+        "For each pair: does the later statement mean the earlier one is no longer true?",
+        "Answer one line per pair: the pair's number, then yes or no.",
     ]
     return "\n".join(lines)
 
