@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
+from .. import cpu
 from ..store import Database
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
@@ -228,7 +229,7 @@ async def _measured(
     db: Database, embed: Embed, agent_id: str, text: str, vec: np.ndarray, before_ms: int
 ) -> list[Earlier]:
     """The earlier statements with their cosine to ``vec``, measured afresh (many have no stored
-    vector), nearest first; the facts drawn from each kept when near the statement too."""
+    vector), nearest first."""
     found = await db.run(earlier_turns, agent_id, text, vec, before_ms)
     if not found:
         return []
@@ -241,6 +242,53 @@ async def _measured(
     return sorted(out, key=lambda e: -e.cosine)
 
 
+def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earlier]]:
+    """(replaced by the rules, unsure) among one statement's earlier ones, nearest first. Pure
+    computation (the cues, the words, the rules' slots): ``cpu.run`` keeps it off the event loop."""
+    reading = change_cues.read(text)
+    sure: list[Earlier] = []
+    unsure: list[Earlier] = []
+    if reading.blocked is not None:
+        return sure, unsure
+    other = change_cues.reads_other(text)
+    for e in near:
+        if e.cosine < NEAR:
+            break
+        same = e.cosine >= CLOSE or agree(text, e.utterance.text)
+        if reading.change and same:
+            sure.append(e)
+        elif reading.change or (
+            e.cosine >= CLOSE_NO_CUE and other is None and _open(text, e.utterance.text)
+        ):
+            unsure.append(e)
+    return sure, unsure
+
+
+def _open(new: str, old: str) -> bool:
+    """A pair with no cue that the rules cannot settle: the new statement says something the old one
+    does not (not a restatement: "I'm allergic to gluten!" again), and the two are not statements
+    of one fact slot, which the facts' consistency check decides already ("allergic to peanuts"
+    beside "allergic to gluten" is one more allergy; "I drive a Kia" beside "I drive a Civic" an
+    UPDATE)."""
+    if words(new) <= words(old):
+        return False
+    return not (_slots(new) & _slots(old))
+
+
+def _cached(embed: Embed) -> Embed:
+    """``embed`` that embeds each text once per consolidation: one earlier statement is often near
+    several of the session's."""
+    seen: dict[str, np.ndarray | None] = {}
+
+    async def run(texts: list[str]) -> list[np.ndarray | None]:
+        missing = [t for t in dict.fromkeys(texts) if t not in seen]
+        if missing:
+            seen.update(zip(missing, await embed(missing), strict=True))
+        return [seen[t] for t in texts]
+
+    return run
+
+
 async def plan(
     db: Database,
     agent_id: str,
@@ -251,6 +299,7 @@ async def plan(
 ) -> Plan:
     """Which earlier turns this session's statements replace: by the rules where the words say so,
     by one model call for the unsure pairs."""
+    embed = _cached(embed)
     sure: list[Pair] = []
     unsure: list[tuple[int, Earlier]] = []
     statements = [
@@ -258,23 +307,12 @@ async def plan(
     ]
     own = await embed([turns[i].text for i in statements])
     for i, vec in zip(statements, own, strict=True):
-        t = turns[i]
-        if vec is None:
-            continue
-        reading = change_cues.read(t.text)
-        if reading.blocked is not None:
-            continue
-        near = await _measured(db, embed, agent_id, t.text, vec, started_ms)
-        for e in near:
-            if e.cosine < NEAR:
-                break
-            same = e.cosine >= CLOSE or agree(t.text, e.utterance.text)
-            if reading.change and same:
-                sure.append(Pair(i, e, "rules"))
-            elif reading.change or (
-                e.cosine >= CLOSE_NO_CUE and change_cues.reads_other(t.text) is None
-            ):
-                unsure.append((i, e))
+        if vec is None or change_cues.read(turns[i].text).blocked is not None:
+            continue  # an addition, a hypothetical…: replaces nothing, not worth a search
+        near = await _measured(db, embed, agent_id, turns[i].text, vec, started_ms)
+        replaced, doubtful = await cpu.run(judge, turns[i].text, near)
+        sure += [Pair(i, e, "rules") for e in replaced]
+        unsure += [(i, e) for e in doubtful]
     taken = {p.earlier.utterance.utterance_id for p in sure}
     unsure = [(i, e) for i, e in unsure if e.utterance.utterance_id not in taken]
     unsure.sort(key=lambda x: -x[1].cosine)

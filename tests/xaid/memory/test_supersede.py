@@ -125,11 +125,11 @@ def test_a_fact_drawn_from_the_earlier_statement_becomes_history_too(client: Cli
 
 # Two statements close to earlier ones with no cue of change: the rules cannot tell, the model is
 # asked, once, for both. The answer sits in the Chinese statement, which the prompt quotes.
-UNSURE_BEFORE = ["I drink black coffee every morning.", "我每个周末都去公园跑步。"]
+UNSURE_BEFORE = ["I drink black coffee every morning.", "我睡前都会看一集美剧。"]
 
 
 def unsure_after(answer: str) -> list[str]:
-    return ["I drink matcha every morning.", f"我每个周末都去公园跑步，跑十公里。[[say:{answer}]]"]
+    return ["I drink matcha every morning.", f"我睡前都会看一集韩剧，很上头。[[say:{answer}]]"]
 
 
 def test_the_unsure_pairs_of_a_session_are_one_model_call_and_its_answer_decides(
@@ -176,8 +176,8 @@ def test_a_present_question_gets_the_newer_statement_first_before_anything_is_su
     ):
         found = search(client, "mia", question, T0 + 13 * DAY)
         assert found and "matcha" in found[0], (question, found)
-    zh = search(client, "mia", "我现在周末做什么？", T0 + 13 * DAY)
-    assert zh and "十公里" in zh[0], zh
+    zh = search(client, "mia", "我现在睡前看什么？", T0 + 13 * DAY)
+    assert zh and "韩剧" in zh[0], zh
     past = search(client, "mia", "What did I drink in the mornings before?", T0 + 13 * DAY)
     assert any("black coffee" in t for t in past), past
 
