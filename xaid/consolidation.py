@@ -25,7 +25,7 @@ from .clock import Clock
 from .conversation import agent_config
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
-from .memory import draft, episodes, fence, persona, utterances
+from .memory import draft, episodes, fence, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import meaning, tracker
@@ -152,6 +152,7 @@ class Consolidation:
             arm.matters, d, closing, felt.losses if felt is not None else frozenset()
         )
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
+        changes = await self._changes(agent_id, turns, d.started_ms)
         episode_id = await db.run(
             self._write,
             agent_id,
@@ -164,6 +165,7 @@ class Consolidation:
             arms,
             turns,
             seen,
+            changes,
         )
         if agent_config.memory_enabled(agent.config):
             await db.run(
@@ -224,6 +226,34 @@ class Consolidation:
         self.counters["mood_by_meaning"] += moved is not None
         return _Felt(moved or closing, losses)
 
+    async def _changes(
+        self,
+        agent_id: str,
+        turns: list[NewUtterance],
+        started_ms: int,
+    ) -> supersede.Plan:
+        """Which earlier statements this session's turns replace, found by meaning (memory.supersede);
+        at most one model call for all the unsure pairs of the session."""
+
+        async def ask(prompt: str, max_tokens: int) -> str | None:
+            return await self.ask(prompt, max_tokens, agent_id)
+
+        plan = await supersede.plan(
+            self.db, agent_id, turns, started_ms, self.embeddings.embed_readable, ask
+        )
+        self.counters["change_sessions"] += 1
+        counts = {
+            "change_calls": plan.calls,
+            "change_pairs_asked": plan.asked,
+            "change_pairs_unreadable": plan.unreadable,
+        }
+        for p in plan.pairs:
+            counts[f"change_{p.decided_by}"] = counts.get(f"change_{p.decided_by}", 0) + 1
+        for key, n in counts.items():
+            if n:  # stats shows a counter once it is above 0
+                self.counters[key] += n
+        return plan
+
     def _write_turns(
         self,
         conn: apsw.Connection,
@@ -251,6 +281,7 @@ class Consolidation:
         arms: list[arm.Arm],
         turns: list[NewUtterance],
         seen: int,
+        changes: supersede.Plan,
     ) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
         fence.check(conn, agent_id, seen)
@@ -260,6 +291,7 @@ class Consolidation:
         episode_id = episodes.write_episode(
             conn, agent_id, session_id, d, closing, planned, vectors, turns
         )
+        episodes.unquote(conn, supersede.apply(conn, agent_id, changes, d.ended_ms))
         fire.after_session(
             conn,
             agent_id,

@@ -310,7 +310,7 @@ def apply_decision(
     if action == "DELETE" and target is not None:
         sql.retire(conn, target, ts_ms, by)
         index.remove(conn, "fact", [target])
-        _unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
+        unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
         return
     fact_id = sql.insert_fact(conn, agent_id, p.new, episode_id, by, ts_ms)
     sql.add_sources(conn, "fact", fact_id, agent_id, p.sources)
@@ -318,10 +318,10 @@ def apply_decision(
     if action == "UPDATE" and target is not None:
         sql.supersede(conn, target, fact_id, ts_ms, by)
         index.remove(conn, "fact", [target])
-        _unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
+        unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
 
 
-def _unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> None:
+def unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> None:
     """An episode summary that quotes a statement now superseded drops that quote, so the old value is
     not recalled as current through the episode either; the turn itself stays, as history."""
     for u in stated:

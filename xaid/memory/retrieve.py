@@ -37,7 +37,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import cues, index, pack, shown, utterances
+from . import cues, index, pack, recency, shown, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 
@@ -270,6 +270,9 @@ def search(
             )
         scored[item_id] = score
     _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past)
+    recency.prefer_present(
+        query, asked.past, scored, found, about, near.cosine if near is not None else _no_cosine
+    )
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
     chosen, used = pack.fill(
         [(found[i], about[i], scored[i]) for i in ranked],
@@ -285,6 +288,10 @@ def search(
     if touch:
         mark_referenced(conn, chosen, now_ms)
     return chosen, used
+
+
+def _no_cosine(a: int, b: int) -> float | None:
+    return None
 
 
 def _add_neighbours(

@@ -27,7 +27,7 @@ from ..store import utterances as utterance_sql
 from ..store.sessions import Message
 from ..store.utterances import NewUtterance
 from ..text import features, timeparse, tokens
-from . import index
+from . import change_cues, index
 
 CHATTER_VALUE = (
     0.15  # below this an utterance is small talk ("haha ok", "嗯嗯"): the first to be forgotten
@@ -191,7 +191,8 @@ def kept(parts: Sequence[str], matched: Sequence[int]) -> str:
     """The matched sentences with one either side, "…" where sentences were left out."""
     keep = sorted(
         {j for i in matched for j in (i - 1, i, i + 1) if 0 <= j < len(parts)}
-    )  # the context around
+        | {i for i, s in enumerate(parts) if _states_a_change(s)}
+    )  # the context around, and the turn's own change wherever it is
     shown: list[str] = []
     for i, s in enumerate(parts):
         if i in keep:
@@ -201,6 +202,13 @@ def kept(parts: Sequence[str], matched: Sequence[int]) -> str:
     if keep[0] > 0:
         shown.insert(0, "…")
     return " ".join(shown)
+
+
+def _states_a_change(sentence: str) -> bool:
+    """A sentence that says what is new, in the turn's own words: a change cue of the speaker's
+    and something specific (a name, a place, a number). "I left Acme last month. I'm a nurse at St
+    Mary's now." keeps its second sentence whatever the query's words matched: it holds the answer."""
+    return change_cues.read(sentence).change and features.specificity(sentence) > 0
 
 
 def terms(text: str) -> frozenset[str]:

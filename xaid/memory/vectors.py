@@ -122,6 +122,14 @@ class AgentVectors:
         6,250 re-scored: 0.948 raw, 0.978 centred)."""
         return sign_bits(rows / np.where(norms > 0, norms, 1.0)[:, None] - self.center)
 
+    def cosine(self, a: int, b: int) -> float | None:
+        """The cosine of two stored items (from their int8 rows); None when either has no vector."""
+        ra, rb = self.row.get(a), self.row.get(b)
+        if ra is None or rb is None or not self.norms[ra] or not self.norms[rb]:
+            return None
+        dot = self.q[ra].astype(np.float32) @ self.q[rb].astype(np.float32)
+        return float(dot / (self.norms[ra] * self.norms[rb]))
+
     def remove(self, item_id: int) -> None:
         r = self.row.pop(item_id, None)
         if r is None:

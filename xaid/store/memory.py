@@ -466,6 +466,16 @@ def supersede(conn: apsw.Connection, old_id: int, new_id: int, ts_ms: int, decid
     fact_event(conn, old_id, row[0], ts_ms, "SUPERSEDED", row[1], decided_by, new_id)
 
 
+def outdate(conn: apsw.Connection, fact_id: int, ts_ms: int, decided_by: str) -> None:
+    """Superseded by something the user said that made no fact of its own (a change read by meaning,
+    xaid.memory.supersede): history, with no successor to point at."""
+    conn.execute(
+        "UPDATE facts SET status = 'superseded', updated_ms = ? WHERE fact_id = ?", (ts_ms, fact_id)
+    )
+    row = conn.execute("SELECT agent_id, text FROM facts WHERE fact_id = ?", (fact_id,)).get
+    fact_event(conn, fact_id, row[0], ts_ms, "SUPERSEDED", row[1], decided_by)
+
+
 def retire(conn: apsw.Connection, fact_id: int, ts_ms: int, decided_by: str) -> None:
     """The user said it no longer holds: kept as history, never returned as current."""
     conn.execute(

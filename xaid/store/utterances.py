@@ -202,6 +202,52 @@ def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> lis
     return list(many(conn, ids).values())
 
 
+def supersede(conn: apsw.Connection, agent_id: str, utterance_id: int) -> Utterance | None:
+    """One of the user's turns replaced by a later one of the same subject (xaid.memory.supersede):
+    it and the reply to it become history, as ``supersede_sources`` does for a fact's turns. The
+    turn as it was, or None when it is gone or no longer current (nothing to do)."""
+    u = get(conn, agent_id, utterance_id)
+    if u is None or u.status != "current" or u.role != "user":
+        return None
+    conn.execute(
+        "UPDATE utterances SET status = 'superseded' WHERE utterance_id = ? OR "
+        "(prev_id = ? AND role = 'assistant')",
+        (utterance_id, utterance_id),
+    )
+    return u
+
+
+def users_in_episodes(
+    conn: apsw.Connection, agent_id: str, episode_ids: Sequence[int]
+) -> list[Utterance]:
+    """The current user turns of these episodes (an episode found by its summary leads to its turns,
+    which may have no vector of their own)."""
+    if not episode_ids:
+        return []
+    marks = ",".join("?" * len(episode_ids))
+    return [
+        Utterance(*r)
+        for r in conn.execute(
+            f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.role = 'user' AND "
+            f"u.status = 'current' AND u.episode_id IN ({marks})",
+            (agent_id, *episode_ids),
+        )
+    ]
+
+
+def facts_stated_in(conn: apsw.Connection, agent_id: str, utterance_id: int) -> list[int]:
+    """The current facts drawn from this turn's message (their provenance in ``sources``)."""
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT f.fact_id FROM facts f WHERE f.agent_id = ? AND f.status = 'current' AND f.fact_id IN "
+            "(SELECT s.item_id FROM sources s JOIN utterances u ON u.message_id = s.message_id "
+            "WHERE s.kind = 'fact' AND u.utterance_id = ? AND u.agent_id = ?)",
+            (agent_id, utterance_id, agent_id),
+        )
+    ]
+
+
 def add_participant(conn: apsw.Connection, agent_id: str, speaker: str, role: str) -> None:
     conn.execute(
         "INSERT OR IGNORE INTO participants (agent_id, speaker, role) VALUES (?, ?, ?)",

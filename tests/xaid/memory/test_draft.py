@@ -65,7 +65,7 @@ def test_the_frame_is_in_the_language_of_the_session(lang: Lang) -> None:
         )
     for text in SESSIONS[
         lang
-    ]:  # the user's words are quoted as they were, in the form _unquote looks for
+    ]:  # the user's words are quoted as they were, in the form unquote looks for
         assert draft.said(None, text, lang) in d.summary
 
 

@@ -17,9 +17,12 @@ from dataclasses import dataclass
 
 from ...text import cjk
 from . import en as en
-from . import exclusive
+from . import exclusive, lexicon_en, lexicon_zh
 from . import zh as zh
 
+# The words for the people (and pets) of a user's life, in both languages: "my sister", 我闺蜜. Read
+# from outside (memory.change_cues) to tell someone else's change from the user's own.
+PEOPLE: frozenset[str] = frozenset(lexicon_en.RELATIONS) | frozenset(lexicon_zh.RELATIONS)
 KINDS = ("identity", "preference", "work", "person", "plan", "place", "health", "other")
 
 # The subject vocabulary other modules rely on. Keys are exact, except ``user.favourite.*`` whose tail is

@@ -1,0 +1,37 @@
+"""A long turn cut to the query's sentences keeps the sentence that states what is new (issue 24
+item 4): the turn's own change with a name, a place or a number, whatever the query matched."""
+
+from __future__ import annotations
+
+from xaid.memory import utterances
+
+EN = (
+    "My old job was at Acme Logistics in the warehouse office, doing schedules and invoices for the "
+    "drivers every single day. I left Acme last month because the hours were terrible and the pay "
+    "was worse than anywhere. Honestly the commute alone was killing me and my back hurt all the "
+    "time from the chairs. I am a nurse at St Mary's Hospital now, on the children's ward, and I "
+    "love it."
+)
+ZH = (
+    "我以前在一家物流公司做调度，每天对着排班表和发票，从早忙到晚，周末也经常加班。"
+    "上个月我把那份工作辞了，因为工资太低，领导也很难相处，通勤还要一个半小时。"
+    "说实话那段时间我整个人都很焦虑，睡也睡不好，胃口也不好，天天想着怎么熬过去。"
+    "现在我在市第一医院当护士，在儿科，同事都很好，我很喜欢。"
+)
+
+
+def test_the_cut_keeps_the_new_value_in_english() -> None:
+    shown = utterances.cut(EN, utterances.terms("What was my job at the warehouse?"), 64)
+    assert "…" in shown, "the turn was cut"
+    assert "nurse at St Mary's" in shown, shown
+
+
+def test_the_cut_keeps_the_new_value_in_chinese() -> None:
+    shown = utterances.cut(ZH, utterances.terms("调度和排班表忙不忙？"), 64)
+    assert "…" in shown, "the turn was cut"
+    assert "市第一医院当护士" in shown, shown
+
+
+def test_a_sentence_without_a_change_is_still_cut() -> None:
+    shown = utterances.cut(EN, utterances.terms("What was my job at the warehouse?"), 64)
+    assert "back hurt" not in shown, shown

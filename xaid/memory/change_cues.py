@@ -1,0 +1,168 @@
+"""Does a statement read as a change of the user's own life, now? Read by a small, general set of
+cues of tense and change in English and Chinese, never by a list of subjects.
+
+"I take the tram to work these days", "gave up coffee", "no longer", "咖啡我戒了", "改学吉他",
+"不续了", "已经吃素半年了": what these share is not what they are about but how they are said, as a
+change or as the present replacing something. Which earlier statement they replace is found by
+meaning elsewhere (xaid.memory.supersede); here only the words of the new statement are read.
+
+The same words also say when a statement is *not* a change of the user's: an addition ("also",
+"too", 又, 也), a hypothetical or a plan ("if", "thinking about", 如果, 打算), past narration with
+nothing about now ("when I was a kid", 小时候), or someone else's change ("my brother switched",
+我哥现在改喝…). A cue counts only in a clause that is the user's (an "I"/"we"/我, or no subject at
+all, as Chinese often says it), and no blocker in the statement.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .rules import extract
+
+# Words that say "this changed": a verb of ending, leaving or replacing, or "instead".
+_STRONG_EN = re.compile(
+    r"(?<![a-z'])(?:switched|switching|swapped|quit|quitting|gave up|given up|giving up|no longer|"
+    r"(?:not|n't|never)\b[^.,;!?]{0,40}\b(?:anymore|any more|any longer)|anymore|any more|moved|"
+    r"left|leaving|replaced|instead|stopped|changed|transferred|retrained|traded|sold|dropped|cancel+ed|"
+    r"got rid of|done with|broke up|split up|on hold|put [^.,;!?]{0,20} away|for good|went (?:vegan|"
+    r"vegetarian)|converted|upgraded|turned)(?![a-z'])",
+    re.I,
+)
+# Words that say "as things are now": a replacement said in the present, weaker alone.
+_NOW_EN = re.compile(
+    r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|lately|new|finally|"
+    r"since (?:the|last|then)|all about|anymore)(?![a-z'])",
+    re.I,
+)
+_STRONG_ZH = re.compile(
+    r"改|换|不再|戒|辞|搬|离开|离职|转行|转学|跳槽|放弃|分手|分了|卖了|卖掉|不续|调到|退了|不干了|"
+    r"不[^，。！？；,]{0,4}了|没再|告别|迷上|取消"
+)
+_NOW_ZH = re.compile(
+    r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经[^，。！？；,]{0,8}了|终于|开始"
+)
+_FIRST_EN = re.compile(
+    r"(?<![a-z'])(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|us|me)(?![a-z'])", re.I
+)
+_OTHER_EN = re.compile(
+    r"^\W*(?:(?:my|our)\s+(?P<who>(?:[a-z'-]+\s+){0,2}[a-z'-]+)|he|she|they|he's|she's|they're)(?![a-z'])",
+    re.I,
+)
+_OTHER_ZH = re.compile(
+    r"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[\u4e00-\u9fff]{1,3})"
+)
+# Not a change of the user's: an addition, a hypothetical or a plan.
+_ADDITION = re.compile(
+    r"(?<![a-z'])(?:also|too|as well|another|in addition|on top of)(?![a-z'])|又|也|另外|还有|多了",
+    re.I,
+)
+_UNREAL = re.compile(
+    r"(?<![a-z'])(?:if|unless|would|'d love|suppose|maybe|might|thinking (?:about|of)|considering|"
+    r"planning|plan to|hope to|want to|next (?:year|month|week)|someday|one day)(?![a-z'])|"
+    r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|以后",
+    re.I,
+)
+_PAST = re.compile(
+    r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
+    r"growing up|used to)(?![a-z'])|小时候|那时候|当年|以前|上学的时候|年轻的时候",
+    re.I,
+)
+_CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeReading:
+    """How a statement reads: ``cue`` the words that make it a change or a present replacement
+    (None: it reads as neither), ``strong`` when they name the change itself ("quit", 换成), and
+    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "past",
+    "someone_else"), else None."""
+
+    cue: str | None
+    strong: bool
+    blocked: str | None
+
+    @property
+    def change(self) -> bool:
+        return self.cue is not None and self.blocked is None
+
+
+def _clauses(text: str) -> list[str]:
+    return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
+
+
+def _someone_else(clause: str) -> bool:
+    """The clause's subject is another person: "my brother switched…", "she moved", 我哥现在改…."""
+    if cjk_clause(clause):
+        m = _OTHER_ZH.match(clause)
+        if m is None:
+            return False
+        who = m.group("who")
+        # 我哥 says 哥哥 in one character: a doubled kin word counts from its first
+        return (
+            who is None
+            or any(who.startswith(p) for p in extract.PEOPLE)
+            or who[0] * 2 in extract.PEOPLE
+        )
+    m = _OTHER_EN.match(clause)
+    if m is None:
+        return False
+    who = m.group("who")
+    return who is None or any(
+        w in extract.PEOPLE or w.rstrip("s") in extract.PEOPLE for w in who.lower().split()
+    )
+
+
+def cjk_clause(clause: str) -> bool:
+    return bool(re.search(r"[\u4e00-\u9fff]", clause))
+
+
+def _users(clause: str) -> bool:
+    """The clause speaks of the user: an "I"/"we"/我, or (Chinese) no subject of anyone else."""
+    if _someone_else(clause):
+        return False
+    if cjk_clause(clause):
+        return True  # 我… or no subject at all ("钢琴不学了"): the speaker's own
+    return bool(_FIRST_EN.search(clause)) or not _OTHER_EN.match(clause)
+
+
+def read(text: str) -> ChangeReading:
+    """The change reading of one user statement."""
+    cue: str | None = None
+    strong = False
+    for clause in _clauses(text):
+        zh = cjk_clause(clause)
+        s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
+        n = (_NOW_ZH if zh else _NOW_EN).search(clause)
+        if s is None and n is None:
+            continue
+        if not _users(clause):
+            continue
+        if s is not None and not strong:
+            cue, strong = s.group(), True
+        elif cue is None and n is not None:
+            cue = n.group()
+    if cue is None:
+        return ChangeReading(None, False, None)
+    now = bool(_NOW_EN.search(text) or _NOW_ZH.search(text))
+    if _UNREAL.search(text):
+        return ChangeReading(cue, strong, "unreal")
+    if _ADDITION.search(text) and not strong:
+        return ChangeReading(cue, strong, "addition")
+    if _PAST.search(text) and not now:
+        return ChangeReading(cue, strong, "past")
+    return ChangeReading(cue, strong, None)
+
+
+def reads_other(text: str) -> str | None:
+    """Why a statement with no cue of its own cannot replace the user's earlier one either (the same
+    blockers, for the pairs the model is asked about): None when nothing blocks it."""
+    if _UNREAL.search(text):
+        return "unreal"
+    if _ADDITION.search(text):
+        return "addition"
+    if _PAST.search(text):
+        return "past"
+    if all(_someone_else(c) for c in _clauses(text)):
+        return "someone_else"
+    return None

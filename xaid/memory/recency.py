@@ -1,0 +1,91 @@
+"""Present questions prefer the present: for a question about now, the latest thing the user said
+about a subject ranks above what they said about it before, even before consolidation has marked the
+older statement as history (issue 24 item 3).
+
+Consolidation makes an earlier statement history when the later one reads as a change
+(xaid.memory.supersede); but a change said without a cue ("I follow Brighton, great season" after
+"I support Everton"), one the model kept both of, or one whose session is not yet consolidated,
+leaves both current. A person answering "which team do I support?" takes the latest. So among the
+user's current turns a search found, a pair about the same subject (their vectors close, or near with
+the subject's words agreeing; xaid.memory.supersede's cuts) said on different occasions puts the
+newer first and the older lower (``DEMOTE`` of its score). A question about the past ("what did I
+drive before", "我以前…", "what did I say last week") keeps the ranking as it was: the history is
+what it asks for.
+
+Its own module, called from retrieve.search on the scored candidates, so the ranking's speed work
+there and this rule stay apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from . import supersede
+from .index import Item
+from .pack import About
+
+DEMOTE = 0.6  # the older statement's score is multiplied by this
+WINDOW = 8  # the best user turns compared (pairs grow as its square)
+APART_MS = (
+    6 * 3_600_000
+)  # said on different occasions: turns of one conversation are context, not news
+
+_NOW = re.compile(
+    r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|still|lately|today)(?![a-z'])"
+    r"|现在|最近|如今|目前|这些天|这阵子|眼下|当前",
+    re.I,
+)
+_THEN = re.compile(
+    r"(?<![a-z'])(?:did|was|were|had|used to|before|ago|last|previously|back then|then|once)(?![a-z'])"
+    r"|以前|之前|原来|过去|那时|上次|上回|当时|曾经|当年",
+    re.I,
+)
+
+
+def about_now(query: str, past: bool) -> bool:
+    """A question about how things are now: it says so ("these days", 现在), or it is in the present
+    with no word of the past ("which phone do I use?"); ``past`` is retrieve's own reading (cues)."""
+    if past:
+        return False
+    return bool(_NOW.search(query)) or not _THEN.search(query)
+
+
+def _same_subject(a: Item, b: Item, cosine: float | None) -> bool:
+    if cosine is not None and cosine >= supersede.CLOSE:
+        return True
+    if cosine is not None and cosine < supersede.NEAR:
+        return False
+    return supersede.agree(a.text, b.text)
+
+
+def prefer_present(
+    query: str,
+    past: bool,
+    scored: dict[int, float],
+    found: Mapping[int, Item],
+    about: Mapping[int, About],
+    cosine: Callable[[int, int], float | None],
+) -> int:
+    """Reorder ``scored`` in place for a question about now; how many older statements were demoted."""
+    if not about_now(query, past):
+        return 0
+    users = sorted(
+        (
+            i
+            for i in scored
+            if found[i].kind == "utterance" and about[i].role == "user" and about[i].current
+        ),
+        key=lambda i: -scored[i],
+    )[:WINDOW]
+    demoted: set[int] = set()
+    for newer in sorted(users, key=lambda i: -found[i].ts_ms):
+        for older in users:
+            if older in demoted or found[newer].ts_ms - found[older].ts_ms < APART_MS:
+                continue
+            if not _same_subject(found[newer], found[older], cosine(newer, older)):
+                continue
+            scored[newer] = max(scored[newer], scored[older] + 1e-3)
+            scored[older] *= DEMOTE
+            demoted.add(older)
+    return len(demoted)
