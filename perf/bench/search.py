@@ -123,6 +123,9 @@ def _stages(runs: list[_Run], work: list[tuple[str, str, str, int]], tmp: Path) 
         env = dict(os.environ)
         if run.tree is not None:
             env["PYTHONPATH"] = f"{run.tree}{os.pathsep}{run.tree / 'client'}"
+            env["PYTHONSAFEPATH"] = (
+                "1"  # as for the daemon: the tree's code, not the working directory's
+            )
         out = tmp / f"stages-{run.name}.json"
         args = [sys.executable, "-c", _STAGES, str(run.db), str(work_path), str(out)]
         started.append((run, out, subprocess.Popen(args, env=env)))
@@ -189,7 +192,9 @@ def measure(
     trees: list[tuple[str, dict[str, str], Path | None]] = [("after", {}, None)]
     if baseline is not None:
         path = f"{baseline}{os.pathsep}{baseline / 'client'}"
-        trees.insert(0, ("before", {"PYTHONPATH": path}, baseline))
+        # PYTHONSAFEPATH: without it ``python -m xaid`` and ``python -c`` put the working directory
+        # (this tree) before PYTHONPATH, and the "before" daemon would run this tree's code.
+        trees.insert(0, ("before", {"PYTHONPATH": path, "PYTHONSAFEPATH": "1"}, baseline))
     work: list[tuple[str, str, str, int]] = []
     for n, sample in enumerate(samples):
         for q in sample.qa[:LOCOMO_QUESTIONS]:
