@@ -34,6 +34,7 @@ AREAS: dict[str, str] = {
     "tokens": "perf.eval.token_counter",
     "replies": "perf.eval.replies",
     "replies_heldout": "perf.eval.replies_heldout",
+    "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",
