@@ -40,7 +40,7 @@ from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text.lang import Lang, language
-from . import agent_config, prompt, words
+from . import agent_config, checkin, prompt, voice, words
 from .agent_config import AgentConfig
 from .generation import GenerationQueue
 from .opening import OpeningGuard, fix_head
@@ -554,6 +554,13 @@ class Turns:
         reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
+        lead = (
+            checkin.lead(heard.verdict.item, turn.text, framing.lang, heard.mood)
+            if heard.verdict is not None
+            and self.settings.config.scheduler.lead
+            and getattr(self.queue.provider, "continues_prefix", False)
+            else ""
+        )
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             if round_ > 0:
                 view = await self.db.run(self._view, sid)
@@ -569,8 +576,17 @@ class Turns:
                 repeat_penalty=llm.repeat_penalty,
                 no_copy=turn.text,
                 no_copy_tokens=llm.no_copy_tokens,
+                prefix=lead if round_ == 0 else "",
             )
-            completion = await self._generate(agent, sid, request, emit, progress, start, turn)
+            checked = voice.Voice(
+                turn.text,
+                voice.names_in([context.memories or "", *(t for _, t in context.shown)]),
+                llm.voice_check == "on"
+                or (llm.voice_check == "auto" and self.queue.provider.name != "scripted"),
+            )
+            completion = await self._generate(
+                agent, sid, request, emit, progress, start, turn, checked
+            )
             if not completion.tool_calls:
                 return completion, messages, context
             if round_ == MAX_TOOL_ROUNDS:
@@ -648,21 +664,72 @@ class Turns:
         progress: _Progress,
         start: float,
         turn: UserTurn,
+        checked: voice.Voice,
+    ) -> Completion:
+        """Stream the reply through the voice check (xaid/conversation/voice.py) and the opening fix;
+        a sentence that breaks the voice is not sent, and once the model is asked again."""
+        gate = voice.VoiceGate(checked, request.prefix)
+        opening = OpeningGuard(agent.name)
+        continues = getattr(self.queue.provider, "continues_prefix", False)
+        attempt = request
+        for tries in range(2):
+            completion = await self._attempt(
+                agent, sid, attempt, emit, progress, start, turn, gate, opening
+            )
+            if completion.tool_calls or gate.broken is None:
+                break
+            self.counters["voice_dropped"] += 1
+            if tries == 0 and (continues or not gate.kept):
+                self.counters["voice_retries"] += 1
+                attempt = dataclasses.replace(
+                    request, prefix=gate.continue_after() if continues else ""
+                )
+                continue
+            if (
+                not gate.own_sentences
+                and request.prefix
+                and gate.kept.strip() == request.prefix.strip()
+            ):
+                self.counters["voice_failed"] += 1  # only the lead is left: the words after all
+                if out := opening.feed(gate.give_up()):
+                    await emit("text", {"delta": out})
+        if rest := opening.finish():
+            await emit("text", {"delta": rest})
+        if not completion.tool_calls:
+            completion = dataclasses.replace(
+                completion,
+                text=fix_head(gate.kept, agent.name),
+                finish_reason="stop" if gate.broken else completion.finish_reason,
+            )
+        return completion
+
+    async def _attempt(
+        self,
+        agent: Agent,
+        sid: str,
+        request: GenerateRequest,
+        emit: Emit,
+        progress: _Progress,
+        start: float,
+        turn: UserTurn,
+        gate: voice.VoiceGate,
+        opening: OpeningGuard,
     ) -> Completion:
         job = self.queue.submit(agent.agent_id, request)
-        opening = OpeningGuard(agent.name)
         try:
             async with job.pieces:
                 async for piece in job.pieces:
                     if progress.first_token_ms is None:
                         progress.first_token_ms = (time.perf_counter() - start) * 1000
                     progress.parts.append(piece)
-                    if out := opening.feed(piece):
+                    if (passed := gate.feed(piece)) and (out := opening.feed(passed)):
                         await emit("text", {"delta": out})
-            if rest := opening.finish():
-                await emit("text", {"delta": rest})
+                    if gate.broken is not None:
+                        job.cancelled.set()
+                        break
             completion = await job.result()
-            completion = dataclasses.replace(completion, text=fix_head(completion.text, agent.name))
+            if gate.broken is None and (last := gate.finish()) and (out := opening.feed(last)):
+                await emit("text", {"delta": out})
         except BaseException:
             job.cancelled.set()
             with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_GRACE_S):
