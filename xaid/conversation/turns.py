@@ -685,12 +685,10 @@ class Turns:
                     request, prefix=gate.continue_after() if continues else ""
                 )
                 continue
-            if (
-                not gate.own_sentences
-                and request.prefix
-                and gate.kept.strip() == request.prefix.strip()
-            ):
-                self.counters["voice_failed"] += 1  # only the lead is left: the words after all
+            if gate.kept.strip() == request.prefix.strip():
+                self.counters["voice_failed"] += (
+                    1  # nothing but the lead is left: the words after all
+                )
                 if out := opening.feed(gate.give_up()):
                     await emit("text", {"delta": out})
         if rest := opening.finish():

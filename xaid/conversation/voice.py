@@ -8,9 +8,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
 
 - role: it does not speak as the user: it does not repeat the user's own first-person words ("我回
   来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted");
-- names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez") and not run
-  into the next word ("林晓五": the name, then a character that neither follows it in memory nor
-  could start the next word of a sentence about it).
+- names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
+  missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
+  own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
 stand. When the first sentence of the model's own words breaks one, there is nothing to keep, and
@@ -41,11 +41,10 @@ _STATE_EN = re.compile(
     r"(?:back|home|exhausted|tired|wiped out|nervous|scared|terrified|stressed|feeling better)\b",
     re.I,
 )
-# After a name in a sentence about the person: a particle, a verb, a time word, punctuation.
-_FOLLOWS_NAME = set(
-    "的了吗呢吧啊呀哦嘛说是在和跟与也都还就又很最会要能想那这怎有没不今昨明前后一给对让被把去来到"
-    "见看找问聊谈做吃住怕喜爱最近真太好姐哥妹弟家们医老先小女男同"
-)
+# A numeral right after a name is a fusion unless a unit makes it a date, a time or a count of its
+# own: "林晓五的喜好" (林晓 + 五月 in memory) is broken, "林晓五月要来" and "林晓三点到" are not.
+_NUMERAL = "〇一二三四五六七八九十两"
+_UNIT = set("月日号点岁年天次个位遍周分")
 _NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s[A-Z][a-z]+)?)")
 _NAME_ZH = re.compile(
     r"(?:跟|和|找|叫|陪|给|同事|朋友|姐姐|妹妹|哥哥|弟弟|男朋友|女朋友|老公|老婆|猫|狗)"
@@ -87,8 +86,8 @@ def name_broken(sentence: str, name: str) -> bool:
     """``name`` cut short or run into the next word in ``sentence``."""
     if re.search(r"[\u3400-\u9fff]", name):
         for m in re.finditer(re.escape(name), sentence):
-            nxt = sentence[m.end() : m.end() + 1]
-            if nxt and re.match(r"[\u3400-\u9fff]", nxt) and nxt not in _FOLLOWS_NAME:
+            nxt = sentence[m.end() : m.end() + 2]
+            if nxt[:1] and nxt[:1] in _NUMERAL and nxt[1:2] not in _UNIT:
                 return True
         if len(name) >= 3:
             cut = name[:-1]
