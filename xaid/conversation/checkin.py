@@ -38,7 +38,8 @@ _FEELING_SCENES = frozenset({"emotion"})
 
 # The user's opener, lower-cased and without punctuation, to the greeting echoed back.
 _ECHO_ZH = (
-    (re.compile(r"^(?:早|早安|早上好|早呀|早啊)$"), "早。"),
+    (re.compile(r"^(?:早|早安|早呀|早啊)$"), "早。"),
+    (re.compile(r"^早上好(?:呀|啊)?$"), "早上好！"),
     (re.compile(r"^(?:嗨|嘿|哈喽|你好|hi|hello)?[，,\s]*我回来了(?:啦|呀)?$"), "{g}欢迎回来！"),
     (re.compile(r"^(?:嗨|嘿|哈喽)$"), "嗨，"),
     (re.compile(r"^(?:你好|您好)$"), "你好呀，"),

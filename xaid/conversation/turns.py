@@ -554,13 +554,7 @@ class Turns:
         reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
-        lead = (
-            checkin.lead(heard.verdict.item, turn.text, framing.lang, heard.mood)
-            if heard.verdict is not None
-            and self.settings.config.scheduler.lead
-            and getattr(self.queue.provider, "continues_prefix", False)
-            else ""
-        )
+        lead = self._lead(heard, framing)
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             if round_ > 0:
                 view = await self.db.run(self._view, sid)
@@ -606,6 +600,16 @@ class Turns:
                 await self._run_tool(agent, sid, call, emit, turn)
         raise ProviderError(f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
 
+    def _lead(self, heard: _Heard, framing: _Framing) -> str:
+        """The daemon's first words of this reply (xaid/conversation/checkin.py), or ""."""
+        if (
+            heard.verdict is None
+            or not self.settings.config.scheduler.lead
+            or not getattr(self.queue.provider, "continues_prefix", False)
+        ):
+            return ""
+        return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
+
     def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
         """The memories this turn showed stay in place before its user message for the session."""
         fresh = framing.fresh
@@ -644,6 +648,7 @@ class Turns:
             "suggestion": context.suggestion,
             "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
             "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
+            "lead": self._lead(heard, framing),
             "forgotten": forgotten.to_wire() if forgotten is not None else None,
         }
 
