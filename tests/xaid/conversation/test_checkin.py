@@ -100,6 +100,7 @@ def test_the_reply_starts_with_the_lead_only_when_a_suggestion_fired(tmp_path: P
     asked, held = replies["asked"], replies["held"]
     assert asked["context"]["suggestion"] and asked["text"].startswith("早。上次说的面试")
     assert held["context"]["suggestion"] is None and held["text"] == "echo: 早。"
+    assert asked["context"]["lead"] == "早。上次说的面试" and held["context"]["lead"] == ""
 
 
 @pytest.mark.llm
