@@ -345,7 +345,9 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
                     + (", ".join(f"{k} {n}" for k, n in other.most_common()) or "none"),
                 )
             )
-        mine = [j for j in judged if j.model == model and j.memory]
+        mine = [j for j in judged if j.model == model and j.memory and j.own_token_ms]
+        if not mine:
+            continue
         led = [j for j in mine if j.lead]
         rows.append(
             Row(
@@ -390,6 +392,11 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             )
     title = "Morning: the first reply of a session names the matter"
     return Section(title if chosen == "heldout" else f"{title} (dev scenes)", rows, notes)
+
+
+def from_raw(path: Path) -> list[Judged]:
+    """The replies of an earlier run (its raw file), to put several runs into one section."""
+    return [Judged(**row) for row in json.loads(path.read_text(encoding="utf-8"))]
 
 
 def run(quick: bool) -> Section:
