@@ -38,6 +38,7 @@ AREAS: dict[str, str] = {
     "replies": "perf.eval.replies",
     "replies_heldout": "perf.eval.replies_heldout",
     "understanding": "perf.eval.understanding",
+    "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",

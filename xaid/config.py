@@ -242,6 +242,12 @@ class LLMConfig:
         "(llama_cpp; 0: allowed): small models parrot a Chinese message back.",
     )
     seed: int = doc(-1, "Sampling seed for llama_cpp; -1 picks one at random.")
+    voice_check: str = doc(
+        "auto",
+        "Check every reply sentence by sentence for the companion's voice (never speaks as the user, "
+        "names from memory whole; xaid/conversation/voice.py): on, off, or auto (on for a real model, "
+        "off for the scripted provider, whose echo repeats the user by design).",
+    )
     extra_buffers: str = doc(
         "auto",
         "llama_cpp's extra buffer types (weights repacked for the CPU's matrix units): 'auto' turns them "
@@ -348,6 +354,11 @@ class SchedulerConfig:
         True, "Proactive recall for every agent (each agent can still turn it off)."
     )
     min_gap_hours: float = doc(48.0, "Default least time between two suggestions to the same user.")
+    lead: bool = doc(
+        True,
+        'Begin the reply to a greeting that gets a suggestion with the daemon\'s own lead ("早。上次你说", '
+        '"Morning! How did the") for the model to continue (docs/scheduler.md, llama_cpp only).',
+    )
 
 
 @dataclass(frozen=True)
@@ -417,6 +428,7 @@ SECTIONS: dict[str, type] = {
 }
 _CHOICES = {
     ("llm", "provider"): {"llama_cpp", "openai", "scripted"},
+    ("llm", "voice_check"): {"auto", "on", "off"},
     ("storage", "synchronous"): {"OFF", "NORMAL", "FULL", "EXTRA"},
     ("log", "level"): {"debug", "info", "warning", "error"},
     ("memory", "embedder"): {"minilm", "use"},

@@ -48,6 +48,8 @@ def summary(context: dict[str, Any] | None, indent: str = "  ") -> str:
         lines.append(f"suggestion: {_clip(context['suggestion'], 2 * WIDTH)}")
     else:
         lines.append(f"suggestion: none ({context.get('suggestion_reason', 'no reason given')})")
+    if context.get("lead"):
+        lines.append(f"lead (the daemon began the reply): {context['lead']}")
     forgotten = context.get("forgotten")
     if forgotten:
         lines.append(f"forgotten: {forgotten['deleted']} item(s) ({forgotten['kind']})")

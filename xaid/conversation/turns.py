@@ -39,7 +39,7 @@ from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text.lang import Lang, language
-from . import agent_config, forgetting, prompt, words
+from . import agent_config, checkin, forgetting, prompt, voice, words
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -548,6 +548,7 @@ class Turns:
         reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
+        lead = self._lead(heard, framing)
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             if round_ > 0:
                 view = await self.db.run(self._view, sid)
@@ -564,8 +565,17 @@ class Turns:
                 repeat_penalty=llm.repeat_penalty,
                 no_copy=turn.text,
                 no_copy_tokens=llm.no_copy_tokens,
+                prefix=lead if round_ == 0 else "",
             )
-            completion = await self._generate(agent, sid, request, emit, progress, start, turn)
+            checked = voice.Voice(
+                turn.text,
+                voice.names_in([context.memories or "", *(t for _, t in context.shown)]),
+                llm.voice_check == "on"
+                or (llm.voice_check == "auto" and self.queue.provider.name != "scripted"),
+            )
+            completion = await self._generate(
+                agent, sid, request, emit, progress, start, turn, checked
+            )
             if not completion.tool_calls:
                 return completion, messages, context
             if round_ == MAX_TOOL_ROUNDS:
@@ -584,6 +594,16 @@ class Turns:
             for call in completion.tool_calls:
                 await self._run_tool(agent, sid, call, emit, turn)
         raise ProviderError(f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
+
+    def _lead(self, heard: _Heard, framing: _Framing) -> str:
+        """The daemon's first words of this reply (xaid/conversation/checkin.py), or ""."""
+        if (
+            heard.verdict is None
+            or not self.settings.config.scheduler.lead
+            or not getattr(self.queue.provider, "continues_prefix", False)
+        ):
+            return ""
+        return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
 
     def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
         """The memories this turn showed stay in place before its user message for the session."""
@@ -623,6 +643,7 @@ class Turns:
             "suggestion": context.suggestion,
             "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
             "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
+            "lead": self._lead(heard, framing),
             "forgotten": forgotten.to_wire() if forgotten is not None else None,
         }
 
@@ -644,21 +665,70 @@ class Turns:
         progress: _Progress,
         start: float,
         turn: UserTurn,
+        checked: voice.Voice,
+    ) -> Completion:
+        """Stream the reply through the voice check (xaid/conversation/voice.py) and the opening fix;
+        a sentence that breaks the voice is not sent, and once the model is asked again."""
+        gate = voice.VoiceGate(checked, request.prefix)
+        opening = OpeningGuard(agent.name)
+        continues = getattr(self.queue.provider, "continues_prefix", False)
+        attempt = request
+        for tries in range(2):
+            completion = await self._attempt(
+                agent, sid, attempt, emit, progress, start, turn, gate, opening
+            )
+            if completion.tool_calls or gate.broken is None:
+                break
+            self.counters["voice_dropped"] += 1
+            if tries == 0 and (continues or not gate.kept):
+                self.counters["voice_retries"] += 1
+                attempt = dataclasses.replace(
+                    request, prefix=gate.continue_after() if continues else ""
+                )
+                continue
+            if gate.kept.strip() == request.prefix.strip():
+                self.counters["voice_failed"] += (
+                    1  # nothing but the lead is left: the words after all
+                )
+                if out := opening.feed(gate.give_up()):
+                    await emit("text", {"delta": out})
+        if rest := opening.finish():
+            await emit("text", {"delta": rest})
+        if not completion.tool_calls:
+            completion = dataclasses.replace(
+                completion,
+                text=fix_head(gate.kept, agent.name),
+                finish_reason="stop" if gate.broken else completion.finish_reason,
+            )
+        return completion
+
+    async def _attempt(
+        self,
+        agent: Agent,
+        sid: str,
+        request: GenerateRequest,
+        emit: Emit,
+        progress: _Progress,
+        start: float,
+        turn: UserTurn,
+        gate: voice.VoiceGate,
+        opening: OpeningGuard,
     ) -> Completion:
         job = self.queue.submit(agent.agent_id, request)
-        opening = OpeningGuard(agent.name)
         try:
             async with job.pieces:
                 async for piece in job.pieces:
                     if progress.first_token_ms is None:
                         progress.first_token_ms = (time.perf_counter() - start) * 1000
                     progress.parts.append(piece)
-                    if out := opening.feed(piece):
+                    if (passed := gate.feed(piece)) and (out := opening.feed(passed)):
                         await emit("text", {"delta": out})
-            if rest := opening.finish():
-                await emit("text", {"delta": rest})
+                    if gate.broken is not None:
+                        job.cancelled.set()
+                        break
             completion = await job.result()
-            completion = dataclasses.replace(completion, text=fix_head(completion.text, agent.name))
+            if gate.broken is None and (last := gate.finish()) and (out := opening.feed(last)):
+                await emit("text", {"delta": out})
         except BaseException:
             job.cancelled.set()
             with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_GRACE_S):

@@ -101,6 +101,11 @@ class GenerateRequest:
     # (llama_cpp; xaid/providers/no_copy.py). Empty for the memory's own prompts, which quote on purpose.
     no_copy: str = ""
     no_copy_tokens: int = 0
+    # The first words of the reply, written by the daemon (xaid/conversation/checkin.py): the model
+    # continues them after the assistant header instead of starting its reply from nothing. A
+    # provider that can continue (llama_cpp, the runner, scripted) emits them first and returns
+    # them as the start of Completion.text; one that cannot (openai) leaves them out.
+    prefix: str = ""
 
 
 @dataclass(slots=True)

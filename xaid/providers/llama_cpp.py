@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import catalogue as models
 from ..config import LLMConfig
-from . import cpu_quirks, llama_state, model_files, no_copy
+from . import cpu_quirks, llama_prefix, llama_state, model_files, no_copy
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .head_cache import HeadCache, HeadState, model_identity
 from .llama_state import SessionStates
@@ -57,6 +57,7 @@ def embedded_model_path(name: str = "smollm2-135m") -> Path:
 
 class LlamaCppProvider:
     name = "llama_cpp"
+    continues_prefix = True  # GenerateRequest.prefix is continued, not dropped
 
     def __init__(
         self, cfg: LLMConfig, models_dir: Path | None = None, head_cache_dir: Path | None = None
@@ -241,6 +242,10 @@ class LlamaCppProvider:
                 kwargs["tools"] = [t.to_openai() for t in request.tools]
                 kwargs["tool_choice"] = "auto"
                 return self._whole(kwargs, emit)
+            if request.prefix and not self.cfg.chat_format:
+                head = llama_prefix.template_prompt(self._llm, kwargs["messages"])
+                if head is not None:
+                    return self._continued(kwargs, head, request.prefix, emit, cancelled)
             return self._streamed(kwargs, emit, cancelled)
         except ProviderError:
             raise
@@ -278,6 +283,39 @@ class LlamaCppProvider:
         finally:
             stream.close()
         out.text = "".join(pieces)
+        out.completion_tokens = len(pieces)
+        out.prompt_tokens = max(0, int(self._llm.n_tokens) - len(pieces))
+        return out
+
+    def _continued(
+        self,
+        kwargs: dict[str, Any],
+        head: str,
+        prefix: str,
+        emit: Emit,
+        cancelled: threading.Event,
+    ) -> Completion:
+        """The reply begun with ``prefix`` (llama_prefix.py): the prefix goes out at once, then the
+        model's continuation of it as it comes."""
+        out = Completion()
+        emit(prefix)
+        pieces: list[str] = []
+        params = {k: v for k, v in kwargs.items() if k != "messages"}
+        stream = self._llm.create_completion(prompt=head + prefix, stream=True, **params)
+        try:
+            for chunk in stream:
+                if cancelled.is_set():
+                    out.finish_reason = "cancelled"
+                    break
+                choice = chunk["choices"][0]
+                if piece := choice.get("text"):
+                    pieces.append(piece)
+                    emit(piece)
+                if choice.get("finish_reason"):
+                    out.finish_reason = choice["finish_reason"]
+        finally:
+            stream.close()
+        out.text = prefix + "".join(pieces)
         out.completion_tokens = len(pieces)
         out.prompt_tokens = max(0, int(self._llm.n_tokens) - len(pieces))
         return out

@@ -112,6 +112,7 @@ def request_to_map(request: GenerateRequest) -> dict[str, Any]:
         "repeat_penalty": request.repeat_penalty,
         "no_copy": request.no_copy,
         "no_copy_tokens": request.no_copy_tokens,
+        "prefix": request.prefix,
     }
 
 
@@ -135,6 +136,7 @@ def request_from_map(data: dict[str, Any]) -> GenerateRequest:
         repeat_penalty=data["repeat_penalty"],
         no_copy=data["no_copy"],
         no_copy_tokens=data["no_copy_tokens"],
+        prefix=data.get("prefix", ""),
     )
 
 

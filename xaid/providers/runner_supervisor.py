@@ -120,6 +120,7 @@ class RunnerProvider:
     """llama.cpp in a child process; see the module's docstring."""
 
     name = "llama_cpp"
+    continues_prefix = True  # the runner hosts LlamaCppProvider, which continues a prefix
 
     def __init__(
         self,

@@ -8,7 +8,8 @@ Its behaviour, all derived from the conversation so tests can predict every byte
 - it holds ``[[fail]]`` → a ProviderError;
 - it holds ``[[say:TEXT]]`` → TEXT, as a model that wrote it would (tests of what the daemon does
   with a model's words, e.g. xaid.conversation.opening);
-- otherwise → "echo: " followed by the user's text, streamed one word at a time.
+- otherwise → "echo: " followed by the user's text, streamed one word at a time;
+- a request with a ``prefix`` gets the prefix first, then the text above, as a model continuing it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
 
 class ScriptedProvider:
     name = "scripted"
+    continues_prefix = True  # GenerateRequest.prefix is continued, not dropped
 
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000
@@ -83,11 +85,14 @@ class ScriptedProvider:
             return Completion("", [reply], prompt_tokens, 1, "tool_calls")
         words = reply.split(" ")
         pieces = [w if i == 0 else " " + w for i, w in enumerate(words)][: request.max_tokens]
-        sent: list[str] = []
+        if request.prefix:
+            emit(request.prefix)
+        sent: list[str] = [request.prefix] if request.prefix else []
+        own = len(sent)  # the prefix is the daemon's words, not completion tokens
         for piece in pieces:
             if cancelled.wait(self.delay_s) if self.delay_s else cancelled.is_set():
-                return Completion("".join(sent), [], prompt_tokens, len(sent), "cancelled")
+                return Completion("".join(sent), [], prompt_tokens, len(sent) - own, "cancelled")
             emit(piece)
             sent.append(piece)
         finish = "length" if len(pieces) < len(words) else "stop"
-        return Completion("".join(sent), [], prompt_tokens, len(sent), finish)
+        return Completion("".join(sent), [], prompt_tokens, len(sent) - own, finish)

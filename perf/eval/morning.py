@@ -1,0 +1,426 @@
+"""The Morning scene (issue 25): does the first reply of a new session name what the user left with?
+
+The ``replies`` area counts "how are you" and "怎么样" as picking up; a friend's check-in names the
+matter. This area replays perf/scenarios/morning_heldout.json (or, with XAID_PERF_MORNING_SCENES=dev,
+morning_dev.json, the set prompts are tuned on) through a real daemon on a real socket with a real
+llama.cpp model: every scene's history is ingested at its real times into sessions closed with
+wait=True (episodes, mood, the scheduler's items: the daemon's clock is the messages' ``ts``), then
+the opener ("早。", "Hey, I'm back.") goes into a new session at its own time, once for an agent
+with memory on and once for a twin with ``{"memory": false}``, in the same daemon.
+
+The strict judge, one verdict per rule and reply:
+- picks_up (scenes that may raise their matter): one of the scene's own keywords appears (the
+  matter, the feeling, the person); a generic "how are you" / "怎么样" is not one of them;
+- holds_back (scenes where the scheduler holds the matter back: the user asked not to bring it up,
+  or a loss came since): none of the held-back matter's words appears;
+- role: the reply does not speak as the user (echoes the opener's first person, "我回来了", "I'm
+  back"; says the user's feeling in the first person, "我好累", "I'm exhausted"; claims the user's
+  matter, "my interview", "我的面试") and does not address the companion by its own name;
+- names: every name from memory that the reply uses is copied exactly: not cut ("Alvar"), not
+  fused with a neighbouring word of the history ("林晓五" from 林晓 and 五月);
+- lang, no_detection, length: as in perf/eval/replies.py (its rules are reused).
+
+``python -m perf morning`` runs every model file present; XAID_PERF_MORNING_MODELS narrows it
+(comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
+quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
+is given once; default 1). Every reply goes to /tmp/xaid-perf-morning-<set>.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from xaiclient import Client
+
+from xaid.text.lang import cjk_share
+
+from ..kit import (
+    DEFAULT_MODEL,
+    MODELS,
+    SCENARIOS,
+    Aim,
+    Row,
+    Section,
+    median,
+    progress,
+    scratch_daemon,
+    wait_model,
+)
+from .replies import DETECTION, MAX_CHARS, MAX_WORDS, addresses, at, base_ms, looped
+
+SCENE_SETS = {"heldout": SCENARIOS / "morning_heldout.json", "dev": SCENARIOS / "morning_dev.json"}
+CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
+PICK_AIM = Aim(">=", 90.0)
+ROLE_AIM = Aim("<=", 0.0)
+FIRST_AIM = Aim("<=", 1.5)
+# Where the issue's models also live on this machine (kit.MODELS names the catalogue's file names).
+FALLBACK = {"qwen2.5-0.5b": "/work/models/qwen05.gguf", "qwen2.5-1.5b": "/work/models/qwen15.gguf"}
+
+
+@dataclass(frozen=True)
+class Plan:
+    seeds: tuple[int, ...]
+    runs: int
+
+
+FULL = Plan((1, 2), 1)
+QUICK = Plan((1,), 1)
+
+
+@dataclass
+class Judged:
+    model: str
+    scene: str
+    lang: str
+    memory: bool
+    seed: int
+    run: int
+    may_raise: bool
+    text: str
+    checks: dict[str, bool]
+    suggestion: bool
+    first_token_ms: float
+    prompt_tokens: int
+    directive: str = ""
+    lead: str = ""
+    first_text_ms: float = 0.0  # the first text the client read (the lead, when there is one)
+    own_token_ms: float = 0.0  # the first text the model wrote itself
+
+
+# --- the judge ------------------------------------------------------------------------------------
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def mentions(text: str, word: str) -> bool:
+    """Chinese words as substrings; Latin words at a word start, case-blind ("exam" in "exams")."""
+    if _HAN.search(word):
+        return word in text
+    return re.search(rf"(?<![a-z]){re.escape(word.lower())}", text.lower()) is not None
+
+
+_FEELINGS_EN = (
+    r"tired|exhausted|wiped|nervous|anxious|scared|terrified|stressed|awful|worried|sick|better|"
+    r"back|home|ready|so sorry about"
+)
+_FIRST_PERSON_EN = re.compile(
+    rf"\bI(?:'m| am| feel| was| got)(?: so| a bit| really| very| much| totally| finally| just)? (?:{_FEELINGS_EN})\b",
+    re.I,
+)
+_FIRST_PERSON_ZH = re.compile(
+    r"我(?:也|还|今天|现在|终于|已经)?(?:很|好|有点|特别|太|真)?(?:累|困|紧张|难受|害怕|焦虑|担心死|慌|好多了|回来了|到家了|感觉好多了)"
+)
+
+
+def opener_clauses(opener: str) -> list[str]:
+    """The opener's own first-person words ("我回来了", "i'm back"), which a reply must not repeat."""
+    out = [m.group(0) for m in re.finditer(r"我[\u3400-\u9fff]{1,5}", opener)]
+    out += [m.group(0).lower() for m in re.finditer(r"\bI(?:'m| am) \w+", opener, re.I)]
+    return out
+
+
+def speaks_as_user(text: str, opener: str, matter: list[str]) -> bool:
+    """The reply is written as the user: their opener, their feeling or their matter in the first person."""
+    low = text.lower().replace("’", "'")
+    if any(c in text or c in low for c in opener_clauses(opener)):
+        return True
+    if _FIRST_PERSON_EN.search(low) or _FIRST_PERSON_ZH.search(text):
+        return True
+    for word in matter:
+        if _HAN.search(word):
+            if f"我的{word}" in text or f"我{word}" in text:
+                return True
+        elif re.search(rf"\bmy {re.escape(word.lower())}", low):
+            return True
+    return False
+
+
+def name_breaks(text: str, name: str, history: str) -> bool:
+    """A memory name cut or fused: "Alvar" for Alvarez, "林晓五" from 林晓 + 五月 in the history."""
+    if _HAN.search(name):
+        if len(name) >= 3:
+            cut = name[:-1]
+            for m in re.finditer(re.escape(cut), text):
+                if not text.startswith(name, m.start()):
+                    return True
+        neighbours = {
+            history[m.end() : m.end() + 2]
+            for m in re.finditer(re.escape(name), history)
+            if len(history[m.end() : m.end() + 2]) == 2 and _HAN.fullmatch(history[m.end()])
+        }
+        for m in re.finditer(re.escape(name), text):
+            after = text[m.end() : m.end() + 2]
+            for word in neighbours:
+                if after[:1] == word[0] and after != word:
+                    return True
+        return False
+    for m in re.finditer(rf"(?i)\b{re.escape(name[: max(3, len(name) - 2)])}[a-z]*", text):
+        if m.group(0).lower() not in (name.lower(), name.lower() + "s", name.lower() + "'s"):
+            return True
+    return False
+
+
+def judge(
+    scene: dict[str, Any], agent_name: str, text: str, finish: str, history: str
+) -> dict[str, bool]:
+    lang = scene["lang"]
+    share = cjk_share(text)
+    words = len(re.findall(r"[A-Za-z']+", text)) + len(_HAN.findall(text)) // 2
+    matter = list(scene["picks_up"]) + list(scene.get("held_back", []))
+    return {
+        "picks_up": not scene["may_raise"] or any(mentions(text, w) for w in scene["picks_up"]),
+        "holds_back": not any(mentions(text, w) for w in scene.get("held_back", [])),
+        "role": not speaks_as_user(text, scene["probe"]["text"], matter)
+        and not addresses(text, agent_name),
+        "names": not any(name_breaks(text, n, history) for n in scene.get("names", [])),
+        "lang": share >= 0.5 if lang == "zh" else share <= 0.1,
+        "no_detection": DETECTION.search(text) is None,
+        "length": bool(text.strip())
+        and finish != "length"
+        and words <= MAX_WORDS
+        and len(_HAN.findall(text)) <= MAX_CHARS
+        and not looped(text),
+    }
+
+
+# --- replaying the scenes -------------------------------------------------------------------------
+
+
+def model_path(model: str) -> str | None:
+    """The model's file ("" is the embedded SmolLM2), or None when it is not on this machine."""
+    for path in (MODELS[model], FALLBACK.get(model, "")):
+        if not path or Path(path).is_file():
+            return path
+    return None
+
+
+def models_to_run() -> list[str]:
+    wanted = [
+        m.strip() for m in os.environ.get("XAID_PERF_MORNING_MODELS", "").split(",") if m.strip()
+    ]
+    return [m for m in wanted or list(MODELS) if m in MODELS and model_path(m) is not None]
+
+
+def _agent(
+    client: Client, scene: dict[str, Any], agent_id: str, name: str, memory: bool, base: int
+) -> None:
+    client.agent_create(agent_id, name=name, config={} if memory else {"memory": False})
+    for part in scene["history"]:
+        ts = at(base, part)
+        sid = client.session_open(agent_id, ts=ts)["session_id"]
+        client.session_ingest(
+            sid,
+            [
+                {"role": role, "text": text, "ts": ts + i * 60_000}
+                for i, (role, text) in enumerate(part["lines"])
+            ],
+        )
+        client.session_close(sid, ts=ts + len(part["lines"]) * 60_000 + 60_000, wait=True)
+
+
+def run_model(
+    model: str, seed: int, runs: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
+) -> list[Judged]:
+    env = {
+        "XAID_LLM_PROVIDER": os.environ.get("XAID_PERF_MORNING_PROVIDER", "llama_cpp"),
+        "XAID_LLM_MODEL_PATH": model_path(model) or "",
+        "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
+        "XAID_LLM_SEED": str(seed),
+        "XAID_MEMORY_TIMEZONE": "UTC",
+        "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
+    }
+    out: list[Judged] = []
+    with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
+        wait_model(client, 600, 0.05)
+        for scene in scenes:
+            name = names[scene["lang"]]
+            history = "\n".join(t for part in scene["history"] for _, t in part["lines"])
+            for run in range(runs):
+                for memory in (True, False):
+                    agent_id = f"{scene['id']}-{run}-{'on' if memory else 'off'}"
+                    _agent(client, scene, agent_id, name, memory, base)
+                    ts = at(base, scene["probe"])
+                    sid = client.session_open(agent_id, ts=ts)["session_id"]
+                    started = time.perf_counter()
+                    stream = client.session_send(sid, scene["probe"]["text"], ts=ts, explain=True)
+                    seen: list[tuple[int, float]] = []  # (characters so far, seconds)
+                    for ev in stream:
+                        if ev.event == "text":
+                            chars = (seen[-1][0] if seen else 0) + len(ev.data["delta"])
+                            seen.append((chars, time.perf_counter() - started))
+                    result = stream.result
+                    wall = time.perf_counter() - started
+                    lead = str(result["context"].get("lead", ""))
+                    own = next((t for n, t in seen if n > len(lead)), wall)
+                    timings = result["timings"]
+                    text = result["text"]
+                    j = Judged(
+                        model,
+                        scene["id"],
+                        scene["lang"],
+                        memory,
+                        seed,
+                        run,
+                        scene["may_raise"],
+                        text,
+                        judge(scene, name, text, result["finish_reason"], history),
+                        bool(result["context"]["suggestion"]),
+                        float(timings["first_token_ms"] or timings["total_ms"]),
+                        int(result["usage"]["prompt_tokens"]),
+                        result["context"]["directive"],
+                        lead,
+                        seen[0][1] * 1000 if seen else wall * 1000,
+                        own * 1000,
+                    )
+                    out.append(j)
+                    failed = [k for k, ok in j.checks.items() if not ok]
+                    progress(
+                        f"morning {model} seed {seed} {scene['id']} run {run} memory "
+                        f"{'on' if memory else 'off'}: {wall:.1f} s, suggestion {j.suggestion}, "
+                        f"failed {failed or '-'}: {text[:100]!r}"
+                    )
+    return out
+
+
+# --- the figures ----------------------------------------------------------------------------------
+
+
+def _share(judged: list[Judged], check: str) -> tuple[int, int]:
+    return sum(j.checks[check] for j in judged), len(judged)
+
+
+def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int) -> Section:
+    rows: list[Row] = []
+    by: dict[tuple[str, str, bool], list[Judged]] = defaultdict(list)
+    for j in judged:
+        by[(j.model, j.lang, j.memory)].append(j)
+    models = list(dict.fromkeys(j.model for j in judged))
+    for model in models:
+        for lang in ("en", "zh"):
+            on, off = by.get((model, lang, True), []), by.get((model, lang, False), [])
+            if not on:
+                continue
+            raise_on = [j for j in on if j.may_raise]
+            raise_off = [j for j in off if j.may_raise]
+            p_on, n_on = _share(raise_on, "picks_up")
+            p_off, n_off = _share(raise_off, "picks_up")
+            rate_on = 100 * p_on / n_on if n_on else 0.0
+            rate_off = 100 * p_off / n_off if n_off else 0.0
+            rows.append(
+                Row(
+                    f"picks up the matter, {model}, {lang}, memory on",
+                    rate_on,
+                    "%",
+                    PICK_AIM if model == DEFAULT_MODEL else None,
+                    note=f"{p_on}/{n_on} replies; memory off {p_off}/{n_off} ({rate_off:.0f} %), "
+                    f"{rate_on - rate_off:+.0f} points",
+                )
+            )
+            rows.append(Row(f"picks up, {model}, {lang}, memory off", rate_off, "%"))
+            role_breaks = sum(not j.checks["role"] for j in on)
+            rows.append(
+                Row(
+                    f"role breaks, {model}, {lang}, memory on",
+                    float(role_breaks),
+                    "replies",
+                    ROLE_AIM if model == DEFAULT_MODEL else None,
+                    note=f"of {len(on)}; memory off {sum(not j.checks['role'] for j in off)} of {len(off)}",
+                )
+            )
+            held = [j for j in on if not j.may_raise]
+            other = Counter(k for j in on for k, ok in j.checks.items() if not ok and k != "role")
+            rows.append(
+                Row(
+                    f"held-back matter raised, {model}, {lang}, memory on",
+                    float(sum(not j.checks["holds_back"] for j in held)),
+                    "replies",
+                    note=f"of {len(held)}; other failures (memory on): "
+                    + (", ".join(f"{k} {n}" for k, n in other.most_common()) or "none"),
+                )
+            )
+        mine = [j for j in judged if j.model == model and j.memory and j.own_token_ms]
+        if not mine:
+            continue
+        led = [j for j in mine if j.lead]
+        rows.append(
+            Row(
+                f"first text the user reads, session's first turn, {model}, memory on",
+                median([j.first_text_ms / 1000 for j in mine]),
+                "s",
+                FIRST_AIM if model == DEFAULT_MODEL else None,
+                note=f"median of {len(mine)}, at the client; the lead when there is one ({len(led)} replies); "
+                f"prompt median {median([j.prompt_tokens for j in mine]):.0f} tokens",
+            )
+        )
+        rows.append(
+            Row(
+                f"first token the model wrote itself, session's first turn, {model}, memory on",
+                median([j.own_token_ms / 1000 for j in mine]),
+                "s",
+                FIRST_AIM if model == DEFAULT_MODEL else None,
+                note=f"median of {len(mine)}, at the client: recall, reading the whole prompt (no head "
+                "cache) and the first token after the lead",
+            )
+        )
+    scenes = sorted({j.scene for j in judged})
+    notes = [
+        f"Scenes: perf/scenarios/{SCENE_SETS[chosen].name} ({len(scenes)} scenes, English and Chinese), "
+        f"seeds {', '.join(map(str, seeds))}, {runs} run(s) per scene and seed, each a fresh agent with memory on "
+        f'and a twin with {{"memory": false}} in the same daemon. Judge: {", ".join(CHECKS)} '
+        "(perf/eval/morning.py docstring). 'picks up' counts the scenes that may raise their matter; "
+        "'held-back matter raised' the scenes where the scheduler holds it back.",
+    ]
+    for model in models:
+        mine = [j for j in judged if j.model == model and j.memory and j.may_raise]
+        notes.append(
+            f"{model}: suggestion given in {sum(j.suggestion for j in mine)}/{len(mine)} memory-on probes "
+            f"of the scenes that may raise their matter, begun with the daemon's lead in "
+            f"{sum(bool(j.lead) for j in mine)}"
+        )
+    for j in judged:
+        if j.memory and not all(j.checks.values()):
+            failed = ", ".join(k for k, ok in j.checks.items() if not ok)
+            notes.append(
+                f"{j.model} {j.scene} seed {j.seed} failed {failed}: {json.dumps(j.text[:140], ensure_ascii=False)}"
+            )
+    title = "Morning: the first reply of a session names the matter"
+    return Section(title if chosen == "heldout" else f"{title} (dev scenes)", rows, notes)
+
+
+def from_raw(path: Path) -> list[Judged]:
+    """The replies of an earlier run (its raw file), to put several runs into one section."""
+    return [Judged(**row) for row in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def run(quick: bool) -> Section:
+    plan = QUICK if quick else FULL
+    seeds = (
+        tuple(int(s) for s in os.environ.get("XAID_PERF_MORNING_SEEDS", "").split(",") if s.strip())
+        or plan.seeds
+    )
+    runs = int(os.environ.get("XAID_PERF_MORNING_RUNS", "0") or 0) or plan.runs
+    chosen = os.environ.get("XAID_PERF_MORNING_SCENES", "heldout")
+    if chosen not in SCENE_SETS:
+        raise ValueError(f"XAID_PERF_MORNING_SCENES={chosen!r}: one of {', '.join(SCENE_SETS)}")
+    data = json.loads(SCENE_SETS[chosen].read_text(encoding="utf-8"))
+    wanted = {s for s in os.environ.get("XAID_PERF_MORNING_ONLY", "").split(",") if s}
+    scenes = [s for s in data["scenes"] if not wanted or s["id"] in wanted]
+    base = base_ms(data)
+    judged: list[Judged] = []
+    for model in models_to_run():
+        for seed in seeds:
+            progress(
+                f"morning: {model}, seed {seed}, {len(scenes)} scenes × {runs} × memory on/off"
+            )
+            judged += run_model(model, seed, runs, scenes, data["names"], base)
+    Path(f"/tmp/xaid-perf-morning-{chosen}.json").write_text(
+        json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
+    )
+    return section(judged, chosen, seeds, runs)

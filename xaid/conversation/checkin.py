@@ -1,0 +1,119 @@
+"""The first words of a check-in: the daemon begins the reply, the model finishes it.
+
+Told in the directive to greet and then ask about the matter, Qwen2.5-Coder-1.5B answered "Morning."
+with "Good morning! How are you feeling?" in most scenes of perf/scenarios/morning_dev.json: a
+greeting is the likeliest start of a reply to a greeting, and after it the matter is forgotten.
+Begun for it, the model names the matter: after "Morning! How did the" the next words can only be
+the thing that happened ("pitch with Harbor Foods go?"), after "早。上次你说" only what was said
+("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead: the model still words the
+matter and the question itself (perf/RESULTS.md, "Morning", has the figures with and without it).
+
+An opening is composed only when
+- the scheduler gave this turn a suggestion (its item): a matter it holds back (the user asked not
+  to bring it up, a loss came since, quiet mode, the gap) gets no lead, since there is no item;
+- the user's message is only a greeting or a return ("早。", "Morning.", "嗨，我回来了。", "Hey,
+  I'm back."): a first message with something of its own to say is answered, not steered;
+and it follows the item and the mood: an event is asked about ("How did the", "上次说的面试", the
+event's own word from the user's line); a feeling
+is asked after ("Last time you said", "上次你说"); while the mood is very low (a loss) the lead is
+warm first ("I've been thinking of you since you told me", "一直惦记着你。上次你说") and never asks
+how something went. It
+never names a feeling it detected, and it is in the user's language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..scheduler.arm import EVENTS_ZH
+from ..store.mood import MoodState
+from ..store.recall import RecallItem
+from ..text.lang import Lang
+
+GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them company (a loss, grief)
+_VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
+_WORN_OUT = re.compile(r"worn out|疲惫")  # arm.py's emotion topic for a tired close
+_EVENT_SCENES = frozenset({"plan", "worry"})
+_FEELING_SCENES = frozenset({"emotion"})
+
+# The user's opener, lower-cased and without punctuation, to the greeting echoed back.
+_ECHO_ZH = (
+    (re.compile(r"^(?:早|早安|早呀|早啊)$"), "早。"),
+    (re.compile(r"^早上好(?:呀|啊)?$"), "早上好！"),
+    (re.compile(r"^(?:嗨|嘿|哈喽|你好|hi|hello)?[，,\s]*我回来了(?:啦|呀)?$"), "{g}欢迎回来！"),
+    (re.compile(r"^(?:嗨|嘿|哈喽)$"), "嗨，"),
+    (re.compile(r"^(?:你好|您好)$"), "你好呀，"),
+    (re.compile(r"^在吗$"), "在呢。"),
+)
+_ECHO_EN = (
+    (re.compile(r"^(?:good )?morning$"), "Morning!"),
+    (
+        re.compile(r"^(?:(hi|hey|hello)[\s,]*)?(?:i'm|i am) (?:back|home)(?: again)?$"),
+        "{G}elcome back!",
+    ),
+    (re.compile(r"^(?:hi|hey|hello|hiya)(?: there)?$"), "Hey!"),
+)
+_LEADS = {
+    ("en", "event"): "{echo} How did the",
+    ("en", "feeling"): "{echo} Last time you said",
+    ("en", "gentle"): "{echo} I've been thinking of you since you told me",
+    ("zh", "event"): "{echo}上次说的{event}",
+    ("zh", "feeling"): "{echo}上次你说",
+    ("zh", "tired"): "{echo}上次你说很累，",
+    ("zh", "gentle"): "{echo}一直惦记着你。上次你说",
+}
+
+
+def greeting_echo(said: str, lang: Lang) -> str | None:
+    """The greeting that answers ``said`` when it is only a greeting or a return, else None."""
+    bare = re.sub(r"[\s。.!！~～?？…]+$", "", said.strip().lower().replace("’", "'"))
+    bare = re.sub(r"^[\s]+", "", bare)
+    if lang == "zh":
+        for pattern, echo in _ECHO_ZH:
+            if pattern.match(bare):
+                greeted = re.match(r"^(嗨|嘿|哈喽|你好)", bare)
+                return echo.format(g=f"{greeted.group(1)}，" if greeted else "")
+        return None
+    for pattern, echo in _ECHO_EN:
+        if m := pattern.match(bare):
+            word = m.group(1) if m.groups() else None
+            return echo.format(G=f"{word.capitalize()}, w" if word else "W")
+    return None
+
+
+def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None) -> str:
+    """The reply's first words for this turn's suggestion, or "" when the model starts alone."""
+    if item is None:
+        return ""
+    echo = greeting_echo(said, lang)
+    if echo is None:
+        return ""
+    if mood is not None and mood.valence <= GENTLE_BELOW:
+        kind = "gentle"
+    elif item.scene in _EVENT_SCENES:
+        kind = "event"
+    elif item.scene in _FEELING_SCENES:
+        kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
+    else:
+        return ""  # a client's own topic (manual): its words are the client's, not ours to lead
+    if lang == "zh" and kind == "event":
+        event = event_word(item.topic)
+        if event is None:
+            kind = "feeling"  # no event word to name: the model says what they said
+        return _LEADS[(lang, kind)].format(echo=echo, event=event or "").strip()
+    return _LEADS[(lang, kind)].format(echo=echo).strip()
+
+
+def event_word(topic: str) -> str | None:
+    """The first event word of the user's words in the topic (longest where several start there):
+    "明天去字节面试产品经理" → "面试". In Chinese the model, left to name the matter after "上次你说的",
+    wrote "那件事" or quoted the whole line back; the word itself, after "上次说的", it follows with
+    the question ("怎么样了？")."""
+    best: tuple[bool, int, int, str] | None = None
+    for word in EVENTS_ZH:
+        if len(word) < 2 or (at := topic.find(word)) < 0:
+            continue
+        key = (word in _VAGUE, at, -len(word), word)
+        if best is None or key < best:
+            best = key
+    return best[3] if best else None

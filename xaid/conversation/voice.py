@@ -1,0 +1,225 @@
+"""The companion's voice, checked sentence by sentence while the reply streams.
+
+Small models lose who is speaking. Answering "嗨，我回来了。", the 1.5B wrote "嗨！我回来了，感觉好多
+了。你呢？": the user's words, then the user's feeling, in the first person; asked about 林晓 and May,
+it wrote "林晓五": a name from memory fused with the next word. A friend never does either, and the
+prompt alone did not stop it (issue 25). So every sentence the model writes is held until it ends
+(。！？.!? or a line break: a few tokens) and checked before the user reads it:
+
+- role: it does not speak as the user: it does not repeat the user's own first-person words ("我回
+  来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted");
+- names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
+  missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
+  own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
+
+A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
+stand. When the first sentence of the model's own words breaks one, there is nothing to keep, and
+the turn asks once more, continuing after what the user has already read (a provider that continues
+a prefix does exactly that; xaid/providers/llama_prefix.py); a second break ends the reply at what
+was kept, or, with nothing kept, keeps the second answer rather than losing the turn. Each case is
+counted (``voice_dropped``, ``voice_retries``, ``voice_failed`` in ``stats``).
+
+The check is rules, in English and Chinese, and sees only text: it cannot tell a quoted "I'm back"
+from the model speaking as the user, and prefers to drop the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
+_USER_CLAUSE_ZH = re.compile(r"我[\u3400-\u9fff]{1,5}")
+_USER_CLAUSE_EN = re.compile(r"\bI(?:'m| am) [a-z]+(?: [a-z]+)?", re.I)
+_STATE_ZH = re.compile(
+    r"我(?:也|还|今天|现在|终于|已经|真的)?(?:回来了|到家了|好累|很累|太累|累死了|累坏了|好困|好紧张|很紧张|好害怕|"
+    r"感觉好多了|好多了|心里难受|好难受)"
+)
+_STATE_EN = re.compile(
+    r"\bI(?:'m| am)(?: so| really| a bit| just| finally| completely| totally)? "
+    r"(?:back|home|exhausted|tired|wiped out|nervous|scared|terrified|stressed|feeling better)\b",
+    re.I,
+)
+# A numeral right after a name is a fusion unless a unit makes it a date, a time or a count of its
+# own: "林晓五的喜好" (林晓 + 五月 in memory) is broken, "林晓五月要来" and "林晓三点到" are not.
+_NUMERAL = "〇一二三四五六七八九十两"
+_UNIT = set("月日号点岁年天次个位遍周分")
+_NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s[A-Z][a-z]+)?)")
+_NAME_ZH = re.compile(
+    r"(?:跟|和|找|叫|陪|给|同事|朋友|姐姐|妹妹|哥哥|弟弟|男朋友|女朋友|老公|老婆|猫|狗)"
+    r"([\u3400-\u9fff]{2,3}?)(?=[大说的了吵去来在是要和一复看谈聊见吃不也都还就又很，。！？、])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """What one reply is checked against: the user's newest words and the names in memory."""
+
+    said: str
+    names: tuple[str, ...] = ()
+    on: bool = (
+        True  # llm.voice_check: off for the scripted provider, whose echo is the user's words
+    )
+
+    def breaks(self, sentence: str) -> str | None:
+        """Which rule ``sentence`` breaks ("role" or "name"), or None."""
+        if not self.on:
+            return None
+        if speaks_as_user(sentence, self.said):
+            return "role"
+        if any(name_broken(sentence, n) for n in self.names):
+            return "name"
+        return None
+
+
+def speaks_as_user(sentence: str, said: str) -> bool:
+    low = sentence.lower().replace("’", "'")
+    own = [m.group(0) for m in _USER_CLAUSE_ZH.finditer(said)]
+    own += [m.group(0).lower() for m in _USER_CLAUSE_EN.finditer(said.replace("’", "'"))]
+    if any(c in sentence or c in low for c in own):
+        return True
+    return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
+
+
+def name_broken(sentence: str, name: str) -> bool:
+    """``name`` cut short or run into the next word in ``sentence``."""
+    if re.search(r"[\u3400-\u9fff]", name):
+        for m in re.finditer(re.escape(name), sentence):
+            nxt = sentence[m.end() : m.end() + 2]
+            if nxt[:1] and nxt[:1] in _NUMERAL and nxt[1:2] not in _UNIT:
+                return True
+        if len(name) >= 3:
+            cut = name[:-1]
+            return any(
+                not sentence.startswith(name, m.start())
+                for m in re.finditer(re.escape(cut), sentence)
+            )
+        return False
+    for m in re.finditer(rf"\b{re.escape(name[: max(3, len(name) - 2)])}[A-Za-z]*", sentence):
+        if m.group(0).lower() not in (name.lower(), name.lower() + "s"):
+            return True
+    return False
+
+
+def names_in(texts: Iterable[str]) -> tuple[str, ...]:
+    """Names the memories shown to the model hold: capitalised words not starting a sentence
+    ("Harbor Foods", "Alvarez"), and in Chinese the two or three characters after 跟/找/叫/朋友…
+    ("林晓", "陈医生" is caught as "陈医生" when a verb follows)."""
+    found: dict[str, None] = {}
+    for text in texts:
+        for m in _NAME_EN.finditer(text):
+            found.setdefault(m.group(1), None)
+        for m in _NAME_ZH.finditer(text):
+            found.setdefault(m.group(1), None)
+    return tuple(found)
+
+
+class VoiceGate:
+    """Streams the model's words, holding back only what could still break the voice: from the
+    first word that starts a risk in the current sentence ("我", "I", the start of a memory name) to
+    the sentence's end, where it is checked and sent or dropped. The daemon's own lead (the
+    provider's prefix) goes out untouched."""
+
+    def __init__(self, voice: Voice, lead: str = ""):
+        self.voice = voice
+        self.kept = ""  # what the user has been sent
+        self._expect = lead  # the provider sends its prefix first: the daemon's words, not checked
+        self._fresh = (
+            True  # the prefix is new to the user (the lead), not text sent before (a retry)
+        )
+        self._held = ""
+        self.broken: str | None = None  # the rule a dropped sentence broke
+        self.dropped = ""  # the words that broke it
+        self.own_sentences = 0  # sentences of the model's own words sent whole
+        starts = ["我", "I"] + [n[:3] if n.isascii() else n[:1] for n in voice.names]
+        self._starts = tuple(dict.fromkeys(starts)) if voice.on else ()
+
+    def give_up(self) -> str:
+        """The dropped words after all, when without them the reply would be only the lead."""
+        out, self.dropped = self.dropped, ""
+        self.kept += out
+        return out
+
+    def continue_after(self) -> str:
+        """Start another attempt after what was sent; the provider echoes it as its prefix."""
+        self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
+        return self.kept
+
+    def feed(self, piece: str) -> str:
+        """What of ``piece`` the user may read now."""
+        if self.broken is not None:
+            return ""
+        out = ""
+        if self._expect:
+            n = next(
+                (i for i, (a, b) in enumerate(zip(self._expect, piece, strict=False)) if a != b),
+                min(len(self._expect), len(piece)),
+            )
+            head, piece, self._expect = piece[:n], piece[n:], self._expect[n:]
+            if self._fresh:
+                self.kept += head
+                out += head
+            if self._expect and not piece:
+                return out
+            self._expect = ""
+        self._held += piece
+        while (m := _END.search(self._held)) is not None:
+            sentence, self._held = self._held[: m.end()], self._held[m.end() :]
+            sent = self._pass(sentence)
+            out += sent
+            if self.broken is not None:
+                return out
+            self.own_sentences += 1
+        safe = self._safe(self._held)
+        out += self._send(self._held[:safe])
+        self._held = self._held[safe:]
+        return out
+
+    def finish(self) -> str:
+        """The last sentence, which had no end mark."""
+        sentence, self._held = self._held, ""
+        if self.broken is not None or not sentence:
+            return ""
+        return self._pass(sentence)
+
+    def _risk(self, text: str) -> int | None:
+        """Where the first word that could break the voice starts in ``text``."""
+        found = [i for start in self._starts if (i := _find_word(text, start)) is not None]
+        return min(found) if found else None
+
+    def _safe(self, text: str) -> int:
+        """How much of an unfinished sentence can go out: up to its first risk, or up to a tail that
+        could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
+        risk = self._risk(text)
+        if risk is not None:
+            return risk
+        for cut in range(max(0, len(text) - 4), len(text)):
+            tail = text[cut:]
+            if any(start.startswith(tail) for start in self._starts if len(tail) < len(start)):
+                return cut
+        return len(text)
+
+    def _pass(self, sentence: str) -> str:
+        """Check a whole sentence (what is still held of it) from its first risk on: what can be
+        sent; on a break the words from the risk on are dropped and the gate closes."""
+        risk = self._risk(sentence)
+        if risk is not None and (rule := self.voice.breaks(sentence[risk:])) is not None:
+            self.broken, self.dropped = rule, sentence[risk:]
+            sentence = sentence[:risk]
+        self.kept += sentence
+        return sentence
+
+    def _send(self, text: str) -> str:
+        self.kept += text
+        return text
+
+
+def _find_word(text: str, start: str) -> int | None:
+    """Where ``start`` begins a word in ``text`` (Latin: not inside a word; "I" as a whole word)."""
+    if not start.isascii():
+        i = text.find(start)
+        return i if i >= 0 else None
+    pattern = r"\bI\b" if start == "I" else rf"\b{re.escape(start)}"
+    m = re.search(pattern, text)
+    return m.start() if m else None
