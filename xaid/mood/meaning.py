@@ -227,6 +227,11 @@ LOSSES: dict[bool, tuple[str, ...]] = {
         "他出去买东西了",
         "笑死我了",
         "会议结束了",
+        # the happy neighbours of a loss word: a wedding is near a divorce in the embedder
+        "my sister is getting married next week",
+        "we're having a baby",
+        "姐姐下周结婚",
+        "我们要有宝宝了",
     ),
 }
 

@@ -66,6 +66,8 @@ def test_a_strong_rule_reading_stands_whatever_meaning_says() -> None:
         ("I lost my keys again, had to call a locksmith.", False),
         ("他刚走了，去超市买东西。", False),
         ("笑死了，今天的段子太好笑了。", False),
+        ("大后天我姐姐结婚，我是伴娘。", False),  # a wedding sits near a divorce in the embedder
+        ("My brother's wedding is on Saturday, I'm the best man.", False),
     ],
 )
 def test_a_loss_by_the_rules_and_meaning(
