@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..text import cjk
 from .rules import extract
 
 # Words that say "this changed": a verb of ending, leaving or replacing, or "instead".
@@ -50,7 +51,7 @@ _OTHER_EN = re.compile(
     re.I,
 )
 _OTHER_ZH = re.compile(
-    r"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[\u4e00-\u9fff]{1,3})"
+    rf"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[{cjk.IDEOGRAPHS}]{{1,3}})"
 )
 # Not a change of the user's: an addition, a hypothetical or a plan.
 _ADDITION = re.compile(
@@ -114,7 +115,7 @@ def _someone_else(clause: str) -> bool:
 
 
 def cjk_clause(clause: str) -> bool:
-    return bool(re.search(r"[\u4e00-\u9fff]", clause))
+    return cjk.has(clause)
 
 
 def _users(clause: str) -> bool:
