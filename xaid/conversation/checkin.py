@@ -1,12 +1,14 @@
 """The first words of a check-in: the daemon begins the reply, the model finishes it.
 
 Told in the directive to greet and then ask about the matter, Qwen2.5-Coder-1.5B answered "Morning."
-with "Good morning! How are you feeling?" in most scenes of perf/scenarios/morning_dev.json: a
-greeting is the likeliest start of a reply to a greeting, and after it the matter is forgotten.
+with "Good morning! How are you feeling?" (half the English, eight of ten Chinese held-out scenes
+of perf/RESULTS.md before the change named nothing of the matter): a greeting is the likeliest
+start of a reply to a greeting, and after it the matter is forgotten.
 Begun for it, the model names the matter: after "Morning! How did the" the next words can only be
 the thing that happened ("pitch with Harbor Foods go?"), after "早。上次你说" only what was said
-("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead: the model still words the
-matter and the question itself (perf/RESULTS.md, "Morning", has the figures with and without it).
+("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead (in Chinese, for an event,
+with the event word of the user's own line, "上次说的面试"): the model words the rest
+(perf/RESULTS.md, "Morning", has the figures with and without it).
 
 An opening is composed only when
 - the scheduler gave this turn a suggestion (its item): a matter it holds back (the user asked not

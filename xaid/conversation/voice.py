@@ -29,8 +29,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..text import cjk
+
 _END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
-_USER_CLAUSE_ZH = re.compile(r"我[\u3400-\u9fff]{1,5}")
+_USER_CLAUSE_ZH = re.compile(f"我[{cjk.IDEOGRAPHS}]{{1,5}}")
 _USER_CLAUSE_EN = re.compile(r"\bI(?:'m| am) [a-z]+(?: [a-z]+)?", re.I)
 _STATE_ZH = re.compile(
     r"我(?:也|还|今天|现在|终于|已经|真的)?(?:回来了|到家了|好累|很累|太累|累死了|累坏了|好困|好紧张|很紧张|好害怕|"
@@ -48,7 +50,8 @@ _UNIT = set("月日号点岁年天次个位遍周分")
 _NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s[A-Z][a-z]+)?)")
 _NAME_ZH = re.compile(
     r"(?:跟|和|找|叫|陪|给|同事|朋友|姐姐|妹妹|哥哥|弟弟|男朋友|女朋友|老公|老婆|猫|狗)"
-    r"([\u3400-\u9fff]{2,3}?)(?=[大说的了吵去来在是要和一复看谈聊见吃不也都还就又很，。！？、])"
+    f"([{cjk.IDEOGRAPHS}]{{2,3}}?)"
+    r"(?=[大说的了吵去来在是要和一复看谈聊见吃不也都还就又很，。！？、])"
 )
 
 
@@ -84,7 +87,7 @@ def speaks_as_user(sentence: str, said: str) -> bool:
 
 def name_broken(sentence: str, name: str) -> bool:
     """``name`` cut short or run into the next word in ``sentence``."""
-    if re.search(r"[\u3400-\u9fff]", name):
+    if cjk.has(name):
         for m in re.finditer(re.escape(name), sentence):
             nxt = sentence[m.end() : m.end() + 2]
             if nxt[:1] and nxt[:1] in _NUMERAL and nxt[1:2] not in _UNIT:
