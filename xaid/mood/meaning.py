@@ -38,7 +38,8 @@ from ..text import cjk
 Label = Literal["low", "good", "neutral"]
 NEAREST = 2  # prototypes of a class averaged: one stray neighbour does not decide
 FEEL_MARGIN = 0.03  # meaning decides when its class leads by this much (dev set, with plain facts)
-RULES_FIRST = 0.5  # a rule reading this strong stands whatever meaning says
+RULES_FIRST = 0.5  # a rule reading this strong stands unless meaning overrules it
+OVERRULE = 0.25  # ...unless meaning reads the other sign at least this clearly: sarcasm (dev set 2)
 CARRIED = 0.5  # the valence meaning gives a session it reads as low (negated) or good
 LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (dev set)
 # The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
@@ -161,6 +162,11 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "太好笑了，笑得停不下来",
         "比我想的好，放心了",
         "挺满意的，很高兴",
+        "I did brilliantly and everyone loved it",
+        "we won and celebrated",
+        "I was amazing at it, I'm so excited",
+        "我超厉害，大家都夸我",
+        "我们赢了，一起庆祝",
     ),
     "neutral": (
         "I had lunch",
@@ -316,16 +322,24 @@ class Prototypes:
     def feel(self, vector: np.ndarray) -> Felt:
         """The nearer of "low" and "good", against "neutral": the feeling when it beats the plain
         version of the same topics, by how much; else "neutral", by how much that leads."""
+        return decide(self.scores(vector))
+
+    def scores(self, vector: np.ndarray) -> dict[Label, float]:
+        """Each class's nearness: the mean of its ``NEAREST`` nearest prototypes."""
         v = _unit(np.asarray(vector, dtype=np.float32))
-        means = {label: _nearest(group @ v) for label, group in self.feelings.items()}
-        felt: Label = "low" if means["low"] >= means["good"] else "good"
-        lead = means[felt] - means["neutral"]
-        return Felt(felt, lead) if lead >= 0 else Felt("neutral", -lead)
+        return {label: _nearest(group @ v) for label, group in self.feelings.items()}
 
     def loss(self, vector: np.ndarray) -> float:
         """How much closer to a loss than to an ordinary line (positive: a loss)."""
         v = _unit(np.asarray(vector, dtype=np.float32))
         return _nearest(self.losses[True] @ v) - _nearest(self.losses[False] @ v)
+
+
+def decide(means: dict[Label, float]) -> Felt:
+    """The nearer of "low" and "good" when it beats "neutral", by how much; else "neutral"."""
+    felt: Label = "low" if means["low"] >= means["good"] else "good"
+    lead = means[felt] - means["neutral"]
+    return Felt(felt, lead) if lead >= 0 else Felt("neutral", -lead)
 
 
 def session_text(lines: Sequence[str]) -> str:
@@ -338,7 +352,9 @@ def closing_valence(rule_valence: float, rule_confidence: float, felt: Felt | No
     """The valence a session carries: the rules' where they read strongly, else meaning's where it
     is clear, else the rules' (module doc)."""
     rules = rule_valence if rule_confidence > 0 else 0.0
-    if abs(rules) >= RULES_FIRST or felt is None or felt.margin < FEEL_MARGIN:
+    if felt is None or felt.margin < FEEL_MARGIN:
+        return rules
+    if abs(rules) >= RULES_FIRST and not (felt.margin >= OVERRULE and rules * felt.valence < 0):
         return rules
     return felt.valence
 
@@ -398,20 +414,22 @@ class Probes:
         return cls(texts, len(said), negated)
 
 
-_OPPOSITE: dict[Label, Label] = {"low": "good", "good": "low", "neutral": "neutral"}
+# How far a negation's own pull is carried on: the embedder moves "weren't great" only a little
+# away from "were great"; the move, multiplied, is what the negation means (dev set 2)
+NEGATION_GAIN = 2.0  # 1 to 5 measured the same on dev set 2 (32/50 en against 29/50 at 0)
 
 
 def read(bank: Prototypes, probes: Probes, vectors: Sequence[np.ndarray]) -> Felt:
     """The session's feeling: the strongest reading among its sentences that leads by
-    ``FEEL_MARGIN``; a negated sentence whose stripped twin reads the same feeling is turned over.
-    The whole's reading when no sentence is confident."""
+    ``FEEL_MARGIN``, a negated sentence's scores moved on from its twin's by ``NEGATION_GAIN``;
+    the whole's reading when no sentence is confident."""
     best: Felt | None = None
     for i in range(probes.sentences):
-        felt = bank.feel(vectors[1 + i])
-        if felt.label != "neutral" and i in probes.negated:
-            twin = bank.feel(vectors[probes.negated[i]])
-            if twin.label == felt.label and twin.margin > felt.margin:
-                felt = Felt(_OPPOSITE[felt.label], felt.margin)
+        scores = bank.scores(vectors[1 + i])
+        if i in probes.negated:
+            twin = bank.scores(vectors[probes.negated[i]])
+            scores = {k: v + NEGATION_GAIN * (v - twin[k]) for k, v in scores.items()}
+        felt = decide(scores)
         if felt.label == "neutral" or felt.margin < FEEL_MARGIN:
             continue
         if best is None or felt.margin > best.margin:
