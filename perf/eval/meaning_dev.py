@@ -201,7 +201,7 @@ def feelings(
                 note=f"{tally[f'{lang}:after']}/{n}",
             ),
             Row(
-                f"feelings{tag} {lang}: carried as meant (first pass: rules + whole session)",
+                f"feelings{tag} {lang}: carried as meant (first pass: rules + whole session, this bank)",
                 100 * tally[f"{lang}:first"] / n,
                 "%",
                 note=f"{tally[f'{lang}:first']}/{n}",

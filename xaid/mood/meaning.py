@@ -20,7 +20,9 @@ the exam", "我们分手了"), in both languages, on the daemon's multilingual e
   diagnosis) than to the ordinary uses of the same words ("lost my keys", "phone died"); read with
   the rules in loss.py.
 
-Measured on perf/scenarios/feelings_dev.json (``python -m perf meaning``); the model once per
+Second pass (``read``): sentence by sentence, English negation measured against a twin without
+it, sarcasm allowed to overrule a strong rule reading (docs/mood.md). Measured on
+perf/scenarios/feelings_dev.json and feelings_dev2.json (``python -m perf meaning``); the model once per
 session was not measured in this round (docs/mood.md says why). Pure: the caller embeds.
 """
 
