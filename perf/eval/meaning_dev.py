@@ -1,8 +1,9 @@
 """Forget, feelings and losses by meaning, on the dev sets written before the work (issue 24 items 2, 5, 6).
 
 ``python -m perf meaning``. The sets are perf/scenarios/forgets_dev.json, forgets_dev2.json
-(recognition of requests worded the way people talk), feelings_dev.json and losses_dev.json; they tuned the cuts in xaid/memory/forget_topic.py and xaid/mood/meaning.py, so
-these figures say how well the mechanism fits what it was tuned on, not how it generalises (the
+(recognition of requests worded the way people talk), feelings_dev.json and losses_dev.json; they
+tuned the cuts in xaid/memory/forget_topic.py, forget_request.py and xaid/mood/meaning.py, so these
+figures say how well the mechanism fits what it was tuned on, not how it generalises (the
 held-out sets of issue 24 item 7 say that). Each figure is measured twice in the same run: "before"
 is what the daemon did without meaning (the phrase rules and word matching of the previous commit,
 kept here as a baseline), "after" is what it does now. The pieces are the daemon's own functions

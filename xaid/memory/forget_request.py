@@ -467,6 +467,8 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
             return None
         if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x):
             return ForgetRequest("previous", lang="zh")  # only speech: "那张照片删掉" stays a task
+        if re.search(r"想|希望|要是", x):
+            return None  # "我真想把说过的那些话都删掉": the user's own wish
         if _NAMED_ZH.fullmatch(x):  # "我朋友的那些事你都忘了吧": a topic, then the verb
             return _object_zh(x)
     return None
@@ -481,7 +483,7 @@ _UNSAID_ZH = re.compile(
 # A clause that names what was said: "上回说的那个老同学的事", "我表哥欠钱的事", "工资那件事".
 _NAMED_ZH = re.compile(
     r"(?:.*(?:说的|说过的|讲的|讲过的|提的|提过的|提到的|聊的|聊过的|告诉你的).+"
-    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|的记录|的话|的内容|的计划))(?:你|都|就|也|全|全部|给)*"
+    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|那事儿|那档子事|的记录|的话|那些话|那段话|的内容|的计划))(?:你|都|就|也|全|全部|给)*"
 )
 
 
@@ -628,7 +630,8 @@ _SAID_EN = re.compile(
     r"|\btelling you (?:about|that)\b"
 )
 _GO_EN = re.compile(
-    r"\b(?:forget\w*|unremember|unsay|erase|delete|wipe|scratch|strike|purge|bin|remove|drop|clear(?! up)"
+    r"\b(?:forget\w*|unremember|unsay|erase|delete|wipe|scratch|strike|purge|bin|remove|drop|toss|ditch|dump"
+    r"|shred|clear(?! up)"
     r"|let (?:\w+ ){0,5}go|letting (?:\w+ ){0,5}go|get rid of|throw (?:\w+ )?away|take (?:\w+ )?out"
     r"|never happened)\b"
     r"|\b(?:not|n't|don't|didn't|no need to|stop) (?:\w+ ){0,2}(?:keep|keeping|hold|holding|hang|hanging"
@@ -715,16 +718,13 @@ def _phrase_zh(said: str) -> str:
     core = _GO_ZH.split(named)[0] or named
     core = re.sub(rf"^{_ZH_POLITE}(?:把)?", "", core)
     core = re.sub(r"(?:你|就|都|全|给|从你那儿|从记忆里|从你记忆里|帮我|请|麻烦)+$", "", core)
-    core = re.sub(
-        r"^(?:我|我们)?(?:说|讲|提到|提|吐槽|告诉你)(?:过)?(?:的)?(?:关于)?(?:我)?", "", core
-    )
     core = re.sub(rf"^{_WHEN_ZH}(?:我|我们)?", "", core)
     core = re.sub(
         r"^(?:我|我们)?(?:说|讲|提到|提|吐槽|告诉你)(?:过)?(?:的)?(?:关于)?(?:我)?", "", core
     )
     core = (
         re.sub(
-            r"(?:的那些|的那个|的那段|的那件|那些|那个|那段|那件|那|的)(?:内容|事儿|事情|事|话|段)$|的?事$",
+            r"(?:的那些|的那个|的那段|的那件|那档子|那些|那个|那段|那件|那|的)(?:内容|事儿|事情|事|话|段)$|的?事$",
             "",
             core,
         )
