@@ -22,6 +22,7 @@ time and scores, never its words (they are what the user wants gone).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,7 +30,7 @@ from typing import Any, Literal
 import apsw
 import numpy as np
 
-from ..memory import forget, forget_request, forget_topic
+from ..memory import forget, forget_prototypes, forget_request, forget_topic
 from ..memory.embeddings import Embeddings
 from ..memory.forget_request import ForgetRequest
 from ..memory.forget_topic import Resolution
@@ -101,7 +102,7 @@ async def plan(
     question back this session asked last turn, if any (it is answered now, or dropped)."""
     if pending is not None and forget_request.confirms(text):
         return Plan(pending.request, pending.resolution, pending)
-    request = forget_request.parse(text)
+    request = forget_request.parse(text) or await _by_meaning(embeddings, text)
     if request is None or request.kind != "topic":
         return None if request is None else Plan(request)
     found = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
@@ -110,6 +111,31 @@ async def plan(
     phrase_vec, matrix = _matrix(vectors)
     resolution = forget_topic.resolve(phrase, phrase_vec, found, matrix, text, ts_ms)
     return Plan(request, resolution)
+
+
+# The prototypes' vectors, embedded once per embedder (a daemon has one; tests start several).
+_PROTOTYPES: weakref.WeakKeyDictionary[Embeddings, forget_prototypes.Prototypes] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def _by_meaning(embeddings: Embeddings, text: str) -> ForgetRequest | None:
+    """A request no frame took, recognised by meaning (forget_request.unframed / by_meaning): only a
+    message with the cue words is embedded, so most turns cost nothing here; without an embedder
+    that reads the message, nothing is recognised (the frames still are)."""
+    candidate = forget_request.unframed(text)
+    if candidate is None or not embeddings.readable(text):
+        return None
+    prototypes = _PROTOTYPES.get(embeddings)
+    if prototypes is None:
+        vectors = await embeddings.embed(forget_prototypes.texts())
+        if vectors is None or len(vectors) == 0:
+            return None
+        prototypes = _PROTOTYPES[embeddings] = forget_prototypes.Prototypes.of(vectors)
+    found = await embeddings.embed([text])
+    if found is None or len(found) == 0:
+        return None
+    return forget_request.by_meaning(candidate, *prototypes.scores(found[0]))
 
 
 def _matrix(

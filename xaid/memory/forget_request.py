@@ -467,6 +467,8 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
             return None
         if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x):
             return ForgetRequest("previous", lang="zh")  # only speech: "那张照片删掉" stays a task
+        if re.search(r"想|希望|要是", x):
+            return None  # "我真想把说过的那些话都删掉": the user's own wish
         if _NAMED_ZH.fullmatch(x):  # "我朋友的那些事你都忘了吧": a topic, then the verb
             return _object_zh(x)
     return None
@@ -481,7 +483,7 @@ _UNSAID_ZH = re.compile(
 # A clause that names what was said: "上回说的那个老同学的事", "我表哥欠钱的事", "工资那件事".
 _NAMED_ZH = re.compile(
     r"(?:.*(?:说的|说过的|讲的|讲过的|提的|提过的|提到的|聊的|聊过的|告诉你的).+"
-    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|的记录|的话|的内容|的计划))(?:你|都|就|也|全|全部|给)*"
+    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|那事儿|那档子事|的记录|的话|那些话|那段话|的内容|的计划))(?:你|都|就|也|全|全部|给)*"
 )
 
 
@@ -609,3 +611,145 @@ def instruction(request: ForgetRequest, deleted: int) -> str:
         "They asked you to forget something, but nothing matching was found in memory. Say so in one "
         "short sentence and ask what they want forgotten; do not guess."
     )
+
+
+# -- By meaning, after the frames ------------------------------------------------------------------
+# A message no frame takes is a request when it (1) refers to something the user said ("what I told
+# you about X", "the stuff about X", "我说的…", "…那件事") and (2) asks for it to go or not to stay
+# ("let it go", "scratch", "get rid of", "don't keep", "别往心里记", "当没听过"), and (3) its embedding
+# is near the intent's prototypes and not nearer a look-alike's (forget_prototypes.py). (1) and (2)
+# are cheap word cues that only open the door; (3) decides. A question, a reminder ("don't forget
+# to", "别忘了") or the user's own forgetting never gets that far.
+_SAID_EN = re.compile(
+    r"\b(?:what|everything|anything|all|stuff|things?|bits?|parts?|details?|story|conversation|rant"
+    r"|news|secret|info)\b[^,.!?]*?\b(?:i|we) (?:\w+ ){0,2}(?:said|told|mentioned|shared|gave|wrote|talked"
+    r"|brought up)\b"
+    r"|\b(?:the|that|this|my)(?: whole)? (?:thing|stuff|bit|part|story|conversation|rant|details?) "
+    r"(?:about|where|when|on)\b"
+    r"|\b(?:i|we) (?:[\w']+ ){0,2}(?:said|told you|mentioned|shared|talked) (?:about|regarding)\b"
+    r"|\btelling you (?:about|that)\b"
+)
+_GO_EN = re.compile(
+    r"\b(?:forget\w*|unremember|unsay|erase|delete|wipe|scratch|strike|purge|bin|remove|drop|toss|ditch|dump"
+    r"|shred|clear(?! up)"
+    r"|let (?:\w+ ){0,5}go|letting (?:\w+ ){0,5}go|get rid of|throw (?:\w+ )?away|take (?:\w+ )?out"
+    r"|never happened)\b"
+    r"|\b(?:not|n't|don't|didn't|no need to|stop) (?:\w+ ){0,2}(?:keep|keeping|hold|holding|hang|hanging"
+    r"|retain|store|save|saved|remember|stay|stick)\b"
+    r"|\b(?:didn't|not|don't) (?:stay|stick around)\b"
+)
+_NOT_EN = re.compile(
+    r"^\s*(?:do|did|does|have|has|are|is|was|were|will|should|shall|how much|how many)\b"
+    r"|^\s*(?:what|why|how|when|where) (?:did|do|does|is|was|have|has|are|were|can|could|should|would)\b"
+    r"|\b(?:don't|do not|never) (?:let me )?forget\b|\bi (?:forgot|forget|keep forgetting)\b"
+    r"|\bi (?:wish i|want to|need to|can't|cannot|have to|try to|am trying to|'m trying to) (?:could )?"
+    r"(?:forget|erase|let go)\b|[\"\u201c\u201d]"
+)
+_SAID_ZH = re.compile(
+    r"(?:我|我们)[^，,。！？]{0,12}?(?:说|讲|提|告诉|聊过|聊的|吐槽)|(?:的事|那事|那件事|那档子事|那些事|的那段|那段|的话"
+    r"|那些话|的内容|那些内容)"
+)
+_GO_ZH = re.compile(
+    r"(?<!别)(?<!不要)(?:忘了|忘掉|忘记|删|清掉|清除|抹掉|抹去|去掉)"
+    r"|(?:别|不要|不用|不必|甭|用不着)(?:再)?(?:往心里)?(?:记|存|留|保存)"
+    r"|当(?:作|做)?(?:我)?(?:没|没有)(?:说|讲|提|听)"
+)
+_NOT_ZH = re.compile(
+    r"吗|呢|是不是|会不会|记得|还记|别忘|不要忘|忘不了|(?:^|[，,。！？])我(?:又|总|老|也)?忘了|我想忘|真想"
+    r"|(?:他|她|他们|她们)(?:跟我|对我)?说|[\"“”「」]"
+)
+# A request put as a question with a modal ("能把…删了吗"): the question mark is politeness.
+_ASK_END_ZH = re.compile(
+    r"^(?:你)?(?:能|能不能|可以|可不可以|能否|麻烦)(?P<body>.+?)(?:好吗|行吗|可以吗|吗)[?？]?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unframed:
+    """A message the frames did not take but whose words may ask to forget: what ``by_meaning``
+    weighs, with the topic as the rest of the message."""
+
+    text: str
+    lang: Literal["en", "zh"]
+    phrase: str
+
+
+def unframed(text: str) -> Unframed | None:
+    """The cue step: a message that refers to something said and asks for it to go, not a question,
+    a reminder or the user's own forgetting; None for everything else (most messages)."""
+    if not text or len(text) > 2 * EDGE or parse(text) is not None:
+        return None
+    if cjk.has(text):
+        said = re.sub(r"\s+", "", text)
+        if m := _ASK_END_ZH.match(said):
+            said = m.group("body")
+        if not (_SAID_ZH.search(said) and _GO_ZH.search(said)) or _NOT_ZH.search(said):
+            return None
+        return Unframed(text, "zh", _phrase_zh(said))
+    norm = " ".join(text.lower().replace("\u2019", "'").split())
+    if not (_SAID_EN.search(norm) and _GO_EN.search(norm)) or _NOT_EN.search(norm):
+        return None
+    return Unframed(text, "en", _phrase_en(norm))
+
+
+def _phrase_en(norm: str) -> str:
+    """The topic: after the first "about" (else "where"), up to the clause's end, minus request words."""
+    m = re.search(r"\b(?:about|regarding) (?P<t>[^,.!?;]+)", norm) or re.search(
+        r"\bwhere (?P<t>[^,.!?;]+)", norm
+    )
+    topic = re.split(r" - ", m.group("t") if m else norm)[0]
+    topic = _GO_EN.split(topic)[0]
+    topic = re.split(
+        r"\b(?:from (?:your |the )?(?:memory|memories|records?|mind)|please|ok|i don't|can you|could you)\b",
+        topic,
+    )[0]
+    topic = re.sub(
+        r"^(?:(?:what |the (?:part|bit|thing|stuff) )?(?:where |that )?(?:i|we) [\w' ]*?"
+        r"(?:said|told you|talked|mentioned|shared)(?: about| regarding)? )",
+        "",
+        topic.strip(),
+    )
+    return _TAIL.sub("", topic.strip()).strip() or norm
+
+
+def _phrase_zh(said: str) -> str:
+    """The topic: the clause that names what was said, with the request words and leads taken off."""
+    named = next((c for c in _clauses_zh(said) if _SAID_ZH.search(c)), said)
+    core = _GO_ZH.split(named)[0] or named
+    core = re.sub(rf"^{_ZH_POLITE}(?:把)?", "", core)
+    core = re.sub(r"(?:你|就|都|全|给|从你那儿|从记忆里|从你记忆里|帮我|请|麻烦)+$", "", core)
+    core = re.sub(rf"^{_WHEN_ZH}(?:我|我们)?", "", core)
+    core = re.sub(
+        r"^(?:我|我们)?(?:说|讲|提到|提|吐槽|告诉你)(?:过)?(?:的)?(?:关于)?(?:我)?", "", core
+    )
+    core = (
+        re.sub(
+            r"(?:的那些|的那个|的那段|的那件|那档子|那些|那个|那段|那件|那|的)(?:内容|事儿|事情|事|话|段)$|的?事$",
+            "",
+            core,
+        )
+        or core
+    )
+    found = _object_zh(core)
+    return found.phrase if found is not None and found.phrase else core
+
+
+# How near a request's prototypes a message must be, and by how much nearer them than any
+# look-alike's; tuned on perf/scenarios/forgets_dev2.json (python -m perf meaning).
+NEAR = 0.25
+MARGIN = -0.08
+
+
+def by_meaning(
+    candidate: Unframed, near_request: float, near_lookalike: float
+) -> ForgetRequest | None:
+    """The request ``candidate`` makes, given its cosines to the closest request prototype and the
+    closest look-alike (forget_prototypes.Prototypes.scores); None when it reads as a look-alike."""
+    if near_request < NEAR or near_request - near_lookalike < MARGIN:
+        return None
+    if candidate.lang == "zh":
+        return ForgetRequest("topic", (candidate.phrase,), "zh", candidate.phrase)
+    terms = _topic_terms_en(candidate.phrase)
+    if not terms:
+        return ForgetRequest("previous")
+    return ForgetRequest("topic", terms, phrase=candidate.phrase)

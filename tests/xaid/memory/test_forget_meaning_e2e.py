@@ -151,3 +151,44 @@ def test_forget_words_that_are_not_a_request_forget_nothing(client: Client) -> N
         assert result["context"]["forgotten"] is None, text
     left = everything(client, "mia", [told], "cousin lender 表哥", T0 + 2 * DAY)
     assert "8,000" in left and "两万" in left
+
+
+def test_a_request_no_frame_takes_is_recognised_by_meaning_over_the_wire(client: Client) -> None:
+    """Worded the way people talk ("let go of", "别往心里记"), in both languages: recognised by
+    meaning (forget_request.unframed / by_meaning), resolved, and the words are gone a week later
+    (on a "yes" when the companion asked back); what was not asked about stays. A look-alike with the
+    same words ("I can't let go of ...") forgets nothing."""
+    client.agent_create("mia")
+    said = [
+        (
+            "en",
+            "My aunt Rosa has been drinking again, she crashed her car on Sunday.",
+            "aunt Rosa car",
+        ),
+        ("zh", "我舅妈又住院了，医生说是肝硬化。", "舅妈 住院 肝硬化"),
+    ]
+    told = [talk(client, "mia", [line], T0 + i * DAY) for i, (_, line, _) in enumerate(said)]
+    talk(client, "mia", ["I started learning the cello.", "我在学大提琴。"], T0 + 2 * DAY)
+    sid = client.session_open("mia", ts=T0 + 4 * DAY)["session_id"]
+    same_words = client.session_send(
+        sid, "I can't let go of what I told you about my aunt.", ts=T0 + 4 * DAY, explain=True
+    ).finish()
+    assert not same_words["context"].get("forgotten")
+    assert "crashed" in everything(client, "mia", told, "aunt Rosa car", T0 + 4 * DAY)
+    requests = [
+        "I'd sleep better if you let go of what I said about my aunt's drinking.",
+        "我舅妈住院那事儿，你就别往心里记了",
+    ]
+    for i, text in enumerate(requests):
+        ts = T0 + 4 * DAY + (i + 1) * 600_000
+        forgotten = client.session_send(sid, text, ts=ts, explain=True).finish()["context"][
+            "forgotten"
+        ]
+        assert forgotten["decision"] in ("forget", "ask")
+        if forgotten["decision"] == "ask":
+            yes = "yes" if i == 0 else "对"
+            client.session_send(sid, yes, ts=ts + 60_000).finish()
+    later = T0 + 11 * DAY
+    left = everything(client, "mia", [*told, sid], "aunt Rosa car 舅妈 住院 肝硬化", later)
+    assert "crashed" not in left and "肝硬化" not in left
+    assert "cello" in everything(client, "mia", [], "cello", later)

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 import pytest
 
+from xaid.memory import forget_prototypes
 from xaid.memory.forget import term_matcher
-from xaid.memory.forget_request import ForgetRequest, instruction, parse, placeholder
+from xaid.memory.forget_request import (
+    ForgetRequest,
+    by_meaning,
+    instruction,
+    parse,
+    placeholder,
+    unframed,
+)
 
 TOPIC_EN: list[tuple[str, tuple[str, ...]]] = [
     ("Forget what I told you about my ex.", ("ex",)),
@@ -207,3 +218,99 @@ def test_general_frames_name_their_topic_without_its_time(
 )
 def test_the_general_frames_do_not_fire_on_their_look_alikes(text: str) -> None:
     assert parse(text) is None
+
+
+# -- By meaning, after the frames (issue 24 item 2, second pass) -----------------------------------
+# Requests no frame takes, in wordings that are in neither dev set: the cue words open the door and
+# the real default embedder (USE-multilingual-v3) decides against the prototypes.
+SAID_EN: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "I'd sleep better if you let go of what I said about my aunt's drinking.",
+        ("aunt", "drinking"),
+    ),
+    ("The stuff about Marco's visa, could you not hold on to it?", ("marco", "visa")),
+    ("Toss what I told you about my overdraft.", ("overdraft",)),
+    ("I'd rather the bit about my knee surgery didn't stay with you.", ("knee", "surgery")),
+]
+SAID_ZH: list[tuple[str, str]] = [
+    ("我舅妈住院那事儿，你就别往心里记了", "舅妈住院"),
+    ("前几天跟你讲的我房贷的事，你给我清掉", "房贷"),
+    ("关于我表姐离婚那档子事，你也别存着了", "表姐离婚"),
+    ("上礼拜我提过我奶奶的病，你就别存档了", "奶奶的病"),
+]
+# Look-alikes with the same words: a report, a reminder, a wish, a question, a task, quoted speech.
+LOOKALIKES_SAID = [
+    "I forgot what I told you about my aunt, was it Tuesday?",
+    "Don't forget what I said about Marco's visa, it matters.",
+    "I wish I could let go of what I said to my aunt.",
+    "Did you keep what I told you about my overdraft?",
+    "Scratch the second paragraph about the budget and rewrite it.",
+    'He said "let it go" about my overdraft and hung up.',
+    "我忘了我跟你说过舅妈的事没有",
+    "别忘了我说的房贷的事，下周要还",
+    "你还记得我说过表姐离婚的事吗",
+    "我真想把我说过的那些话都删掉",
+    "她说“忘了那事吧”，我做不到",
+    "帮我把文档里关于房贷的那段删掉",
+]
+
+
+@pytest.fixture(scope="module")
+def recognise() -> Callable[[str], ForgetRequest | None]:
+    """The daemon's order (conversation/forgetting.py): the frames, then by meaning."""
+    from xaid.embed.use import UseEmbedder
+
+    model = UseEmbedder()
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.asarray(model.embed(texts), dtype=np.float32)
+
+    prototypes = forget_prototypes.Prototypes.of(embed(forget_prototypes.texts()))
+
+    def run(text: str) -> ForgetRequest | None:
+        if (found := parse(text)) is not None:
+            return found
+        candidate = unframed(text)
+        if candidate is None:
+            return None
+        return by_meaning(candidate, *prototypes.scores(embed([text])[0]))
+
+    return run
+
+
+@pytest.mark.parametrize(("text", "terms"), SAID_EN)
+def test_an_english_request_no_frame_takes_is_recognised_by_meaning(
+    recognise: Callable[[str], ForgetRequest | None], text: str, terms: tuple[str, ...]
+) -> None:
+    assert parse(text) is None  # the first pass missed it
+    found = recognise(text)
+    assert found is not None and found.kind == "topic" and found.lang == "en"
+    assert found.terms == terms
+
+
+@pytest.mark.parametrize(("text", "topic"), SAID_ZH)
+def test_a_chinese_request_no_frame_takes_is_recognised_by_meaning(
+    recognise: Callable[[str], ForgetRequest | None], text: str, topic: str
+) -> None:
+    assert parse(text) is None
+    found = recognise(text)
+    assert found is not None and found.kind == "topic" and found.lang == "zh"
+    assert found.phrase == topic
+
+
+@pytest.mark.parametrize("text", LOOKALIKES_SAID)
+def test_look_alikes_with_the_same_words_do_not_fire(
+    recognise: Callable[[str], ForgetRequest | None], text: str
+) -> None:
+    assert recognise(text) is None
+
+
+def test_the_meaning_step_decides_after_the_cue_words() -> None:
+    """The cue words alone never make a request: far from the prototypes, or nearer a look-alike, is
+    no request, in either language."""
+    for text in ("Toss what I told you about my overdraft.", "我舅妈住院那事儿，你就别往心里记了"):
+        candidate = unframed(text)
+        assert candidate is not None
+        assert by_meaning(candidate, 0.6, 0.4) is not None
+        assert by_meaning(candidate, 0.2, 0.1) is None  # not near any request
+        assert by_meaning(candidate, 0.5, 0.7) is None  # a look-alike is clearly nearer
