@@ -199,17 +199,16 @@ class Consolidation:
                 [v for v in vectors if v is not None]
             )
         bank = self._prototypes
-        probes = meaning.Probes.of([m.text for m in said])
-        vectors = await self.embeddings.embed_readable([*(m.text for m in said), *probes.texts])
-        read = vectors[len(said) :]
-        if any(v is None for v in read):
+        texts = [meaning.session_text([m.text for m in said]), *(m.text for m in said)]
+        vectors = await self.embeddings.embed_readable(texts)
+        if vectors[0] is None:
             return None
         losses = frozenset(
             m.message_id
-            for m, v in zip(said, vectors[: len(said)], strict=True)
+            for m, v in zip(said, vectors[1:], strict=True)
             if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
         )
-        felt = meaning.read(bank, probes, [v for v in read if v is not None])
+        felt = bank.feel(vectors[0])
         carried = meaning.closing_valence(closing.valence, closing.confidence, felt)
         if meaning.band(carried) == meaning.band(closing.valence):
             return _Felt(closing, losses)

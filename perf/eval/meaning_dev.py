@@ -225,13 +225,8 @@ def forgets(embed: Callable[[list[str]], np.ndarray]) -> tuple[list[Row], list[s
 
 
 # -- feelings ------------------------------------------------------------------------------------
-def feelings(
-    embed: Callable[[list[str]], np.ndarray], name: str = "feelings_dev.json"
-) -> tuple[list[Row], list[str]]:
-    """Each session read three ways in the same run: the rules alone; the first pass (the whole
-    session's vector, ``Prototypes.feel``); and now (sentence by sentence, ``meaning.read``)."""
-    data = load(name)
-    tag = "" if name == "feelings_dev.json" else " [dev2]"
+def feelings(embed: Callable[[list[str]], np.ndarray]) -> tuple[list[Row], list[str]]:
+    data = load("feelings_dev.json")
     rules = RuleClassifier()
     bank = meaning.Prototypes.build(embed)
     tally: Counter[str] = Counter()
@@ -242,12 +237,8 @@ def feelings(
         reading = rules.classify(text)
         valence = reading.valence if reading.confidence > 0 else 0.0
         before = meaning.band(valence)
-        whole = bank.feel(embed([text])[0])
-        first = meaning.band(meaning.closing_valence(valence, reading.confidence, whole))
-        probes = meaning.Probes.of(item["lines"])
-        felt = meaning.read(bank, probes, list(embed(probes.texts)))
+        felt = bank.feel(embed([text])[0])
         after = meaning.band(meaning.closing_valence(valence, reading.confidence, felt))
-        tally[f"{lang}:first"] += first == item["expect"]
         tally[f"{lang}:n"] += 1
         tally[f"{lang}:before"] += before == item["expect"]
         tally[f"{lang}:after"] += after == item["expect"]
@@ -260,19 +251,13 @@ def feelings(
         n = tally[f"{lang}:n"]
         rows += [
             Row(
-                f"feelings{tag} {lang}: carried as meant (after: rules + meaning by sentence)",
+                f"feelings {lang}: carried as meant (after: rules + meaning)",
                 100 * tally[f"{lang}:after"] / n,
                 "%",
                 note=f"{tally[f'{lang}:after']}/{n}",
             ),
             Row(
-                f"feelings{tag} {lang}: carried as meant (first pass: rules + whole session, this bank)",
-                100 * tally[f"{lang}:first"] / n,
-                "%",
-                note=f"{tally[f'{lang}:first']}/{n}",
-            ),
-            Row(
-                f"feelings{tag} {lang}: carried as meant (before: rules)",
+                f"feelings {lang}: carried as meant (before: rules)",
                 100 * tally[f"{lang}:before"] / n,
                 "%",
                 note=f"{tally[f'{lang}:before']}/{n}",
@@ -387,17 +372,13 @@ def run(quick: bool) -> Section:
     rows: list[Row] = []
     notes = [
         "Dev sets (perf/scenarios/forgets_dev.json, forgets_dev2.json, feelings_dev.json, "
-        "feelings_dev2.json, losses_dev.json), written before the work and used to tune it: these "
-        "figures are fit, not generalisation. Embedder: "
+        "losses_dev.json), written before the work and used to tune it: these figures are fit, not "
+        "generalisation. Embedder: "
         "USE-multilingual-v3, the daemon's default. 'before' runs the previous commit's mechanism in the "
         "same run: for forget, the frames it recognised and every turn holding all the topic's words; "
         "for feelings, the rule classifier's reading of the session; for losses, xaid/mood/loss.py's patterns.",
     ]
-
-    def feelings_dev2(embed: Callable[[list[str]], np.ndarray]) -> tuple[list[Row], list[str]]:
-        return feelings(embed, "feelings_dev2.json")
-
-    for part in (forgets, forgets_said, feelings, feelings_dev2, losses):
+    for part in (forgets, forgets_said, feelings, losses):
         progress(f"meaning: {part.__name__}")
         got, misses = part(embed)
         rows += got

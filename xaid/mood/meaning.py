@@ -20,15 +20,12 @@ the exam", "我们分手了"), in both languages, on the daemon's multilingual e
   diagnosis) than to the ordinary uses of the same words ("lost my keys", "phone died"); read with
   the rules in loss.py.
 
-Second pass (``read``): sentence by sentence, English negation measured against a twin without
-it, sarcasm allowed to overrule a strong rule reading (docs/mood.md). Measured on
-perf/scenarios/feelings_dev.json and feelings_dev2.json (``python -m perf meaning``); the model once per
+Measured on perf/scenarios/feelings_dev.json (``python -m perf meaning``); the model once per
 session was not measured in this round (docs/mood.md says why). Pure: the caller embeds.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -40,11 +37,7 @@ from ..text import cjk
 Label = Literal["low", "good", "neutral"]
 NEAREST = 2  # prototypes of a class averaged: one stray neighbour does not decide
 FEEL_MARGIN = 0.03  # meaning decides when its class leads by this much (dev set, with plain facts)
-RULES_FIRST = 0.5  # a rule reading this strong stands unless meaning overrules it
-# a sentence decides only when it reads clearly low or clearly good, not both: "Scan came back
-# clear." is as near a bad scan as a good one (dev sets: 0.08 best of 0 to 0.1)
-SPLIT = 0.08
-OVERRULE = 0.25  # ...unless meaning reads the other sign at least this clearly: sarcasm (dev set 2)
+RULES_FIRST = 0.5  # a rule reading this strong stands whatever meaning says
 CARRIED = 0.5  # the valence meaning gives a session it reads as low (negated) or good
 LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (dev set)
 # The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
@@ -112,21 +105,6 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "被公司优化掉了",
         "最近过得不太好",
         "搞砸了",
-        # second pass: the idiomatic shapes said in plain words (dev set 2): sarcasm about a bad
-        # event reads as that event, understatement as the trouble it plays down
-        "something bad happened again, just my luck",
-        "another thing went wrong, of course",
-        "it didn't go well",
-        "things are not good right now",
-        "it's too much for me",
-        "I feel low and not myself",
-        "we are not together anymore",
-        "又出事了，真倒霉",
-        "又出问题了，服了",
-        "结果不好",
-        "最近不太好，心情低落",
-        "我受不了了",
-        "我们不在一起了",
     ),
     "good": (
         "I passed the exam",
@@ -158,20 +136,6 @@ FEELINGS: dict[Label, tuple[str, ...]] = {
         "考上了",
         "终于搞定了，好轻松",
         "太棒了，我做到了",
-        # second pass: positive slang and understatement of good news, in plain words (dev set 2)
-        "I did really well and it went great",
-        "that was so funny, I laughed a lot",
-        "it went better than I feared, I'm glad",
-        "I'm really pleased with how it went",
-        "我表现得特别好",
-        "太好笑了，笑得停不下来",
-        "比我想的好，放心了",
-        "挺满意的，很高兴",
-        "I did brilliantly and everyone loved it",
-        "we won and celebrated",
-        "I was amazing at it, I'm so excited",
-        "我超厉害，大家都夸我",
-        "我们赢了，一起庆祝",
     ),
     "neutral": (
         "I had lunch",
@@ -327,24 +291,16 @@ class Prototypes:
     def feel(self, vector: np.ndarray) -> Felt:
         """The nearer of "low" and "good", against "neutral": the feeling when it beats the plain
         version of the same topics, by how much; else "neutral", by how much that leads."""
-        return decide(self.scores(vector))
-
-    def scores(self, vector: np.ndarray) -> dict[Label, float]:
-        """Each class's nearness: the mean of its ``NEAREST`` nearest prototypes."""
         v = _unit(np.asarray(vector, dtype=np.float32))
-        return {label: _nearest(group @ v) for label, group in self.feelings.items()}
+        means = {label: _nearest(group @ v) for label, group in self.feelings.items()}
+        felt: Label = "low" if means["low"] >= means["good"] else "good"
+        lead = means[felt] - means["neutral"]
+        return Felt(felt, lead) if lead >= 0 else Felt("neutral", -lead)
 
     def loss(self, vector: np.ndarray) -> float:
         """How much closer to a loss than to an ordinary line (positive: a loss)."""
         v = _unit(np.asarray(vector, dtype=np.float32))
         return _nearest(self.losses[True] @ v) - _nearest(self.losses[False] @ v)
-
-
-def decide(means: dict[Label, float]) -> Felt:
-    """The nearer of "low" and "good" when it beats "neutral", by how much; else "neutral"."""
-    felt: Label = "low" if means["low"] >= means["good"] else "good"
-    lead = means[felt] - means["neutral"]
-    return Felt(felt, lead) if lead >= 0 else Felt("neutral", -lead)
 
 
 def session_text(lines: Sequence[str]) -> str:
@@ -357,88 +313,10 @@ def closing_valence(rule_valence: float, rule_confidence: float, felt: Felt | No
     """The valence a session carries: the rules' where they read strongly, else meaning's where it
     is clear, else the rules' (module doc)."""
     rules = rule_valence if rule_confidence > 0 else 0.0
-    if felt is None or felt.margin < FEEL_MARGIN:
-        return rules
-    if abs(rules) >= RULES_FIRST and not (felt.margin >= OVERRULE and rules * felt.valence < 0):
+    if abs(rules) >= RULES_FIRST or felt is None or felt.margin < FEEL_MARGIN:
         return rules
     return felt.valence
 
 
 def band(valence: float) -> Label:
     return "low" if valence <= -BAND else "good" if valence >= BAND else "neutral"
-
-
-# -- second pass: sentence by sentence, with negation measured -----------------------------------
-# A session's mean vector averages an idiom away ("Flight cancelled, luggage lost. Just perfect."
-# lands between the bad news and "perfect"); each sentence is read on its own too, and the
-# strongest confident reading among them and the whole decides. An embedder also reads "weren't
-# great" next to "great": where a sentence with a negation reads the same feeling as the same
-# sentence with the negation taken out, the embedder did not see the negation, and the reading is
-# turned over (dev set 2: see ``read``).
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？…])(?![.!?。！？…])\s*|\n+")
-_EN_NEGATION = re.compile(
-    r"\b(?:not|never|no)\b\s*|n't\b", re.IGNORECASE
-)  # "no complaints", "weren't", "not bad"
-
-
-def sentences(lines: Sequence[str]) -> list[str]:
-    """The user's sentences, split at the language's sentence ends (a line is at least one)."""
-    out: list[str] = []
-    for line in lines:
-        out += [part.strip() for part in _SENTENCE_END.split(line) if part and part.strip()]
-    return out
-
-
-def without_negation(sentence: str) -> str | None:
-    """The sentence with its negations taken out, or None when it has none."""
-    if cjk.has(sentence):
-        return None  # 不/没 live inside words (不错, 没事, 不行); taking them out measured worse
-    stripped = _EN_NEGATION.sub("", sentence).strip()
-    return stripped if stripped and stripped != sentence.strip() else None
-
-
-@dataclass(frozen=True, slots=True)
-class Probes:
-    """What to embed to read a session: the whole, each sentence, and each negated sentence with
-    its negation out (``negated[i]`` is the index in ``texts`` of sentence i's stripped twin)."""
-
-    texts: list[str]
-    sentences: int
-    negated: dict[int, int]
-
-    @classmethod
-    def of(cls, lines: Sequence[str]) -> Probes:
-        said = sentences(lines)
-        texts = [session_text(lines), *said]
-        negated: dict[int, int] = {}
-        for i, sentence in enumerate(said):
-            stripped = without_negation(sentence)
-            if stripped is not None:
-                negated[i] = len(texts)
-                texts.append(stripped)
-        return cls(texts, len(said), negated)
-
-
-# How far a negation's own pull is carried on: the embedder moves "weren't great" only a little
-# away from "were great"; the move, multiplied, is what the negation means (dev set 2)
-NEGATION_GAIN = 2.0  # 1 to 5 measured the same on dev set 2 (32/50 en against 29/50 at 0)
-
-
-def read(bank: Prototypes, probes: Probes, vectors: Sequence[np.ndarray]) -> Felt:
-    """The session's feeling: the strongest reading among its sentences that leads by
-    ``FEEL_MARGIN``, a negated sentence's scores moved on from its twin's by ``NEGATION_GAIN``;
-    the whole's reading when no sentence is confident."""
-    best: Felt | None = None
-    for i in range(probes.sentences):
-        scores = bank.scores(vectors[1 + i])
-        if i in probes.negated:
-            twin = bank.scores(vectors[probes.negated[i]])
-            scores = {k: v + NEGATION_GAIN * (v - twin[k]) for k, v in scores.items()}
-        felt = decide(scores)
-        if felt.label == "neutral" or felt.margin < FEEL_MARGIN:
-            continue
-        if abs(scores["low"] - scores["good"]) < SPLIT:
-            continue
-        if best is None or felt.margin > best.margin:
-            best = felt
-    return best if best is not None else bank.feel(vectors[0])

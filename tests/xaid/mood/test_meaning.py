@@ -25,8 +25,7 @@ def bank(model: UseEmbedder) -> meaning.Prototypes:
 def carried(model: UseEmbedder, bank: meaning.Prototypes, lines: list[str]) -> str:
     text = meaning.session_text(lines)
     reading = RuleClassifier().classify(text)
-    probes = meaning.Probes.of(lines)
-    felt = meaning.read(bank, probes, list(model.embed(probes.texts)))
+    felt = bank.feel(model.embed([text])[0])
     return meaning.band(meaning.closing_valence(reading.valence, reading.confidence, felt))
 
 
@@ -41,17 +40,6 @@ def carried(model: UseEmbedder, bank: meaning.Prototypes, lines: list[str]) -> s
         (["Scan came back clear. Huge weight off my shoulders."], "good"),
         (["中午吃了黄焖鸡。"], "neutral"),
         (["The meeting got moved to Thursday at 3."], "neutral"),
-        # second pass (feelings_dev2.json): negation, sarcasm over a strong rule reading, slang;
-        # each was carried wrong by the first pass (the whole session's vector)
-        (["The scan results weren't great."], "low"),
-        (["Not exactly thrilled with how the meeting went."], "low"),
-        (["Oh great, the car's dead again. Love that for me."], "low"),
-        (["Didn't get the flat. Not the end of the world, but I really wanted it."], "low"),
-        (["今天答辩过了，导师说我yyds 😂"], "good"),
-        (["侄子的表演笑死我了哈哈哈"], "good"),
-        (["家里最近不怎么样"], "low"),
-        (["我办公室在三楼"], "neutral"),
-        (["My brother drives a blue van."], "neutral"),
     ],
 )
 def test_what_a_session_carries_reads_as_meant(
@@ -60,14 +48,9 @@ def test_what_a_session_carries_reads_as_meant(
     assert carried(model, bank, lines) == band
 
 
-def test_a_strong_rule_reading_stands_unless_meaning_clearly_reads_the_other_sign() -> None:
+def test_a_strong_rule_reading_stands_whatever_meaning_says() -> None:
     felt = meaning.Felt("good", 0.2)
     assert meaning.closing_valence(-0.7, 0.6, felt) == -0.7
-    # sarcasm: the rules read "great", meaning reads the dead car clearly
-    assert (
-        meaning.closing_valence(0.7, 0.6, meaning.Felt("low", meaning.OVERRULE)) == -meaning.CARRIED
-    )
-    assert meaning.closing_valence(0.7, 0.6, meaning.Felt("good", 0.4)) == 0.7
     assert meaning.closing_valence(-0.1, 0.4, felt) == meaning.CARRIED
     assert meaning.closing_valence(-0.1, 0.4, meaning.Felt("good", 0.001)) == -0.1
 
@@ -96,35 +79,3 @@ def test_a_loss_by_the_rules_and_meaning(
 def test_without_meaning_the_rules_still_read_a_loss() -> None:
     assert loss.is_loss("My aunt passed away on Sunday.") and loss.is_loss("外公昨晚走了。")
     assert not loss.is_loss("We lost the match on Saturday.")
-
-
-def test_sentences_split_at_the_ends_of_both_languages() -> None:
-    assert meaning.sentences(["Scan came back clear. Huge relief!", "ok"]) == [
-        "Scan came back clear.",
-        "Huge relief!",
-        "ok",
-    ]
-    assert meaning.sentences(["过了！！驾照终于过了。"]) == ["过了！！", "驾照终于过了。"]
-
-
-def test_only_english_negations_are_taken_out_for_the_twin() -> None:
-    assert meaning.without_negation("The results weren't great.") == "The results were great."
-    assert meaning.without_negation("Not bad at all") == "bad at all"
-    assert meaning.without_negation("The results were great.") is None
-    # 不/没 live inside Chinese words (不错, 没事): no twin, the sentence is read as it is
-    assert meaning.without_negation("结果不太理想") is None
-
-
-def test_a_sentence_decides_over_a_whole_that_averages_it_away(
-    model: UseEmbedder, bank: meaning.Prototypes
-) -> None:
-    """The whole reads an idiom between its parts; the clearest sentence is what the day carries.
-    Both languages; the read is the function consolidation calls."""
-    for lines in (
-        ["I had lunch with Sam. Our old cat crossed the rainbow bridge last night."],
-        ["中午吃了面。", "外公昨晚走了，陪了我二十年。"],
-    ):
-        probes = meaning.Probes.of(lines)
-        assert probes.sentences == 2
-        felt = meaning.read(bank, probes, list(model.embed(probes.texts)))
-        assert felt.label == "low", lines
