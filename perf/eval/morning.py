@@ -37,8 +37,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from xaiclient import Client
-
 from xaid.text.lang import cjk_share
 
 from ..kit import (
@@ -53,7 +51,17 @@ from ..kit import (
     scratch_daemon,
     wait_model,
 )
-from .replies import DETECTION, MAX_CHARS, MAX_WORDS, addresses, at, base_ms, looped
+from .replies import (
+    DETECTION,
+    MAX_CHARS,
+    MAX_WORDS,
+    addresses,
+    at,
+    base_ms,
+    looped,
+    mentions,
+    scene_agent,
+)
 
 SCENE_SETS = {"heldout": SCENARIOS / "morning_heldout.json", "dev": SCENARIOS / "morning_dev.json"}
 CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
@@ -97,13 +105,6 @@ class Judged:
 # --- the judge ------------------------------------------------------------------------------------
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
-
-
-def mentions(text: str, word: str) -> bool:
-    """Chinese words as substrings; Latin words at a word start, case-blind ("exam" in "exams")."""
-    if _HAN.search(word):
-        return word in text
-    return re.search(rf"(?<![a-z]){re.escape(word.lower())}", text.lower()) is not None
 
 
 _FEELINGS_EN = (
@@ -208,23 +209,6 @@ def models_to_run() -> list[str]:
     return [m for m in wanted or list(MODELS) if m in MODELS and model_path(m) is not None]
 
 
-def _agent(
-    client: Client, scene: dict[str, Any], agent_id: str, name: str, memory: bool, base: int
-) -> None:
-    client.agent_create(agent_id, name=name, config={} if memory else {"memory": False})
-    for part in scene["history"]:
-        ts = at(base, part)
-        sid = client.session_open(agent_id, ts=ts)["session_id"]
-        client.session_ingest(
-            sid,
-            [
-                {"role": role, "text": text, "ts": ts + i * 60_000}
-                for i, (role, text) in enumerate(part["lines"])
-            ],
-        )
-        client.session_close(sid, ts=ts + len(part["lines"]) * 60_000 + 60_000, wait=True)
-
-
 def run_model(
     model: str, seed: int, runs: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
 ) -> list[Judged]:
@@ -245,7 +229,7 @@ def run_model(
             for run in range(runs):
                 for memory in (True, False):
                     agent_id = f"{scene['id']}-{run}-{'on' if memory else 'off'}"
-                    _agent(client, scene, agent_id, name, memory, base)
+                    scene_agent(client, scene, agent_id, name, memory, base)
                     ts = at(base, scene["probe"])
                     sid = client.session_open(agent_id, ts=ts)["session_id"]
                     started = time.perf_counter()

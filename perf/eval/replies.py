@@ -153,7 +153,8 @@ def at(base: int, spec: dict[str, Any]) -> int:
 # --- the rules ------------------------------------------------------------------------------------
 
 
-def _mentions(text: str, word: str) -> bool:
+def mentions(text: str, word: str) -> bool:
+    """Chinese words as substrings; Latin words at a word start, case-blind ("exam" in "exams")."""
     if re.search(r"[\u3400-\u9fff]", word):
         return word in text
     return re.search(rf"(?<![a-z]){re.escape(word.lower())}", text.lower()) is not None
@@ -186,9 +187,9 @@ def judge(text: str, lang: str, picks_up: list[str], name: str, finish: str) -> 
     words = len(re.findall(r"[A-Za-z']+", text)) + len(re.findall(r"[\u3400-\u9fff]", text)) // 2
     return {
         "lang": share >= 0.5 if lang == "zh" else share <= 0.1,
-        "picks_up": _mentions(text, name)
+        "picks_up": mentions(text, name)
         if not picks_up
-        else any(_mentions(text, w) for w in picks_up),
+        else any(mentions(text, w) for w in picks_up),
         "own_name": OTHER_NAMES.search(text) is None and not addresses(text, name),
         "no_detection": DETECTION.search(text) is None,
         "no_loop": not looped(text),
@@ -203,7 +204,7 @@ def judge(text: str, lang: str, picks_up: list[str], name: str, finish: str) -> 
 # --- replaying the scenes -------------------------------------------------------------------------
 
 
-def _scene_agent(
+def scene_agent(
     client: Client, scene: dict[str, Any], agent_id: str, name: str, memory: bool, base: int
 ) -> None:
     client.agent_create(agent_id, name=name, config={} if memory else {"memory": False})
@@ -239,7 +240,7 @@ def run_model(
             name = names[scene["lang"]]
             for memory in (True, False) if (seed + len(out)) % 2 == 0 else (False, True):
                 agent_id = f"{scene['id']}-{'on' if memory else 'off'}".replace("_", "-")
-                _scene_agent(client, scene, agent_id, name, memory, base)
+                scene_agent(client, scene, agent_id, name, memory, base)
                 ts = at(base, scene["probe"])
                 sid = client.session_open(agent_id, ts=ts)["session_id"]
                 started = time.perf_counter()
