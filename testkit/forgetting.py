@@ -1,0 +1,26 @@
+"""What the forget tests share: a conversation lived through ``session.send``, and everything an app
+can read back of an agent, so a test can check that forgotten words are nowhere."""
+
+from __future__ import annotations
+
+from xaiclient import Client
+
+
+def talk(c: Client, agent: str, lines: list[str], ts: int) -> str:
+    """One session: each line sent a minute apart, then closed and consolidated; its session id."""
+    sid = c.session_open(agent, ts=ts)["session_id"]
+    for i, line in enumerate(lines):
+        c.session_send(sid, line, ts=ts + i * 60_000).finish()
+    c.session_close(sid, ts=ts + len(lines) * 60_000, wait=True)
+    return sid
+
+
+def everything(c: Client, agent: str, sessions: list[str], query: str, ts: int) -> str:
+    """All an app can read back of the agent's memory and conversations, as one text."""
+    parts = [c.call("memory.search", agent_id=agent, query=query, ts=ts)["items"]]
+    parts += [
+        c.call("memory.list", agent_id=agent, kind=kind)["items"]
+        for kind in ("utterance", "episode", "fact")
+    ]
+    parts += [c.session_history(sid)["messages"] for sid in sessions]
+    return repr(parts)
