@@ -32,6 +32,7 @@ import apsw
 
 from ...app import App
 from ...conversation.reply import TurnReply
+from ...providers.base import Completion
 from ...store import sessions as sql
 from ...store.sessions import Message, Session
 from ..methods.sessions import open_new
@@ -57,7 +58,8 @@ class Outcome:
     completion_tokens: int
 
     @classmethod
-    def of(cls, cid: str, created: int, reply: TurnReply) -> Outcome:
+    def of(cls, cid: str, created: int, reply: TurnReply | Completion) -> Outcome:
+        """From a turn's reply, or from the model's completion of a task the app sent without memory."""
         return cls(
             cid,
             created,

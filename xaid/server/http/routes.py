@@ -247,14 +247,7 @@ class Router:
                     async for _ in job.pieces:
                         pass
                 done = await job.result()
-                outcome = Outcome(
-                    cid,
-                    created,
-                    done.text,
-                    done.finish_reason,
-                    done.prompt_tokens,
-                    done.completion_tokens,
-                )
+                outcome = Outcome.of(cid, created, done)
                 await out.json(
                     200, _completion(agent.agent_id, outcome), (("x-xaid-memory", "off"),)
                 )
@@ -277,14 +270,7 @@ class Router:
                             )
                         )
                 done = await job.result()
-                outcome = Outcome(
-                    cid,
-                    created,
-                    done.text,
-                    done.finish_reason,
-                    done.prompt_tokens,
-                    done.completion_tokens,
-                )
+                outcome = Outcome.of(cid, created, done)
                 await _finish(events, agent.agent_id, outcome, chat.include_usage)
         except BaseException:
             job.cancelled.set()
