@@ -87,9 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     for area in args.areas or list(AREAS):
         started = time.perf_counter()
         section = importlib.import_module(AREAS[area]).run(args.quick)
-        fresh[area] = replace(
+        # A section may name its own area: the same module measuring another labelled set (an env
+        # var chooses it) keeps its own section instead of replacing the default set's.
+        key = section.area or area
+        fresh[key] = replace(
             section,
-            area=area,
+            area=key,
             command=command,
             date=kit.now(),
             duration_s=round(time.perf_counter() - started, 1),

@@ -1,12 +1,14 @@
 """The Morning scene (issue 25): does the first reply of a new session name what the user left with?
 
 The ``replies`` area counts "how are you" and "怎么样" as picking up; a friend's check-in names the
-matter. This area replays perf/scenarios/morning_heldout.json (or, with XAID_PERF_MORNING_SCENES=dev,
-morning_dev.json, the set prompts are tuned on) through a real daemon on a real socket with a real
-llama.cpp model: every scene's history is ingested at its real times into sessions closed with
-wait=True (episodes, mood, the scheduler's items: the daemon's clock is the messages' ``ts``), then
-the opener ("早。", "Hey, I'm back.") goes into a new session at its own time, once for an agent
-with memory on and once for a twin with ``{"memory": false}``, in the same daemon.
+matter. This area replays perf/scenarios/morning_heldout.json (or, with
+XAID_PERF_MORNING_SCENES=dev, morning_dev.json, the set prompts are tuned on; with
+XAID_PERF_MORNING_SCENES=heldout2, morning_heldout2.json, a second held-out set by another author,
+in a section of its own, ``morning2``) through a real daemon on a real socket with a real llama.cpp
+model: every scene's history is ingested at its real times into sessions closed with wait=True
+(episodes, mood, the scheduler's items: the daemon's clock is the messages' ``ts``), then the opener
+("早。", "Hey, I'm back.") goes into a new session at its own time, once for an agent with memory on
+and once for a twin with ``{"memory": false}``, in the same daemon.
 
 The strict judge, one verdict per rule and reply:
 - picks_up (scenes that may raise their matter): one of the scene's own keywords appears (the
@@ -63,7 +65,15 @@ from .replies import (
     scene_agent,
 )
 
-SCENE_SETS = {"heldout": SCENARIOS / "morning_heldout.json", "dev": SCENARIOS / "morning_dev.json"}
+SCENE_SETS = {
+    "heldout": SCENARIOS / "morning_heldout.json",
+    "heldout2": SCENARIOS / "morning_heldout2.json",  # a second held-out set, another author
+    "dev": SCENARIOS / "morning_dev.json",
+}
+# The title and section of each set: the second held-out set stands beside the first (area
+# ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
+SET_TITLES = {"heldout": "", "heldout2": " (second held-out scenes)", "dev": " (dev scenes)"}
+SET_AREAS = {"heldout2": "morning2"}
 CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
 ROLE_AIM = Aim("<=", 0.0)
@@ -374,8 +384,8 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             notes.append(
                 f"{j.model} {j.scene} seed {j.seed} failed {failed}: {json.dumps(j.text[:140], ensure_ascii=False)}"
             )
-    title = "Morning: the first reply of a session names the matter"
-    return Section(title if chosen == "heldout" else f"{title} (dev scenes)", rows, notes)
+    title = "Morning: the first reply of a session names the matter" + SET_TITLES[chosen]
+    return Section(title, rows, notes, area=SET_AREAS.get(chosen, ""))
 
 
 def from_raw(path: Path) -> list[Judged]:

@@ -31,8 +31,14 @@ the consistency check (``stats`` ``memory`` counters, before and after each set)
 
 ``--quick`` plays every fifth case of each set and never the model.
 
-``python -m perf.eval.understanding --freeze-before LABEL`` keeps the latest run of this area in
-perf/results.json as a section of its own, ``understanding_before``, titled with LABEL (e.g. the
+Which held-out sets: ``XAID_PERF_UNDERSTANDING_SETS`` names them (``HELD_OUT``): ``heldout`` (the
+default, the first set, area ``understanding``) or ``heldout2`` (heldout2_*.json, written later by
+another author, same formats; its section is area ``understanding2``, so both sets' figures stand
+side by side in perf/RESULTS.md).
+
+``python -m perf.eval.understanding --freeze-before LABEL`` keeps the latest run of this area (of the
+sets ``XAID_PERF_UNDERSTANDING_SETS`` names) in perf/results.json as a section of its own,
+``understanding_before`` (``understanding2_before``), titled with LABEL (e.g. the
 commit measured): a later ``python -m perf understanding`` replaces the area's section but not that
 copy, so perf/RESULTS.md shows the numbers before and after the rules change side by side (item 8).
 """
@@ -90,8 +96,51 @@ MODEL_ENV = "XAID_PERF_UNDERSTANDING_MODEL"
 BUDGET_ENV = "XAID_PERF_UNDERSTANDING_BUDGET_S"
 AREA = "understanding"
 BEFORE_AREA = "understanding_before"
+SETS_ENV = "XAID_PERF_UNDERSTANDING_SETS"
 DEFAULT_BUDGET_S = 1800.0
 COST_KEYS = ("llm_calls", "fact_fast", "fact_llm", "fact_rules", "fact_unsure_asked")
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """One held-out set of the three kinds: its files (perf/scenarios/) and the section it fills.
+    Each set is written by a different author and measured, never tuned on; a later set does not
+    replace an earlier one, it is read beside it."""
+
+    name: str
+    updates: str
+    forgets: str
+    feelings: str
+    area: str
+    title: str
+
+
+HELD_OUT = {
+    "heldout": HeldOut(
+        "heldout",
+        "heldout_updates.json",
+        "heldout_forgets.json",
+        "heldout_feelings.json",
+        AREA,
+        "Understanding on held-out wordings (issue 24 item 7)",
+    ),
+    "heldout2": HeldOut(
+        "heldout2",
+        "heldout2_updates.json",
+        "heldout2_forgets.json",
+        "heldout2_feelings.json",
+        "understanding2",
+        "Understanding on the second held-out set (issue 24 item 7, another author)",
+    ),
+}
+
+
+def chosen_sets() -> HeldOut:
+    """The sets ``XAID_PERF_UNDERSTANDING_SETS`` names (default the first)."""
+    name = os.environ.get(SETS_ENV, "heldout") or "heldout"
+    if name not in HELD_OUT:
+        raise ValueError(f"{SETS_ENV}={name!r}: one of {', '.join(HELD_OUT)}")
+    return HELD_OUT[name]
 
 
 # --- what each set measures ---------------------------------------------------------------------
@@ -342,8 +391,8 @@ def play_negative(
     out.collateral.add(neg["lang"], lost, neg["id"])
 
 
-def forgets(c: Client, every: int) -> Forgets:
-    data = load_scenario("heldout_forgets.json")
+def forgets(c: Client, every: int, name: str = HELD_OUT["heldout"].forgets) -> Forgets:
+    data = load_scenario(name)
     base = day0(data)
     out = Forgets()
     for case in data["requests"][::every]:
@@ -397,8 +446,8 @@ def play_feeling(c: Client, case: dict[str, Any], base: int, out: Feelings) -> N
         out.losses.add(lang, not asked, case["id"], topics)
 
 
-def feelings(c: Client, every: int) -> Feelings:
-    data = load_scenario("heldout_feelings.json")
+def feelings(c: Client, every: int, name: str = HELD_OUT["heldout"].feelings) -> Feelings:
+    data = load_scenario(name)
     base = day0(data)
     out = Feelings()
     for case in data["cases"][::every]:
@@ -519,9 +568,11 @@ def model_env(path: str) -> dict[str, str]:
     }
 
 
-def with_model(path: str, every: int, budget_s: float) -> Updates:
+def with_model(
+    path: str, every: int, budget_s: float, name: str = HELD_OUT["heldout"].updates
+) -> Updates:
     """The updates with the model deciding: one daemon per language, each time-boxed."""
-    data = load_scenario("heldout_updates.json")
+    data = load_scenario(name)
     base = day0(data)
     total = Updates()
     for lang in LANGS:
@@ -561,34 +612,39 @@ def measured_commit() -> str:
 
 def run(quick: bool) -> Section:
     every = 5 if quick else 1
-    section = Section("Understanding on held-out wordings (issue 24 item 7)")
+    sets = chosen_sets()
+    section = Section(sets.title, area=sets.area)
     timings: list[str] = []
     with scratch_daemon() as daemon, daemon.client(timeout=120.0) as c:
         started = time.perf_counter()
         progress("understanding: updates, rules alone")
-        data = load_scenario("heldout_updates.json")
+        data = load_scenario(sets.updates)
         rules = updates(c, data["cases"][::every], day0(data), "hur", float("inf"))
         timings.append(f"updates {time.perf_counter() - started:.0f} s")
         started = time.perf_counter()
         progress("understanding: forgets")
-        fg = forgets(c, every)
+        fg = forgets(c, every, sets.forgets)
         timings.append(f"forgets {time.perf_counter() - started:.0f} s")
         started = time.perf_counter()
         progress("understanding: feelings")
-        fe = feelings(c, every)
+        fe = feelings(c, every, sets.feelings)
         timings.append(f"feelings {time.perf_counter() - started:.0f} s")
     parts = [update_rows("rules alone", rules), forget_rows(fg), feeling_rows(fe)]
     model = os.environ.get(MODEL_ENV, "")
     if model and not quick:
         started = time.perf_counter()
         budget = float(os.environ.get(BUDGET_ENV, DEFAULT_BUDGET_S))
-        parts.insert(1, update_rows(f"with {Path(model).name}", with_model(model, every, budget)))
+        by_model = with_model(model, every, budget, sets.updates)
+        parts.insert(1, update_rows(f"with {Path(model).name}", by_model))
         timings.append(f"updates with the model {time.perf_counter() - started:.0f} s")
     else:
         timings.append(f"the model run is off (set {MODEL_ENV}=/work/models/qwen15.gguf)")
     for rows, notes in parts:
         section.rows += rows
         section.notes += notes
+    section.notes.append(
+        f"sets: {sets.updates}, {sets.forgets}, {sets.feelings} ({SETS_ENV}={sets.name})"
+    )
     section.notes.append(f"code measured: {measured_commit()}; time: " + ", ".join(timings))
     return section
 
@@ -596,15 +652,19 @@ def run(quick: bool) -> Section:
 # --- before and after ---------------------------------------------------------------------------------
 
 
-def freeze_before(label: str, results: Path = HERE / "results.json") -> None:
-    """Copy the area's latest section to ``understanding_before`` (titled with ``label``) and render
-    RESULTS.md next to ``results`` again; the copy is what the next run is compared with."""
+def freeze_before(label: str, results: Path = HERE / "results.json", area: str = AREA) -> None:
+    """Copy the area's latest section to ``<area>_before`` (``understanding_before`` for the first
+    set; titled with ``label``) and render RESULTS.md next to ``results`` again; the copy is what
+    the next run is compared with."""
     sections = load_results(results)
-    if AREA not in sections:
-        raise SystemExit(f"{results} has no {AREA!r} section: run `python -m perf {AREA}` first")
-    latest = sections[AREA]
-    sections[BEFORE_AREA] = dataclasses.replace(
-        latest, title=f"{latest.title}: BEFORE ({label})", area=BEFORE_AREA
+    if area not in sections:
+        sets = [f"{SETS_ENV}={h.name} " for h in HELD_OUT.values() if h.area == area != AREA]
+        command = f"{''.join(sets)}python -m perf {AREA}"
+        raise SystemExit(f"{results} has no {area!r} section: run `{command}` first")
+    latest = sections[area]
+    before = BEFORE_AREA if area == AREA else f"{area}_before"
+    sections[before] = dataclasses.replace(
+        latest, title=f"{latest.title}: BEFORE ({label})", area=before
     )
     save_results(results, sections)
     markdown = results.with_name(
@@ -623,7 +683,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--results", type=Path, default=HERE / "results.json")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    freeze_before(args.freeze_before, args.results)
+    freeze_before(args.freeze_before, args.results, chosen_sets().area)
     return 0
 
 
