@@ -23,7 +23,8 @@ The strict judge, one verdict per rule and reply:
 ``python -m perf morning`` runs every model file present; XAID_PERF_MORNING_MODELS narrows it
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
-is given once; default 1). Every reply goes to /tmp/xaid-perf-morning-<set>.json.
+is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
+/tmp/xaid-perf-morning-<set>.json.
 """
 
 from __future__ import annotations
@@ -209,6 +210,12 @@ def models_to_run() -> list[str]:
     return [m for m in wanted or list(MODELS) if m in MODELS and model_path(m) is not None]
 
 
+def twins() -> bool:
+    """Whether each probe also runs for a memory-off twin (XAID_PERF_MORNING_OFF=0 skips it: a dev
+    run comparing leads, which only memory-on agents get, spends its time on those)."""
+    return os.environ.get("XAID_PERF_MORNING_OFF", "1") != "0"
+
+
 def run_model(
     model: str, seed: int, runs: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
 ) -> list[Judged]:
@@ -227,7 +234,7 @@ def run_model(
             name = names[scene["lang"]]
             history = "\n".join(t for part in scene["history"] for _, t in part["lines"])
             for run in range(runs):
-                for memory in (True, False):
+                for memory in (True, False) if twins() else (True,):
                     agent_id = f"{scene['id']}-{run}-{'on' if memory else 'off'}"
                     scene_agent(client, scene, agent_id, name, memory, base)
                     ts = at(base, scene["probe"])

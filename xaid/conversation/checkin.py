@@ -31,7 +31,9 @@ from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
 from ..text.lang import Lang
+from . import matter
 
+_NOUN_ZH = 4  # a clause this short is the matter's name: "上次说的搬家", not "上次你说搬家，"
 GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them company (a loss, grief)
 _VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
 _WORN_OUT = re.compile(r"worn out|疲惫")  # arm.py's emotion topic for a tired close
@@ -42,8 +44,13 @@ _FEELING_SCENES = frozenset({"emotion"})
 _ECHO_ZH = (
     (re.compile(r"^(?:早|早安|早呀|早啊)$"), "早。"),
     (re.compile(r"^早上好(?:呀|啊)?$"), "早上好！"),
-    (re.compile(r"^(?:嗨|嘿|哈喽|你好|hi|hello)?[，,\s]*我回来了(?:啦|呀)?$"), "{g}欢迎回来！"),
-    (re.compile(r"^(?:嗨|嘿|哈喽)$"), "嗨，"),
+    (
+        re.compile(
+            r"^(?:嗨|嘿|哈喽|你好|hi|hello|hey)?[，,\s]*我回来(?:了|啦|喽|咯)+(?:啦|呀|啊)?$"
+        ),
+        "{g}欢迎回来！",
+    ),
+    (re.compile(r"^(?:嗨|嘿|哈喽|哈啰|hi|hello|hey)$"), "嗨，"),
     (re.compile(r"^(?:你好|您好)$"), "你好呀，"),
     (re.compile(r"^在吗$"), "在呢。"),
 )
@@ -98,6 +105,13 @@ def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
+    if kind in ("event", "feeling"):
+        words = matter.clause(item.topic, lang, kind == "event")
+        if words is not None and lang == "en":
+            return f"{echo} How did {words}"
+        if words is not None:
+            said = "{echo}上次说的{words}" if len(words) <= _NOUN_ZH else "{echo}上次你说{words}，"
+            return said.format(echo=echo, words=words)
     if lang == "zh" and kind == "event":
         event = event_word(item.topic)
         if event is None:
