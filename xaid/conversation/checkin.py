@@ -6,9 +6,15 @@ of perf/RESULTS.md before the change named nothing of the matter): a greeting is
 start of a reply to a greeting, and after it the matter is forgotten.
 Begun for it, the model names the matter: after "Morning! How did the" the next words can only be
 the thing that happened ("pitch with Harbor Foods go?"), after "早。上次你说" only what was said
-("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead (in Chinese, for an event,
-with the event word of the user's own line, "上次说的面试"): the model words the rest
+("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead: the model words the rest
 (perf/RESULTS.md, "Morning", has the figures with and without it).
+
+The lead carries the matter in the user's own words where it can (xaid/conversation/matter.py):
+the clause of the line the scheduler quoted, times gone, turned to the listener ("早。上次你说考科
+目二，", "早。上次你说跟你妈妈吵了一架，"; a clause of a word or two as its name, "上次说的搬家"), and
+in English the event's noun phrase ("Morning! How did your driving test"). The first lead named a
+Chinese event only by a word from a list ("上次说的面试"): 考 alone, a quarrel or an offer got "上次
+你说", and the 1.5B wrote "的那件事". Where no clause fits, the list's word, then "上次你说", remain.
 
 An opening is composed only when
 - the scheduler gave this turn a suggestion (its item): a matter it holds back (the user asked not
@@ -108,7 +114,8 @@ def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None)
     if kind in ("event", "feeling"):
         words = matter.clause(item.topic, lang, kind == "event")
         if words is not None and lang == "en":
-            return f"{echo} How did {words}"
+            ask = "How did" if kind == "event" else "Last time you told me about"
+            return f"{echo} {ask} {words}"
         if words is not None:
             said = "{echo}上次说的{words}" if len(words) <= _NOUN_ZH else "{echo}上次你说{words}，"
             return said.format(echo=echo, words=words)

@@ -16,7 +16,8 @@ line the scheduler quoted into its item. So the lead takes it from there:
 - copied, not reworded: names and the user's words stay exactly as they were written.
 
 In English an event is named by its noun phrase ("the bar exam", "your best friend Marcus's
-wedding"): "How did" then reads as a question the model ends ("go?"). A clause too long to be a
+wedding"), for a feeling too ("the move" of "so stressed about the move"): "How did" then reads
+as a question the model ends ("go?"), "Last time you told me about" as a sentence it goes on with. A clause too long to be a
 lead's opening (more than ``MAX_ZH`` characters, ``MAX_EN`` words) is not used.
 """
 
@@ -73,7 +74,7 @@ def clause(topic: str, lang: Lang, event: bool) -> str | None:
     if not said:
         return None
     if lang == "en":
-        return _noun_phrase(said) if event else None
+        return _noun_phrase(said)
     parts = [p for p in _CLAUSES.split(said) if p.strip()]
     chosen = None
     if event:
