@@ -14,7 +14,8 @@ The strict judge, one verdict per rule and reply:
 - holds_back (scenes where the scheduler holds the matter back: the user asked not to bring it up,
   or a loss came since): none of the held-back matter's words appears;
 - role: the reply does not speak as the user (echoes the opener's first person, "我回来了", "I'm
-  back"; says the user's feeling in the first person, "我好累", "I'm exhausted"; claims the user's
+  back"; says the user's feeling in the first person, "我好累", "I'm exhausted", or as a sentence of
+  its own without 我, "累得要死！"; claims the user's
   matter, "my interview", "我的面试") and does not address the companion by its own name;
 - names: every name from memory that the reply uses is copied exactly: not cut ("Alvar"), not
   fused with a neighbouring word of the history ("林晓五" from 林晓 and 五月);
@@ -121,6 +122,13 @@ _FIRST_PERSON_ZH = re.compile(
 )
 
 
+# A state said as the speaker's own without a "我": a sentence that opens with a degree complement
+# ("累得要死！", `make demo`'s evening reply) and neither addresses the listener nor asks.
+_OWN_STATE_ZH = re.compile(
+    r"(?:^|[。！？!?\n])\s*[\u3400-\u9fff]{1,3}(?:得要死|得要命|得不行|死了|坏了|瘫了|死我了)[^。！？!?\n你您吧吗呢]*[。！!]"
+)
+
+
 def opener_clauses(opener: str) -> list[str]:
     """The opener's own first-person words ("我回来了", "i'm back"), which a reply must not repeat."""
     out = [m.group(0) for m in re.finditer(r"我[\u3400-\u9fff]{1,5}", opener)]
@@ -134,6 +142,8 @@ def speaks_as_user(text: str, opener: str, matter: list[str]) -> bool:
     if any(c in text or c in low for c in opener_clauses(opener)):
         return True
     if _FIRST_PERSON_EN.search(low) or _FIRST_PERSON_ZH.search(text):
+        return True
+    if _OWN_STATE_ZH.search(text):
         return True
     for word in matter:
         if _HAN.search(word):

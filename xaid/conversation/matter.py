@@ -17,8 +17,9 @@ line the scheduler quoted into its item. So the lead takes it from there:
 
 In English an event is named by its noun phrase ("the bar exam", "your best friend Marcus's
 wedding"), for a feeling too ("the move" of "so stressed about the move"): "How did" then reads
-as a question the model ends ("go?"), "Last time you told me about" as a sentence it goes on with. A clause too long to be a
-lead's opening (more than ``MAX_ZH`` characters, ``MAX_EN`` words) is not used.
+as a question the model ends ("go?"), "Last time you told me about" as a sentence it goes on
+with. A clause too long to be a lead's opening (more than ``MAX_ZH`` characters, ``MAX_EN`` words)
+is not used.
 """
 
 from __future__ import annotations

@@ -7,7 +7,12 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
 (。！？.!? or a line break: a few tokens) and checked before the user reads it:
 
 - role: it does not speak as the user: it does not repeat the user's own first-person words ("我回
-  来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted");
+  来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted"), also
+  without a "我" (`make demo`'s evening, answered "累得要死！" and "我睡会儿"): a state with a degree
+  complement, a first-person verb taken from the user's words, a short sentence repeating the state
+  the user gave as theirs ("Exhausted!"), none of them addressing the listener or asking (a friend
+  says "累坏了吧？"). The first characters of each sentence are held until it ends or is long enough
+  to tell, since such a sentence has no "我" to hold it by;
 - names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
   missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
@@ -64,7 +69,7 @@ _ASKS = re.compile(r"[？?吗吧呢]|\bhuh\b|\bright\b", re.I)
 _DEGREE_ZH = re.compile(
     f"^[{cjk.IDEOGRAPHS}]{{1,3}}(?:得要死|得要命|得不行|死了|坏了|瘫了|炸了|透了|死我了)"
 )
-_FIRST_VERB_ZH = re.compile(f"我(?:[也还先要想得就再去都真]*)([{cjk.IDEOGRAPHS}])")
+_FIRST_VERB_ZH = re.compile(f"我([{cjk.IDEOGRAPHS}]{{1,4}})")  # what the speaker says of themself
 _FUNCTION_ZH = stopwords.CJK_PAIR | set("我会想要得着过去来个上下说让把被给和跟儿")
 _STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  # "I'm exhausted"
 HEAD = 8  # characters of a sentence's start held until its end or until this many have come
@@ -83,17 +88,19 @@ def _content_en(text: str) -> set[str]:
 def echoes_user(sentence: str, said: str) -> int | None:
     """Where ``sentence`` starts saying the user's own state or wish as the speaker's, without a
     "我" or "I'm" the state list knows, or None: a state with a degree complement ("累得要死！", from
-    its start), a first-person verb taken from the user's words ("我睡会儿" after "只想睡觉", from
-    the 我), or a short sentence without a subject that repeats the state the user gave as theirs
-    ("Exhausted!" after "I'm exhausted"); never when it addresses the listener or asks."""
+    its start), the first person with words taken from the user's ("我睡会儿" after "只想睡觉",
+    "让我有点慌" after "有点慌", from the 我), or a short sentence without a subject that repeats
+    the state the user gave as theirs ("Exhausted!" after "I'm exhausted"); never when it addresses
+    the listener or asks."""
     if _LISTENER.search(sentence) or _ASKS.search(sentence):
         return None
     body = sentence.strip()
     if _DEGREE_ZH.search(body):
         return sentence.find(body[:1])
     heard = _without_times(said)
-    if (m := _FIRST_VERB_ZH.search(sentence)) and m.group(1) in _content_zh(heard):
-        return m.start()
+    for m in _FIRST_VERB_ZH.finditer(sentence):
+        if _content_zh(m.group(1)) & _content_zh(heard):
+            return m.start()
     if (m := re.search(r"\bI\b", sentence)) and _content_en(sentence) & _content_en(heard):
         return m.start()
     states = _content_en(" ".join(_STATED_EN.findall(said.replace("’", "'"))))

@@ -128,6 +128,7 @@ EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was o
         (SLEEPY_ZH, "嗯，我睡会儿。", "嗯，"),  # the user's wish in the first person
         (SLEEPY_ZH, "辛苦啦。困死了！", "辛苦啦。"),
         ("今天搬家搬得腰都断了", "腰疼死我了。", ""),
+        ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。B超结果让"),
         (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
         ("I just want to sleep.", "Okay. I want to sleep too.", "Okay. "),
     ],
