@@ -98,11 +98,11 @@ def echoes_user(sentence: str, said: str) -> int | None:
     if _DEGREE_ZH.search(body):
         return sentence.find(body[:1])
     heard = _without_times(said)
-    for m in _FIRST_VERB_ZH.finditer(sentence):
-        if _content_zh(m.group(1)) & _content_zh(heard):
-            return m.start()
-    if (m := re.search(r"\bI\b", sentence)) and _content_en(sentence) & _content_en(heard):
-        return m.start()
+    for own in _FIRST_VERB_ZH.finditer(sentence):
+        if _content_zh(own.group(1)) & _content_zh(heard):
+            return own.start()
+    if (i := re.search(r"\bI\b", sentence)) and _content_en(sentence) & _content_en(heard):
+        return i.start()
     states = _content_en(" ".join(_STATED_EN.findall(said.replace("’", "'"))))
     if len(re.findall(r"[A-Za-z']+", body)) <= 4 and _content_en(body) & states:
         return sentence.find(body[:1])
