@@ -170,3 +170,13 @@ def test_a_daemon_never_sends_a_state_said_as_the_users(tmp_path: Path) -> None:
         stats = c.stats()["memory"]
     assert "累得要死" not in deltas and "累得要死" not in result["text"]
     assert result["text"].startswith("辛苦了，快坐下歇歇。") and stats["voice_dropped"] >= 1
+
+
+def test_a_quote_of_the_user_that_goes_on_in_the_first_person_is_cut_at_the_first_person() -> None:
+    """The 1.5B after the lead "在呢。上次你说去医院拿体检报告，" (perf dev, zh-doctor): the user's words,
+    then their fear as the speaker's own."""
+    said = "周五去医院拿体检报告，B超说甲状腺有个结节，也不知道是好是坏，有点慌。"
+    lead = "在呢。上次你说去医院拿体检报告，"
+    gate = VoiceGate(Voice(said), lead)
+    out = gate.feed(lead) + gate.feed("B超说甲状腺有个结节，我有点慌。") + gate.finish()
+    assert out == lead + "B超说甲状腺有个结节，" and gate.broken == "role"
