@@ -10,11 +10,14 @@ the thing that happened ("pitch with Harbor Foods go?"), after "早。上次你�
 (perf/RESULTS.md, "Morning", has the figures with and without it).
 
 The lead carries the matter in the user's own words where it can (xaid/conversation/matter.py):
-the clause of the line the scheduler quoted, times gone, turned to the listener ("早。上次你说考科
-目二，", "早。上次你说跟你妈妈吵了一架，"; a clause of a word or two as its name, "上次说的搬家"), and
-in English the event's noun phrase ("Morning! How did your driving test"). The first lead named a
-Chinese event only by a word from a list ("上次说的面试"): 考 alone, a quarrel or an offer got "上次
-你说", and the 1.5B wrote "的那件事". Where no clause fits, the list's word, then "上次你说", remain.
+the clause of the line the scheduler quoted, times gone, turned to the listener ("早。上次你说去医
+院拿体检报告，", "早。上次你说跟你妈妈吵了一架，"; a clause of four characters or fewer as the
+matter's name, "上次说的考科目二", "上次说的搬家"), and in English the event's noun phrase ("Morning!
+How did your driving test"). The first lead named a Chinese event only by a word from a list
+("上次说的面试"): 考 alone, a quarrel or an offer got "上次你说", and the 1.5B wrote "的那件事". "上次
+你说…，" marks the words as the user's: after "上次说的去医院拿体检报告" the model went on as if they
+were its own ("B超结果让我有点慌", perf/RESULTS.md, the dev rows). Where no clause fits, the list's
+word, then "上次你说", remain.
 
 An opening is composed only when
 - the scheduler gave this turn a suggestion (its item): a matter it holds back (the user asked not
