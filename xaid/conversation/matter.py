@@ -44,7 +44,6 @@ _CLOCK = re.compile(
 # Not words: emoji and pictographs, and the laughter and shorthand that close a chat line.
 _NOISE = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+")
 _TAIL_ZH = re.compile(r"(?:[啊呀吧呢啦哈嘛哦噢]|hh+|haha|lol|tbh|rn)+$", re.I)
-_TAIL_EN = re.compile(r"(?:\s+(?:lol|tbh|rn|haha|lmao|ugh|tmrw|tomorrow|tonight|today))+$", re.I)
 _EDGE_ZH = re.compile(r"^[的了，,\s]+|[的，,\s]+$")
 # Kin a bare 你 would make rude ("你妈"): the doubled form, as a friend says it.
 _KIN = {"你妈": "你妈妈", "你爸": "你爸爸"}
