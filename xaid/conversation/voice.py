@@ -10,9 +10,10 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted"), also
   without a "我" (`make demo`'s evening, answered "累得要死！" and "我睡会儿"): a state with a degree
   complement, a first-person verb taken from the user's words, a short sentence repeating the state
-  the user gave as theirs ("Exhausted!"), none of them addressing the listener or asking (a friend
-  says "累坏了吧？"). The first characters of each sentence are held until it ends or is long enough
-  to tell, since such a sentence has no "我" to hold it by;
+  the user gave as theirs ("Exhausted!"), a feeling without a subject ("终于回家了，感觉好累。"),
+  none of them addressing the listener or asking (a friend says "累坏了吧？", "感觉你很累"). The
+  first characters of each sentence are held until it ends or is long enough to tell, since such a
+  sentence has no "我" to hold it by;
 - names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
   missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
@@ -72,6 +73,9 @@ _DEGREE_ZH = re.compile(
 _FIRST_VERB_ZH = re.compile(f"我([{cjk.IDEOGRAPHS}]{{1,4}})")  # what the speaker says of themself
 _FUNCTION_ZH = stopwords.CJK_PAIR | set("我会想要得着过去来个上下说让把被给和跟儿")
 _STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  # "I'm exhausted"
+# A feeling without a subject is the speaker's: "感觉好累。" (the 1.5B's evening reply, after "终于回家
+# 了，"), unless it is about the listener or asks ("感觉你很累", "感觉好点了吗？").
+_FELT_ZH = re.compile(r"^(?:感觉|觉得)[^你您？?吗吧呢]*$")
 HEAD = 8  # characters of a sentence's start held until its end or until this many have come
 HEAD_LATIN = 16
 
@@ -146,6 +150,8 @@ def speaks_as_user(sentence: str, said: str) -> bool:
     own += [m.group(0).lower() for m in _USER_CLAUSE_EN.finditer(said.replace("’", "'"))]
     if any(c in sentence or c in low for c in own):
         return True
+    if _FELT_ZH.match(sentence.strip()):
+        return True
     return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
 
 
@@ -200,7 +206,9 @@ class VoiceGate:
         self.broken: str | None = None  # the rule a dropped sentence broke
         self.dropped = ""  # the words that broke it
         self.own_sentences = 0  # sentences of the model's own words sent whole
-        starts = ["我", "I"] + [n[:3] if n.isascii() else n[:1] for n in voice.names]
+        starts = ["我", "I", "感觉", "觉得"] + [
+            n[:3] if n.isascii() else n[:1] for n in voice.names
+        ]
         self._starts = tuple(dict.fromkeys(starts)) if voice.on else ()
 
     def give_up(self) -> str:

@@ -129,6 +129,9 @@ EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was o
         (SLEEPY_ZH, "辛苦啦。困死了！", "辛苦啦。"),
         ("今天搬家搬得腰都断了", "腰疼死我了。", ""),
         ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。B超结果让"),
+        # `xaictl demo` with the 1.5B, seed 2 (issue 25): the user's state as the speaker's feeling
+        (EVENING_ZH, "太好了！终于回家了，感觉好累。", "太好了！终于回家了，"),
+        (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", "明天还要跟经理讲清修复方案，"),
         (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
         ("I just want to sleep.", "Okay. I want to sleep too.", "Okay. "),
     ],
@@ -147,6 +150,8 @@ def test_the_users_state_said_without_i_is_not_sent(said: str, reply: str, sent:
         (EVENING_ZH, "辛苦了！你一定累得不行。"),
         (SLEEPY_ZH, "好好睡一觉，明天的事明天再说。"),
         (SLEEPY_ZH, "我明白，早点休息。"),
+        (EVENING_ZH, "感觉你今天特别累，早点睡。"),
+        (EVENING_ZH, "到家了就好。感觉好点了吗？"),
         (EVENING_EN, "Exhausted, huh? Go rest."),
         ("I just want to sleep.", "Sleep well! Talk tomorrow."),
     ],
