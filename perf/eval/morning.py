@@ -16,7 +16,8 @@ The strict judge, one verdict per rule and reply:
 - holds_back (scenes where the scheduler holds the matter back: the user asked not to bring it up,
   or a loss came since): none of the held-back matter's words appears;
 - role: the reply does not speak as the user (echoes the opener's first person, "我回来了", "I'm
-  back"; says the user's feeling in the first person, "我好累", "I'm exhausted"; claims the user's
+  back"; says the user's feeling in the first person, "我好累", "I'm exhausted", or as a sentence of
+  its own without 我, "累得要死！"; claims the user's
   matter, "my interview", "我的面试") and does not address the companion by its own name;
 - names: every name from memory that the reply uses is copied exactly: not cut ("Alvar"), not
   fused with a neighbouring word of the history ("林晓五" from 林晓 and 五月);
@@ -25,7 +26,8 @@ The strict judge, one verdict per rule and reply:
 ``python -m perf morning`` runs every model file present; XAID_PERF_MORNING_MODELS narrows it
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
-is given once; default 1). Every reply goes to /tmp/xaid-perf-morning-<set>.json.
+is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
+/tmp/xaid-perf-morning-<set>.json.
 """
 
 from __future__ import annotations
@@ -130,6 +132,13 @@ _FIRST_PERSON_ZH = re.compile(
 )
 
 
+# A state said as the speaker's own without a "我": a sentence that opens with a degree complement
+# ("累得要死！", `make demo`'s evening reply) and neither addresses the listener nor asks.
+_OWN_STATE_ZH = re.compile(
+    r"(?:^|[。！？!?\n])\s*[\u3400-\u9fff]{1,3}(?:得要死|得要命|得不行|死了|坏了|瘫了|死我了)[^。！？!?\n你您吧吗呢]*[。！!]"
+)
+
+
 def opener_clauses(opener: str) -> list[str]:
     """The opener's own first-person words ("我回来了", "i'm back"), which a reply must not repeat."""
     out = [m.group(0) for m in re.finditer(r"我[\u3400-\u9fff]{1,5}", opener)]
@@ -143,6 +152,8 @@ def speaks_as_user(text: str, opener: str, matter: list[str]) -> bool:
     if any(c in text or c in low for c in opener_clauses(opener)):
         return True
     if _FIRST_PERSON_EN.search(low) or _FIRST_PERSON_ZH.search(text):
+        return True
+    if _OWN_STATE_ZH.search(text):
         return True
     for word in matter:
         if _HAN.search(word):
@@ -219,6 +230,12 @@ def models_to_run() -> list[str]:
     return [m for m in wanted or list(MODELS) if m in MODELS and model_path(m) is not None]
 
 
+def twins() -> bool:
+    """Whether each probe also runs for a memory-off twin (XAID_PERF_MORNING_OFF=0 skips it: a dev
+    run comparing leads, which only memory-on agents get, spends its time on those)."""
+    return os.environ.get("XAID_PERF_MORNING_OFF", "1") != "0"
+
+
 def run_model(
     model: str, seed: int, runs: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
 ) -> list[Judged]:
@@ -237,7 +254,7 @@ def run_model(
             name = names[scene["lang"]]
             history = "\n".join(t for part in scene["history"] for _, t in part["lines"])
             for run in range(runs):
-                for memory in (True, False):
+                for memory in (True, False) if twins() else (True,):
                     agent_id = f"{scene['id']}-{run}-{'on' if memory else 'off'}"
                     scene_agent(client, scene, agent_id, name, memory, base)
                     ts = at(base, scene["probe"])

@@ -7,7 +7,13 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
 (。！？.!? or a line break: a few tokens) and checked before the user reads it:
 
 - role: it does not speak as the user: it does not repeat the user's own first-person words ("我回
-  来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted");
+  来了", "I'm back") and does not say the user's state as its own ("我好累", "I'm exhausted"), also
+  without a "我" (`make demo`'s evening, answered "累得要死！" and "我睡会儿"): a state with a degree
+  complement, a first-person verb taken from the user's words, a short sentence repeating the state
+  the user gave as theirs ("Exhausted!"), a feeling without a subject ("终于回家了，感觉好累。"),
+  none of them addressing the listener or asking (a friend says "累坏了吧？", "感觉你很累"). The
+  first characters of each sentence are held until it ends or is long enough to tell, since such a
+  sentence has no "我" to hold it by;
 - names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
   missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
@@ -29,7 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..text import cjk
+from ..text import cjk, stopwords, timeparse
 
 _END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
 _USER_CLAUSE_ZH = re.compile(f"我[{cjk.IDEOGRAPHS}]{{1,5}}")
@@ -55,6 +61,65 @@ _NAME_ZH = re.compile(
 )
 
 
+# A sentence in the user's voice need not say "我": "累得要死！" (the 1.5B's reply to "终于到家了。我筋
+# 疲力尽") is a state with a degree complement, the speaker's own; "我睡会儿" (to "只想睡觉") is the
+# user's own wish in the first person. Neither addresses the listener nor asks: a friend's echo of
+# a state does ("累坏了吧？", "你一定很累").
+_LISTENER = re.compile(r"你|您|\byou\b|\byour|\bu\b", re.I)
+_ASKS = re.compile(r"[？?吗吧呢]|\bhuh\b|\bright\b", re.I)
+_DEGREE_ZH = re.compile(
+    f"^[{cjk.IDEOGRAPHS}]{{1,3}}(?:得要死|得要命|得不行|死了|坏了|瘫了|炸了|透了|死我了)"
+)
+_FIRST_VERB_ZH = re.compile(f"我([{cjk.IDEOGRAPHS}]{{1,4}})")  # what the speaker says of themself
+_FUNCTION_ZH = stopwords.CJK_PAIR | set("我会想要得着过去来个上下说让把被给和跟儿")
+_STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  # "I'm exhausted"
+# A feeling without a subject is the speaker's: "感觉好累。" (the 1.5B's evening reply, after "终于回家
+# 了，"), unless it is about the listener or asks ("感觉你很累", "感觉好点了吗？").
+_FELT_ZH = re.compile(r"^(?:感觉|觉得)[^你您？?吗吧呢]*$")
+HEAD = 8  # characters of a sentence's start held until its end or until this many have come
+HEAD_LATIN = 16
+
+
+def _content_zh(text: str) -> set[str]:
+    return {c for c in cjk.HAN.findall(text) if c not in _FUNCTION_ZH}
+
+
+def _content_en(text: str) -> set[str]:
+    words = re.findall(r"[a-z']{4,}", text.lower())
+    return {w for w in words if w not in stopwords.ENGLISH}
+
+
+def echoes_user(sentence: str, said: str) -> int | None:
+    """Where ``sentence`` starts saying the user's own state or wish as the speaker's, without a
+    "我" or "I'm" the state list knows, or None: a state with a degree complement ("累得要死！", from
+    its start), the first person with words taken from the user's ("我睡会儿" after "只想睡觉",
+    "让我有点慌" after "有点慌", from the 我), or a short sentence without a subject that repeats
+    the state the user gave as theirs ("Exhausted!" after "I'm exhausted"); never when it addresses
+    the listener or asks."""
+    if _LISTENER.search(sentence) or _ASKS.search(sentence):
+        return None
+    body = sentence.strip()
+    if _DEGREE_ZH.search(body):
+        return sentence.find(body[:1])
+    heard = _without_times(said)
+    for own in _FIRST_VERB_ZH.finditer(sentence):
+        if _content_zh(own.group(1)) & _content_zh(heard):
+            return own.start()
+    if (i := re.search(r"\bI\b", sentence)) and _content_en(sentence) & _content_en(heard):
+        return i.start()
+    states = _content_en(" ".join(_STATED_EN.findall(said.replace("’", "'"))))
+    if len(re.findall(r"[A-Za-z']+", body)) <= 4 and _content_en(body) & states:
+        return sentence.find(body[:1])
+    return None
+
+
+def _without_times(text: str) -> str:
+    """The user's words without their times: "明天" shares nothing with "我明白"."""
+    for ref in sorted(timeparse.find_times(text, 0), key=lambda r: -r.start):
+        text = text[: ref.start] + text[ref.end :]
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Voice:
     """What one reply is checked against: the user's newest words and the names in memory."""
@@ -65,10 +130,13 @@ class Voice:
         True  # llm.voice_check: off for the scripted provider, whose echo is the user's words
     )
 
-    def breaks(self, sentence: str) -> str | None:
-        """Which rule ``sentence`` breaks ("role" or "name"), or None."""
+    def breaks(self, sentence: str, whole: bool = False) -> str | None:
+        """Which rule ``sentence`` breaks ("role" or "name"), or None; ``whole``: the sentence from
+        its start, where a state said without "我" is read too (echoes_user)."""
         if not self.on:
             return None
+        if whole and echoes_user(sentence, self.said) is not None:
+            return "role"
         if speaks_as_user(sentence, self.said):
             return "role"
         if any(name_broken(sentence, n) for n in self.names):
@@ -81,6 +149,8 @@ def speaks_as_user(sentence: str, said: str) -> bool:
     own = [m.group(0) for m in _USER_CLAUSE_ZH.finditer(said)]
     own += [m.group(0).lower() for m in _USER_CLAUSE_EN.finditer(said.replace("’", "'"))]
     if any(c in sentence or c in low for c in own):
+        return True
+    if _FELT_ZH.match(sentence.strip()):
         return True
     return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
 
@@ -132,10 +202,13 @@ class VoiceGate:
             True  # the prefix is new to the user (the lead), not text sent before (a retry)
         )
         self._held = ""
+        self._begun = False  # some of the current sentence has been sent
         self.broken: str | None = None  # the rule a dropped sentence broke
         self.dropped = ""  # the words that broke it
         self.own_sentences = 0  # sentences of the model's own words sent whole
-        starts = ["我", "I"] + [n[:3] if n.isascii() else n[:1] for n in voice.names]
+        starts = ["我", "I", "感觉", "觉得"] + [
+            n[:3] if n.isascii() else n[:1] for n in voice.names
+        ]
         self._starts = tuple(dict.fromkeys(starts)) if voice.on else ()
 
     def give_up(self) -> str:
@@ -147,6 +220,7 @@ class VoiceGate:
     def continue_after(self) -> str:
         """Start another attempt after what was sent; the provider echoes it as its prefix."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
+        self._begun = False
         return self.kept
 
     def feed(self, piece: str) -> str:
@@ -192,8 +266,11 @@ class VoiceGate:
         return min(found) if found else None
 
     def _safe(self, text: str) -> int:
-        """How much of an unfinished sentence can go out: up to its first risk, or up to a tail that
+        """How much of an unfinished sentence can go out: nothing of a short start (a whole state
+        such as "累得要死！" is a few characters), then up to its first risk, or up to a tail that
         could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
+        if self._starts and not self._begun and _short_head(text):
+            return 0
         risk = self._risk(text)
         if risk is not None:
             return risk
@@ -207,15 +284,26 @@ class VoiceGate:
         """Check a whole sentence (what is still held of it) from its first risk on: what can be
         sent; on a break the words from the risk on are dropped and the gate closes."""
         risk = self._risk(sentence)
-        if risk is not None and (rule := self.voice.breaks(sentence[risk:])) is not None:
+        echo = echoes_user(sentence, self.voice.said) if self.voice.on else None
+        if echo is not None and (echo > 0 or not self._begun):
+            risk = echo if risk is None else min(risk, echo)
+        echoed = echo is not None
+        if risk is not None and (rule := self.voice.breaks(sentence[risk:], echoed)) is not None:
             self.broken, self.dropped = rule, sentence[risk:]
             sentence = sentence[:risk]
         self.kept += sentence
+        self._begun = False
         return sentence
 
     def _send(self, text: str) -> str:
         self.kept += text
+        self._begun = self._begun or bool(text.strip())
         return text
+
+
+def _short_head(text: str) -> bool:
+    """The start of a sentence still too short to tell a whole state said as one's own."""
+    return cjk.count(text) < HEAD and len(text) < HEAD_LATIN
 
 
 def _find_word(text: str, start: str) -> int | None:

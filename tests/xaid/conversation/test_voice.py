@@ -108,3 +108,80 @@ def test_without_the_check_the_scripted_echo_streams_as_before(tmp_path: Path) -
         result = c.session_send(sid, "嗨，我回来了。").finish()
         stats = c.stats()["memory"]
     assert result["text"] == "echo: 嗨，我回来了。" and "voice_dropped" not in stats
+
+
+# The demo's evening lines (client/xaiclient/cli_demo.py) and the 1.5B's replies that spoke as the user
+# without a "我" the state list knows (issue 25, `make demo`); more of the same shape, written here.
+EVENING_ZH = "终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。"
+SLEEPY_ZH = "只想睡觉。明天还得跟经理讲清楚修复方案。"
+EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was on calls until nine."
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "sent"),
+    [
+        (
+            EVENING_ZH,
+            "累得要死！先喝口水吧。",
+            "",
+        ),  # a state with a degree complement, as the user's
+        (SLEEPY_ZH, "嗯，我睡会儿。", "嗯，"),  # the user's wish in the first person
+        (SLEEPY_ZH, "辛苦啦。困死了！", "辛苦啦。"),
+        ("今天搬家搬得腰都断了", "腰疼死我了。", ""),
+        ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。B超结果让"),
+        # `xaictl demo` with the 1.5B, seed 2 (issue 25): the user's state as the speaker's feeling
+        (EVENING_ZH, "太好了！终于回家了，感觉好累。", "太好了！终于回家了，"),
+        (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", "明天还要跟经理讲清修复方案，"),
+        (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
+        ("I just want to sleep.", "Okay. I want to sleep too.", "Okay. "),
+    ],
+)
+def test_the_users_state_said_without_i_is_not_sent(said: str, reply: str, sent: str) -> None:
+    for seed in range(20):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == sent == gate.kept, seed
+        assert gate.broken == "role"
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        (EVENING_ZH, "累坏了吧？先好好歇一歇。"),  # asked about the listener: a friend's echo
+        (EVENING_ZH, "辛苦了！你一定累得不行。"),
+        (SLEEPY_ZH, "好好睡一觉，明天的事明天再说。"),
+        (SLEEPY_ZH, "我明白，早点休息。"),
+        (EVENING_ZH, "感觉你今天特别累，早点睡。"),
+        (EVENING_ZH, "到家了就好。感觉好点了吗？"),
+        (EVENING_EN, "Exhausted, huh? Go rest."),
+        ("I just want to sleep.", "Sleep well! Talk tomorrow."),
+    ],
+)
+def test_a_friends_echo_of_the_users_state_streams_through(said: str, reply: str) -> None:
+    for seed in range(20):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == reply and gate.broken is None, seed
+
+
+def test_a_daemon_never_sends_a_state_said_as_the_users(tmp_path: Path) -> None:
+    """The scripted provider's [[say:…]] stands in for the 1.5B's evening reply of `make demo`: the
+    first sentence is the companion's, the second the user's state in the speaker's mouth."""
+    env = {"XAID_LLM_VOICE_CHECK": "on"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+        c.agent_create("mia", name="小雅")
+        sid = c.session_open("mia")["session_id"]
+        stream = c.session_send(sid, "[[say:辛苦了，快坐下歇歇。累得要死！]]")
+        deltas = "".join(ev.data["delta"] for ev in stream if ev.event == "text")
+        result = stream.result
+        stats = c.stats()["memory"]
+    assert "累得要死" not in deltas and "累得要死" not in result["text"]
+    assert result["text"].startswith("辛苦了，快坐下歇歇。") and stats["voice_dropped"] >= 1
+
+
+def test_a_quote_of_the_user_that_goes_on_in_the_first_person_is_cut_at_the_first_person() -> None:
+    """The 1.5B after the lead "在呢。上次你说去医院拿体检报告，" (perf dev, zh-doctor): the user's words,
+    then their fear as the speaker's own."""
+    said = "周五去医院拿体检报告，B超说甲状腺有个结节，也不知道是好是坏，有点慌。"
+    lead = "在呢。上次你说去医院拿体检报告，"
+    gate = VoiceGate(Voice(said), lead)
+    out = gate.feed(lead) + gate.feed("B超说甲状腺有个结节，我有点慌。") + gate.finish()
+    assert out == lead + "B超说甲状腺有个结节，" and gate.broken == "role"
