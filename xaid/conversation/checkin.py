@@ -6,18 +6,9 @@ of perf/RESULTS.md before the change named nothing of the matter): a greeting is
 start of a reply to a greeting, and after it the matter is forgotten.
 Begun for it, the model names the matter: after "Morning! How did the" the next words can only be
 the thing that happened ("pitch with Harbor Foods go?"), after "早。上次你说" only what was said
-("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead: the model words the rest
+("项目搞崩了，睡得还好吗？"). The daemon writes no more than that lead (in Chinese, for an event,
+with the event word of the user's own line, "上次说的面试"): the model words the rest
 (perf/RESULTS.md, "Morning", has the figures with and without it).
-
-The lead carries the matter in the user's own words where it can (xaid/conversation/matter.py):
-the clause of the line the scheduler quoted, times gone, turned to the listener ("早。上次你说去医
-院拿体检报告，", "早。上次你说跟你妈妈吵了一架，"; a clause of four characters or fewer as the
-matter's name, "上次说的考科目二", "上次说的搬家"), and in English the event's noun phrase ("Morning!
-How did your driving test"). The first lead named a Chinese event only by a word from a list
-("上次说的面试"): 考 alone, a quarrel or an offer got "上次你说", and the 1.5B wrote "的那件事". "上次
-你说…，" marks the words as the user's: after "上次说的去医院拿体检报告" the model went on as if they
-were its own ("B超结果让我有点慌", perf/RESULTS.md, the dev rows). Where no clause fits, the list's
-word, then "上次你说", remain.
 
 An opening is composed only when
 - the scheduler gave this turn a suggestion (its item): a matter it holds back (the user asked not
@@ -40,9 +31,7 @@ from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
 from ..text.lang import Lang
-from . import matter
 
-_NOUN_ZH = 4  # a clause this short is the matter's name: "上次说的搬家", not "上次你说搬家，"
 GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them company (a loss, grief)
 _VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
 _WORN_OUT = re.compile(r"worn out|疲惫")  # arm.py's emotion topic for a tired close
@@ -114,14 +103,6 @@ def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
-    if kind in ("event", "feeling"):
-        words = matter.clause(item.topic, lang, kind == "event")
-        if words is not None and lang == "en":
-            ask = "How did" if kind == "event" else "Last time you told me about"
-            return f"{echo} {ask} {words}"
-        if words is not None:
-            said = "{echo}上次说的{words}" if len(words) <= _NOUN_ZH else "{echo}上次你说{words}，"
-            return said.format(echo=echo, words=words)
     if lang == "zh" and kind == "event":
         event = event_word(item.topic)
         if event is None:
