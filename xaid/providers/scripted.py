@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections import deque
 from typing import Any
 
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
@@ -32,6 +33,11 @@ class ScriptedProvider:
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000
         self.calls = 0
+        # What a test may look at, the newest last: the prompts it was given (what a real model
+        # would read) and the heads it was asked to read ahead of time.
+        self.requests: deque[GenerateRequest] = deque(maxlen=64)
+        self.prewarmed: deque[tuple[str, str]] = deque(maxlen=64)
+        self.reads_ahead = False  # a test that wants the heads the daemon would prewarm sets it
 
     @property
     def supports_tools(self) -> bool:
@@ -48,6 +54,9 @@ class ScriptedProvider:
 
     def agent_erased(self, agent_id: str) -> None:
         """Nothing is kept per agent here."""
+
+    def prewarm(self, agent_id: str, head: str) -> None:
+        self.prewarmed.append((agent_id, head))
 
     def close(self) -> None:
         pass
@@ -79,6 +88,7 @@ class ScriptedProvider:
     def generate(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
     ) -> Completion:
+        self.requests.append(request)
         reply = self._reply(request)
         prompt_tokens = sum(len(m.content.split()) for m in request.messages)
         if isinstance(reply, ToolCall):

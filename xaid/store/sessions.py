@@ -114,6 +114,17 @@ def open_per_agent(conn: apsw.Connection) -> dict[str, int]:
     return {str(agent): int(n) for agent, n in rows}
 
 
+def recent_agents(conn: apsw.Connection, limit: int) -> list[str]:
+    """The agents whose sessions were last active, most recent first."""
+    return [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT agent_id FROM sessions GROUP BY agent_id ORDER BY max(last_ms) DESC LIMIT ?",
+            (limit,),
+        )
+    ]
+
+
 def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     row = conn.execute(f"{_SESSION} WHERE s.session_id = ?", (session_id,)).fetchone()
     return Session(*row) if row else None
