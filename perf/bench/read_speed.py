@@ -22,7 +22,7 @@ from typing import Any
 
 from ..kit import DEFAULT_MODEL, MODELS, Row, Section, median, progress, ratio
 
-ROUNDS, QUICK_ROUNDS = 3, 1
+ROUNDS, QUICK_ROUNDS = int(os.environ.get("XAID_PERF_READ_ROUNDS", "4")), 1
 READS = 2  # per round and configuration, in one process
 
 PROMPT = (
@@ -99,7 +99,7 @@ def run(quick: bool) -> Section:
     loads: list[float] = []
     n_tokens = 0
     for r in range(QUICK_ROUNDS if quick else ROUNDS):
-        for name in names:
+        for name in names if r % 2 == 0 else names[::-1]:  # no configuration always goes first
             kwargs, env = CONFIGS[name]
             got = _one(path, kwargs, env, threads)
             n_tokens = int(got["n"])
@@ -123,7 +123,7 @@ def run(quick: bool) -> Section:
     notes = [
         f"llama-cpp-python, {model}, n_ctx 2048, n_threads = n_threads_batch = {threads}; each "
         f"configuration in its own process, {READS} reads of one {n_tokens}-token English/Chinese "
-        f"prompt per round from an empty KV cache, configurations interleaved per round; "
+        f"prompt per round from an empty KV cache, configurations interleaved per round, the order reversed every other round; "
         f"rate = tokens / wall time of `Llama.eval` (the whole prompt in one call, as a turn "
         f"reads it). Load average (1 min) during the reads ≈ "
         f"{median(loads):.1f} on 2 cores shared with other work: compare the ratios, not the rates."

@@ -183,7 +183,7 @@ class LlamaCppProvider:
         if key in self._heads_known or self.heads.path(agent, head).exists():
             return "cached"
         tokens = self._head_tokens(head)
-        if not tokens:
+        if not tokens or len(tokens) >= int(llm.n_ctx()):  # none, or one no turn could use
             self._heads_known[key] = ()
             return "skipped"
         import llama_cpp

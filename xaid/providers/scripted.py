@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections import deque
 from typing import Any
 
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
@@ -29,15 +28,11 @@ _SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
 class ScriptedProvider:
     name = "scripted"
     continues_prefix = True  # GenerateRequest.prefix is continued, not dropped
+    reads_ahead = False  # no prompt cache: the daemon builds no heads to prewarm (a test may patch it)
 
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000
         self.calls = 0
-        # What a test may look at, the newest last: the prompts it was given (what a real model
-        # would read) and the heads it was asked to read ahead of time.
-        self.requests: deque[GenerateRequest] = deque(maxlen=64)
-        self.prewarmed: deque[tuple[str, str]] = deque(maxlen=64)
-        self.reads_ahead = False  # a test that wants the heads the daemon would prewarm sets it
 
     @property
     def supports_tools(self) -> bool:
@@ -56,7 +51,7 @@ class ScriptedProvider:
         """Nothing is kept per agent here."""
 
     def prewarm(self, agent_id: str, head: str) -> None:
-        self.prewarmed.append((agent_id, head))
+        """Nothing is read ahead here (``reads_ahead`` is False: the daemon does not ask)."""
 
     def close(self) -> None:
         pass
@@ -88,7 +83,6 @@ class ScriptedProvider:
     def generate(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
     ) -> Completion:
-        self.requests.append(request)
         reply = self._reply(request)
         prompt_tokens = sum(len(m.content.split()) for m in request.messages)
         if isinstance(reply, ToolCall):
