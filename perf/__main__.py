@@ -41,6 +41,7 @@ AREAS: dict[str, str] = {
     "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",
     "read_speed": "perf.bench.read_speed",
+    "turn_recall": "perf.eval.turn_recall",
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",
     "http": "perf.bench.http",

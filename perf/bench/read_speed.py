@@ -123,7 +123,8 @@ def run(quick: bool) -> Section:
     notes = [
         f"llama-cpp-python, {model}, n_ctx 2048, n_threads = n_threads_batch = {threads}; each "
         f"configuration in its own process, {READS} reads of one {n_tokens}-token English/Chinese "
-        f"prompt per round from an empty KV cache, configurations interleaved per round, the order reversed every other round; "
+        f"prompt per round from an empty KV cache, configurations interleaved per round, the order "
+        f"reversed every other round; "
         f"rate = tokens / wall time of `Llama.eval` (the whole prompt in one call, as a turn "
         f"reads it). Load average (1 min) during the reads ≈ "
         f"{median(loads):.1f} on 2 cores shared with other work: compare the ratios, not the rates."

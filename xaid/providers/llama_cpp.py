@@ -93,6 +93,7 @@ class LlamaCppProvider:
             "model_path": str(self.model_path or ""),
             "n_ctx": self.cfg.n_ctx,
             "n_threads": self.n_threads,
+            "flash_attn": self.cfg.flash_attn,
             "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
             "extra_buffers": self.extra_buffers.describe(),
             "state_cache": self.states.describe(),
@@ -132,6 +133,7 @@ class LlamaCppProvider:
                     n_ctx=self.cfg.n_ctx,
                     n_threads=self.n_threads,
                     n_threads_batch=self.n_threads,
+                    flash_attn=self.cfg.flash_attn,
                     chat_format=self.cfg.chat_format or None,
                     seed=self.cfg.seed if self.cfg.seed >= 0 else 0xFFFFFFFF,
                     verbose=False,
@@ -146,6 +148,7 @@ class LlamaCppProvider:
                     "n_batch": int(self._llm.n_batch),
                     "extra_buffers": self.extra_buffers.enabled,
                     "chat_format": self.cfg.chat_format,
+                    "flash_attn": self.cfg.flash_attn,
                 },
             )
             self.heads.drop_other_models()

@@ -28,7 +28,9 @@ _SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
 class ScriptedProvider:
     name = "scripted"
     continues_prefix = True  # GenerateRequest.prefix is continued, not dropped
-    reads_ahead = False  # no prompt cache: the daemon builds no heads to prewarm (a test may patch it)
+    reads_ahead = (
+        False  # no prompt cache: the daemon builds no heads to prewarm (a test may patch it)
+    )
 
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000

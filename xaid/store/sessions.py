@@ -115,11 +115,12 @@ def open_per_agent(conn: apsw.Connection) -> dict[str, int]:
 
 
 def recent_agents(conn: apsw.Connection, limit: int) -> list[str]:
-    """The agents whose sessions were last active, most recent first."""
+    """The agents whose sessions were last active, most recent first; then those without any."""
     return [
         str(r[0])
         for r in conn.execute(
-            "SELECT agent_id FROM sessions GROUP BY agent_id ORDER BY max(last_ms) DESC LIMIT ?",
+            "SELECT a.agent_id FROM agents a LEFT JOIN sessions s ON s.agent_id = a.agent_id "
+            "GROUP BY a.agent_id ORDER BY max(s.last_ms) DESC NULLS LAST, a.rowid DESC LIMIT ?",
             (limit,),
         )
     ]

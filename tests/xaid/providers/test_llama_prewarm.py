@@ -28,7 +28,10 @@ HEAD_EN = (
     "You are Mia, a warm companion.\n\nWhat you know about the user: "
     + "The user likes long walks by the river and strong tea. " * 10
 )
-HEAD_ZH = "你是小林，一个温和的朋友。\n\n你知道的关于用户的事：" + "用户最近在准备考试，每天学习到很晚。" * 10
+HEAD_ZH = (
+    "你是小林，一个温和的朋友。\n\n你知道的关于用户的事："
+    + "用户最近在准备考试，每天学习到很晚。" * 10
+)
 
 
 def cfg(n_ctx: int = 1024) -> LLMConfig:
