@@ -124,7 +124,9 @@ class App:
             live=live,
             embeddings=embeddings,
             consolidation=consolidation,
-            memory=Memory(db, clock, settings, live, embeddings, consolidate, counters),
+            memory=Memory(
+                db, clock, settings, live, embeddings, consolidate, counters, prewarm.at_start
+            ),
             turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters, eraser),
             classifier=classifier,
             eraser=eraser,

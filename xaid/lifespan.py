@@ -233,7 +233,6 @@ async def _serve(
                 tg.start_soon(_stop_when, stop, app, tg, serving)
             tg.start_soon(app.queue.load)
             tg.start_soon(app.queue.worker)
-            tg.start_soon(app.prewarm.at_start)  # agents' heads read once the model is ready
             tg.start_soon(app.stats.loop.watch)
             tg.start_soon(app.memory.run, tg)
             if (interval := watchdog_interval()) is not None:

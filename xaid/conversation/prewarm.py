@@ -9,8 +9,10 @@ provider, whose runner reads it while the model is idle and keeps its state in t
 (xaid/providers/runner.py, llama_cpp.py). The runner gives way to every turn; this module only
 decides when and what.
 
-When: after every consolidation of the agent, and at start for the agents that spoke last (a new
-runner holds nothing, and a profile may have dropped a plan whose day passed).
+When: after every consolidation of the agent, and for the agents that spoke last once the start-up
+sweep is done and after a daily maintenance that changed memory (a new runner holds nothing, the
+forgetting curve may have taken an episode of the standing block, a profile may have dropped a plan
+whose day passed).
 
 Forgetting wins. A head read from the database before a forget and handed over after it would
 write the forgotten words back to disk: each erase of an agent bumps its count here (``on_erased``
@@ -98,7 +100,8 @@ class Prewarm:
         provider.prewarm(agent_id, head)
 
     async def at_start(self) -> None:
-        """Once the model is ready: the heads of the agents that spoke last."""
+        """Once the model is ready: the heads of the agents that spoke last (xaid.memory.service
+        calls this after its start-up sweep, and after a maintenance that changed memory)."""
         while self.queue.state in (ModelState.LOADING, ModelState.RESTARTING):
             await anyio.sleep(READY_POLL_S)
         if (
