@@ -204,6 +204,9 @@ class LlamaCppProvider:
                 self.heads.counters.prewarm_yields += 1
                 return "yielded"
             llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
+            # llama.cpp books decoded tokens to its prompt-eval counter at the next synchronise: here,
+            # not inside the next turn, whose ``prompt_eval_tokens`` would count this chunk too
+            llama_cpp.llama_synchronize(llm.ctx)
         saved = llama_state.copy_out(llm)
         if saved is None or not self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
             return "skipped"
