@@ -40,6 +40,8 @@ AREAS: dict[str, str] = {
     "understanding": "perf.eval.understanding",
     "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",
+    "read_speed": "perf.bench.read_speed",
+    "turn_recall": "perf.eval.turn_recall",
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",
     "http": "perf.bench.http",

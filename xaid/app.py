@@ -19,6 +19,7 @@ from .clock import Clock, SystemClock, resolve_zone
 from .config import Config
 from .consolidation import Consolidation
 from .conversation.generation import GenerationQueue
+from .conversation.prewarm import Prewarm
 from .conversation.turns import Turns
 from .live import LiveSessions
 from .memory.embeddings import Embeddings
@@ -46,6 +47,7 @@ class App:
     turns: Turns
     classifier: Classifier
     eraser: Eraser
+    prewarm: Prewarm
     stats: Stats = field(default_factory=Stats)
     started: float = field(default_factory=time.monotonic)
     version: str = __version__
@@ -106,6 +108,14 @@ class App:
             queue.provider.agent_erased(erased.agent_id)  # its prompt heads hold its profile
 
         eraser.on_erased(drop_states)
+        prewarm = Prewarm(db, clock, settings, queue, eraser)
+
+        async def consolidate(job_id: int, agent_id: str, session_id: str) -> int | None:
+            """One consolidation, then the agent's new head read ahead of time (conversation.prewarm)."""
+            episode = await consolidation.run_job(job_id, agent_id, session_id)
+            await prewarm.agent(agent_id)
+            return episode
+
         return cls(
             settings=settings,
             db=db,
@@ -114,10 +124,13 @@ class App:
             live=live,
             embeddings=embeddings,
             consolidation=consolidation,
-            memory=Memory(db, clock, settings, live, embeddings, consolidation.run_job, counters),
+            memory=Memory(
+                db, clock, settings, live, embeddings, consolidate, counters, prewarm.at_start
+            ),
             turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters, eraser),
             classifier=classifier,
             eraser=eraser,
+            prewarm=prewarm,
         )
 
     def close(self) -> None:

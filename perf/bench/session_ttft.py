@@ -34,11 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from testkit import DaemonProcess
+from xaid.providers.head_cache import agent_dir_name
 
 from ..eval import locomo
 from ..kit import MINUTE, MODELS, Aim, Row, Section, median, progress, ratio, running, wait_model
 
-TURNS, QUICK_TURNS = 20, 3
+TURNS, QUICK_TURNS = int(os.environ.get("XAID_PERF_TTFT_TURNS", "20")), 3
 DEFAULT_MODELS = "qwen2.5-1.5b,smollm2-135m"
 FIRST_AIM = Aim("<=", 1000.0)  # ms, turn 1 (issue 28)
 LATER_AIM = Aim("<=", 1500.0)  # ms, every later turn on a long history
@@ -109,23 +110,55 @@ def _prepare(root: Path, sample: locomo.Sample | None) -> None:
             )
 
 
-def _env(model: str, cache_mb: int) -> dict[str, str]:
+# main before issue 28's first-token work: the whole memory budget at turn 1, no standing block in
+# the head, no prewarm, no flash attention
+MAIN = {
+    "XAID_MEMORY_FIRST_TURN_TOKENS": "0",
+    "XAID_MEMORY_LATER_TURN_TOKENS": "0",
+    "XAID_MEMORY_STANDING_TOKENS": "0",
+    "XAID_LLM_PREWARM": "false",
+    "XAID_LLM_FLASH_ATTN": "false",
+}
+PREWARM_WAIT_S = 900
+
+
+def _env(model: str, cache_mb: int, extra: dict[str, str] | None = None) -> dict[str, str]:
     return {
         "XAID_LLM_PROVIDER": "llama_cpp",
         "XAID_LLM_MODEL_PATH": MODELS[model],
         "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
         "XAID_LLM_HEAD_CACHE_MB": str(cache_mb),
         "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
+        **(extra or {}),
     }
 
 
+def _wait_prewarmed(d: DaemonProcess, agent: str) -> float:
+    """Seconds until the runner has written the agent's head, read ahead at the daemon's start."""
+    start = time.monotonic()
+    folder = d.state_dir / "head_cache" / agent_dir_name(agent)
+    while not list(folder.glob("*.kv")):
+        if time.monotonic() - start > PREWARM_WAIT_S:
+            raise RuntimeError(f"no prewarmed head of {agent} after {PREWARM_WAIT_S} s")
+        time.sleep(0.2)
+    return time.monotonic() - start
+
+
 def _session(
-    root: Path, env: dict[str, str], queries: list[str], ts: int, label: str
+    root: Path,
+    env: dict[str, str],
+    queries: list[str],
+    ts: int,
+    label: str,
+    prewarmed: bool = False,
 ) -> SessionRun:
     figures: list[TurnFigure] = []
     loads: list[float] = []
     with running(DaemonProcess(root, env).start()) as d, d.client(timeout=1800) as c:
         wait_model(c, 600, 0.05, d)
+        if prewarmed:
+            took = _wait_prewarmed(d, AGENT)
+            progress(f"session ttft {label}: the head was read ahead in {took:.0f} s")
         other = c.session_open(OTHER, ts=ts - MINUTE)["session_id"]
         c.session_send(other, "Hi Bo, long day. 今天好累。", ts=ts - MINUTE).finish()
         sid = c.session_open(AGENT, ts=ts)["session_id"]
@@ -157,15 +190,27 @@ def _copy(src: Path, dst: Path, heads: bool = True) -> None:
 
 def _measure(
     model: str, history: str, base: Path, queries: list[str], now: int, work: Path
-) -> tuple[SessionRun, SessionRun]:
-    on_root, off_root = work / f"{model}-{history}-on", work / f"{model}-{history}-off"
-    _copy(base, on_root)
-    _session(on_root, _env(model, 512), queries[:1], now, f"{model} {history} warm-up")
-    _copy(on_root, off_root, heads=False)
+) -> tuple[SessionRun, SessionRun, SessionRun]:
+    """(the new mechanism with the head cache, without it, main's way with the head cache).
+
+    New: no turn before the session: the daemon's start reads the agent's head ahead (prewarm), as
+    after a consolidation. Main: a warm-up daemon runs one turn, which writes the head, as before."""
+    new_root, off_root, main_root = (
+        work / f"{model}-{history}-{c}" for c in ("new", "off", "main")
+    )
     later = now + 5 * MINUTE
-    on = _session(on_root, _env(model, 512), queries, later, f"{model} {history} cache on")
-    off = _session(off_root, _env(model, 0), queries[:2], later, f"{model} {history} cache off")
-    return on, off
+    _copy(base, new_root)
+    _copy(base, off_root, heads=False)
+    new = _session(
+        new_root, _env(model, 512), queries, later, f"{model} {history} new", prewarmed=True
+    )
+    off = _session(
+        off_root, _env(model, 0), queries[:2], later, f"{model} {history} new, cache off"
+    )
+    _copy(base, main_root)
+    _session(main_root, _env(model, 512, MAIN), queries[:1], now, f"{model} {history} main warm-up")
+    main = _session(main_root, _env(model, 512, MAIN), queries, later, f"{model} {history} main")
+    return new, off, main
 
 
 def _reads(run: SessionRun) -> str:
@@ -189,54 +234,56 @@ def run(quick: bool) -> Section:
         for model in models:
             for history, base in bases.items():
                 queries = _queries(history, sample if history == "LoCoMo" else None, turns)
-                on, off = _measure(model, history, base, queries, now, work)
-                loads += [on.load, off.load]
-                first_on, first_off = on.turns[0], off.turns[0]
+                new, off, main = _measure(model, history, base, queries, now, work)
+                loads += [new.load, off.load, main.load]
+                label = f"{model}, {history}"
+                first, cold, before = new.turns[0], off.turns[0], main.turns[0]
                 rows.append(
                     Row(
-                        f"{model}, {history}: first token at turn 1, head cache on",
-                        first_on.ttft_ms,
+                        f"{label}: first token at turn 1 (standing head read ahead, capped slot)",
+                        first.ttft_ms,
                         "ms",
                         None if quick else FIRST_AIM,
-                        ratio(first_on.ttft_ms, first_off.ttft_ms),
-                        "head cache off",
-                        note=f"read {first_on.read} of {first_on.prompt} prompt tokens",
+                        ratio(first.ttft_ms, before.ttft_ms),
+                        "main's way, same run",
+                        note=f"read {first.read} of {first.prompt} prompt tokens; main read "
+                        f"{before.read} of {before.prompt} in {before.ttft_ms:.0f} ms",
                     )
                 )
                 rows.append(
                     Row(
-                        f"{model}, {history}: first token at turn 1, head cache off",
-                        first_off.ttft_ms,
+                        f"{label}: first token at turn 1, head cache off",
+                        cold.ttft_ms,
                         "ms",
-                        note=f"read {first_off.read} of {first_off.prompt} prompt tokens",
+                        note=f"read {cold.read} of {cold.prompt} prompt tokens",
                     )
                 )
-                for n in sorted({2, len(on.turns)} - {1}):
-                    turn = on.turns[n - 1]
+                for n in sorted({2, len(new.turns)} - {1}):
+                    turn, was = new.turns[n - 1], main.turns[n - 1]
                     rows.append(
                         Row(
-                            f"{model}, {history}: first token at turn {n}",
+                            f"{label}: first token at turn {n}",
                             turn.ttft_ms,
                             "ms",
                             None if quick else LATER_AIM,
-                            note=f"read {turn.read} of {turn.prompt} prompt tokens",
+                            ratio(turn.ttft_ms, was.ttft_ms),
+                            "main's way, same run",
+                            note=f"read {turn.read} of {turn.prompt} prompt tokens; main read "
+                            f"{was.read} of {was.prompt} in {was.ttft_ms:.0f} ms",
                         )
                     )
-                later = [t.ttft_ms for t in on.turns[1:]]
-                heads = [
-                    i + 1
-                    for i in range(1, len(on.turns))
-                    if on.turns[i].head != on.turns[i - 1].head
-                ]
-                notes.append(
-                    f"{model}, {history}: per turn (cache on) first token "
-                    + ", ".join(f"{t.ttft_ms:.0f}" for t in on.turns)
-                    + " ms (of which recall, timings.memory_ms: "
-                    + ", ".join(f"{t.memory_ms:.0f}" for t in on.turns)
-                    + f"), p50 of turns 2-{turns} {median(later) if later else 0:.0f} ms; tokens read/prompt "
-                    f"{_reads(on)}; cache off: {_reads(off)}. The head changed at turns {heads or 'none'}; "
-                    f"the runner's head cache after the session: {on.head_cache}."
-                )
+                for tag, run_ in (("new", new), ("main's way", main)):
+                    later = [t.ttft_ms for t in run_.turns[1:]]
+                    notes.append(
+                        f"{label}, {tag}: per turn first token "
+                        + ", ".join(f"{t.ttft_ms:.0f}" for t in run_.turns)
+                        + " ms (recall, timings.memory_ms: "
+                        + ", ".join(f"{t.memory_ms:.0f}" for t in run_.turns)
+                        + f"), p50 of turns 2-{turns} {median(later) if later else 0:.0f} ms; "
+                        f"tokens read/prompt {_reads(run_)}; runner's head cache after the "
+                        f"session: {run_.head_cache}."
+                    )
+                notes.append(f"{label}, new, head cache off: tokens read/prompt {_reads(off)}.")
     load = median(loads) if loads else 0.0
     notes.insert(
         0,
@@ -245,16 +292,19 @@ def run(quick: bool) -> Section:
         f"one turn of another agent first in each daemon (so no figure is a daemon's cold start); "
         f"history: none ('fresh') or LoCoMo sample {sample.sample_id} of {locomo_path.name} "
         f"({len(sample.turns)} turns in {len(sample.sessions)} sessions, ingested and consolidated with the "
-        f"scripted provider standing in for the model). Per model and history: a warm-up daemon runs one turn "
-        f"(it writes the head's state), then a new daemon runs {turns} turns of a new session with the head "
-        f"cache on, and one on a copy of the same state runs turns 1-2 with llm.head_cache_mb = 0. English "
+        f"scripted provider standing in for the model). Per model and history, three conditions in the same "
+        f"run: new (the defaults: the standing block in the head, memory.first_turn_tokens and "
+        f"later_turn_tokens, flash attention): a daemon starts on the written agent, its runner reads the "
+        f"head ahead (prewarm; waited for), then {turns} turns of a new session; new with "
+        f"llm.head_cache_mb = 0: turns 1-2; main's way ({', '.join(f'{k}={v}' for k, v in MAIN.items())}): "
+        f"a warm-up daemon runs one turn (it writes the head), then a new daemon runs the {turns} turns. English "
         f"questions (LoCoMo's own, or everyday lines) alternate with Chinese lines, one minute apart. "
         f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "
         f"`usage.prompt_read_tokens` / `usage.prompt_tokens`. Load average (1 min) during the turns ≈ "
         f"{load:.1f} on 2 cores shared with other work: absolute times move, ratios are side by side.",
     )
     return Section(
-        "First token at turns 1, 2 and 20: fresh agent and LoCoMo history, head cache on vs off",
+        "First token at a session's turns: fresh agent and LoCoMo history, new vs main's way, head cache off",
         rows,
         notes,
     )

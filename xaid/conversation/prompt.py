@@ -5,8 +5,9 @@ prompt at ~31 tokens/s, so every re-read of the whole prompt costs tens of secon
 never change within a session come first and everything that can change per turn comes last:
 
 1. system (the head): who the agent is (name, persona_init, extra instructions), the rules every
-   reply keeps, and the user's profile (L3) as it was when the session started. Byte-identical for
-   the whole session: the caller snapshots the profile at the session's first turn;
+   reply keeps, the user's profile (L3) and the standing block (xaid.memory.standing: the latest
+   episodes) as they were when the session started. Byte-identical for the whole session: the
+   caller snapshots both at the session's first turn, and the runner reads it ahead of time;
 2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
 3. the conversation, in order, with the memories recalled at earlier turns of this session
    still in the places where they were first shown;
@@ -50,6 +51,7 @@ class Context:
     """Everything besides the conversation itself that goes into one turn's prompt."""
 
     profile: str | None = None  # as of the session's start: it goes into the head
+    standing: str | None = None  # xaid.memory.standing, as of the session's start: in the head too
     card: str | None = None  # a client's own system text for the session (the HTTP surface)
     tone: str | None = None  # in the user's language (xaid.mood.tone.guidance(state, lang))
     earlier: tuple[str, ...] = ()
@@ -86,6 +88,8 @@ def system_prompt(agent: Agent, context: Context = Context()) -> str:
         parts.append(context.card.strip())
     if context.profile:
         parts.append(context.profile)
+    if context.standing:
+        parts.append(context.standing)
     return "\n\n".join(parts)
 
 

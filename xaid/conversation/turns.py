@@ -24,7 +24,7 @@ from .. import clock
 from ..clock import Clock
 from ..errors import Emit
 from ..live import LiveSessions
-from ..memory import compress, forget_request, pack, persona, retrieve
+from ..memory import compress, forget_request, pack, retrieve, standing
 from ..memory.cues import Cues
 from ..memory.embeddings import Embeddings
 from ..memory.erase import Eraser, Erasure
@@ -47,7 +47,7 @@ from .opening import OpeningGuard, fix_head
 from .reply import Timings, TurnReply
 
 MAX_TOOL_ROUNDS = 4
-LATER_TURN_SHARE = 4  # after a session's first memories, a turn adds at most 1/4 of the budget anew
+LATER_TURN_SHARE = 4  # memory.later_turn_tokens 0: a later turn adds at most 1/4 of the budget anew
 CANCEL_GRACE_S = 5.0
 
 
@@ -127,6 +127,7 @@ class _Recalled:
     profile: str | None
     view: _View
     memory_ms: float
+    standing: standing.Standing | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,8 @@ class _Framing:
     lang: Lang
     guidance: str | None
     fresh: list[retrieve.Hit]
+    standing: str | None = None  # the session's standing block (in the head)
+    short: bool = False  # the head explains the memories: their block takes the short header
 
 
 class Turns:
@@ -172,6 +175,8 @@ class Turns:
         # byte-identical for the session (xaid.conversation.prompt); a newer profile waits for the next session.
         # A forget request drops the snapshot at once: what the user had deleted must not stay in the head.
         self.profiles: dict[str, tuple[str, str | None]] = {}  # session id -> (agent id, profile)
+        # The standing block (xaid.memory.standing) taken with the profile, and dropped with it.
+        self.standings: dict[str, standing.Standing | None] = {}
 
         self.folds: dict[
             str, int
@@ -187,6 +192,7 @@ class Turns:
         self.pending.pop(session_id, None)
         self.shown.pop(session_id, None)
         self.profiles.pop(session_id, None)
+        self.standings.pop(session_id, None)
         self.folds.pop(session_id, None)
 
     def forgot(self, erased: Erasure) -> None:
@@ -195,6 +201,7 @@ class Turns:
         for sid in [sid for sid, (agent, _) in self.profiles.items() if agent == erased.agent_id]:
             self.shown[sid] = [b for b in self.shown.get(sid, []) if not erased.touches(b.text)]
             del self.profiles[sid]
+            self.standings.pop(sid, None)
 
     def _prune_shown(
         self, session_id: str, uptos: Sequence[int], history: Sequence[Message]
@@ -273,10 +280,12 @@ class Turns:
                     asked=heard.asked,
                     lang=language([turn.text]),
                 )
-            profile = (
-                persona.current_text(conn, agent.agent_id, turn.ts_ms) if with_profile else None
+            profile, stands = (
+                standing.session_head(conn, agent.agent_id, turn.ts_ms, cfg.standing_tokens)
+                if with_profile
+                else (None, None)
             )
-            return _Recalled(hits, profile, self._view(conn, sid), 0.0)
+            return _Recalled(hits, profile, self._view(conn, sid), 0.0, stands)
 
         recalled = await self.db.run(read)
         memory_ms = (time.perf_counter() - start) * 1000 if remember else 0.0
@@ -385,7 +394,10 @@ class Turns:
             self.cards[sid] = turn.card
         heard = await self._hear(agent, agent_cfg, sid, turn)
         recalled = await self._recall(agent, agent_cfg, turn, heard)
-        profile = self.profiles.setdefault(sid, (agent.agent_id, recalled.profile))[1]
+        if sid not in self.profiles:  # the session's head, as of its first turn (or a forget)
+            self.profiles[sid] = (agent.agent_id, recalled.profile)
+            self.standings[sid] = recalled.standing
+        profile = self.profiles[sid][1]
         self.live.touch(sid)
         tools, warnings = await self._tools(agent_cfg, emit)
         framing = self._frame(sid, heard, recalled)
@@ -472,16 +484,28 @@ class Turns:
         )
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
+        stands = self.standings.get(sid)
         present = {key for block in self.shown[sid] for key in block.keys}
+        later = bool(present)
+        if stands is not None:  # the head shows these already
+            present |= stands.keys
         fresh = [h for h in recalled.hits if not h.keys <= present]
-        if present:  # a later turn: what was recalled before is in the conversation already, and
-            # every new memory is prompt the model reads afresh (~250 tokens/s on a Pi for the 135M)
+        short = stands is not None
+        if cap := self._slot(later):
+            # every memory shown is prompt the model reads before its first word (~70 tokens/s for
+            # the 1.5B on 2 cores): the slot is capped in tokens, header included
             fresh = pack.within(
-                fresh,
-                self.settings.config.memory.budget_tokens // LATER_TURN_SHARE,
-                retrieve.LINE_TOKENS,
+                fresh, cap - retrieve.header_tokens(lang, short), retrieve.LINE_TOKENS
             )
-        return _Framing(lang, guidance, fresh)
+        return _Framing(lang, guidance, fresh, stands.text if stands else None, short)
+
+    def _slot(self, later: bool) -> int:
+        """The tokens a turn's new memories may take: a session's first turn (0: the whole
+        budget) or a later one (0: a quarter of the budget); see memory.first_turn_tokens."""
+        cfg = self.settings.config.memory
+        if later:
+            return cfg.later_turn_tokens or cfg.budget_tokens // LATER_TURN_SHARE
+        return cfg.first_turn_tokens
 
     def _context(
         self,
@@ -495,11 +519,12 @@ class Turns:
         lang, forgotten, verdict = framing.lang, heard.forgotten, heard.verdict
         return prompt.Context(
             profile=profile,
+            standing=framing.standing,
             card=self.cards.get(sid),
             tone=framing.guidance,
             earlier=tuple(text for _, text in view.chunks),
             folded_upto=view.uptos,
-            memories=retrieve.render(framing.fresh, lang) if framing.fresh else None,
+            memories=retrieve.render(framing.fresh, lang, framing.short) if framing.fresh else None,
             suggestion=verdict.directive(lang) if verdict else None,
             forgotten=forgotten.instruction() if forgotten is not None else None,
             shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
@@ -612,7 +637,7 @@ class Turns:
             self.shown.setdefault(sid, []).append(
                 ShownBlock(
                     user.message_id,
-                    retrieve.render(fresh, framing.lang),
+                    retrieve.render(fresh, framing.lang, framing.short),
                     frozenset(k for h in fresh for k in h.keys),
                 )
             )

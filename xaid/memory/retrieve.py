@@ -361,16 +361,23 @@ HEADERS = {
 }
 
 
+# When the prompt's head explains them (xaid.memory.standing.NOTE): every token after the head is
+# read before a turn's first word, and the long header above is ~20 of them.
+SHORT_HEADERS = {"en": "You remember:", "zh": "你记得："}
+
+
 # What ``render`` adds to each memory: "- (3 weeks ago) " and the newline (the longest "when" but one).
 LINE_TOKENS = tokens.count("- (3 weeks ago) ") + 1
 
 
-def header_tokens(lang: str) -> int:
-    return tokens.count(HEADERS.get(lang, HEADERS["en"])) + 1
+def header_tokens(lang: str, short: bool = False) -> int:
+    headers = SHORT_HEADERS if short else HEADERS
+    return tokens.count(headers.get(lang, headers["en"])) + 1
 
 
-def render(hits: list[Hit], lang: str = "en") -> str:
+def render(hits: list[Hit], lang: str = "en", short: bool = False) -> str:
     """The memories block placed just before the newest user message, headed in the user's language: a
     small model answers in the language of the instruction it read last as often as in the user's."""
     lines = [f"- ({h.when}) {h.text}" for h in hits]
-    return HEADERS.get(lang, HEADERS["en"]) + "\n" + "\n".join(lines)
+    headers = SHORT_HEADERS if short else HEADERS
+    return headers.get(lang, headers["en"]) + "\n" + "\n".join(lines)

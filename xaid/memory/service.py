@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import anyio
@@ -51,6 +51,7 @@ class Memory:
         embeddings: Embeddings,
         consolidate: Consolidate,
         counters: Counter[str],
+        swept: Callable[[], Coroutine[Any, Any, None]] | None = None,
     ):
         self.db = db
         self.clock = clock
@@ -59,6 +60,9 @@ class Memory:
         self.embeddings = embeddings
         self.consolidate = consolidate
         self.counters = counters
+        # Called once the start-up sweep is done, and after a daily maintenance that changed memory:
+        # the agents' prompt heads are built afresh from memory as it stands (conversation.prewarm).
+        self.swept = swept
         self._wake = anyio.Event()
         self._done: dict[str, anyio.Event] = {}
         self._started = time.monotonic()
@@ -82,6 +86,8 @@ class Memory:
             await self.start()
         await self.embeddings.start(tg)
         await self._startup_sweep()
+        if self.swept is not None:
+            tg.start_soon(self.swept)
         tg.start_soon(self._sweeper)
         await self.jobs()
 
@@ -209,7 +215,9 @@ class Memory:
                             session_id, agent_id, self.clock.now_ms(), False
                         )
                 if self.clock.now_ms() - self._last_maintenance_ms >= DAY_MS:
-                    await self.maintenance()
+                    changed = await self.maintenance()
+                    if any(changed.values()) and self.swept is not None:
+                        await self.swept()
             except StorageFailed as exc:  # a full disk: try again at the next sweep
                 log.error("idle sweep skipped: %s", exc.message)
 

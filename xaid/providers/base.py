@@ -150,4 +150,9 @@ class Provider(Protocol):
         """Some or all of the agent's memory was erased (xaid.memory.erase): whatever the provider
         kept of the agent's prompts (llama_cpp: its prompt heads on disk) must go."""
 
+    def prewarm(self, agent_id: str, head: str) -> None:
+        """The agent's next session will start with ``head`` (its first, system, message): a
+        provider that caches prompts may read it now, while idle (llama_cpp: the runner, into the
+        head cache); it must give way to any turn. Others ignore it."""
+
     def close(self) -> None: ...

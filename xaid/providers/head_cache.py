@@ -20,6 +20,9 @@ with no llama.cpp in it (the state itself is cut and restored by xaid.providers.
   time, touched at every restore) go first.
 - **Erased with the agent.** Any forget of an agent's memory, and ``agent.delete``, drop the
   agent's directory (xaid.memory.erase → the provider's ``agent_erased``).
+- **Read ahead of time.** The runner reads an agent's head while the model is idle (after a
+  consolidation, at start: ``LlamaCppProvider.prewarm``) and saves it here, so even a session's
+  first turn after a change of the profile reads only what follows the head.
 - **Never trusted blindly.** A file that is short, has another key, or fails its CRC is
   removed and counted (``corrupt``); the turn then reads its prompt as without the cache.
 """
@@ -63,6 +66,8 @@ class HeadCounters:
     evictions: int = 0
     corrupt: int = 0  # a file that could not be trusted, removed
     erased: int = 0  # agents whose files were dropped by a forget or a delete
+    prewarms: int = 0  # heads read ahead of time, while the model was idle, and saved
+    prewarm_yields: int = 0  # a prewarm stopped because a turn (or another frame) came in
 
 
 def model_identity(model_path: Path, params: dict[str, Any]) -> str:

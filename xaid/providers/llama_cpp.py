@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 TOOL_FORMATS = frozenset(
     {"chatml-function-calling", "functionary", "functionary-v1", "functionary-v2"}
 )
+# A prewarm reads its head this many tokens at a time and looks for a waiting turn in between: at
+# ~70 tokens/s (the 1.5B on 2 cores) a turn waits at most ~0.5 s for the chunk under way.
+PREWARM_CHUNK = 32
 
 
 def usable_cores() -> int:
@@ -89,6 +93,7 @@ class LlamaCppProvider:
             "model_path": str(self.model_path or ""),
             "n_ctx": self.cfg.n_ctx,
             "n_threads": self.n_threads,
+            "flash_attn": self.cfg.flash_attn,
             "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
             "extra_buffers": self.extra_buffers.describe(),
             "state_cache": self.states.describe(),
@@ -128,6 +133,7 @@ class LlamaCppProvider:
                     n_ctx=self.cfg.n_ctx,
                     n_threads=self.n_threads,
                     n_threads_batch=self.n_threads,
+                    flash_attn=self.cfg.flash_attn,
                     chat_format=self.cfg.chat_format or None,
                     seed=self.cfg.seed if self.cfg.seed >= 0 else 0xFFFFFFFF,
                     verbose=False,
@@ -142,6 +148,7 @@ class LlamaCppProvider:
                     "n_batch": int(self._llm.n_batch),
                     "extra_buffers": self.extra_buffers.enabled,
                     "chat_format": self.cfg.chat_format,
+                    "flash_attn": self.cfg.flash_attn,
                 },
             )
             self.heads.drop_other_models()
@@ -160,6 +167,63 @@ class LlamaCppProvider:
         if self._llm is not None:
             self._llm.close()
             self._llm = None
+
+    def prewarm(self, agent: str, head: str, stop: Callable[[], bool] = lambda: False) -> str:
+        """Read ``head`` (an agent's next first message, as the chat template writes it) into the
+        live context while the model is idle, and save its state in the head cache, so that the
+        agent's next session reads only what follows the head. ``stop`` is asked between chunks of
+        ``PREWARM_CHUNK`` tokens: when it says a turn is waiting, the prewarm leaves off
+        ("yielded"; the tokens read so far stay in the context, and a prewarm of the same head
+        later goes on from them). The session whose tokens the context held is saved first
+        (``SessionStates``), so its next turn does not read its prompt again.
+
+        "done", "cached" (a file or the live context holds it), "yielded", or "skipped" (no cache,
+        no model, a ``chat_format`` handler, whose prompt this cannot predict, or no head in it)."""
+        llm = self._llm
+        if llm is None or not self.heads.enabled or self.cfg.chat_format or not head:
+            return "skipped"
+        key = (agent, self.heads.key(head))
+        if key in self._heads_known or self.heads.path(agent, head).exists():
+            return "cached"
+        tokens = self._head_tokens(head)
+        if not tokens or len(tokens) >= int(llm.n_ctx()):  # none, or one no turn could use
+            self._heads_known[key] = ()
+            return "skipped"
+        import llama_cpp
+
+        self.states.switch(llm, "")  # the session in the context keeps its state
+        held = 0
+        for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
+            if int(have) != want:
+                break
+            held += 1
+        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
+        llm.n_tokens = held
+        while llm.n_tokens < len(tokens):
+            if stop():
+                self.heads.counters.prewarm_yields += 1
+                return "yielded"
+            llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
+            # llama.cpp books decoded tokens to its prompt-eval counter at the next synchronise: here,
+            # not inside the next turn, whose ``prompt_eval_tokens`` would count this chunk too
+            llama_cpp.llama_synchronize(llm.ctx)
+        saved = llama_state.copy_out(llm)
+        if saved is None or not self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
+            return "skipped"
+        self._heads_known[key] = saved.tokens
+        self.heads.counters.prewarms += 1
+        return "done"
+
+    def _head_tokens(self, head: str) -> tuple[int, ...]:
+        """The tokens a turn's prompt starts with when its first message is ``head``: the file's own
+        chat template rendered and tokenized as the chat path does it, cut where the head ends."""
+        text = llama_prefix.template_prompt(
+            self._llm, [{"role": "system", "content": head}, {"role": "user", "content": "."}]
+        )
+        if text is None:
+            return ()
+        tokens = [int(t) for t in self._llm.tokenize(text.encode(), add_bos=False, special=True)]
+        return tuple(tokens[: llama_state.head_length_in(self._llm, tokens, head)])
 
     def generate(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event

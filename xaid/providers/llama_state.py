@@ -20,6 +20,7 @@ import ctypes
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,10 +199,14 @@ def head_length(llm: Any, head: str) -> int:
     Read back from the tokens rather than predicted from the template: every token's bytes in
     order, then the first token whose end reaches past the head's text. The count may take in a
     token of the template after it; the prefix match of the next prompt keeps only what agrees."""
+    return head_length_in(llm, [int(t) for t in llm.input_ids[: llm.n_tokens]], head)
+
+
+def head_length_in(llm: Any, tokens: Sequence[int], head: str) -> int:
+    """``head_length`` over a token list rather than the live context (the prewarm's prompt)."""
     want = head.encode()
     if not want:
         return 0
-    tokens = [int(t) for t in llm.input_ids[: llm.n_tokens]]
     text = bytearray()
     for i, t in enumerate(tokens):
         piece = llm.detokenize([t], special=True)

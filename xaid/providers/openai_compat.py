@@ -57,6 +57,9 @@ class OpenAICompatProvider:
     def agent_erased(self, agent_id: str) -> None:
         """Nothing is kept per agent here (what the endpoint keeps is its own affair)."""
 
+    def prewarm(self, agent_id: str, head: str) -> None:
+        """The endpoint's prompt cache is its own affair."""
+
     def close(self) -> None:
         """Connections live for one request, so only the key needs forgetting."""
         self._key = None

@@ -32,6 +32,7 @@ import signal
 import socket
 import sys
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -105,13 +106,36 @@ class Inbox:
 
 
 def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
+    """Frames in order, one at a time. A ``prewarm`` (an agent's head to read ahead of time) waits
+    until nothing else does, the newest per agent, and stops as soon as any frame comes in: it
+    is work for an idle model, never in front of a turn. An ``erase_agent`` drops the agent's
+    waiting prewarm too (it would write the erased profile back)."""
     inbox = Inbox(chan)
     threading.Thread(target=inbox.read, name="runner-reader", daemon=True).start()
-    while (frame := inbox.requests.get()) is not None:
+    heads: OrderedDict[str, str] = OrderedDict()  # agent -> head to prewarm, oldest first
+    while True:
+        if heads and inbox.requests.empty():
+            agent, head = heads.popitem(last=False)
+            try:
+                done = provider.prewarm(agent, head, lambda: not inbox.requests.empty())
+            except Exception:  # the cache only saves time: a failed prewarm is not retried
+                log.exception("reading an agent's prompt head ahead of time failed")
+                continue
+            if done == "yielded" and agent not in heads:
+                heads[agent] = head
+                heads.move_to_end(agent, last=False)  # first again once the model is idle
+            continue
+        if (frame := inbox.requests.get()) is None:
+            break
+        if frame["op"] == "prewarm":
+            heads.pop(str(frame["agent"]), None)
+            heads[str(frame["agent"])] = str(frame["head"])
+            continue
         if frame["op"] == "forget":
             provider.session_closed(str(frame["session"]))
             continue
         if frame["op"] == "erase_agent":
+            heads.pop(str(frame["agent"]), None)
             provider.agent_erased(str(frame["agent"]))
             continue
         request_id = int(frame["id"])

@@ -147,6 +147,11 @@ class RunnerProvider:
         return self.cfg.chat_format in TOOL_FORMATS
 
     @property
+    def reads_ahead(self) -> bool:
+        """Whether ``prewarm`` does anything: the daemon does not build heads for nothing."""
+        return self.cfg.prewarm and self.head_cache_dir is not None and self.cfg.head_cache_mb > 0
+
+    @property
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
 
@@ -306,6 +311,18 @@ class RunnerProvider:
                 chan.send({"op": "erase_agent", "agent": agent_id})
         except RunnerGone:
             pass  # a dead runner writes nothing more
+
+    def prewarm(self, agent_id: str, head: str) -> None:
+        """Ask the runner to read the agent's head while it is idle (runner.serve); a runner that is
+        not up reads it at the agent's next turn instead."""
+        chan = self._chan
+        if chan is None or not self.reads_ahead:
+            return
+        try:
+            with self._send_lock:
+                chan.send({"op": "prewarm", "agent": agent_id, "head": head})
+        except RunnerGone:
+            pass  # the crash is seen, and counted, by the next generation
 
     # --- generation --------------------------------------------------------------------------
 

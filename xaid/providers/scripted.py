@@ -28,6 +28,9 @@ _SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
 class ScriptedProvider:
     name = "scripted"
     continues_prefix = True  # GenerateRequest.prefix is continued, not dropped
+    reads_ahead = (
+        False  # no prompt cache: the daemon builds no heads to prewarm (a test may patch it)
+    )
 
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000
@@ -48,6 +51,9 @@ class ScriptedProvider:
 
     def agent_erased(self, agent_id: str) -> None:
         """Nothing is kept per agent here."""
+
+    def prewarm(self, agent_id: str, head: str) -> None:
+        """Nothing is read ahead here (``reads_ahead`` is False: the daemon does not ask)."""
 
     def close(self) -> None:
         pass

@@ -114,6 +114,18 @@ def open_per_agent(conn: apsw.Connection) -> dict[str, int]:
     return {str(agent): int(n) for agent, n in rows}
 
 
+def recent_agents(conn: apsw.Connection, limit: int) -> list[str]:
+    """The agents whose sessions were last active, most recent first; then those without any."""
+    return [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT a.agent_id FROM agents a LEFT JOIN sessions s ON s.agent_id = a.agent_id "
+            "GROUP BY a.agent_id ORDER BY max(s.last_ms) DESC NULLS LAST, a.rowid DESC LIMIT ?",
+            (limit,),
+        )
+    ]
+
+
 def get_session(conn: apsw.Connection, session_id: str) -> Session | None:
     row = conn.execute(f"{_SESSION} WHERE s.session_id = ?", (session_id,)).fetchone()
     return Session(*row) if row else None

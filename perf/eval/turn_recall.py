@@ -1,0 +1,160 @@
+"""What a turn puts before the model of memory, scored like ``memory.search``: the cost in recall of
+the first-token caps (issue 28 items 3 and 4).
+
+A session's first turn now reads only a small slot of query-specific memories after the head
+(``memory.first_turn_tokens``), with the latest episodes in the head's standing block
+(``memory.standing_tokens``), and a later turn adds at most ``memory.later_turn_tokens`` of new
+memories. This area asks the companion set's and LoCoMo's questions as turns, through a daemon with
+the scripted provider standing in for the model (what is scored is the context the daemon builds,
+not a reply), in two conditions side by side:
+
+- **caps on**: the defaults;
+- **caps off**: main before the change: the whole ``memory.budget_tokens`` at turn 1, a quarter of
+  it at a later turn, no standing block.
+
+Each question is asked twice, in new sessions: as the session's first turn, and as its second
+turn after an opener ("Hey!" / "嗨！"), where what counts is everything the session has shown by then
+(the opener's memories stay in the prompt). The texts scored are the memory lines the prompt shows
+and the standing block's episodes; answer-token recall as in perf/eval/locomo.py.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from xaiclient import Client
+
+from testkit import DaemonProcess
+from xaid.memory import standing
+
+from ..kit import Row, Section, median, progress, ratio, running
+from . import locomo
+from . import locomo_score as score
+
+SHARED_LOCOMO = Path("/work/shared/data/locomo10.json")
+CONDITIONS: dict[str, dict[str, str]] = {
+    "caps on": {},
+    "caps 128": {"XAID_MEMORY_FIRST_TURN_TOKENS": "128", "XAID_MEMORY_LATER_TURN_TOKENS": "128"},
+    "caps off": {
+        "XAID_MEMORY_FIRST_TURN_TOKENS": "0",
+        "XAID_MEMORY_LATER_TURN_TOKENS": "0",
+        "XAID_MEMORY_STANDING_TOKENS": "0",
+    },
+}
+BASE_ENV = {"XAID_LLM_PROVIDER": "scripted", "XAID_SERVER_MAX_OPEN_SESSIONS": "100000"}
+DAY_MS = 24 * 3_600_000
+OPENER = {"en": "Hey!", "zh": "嗨！"}
+
+
+def _standing_lines(system_prompt: str) -> list[str]:
+    if standing.HEADER not in system_prompt:
+        return []
+    tail = system_prompt.split(standing.HEADER, 1)[1]
+    return [line for line in tail.splitlines() if line.startswith("- [")]
+
+
+def _shown(result: dict[str, Any]) -> list[str]:
+    context = result["context"]
+    return [m["text"] for m in context["memories_new"]] + _standing_lines(context["system_prompt"])
+
+
+def _ask(c: Client, agent: str, question: dict[str, Any], ts: int) -> tuple[float, float, int]:
+    """(recall at turn 1, recall by turn 2, prompt tokens read at turn 1 besides the head)."""
+    text = str(question["question"])
+    lang = "zh" if question.get("lang") == "zh" else "en"
+    sid = c.session_open(agent, ts=ts)["session_id"]
+    first = c.session_send(sid, text, ts=ts, explain=True).finish()
+    sid2 = c.session_open(agent, ts=ts)["session_id"]
+    opener = c.session_send(sid2, OPENER[lang], ts=ts, explain=True).finish()
+    second = c.session_send(sid2, text, ts=ts + 60_000, explain=True).finish()
+    one = score.answer_recall(question["answer"], _shown(first)) or 0.0
+    two = score.answer_recall(question["answer"], _shown(opener) + _shown(second)) or 0.0
+    return one, two, sum(len(m["text"]) for m in first["context"]["memories_new"])
+
+
+def _run_set(
+    path: Path, samples: int, per_sample: int, env: dict[str, str]
+) -> tuple[list[float], list[float], list[int]]:
+    ones: list[float] = []
+    twos: list[float] = []
+    chars: list[int] = []
+    with tempfile.TemporaryDirectory(prefix="xaid-perf-turn-recall-") as tmp:
+        daemon = DaemonProcess(Path(tmp), {**BASE_ENV, **env})
+        with running(daemon.start()) as d, d.client(timeout=1800) as c:
+            for n, sample in enumerate(locomo.load(path)[:samples]):
+                agent = locomo.agent_id(n, sample)
+                c.agent_create(agent, name="Mia", config={"max_tokens": 4})
+                locomo.ingest(c, agent, sample)
+                asked = [q for q in sample.qa if "answer" in q and q.get("category") != 5]
+                for q in asked[:per_sample]:
+                    one, two, used = _ask(c, agent, q, sample.end_ms + DAY_MS)
+                    ones.append(one)
+                    twos.append(two)
+                    chars.append(used)
+    return ones, twos, chars
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def run(quick: bool) -> Section:
+    sets = {
+        "companion": (locomo.COMPANION, 2 if quick else 10, 5 if quick else 12),
+        "LoCoMo": (
+            Path(os.environ.get("XAID_PERF_LOCOMO", str(SHARED_LOCOMO))),
+            1 if quick else 2,
+            10 if quick else 40,
+        ),
+    }
+    rows: list[Row] = []
+    notes: list[str] = []
+    for name, (path, samples, per_sample) in sets.items():
+        got: dict[str, tuple[list[float], list[float], list[int]]] = {}
+        for condition, env in CONDITIONS.items():
+            got[condition] = _run_set(path, samples, per_sample, env)
+            progress(
+                f"turn recall {name} {condition}: turn 1 {_mean(got[condition][0]):.3f}, "
+                f"turn 2 {_mean(got[condition][1]):.3f} over {len(got[condition][0])} questions"
+            )
+        on, off, mid = got["caps on"], got["caps off"], got["caps 128"]
+        pairs: tuple[tuple[str, list[float], list[float], list[float]], ...] = (
+            ("turn 1", on[0], off[0], mid[0]),
+            ("by turn 2", on[1], off[1], mid[1]),
+        )
+        for turn, mine, theirs, wider in pairs:
+            rows.append(
+                Row(
+                    f"{name}: answer-token recall of what the prompt shows, {turn}, caps on",
+                    100 * _mean(mine),
+                    "%",
+                    None,
+                    ratio(_mean(mine), _mean(theirs)),
+                    "caps off",
+                    note=f"caps off {100 * _mean(theirs):.1f} %; caps 128 (first and later turn) "
+                    f"{100 * _mean(wider):.1f} %; {len(mine)} questions",
+                )
+            )
+        notes.append(
+            f"{name} ({path.name}, {samples} samples, up to {per_sample} questions each, adversarial "
+            f"ones left out): characters of memory lines shown at turn 1, median caps on "
+            f"{median([float(x) for x in on[2]]):.0f}, caps 128 {median([float(x) for x in mid[2]]):.0f}, "
+            f"caps off {median([float(x) for x in off[2]]):.0f}."
+        )
+    notes.insert(
+        0,
+        "Scripted provider (the context is scored, not a reply); each sample ingested and consolidated "
+        "as in perf/eval/locomo.py, questions asked one day after its last turn, each in two new "
+        "sessions (as turn 1; as turn 2 after an opener). Texts scored: the memory lines shown "
+        "(`explain.memories_new`) and the standing block's episodes in the head. caps on = defaults "
+        "(memory.first_turn_tokens, later_turn_tokens, standing_tokens); caps 128 = both caps 128 with the "
+        "standing block; caps off = 0, 0, 0 (main).",
+    )
+    return Section(
+        "Turn-level recall: what a session's turns show of memory, first-token caps on vs off",
+        rows,
+        notes,
+    )

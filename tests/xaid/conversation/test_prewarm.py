@@ -1,0 +1,202 @@
+"""What a session's turns read after the head, and the head the daemon hands over to be read ahead.
+
+The scripted provider stands in for the model (llama.cpp and its KV cache): the daemon, its
+database and its prompt assembly are real, and the test counts the tokens of the messages a real
+model would have to read before its first word (xaid.text.tokens, the count the caps use): at a
+session's first turn everything after the head (which the runner read ahead of time), at a later
+turn everything after what the previous turn's prompt already held.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from testkit import DaemonProcess
+from testkit.inproc import InProcessDaemon
+from xaid.memory import standing
+from xaid.memory.retrieve import HEADERS, SHORT_HEADERS
+from xaid.providers.base import ChatMessage, Completion, GenerateRequest
+from xaid.providers.head_cache import agent_dir_name
+from xaid.providers.scripted import ScriptedProvider
+from xaid.text import tokens
+
+T0 = 1_764_579_600_000  # a morning, 09:00 UTC
+MINUTE = 60_000
+DAY = 24 * 60 * MINUTE
+CAP = 64  # memory.first_turn_tokens and later_turn_tokens as the test sets them
+
+HISTORY = [
+    ("user", "My sister Lin is getting married in June and I still have no idea what to give her."),
+    ("assistant", "A wedding! Does she like anything in particular, books or cooking?"),
+    ("user", "She loves old film cameras and hiking in the mountains near Hangzhou."),
+    ("user", "我最近项目搞崩了，客户周四要开会，压力好大。"),
+    ("assistant", "听起来真的很累，周四的会你准备得怎么样了？"),
+    ("user", "预算的幻灯片还没做完，老板又加了任务。"),
+    ("user", "Also my cat Mochi has been sick, the vet said it's a kidney thing."),
+    ("user", "我妹妹林的婚礼在六月，我想送她一台旧胶片相机。"),
+    ("user", "The client meeting moved to Friday, at least I get one more day for the slides."),
+    ("user", "周末想去海边游泳，不过天气预报说会下雨。"),
+]
+FIRST = {
+    "en": "Morning! What should I get Lin for the wedding, the camera or hiking gear?",
+    "zh": "早。林的婚礼礼物我还没想好，相机还是登山装备？",
+}
+SECOND = {
+    "en": "And the client meeting on Friday, am I ready for the budget slides?",
+    "zh": "周五客户的会，预算的幻灯片我准备好了吗？",
+}
+
+
+def _memory_blocks(request: GenerateRequest) -> list[str]:
+    heads = (*HEADERS.values(), *SHORT_HEADERS.values())
+    return [
+        m.content
+        for m in request.messages[1:]
+        if m.role == "system" and m.content.startswith(heads)
+    ]
+
+
+def _cost(messages: tuple[ChatMessage, ...] | list[ChatMessage]) -> int:
+    return sum(tokens.count(m.content) + 4 for m in messages)  # + the template's tokens of each
+
+
+def _read_after(previous: GenerateRequest, now: GenerateRequest) -> list[ChatMessage]:
+    """The messages of ``now`` after the longest run of whole messages it shares with ``previous``."""
+    same = 0
+    for a, b in zip(previous.messages, now.messages, strict=False):
+        if a != b:
+            break
+        same += 1
+    return list(now.messages[same:])
+
+
+def _session(
+    tmp: Path, monkeypatch: pytest.MonkeyPatch, lang: str, env: dict[str, str]
+) -> tuple[list[GenerateRequest], list[tuple[str, str]]]:
+    requests: list[GenerateRequest] = []
+    prewarmed: list[tuple[str, str]] = []
+    real = ScriptedProvider.generate
+
+    def generate(self: ScriptedProvider, request: GenerateRequest, emit: Any, c: Any) -> Completion:
+        requests.append(request)
+        return real(self, request, emit, c)
+
+    def prewarm(self: ScriptedProvider, agent_id: str, head: str) -> None:
+        prewarmed.append((agent_id, head))
+
+    monkeypatch.setattr(ScriptedProvider, "generate", generate)
+    monkeypatch.setattr(ScriptedProvider, "prewarm", prewarm)
+    monkeypatch.setattr(ScriptedProvider, "reads_ahead", True)
+    with InProcessDaemon(tmp, env=env) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia", persona_init="Warm, curious, a little teasing.")
+        for day in (3, 2):
+            sid = c.session_open("mia", ts=T0 - day * DAY)["session_id"]
+            start = T0 - day * DAY
+            c.session_ingest(
+                sid,
+                [
+                    {"role": role, "text": text, "ts": start + i * MINUTE}
+                    for i, (role, text) in enumerate(HISTORY)
+                ],
+            )
+            c.session_close(sid, ts=start + len(HISTORY) * MINUTE, wait=True)
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        c.session_send(sid, FIRST[lang], ts=T0).finish()
+        c.session_send(sid, SECOND[lang], ts=T0 + MINUTE).finish()
+    return requests, prewarmed
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_turn_reads_only_a_capped_slot_after_the_prewarmed_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    env = {"XAID_MEMORY_FIRST_TURN_TOKENS": str(CAP), "XAID_MEMORY_LATER_TURN_TOKENS": str(CAP)}
+    requests, prewarmed = _session(tmp_path / "on", monkeypatch, lang, env)
+    first, second = requests[-2:]
+    head = first.messages[0].content
+    # the head handed over after the last consolidation is the first turn's, byte for byte
+    assert prewarmed and prewarmed[-1] == ("mia", head)
+    assert head.startswith("You are Mia") and standing.NOTE in head
+    # the newest episode, dated, within memory.standing_tokens (160: one of these long summaries)
+    kept = head[head.index(standing.NOTE) :]
+    assert standing.HEADER in kept and kept.count("\n- [") >= 1 and tokens.count(kept) <= 160
+    # turn 1 reads the capped slot, the directive and the message: the slot is there, and small
+    blocks = _memory_blocks(first)
+    assert blocks and all(tokens.count(b) <= CAP for b in blocks), blocks
+    assert all(b.startswith(tuple(SHORT_HEADERS.values())) for b in blocks)
+    user = tokens.count(FIRST[lang])
+    directive = tokens.count(first.messages[-2].content)
+    assert _cost(first.messages[1:]) <= CAP + directive + user + 3 * 4
+    # turn 2 reads what turn 1 did not hold: the last exchange, its own slot, directive, message
+    new = _read_after(first, second)
+    assert new[0].role == "user" and new[0].content == FIRST[lang]  # turn 1's prompt held the rest
+    assert all(tokens.count(b) <= CAP for b in _memory_blocks(second))
+    reply = tokens.count(second.messages[len(second.messages) - len(new) + 1].content)
+    bound = tokens.count(FIRST[lang]) + reply + CAP + tokens.count(second.messages[-2].content)
+    assert _cost(new) <= bound + tokens.count(SECOND[lang]) + 5 * 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_without_the_caps_the_first_turn_reads_the_whole_memory_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The same history with the caps and the standing block off (what main did): turn 1 reads a
+    memory block far beyond the slot, so the test above could fail."""
+    env = {"XAID_MEMORY_FIRST_TURN_TOKENS": "0", "XAID_MEMORY_STANDING_TOKENS": "0"}
+    requests, _ = _session(tmp_path / "off", monkeypatch, lang, env)
+    blocks = _memory_blocks(requests[-2])
+    assert blocks and sum(tokens.count(b) for b in blocks) > 2 * CAP
+    assert standing.NOTE not in requests[-2].messages[0].content
+
+
+# --- through the real runner (SmolLM2-135M) ----------------------------------------------------
+
+LLM_ENV = {
+    "XAID_LLM_PROVIDER": "llama_cpp",
+    "XAID_LLM_MODEL": "smollm2-135m",
+    "XAID_LLM_N_CTX": "2048",
+    "XAID_LLM_SEED": "7",
+    "OMP_WAIT_POLICY": "PASSIVE",
+}
+
+
+def _head_files(proc: DaemonProcess, agent_id: str) -> list[Path]:
+    return sorted((proc.state_dir / "head_cache" / agent_dir_name(agent_id)).glob("*"))
+
+
+@pytest.mark.llm
+@pytest.mark.parametrize(
+    ("said", "forget"),
+    [
+        ("My sister Lin is getting married in June; I'm buying her a film camera.", "Lin"),
+        ("我妹妹林六月结婚，我打算送她一台胶片相机。", "胶片相机"),
+    ],
+)
+def test_a_head_prewarmed_after_a_consolidation_goes_with_a_forget(
+    tmp_path: Path, said: str, forget: str
+) -> None:
+    """The session's episode is in the standing block of the head the runner reads once the session
+    is consolidated, with no turn after it; forgetting what it holds removes the file at once, and
+    nothing writes it back."""
+    proc = DaemonProcess(tmp_path / "d", env=LLM_ENV)
+    with proc, proc.client(timeout=300) as c:
+        deadline = time.monotonic() + 120
+        while c.status()["model"]["state"] != "ready":
+            assert time.monotonic() < deadline, c.status()["model"]
+            time.sleep(0.05)
+        c.agent_create("mia", name="Mia", config={"max_tokens": 4})
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        c.session_ingest(sid, [{"role": "user", "text": said, "ts": T0}])
+        c.session_close(sid, ts=T0 + MINUTE, wait=True)
+        deadline = time.monotonic() + 120
+        while not [f for f in _head_files(proc, "mia") if f.suffix == ".kv"]:
+            assert time.monotonic() < deadline, "the runner never wrote the prewarmed head"
+            time.sleep(0.05)
+        assert c.memory_forget("mia", query=forget)["deleted"] >= 1
+        assert _head_files(proc, "mia") == []
+        time.sleep(1.0)  # whatever the runner still held for the agent is dropped by now ...
+        assert _head_files(proc, "mia") == []  # ... and written nowhere
