@@ -319,13 +319,15 @@ class MemoryConfig:
         400, "Most tokens of memories injected into one turn's prompt, in the model's tokens."
     )
     first_turn_tokens: int = doc(
-        64,
+        0,
         "Most tokens of query-specific memories a session's first turn reads after the cached head "
         "(0: up to budget_tokens): every token there is read before the first word (~70 tokens/s for "
-        "the 1.5B on 2 cores); what stays the same for every query is in the head's standing block.",
+        "the 1.5B on 2 cores); what stays the same for every query is in the head's standing block. "
+        "Off by default: a cap of 64 halved what turn 1 recalls (perf/RESULTS.md, turn_recall); "
+        "set it where the first word matters more than recall (a Pi).",
     )
     later_turn_tokens: int = doc(
-        64,
+        0,
         "Most tokens of memories new to the session that a later turn adds (0: a quarter of "
         "budget_tokens): what the turn reads besides the new message and the directive.",
     )

@@ -120,6 +120,14 @@ MAIN = {
     "XAID_LLM_FLASH_ATTN": "false",
 }
 PREWARM_WAIT_S = 900
+# the "new" condition's turn caps (memory.first_turn_tokens = later_turn_tokens): XAID_PERF_TTFT_CAPS=64
+# measures the speed setting; unset, the defaults (no cap at turn 1)
+CAPS = os.environ.get("XAID_PERF_TTFT_CAPS", "")
+NEW = {"XAID_MEMORY_FIRST_TURN_TOKENS": CAPS, "XAID_MEMORY_LATER_TURN_TOKENS": CAPS} if CAPS else {}
+
+
+def _caps() -> str:
+    return f"memory.first_turn_tokens = later_turn_tokens = {CAPS}" if CAPS else "at their defaults"
 
 
 def _env(model: str, cache_mb: int, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -202,10 +210,10 @@ def _measure(
     _copy(base, new_root)
     _copy(base, off_root, heads=False)
     new = _session(
-        new_root, _env(model, 512), queries, later, f"{model} {history} new", prewarmed=True
+        new_root, _env(model, 512, NEW), queries, later, f"{model} {history} new", prewarmed=True
     )
     off = _session(
-        off_root, _env(model, 0), queries[:2], later, f"{model} {history} new, cache off"
+        off_root, _env(model, 0, NEW), queries[:2], later, f"{model} {history} new, cache off"
     )
     _copy(base, main_root)
     _session(main_root, _env(model, 512, MAIN), queries[:1], now, f"{model} {history} main warm-up")
@@ -293,8 +301,8 @@ def run(quick: bool) -> Section:
         f"history: none ('fresh') or LoCoMo sample {sample.sample_id} of {locomo_path.name} "
         f"({len(sample.turns)} turns in {len(sample.sessions)} sessions, ingested and consolidated with the "
         f"scripted provider standing in for the model). Per model and history, three conditions in the same "
-        f"run: new (the defaults: the standing block in the head, memory.first_turn_tokens and "
-        f"later_turn_tokens, flash attention): a daemon starts on the written agent, its runner reads the "
+        f"run: new (the standing block in the head, flash attention, turn caps "
+        f"{_caps()}): a daemon starts on the written agent, its runner reads the "
         f"head ahead (prewarm; waited for), then {turns} turns of a new session; new with "
         f"llm.head_cache_mb = 0: turns 1-2; main's way ({', '.join(f'{k}={v}' for k, v in MAIN.items())}): "
         f"a warm-up daemon runs one turn (it writes the head), then a new daemon runs the {turns} turns. English "
