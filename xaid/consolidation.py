@@ -200,17 +200,18 @@ class Consolidation:
                 [v for v in vectors if v is not None]
             )
         bank = self._prototypes
-        texts = [meaning.session_text([m.text for m in said]), *(m.text for m in said)]
+        lines = [m.text for m in said]
+        texts = [meaning.session_text(lines), learned.tail(lines), *lines]
         vectors = await self.embeddings.embed_readable(texts)
-        if vectors[0] is None:
+        whole, last = vectors[0], vectors[1]
+        if whole is None or last is None:
             return None
         losses = frozenset(
             m.message_id
-            for m, v in zip(said, vectors[1:], strict=True)
+            for m, v in zip(said, vectors[2:], strict=True)
             if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
         )
-        own = learned.own_reading([m.text for m in said])
-        felt = learned.decide(learned.default().probabilities(vectors[0], own), own)
+        own, felt = learned.read(learned.default(), lines, whole, last)
         reading = learned.carry(closing, own, felt, bool(losses))
         if reading is None:
             return _Felt(closing, losses)

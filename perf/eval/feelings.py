@@ -78,11 +78,14 @@ def before(bank: meaning.Prototypes, vector: np.ndarray, closing: MoodState) -> 
 
 
 def after(
-    model: learned.Model, vector: np.ndarray, lines: Sequence[str], closing: MoodState
+    model: learned.Model,
+    whole: np.ndarray,
+    last: np.ndarray,
+    lines: Sequence[str],
+    closing: MoodState,
 ) -> Reading | None:
     """What consolidation stores now (xaid/consolidation.py's ``_felt``)."""
-    own = learned.own_reading(lines)
-    felt = learned.decide(model.probabilities(vector, own), own)
+    own, felt = learned.read(model, lines, whole, last)
     return learned.carry(closing, own, felt, loss=False)
 
 
@@ -101,14 +104,15 @@ def play(
     items: Sequence[dict[str, Any]], embed: Embed, bank: meaning.Prototypes, model: learned.Model
 ) -> tuple[Counter[str], list[str]]:
     vectors = embed([meaning.session_text(i["lines"]) for i in items])
+    tails = embed([learned.tail(i["lines"]) for i in items])
     tally: Counter[str] = Counter()
     misses: list[str] = []
-    for item, vector in zip(items, vectors, strict=True):
+    for item, vector, last in zip(items, vectors, tails, strict=True):
         closing, at = evening(item["lines"])
         stored = {
             "rules": None,
             "before": before(bank, vector, closing),
-            "after": after(model, vector, item["lines"], closing),
+            "after": after(model, vector, last, item["lines"], closing),
         }
         lang = item["lang"]
         tally[f"{lang}:n"] += 1

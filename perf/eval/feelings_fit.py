@@ -5,11 +5,12 @@ perf/scenarios/feelings_dev3.json, all of feelings_dev.json and feelings_dev2.js
 sets), and the feeling prototypes of xaid/mood/meaning.py as one-line sessions; never the test half
 of feelings_dev3.json (what ``python -m perf feelings`` reports on) and never a held-out set.
 
-The model is a softmax regression over the session's vector (USE-multilingual-v3, the daemon's
-default) standardised by the training set, plus the rules' own reading of the session times a
-gain. The L2 strength and the gain are chosen by five-fold cross-validation on the training rows
-alone; then the model is fitted on all of them. Plain gradient descent in numpy: ~400 rows of 515
-features fit in a second, and the daemon needs numpy only to read the weights.
+The model is a softmax regression over the session's vector and its tail's (``learned.tail``: what
+follows the last "but"/但是, else the last sentence), USE-multilingual-v3 (the daemon's default),
+standardised by the training set, plus the rules' own reading of the session (valence, confidence)
+times a gain. The L2 strength and the gain are chosen by five-fold cross-validation on the training
+rows alone; then the model is fitted on all of them. Plain gradient descent in numpy: ~370 rows of
+1,026 features fit in a few seconds, and the daemon needs numpy only to read the weights.
 """
 
 from __future__ import annotations
@@ -77,13 +78,24 @@ def design(
     mean: np.ndarray,
     scale: np.ndarray,
 ) -> np.ndarray:
+    """``vectors`` holds each row's session vector and tail vector side by side."""
+    half = vectors.shape[1] // 2
     return np.stack(
-        [learned.features(v, o, mean, scale, gain) for v, o in zip(vectors, owns, strict=True)]
+        [
+            learned.features(v[:half], v[half:], o, mean, scale, gain)
+            for v, o in zip(vectors, owns, strict=True)
+        ]
     )
 
 
 def standardiser(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    units = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    half = vectors.shape[1] // 2
+    units = np.hstack(
+        [
+            part / np.linalg.norm(part, axis=1, keepdims=True)
+            for part in (vectors[:, :half], vectors[:, half:])
+        ]
+    )
     return units.mean(axis=0), units.std(axis=0) + 1e-6
 
 
@@ -105,8 +117,9 @@ def cross_validated(
         test = order[fold::FOLDS]
         train = np.setdiff1d(order, test)
         model = fit(vectors[train], [owns[i] for i in train], y[train], l2, gain)
+        half = vectors.shape[1] // 2
         for i in test:
-            p = model.probabilities(vectors[i], owns[i])
+            p = model.probabilities(vectors[i, :half], vectors[i, half:], owns[i])
             hits += learned.LABELS.index(max(p, key=lambda k: p[k])) == y[i]
     return hits / len(y)
 
@@ -119,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = training_rows()
     embedder = UseEmbedder()
-    vectors = np.asarray(
-        embedder.embed([meaning.session_text(r.lines) for r in rows]), dtype=np.float64
-    )
+    wholes = embedder.embed([meaning.session_text(r.lines) for r in rows])
+    tails = embedder.embed([learned.tail(r.lines) for r in rows])
+    vectors = np.hstack([np.asarray(wholes), np.asarray(tails)]).astype(np.float64)
     owns = [learned.own_reading(r.lines) for r in rows]
     y = np.array([r.label for r in rows])
     scores = {

@@ -27,6 +27,7 @@ perf/scenarios/feelings_dev3.json, which the fit never sees.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,22 +35,60 @@ from pathlib import Path
 import numpy as np
 
 from .classifier import BASELINE_AROUSAL, Reading, RuleClassifier
-from .meaning import CARRIED, CONFIDENCE, INTENSITY, LOSS_LASTING, READ_VALENCE, Label, band
+from .meaning import (
+    CARRIED,
+    CONFIDENCE,
+    INTENSITY,
+    LOSS_LASTING,
+    READ_VALENCE,
+    Label,
+    band,
+    session_text,
+)
 from .state import MoodParams, MoodState, merge, neutral
 
 MODEL_PATH = Path(__file__).with_name("feelings_model.npz")
 LABELS: tuple[Label, ...] = ("low", "neutral", "good")
 RULES_FIRST = 0.5  # a rule reading this strong stands...
 OVERRULE = 0.9  # ...unless the model gives the other sign at least this probability
-SURE = 0.5  # below RULES_FIRST, the model decides when its label has at least this probability
+TURN_SURE = 0.7  # what follows a turn decides when the model reads it alone this surely
+SURE = 0.4  # below RULES_FIRST, the model decides when its label has at least this probability
 # Tiredness said in the evening is still there the next morning (a friend who heard "running on
 # empty" asks how you slept): a session whose own words read at least FATIGUE_CARRY of fatigue
 # stores a reading of at least FATIGUE_READ, which fades below "tired" within two days.
 FATIGUE_CARRY = 0.3
 FATIGUE_READ = 0.55
+# Where two feelings meet, the one after the turn is the point ("exhausted but we shipped it",
+# "赔偿给得不错，但心里还是空落落的"); without a turn, the last sentence is what the day ended on.
+_TURN = re.compile(
+    # Chinese turns only where a clause starts: 不过 is also inside 喘不过气, 但 inside 不但
+    r"\b(?:but|though|however)\b|(?:^|(?<=[，,。；;！!？?\s]))(?:但是|但|可是|不过|然而)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？…])\s*")
 _RULES = RuleClassifier()
 _T0 = 0  # own_reading's clock: only the minute between lines matters
 _MINUTE = 60_000
+
+
+_STRIP = " ,，.。!！?？"
+
+
+def turned(lines: Sequence[str]) -> str | None:
+    """What follows the session's last turn ("but", 但是, 不过…), or None without one."""
+    parts = _TURN.split(session_text(lines))
+    after = parts[-1].strip(_STRIP)
+    return after if len(parts) > 1 and after else None
+
+
+def tail(lines: Sequence[str]) -> str:
+    """The session's last word on how it felt: what follows its last turn, else its last
+    sentence (the whole session when it is one sentence)."""
+    after = turned(lines)
+    if after is not None:
+        return after
+    sentences = [s for line in lines for s in _SENTENCE_END.split(line.strip()) if s.strip()]
+    return sentences[-1].strip() if sentences else session_text(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +112,13 @@ def own_reading(lines: Sequence[str]) -> Own:
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """The fitted weights: features are the standardised unit vector and ``rule_gain`` times the
-    own reading; one logistic (softmax) row per label in ``LABELS`` order."""
+    """The fitted weights: features are the session's and its tail's unit vectors, standardised,
+    and ``rule_gain`` times the own reading; one softmax row per label in ``LABELS`` order."""
 
-    mean: np.ndarray  # (dims,)
-    scale: np.ndarray  # (dims,)
+    mean: np.ndarray  # (2 * dims,)
+    scale: np.ndarray  # (2 * dims,)
     rule_gain: float
-    weights: np.ndarray  # (labels, dims + 3)
+    weights: np.ndarray  # (labels, 2 * dims + 3)
     bias: np.ndarray  # (labels,)
 
     @classmethod
@@ -109,22 +148,34 @@ class Model:
             about=np.array(about),
         )
 
-    def probabilities(self, vector: np.ndarray, own: Own) -> dict[Label, float]:
-        x = features(vector, own, self.mean, self.scale, self.rule_gain)
+    def probabilities(self, whole: np.ndarray, last: np.ndarray, own: Own) -> dict[Label, float]:
+        """Low, neutral and good for a session: ``whole`` is its vector (``session_text``),
+        ``last`` the vector of its ``tail``."""
+        x = features(whole, last, own, self.mean, self.scale, self.rule_gain)
         z = self.weights @ x + self.bias
         p = np.exp(z - z.max())
         p /= p.sum()
         return {label: float(p[i]) for i, label in enumerate(LABELS)}
 
 
-def features(
-    vector: np.ndarray, own: Own, mean: np.ndarray, scale: np.ndarray, rule_gain: float
-) -> np.ndarray:
-    """What the model reads: the session's unit vector standardised, then the own reading."""
+def _unit(vector: np.ndarray) -> np.ndarray:
     v = np.asarray(vector, dtype=np.float64)
     norm = float(np.linalg.norm(v))
-    v = v / norm if norm > 0 else v
-    rules = rule_gain * np.array([own.valence, own.fatigue, own.confidence])
+    return v / norm if norm > 0 else v
+
+
+def features(
+    whole: np.ndarray,
+    last: np.ndarray,
+    own: Own,
+    mean: np.ndarray,
+    scale: np.ndarray,
+    rule_gain: float,
+) -> np.ndarray:
+    """What the model reads: the session's and its tail's unit vectors standardised, then the
+    rules' own reading."""
+    v = np.concatenate([_unit(whole), _unit(last)])
+    rules = rule_gain * np.array([own.valence, own.confidence])
     return np.concatenate([(v - mean) / scale, rules])
 
 
@@ -134,15 +185,32 @@ def default() -> Model:
     return Model.load()
 
 
-def decide(p: dict[Label, float], own: Own) -> Label:
+def decide(p: dict[Label, float], own: Own, after_turn: dict[Label, float] | None = None) -> Label:
     """The feeling the session carries: a strong rule reading unless the model all but rules it
-    out; else the model's label when it is sure; else what the rules read."""
+    out; else, after a turn ("exhausted but we shipped it"), what follows it when the model reads
+    that part alone as clearly low or good (``after_turn``: its probabilities as a session of its
+    own); else the model's label when it is sure; else what the rules read."""
     ruled = band(own.valence) if own.confidence > 0 else "neutral"
     if abs(own.valence) >= RULES_FIRST and own.confidence > 0:
         other: Label = "good" if own.valence < 0 else "low"
         return other if p[other] >= OVERRULE else ruled
+    if after_turn is not None:
+        point = max(LABELS, key=lambda k: after_turn[k])
+        if point != "neutral" and after_turn[point] >= TURN_SURE:
+            return point
     label = max(LABELS, key=lambda k: p[k])
     return label if p[label] >= SURE else ruled
+
+
+def read(
+    model: Model, lines: Sequence[str], whole: np.ndarray, last: np.ndarray
+) -> tuple[Own, Label]:
+    """The session's own rule reading and the feeling it carries: ``whole`` is the vector of
+    ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is one)."""
+    own = own_reading(lines)
+    after = turned(lines)
+    after_turn = model.probabilities(last, last, own_reading([after])) if after else None
+    return own, decide(model.probabilities(whole, last, own), own, after_turn)
 
 
 def carry(closing: MoodState, own: Own, felt: Label, loss: bool) -> Reading | None:
