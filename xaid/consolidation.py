@@ -211,7 +211,7 @@ class Consolidation:
             for m, v in zip(said, vectors[2:], strict=True)
             if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
         )
-        own, felt = learned.read(learned.default(), lines, whole, last)
+        own, felt = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
         reading = learned.carry(closing, own, felt, bool(losses))
         if reading is None:
             return _Felt(closing, losses)

@@ -81,11 +81,12 @@ def after(
     model: learned.Model,
     whole: np.ndarray,
     last: np.ndarray,
+    nearest: meaning.Felt,
     lines: Sequence[str],
     closing: MoodState,
 ) -> Reading | None:
     """What consolidation stores now (xaid/consolidation.py's ``_felt``)."""
-    own, felt = learned.read(model, lines, whole, last)
+    own, felt = learned.read(model, lines, whole, last, nearest)
     return learned.carry(closing, own, felt, loss=False)
 
 
@@ -112,7 +113,7 @@ def play(
         stored = {
             "rules": None,
             "before": before(bank, vector, closing),
-            "after": after(model, vector, last, item["lines"], closing),
+            "after": after(model, vector, last, bank.feel(vector), item["lines"], closing),
         }
         lang = item["lang"]
         tally[f"{lang}:n"] += 1

@@ -41,6 +41,7 @@ from .meaning import (
     INTENSITY,
     LOSS_LASTING,
     READ_VALENCE,
+    Felt,
     Label,
     band,
     session_text,
@@ -52,6 +53,8 @@ LABELS: tuple[Label, ...] = ("low", "neutral", "good")
 RULES_FIRST = 0.5  # a rule reading this strong stands...
 OVERRULE = 0.9  # ...unless the model gives the other sign at least this probability
 TURN_SURE = 0.7  # what follows a turn decides when the model reads it alone this surely
+SECOND_OPINION = 0.6  # below this, the model is unsure and the prototypes may decide...
+NEAREST_CLEAR = 0.08  # ...when their feeling leads the plain lines by this much
 SURE = 0.4  # below RULES_FIRST, the model decides when its label has at least this probability
 # Tiredness said in the evening is still there the next morning (a friend who heard "running on
 # empty" asks how you slept): a session whose own words read at least FATIGUE_CARRY of fatigue
@@ -185,11 +188,21 @@ def default() -> Model:
     return Model.load()
 
 
-def decide(p: dict[Label, float], own: Own, after_turn: dict[Label, float] | None = None) -> Label:
-    """The feeling the session carries: a strong rule reading unless the model all but rules it
-    out; else, after a turn ("exhausted but we shipped it"), what follows it when the model reads
-    that part alone as clearly low or good (``after_turn``: its probabilities as a session of its
-    own); else the model's label when it is sure; else what the rules read."""
+def decide(
+    p: dict[Label, float],
+    own: Own,
+    after_turn: dict[Label, float] | None = None,
+    nearest: Felt | None = None,
+) -> Label:
+    """The feeling the session carries, in this order:
+
+    1. a strong rule reading, unless the model all but rules it out (sarcasm, tears of joy);
+    2. after a turn ("exhausted but we shipped it"), what follows it when the model reads that part
+       alone as clearly low or good (``after_turn``: its probabilities as a session of its own);
+    3. the model's label when it is sure (``SECOND_OPINION``);
+    4. else the prototypes' (``nearest``, meaning.Prototypes.feel) when they read a feeling
+       clearly (``NEAREST_CLEAR``): the two readers err on different sessions;
+    5. else the model's label when it leads with ``SURE``; else what the rules read."""
     ruled = band(own.valence) if own.confidence > 0 else "neutral"
     if abs(own.valence) >= RULES_FIRST and own.confidence > 0:
         other: Label = "good" if own.valence < 0 else "low"
@@ -199,18 +212,27 @@ def decide(p: dict[Label, float], own: Own, after_turn: dict[Label, float] | Non
         if point != "neutral" and after_turn[point] >= TURN_SURE:
             return point
     label = max(LABELS, key=lambda k: p[k])
+    if p[label] >= SECOND_OPINION:
+        return label
+    if nearest is not None and nearest.label != "neutral" and nearest.margin >= NEAREST_CLEAR:
+        return nearest.label
     return label if p[label] >= SURE else ruled
 
 
 def read(
-    model: Model, lines: Sequence[str], whole: np.ndarray, last: np.ndarray
+    model: Model,
+    lines: Sequence[str],
+    whole: np.ndarray,
+    last: np.ndarray,
+    nearest: Felt | None = None,
 ) -> tuple[Own, Label]:
     """The session's own rule reading and the feeling it carries: ``whole`` is the vector of
-    ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is one)."""
+    ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is one),
+    ``nearest`` the prototypes' reading of ``whole``."""
     own = own_reading(lines)
     after = turned(lines)
     after_turn = model.probabilities(last, last, own_reading([after])) if after else None
-    return own, decide(model.probabilities(whole, last, own), own, after_turn)
+    return own, decide(model.probabilities(whole, last, own), own, after_turn, nearest)
 
 
 def carry(closing: MoodState, own: Own, felt: Label, loss: bool) -> Reading | None:
