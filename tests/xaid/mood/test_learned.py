@@ -35,7 +35,7 @@ def bank(embedder: UseEmbedder) -> meaning.Prototypes:
 
 def felt(
     embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]
-) -> tuple[learned.Own, str]:
+) -> tuple[learned.Own, meaning.Label]:
     """What consolidation reads (xaid/consolidation.py's ``_felt``)."""
     whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
     return learned.read(learned.default(), lines, whole, last, bank.feel(whole))
