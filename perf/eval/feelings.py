@@ -172,6 +172,9 @@ def run(quick: bool) -> Section:
         "fatigue band is tired or exhausted. rules = no reading at consolidation; before = the prototypes "
         "(main at 3b05f48); after = the learned model (xaid/mood/learned.py, fitted by "
         "perf/eval/feelings_fit.py on the train halves and the older dev sets).",
+        "The weights never saw the test half, but it was looked at while choosing between designs (the "
+        "tail after a turn, the prototypes' second opinion at 0.6 / 0.08): read it as a dev figure. What "
+        "generalises is the held-out set (area understanding, heldout_feelings.json).",
     ]
     for label, items in sets:
         progress(f"feelings: {label}")
