@@ -28,8 +28,7 @@ from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
-from .mood import meaning, tracker
-from .mood.classifier import BASELINE_AROUSAL, Reading
+from .mood import learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
 from .scheduler import arm, fire
 from .settings import Settings
@@ -183,11 +182,13 @@ class Consolidation:
         closing: MoodState | None,
         ended: int,
     ) -> _Felt | None:
-        """The session read by meaning (mood/meaning.py): the feeling it carries to the next day and
-        the user's messages that tell of a loss. Where meaning reads a feeling the rules did not
-        (a layoff said as "被优化了", "not my best week"), it is stored as a reading at the session's
-        last word, so tomorrow's tone carries it; not when a newer reading exists (a later session
-        already moved the mood). None without mood, or with an embedder whose cuts were not measured."""
+        """The session read by meaning: the feeling it carries to the next day (mood/learned.py, a
+        model over the session's vector and the rules' own reading) and the user's messages that
+        tell of a loss (mood/meaning.py's prototypes). Where the stored mood does not already say it
+        (a layoff said as "被优化了", "not my best week", tiredness that should last the night), a
+        reading is stored at the session's last word, so tomorrow's tone carries it; not when a
+        newer reading exists (a later session already moved the mood). None without mood, or with
+        an embedder the model was not fitted on."""
         said = [m for m in messages if m.role == "user" and m.text.strip()]
         if closing is None or not said or self.embeddings.profile.name != "use":
             return None
@@ -199,28 +200,21 @@ class Consolidation:
                 [v for v in vectors if v is not None]
             )
         bank = self._prototypes
-        texts = [meaning.session_text([m.text for m in said]), *(m.text for m in said)]
+        lines = [m.text for m in said]
+        texts = [meaning.session_text(lines), learned.tail(lines), *lines]
         vectors = await self.embeddings.embed_readable(texts)
-        if vectors[0] is None:
+        whole, last = vectors[0], vectors[1]
+        if whole is None or last is None:
             return None
         losses = frozenset(
             m.message_id
-            for m, v in zip(said, vectors[1:], strict=True)
+            for m, v in zip(said, vectors[2:], strict=True)
             if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
         )
-        felt = bank.feel(vectors[0])
-        carried = meaning.closing_valence(closing.valence, closing.confidence, felt)
-        if meaning.band(carried) == meaning.band(closing.valence):
+        own, felt = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
+        reading = learned.carry(closing, own, felt, bool(losses))
+        if reading is None:
             return _Felt(closing, losses)
-        reading = Reading(
-            valence=meaning.READ_VALENCE * (1 if carried > 0 else -1 if carried < 0 else 0),
-            arousal=max(closing.arousal, BASELINE_AROUSAL),
-            fatigue=closing.fatigue,
-            intensity=meaning.INTENSITY,
-            confidence=meaning.CONFIDENCE,
-            cues=(f"meaning:{felt.label}",),
-            lasting=meaning.LOSS_LASTING if losses else 1.0,
-        )
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None

@@ -50,3 +50,32 @@ def test_a_plain_session_carries_nothing(client: Client, line: str) -> None:
     mood = client.mood_get("mia", ts=MORNING)
     assert abs(mood["valence"]) < 0.2, mood
     assert client.stats()["memory"].get("mood_by_meaning", 0) == 0
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Exhausted but we shipped it 🚀", "team crushed it"],
+        ["累死了但是项目终于上线了！！"],
+    ],
+)
+def test_tired_but_glad_carries_both_to_the_morning(client: Client, lines: list[str]) -> None:
+    """The feeling after the turn wins (the rules alone read the exhaustion as low), and the
+    tiredness is still there the next morning (xaid/mood/learned.py: decide, carry)."""
+    evening(client, lines)
+    mood = client.mood_get("mia", ts=MORNING)
+    assert mood["valence"] > 0.02 and mood["bands"]["fatigue"] in ("tired", "exhausted"), mood
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Honestly I'm running on empty.", "Kids sick, husband away, deadline Friday."],
+        ["心累，不想说话"],
+    ],
+)
+def test_a_worn_out_evening_is_still_tired_in_the_morning(client: Client, lines: list[str]) -> None:
+    evening(client, lines)
+    mood = client.mood_get("mia", ts=MORNING)
+    assert mood["valence"] < -0.02 and mood["bands"]["fatigue"] in ("tired", "exhausted"), mood
+    assert client.stats()["memory"]["mood_by_meaning"] == 1

@@ -1,0 +1,170 @@
+"""The learned reading of a session's closing feeling (xaid.mood.learned) with the packaged weights
+and the real default embedder (USE-multilingual-v3), both languages: idiom, slang, euphemism and a
+feeling after a turn read as a friend reads them; strong rule readings are not lost (the two
+sessions that made the sentence-by-sentence pass of feel2 fail); what consolidation stores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from xaid.embed.use import UseEmbedder
+from xaid.mood import learned, meaning
+from xaid.mood.state import MoodState
+from xaid.mood.tone import bands
+
+DEMO_EN = [
+    "Home at last. I'm exhausted: the release slipped again and I was on calls until nine.",
+    "I just want to sleep. Tomorrow I have to walk my manager through the fix.",
+]
+DEMO_ZH = [
+    "终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。",
+    "只想睡觉。明天还得跟经理讲清楚修复方案。",
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> UseEmbedder:
+    return UseEmbedder()
+
+
+@pytest.fixture(scope="module")
+def bank(embedder: UseEmbedder) -> meaning.Prototypes:
+    return meaning.Prototypes.build(lambda t: np.asarray(embedder.embed(t), dtype=np.float32))
+
+
+def felt(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]
+) -> tuple[learned.Own, meaning.Label]:
+    """What consolidation reads (xaid/consolidation.py's ``_felt``)."""
+    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    return learned.read(learned.default(), lines, whole, last, bank.feel(whole))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [
+            "I'm devastated. Everything is awful, I just want to cry 😭😭"
+        ],  # tests/xaid/scheduler/test_scene.py
+        ["I just want to cry 😭😭"],
+        DEMO_EN,  # tests/client/test_cli_demo.py: the exhausted evening
+        DEMO_ZH,  # "终于到家了" is relief, but the evening is exhausted
+    ],
+)
+def test_strong_rule_readings_are_not_lost(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]
+) -> None:
+    own, label = felt(embedder, bank, lines)
+    assert label == "low", (lines, own)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expect"),
+    [
+        (["人没了，陪了我十五年的猫"], "low"),
+        (["今天被优化了，HR找我谈的话"], "low"),
+        (["破防了，他连我生日都忘了"], "low"),
+        (["emo了，一整天没人理我"], "low"),
+        (["裂开，电脑里的论文没保存"], "low"),
+        (["过了！！法考过了"], "good"),
+        (["虽然累，但是搬进新家太开心了"], "good"),
+        (["周末去超市买了菜"], "neutral"),
+        (["Not my best week, to be honest."], "low"),
+        (["The vet said it's time. We said goodbye to Max today."], "low"),
+        (["She's moving away. Glad for her, but I'll miss her terribly."], "low"),
+        (["Killed it at the pitch today, they loved it"], "good"),
+        (["Tired but so happy, my sister's wedding was perfect"], "good"),
+        (["I had pasta for lunch."], "neutral"),
+    ],
+)
+def test_a_session_reads_as_a_friend_reads_it(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str], expect: str
+) -> None:
+    assert felt(embedder, bank, lines)[1] == expect
+
+
+def test_a_turn_is_found_where_a_clause_starts() -> None:
+    assert learned.turned(["Exhausted but we shipped it 🚀"]) == "we shipped it 🚀"
+    assert (
+        learned.turned(["被裁了。", "还好赔偿给得不错，但心里还是空落落的"]) == "心里还是空落落的"
+    )
+    # 不过 inside 喘不过气, 但 inside 不但: no turn
+    assert learned.turned(["不太好，最近事情太多，喘不过气"]) is None
+    assert learned.turned(["他不但迟到了还忘了带钥匙"]) is None
+    assert learned.turned(["It was fun though"]) is None  # nothing follows
+    # without a turn, the tail is the last sentence
+    assert learned.tail(["Scan was clear. I can breathe again."]) == "I can breathe again."
+    assert learned.tail(["过了！！科目三一把过"]) == "科目三一把过"
+
+
+def p(low: float, neutral: float, good: float) -> dict[meaning.Label, float]:
+    return {"low": low, "neutral": neutral, "good": good}
+
+
+def test_the_order_of_the_readers() -> None:
+    strong_low = learned.Own(-0.7, 0.0, 0.6)
+    weak = learned.Own(-0.1, 0.0, 0.3)
+    nothing = learned.Own(0.0, 0.0, 0.0)
+    # a strong rule reading stands unless the model all but rules it out
+    assert learned.decide(p(0.1, 0.1, 0.8), strong_low) == "low"
+    assert learned.decide(p(0.02, 0.03, 0.95), strong_low) == "good"
+    # a clear feeling after a turn decides over the whole
+    assert learned.decide(p(0.7, 0.0, 0.3), weak, after_turn=p(0.1, 0.1, 0.8)) == "good"
+    assert learned.decide(p(0.7, 0.0, 0.3), weak, after_turn=p(0.3, 0.5, 0.2)) == "low"
+    # an unsure model: the prototypes decide when they read a feeling clearly
+    clear, faint = meaning.Felt("low", 0.15), meaning.Felt("low", 0.02)
+    assert learned.decide(p(0.45, 0.05, 0.5), nothing, nearest=clear) == "low"
+    assert learned.decide(p(0.45, 0.05, 0.5), nothing, nearest=faint) == "good"
+    assert learned.decide(p(0.3, 0.35, 0.35), weak, nearest=None) == "neutral"  # rules' band
+
+
+def closing(valence: float = 0.0, fatigue: float = 0.0) -> MoodState:
+    return MoodState(valence=valence, fatigue=fatigue, confidence=0.5, updated_ms=0)
+
+
+def test_what_consolidation_stores() -> None:
+    quiet = learned.Own(0.0, 0.0, 0.0)
+    # "neutral" never stores: it must not wipe an earlier day's grief
+    assert learned.carry(closing(-0.6), quiet, "neutral", loss=False) is None
+    # a feeling the mood already carries stores nothing; one it does not, stores the reading
+    assert learned.carry(closing(-0.4), quiet, "low", loss=False) is None
+    good = learned.carry(closing(-0.1), quiet, "good", loss=False)
+    assert (
+        good is not None and good.valence == meaning.READ_VALENCE and good.cues == ("meaning:good",)
+    )
+    grief = learned.carry(closing(0.0), quiet, "low", loss=True)
+    assert grief is not None and grief.lasting == meaning.LOSS_LASTING
+    # tiredness said in the evening is carried to the morning, the valence left as it was
+    tired = learned.carry(closing(-0.3, 0.35), learned.Own(-0.3, 0.4, 0.5), "low", loss=False)
+    assert tired is not None and tired.fatigue == learned.FATIGUE_READ and tired.valence == -0.3
+    assert tired.cues == ("meaning:tired",)
+
+
+def test_the_demo_evening_is_still_tired_in_the_morning(
+    embedder: UseEmbedder, bank: meaning.Prototypes
+) -> None:
+    """The daemon's arithmetic: the evening's lines, then consolidation's reading, 11 h of night."""
+    from xaid.mood.classifier import RuleClassifier
+    from xaid.mood.state import HOUR_MS, MoodParams, decay, merge, neutral
+
+    for lines in (DEMO_EN, DEMO_ZH):
+        params, state = MoodParams(), neutral(0, MoodParams())
+        for i, line in enumerate(lines):
+            state = merge(state, RuleClassifier().classify(line), (i + 1) * 60_000, params)
+        own, label = felt(embedder, bank, lines)
+        reading = learned.carry(state, own, label, loss=False)
+        if reading is not None:
+            state = merge(state, reading, len(lines) * 60_000, params)
+        morning = bands(decay(state, len(lines) * 60_000 + 11 * HOUR_MS))
+        assert morning.fatigue in ("tired", "exhausted") and morning.valence in ("low", "neutral")
+
+
+def test_the_packaged_weights_fit_the_features() -> None:
+    model = learned.default()
+    dims = model.mean.shape[0]
+    assert dims == 2 * 512 and model.weights.shape == (len(learned.LABELS), dims + 2)
+    x = learned.features(
+        np.ones(512), np.ones(512), learned.Own(0, 0, 0), model.mean, model.scale, 1.0
+    )
+    assert x.shape == (dims + 2,)

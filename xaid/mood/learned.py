@@ -1,0 +1,262 @@
+"""A session's closing feeling read by a small learned model over the embedder's vectors.
+
+Why a learned model and not more prototypes: prototypes (meaning.py) read a session by its nearest
+examples, and the multilingual embedder places a text by its topic before its feeling, so each new
+idiom, sarcasm or euphemism wanted a prototype of its own ("not the best week", "公司把我优化了"):
+a phrase list in another form. A linear model over all 512 dimensions finds the directions that
+tell a feeling apart from a topic, from every labelled session at once (the dev sets' train halves
+and the prototypes), and weighs in the rules' own reading of the same words, so a strong rule hit
+("筋疲力尽", "I just want to cry 😭😭") is part of what it learned rather than something it fights.
+
+The model is fitted by ``python -m perf.eval.feelings_fit`` (perf/eval/feelings_fit.py) and stored
+in ``feelings_model.npz`` beside this module: the features' mean and spread, the rules' gain, one
+weight row and bias per label. It was fitted on USE-multilingual-v3 vectors: the caller reads it
+only with that embedder (consolidation checks the embedder's profile). Pure: the caller embeds.
+
+- ``own_reading``: what the rules read in the session's words alone, each line merged from a
+  neutral mood as the live turns move it; not the stored mood, which carries earlier days;
+- ``Model.probabilities``: low, neutral and good for a session's vector and its own reading;
+- ``decide``: the feeling the session carries (rules that read strongly stand unless the model is
+  all but sure of the other sign: sarcasm, tears of joy); ``carry``: the reading consolidation
+  stores at the session's last word, or None when the stored mood already says it.
+
+Measured in ``python -m perf feelings`` (perf/eval/feelings.py) on the test half of
+perf/scenarios/feelings_dev3.json, which the fit never sees.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .classifier import BASELINE_AROUSAL, Reading, RuleClassifier
+from .meaning import (
+    CARRIED,
+    CONFIDENCE,
+    INTENSITY,
+    LOSS_LASTING,
+    READ_VALENCE,
+    Felt,
+    Label,
+    band,
+    session_text,
+)
+from .state import MoodParams, MoodState, merge, neutral
+
+MODEL_PATH = Path(__file__).with_name("feelings_model.npz")
+LABELS: tuple[Label, ...] = ("low", "neutral", "good")
+RULES_FIRST = 0.5  # a rule reading this strong stands...
+OVERRULE = 0.9  # ...unless the model gives the other sign at least this probability
+TURN_SURE = 0.7  # what follows a turn decides when the model reads it alone this surely
+SECOND_OPINION = 0.6  # below this, the model is unsure and the prototypes may decide...
+NEAREST_CLEAR = 0.08  # ...when their feeling leads the plain lines by this much
+SURE = 0.4  # below RULES_FIRST, the model decides when its label has at least this probability
+# Tiredness said in the evening is still there the next morning (a friend who heard "running on
+# empty" asks how you slept): a session whose own words read at least FATIGUE_CARRY of fatigue
+# stores a reading of at least FATIGUE_READ, which fades below "tired" within two days.
+FATIGUE_CARRY = 0.3
+FATIGUE_READ = 0.55
+# Where two feelings meet, the one after the turn is the point ("exhausted but we shipped it",
+# "赔偿给得不错，但心里还是空落落的"); without a turn, the last sentence is what the day ended on.
+_TURN = re.compile(
+    # Chinese turns only where a clause starts: 不过 is also inside 喘不过气, 但 inside 不但
+    r"\b(?:but|though|however)\b|(?:^|(?<=[，,。；;！!？?\s]))(?:但是|但|可是|不过|然而)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？…])\s*")
+_RULES = RuleClassifier()
+_T0 = 0  # own_reading's clock: only the minute between lines matters
+_MINUTE = 60_000
+
+
+_STRIP = " ,，.。!！?？"
+
+
+def turned(lines: Sequence[str]) -> str | None:
+    """What follows the session's last turn ("but", 但是, 不过…), or None without one."""
+    parts = _TURN.split(session_text(lines))
+    after = parts[-1].strip(_STRIP)
+    return after if len(parts) > 1 and after else None
+
+
+def tail(lines: Sequence[str]) -> str:
+    """The session's last word on how it felt: what follows its last turn, else its last
+    sentence (the whole session when it is one sentence)."""
+    after = turned(lines)
+    if after is not None:
+        return after
+    sentences = [s for line in lines for s in _SENTENCE_END.split(line.strip()) if s.strip()]
+    return sentences[-1].strip() if sentences else session_text(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Own:
+    """The rules' reading of a session's own words (valence, fatigue, confidence)."""
+
+    valence: float
+    fatigue: float
+    confidence: float
+
+
+def own_reading(lines: Sequence[str]) -> Own:
+    """Each line read by the rules and merged from a neutral mood a minute apart, as the live turns
+    move the mood: the session's own feeling, without what earlier days left."""
+    params = MoodParams()
+    state: MoodState = neutral(_T0, params)
+    for i, line in enumerate(lines):
+        state = merge(state, _RULES.classify(line), _T0 + (i + 1) * _MINUTE, params)
+    return Own(state.valence, state.fatigue, state.confidence)
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """The fitted weights: features are the session's and its tail's unit vectors, standardised,
+    and ``rule_gain`` times the own reading; one softmax row per label in ``LABELS`` order."""
+
+    mean: np.ndarray  # (2 * dims,)
+    scale: np.ndarray  # (2 * dims,)
+    rule_gain: float
+    weights: np.ndarray  # (labels, 2 * dims + 3)
+    bias: np.ndarray  # (labels,)
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> Model:
+        with np.load(path) as data:
+            labels = tuple(str(x) for x in data["labels"])
+            if labels != LABELS:
+                raise ValueError(f"{path}: labels {labels}, expected {LABELS}")
+            return cls(
+                data["mean"].astype(np.float64),
+                data["scale"].astype(np.float64),
+                float(data["rule_gain"]),
+                data["weights"].astype(np.float64),
+                data["bias"].astype(np.float64),
+            )
+
+    def save(self, path: Path, about: str) -> None:
+        """Written by the fit script; ``about`` (what it was fitted on) is kept beside the weights."""
+        np.savez_compressed(
+            path,
+            labels=np.array(LABELS),
+            mean=self.mean.astype(np.float32),
+            scale=self.scale.astype(np.float32),
+            rule_gain=np.float32(self.rule_gain),
+            weights=self.weights.astype(np.float32),
+            bias=self.bias.astype(np.float32),
+            about=np.array(about),
+        )
+
+    def probabilities(self, whole: np.ndarray, last: np.ndarray, own: Own) -> dict[Label, float]:
+        """Low, neutral and good for a session: ``whole`` is its vector (``session_text``),
+        ``last`` the vector of its ``tail``."""
+        x = features(whole, last, own, self.mean, self.scale, self.rule_gain)
+        z = self.weights @ x + self.bias
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return {label: float(p[i]) for i, label in enumerate(LABELS)}
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    v = np.asarray(vector, dtype=np.float64)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def features(
+    whole: np.ndarray,
+    last: np.ndarray,
+    own: Own,
+    mean: np.ndarray,
+    scale: np.ndarray,
+    rule_gain: float,
+) -> np.ndarray:
+    """What the model reads: the session's and its tail's unit vectors standardised, then the
+    rules' own reading."""
+    v = np.concatenate([_unit(whole), _unit(last)])
+    rules = rule_gain * np.array([own.valence, own.confidence])
+    return np.concatenate([(v - mean) / scale, rules])
+
+
+@functools.cache
+def default() -> Model:
+    """The packaged model, loaded once per process."""
+    return Model.load()
+
+
+def decide(
+    p: dict[Label, float],
+    own: Own,
+    after_turn: dict[Label, float] | None = None,
+    nearest: Felt | None = None,
+) -> Label:
+    """The feeling the session carries, in this order:
+
+    1. a strong rule reading, unless the model all but rules it out (sarcasm, tears of joy);
+    2. after a turn ("exhausted but we shipped it"), what follows it when the model reads that part
+       alone as clearly low or good (``after_turn``: its probabilities as a session of its own);
+    3. the model's label when it is sure (``SECOND_OPINION``);
+    4. else the prototypes' (``nearest``, meaning.Prototypes.feel) when they read a feeling
+       clearly (``NEAREST_CLEAR``): the two readers err on different sessions;
+    5. else the model's label when it leads with ``SURE``; else what the rules read."""
+    ruled = band(own.valence) if own.confidence > 0 else "neutral"
+    if abs(own.valence) >= RULES_FIRST and own.confidence > 0:
+        other: Label = "good" if own.valence < 0 else "low"
+        return other if p[other] >= OVERRULE else ruled
+    if after_turn is not None:
+        point = max(LABELS, key=lambda k: after_turn[k])
+        if point != "neutral" and after_turn[point] >= TURN_SURE:
+            return point
+    label = max(LABELS, key=lambda k: p[k])
+    if p[label] >= SECOND_OPINION:
+        return label
+    if nearest is not None and nearest.label != "neutral" and nearest.margin >= NEAREST_CLEAR:
+        return nearest.label
+    return label if p[label] >= SURE else ruled
+
+
+def read(
+    model: Model,
+    lines: Sequence[str],
+    whole: np.ndarray,
+    last: np.ndarray,
+    nearest: Felt | None = None,
+) -> tuple[Own, Label]:
+    """The session's own rule reading and the feeling it carries: ``whole`` is the vector of
+    ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is one),
+    ``nearest`` the prototypes' reading of ``whole``."""
+    own = own_reading(lines)
+    after = turned(lines)
+    after_turn = model.probabilities(last, last, own_reading([after])) if after else None
+    return own, decide(model.probabilities(whole, last, own), own, after_turn, nearest)
+
+
+def carry(closing: MoodState, own: Own, felt: Label, loss: bool) -> Reading | None:
+    """The reading consolidation stores at the session's last word, or None when the stored mood
+    already carries what the session says. A feeling moves the valence only where its band differs
+    from the closing mood's; "neutral" never stores (it must not wipe an earlier day's grief);
+    tiredness is carried to the morning (``FATIGUE_CARRY``)."""
+    valence = closing.valence
+    if felt != "neutral" and band(CARRIED if felt == "good" else -CARRIED) != band(closing.valence):
+        valence = READ_VALENCE if felt == "good" else -READ_VALENCE
+    fatigue = closing.fatigue
+    if own.fatigue >= FATIGUE_CARRY and closing.fatigue < FATIGUE_READ:
+        fatigue = FATIGUE_READ
+    if valence == closing.valence and fatigue == closing.fatigue:
+        return None
+    cues = [f"meaning:{'good' if valence > 0 else 'low'}"] if valence != closing.valence else []
+    if fatigue != closing.fatigue:
+        cues.append("meaning:tired")
+    return Reading(
+        valence=valence,
+        arousal=max(closing.arousal, BASELINE_AROUSAL),
+        fatigue=fatigue,
+        intensity=INTENSITY,
+        confidence=CONFIDENCE,
+        cues=tuple(cues),
+        lasting=LOSS_LASTING if loss else 1.0,
+    )
