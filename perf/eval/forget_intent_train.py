@@ -1,0 +1,192 @@
+"""Learn the weights of xaid/memory/forget_intent.py: ``python -m perf.eval.forget_intent_train``.
+
+Writes xaid/memory/forget_intent.json. The labelled messages are the ``train`` half of
+perf/scenarios/forgets_dev3.json, forgets_dev.json and forgets_dev2.json (requests 1, look-alikes
+0) and the sentences of xaid/memory/forget_prototypes.py; the ``test`` half of forgets_dev3.json is
+never read here (perf/eval/forget_dev3.py measures on it). The held-out sets are not read either.
+
+The model is a logistic regression, L2-regularised (``LAMBDA``), fitted by plain gradient descent
+with numpy over the unit vectors of each message and of its request clause
+(``forget_intent.request_clause``) under USE-multilingual-v3 (the daemon's default embedder) and
+the cues of ``forget_intent.shape`` (scaled by ``CUE_SCALE``; one of them is whether a frame of
+forget_request.py takes the message). Deterministic: the same data give the same weights.
+
+The cuts come from out-of-fold probabilities on the dev3 train half (``FOLDS`` folds, the other
+sets always in training), so they are set on messages the weights had not seen. ``fire`` and
+``ask`` are the pair on a grid that costs least, where a look-alike carried out costs
+``COST_MISFIRE``, a look-alike asked about ``COST_ASKED_LOOKALIKE``, a request asked back about
+``COST_ASKED_REQUEST`` (one more turn) and a request missed ``COST_MISSED``: a mis-fire forgets
+what the user wanted kept, a miss keeps what they wanted gone, and a question costs a turn.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from xaid.embed.use import UseEmbedder
+from xaid.memory import forget_intent, forget_prototypes, forget_request
+
+from .meaning_dev import load
+
+LAMBDA = 1e-4
+CUE_SCALE = 1.0
+STEPS = 4000
+RATE = 2.0
+FOLDS = 5
+COST_MISFIRE = 10.0
+COST_ASKED_LOOKALIKE = 0.5
+COST_ASKED_REQUEST = 0.3
+COST_MISSED = 1.0
+GRID = [round(0.3 + 0.01 * i, 2) for i in range(68)]  # 0.30 .. 0.97
+OUT = Path(forget_intent.__file__).with_name("forget_intent.json")
+
+
+def examples() -> tuple[list[str], list[int], list[bool]]:
+    """(texts, labels, whether each is of the dev3 train half: the out-of-fold cuts are set on these)."""
+    texts: list[str] = []
+    labels: list[int] = []
+    dev3: list[bool] = []
+    for case in load("forgets_dev3.json")["cases"]:
+        if case["split"] == "train":
+            texts.append(case["request"]["text"])
+            labels.append(int(case["fire"]))
+            dev3.append(True)
+    for name in ("forgets_dev.json", "forgets_dev2.json"):
+        data = load(name)
+        for key, label in (("requests", 1), ("negatives", 0)):
+            for item in data[key]:
+                texts.append(item["text"])
+                labels.append(label)
+                dev3.append(False)
+    for sentences, label in (
+        (forget_prototypes.REQUESTS, 1),
+        (forget_prototypes.LOOKALIKES, 0),
+    ):
+        texts += sentences
+        labels += [label] * len(sentences)
+        dev3 += [False] * len(sentences)
+    return texts, labels, dev3
+
+
+def features(vectors: np.ndarray, clauses: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+    def unit(m: np.ndarray) -> np.ndarray:
+        return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+
+    cues = np.vstack([forget_intent.shape(t) for t in texts]) * CUE_SCALE
+    return np.hstack([unit(vectors), unit(clauses), cues]).astype(np.float64)
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    w = np.zeros(x.shape[1])
+    b = 0.0
+    for _ in range(STEPS):
+        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
+        w -= RATE * (x.T @ (p - y) / len(y) + LAMBDA * w)
+        b -= RATE * float(np.mean(p - y))
+    return w, b
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, dev3: np.ndarray) -> np.ndarray:
+    """Each dev3 train message's probability under weights fitted without its fold."""
+    at = np.flatnonzero(dev3)
+    p = np.full(len(y), np.nan)
+    for k in range(FOLDS):
+        held = at[k::FOLDS]
+        keep = np.ones(len(y), dtype=bool)
+        keep[held] = False
+        w, b = fit(x[keep], y[keep])
+        p[held] = 1.0 / (1.0 + np.exp(-(x[held] @ w + b)))
+    return p
+
+
+def cuts(
+    p: np.ndarray, y: np.ndarray, agreed: np.ndarray, ungated_requests: int
+) -> tuple[float, float]:
+    """The (fire, ask) pair of ``GRID`` that costs least on out-of-fold probabilities ``p``
+    (module doc), ``agreed`` where the frames or the prototypes took the message (it then fires
+    from ``ask`` on: ``Intent.decide``); ties go to the higher ``fire``."""
+    best: tuple[float, float, float] | None = None
+    for fire in GRID:
+        for ask in (a for a in GRID if a <= fire):
+            carried = (p >= fire) | (agreed & (p >= ask))
+            asked = (p >= ask) & ~carried
+            cost = (
+                COST_MISFIRE * int((carried & (y == 0)).sum())
+                + COST_ASKED_LOOKALIKE * int((asked & (y == 0)).sum())
+                + COST_ASKED_REQUEST * int((asked & (y == 1)).sum())
+                + COST_MISSED * (int(((p < ask) & (y == 1)).sum()) + ungated_requests)
+            )
+            if best is None or cost < best[0] or (cost == best[0] and fire > best[1]):
+                best = (cost, fire, ask)
+    assert best is not None
+    return best[1], best[2]
+
+
+def earlier(text: str, prototypes: forget_prototypes.Prototypes, vector: np.ndarray) -> bool:
+    """Whether the prototypes take an unframed message (the previous pass's reading by meaning)."""
+    candidate = forget_request.unframed(text)
+    return candidate is not None and (
+        forget_request.by_meaning(candidate, *prototypes.scores(vector)) is not None
+    )
+
+
+def main() -> int:
+    texts, labels, dev3_list = examples()
+    embedder = UseEmbedder()
+    vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
+    clauses = np.asarray(
+        embedder.embed([forget_intent.request_clause(t) for t in texts]), dtype=np.float32
+    )
+    x, y = features(vectors, clauses, texts), np.asarray(labels, float)
+    dev3 = np.asarray(dev3_list)
+    oof = out_of_fold(x, y, dev3)
+    framed = np.array([forget_request.parse(t) is not None for t in texts])
+    gated = np.array([forget_intent.worth_reading(t, None) for t in texts]) | framed
+    prototypes = forget_prototypes.Prototypes.of(
+        np.asarray(embedder.embed(forget_prototypes.texts()), dtype=np.float32)
+    )
+    agreed = np.array(
+        [f or earlier(t, prototypes, v) for t, f, v in zip(texts, framed, vectors, strict=True)]
+    )
+    fire, ask = cuts(
+        oof[dev3 & gated],
+        y[dev3 & gated],
+        agreed[dev3 & gated],
+        int((dev3 & ~gated & (y == 1)).sum()),
+    )
+    w, b = fit(x, y)
+    data = {
+        "about": "Weights of xaid/memory/forget_intent.py, written by python -m perf.eval.forget_intent_train "
+        "from the train half of perf/scenarios/forgets_dev3.json, forgets_dev.json, forgets_dev2.json and "
+        "forget_prototypes.py; logistic regression over the embedder's unit vector and the shape cues.",
+        "embedder": "use",
+        "embedder_model": embedder.name,
+        "examples": len(texts),
+        "lambda": LAMBDA,
+        "cue_names": list(forget_intent.CUE_NAMES),
+        "cue_scale": CUE_SCALE,
+        "fire": fire,
+        "ask": ask,
+        "bias": round(b, 6),
+        "weights": [round(float(v), 6) for v in w],
+    }
+    OUT.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
+    ok = dev3 & ~np.isnan(oof)
+    fired = ((oof >= fire) | (agreed & (oof >= ask))) & gated
+    print(
+        f"wrote {OUT} ({len(texts)} examples); fire {fire}, ask {ask}; "
+        f"out of fold on the dev3 train half: requests fired {int((fired & ok & (y == 1)).sum())}/"
+        f"{int((ok & (y == 1)).sum())}, look-alikes fired {int((fired & ok & (y == 0)).sum())}/"
+        f"{int((ok & (y == 0)).sum())}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
