@@ -22,6 +22,7 @@ time and scores, never its words (they are what the user wants gone).
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -188,12 +189,18 @@ def carry_out(
     conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
 ) -> Forgotten:
     """Inside the erase path's transaction (memory.erase): do what ``planned`` decided.
-    ``request_id`` is the stored message that made the request (its placeholder, or the "yes")."""
+    ``request_id`` is the stored message that made the request (its placeholder, its words when
+    unsure, or the "yes")."""
+    done = _carry_out(conn, agent_id, session_id, request_id, planned)
+    return dataclasses.replace(done, probability=planned.probability)
+
+
+def _carry_out(
+    conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
+) -> Forgotten:
     request, resolution = planned.request, planned.resolution
     if planned.unsure:  # nothing goes until they say yes (the words are stored as said)
-        return Forgotten(
-            request, 0, (), "ask", resolution, _topic(request), True, planned.probability
-        )
+        return Forgotten(request, 0, (), "ask", resolution, _topic(request), True)
     if (pending := planned.confirmed) is not None and pending.unsure:
         return _confirmed_unsure(conn, agent_id, session_id, pending)
     if pending is not None and resolution is not None:

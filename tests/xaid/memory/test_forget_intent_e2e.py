@@ -1,0 +1,59 @@
+"""A request to forget said the way people talk, recognised by the learned classifier
+(xaid/memory/forget_intent.py), through a real daemon (issue 24 items 2 and 7): a paraphrased
+request in each language forgets what it refers to, and a look-alike with the same words forgets
+nothing.
+
+Real socket, real SQLite, real embedder (USE-multilingual-v3, the weights' own); the scripted
+provider stands in for the model, since these tests are about what the daemon does with the user's
+words, not how a model phrases its reply.
+"""
+
+from __future__ import annotations
+
+from xaiclient import Client
+
+from testkit.forgetting import everything, talk
+
+DAY = 86_400_000
+T0 = 1_764_536_400_000  # Sunday 2025-11-30 21:00 UTC
+
+
+def test_a_paraphrased_request_in_each_language_forgets_and_a_lookalike_forgets_nothing(
+    client: Client,
+) -> None:
+    client.agent_create("kai")
+    kept = talk(client, "kai", ["I repotted the basil on the balcony today."], T0)
+    told_en = talk(
+        client,
+        "kai",
+        ["My brother Ollie lost 6,000 on online poker and he's hiding it from his wife."],
+        T0 + 2 * DAY,
+    )
+    told_zh = talk(
+        client, "kai", ["我表妹小禾偷偷去做了双眼皮手术，家里人都不知道。"], T0 + 3 * DAY
+    )
+    sid = client.session_open("kai", ts=T0 + 5 * DAY)["session_id"]
+    turns = [
+        ("I forgot my keys at the gym again, so annoying.", False),
+        ("别忘了提醒我明天交水费。", False),
+        ("ugh, the poker thing about my brother... pretend you never heard it, ok?", True),
+        ("小禾做手术那档子事，你就当我没说过哈", True),
+    ]
+    for i, (text, is_request) in enumerate(turns):
+        ctx = client.session_send(sid, text, ts=T0 + 5 * DAY + i * 60_000, explain=True).finish()[
+            "context"
+        ]
+        forgotten = ctx.get("forgotten")
+        if not is_request:
+            assert forgotten is None, text
+            continue
+        assert forgotten is not None, text
+        assert forgotten["decision"] == "forget" and forgotten["deleted"] > 0, forgotten
+        assert forgotten["sure"] is True and forgotten["probability"] is not None
+    later = T0 + 12 * DAY
+    assert "6,000" not in everything(client, "kai", [told_en, sid], "brother poker", later)
+    assert "双眼皮" not in everything(client, "kai", [told_zh, sid], "表妹手术", later)
+    # The look-alikes were stored as said, and the unrelated session is all there.
+    history = repr(client.session_history(sid)["messages"])
+    assert "gym" in history and "交水费" in history
+    assert "basil" in everything(client, "kai", [kept], "basil balcony", later)
