@@ -5,14 +5,17 @@ perf/scenarios/forgets_dev3.json, forgets_dev.json and forgets_dev2.json (reques
 0) and the sentences of xaid/memory/forget_prototypes.py; the ``test`` half of forgets_dev3.json is
 never read here (perf/eval/forget_dev3.py measures on it). The held-out sets are not read either.
 
-The model is a logistic regression, L2-regularised (one of ``LAMBDAS``), fitted by Newton's method
-with numpy over the unit vectors of each message and of its request clause
+The model is a logistic regression, L2-regularised (one of ``LAMBDAS``; which vectors it reads,
+``PARTS``, and the cut at which the earlier readings agreeing carry a message out are chosen the
+same way),
+fitted by Newton's method with numpy over the unit vectors of each message and of its request clause
 (``forget_intent.request_clause``) under USE-multilingual-v3 (the daemon's default embedder) and
 the cues of ``forget_intent.shape`` (scaled by ``CUE_SCALE``; one of them is whether a frame of
 forget_request.py takes the message). Deterministic: the same data give the same weights.
 
-The cuts come from out-of-fold probabilities on the dev3 train half (``FOLDS`` folds, the other
-sets always in training), so they are set on messages the weights had not seen. ``fire`` and
+The choices come from out-of-fold probabilities of the dev3 train half (``FOLDS`` folds; the other
+sets always in training), so they are made on messages the weights had not seen, and that neither
+the frames nor the prototypes were tuned on (the earlier dev sets were). ``fire`` and
 ``ask`` are the pair on a grid that costs least, where a look-alike carried out costs
 ``COST_MISFIRE``, a look-alike asked about ``COST_ASKED_LOOKALIKE``, a request asked back about
 ``COST_ASKED_REQUEST`` (one more turn) and a request missed ``COST_MISSED``: a mis-fire forgets
@@ -42,11 +45,17 @@ COST_ASKED_LOOKALIKE = 2.0  # a question about forgetting after "I forgot my key
 COST_ASKED_REQUEST = 0.3
 COST_MISSED = 1.0
 GRID = [round(0.3 + 0.01 * i, 2) for i in range(68)]  # 0.30 .. 0.97
+AGREE_GRID = [
+    *(round(0.05 * i, 2) for i in range(1, 20)),
+    1.01,
+]  # 1.01: agreeing counts for nothing
 OUT = Path(forget_intent.__file__).with_name("forget_intent.json")
 
 
 def examples() -> tuple[list[str], list[int], list[bool]]:
-    """(texts, labels, whether each is of the dev3 train half: the out-of-fold cuts are set on these)."""
+    """(texts, labels, whether each is of the dev3 train half: the out-of-fold choices are made on
+    these, since the earlier dev sets tuned the frames and the prototypes whose agreement is one
+    of the choices)."""
     texts: list[str] = []
     labels: list[int] = []
     dev3: list[bool] = []
@@ -72,12 +81,19 @@ def examples() -> tuple[list[str], list[int], list[bool]]:
     return texts, labels, dev3
 
 
-def features(vectors: np.ndarray, clauses: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+# Which vectors the weights read; chosen by the cost.
+PARTS: tuple[tuple[str, ...], ...] = (("message",), ("clause",), ("message", "clause"))
+
+
+def features(
+    vectors: np.ndarray, clauses: np.ndarray, texts: Sequence[str], parts: Sequence[str]
+) -> np.ndarray:
     def unit(m: np.ndarray) -> np.ndarray:
         return m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
 
+    by = {"message": vectors, "clause": clauses}
     cues = np.vstack([forget_intent.shape(t) for t in texts]) * CUE_SCALE
-    return np.hstack([unit(vectors), unit(clauses), cues]).astype(np.float64)
+    return np.hstack([*(unit(by[p]) for p in parts), cues]).astype(np.float64)
 
 
 def fit(x: np.ndarray, y: np.ndarray, lam: float) -> tuple[np.ndarray, float]:
@@ -113,25 +129,27 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, dev3: np.ndarray, lam: float) -> n
 
 def cuts(
     p: np.ndarray, y: np.ndarray, agreed: np.ndarray, ungated_requests: int
-) -> tuple[float, float, float]:
-    """The (fire, ask) pair of ``GRID`` that costs least on out-of-fold probabilities ``p``
-    (module doc), ``agreed`` where the frames or the prototypes took the message (it then fires
-    from ``ask`` on: ``Intent.decide``); ties go to the higher ``fire``. Also that least cost."""
-    best: tuple[float, float, float] | None = None
+) -> tuple[float, float, float, float]:
+    """The (fire, ask, agree) cuts that cost least on out-of-fold probabilities ``p`` (module
+    doc): at or above ``fire`` a request; at or above ``agree`` when the frames or the prototypes
+    took it too (``agreed``); else at or above ``ask`` a question back (``Intent.decide``). Ties go
+    to the higher ``fire``. Also that least cost."""
+    best: tuple[float, float, float, float] | None = None
     for fire in GRID:
         for ask in (a for a in GRID if a <= fire):
-            carried = (p >= fire) | (agreed & (p >= ask))
-            asked = (p >= ask) & ~carried
-            cost = (
-                COST_MISFIRE * int((carried & (y == 0)).sum())
-                + COST_ASKED_LOOKALIKE * int((asked & (y == 0)).sum())
-                + COST_ASKED_REQUEST * int((asked & (y == 1)).sum())
-                + COST_MISSED * (int(((p < ask) & (y == 1)).sum()) + ungated_requests)
-            )
-            if best is None or cost < best[0] or (cost == best[0] and fire > best[1]):
-                best = (cost, fire, ask)
+            for agree in AGREE_GRID:
+                carried = (p >= fire) | (agreed & (p >= agree))
+                asked = (p >= ask) & ~carried
+                cost = (
+                    COST_MISFIRE * int((carried & (y == 0)).sum())
+                    + COST_ASKED_LOOKALIKE * int((asked & (y == 0)).sum())
+                    + COST_ASKED_REQUEST * int((asked & (y == 1)).sum())
+                    + COST_MISSED * (int((~carried & ~asked & (y == 1)).sum()) + ungated_requests)
+                )
+                if best is None or cost < best[0] or (cost == best[0] and fire > best[1]):
+                    best = (cost, fire, ask, agree)
     assert best is not None
-    return best[1], best[2], best[0]
+    return best[1], best[2], best[3], best[0]
 
 
 def earlier(text: str, prototypes: forget_prototypes.Prototypes, vector: np.ndarray) -> bool:
@@ -149,7 +167,7 @@ def main() -> int:
     clauses = np.asarray(
         embedder.embed([forget_intent.request_clause(t) for t in texts]), dtype=np.float32
     )
-    x, y = features(vectors, clauses, texts), np.asarray(labels, float)
+    y = np.asarray(labels, float)
     dev3 = np.asarray(dev3_list)
     framed = np.array([forget_request.parse(t) is not None for t in texts])
     gated = np.array([forget_intent.worth_reading(t, None) for t in texts]) | framed
@@ -161,16 +179,21 @@ def main() -> int:
     )
     at = dev3 & gated
     ungated = int((dev3 & ~gated & (y == 1)).sum())
-    chosen: tuple[float, float, float, float, np.ndarray] | None = None
-    for lam in LAMBDAS:
-        oof = out_of_fold(x, y, dev3, lam)
-        fire, ask, cost = cuts(oof[at], y[at], agreed[at], ungated)
-        print(f"lambda {lam}: fire {fire}, ask {ask}, cost {cost}", file=sys.stderr)
-        if chosen is None or cost < chosen[0]:
-            chosen = (cost, lam, fire, ask, oof)
-    assert chosen is not None
-    _, lam, fire, ask, oof = chosen
-    w, b = fit(x, y, lam)
+    best: tuple[float, tuple[str, ...], float, float, float, float, np.ndarray] | None = None
+    for parts in PARTS:
+        x = features(vectors, clauses, texts, parts)
+        for lam in LAMBDAS:
+            oof = out_of_fold(x, y, dev3, lam)
+            fire, ask, agree, cost = cuts(oof[at], y[at], agreed[at], ungated)
+            print(
+                f"{'+'.join(parts)}, lambda {lam}: fire {fire}, ask {ask}, agree {agree}, cost {cost}",
+                file=sys.stderr,
+            )
+            if best is None or cost < best[0]:
+                best = (cost, parts, lam, fire, ask, agree, oof)
+    assert best is not None
+    _, parts, lam, fire, ask, agree, oof = best
+    w, b = fit(features(vectors, clauses, texts, parts), y, lam)
     data = {
         "about": "Weights of xaid/memory/forget_intent.py, written by python -m perf.eval.forget_intent_train "
         "from the train half of perf/scenarios/forgets_dev3.json, forgets_dev.json, forgets_dev2.json and "
@@ -180,6 +203,8 @@ def main() -> int:
         "embedder_model": embedder.name,
         "examples": len(texts),
         "lambda": lam,
+        "parts": list(parts),
+        "agree": agree,
         "cue_names": list(forget_intent.CUE_NAMES),
         "cue_scale": CUE_SCALE,
         "fire": fire,
@@ -189,9 +214,10 @@ def main() -> int:
     }
     OUT.write_text(json.dumps(data, indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
     ok = dev3 & ~np.isnan(oof)
-    fired = ((oof >= fire) | (agreed & (oof >= ask))) & gated
+    fired = ((oof >= fire) | (agreed & (oof >= agree))) & gated
     print(
-        f"wrote {OUT} ({len(texts)} examples); lambda {lam}, fire {fire}, ask {ask}; "
+        f"wrote {OUT} ({len(texts)} examples); {'+'.join(parts)}, lambda {lam}, fire {fire}, "
+        f"ask {ask}, agree {agree}; "
         f"out of fold on the dev3 train half: requests fired {int((fired & ok & (y == 1)).sum())}/"
         f"{int((ok & (y == 1)).sum())}, look-alikes fired {int((fired & ok & (y == 0)).sum())}/"
         f"{int((ok & (y == 0)).sum())}",

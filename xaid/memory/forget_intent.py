@@ -179,13 +179,15 @@ class Intent:
     """The learned weights (forget_intent.json) and the cuts on the probability they give."""
 
     embedder: str  # the EmbedProfile name the weights were learned under
-    weights: (
-        np.ndarray
-    )  # per dimension of the message's vector, of its request clause's, then per cue
+    weights: np.ndarray  # per dimension of each vector of ``parts``, then per cue
     bias: float
     cue_scale: float  # the cues enter as 0 or this, to weigh against a unit vector
     fire: float  # at or above: a request
     ask: float  # at or above (below ``fire``): ask back
+    # Which vectors the weights read: the message's ("message") and/or its request clause's
+    # ("clause"); the training script chooses, as it chooses ``agree``.
+    parts: tuple[str, ...] = ("message",)
+    agree: float = 1.01  # at or above, a request when the frames or the prototypes took it too
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> Intent:
@@ -197,29 +199,34 @@ class Intent:
             float(data["cue_scale"]),
             float(data["fire"]),
             float(data["ask"]),
+            tuple(str(p) for p in data["parts"]),
+            float(data["agree"]),
         )
 
     def features(
         self, vector: np.ndarray, clause: np.ndarray, text: str, framed: bool | None = None
     ) -> np.ndarray:
-        """The unit vectors of the message and of its ``request_clause``, then the cues."""
-        return np.concatenate([_unit(vector), _unit(clause), self.cue_scale * shape(text, framed)])
+        """The unit vectors of ``parts`` (the message's, its ``request_clause``'s), then the cues."""
+        vectors = {"message": vector, "clause": clause}
+        return np.concatenate(
+            [*(_unit(vectors[p]) for p in self.parts), self.cue_scale * shape(text, framed)]
+        )
 
     def probability(
         self, vector: np.ndarray, clause: np.ndarray, text: str, framed: bool | None = None
     ) -> float:
         """How likely ``text`` (``vector`` its embedding, ``clause`` its request clause's) is a
         request to forget, 0..1."""
-        if len(vector) + len(clause) + len(CUE_NAMES) != len(self.weights):
+        if len(vector) * len(self.parts) + len(CUE_NAMES) != len(self.weights):
             return 0.0  # another embedder's vectors: no reading
         z = float(self.features(vector, clause, text, framed) @ self.weights) + self.bias
         return float(1.0 / (1.0 + np.exp(-z)))
 
     def decide(self, probability: float, agreed: bool = False) -> Outcome | None:
         """A request when clear, a question back in the middle band, else nothing. ``agreed``: the
-        frames or the prototypes (the earlier readings) took the message too; in the band, two
-        readings that agree carry it out. Whether a frame took it is also one of the features."""
-        if probability >= self.fire or (agreed and probability >= self.ask):
+        frames or the prototypes (the earlier readings) took the message too; two readings that
+        agree carry it out from ``agree`` on (a cut the training chose like the others)."""
+        if probability >= self.fire or (agreed and probability >= self.agree):
             return "fire"
         return "ask" if probability >= self.ask else None
 

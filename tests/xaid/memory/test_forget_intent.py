@@ -59,7 +59,7 @@ REQUESTS = [
         "honestly just wipe the thing about my sister's rehab from your memory, ok?",
         marks=pytest.mark.xfail(
             strict=True,
-            reason="a known miss, written before the weights were measured on it: p 0.41 is below "
+            reason="a known miss, written before the weights were measured on it: its probability is below "
             "the ask cut (no frame takes 'honestly just wipe'); left as is, not fitted to",
         ),
     ),
@@ -112,10 +112,11 @@ def test_a_message_without_a_verb_of_removing_is_never_read() -> None:
 
 
 def test_the_middle_band_asks_and_only_a_clear_reading_fires() -> None:
-    intent = Intent("use", np.zeros(3), 0.0, 1.0, fire=0.8, ask=0.4)
+    intent = Intent("use", np.zeros(3), 0.0, 1.0, fire=0.8, ask=0.4, agree=0.5)
     assert intent.decide(0.9) == "fire"
     assert intent.decide(0.6) == "ask"
     assert intent.decide(0.6, agreed=True) == "fire"  # the frames or the prototypes agree
+    assert intent.decide(0.45, agreed=True) == "ask"
     assert intent.decide(0.3) is None
     assert intent.decide(0.3, agreed=True) is None  # never on a weak reading
 
