@@ -28,7 +28,7 @@ AREAS: dict[str, str] = {
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",
     "meaning": "perf.eval.meaning_dev",
-    "forget_dev3": "perf.eval.forget_dev3",
+    "forget_dev3": "perf.eval.forget_intent_dev",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",

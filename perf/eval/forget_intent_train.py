@@ -3,7 +3,7 @@
 Writes xaid/memory/forget_intent.json. The labelled messages are the ``train`` half of
 perf/scenarios/forgets_dev3.json, forgets_dev.json and forgets_dev2.json (requests 1, look-alikes
 0) and the sentences of xaid/memory/forget_prototypes.py; the ``test`` half of forgets_dev3.json is
-never read here (perf/eval/forget_dev3.py measures on it). The held-out sets are not read either.
+never read here (perf/eval/forget_intent_dev.py measures on it). The held-out sets are not read either.
 
 The model is a logistic regression, L2-regularised (one of ``LAMBDAS``; which vectors it reads,
 ``PARTS``, and the cut at which the earlier readings agreeing carry a message out are chosen the
