@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     "scheduler": "perf.eval.scheduler",
     "meaning": "perf.eval.meaning_dev",
     "feelings": "perf.eval.feelings",
+    "forget_dev3": "perf.eval.forget_intent_dev",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",

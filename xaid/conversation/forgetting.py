@@ -22,6 +22,7 @@ time and scores, never its words (they are what the user wants gone).
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from typing import Any, Literal
 import apsw
 import numpy as np
 
-from ..memory import forget, forget_prototypes, forget_request, forget_topic
+from ..memory import forget, forget_intent, forget_prototypes, forget_request, forget_topic
 from ..memory.embeddings import Embeddings
 from ..memory.forget_request import ForgetRequest
 from ..memory.forget_topic import Resolution
@@ -44,8 +45,9 @@ class Pending:
     """A question back waiting for its answer in one session."""
 
     request: ForgetRequest
-    resolution: Resolution
-    request_message_id: int  # the request's placeholder: the question back is the reply to it
+    resolution: Resolution | None  # None: an unsure request about "that"
+    request_message_id: int  # the request (its placeholder, or its words when unsure): the question back replies to it
+    unsure: bool = False  # the question is whether they asked to forget at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,10 @@ class Plan:
     request: ForgetRequest
     resolution: Resolution | None = None  # a named topic, resolved
     confirmed: Pending | None = None  # the user said yes to the question back
+    # The classifier was not sure the message asks to forget (forget_intent.py): nothing goes, the
+    # words are stored as said, and the reply asks whether they want it forgotten.
+    unsure: bool = False
+    probability: float | None = None  # the classifier's reading, for explain
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,8 @@ class Forgotten:
     decision: Decision = "previous"
     resolution: Resolution | None = None
     asked: str | None = None  # the candidate in a few words, when the reply asks back
+    unsure: bool = False  # asked back whether they want it forgotten at all (Plan.unsure)
+    probability: float | None = None
 
     def to_wire(self) -> dict[str, Any]:
         # The topic's words are the ones the user just typed; what "that" was is not echoed back.
@@ -76,9 +84,13 @@ class Forgotten:
             "decision": self.decision,
             "match": self.resolution.to_wire() if self.resolution is not None else None,
             "asked": self.asked,
+            "sure": not self.unsure,
+            "probability": None if self.probability is None else round(self.probability, 3),
         }
 
     def instruction(self) -> str:
+        if self.unsure:
+            return forget_request.unsure_instruction(self.request)
         if self.decision == "ask" and self.asked is not None:
             return forget_request.ask_instruction(self.request.lang, self.asked)
         return forget_request.instruction(self.request, self.deleted)
@@ -102,15 +114,18 @@ async def plan(
     question back this session asked last turn, if any (it is answered now, or dropped)."""
     if pending is not None and forget_request.confirms(text):
         return Plan(pending.request, pending.resolution, pending)
-    request = forget_request.parse(text) or await _by_meaning(embeddings, text)
-    if request is None or request.kind != "topic":
-        return None if request is None else Plan(request)
-    found = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
+    found = await _recognise(embeddings, text)
+    if found is None:
+        return None
+    request, unsure = found.request, not found.sure
+    if request.kind != "topic":
+        return Plan(request, unsure=unsure, probability=found.probability)
+    candidates = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
     phrase = request.phrase or request.what or ""
-    vectors = await embeddings.embed_readable([phrase, *(c.text for c in found)])
+    vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
-    resolution = forget_topic.resolve(phrase, phrase_vec, found, matrix, text, ts_ms)
-    return Plan(request, resolution)
+    resolution = forget_topic.resolve(phrase, phrase_vec, candidates, matrix, text, ts_ms)
+    return Plan(request, resolution, unsure=unsure, probability=found.probability)
 
 
 # The prototypes' vectors, embedded once per embedder (a daemon has one; tests start several).
@@ -119,12 +134,35 @@ _PROTOTYPES: weakref.WeakKeyDictionary[Embeddings, forget_prototypes.Prototypes]
 )
 
 
-async def _by_meaning(embeddings: Embeddings, text: str) -> ForgetRequest | None:
-    """A request no frame took, recognised by meaning (forget_request.unframed / by_meaning): only a
-    message with the cue words is embedded, so most turns cost nothing here; without an embedder
-    that reads the message, nothing is recognised (the frames still are)."""
+async def _recognise(embeddings: Embeddings, text: str) -> forget_intent.Recognised | None:
+    """Whether ``text`` asks to forget (forget_intent.recognise): the frames, the learned
+    classifier and the prototypes. Only a message a frame takes or with a verb of removing is
+    embedded (its text and its request clause), so most turns cost nothing here. Under an embedder
+    the classifier was not trained for, or one that cannot read the message, the frames and the
+    prototypes decide as before."""
+    framed = forget_request.parse(text)
+    if not forget_intent.worth_reading(text, framed) or not embeddings.readable(text):
+        return None if framed is None else forget_intent.Recognised(framed, True, None)
+    intent = forget_intent.default()
+    clause = forget_intent.request_clause(text)
+    found = await embeddings.embed([text, clause])
+    if found is None or len(found) < 2:
+        return None if framed is None else forget_intent.Recognised(framed, True, None)
+    earlier = framed or await _by_meaning(embeddings, text, found[0])
+    if intent.embedder != embeddings.profile.name:
+        return None if earlier is None else forget_intent.Recognised(earlier, True, None)
+    return forget_intent.recognise(
+        text, framed, (found[0], found[1]), intent, agreed=earlier is not None
+    )
+
+
+async def _by_meaning(
+    embeddings: Embeddings, text: str, vector: np.ndarray
+) -> ForgetRequest | None:
+    """A request no frame took, read by the prototypes (forget_request.unframed / by_meaning): the
+    previous pass's reading, which the classifier weighs as a second opinion."""
     candidate = forget_request.unframed(text)
-    if candidate is None or not embeddings.readable(text):
+    if candidate is None:
         return None
     prototypes = _PROTOTYPES.get(embeddings)
     if prototypes is None:
@@ -132,10 +170,7 @@ async def _by_meaning(embeddings: Embeddings, text: str) -> ForgetRequest | None
         if vectors is None or len(vectors) == 0:
             return None
         prototypes = _PROTOTYPES[embeddings] = forget_prototypes.Prototypes.of(vectors)
-    found = await embeddings.embed([text])
-    if found is None or len(found) == 0:
-        return None
-    return forget_request.by_meaning(candidate, *prototypes.scores(found[0]))
+    return forget_request.by_meaning(candidate, *prototypes.scores(vector))
 
 
 def _matrix(
@@ -154,10 +189,22 @@ def carry_out(
     conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
 ) -> Forgotten:
     """Inside the erase path's transaction (memory.erase): do what ``planned`` decided.
-    ``request_id`` is the stored message that made the request (its placeholder, or the "yes")."""
+    ``request_id`` is the stored message that made the request (its placeholder, its words when
+    unsure, or the "yes")."""
+    done = _carry_out(conn, agent_id, session_id, request_id, planned)
+    return dataclasses.replace(done, probability=planned.probability)
+
+
+def _carry_out(
+    conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
+) -> Forgotten:
     request, resolution = planned.request, planned.resolution
-    if planned.confirmed is not None and resolution is not None:
-        asked = forget.replies_to(conn, planned.confirmed.request_message_id)
+    if planned.unsure:  # nothing goes until they say yes (the words are stored as said)
+        return Forgotten(request, 0, (), "ask", resolution, _topic(request), True)
+    if (pending := planned.confirmed) is not None and pending.unsure:
+        return _confirmed_unsure(conn, agent_id, session_id, pending)
+    if pending is not None and resolution is not None:
+        asked = forget.replies_to(conn, pending.request_message_id)
         deleted, ids = _matched(conn, agent_id, request, resolution, asked)
         return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
     if request.kind == "previous" or resolution is None:
@@ -172,6 +219,32 @@ def carry_out(
             return Forgotten(request, 0, (), "ask", resolution, forget_topic.gist(seed))
     deleted, ids = forget.forget_terms(conn, agent_id, request.terms)
     return Forgotten(request, deleted, tuple(ids), "words" if deleted else "none", resolution)
+
+
+def _topic(request: ForgetRequest) -> str | None:
+    """The topic in the user's words, for the question back; None for "that"."""
+    return (request.phrase or request.what) if request.kind == "topic" else None
+
+
+def _confirmed_unsure(
+    conn: apsw.Connection, agent_id: str, session_id: str, pending: Pending
+) -> Forgotten:
+    """A yes to "do you want me to forget …?": what the request referred to goes, and the request
+    itself (stored as said, since it was not sure to be one) with the question back."""
+    request, resolution = pending.request, pending.resolution
+    if request.kind == "previous" or resolution is None:
+        deleted, ids = forget.forget_previous(
+            conn, agent_id, session_id, pending.request_message_id
+        )
+        more, more_ids = forget.forget_messages(conn, agent_id, [pending.request_message_id])
+        return Forgotten(request, deleted + more, (*ids, *more_ids), "confirmed")
+    if resolution.decision == "none":
+        deleted, ids = forget.forget_terms(conn, agent_id, request.terms)
+        more, more_ids = forget.forget_messages(conn, agent_id, [pending.request_message_id])
+        return Forgotten(request, deleted + more, (*ids, *more_ids), "confirmed", resolution)
+    asked = [pending.request_message_id, *forget.replies_to(conn, pending.request_message_id)]
+    deleted, ids = _matched(conn, agent_id, request, resolution, asked)
+    return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
 
 
 def _matched(

@@ -305,7 +305,8 @@ class Turns:
         cfg = self.settings.config
         reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         asked_text = msg.text
-        if planned is not None and planned.confirmed is None:  # a "yes" is stored as said
+        # A "yes" is stored as said, and so is a request the classifier was not sure of.
+        if planned is not None and planned.confirmed is None and not planned.unsure:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(planned.request))
 
         def write(conn: apsw.Connection) -> _Heard:
@@ -343,9 +344,9 @@ class Turns:
         # them; all of the agent's, since a match by meaning has no words to test them by).
         heard = await self.eraser.erase(agent.agent_id, write)
         done = heard.forgotten
-        if done is not None and done.decision == "ask" and done.resolution is not None:
+        if done is not None and done.decision == "ask" and (done.resolution or done.unsure):
             self.pending[msg.session_id] = forgetting.Pending(
-                done.request, done.resolution, heard.user.message_id or 0
+                done.request, done.resolution, heard.user.message_id or 0, done.unsure
             )
         return heard
 

@@ -584,6 +584,23 @@ def ask_instruction(lang: str, gist: str) -> str:
     )
 
 
+def unsure_instruction(request: ForgetRequest) -> str:
+    """The directive when it is not sure the user asked to forget at all: ask whether they want it
+    forgotten, naming the topic in their words ("what you just said" for "that"), and forget nothing."""
+    topic = request.phrase or request.what if request.kind == "topic" else None
+    if request.lang == "zh":
+        what = f"关于“{topic}”的事" if topic else "你刚才说的话"
+        return (
+            f"不确定对方是不是想让你忘掉一些事。只问一句：“你是想让我忘掉{what}吗？”"
+            "请对方回答“对”或“不是”。还没有删除任何内容，不要说已经忘了。"
+        )
+    what = f'what you said about "{topic}"' if topic else "what you just said"
+    return (
+        f'It is not clear whether they want you to forget something. Ask only: "Do you want me to forget '
+        f'{what}?" and ask them to answer yes or no. Nothing is deleted yet; do not say it is forgotten.'
+    )
+
+
 def placeholder(request: ForgetRequest) -> str:
     """What is stored instead of the request's own words."""
     return (
@@ -753,3 +770,18 @@ def by_meaning(
     if not terms:
         return ForgetRequest("previous")
     return ForgetRequest("topic", terms, phrase=candidate.phrase)
+
+
+def read_unframed(text: str) -> ForgetRequest:
+    """What a message no frame took asks to forget, once it is known to be a request (by the
+    classifier, forget_intent.py): the topic it names, or the previous message when it names none
+    ("can that go away please", "删掉删掉")."""
+    if cjk.has(text):
+        said = re.sub(r"\s+", "", text)
+        if m := _ASK_END_ZH.match(said):
+            said = m.group("body")
+        return by_meaning(Unframed(text, "zh", _phrase_zh(said)), 1.0, 0.0) or ForgetRequest(
+            "previous", lang="zh"
+        )
+    norm = " ".join(text.lower().replace("\u2019", "'").split())
+    return by_meaning(Unframed(text, "en", _phrase_en(norm)), 1.0, 0.0) or ForgetRequest("previous")

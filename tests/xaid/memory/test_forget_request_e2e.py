@@ -108,7 +108,10 @@ def test_that_with_nothing_before_it_deletes_nothing_and_says_so(client: Client)
         "decision": "previous",
         "match": None,
         "asked": None,
+        "sure": True,
+        "probability": forgotten["probability"],  # the classifier's reading (forget_intent.py)
     }
+    assert forgotten["probability"] is not None and forgotten["probability"] >= 0.5
     assert client.stats()["memory"]["forget_requests_unmatched"] == 1
 
 

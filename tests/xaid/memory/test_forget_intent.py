@@ -1,0 +1,141 @@
+"""The learned forget classifier (xaid/memory/forget_intent.py) on sentences in both languages that
+none of its training sets holds: requests said the way people talk fire, look-alikes with the same
+words do not, and the middle band asks rather than guessing.
+
+The real default embedder (USE-multilingual-v3) and the weights shipped in the package; no daemon.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xaid.embed.use import UseEmbedder
+from xaid.memory import forget_intent, forget_request
+from xaid.memory.forget_intent import Intent
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "perf" / "scenarios"
+
+
+@cache
+def embedder() -> UseEmbedder:
+    return UseEmbedder()
+
+
+def read(text: str) -> forget_intent.Recognised | None:
+    """What the daemon's recognition decides (the frames, the classifier; no prototypes)."""
+    framed = forget_request.parse(text)
+    if not forget_intent.worth_reading(text, framed):
+        return None
+    vectors = np.asarray(
+        embedder().embed([text, forget_intent.request_clause(text)]), dtype=np.float32
+    )
+    return forget_intent.recognise(text, framed, (vectors[0], vectors[1]), forget_intent.default())
+
+
+def probability(text: str) -> float:
+    vectors = np.asarray(
+        embedder().embed([text, forget_intent.request_clause(text)]), dtype=np.float32
+    )
+    return forget_intent.default().probability(vectors[0], vectors[1], text)
+
+
+def written_for_training() -> set[str]:
+    texts: set[str] = set()
+    for name in ("forgets_dev.json", "forgets_dev2.json"):
+        data = json.loads((SCENARIOS / name).read_text(encoding="utf-8"))
+        texts |= {r["text"] for r in data["requests"]} | {n["text"] for n in data["negatives"]}
+    dev3 = json.loads((SCENARIOS / "forgets_dev3.json").read_text(encoding="utf-8"))
+    texts |= {c["request"]["text"] for c in dev3["cases"]}
+    return texts
+
+
+REQUESTS = [
+    pytest.param(
+        "honestly just wipe the thing about my sister's rehab from your memory, ok?",
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="a known miss, written before the weights were measured on it: its probability is below "
+            "the ask cut (no frame takes 'honestly just wipe'); left as is, not fitted to",
+        ),
+    ),
+    "Could you please not hold on to what I said about my landlord's lawsuit?",
+    "the part where I talked about my salary, can that disappear pls",
+    "我前几天说的那个关于我表哥坐牢的事，你就当没听过吧",
+    "麻烦把我跟你讲的我爸住院那件事删了，谢谢",
+    "关于我前女友的那些话，你别记着了好吗",
+]
+LOOKALIKES = [
+    "I forgot my wallet at the gym again, ugh.",
+    "Don't forget to remind me about the vet on Saturday!",
+    "forget it, it's fine, not a big deal at all",
+    "Do you ever forget what people tell you?",
+    "我又忘了带充电器，手机快没电了。",
+    "别忘了明天提醒我去交水费。",
+    "他让我把那段视频删掉，我就删了。",
+    "你还记得我跟你说过我妹妹的事吗？",
+]
+
+
+def test_the_sentences_here_are_in_no_training_set() -> None:
+    requests = {r if isinstance(r, str) else str(r.values[0]) for r in REQUESTS}  # type: ignore[attr-defined]
+    assert not (requests | set(LOOKALIKES)) & written_for_training()
+
+
+@pytest.mark.parametrize("text", REQUESTS)
+def test_a_request_said_the_way_people_talk_is_recognised(text: str) -> None:
+    found = read(text)
+    assert found is not None, f"{text!r}: p={probability(text):.2f}"
+
+
+@pytest.mark.parametrize("text", LOOKALIKES)
+def test_a_lookalike_with_the_same_words_is_not_carried_out(text: str) -> None:
+    found = read(text)
+    assert found is None or not found.sure, f"{text!r}: p={probability(text):.2f}"
+
+
+def test_most_lookalikes_are_not_even_asked_about() -> None:
+    asked = [t for t in LOOKALIKES if read(t) is not None]
+    assert len(asked) <= 1, asked
+
+
+def test_a_message_without_a_verb_of_removing_is_never_read() -> None:
+    """The gate: most messages are not embedded at all."""
+    assert not forget_intent.worth_reading("I had ramen for lunch, so good", None)
+    assert not forget_intent.worth_reading("今天中午吃了牛肉面，很好吃", None)
+    assert forget_intent.worth_reading("pretend I never said that", None)
+    assert forget_intent.worth_reading("那件事你就当我没说过哈", None)
+
+
+def test_the_middle_band_asks_and_only_a_clear_reading_fires() -> None:
+    intent = Intent("use", np.zeros(3), 0.0, 1.0, fire=0.8, ask=0.4, agree=0.5)
+    assert intent.decide(0.9) == "fire"
+    assert intent.decide(0.6) == "ask"
+    assert intent.decide(0.6, agreed=True) == "fire"  # the frames or the prototypes agree
+    assert intent.decide(0.45, agreed=True) == "ask"
+    assert intent.decide(0.3) is None
+    assert intent.decide(0.3, agreed=True) is None  # never on a weak reading
+
+
+def test_under_another_embedder_only_the_frames_decide() -> None:
+    framed = forget_request.parse("Please forget what I told you about Marcus.")
+    assert framed is not None
+    found = forget_intent.recognise(
+        "Please forget what I told you about Marcus.", framed, None, None
+    )
+    assert found is not None and found.sure and found.probability is None
+    assert forget_intent.recognise("pretend I never did?", None, None, None) is None
+    # vectors of another size give no reading at all
+    small = np.ones(8, dtype=np.float32)
+    assert forget_intent.default().probability(small, small, "forget it") == 0.0
+
+
+def test_the_request_clause_is_the_one_with_the_verb() -> None:
+    text = "anyway, Dana's news, please don't hold on to it. how was your day?"
+    assert forget_intent.request_clause(text) == "please don't hold on to it"
+    assert forget_intent.request_clause("那件事你就当我没说过哈") == "那件事你就当我没说过哈"
+    assert forget_intent.request_clause("上次说的那个，删了吧，挺丢人的") == "删了吧"
