@@ -71,9 +71,10 @@ _UNREAL = re.compile(
     r"(?<![a-z'])(?:if|unless|would|'d love|suppose|maybe|might|thinking (?:about|of)|considering|"
     r"planning|plan to|hope to|want to|next (?:year|month|week)|someday|one day|tomorrow|gonna|"
     r"(?:am|'m|are|'re|is|'s) going to (?!the |a |an |my |our ))(?![a-z'])|"
-    # 以后 is the future at a clause's start ("以后想…"); after an event it is "after" (减肥成功以后)
+    # 以后 is the future at a clause's start or after a person ("我以后想…"); after an event it is
+    # "after" (减肥成功以后)
     r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|明天|下周|将来|"
-    r"(?:^|[，。！？；,\s])以后",
+    r"(?:^|[，。！？；,\s]|[我你他她]们?)以后",
     re.I,
 )
 _PAST = re.compile(
