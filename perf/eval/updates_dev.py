@@ -52,6 +52,14 @@ BEFORE = (
     "qwen15.gguf en 2/24, zh 2/24, controls 16/16; memory's model calls 5 over 128 consolidated "
     "sessions (0.039 per session, all fact confirmations; no call for changes, which did not exist)"
 )
+# main at 7a06120 (before branch updates3), this runner, rules alone: measured 2026-12-02 09:55 UTC.
+BEFORE2 = (
+    "before updates3 (main 7a06120, same runner and sets, rules alone): updates_dev en 21/24, zh "
+    "23/24 (by the held-out rule 22/24, 24/24); updates_dev2 train en 14/40, zh 11/40, test en "
+    "7/20, zh 9/20 (by the held-out rule train en 23/40, zh 17/40, test en 15/20, zh 12/20); "
+    "controls 46/46; 16 model calls for changes over 420 consolidated sessions, 92 pairs by the "
+    "rules, 16 asked (85.2 % fast path)"
+)
 CHANGE_AIM = Aim(">=", 90.0)
 SETS = ("updates_dev", "updates_dev2")
 CONTROL_AIM = Aim(">=", 100.0)
@@ -231,7 +239,7 @@ def run(quick: bool) -> Section:
             f"{who}: " + misses("controls (test split not named)", _merge(kept)),
             f"{who}: {time.monotonic() - started:.0f} s",
         ]
-    section.notes.append(BEFORE)
+    section.notes += [BEFORE, BEFORE2]
     return section
 
 

@@ -159,3 +159,8 @@ def test_an_addition_or_someone_elses_news_keeps_the_older_answer_first(
         question, False, scored, found, about, lambda a, b: 0.35, {1: 0.9, 2: 0.4}
     )
     assert demoted == 0 and scored == {1: 0.9, 2: 0.4}
+
+
+def test_the_answer_is_read_in_the_small_models_own_numbering_too() -> None:
+    """The 1.5B answered "1. 1, no" (its numbering, then the pair's): one verdict per pair."""
+    assert supersede.parse("1. 1, no\n2. 2, yes\n3. ", 3) == [False, True, None]
