@@ -77,6 +77,14 @@ _UNREAL = re.compile(
     r"(?:^|[，。！？；,\s]|[我你他她]们?)以后",
     re.I,
 )
+# Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
+_ONCE = re.compile(
+    r"(?<![a-z'])(?:for once|just this once|this one time|(?:tried|gave) [^.,;!?]{0,30} (?:once|a go|a try))"
+    r"(?![a-z'])|这一次|就这一次|破例|试了一次|试了一下|偶尔",
+    re.I,
+)
+# Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
     r"growing up|used to)(?![a-z'])|小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|"
@@ -90,7 +98,7 @@ _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 class ChangeReading:
     """How a statement reads: ``cue`` the words that make it a change or a present replacement
     (None: it reads as neither), ``strong`` when they name the change itself ("quit", 换成), and
-    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "past",
+    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "once", "past",
     "someone_else"), else None."""
 
     cue: str | None
@@ -156,6 +164,7 @@ def _owners(clauses: list[str]) -> list[bool]:
 
 def read(text: str) -> ChangeReading:
     """The change reading of one user statement."""
+    text = _QUOTED.sub(" ", text)
     cue: str | None = None
     strong = False
     clauses = _clauses(text)
@@ -178,6 +187,8 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "unreal")
     if _ADDITION.search(text) and not strong:
         return ChangeReading(cue, strong, "addition")
+    if _ONCE.search(text):
+        return ChangeReading(cue, strong, "once")
     if _PAST.search(text) and not now:
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None)
@@ -186,6 +197,9 @@ def read(text: str) -> ChangeReading:
 def reads_other(text: str) -> str | None:
     """Why a statement with no cue of its own cannot replace the user's earlier one either (the same
     blockers, for the pairs the model is asked about): None when nothing blocks it."""
+    text = _QUOTED.sub(" ", text)
+    if _ONCE.search(text):
+        return "once"
     if _UNREAL.search(text):
         return "unreal"
     if _ADDITION.search(text):

@@ -118,3 +118,29 @@ def test_a_correction_in_both_languages() -> None:
     assert change_cues.corrects("哦不对，我后来转到家附近的诊所了。")
     assert not change_cues.corrects("My dentist is Dr Hale on Queen Street.")
     assert not change_cues.corrects("我的牙医是张医生。")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For once I took the bus to work, the car was at the garage now and then.",
+        "Tried padel once with Sam, not my thing.",
+        "我今天就这一次坐了地铁，现在还是开车。",
+        "上周试了一次瑜伽，感觉一般。",
+    ],
+)
+def test_a_one_off_or_a_try_replaces_nothing(text: str) -> None:
+    assert not change_cues.read(text).change
+    assert change_cues.reads_other(text) == "once"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My friend said “I switched to Android, best decision ever”.", "我朋友说“我已经换成安卓了”。"],
+)
+def test_someone_elses_words_quoted_are_not_the_users_change(text: str) -> None:
+    assert not change_cues.read(text).change
+
+
+def test_a_name_in_quotes_keeps_the_cue_around_it() -> None:
+    assert change_cues.read("现在都听“声东击西”播客了解外面的事。").change
