@@ -27,21 +27,28 @@ _STRONG_EN = re.compile(
     r"(?:not|n't|never)\b[^.,;!?]{0,40}\b(?:anymore|any more|any longer)|anymore|any more|moved|"
     r"left|leaving|replaced|instead|stopped|changed|transferred|retrained|traded|sold|dropped|cancel+ed|"
     r"got rid of|done with|broke up|split up|on hold|put [^.,;!?]{0,20} away|for good|went (?:vegan|"
-    r"vegetarian)|converted|upgraded|turned)(?![a-z'])",
+    r"vegetarian)|converted|upgraded|turned|deleted|uninstalled|unsubscribed|lapsed|no more|"
+    r"(?:took|taken|taking) over|(?:went|gone|going|moved|switched) back to|(?:not|never) going back|"
+    # a change said as its reason or its date: "since I moved to Porto the commute is nothing"
+    r"since (?:i|we)(?:'ve| have)? [a-z]+ed)(?![a-z'])",
     re.I,
 )
 # Words that say "as things are now": a replacement said in the present, weaker alone.
 _NOW_EN = re.compile(
     r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|lately|new|finally|"
-    r"since (?:the|last|then)|all about|anymore)(?![a-z'])",
+    r"since (?:the|last|then)|all about|anymore|the old (?:one|thing|place|[a-z]+))(?![a-z'])",
     re.I,
 )
 _STRONG_ZH = re.compile(
-    r"改|换|不再|戒|辞|搬|离开|离职|转行|转学|跳槽|放弃|分手|分了|卖了|卖掉|不续|调到|退了|不干了|"
-    r"不[^，。！？；,]{0,4}了|没再|告别|迷上|取消"
+    r"改|换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
+    r"调到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
+    # a change said as its reason or its date: 自从搬家以后…, 公交涨价以后我就…了
+    r"自从|(?:以后|之后)[^，。！？；,]{0,4}就"
 )
 _NOW_ZH = re.compile(
-    r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经[^，。！？；,]{0,8}了|终于|开始"
+    r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经[^，。！？；,]{0,8}了|终于|开始|"
+    # the former value named as former: 旧车送人了, 之前那家太贵了
+    rf"旧(?:的)?[{cjk.IDEOGRAPHS}]|(?:之前|原来)那[个家位张辆台部款]"
 )
 _FIRST_EN = re.compile(
     r"(?<![a-z'])(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|us|me)(?![a-z'])", re.I
@@ -55,18 +62,33 @@ _OTHER_ZH = re.compile(
 )
 # Not a change of the user's: an addition, a hypothetical or a plan.
 _ADDITION = re.compile(
-    r"(?<![a-z'])(?:also|too|as well|another|in addition|on top of)(?![a-z'])|又|也|另外|还有|多了",
+    # "too" adds at a clause's end ("a puppy too"); before a word it is a degree ("too pricey")
+    r"(?<![a-z'])(?:also|too(?=\s*(?:[,.;!?]|$))|as well|another|in addition|on top of)(?![a-z'])|"
+    r"又|也|另外|还有|多了",
     re.I,
 )
 _UNREAL = re.compile(
     r"(?<![a-z'])(?:if|unless|would|'d love|suppose|maybe|might|thinking (?:about|of)|considering|"
-    r"planning|plan to|hope to|want to|next (?:year|month|week)|someday|one day)(?![a-z'])|"
-    r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|以后",
+    r"planning|plan to|hope to|want to|next (?:year|month|week)|someday|one day|tomorrow|gonna|"
+    r"(?:am|'m|are|'re|is|'s) going to (?!the |a |an |my |our ))(?![a-z'])|"
+    # 以后 is the future at a clause's start or after a person ("我以后想…"); after an event it is
+    # "after" (减肥成功以后)
+    r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|明天|下周|将来|"
+    r"(?:^|[，。！？；,\s]|[我你他她]们?)以后",
     re.I,
 )
+# Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
+_ONCE = re.compile(
+    r"(?<![a-z'])(?:for once|just this once|this one time|(?:tried|gave) [^.,;!?]{0,30} (?:once|a go|a try))"
+    r"(?![a-z'])|这一次|就这一次|破例|试了一次|试了一下|偶尔",
+    re.I,
+)
+# Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
-    r"growing up|used to)(?![a-z'])|小时候|那时候|当年|以前|上学的时候|年轻的时候",
+    r"growing up|used to)(?![a-z'])|小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|"
+    r"那年|那会儿|岁的时候",
     re.I,
 )
 _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
@@ -76,7 +98,7 @@ _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 class ChangeReading:
     """How a statement reads: ``cue`` the words that make it a change or a present replacement
     (None: it reads as neither), ``strong`` when they name the change itself ("quit", 换成), and
-    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "past",
+    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "once", "past",
     "someone_else"), else None."""
 
     cue: str | None
@@ -118,26 +140,41 @@ def cjk_clause(clause: str) -> bool:
     return cjk.has(clause)
 
 
-def _users(clause: str) -> bool:
-    """The clause speaks of the user: an "I"/"we"/我, or (Chinese) no subject of anyone else."""
+def _users(clause: str) -> bool | None:
+    """Whose the clause is: True the user's (an "I"/"we"/我), False someone else's, None when it
+    names no subject (the clause goes on with the one before: "my sister quit and does spin now")."""
     if _someone_else(clause):
         return False
     if cjk_clause(clause):
-        return True  # 我… or no subject at all ("钢琴不学了"): the speaker's own
-    return bool(_FIRST_EN.search(clause)) or not _OTHER_EN.match(clause)
+        return True if "我" in clause else None
+    if _FIRST_EN.search(clause):
+        return True
+    return False if _OTHER_EN.match(clause) else None
+
+
+def _owners(clauses: list[str]) -> list[bool]:
+    """Each clause's owner: its own subject, else the previous clause's, else the speaker (Chinese
+    often says no subject at all: "钢琴不学了")."""
+    out: list[bool] = []
+    for clause in clauses:
+        mine = _users(clause)
+        out.append(mine if mine is not None else (out[-1] if out else True))
+    return out
 
 
 def read(text: str) -> ChangeReading:
     """The change reading of one user statement."""
+    text = _QUOTED.sub(" ", text)
     cue: str | None = None
     strong = False
-    for clause in _clauses(text):
+    clauses = _clauses(text)
+    for clause, users in zip(clauses, _owners(clauses), strict=True):
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
         n = (_NOW_ZH if zh else _NOW_EN).search(clause)
         if s is None and n is None:
             continue
-        if not _users(clause):
+        if not users:
             continue
         if s is not None and not strong:
             cue, strong = s.group(), True
@@ -150,6 +187,8 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "unreal")
     if _ADDITION.search(text) and not strong:
         return ChangeReading(cue, strong, "addition")
+    if _ONCE.search(text):
+        return ChangeReading(cue, strong, "once")
     if _PAST.search(text) and not now:
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None)
@@ -158,12 +197,29 @@ def read(text: str) -> ChangeReading:
 def reads_other(text: str) -> str | None:
     """Why a statement with no cue of its own cannot replace the user's earlier one either (the same
     blockers, for the pairs the model is asked about): None when nothing blocks it."""
+    text = _QUOTED.sub(" ", text)
+    if _ONCE.search(text):
+        return "once"
     if _UNREAL.search(text):
         return "unreal"
     if _ADDITION.search(text):
         return "addition"
     if _PAST.search(text):
         return "past"
-    if all(_someone_else(c) for c in _clauses(text)):
+    if not any(_owners(_clauses(text))):
         return "someone_else"
     return None
+
+
+# A correction of what was just said: "actually", "scratch that", "wait no", 不对, 说错了, 其实.
+_CORRECTION = re.compile(
+    r"(?<![a-z'])(?:actually|scratch that|wait,? no|i mean|correction|not anymore)(?![a-z'])|"
+    r"不对|说错了|其实|更正|纠正一下",
+    re.I,
+)
+
+
+def corrects(text: str) -> bool:
+    """The statement corrects or updates what the speaker said a moment ago (within one session
+    that, or a named change, is what makes an earlier statement history)."""
+    return bool(_CORRECTION.search(text))

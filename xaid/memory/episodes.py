@@ -322,8 +322,9 @@ def apply_decision(
 
 
 def unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> None:
-    """An episode summary that quotes a statement now superseded drops that quote, so the old value is
-    not recalled as current through the episode either; the turn itself stays, as history."""
+    """An episode summary that quotes a statement now superseded drops that quote (and its vector,
+    made from the quote), so the old value is not recalled as current through the episode either;
+    the turn itself stays, as history."""
     for u in stated:
         if u.episode_id is None:
             continue
@@ -343,6 +344,11 @@ def unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> Non
             conn.execute(
                 "UPDATE memory_items SET text = ? WHERE kind = 'episode' AND source_id = ?",
                 (summary, u.episode_id),
+            )
+            # its vector still means the old quote: found by its words from now on, or the bare
+            # "On 1 December the user talked with Kai." ranks first for the old value's question
+            index.remove_vectors(
+                conn, u.agent_id, list(index.items_of(conn, "episode", [u.episode_id]))
             )
 
 

@@ -12,6 +12,13 @@ newer first and the older lower (``DEMOTE`` of its score). A question about the 
 drive before", "我以前…", "what did I say last week") keeps the ranking as it was: the history is
 what it asks for.
 
+"The same subject" is also read from the question itself: two statements that both answer it (each
+near the question by vector, ``ANSWERS``) and are not far apart in meaning (``ANSWERS`` again
+between them) are about what it asks, when the newer one reads as a change or a present
+replacement (xaid.memory.change_cues: not an addition, a plan, the past or someone else's news).
+"我平时刷哪张信用卡？" finds "我平时刷交行的信用卡" at 0.9 and "那张卡年费太贵，现在都用中信的了" at 0.4;
+the two are only 0.40 apart, with no word in common, yet a friend answers with the second.
+
 Its own module, called from retrieve.search on the scored candidates, so the ranking's speed work
 there and this rule stay apart.
 """
@@ -21,11 +28,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from . import supersede
+from . import change_cues, supersede
 from .index import Item
 from .pack import About
 
 DEMOTE = 0.6  # the older statement's score is multiplied by this
+ANSWERS = (
+    0.2  # a statement this near the question answers it; two answers this near share a subject
+)
 WINDOW = 8  # the best user turns compared (pairs grow as its square)
 APART_MS = (
     6 * 3_600_000
@@ -59,6 +69,17 @@ def _same_subject(a: Item, b: Item, cosine: float | None) -> bool:
     return supersede.agree(a.text, b.text)
 
 
+def _same_answer(
+    newer: Item, older: Item, cosine: float | None, asked: Mapping[int, float], ids: tuple[int, int]
+) -> bool:
+    """Both answer the question, they are near each other, and the newer one says it is new."""
+    if cosine is None or cosine < ANSWERS:
+        return False
+    if min(asked.get(ids[0], 0.0), asked.get(ids[1], 0.0)) < ANSWERS:
+        return False
+    return change_cues.read(newer.text).change
+
+
 def prefer_present(
     query: str,
     past: bool,
@@ -66,8 +87,10 @@ def prefer_present(
     found: Mapping[int, Item],
     about: Mapping[int, About],
     cosine: Callable[[int, int], float | None],
+    asked: Mapping[int, float] | None = None,
 ) -> int:
-    """Reorder ``scored`` in place for a question about now; how many older statements were demoted."""
+    """Reorder ``scored`` in place for a question about now; how many older statements were demoted.
+    ``asked`` holds each candidate's cosine to the question."""
     if not about_now(query, past):
         return 0
     users = sorted(
@@ -83,7 +106,11 @@ def prefer_present(
         for older in users:
             if older in demoted or found[newer].ts_ms - found[older].ts_ms < APART_MS:
                 continue
-            if not _same_subject(found[newer], found[older], cosine(newer, older)):
+            pair = cosine(newer, older)
+            if not (
+                _same_subject(found[newer], found[older], pair)
+                or _same_answer(found[newer], found[older], pair, asked or {}, (newer, older))
+            ):
                 continue
             scored[newer] = max(scored[newer], scored[older] + 1e-3)
             scored[older] *= DEMOTE

@@ -271,7 +271,13 @@ def search(
         scored[item_id] = score
     _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past)
     recency.prefer_present(
-        query, asked.past, scored, found, about, near.cosine if near is not None else _no_cosine
+        query,
+        asked.past,
+        scored,
+        found,
+        about,
+        near.cosine if near is not None else _no_cosine,
+        sims,
     )
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
     chosen, used = pack.fill(

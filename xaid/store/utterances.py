@@ -235,6 +235,15 @@ def users_in_episodes(
     ]
 
 
+def of_message(conn: apsw.Connection, agent_id: str, message_id: int) -> Utterance | None:
+    """The turn kept for one message (a change within one session finds its earlier turn by it)."""
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM {_FROM} WHERE u.agent_id = ? AND u.message_id = ?",
+        (agent_id, message_id),
+    ).fetchone()
+    return Utterance(*row) if row else None
+
+
 def facts_stated_in(conn: apsw.Connection, agent_id: str, utterance_id: int) -> list[int]:
     """The current facts drawn from this turn's message (their provenance in ``sources``)."""
     return [

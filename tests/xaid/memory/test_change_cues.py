@@ -58,3 +58,89 @@ def test_someone_elses_news_blocks_a_pair_the_model_would_be_asked_about() -> No
     assert change_cues.reads_other("我妈现在天天去跳广场舞。") == "someone_else"
     assert change_cues.reads_other("I drink matcha every morning.") is None
     assert change_cues.reads_other("我每天早上喝拿铁。") is None
+
+
+# General shapes, not wordings: a change given as its reason or date ("since I <verb>ed", 自从,
+# "…以后我就…"), the former value named as former ("the old one", 旧车, 之前那家), a move to
+# something (转到), an end ("no more", "went back to").
+SHAPES = [
+    "Since I joined the rowing club my Saturday mornings are on the river.",
+    "Since we moved to Porto the commute is nothing.",
+    "Got a permit for the staff car park, so no more hunting for spaces.",
+    "Went back to paper books, the library card gets more use than anything.",
+    "Octopus took over our electricity in March.",
+    "We take the dogs to Paws & Claws now, the old place got way too pricey.",
+    "自从加入了飞盘俱乐部，周六上午就都在草地上跑了。",
+    "公交涨价以后我就骑共享单车去学校了。",
+    "全都转到火狐了，之前那个太吃内存了。",
+    "入了一辆小布，旧车送给表弟了。",
+    "减肥成功以后大家改口了，现在都叫我瘦哥。",
+]
+
+
+@pytest.mark.parametrize("text", SHAPES)
+def test_a_change_said_as_a_reason_an_aside_or_a_former_value_reads_as_one(text: str) -> None:
+    reading = change_cues.read(text)
+    assert reading.change, reading
+
+
+@pytest.mark.parametrize(
+    ("text", "blocked"),
+    [
+        ("Tomorrow I'm going to start going to bed at ten.", "unreal"),
+        ("我以后想去当厨师，现在先攒钱。", "unreal"),
+        ("十二岁那年学钢琴学了一学期就放弃了。", "past"),
+        ("I got a cat this week, and a rabbit too.", None),
+    ],
+)
+def test_a_plan_the_past_at_an_age_and_a_trailing_too_still_block(
+    text: str, blocked: str | None
+) -> None:
+    reading = change_cues.read(text)
+    assert not reading.change, reading
+    assert reading.blocked == blocked or reading.cue is None, reading
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My sister quit running altogether and does spin classes now.",
+        "我姐现在完全不跑了，改去上动感单车课。",
+    ],
+)
+def test_a_clause_with_no_subject_goes_on_with_the_one_before(text: str) -> None:
+    assert not change_cues.read(text).change
+    assert change_cues.reads_other(text) == "someone_else"
+
+
+def test_a_correction_in_both_languages() -> None:
+    assert change_cues.corrects("Oh actually, scratch that, Dr Osei sees me now.")
+    assert change_cues.corrects("哦不对，我后来转到家附近的诊所了。")
+    assert not change_cues.corrects("My dentist is Dr Hale on Queen Street.")
+    assert not change_cues.corrects("我的牙医是张医生。")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For once I took the bus to work, the car was at the garage now and then.",
+        "Tried padel once with Sam, not my thing.",
+        "我今天就这一次坐了地铁，现在还是开车。",
+        "上周试了一次瑜伽，感觉一般。",
+    ],
+)
+def test_a_one_off_or_a_try_replaces_nothing(text: str) -> None:
+    assert not change_cues.read(text).change
+    assert change_cues.reads_other(text) == "once"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My friend said “I switched to Android, best decision ever”.", "我朋友说“我已经换成安卓了”。"],
+)
+def test_someone_elses_words_quoted_are_not_the_users_change(text: str) -> None:
+    assert not change_cues.read(text).change
+
+
+def test_a_name_in_quotes_keeps_the_cue_around_it() -> None:
+    assert change_cues.read("现在都听“声东击西”播客了解外面的事。").change

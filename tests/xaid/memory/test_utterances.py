@@ -35,3 +35,28 @@ def test_the_cut_keeps_the_new_value_in_chinese() -> None:
 def test_a_sentence_without_a_change_is_still_cut() -> None:
     shown = utterances.cut(EN, utterances.terms("What was my job at the warehouse?"), 64)
     assert "back hurt" not in shown, shown
+
+
+# The change given as a reason, in the middle of other news: no "now", no "switched", no 现在
+# (the cues before updates3 read neither).
+EN_REASON = (
+    "We used to rent a tiny flat in Lyon near the river, and the landlord never fixed the heating "
+    "all winter. The neighbours were lovely though, we still text them every week or so. Anyway the "
+    "kids have settled in well and the school is great. Since we started at the Porto office in May "
+    "the commute is nothing, ten minutes on the tram."
+)
+ZH_REASON = (
+    "我们以前在成都高新区租房，房东一直不修热水器，冬天洗澡特别冷，搬走的时候还扣了押金。"
+    "邻居倒是挺好的，我们现在还经常在微信上聊天，过年还互相寄东西。"
+    "孩子也适应得很好，新学校的老师特别负责，每天都会在群里发照片。"
+    "自从五月份孩子转到实验小学，送完他十分钟就到公司。"
+)
+
+
+def test_the_cut_keeps_a_change_said_as_a_reason_in_both_languages() -> None:
+    shown = utterances.cut(EN_REASON, utterances.terms("Did the landlord fix the heating?"), 48)
+    assert "…" in shown, "the turn was cut"
+    assert "Porto office" in shown, shown
+    zh = utterances.cut(ZH_REASON, utterances.terms("房东修热水器了吗？"), 48)
+    assert "…" in zh, "the turn was cut"
+    assert "实验小学" in zh, zh

@@ -1,0 +1,166 @@
+"""Which earlier statement a change replaces (xaid.memory.supersede.judge) and when a present
+question puts the newer answer first (xaid.memory.recency), read on given cosines so each rule is
+tested alone, in English and Chinese. The daemon end to end is in test_supersede_e2e.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from xaid.memory import recency, supersede
+from xaid.memory.index import Item
+from xaid.memory.pack import About
+from xaid.store.utterances import Utterance
+
+
+def earlier(text: str, cosine: float, uid: int) -> supersede.Earlier:
+    u = Utterance(uid, "mia", "s", 1, str(uid), "user", None, text, 0, None, 0.5, "current", 0)
+    return supersede.Earlier(u, cosine, ())
+
+
+def replaced(new: str, near: list[tuple[str, float]]) -> list[str]:
+    candidates = [earlier(text, cos, n) for n, (text, cos) in enumerate(near)]
+    sure, _ = supersede.judge(new, sorted(candidates, key=lambda e: -e.cosine))
+    return [e.utterance.text for e in sure]
+
+
+# A far paraphrase: the change names neither the old value nor its words, and the embedder puts it
+# only 0.27-0.29 from what it replaces, but nothing else the user said is as near.
+FAR = [
+    (
+        "Sold the Vespa-looking thing, the e-bike does the hill without me dying.",
+        "My ride to work is a little Honda scooter.",
+    ),
+    ("康复师让我换成了HOKA，膝盖舒服多了。", "我跑步穿的是亚瑟士。"),
+]
+
+
+@pytest.mark.parametrize(("new", "old"), FAR)
+def test_a_far_paraphrase_replaces_the_statement_it_is_clearly_nearest_to(
+    new: str, old: str
+) -> None:
+    other = "I'm a vegetarian." if new.isascii() else "我是素食者。"
+    assert replaced(new, [(old, 0.28), (other, 0.12)]) == [old]
+
+
+@pytest.mark.parametrize(("new", "old"), FAR)
+def test_a_far_paraphrase_with_a_rival_as_near_replaces_nothing(new: str, old: str) -> None:
+    """0.28 against 0.25: which one it replaces is not clear, and a wrong update hides a truth."""
+    other = "I'm a vegetarian." if new.isascii() else "我是素食者。"
+    assert replaced(new, [(old, 0.28), (other, 0.25)]) == []
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "farther"),
+    [
+        (
+            "I quit smoking, forty days without a cigarette now.",
+            "I smoke about ten cigarettes a day.",
+            "I eat pretty much anything, meat most days.",
+        ),
+        (
+            "银行的工作辞了，现在自己开了一家奶茶店。",
+            "我在一家银行做柜员。",
+            "我的工资卡是工商银行的。",
+        ),
+    ],
+)
+def test_one_change_replaces_the_nearest_statement_not_every_near_one(
+    new: str, old: str, farther: str
+) -> None:
+    """The farther one shares a word (银行, days) and is past the old cut (0.46 ≥ NEAR), but it is
+    well behind the nearest: one change replaces one thing."""
+    assert replaced(new, [(old, 0.66), (farther, 0.46)]) == [old]
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "That card's fee doubled so it's the Chase debit card for everything now.",
+            "I pay with my Amex.",
+        ),
+        ("那张卡年费太贵，现在都用中信的了。", "我平时刷交行的信用卡。"),
+    ],
+)
+def test_a_present_replacement_replaces_when_near_and_clearly_the_one(new: str, old: str) -> None:
+    assert replaced(new, [(old, 0.40), ("unrelated", 0.2)]) == [old]
+    assert replaced(new, [(old, 0.33), ("unrelated", 0.2)]) == [], "'now' alone needs more meaning"
+
+
+CONTROLS = [
+    ("My sister quit running altogether and does spin classes now.", "I run at Bushy Park."),
+    ("我姐现在完全不跑了，改去上动感单车课。", "我每周二在奥森跑步。"),
+    (
+        "Tomorrow I'm going to start going to bed at ten, new year new me.",
+        "I go to bed at midnight.",
+    ),
+    ("从明天开始我要十点就睡，说到做到！", "我一般十二点睡。"),
+    ("Opened a savings pot with Chase too.", "I'm with Monzo for everyday spending."),
+    ("十二岁那年学钢琴学了一学期就放弃了。", "我在学小提琴。"),
+]
+
+
+@pytest.mark.parametrize(("new", "old"), CONTROLS)
+def test_someone_elses_change_a_plan_an_addition_or_the_past_replaces_nothing(
+    new: str, old: str
+) -> None:
+    assert replaced(new, [(old, 0.5), ("unrelated", 0.1)]) == []
+
+
+def item(item_id: int, text: str, day: int) -> Item:
+    return Item(item_id, "mia", "utterance", item_id, text, day * 86_400_000)
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "new"),
+    [
+        (
+            "Which card do I pay with?",
+            "I pay for everything with my Amex.",
+            "It's the Chase card for everything now.",
+        ),
+        ("我平时刷哪张信用卡？", "我平时刷交行的信用卡。", "那张卡年费太贵，现在都用中信的了。"),
+    ],
+)
+def test_a_present_question_puts_the_newer_of_two_answers_first(
+    question: str, old: str, new: str
+) -> None:
+    """Both answer the question (0.9 and 0.4 from it), they are 0.4 apart with no word in common:
+    the newer says it is new, so it comes first and the older one is demoted."""
+    found = {1: item(1, old, 0), 2: item(2, new, 6)}
+    about = {1: About(0.5, True), 2: About(0.5, True)}
+    scored = {1: 0.9, 2: 0.4}
+    pair = {(1, 2): 0.4, (2, 1): 0.4}
+    demoted = recency.prefer_present(
+        question, False, scored, found, about, lambda a, b: pair.get((a, b)), {1: 0.9, 2: 0.4}
+    )
+    assert demoted == 1 and scored[2] > scored[1]
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "new"),
+    [
+        (
+            "Which instruments do I play?",
+            "I play bass in a funk band.",
+            "Picked up the drums as well now.",
+        ),
+        ("我会什么乐器？", "我在乐队里弹贝斯。", "最近在家也开始学打鼓。"),
+        ("Which card do I pay with?", "I pay with my Amex.", "My brother uses Chase these days."),
+    ],
+)
+def test_an_addition_or_someone_elses_news_keeps_the_older_answer_first(
+    question: str, old: str, new: str
+) -> None:
+    found = {1: item(1, old, 0), 2: item(2, new, 6)}
+    about = {1: About(0.5, True), 2: About(0.5, True)}
+    scored = {1: 0.9, 2: 0.4}
+    demoted = recency.prefer_present(
+        question, False, scored, found, about, lambda a, b: 0.35, {1: 0.9, 2: 0.4}
+    )
+    assert demoted == 0 and scored == {1: 0.9, 2: 0.4}
+
+
+def test_the_answer_is_read_in_the_small_models_own_numbering_too() -> None:
+    """The 1.5B answered "1. 1, no" (its numbering, then the pair's): one verdict per pair."""
+    assert supersede.parse("1. 1, no\n2. 2, yes\n3. ", 3) == [False, True, None]
