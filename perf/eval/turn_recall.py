@@ -123,19 +123,19 @@ def run(quick: bool) -> Section:
                 f"turn recall {name} {condition}: turn 1 {_mean(got[condition][0]):.3f}, "
                 f"turn 2 {_mean(got[condition][1]):.3f} over {len(got[condition][0])} questions"
             )
-        base = got["main"]
-        for turn, at in (("turn 1", 0), ("by turn 2", 1)):
+        for turn, first in (("turn 1", True), ("by turn 2", False)):
+            theirs = got["main"][0] if first else got["main"][1]
             for condition in ("defaults", "caps 64", "caps 128"):
-                mine = got[condition][at]
+                mine = got[condition][0] if first else got[condition][1]
                 rows.append(
                     Row(
                         f"{name}: answer-token recall of what the prompt shows, {turn}, {condition}",
                         100 * _mean(mine),
                         "%",
                         None,
-                        ratio(_mean(mine), _mean(base[at])),
+                        ratio(_mean(mine), _mean(theirs)),
                         "main",
-                        note=f"main {100 * _mean(base[at]):.1f} %; {len(mine)} questions",
+                        note=f"main {100 * _mean(theirs):.1f} %; {len(mine)} questions",
                     )
                 )
         shown = ", ".join(
