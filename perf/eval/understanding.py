@@ -91,7 +91,14 @@ BUDGET_ENV = "XAID_PERF_UNDERSTANDING_BUDGET_S"
 AREA = "understanding"
 BEFORE_AREA = "understanding_before"
 DEFAULT_BUDGET_S = 1800.0
-COST_KEYS = ("llm_calls", "fact_fast", "fact_llm", "fact_rules", "fact_unsure_asked")
+COST_KEYS = (
+    "llm_calls",
+    "fact_fast",
+    "fact_llm",
+    "fact_rules",
+    "fact_unsure_asked",
+    "fact_unsure_calls",
+)
 
 
 # --- what each set measures ---------------------------------------------------------------------
