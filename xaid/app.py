@@ -106,6 +106,7 @@ class App:
             queue.provider.agent_erased(erased.agent_id)  # its prompt heads hold its profile
 
         eraser.on_erased(drop_states)
+        eraser.on_erased(embeddings.erased)  # the vectors of the agent's latest queries
         return cls(
             settings=settings,
             db=db,
