@@ -86,11 +86,12 @@ for attempt in ("first", "again"):
         vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
         t2 = time.perf_counter()
         for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
-            t3 = time.perf_counter()
+            t3, c3 = time.perf_counter(), time.thread_time()
             retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
                 recent_days=cfg.memory.recent_days, touch=False, profile=profile,
                 fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
             out.setdefault(f"{label} {attempt} {shape}", []).append((time.perf_counter() - t3) * 1000)
+            out.setdefault(f"{label} {attempt} {shape} cpu", []).append((time.thread_time() - c3) * 1000)
         out.setdefault(f"{label} {attempt} cues", []).append((t1 - t0) * 1000)
         out.setdefault(f"{label} {attempt} embed", []).append((t2 - t1) * 1000)
 Path(out_path).write_text(json.dumps(out), encoding="utf-8")
@@ -108,6 +109,7 @@ class _Run:
         self.stages: dict[str, list[float]] = {}
         self.ms: dict[str, list[float]] = {}
         self.turn_ms: dict[str, list[float]] = {}
+        self.counters: dict[str, int] = {}  # stats.memory after the agents were built
 
     def add(self, key: str, value: float) -> None:
         self.ms.setdefault(key, []).append(value)
@@ -213,6 +215,12 @@ def measure(
             runs.append(_Run(name, client, daemon.db_path, tree))
         for run in runs:
             _build(run, samples, days, end_ms)
+            memory = run.c.call("stats")["memory"]
+            run.counters = {
+                k: int(v)
+                for k, v in memory.items()
+                if isinstance(v, int) and not isinstance(v, bool)
+            }
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="xaid-search-")))
         progress("search: the stages in process")
         _stages(runs, work[::2], tmp)
@@ -232,6 +240,41 @@ def measure(
             questions = [str(q["question"]) for q in samples[0].qa[-TURNS:]]
             _turns(runs, "LoCoMo", agent, questions, samples[0].end_ms + 2 * HOUR)
     return runs, differ, counts
+
+
+def _consolidated(counters: dict[str, int]) -> int:
+    return sum(
+        counters.get(k, 0) for k in ("episodes_rules", "episodes_llm", "episodes_llm_rejected")
+    )
+
+
+def _consolidation_calls(section: Section, after: _Run, before: _Run | None) -> None:
+    """Model calls per consolidated session while the agents were built (scripted provider: its
+    answers never parse, so every question the rules leave open is asked), issue 28 item 5."""
+    sessions = _consolidated(after.counters)
+    if not sessions:
+        return
+    value = after.counters.get("llm_calls", 0) / sessions
+    old = (
+        before.counters.get("llm_calls", 0) / max(1, _consolidated(before.counters))
+        if before is not None
+        else None
+    )
+    keys = ("change_calls", "episodes_llm_rejected", "fact_rules", "fact_llm", "fact_unsure_asked")
+    section.rows.append(
+        Row(
+            "memory's model calls per consolidated session (building the agents)",
+            value,
+            "",
+            Aim("<=", 1.0),
+            ratio(value, old) if old else None,
+            "before (same run)" if old else "",
+            (f"before {old:.3f}; " if old is not None else "")
+            + f"{sessions} sessions; llm_calls {after.counters.get('llm_calls', 0)}: "
+            + ", ".join(f"{k} {after.counters.get(k, 0)}" for k in keys)
+            + f", fact_unsure_calls {after.counters.get('fact_unsure_calls', 0)}",
+        )
+    )
 
 
 def _recall(section: Section, quick: bool) -> None:
@@ -311,6 +354,8 @@ def run(quick: bool) -> Section:
     stage_names = {
         "search": "retrieve.search in process (memory.search's shape: 1,000 tokens, k 200)",
         "turn": "retrieve.search in process (a turn's shape: 400 tokens, k 20)",
+        "search cpu": "retrieve.search's CPU time (thread_time; memory.search's shape)",
+        "turn cpu": "retrieve.search's CPU time (thread_time; a turn's shape)",
         "embed": "embedding the query in process",
     }
     for label in ("LoCoMo", "two years"):
@@ -335,6 +380,7 @@ def run(quick: bool) -> Section:
                             "each tree on its own daemon's database",
                         )
                     )
+    _consolidation_calls(section, after, before)
     _recall(section, quick)
     load_after = os.getloadavg()
     if before is None:
