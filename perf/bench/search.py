@@ -408,7 +408,8 @@ def run(quick: bool) -> Section:
                         )
                     )
     _consolidation_calls(section, after, before)
-    _recall(section, quick)
+    if os.environ.get("XAID_PERF_SEARCH_RECALL", "1") != "0":  # 0: a repeat of the timings only
+        _recall(section, quick)
     load_after = os.getloadavg()
     if before is None:
         same = "no baseline tree ($XAID_PERF_SEARCH_BASELINE unset)"
