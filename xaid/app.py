@@ -108,6 +108,7 @@ class App:
             queue.provider.agent_erased(erased.agent_id)  # its prompt heads hold its profile
 
         eraser.on_erased(drop_states)
+        eraser.on_erased(embeddings.erased)  # the vectors of the agent's latest queries
         prewarm = Prewarm(db, clock, settings, queue, eraser)
 
         async def consolidate(job_id: int, agent_id: str, session_id: str) -> int | None:

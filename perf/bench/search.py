@@ -16,6 +16,12 @@ queries: lines the first pass worked out are remembered, xaid/memory/shown.py). 
 session per agent (scripted model), timed by the daemon's own ``timings.memory_ms`` (embedding the
 message, search and the profile read).
 
+The stages are timed in wall time and in the thread's CPU time (``time.thread_time``): on a
+machine shared by several people the wall time is mostly waiting for a core, the CPU time is what
+the code costs. Memory's model calls per consolidated session while the agents were built (the
+scripted provider, whose answers never parse: every question the rules leave open is asked) are
+reported for both trees (issue 28 item 5).
+
 "Before" is a daemon running the code of ``$XAID_PERF_SEARCH_BASELINE`` (a checkout of the tree
 before the change, e.g. ``git worktree add /tmp/base main``); unset, only this tree's daemon runs.
 Every query's items are compared between the two daemons: the change may make search faster, not
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -86,11 +93,12 @@ for attempt in ("first", "again"):
         vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
         t2 = time.perf_counter()
         for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
-            t3 = time.perf_counter()
+            t3, c3 = time.perf_counter(), time.thread_time()
             retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
                 recent_days=cfg.memory.recent_days, touch=False, profile=profile,
                 fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
             out.setdefault(f"{label} {attempt} {shape}", []).append((time.perf_counter() - t3) * 1000)
+            out.setdefault(f"{label} {attempt} {shape} cpu", []).append((time.thread_time() - c3) * 1000)
         out.setdefault(f"{label} {attempt} cues", []).append((t1 - t0) * 1000)
         out.setdefault(f"{label} {attempt} embed", []).append((t2 - t1) * 1000)
 Path(out_path).write_text(json.dumps(out), encoding="utf-8")
@@ -108,6 +116,7 @@ class _Run:
         self.stages: dict[str, list[float]] = {}
         self.ms: dict[str, list[float]] = {}
         self.turn_ms: dict[str, list[float]] = {}
+        self.counters: dict[str, int] = {}  # stats.memory after the agents were built
 
     def add(self, key: str, value: float) -> None:
         self.ms.setdefault(key, []).append(value)
@@ -183,11 +192,21 @@ def _turns(runs: list[_Run], key: str, agent: str, texts: list[str], ts: int) ->
         run.c.session_close(sid, ts=ts + len(texts) * MINUTE, wait=True)
 
 
+def _copy_database(source: Path, target: Path) -> None:
+    """A database built earlier (stopped cleanly: its WAL checkpointed) as a daemon's own."""
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+
+
 def measure(
-    samples: list[locomo.Sample], days: int, queries: int, baseline: Path | None
+    samples: list[locomo.Sample],
+    days: int,
+    queries: int,
+    baseline: Path | None,
+    prebuilt: Path | None = None,
 ) -> tuple[list[_Run], int, dict[str, int]]:
-    """Build the agents in each daemon and time the same searches and turns in each; (runs,
-    differing results, searches per set)."""
+    """Build the agents in each daemon (or copy ``prebuilt``, a database with them, into each) and
+    time the same searches and turns in each; (runs, differing results, searches per set)."""
     end_ms = (int(time.time() * 1000) // DAY) * DAY + 8 * HOUR
     trees: list[tuple[str, dict[str, str], Path | None]] = [("after", {}, None)]
     if baseline is not None:
@@ -208,11 +227,23 @@ def measure(
     with ExitStack() as stack:
         runs = []
         for name, env, tree in trees:
-            daemon = stack.enter_context(scratch_daemon({"XAID_LLM_SCRIPTED_DELAY_MS": "5", **env}))
+            daemon = stack.enter_context(
+                scratch_daemon({"XAID_LLM_SCRIPTED_DELAY_MS": "5", **env}, start=prebuilt is None)
+            )
+            if prebuilt is not None:
+                _copy_database(prebuilt, daemon.db_path)
+                daemon.start()
             client = stack.enter_context(daemon.client(timeout=600.0))
             runs.append(_Run(name, client, daemon.db_path, tree))
         for run in runs:
-            _build(run, samples, days, end_ms)
+            if prebuilt is None:
+                _build(run, samples, days, end_ms)
+            memory = run.c.call("stats")["memory"]
+            run.counters = {
+                k: int(v)
+                for k, v in memory.items()
+                if isinstance(v, int) and not isinstance(v, bool)
+            }
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="xaid-search-")))
         progress("search: the stages in process")
         _stages(runs, work[::2], tmp)
@@ -232,6 +263,41 @@ def measure(
             questions = [str(q["question"]) for q in samples[0].qa[-TURNS:]]
             _turns(runs, "LoCoMo", agent, questions, samples[0].end_ms + 2 * HOUR)
     return runs, differ, counts
+
+
+def _consolidated(counters: dict[str, int]) -> int:
+    return sum(
+        counters.get(k, 0) for k in ("episodes_rules", "episodes_llm", "episodes_llm_rejected")
+    )
+
+
+def _consolidation_calls(section: Section, after: _Run, before: _Run | None) -> None:
+    """Model calls per consolidated session while the agents were built (scripted provider: its
+    answers never parse, so every question the rules leave open is asked), issue 28 item 5."""
+    sessions = _consolidated(after.counters)
+    if not sessions or not after.counters.get("llm_calls"):
+        return  # nothing consolidated in this run (a database built earlier)
+    value = after.counters.get("llm_calls", 0) / sessions
+    old = (
+        before.counters.get("llm_calls", 0) / max(1, _consolidated(before.counters))
+        if before is not None and _consolidated(before.counters)
+        else None
+    )
+    keys = ("change_calls", "episodes_llm_rejected", "fact_rules", "fact_llm", "fact_unsure_asked")
+    section.rows.append(
+        Row(
+            "memory's model calls per consolidated session (building the agents)",
+            value,
+            "",
+            Aim("<=", 1.0),
+            ratio(value, old) if old else None,
+            "before (same run)" if old else "",
+            (f"before {old:.3f}; " if old is not None else "")
+            + f"{sessions} sessions; llm_calls {after.counters.get('llm_calls', 0)}: "
+            + ", ".join(f"{k} {after.counters.get(k, 0)}" for k in keys)
+            + f", fact_unsure_calls {after.counters.get('fact_unsure_calls', 0)}",
+        )
+    )
 
 
 def _recall(section: Section, quick: bool) -> None:
@@ -269,7 +335,11 @@ def run(quick: bool) -> Section:
     path = Path(os.environ["XAID_PERF_LOCOMO"]) if os.environ.get("XAID_PERF_LOCOMO") else None
     samples = locomo.load(locomo.TINY if quick or path is None else path)
     days, queries = (60, 40) if quick else (TWO_YEARS, QUERIES)
-    runs, differ, counts = measure(samples, days, queries, baseline)
+    # A database built earlier by this area's own steps (the LoCoMo samples of $XAID_PERF_LOCOMO,
+    # then the two-year agent, built today): on a machine at load 20 building takes most of an hour.
+    raw_db = os.environ.get("XAID_PERF_SEARCH_DB")
+    prebuilt = Path(raw_db) if raw_db else None
+    runs, differ, counts = measure(samples, days, queries, baseline, prebuilt)
     after = runs[-1]
     before = runs[0] if len(runs) > 1 else None
     p: Callable[[list[float], float], float] = percentile
@@ -311,6 +381,8 @@ def run(quick: bool) -> Section:
     stage_names = {
         "search": "retrieve.search in process (memory.search's shape: 1,000 tokens, k 200)",
         "turn": "retrieve.search in process (a turn's shape: 400 tokens, k 20)",
+        "search cpu": "retrieve.search's CPU time (thread_time; memory.search's shape)",
+        "turn cpu": "retrieve.search's CPU time (thread_time; a turn's shape)",
         "embed": "embedding the query in process",
     }
     for label in ("LoCoMo", "two years"):
@@ -335,7 +407,9 @@ def run(quick: bool) -> Section:
                             "each tree on its own daemon's database",
                         )
                     )
-    _recall(section, quick)
+    _consolidation_calls(section, after, before)
+    if os.environ.get("XAID_PERF_SEARCH_RECALL", "1") != "0":  # 0: a repeat of the timings only
+        _recall(section, quick)
     load_after = os.getloadavg()
     if before is None:
         same = "no baseline tree ($XAID_PERF_SEARCH_BASELINE unset)"
@@ -344,7 +418,9 @@ def run(quick: bool) -> Section:
     else:
         same = "every query returned the same items before and after"
     section.notes.append(
-        f"{len(samples)} LoCoMo agents, a two-year agent of {days} daily sessions; {same}; load average "
+        f"{len(samples)} LoCoMo agents, a two-year agent of {days} daily sessions"
+        + (f" (built once, copied into each daemon: {prebuilt.name})" if prebuilt else "")
+        + f"; {same}; load average "
         f"(1, 5, 15 min) {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f} at the start, "
         f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} at the end (2 cores shared)."
     )

@@ -98,7 +98,14 @@ AREA = "understanding"
 BEFORE_AREA = "understanding_before"
 SETS_ENV = "XAID_PERF_UNDERSTANDING_SETS"
 DEFAULT_BUDGET_S = 1800.0
-COST_KEYS = ("llm_calls", "fact_fast", "fact_llm", "fact_rules", "fact_unsure_asked")
+COST_KEYS = (
+    "llm_calls",
+    "fact_fast",
+    "fact_llm",
+    "fact_rules",
+    "fact_unsure_asked",
+    "fact_unsure_calls",
+)
 
 
 @dataclass(frozen=True)

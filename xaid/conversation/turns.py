@@ -257,7 +257,11 @@ class Turns:
         start = time.perf_counter()
         about = heard.asked.topic
         search = remember and not forgotten
-        vector = await self.embeddings.embed_message(about) if search and about.strip() else None
+        vector = (
+            await self.embeddings.embed_query(agent.agent_id, about)
+            if search and about.strip()
+            else None
+        )
         with_profile = remember and (forgotten or sid not in self.profiles)
 
         def read(conn: apsw.Connection) -> _Recalled:

@@ -3,11 +3,19 @@ consolidation, and never a reason to fail a request.
 
 Until the model is loaded, callers wait on ``ready``; when it cannot be loaded (or its vector table
 cannot be made, say on a full disk), every call answers None and memory works on keywords and time.
+
+The vectors of the latest queries (``embed_query``: a turn's topic, a ``memory.search``) are kept,
+per agent and text, because the same words come back: a client that searches again as the user
+types or pages, a web page reloaded, a turn retried. Embedding took 3-7 ms of a search's 20 at the
+median here and most of its tail under load (perf/RESULTS.md, search). The copies are the agent's
+words in another form, so they go with every erase of that agent (``erased``, registered with the
+Eraser) and are never looked up under another agent's id.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 
 import anyio
 import apsw
@@ -20,8 +28,13 @@ from ..settings import Settings
 from ..store import Database
 from ..store.errors import StorageFailed
 from . import index
+from .erase import Erasure
 
 log = logging.getLogger(__name__)
+
+QUERY_VECTORS = (
+    256  # the latest queries' vectors kept, all agents together: 512 floats each, ~0.5 MB
+)
 
 
 class Embeddings:
@@ -36,6 +49,9 @@ class Embeddings:
         self.load_error = ""
         # The thresholds of the configured model (read before it loads: readable() needs them).
         self.profile: embedding.EmbedProfile = embedding.profile_for(settings.config.memory)
+        self._queries: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        # Bumped by each erase of the agent: a query embedded across an erase is not kept.
+        self._erasures: dict[str, int] = {}
 
     async def start(self, tg: TaskGroup) -> None:
         """Load the model, make sure its vector table fits it, start the worker in ``tg``, then the
@@ -119,6 +135,34 @@ class Embeddings:
         if self.worker is None or not self.readable(text):
             return None
         return await self.worker.embed_now(text)
+
+    async def embed_query(self, agent_id: str, text: str) -> np.ndarray | None:
+        """The vector of a query of ``agent_id`` (``embed_message``), the same array again while the
+        text is among the latest queries of that agent. Read only: callers share it."""
+        key = (agent_id, text)
+        found = self._queries.get(key)
+        if found is not None:
+            self._queries.move_to_end(key)
+            return found
+        erasures = self._erasures.get(agent_id, 0)
+        vector = await self.embed_message(text)
+        if vector is None or self._erasures.get(agent_id, 0) != erasures:
+            return vector
+        vector.setflags(write=False)
+        self._queries[key] = vector
+        while len(self._queries) > QUERY_VECTORS:
+            self._queries.popitem(last=False)
+        return vector
+
+    def erased(self, erased: Erasure) -> None:
+        """Memory of an agent was erased: its queries' vectors go, whatever they were about."""
+        self._erasures[erased.agent_id] = self._erasures.get(erased.agent_id, 0) + 1
+        for key in [k for k in self._queries if k[0] == erased.agent_id]:
+            del self._queries[key]
+
+    def queries_held(self, agent_id: str) -> int:
+        """How many query vectors of ``agent_id`` are kept (for tests and stats)."""
+        return sum(1 for k in self._queries if k[0] == agent_id)
 
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
         """Vectors for the texts the model can read; None for the rest, which keyword search still finds."""

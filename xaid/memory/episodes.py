@@ -28,7 +28,7 @@ from ..store.memory import ClosingMood, Fact, NewFact, Signals
 from ..store.mood import MoodState
 from ..store.utterances import NewUtterance
 from ..text import features, timeparse
-from . import draft, facts, index, utterances
+from . import confirm, draft, facts, index, utterances
 from .rules import extract
 
 log = logging.getLogger(__name__)
@@ -137,7 +137,7 @@ async def plan_facts(
     found = [m for m in gathered if m.value >= cfg.promote_threshold]
     if not found:
         return []
-    found = [m for m in found if await _confident(mem, agent_id, m.candidate)]
+    found = await _confirmed(mem, agent_id, found)
     who = draft.speaker(d.utterances)
     texts = [draft.name_the_user(m.candidate.text, who) for m in found]
     # An English-only model maps all Chinese close together (用户喜欢猫 vs 用户在腾讯工作: 0.98): its
@@ -167,19 +167,17 @@ async def plan_facts(
     return planned
 
 
-async def _confident(mem: Helpers, agent_id: str, c: extract.Candidate) -> bool:
-    """A rule that is sure stands; an unsure one is confirmed by one yes/no LLM call, else dropped."""
-    if c.confidence >= 0.5:
-        return True
-    answer = await mem.ask(
-        f'The user said: "{c.source}"\nIs this a lasting fact about the user: "{c.text}"? Answer yes or no.',
-        3,
-        agent_id,
-    )
-    mem.counters["fact_unsure_asked"] += 1
-    confirmed = bool(answer and answer.strip().lower().startswith(("yes", "是")))
-    mem.counters["fact_unsure_kept" if confirmed else "fact_unsure_dropped"] += 1
-    return confirmed
+async def _confirmed(mem: Helpers, agent_id: str, found: list[_Mention]) -> list[_Mention]:
+    """A rule that is sure stands; the unsure ones of the session are confirmed by one yes/no call
+    for all of them (memory.confirm), else dropped."""
+    done = await confirm.confirm([m.candidate for m in found], partial(mem.ask, agent_id=agent_id))
+    mem.counters["fact_unsure_asked"] += done.asked
+    mem.counters["fact_unsure_calls"] += done.calls
+    mem.counters["fact_unsure_unreadable"] += done.unreadable
+    kept = sum(done.kept[i] for i, m in enumerate(found) if m.candidate.confidence < confirm.SURE)
+    mem.counters["fact_unsure_kept"] += kept
+    mem.counters["fact_unsure_dropped"] += done.asked - kept
+    return [m for m, ok in zip(found, done.kept, strict=True) if ok]
 
 
 def _pseudo(p: PlannedFact, i: int) -> Fact:

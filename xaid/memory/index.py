@@ -393,3 +393,71 @@ def items_of(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> dic
         (kind, *source_ids),
     )
     return {r[0]: Item(*r) for r in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What ranking reads of a turn beside its item (the utterance's row), read with it."""
+
+    utterance_id: int
+    prev_id: int | None
+    value: float
+    status: str
+    role: str
+    speaker: str | None
+    ref: str
+
+
+_ITEM_SAID = (
+    "SELECT m.item_id, m.agent_id, m.kind, m.source_id, m.text, m.ts_ms, "
+    "u.utterance_id, u.prev_id, u.value, u.status, u.role, u.speaker, u.ref"
+)
+
+
+def _item_said(row: tuple[Any, ...]) -> tuple[Item, Said | None]:
+    return Item(*row[:6]), Said(*row[6:]) if row[6] is not None else None
+
+
+def items_said(
+    conn: apsw.Connection, agent_id: str, item_ids: Sequence[int], until_ms: int
+) -> dict[int, tuple[Item, Said | None]]:
+    """The agent's items among ``item_ids`` said by ``until_ms``, each with its turn's row when it
+    is one: what ``items`` and the turns' own table gave in two queries, in one (search reads a few
+    hundred candidates per query)."""
+    if not item_ids:
+        return {}
+    marks = ",".join("?" * len(item_ids))
+    rows = conn.execute(
+        f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
+        f"AND u.utterance_id = m.source_id WHERE m.item_id IN ({marks}) AND +m.agent_id = ? "
+        "AND +m.ts_ms <= ?",
+        (*item_ids, agent_id, until_ms),
+    )
+    return {r[0]: _item_said(r) for r in rows}
+
+
+def turns_around(
+    conn: apsw.Connection, agent_id: str, before: Sequence[int], after: Sequence[int], until_ms: int
+) -> list[tuple[Item, Said]]:
+    """The agent's turns said by ``until_ms`` that are among ``before`` (utterance ids: the turns
+    some hits follow) or follow one of ``after`` (utterance ids), with their items, in one query."""
+    if not before and not after:
+        return []
+    # CROSS JOIN keeps the turns as the outer loop, so each half reads its index (the turn's own id,
+    # utterances_by_prev); left to itself the planner scanned all of the agent's items.
+    part = (
+        f"{_ITEM_SAID} FROM utterances u CROSS JOIN memory_items m ON m.kind = 'utterance' "
+        "AND m.source_id = u.utterance_id WHERE u.{} IN ({}) AND m.agent_id = ? AND m.ts_ms <= ?"
+    )
+    rows = conn.execute(
+        part.format("utterance_id", ",".join("?" * len(before)))
+        + " UNION "
+        + part.format("prev_id", ",".join("?" * len(after))),
+        (*before, agent_id, until_ms, *after, agent_id, until_ms),
+    )
+    out = []
+    for r in rows:
+        item, said = _item_said(r)
+        assert said is not None
+        out.append((item, said))
+    return out

@@ -160,6 +160,8 @@ def fill(
         if item.kind != "episode" and a.refs and covered.issuperset(a.refs):
             continue  # a fact and the turn it came from say one thing: spend the budget once
         if item.kind != "utterance":
+            if len(chosen) >= k:
+                continue
             line = _item_line(item, memo)
             cost = line.cost + line_tokens
             if used + cost > budget or len(chosen) >= k:
@@ -180,6 +182,12 @@ def fill(
                 )
             )
         else:
+            if (
+                len(chosen) >= k
+                and (a.prev_id is None or a.prev_id not in ending)
+                and item.source_id not in preceded
+            ):
+                continue  # k entries chosen: only a turn that joins one of them may still come in
             turn, alone = _turn(item, a, score, query_terms, memo, zone)
             after = ending.get(turn.prev_id) if turn.prev_id is not None else None
             before = preceded.get(turn.uid)

@@ -75,21 +75,46 @@ _VALUE_SQL = {
 }
 
 
-def _about(conn: apsw.Connection, found: dict[int, index.Item], past: bool) -> dict[int, About]:
-    """The memory behind each item, one query per kind; items whose memory is gone or retired (a
-    deleted fact; a superseded one unless the past is asked about) are left out."""
-    by_kind: dict[str, dict[int, int]] = {}
-    for item in found.values():
-        by_kind.setdefault(item.kind, {})[item.source_id] = item.item_id
-    out: dict[int, About] = {}
-    for kind, sources in by_kind.items():
-        if kind == "utterance":
-            for u in utterance_sql.many(conn, list(sources)).values():
-                if u.status == "current" or past:
-                    out[sources[u.utterance_id]] = About(
-                        u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
-                    )
+def _read(
+    conn: apsw.Connection,
+    agent_id: str,
+    item_ids: Sequence[int],
+    now_ms: int,
+    kinds: frozenset[str] | None,
+    past: bool,
+) -> tuple[dict[int, index.Item], dict[int, About]]:
+    """The candidates' items (the agent's, said by ``now_ms``, of ``kinds``) and the memory behind
+    each: the items and their turns in one query, the other kinds' values after."""
+    found: dict[int, index.Item] = {}
+    said: dict[int, index.Said] = {}
+    for item_id, (item, turn) in index.items_said(conn, agent_id, item_ids, now_ms).items():
+        if kinds and item.kind not in kinds:
             continue
+        found[item_id] = item
+        if turn is not None:
+            said[item_id] = turn
+    return found, _about(conn, found, said, past)
+
+
+def _about(
+    conn: apsw.Connection,
+    found: dict[int, index.Item],
+    said: dict[int, index.Said],
+    past: bool,
+) -> dict[int, About]:
+    """The memory behind each item: a turn's from its row (read with the item), the other kinds'
+    one query per kind; items whose memory is gone or retired (a deleted fact; a superseded one
+    unless the past is asked about) are left out."""
+    by_kind: dict[str, dict[int, int]] = {}
+    out: dict[int, About] = {}
+    for item_id, item in found.items():
+        if item.kind != "utterance":
+            by_kind.setdefault(item.kind, {})[item.source_id] = item_id
+        elif (u := said.get(item_id)) is not None and (u.status == "current" or past):
+            out[item_id] = About(
+                u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
+            )
+    for kind, sources in by_kind.items():
         marks = ",".join("?" * len(sources))
         for source_id, value, current, superseded in conn.execute(
             _VALUE_SQL[kind].format(marks), tuple(sources)
@@ -231,14 +256,9 @@ def search(
     min_cos = profile.min_cosine_cjk if chinese else profile.min_cosine
     if opener:  # nothing to match on: only a strong vector match counts
         min_cos = max(min_cos, profile.opener_cosine)
-    found = {
-        i: item
-        for i, item in index.items(conn, list({*sims, *keywords, *recent_ids, *in_window})).items()
-        if item.agent_id == agent_id
-        and item.ts_ms <= now_ms
-        and not (kinds and item.kind not in kinds)
-    }
-    about = _about(conn, found, asked.past)
+    found, about = _read(
+        conn, agent_id, list({*sims, *keywords, *recent_ids, *in_window}), now_ms, kinds, asked.past
+    )
     relevance = _relevance(
         {i: c for i, c in sims.items() if i in about},
         {i: v for i, v in keywords.items() if i in about},
@@ -269,7 +289,8 @@ def search(
                 (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)),
             )
         scored[item_id] = score
-    _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past)
+    memo = shown.memo(conn, agent_id)
+    _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past, memo)
     recency.prefer_present(
         query,
         asked.past,
@@ -287,7 +308,7 @@ def search(
         budget_tokens - (header_tokens(lang) if lang is not None else 0),
         now_ms,
         LINE_TOKENS if lang is not None else 0,
-        shown.memo(conn, agent_id),
+        memo,
     )
     if lang is not None and chosen:
         used += header_tokens(lang)
@@ -309,6 +330,7 @@ def _add_neighbours(
     scored: dict[int, float],
     kinds: frozenset[str] | None,
     past: bool,
+    memo: shown.Memo,
 ) -> None:
     """The turn around a strong utterance hit: the answer after a question ("what should I read?" →
     the companion's recommendation) and the question before an answer. A question-and-answer pair is
@@ -327,28 +349,32 @@ def _add_neighbours(
     for item_id in top:
         if (prev := about[item_id].prev_id) is not None:
             links.setdefault(prev, (item_id, PREV_SHARE))
-    for nxt, prev in utterance_sql.next_of(conn, list(by_utt)).items():
-        if extract.is_question(found[by_utt[prev]].text):
-            links[nxt] = (by_utt[prev], NEXT_SHARE)
-    near = index.items_of(conn, "utterance", list(links))
+    # The turns before the hits and the turns after them, with their items, in one read.
+    around = index.turns_around(conn, agent_id, list(links), list(by_utt), now_ms)
+    for _item, turn in around:
+        prev = turn.prev_id
+        if prev in by_utt and _asks(memo, found[by_utt[prev]]):
+            links[turn.utterance_id] = (by_utt[prev], NEXT_SHARE)
     linked = {
-        i: item
-        for i, item in near.items()
-        if item.agent_id == agent_id
-        and item.ts_ms <= now_ms
-        and (links[item.source_id][1] == NEXT_SHARE or extract.is_question(item.text))
+        item.item_id: (item, turn)
+        for item, turn in sorted(around, key=lambda r: r[1].utterance_id)
+        if turn.utterance_id in links
+        and (links[turn.utterance_id][1] == NEXT_SHARE or _asks(memo, item))
     }
-    fresh = {i: item for i, item in linked.items() if i not in found}
+    fresh = {i: item for i, (item, _) in linked.items() if i not in found}
     found.update(fresh)
-    about.update(
-        _about(conn, fresh, past)
-    )  # a superseded neighbour, like any memory, only for the past
-    for item_id, item in linked.items():
+    # a superseded neighbour, like any memory, only for the past
+    about.update(_about(conn, fresh, {i: linked[i][1] for i in fresh}, past))
+    for item_id, (item, _) in linked.items():
         if (
             item_id in about
         ):  # a neighbour found on its own as well keeps the better of the two scores
             hit, share = links[item.source_id]
             scored[item_id] = max(scored.get(item_id, 0.0), scored[hit] * share)
+
+
+def _asks(memo: shown.Memo, item: index.Item) -> bool:
+    return memo.asks(item.item_id, item.text, extract.is_question)
 
 
 def mark_referenced(conn: apsw.Connection, hits: Sequence[Hit], now_ms: int) -> None:

@@ -18,7 +18,7 @@ on another connection) starts over. Bounded: past ``MAX_ENTRIES`` an agent's ent
 from __future__ import annotations
 
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 import apsw
@@ -63,9 +63,12 @@ class Memo:
     def __init__(self, epoch: int) -> None:
         self.epoch = epoch
         self._lines: dict[int, Line | Long] = {}
+        # Whether a turn asks (the neighbours of a hit: the answer after a question), by item id,
+        # with the words it was read from: the clause split behind it was a millisecond a search.
+        self._asks: dict[int, tuple[str, bool]] = {}
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return len(self._lines) + len(self._asks)
 
     def get(self, item_id: int, key: Hashable) -> Line | Long | None:
         """The remembered entry when it was made from ``key``; None otherwise (a changed memory)."""
@@ -77,9 +80,21 @@ class Memo:
             self._lines.clear()
         self._lines[item_id] = line
 
+    def asks(self, item_id: int, text: str, judge: Callable[[str], bool]) -> bool:
+        """``judge(text)``, remembered for the item while its words stay ``text``."""
+        known = self._asks.get(item_id)
+        if known is not None and known[0] == text:
+            return known[1]
+        if len(self._asks) >= MAX_ENTRIES:
+            self._asks.clear()
+        answer = judge(text)
+        self._asks[item_id] = (text, answer)
+        return answer
+
     def discard(self, item_ids: Iterable[int]) -> None:
         for item_id in item_ids:
             self._lines.pop(item_id, None)
+            self._asks.pop(item_id, None)
 
 
 _MEMOS: weakref.WeakKeyDictionary[apsw.Connection, dict[str, Memo]] = weakref.WeakKeyDictionary()

@@ -69,8 +69,10 @@ async def find(
 ) -> tuple[list[Hit], int]:
     """The search of ``memory.search``, for the methods and the web page alike: one ranking."""
     asked = await app.db.run(retrieve.read_cues, agent_id, query, now_ms)
-    vectors = await app.embeddings.embed([asked.topic]) if asked.topic.strip() else None
-    vector = vectors[0] if vectors is not None and len(vectors) else None
+    # One text, embedded straight away (not through the batch queue) and kept for a repeat.
+    vector = (
+        await app.embeddings.embed_query(agent_id, asked.topic) if asked.topic.strip() else None
+    )
     cfg = app.config.memory
     return await app.db.run(
         lambda conn: retrieve.search(
