@@ -123,6 +123,7 @@ PREWARM_WAIT_S = 900
 # the "new" condition's turn caps (memory.first_turn_tokens = later_turn_tokens): XAID_PERF_TTFT_CAPS=64
 # measures the speed setting; unset, the defaults (no cap at turn 1)
 CAPS = os.environ.get("XAID_PERF_TTFT_CAPS", "")
+SLOT = f"slot capped at {CAPS}" if CAPS else "slot uncapped"
 NEW = {"XAID_MEMORY_FIRST_TURN_TOKENS": CAPS, "XAID_MEMORY_LATER_TURN_TOKENS": CAPS} if CAPS else {}
 
 
@@ -248,7 +249,7 @@ def run(quick: bool) -> Section:
                 first, cold, before = new.turns[0], off.turns[0], main.turns[0]
                 rows.append(
                     Row(
-                        f"{label}: first token at turn 1 (standing head read ahead, capped slot)",
+                        f"{label}: first token at turn 1 (standing head read ahead, {SLOT})",
                         first.ttft_ms,
                         "ms",
                         None if quick else FIRST_AIM,
