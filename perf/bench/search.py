@@ -38,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -327,6 +326,29 @@ def _recall(section: Section, quick: bool) -> None:
         )
 
 
+def _percentile_rows(
+    title: str, now: list[float], then: list[float] | None, note: str, aimed: bool
+) -> list[Row]:
+    """p50 and p95 of ``now`` (``title`` names them with ``{name}``), each beside the same
+    percentile of ``then``, the baseline tree in the same run; the p95 carries the aim if ``aimed``."""
+    rows = []
+    for q, name in ((0.5, "p50"), (0.95, "p95")):
+        value = percentile(now, q)
+        old = percentile(then, q) if then is not None else None
+        rows.append(
+            Row(
+                title.replace("{name}", name),
+                value,
+                "ms",
+                Aim("<=", AIM_MS) if aimed and name == "p95" else None,
+                ratio(value, old) if old else None,
+                "before (same run)" if old else "",
+                (f"before {old:.1f} ms; " if old else "") + note,
+            )
+        )
+    return rows
+
+
 def run(quick: bool) -> Section:
     section = Section("Search latency on long histories (issue 28 item 2)")
     load_before = os.getloadavg()
@@ -342,41 +364,23 @@ def run(quick: bool) -> Section:
     runs, differ, counts = measure(samples, days, queries, baseline, prebuilt)
     after = runs[-1]
     before = runs[0] if len(runs) > 1 else None
-    p: Callable[[list[float], float], float] = percentile
     for label in ("LoCoMo", "two years"):
         for attempt in ("first", "again"):
             key = f"{label} {attempt}"
-            for q, name in ((0.5, "p50"), (0.95, "p95")):
-                value = p(after.ms[key], q)
-                old = p(before.ms[key], q) if before is not None else None
-                section.rows.append(
-                    Row(
-                        f"memory.search {name}, {label} agents, {PASSES[attempt]}",
-                        value,
-                        "ms",
-                        Aim("<=", AIM_MS) if name == "p95" else None,
-                        ratio(value, old) if old else None,
-                        "before (same run)" if old else "",
-                        (f"before {old:.1f} ms; " if old else "")
-                        + f"{counts[label]} searches at {BUDGET} tokens over the wire",
-                    )
-                )
-        for q, name in ((0.5, "p50"), (0.95, "p95")):
-            if label not in after.turn_ms:
-                continue
-            value = p(after.turn_ms[label], q)
-            old = p(before.turn_ms[label], q) if before is not None else None
-            section.rows.append(
-                Row(
-                    f"a turn's recall {name} (timings.memory_ms), {label} agent",
-                    value,
-                    "ms",
-                    Aim("<=", AIM_MS) if name == "p95" else None,
-                    ratio(value, old) if old else None,
-                    "before (same run)" if old else "",
-                    (f"before {old:.1f} ms; " if old else "")
-                    + f"{TURNS} turns, embedding the message included",
-                )
+            section.rows += _percentile_rows(
+                f"memory.search {{name}}, {label} agents, {PASSES[attempt]}",
+                after.ms[key],
+                before.ms[key] if before is not None else None,
+                f"{counts[label]} searches at {BUDGET} tokens over the wire",
+                aimed=True,
+            )
+        if label in after.turn_ms:
+            section.rows += _percentile_rows(
+                f"a turn's recall {{name}} (timings.memory_ms), {label} agent",
+                after.turn_ms[label],
+                before.turn_ms[label] if before is not None else None,
+                f"{TURNS} turns, embedding the message included",
+                aimed=True,
             )
     stage_names = {
         "search": "retrieve.search in process (memory.search's shape: 1,000 tokens, k 200)",
@@ -391,22 +395,15 @@ def run(quick: bool) -> Section:
                 key = f"{label} {attempt} {stage}"
                 if key not in after.stages:
                     continue
-                for q, name in ((0.5, "p50"), (0.95, "p95")):
-                    value = p(after.stages[key], q)
-                    old = p(before.stages[key], q) if before is not None else None
-                    section.rows.append(
-                        Row(
-                            f"{what} {name}, {label}"
-                            + (f", {PASSES[attempt]}" if stage != "embed" else ""),
-                            value,
-                            "ms",
-                            ratio=ratio(value, old) if old else None,
-                            baseline="before (same run)" if old else "",
-                            note=(f"before {old:.1f} ms; " if old else "")
-                            + f"{len(after.stages[key])} queries (every other one of the run's), "
-                            "each tree on its own daemon's database",
-                        )
-                    )
+                section.rows += _percentile_rows(
+                    f"{what} {{name}}, {label}"
+                    + (f", {PASSES[attempt]}" if stage != "embed" else ""),
+                    after.stages[key],
+                    before.stages[key] if before is not None else None,
+                    f"{len(after.stages[key])} queries (every other one of the run's), "
+                    "each tree on its own daemon's database",
+                    aimed=False,
+                )
     _consolidation_calls(section, after, before)
     if os.environ.get("XAID_PERF_SEARCH_RECALL", "1") != "0":  # 0: a repeat of the timings only
         _recall(section, quick)
