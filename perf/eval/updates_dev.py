@@ -166,35 +166,15 @@ def _rows(
     controls: dict[str, CaseTally],
     counters: dict[str, int],
 ) -> list[Row]:
+    kinds = (
+        ("changes", "new value first, old not returned", changes, CHANGE_AIM),
+        ("changes", "new value ranked above the old (held-out rule)", by_rank, CHANGE_AIM),
+        ("controls", "earlier statement still current", controls, CONTROL_AIM),
+    )
     rows = [
-        Row(
-            f"{group} changes, {who}: new value first, old not returned",
-            t.percent,
-            "%",
-            CHANGE_AIM,
-            note=f"{t.hits}/{t.total}",
-        )
-        for group, t in changes.items()
-    ]
-    rows += [
-        Row(
-            f"{group} changes, {who}: new value ranked above the old (held-out rule)",
-            t.percent,
-            "%",
-            CHANGE_AIM,
-            note=f"{t.hits}/{t.total}",
-        )
-        for group, t in by_rank.items()
-    ]
-    rows += [
-        Row(
-            f"{group} controls, {who}: earlier statement still current",
-            t.percent,
-            "%",
-            CONTROL_AIM,
-            note=f"{t.hits}/{t.total}",
-        )
-        for group, t in controls.items()
+        Row(f"{group} {kind}, {who}: {what}", t.percent, "%", aim, note=f"{t.hits}/{t.total}")
+        for kind, what, tallies, aim in kinds
+        for group, t in tallies.items()
     ]
     sessions = counters.get("change_sessions", 0) or 1
     calls = counters.get("change_calls", 0)
