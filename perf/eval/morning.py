@@ -4,7 +4,9 @@ The ``replies`` area counts "how are you" and "怎么样" as picking up; a frien
 matter. This area replays perf/scenarios/morning_heldout.json (or, with
 XAID_PERF_MORNING_SCENES=dev, morning_dev.json, the set prompts are tuned on; with
 XAID_PERF_MORNING_SCENES=heldout2, morning_heldout2.json, a second held-out set by another author,
-in a section of its own, ``morning2``) through a real daemon on a real socket with a real llama.cpp
+in a section of its own, ``morning2``; heldout3, morning_heldout3.json, a third author, ``morning3``;
+a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
+through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
 (episodes, mood, the scheduler's items: the daemon's clock is the messages' ``ts``), then the opener
 ("早。", "Hey, I'm back.") goes into a new session at its own time, once for an agent with memory on
@@ -27,7 +29,8 @@ The strict judge, one verdict per rule and reply:
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
 is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
-/tmp/xaid-perf-morning-<set>.json.
+/tmp/xaid-perf-morning-<set>.json; for the later held-out sets (``PRIVATE``) only there: the section
+and the progress lines keep the counts, not which scene failed or what it said.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from ..kit import (
     scratch_daemon,
     wait_model,
 )
+from . import heldout_files
 from .replies import (
     DETECTION,
     MAX_CHARS,
@@ -70,12 +74,21 @@ from .replies import (
 SCENE_SETS = {
     "heldout": SCENARIOS / "morning_heldout.json",
     "heldout2": SCENARIOS / "morning_heldout2.json",  # a second held-out set, another author
+    "heldout3": SCENARIOS / "morning_heldout3.json",  # a third held-out set, a third author
     "dev": SCENARIOS / "morning_dev.json",
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
-SET_TITLES = {"heldout": "", "heldout2": " (second held-out scenes)", "dev": " (dev scenes)"}
-SET_AREAS = {"heldout2": "morning2"}
+SET_TITLES = {
+    "heldout": "",
+    "heldout2": " (second held-out scenes)",
+    "heldout3": " (third held-out scenes)",
+    "dev": " (dev scenes)",
+}
+SET_AREAS = {"heldout2": "morning2", "heldout3": "morning3"}
+# Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
+# to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
+PRIVATE = frozenset({"heldout2", "heldout3"})
 CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
 ROLE_AIM = Aim("<=", 0.0)
@@ -237,7 +250,13 @@ def twins() -> bool:
 
 
 def run_model(
-    model: str, seed: int, runs: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
+    model: str,
+    seed: int,
+    runs: int,
+    scenes: list[dict[str, Any]],
+    names: dict[str, str],
+    base: int,
+    private: bool = False,
 ) -> list[Judged]:
     env = {
         "XAID_LLM_PROVIDER": os.environ.get("XAID_PERF_MORNING_PROVIDER", "llama_cpp"),
@@ -292,10 +311,14 @@ def run_model(
                     )
                     out.append(j)
                     failed = [k for k, ok in j.checks.items() if not ok]
+                    verdict = (
+                        ""
+                        if private
+                        else f", suggestion {j.suggestion}, failed {failed or '-'}: {text[:100]!r}"
+                    )
                     progress(
-                        f"morning {model} seed {seed} {scene['id']} run {run} memory "
-                        f"{'on' if memory else 'off'}: {wall:.1f} s, suggestion {j.suggestion}, "
-                        f"failed {failed or '-'}: {text[:100]!r}"
+                        f"morning {model} seed {seed} {scene['id'] if not private else len(out)} "
+                        f"run {run} memory {'on' if memory else 'off'}: {wall:.1f} s{verdict}"
                     )
     return out
 
@@ -396,7 +419,7 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             f"{sum(bool(j.lead) for j in mine)}"
         )
     for j in judged:
-        if j.memory and not all(j.checks.values()):
+        if chosen not in PRIVATE and j.memory and not all(j.checks.values()):
             failed = ", ".join(k for k, ok in j.checks.items() if not ok)
             notes.append(
                 f"{j.model} {j.scene} seed {j.seed} failed {failed}: {json.dumps(j.text[:140], ensure_ascii=False)}"
@@ -420,7 +443,7 @@ def run(quick: bool) -> Section:
     chosen = os.environ.get("XAID_PERF_MORNING_SCENES", "heldout")
     if chosen not in SCENE_SETS:
         raise ValueError(f"XAID_PERF_MORNING_SCENES={chosen!r}: one of {', '.join(SCENE_SETS)}")
-    data = json.loads(SCENE_SETS[chosen].read_text(encoding="utf-8"))
+    data = heldout_files.scenes(SCENE_SETS[chosen])
     wanted = {s for s in os.environ.get("XAID_PERF_MORNING_ONLY", "").split(",") if s}
     scenes = [s for s in data["scenes"] if not wanted or s["id"] in wanted]
     base = base_ms(data)
@@ -430,7 +453,7 @@ def run(quick: bool) -> Section:
             progress(
                 f"morning: {model}, seed {seed}, {len(scenes)} scenes × {runs} × memory on/off"
             )
-            judged += run_model(model, seed, runs, scenes, data["names"], base)
+            judged += run_model(model, seed, runs, scenes, data["names"], base, chosen in PRIVATE)
     Path(f"/tmp/xaid-perf-morning-{chosen}.json").write_text(
         json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
     )

@@ -32,9 +32,13 @@ the consistency check (``stats`` ``memory`` counters, before and after each set)
 ``--quick`` plays every fifth case of each set and never the model.
 
 Which held-out sets: ``XAID_PERF_UNDERSTANDING_SETS`` names them (``HELD_OUT``): ``heldout`` (the
-default, the first set, area ``understanding``) or ``heldout2`` (heldout2_*.json, written later by
+default, the first set, area ``understanding``) ``heldout2`` (heldout2_*.json, written later by
 another author, same formats; its section is area ``understanding2``, so both sets' figures stand
-side by side in perf/RESULTS.md).
+side by side in perf/RESULTS.md) or ``heldout3`` (heldout3_*.json, a third author; area
+``understanding3``). Every file is checked as it loads (``heldout_files``: a malformed one is refused
+naming the case). For the later held-out sets (``private``) which cases failed is written only to
+/tmp/xaid-perf-understanding-<set>.json, never to RESULTS.md or stdout: the engineers changing the
+rules read the pass rates, not the cases, so they cannot tune on them.
 
 ``python -m perf.eval.understanding --freeze-before LABEL`` keeps the latest run of this area (of the
 sets ``XAID_PERF_UNDERSTANDING_SETS`` names) in perf/results.json as a section of its own,
@@ -47,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import subprocess
 import sys
@@ -70,7 +75,6 @@ from ..kit import (
     contains,
     day0,
     load_results,
-    load_scenario,
     misses,
     progress,
     render,
@@ -78,6 +82,7 @@ from ..kit import (
     scratch_daemon,
     wait_model,
 )
+from . import heldout_files
 
 UPDATE_AIM = Aim(">=", 90.0)
 CONTROL_AIM = Aim(">=", 100.0)
@@ -120,6 +125,9 @@ class HeldOut:
     feelings: str
     area: str
     title: str
+    # Held out from the engineers changing the rules: which cases fail goes only to a file in /tmp,
+    # never to perf/RESULTS.md or stdout, so nobody tunes on a case by reading its miss.
+    private: bool = False
 
 
 HELD_OUT = {
@@ -138,8 +146,19 @@ HELD_OUT = {
         "heldout2_feelings.json",
         "understanding2",
         "Understanding on the second held-out set (issue 24 item 7, another author)",
+        private=True,
+    ),
+    "heldout3": HeldOut(
+        "heldout3",
+        "heldout3_updates.json",
+        "heldout3_forgets.json",
+        "heldout3_feelings.json",
+        "understanding3",
+        "Understanding on the third held-out set (issue 24 item 7, a third author)",
+        private=True,
     ),
 }
+CASES_FILE = "/tmp/xaid-perf-understanding-{name}.json"  # per-case lines of a private set
 
 
 def chosen_sets() -> HeldOut:
@@ -399,7 +418,7 @@ def play_negative(
 
 
 def forgets(c: Client, every: int, name: str = HELD_OUT["heldout"].forgets) -> Forgets:
-    data = load_scenario(name)
+    data = heldout_files.forgets(name)
     base = day0(data)
     out = Forgets()
     for case in data["requests"][::every]:
@@ -454,7 +473,7 @@ def play_feeling(c: Client, case: dict[str, Any], base: int, out: Feelings) -> N
 
 
 def feelings(c: Client, every: int, name: str = HELD_OUT["heldout"].feelings) -> Feelings:
-    data = load_scenario(name)
+    data = heldout_files.feelings(name)
     base = day0(data)
     out = Feelings()
     for case in data["cases"][::every]:
@@ -476,7 +495,12 @@ def per_lang_rows(
         yield Row(f"{figure}, {lang}", t.percent, "%", aim, note=note)
 
 
-def update_rows(label: str, u: Updates) -> tuple[list[Row], list[str]]:
+# Each ``*_rows`` returns (rows, aggregate notes, per-case lines); ``run`` decides where the
+# per-case lines go (the section for the first set, a file in /tmp for a private one).
+Parts = tuple[list[Row], list[str], list[str]]
+
+
+def update_rows(label: str, u: Updates) -> Parts:
     rows = [
         *per_lang_rows(
             f"held-out updates ({label}): current value ranks above the old a week later",
@@ -508,15 +532,16 @@ def update_rows(label: str, u: Updates) -> tuple[list[Row], list[str]]:
             )
         )
     notes = [f"updates ({label}) by subject: {u.by_kind.summary()}"]
+    cases = []
     for lang in LANGS:
-        notes.append(misses(f"updates ({label}) {lang}", u.by_lang.get(lang)))
-        notes.append(misses(f"update controls ({label}) {lang}", u.controls.get(lang)))
+        cases.append(misses(f"updates ({label}) {lang}", u.by_lang.get(lang)))
+        cases.append(misses(f"update controls ({label}) {lang}", u.controls.get(lang)))
     if u.skipped:
         notes.append(f"updates ({label}): {u.skipped} cases not played, the time box ran out")
-    return rows, notes
+    return rows, notes, cases
 
 
-def forget_rows(f: Forgets) -> tuple[list[Row], list[str]]:
+def forget_rows(f: Forgets) -> Parts:
     rows = [
         *per_lang_rows(
             "held-out forget: request recognised and the words gone a week later",
@@ -531,18 +556,18 @@ def forget_rows(f: Forgets) -> tuple[list[Row], list[str]]:
             "held-out forget: an unrelated older session lost", f.collateral, Aim("<=", 0.0)
         ),
     ]
-    notes = [
-        f"forget by how the request refers: {f.by_ref.summary()}",
+    notes = [f"forget by how the request refers: {f.by_ref.summary()}"]
+    cases = [
         *(misses(f"forget {lang}", f.honoured.get(lang)) for lang in LANGS),
         "forget mis-fires: "
         + ("; ".join(m for lang in LANGS for m in f.misfired.get(lang).hit_ids) or "none"),
         "collateral losses: "
         + ("; ".join(m for lang in LANGS for m in f.collateral.get(lang).hit_ids) or "none"),
     ]
-    return rows, notes
+    return rows, notes, cases
 
 
-def feeling_rows(f: Feelings) -> tuple[list[Row], list[str]]:
+def feeling_rows(f: Feelings) -> Parts:
     rows = [
         *per_lang_rows(
             "held-out feelings: next morning's valence sign (and fatigue) as a friend reads it",
@@ -561,10 +586,12 @@ def feeling_rows(f: Feelings) -> tuple[list[Row], list[str]]:
         "feelings read right after the message (the turn's own mood, same judgement; it tells a "
         f"feeling never read from one faded by morning): {f.read_now.summary()}",
         f"feelings by kind: {f.by_kind.summary()}",
+    ]
+    cases = [
         *(misses(f"feelings {lang}", f.carried.get(lang)) for lang in LANGS),
         *(misses(f"losses asked about {lang}", f.losses.get(lang)) for lang in LANGS),
     ]
-    return rows, notes
+    return rows, notes, cases
 
 
 def model_env(path: str) -> dict[str, str]:
@@ -579,7 +606,7 @@ def with_model(
     path: str, every: int, budget_s: float, name: str = HELD_OUT["heldout"].updates
 ) -> Updates:
     """The updates with the model deciding: one daemon per language, each time-boxed."""
-    data = load_scenario(name)
+    data = heldout_files.updates(name)
     base = day0(data)
     total = Updates()
     for lang in LANGS:
@@ -625,7 +652,7 @@ def run(quick: bool) -> Section:
     with scratch_daemon() as daemon, daemon.client(timeout=120.0) as c:
         started = time.perf_counter()
         progress("understanding: updates, rules alone")
-        data = load_scenario(sets.updates)
+        data = heldout_files.updates(sets.updates)
         rules = updates(c, data["cases"][::every], day0(data), "hur", float("inf"))
         timings.append(f"updates {time.perf_counter() - started:.0f} s")
         started = time.perf_counter()
@@ -646,14 +673,27 @@ def run(quick: bool) -> Section:
         timings.append(f"updates with the model {time.perf_counter() - started:.0f} s")
     else:
         timings.append(f"the model run is off (set {MODEL_ENV}=/work/models/qwen15.gguf)")
-    for rows, notes in parts:
+    case_lines: list[str] = []
+    for rows, notes, cases in parts:
         section.rows += rows
         section.notes += notes
+        case_lines += cases
+    section.notes += place_case_lines(sets, case_lines)
     section.notes.append(
         f"sets: {sets.updates}, {sets.forgets}, {sets.feelings} ({SETS_ENV}={sets.name})"
     )
     section.notes.append(f"code measured: {measured_commit()}; time: " + ", ".join(timings))
     return section
+
+
+def place_case_lines(sets: HeldOut, lines: list[str]) -> list[str]:
+    """The notes the section keeps of the per-case lines: all of them for the first set; for a
+    private set none, only where they went (a file in /tmp that the person measuring may read)."""
+    if not sets.private:
+        return lines
+    path = Path(CASES_FILE.format(name=sets.name))
+    path.write_text(json.dumps(lines, ensure_ascii=False, indent=1), encoding="utf-8")
+    return [f"per-case lines of this held-out set: {path} (kept out of RESULTS.md and stdout)"]
 
 
 # --- before and after ---------------------------------------------------------------------------------

@@ -151,7 +151,7 @@ def test_the_understanding_area_plays_the_second_sets_into_a_section_of_their_ow
     assert sets.area == "understanding2" and sets.title != understanding.HELD_OUT["heldout"].title
     for name in (sets.updates, sets.forgets, sets.feelings):
         assert name.startswith("heldout2_") and (SCENARIOS / name).is_file()
-    monkeypatch.setenv(understanding.SETS_ENV, "heldout3")
+    monkeypatch.setenv(understanding.SETS_ENV, "heldout9")
     with pytest.raises(ValueError, match="heldout2"):
         understanding.chosen_sets()
 
