@@ -395,6 +395,23 @@ def items_of(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> dic
     return {r[0]: Item(*r) for r in rows}
 
 
+def recent_episodes(conn: apsw.Connection, agent_id: str, since_ms: int, until_ms: int) -> set[int]:
+    """The items of the agent's episodes that ended between ``since_ms`` and ``until_ms``.
+
+    The episodes are the outer loop (``episodes_by_agent`` reads just the days asked for, then each
+    one's item by ``(kind, source_id)``): left to itself the planner walked every episode item of
+    the agent and looked its episode up, 730 lookups at two years of daily sessions."""
+    return {
+        r[0]
+        for r in conn.execute(
+            "SELECT m.item_id FROM episodes e CROSS JOIN memory_items m ON m.kind = 'episode' "
+            "AND m.source_id = e.episode_id WHERE e.agent_id = ? AND e.ended_ms <= ? "
+            "AND e.ended_ms >= ? AND m.agent_id = ?",
+            (agent_id, until_ms, since_ms, agent_id),
+        )
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Said:
     """What ranking reads of a turn beside its item (the utterance's row), read with it."""

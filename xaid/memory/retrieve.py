@@ -240,14 +240,7 @@ def search(
     elif asked is None:
         asked = read_cues(conn, agent_id, query, now_ms)
     keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
-    recent_ids = {
-        r[0]
-        for r in conn.execute(
-            "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
-            "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
-            (agent_id, now_ms, now_ms - recent_days * DAY_MS),
-        )
-    }
+    recent_ids = index.recent_episodes(conn, agent_id, now_ms - recent_days * DAY_MS, now_ms)
     in_window = _said_in(conn, agent_id, asked.window, now_ms, pool) if asked.window else set()
     if ranking is not None:
         sims = dict(ranking.result())
