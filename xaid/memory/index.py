@@ -22,6 +22,7 @@ import numpy as np
 from ..embed.onnx import from_blob
 from ..text import cjk
 from ..text.stopwords import CJK_PAIR, ENGLISH
+from . import rows as search_rows
 from . import shown, vectors
 
 VEC_TABLE = "memory_vectors"
@@ -191,6 +192,7 @@ def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
         vectors.remove_agent(conn, VEC_TABLE, agent_id)
     conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
     shown.drop_agent(conn, agent_id)
+    search_rows.drop_agent(conn, agent_id)
 
 
 def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:
@@ -440,17 +442,26 @@ def items_said(
 ) -> dict[int, tuple[Item, Said | None]]:
     """The agent's items among ``item_ids`` said by ``until_ms``, each with its turn's row when it
     is one: what ``items`` and the turns' own table gave in two queries, in one (search reads a few
-    hundred candidates per query)."""
+    hundred candidates per query), and only for the ones not remembered (xaid.memory.rows)."""
     if not item_ids:
         return {}
-    marks = ",".join("?" * len(item_ids))
-    rows = conn.execute(
-        f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
-        f"AND u.utterance_id = m.source_id WHERE m.item_id IN ({marks}) AND +m.agent_id = ? "
-        "AND +m.ts_ms <= ?",
-        (*item_ids, agent_id, until_ms),
-    )
-    return {r[0]: _item_said(r) for r in rows}
+    held = search_rows.of(conn, agent_id)
+    missing = held.missing_items(item_ids)
+    if missing:
+        marks = ",".join("?" * len(missing))
+        read = conn.execute(
+            f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
+            f"AND u.utterance_id = m.source_id WHERE m.item_id IN ({marks}) AND +m.agent_id = ?",
+            (*missing, agent_id),
+        )
+        held.items.update((r[0], _item_said(r)) for r in read)
+    # In id order, as the query over all of them gave them: ranking breaks ties in this order.
+    found: dict[int, tuple[Item, Said | None]] = {}
+    for item_id in sorted(set(item_ids)):
+        row = held.items.get(item_id)
+        if row is not None and row[0].ts_ms <= until_ms:
+            found[item_id] = row
+    return found
 
 
 def turns_around(
