@@ -471,21 +471,40 @@ def turns_around(
     some hits follow) or follow one of ``after`` (utterance ids), with their items, in one query."""
     if not before and not after:
         return []
-    # CROSS JOIN keeps the turns as the outer loop, so each half reads its index (the turn's own id,
-    # utterances_by_prev); left to itself the planner scanned all of the agent's items.
-    part = (
-        f"{_ITEM_SAID} FROM utterances u CROSS JOIN memory_items m ON m.kind = 'utterance' "
-        "AND m.source_id = u.utterance_id WHERE u.{} IN ({}) AND m.agent_id = ? AND m.ts_ms <= ?"
-    )
-    rows = conn.execute(
-        part.format("utterance_id", ",".join("?" * len(before)))
-        + " UNION "
-        + part.format("prev_id", ",".join("?" * len(after))),
-        (*before, agent_id, until_ms, *after, agent_id, until_ms),
-    )
-    out = []
-    for r in rows:
-        item, said = _item_said(r)
-        assert said is not None
-        out.append((item, said))
-    return out
+    held = search_rows.of(conn, agent_id)
+    own = search_rows.room(held.turns, list(dict.fromkeys(before)))
+    following = search_rows.room(held.nexts, list(dict.fromkeys(after)))
+    if own or following:
+        # CROSS JOIN keeps the turns as the outer loop, so each half reads its index (the turn's own
+        # id, utterances_by_prev); left to itself the planner scanned all of the agent's items.
+        part = (
+            "SELECT {}, " + _ITEM_SAID.removeprefix("SELECT ") + " FROM utterances u CROSS JOIN "
+            "memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id "
+            "WHERE u.{} IN ({}) AND m.agent_id = ?"
+        )
+        read = conn.execute(
+            part.format(0, "utterance_id", ",".join("?" * len(own)))
+            + " UNION ALL "
+            + part.format(1, "prev_id", ",".join("?" * len(following))),
+            (*own, agent_id, *following, agent_id),
+        )
+        nexts: dict[int, list[tuple[Item, Said]]] = {u: [] for u in following}
+        held.turns.update(dict.fromkeys(own))
+        for r in read:
+            item, said = _item_said(r[1:])
+            assert said is not None
+            if r[0] == 0:
+                held.turns[said.utterance_id] = (item, said)
+            else:
+                nexts[said.prev_id].append((item, said))  # type: ignore[index]
+        held.nexts.update((u, tuple(turns)) for u, turns in nexts.items())
+    # One row per turn, as the UNION of the two halves gave them (a turn may be in both).
+    out: dict[int, tuple[Item, Said]] = {}
+    for u in before:
+        if (turn := held.turns.get(u)) is not None and turn[0].ts_ms <= until_ms:
+            out[turn[0].item_id] = turn
+    for u in after:
+        for turn in held.nexts.get(u, ()):
+            if turn[0].ts_ms <= until_ms:
+                out[turn[0].item_id] = turn
+    return list(out.values())

@@ -58,11 +58,17 @@ class Rows:
 
     generation: int
     items: dict[int, Any] = field(default_factory=dict)  # item id → what index.items_said made
+    # index.turns_around's two halves: a turn by its utterance id (None: not the agent's), and the
+    # turns that follow one
+    turns: dict[int, Any] = field(default_factory=dict)
+    nexts: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     values: dict[tuple[str, int], Value] = field(default_factory=dict)
     refs: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
 
     def __len__(self) -> int:
-        return len(self.items) + len(self.values) + len(self.refs)
+        return (
+            len(self.items) + len(self.turns) + len(self.nexts) + len(self.values) + len(self.refs)
+        )
 
     def missing_items(self, item_ids: Sequence[int]) -> list[int]:
         """The ids among ``item_ids`` not remembered; all of them when remembering them too would
@@ -72,6 +78,16 @@ class Rows:
             self.items.clear()
             return list(item_ids)
         return missing
+
+
+def room(store: dict[Any, Any], wanted: Sequence[Any]) -> list[Any]:
+    """The keys of ``wanted`` not in ``store``; all of them once remembering them too would pass
+    ``MAX_ROWS`` (``store`` then starts over)."""
+    missing = [k for k in wanted if k not in store]
+    if len(store) + len(missing) > MAX_ROWS:
+        store.clear()
+        return list(wanted)
+    return missing
 
 
 _HELD: weakref.WeakKeyDictionary[apsw.Connection, dict[str, Rows]] = weakref.WeakKeyDictionary()

@@ -180,7 +180,7 @@ def test_a_superseded_fact_leaves_the_results_until_the_past_is_asked(
         ).fetchall()
         if not facts:
             pytest.skip("the rules kept no fact from this history")
-        fact_id, text = facts[0]
+        fact_id, text = facts[0][0], str(facts[0][1])
         found = [i for i in _search(history, AGENT, text) if i["kind"] == "fact"]
         assert any(i["id"] == fact_id for i in found)
         with conn:
@@ -220,10 +220,12 @@ def test_the_generation_moves_on_a_change_and_not_on_a_reference(tmp_path: Path)
     """Migration 013's triggers: every write to what rows.py remembers moves the agent's
     generation (and only that agent's); a memory merely referenced does not."""
     conn, ids = _two_agents(tmp_path)
+    first = rows.generation(conn, "mia")
     conn.execute(
         "INSERT INTO utterances (agent_id, ref, role, ts_ms, value) VALUES ('mia', 'm1', 'user', 1, 0.5)"
     )
     uid = conn.last_insert_rowid()
+    assert rows.generation(conn, "mia") != first  # a turn that follows one remembered
     steps = [
         ("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (uid,), True),
         ("UPDATE utterances SET value = 0.9 WHERE utterance_id = ?", (uid,), True),
