@@ -264,3 +264,14 @@ def test_rows_remembered_on_one_connection_are_dropped_after_a_write_on_another(
     assert rows.of(conn, "mia") is not held
     assert index.items_said(conn, "mia", [ids["mia"]], 10)[ids["mia"]][0].text == "changed"
     conn.close()
+
+
+def test_rows_warmed_at_start_up_are_the_rows_a_search_reads(tmp_path: Path) -> None:
+    conn, ids = _two_agents(tmp_path)
+    both = list(ids.values())
+    cold = index.items_said(conn, "kai", both, 10)
+    rows.drop_agent(conn, "kai")
+    assert index.warm_rows(conn, "kai") == 1 and list(rows.of(conn, "kai").items) == [ids["kai"]]
+    assert index.items_said(conn, "kai", both, 10) == cold
+    assert not rows.of(conn, "mia").items  # warming one agent reads nothing of another's
+    conn.close()
