@@ -8,7 +8,7 @@ memory came from. Read by SQL and turned into records, that was a quarter of the
 search. So each agent's rows are kept here once read, and a search reads only the ones it has not
 seen.
 
-Coherence: triggers (migration 013) bump the agent's generation (``meta``, ``search_rows:<agent>``)
+Coherence: triggers (migration 013) move the agent's generation (``meta``, ``search_rows:<agent>``)
 in the same transaction as any change to those rows: an item added, deleted or rewritten; a turn's
 link, value, status, speaker or ref; a fact's value or status; an episode's tension; a highlight's
 intensity; a source added or removed; whichever module and connection wrote it. Every read compares

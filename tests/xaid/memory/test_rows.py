@@ -275,3 +275,18 @@ def test_rows_warmed_at_start_up_are_the_rows_a_search_reads(tmp_path: Path) -> 
     assert index.items_said(conn, "kai", both, 10) == cold
     assert not rows.of(conn, "mia").items  # warming one agent reads nothing of another's
     conn.close()
+
+
+def test_rows_read_inside_a_rolled_back_transaction_never_look_current(tmp_path: Path) -> None:
+    """A generation counted up would come back to the rolled-back transaction's value at the next
+    change, and the rows remembered inside it (words that were never committed) would be served."""
+    conn, ids = _two_agents(tmp_path)
+    mia = ids["mia"]
+    with pytest.raises(RuntimeError), conn:
+        conn.execute("UPDATE memory_items SET text = 'never committed' WHERE item_id = ?", (mia,))
+        assert index.items_said(conn, "mia", [mia], 10)[mia][0].text == "never committed"
+        raise RuntimeError("rolled back")
+    with conn:
+        conn.execute("UPDATE memory_items SET text = 'I hurt my ankle.' WHERE item_id = ?", (mia,))
+    assert index.items_said(conn, "mia", [mia], 10)[mia][0].text == "I hurt my ankle."
+    conn.close()
