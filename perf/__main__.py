@@ -24,6 +24,7 @@ AREAS: dict[str, str] = {
     "daemon": "perf.bench.daemon",
     "memory": "perf.bench.memory",
     "search": "perf.bench.search",
+    "search_stages": "perf.bench.search_stages",
     "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",

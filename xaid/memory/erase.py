@@ -16,7 +16,8 @@ hangs up mid-way cannot leave the words half gone:
    snapshots and the memories shown in open sessions in ``Turns``, llama.cpp's saved session
    states through the provider). The in-memory vector copy needs no call: it reloads on the
    generation that every change of the vectors bumps in the same transaction. The lines searches
-   remember (shown.py) are dropped in the transaction that forgets.
+   remember (shown.py) and the candidates' rows (rows.py) are dropped in the transaction that
+   forgets.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import apsw
 
 from ..live import LiveSessions
 from ..store import Database
-from . import fence, forget, shown
+from . import fence, forget, rows, shown
 
 T = TypeVar("T")
 
@@ -91,6 +92,7 @@ class Eraser:
             result = delete(conn)
             # After the delete: finding what to forget searches, which remembers lines again.
             shown.drop_agent(conn, agent_id)
+            rows.drop_agent(conn, agent_id)
             return result, sessions
 
         with anyio.CancelScope(shield=True):

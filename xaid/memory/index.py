@@ -22,6 +22,7 @@ import numpy as np
 from ..embed.onnx import from_blob
 from ..text import cjk
 from ..text.stopwords import CJK_PAIR, ENGLISH
+from . import rows as search_rows
 from . import shown, vectors
 
 VEC_TABLE = "memory_vectors"
@@ -191,11 +192,28 @@ def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
         vectors.remove_agent(conn, VEC_TABLE, agent_id)
     conn.execute("DELETE FROM memory_items WHERE agent_id = ?", (agent_id,))
     shown.drop_agent(conn, agent_id)
+    search_rows.drop_agent(conn, agent_id)
 
 
 def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:
-    """Load an agent's vectors into memory now (at start-up) rather than at its first search."""
+    """Load an agent's vectors into memory now (at start-up) rather than at its first search, and
+    the rows its searches read (``warm_rows``)."""
+    warm_rows(conn, agent_id)
     return len(vectors.load(conn, VEC_TABLE, agent_id, dim)) if _has_vectors(conn) else 0
+
+
+def warm_rows(conn: apsw.Connection, agent_id: str) -> int:
+    """The agent's newest items with their turns' rows, remembered now (xaid.memory.rows): one read
+    at start-up (~10k rows, tens of ms, for two years of daily conversation) instead of a few
+    hundred at each of the first searches. Half of ``MAX_ROWS`` at most, so searches still have room."""
+    held = search_rows.of(conn, agent_id)
+    read = conn.execute(
+        f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
+        "AND u.utterance_id = m.source_id WHERE m.agent_id = ? ORDER BY m.item_id DESC LIMIT ?",
+        (agent_id, search_rows.MAX_ROWS // 2),
+    )
+    held.items.update((r[0], _item_said(r)) for r in read)
+    return len(held.items)
 
 
 def vectors_of(conn: apsw.Connection, agent_id: str, dim: int) -> vectors.AgentVectors | None:
@@ -395,6 +413,23 @@ def items_of(conn: apsw.Connection, kind: str, source_ids: Sequence[int]) -> dic
     return {r[0]: Item(*r) for r in rows}
 
 
+def recent_episodes(conn: apsw.Connection, agent_id: str, since_ms: int, until_ms: int) -> set[int]:
+    """The items of the agent's episodes that ended between ``since_ms`` and ``until_ms``.
+
+    The episodes are the outer loop (``episodes_by_agent`` reads just the days asked for, then each
+    one's item by ``(kind, source_id)``): left to itself the planner walked every episode item of
+    the agent and looked its episode up, 730 lookups at two years of daily sessions."""
+    return {
+        r[0]
+        for r in conn.execute(
+            "SELECT m.item_id FROM episodes e CROSS JOIN memory_items m ON m.kind = 'episode' "
+            "AND m.source_id = e.episode_id WHERE e.agent_id = ? AND e.ended_ms <= ? "
+            "AND e.ended_ms >= ? AND m.agent_id = ?",
+            (agent_id, until_ms, since_ms, agent_id),
+        )
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Said:
     """What ranking reads of a turn beside its item (the utterance's row), read with it."""
@@ -423,17 +458,26 @@ def items_said(
 ) -> dict[int, tuple[Item, Said | None]]:
     """The agent's items among ``item_ids`` said by ``until_ms``, each with its turn's row when it
     is one: what ``items`` and the turns' own table gave in two queries, in one (search reads a few
-    hundred candidates per query)."""
+    hundred candidates per query), and only for the ones not remembered (xaid.memory.rows)."""
     if not item_ids:
         return {}
-    marks = ",".join("?" * len(item_ids))
-    rows = conn.execute(
-        f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
-        f"AND u.utterance_id = m.source_id WHERE m.item_id IN ({marks}) AND +m.agent_id = ? "
-        "AND +m.ts_ms <= ?",
-        (*item_ids, agent_id, until_ms),
-    )
-    return {r[0]: _item_said(r) for r in rows}
+    held = search_rows.of(conn, agent_id)
+    missing = held.missing_items(item_ids)
+    if missing:
+        marks = ",".join("?" * len(missing))
+        read = conn.execute(
+            f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
+            f"AND u.utterance_id = m.source_id WHERE m.item_id IN ({marks}) AND +m.agent_id = ?",
+            (*missing, agent_id),
+        )
+        held.items.update((r[0], _item_said(r)) for r in read)
+    # In id order, as the query over all of them gave them: ranking breaks ties in this order.
+    found: dict[int, tuple[Item, Said | None]] = {}
+    for item_id in sorted(set(item_ids)):
+        row = held.items.get(item_id)
+        if row is not None and row[0].ts_ms <= until_ms:
+            found[item_id] = row
+    return found
 
 
 def turns_around(
@@ -443,21 +487,40 @@ def turns_around(
     some hits follow) or follow one of ``after`` (utterance ids), with their items, in one query."""
     if not before and not after:
         return []
-    # CROSS JOIN keeps the turns as the outer loop, so each half reads its index (the turn's own id,
-    # utterances_by_prev); left to itself the planner scanned all of the agent's items.
-    part = (
-        f"{_ITEM_SAID} FROM utterances u CROSS JOIN memory_items m ON m.kind = 'utterance' "
-        "AND m.source_id = u.utterance_id WHERE u.{} IN ({}) AND m.agent_id = ? AND m.ts_ms <= ?"
-    )
-    rows = conn.execute(
-        part.format("utterance_id", ",".join("?" * len(before)))
-        + " UNION "
-        + part.format("prev_id", ",".join("?" * len(after))),
-        (*before, agent_id, until_ms, *after, agent_id, until_ms),
-    )
-    out = []
-    for r in rows:
-        item, said = _item_said(r)
-        assert said is not None
-        out.append((item, said))
-    return out
+    held = search_rows.of(conn, agent_id)
+    own = search_rows.room(held.turns, list(dict.fromkeys(before)))
+    following = search_rows.room(held.nexts, list(dict.fromkeys(after)))
+    if own or following:
+        # CROSS JOIN keeps the turns as the outer loop, so each half reads its index (the turn's own
+        # id, utterances_by_prev); left to itself the planner scanned all of the agent's items.
+        part = (
+            "SELECT {}, " + _ITEM_SAID.removeprefix("SELECT ") + " FROM utterances u CROSS JOIN "
+            "memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id "
+            "WHERE u.{} IN ({}) AND m.agent_id = ?"
+        )
+        read = conn.execute(
+            part.format(0, "utterance_id", ",".join("?" * len(own)))
+            + " UNION ALL "
+            + part.format(1, "prev_id", ",".join("?" * len(following))),
+            (*own, agent_id, *following, agent_id),
+        )
+        nexts: dict[int, list[tuple[Item, Said]]] = {u: [] for u in following}
+        held.turns.update(dict.fromkeys(own))
+        for r in read:
+            item, said = _item_said(r[1:])
+            assert said is not None
+            if r[0] == 0:
+                held.turns[said.utterance_id] = (item, said)
+            else:
+                nexts[said.prev_id].append((item, said))  # type: ignore[index]
+        held.nexts.update((u, tuple(turns)) for u, turns in nexts.items())
+    # One row per turn, as the UNION of the two halves gave them (a turn may be in both).
+    out: dict[int, tuple[Item, Said]] = {}
+    for u in before:
+        if (turn := held.turns.get(u)) is not None and turn[0].ts_ms <= until_ms:
+            out[turn[0].item_id] = turn
+    for u in after:
+        for turn in held.nexts.get(u, ()):
+            if turn[0].ts_ms <= until_ms:
+                out[turn[0].item_id] = turn
+    return list(out.values())

@@ -19,8 +19,11 @@ returns the items' texts alone and counts none.
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from typing import Any
 
 from .. import clock
@@ -103,14 +106,22 @@ class _Snippet:
 
     turns: list[_Turn] = field(default_factory=list)
     known: int | None = None  # the cost of ``render()`` while the turns stay as they are
+    # The last text rendered and the turns it was rendered from: a snippet's cost renders it, and
+    # the hit made of it at the end renders the same turns again.
+    rendered: tuple[tuple[int, ...], str] | None = None
 
     def render(self) -> str:
+        uids = tuple(t.uid for t in self.turns)
+        if self.rendered is not None and self.rendered[0] == uids:
+            return self.rendered[1]
         first = self.turns[0]
         chinese = index.mostly_cjk(" ".join(t.raw for t in self.turns))
         body = JOIN.join(
             f"{utterances.who(t.about.role, t.about.speaker)}: {t.text}" for t in self.turns
         )
-        return f"[{utterances.day_words(first.ts_ms, chinese)}] {body}"
+        text = f"[{utterances.day_words(first.ts_ms, chinese)}] {body}"
+        self.rendered = (uids, text)
+        return text
 
     def cost(self) -> int:
         if self.known is None:
@@ -300,10 +311,15 @@ def within(hits: Sequence[Hit], budget: int, line_tokens: int = 0) -> list[Hit]:
     return out
 
 
+@functools.lru_cache(maxsize=8192)
+def _day(ts_ms: int, zone: tzinfo) -> dt.date:
+    """The calendar day of ``ts_ms`` in ``zone``: a search dates each hit it returns against now."""
+    return clock.local(ts_ms, zone).date()
+
+
 def ago(ts_ms: int, now_ms: int) -> str:
     zone = clock.zone()  # days of the user's calendar: 23:00 yesterday is "yesterday" at 08:00
-    day = lambda ms: clock.local(ms, zone).date()  # noqa: E731
-    days = (day(now_ms) - day(ts_ms)).days
+    days = (_day(now_ms, zone) - _day(ts_ms, zone)).days
     if days <= 0:
         return "earlier today"
     if days == 1:

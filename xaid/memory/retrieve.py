@@ -25,9 +25,9 @@ from the forgetting curve.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 import apsw
 import numpy as np
@@ -37,7 +37,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import cues, index, pack, recency, shown, utterances
+from . import cues, index, pack, recency, rows, shown, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 
@@ -68,13 +68,6 @@ OWN_THREAD_FROM = (
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xaid-vectors")
 
 
-_VALUE_SQL = {
-    "fact": "SELECT fact_id, value, status = 'current', status = 'superseded' FROM facts WHERE fact_id IN ({})",
-    "highlight": "SELECT highlight_id, 0.5 + 0.5 * intensity, 1, 0 FROM highlights WHERE highlight_id IN ({})",
-    "episode": "SELECT episode_id, 0.5 + 0.5 * tension, 1, 0 FROM episodes WHERE episode_id IN ({})",
-}
-
-
 def _read(
     conn: apsw.Connection,
     agent_id: str,
@@ -93,18 +86,19 @@ def _read(
         found[item_id] = item
         if turn is not None:
             said[item_id] = turn
-    return found, _about(conn, found, said, past)
+    return found, _about(conn, agent_id, found, said, past)
 
 
 def _about(
     conn: apsw.Connection,
+    agent_id: str,
     found: dict[int, index.Item],
     said: dict[int, index.Said],
     past: bool,
 ) -> dict[int, About]:
     """The memory behind each item: a turn's from its row (read with the item), the other kinds'
-    one query per kind; items whose memory is gone or retired (a deleted fact; a superseded one
-    unless the past is asked about) are left out."""
+    values and sources as remembered (xaid.memory.rows); items whose memory is gone or retired (a
+    deleted fact; a superseded one unless the past is asked about) are left out."""
     by_kind: dict[str, dict[int, int]] = {}
     out: dict[int, About] = {}
     for item_id, item in found.items():
@@ -114,20 +108,16 @@ def _about(
             out[item_id] = About(
                 u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
             )
-    for kind, sources in by_kind.items():
-        marks = ",".join("?" * len(sources))
-        for source_id, value, current, superseded in conn.execute(
-            _VALUE_SQL[kind].format(marks), tuple(sources)
-        ):
-            if current or (superseded and past):
-                out[sources[source_id]] = About(float(value), bool(current))
-    refs = sql.refs_of_many(
-        conn, [(found[i].kind, found[i].source_id) for i, a in out.items() if not a.refs]
-    )
-    return {
-        i: a if a.refs else replace(a, refs=refs.get((found[i].kind, found[i].source_id), ()))
-        for i, a in out.items()
-    }
+    kept = [
+        (sources[source_id], v)
+        for kind, sources in by_kind.items()
+        for source_id, v in rows.values(conn, agent_id, kind, list(sources))
+        if v.current or (v.superseded and past)
+    ]
+    refs = rows.refs(conn, agent_id, [(found[i].kind, found[i].source_id) for i, _ in kept])
+    for i, v in kept:
+        out[i] = About(v.value, v.current, refs=refs.get((found[i].kind, found[i].source_id), ()))
+    return out
 
 
 def _rrf(order: Sequence[int]) -> dict[int, float]:
@@ -240,14 +230,7 @@ def search(
     elif asked is None:
         asked = read_cues(conn, agent_id, query, now_ms)
     keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
-    recent_ids = {
-        r[0]
-        for r in conn.execute(
-            "SELECT m.item_id FROM memory_items m JOIN episodes e ON e.episode_id = m.source_id "
-            "WHERE m.kind = 'episode' AND m.agent_id = ? AND e.ended_ms <= ? AND e.ended_ms >= ?",
-            (agent_id, now_ms, now_ms - recent_days * DAY_MS),
-        )
-    }
+    recent_ids = index.recent_episodes(conn, agent_id, now_ms - recent_days * DAY_MS, now_ms)
     in_window = _said_in(conn, agent_id, asked.window, now_ms, pool) if asked.window else set()
     if ranking is not None:
         sims = dict(ranking.result())
@@ -337,9 +320,10 @@ def _add_neighbours(
     one memory split over two turns; a match on either half should bring the other."""
     if kinds and "utterance" not in kinds:
         return
-    top = sorted((i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i])[
-        :NEIGHBOURS
-    ]
+    # heapq.nsmallest is sorted(...)[:n], ties in the same order, without sorting every candidate
+    top = heapq.nsmallest(
+        NEIGHBOURS, (i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i]
+    )
     if not top:
         return
     by_utt = {found[i].source_id: i for i in top}
@@ -364,7 +348,7 @@ def _add_neighbours(
     fresh = {i: item for i, (item, _) in linked.items() if i not in found}
     found.update(fresh)
     # a superseded neighbour, like any memory, only for the past
-    about.update(_about(conn, fresh, {i: linked[i][1] for i in fresh}, past))
+    about.update(_about(conn, agent_id, fresh, {i: linked[i][1] for i in fresh}, past))
     for item_id, (item, _) in linked.items():
         if (
             item_id in about

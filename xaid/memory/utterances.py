@@ -16,6 +16,7 @@ how strongly it was felt, and how much it says at all.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Sequence
 
@@ -111,7 +112,13 @@ def from_messages(messages: Sequence[Message], intensity: dict[int, float]) -> l
 def day_words(ts_ms: int, chinese: bool = False) -> str:
     """A day as a person writes it ("7 May 2023", "2023年5月7日"): what a model and a reader understand,
     unlike 2023-05-07, and what an answer to "when did …" is made of."""
-    return _date_words(clock.local(ts_ms).date(), chinese)
+    return _day_words(ts_ms, chinese, clock.zone())
+
+
+@functools.lru_cache(maxsize=8192)
+def _day_words(ts_ms: int, chinese: bool, zone: dt.tzinfo) -> str:
+    """``day_words`` in ``zone``, remembered: every turn a search shows is dated (a date, no words)."""
+    return _date_words(clock.local(ts_ms, zone).date(), chinese)
 
 
 def _date_words(d: dt.date, chinese: bool) -> str:
