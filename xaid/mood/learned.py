@@ -58,9 +58,12 @@ NEAREST_CLEAR = 0.08  # ...when their feeling leads the plain lines by this much
 SURE = 0.4  # below RULES_FIRST, the model decides when its label has at least this probability
 # Tiredness said in the evening is still there the next morning (a friend who heard "running on
 # empty" asks how you slept): a session whose own words read at least FATIGUE_CARRY of fatigue
-# stores a reading of at least FATIGUE_READ, which fades below "tired" within two days.
+# stores a reading of FATIGUE_READ. From a rested mood that reading merges to about 0.54 and, with
+# its 16 h half-life, is 0.33 ("tired" is 0.25) at 09:00 after a 21:00 session and below "tired"
+# a day later; 0.55 (before feel4) merged to 0.37 and was below "tired" by the morning, so only
+# tiredness the live turns had already read ever reached it.
 FATIGUE_CARRY = 0.3
-FATIGUE_READ = 0.7
+FATIGUE_READ = 0.8
 TIRED_SURE = 0.5  # ...and so does one the tiredness head (``Model.tired``) reads this likely
 # Where two feelings meet, the one after the turn is the point ("exhausted but we shipped it",
 # "赔偿给得不错，但心里还是空落落的"); without a turn, the last sentence is what the day ended on.
