@@ -16,6 +16,8 @@ only with that embedder (consolidation checks the embedder's profile). Pure: the
 - ``own_reading``: what the rules read in the session's words alone, each line merged from a
   neutral mood as the live turns move it; not the stored mood, which carries earlier days;
 - ``Model.probabilities``: low, neutral and good for a session's vector and its own reading;
+- ``Model.tired`` / ``still_tired``: whether the teller is still tired the next morning, read by a
+  second head over the same vectors (tiredness is mostly said without a tired word);
 - ``decide``: the feeling the session carries (rules that read strongly stand unless the model is
   all but sure of the other sign: sarcasm, tears of joy); ``carry``: the reading consolidation
   stores at the session's last word, or None when the stored mood already says it.
