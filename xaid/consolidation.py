@@ -211,8 +211,10 @@ class Consolidation:
             for m, v in zip(said, vectors[2:], strict=True)
             if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
         )
-        own, felt = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
-        reading = learned.carry(closing, own, felt, bool(losses))
+        model = learned.default()
+        own, felt = learned.read(model, lines, whole, last, bank.feel(whole))
+        tired = learned.still_tired(model, own, whole, last)
+        reading = learned.carry(closing, own, felt, bool(losses), tired)
         if reading is None:
             return _Felt(closing, losses)
         cfg = self.settings.config.mood

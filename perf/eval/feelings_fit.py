@@ -1,23 +1,28 @@
 """Fit the learned feelings model (xaid/mood/learned.py) and write xaid/mood/feelings_model.npz.
 
-``python -m perf.eval.feelings_fit``. What it learns from: the train half of
-perf/scenarios/feelings_dev3.json, all of feelings_dev.json and feelings_dev2.json (the earlier dev
-sets), and the feeling prototypes of xaid/mood/meaning.py as one-line sessions; never the test half
-of feelings_dev3.json (what ``python -m perf feelings`` reports on) and never a held-out set.
+``python -m perf.eval.feelings_fit``. What it learns from: the train halves of
+perf/scenarios/feelings_dev4.json (split by author-style) and feelings_dev3.json, all of
+feelings_dev.json and feelings_dev2.json (the earlier dev sets), and the feeling prototypes of
+xaid/mood/meaning.py as one-line sessions; never a test half (what ``python -m perf feelings``
+reports on) and never a held-out set.
 
 The model is a softmax regression over the session's vector and its tail's (``learned.tail``: what
 follows the last "but"/但是, else the last sentence), USE-multilingual-v3 (the daemon's default),
 standardised by the training set, plus the rules' own reading of the session (valence, confidence)
-times a gain. The L2 strength and the gain are chosen by five-fold cross-validation on the training
-rows alone; then the model is fitted on all of them. Plain gradient descent in numpy: ~370 rows of
-1,026 features fit in a few seconds, and the daemon needs numpy only to read the weights.
+times a gain; beside it a tiredness head (still tired the next morning, yes or no) over the same
+vectors and the rules' fatigue, fitted on the rows labelled for fatigue (dev3, dev4). The L2
+strength and the gain are chosen by cross-validation on the training rows alone, one fold per
+dev4 author-style (each joined by a sixth of the other rows), so a fold's voice is never in its
+training part, as the test half's voices are not; then each head is fitted on all rows. Plain
+gradient descent in numpy (float32: ~500 rows of 1,026 features fit in a second or two), and the
+daemon needs numpy only to read the weights.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,41 +31,55 @@ import numpy as np
 from xaid.mood import learned, meaning
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
-TRAIN_SETS = ("feelings_dev3.json", "feelings_dev.json", "feelings_dev2.json")
-L2 = (0.003, 0.01, 0.03, 0.1)
-GAINS = (0.0, 3.0, 6.0, 10.0)
-FOLDS = 5
+TRAIN_SETS = ("feelings_dev4.json", "feelings_dev3.json", "feelings_dev.json", "feelings_dev2.json")
+L2 = (0.03, 0.1, 0.3)
+GAINS = (3.0, 10.0)
+FOLDS = 6
 STEPS = 800
 RATE = 0.1
-SEED = 24
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
     lines: tuple[str, ...]
-    label: int  # index in learned.LABELS
+    label: int | None  # index in learned.LABELS; None: the valence is not judged ("any")
+    tired: bool | None  # still tired the next morning; None: not labelled
+    fold: int
 
 
 def training_rows() -> list[Row]:
-    """Every labelled session the fit may learn from (module doc)."""
+    """Every labelled session the fit may learn from (module doc), each with its fold: a dev4
+    author-style's rows share one, the others are dealt round the folds."""
     rows: list[Row] = []
+    authors: dict[str, int] = {}
+    dealt = 0
     for name in TRAIN_SETS:
         items = json.loads((SCENARIOS / name).read_text(encoding="utf-8"))["items"]
         for item in items:
             if item.get("split", "train") != "train":
                 continue
-            rows.append(Row(tuple(item["lines"]), learned.LABELS.index(item["expect"])))
-    for label, group in meaning.FEELINGS.items():
-        rows += [Row((text,), learned.LABELS.index(label)) for text in group]
+            if "author" in item:
+                fold = authors.setdefault(item["author"], len(authors) % FOLDS)
+            else:
+                fold, dealt = dealt % FOLDS, dealt + 1
+            label = None if item["expect"] == "any" else learned.LABELS.index(item["expect"])
+            rows.append(Row(tuple(item["lines"]), label, item.get("fatigue"), fold))
+    for label_name, group in meaning.FEELINGS.items():
+        for text in group:
+            rows.append(Row((text,), learned.LABELS.index(label_name), None, dealt % FOLDS))
+            dealt += 1
     return rows
 
 
-def softmax_fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, np.ndarray]:
+def softmax_fit(
+    x: np.ndarray, y: np.ndarray, l2: float, classes: int = len(learned.LABELS)
+) -> tuple[np.ndarray, np.ndarray]:
     """Weights and biases of a softmax regression with an L2 penalty (not on the biases)."""
+    x = x.astype(np.float32)  # float64 made a fit ten times slower on the shared machine
     n, dims = x.shape
-    classes = len(learned.LABELS)
-    weights, bias = np.zeros((classes, dims)), np.zeros(classes)
-    onehot = np.eye(classes)[y]
+    weights = np.zeros((classes, dims), dtype=np.float32)
+    bias = np.zeros(classes, dtype=np.float32)
+    onehot = np.eye(classes, dtype=np.float32)[y]
     for _ in range(STEPS):
         z = x @ weights.T + bias
         p = np.exp(z - z.max(axis=1, keepdims=True))
@@ -71,24 +90,32 @@ def softmax_fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, np
     return weights, bias
 
 
+Features = Callable[
+    [np.ndarray, np.ndarray, learned.Own, np.ndarray, np.ndarray, float], np.ndarray
+]
+
+
 def design(
     vectors: np.ndarray,
     owns: Sequence[learned.Own],
     gain: float,
     mean: np.ndarray,
     scale: np.ndarray,
+    features: Features = learned.features,
 ) -> np.ndarray:
     """``vectors`` holds each row's session vector and tail vector side by side."""
     half = vectors.shape[1] // 2
     return np.stack(
         [
-            learned.features(v[:half], v[half:], o, mean, scale, gain)
+            features(v[:half], v[half:], o, mean, scale, gain)
             for v, o in zip(vectors, owns, strict=True)
         ]
     )
 
 
 def standardiser(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The unit vectors' mean and spread over every training row (no label is read), shared by
+    both heads."""
     half = vectors.shape[1] // 2
     units = np.hstack(
         [
@@ -99,34 +126,67 @@ def standardiser(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return units.mean(axis=0), units.std(axis=0) + 1e-6
 
 
-def fit(
-    vectors: np.ndarray, owns: Sequence[learned.Own], y: np.ndarray, l2: float, gain: float
-) -> learned.Model:
-    mean, scale = standardiser(vectors)
-    weights, bias = softmax_fit(design(vectors, owns, gain, mean, scale), y, l2)
-    return learned.Model(mean, scale, gain, weights, bias)
+@dataclass(frozen=True, slots=True)
+class Head:
+    """One head's rows: the vectors, the rules' readings, the labels and the folds."""
+
+    vectors: np.ndarray
+    owns: list[learned.Own]
+    y: np.ndarray
+    folds: np.ndarray
+    features: Features
+    classes: int
+
+    def fit(
+        self, l2: float, gain: float, mean: np.ndarray, scale: np.ndarray, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        x = design(
+            self.vectors[rows], [self.owns[i] for i in rows], gain, mean, scale, self.features
+        )
+        return softmax_fit(x, self.y[rows], l2, self.classes)
+
+    def cross_validated(self, l2: float, gain: float, mean: np.ndarray, scale: np.ndarray) -> float:
+        """Held-fold accuracy of the label the head ranks first, one fold at a time."""
+        hits = 0
+        for fold in range(FOLDS):
+            test = np.flatnonzero(self.folds == fold)
+            weights, bias = self.fit(l2, gain, mean, scale, np.flatnonzero(self.folds != fold))
+            x = design(
+                self.vectors[test], [self.owns[i] for i in test], gain, mean, scale, self.features
+            )
+            hits += int(((x @ weights.T + bias).argmax(axis=1) == self.y[test]).sum())
+        return hits / len(self.y)
 
 
-def cross_validated(
-    vectors: np.ndarray, owns: Sequence[learned.Own], y: np.ndarray, l2: float, gain: float
-) -> float:
-    """Mean held-fold accuracy of the label the model ranks first."""
-    order = np.random.default_rng(SEED).permutation(len(y))
-    hits = 0
-    for fold in range(FOLDS):
-        test = order[fold::FOLDS]
-        train = np.setdiff1d(order, test)
-        model = fit(vectors[train], [owns[i] for i in train], y[train], l2, gain)
-        half = vectors.shape[1] // 2
-        for i in test:
-            p = model.probabilities(vectors[i, :half], vectors[i, half:], owns[i])
-            hits += learned.LABELS.index(max(p, key=lambda k: p[k])) == y[i]
-    return hits / len(y)
+def chosen(
+    head: Head, name: str, mean: np.ndarray, scale: np.ndarray
+) -> tuple[float, float, float]:
+    """The L2 strength and gain of the best held-fold accuracy (the stronger L2 on a tie)."""
+    scores = {
+        (l2, gain): head.cross_validated(l2, gain, mean, scale) for l2 in L2 for gain in GAINS
+    }
+    for (l2, gain), score in sorted(scores.items()):
+        print(f"{name}: l2 {l2:<6} gain {gain:<5} cross-validated accuracy {score:.3f}")
+    l2, gain = max(scores, key=lambda k: (scores[k], k[0]))
+    return l2, gain, scores[(l2, gain)]
+
+
+def valence_about(path: Path) -> str:
+    """What the packaged valence head was fitted on (a model before the tiredness head says only
+    that; a later one after "valence: ")."""
+    with np.load(path) as data:
+        text = str(data["about"])
+    return text.split("valence: ", 1)[-1]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m perf.eval.feelings_fit")
     parser.add_argument("--out", type=Path, default=learned.MODEL_PATH)
+    parser.add_argument(
+        "--refit-valence",
+        action="store_true",
+        help="refit the valence head too (default: keep the packaged one, fit only tiredness)",
+    )
     args = parser.parse_args(argv)
     from xaid.embed.use import UseEmbedder
 
@@ -136,21 +196,50 @@ def main(argv: list[str] | None = None) -> int:
     tails = embedder.embed([learned.tail(r.lines) for r in rows])
     vectors = np.hstack([np.asarray(wholes), np.asarray(tails)]).astype(np.float64)
     owns = [learned.own_reading(r.lines) for r in rows]
-    y = np.array([r.label for r in rows])
-    scores = {
-        (l2, gain): cross_validated(vectors, owns, y, l2, gain) for l2 in L2 for gain in GAINS
-    }
-    for (l2, gain), score in sorted(scores.items()):
-        print(f"l2 {l2:<6} gain {gain:<5} cross-validated accuracy {score:.3f}")
-    l2, gain = max(scores, key=lambda k: (scores[k], -k[0]))
-    model = fit(vectors, owns, y, l2, gain)
-    model.save(
-        args.out,
-        f"{len(rows)} rows (train half of feelings_dev3.json, feelings_dev.json, feelings_dev2.json, "
-        f"meaning.FEELINGS), USE-multilingual-v3 vectors; l2 {l2}, rule gain {gain}, "
-        f"cross-validated accuracy {scores[(l2, gain)]:.3f}",
+    folds = np.array([r.fold for r in rows])
+    kept = None if args.refit_valence else learned.Model.load()
+    mean, scale = standardiser(vectors) if kept is None else (kept.mean, kept.scale)
+
+    def head(keep: list[int], y: list[int], features: Features, classes: int) -> Head:
+        return Head(
+            vectors[keep], [owns[i] for i in keep], np.array(y), folds[keep], features, classes
+        )
+
+    felt = [i for i, r in enumerate(rows) if r.label is not None]
+    valence = head(felt, [rows[i].label or 0 for i in felt], learned.features, len(learned.LABELS))
+    said = [i for i, r in enumerate(rows) if r.tired is not None]
+    tired = head(said, [int(bool(rows[i].tired)) for i in said], learned.tired_features, 2)
+    t_l2, t_gain, t_score = chosen(tired, "tired", mean, scale)
+    t_weights, t_bias = tired.fit(t_l2, t_gain, mean, scale, np.arange(len(tired.y)))
+    about = (
+        f"tiredness: {len(said)} rows of feelings_dev4.json and feelings_dev3.json's train halves "
+        f"({sum(bool(rows[i].tired) for i in said)} tired), l2 {t_l2}, gain {t_gain}, "
+        f"cross-validated accuracy {t_score:.3f}; USE-multilingual-v3 vectors; valence: "
     )
-    print(f"chose l2 {l2}, gain {gain}; wrote {args.out}")
+    if kept is None:
+        l2, gain, score = chosen(valence, "valence", mean, scale)
+        weights, bias = valence.fit(l2, gain, mean, scale, np.arange(len(valence.y)))
+        about += (
+            f"{len(felt)} rows (train halves of feelings_dev4.json and feelings_dev3.json, "
+            f"feelings_dev.json, feelings_dev2.json, meaning.FEELINGS), l2 {l2}, rule gain {gain}, "
+            f"cross-validated accuracy {score:.3f}"
+        )
+    else:
+        gain, weights, bias = kept.rule_gain, kept.weights, kept.bias
+        about += "kept from the packaged model: " + valence_about(learned.MODEL_PATH)
+    model = learned.Model(
+        mean,
+        scale,
+        gain,
+        weights.astype(np.float64),
+        bias.astype(np.float64),
+        (t_weights[1] - t_weights[0]).astype(np.float64),  # two-way softmax as one logistic row
+        float(t_bias[1] - t_bias[0]),
+        t_gain,
+    )
+    model.save(args.out, about)
+    print(about)
+    print(f"wrote {args.out}")
     return 0
 
 

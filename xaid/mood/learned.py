@@ -16,6 +16,8 @@ only with that embedder (consolidation checks the embedder's profile). Pure: the
 - ``own_reading``: what the rules read in the session's words alone, each line merged from a
   neutral mood as the live turns move it; not the stored mood, which carries earlier days;
 - ``Model.probabilities``: low, neutral and good for a session's vector and its own reading;
+- ``Model.tired`` / ``still_tired``: whether the teller is still tired the next morning, read by a
+  second head over the same vectors (tiredness is mostly said without a tired word);
 - ``decide``: the feeling the session carries (rules that read strongly stand unless the model is
   all but sure of the other sign: sarcasm, tears of joy); ``carry``: the reading consolidation
   stores at the session's last word, or None when the stored mood already says it.
@@ -58,9 +60,13 @@ NEAREST_CLEAR = 0.08  # ...when their feeling leads the plain lines by this much
 SURE = 0.4  # below RULES_FIRST, the model decides when its label has at least this probability
 # Tiredness said in the evening is still there the next morning (a friend who heard "running on
 # empty" asks how you slept): a session whose own words read at least FATIGUE_CARRY of fatigue
-# stores a reading of at least FATIGUE_READ, which fades below "tired" within two days.
+# stores a reading of FATIGUE_READ. From a rested mood that reading merges to about 0.54 and, with
+# its 16 h half-life, is 0.33 ("tired" is 0.25) at 09:00 after a 21:00 session and below "tired"
+# a day later; 0.55 (before feel4) merged to 0.37 and was below "tired" by the morning, so only
+# tiredness the live turns had already read ever reached it.
 FATIGUE_CARRY = 0.3
-FATIGUE_READ = 0.55
+FATIGUE_READ = 0.8
+TIRED_SURE = 0.5  # ...and so does one the tiredness head (``Model.tired``) reads this likely
 # Where two feelings meet, the one after the turn is the point ("exhausted but we shipped it",
 # "赔偿给得不错，但心里还是空落落的"); without a turn, the last sentence is what the day ended on.
 _TURN = re.compile(
@@ -121,8 +127,15 @@ class Model:
     mean: np.ndarray  # (2 * dims,)
     scale: np.ndarray  # (2 * dims,)
     rule_gain: float
-    weights: np.ndarray  # (labels, 2 * dims + 3)
+    weights: np.ndarray  # (labels, 2 * dims + 2)
     bias: np.ndarray  # (labels,)
+    # Still tired the next morning: one logistic row over the same standardised vectors and
+    # ``tired_gain`` times the rules' fatigue and confidence (``tired_features``). Tiredness is
+    # mostly said without a tired word ("pulled two all-nighters", "腿已经不是我的了"), which the
+    # rules read as nothing; None in a model fitted before the head existed.
+    tired_weights: np.ndarray | None = None  # (2 * dims + 2,)
+    tired_bias: float = 0.0
+    tired_gain: float = 0.0
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> Model:
@@ -136,20 +149,27 @@ class Model:
                 float(data["rule_gain"]),
                 data["weights"].astype(np.float64),
                 data["bias"].astype(np.float64),
+                data["tired_weights"].astype(np.float64) if "tired_weights" in data else None,
+                float(data["tired_bias"]) if "tired_bias" in data else 0.0,
+                float(data["tired_gain"]) if "tired_gain" in data else 0.0,
             )
 
     def save(self, path: Path, about: str) -> None:
         """Written by the fit script; ``about`` (what it was fitted on) is kept beside the weights."""
-        np.savez_compressed(
-            path,
-            labels=np.array(LABELS),
-            mean=self.mean.astype(np.float32),
-            scale=self.scale.astype(np.float32),
-            rule_gain=np.float32(self.rule_gain),
-            weights=self.weights.astype(np.float32),
-            bias=self.bias.astype(np.float32),
-            about=np.array(about),
-        )
+        arrays: dict[str, np.ndarray] = {
+            "labels": np.array(LABELS),
+            "mean": self.mean.astype(np.float32),
+            "scale": self.scale.astype(np.float32),
+            "rule_gain": np.array(self.rule_gain, dtype=np.float32),
+            "weights": self.weights.astype(np.float32),
+            "bias": self.bias.astype(np.float32),
+            "about": np.array(about),
+        }
+        if self.tired_weights is not None:
+            arrays["tired_weights"] = self.tired_weights.astype(np.float32)
+            arrays["tired_bias"] = np.array(self.tired_bias, dtype=np.float32)
+            arrays["tired_gain"] = np.array(self.tired_gain, dtype=np.float32)
+        np.savez_compressed(path, allow_pickle=False, **arrays)
 
     def probabilities(self, whole: np.ndarray, last: np.ndarray, own: Own) -> dict[Label, float]:
         """Low, neutral and good for a session: ``whole`` is its vector (``session_text``),
@@ -159,6 +179,13 @@ class Model:
         p = np.exp(z - z.max())
         p /= p.sum()
         return {label: float(p[i]) for i, label in enumerate(LABELS)}
+
+    def tired(self, whole: np.ndarray, last: np.ndarray, own: Own) -> float:
+        """How likely the session's teller is still tired the next morning (0 without the head)."""
+        if self.tired_weights is None:
+            return 0.0
+        x = tired_features(whole, last, own, self.mean, self.scale, self.tired_gain)
+        return float(1.0 / (1.0 + np.exp(-(self.tired_weights @ x + self.tired_bias))))
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
@@ -179,6 +206,20 @@ def features(
     rules' own reading."""
     v = np.concatenate([_unit(whole), _unit(last)])
     rules = rule_gain * np.array([own.valence, own.confidence])
+    return np.concatenate([(v - mean) / scale, rules])
+
+
+def tired_features(
+    whole: np.ndarray,
+    last: np.ndarray,
+    own: Own,
+    mean: np.ndarray,
+    scale: np.ndarray,
+    rule_gain: float,
+) -> np.ndarray:
+    """What the tiredness head reads: the same standardised vectors, then the rules' fatigue."""
+    v = np.concatenate([_unit(whole), _unit(last)])
+    rules = rule_gain * np.array([own.fatigue, own.confidence])
     return np.concatenate([(v - mean) / scale, rules])
 
 
@@ -235,16 +276,28 @@ def read(
     return own, decide(model.probabilities(whole, last, own), own, after_turn, nearest)
 
 
-def carry(closing: MoodState, own: Own, felt: Label, loss: bool) -> Reading | None:
+def still_tired(model: Model, own: Own, whole: np.ndarray, last: np.ndarray) -> bool:
+    """Whether the session carries tiredness to the morning: the rules read it in its words
+    (``FATIGUE_CARRY``), or the tiredness head reads it in its meaning (``TIRED_SURE``): "three
+    flights, two delays, one lost suitcase", "带了一天孙子，腰直不起来了"."""
+    return own.fatigue >= FATIGUE_CARRY or model.tired(whole, last, own) >= TIRED_SURE
+
+
+def carry(
+    closing: MoodState, own: Own, felt: Label, loss: bool, tired: bool | None = None
+) -> Reading | None:
     """The reading consolidation stores at the session's last word, or None when the stored mood
     already carries what the session says. A feeling moves the valence only where its band differs
     from the closing mood's; "neutral" never stores (it must not wipe an earlier day's grief);
-    tiredness is carried to the morning (``FATIGUE_CARRY``)."""
+    tiredness is carried to the morning when ``tired`` (``still_tired``; None: the rules' own
+    reading at ``FATIGUE_CARRY`` alone)."""
     valence = closing.valence
     if felt != "neutral" and band(CARRIED if felt == "good" else -CARRIED) != band(closing.valence):
         valence = READ_VALENCE if felt == "good" else -READ_VALENCE
     fatigue = closing.fatigue
-    if own.fatigue >= FATIGUE_CARRY and closing.fatigue < FATIGUE_READ:
+    if tired is None:
+        tired = own.fatigue >= FATIGUE_CARRY
+    if tired and closing.fatigue < FATIGUE_READ:
         fatigue = FATIGUE_READ
     if valence == closing.valence and fatigue == closing.fatigue:
         return None

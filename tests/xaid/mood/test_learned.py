@@ -160,6 +160,63 @@ def test_the_demo_evening_is_still_tired_in_the_morning(
         assert morning.fatigue in ("tired", "exhausted") and morning.valence in ("low", "neutral")
 
 
+@pytest.mark.parametrize(
+    ("lines", "tired"),
+    [
+        (
+            [
+                "Drove six hours, then unpacked boxes till midnight.",
+                "My back has filed a complaint.",
+            ],
+            True,
+        ),
+        (["Up at 4 for the airport, three connections, landed at 11pm."], True),
+        (["陪孩子熬夜写作业到两点，早上六点又起来做早饭"], True),
+        (["连着三天开会到半夜，脑子已经是一锅浆糊"], True),
+        (["Went to the dentist, then picked up groceries."], False),
+        (["今天去银行办了张卡，顺便买了菜"], False),
+    ],
+)
+def test_tiredness_said_without_a_tired_word_reaches_the_morning(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str], tired: bool
+) -> None:
+    """The rules read no fatigue in these words; the tiredness head reads it by meaning, and what
+    consolidation stores is still "tired" 12 h later (plain errands carry nothing). On feel3's
+    code the morning's fatigue band was "none" for all six."""
+    from xaid.mood.classifier import RuleClassifier
+    from xaid.mood.state import HOUR_MS, MoodParams, decay, merge, neutral
+
+    params, state = MoodParams(), neutral(0, MoodParams())
+    for i, line in enumerate(lines):
+        state = merge(state, RuleClassifier().classify(line), (i + 1) * 60_000, params)
+    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    model = learned.default()
+    own, label = learned.read(model, lines, whole, last, bank.feel(whole))
+    assert own.fatigue < learned.FATIGUE_CARRY  # the rules alone would not carry it
+    assert learned.still_tired(model, own, whole, last) is tired
+    reading = learned.carry(state, own, label, False, learned.still_tired(model, own, whole, last))
+    if reading is not None:
+        state = merge(state, reading, len(lines) * 60_000, params)
+    morning = bands(decay(state, len(lines) * 60_000 + 12 * HOUR_MS))
+    assert (morning.fatigue in ("tired", "exhausted")) is tired, (lines, morning)
+
+
+def test_tiredness_read_by_meaning_from_a_rested_evening_is_tired_at_nine_and_gone_a_day_later() -> (
+    None
+):
+    """The stored strength: from a rested mood, FATIGUE_READ merged at 21:00 is "tired" at 09:00 and
+    not at 21:00 the next day (0.55 before feel4 was below "tired" by the morning)."""
+    from xaid.mood.state import HOUR_MS, MoodParams, decay, merge
+
+    rested = closing(0.0, 0.0)
+    reading = learned.carry(rested, learned.Own(0.0, 0.0, 0.0), "neutral", False, tired=True)
+    assert reading is not None and reading.valence == 0.0 and reading.cues == ("meaning:tired",)
+    state = merge(rested, reading, 0, MoodParams())
+    assert bands(decay(state, 12 * HOUR_MS)).fatigue == "tired"
+    assert bands(decay(state, 24 * HOUR_MS)).fatigue == "none"
+    assert learned.carry(rested, learned.Own(0.0, 0.0, 0.0), "neutral", False, tired=False) is None
+
+
 def test_the_packaged_weights_fit_the_features() -> None:
     model = learned.default()
     dims = model.mean.shape[0]
@@ -168,3 +225,5 @@ def test_the_packaged_weights_fit_the_features() -> None:
         np.ones(512), np.ones(512), learned.Own(0, 0, 0), model.mean, model.scale, 1.0
     )
     assert x.shape == (dims + 2,)
+    assert model.tired_weights is not None and model.tired_weights.shape == (dims + 2,)
+    assert 0.0 <= model.tired(np.ones(512), np.ones(512), learned.Own(0, 0, 0)) <= 1.0

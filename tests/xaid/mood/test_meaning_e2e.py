@@ -79,3 +79,21 @@ def test_a_worn_out_evening_is_still_tired_in_the_morning(client: Client, lines:
     mood = client.mood_get("mia", ts=MORNING)
     assert mood["valence"] < -0.02 and mood["bands"]["fatigue"] in ("tired", "exhausted"), mood
     assert client.stats()["memory"]["mood_by_meaning"] == 1
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Covered two shifts back to back at the hospital.", "Eighteen hours on my feet."],
+        ["连着三天开会到半夜，脑子已经是一锅浆糊"],
+    ],
+)
+def test_tiredness_said_without_a_tired_word_is_still_there_in_the_morning(
+    client: Client, lines: list[str]
+) -> None:
+    """Issue 24 item 5 (feel4): no tired word for the rules, so before the tiredness head the
+    morning's fatigue band was "none"; now consolidation reads it by meaning and stores it strongly
+    enough to be "tired" at 09:00 (xaid/mood/learned.py: still_tired, FATIGUE_READ)."""
+    evening(client, lines)
+    mood = client.mood_get("mia", ts=MORNING)
+    assert mood["bands"]["fatigue"] in ("tired", "exhausted"), mood
