@@ -3,8 +3,10 @@
 ``python -m perf.eval.checkin_fit``. What it learns from: the ``train`` half of
 perf/scenarios/checkin_dev.json, one row per user line (the line that holds the session's matter is
 ``matter`` in an ``ask`` session and ``loss`` in a ``gentle`` one; every other line is ``none``),
-and perf/scenarios/losses_dev.json (deaths and break-ups against ordinary lines with the same
-words). Never the test half (what ``python -m perf checkin_dev`` reports on), never a held-out set.
+perf/scenarios/losses_dev.json (deaths and break-ups against ordinary lines with the same
+words) and the lines of the sessions labelled ``good`` in the train half of feelings_dev3.json (good
+news told after the fact, "Aced the stats final. 94!": ``none``, nothing left open). Never the
+test half (what ``python -m perf checkin_dev`` reports on), never a held-out set.
 
 The reader is a softmax regression over the line's USE-multilingual-v3 vector (the daemon's
 default), standardised by the training rows, and ``matter.cues`` times a gain. The L2 strength and
@@ -12,7 +14,7 @@ the gain are chosen by five-fold cross-validation on the training rows alone (lo
 true label), then the model is fitted on all of them. The threshold for arming is chosen on the
 out-of-fold readings: the lowest ``matter`` probability above every line of a ``none`` or ``gentle``
 session that the rules leave to the reader (not a "don't bring it up" session, not an errand of the
-rules' list), so the train half arms nothing intrusive. The loss floor: half the lowest out-of-fold
+rules' list), so the train half arms nothing intrusive; never below 0.5. The loss floor: half the lowest out-of-fold
 ``loss`` probability of a true loss.
 """
 
@@ -69,6 +71,10 @@ def training_rows() -> list[Row]:
     for item in losses:
         label = "loss" if item["loss"] else "none"
         rows.append(Row(item["text"], matter.LABELS.index(label), "", False))
+    feelings = json.loads((kit.SCENARIOS / "feelings_dev3.json").read_text(encoding="utf-8"))
+    for item in feelings["items"]:  # good news told after the fact: nothing left to follow up
+        if item["split"] == "train" and item["expect"] == "good":
+            rows += [Row(text, matter.LABELS.index("none"), "", False) for text in item["lines"]]
     return rows
 
 
@@ -153,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     reader.save(
         args.out,
-        f"{len(rows)} lines (train half of checkin_dev.json, losses_dev.json), USE-multilingual-v3; "
+        f"{len(rows)} lines (train half of checkin_dev.json, losses_dev.json, good sessions of the train "
+        f"half of feelings_dev3.json), USE-multilingual-v3; "
         f"l2 {l2}, cue gain {gain}, threshold {threshold:.3f}, loss floor {loss_floor:.3f}",
     )
     print(f"wrote {args.out}")

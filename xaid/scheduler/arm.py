@@ -17,7 +17,7 @@ Three scenes, in English and Chinese, decided by rules over what consolidation a
   utterance's meaning and its shape, fitted on a labelled dev set) may find the utterance that
   leaves a matter a friend would follow up, said in words no list holds ("tmrw's the big day",
   "娃发烧三天了", a landlord keeping the deposit, a decision due). With a date ahead it is a plan
-  (ask after it); without one, scene "matter": from the next morning for five days. Its topic and
+  (ask after it); without one, scene "matter": from the next morning for four days. Its topic and
   keywords are the user's own utterance. The reader also keeps a loss read by meaning alone from
   swallowing a matter it is sure of; the rules of mood.loss still decide a loss.
 Nothing is armed from a session in which the user asked not to have it brought up, and a plan
@@ -43,7 +43,7 @@ from ..text.lang import language
 from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
-MATTER_DAYS = 5  # an undated matter is asked about from the next morning for this many days
+MATTER_DAYS = 4  # an undated matter is asked about from the next morning for this many days
 EVENTS_EN = frozenset(
     (
         "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
@@ -416,8 +416,8 @@ def matters(
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))
     elif (e := _emotion(d, closing)) is not None and not (
-        found and (worried or learned is not None)
-    ):  # the worry item covers the fear, the matter the feeling it came with
+        found and (worried or (learned is not None and learned.scene == "matter"))
+    ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling
         found.append(e)
     found.sort(key=lambda a: -a.priority)
     return found[:MAX_PER_EPISODE]

@@ -14,7 +14,7 @@ time), ``loss`` (a death, a break-up, a grave diagnosis: never a "how did it go"
 the utterance's unit vector under the daemon's embedder, standardised, and the cues of ``cues``:
 general shapes of how a matter is said (a date ahead, the future, something still going on, a
 worry or a low mood as the mood rules read it, a decision left open) and of the look-alikes (done
-and dusted, a hypothetical, a joke, an errand, a question for the companion, someone else's news).
+and dusted, good news, a hypothetical, a joke, an errand, a question for the companion, someone else's news).
 The cues do not decide; the weights say how much each counts.
 
 The weights are fitted by ``python -m perf.eval.checkin_fit`` on the train half of
@@ -98,6 +98,7 @@ CUE_NAMES = (
     "open",
     "worry",
     "low",
+    "glad",
     "tired",
     "question",
     "done",
@@ -128,6 +129,7 @@ def cues(text: str, ts_ms: int) -> np.ndarray:
         bool(_OPEN.search(low)),
         bool(_WORRY.search(low)),
         mood.valence <= -0.3,
+        mood.valence >= 0.3,
         mood.fatigue >= 0.4,
         "?" in low or "？" in low or low.endswith("吗"),
         bool(_DONE.search(low)),
