@@ -144,10 +144,6 @@ def main(argv: list[str] | None = None) -> int:
     losses = [i for i, r in enumerate(rows) if r.label == matter.LABELS.index("loss")]
     loss_floor = 0.5 * float(oof[losses, 1].min())
     asks = [i for i, r in enumerate(rows) if r.label == 0]
-    sure = int(((oof[asks, 0] >= threshold) & (oof[asks, 1] < loss_floor)).sum())
-    print(
-        f"out-of-fold matter lines armed (over the threshold and under the loss floor): {sure}/{len(asks)}"
-    )
     print(
         f"chose l2 {l2}, gain {gain}; threshold {threshold:.3f} "
         f"(out-of-fold: {int((oof[asks, 0] >= threshold).sum())}/{len(asks)} matter lines over it, "
