@@ -35,6 +35,14 @@ DEV = kit.SCENARIOS / "checkin_dev.json"
 START_MS = BASE_MS + 21 * HOUR  # day 0, 21:00 UTC
 INTRUSIVE_AIM = Aim("<=", 5.0)  # %
 QUICK = 20
+# The same harness on the rules alone (b7e1a1b, main's xaid with this dev set, before matter.py):
+# (asks armed, asks, armed sessions that fit, armed sessions, intrusive) per half and language.
+BEFORE = {
+    ("test", "en"): (4, 18, 9, 13, 3),
+    ("test", "zh"): (3, 18, 8, 12, 1),
+    ("train", "en"): (2, 19, 7, 10, 1),
+    ("train", "zh"): (3, 19, 8, 13, 2),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,5 +195,14 @@ def run(quick: bool) -> Section:
             part = [j for j in judged if j.case.split == split and j.case.lang == lang]
             if part:
                 rows += rows_of(f"{split} half, {lang}", part)
+                asked, asks, fit, armed, intrusive = BEFORE[(split, lang)]
+                rows.append(
+                    Row(
+                        f"{split} half, {lang}: recall of asks, BEFORE (rules alone, b7e1a1b)",
+                        _pct(asked, asks),
+                        "%",
+                        note=f"{asked}/{asks}; precision {fit}/{armed}, intrusive {intrusive}/{armed}",
+                    )
+                )
                 notes.append(f"{split} half, {lang}, wrong: {misses(part)}")
     return Section("Check-ins armed by meaning: dev set (issue 25, 24 item 6)", rows, notes)
