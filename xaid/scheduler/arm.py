@@ -1,6 +1,7 @@
 """Arming: which unresolved matters a finished session leaves, and when asking about them fits.
 
-Three scenes, in English and Chinese, decided by rules over what consolidation already read:
+The scenes, in English and Chinese, decided by rules over what consolidation already read, and
+by the learned reader where the rules' lists say nothing:
 - plan: something that matters is ahead with a date ("meeting the client next week",
   "下周去见客户", an exam, an interview, a doctor's visit), whoever says "I". Ask *after* it:
   from the day after the resolved date (after the whole range for "next week") for a week.
@@ -18,8 +19,8 @@ Three scenes, in English and Chinese, decided by rules over what consolidation a
   leaves a matter a friend would follow up, said in words no list holds ("tmrw's the big day",
   "娃发烧三天了", a landlord keeping the deposit, a decision due). With a date ahead it is a plan
   (ask after it); without one, scene "matter": from the next morning for four days. Its topic and
-  keywords are the user's own utterance. The reader also keeps a loss read by meaning alone from
-  swallowing a matter it is sure of; the rules of mood.loss still decide a loss.
+  keywords are the user's own utterance. A loss read by meaning alone (the prototypes) is doubted
+  when the reader gives it less than its loss floor; a loss the rules of mood.loss read stands.
 Nothing is armed from a session in which the user asked not to have it brought up, and a plan
 called off later in the same session is dropped. Keywords (plus the outcome words of the event:
 "passed", "offer", "出院") tell that the matter came up again, in either language.
