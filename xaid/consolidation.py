@@ -151,6 +151,8 @@ class Consolidation:
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
+        if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
+            d.tension = max(d.tension, arm.MATTER_TENSION)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
         changes = await self._changes(agent_id, turns, d.started_ms)
         episode_id = await db.run(

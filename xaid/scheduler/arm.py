@@ -45,6 +45,9 @@ from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
 MATTER_DAYS = 4  # an undated matter is asked about from the next morning for this many days
+# The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
+# fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
+MATTER_TENSION = 0.5
 EVENTS_EN = frozenset(
     (
         "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
