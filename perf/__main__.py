@@ -28,6 +28,7 @@ AREAS: dict[str, str] = {
     "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",
+    "checkin_dev": "perf.eval.checkin_dev",
     "meaning": "perf.eval.meaning_dev",
     "feelings": "perf.eval.feelings",
     "forget_dev3": "perf.eval.forget_intent_dev",

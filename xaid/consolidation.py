@@ -30,7 +30,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire
+from .scheduler import arm, fire, matter
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -147,9 +147,12 @@ class Consolidation:
         else:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
+        read = await self._matters_read(d)
         arms = await cpu.run(
-            arm.matters, d, closing, felt.losses if felt is not None else frozenset()
+            arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
+        if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
+            d.tension = max(d.tension, arm.MATTER_TENSION)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
         changes = await self._changes(agent_id, turns, d.started_ms)
         episode_id = await db.run(
@@ -221,6 +224,22 @@ class Consolidation:
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
         return _Felt(moved or closing, losses)
+
+    async def _matters_read(self, d: draft.Draft) -> matter.Readings:
+        """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:
+        does this leave a matter a friend would follow up?); none under an embedder it was not
+        fitted on, and then the rules alone arm."""
+        reader = matter.default()
+        if reader is None or reader.embedder != self.embeddings.profile.name:
+            return matter.NO_READINGS
+        said = [u.message for u in d.utterances if u.message.message_id is not None]
+        vectors = await self.embeddings.embed_readable([m.text for m in said])
+        by_id = {
+            m.message_id: reader.read(v, m.text, m.ts_ms)
+            for m, v in zip(said, vectors, strict=True)
+            if v is not None and m.message_id is not None
+        }
+        return matter.Readings(by_id, reader.threshold, reader.loss_floor)
 
     async def _changes(
         self,

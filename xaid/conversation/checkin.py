@@ -36,7 +36,10 @@ GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them compa
 _VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
 _WORN_OUT = re.compile(r"worn out|疲惫")  # arm.py's emotion topic for a tired close
 _EVENT_SCENES = frozenset({"plan", "worry"})
-_FEELING_SCENES = frozenset({"emotion"})
+# An undated matter read by meaning (arm.py's "matter": a sick child, a landlord, a decision) is led
+# like a feeling, "Last time you said": the model goes on with the user's own words, where "How
+# did the" would ask how an ordeal still under way "went".
+_FEELING_SCENES = frozenset({"emotion", "matter"})
 
 # The user's opener, lower-cased and without punctuation, to the greeting echoed back.
 _ECHO_ZH = (

@@ -1,6 +1,7 @@
 """Arming: which unresolved matters a finished session leaves, and when asking about them fits.
 
-Three scenes, in English and Chinese, decided by rules over what consolidation already read:
+The scenes, in English and Chinese, decided by rules over what consolidation already read, and
+by the learned reader where the rules' lists say nothing:
 - plan: something that matters is ahead with a date ("meeting the client next week",
   "下周去见客户", an exam, an interview, a doctor's visit), whoever says "I". Ask *after* it:
   from the day after the resolved date (after the whole range for "next week") for a week.
@@ -13,6 +14,13 @@ Three scenes, in English and Chinese, decided by rules over what consolidation a
   armed on it (not on the funeral next Friday either), and instead of the emotion item a gentle
   check-in about the person ("thinking of you") is, from the next day for a week; firing it is
   mood-gated like everything else (fire.py: never while the user is very low right now).
+- matter (learned): where the rules find no plan, the reader of matter.py (a small model over the
+  utterance's meaning and its shape, fitted on a labelled dev set) may find the utterance that
+  leaves a matter a friend would follow up, said in words no list holds ("tmrw's the big day",
+  "娃发烧三天了", a landlord keeping the deposit, a decision due). With a date ahead it is a plan
+  (ask after it); without one, scene "matter": from the next morning for four days. Its topic and
+  keywords are the user's own utterance. A loss read by meaning alone (the prototypes) is doubted
+  when the reader gives it less than its loss floor; a loss the rules of mood.loss read stands.
 Nothing is armed from a session in which the user asked not to have it brought up, and a plan
 called off later in the same session is dropped. Keywords (plus the outcome words of the event:
 "passed", "offer", "出院") tell that the matter came up again, in either language.
@@ -33,8 +41,13 @@ from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, features, stopwords, timeparse
 from ..text.lang import language
+from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
+MATTER_DAYS = 4  # an undated matter is asked about from the next morning for this many days
+# The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
+# fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
+MATTER_TENSION = 0.5
 EVENTS_EN = frozenset(
     (
         "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
@@ -99,6 +112,13 @@ CANCELLED = (
     "推迟",
     "改期",
     "算了",
+)
+# Asked not to be asked, said in any words: a "don't"/"rather not" that reaches a verb of raising
+# it ("don't bring up the thing with my ex", "I'd rather not talk about it", 别再聊了, 不想提).
+_DO_NOT_ASK = re.compile(
+    r"\b(?:don'?t|do not|never|rather not|stop|no more)\b(?:\W+\w+){0,3}?\W+"
+    r"(?:bring(?:ing)? (?:it |that |this )?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about)\b"
+    r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:提|问|聊|说)"
 )
 DO_NOT_ASK = (
     "don't bring it up",
@@ -204,6 +224,14 @@ def came_up(text: str, words: Sequence[str], happened: bool = True) -> bool:
     return evented and any(o in low for o in OUTCOMES)
 
 
+def do_not_ask(text: str) -> bool:
+    """The user asked not to have something brought up (the list's wordings or the general shape)."""
+    return (
+        _has(text, DO_NOT_ASK)
+        or _DO_NOT_ASK.search(text.lower().replace("\u2019", "'")) is not None
+    )
+
+
 def _has(text: str, phrases: Sequence[str]) -> bool:
     low = text.lower()
     return any(p in low for p in phrases)
@@ -235,6 +263,7 @@ def _event(text: str) -> bool:
 _TOPIC = {
     "en": {
         "plan": 'how it went: "{said}"',
+        "matter": 'how it is going: "{said}"',
         "emotion": 'how they are doing now; last time they sounded {feeling}: "{said}"',
         "worn": "worn out",
         "low": "low",
@@ -242,6 +271,7 @@ _TOPIC = {
     },
     "zh": {
         "plan": '后来怎么样了："{said}"',
+        "matter": '现在怎么样了："{said}"',
         "emotion": '现在怎么样；上次听起来{feeling}："{said}"',
         "worn": "很疲惫",
         "low": "情绪低落",
@@ -259,20 +289,31 @@ def _day_start(d: dt.date) -> int:
     return int(dt.datetime(d.year, d.month, d.day, tzinfo=clock.zone()).timestamp() * 1000)
 
 
-def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None:
-    text = u.message.text
-    refs = timeparse.find_times(text, u.message.ts_ms)
-    ahead = timeparse.earliest_future(refs)
+def _ahead(u: Utterance) -> timeparse.TimeRef | None:
+    """The date ahead the utterance names, after today ("this week", "tonight" are not later)."""
+    ahead = timeparse.earliest_future(timeparse.find_times(u.message.text, u.message.ts_ms))
     today = clock.local(u.message.ts_ms).date()
-    if (
-        ahead is None or ahead.date_from <= today
-    ):  # "this week", "tonight": not a matter to ask about later
+    return ahead if ahead is not None and ahead.date_from > today else None
+
+
+def _called_off(text: str, words: Sequence[str], later: Sequence[Utterance]) -> bool:
+    called_off = (v.message.text for v in later if _has(v.message.text, CANCELLED))
+    return any(came_up(t, words) or _events(t) & _events(text) for t in called_off)
+
+
+def _plan(
+    u: Utterance, later: Sequence[Utterance], worried: bool, learned: bool = False
+) -> Arm | None:
+    """A dated matter: an event word of the lists with a date ahead, or (``learned``) any utterance
+    the reader took for a matter, with a date ahead."""
+    text = u.message.text
+    ahead = _ahead(u)
+    if ahead is None:
         return None
-    if not _event(text) or _has(text, TRIVIAL):
+    if not (learned or _event(text)) or _has(text, TRIVIAL):
         return None
     words = keywords(text)
-    called_off = (v.message.text for v in later if _has(v.message.text, CANCELLED))
-    if any(came_up(t, words) or _events(t) & _events(text) for t in called_off):
+    if _called_off(text, words, later):
         return None
     not_before = _day_start(ahead.date_to) + DAY_MS
     worried = worried or _has(text, WORRY)
@@ -281,6 +322,27 @@ def _plan(u: Utterance, later: Sequence[Utterance], worried: bool) -> Arm | None
     priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
     topic = _TOPIC[language([text])]["plan"].format(said=_short(text))
     return Arm(topic, words, scene, not_before, not_before + window, round(priority, 3))
+
+
+def _matter(
+    d: Draft, u: Utterance, later: Sequence[Utterance], worried: bool, p: float
+) -> Arm | None:
+    """What the reader found (probability ``p``): a plan when a date ahead is named, else an
+    undated matter (an ordeal, results awaited, a decision) asked about from the next morning
+    (not the same evening) for ``MATTER_DAYS``."""
+    if _ahead(u) is not None:
+        return _plan(u, later, worried, learned=True)
+    text = u.message.text
+    words = keywords(text)
+    if _has(text, TRIVIAL) or _called_off(text, words, later):
+        return None
+    next_day = clock.local(d.ended_ms).date() + dt.timedelta(days=1)
+    not_before = max(d.ended_ms + 6 * HOUR_MS, _day_start(next_day))
+    topic = _TOPIC[language([text])]["matter"].format(said=_short(text))
+    priority = 0.6 + 0.2 * p + (0.1 if worried or _has(text, WORRY) else 0.0)
+    return Arm(
+        topic, words, "matter", not_before, not_before + MATTER_DAYS * DAY_MS, round(priority, 3)
+    )
 
 
 def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
@@ -314,25 +376,52 @@ def _loss(d: Draft, said: Utterance) -> Arm:
     return Arm(topic, keywords(text), "loss", d.ended_ms + DAY_MS, d.ended_ms + 7 * DAY_MS, 0.9)
 
 
-def matters(d: Draft, closing: MoodState | None, losses: frozenset[int] = frozenset()) -> list[Arm]:
+def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
+    """A loss: the rules of mood.loss say so, or meaning did and the reader does not doubt it."""
+    if loss.ruled(u.message.text):
+        return True
+    said = u.message.message_id
+    return said in losses and not read.loss_doubted(said)
+
+
+def matters(
+    d: Draft,
+    closing: MoodState | None,
+    losses: frozenset[int] = frozenset(),
+    read: Readings = NO_READINGS,
+) -> list[Arm]:
     """What the session leaves to ask about later. ``losses``: the ids of the user's messages that
-    meaning read as a loss (consolidation's prototypes); the rules of mood.loss are read here too."""
+    meaning read as a loss (consolidation's prototypes); the rules of mood.loss are read here too.
+    ``read``: the learned reader's probabilities for the user's messages (matter.py), when the
+    daemon's embedder is the one it was fitted on."""
     texts = [u.message.text for u in d.utterances]
-    if any(_has(t, DO_NOT_ASK) for t in texts):
+    if any(do_not_ask(t) for t in texts):
         return []
-    lost = [u for u in d.utterances if u.message.message_id in losses or loss.ruled(u.message.text)]
+    lost = [u for u in d.utterances if _lost(u, losses, read)]
     worried = any(_has(t, WORRY) for t in texts)
     found = [
         a
         for i, u in enumerate(d.utterances)
         if u not in lost and (a := _plan(u, d.utterances[i + 1 :], worried)) is not None
     ]
+    learned = None
+    if not found:  # the rules are precise where they fire; the reader adds what their lists miss
+        best = max(
+            (i for i, u in enumerate(d.utterances) if u not in lost),
+            key=lambda i: read.matter(d.utterances[i].message.message_id),
+            default=None,
+        )
+        said = d.utterances[best].message.message_id if best is not None else None
+        if best is not None and read.sure_matter(said):
+            u = d.utterances[best]
+            learned = _matter(d, u, d.utterances[best + 1 :], worried, read.matter(said))
+            found += [learned] if learned is not None else []
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))
     elif (e := _emotion(d, closing)) is not None and not (
-        found and worried
-    ):  # the worry item covers the fear
+        found and (worried or (learned is not None and learned.scene == "matter"))
+    ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling
         found.append(e)
     found.sort(key=lambda a: -a.priority)
     return found[:MAX_PER_EPISODE]

@@ -27,7 +27,13 @@ from . import arm
 
 MIN_TENSION = 0.3
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
-_KIND = {"plan": "event", "worry": "event", "emotion": "feeling", "loss": "loss"}
+_KIND = {
+    "plan": "event",
+    "worry": "event",
+    "matter": "ongoing",
+    "emotion": "feeling",
+    "loss": "loss",
+}
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
 FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the mood reads
@@ -74,9 +80,17 @@ class Verdict:
         if lang == "zh":
             if kind == "topic":
                 return f"先打招呼，再关心地问一句关于{words}的事。只问这一个问题。"
-            about = {"event": "问问后来怎么样了", "feeling": "关心地问问对方现在怎么样了"}[kind]
+            about = {
+                "event": "问问后来怎么样了",
+                "ongoing": "问问现在怎么样了",
+                "feeling": "关心地问问对方现在怎么样了",
+            }[kind]
             return f"先打招呼，再提起对方之前说的这件事，{about}：“{words}”。只问这一个问题。"
-        about = {"event": "how it went", "feeling": "how they are feeling now"}.get(kind, words)
+        about = {
+            "event": "how it went",
+            "ongoing": "how it is going now",
+            "feeling": "how they are feeling now",
+        }.get(kind, words)
         quote = f' (they told you: "{words}")' if kind != "topic" else ""
         return f"Greet them, then ask one caring question about {about}{quote}. Ask only this one question."
 

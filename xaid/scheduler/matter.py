@@ -1,0 +1,262 @@
+"""Whether a user's utterance leaves a matter a friend would follow up: a small learned reader.
+
+Arming began as rules over word lists (arm.py: an event word of EVENTS_EN/EVENTS_ZH with a date
+ahead, a worry word, a strong closing low). People say "tmrw's the big day", "周五要去见家长", "my
+kid's had a fever since tuesday", "房东非要扣押金": no list names the matter, and on the second held-out
+Morning scenes the scheduler armed a suggestion in 3 of 20 scenes that should raise theirs
+(perf/RESULTS.md). A person does not need a list: an ordeal under way, something ahead, results
+awaited, a decision pending read as such whatever their words. So the decision is learned
+(DESIGN.md 3c, "Generalise, do not enumerate").
+
+The reader is a softmax over three labels per utterance, ``matter`` (a friend asks about it next
+time), ``loss`` (a death, a break-up, a grave diagnosis: never a "how did it go") and ``none``
+(errands, small talk, finished things, jokes, hypotheticals, other people's trivia). Its inputs are
+the utterance's unit vector under the daemon's embedder, standardised, and the cues of ``cues``:
+general shapes of how a matter is said (a date ahead, the future, something still going on, a
+worry or a low mood as the mood rules read it, a decision left open) and of the look-alikes (done
+and dusted, good news, a hypothetical, a joke, an errand, a question for the companion, someone else's news).
+The cues do not decide; the weights say how much each counts.
+
+The weights are fitted by ``python -m perf.eval.checkin_fit`` on the train half of
+perf/scenarios/checkin_dev.json (and the older dev material it names) into ``checkin_model.npz``
+beside this module, with the threshold for arming chosen there for no intrusive arming on the
+train half's out-of-fold readings. They belong to one embedder (``Reader.embedder``): under another
+the reader is not used and the rules alone arm, as before. Pure: the caller embeds.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import clock
+from ..mood.classifier import RuleClassifier
+from ..text import timeparse
+
+MODEL_PATH = Path(__file__).with_name("checkin_model.npz")
+LABELS = ("matter", "loss", "none")
+
+# A time ahead said as a word ("tomorrow", "下周", "the 18th") or a future form.
+_FUTURE = re.compile(
+    r"\b(?:will|gonna|going to|'ll|about to|tmrw|tmr|tomorrow|tonight|next|upcoming|coming up|due|soon"
+    r"|this (?:week(?:end)?|mon|tue|wed|thu|fri|sat|sun)\w*|on (?:mon|tue|wed|thu|fri|sat|sun)\w*"
+    r"|in (?:a|two|three|\d+) (?:days?|weeks?|months?)|the \d+(?:st|nd|rd|th))\b"
+    r"|明天|后天|明早|明晚|今晚|下周|下个?礼拜|下个?月|下星期|周[一二三四五六日天末]|星期[一二三四五六日天]"
+    r"|\d+号|就要|快要|马上|即将|准备|打算|要去|要做|之前要|前要|这几天|就这"
+)
+# Something still going on: "still", "since tuesday", "all week", "again", 还没, 一直, 反复, 三天了.
+_ONGOING = re.compile(
+    r"\b(?:still|again|since|all week|for (?:\d+|a|two|three) (?:days?|weeks?|months?)|keeps?|kept"
+    r"|been \w+ing|waiting|hasn't|haven't|not yet|yet|in and out|back and forth|every night|all night)\b"
+    r"|还没|一直|又|反复|[天周月]了|等着?|还在|连着?|每晚|每天|好几|扯皮|吵了|待命"
+)
+# A decision left open: "should I", "whether", "can't decide", 要不要, 纠结, 该不该.
+_OPEN = re.compile(
+    r"\b(?:should i|whether|can't decide|cant decide|dunno if|don't know if|idk if|or stay|thinking about"
+    r"|sleep on it|flip-?flop\w*)\b|要不要|纠结|该不该|还是|想想|不知道怎么|咋办|怎么办"
+)
+# Fear or nerves said outright.
+_WORRY = re.compile(
+    r"\b(?:worr\w*|nervous|scared|afraid|anxious|terrified|dread\w*|freaking out|panic\w*|pray|fingers"
+    r" crossed|not great|can't sleep|cant sleep)\b|担心|紧张|害怕|焦虑|慌|不安|睡不着|不妙|祈祷|没底|求"
+)
+# Done and dusted: "finally", "went great", "made it", "all sorted", 搞定, 过了, 终于.
+_DONE = re.compile(
+    r"\b(?:finally|finished|done|went (?:well|great|fine|ok)|made it|sorted|fixed|passed|nailed"
+    r"|on the spot)\b|搞定|过了|终于|完啦|完了|顺利|赶上了|修好"
+)
+# A hypothetical or a wish: "if I won", "imagine", 要是, 假如.
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if i|if someone|hypothetically|imagine|i'd|would)\b|要是|假如|如果|假设"
+)
+_JOKE = re.compile(r"\b(?:lol|lmao|haha\w*|jk)\b|哈哈|笑死|😂|🤣")
+# An errand: something to fetch, buy, return or book, the stuff of a to-do list.
+_ERRAND = re.compile(
+    r"\b(?:pick up|buy|grab|return|book a|the shops|groceries|milk|laundry|haircut|ink)\b"
+    r"|买|顺路|还了|超市|剪个?头|取快递|洗衣服"
+)
+# A question for the companion, not a matter of the user's: "what's a good…", "explain", 怎么算.
+_ASKS_US = re.compile(
+    r"\b(?:can you|could you|explain|remind me|what's a|what should|how do|what is|thoughts)\b"
+    r"|怎么算|是什么|哪来着|取什么|吃啥|怎么样[？?]?$"
+)
+# Someone else's news, told from a distance: "apparently", "my coworker's cousin", 据说, 邻居家.
+_OTHERS = re.compile(
+    r"\b(?:apparently|says his|says her|my (?:coworker|neighbou?r|brother|sister|friend)'s)\b"
+    r"|据说|听说|邻居家|同事\w*家|说他的|说她的"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|me|my|we|we're|our|us)\b|我")
+_MOOD = RuleClassifier()
+CUE_NAMES = (
+    "ahead",
+    "future",
+    "ongoing",
+    "open",
+    "worry",
+    "low",
+    "glad",
+    "tired",
+    "question",
+    "done",
+    "hypothetical",
+    "joke",
+    "errand",
+    "asks_us",
+    "others",
+    "first_person",
+    "long",
+)
+
+
+def _ahead(text: str, ts_ms: int) -> bool:
+    """A date after today is named ("on the 18th", "下周二"): something is ahead."""
+    ref = timeparse.earliest_future(timeparse.find_times(text, ts_ms))
+    return ref is not None and ref.date_from > clock.local(ts_ms).date()
+
+
+def cues(text: str, ts_ms: int) -> np.ndarray:
+    """The utterance's shape, one 0/1 (or 0..1) value per name of ``CUE_NAMES``."""
+    low = " ".join(text.lower().replace("\u2019", "'").split())
+    mood = _MOOD.classify(text)
+    values = (
+        _ahead(text, ts_ms),
+        bool(_FUTURE.search(low)),
+        bool(_ONGOING.search(low)),
+        bool(_OPEN.search(low)),
+        bool(_WORRY.search(low)),
+        mood.valence <= -0.3,
+        mood.valence >= 0.3,
+        mood.fatigue >= 0.4,
+        "?" in low or "？" in low or low.endswith("吗"),
+        bool(_DONE.search(low)),
+        bool(_HYPOTHETICAL.search(low)),
+        bool(_JOKE.search(low)),
+        bool(_ERRAND.search(low)),
+        bool(_ASKS_US.search(low)),
+        bool(_OTHERS.search(low)),
+        bool(_FIRST_PERSON.search(low)),
+        min(1.0, len(low) / 60),
+    )
+    return np.array([float(v) for v in values])
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """The reader's probabilities for one utterance."""
+
+    matter: float
+    loss: float
+    none: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """The fitted weights: the utterance's unit vector standardised by ``mean``/``scale``, then
+    ``cue_gain`` times ``cues``; one softmax row per label of ``LABELS``. ``threshold``: the
+    ``matter`` probability from which a matter is armed; ``loss_floor``: below this ``loss``
+    probability a loss read by meaning alone (the prototypes, not the rules) is not taken for one."""
+
+    embedder: str
+    mean: np.ndarray
+    scale: np.ndarray
+    cue_gain: float
+    weights: np.ndarray  # (labels, dims + cues)
+    bias: np.ndarray  # (labels,)
+    threshold: float
+    loss_floor: float
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> Reader:
+        with np.load(path) as data:
+            labels = tuple(str(x) for x in data["labels"])
+            names = tuple(str(x) for x in data["cues"])
+            if labels != LABELS or names != CUE_NAMES:
+                raise ValueError(f"{path}: fitted for labels {labels} and cues {names}")
+            return cls(
+                str(data["embedder"]),
+                data["mean"].astype(np.float64),
+                data["scale"].astype(np.float64),
+                float(data["cue_gain"]),
+                data["weights"].astype(np.float64),
+                data["bias"].astype(np.float64),
+                float(data["threshold"]),
+                float(data["loss_floor"]),
+            )
+
+    def save(self, path: Path, about: str) -> None:
+        """Written by the fit script; ``about`` (what it was fitted on) is kept beside the weights."""
+        np.savez_compressed(
+            path,
+            labels=np.array(LABELS),
+            cues=np.array(CUE_NAMES),
+            embedder=np.array(self.embedder),
+            mean=self.mean.astype(np.float32),
+            scale=self.scale.astype(np.float32),
+            cue_gain=np.float32(self.cue_gain),
+            weights=self.weights.astype(np.float32),
+            bias=self.bias.astype(np.float32),
+            threshold=np.float32(self.threshold),
+            loss_floor=np.float32(self.loss_floor),
+            about=np.array(about),
+        )
+
+    def read(self, vector: np.ndarray, text: str, ts_ms: int) -> Read:
+        """The probabilities for an utterance ``text`` said at ``ts_ms`` whose vector is ``vector``."""
+        return self.read_features(features(vector, cues(text, ts_ms), self))
+
+    def read_features(self, x: np.ndarray) -> Read:
+        z = self.weights @ x + self.bias
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return Read(float(p[0]), float(p[1]), float(p[2]))
+
+
+def unit(vector: np.ndarray) -> np.ndarray:
+    v = np.asarray(vector, dtype=np.float64)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def features(vector: np.ndarray, shape: np.ndarray, reader: Reader) -> np.ndarray:
+    """What the reader reads: the unit vector standardised, then the cues times their gain."""
+    return np.concatenate([(unit(vector) - reader.mean) / reader.scale, reader.cue_gain * shape])
+
+
+@functools.cache
+def default() -> Reader | None:
+    """The packaged reader, loaded once per process; None when the file is absent."""
+    return Reader.load() if MODEL_PATH.exists() else None
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The reader's probabilities for a session's user messages, by message id, with the reader's
+    ``threshold`` and ``loss_floor``: what arming (arm.matters) weighs beside its rules."""
+
+    by_id: dict[int, Read]
+    threshold: float
+    loss_floor: float
+
+    def matter(self, message_id: int | None) -> float:
+        read = self.by_id.get(message_id) if message_id is not None else None
+        return read.matter if read is not None else 0.0
+
+    def loss_doubted(self, message_id: int | None) -> bool:
+        """The reader gives a loss less than ``loss_floor``: a loss read by meaning alone (the
+        prototypes: "the dog won't touch his food" and a finished jigsaw sit close to a death) is
+        not taken for one, and a matter it is sure of may be armed."""
+        read = self.by_id.get(message_id) if message_id is not None else None
+        return read is not None and read.loss < self.loss_floor
+
+    def sure_matter(self, message_id: int | None) -> bool:
+        """A matter to arm: at least ``threshold`` (never below 0.5, so a matter ahead of a loss
+        and of nothing). Not also "loss doubted": "这周末要去见女朋友爸妈，紧张死了" reads 0.76 matter,
+        0.24 loss; a loss that the rules or meaning read never gets here (arm.matters)."""
+        return self.matter(message_id) >= self.threshold
+
+
+NO_READINGS = Readings({}, 1.0, 0.0)
