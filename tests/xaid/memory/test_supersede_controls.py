@@ -53,3 +53,27 @@ def test_a_setting_is_what_a_statement_opens_with_in_both_languages() -> None:
     assert supersede.elsewhere("At home I use Windows now.", "At work I use a Mac.")
     assert not supersede.elsewhere("At work I've switched to Windows.", "At work I use a Mac.")
     assert not supersede.elsewhere("午饭我现在去面馆。", "午饭我常去吉野家。")
+
+
+# A single-valued fact (where the user lives, where they work) drawn from a look-alike: the
+# consistency check's rules would UPDATE the known value with it, and the turn that stated the
+# known value became history with it.
+FACT_LOOK_ALIKES = [
+    (
+        "I live in Hackney with my flatmate.",
+        "For now I'm living in Croydon at my mum's until the boiler is fixed.",
+    ),
+    ("我在腾讯上班。", "下个月我就在阿里上班了。"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), FACT_LOOK_ALIKES)
+def test_a_look_alike_never_replaces_a_single_valued_fact(
+    client: Client, before: str, after: str
+) -> None:
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", [before], T0)
+    session(client, "mia", [after], T0 + 6 * DAY)
+    assert turns(client, "mia")[before] == "current"
+    facts = client.memory_list("mia", kind="fact", status="all")["items"]
+    assert facts and all(f["status"] == "current" for f in facts), facts
