@@ -327,12 +327,16 @@ def fallback(
     return Decision("ADD", None, "rules")
 
 
+_LOOK_ALIKES = frozenset({"unreal", "once", "temporary", "past", "addition"})
+
+
 def replaces_nothing(claim: Claim) -> bool:
     """The claim's own words say it cannot replace what is known: a plan or a hypothetical ("next
     month I'll be at Alibaba"), a one-off, a stretch with an end ("for now … until the boiler is
-    fixed", 暂时…等…再), past narration, someone else's change, an addition. Such a claim is added,
-    never an UPDATE or DELETE of the user's value (change_cues reads the words, as for turns)."""
-    return change_cues.reads_other(claim.source or claim.text) is not None
+    fixed", 暂时…等…再), past narration, an addition. Such a claim is added, never an UPDATE or
+    DELETE of the known value (change_cues reads the words, as for turns). Someone else's change is
+    not among them here: "my sister moved to Leeds" does replace where the sister lives."""
+    return change_cues.reads_other(claim.source or claim.text) in _LOOK_ALIKES
 
 
 async def decide(
