@@ -65,6 +65,17 @@ BEFORE2 = (
     "controls 46/46; 16 model calls for changes over 420 consolidated sessions, 92 pairs by the "
     "rules, 16 asked (85.2 % fast path)"
 )
+# main b0e929f (before branch updates4, the runner with its controls fixed), rules alone, 2026-12-02 12:36 UTC.
+BEFORE3 = (
+    "before updates4 (b0e929f, this runner: controls read by each turn's own status, rules alone): "
+    "controls kept updates_dev en 8/8, zh 8/8; updates_dev2 train en 10/10, zh 10/10, test en 5/5, "
+    "zh 4/5; updates_dev3 train en 17/22, zh 18/22, test en 20/22, zh 20/22 (kept and found by the "
+    "probe: updates_dev zh 7/8, updates_dev3 test zh 18/22, else as kept). Changes, new value first "
+    "(by the held-out rule): updates_dev en 22/24 (23), zh 24/24 (24); updates_dev2 train en 29/40 "
+    "(31), zh 25/40 (31), test en 15/20 (18), zh 14/20 (16); updates_dev3 train en 9/22 (15), zh "
+    "12/22 (19), test en 10/22 (16), zh 11/22 (18); 17 model calls for changes over 772 "
+    "consolidated sessions (181 pairs by the rules, 17 asked: 91.4 % fast path)"
+)
 CHANGE_AIM = Aim(">=", 90.0)
 SETS = ("updates_dev", "updates_dev2", "updates_dev3")
 CONTROL_AIM = Aim(">=", 100.0)
@@ -233,7 +244,7 @@ def run(quick: bool) -> Section:
             f"{who}: " + misses("controls (test split not named)", _merge(kept)),
             f"{who}: {time.monotonic() - started:.0f} s",
         ]
-    section.notes += [BEFORE, BEFORE2]
+    section.notes += [BEFORE, BEFORE2, BEFORE3]
     return section
 
 
