@@ -161,7 +161,15 @@ def evaluate(
 ) -> tuple[Tallies, Tallies, Tallies, Tallies, dict[str, int]]:
     """(changes by set/split/language, the same by the held-out rule, controls kept, controls kept
     and found current by the probe (the held-out rule), the memory counters), one daemon."""
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": gguf} if gguf else None
+    env = (
+        {
+            "XAID_LLM_PROVIDER": "llama_cpp",
+            "XAID_LLM_MODEL_PATH": gguf,
+            "XAID_MEMORY_ASK_CHANGES": "1",
+        }
+        if gguf
+        else None
+    )
     changes: Tallies = {}
     controls: Tallies = {}
     by_rank: Tallies = {}

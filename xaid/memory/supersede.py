@@ -29,8 +29,12 @@ the session's user statements:
   now") the same, but only a named change or a correction replaces: in one conversation a "now"
   often goes on about the same thing;
 - **unsure** (close in meaning and not blocked, but no change cue, or a cue with the meaning only
-  near and no word agreeing): the model decides, in ONE short call per consolidated session for all
-  such pairs together (``MAX_ASKED`` at most), a numbered list answered "N: yes/no" per line. An
+  near and no word agreeing): with ``memory.ask_changes`` on, the model decides, in ONE short call
+  per consolidated session for all such pairs together (``MAX_ASKED`` at most), a numbered list
+  answered "N: yes/no" per line. Off by default: on the dev sets (perf area updates_dev, branch
+  updates4) the default 1.5B answered no to all 15 pairs it was asked and replaced nothing, so the
+  call cost time for no change; both statements stay current and a present question still gets
+  the newer first (xaid.memory.recency). An
   answer that cannot be read for a pair keeps both statements: a missed update is recoverable by
   the next mention, a wrong one hides what is still true. (Measured on updates_dev2 with the
   1.5B, asking also clearly-nearest pairs with no cue, as a choice "what is true now: A, B or
@@ -395,10 +399,11 @@ async def plan(
     turns: Sequence[NewUtterance],
     started_ms: int,
     embed: Embed,
-    ask: Ask,
+    ask: Ask | None,
 ) -> Plan:
     """Which earlier turns this session's statements replace: by the rules where the words say so,
-    by one model call for the unsure pairs."""
+    by one model call for the unsure pairs (none with no ``ask``: ``memory.ask_changes`` is off,
+    and both statements of an unsure pair stay current)."""
     embed = _cached(embed)
     sure: list[Pair] = []
     unsure: list[tuple[int, Earlier]] = []
@@ -431,7 +436,7 @@ async def plan(
     unsure.sort(key=lambda x: -x[1].cosine)
     asked = unsure[:MAX_ASKED]
     out = Plan(sure, within)
-    if not asked:
+    if not asked or ask is None:
         return out
     answer = await ask(prompt([(e.utterance.text, turns[i].text) for i, e in asked]), ANSWER_TOKENS)
     out.asked, out.calls = len(asked), 1
