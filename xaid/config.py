@@ -358,6 +358,12 @@ class MemoryConfig:
         "A candidate whose 3 nearest facts are all below this cosine is added without an LLM call.",
     )
     persona_every: int = doc(5, "Episodes between persona refreshes.")
+    ask_changes: bool = doc(
+        False,
+        "Ask the chat model, once per consolidated session, about the pairs of statements the change "
+        "rules are unsure of (docs/memory.md). Off: both statements stay current. Measured with the "
+        "default 1.5B on the updates dev sets it replaced nothing (15 pairs asked, all answered no).",
+    )
     highlight_days: int = doc(
         30, "Unreferenced episodes lose their highlights after this many days."
     )

@@ -253,8 +253,14 @@ class Consolidation:
         async def ask(prompt: str, max_tokens: int) -> str | None:
             return await self.ask(prompt, max_tokens, agent_id)
 
+        asking = self.settings.config.memory.ask_changes
         plan = await supersede.plan(
-            self.db, agent_id, turns, started_ms, self.embeddings.embed_readable, ask
+            self.db,
+            agent_id,
+            turns,
+            started_ms,
+            self.embeddings.embed_readable,
+            ask if asking else None,
         )
         self.counters["change_sessions"] += 1
         counts = {

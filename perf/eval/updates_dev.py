@@ -7,7 +7,9 @@ statement). It is the set the change cues and thresholds were tuned on; the held
 written and run apart. perf/scenarios/updates_dev2.json (60 changes and 15 controls per language
 on subjects no fact rule lists, written before the updates3 change) is split by case: ``train`` is
 tuned on, ``test`` only measured, and the notes name the missed cases of the train split only.
-``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
+perf/scenarios/updates_dev3.json (44 controls and 44 changes per language, written before the
+updates4 change: precision first) is split the same way. ``XAID_PERF_UPDATES_SETS=updates_dev2``
+plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
 one in a session on day 6 (or ``after_day``; or ten minutes later in the same session with
@@ -15,7 +17,10 @@ one in a session on day 6 (or ``after_day``; or ten minutes later in the same se
 own decisions only), both consolidated; a week after the later one ``memory.search`` asks the
 probe. A change
 passes when a ``new`` key is in the first item and no ``old`` key in any; a control passes when the
-earlier statement (its ``keep`` key) is still a current turn (``memory.list``).
+earlier statement (its ``keep`` key) is still a current turn (the turns' own ``status`` from
+``memory.list``: its ``status`` param is for facts only, and before updates4 this runner listed
+history too, so no control could fail), and by the held-out rule when the probe also finds it as a
+current item.
 
 The area runs the rules alone (the scripted provider, whose echo is never read as a verdict), then,
 with ``XAID_PERF_UPDATES_GGUF=/work/models/qwen15.gguf``, again with that model deciding the unsure
@@ -60,8 +65,19 @@ BEFORE2 = (
     "controls 46/46; 16 model calls for changes over 420 consolidated sessions, 92 pairs by the "
     "rules, 16 asked (85.2 % fast path)"
 )
+# main b0e929f (before branch updates4, the runner with its controls fixed), rules alone, 2026-12-02 12:36 UTC.
+BEFORE3 = (
+    "before updates4 (b0e929f, this runner: controls read by each turn's own status, rules alone): "
+    "controls kept updates_dev en 8/8, zh 8/8; updates_dev2 train en 10/10, zh 10/10, test en 5/5, "
+    "zh 4/5; updates_dev3 train en 17/22, zh 18/22, test en 20/22, zh 20/22 (kept and found by the "
+    "probe: updates_dev zh 7/8, updates_dev3 test zh 18/22, else as kept). Changes, new value first "
+    "(by the held-out rule): updates_dev en 22/24 (23), zh 24/24 (24); updates_dev2 train en 29/40 "
+    "(31), zh 25/40 (31), test en 15/20 (18), zh 14/20 (16); updates_dev3 train en 9/22 (15), zh "
+    "12/22 (19), test en 10/22 (16), zh 11/22 (18); 17 model calls for changes over 772 "
+    "consolidated sessions (181 pairs by the rules, 17 asked: 91.4 % fast path)"
+)
 CHANGE_AIM = Aim(">=", 90.0)
-SETS = ("updates_dev", "updates_dev2")
+SETS = ("updates_dev", "updates_dev2", "updates_dev3")
 CONTROL_AIM = Aim(">=", 100.0)
 
 
@@ -100,10 +116,16 @@ def play(c: Client, case: dict[str, Any], base: int) -> tuple[bool, bool, str]:
     items = c.memory_search(agent, case["probe"], ts=at(base, day + 7, 9))["items"]
     texts = [i["text"] for i in items]
     if case["kind"] == "control":
-        # the earlier statement must still be current (whether this probe finds it is recall's matter)
-        current = c.memory_list(agent, kind="utterance", status="current")["items"]
-        kept = contains([i["text"] for i in current], case["keep"])
-        return kept, kept, "" if kept else "the earlier statement was made history"
+        # the earlier statement must still be current: memory.list's ``status`` is for facts only
+        # (docs/protocol.md), so a turn's own status is read (before updates4 this check listed
+        # every turn, history too, and no control could fail); by the held-out rule, the probe
+        # must also find it as a current item
+        turns = c.memory_list(agent, kind="utterance", limit=1000)["items"]
+        current = [i["text"] for i in turns if i["status"] == "current"]
+        kept = contains(current, case["keep"])
+        found = any(i.get("current", True) and contains([i["text"]], case["keep"]) for i in items)
+        why = "" if kept else "the earlier statement was made history"
+        return kept, kept and found, why or ("" if found else "not found as current")
     first = contains(texts[:1], case["new"])
     old = contains(texts, case["old"])
     why = ("new value not first; " if not first else "") + ("old value returned" if old else "")
@@ -136,13 +158,22 @@ def _group(case: dict[str, Any], scenario: str) -> str:
 
 def evaluate(
     gguf: str = "", sets: tuple[str, ...] = SETS
-) -> tuple[Tallies, Tallies, Tallies, dict[str, int]]:
-    """(changes by set/split/language, the same by the held-out rule, controls likewise, the
-    memory counters), one daemon."""
-    env = {"XAID_LLM_PROVIDER": "llama_cpp", "XAID_LLM_MODEL_PATH": gguf} if gguf else None
+) -> tuple[Tallies, Tallies, Tallies, Tallies, dict[str, int]]:
+    """(changes by set/split/language, the same by the held-out rule, controls kept, controls kept
+    and found current by the probe (the held-out rule), the memory counters), one daemon."""
+    env = (
+        {
+            "XAID_LLM_PROVIDER": "llama_cpp",
+            "XAID_LLM_MODEL_PATH": gguf,
+            "XAID_MEMORY_ASK_CHANGES": "1",
+        }
+        if gguf
+        else None
+    )
     changes: Tallies = {}
     controls: Tallies = {}
     by_rank: Tallies = {}
+    found: Tallies = {}
     with scratch_daemon(env) as daemon, daemon.client(timeout=600.0) as c:
         for name in sets:
             data = load_scenario(f"{name}.json")
@@ -151,12 +182,12 @@ def evaluate(
                 ok, rank_ok, why = play(c, case, base)
                 tallies = changes if case["kind"] == "change" else controls
                 tallies.setdefault(_group(case, name), CaseTally()).add(ok, case["id"], why)
-                if case["kind"] == "change":
-                    by_rank.setdefault(_group(case, name), CaseTally()).add(rank_ok, case["id"])
+                ranks = by_rank if case["kind"] == "change" else found
+                ranks.setdefault(_group(case, name), CaseTally()).add(rank_ok, case["id"])
                 if n % 16 == 0:
                     progress(f"{name}: {n + 1}/{len(data['cases'])}")
         counters = {k: v for k, v in c.stats()["memory"].items() if isinstance(v, int)}
-    return changes, by_rank, controls, counters
+    return changes, by_rank, controls, found, counters
 
 
 def _rows(
@@ -164,12 +195,14 @@ def _rows(
     changes: dict[str, CaseTally],
     by_rank: dict[str, CaseTally],
     controls: dict[str, CaseTally],
+    found: dict[str, CaseTally],
     counters: dict[str, int],
 ) -> list[Row]:
     kinds = (
         ("changes", "new value first, old not returned", changes, CHANGE_AIM),
         ("changes", "new value ranked above the old (held-out rule)", by_rank, CHANGE_AIM),
         ("controls", "earlier statement still current", controls, CONTROL_AIM),
+        ("controls", "still current and found by the probe (held-out rule)", found, CONTROL_AIM),
     )
     rows = [
         Row(f"{group} {kind}, {who}: {what}", t.percent, "%", aim, note=f"{t.hits}/{t.total}")
@@ -210,8 +243,8 @@ def run(quick: bool) -> Section:
     sets = tuple(os.environ.get("XAID_PERF_UPDATES_SETS", ",".join(SETS)).split(","))
     for who, path in runs:
         started = time.monotonic()
-        changes, by_rank, controls, counters = evaluate(path, sets)
-        section.rows += _rows(who, changes, by_rank, controls, counters)
+        changes, by_rank, controls, found, counters = evaluate(path, sets)
+        section.rows += _rows(who, changes, by_rank, controls, found, counters)
         tuned = {g: t for g, t in changes.items() if " test " not in g}
         kept = {g: t for g, t in controls.items() if " test " not in g}
         section.notes += [
@@ -219,7 +252,7 @@ def run(quick: bool) -> Section:
             f"{who}: " + misses("controls (test split not named)", _merge(kept)),
             f"{who}: {time.monotonic() - started:.0f} s",
         ]
-    section.notes += [BEFORE, BEFORE2]
+    section.notes += [BEFORE, BEFORE2, BEFORE3]
     return section
 
 

@@ -7,9 +7,12 @@ change or as the present replacing something. Which earlier statement they repla
 meaning elsewhere (xaid.memory.supersede); here only the words of the new statement are read.
 
 The same words also say when a statement is *not* a change of the user's: an addition ("also",
-"too", 又, 也), a hypothetical or a plan ("if", "thinking about", 如果, 打算), past narration with
-nothing about now ("when I was a kid", 小时候), or someone else's change ("my brother switched",
-我哥现在改喝…). A cue counts only in a clause that is the user's (an "I"/"we"/我, or no subject at
+"too", 又, 也) or both kept at once ("rotating between the two", 两台换着用), a hypothetical or a
+plan ("if", "thinking about", 如果, 打算), past narration with nothing about now ("when I was a
+kid", 小时候), someone else's change ("my brother switched", 我哥现在改喝…), one occasion ("tonight
+… instead", 今天…换了, unless it lasts: "quit", "from now on", 现在), a bounded stretch ("for now",
+"until it reopens", 先停了, 等…再), or the same value said again ("still at Camden", 还是在望京).
+A cue counts only in a clause that is the user's (an "I"/"we"/我, or no subject at
 all, as Chinese often says it), and no blocker in the statement.
 """
 
@@ -83,6 +86,46 @@ _ONCE = re.compile(
     r"(?![a-z'])|这一次|就这一次|破例|试了一次|试了一下|偶尔",
     re.I,
 )
+# Both kept at once, however the switching between them is said ("alongside the climbing",
+# "rotating between the two", 两台换着用): the earlier one is still in use.
+_BOTH = re.compile(
+    r"(?<![a-z'])(?:alongside|both|the two|between them|rotat[a-z]+|alternat[a-z]+)(?![a-z'])|"
+    r"轮着|轮流|两[个支台辆家部张款样]?(?:都|一起|换着|轮)",
+    re.I,
+)
+# A state for a bounded stretch only ("at my mum's while they fix the boiler", "the train for now,
+# till friday", 咖啡先停了, 等…再回去): the usual comes back after it, so nothing is replaced. "This
+# month" alone does not bound ("made six frogs this month" reports a new habit).
+_BOUNDED = re.compile(
+    r"(?<![a-z'])(?:for now|"
+    r"for the (?:next|coming) [a-z0-9 ]{1,20}(?:days|weeks|months)|for (?:a|the) (?:few|couple of) "
+    r"(?:days|weeks)|(?:till|until|til) (?:it|they|the|friday|monday|[a-z]+day|next|i|we|easter|"
+    r"christmas|[0-9])|while (?:they|it|the|my|our|i'm|we're))(?![a-z'])|"
+    r"暂时|等[^，。！？；,]{1,12}再|"
+    r"[^，。！？；,]{0,6}前只能|先[^，。！？；,]{0,6}(?:停|不|用|去|住|坐)",
+    re.I,
+)
+# One occasion, not a habit ("tonight I caught the other bulletin instead", 今晚换了个台): an
+# occasion-bound "instead" or 换 is what happened once. Unless the words say it lasts (a state now,
+# "anymore", 以后都, 再也) or the change cannot be undone by tomorrow (quit, sold, moved out; 辞, 卖).
+_OCCASION = re.compile(
+    r"(?<![a-z'])(?:today|tonight|this (?:morning|afternoon|evening)|yesterday|last night)(?![a-z'])|"
+    r"今天|今晚|今早|今儿|昨天|昨晚|刚才",
+    re.I,
+)
+_LASTS = re.compile(
+    r"(?<![a-z'])(?:now|these days|nowadays|anymore|any more|no longer|for good|from now on|"
+    r"quit|sold|gave up|moved (?:out|house|flat|to)|broke up|resigned|handed in)(?![a-z'])|"
+    r"现在|如今|以后都|再也|不再|从此|辞|卖|戒|搬家|搬到|分手|离职",
+    re.I,
+)
+# The same thing said again ("yep still in Shoreditch", 还是在漕河泾, 照旧): a continuation restates
+# the earlier value, whatever else the message goes on about ("the coffee machine finally got fixed").
+_STILL = re.compile(
+    r"(?<![a-z'])(?:still|as always|as usual|same as ever|same old)(?![a-z'])|"
+    r"还是(?![^，。！？；,]{0,12}[吗吧呢？?])|还在|依然|依旧|仍然|照旧|照样|老样子",
+    re.I,
+)
 # Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
 _PAST = re.compile(
@@ -98,8 +141,8 @@ _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 class ChangeReading:
     """How a statement reads: ``cue`` the words that make it a change or a present replacement
     (None: it reads as neither), ``strong`` when they name the change itself ("quit", 换成), and
-    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "once", "past",
-    "someone_else"), else None."""
+    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "once",
+    "temporary", "restated", "past", "someone_else"), else None."""
 
     cue: str | None
     strong: bool
@@ -185,10 +228,14 @@ def read(text: str) -> ChangeReading:
     now = bool(_NOW_EN.search(text) or _NOW_ZH.search(text))
     if _UNREAL.search(text):
         return ChangeReading(cue, strong, "unreal")
-    if _ADDITION.search(text) and not strong:
+    if (_ADDITION.search(text) and not strong) or _BOTH.search(text):
         return ChangeReading(cue, strong, "addition")
-    if _ONCE.search(text):
+    if _ONCE.search(text) or (_OCCASION.search(text) and not _LASTS.search(text)):
         return ChangeReading(cue, strong, "once")
+    if _BOUNDED.search(text):
+        return ChangeReading(cue, strong, "temporary")
+    if _STILL.search(text):
+        return ChangeReading(cue, strong, "restated")
     if _PAST.search(text) and not now:
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None)
@@ -198,11 +245,15 @@ def reads_other(text: str) -> str | None:
     """Why a statement with no cue of its own cannot replace the user's earlier one either (the same
     blockers, for the pairs the model is asked about): None when nothing blocks it."""
     text = _QUOTED.sub(" ", text)
-    if _ONCE.search(text):
+    if _ONCE.search(text) or (_OCCASION.search(text) and not _LASTS.search(text)):
         return "once"
+    if _BOUNDED.search(text):
+        return "temporary"
+    if _STILL.search(text):
+        return "restated"
     if _UNREAL.search(text):
         return "unreal"
-    if _ADDITION.search(text):
+    if _ADDITION.search(text) or _BOTH.search(text):
         return "addition"
     if _PAST.search(text):
         return "past"

@@ -62,6 +62,7 @@ from ..clock import DAY_MS
 from ..config import MemoryConfig
 from ..embed.profiles import MINILM, EmbedProfile
 from ..store.memory import Fact, Signals
+from . import change_cues
 from .rules import extract
 
 EXCLUSIVE = frozenset(
@@ -326,6 +327,18 @@ def fallback(
     return Decision("ADD", None, "rules")
 
 
+_LOOK_ALIKES = frozenset({"unreal", "once", "temporary", "past", "addition"})
+
+
+def replaces_nothing(claim: Claim) -> bool:
+    """The claim's own words say it cannot replace what is known: a plan or a hypothetical ("next
+    month I'll be at Alibaba"), a one-off, a stretch with an end ("for now … until the boiler is
+    fixed", 暂时…等…再), past narration, an addition. Such a claim is added, never an UPDATE or
+    DELETE of the known value (change_cues reads the words, as for turns). Someone else's change is
+    not among them here: "my sister moved to Leeds" does replace where the sister lives."""
+    return change_cues.reads_other(claim.source or claim.text) in _LOOK_ALIKES
+
+
 async def decide(
     claim: Claim,
     neighbours: Sequence[tuple[Fact, float]],
@@ -334,7 +347,22 @@ async def decide(
     ask: Ask | None,
     profile: EmbedProfile = MINILM,
 ) -> Decision:
-    """ADD / UPDATE / DELETE / NOOP for one claim: the fast path when certain, else the model, else rules."""
+    """ADD / UPDATE / DELETE / NOOP for one claim: the fast path when certain, else the model, else
+    rules; a claim that replaces nothing (``replaces_nothing``) is never an UPDATE or DELETE."""
+    decision = await _decide(claim, neighbours, same_subject, cfg, ask, profile)
+    if decision.action in {"UPDATE", "DELETE"} and replaces_nothing(claim):
+        return Decision("ADD", None, decision.decided_by)
+    return decision
+
+
+async def _decide(
+    claim: Claim,
+    neighbours: Sequence[tuple[Fact, float]],
+    same_subject: Sequence[Fact],
+    cfg: MemoryConfig,
+    ask: Ask | None,
+    profile: EmbedProfile,
+) -> Decision:
     certain = settle(claim, neighbours, same_subject, cfg, profile)
     if certain is not None:
         return certain

@@ -28,3 +28,46 @@ def test_each_key_is_in_the_right_statement_and_not_in_the_probe() -> None:
         else:
             assert kit.contains([c["before"]], c["keep"]), c["id"]
             assert not kit.contains([c["probe"]], c["keep"]), c["id"]
+
+
+CONTROL_KINDS = {
+    "addition",
+    "one-off",
+    "plan",
+    "hypothetical",
+    "someone else",
+    "past story",
+    "restated",
+    "question",
+    "temporary",
+    "other sub-subject",
+}
+
+
+def test_the_third_dev_set_has_40_of_each_kind_per_language_split_in_halves() -> None:
+    """updates_dev3.json (written before branch updates4's change): precision first, so as many
+    controls as changes, of every kind that looks like a change and is not."""
+    cases = kit.load_scenario("updates_dev3.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        for kind in ("change", "control"):
+            assert kinds[(lang, kind, "train")] + kinds[(lang, kind, "test")] >= 40
+            assert kinds[(lang, kind, "test")] >= 20
+        controls = {c["control"] for c in cases if c["lang"] == lang and c["kind"] == "control"}
+        assert controls == CONTROL_KINDS
+
+
+def test_the_third_dev_sets_keys_are_in_the_right_statement_only() -> None:
+    for c in kit.load_scenario("updates_dev3.json")["cases"]:
+        after = " ".join(c["after"]) if isinstance(c["after"], list) else c["after"]
+        if c["kind"] == "change":
+            assert kit.contains([c["before"]], c["old"]), c["id"]
+            assert not kit.contains([after], c["old"]), c["id"]
+            assert kit.contains([after], c["new"]), c["id"]
+            assert not kit.contains([c["before"]], c["new"]), c["id"]
+            assert not kit.contains([c["probe"]], [*c["old"], *c["new"]]), c["id"]
+        else:
+            assert kit.contains([c["before"]], c["keep"]), c["id"]
+            assert not kit.contains([after], c["keep"]), c["id"]
+            assert not kit.contains([c["probe"]], c["keep"]), c["id"]

@@ -144,3 +144,41 @@ def test_someone_elses_words_quoted_are_not_the_users_change(text: str) -> None:
 
 def test_a_name_in_quotes_keeps_the_cue_around_it() -> None:
     assert change_cues.read("现在都听“声东击西”播客了解外面的事。").change
+
+
+# Kinds that look like a change and are not (branch updates4): each wording here read as a change
+# before, with no blocker.
+LOOK_ALIKES = [
+    ("The tram was down tonight so I got a taxi home instead.", "once"),
+    ("今天地铁故障，换了打车去公司。", "once"),
+    ("They've moved me to the Bradford site for now, until the refurb is done.", "temporary"),
+    ("胃不好，咖啡先停了，改喝温水，等好了再说。", "temporary"),
+    ("Still at Camden, the new lifts finally work.", "restated"),
+    ("还是在望京上班，楼下新开了家面馆，终于不用点外卖了", "restated"),
+    ("Bought a ukulele, switching between both now.", "addition"),
+    ("单位发了个iPhone，现在两台换着用", "addition"),
+]
+
+
+@pytest.mark.parametrize(("text", "why"), LOOK_ALIKES)
+def test_a_one_off_a_bounded_stretch_a_restatement_or_both_at_once_replaces_nothing(
+    text: str, why: str
+) -> None:
+    reading = change_cues.read(text)
+    assert not reading.change and reading.blocked == why, reading
+
+
+LASTING = [
+    "Quit the gym today, it's running in the park from now on.",
+    "今天正式辞职了，现在在家带娃。",
+    "Switched the car insurance to Direct Line from this month.",
+    "Crochet has completely taken over, I've made six frogs this month.",
+]
+
+
+@pytest.mark.parametrize("text", LASTING)
+def test_a_change_on_one_day_that_lasts_is_still_a_change(text: str) -> None:
+    """ "Today" bounds a one-off, not a change that cannot be undone by tomorrow ("quit", 辞职) or
+    one that says it lasts ("from now on", 现在); "this month" alone bounds nothing."""
+    reading = change_cues.read(text)
+    assert reading.change, reading

@@ -9,11 +9,14 @@ all of a session's pairs; an answer it cannot read keeps both statements)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from xaiclient import Client
 
+from testkit.inproc import InProcessDaemon
 from xaid.memory import supersede
 
 DAY = 86_400_000
@@ -132,9 +135,31 @@ def unsure_after(answer: str) -> list[str]:
     return ["I drink matcha every morning.", f"我睡前都会看一集韩剧，很上头。[[say:{answer}]]"]
 
 
-def test_the_unsure_pairs_of_a_session_are_one_model_call_and_its_answer_decides(
+@pytest.fixture
+def asking(tmp_path: Path) -> Iterator[Client]:
+    """A daemon that asks the model about the unsure pairs (``memory.ask_changes``, off by default)."""
+    with (
+        InProcessDaemon(tmp_path / "ask", env={"XAID_MEMORY_ASK_CHANGES": "1"}) as d,
+        d.client() as c,
+    ):
+        yield c
+
+
+def test_the_unsure_pairs_are_not_asked_about_by_default_and_both_stay_current(
     client: Client,
 ) -> None:
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", UNSURE_BEFORE, T0)
+    session(client, "mia", unsure_after("1: yes\n2: yes"), T0 + 6 * DAY)
+    assert "change_calls" not in memory_counters(client)
+    status = turns(client, "mia")
+    assert [status[t] for t in UNSURE_BEFORE] == ["current", "current"], status
+
+
+def test_the_unsure_pairs_of_a_session_are_one_model_call_and_its_answer_decides(
+    asking: Client,
+) -> None:
+    client = asking
     client.agent_create("mia", name="Kai")
     session(client, "mia", UNSURE_BEFORE, T0)
     before = memory_counters(client)
@@ -148,7 +173,8 @@ def test_the_unsure_pairs_of_a_session_are_one_model_call_and_its_answer_decides
 
 
 @pytest.mark.parametrize("garbage", ["banana", "1: maybe", "9: yes", "Yes"])
-def test_an_answer_that_cannot_be_read_keeps_both_statements(client: Client, garbage: str) -> None:
+def test_an_answer_that_cannot_be_read_keeps_both_statements(asking: Client, garbage: str) -> None:
+    client = asking
     client.agent_create("mia", name="Kai")
     session(client, "mia", UNSURE_BEFORE, T0)
     session(client, "mia", unsure_after(garbage), T0 + 6 * DAY)
