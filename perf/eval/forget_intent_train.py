@@ -4,7 +4,7 @@ Writes xaid/memory/forget_intent.json. The labelled messages are the ``train`` h
 perf/scenarios/forgets_dev3.json and forgets_dev4.json, forgets_dev.json and forgets_dev2.json
 (requests 1, look-alikes 0) and the sentences of xaid/memory/forget_prototypes.py; the ``test``
 halves of forgets_dev3.json and forgets_dev4.json are never read here (perf/eval/forget_intent_dev.py
-and perf/eval/forget_dev4.py measure on them). The held-out sets are not read either.
+and perf/eval/forget_honoured.py measure on them). The held-out sets are not read either.
 
 The model is a logistic regression, L2-regularised (one of ``LAMBDAS``; which vectors it reads,
 ``PARTS``, and the cut at which the earlier readings agreeing carry a message out are chosen the
