@@ -46,6 +46,7 @@ ASK_FLOOR = 0.2  # below this nothing matches: say so and ask what to forget
 # A request named by a time alone is clear below CLEAR when the turns said then lead everything
 # said at other times by this much (the time is what the request names).
 TIME_MARGIN = 0.15
+TIME_ALONE_MS = 3 * 60 * 60 * 1000  # ... and takes what was said within this of its best turn
 WORDS_WEIGHT = 0.25  # a turn holding every content word of the topic gains this much
 IN_TIME = 0.05  # a turn said in the days the request names
 OUT_OF_TIME = 0.15  # a turn said outside them
@@ -261,13 +262,15 @@ def resolve(
     by_time = span_of_time is not None and not words and bool(seed.in_time)
     if by_time:
         # Named by a time alone ("everything from friday night", 昨天那些): what was said then,
-        # in that conversation, is what they mean.
+        # in that conversation and that evening, is what they mean.
         span |= {
             i
             for i, c in enumerate(candidates)
-            if c.session_id == _origin.session_id and scored[i].in_time
+            if c.session_id == _origin.session_id
+            and scored[i].in_time
+            and abs(c.ts_ms - seed.ts_ms) <= TIME_ALONE_MS
         }
-    span |= _retellings(candidates, units, span, words)
+    span |= _retellings(candidates, units, span)
     runner_up = max((m.score for i, m in enumerate(scored) if i not in span), default=0.0)
     ordered = (seed, *sorted((scored[i] for i in span if i != seed_at), key=lambda m: m.ts_ms))
     if seed.score < ASK_FLOOR:
@@ -344,13 +347,11 @@ def _retellings(
     candidates: Sequence[Candidate],
     units: np.ndarray | None,
     telling: set[int],
-    named: Sequence[str] = (),
 ) -> set[int]:
     """The same matter told again elsewhere: a turn outside the telling that is about what the
     telling is about, by meaning (``RETELL_COSINE`` to one of its turns) or by words they share
     that few other turns hold (a name, a rare word: ``RARE_WORD_TURNS``), two of them with some
-    meaning behind (``RETELL_WORD_COSINE``), one with more (``RETELL_ONE_WORD_COSINE``); a rare
-    word of the topic the user ``named`` counts as two. Each such
+    meaning behind (``RETELL_WORD_COSINE``), one with more (``RETELL_ONE_WORD_COSINE``). Each such
     turn brings the turns that go on about it (``_goes_on``). People mention a matter again in
     passing ("Dmitri texted again, the collector came to his flat"); a forget that leaves those
     mentions leaves the matter, and it is the telling, not the request's few words, that knows
@@ -366,9 +367,7 @@ def _retellings(
         if i in telling:
             continue
         close = max(float(units[i] @ units[j]) for j in telling)
-        # A rare word the user named in the request ("Dwyer") counts twice: it is what they mean.
-        held_rare = words[i] & rare
-        common = len(held_rare) + (1 if held_rare & set(named) else 0)
+        common = len(words[i] & rare)
         if (
             close >= RETELL_COSINE
             or (common >= 2 and close >= RETELL_WORD_COSINE)
