@@ -32,6 +32,7 @@ AREAS: dict[str, str] = {
     "meaning": "perf.eval.meaning_dev",
     "feelings": "perf.eval.feelings",
     "forget_dev3": "perf.eval.forget_intent_dev",
+    "forget_dev4": "perf.eval.forget_honoured",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",

@@ -1,9 +1,10 @@
 """Learn the weights of xaid/memory/forget_intent.py: ``python -m perf.eval.forget_intent_train``.
 
-Writes xaid/memory/forget_intent.json. The labelled messages are the ``train`` half of
-perf/scenarios/forgets_dev3.json, forgets_dev.json and forgets_dev2.json (requests 1, look-alikes
-0) and the sentences of xaid/memory/forget_prototypes.py; the ``test`` half of forgets_dev3.json is
-never read here (perf/eval/forget_intent_dev.py measures on it). The held-out sets are not read either.
+Writes xaid/memory/forget_intent.json. The labelled messages are the ``train`` halves of
+perf/scenarios/forgets_dev3.json and forgets_dev4.json, forgets_dev.json and forgets_dev2.json
+(requests 1, look-alikes 0) and the sentences of xaid/memory/forget_prototypes.py; the ``test``
+halves of forgets_dev3.json and forgets_dev4.json are never read here (perf/eval/forget_intent_dev.py
+and perf/eval/forget_honoured.py measure on them). The held-out sets are not read either.
 
 The model is a logistic regression, L2-regularised (one of ``LAMBDAS``; which vectors it reads,
 ``PARTS``, and the cut at which the earlier readings agreeing carry a message out are chosen the
@@ -13,7 +14,7 @@ fitted by Newton's method with numpy over the unit vectors of each message and o
 the cues of ``forget_intent.shape`` (scaled by ``CUE_SCALE``; one of them is whether a frame of
 forget_request.py takes the message). Deterministic: the same data give the same weights.
 
-The choices come from out-of-fold probabilities of the dev3 train half (``FOLDS`` folds; the other
+The choices come from out-of-fold probabilities of the dev3 and dev4 train halves (``FOLDS`` folds; the other
 sets always in training), so they are made on messages the weights had not seen, and that neither
 the frames nor the prototypes were tuned on (the earlier dev sets were). ``fire`` and
 ``ask`` are the pair on a grid that costs least, where a look-alike carried out costs
@@ -63,6 +64,17 @@ def examples() -> tuple[list[str], list[int], list[bool]]:
         if case["split"] == "train":
             texts.append(case["request"]["text"])
             labels.append(int(case["fire"]))
+            dev3.append(True)
+    dev4 = load("forgets_dev4.json")  # its train half too (issue 24 item 2, the fourth pass)
+    for case in dev4["requests"]:
+        if case["split"] == "train":
+            texts += case["request"]["lines"]
+            labels += [1] * len(case["request"]["lines"])
+            dev3 += [True] * len(case["request"]["lines"])
+    for neg in dev4["negatives"]:
+        if neg["split"] == "train":
+            texts.append(neg["text"])
+            labels.append(0)
             dev3.append(True)
     for name in ("forgets_dev.json", "forgets_dev2.json"):
         data = load(name)
@@ -196,7 +208,8 @@ def main() -> int:
     w, b = fit(features(vectors, clauses, texts, parts), y, lam)
     data = {
         "about": "Weights of xaid/memory/forget_intent.py, written by python -m perf.eval.forget_intent_train "
-        "from the train half of perf/scenarios/forgets_dev3.json, forgets_dev.json, forgets_dev2.json and "
+        "from the train halves of perf/scenarios/forgets_dev3.json and forgets_dev4.json, "
+        "forgets_dev.json, forgets_dev2.json and "
         "forget_prototypes.py; logistic regression over the unit vectors of the message and its request "
         "clause under the embedder, and the shape cues.",
         "embedder": "use",

@@ -109,23 +109,62 @@ async def plan(
     text: str,
     ts_ms: int,
     pending: Pending | None,
+    session_id: str | None = None,
 ) -> Plan | None:
     """What the user's words ask to forget, resolved; None for most messages. ``pending``: the
-    question back this session asked last turn, if any (it is answered now, or dropped)."""
+    question back this session asked last turn, if any (it is answered now, or dropped).
+    ``session_id``: the conversation the words are said in, where "that" looks for what it means."""
     if pending is not None and forget_request.confirms(text):
         return Plan(pending.request, pending.resolution, pending)
     found = await _recognise(embeddings, text)
     if found is None:
         return None
     request, unsure = found.request, not found.sure
-    if request.kind != "topic":
-        return Plan(request, unsure=unsure, probability=found.probability)
     candidates = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
+    if request.kind != "topic":
+        here = sorted((c for c in candidates if c.session_id == session_id), key=lambda c: c.ts_ms)
+        if here or session_id is None or not _says_what(text, ts_ms):
+            telling = await _previous_telling(embeddings, here, ts_ms) if here else None
+            return Plan(request, telling, unsure=unsure, probability=found.probability)
+        # "That" said first thing in a conversation ("the meds thing I told you about... forget
+        # that"): nothing here to point back to, so it names something said before, in its own
+        # words; those words are the topic, resolved like any other.
+        request = ForgetRequest("topic", lang=request.lang, phrase=text)
     phrase = request.phrase or request.what or ""
     vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
     resolution = forget_topic.resolve(phrase, phrase_vec, candidates, matrix, text, ts_ms)
+    if unsure and resolution.decision == "none":
+        # Not sure it asks to forget, and nothing said comes near what it names ("forget the pasta,
+        # let's do tacos"): the memory is the second opinion, and it says this is not about it.
+        return None
     return Plan(request, resolution, unsure=unsure, probability=found.probability)
+
+
+SAYS_WHAT_WORDS = 2  # content words beside the request that say what "that" is ("the meds thing")
+
+
+def _says_what(text: str, ts_ms: int) -> bool:
+    """Whether a request for "that" names what it means, by words of its own beside the request
+    clause ("the meds thing I told you about... forget that") or by a time ("yesterday's
+    messages"): a bare "forget that, thanks!" with nothing before it in the conversation names
+    nothing and forgets nothing."""
+    if forget_topic.window(text, ts_ms) is not None:
+        return True
+    rest = text.replace(forget_intent.request_clause(text), " ")
+    content = forget_topic.topic_words(forget_topic.without_times(rest, ts_ms))
+    return len(content) >= SAYS_WHAT_WORDS
+
+
+async def _previous_telling(
+    embeddings: Embeddings, turns: Sequence[forget_topic.Candidate], ts_ms: int
+) -> Resolution:
+    """The last user turns of this conversation that one telling holds (forget_topic.previous_telling)."""
+    vectors = await embeddings.embed_readable([c.text for c in turns])
+    units = None
+    if vectors and all(v is not None for v in vectors):
+        units = forget_topic.unit_rows(np.vstack([v for v in vectors if v is not None]))
+    return forget_topic.previous_telling(turns, units, ts_ms)
 
 
 # The prototypes' vectors, embedded once per embedder (a daemon has one; tests start several).
@@ -207,6 +246,9 @@ def _carry_out(
         asked = forget.replies_to(conn, pending.request_message_id)
         deleted, ids = _matched(conn, agent_id, request, resolution, asked)
         return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
+    if request.kind == "previous" and resolution is not None and resolution.message_ids:
+        deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids)
+        return Forgotten(request, deleted, tuple(ids), "previous", resolution)
     if request.kind == "previous" or resolution is None:
         deleted, ids = forget.forget_previous(conn, agent_id, session_id, request_id)
         return Forgotten(request, deleted, tuple(ids), "previous")
@@ -232,6 +274,10 @@ def _confirmed_unsure(
     """A yes to "do you want me to forget …?": what the request referred to goes, and the request
     itself (stored as said, since it was not sure to be one) with the question back."""
     request, resolution = pending.request, pending.resolution
+    if request.kind == "previous" and resolution is not None and resolution.message_ids:
+        asked = [pending.request_message_id, *forget.replies_to(conn, pending.request_message_id)]
+        deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, asked)
+        return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
     if request.kind == "previous" or resolution is None:
         deleted, ids = forget.forget_previous(
             conn, agent_id, session_id, pending.request_message_id

@@ -458,6 +458,7 @@ class Turns:
             turn.text,
             turn.ts_ms,
             self.pending.pop(sid, None),  # answered now, or cancelled by anything but a yes
+            sid,
         )
         msg = Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
         heard = await self._store_user(agent, agent_cfg, msg, planned)

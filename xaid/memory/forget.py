@@ -501,6 +501,8 @@ def forget_terms(
     deletes it; with the user messages that said it go the replies that answered them, and whatever
     was made from those messages alone (turns, facts, highlights by their provenance). The count
     deleted and the ids of the messages."""
+    if not terms:  # no words: nothing is named (every text holds all of no terms)
+        return 0, []
     match = term_matcher(terms)
 
     def matches(text: str) -> int:

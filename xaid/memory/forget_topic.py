@@ -26,9 +26,11 @@ Pure: no SQL, no embedder. The caller reads the candidates (store side) and embe
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, time, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
+from itertools import pairwise
 from typing import Any, Literal
 
 import numpy as np
@@ -41,6 +43,10 @@ from ..text import cjk, stopwords, timeparse
 CLEAR = 0.28  # the seed's score at or above which a match may be forgotten without asking
 MARGIN = 0.07  # ... when it leads the best turn outside its conversation span by this much
 ASK_FLOOR = 0.2  # below this nothing matches: say so and ask what to forget
+# A request named by a time alone is clear below CLEAR when the turns said then lead everything
+# said at other times by this much (the time is what the request names).
+TIME_MARGIN = 0.15
+TIME_ALONE_MS = 3 * 60 * 60 * 1000  # ... and takes what was said within this of its best turn
 WORDS_WEIGHT = 0.25  # a turn holding every content word of the topic gains this much
 IN_TIME = 0.05  # a turn said in the days the request names
 OUT_OF_TIME = 0.15  # a turn said outside them
@@ -49,6 +55,12 @@ SPAN_SEED_COSINE = 0.3  # ... and are this close to the seed,
 SPAN_SHARE = 0.5  # ... or score this share of the seed's score against the topic,
 # ... or go on about someone already named: a third person's pronoun ("He has a court date", 他).
 _GOES_ON = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their)\b|[他她]", re.IGNORECASE)
+# A turn elsewhere that retells the matter (_retellings): this close in meaning to a turn of the
+# telling, or sharing one of its words that at most RARE_WORD_TURNS turns hold and this close.
+RETELL_COSINE = 0.5
+RARE_WORD_TURNS = 4
+RETELL_WORD_COSINE = 0.2
+RETELL_ONE_WORD_COSINE = 0.35
 MAX_CANDIDATES = 300  # the most recent user turns read (about a month of daily talk)
 CANDIDATE_DAYS = 60
 
@@ -133,15 +145,39 @@ def _day_start(day: Any, tz: tzinfo) -> int:
     return int(datetime.combine(day, time(), tz).timestamp() * 1000)
 
 
+def _said(ref: timeparse.TimeRef, now_ms: int, zone: tzinfo) -> tuple[date, date] | None:
+    """The days a time named in a request to forget stands for. What was said is past, so a
+    weekday the parser reads ahead ("friday night", 周五晚上: the coming one) is the last such day
+    before today; any other time ahead names nothing said."""
+    if ref.direction != "future":
+        return ref.date_from, ref.date_to
+    today = clock.local(now_ms, zone).date()
+    ahead = (ref.date_from - today).days
+    if ref.granularity in ("day", "part_of_day") and 0 < ahead <= 7:
+        back = timedelta(days=7)
+        return ref.date_from - back, ref.date_to - back
+    return None
+
+
+def without_times(text: str, now_ms: int, tz: tzinfo | None = None) -> str:
+    """``text`` without the times it names: "上周日" is when, not what (its 周日 would match a
+    turn about "每周日去攀岩")."""
+    refs = timeparse.find_times(text, now_ms, tz or clock.zone())
+    for r in sorted(refs, key=lambda r: r.start, reverse=True):
+        text = text[: r.start] + " " + text[r.end :]
+    return text
+
+
 def window(text: str, now_ms: int, tz: tzinfo | None = None) -> tuple[int, int] | None:
     """The span of time the request names for when it was said, [from, to) in ms, or None. A day
     or a week named ("yesterday", 上周) is taken with a day's slack on each side: people are loose
     about which evening it was; "the other night" is one to ten days back."""
     zone = tz or clock.zone()
-    refs = [r for r in timeparse.find_times(text, now_ms, zone) if r.direction != "future"]
-    if refs:
-        start = min(_day_start(r.date_from, zone) for r in refs) - DAY_MS
-        end = max(_day_start(r.date_to, zone) for r in refs) + 2 * DAY_MS
+    refs = [_said(r, now_ms, zone) for r in timeparse.find_times(text, now_ms, zone)]
+    spans = [r for r in refs if r is not None]
+    if spans:
+        start = min(_day_start(a, zone) for a, _ in spans) - DAY_MS
+        end = max(_day_start(b, zone) for _, b in spans) + 2 * DAY_MS
         return start, min(end, now_ms)
     low = text.lower()
     for pattern, near, far in (*_VAGUE_EN, *_VAGUE_ZH):
@@ -199,7 +235,11 @@ def resolve(
     span_of_time = window(request_text, now_ms, tz)
     if not candidates:
         return Resolution("none", (), 0.0, span_of_time)
-    words = topic_words(phrase)
+    # The topic's words that some turn holds: a word no turn holds ("could", "promised" in a
+    # phrase that kept some of the request) tells nothing about which turn is meant, and counted it
+    # would thin out the one that does (a name).
+    named = topic_words(without_times(phrase, now_ms, tz))
+    words = tuple(w for w in named if any(shared((w,), c.text) for c in candidates))
     if phrase_vec is not None and vectors is not None and len(vectors) == len(candidates):
         units = _unit(np.asarray(vectors, dtype=np.float32))
         meaning = units @ _unit(np.asarray(phrase_vec, dtype=np.float32))
@@ -219,11 +259,25 @@ def resolve(
     seed_at = max(range(len(scored)), key=lambda i: scored[i].score)
     seed, _origin = scored[seed_at], candidates[seed_at]
     span = _span(candidates, scored, units, seed_at)
+    by_time = span_of_time is not None and not words and bool(seed.in_time)
+    if by_time:
+        # Named by a time alone ("everything from friday night", 昨天那些): what was said then,
+        # in that conversation and that evening, is what they mean.
+        span |= {
+            i
+            for i, c in enumerate(candidates)
+            if c.session_id == _origin.session_id
+            and scored[i].in_time
+            and abs(c.ts_ms - seed.ts_ms) <= TIME_ALONE_MS
+        }
+    span |= _retellings(candidates, units, span)
     runner_up = max((m.score for i, m in enumerate(scored) if i not in span), default=0.0)
     ordered = (seed, *sorted((scored[i] for i in span if i != seed_at), key=lambda m: m.ts_ms))
     if seed.score < ASK_FLOOR:
         return Resolution("none", (), runner_up, span_of_time)
     if seed.score >= CLEAR and seed.score - runner_up >= MARGIN:
+        return Resolution("forget", ordered, runner_up, span_of_time)
+    if by_time and seed.score - runner_up >= TIME_MARGIN:
         return Resolution("forget", ordered, runner_up, span_of_time)
     return Resolution("ask", ordered, runner_up, span_of_time)
 
@@ -236,8 +290,11 @@ def _span(
 ) -> set[int]:
     """The seed and the turns of the same telling: walking out from the seed through the session's
     turns in time order, each next turn (within ``GAP_MS`` of the last one taken) joins while it is
-    close to the seed, scores near it, or goes on about the same person; the first that does none
-    of these ends the telling on that side."""
+    close to a turn already taken, scores near the seed, or goes on about the same person (a
+    third person's pronoun in it; walking back, the later turn opening on one); the first that
+    does none of these ends the telling on that side, unless the turn after it goes on about that
+    person ("Fatima is having IVF." "Second round, it's hard." "She's not telling anyone."): then
+    both join."""
     origin = candidates[seed_at]
     session = sorted(
         (i for i, c in enumerate(candidates) if c.session_id == origin.session_id),
@@ -246,33 +303,154 @@ def _span(
     at = session.index(seed_at)
     span = {seed_at}
 
-    def joins(i: int, last: int) -> bool:
-        if abs(candidates[i].ts_ms - candidates[last].ts_ms) > GAP_MS:
+    def within(i: int, last: int) -> bool:
+        return abs(candidates[i].ts_ms - candidates[last].ts_ms) <= GAP_MS
+
+    def goes_on(later: int) -> bool:
+        return bool(_GOES_ON.search(candidates[later].text))
+
+    def opens_on(later: int) -> bool:
+        return _opens_on(candidates[later].text)
+
+    def joins(i: int, last: int, step: int) -> bool:
+        if not within(i, last):
             return False
-        close = units is not None and float(units[i] @ units[seed_at]) >= SPAN_SEED_COSINE
+        close = units is not None and max(float(units[i] @ units[j]) for j in span) >= (
+            SPAN_SEED_COSINE
+        )
         near = scored[i].score >= SPAN_SHARE * scored[seed_at].score
-        return close or near or bool(_GOES_ON.search(candidates[i].text))
+        return close or near or goes_on(i) or (step < 0 and opens_on(last))
 
     for step in (1, -1):
         last, k = seed_at, at + step
-        while 0 <= k < len(session) and joins(session[k], last):
-            span.add(session[k])
-            last, k = session[k], k + step
+        while 0 <= k < len(session):
+            if joins(session[k], last, step):
+                span.add(session[k])
+                last, k = session[k], k + step
+                continue
+            after = k + step
+            if (
+                step > 0
+                and after < len(session)
+                and within(session[k], last)
+                and within(session[after], session[k])
+                and goes_on(session[after])
+            ):
+                span |= {session[k], session[after]}
+                last, k = session[after], after + step
+                continue
+            break
     return span
 
 
+def _retellings(
+    candidates: Sequence[Candidate],
+    units: np.ndarray | None,
+    telling: set[int],
+) -> set[int]:
+    """The same matter told again elsewhere: a turn outside the telling that is about what the
+    telling is about, by meaning (``RETELL_COSINE`` to one of its turns) or by words they share
+    that few other turns hold (a name, a rare word: ``RARE_WORD_TURNS``), two of them with some
+    meaning behind (``RETELL_WORD_COSINE``), one with more (``RETELL_ONE_WORD_COSINE``). Each such
+    turn brings the turns that go on about it (``_goes_on``). People mention a matter again in
+    passing ("Dmitri texted again, the collector came to his flat"); a forget that leaves those
+    mentions leaves the matter, and it is the telling, not the request's few words, that knows
+    what the mention is about."""
+    if units is None or not telling:
+        return set()
+    words = [set(topic_words(c.text)) for c in candidates]
+    held = Counter(w for ws in words for w in ws)
+    told = set().union(*(words[i] for i in telling))
+    rare = {w for w in told if held[w] <= RARE_WORD_TURNS}
+    found: set[int] = set()
+    for i in range(len(candidates)):
+        if i in telling:
+            continue
+        close = max(float(units[i] @ units[j]) for j in telling)
+        common = len(words[i] & rare)
+        if (
+            close >= RETELL_COSINE
+            or (common >= 2 and close >= RETELL_WORD_COSINE)
+            or (common == 1 and close >= RETELL_ONE_WORD_COSINE)
+        ):
+            found.add(i)
+    return found | _goes_on(candidates, units, found | telling) - telling
+
+
+def _goes_on(candidates: Sequence[Candidate], units: np.ndarray, taken: set[int]) -> set[int]:
+    """The turns right after a taken one in its session (within ``GAP_MS``) that go on about it: a
+    third person's pronoun, or ``SPAN_SEED_COSINE`` close to it; then the turns after those."""
+    by_session: dict[str, list[int]] = {}
+    for i, c in enumerate(candidates):
+        by_session.setdefault(c.session_id, []).append(i)
+    out = set(taken)
+    for turns in by_session.values():
+        turns.sort(key=lambda i: candidates[i].ts_ms)
+        for prev, nxt in pairwise(turns):
+            if prev not in out or nxt in out:
+                continue
+            if candidates[nxt].ts_ms - candidates[prev].ts_ms > GAP_MS:
+                continue
+            if (
+                _GOES_ON.search(candidates[nxt].text)
+                or float(units[nxt] @ units[prev]) >= SPAN_SEED_COSINE
+            ):
+                out.add(nxt)
+    return out
+
+
+def _opens_on(text: str) -> bool:
+    """Whether a turn opens on a third person's pronoun ("She made me swear.", 她还没告诉爸妈): it
+    goes on about someone named in the turn before it. A pronoun later in the turn ("Arlo asked me
+    to cover for him") points inside the turn itself and ties it to nothing said before."""
+    return bool(_GOES_ON.search(" ".join(text.split()[:2]) if not cjk.has(text) else text[:3]))
+
+
+def previous_telling(
+    turns: Sequence[Candidate], units: np.ndarray | None, now_ms: int
+) -> Resolution:
+    """What "forget that" said in a conversation refers to: its last user turn and the turns before
+    it that the same telling goes on from (``turns`` in time order, ``units`` their embeddings). A
+    turn belongs with the one after it when that one goes on about someone it named (it opens on a
+    third person's pronoun: "She made me promise") or is ``SPAN_SEED_COSINE`` close to it, said within
+    ``GAP_MS``; the first turn that is neither ends the telling. "Also I owe the taxman 3k. It's
+    from the side hustle", then "scratch that": both go, not the sofa said before them."""
+    if not turns:
+        return Resolution("none", (), 0.0, None)
+    taken = [len(turns) - 1]
+    for i in range(len(turns) - 2, -1, -1):
+        later = turns[i + 1]
+        if later.ts_ms - turns[i].ts_ms > GAP_MS:
+            break
+        close = units is not None and float(units[i] @ units[i + 1]) >= SPAN_SEED_COSINE
+        if not (close or _opens_on(later.text)):
+            break
+        taken.append(i)
+    matches = tuple(Match(turns[i].message_id, turns[i].ts_ms, 1.0, 1.0, 0.0, None) for i in taken)
+    return Resolution("forget", matches, 0.0, None)
+
+
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """Each row scaled to length one (a zero row stays zero)."""
+    return _unit(np.asarray(vectors, dtype=np.float32))
+
+
 HOLD_SHARE = 0.6  # a text holds a forgotten turn when it has this share of the turn's words
+# A turn this long is looked for whole elsewhere however few its content words: an episode quotes
+# "跟他说我还想那只狗" (ten characters, two character pairs) word for word.
+HOLD_WHOLE_CHARS = 8
 
 
 def holding(texts: Sequence[str]) -> Callable[[str | None], bool]:
     """Whether a text holds one of ``texts`` (forgotten turns): the turn itself, or at least
     ``HOLD_SHARE`` of its content words when it has three or more (an episode's sentence or a fact
-    that restates it). A short turn ("ok", "好的": fewer than three content words and 12 characters)
-    is looked for nowhere else: it would be found in everything; its message goes by its id."""
+    that restates it). A short turn ("ok", "好的": fewer than three content words and
+    ``HOLD_WHOLE_CHARS`` characters) is looked for nowhere else: it would be found in everything;
+    its message goes by its id."""
     keys = [
         (t.strip(), words)
         for t in texts
-        if len(words := topic_words(t)) >= 3 or len(t.strip()) >= 12
+        if len(words := topic_words(t)) >= 3 or len(t.strip()) >= HOLD_WHOLE_CHARS
     ]
 
     def holds(text: str | None) -> bool:

@@ -1,0 +1,297 @@
+""" "Forget that" honoured, not only recognised: area ``forget_dev4`` of ``python -m perf``.
+
+Issue 24 item 2. On perf/scenarios/forgets_dev4.json (written before the fourth pass; its ``test``
+half is never tuned on), every case is played through a real daemon the way the held-out harness
+(understanding.py) plays its forgets, but over a history of several sessions: an unrelated
+session, the target told over two or three turns, a later session that mentions it in passing
+among unrelated lines; then the request said in a chat turn (or, for "that", right after the target
+in the same session). A week later ``memory.search`` (k 20, 4000 tokens) is asked with every line
+of the history and the ``gone`` words.
+
+Counted per language and half:
+
+- recognised: a request turn reported ``context.forgotten`` (a question back counts, as in the
+  held-out harness); ``asked``: of those, how many asked back instead of forgetting;
+- honoured: recognised and no ``gone`` word found a week later;
+- passing mention gone: the later line that mentioned the target is no longer found (it is the
+  same matter, so a complete forget takes it; its session's other lines must stay);
+- collateral: a word of the unrelated session, of the passing session's other lines or of the
+  agent's older ``keep`` session no longer found;
+- look-alikes: ``read as a request`` when a look-alike's turn reported ``context.forgotten`` other
+  than a question back (a mis-fire, whether or not anything matched and went), ``asked`` when it
+  asked back (both are mis-fires by the issue's count; they are kept apart here).
+
+``XAID_PERF_FORGET_ANSWER=1`` answers a question back the way a person who meant it would ("yes,
+that" / "对，就是那个") in the next turn, and counts the case honoured only when the words are then
+gone; the asks stay counted apart (the rows say "asks answered yes"). Off by default, as in the
+held-out harness (understanding.py), which was left as it is: with the retrained classifier there
+is no middle band, and on the dev4 test half 2 of 40 requests were asked back, so answering would
+move the figures by at most that and would no longer compare with the earlier held-out runs.
+
+Diagnosis (``leftovers`` notes): for a request not honoured, which items still held a ``gone``
+word: their kind (utterance, episode, highlight, fact) and, for an utterance, whose turn it was (a
+target turn, the passing mention, an echo reply, the request or the "yes").
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xaiclient import Client
+
+from ..kit import (
+    AGENT_NAME,
+    MINUTE,
+    Row,
+    Section,
+    at,
+    contains,
+    day0,
+    load_scenario,
+    progress,
+    scratch_daemon,
+)
+
+SET = "forgets_dev4.json"
+LANGS = ("en", "zh")
+SEARCH_K = 20
+SEARCH_BUDGET = 4000
+ANSWER_ENV = "XAID_PERF_FORGET_ANSWER"
+SPLIT_ENV = "XAID_PERF_FORGET_SPLIT"  # "test" (default), "train" or "all"
+YES = {"en": "yes, that", "zh": "对，就是那个"}
+
+
+@dataclass
+class Tally:
+    counts: Counter[str] = field(default_factory=Counter)
+    leftovers: Counter[str] = field(default_factory=Counter)
+    misses: list[str] = field(default_factory=list)
+
+
+def _send(c: Client, sid: str, text: str, ts: int) -> dict[str, Any]:
+    return dict(c.session_send(sid, text, ts=ts, explain=True).finish()["context"])
+
+
+def _session(
+    c: Client, agent: str, lines: Sequence[str], ts: int, lang: str, answer: bool, asks_from: int
+) -> list[dict[str, Any]]:
+    """A chat session, a minute a line; the request turns start at ``asks_from``. With ``answer``,
+    a question back from a request turn is answered yes in the next turn (its context is added)."""
+    sid = c.session_open(agent, ts=ts)["session_id"]
+    out: list[dict[str, Any]] = []
+    t = ts
+    for i, line in enumerate(lines):
+        ctx = _send(c, sid, line, t)
+        t += MINUTE
+        if i >= asks_from:
+            out.append(ctx)
+            asked = (ctx.get("forgotten") or {}).get("decision") == "ask"
+            if answer and asked:
+                out.append(_send(c, sid, YES[lang], t))
+                t += MINUTE
+    c.session_close(sid, ts=t, wait=True)
+    return out
+
+
+def _found(c: Client, agent: str, queries: Sequence[str], ts: int) -> list[dict[str, Any]]:
+    items: dict[tuple[str, int], dict[str, Any]] = {}
+    for q in queries:
+        for item in c.memory_search(agent, q, k=SEARCH_K, budget_tokens=SEARCH_BUDGET, ts=ts)[
+            "items"
+        ]:
+            items[(item["kind"], item["id"])] = item
+    return list(items.values())
+
+
+def _whose(item: dict[str, Any], case: dict[str, Any]) -> str:
+    text = str(item["text"])
+    if item["kind"] != "utterance":
+        return item["kind"]
+    if text.startswith("echo:"):
+        return "utterance: echo reply"
+    for s in case["sessions"]:
+        if text in s["lines"]:
+            return f"utterance: {s['role']} turn"
+    if text in case["request"]["lines"]:
+        return "utterance: the request"
+    return "utterance: other"
+
+
+def play_request(
+    c: Client, case: dict[str, Any], keep: dict[str, Any], base: int, answer: bool, tally: Tally
+) -> None:
+    lang, split = case["lang"], case["split"]
+    key = f"{split}:{lang}"
+    agent = f"f4-{case['id']}"
+    c.agent_create(agent, name=AGENT_NAME)
+    _session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]), lang, False, 99)
+    r = case["request"]
+    contexts: list[dict[str, Any]] = []
+    for s in case["sessions"]:
+        ts = at(base, s["day"], s["hour"])
+        if s.get("then_request"):
+            lines = [*s["lines"], *r["lines"]]
+            contexts += _session(c, agent, lines, ts, lang, answer, len(s["lines"]))
+        else:
+            _session(c, agent, s["lines"], ts, lang, False, 99)
+    if not r.get("same_session"):
+        contexts += _session(c, agent, r["lines"], at(base, r["day"], r["hour"]), lang, answer, 0)
+    decisions = [(ctx.get("forgotten") or {}).get("decision") for ctx in contexts]
+    recognised = any(d is not None for d in decisions)
+    asked = "ask" in decisions
+    probe = at(base, case["probe"]["day"], case["probe"]["hour"])
+    history = [line for s in case["sessions"] for line in s["lines"]]
+    items = _found(c, agent, [*history, " ".join(case["gone"])], probe)
+    holding = [i for i in items if contains([i["text"]], case["gone"])]
+    honoured = recognised and not holding
+    passing = [line for s in case["sessions"] if s["role"] == "passing" for line in s["lines"]]
+    mention = passing[1] if passing else None
+    keep_words = [*case["keep_words"], *keep["words"]]
+    keep_lines = [
+        *(line for s in case["sessions"] if s["role"] != "target" for line in s["lines"]),
+        *(s["lines"][0] for s in case["sessions"] if s.get("then_request")),
+        *keep["lines"],
+    ]
+    kept = _found(c, agent, keep_lines, probe)
+    lost = [w for w in keep_words if not contains([i["text"] for i in kept], [w])]
+    n = tally.counts
+    n[f"{key}:requests"] += 1
+    n[f"{key}:recognised"] += recognised
+    n[f"{key}:asked"] += asked
+    n[f"{key}:honoured"] += honoured
+    n[f"{key}:{case['refers_by']}:requests"] += 1
+    n[f"{key}:{case['refers_by']}:honoured"] += honoured
+    n[f"{key}:collateral"] += bool(lost)
+    if mention is not None:
+        n[f"{key}:mentions"] += 1
+        n[f"{key}:mention_gone"] += not any(
+            mention.casefold() in str(i["text"]).casefold() for i in items
+        )
+    if not honoured:
+        why = (
+            "not recognised"
+            if not recognised
+            else f"left: {sorted({_whose(i, case) for i in holding})}"
+        )
+        tally.misses.append(f"{case['id']} ({case['refers_by']}, {decisions}): {why}")
+        for i in holding:
+            tally.leftovers[f"{lang}: {_whose(i, case)}"] += 1
+    if lost:
+        tally.misses.append(f"{case['id']}: collateral {lost}")
+
+
+def play_negative(
+    c: Client, neg: dict[str, Any], keep: dict[str, Any], base: int, tally: Tally
+) -> None:
+    lang, split = neg["lang"], neg["split"]
+    key = f"{split}:{lang}"
+    agent = f"f4-{neg['id']}"
+    c.agent_create(agent, name=AGENT_NAME)
+    _session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]), lang, False, 99)
+    h = neg["history"]
+    _session(c, agent, h["lines"], at(base, h["day"], h["hour"]), lang, False, 99)
+    said = at(base, neg["said"]["day"], neg["said"]["hour"])
+    ctx = _session(c, agent, [neg["text"]], said, lang, False, 0)
+    decision = (ctx[0].get("forgotten") or {}).get("decision")
+    probe = at(base, neg["probe"]["day"], neg["probe"]["hour"])
+    kept = _found(c, agent, [*h["lines"], *keep["lines"]], probe)
+    lost = [
+        w
+        for w in [*neg["keep_words"], *keep["words"]]
+        if not contains([i["text"] for i in kept], [w])
+    ]
+    n = tally.counts
+    n[f"{key}:negatives"] += 1
+    n[f"{key}:neg_read"] += decision is not None and decision != "ask"
+    n[f"{key}:neg_asked"] += decision == "ask"
+    n[f"{key}:neg_collateral"] += bool(lost)
+    if decision is not None:
+        tally.misses.append(f"{neg['id']} look-alike: {decision}: {neg['text']}")
+
+
+def rows_of(tally: Tally, split: str, answer: bool) -> list[Row]:
+    n = tally.counts
+    rows: list[Row] = []
+    label = f"dev4 {split}" + (" (asks answered yes)" if answer else "")
+    for lang in LANGS:
+        k = f"{split}:{lang}"
+        req, neg = n[f"{k}:requests"], n[f"{k}:negatives"]
+        if req:
+            refs = ", ".join(
+                f"{ref} {n[f'{k}:{ref}:honoured']}/{n[f'{k}:{ref}:requests']}"
+                for ref in ("paraphrase", "person", "time", "that")
+            )
+            rows += [
+                Row(
+                    f"{label} {lang}: requests recognised",
+                    100 * n[f"{k}:recognised"] / req,
+                    "%",
+                    note=f"{n[f'{k}:recognised']}/{req}; of them asked back {n[f'{k}:asked']}",
+                ),
+                Row(
+                    f"{label} {lang}: requests honoured (words gone a week later)",
+                    100 * n[f"{k}:honoured"] / req,
+                    "%",
+                    note=f"{n[f'{k}:honoured']}/{req}; {refs}",
+                ),
+                Row(
+                    f"{label} {lang}: passing mention in a later session gone",
+                    100 * n[f"{k}:mention_gone"] / max(1, n[f"{k}:mentions"]),
+                    "%",
+                    note=f"{n[f'{k}:mention_gone']}/{n[f'{k}:mentions']}",
+                ),
+                Row(
+                    f"{label} {lang}: requests with an unrelated word lost",
+                    n[f"{k}:collateral"],
+                    "count",
+                    note=f"of {req}",
+                ),
+            ]
+        if neg:
+            rows += [
+                Row(
+                    f"{label} {lang}: look-alikes read as a request",
+                    n[f"{k}:neg_read"],
+                    "count",
+                    note=f"of {neg}; asked back {n[f'{k}:neg_asked']}; collateral {n[f'{k}:neg_collateral']}",
+                ),
+            ]
+    return rows
+
+
+def run(quick: bool) -> Section:
+    data = load_scenario(SET)
+    base = day0(data)
+    answer = os.environ.get(ANSWER_ENV, "") == "1"
+    which = os.environ.get(SPLIT_ENV, "test") or "test"
+    splits = ("train", "test") if which == "all" else (which,)
+    every = 5 if quick else 1
+    tally = Tally()
+    with scratch_daemon() as daemon, daemon.client(timeout=300.0) as c:
+        reqs = [r for r in data["requests"] if r["split"] in splits][::every]
+        for i, case in enumerate(reqs):
+            progress(f"forget_dev4: request {i + 1}/{len(reqs)} {case['id']}")
+            play_request(c, case, data["keep"][case["lang"]], base, answer, tally)
+        negs = [r for r in data["negatives"] if r["split"] in splits][::every]
+        for neg in negs:
+            play_negative(c, neg, data["keep"][neg["lang"]], base, tally)
+    rows: list[Row] = []
+    for split in splits:
+        rows += rows_of(tally, split, answer)
+    notes = [
+        f"perf/scenarios/{SET}, halves {', '.join(splits)}"
+        + (", every fifth case (--quick)" if quick else ""),
+        "what still held a gone word in requests not honoured: "
+        + (", ".join(f"{k} {v}" for k, v in sorted(tally.leftovers.items())) or "nothing"),
+        *tally.misses,
+    ]
+    return Section(
+        "Forget requests honoured over a multi-session history: dev set 4 (issue 24 item 2)",
+        rows,
+        notes,
+        area="forget_dev4",
+    )
