@@ -36,6 +36,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",
+    "associative": "perf.eval.associative",
     "faults": "perf.campaigns.faults",
     "llm": "perf.bench.llm_speed",
     "llm_runner": "perf.bench.llm_runner",

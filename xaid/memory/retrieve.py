@@ -37,7 +37,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import cues, index, pack, recency, rows, shown, utterances
+from . import associate, cues, index, pack, recency, rows, shown, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 
@@ -283,7 +283,13 @@ def search(
         near.cosine if near is not None else _no_cosine,
         sims,
     )
-    ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
+    # A line said week after week is one memory: its copies would fill a turn's budget.
+    ranked = associate.collapse_repeats(
+        sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms)),
+        found,
+        about,
+        near,
+    )
     chosen, used = pack.fill(
         [(found[i], about[i], scored[i]) for i in ranked],
         utterances.terms(asked.topic),

@@ -167,7 +167,7 @@ def test_the_bm25_baseline_packs_matching_turns_only() -> None:
         locomo.Turn("D1:2", "B", "Nice, what colour is she?", 1000, "assistant"),
         locomo.Turn("D1:3", "A", "I started a new job at Brightline Labs.", 2000, "user"),
     ]
-    base = locomo.Baselines(turns, embed=None)
+    base = locomo.Baselines(turns, embed=None, dated=False)
     answer = base.bm25_answer(
         {"question": "What is the cat called?", "answer": "Pepper", "evidence": ["D1:1"]}, 1000
     )
@@ -177,6 +177,30 @@ def test_the_bm25_baseline_packs_matching_turns_only() -> None:
     assert (
         base.dense_answer({"question": "x", "answer": "y"}, 1000) is None
     )  # no embedder, no dense
+
+
+def test_a_fair_baseline_shows_each_turn_dated_and_attributed() -> None:
+    """The baselines rank, show and count a turn as a developer would store it, with its session's
+    date and its speaker, so a "when" or "who" question can be answered from what they return, as it
+    can from xaid's dated lines. In the old form (turn text only) the date is nowhere to be found."""
+    when = ms(2023, 5, 8, 13, 56)
+    turns = [
+        locomo.Turn("D1:1", "Caroline", "I went to a LGBTQ support group yesterday.", when, "user"),
+        locomo.Turn("D1:2", "Mel", "那太好了！你感觉怎么样？", when + 1000, "assistant"),
+    ]
+    assert locomo.dated_line(turns[0]) == (
+        "[8 May 2023] Caroline: I went to a LGBTQ support group yesterday."
+    )
+    assert locomo.dated_line(turns[1]) == "[8 May 2023] Mel: 那太好了！你感觉怎么样？"
+    q = {"question": "When did Caroline go to the support group?", "answer": "7 May 2023"}
+    fair = locomo.Baselines(turns, embed=None).bm25_answer(q, 1000)
+    old = locomo.Baselines(turns, embed=None, dated=False).bm25_answer(q, 1000)
+    assert fair.texts[0] == locomo.dated_line(turns[0])
+    assert fair.tokens == tokens.count(locomo.dated_line(turns[0]))  # counted as shown
+    assert fair.answer == pytest.approx(2 / 3)  # "may", "2023" found; the day is for the reader
+    assert old.answer == 0.0
+    zh = {"question": "Mel 问了什么？", "answer": "感觉"}
+    assert locomo.Baselines(turns, embed=None).bm25_answer(zh, 1000).refs[0] == "D1:2"
 
 
 def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
@@ -200,7 +224,7 @@ def test_the_hybrid_baseline_fuses_both_rankings_by_rank() -> None:
         rows = [table.get(t, [1.0, 0.0]) for t in texts]
         return np.array([np.array(r) / np.linalg.norm(r) for r in rows], dtype=np.float32)
 
-    base = locomo.Baselines(turns, embed)
+    base = locomo.Baselines(turns, embed, dated=False)
     q = {"question": "What did the cat chase?", "answer": "bird", "evidence": ["D1:3"]}
     assert base.bm25_answer(q, 1000).refs == [
         "D1:1",
@@ -253,7 +277,7 @@ def test_the_tiny_file_is_well_formed() -> None:
 def test_the_runner_on_the_tiny_file(tmp_path: Path) -> None:
     report = locomo.run_file(locomo.TINY, budget=1000)
     assert report["samples"] == 2 and report["questions"] >= 12 and report["turns"] == 60
-    assert set(report["systems"]) == {"xaid", "bm25", "dense", "hybrid"}
+    assert set(report["systems"]) == {"xaid", "bm25", "dense", "hybrid"}  # the fair ones only
     for name, result in report["systems"].items():
         assert set(result["by_category"]) == {"1", "2", "3", "4"}
         for group in [result["overall"], *result["by_category"].values()]:

@@ -1,0 +1,63 @@
+"""A routine line said many times is one memory: a search shows it once (as a turn; an episode
+quoting it is another memory) and spends the rest of its budget on other things
+(xaid/memory/associate.py), through a real daemon and its database."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from xaiclient import Client
+
+DAY = 86_400_000
+START = int(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)  # a Monday
+
+
+def _history(c: Client, agent: str, routine: list[str], said: str, other: str) -> int:
+    """Six weeks: the thing said once in the first session, then the routine line (written a little
+    differently each time) in every session; the time of the last turn."""
+    ts = START
+    for week in range(6):
+        ts = START + week * 7 * DAY
+        sid = c.session_open(agent, ts=ts)["session_id"]
+        lines = [routine[week % len(routine)], other] + ([said] if week == 0 else [])
+        c.session_ingest(
+            sid,
+            [
+                {"role": "user", "text": text, "ts": ts + i * 60_000, "ref": f"w{week}-{i}"}
+                for i, text in enumerate(lines)
+            ],
+        )
+        c.session_close(sid, ts=ts + 10 * 60_000, wait=True)
+    return ts + 10 * 60_000
+
+
+def _texts(c: Client, agent: str, query: str, ts: int) -> list[str]:
+    found = c.call("memory.search", agent_id=agent, query=query, ts=ts, k=20, budget_tokens=400)
+    return [item["text"] for item in found["items"] if item["kind"] == "utterance"]
+
+
+def test_a_line_repeated_every_week_is_shown_once(client: Client) -> None:
+    client.agent_create("kai-en", name="Kai")
+    end = _history(
+        client,
+        "kai-en",
+        ["the bus was late again this morning", "The bus was late again this morning!!"],
+        "my sister's wedding is in June and I'm the maid of honor",
+        "made pasta for dinner",
+    )
+    texts = _texts(client, "kai-en", "ugh the bus was late again", end + DAY)
+    assert sum("bus was late" in t.lower() for t in texts) == 1, texts
+    assert any("bus was late" in t.lower() for t in texts)
+
+
+def test_a_chinese_line_repeated_every_week_is_shown_once(client: Client) -> None:
+    client.agent_create("kai-zh", name="阿澈")
+    end = _history(
+        client,
+        "kai-zh",
+        ["今早公交又晚点了", "今早公交又晚点了！！"],
+        "我姐六月份要结婚了，我当伴娘",
+        "晚饭煮了意面",
+    )
+    texts = _texts(client, "kai-zh", "公交又晚点了，烦", end + DAY)
+    assert sum("公交又晚点" in t for t in texts) == 1, texts

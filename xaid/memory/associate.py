@@ -1,0 +1,80 @@
+"""One memory shown once: repeats collapsed before a search's budget is spent.
+
+People say the same small things again and again ("the bus was late again", "耳机又没电了"). Each
+time is a turn of its own, so a search that ranks by meaning finds all of them together, and a
+turn's 400 tokens went on five copies of one routine line while the thing a friend would think of,
+said once weeks ago, was left out (perf/eval/associative.py: the dev set's misses were mostly
+budgets spent on repeats). A repeat adds nothing the first copy does not say: the best-ranked copy
+stands for the others (its date is the one shown), and the budget goes to the next different memory.
+
+Same thing = the same words once case, spacing and punctuation are set aside, or vectors so close
+(cosine ≥ ``SAME_COSINE``) that only such details differ. Only the best ``WINDOW`` candidates are
+compared, pairwise, which is what a budget can hold; the rest keep their order.
+
+Called from retrieve.search on the ranked candidates; no SQL and no state of its own.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .index import Item
+from .pack import About
+from .vectors import AgentVectors
+
+SAME_COSINE = 0.95  # two lines that differ in a word or two of no weight ("again", "lol")
+WINDOW = 60  # the candidates compared: more than a 1,000-token block holds
+
+
+def _words(text: str) -> str:
+    """The text without case, spacing and punctuation: what makes two lines the same words."""
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFKC", text).casefold()
+        if not unicodedata.category(ch).startswith(("P", "Z", "S", "C"))
+    )
+
+
+def _close_to(ids: Sequence[int], near: AgentVectors | None) -> dict[int, set[int]]:
+    """For each of ``ids``, the earlier ones whose stored vectors are at ``SAME_COSINE`` or closer:
+    one matrix product over the window, not a cosine per pair."""
+    if near is None:
+        return {}
+    rows = [(i, r) for i in ids if (r := near.row.get(i)) is not None and near.norms[r] > 0]
+    if len(rows) < 2:
+        return {}
+    index = np.array([r for _, r in rows])
+    unit = near.q[index].astype(np.float32) / near.norms[index][:, None]
+    out: dict[int, set[int]] = {}
+    for a, b in np.argwhere(np.triu(unit @ unit.T, 1) >= SAME_COSINE).tolist():
+        out.setdefault(rows[b][0], set()).add(rows[a][0])
+    return out
+
+
+def collapse_repeats(
+    ranked: Sequence[int],
+    found: Mapping[int, Item],
+    about: Mapping[int, About],
+    near: AgentVectors | None,
+) -> list[int]:
+    """``ranked`` (best first) without the turns that repeat a better-ranked turn of the same speaker."""
+    window = [i for i in ranked[:WINDOW] if found[i].kind == "utterance"]
+    close = _close_to(window, near)
+    kept: set[int] = set()
+    seen: set[tuple[str | None, str]] = set()
+    out: list[int] = []
+    for n, item_id in enumerate(ranked):
+        if n >= WINDOW or found[item_id].kind != "utterance":
+            out.append(item_id)
+            continue
+        role = about[item_id].role
+        key = (role, _words(found[item_id].text))
+        if key in seen or any(about[k].role == role for k in close.get(item_id, set()) & kept):
+            continue
+        seen.add(key)
+        kept.add(item_id)
+        out.append(item_id)
+    return out
