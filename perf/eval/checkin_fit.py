@@ -29,6 +29,7 @@ import numpy as np
 from xaid.scheduler import arm, matter
 
 from .. import kit
+from . import softmax
 from .checkin_dev import START_MS
 
 L2 = (0.01, 0.03, 0.1, 0.3)
@@ -79,19 +80,8 @@ def training_rows() -> list[Row]:
 
 
 def softmax_fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, np.ndarray]:
-    """Weights and biases of a softmax regression with an L2 penalty (not on the biases)."""
-    n, dims = x.shape
-    classes = len(matter.LABELS)
-    weights, bias = np.zeros((classes, dims)), np.zeros(classes)
-    onehot = np.eye(classes)[y]
-    for _ in range(STEPS):
-        z = x @ weights.T + bias
-        p = np.exp(z - z.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        grad = (p - onehot) / n
-        weights -= RATE * (grad.T @ x + l2 * weights)
-        bias -= RATE * grad.sum(axis=0)
-    return weights, bias
+    """The reader's softmax regression (perf/eval/softmax.py), in float64 as it was fitted."""
+    return softmax.fit(x, y, l2, len(matter.LABELS), STEPS, RATE, np.float64)
 
 
 def fit(

@@ -30,6 +30,8 @@ import numpy as np
 
 from xaid.mood import learned, meaning
 
+from . import softmax
+
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 TRAIN_SETS = ("feelings_dev4.json", "feelings_dev3.json", "feelings_dev.json", "feelings_dev2.json")
 L2 = (0.03, 0.1, 0.3)
@@ -74,20 +76,8 @@ def training_rows() -> list[Row]:
 def softmax_fit(
     x: np.ndarray, y: np.ndarray, l2: float, classes: int = len(learned.LABELS)
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Weights and biases of a softmax regression with an L2 penalty (not on the biases)."""
-    x = x.astype(np.float32)  # float64 made a fit ten times slower on the shared machine
-    n, dims = x.shape
-    weights = np.zeros((classes, dims), dtype=np.float32)
-    bias = np.zeros(classes, dtype=np.float32)
-    onehot = np.eye(classes, dtype=np.float32)[y]
-    for _ in range(STEPS):
-        z = x @ weights.T + bias
-        p = np.exp(z - z.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        grad = (p - onehot) / n
-        weights -= RATE * (grad.T @ x + l2 * weights)
-        bias -= RATE * grad.sum(axis=0)
-    return weights, bias
+    """The readers' softmax regression (perf/eval/softmax.py)."""
+    return softmax.fit(x, y, l2, classes, STEPS, RATE)
 
 
 Features = Callable[
