@@ -49,6 +49,8 @@ FENCE_RETRIES = (
 class _Felt:
     closing: MoodState  # the mood at the session's last word, with what meaning read
     losses: frozenset[int]  # the user's messages that meaning read as a loss
+    # the vectors of the user's messages, by id: the check-in reader reads the same lines
+    vectors: dict[int, np.ndarray]
 
 
 class Consolidation:
@@ -147,7 +149,7 @@ class Consolidation:
         else:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
-        read = await self._matters_read(d)
+        read = await self._matters_read(d, felt.vectors if felt is not None else {})
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -209,35 +211,43 @@ class Consolidation:
         whole, last = vectors[0], vectors[1]
         if whole is None or last is None:
             return None
-        losses = frozenset(
-            m.message_id
+        by_id = {
+            m.message_id: v
             for m, v in zip(said, vectors[2:], strict=True)
-            if v is not None and m.message_id is not None and bank.loss(v) >= meaning.LOSS_MARGIN
-        )
+            if v is not None and m.message_id is not None
+        }
+        losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
         model = learned.default()
         own, felt = learned.read(model, lines, whole, last, bank.feel(whole))
         tired = learned.still_tired(model, own, whole, last)
         reading = learned.carry(closing, own, felt, bool(losses), tired)
         if reading is None:
-            return _Felt(closing, losses)
+            return _Felt(closing, losses, by_id)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses)
+        return _Felt(moved or closing, losses, by_id)
 
-    async def _matters_read(self, d: draft.Draft) -> matter.Readings:
+    async def _matters_read(self, d: draft.Draft, known: dict[int, np.ndarray]) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:
         does this leave a matter a friend would follow up?); none under an embedder it was not
-        fitted on, and then the rules alone arm."""
+        fitted on, and then the rules alone arm. ``known``: vectors the feeling reader already
+        embedded for these messages (the same embedder), not embedded again."""
         reader = matter.default()
         if reader is None or reader.embedder != self.embeddings.profile.name:
             return matter.NO_READINGS
-        said = [u.message for u in d.utterances if u.message.message_id is not None]
-        vectors = await self.embeddings.embed_readable([m.text for m in said])
+        said = {
+            u.message.message_id: u.message
+            for u in d.utterances
+            if u.message.message_id is not None
+        }
+        fresh = [i for i in said if i not in known]
+        embedded = (
+            await self.embeddings.embed_readable([said[i].text for i in fresh]) if fresh else []
+        )
+        vectors = {**known, **{i: v for i, v in zip(fresh, embedded, strict=True) if v is not None}}
         by_id = {
-            m.message_id: reader.read(v, m.text, m.ts_ms)
-            for m, v in zip(said, vectors, strict=True)
-            if v is not None and m.message_id is not None
+            i: reader.read(vectors[i], m.text, m.ts_ms) for i, m in said.items() if i in vectors
         }
         return matter.Readings(by_id, reader.threshold, reader.loss_floor)
 
