@@ -88,7 +88,7 @@ SET_TITLES = {
 SET_AREAS = {"heldout2": "morning2", "heldout3": "morning3"}
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
-PRIVATE = frozenset({"heldout2", "heldout3"})
+PRIVATE = frozenset({"heldout", "heldout2", "heldout3"})
 CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
 ROLE_AIM = Aim("<=", 0.0)

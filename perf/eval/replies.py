@@ -399,7 +399,8 @@ def section(
             f"{len(without)} with memories alone (the name scenes left out)"
         )
     for j in judged:
-        if not all(j.checks.values()) and j.memory:
+        # Which held-out scene failed (and its reply) stays out of RESULTS.md, as in morning.py.
+        if chosen != "heldout" and not all(j.checks.values()) and j.memory:
             failed = ", ".join(k for k, ok in j.checks.items() if not ok)
             notes.append(
                 f"{j.model} {j.scene} seed {j.seed} (memory on, suggestion {'yes' if j.suggestion else 'no'})"
