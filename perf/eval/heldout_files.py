@@ -304,8 +304,13 @@ def _check_scene(path: Path, s: dict[str, Any]) -> None:
     )
     _need(all(_hours(probe) > _hours(p) for p in history), path, s, "probe before its history")
     _need(isinstance(s.get("may_raise"), bool), path, s, "'may_raise' must be a bool")
-    picks, held = s.get("picks_up", []), s.get("held_back", [])
-    _need(isinstance(picks, list) and isinstance(held, list), path, s, "word lists expected")
+    picks, held = s.get("picks_up"), s.get("held_back", [])
+    _need(
+        isinstance(picks, list) and isinstance(held, list),
+        path,
+        s,
+        "word lists expected ('picks_up' always, empty for a held-back scene: the judge reads it)",
+    )
     said = [text for p in history for _, text in p["lines"]]
     if s["may_raise"]:
         _need(_is_words(picks), path, s, "a scene that may raise its matter needs 'picks_up'")
