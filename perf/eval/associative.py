@@ -16,12 +16,19 @@ Each half runs through ``perf.eval.locomo.run_file`` with a turn's shape: the bu
 each dated and attributed, same budget, same counter. Scored by answer-token recall of B's words and by
 evidence recall (B's turn among the refs). The samples are split by ``split`` ("train": tune on it;
 "test": report only); the report gives both halves apart.
+
+Held-out sets: ``--set heldout4`` (or ``XAID_PERF_ASSOCIATIVE_SET=heldout4`` for ``python -m perf
+associative``) plays perf/scenarios/associative_heldout4.json instead, written by another author apart
+from the rules and never tuned on: every sample is ``test``, the file is checked as it loads
+(``heldout_files.associative``: a malformed one is refused naming the sample) and its figures go to a
+section of their own (area ``associative4``), beside the dev set's. Only aggregate rows are written.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -31,9 +38,36 @@ from typing import Any
 from xaid.memory import retrieve
 
 from ..kit import Aim, Row, Section, progress
-from . import locomo
+from . import heldout_files, locomo
 
 DEV = Path(__file__).resolve().parents[1] / "scenarios" / "associative_dev.json"
+SET_ENV = "XAID_PERF_ASSOCIATIVE_SET"
+
+
+@dataclass(frozen=True)
+class AssocSet:
+    """A labelled associative file and the section it fills; a held-out one is checked as it loads
+    and is all ``test`` (measured, never tuned on)."""
+
+    path: Path
+    area: str
+    title: str
+    held_out: bool = False
+
+
+SETS = {
+    "dev": AssocSet(
+        DEV,
+        "associative",
+        "Associative recall at a turn's 400 tokens (dev set: train and test halves)",
+    ),
+    "heldout4": AssocSet(
+        DEV.with_name("associative_heldout4.json"),
+        "associative4",
+        "Associative recall at a turn's 400 tokens (fourth held-out set, another author)",
+        held_out=True,
+    ),
+}
 TURN_BUDGET = 400  # a turn's memory block (memory.budget_tokens' default)
 SPLITS = ("train", "test")
 
@@ -52,6 +86,10 @@ class Half:
 
 def load(path: Path = DEV) -> dict[str, Half]:
     """The set's halves; refuses a file whose samples or questions lack a known split or language."""
+    if path.name.startswith("associative_heldout"):
+        heldout_files.associative(
+            path
+        )  # the full check: evidence said by the user, B's words in it
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != 1:
         raise ValueError(f"{path}: format {data.get('format')!r}, expected 1")
@@ -110,11 +148,32 @@ def rows(split: str, report: dict[str, Any]) -> list[Row]:
     return out
 
 
+def chosen_set(name: str | None = None) -> AssocSet:
+    """The set ``name`` (else ``XAID_PERF_ASSOCIATIVE_SET``, default the dev set) names."""
+    name = name or os.environ.get(SET_ENV, "dev") or "dev"
+    if name not in SETS:
+        raise ValueError(f"{SET_ENV}={name!r}: one of {', '.join(SETS)}")
+    return SETS[name]
+
+
+def set_name(chosen: AssocSet) -> str:
+    return next(name for name, s in SETS.items() if s == chosen)
+
+
+def splits_to_play(chosen: AssocSet, halves: dict[str, Half], quick: bool) -> tuple[str, ...]:
+    """The dev set's train half (both unless quick); a held-out set's test half, the only one."""
+    if chosen.held_out:
+        return tuple(s for s in SPLITS if halves[s].questions)
+    return ("train",) if quick else SPLITS
+
+
 def run(quick: bool) -> Section:
-    """Area ``associative``: both halves (with --quick, the train half only)."""
-    section = Section("Associative recall at a turn's 400 tokens (dev set: train and test halves)")
-    halves = load()
-    for split in ("train",) if quick else SPLITS:
+    """Area ``associative`` (the dev set: both halves, with --quick the train half only), or the
+    held-out set ``XAID_PERF_ASSOCIATIVE_SET`` names, in its own area."""
+    chosen = chosen_set()
+    section = Section(chosen.title, area=chosen.area)
+    halves = load(chosen.path)
+    for split in splits_to_play(chosen, halves, quick):
         report = run_half(halves[split])
         section.rows += rows(split, report)
         progress(f"associative {split}: xaid {report['systems']['xaid']['overall']}")
@@ -123,14 +182,26 @@ def run(quick: bool) -> Section:
             f"memory.search p50 {report['search_ms']['p50']:.1f} ms, p95 {report['search_ms']['p95']:.1f} ms "
             f"(wall, over the socket)."
         )
+    how = (
+        f"xaid: memory.search with a turn's shape (budget {TURN_BUDGET}, k = retrieve.turn_k = "
+        f"{retrieve.turn_k(TURN_BUDGET)}); baselines: BM25, dense (the daemon's embedder) and hybrid "
+        "RRF over the raw turns shown '[date] speaker: text', same budget and token counter. B's "
+        "words: answer-token recall of B's content words; B's turn: evidence recall."
+    )
+    if chosen.held_out:
+        section.notes.append(
+            f"perf/scenarios/{chosen.path.name}, played with `{SET_ENV}={set_name(chosen)} python -m perf "
+            "associative`: held out (written by another author apart from the rules, never tuned "
+            "on), so every sample is in the test half; eight users (four per language), six weeks of "
+            "daily small talk each, eleven cases per user (a person, an activity, a place or a date "
+            "mentioned; B said weeks before; a look-alike of the mention in between). " + how
+        )
+        return section
     section.notes.append(
         "perf/scenarios/associative_dev.json: the user mentions A weeks after saying B (the sister → her "
-        "wedding in June; 跑步 → 膝盖的髌腱炎), with a look-alike of A's surface in between. xaid: "
-        f"memory.search with a turn's shape (budget {TURN_BUDGET}, k = retrieve.turn_k = "
-        f"{retrieve.turn_k(TURN_BUDGET)}); baselines: BM25, dense (the daemon's embedder) and hybrid RRF "
-        "over the raw turns shown '[date] speaker: text', same budget and token counter. B's words: "
-        "answer-token recall of B's content words; B's turn: evidence recall. Tune on train; test is "
-        "reported, never tuned on."
+        "wedding in June; 跑步 → 膝盖的髌腱炎), with a look-alike of A's surface in between. "
+        + how
+        + " Tune on train; test is reported, never tuned on."
     )
     return section
 
@@ -141,12 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--split", choices=(*SPLITS, "both"), default="train")
     parser.add_argument("--budget", type=int, default=TURN_BUDGET)
-    parser.add_argument("--file", type=Path, default=DEV)
+    parser.add_argument("--file", type=Path, default=None)
+    parser.add_argument(
+        "--set", choices=tuple(SETS), default=None, help="a labelled set by name (default dev)"
+    )
     parser.add_argument("--out", type=Path, help="write the reports as JSON here")
     args = parser.parse_args(argv)
-    halves = load(args.file)
+    chosen = chosen_set(args.set)
+    halves = load(args.file or chosen.path)
     reports = {}
-    for split in SPLITS if args.split == "both" else (args.split,):
+    wanted: tuple[str, ...] = SPLITS if args.split == "both" else (args.split,)
+    if chosen.held_out and args.file is None:
+        wanted = splits_to_play(chosen, halves, quick=False)
+    for split in wanted:
         reports[split] = report = run_half(halves[split], args.budget)
         print(locomo.render(report))
         for row in rows(split, report):

@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from ..kit import SCENARIOS, contains
+from . import locomo_score
 
 LANGS = ("en", "zh")
 WEEK_DAYS = 7  # a probe a week later: seven calendar days on
 UPDATE_KINDS = ("change", "control")
 REFERS_BY = ("paraphrase", "person", "time", "that")
-VALENCES = ("+", "-", None)
+# "0" (the fourth set on): a calm or mild session, nothing strong should carry to the next morning.
+VALENCES = ("+", "-", "0", None)
 ROLES = ("user", "assistant")
 
 
@@ -166,6 +168,19 @@ def updates(name: str | Path) -> dict[str, Any]:
 # --- forgets ----------------------------------------------------------------------------------------
 
 
+def _check_own_keep(path: Path, item: dict[str, Any], then: Mapping[str, Any]) -> None:
+    """An item's own older session (the fourth set on): one that shares a person, a place or words
+    with the matter and that a forget must not take; lived before ``then``, its words said in it."""
+    own: Any = item["keep"]
+    _need(
+        _session(own) and _is_words(own.get("words")) and contains(own["lines"], own["words"]),
+        path,
+        item,
+        "'keep' must be a session {day, hour, lines, words} whose 'words' it says",
+    )
+    _need(_hours(then) > _hours(own), path, item, "its 'keep' session is not older")
+
+
 def _check_request(path: Path, r: dict[str, Any], keep: Mapping[str, Any]) -> None:
     _need(r.get("refers_by") in REFERS_BY, path, r, f"'refers_by' must be one of {REFERS_BY}")
     h: Any = r.get("history")
@@ -185,6 +200,9 @@ def _check_request(path: Path, r: dict[str, Any], keep: Mapping[str, Any]) -> No
     )
     _need(not contains(keep["lines"], r["gone"]), path, r, "a 'gone' word in the keep session")
     _need(_hours(h) > _hours(keep), path, r, "history before the keep session")
+    if "keep" in r:
+        _check_own_keep(path, r, h)
+        _need(not contains(r["keep"]["lines"], r["gone"]), path, r, "a 'gone' word in its keep")
     if not same:
         _need(_hours(req) > _hours(h), path, r, "request before its history")
         _need(_hours(r["probe"]) > _hours(req), path, r, "probe before the request")
@@ -195,6 +213,8 @@ def _check_negative(path: Path, n: dict[str, Any], keep: Mapping[str, Any]) -> N
     _need(isinstance(n.get("text"), str) and bool(n["text"].strip()), path, n, "needs 'text'")
     _need(_is_time(n.get("said")) and _is_time(n.get("probe")), path, n, "needs 'said', 'probe'")
     _need(_hours(n["said"]) > _hours(keep), path, n, "said before the keep session")
+    if "keep" in n:
+        _check_own_keep(path, n, n["said"])
     _need(n["probe"]["day"] - n["said"]["day"] >= WEEK_DAYS, path, n, "probe within a week")
 
 
@@ -235,6 +255,7 @@ def _check_feeling(path: Path, c: dict[str, Any]) -> None:
     _need(isinstance(c.get("loss"), bool), path, c, "'loss' must be a bool")
     _need(c["valence"] is not None or c["fatigue"], path, c, "nothing to judge")
     _need(not c["loss"] or c["valence"] == "-", path, c, "a loss is read as '-'")
+    _need(c["valence"] != "0" or not c["fatigue"], path, c, "a calm session carries no tiredness")
 
 
 def feelings(name: str | Path) -> dict[str, Any]:
@@ -283,8 +304,13 @@ def _check_scene(path: Path, s: dict[str, Any]) -> None:
     )
     _need(all(_hours(probe) > _hours(p) for p in history), path, s, "probe before its history")
     _need(isinstance(s.get("may_raise"), bool), path, s, "'may_raise' must be a bool")
-    picks, held = s.get("picks_up", []), s.get("held_back", [])
-    _need(isinstance(picks, list) and isinstance(held, list), path, s, "word lists expected")
+    picks, held = s.get("picks_up"), s.get("held_back", [])
+    _need(
+        isinstance(picks, list) and isinstance(held, list),
+        path,
+        s,
+        "word lists expected ('picks_up' always, empty for a held-back scene: the judge reads it)",
+    )
     said = [text for p in history for _, text in p["lines"]]
     if s["may_raise"]:
         _need(_is_words(picks), path, s, "a scene that may raise its matter needs 'picks_up'")
@@ -315,4 +341,101 @@ def scenes(name: str | Path) -> dict[str, Any]:
     _unique(path, items)
     for s in items:
         _check_scene(path, s)
+    return data
+
+
+# --- associative recall -----------------------------------------------------------------------------
+
+SPLITS = ("train", "test")
+
+
+def _check_sample(path: Path, s: dict[str, Any]) -> None:
+    """One LoCoMo-format sample of an associative set: what locomo.load and the scorer read, and
+    each case's B said by the user, in the turn its evidence names, with its answer words in it."""
+    _need(s.get("split") in SPLITS, path, s, "'split' must be 'train' or 'test'")
+    conv: Any = s.get("conversation")
+    _need(isinstance(conv, dict), path, s, "needs a 'conversation' object")
+    user, friend = conv.get("speaker_a"), conv.get("speaker_b")
+    _need(
+        isinstance(user, str) and isinstance(friend, str) and bool(user) and user != friend,
+        path,
+        s,
+        "'speaker_a' and 'speaker_b' must be two names",
+    )
+    numbers = sorted(
+        int(k.removeprefix("session_"))
+        for k in conv
+        if k.startswith("session_") and k.removeprefix("session_").isdigit()
+    )
+    _need(bool(numbers), path, s, "no sessions")
+    turns: dict[str, dict[str, Any]] = {}
+    last = None
+    for n in numbers:
+        try:
+            opened = locomo_score.parse_session_time(str(conv.get(f"session_{n}_date_time", "")))
+        except ValueError as e:
+            raise ScenarioError(f"{_where(path, s)}: session_{n}: {e}") from e
+        _need(last is None or opened > last, path, s, f"session_{n} not after the one before")
+        last = opened
+        session: Any = conv[f"session_{n}"]
+        _need(isinstance(session, list) and bool(session), path, s, f"session_{n} is empty")
+        for t in session:
+            ok = isinstance(t, dict) and t.get("speaker") in (user, friend)
+            ok = ok and isinstance(t.get("text"), str) and bool(t["text"].strip())
+            _need(ok and t.get("dia_id") not in turns, path, s, f"session_{n}: a bad turn")
+            turns[t["dia_id"]] = t
+    qa: Any = s.get("qa")
+    _need(isinstance(qa, list) and bool(qa), path, s, "needs 'qa' cases")
+    for q in qa:
+        label = f"{q.get('question')!r}" if isinstance(q, dict) else "?"
+        _need(isinstance(q, dict), path, s, "a 'qa' case must be an object")
+        _need(q.get("lang") == s.get("lang"), path, s, f"{label}: 'lang' is not the sample's")
+        _need(isinstance(q.get("question"), str) and bool(q["question"].strip()), path, s, label)
+        evidence: Any = q.get("evidence")
+        _need(
+            isinstance(evidence, list) and bool(evidence) and all(e in turns for e in evidence),
+            path,
+            s,
+            f"{label}: evidence names no turn of the sample",
+        )
+        said = " ".join(turns[e]["text"] for e in evidence)
+        _need(
+            all(turns[e]["speaker"] == user for e in evidence),
+            path,
+            s,
+            f"{label}: B not the user's",
+        )
+        wanted = locomo_score.answer_words(q.get("answer", ""))
+        _need(
+            bool(wanted) and set(wanted) <= set(locomo_score.words(said)),
+            path,
+            s,
+            f"{label}: an answer word is not in the evidence turn",
+        )
+        _need(
+            not set(wanted) & set(locomo_score.words(q["question"])),
+            path,
+            s,
+            f"{label}: the mention already holds an answer word",
+        )
+
+
+def associative(name: str | Path) -> dict[str, Any]:
+    """An associative recall file (``samples`` in the LoCoMo format with ``split``/``lang``), checked."""
+    path = _resolve(name)
+    data = _read(path)
+    samples: Any = data.get("samples")
+    _need(
+        isinstance(samples, list) and bool(samples) and all(isinstance(s, dict) for s in samples),
+        path,
+        None,
+        "'samples' must be a non-empty list of objects",
+    )
+    for s in samples:
+        s.setdefault("id", s.get("sample_id"))
+        _need(isinstance(s.get("sample_id"), str), path, s, "needs a 'sample_id'")
+        _need(s.get("lang") in LANGS, path, s, "'lang' must be 'en' or 'zh'")
+    _unique(path, samples)
+    for s in samples:
+        _check_sample(path, s)
     return data

@@ -5,6 +5,7 @@ matter. This area replays perf/scenarios/morning_heldout.json (or, with
 XAID_PERF_MORNING_SCENES=dev, morning_dev.json, the set prompts are tuned on; with
 XAID_PERF_MORNING_SCENES=heldout2, morning_heldout2.json, a second held-out set by another author,
 in a section of its own, ``morning2``; heldout3, morning_heldout3.json, a third author, ``morning3``;
+heldout4, morning_heldout4.json, a fourth author, ``morning4``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -75,6 +76,7 @@ SCENE_SETS = {
     "heldout": SCENARIOS / "morning_heldout.json",
     "heldout2": SCENARIOS / "morning_heldout2.json",  # a second held-out set, another author
     "heldout3": SCENARIOS / "morning_heldout3.json",  # a third held-out set, a third author
+    "heldout4": SCENARIOS / "morning_heldout4.json",  # a fourth held-out set, a fourth author
     "dev": SCENARIOS / "morning_dev.json",
 }
 # The title and section of each set: the second held-out set stands beside the first (area
@@ -83,12 +85,13 @@ SET_TITLES = {
     "heldout": "",
     "heldout2": " (second held-out scenes)",
     "heldout3": " (third held-out scenes)",
+    "heldout4": " (fourth held-out scenes)",
     "dev": " (dev scenes)",
 }
-SET_AREAS = {"heldout2": "morning2", "heldout3": "morning3"}
+SET_AREAS = {"heldout2": "morning2", "heldout3": "morning3", "heldout4": "morning4"}
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
-PRIVATE = frozenset({"heldout", "heldout2", "heldout3"})
+PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4"})
 CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
 ROLE_AIM = Aim("<=", 0.0)

@@ -34,9 +34,12 @@ the consistency check (``stats`` ``memory`` counters, before and after each set)
 Which held-out sets: ``XAID_PERF_UNDERSTANDING_SETS`` names them (``HELD_OUT``): ``heldout`` (the
 default, the first set, area ``understanding``) ``heldout2`` (heldout2_*.json, written later by
 another author, same formats; its section is area ``understanding2``, so both sets' figures stand
-side by side in perf/RESULTS.md) or ``heldout3`` (heldout3_*.json, a third author; area
-``understanding3``). Every file is checked as it loads (``heldout_files``: a malformed one is refused
-naming the case). For the later held-out sets (``private``) which cases failed is written only to
+side by side in perf/RESULTS.md), ``heldout3`` (heldout3_*.json, a third author; area
+``understanding3``) or ``heldout4`` (heldout4_*.json, a fourth author; area ``understanding4``: its
+forget items each have an older session of their own sharing a person, a place or words with the
+matter, and its feelings a calm label, ``"0"``, judged by the next morning's bands). Every file is
+checked as it loads (``heldout_files``: a malformed one is refused naming the case). For the later
+held-out sets (``private``) which cases failed is written only to
 /tmp/xaid-perf-understanding-<set>.json, never to RESULTS.md or stdout: the engineers changing the
 rules read the pass rates, not the cases, so they cannot tune on them.
 
@@ -94,6 +97,10 @@ LANGS = ("en", "zh")
 # A valence this close to 0 is no reading: the sign of a residue is not what a friend carries over.
 VALENCE_EPS = 0.02
 TIRED_BANDS = ("tired", "exhausted")
+# A calm session ("0"): the next morning's bands neutral and not tired. The turn's own mood has no
+# bands; there the band edges of docs/mood.md stand in (low <= -0.25, good >= 0.3, tired >= 0.25).
+CALM_VALENCE = (-0.25, 0.3)
+CALM_FATIGUE = 0.25
 ASKING_SCENES = ("plan", "worry")  # items that ask how a matter went (docs/scheduler.md)
 SEARCH_K = 20  # the forget probe looks wider than a turn does: any trace left counts
 SEARCH_BUDGET = 4000
@@ -155,6 +162,15 @@ HELD_OUT = {
         "heldout3_feelings.json",
         "understanding3",
         "Understanding on the third held-out set (issue 24 item 7, a third author)",
+        private=True,
+    ),
+    "heldout4": HeldOut(
+        "heldout4",
+        "heldout4_updates.json",
+        "heldout4_forgets.json",
+        "heldout4_feelings.json",
+        "understanding4",
+        "Understanding on the fourth held-out set (issue 24 item 7, a fourth author)",
         private=True,
     ),
 }
@@ -366,6 +382,17 @@ def keep_session(c: Client, agent: str, keep: dict[str, Any], base: int) -> None
     chat_session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]))
 
 
+def keeps_of(item: dict[str, Any], keep: dict[str, Any]) -> list[dict[str, Any]]:
+    """The older sessions an agent lives first: the language's, and the item's own when it has one
+    (the fourth set on: a session sharing a person, a place or words with the matter)."""
+    return [keep, *([item["keep"]] if "keep" in item else [])]
+
+
+def lost_any(c: Client, agent: str, keeps: Sequence[dict[str, Any]], ts: int) -> bool:
+    """Whether a forget took any of these unrelated sessions' words."""
+    return any(not still_there(c, agent, k["lines"], k["words"], ts) for k in keeps)
+
+
 def still_there(
     c: Client, agent: str, queries: Sequence[str], words: Sequence[str], ts: int
 ) -> bool:
@@ -382,7 +409,9 @@ def play_request(
 ) -> None:
     agent = f"hf-{case['id']}"
     c.agent_create(agent, name=AGENT_NAME)
-    keep_session(c, agent, keep, base)
+    keeps = keeps_of(case, keep)
+    for k in keeps:
+        keep_session(c, agent, k, base)
     h, r = case["history"], case["request"]
     h_ts = at(base, h["day"], h["hour"])
     if r.get("same_session"):
@@ -392,7 +421,7 @@ def play_request(
         forgot = fired(chat_session(c, agent, r["lines"], at(base, r["day"], r["hour"])))
     probe_ts = at(base, case["probe"]["day"], case["probe"]["hour"])
     left = still_there(c, agent, [*h["lines"], " ".join(case["gone"])], case["gone"], probe_ts)
-    lost = not still_there(c, agent, keep["lines"], keep["words"], probe_ts)
+    lost = lost_any(c, agent, keeps, probe_ts)
     why = "; ".join(
         w for w, bad in (("not recognised", not forgot), ("words still found", left)) if bad
     )
@@ -408,11 +437,13 @@ def play_negative(
 ) -> None:
     agent = f"hfn-{neg['id']}"
     c.agent_create(agent, name=AGENT_NAME)
-    keep_session(c, agent, keep, base)
+    keeps = keeps_of(neg, keep)
+    for k in keeps:
+        keep_session(c, agent, k, base)
     said = at(base, neg["said"]["day"], neg["said"]["hour"])
     forgot = fired(chat_session(c, agent, [neg["text"]], said))
     probe_ts = at(base, neg["probe"]["day"], neg["probe"]["hour"])
-    lost = not still_there(c, agent, keep["lines"], keep["words"], probe_ts)
+    lost = lost_any(c, agent, keeps, probe_ts)
     out.misfired.add(neg["lang"], forgot, neg["id"], neg["text"])
     out.collateral.add(neg["lang"], lost, neg["id"])
 
@@ -431,9 +462,23 @@ def forgets(c: Client, every: int, name: str = HELD_OUT["heldout"].forgets) -> F
 # --- 3. feelings ------------------------------------------------------------------------------------
 
 
+def calm(mood: dict[str, Any]) -> bool:
+    """Nothing strong carried: a neutral valence band and no tiredness band (or, for a reading
+    without bands, values inside the band edges)."""
+    bands = mood.get("bands")
+    if bands:
+        return bool(bands.get("valence") == "neutral" and bands.get("fatigue") not in TIRED_BANDS)
+    low, good = CALM_VALENCE
+    return low < float(mood["valence"]) < good and float(mood["fatigue"]) < CALM_FATIGUE
+
+
 def judge_feeling(case: dict[str, Any], mood: dict[str, Any]) -> tuple[bool, str]:
     valence = float(mood["valence"])
     want = case["valence"]
+    seen = f"valence {valence:+.3f}, fatigue {float(mood['fatigue']):.2f}"
+    if want == "0":
+        ok = calm(mood)
+        return ok, "" if ok else f"want calm: {seen}"
     sign_ok = (
         want is None
         or (want == "+" and valence > VALENCE_EPS)
@@ -441,7 +486,6 @@ def judge_feeling(case: dict[str, Any], mood: dict[str, Any]) -> tuple[bool, str
     )
     tired = (mood.get("bands") or {}).get("fatigue") in TIRED_BANDS
     fatigue_ok = not case["fatigue"] or tired
-    seen = f"valence {valence:+.3f}, fatigue {float(mood['fatigue']):.2f}"
     return sign_ok and fatigue_ok, "" if sign_ok and fatigue_ok else f"want {want}: {seen}"
 
 
