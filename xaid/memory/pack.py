@@ -26,9 +26,12 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import Any
 
+import apsw
+
 from .. import clock
 from ..text import tokens
 from . import index, shown, utterances
+from . import rows as search_rows
 
 # A turn longer than this (~280 characters of English, ~90 Chinese characters) is cut to the
 # sentences around the query's words: the length the cut applied at before tokens were counted.
@@ -267,6 +270,31 @@ def _least_line(role: str, speaker: str | None, floors: dict[tuple[str, str | No
         who = utterances.who(role, speaker)
         found = floors[key] = min(tokens.count(f"[{day}] {who}: ") for day in _SHORTEST_DAYS)
     return found
+
+
+WARM_CHUNK = 500  # turns whose lines one call of ``warm`` works out: ~10-25 ms of the db thread
+
+
+def warm(conn: apsw.Connection, agent_id: str, start: int = 0) -> int | None:
+    """Work out the lines of the agent's remembered turns (xaid.memory.rows: its newest, read at
+    start-up) into its memo, ``WARM_CHUNK`` of them from ``start`` on, newest first; the next
+    ``start``, or None when all are done. Run at start-up, one chunk per database call so requests
+    interleave: the first search after a start used to make the line of every candidate turn it
+    tried (~150 at 1,000 tokens, 60-90 µs each for a Chinese turn under load), which was the
+    slowest searches of a run. A line depends on the turn alone (its words, time, speaker and the
+    user's zone), so these are the lines any search would make; the memo's own rules (its key
+    check, the forget epoch, ``MAX_ENTRIES``) apply to them as to any."""
+    held = search_rows.of(conn, agent_id)
+    ids = sorted(held.items, reverse=True)
+    memo = shown.memo(conn, agent_id)
+    zone = clock.zone()
+    for item_id in ids[start : start + WARM_CHUNK]:
+        item, said = held.items[item_id]
+        if said is not None:
+            a = About(said.value, said.status == "current", said.role, said.speaker)
+            _turn(item, a, 0.0, frozenset(), memo, zone)
+    end = start + WARM_CHUNK
+    return end if end < len(ids) else None
 
 
 def _item_line(item: index.Item, memo: shown.Memo | None) -> shown.Line:

@@ -209,7 +209,7 @@ class AgentVectors:
         top = min(k, len(candidates))
         best = np.argpartition(-sims, top - 1)[:top]
         best = best[np.argsort(-sims[best], kind="stable")]
-        return [(int(self.ids[candidates[b]]), float(sims[b])) for b in best]
+        return list(zip(self.ids[candidates[best]].tolist(), sims[best].tolist(), strict=True))
 
 
 def _mean_direction(rows: np.ndarray, norms: np.ndarray) -> np.ndarray:

@@ -1,17 +1,26 @@
-"""pack.fill's shortcuts change nothing but its cost: a turn that could not fit is not worked out.
+"""pack.fill's shortcuts change nothing but its cost: a turn that could not fit is not worked out,
+and the lines worked out at start-up are the ones a search would make.
 
-Unit tests on records (no database: ``pack.fill`` takes ranked items and returns hits); the search
-around it is tested end to end in test_pack_fill.py and test_retrieve.py.
+Unit tests on records (``pack.fill`` takes ranked items and returns hits), and one restart of a real
+daemon in process (real socket, real SQLite, real embeddings; no model involved) for ``pack.warm``.
+The search around packing is tested end to end in test_pack_fill.py and test_retrieve.py.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import time
+import uuid
+from pathlib import Path
+from typing import Any
 
+import apsw
 import pytest
 
+from testkit.inproc import InProcessDaemon
 from xaid.memory import index, pack, shown
 from xaid.memory.pack import About
+from xaid.store.db import connect
 from xaid.text import tokens
 
 DAY = 86_400_000
@@ -74,3 +83,88 @@ def test_once_the_budget_is_full_later_turns_are_not_worked_out() -> None:
             kept.append(h.id)
             total += cost
     assert [h.id for h in hits] == kept
+
+
+TURNS = [
+    ("user", "Yesterday I went climbing with Dario and hurt my wrist."),
+    ("assistant", "Oh no! Did you get the wrist checked at the clinic?"),
+    ("user", "昨天和建国去爬山了，手腕扭伤了。"),
+    ("assistant", "啊，要不要去医院看看手腕？下周三复查吧。"),
+]
+
+
+# Days just before today: the start-up maintenance's forgetting curve, which runs on the real clock,
+# leaves these turns alone.
+RECENT = (time.time_ns() // 1_000_000 // DAY - 8) * DAY + 20 * 3_600_000
+
+
+def _search(c: Any, agent: str, query: str) -> list[dict[str, Any]]:
+    found = c.memory_search(
+        agent, query, k=200, budget_tokens=1000, ts=RECENT + 7 * DAY, touch=False
+    )
+    return list(found["items"])
+
+
+def _turn_items(db: Path, agent: str) -> int:
+    conn = connect(db)
+    try:
+        return int(
+            conn.execute(
+                "SELECT count(*) FROM memory_items WHERE agent_id = ? AND kind = 'utterance'",
+                (agent,),
+            ).get
+        )
+    finally:
+        conn.close()
+
+
+def _open_lines(agent: str) -> int:
+    """The agent's remembered lines on open connections (a stopped daemon's closed connection may
+    linger until it is collected, its memo with it)."""
+    held = 0
+    for conn, memos in list(shown._MEMOS.items()):
+        try:
+            conn.filename  # noqa: B018 - raises once the connection is closed
+        except apsw.ConnectionClosedError:
+            continue
+        except apsw.ThreadingViolationError:
+            pass  # open, and busy on the daemon's database thread
+        held += len(memos[agent]) if agent in memos else 0
+    return held
+
+
+def test_lines_worked_out_at_start_up_are_the_ones_a_search_makes(tmp_path: Path) -> None:
+    """After a restart the daemon works out its agents' turn lines before any search asks, in both
+    languages, and a search then returns exactly what it returned before the restart."""
+    agent = f"mia-{uuid.uuid4().hex[:8]}"
+    daemon = InProcessDaemon(tmp_path / "d")
+    daemon.start()
+    try:
+        with daemon.client() as c:
+            c.agent_create(agent)
+            for day in range(6):
+                ts = RECENT + day * DAY
+                sid = c.session_open(agent, ts=ts)["session_id"]
+                c.session_ingest(
+                    sid,
+                    [
+                        {"role": r, "text": f"{t} ({day})", "ts": ts + i * 60_000}
+                        for i, (r, t) in enumerate(TURNS)
+                    ],
+                )
+                c.session_close(sid, ts=ts + 3_600_000, wait=True)
+            queries = ["What happened to my wrist?", "我的手腕怎么了？"]
+            before = [_search(c, agent, q) for q in queries]
+        daemon.stop()
+        assert _open_lines(agent) == 0  # the daemon's connection, and its lines, are gone
+        daemon.start()
+        turns = _turn_items(daemon.db_path, agent)
+        assert turns == len(TURNS) * 6
+        deadline = time.monotonic() + 60
+        while _open_lines(agent) < turns and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _open_lines(agent) == turns  # every turn's line, before any search
+        with daemon.client() as c:
+            assert [_search(c, agent, q) for q in queries] == before
+    finally:
+        daemon.stop()
