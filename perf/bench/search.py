@@ -18,7 +18,10 @@ message, search and the profile read).
 
 The stages are timed in wall time and in the thread's CPU time (``time.thread_time``): on a
 machine shared by several people the wall time is mostly waiting for a core, the CPU time is what
-the code costs. Memory's model calls per consolidated session while the agents were built (the
+the code costs. The stage process runs as the daemon does: numpy's BLAS on one thread
+(xaid/__main__.py sets it; with several, a small matrix product spun for milliseconds on a loaded
+machine) and what the daemon warms at start warmed first (``index.warm``; ``pack.warm`` where the
+tree has it). Memory's model calls per consolidated session while the agents were built (the
 scripted provider, whose answers never parse: every question the rules leave open is asked) are
 reported for both trees (issue 28 item 5).
 
@@ -83,6 +86,13 @@ db, work_path, out_path = sys.argv[1:4]
 cfg = load(None, {})
 embedder, profile = load_embedder(cfg.memory)
 conn = connect(Path(db))
+from xaid.memory import index, pack
+# As the daemon does at start: the vectors, the rows, and (where the tree has it) the turns' lines.
+for agent in sorted({w[1] for w in json.loads(Path(work_path).read_text(encoding="utf-8"))}):
+    index.warm(conn, agent, embedder.dim)
+    start = 0 if hasattr(pack, "warm") else None
+    while start is not None:
+        start = pack.warm(conn, agent, start)
 out = {}
 for attempt in ("first", "again"):
     for label, agent, text, ts in json.loads(Path(work_path).read_text(encoding="utf-8")):
@@ -128,7 +138,7 @@ def _stages(runs: list[_Run], work: list[tuple[str, str, str, int]], tmp: Path) 
     work_path.write_text(json.dumps(work, ensure_ascii=False), encoding="utf-8")
     started = []
     for run in runs:
-        env = dict(os.environ)
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1")  # as the daemon sets it (xaid/__main__.py)
         if run.tree is not None:
             env["PYTHONPATH"] = f"{run.tree}{os.pathsep}{run.tree / 'client'}"
             env["PYTHONSAFEPATH"] = (

@@ -10,7 +10,8 @@ memory.search's shape (1,000 tokens, k 200) over all of them twice (the second p
 timing each call and each stage inside it by the thread's CPU time (``time.thread_time``; on a
 machine shared by several people the wall time is mostly waiting for a core). The vector ranking is
 kept on the calling thread (the daemon gives it a thread of its own past 4,096 vectors), so its CPU
-time is counted; numpy's BLAS has one thread, as in the daemon.
+time is counted; numpy's BLAS has one thread, as in the daemon. Before the queries, each process
+warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm`` where it has it).
 
 A stage is a function both trees have, wrapped while the process runs; a stage called inside
 another (the neighbour turns' read inside the neighbours) is indented and counted in both; "the
@@ -59,6 +60,13 @@ cfg = load(None, {})
 embedder, profile = load_embedder(cfg.memory)
 conn = connect(Path(db))
 retrieve.OWN_THREAD_FROM = 1 << 62  # the vector ranking on this thread: its CPU time counted
+from xaid.memory import index, pack
+# As the daemon does at start: the vectors, the rows, and (where the tree has it) the turns' lines.
+for agent in sorted({w[0] for w in json.loads(Path(work_path).read_text(encoding="utf-8"))}):
+    index.warm(conn, agent, embedder.dim)
+    start = 0 if hasattr(pack, "warm") else None
+    while start is not None:
+        start = pack.warm(conn, agent, start)
 spent = {}
 def timed(f, label):
     def g(*args, **kwargs):

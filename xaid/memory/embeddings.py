@@ -27,7 +27,7 @@ from ..embed.onnx import EmbedWorker
 from ..settings import Settings
 from ..store import Database
 from ..store.errors import StorageFailed
-from . import index
+from . import index, pack
 from .erase import Erasure
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,9 @@ class Embeddings:
 
     async def _warm(self, dim: int) -> None:
         """Each agent's vectors into memory, one agent per database call so requests interleave:
-        ~0.4 s at 100k memories, which would otherwise land on that agent's first turn."""
+        ~0.4 s at 100k memories, which would otherwise land on that agent's first turn; then the
+        lines of each agent's newest turns as a search shows them (``pack.warm``, a chunk per call:
+        ~0.2 s for two years of daily conversation), which would otherwise land on its first searches."""
         try:
             agent_ids = await self.db.run(
                 lambda conn: [
@@ -92,6 +94,10 @@ class Embeddings:
             )
             for agent_id in agent_ids:
                 await self.db.run(index.warm, agent_id, dim)
+            for agent_id in agent_ids:  # then the lines of their turns, a chunk per call
+                start: int | None = 0
+                while start is not None:
+                    start = await self.db.run(pack.warm, agent_id, start)
         except StorageFailed as exc:
             log.error("vectors not preloaded: %s", exc.message)
 

@@ -26,9 +26,12 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import Any
 
+import apsw
+
 from .. import clock
 from ..text import tokens
 from . import index, shown, utterances
+from . import rows as search_rows
 
 # A turn longer than this (~280 characters of English, ~90 Chinese characters) is cut to the
 # sentences around the query's words: the length the cut applied at before tokens were counted.
@@ -167,6 +170,7 @@ def fill(
     covered: set[str] = set()
     used = 0
     zone = clock.zone()
+    floors: dict[tuple[str, str | None], int] = {}
     for item, a, score in ranked:
         if item.kind != "episode" and a.refs and covered.issuperset(a.refs):
             continue  # a fact and the turn it came from say one thing: spend the budget once
@@ -199,9 +203,15 @@ def fill(
                 and item.source_id not in preceded
             ):
                 continue  # k entries chosen: only a turn that joins one of them may still come in
+            after = ending.get(a.prev_id) if a.prev_id is not None else None
+            before = preceded.get(item.source_id)
+            if (
+                after is None
+                and before is None
+                and budget - used < _least_line(a.role, a.speaker, floors) + line_tokens
+            ):
+                continue  # a snippet of its own, and even its date and speaker would not fit
             turn, alone = _turn(item, a, score, query_terms, memo, zone)
-            after = ending.get(turn.prev_id) if turn.prev_id is not None else None
-            before = preceded.get(turn.uid)
             if after is not None and (before is None or place[id(after)] < place[id(before)]):
                 snippet, side = after, "after"
             elif before is not None:
@@ -240,6 +250,51 @@ def fill(
         if item.kind != "episode":
             covered.update(a.refs)
     return [c.hit(now_ms) if isinstance(c, _Snippet) else c for c in chosen], used
+
+
+# The shortest dates a line can carry (a one-digit day, the shortest month, a four-digit year), in
+# both of ``utterances.day_words``' forms.
+_SHORTEST_DAYS = ("1 May 1970", "1970年1月1日")
+
+
+def _least_line(role: str, speaker: str | None, floors: dict[tuple[str, str | None], int]) -> int:
+    """A lower bound of what a turn of this speaker costs as a snippet of its own, without working
+    out its line: ``[date] who: words`` costs at least ``[shortest date] who: `` (the count only
+    grows as text is appended after a space, and every date has at least the shortest date's digits,
+    brackets and month word). Once the budget left is below it, a fresh turn is skipped unread:
+    after a 1,000-token budget fills, most of a search's ~150 candidates used to be worked out (cut,
+    times resolved, counted) only to be turned away. ``floors`` remembers it per speaker."""
+    key = (role, speaker)
+    found = floors.get(key)
+    if found is None:
+        who = utterances.who(role, speaker)
+        found = floors[key] = min(tokens.count(f"[{day}] {who}: ") for day in _SHORTEST_DAYS)
+    return found
+
+
+WARM_CHUNK = 500  # turns whose lines one call of ``warm`` works out: ~10-25 ms of the db thread
+
+
+def warm(conn: apsw.Connection, agent_id: str, start: int = 0) -> int | None:
+    """Work out the lines of the agent's remembered turns (xaid.memory.rows: its newest, read at
+    start-up) into its memo, ``WARM_CHUNK`` of them from ``start`` on, newest first; the next
+    ``start``, or None when all are done. Run at start-up, one chunk per database call so requests
+    interleave: the first search after a start used to make the line of every candidate turn it
+    tried (~150 at 1,000 tokens, 60-90 µs each for a Chinese turn under load), which was the
+    slowest searches of a run. A line depends on the turn alone (its words, time, speaker and the
+    user's zone), so these are the lines any search would make; the memo's own rules (its key
+    check, the forget epoch, ``MAX_ENTRIES``) apply to them as to any."""
+    held = search_rows.of(conn, agent_id)
+    ids = sorted(held.items, reverse=True)
+    memo = shown.memo(conn, agent_id)
+    zone = clock.zone()
+    for item_id in ids[start : start + WARM_CHUNK]:
+        item, said = held.items[item_id]
+        if said is not None:
+            a = About(said.value, said.status == "current", said.role, said.speaker)
+            _turn(item, a, 0.0, frozenset(), memo, zone)
+    end = start + WARM_CHUNK
+    return end if end < len(ids) else None
 
 
 def _item_line(item: index.Item, memo: shown.Memo | None) -> shown.Line:

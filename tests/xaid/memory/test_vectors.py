@@ -72,6 +72,36 @@ def test_put_remove_and_compaction_keep_answers_right() -> None:
     assert agent.nearest(np.zeros(DIM), 5) == []
 
 
+def _converted_each_time(
+    agent: vectors.AgentVectors, v: np.ndarray, k: int
+) -> list[tuple[int, float]]:
+    """The ranking as it was before the float32 copy: every live row converted afresh."""
+    rows = np.flatnonzero(agent.alive[: agent.n])
+    sims = agent.q.take(rows, axis=0).astype(np.float32) @ v
+    sims /= np.where(agent.norms[rows] > 0, agent.norms[rows], np.inf) * float(np.linalg.norm(v))
+    best = np.argsort(-sims, kind="stable")[:k]
+    return [(int(agent.ids[rows[b]]), float(sims[b])) for b in best]
+
+
+def test_float_copy_ranks_bitwise_as_a_fresh_conversion_and_follows_changes() -> None:
+    """A small agent ranks on its float32 copy of the rows; every cosine is the one a fresh
+    conversion gives (not merely close), and a put, a replacement or a removal is seen at once."""
+    data = _clustered(900, seed=5)
+    agent = vectors.AgentVectors(DIM, 0)
+    for i, v in enumerate(data[:800]):
+        agent.put(i, vectors.quantize(v))
+    for probe in (data[3], data[850], -data[10]):
+        assert agent.nearest(probe, 40) == _converted_each_time(agent, probe, 40)
+    assert agent._float_rows() is not None  # the copy was used
+    agent.put(800, vectors.quantize(data[850]))  # a new vector: found by the next ranking
+    assert agent.nearest(data[850], 1)[0][0] == 800
+    agent.put(800, vectors.quantize(data[3]))  # replaced in place
+    assert {i for i, _ in agent.nearest(data[3], 2)} == {3, 800}
+    agent.remove(3)  # a removed vector is never ranked (the copy is set aside while rows are dead)
+    assert 3 not in {i for i, _ in agent.nearest(data[3], 800)}
+    assert agent.nearest(data[7], 40) == _converted_each_time(agent, data[7], 40)
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> Database:
     db = Database(tmp_path / "v.db")
