@@ -31,8 +31,8 @@ The strict judge, one verdict per rule and reply:
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
 is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
-/tmp/xaid-perf-morning-<set>.json; for the later held-out sets (``PRIVATE``) only there: the section
-and the progress lines keep the counts, not which scene failed or what it said.
+/tmp/xaid-perf-morning-<set>.json (or XAID_PERF_MORNING_RAW); for the later held-out sets (``PRIVATE``)
+only there: the section and the progress lines keep the counts, not which scene failed or what it said.
 """
 
 from __future__ import annotations
@@ -483,7 +483,8 @@ def run(quick: bool) -> Section:
                 f"morning: {model}, seed {seed}, {len(scenes)} scenes × {runs} × memory on/off"
             )
             judged += run_model(model, seed, runs, scenes, data["names"], base, chosen in PRIVATE)
-    Path(f"/tmp/xaid-perf-morning-{chosen}.json").write_text(
+    raw = os.environ.get("XAID_PERF_MORNING_RAW") or f"/tmp/xaid-perf-morning-{chosen}.json"
+    Path(raw).write_text(
         json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
     )
     return section(judged, chosen, seeds, runs)
