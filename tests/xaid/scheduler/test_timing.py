@@ -130,7 +130,9 @@ def test_news_that_names_no_matter_answers_the_question_asked_not_every_due_matt
     client.agent_create("mia")
     client.call("scheduler.config", agent_id="mia", min_gap_hours=0)
     session(client, "mia", plans, SUNDAY_NIGHT)
-    armed = {i["item_id"] for i in client.call("scheduler.list", agent_id="mia")["items"]}
+    items = client.call("scheduler.list", agent_id="mia")["items"]
+    # the plans asked about after Wednesday (their twins asked before it have expired by Thursday)
+    armed = {i["item_id"] for i in items if i["scene"] != "ahead"}
     assert len(armed) >= 2, armed
     thursday = SUNDAY_NIGHT + 3 * DAY + 12 * HOUR
     sid = client.session_open("mia", ts=thursday)["session_id"]
