@@ -151,6 +151,8 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
     if _LISTENER.search(body) or _ASKS.search(body) or _ATTRIBUTED.search(before + body):
         return False
     pairs, zh = _pairs(body)
+    if not whole and not zh and re.search(r"\w$", body):
+        pairs = pairs[:-1]  # its last word may still be growing ("sle" of "sleep")
     if not pairs:
         return False
     if whole and (
