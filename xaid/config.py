@@ -258,8 +258,9 @@ class LLMConfig:
     voice_check: str = doc(
         "auto",
         "Check every reply sentence by sentence for the companion's voice (never speaks as the user, "
-        "names from memory whole; xaid/conversation/voice.py): on, off, or auto (on for a real model, "
-        "off for the scripted provider, whose echo repeats the user by design).",
+        "never hands the user's own words back, names from memory whole; xaid/conversation/voice.py): "
+        "on, off, or auto (on for a real model, off for the scripted provider, whose echo repeats the "
+        "user by design).",
     )
     extra_buffers: str = doc(
         "auto",

@@ -6,6 +6,8 @@ XAID_PERF_MORNING_SCENES=dev, morning_dev.json, the set prompts are tuned on; wi
 XAID_PERF_MORNING_SCENES=heldout2, morning_heldout2.json, a second held-out set by another author,
 in a section of its own, ``morning2``; heldout3, morning_heldout3.json, a third author, ``morning3``;
 heldout4, morning_heldout4.json, a fourth author, ``morning4``;
+dev2, morning_dev2.json, a second dev set whose scenes carry a ``half`` (train: tuned on; test: not),
+reported per half, ``morning_dev2``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -30,8 +32,8 @@ The strict judge, one verdict per rule and reply:
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
 is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
-/tmp/xaid-perf-morning-<set>.json; for the later held-out sets (``PRIVATE``) only there: the section
-and the progress lines keep the counts, not which scene failed or what it said.
+/tmp/xaid-perf-morning-<set>.json (or XAID_PERF_MORNING_RAW); for the later held-out sets (``PRIVATE``)
+only there: the section and the progress lines keep the counts, not which scene failed or what it said.
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ SCENE_SETS = {
     "heldout3": SCENARIOS / "morning_heldout3.json",  # a third held-out set, a third author
     "heldout4": SCENARIOS / "morning_heldout4.json",  # a fourth held-out set, a fourth author
     "dev": SCENARIOS / "morning_dev.json",
+    "dev2": SCENARIOS
+    / "morning_dev2.json",  # second dev set: dated matters ahead, feelings only, ...
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -87,8 +91,14 @@ SET_TITLES = {
     "heldout3": " (third held-out scenes)",
     "heldout4": " (fourth held-out scenes)",
     "dev": " (dev scenes)",
+    "dev2": " (second dev scenes)",
 }
-SET_AREAS = {"heldout2": "morning2", "heldout3": "morning3", "heldout4": "morning4"}
+SET_AREAS = {
+    "heldout2": "morning2",
+    "heldout3": "morning3",
+    "heldout4": "morning4",
+    "dev2": "morning_dev2",
+}
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
 PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4"})
@@ -128,6 +138,7 @@ class Judged:
     lead: str = ""
     first_text_ms: float = 0.0  # the first text the client read (the lead, when there is one)
     own_token_ms: float = 0.0  # the first text the model wrote itself
+    half: str = ""  # the scene's half in a dev set that keeps one ("train", "test")
 
 
 # --- the judge ------------------------------------------------------------------------------------
@@ -311,6 +322,7 @@ def run_model(
                         lead,
                         seen[0][1] * 1000 if seen else wall * 1000,
                         own * 1000,
+                        str(scene.get("half", "")),
                     )
                     out.append(j)
                     failed = [k for k, ok in j.checks.items() if not ok]
@@ -421,6 +433,11 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             f"of the scenes that may raise their matter, begun with the daemon's lead in "
             f"{sum(bool(j.lead) for j in mine)}"
         )
+        for half in sorted({j.half for j in mine if j.half}):
+            notes.append(
+                f"{model}, {half} half: "
+                + _half_note([j for j in judged if j.model == model and j.half == half])
+            )
     for j in judged:
         if chosen not in PRIVATE and j.memory and not all(j.checks.values()):
             failed = ", ".join(k for k, ok in j.checks.items() if not ok)
@@ -429,6 +446,23 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             )
     title = "Morning: the first reply of a session names the matter" + SET_TITLES[chosen]
     return Section(title, rows, notes, area=SET_AREAS.get(chosen, ""))
+
+
+def _half_note(judged: list[Judged]) -> str:
+    """Pick-up per language (memory on, memory off), suggestions and role breaks of one half."""
+    parts = []
+    for lang in ("en", "zh"):
+        on = [j for j in judged if j.lang == lang and j.memory]
+        raise_on = [j for j in on if j.may_raise]
+        raise_off = [j for j in judged if j.lang == lang and not j.memory and j.may_raise]
+        parts.append(
+            f"{lang} pick-up {_share(raise_on, 'picks_up')[0]}/{len(raise_on)} "
+            f"(off {_share(raise_off, 'picks_up')[0]}/{len(raise_off)}), suggestion "
+            f"{sum(j.suggestion for j in raise_on)}/{len(raise_on)}, role breaks "
+            f"{sum(not j.checks['role'] for j in on)}, held back raised "
+            f"{sum(not j.checks['holds_back'] for j in on if not j.may_raise)}"
+        )
+    return "; ".join(parts)
 
 
 def from_raw(path: Path) -> list[Judged]:
@@ -457,7 +491,8 @@ def run(quick: bool) -> Section:
                 f"morning: {model}, seed {seed}, {len(scenes)} scenes × {runs} × memory on/off"
             )
             judged += run_model(model, seed, runs, scenes, data["names"], base, chosen in PRIVATE)
-    Path(f"/tmp/xaid-perf-morning-{chosen}.json").write_text(
+    raw = os.environ.get("XAID_PERF_MORNING_RAW") or f"/tmp/xaid-perf-morning-{chosen}.json"
+    Path(raw).write_text(
         json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
     )
     return section(judged, chosen, seeds, runs)

@@ -36,6 +36,10 @@ GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them compa
 _VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
 _WORN_OUT = re.compile(r"worn out|疲惫")  # arm.py's emotion topic for a tired close
 _EVENT_SCENES = frozenset({"plan", "worry"})
+# A dated matter still ahead (arm.py's "ahead"): "How are you feeling about the" is followed by the
+# event and its day ("interview on Thursday?"); in Chinese "面试的事，" by "准备得怎么样了？". "How did the"
+# would ask how something not yet happened went.
+_AHEAD_SCENES = frozenset({"ahead"})
 # An undated matter read by meaning (arm.py's "matter": a sick child, a landlord, a decision) is led
 # like a feeling, "Last time you said": the model goes on with the user's own words, where "How
 # did the" would ask how an ordeal still under way "went".
@@ -43,28 +47,34 @@ _FEELING_SCENES = frozenset({"emotion", "matter"})
 
 # The user's opener, lower-cased and without punctuation, to the greeting echoed back.
 _ECHO_ZH = (
-    (re.compile(r"^(?:早|早安|早呀|早啊)$"), "早。"),
-    (re.compile(r"^早上好(?:呀|啊)?$"), "早上好！"),
+    (re.compile(r"^(?:早|早安)+(?:呀|啊|哇|鸭)?$"), "早。"),
+    (re.compile(r"^早上好(?:呀|啊|哇)?$"), "早上好！"),
     (
         re.compile(
             r"^(?:嗨|嘿|哈喽|你好|hi|hello|hey)?[，,\s]*我回来(?:了|啦|喽|咯)+(?:啦|呀|啊)?$"
         ),
         "{g}欢迎回来！",
     ),
-    (re.compile(r"^(?:嗨|嘿|哈喽|哈啰|hi|hello|hey)$"), "嗨，"),
-    (re.compile(r"^(?:你好|您好)$"), "你好呀，"),
-    (re.compile(r"^在吗$"), "在呢。"),
+    (re.compile(r"^(?:嗨|嘿|哈喽|哈啰|hi|hello|hey)+(?:呀|啊)?$"), "嗨，"),
+    (re.compile(r"^(?:你好|您好)(?:呀|啊)?$"), "你好呀，"),
+    (re.compile(r"^(?:在吗|在不在|在么)$"), "在呢。"),
 )
+# A greeting said as people type it: letters drawn out ("heyy", "morninggg", "hiii"), a dropped g
+# ("mornin'"), a greeting twice ("hi hi"); nothing else in the message.
+_HI_EN = r"(?:h+i+|he+y+|hel+o+|hiya|howdy|yo+)"
+_MORNING_EN = r"(?:(?:good\s*)?mo+r+n+i+n+(?:g+|')?|gm)"
 _ECHO_EN = (
-    (re.compile(r"^(?:good )?morning$"), "Morning!"),
+    (re.compile(rf"^{_MORNING_EN}(?:[\s,]+{_MORNING_EN}|[\s,]+all)?$"), "Morning!"),
     (
-        re.compile(r"^(?:(hi|hey|hello)[\s,]*)?(?:i'm|i am) (?:back|home)(?: again)?$"),
+        re.compile(rf"^(?:({_HI_EN})[\s,]*)?(?:i'm|i am|im) (?:back|home)(?: again)?$"),
         "{G}elcome back!",
     ),
-    (re.compile(r"^(?:hi|hey|hello|hiya)(?: there)?$"), "Hey!"),
+    (re.compile(rf"^{_HI_EN}(?:[\s,]+{_HI_EN})*(?: there)?$"), "Hey!"),
 )
 _LEADS = {
     ("en", "event"): "{echo} How did the",
+    ("en", "ahead"): "{echo} How are you feeling about the",
+    ("zh", "ahead"): "{echo}{event}的事，",
     ("en", "feeling"): "{echo} Last time you said",
     ("en", "gentle"): "{echo} I've been thinking of you since you told me",
     ("zh", "event"): "{echo}上次说的{event}",
@@ -87,8 +97,13 @@ def greeting_echo(said: str, lang: Lang) -> str | None:
     for pattern, echo in _ECHO_EN:
         if m := pattern.match(bare):
             word = m.group(1) if m.groups() else None
-            return echo.format(G=f"{word.capitalize()}, w" if word else "W")
+            return echo.format(G=f"{_plain(word).capitalize()}, w" if word else "W")
     return None
+
+
+def _plain(word: str) -> str:
+    """A drawn-out greeting as it is written plainly: "heyy" → "hey", "hiii" → "hi"."""
+    return re.sub(r"(.)\1+", r"\1", word) if word not in ("hello",) else word
 
 
 def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None) -> str:
@@ -102,11 +117,13 @@ def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None)
         kind = "gentle"
     elif item.scene in _EVENT_SCENES:
         kind = "event"
+    elif item.scene in _AHEAD_SCENES:
+        kind = "ahead"
     elif item.scene in _FEELING_SCENES:
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
-    if lang == "zh" and kind == "event":
+    if lang == "zh" and kind in ("event", "ahead"):
         event = event_word(item.topic)
         if event is None:
             kind = "feeling"  # no event word to name: the model says what they said

@@ -603,6 +603,9 @@ class Turns:
                 voice.names_in([context.memories or "", *(t for _, t in context.shown)]),
                 llm.voice_check == "on"
                 or (llm.voice_check == "auto" and self.queue.provider.name != "scripted"),
+                voice.quoted(
+                    heard.verdict.item.topic if heard.verdict and heard.verdict.item else None
+                ),
             )
             completion = await self._generate(
                 agent, sid, request, emit, progress, start, turn, checked
@@ -711,6 +714,7 @@ class Turns:
             if completion.tool_calls or gate.broken is None:
                 break
             self.counters["voice_dropped"] += 1
+            self.counters["voice_parrot"] += gate.broken == "parrot"
             if tries == 0 and (continues or not gate.kept):
                 self.counters["voice_retries"] += 1
                 attempt = dataclasses.replace(

@@ -14,6 +14,14 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   none of them addressing the listener or asking (a friend says "累坏了吧？", "感觉你很累"). The
   first characters of each sentence are held until it ends or is long enough to tell, since such a
   sentence has no "我" to hold it by;
+- parrot: it does not hand the user their own words back as its own: a sentence of some length
+  (6 Han characters, 5 words) most of whose character or word pairs (``PARROT_SHARE``) are copied
+  from the user's newest message or from the words of theirs the check-in quotes. The 1.5B answered
+  `make demo`'s "只想睡觉，明天还得跟老板讲清楚修复计划。" with that very sentence, and, led with
+  "早。上次你说", wrote "…我理解你的疲惫。今天加班到十点半，脑子已经转不动了。" (perf/eval/morning.py's
+  dev scenes): the user's line said as the companion's own. A sentence that says whose words they
+  are ("你说…", "you said…", also when the daemon's lead began it), speaks to the listener or asks
+  ("加班到十点半了吧？") is a friend's echo and passes;
 - names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
   missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
@@ -31,6 +39,7 @@ from the model speaking as the user, and prefers to drop the sentence.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -76,6 +85,16 @@ _STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  #
 # A feeling without a subject is the speaker's: "感觉好累。" (the 1.5B's evening reply, after "终于回家
 # 了，"), unless it is about the listener or asks ("感觉你很累", "感觉好点了吗？").
 _FELT_ZH = re.compile(r"^(?:感觉|觉得)[^你您？?吗吧呢]*$")
+# A parrot (see the module docstring): the share of a sentence's character pairs (Chinese) or word
+# pairs (English) found in the user's own words, from which it is their words handed back.
+PARROT_SHARE = 0.7
+PARROT_MIN_HAN = 6
+PARROT_MIN_WORDS = 5
+_ATTRIBUTED = re.compile(
+    r"你(?:刚才|之前|上次|昨天)?(?:说|提到|讲|告诉)|上次|you(?: just)? (?:said|mentioned|told|wrote)|"
+    r"last time|yesterday you",
+    re.I,
+)
 HEAD = 8  # characters of a sentence's start held until its end or until this many have come
 HEAD_LATIN = 16
 
@@ -113,6 +132,47 @@ def echoes_user(sentence: str, said: str) -> int | None:
     return None
 
 
+def _pairs(text: str) -> tuple[list[str], bool]:
+    """The sentence's Han character pairs, or (no Han) its word pairs; and whether it is Chinese."""
+    han = cjk.HAN.findall(text)
+    if len(han) >= 2:
+        return [a + b for a, b in itertools.pairwise(han)], True
+    words = re.findall(r"[a-z0-9']+", text.lower().replace("’", "'"))
+    return [f"{a} {b}" for a, b in itertools.pairwise(words)], False
+
+
+def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool = True) -> bool:
+    """``sentence`` hands back the user's own words (``heard``: their newest message, the words of
+    theirs the check-in quotes) as the speaker's: long enough, and at least ``PARROT_SHARE`` of its
+    pairs copied from one of them. ``before``: the words of the same sentence already sent (the
+    daemon's lead, "上次你说"), which may say whose words these are. Not ``whole``: the start of a
+    sentence still streaming, which could still become one (any length)."""
+    body = sentence.strip()
+    if _LISTENER.search(body) or _ASKS.search(body) or _ATTRIBUTED.search(before + body):
+        return False
+    pairs, zh = _pairs(body)
+    if not whole and not zh and re.search(r"\w$", body):
+        pairs = pairs[:-1]  # its last word may still be growing ("sle" of "sleep")
+    if not pairs:
+        return False
+    if whole and (
+        (zh and len(cjk.HAN.findall(body)) < PARROT_MIN_HAN)
+        or (not zh and len(pairs) + 1 < PARROT_MIN_WORDS)
+    ):
+        return False
+    for text in heard:
+        theirs = set(_pairs(text)[0])
+        if theirs and sum(p in theirs for p in pairs) >= PARROT_SHARE * len(pairs):
+            return True
+    return False
+
+
+def quoted(topic: str | None) -> tuple[str, ...]:
+    """The user's words a check-in's topic quotes (scheduler/arm.py puts them last, in quotes)."""
+    m = re.search(r'"(.+)"\s*$', topic or "", re.S)
+    return (m.group(1).rstrip("…"),) if m else ()
+
+
 def _without_times(text: str) -> str:
     """The user's words without their times: "明天" shares nothing with "我明白"."""
     for ref in sorted(timeparse.find_times(text, 0), key=lambda r: -r.start):
@@ -129,12 +189,16 @@ class Voice:
     on: bool = (
         True  # llm.voice_check: off for the scripted provider, whose echo is the user's words
     )
+    quoted: tuple[str, ...] = ()  # the user's earlier words the check-in quotes (``quoted``)
 
-    def breaks(self, sentence: str, whole: bool = False) -> str | None:
-        """Which rule ``sentence`` breaks ("role" or "name"), or None; ``whole``: the sentence from
-        its start, where a state said without "我" is read too (echoes_user)."""
+    def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
+        """Which rule ``sentence`` breaks ("role", "parrot" or "name"), or None; ``whole``: the
+        sentence from its start, where a state said without "我" is read too (echoes_user);
+        ``before``: what of the same sentence was sent before it (the lead's words)."""
         if not self.on:
             return None
+        if whole and parrots(sentence, (self.said, *self.quoted), before):
+            return "parrot"
         if whole and echoes_user(sentence, self.said) is not None:
             return "role"
         if speaks_as_user(sentence, self.said):
@@ -206,6 +270,7 @@ class VoiceGate:
         self.broken: str | None = None  # the rule a dropped sentence broke
         self.dropped = ""  # the words that broke it
         self.own_sentences = 0  # sentences of the model's own words sent whole
+        self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
         starts = ["我", "I", "感觉", "觉得"] + [
             n[:3] if n.isascii() else n[:1] for n in voice.names
         ]
@@ -271,6 +336,12 @@ class VoiceGate:
         could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
         if self._starts and not self._begun and _short_head(text):
             return 0
+        if (
+            self.voice.on
+            and not self._begun
+            and parrots(text, (self.voice.said, *self.voice.quoted), self._before, whole=False)
+        ):
+            return 0  # so far the user's own words: held until the sentence ends or turns away
         risk = self._risk(text)
         if risk is not None:
             return risk
@@ -288,7 +359,13 @@ class VoiceGate:
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
-        if risk is not None and (rule := self.voice.breaks(sentence[risk:], echoed)) is not None:
+        before, self._before = self._before, ""
+        if not self._begun and self.voice.breaks(sentence, True, before) == "parrot":
+            risk, echoed = 0, True
+        if (
+            risk is not None
+            and (rule := self.voice.breaks(sentence[risk:], echoed, before)) is not None
+        ):
             self.broken, self.dropped = rule, sentence[risk:]
             sentence = sentence[:risk]
         self.kept += sentence
@@ -299,6 +376,12 @@ class VoiceGate:
         self.kept += text
         self._begun = self._begun or bool(text.strip())
         return text
+
+
+def _open_tail(lead: str) -> str:
+    """The lead's last sentence when it does not end: the model's first words continue it."""
+    ends = list(_END.finditer(lead))
+    return lead[ends[-1].end() :] if ends else lead
 
 
 def _short_head(text: str) -> bool:

@@ -7,8 +7,16 @@ by the learned reader where the rules' lists say nothing:
   from the day after the resolved date (after the whole range for "next week") for a week.
   Errands ("oil change", "买菜") are not matters;
 - worry: the same, when the session also carries fear or nerves about it; a fortnight's window;
+- ahead: a plan or worry whose date is still ahead the next morning is also asked about *before*
+  it, as a friend does ("good luck for Thursday, how's the prep?", "周四面试准备得怎么样？"): from the
+  next morning until the end of the event's first day. It is the same matter as its plan (one of
+  the session's MAX_PER_EPISODE), armed beside it: on the dev scenes the interview on Thursday said
+  on Monday had nothing due on Tuesday and Wednesday, and a person opening a session then met a
+  companion that knew nothing of it (perf/scenarios/morning_dev2.json);
 - emotion: the session closed on a strong low (exhausted, sad, angry) that was not a joke; ask
-  from six hours later (typically the next morning) for three days;
+  from six hours later (typically the next morning) for three days. A feeling only ("totally wiped,
+  brain is mush") counts when the closing mood, read by meaning, is strong though no line is to the
+  rules: the session's user lines together are then its words;
 - loss: the session told of a death, a break-up or a grave diagnosis (mood.loss: the rules and,
   from consolidation, meaning). A loss is never a matter to ask about: no "how did it go" is
   armed on it (not on the funeral next Friday either), and instead of the emotion item a gentle
@@ -48,6 +56,9 @@ MATTER_DAYS = 4  # an undated matter is asked about from the next morning for th
 # The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
 # fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
 MATTER_TENSION = 0.5
+# A closing mood this tired or this low arms the feeling item though no single line read strong to
+# the rules: a feeling said in words no lexicon holds, read by meaning at consolidation.
+STRONG_CLOSE = 0.5
 EVENTS_EN = frozenset(
     (
         "exam exams test tests quiz interview interviews appointment surgery operation meeting presentation trip "
@@ -177,6 +188,7 @@ class Arm:
     not_before: int
     not_after: int
     priority: float
+    before: Arm | None = None  # a plan's twin asked about before its date (scene "ahead")
 
 
 # Words that say how or when, not what: they come up in any conversation and prove nothing.
@@ -263,6 +275,7 @@ def _event(text: str) -> bool:
 _TOPIC = {
     "en": {
         "plan": 'how it went: "{said}"',
+        "ahead": 'how they feel about it and how the preparation goes; it is still ahead: "{said}"',
         "matter": 'how it is going: "{said}"',
         "emotion": 'how they are doing now; last time they sounded {feeling}: "{said}"',
         "worn": "worn out",
@@ -271,6 +284,7 @@ _TOPIC = {
     },
     "zh": {
         "plan": '后来怎么样了："{said}"',
+        "ahead": '还没到，准备得怎么样、心里怎么样："{said}"',
         "matter": '现在怎么样了："{said}"',
         "emotion": '现在怎么样；上次听起来{feeling}："{said}"',
         "worn": "很疲惫",
@@ -296,16 +310,41 @@ def _ahead(u: Utterance) -> timeparse.TimeRef | None:
     return ahead if ahead is not None and ahead.date_from > today else None
 
 
+def called_off(text: str) -> bool:
+    """The text calls something off ("cancelled", 取消, 不去了)."""
+    return _has(text, CANCELLED)
+
+
 def _called_off(text: str, words: Sequence[str], later: Sequence[Utterance]) -> bool:
     called_off = (v.message.text for v in later if _has(v.message.text, CANCELLED))
     return any(came_up(t, words) or _events(t) & _events(text) for t in called_off)
 
 
+def _next_morning(ended_ms: int) -> int:
+    """The start of the next local day, and at least six hours on: the morning after a session."""
+    next_day = clock.local(ended_ms).date() + dt.timedelta(days=1)
+    return max(ended_ms + 6 * HOUR_MS, _day_start(next_day))
+
+
+def _before(
+    text: str, words: tuple[str, ...], day: dt.date, ended_ms: int, priority: float
+) -> Arm | None:
+    """The matter asked about before its ``day`` (scene "ahead"): from the morning after the
+    session (``ended_ms``) to the end of that day, when that morning is not past it. Its priority
+    is the plan's: the two windows never overlap."""
+    start, until = _next_morning(ended_ms), _day_start(day) + DAY_MS
+    if start >= until:
+        return None
+    topic = _TOPIC[language([text])]["ahead"].format(said=_short(text))
+    return Arm(topic, words, "ahead", start, until, priority)
+
+
 def _plan(
-    u: Utterance, later: Sequence[Utterance], worried: bool, learned: bool = False
+    u: Utterance, later: Sequence[Utterance], worried: bool, ended_ms: int, learned: bool = False
 ) -> Arm | None:
     """A dated matter: an event word of the lists with a date ahead, or (``learned``) any utterance
-    the reader took for a matter, with a date ahead."""
+    the reader took for a matter, with a date ahead; with its twin before the date (``before``)
+    when the morning after the session (``ended_ms``) comes before it."""
     text = u.message.text
     ahead = _ahead(u)
     if ahead is None:
@@ -321,7 +360,9 @@ def _plan(
     window = (14 if worried else 7) * DAY_MS
     priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
     topic = _TOPIC[language([text])]["plan"].format(said=_short(text))
-    return Arm(topic, words, scene, not_before, not_before + window, round(priority, 3))
+    priority = round(priority, 3)
+    before = _before(text, words, ahead.date_from, ended_ms, priority)
+    return Arm(topic, words, scene, not_before, not_before + window, priority, before)
 
 
 def _matter(
@@ -331,7 +372,7 @@ def _matter(
     undated matter (an ordeal, results awaited, a decision) asked about from the next morning
     (not the same evening) for ``MATTER_DAYS``."""
     if _ahead(u) is not None:
-        return _plan(u, later, worried, learned=True)
+        return _plan(u, later, worried, d.ended_ms, learned=True)
     text = u.message.text
     words = keywords(text)
     if _has(text, TRIVIAL) or _called_off(text, words, later):
@@ -352,15 +393,25 @@ def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     if valence > -0.3 and fatigue < 0.5:
         return None
     peak = max(d.utterances, key=lambda u: u.intensity, default=None)
-    if peak is None or peak.intensity < 0.5 or _has(peak.message.text, JOKING):
+    if peak is None or _has(peak.message.text, JOKING):
         return None
-    lang = language([peak.message.text])
+    said = peak.message.text
+    if peak.intensity < 0.5:
+        # No line the rules read as strong ("totally wiped", "my brain is mush", 心里一点底都没有),
+        # but the closing mood, read by meaning at consolidation, is: the feeling is in the whole
+        # session, so its user lines together are its words.
+        if not (fatigue >= STRONG_CLOSE or valence <= -STRONG_CLOSE):
+            return None
+        if any(_has(u.message.text, JOKING) for u in d.utterances):
+            return None
+        said = " ".join(u.message.text for u in d.utterances)
+    lang = language([said])
     feeling = _TOPIC[lang]["worn" if fatigue >= 0.5 else "low"]
-    topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(peak.message.text))
+    topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(said))
     strength = max(fatigue, -valence)
     return Arm(
         topic,
-        keywords(peak.message.text),
+        keywords(said),
         "emotion",
         d.ended_ms + 6 * HOUR_MS,
         d.ended_ms + 3 * DAY_MS,
@@ -402,7 +453,7 @@ def matters(
     found = [
         a
         for i, u in enumerate(d.utterances)
-        if u not in lost and (a := _plan(u, d.utterances[i + 1 :], worried)) is not None
+        if u not in lost and (a := _plan(u, d.utterances[i + 1 :], worried, d.ended_ms)) is not None
     ]
     learned = None
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
@@ -424,4 +475,5 @@ def matters(
     ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling
         found.append(e)
     found.sort(key=lambda a: -a.priority)
-    return found[:MAX_PER_EPISODE]
+    kept = found[:MAX_PER_EPISODE]
+    return kept + [a.before for a in kept if a.before is not None]

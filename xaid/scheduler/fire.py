@@ -30,6 +30,7 @@ _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at t
 _KIND = {
     "plan": "event",
     "worry": "event",
+    "ahead": "ahead",
     "matter": "ongoing",
     "emotion": "feeling",
     "loss": "loss",
@@ -82,12 +83,14 @@ class Verdict:
                 return f"先打招呼，再关心地问一句关于{words}的事。只问这一个问题。"
             about = {
                 "event": "问问后来怎么样了",
+                "ahead": "这件事还没到，问问准备得怎么样、心里怎么样",
                 "ongoing": "问问现在怎么样了",
                 "feeling": "关心地问问对方现在怎么样了",
             }[kind]
             return f"先打招呼，再提起对方之前说的这件事，{about}：“{words}”。只问这一个问题。"
         about = {
             "event": "how it went",
+            "ahead": "how they feel about it and how the preparation is going (it has not happened yet)",
             "ongoing": "how it is going now",
             "feeling": "how they are feeling now",
         }.get(kind, words)
@@ -140,6 +143,17 @@ def held_back(
     if carried > RECOVERED_VALENCE and now_ms - sore >= FRESH_GRIEF_MS:
         return []
     return [i for i in live if i.created_ms < sore]
+
+
+def _follows_up(last: RecallItem, item: RecallItem) -> bool:
+    """``item`` asks how it went about the matter ``last`` asked about before its day ("good luck
+    tonight", then "how did it go?"): the gap between suggestions does not hold it back."""
+    return (
+        last.scene == "ahead"
+        and item.scene in ("plan", "worry")
+        and item.source_episode == last.source_episode
+        and set(item.keywords) == set(last.keywords)
+    )
 
 
 def _begun(item: RecallItem, now_ms: int) -> bool:
@@ -233,9 +247,11 @@ def _choose(
             live.append(item)
     if not live:
         return Verdict(None, "nothing is due")
-    last = sql.last_push(conn, agent_id)
-    if last is not None and now_ms - last < s.min_gap_ms:
-        return Verdict(None, "the last suggestion was too recent (min_gap)")
+    last = sql.last_pushed(conn, agent_id)
+    if last is not None and now_ms - (last.pushed_ms or 0) < s.min_gap_ms:
+        live = [i for i in live if _follows_up(last, i)]
+        if not live:
+            return Verdict(None, "the last suggestion was too recent (min_gap)")
     if (said is not None and said <= VERY_LOW_VALENCE) or (
         said is None and carried is not None and carried <= CARRIED_VERY_LOW
     ):
@@ -258,6 +274,16 @@ def _choose(
     return Verdict(best, "all conditions hold")
 
 
+def _still_ahead(item: RecallItem, user_texts: list[str], now_ms: int) -> bool:
+    """A plan whose day has not come: talking about it the day before ("the prep is going ok")
+    does not settle how it went, so it stays to be asked after; called off, it closes."""
+    return (
+        item.scene in ("plan", "worry")
+        and not _begun(item, now_ms)
+        and not any(arm.called_off(t) for t in user_texts)
+    )
+
+
 def after_session(
     conn: apsw.Connection,
     agent_id: str,
@@ -275,7 +301,7 @@ def after_session(
         )
     by_outcome: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
-        if item.source_episode == episode_id:
+        if item.source_episode == episode_id or _still_ahead(item, user_texts, now_ms):
             continue
         if any(arm.came_up(t, item.keywords, happened=False) for t in user_texts):
             sql.close(conn, item.item_id, "resolved", "talked about in a later session")

@@ -189,10 +189,15 @@ def set_feedback(conn: apsw.Connection, item_id: int, feedback: str) -> None:
     conn.execute("UPDATE recall_items SET feedback = ? WHERE item_id = ?", (feedback, item_id))
 
 
-def last_push(conn: apsw.Connection, agent_id: str) -> int | None:
-    return conn.execute(
-        "SELECT max(pushed_ms) FROM recall_items WHERE agent_id = ?", (agent_id,)
-    ).get
+def last_pushed(conn: apsw.Connection, agent_id: str) -> RecallItem | None:
+    """The item suggested most recently, whatever its state now."""
+    for r in conn.execute(
+        f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND pushed_ms IS NOT NULL "
+        "ORDER BY pushed_ms DESC, item_id DESC LIMIT 1",
+        (agent_id,),
+    ):
+        return _item(r)
+    return None
 
 
 def pushed_in(conn: apsw.Connection, session_id: str) -> list[RecallItem]:

@@ -11,6 +11,10 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
   counts), unless their clause has a past-tense cue ("went", "was", 了, 过) and no future cue ("will",
   要, 会, 马上): then the latest Friday, 0–6 days back. "I've got" / "she has got" is having, not a
   past tense ("I've got an exam on Friday" looks ahead). "by/until/coming Friday" always look ahead.
+* A weekday as the start of something still going on looks back, whatever its tense: "since Sunday",
+  "ever since Monday", 从这礼拜天开始 / 自从周日 / 周日以来 / 周日起 are the latest such day, 0–6 days
+  back ("sick since Sunday" said on a Tuesday began two days ago; 这 names the week's day it began in,
+  as people say it). 上周日开始 keeps its explicit week.
 * "this weekend", "over the weekend", 周末 follow the same rule for Saturday–Sunday; next/last weekend,
   下个周末/上个周末 are the weekends of next/last week. Plain "weekend(s)" is not a date.
 * Vague counts: "a couple" = 2, "a few" / 几 = 3, so "in a few days" / 过几天 is one day, today + 3.
@@ -116,6 +120,12 @@ _FUTURE = re.compile(
 )
 
 Span = tuple[date, date, str, tuple[int, int] | None]
+# The start of a span still going on, just before or after a weekday: "since", 从 … 开始/起, 以来.
+_SINCE = re.compile(r"(?:\bsince\s+|自从\s*)$", re.I)
+_SINCE_AFTER = re.compile(r"\s*以来")
+_FROM = re.compile(r"(?:从|自)\s*$")
+_FROM_AFTER = re.compile(r"\s*(?:开始|起(?![来床飞]))")
+_GOING_ON = re.compile(r"一直|就|还|没|了|老是|总是|天天|每天")
 
 
 class _Ctx:
@@ -127,12 +137,30 @@ class _Ctx:
         self.text, self.today, self.hour = text, now.date(), now.hour + now.minute / 60
         self.start = self.end = 0
 
-    def past(self) -> bool:
+    def clause(self) -> str:
+        """The clause around the match, without the match: where its tense cues are."""
         text, start, end = self.text, self.start, self.end
         lo = max(text.rfind(c, 0, start) for c in _BREAKS) + 1
         hi = min((i for c in _BREAKS if (i := text.find(c, end)) >= 0), default=len(text))
-        clause = text[lo:start] + " " + text[end:hi]
+        return text[lo:start] + " " + text[end:hi]
+
+    def past(self) -> bool:
+        clause = self.clause()
         return bool(_PAST.search(clause)) and not _FUTURE.search(clause)
+
+    def since(self) -> bool:
+        """The match is where something still going on began: "since Sunday", 自从周日, 周日以来; or
+        从周日开始/起 with a cue of going on (一直, 就, 还, 没, 了) and no future cue in its clause:
+        从周一开始我要早起 and 从周五起放假 are starts ahead."""
+        before, after = self.text[: self.start], self.text[self.end :]
+        if _SINCE.search(before) or _SINCE_AFTER.match(after):
+            return True
+        return bool(
+            _FROM.search(before)
+            and _FROM_AFTER.match(after)
+            and _GOING_ON.search(clause := self.clause())
+            and not _FUTURE.search(clause)
+        )
 
     @property
     def monday(self) -> date:
@@ -181,8 +209,11 @@ def _weekend(c: _Ctx, k: int | None) -> Span:
 
 
 def _weekday(c: _Ctx, wd: int, mode: str | int, part: str | None) -> Span:
-    """mode: a week shift (-1 last, +1 next), "week" for this week's, "ahead", or "cue" (ahead unless past)."""
-    if isinstance(mode, int):
+    """mode: a week shift (-1 last, +1 next), "week" for this week's, "ahead", or "cue" (ahead unless
+    past); any but an explicit shift looks back when the day is where something going on began."""
+    if not isinstance(mode, int) and c.since():
+        d = c.today - timedelta((c.today.weekday() - wd) % 7)
+    elif isinstance(mode, int):
         d = c.monday + timedelta(7 * mode + wd)
     elif mode == "week":
         d = c.monday + timedelta(wd)

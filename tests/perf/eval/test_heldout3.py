@@ -248,6 +248,7 @@ def test_a_file_that_is_not_json_is_refused(tmp_path: Path) -> None:
         (heldout_files.scenes, "morning_heldout.json"),
         (heldout_files.scenes, "morning_heldout2.json"),
         (heldout_files.scenes, "morning_dev.json"),
+        (heldout_files.scenes, "morning_dev2.json"),
     ],
 )
 def test_every_set_the_areas_play_passes_the_checks(load: Loader, name: str) -> None:

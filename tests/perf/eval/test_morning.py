@@ -34,3 +34,19 @@ def test_the_users_voice_fails_the_role_rule(reply: str, opener: str) -> None:
 )
 def test_a_friends_words_pass(reply: str) -> None:
     assert not speaks_as_user(reply, "早。", ["搬家", "exam"])
+
+
+def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
+    """morning_dev2.json: at least 12 scenes per language that may raise their matter and 2 held
+    back, each half ("train" tuned on, "test" not) holding both kinds in both languages."""
+    from collections import Counter
+
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev2"])["scenes"]
+    kinds = Counter((s["lang"], s["half"], s["may_raise"]) for s in scenes)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "train", True)] + kinds[(lang, "test", True)] >= 12
+        assert kinds[(lang, "train", False)] + kinds[(lang, "test", False)] >= 2
+        for half in ("train", "test"):
+            assert kinds[(lang, half, True)] and kinds[(lang, half, False)]

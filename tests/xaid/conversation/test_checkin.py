@@ -36,6 +36,16 @@ def item(scene: str, topic: str) -> RecallItem:
         ("hi", "en", "Hey!"),
         ("嗨 我回来啦", "zh", "嗨，欢迎回来！"),
         ("哈喽", "zh", "嗨，"),
+        # greetings as people type them: drawn out, a dropped g, 在不在
+        ("Heyy", "en", "Hey!"),
+        ("mornin", "en", "Morning!"),
+        ("morning!!", "en", "Morning!"),
+        ("hiii im back", "en", "Hi, welcome back!"),
+        ("在不在", "zh", "在呢。"),
+        ("早安呀", "zh", "早。"),
+        ("hiking", "en", None),
+        ("Morning! random q, what's a good stretch for a stiff neck?", "en", None),
+        ("早！问一下，落枕了怎么办啊？", "zh", None),
         ("I need to tell you something.", "en", None),
         ("早，我跟你说个事。", "zh", None),
     ],
@@ -55,6 +65,19 @@ def test_an_event_is_asked_about_a_feeling_asked_after_in_the_users_language() -
     assert lead(tired, "早。", "zh", None) == "早。上次你说很累，"
     low = item("emotion", 'how they are doing now; last time they sounded low: "I feel awful."')
     assert lead(low, "Morning.", "en", None) == "Morning! Last time you said"
+
+
+def test_a_matter_still_ahead_is_asked_about_not_how_it_went() -> None:
+    """arm.py's "ahead": the interview is on Thursday, it is Tuesday morning."""
+    en = item(
+        "ahead",
+        'how they feel about it; it is still ahead: "the interview at Brightwell is thursday"',
+    )
+    assert lead(en, "morning!!", "en", None) == "Morning! How are you feeling about the"
+    zh = item("ahead", '还没到，准备得怎么样、心里怎么样："周四要去腾讯面试，有点慌"')
+    assert lead(zh, "早呀", "zh", None) == "早。面试的事，"
+    for text in (lead(en, "Morning.", "en", None), lead(zh, "早。", "zh", None)):
+        assert "how did" not in text.lower() and "上次说的" not in text
 
 
 def test_no_lead_without_a_suggestion_or_for_a_message_of_its_own() -> None:

@@ -185,3 +185,69 @@ def test_a_quote_of_the_user_that_goes_on_in_the_first_person_is_cut_at_the_firs
     gate = VoiceGate(Voice(said), lead)
     out = gate.feed(lead) + gate.feed("B超说甲状腺有个结节，我有点慌。") + gate.finish()
     assert out == lead + "B超说甲状腺有个结节，" and gate.broken == "role"
+
+
+# --- the parrot: the user's own words handed back as the companion's -----------------------------
+
+DEMO_EVENING = (
+    "只想睡觉，明天还得跟老板讲清楚修复计划。"  # `make demo`'s evening line, answered with itself
+)
+QUOTED_ZH = (
+    "今天加班到十点半，脑子已经转不动了。"  # a check-in's quote, continued after "早。上次你说"
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "quoted", "lead", "reply", "sent"),
+    [
+        (DEMO_EVENING, (), "", DEMO_EVENING, ""),
+        (DEMO_EVENING, (), "", "早点睡吧。只想睡觉，明天还得跟老板讲清楚。", "早点睡吧。"),
+        ("I just want to sleep, tomorrow I have to walk my boss through the fix plan.", (), "",
+         "Just want to sleep, tomorrow I have to walk my boss through the fix plan.", ""),
+        ("早。", (QUOTED_ZH,), "早。上次你说",
+         "你累坏了。今天加班到十点半，脑子已经转不动了。好好休息。", "早。上次你说你累坏了。"),
+        ("Morning.", ("Back-to-back calls from 8 to 7, my brain is mush.",), "Morning! ",
+         "Back-to-back calls from 8 to 7, my brain is mush. Sleep ok?", "Morning! "),
+    ],
+)  # fmt: skip
+def test_a_reply_that_hands_the_users_words_back_is_cut_there(
+    said: str, quoted: tuple[str, ...], lead: str, reply: str, sent: str
+) -> None:
+    for seed in range(5):
+        gate = VoiceGate(Voice(said, quoted=quoted), lead)
+        assert streamed(gate, lead + reply, seed) == sent and gate.broken == "parrot"
+
+
+@pytest.mark.parametrize(
+    ("said", "quoted", "lead", "reply"),
+    [
+        # whose words they are, said by the lead or the sentence itself
+        ("早。", (QUOTED_ZH,), "早。上次你说", "今天加班到十点半，脑子已经转不动了，睡得还好吗？"),
+        ("早。", (QUOTED_ZH,), "早。", "上次你说加班到十点半，脑子已经转不动了。今天好点了吗？"),
+        # a friend's echo: to the listener, a question, or a few of their words in its own sentence
+        (DEMO_EVENING, (), "", "你明天还得跟老板讲清楚修复计划，今晚先好好睡。"),
+        (DEMO_EVENING, (), "", "先好好睡一觉，明天跟老板讲清楚修复计划就行。"),
+        ("I just want to sleep, tomorrow I have to walk my boss through the fix plan.", (), "",
+         "Sleep first. Walking your boss through the fix plan can wait till morning."),
+        ("Morning.", ("Back-to-back calls from 8 to 7, my brain is mush.",), "Morning! Last time you said",
+         " back-to-back calls from 8 to 7 turned your brain to mush. Sleep ok?"),
+    ],
+)  # fmt: skip
+def test_a_friends_echo_of_the_users_words_passes(
+    said: str, quoted: tuple[str, ...], lead: str, reply: str
+) -> None:
+    for seed in range(5):
+        gate = VoiceGate(Voice(said, quoted=quoted), lead)
+        assert streamed(gate, lead + reply, seed) == lead + reply and gate.broken is None
+
+
+def test_a_daemon_counts_a_parrot_and_asks_again(tmp_path: Path) -> None:
+    """The scripted provider's [[say:…]] stands in for the 1.5B that answered the demo's evening
+    line with itself: dropped, asked again, the same again: the words are kept and it is counted."""
+    env = {"XAID_LLM_VOICE_CHECK": "on"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+        c.agent_create("mia", name="小雅")
+        sid = c.session_open("mia")["session_id"]
+        c.session_send(sid, f"{DEMO_EVENING}[[say:{DEMO_EVENING}]]").finish()
+        stats = c.stats()["memory"]
+    assert stats["voice_parrot"] == 2 and stats["voice_retries"] == 1

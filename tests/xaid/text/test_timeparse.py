@@ -212,6 +212,33 @@ def test_bare_weekday_follows_the_tense_of_its_clause(text: str, expected: str) 
     assert only(text).date_from == d(expected)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # where something still going on began: the latest such day, whatever the tense (Wednesday)
+        ("Been sick since Sunday, the fever won't quit", "2026-11-22"),
+        ("ever since Monday my back hurts", "2026-11-23"),
+        (
+            "从这礼拜天开始就一直发烧咳嗽",
+            "2026-11-22",
+        ),  # 这 names the week it began in, said looking back
+        ("自从周一就没睡好", "2026-11-23"),
+        ("周日以来一直下雨", "2026-11-22"),
+        ("从周二起就天天加班", "2026-11-24"),
+        # starts ahead stay ahead
+        ("从周五开始我要早起", "2026-11-27"),
+        ("从周五起放假", "2026-11-27"),
+        ("这礼拜天去爬山", "2026-11-29"),
+        ("Sunday we hike", "2026-11-29"),
+        ("see you since you asked on Friday", "2026-11-27"),
+    ],
+)
+def test_a_weekday_where_something_going_on_began_looks_back(text: str, expected: str) -> None:
+    """ "since Sunday" / 从这礼拜天开始一直 read as a Sunday ahead armed a check-in for a day to come
+    and left an illness under way without its start (issue 25)."""
+    assert only(text).date_from == d(expected)
+
+
 def test_tense_cue_stays_inside_its_clause() -> None:
     first, second = find_times("I was sick yesterday, see you Friday", TS)
     assert (first.date_from, second.date_from) == (d("2026-11-24"), d("2026-11-27"))

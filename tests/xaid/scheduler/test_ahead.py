@@ -1,0 +1,125 @@
+"""What a friend asks the next morning (issue 25): a dated matter still ahead is asked about before
+its day as well as after it, and a session whose only trace is a feeling leaves a feeling to ask
+after; a matter the user asked not to have brought up stays held back. Pure arming over a
+consolidation draft, then through a real daemon and database with the scripted provider (the
+scheduler, the lead and the directive are the daemon's; the model's words are not judged here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from testkit.inproc import InProcessDaemon
+from xaid.memory import draft
+from xaid.scheduler import arm
+from xaid.store.mood import MoodState
+from xaid.store.sessions import Message
+
+HOUR = 3_600_000
+DAY = 24 * HOUR
+MONDAY = 1_764_547_200_000  # 2025-12-01 00:00 UTC, a Monday
+TIRED = MoodState(valence=-0.4, arousal=0.3, fatigue=0.8)
+AHEAD = {
+    "en": "ugh the interview at Brightwell is thursday and i havent even looked at their product",
+    "zh": "周四要去腾讯面试，算法题还一点没刷，有点慌",
+}
+
+
+def drafted(lines: list[str], intensity: float, at: int = MONDAY + 21 * HOUR) -> draft.Draft:
+    messages = [
+        Message("s", "a", "user", t, at + i * 60_000, message_id=i + 1) for i, t in enumerate(lines)
+    ]
+    return draft.draft(messages, {m.message_id: intensity for m in messages}, TIRED, "Mia")  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_matter_still_ahead_is_asked_about_before_its_day_and_after_it(lang: str) -> None:
+    found = {a.scene: a for a in arm.matters(drafted([AHEAD[lang]], 0.6), None)}
+    after = found.get("plan") or found["worry"]
+    before = found["ahead"]
+    assert before.not_before == MONDAY + DAY + 3 * HOUR  # the next morning (six hours after 21:00)
+    assert before.not_after == MONDAY + 4 * DAY  # to the end of Thursday
+    assert after.not_before == MONDAY + 4 * DAY  # from Friday: "how did it go?"
+    assert before.keywords == after.keywords and before.priority == after.priority
+    assert before.topic.endswith(f'"{AHEAD[lang]}"')
+
+
+def test_a_matter_the_next_morning_is_asked_about_that_morning_not_later_ones() -> None:
+    tomorrow = arm.matters(drafted(["Big interview tomorrow afternoon, wish me luck"], 0.6), None)
+    ahead = [a for a in tomorrow if a.scene == "ahead"]
+    assert len(ahead) == 1 and ahead[0].not_after == MONDAY + 2 * DAY  # good luck today
+    late = drafted(["Big interview tomorrow at nine, wish me luck"], 0.6, MONDAY + 23 * HOUR)
+    assert next(a for a in arm.matters(late, None) if a.scene == "ahead").not_before == (
+        MONDAY + DAY + 5 * HOUR
+    )
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["The interview is on Thursday. Please don't bring it up, I'll jinx it."],
+        ["周四面试，你别提这事，我怕越想越紧张。"],
+    ],
+)
+def test_a_matter_held_back_is_not_asked_before_its_day_either(lines: list[str]) -> None:
+    assert arm.matters(drafted(lines, 0.6), None) == []
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [
+            "I'm so done today. Back-to-back calls from 8 to 7, my brain is mush.",
+            "Going to bed, totally wiped.",
+        ],
+        ["今天加班到十点半，脑子已经转不动了。", "不说了 睡了"],
+    ],
+)
+def test_a_feeling_only_session_leaves_the_feeling_to_ask_after(lines: list[str]) -> None:
+    """No line the rules read as strong (intensity 0.2), but the closing mood, read by meaning,
+    is tired: the feeling is armed with the session's words."""
+    found = arm.matters(drafted(lines, 0.2), TIRED)
+    assert [a.scene for a in found] == ["emotion"]
+    assert lines[0][:12] in found[0].topic
+    mild = MoodState(valence=-0.35, arousal=0.3, fatigue=0.3)
+    assert arm.matters(drafted(lines, 0.2), mild) == []  # a mild close with nothing strong said
+    assert arm.matters(drafted([*lines, "haha whatever"], 0.2), TIRED) == []  # a joke
+
+
+def _said(c: object, agent: str, lines: list[str], at: int) -> None:
+    sid = c.session_open(agent, ts=at)["session_id"]  # type: ignore[attr-defined]
+    c.session_ingest(  # type: ignore[attr-defined]
+        sid, [{"role": "user", "text": t, "ts": at + i * 60_000} for i, t in enumerate(lines)]
+    )
+    c.session_close(sid, ts=at + HOUR, wait=True)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("lang", "opener", "before", "after"),
+    [
+        ("en", "Morning.", "Morning! How are you feeling about the", "Morning! How did the"),
+        ("zh", "早。", "早。面试的事，", "早。上次说的面试"),
+    ],
+)
+def test_through_a_daemon_asked_before_the_day_and_again_after_it(
+    tmp_path: Path, lang: str, opener: str, before: str, after: str
+) -> None:
+    """Monday night the interview on Thursday; Tuesday morning it is asked about ("how are you
+    feeling about it"), and the user talks about the prep; talking about it before the day does not
+    settle it: Friday morning it is asked how it went."""
+    prep = {"en": "Prep is going ok, the interview is still scary", "zh": "面试准备得还行，就是慌"}
+    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+        c.agent_create("mia", name="Mia" if lang == "en" else "小雅")
+        _said(c, "mia", [AHEAD[lang]], MONDAY + 21 * HOUR)
+        tuesday = MONDAY + DAY + 9 * HOUR
+        sid = c.session_open("mia", ts=tuesday)["session_id"]
+        first = c.session_send(sid, opener, ts=tuesday, explain=True).finish()
+        c.session_send(sid, prep[lang], ts=tuesday + 60_000).finish()
+        c.session_close(sid, ts=tuesday + HOUR, wait=True)
+        friday = MONDAY + 4 * DAY + 9 * HOUR
+        sid = c.session_open("mia", ts=friday)["session_id"]
+        last = c.session_send(sid, opener, ts=friday, explain=True).finish()
+    assert first["context"]["lead"] == before and first["text"].startswith(before)
+    assert ("not happened yet" if lang == "en" else "还没到") in first["context"]["directive"]
+    assert last["context"]["lead"] == after and last["text"].startswith(after)
