@@ -218,9 +218,11 @@ class Consolidation:
         }
         losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
         model = learned.default()
-        own, felt = learned.read(model, lines, whole, last, bank.feel(whole))
-        tired = learned.still_tired(model, own, whole, last)
-        reading = learned.carry(closing, own, felt, bool(losses), tired)
+        margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
+        lost = learned.lost(lines, margins)
+        felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        tired = learned.still_tired(model, felt.own, whole, last)
+        reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         if reading is None:
             return _Felt(closing, losses, by_id)
         cfg = self.settings.config.mood
