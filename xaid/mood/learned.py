@@ -346,6 +346,19 @@ def lost(lines: Sequence[str], margins: Sequence[float | None]) -> bool:
     )
 
 
+GRIEVING = 0.4  # a low carried at least this strongly backs a loss that meaning read
+
+
+def grieving(felt: Session) -> bool:
+    """Whether the session is carried as a strong low (``strength`` at least GRIEVING): what tells
+    a loss that meaning read ("got the diagnosis back. it's MS", "we had to have Murphy put to
+    sleep") from a worry that sits near one in the embedder ("the dog won't touch his food, taking
+    him in tomorrow", carried at 0.2): the check-in reader (scheduler/matter.py) then does not doubt
+    the loss, and no "how it went" is armed on it. On checkin_dev.json's asks whose message meaning
+    reads as a loss, the strongest low carried is 0.34."""
+    return felt.label == "low" and felt.strength >= GRIEVING
+
+
 def still_tired(model: Model, own: Own, whole: np.ndarray, last: np.ndarray) -> bool:
     """Whether the session carries tiredness to the morning: the rules read it in its words
     (``FATIGUE_CARRY``), or the tiredness head reads it in its meaning (``TIRED_SURE``): "three

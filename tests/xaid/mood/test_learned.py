@@ -284,3 +284,10 @@ def test_a_loss_is_low_whatever_follows_it() -> None:
     weak = learned.Own(-0.49, 0.0, 0.46)
     assert learned.decide(p(0.28, 0.02, 0.7), weak) == "good"
     assert learned.decide(p(0.28, 0.02, 0.7), weak, lost=True) == "low"
+
+
+def test_grieving_is_a_strong_low() -> None:
+    nothing = learned.Own(0.0, 0.0, 0.0)
+    assert learned.grieving(learned.Session(nothing, "low", 0.47))  # "it's MS."
+    assert not learned.grieving(learned.Session(nothing, "low", 0.2))  # the dog won't eat
+    assert not learned.grieving(learned.Session(nothing, "good", 0.8))

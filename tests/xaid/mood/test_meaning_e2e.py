@@ -152,3 +152,28 @@ def test_a_strong_low_said_plainly_is_a_tone_the_next_morning(
     evening(client, lines)
     assert client.mood_get("mia", ts=MORNING)["bands"]["valence"] in ("low", "very_low")
     assert first_turn_tone(client, MORNING) is not None
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["so the diagnosis is back.", "it's MS."],
+        ["got the diagnosis back. it's MS.", "neurologist appointment on the 20th"],
+        ["确诊了，多发性硬化"],
+    ],
+)
+def test_a_loss_meaning_reads_is_a_gentle_check_in_never_a_question(
+    client: Client, lines: list[str]
+) -> None:
+    """Issue 24 item 6, feel5: a grave diagnosis said without a word of the mood rules is read as a
+    loss by meaning alone; the check-in reader (scheduler/matter.py) gave it less than its loss floor
+    and it was doubted: nothing gentle was armed, and a date in its message could arm a "how it
+    went". A session the mood reader carries as a strong low (learned.grieving) backs the loss:
+    the check-in is about the person ("loss"), and nothing asks how the news itself went."""
+    evening(client, lines)
+    items = client.scheduler_list("mia", states=["pending"])["items"]
+    assert any(i["scene"] == "loss" for i in items), items
+    told = [line for line in lines if "MS" in line or "硬化" in line]
+    assert not any(
+        i["scene"] != "loss" and any(t in str(i["topic"]) for t in told) for i in items
+    ), items
