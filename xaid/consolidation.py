@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import apsw
 import numpy as np
@@ -51,6 +51,7 @@ class _Felt:
     losses: frozenset[int]  # the user's messages that meaning read as a loss
     # the vectors of the user's messages, by id: the check-in reader reads the same lines
     vectors: dict[int, np.ndarray]
+    grieving: bool  # carried as a strong low: a loss meaning read is not doubted (learned.grieving)
 
 
 class Consolidation:
@@ -150,6 +151,8 @@ class Consolidation:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d, felt.vectors if felt is not None else {})
+        if felt is not None and felt.grieving:
+            read = replace(read, grieving=True)
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -218,15 +221,18 @@ class Consolidation:
         }
         losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
         model = learned.default()
-        own, felt = learned.read(model, lines, whole, last, bank.feel(whole))
-        tired = learned.still_tired(model, own, whole, last)
-        reading = learned.carry(closing, own, felt, bool(losses), tired)
+        margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
+        lost = learned.lost(lines, margins)
+        felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        tired = learned.still_tired(model, felt.own, whole, last)
+        reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
+        grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, by_id)
+            return _Felt(closing, losses, by_id, grieving)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, by_id)
+        return _Felt(moved or closing, losses, by_id, grieving)
 
     async def _matters_read(self, d: draft.Draft, known: dict[int, np.ndarray]) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:

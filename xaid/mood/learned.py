@@ -18,9 +18,14 @@ only with that embedder (consolidation checks the embedder's profile). Pure: the
 - ``Model.probabilities``: low, neutral and good for a session's vector and its own reading;
 - ``Model.tired`` / ``still_tired``: whether the teller is still tired the next morning, read by a
   second head over the same vectors (tiredness is mostly said without a tired word);
-- ``decide``: the feeling the session carries (rules that read strongly stand unless the model is
-  all but sure of the other sign: sarcasm, tears of joy); ``carry``: the reading consolidation
-  stores at the session's last word, or None when the stored mood already says it.
+- ``decide``: the feeling the session carries (a loss both readers read is low; rules that read
+  strongly stand unless the model is all but sure of the other sign: sarcasm, tears of joy);
+- ``strength``: how strongly it carries it, from LIGHT (a trace of its sign, no tone) to STRONG: the
+  rules' own strength where they heard the feeling ("a bit annoyed", 有点无聊 read mild), the model's
+  margin where meaning alone decided, STRONG for a loss (feel5: a fixed strength carried "meh" and
+  "I feel confident" as a full tone);
+- ``carry``: the reading consolidation stores at the session's last word, or None when the stored
+  mood already says it.
 
 Measured in ``python -m perf feelings`` (perf/eval/feelings.py) on the test half of
 perf/scenarios/feelings_dev3.json, which the fit never sees.
@@ -36,12 +41,13 @@ from pathlib import Path
 
 import numpy as np
 
+from . import loss as loss_rules
 from .classifier import BASELINE_AROUSAL, Reading, RuleClassifier
 from .meaning import (
-    CARRIED,
     CONFIDENCE,
     INTENSITY,
     LOSS_LASTING,
+    LOSS_MARGIN,
     READ_VALENCE,
     Felt,
     Label,
@@ -67,6 +73,15 @@ SURE = 0.4  # below RULES_FIRST, the model decides when its label has at least t
 FATIGUE_CARRY = 0.3
 FATIGUE_READ = 0.8
 TIRED_SURE = 0.5  # ...and so does one the tiredness head (``Model.tired``) reads this likely
+# How strongly a session carries its feeling (``strength``): a fixed 0.7 whatever was said carried
+# "meh, kind of a boring day" and "I feel confident about the pitch" as a full tone the next hours
+# (the mood carry-over suite fell from 31/32 to 22/32). The carried valence now spans LIGHT, a trace
+# that keeps the feeling's sign through the night but sets no tone (merged: about 0.15, under tone.py's
+# bands at 0.25 / 0.3), to STRONG, what a plainly said strong feeling reads by the rules ("so happy!!",
+# "I can't stop crying": 0.8-0.9), which is still a tone the next morning.
+LIGHT = 0.2
+STRONG = 0.85
+FURTHER = 0.05  # a reading is stored only where it takes the closing mood this much further
 # Where two feelings meet, the one after the turn is the point ("exhausted but we shipped it",
 # "赔偿给得不错，但心里还是空落落的"); without a turn, the last sentence is what the day ended on.
 _TURN = re.compile(
@@ -234,9 +249,13 @@ def decide(
     own: Own,
     after_turn: dict[Label, float] | None = None,
     nearest: Felt | None = None,
+    lost: bool = False,
 ) -> Label:
     """The feeling the session carries, in this order:
 
+    0. a loss (``lost``: a death, a break-up, a grave diagnosis, as mood.loss reads it) is low,
+       whatever comes after it ("工资涨了。但猫没了。") or however the model reads "the biopsy came
+       back" (good news, to a model that reads "came back" as results awaited and received);
     1. a strong rule reading, unless the model all but rules it out (sarcasm, tears of joy);
     2. after a turn ("exhausted but we shipped it"), what follows it when the model reads that part
        alone as clearly low or good (``after_turn``: its probabilities as a session of its own);
@@ -244,6 +263,8 @@ def decide(
     4. else the prototypes' (``nearest``, meaning.Prototypes.feel) when they read a feeling
        clearly (``NEAREST_CLEAR``): the two readers err on different sessions;
     5. else the model's label when it leads with ``SURE``; else what the rules read."""
+    if lost:
+        return "low"
     ruled = band(own.valence) if own.confidence > 0 else "neutral"
     if abs(own.valence) >= RULES_FIRST and own.confidence > 0:
         other: Label = "good" if own.valence < 0 else "low"
@@ -260,20 +281,82 @@ def decide(
     return label if p[label] >= SURE else ruled
 
 
+def strength(p: dict[Label, float], own: Own, label: Label, lost: bool = False) -> float:
+    """How strongly the session carries ``label``: the magnitude of the valence it stores, from
+    LIGHT to STRONG (0 for "neutral").
+
+    - a loss is STRONG: grief is never a light trace;
+    - where the rules heard this feeling (their own reading has its sign), their strength stands:
+      the lexicons grade a feeling by its words and hedges ("a bit annoyed", "meh", 有点烦, 小烦 read
+      mild; "I can't stop crying" strong), which the model, trained on which feeling and not how
+      much, cannot tell apart (it reads "I feel confident" as good at 0.96, as it does "I got the job");
+    - where they heard nothing or the other sign (understatement, euphemism, sarcasm: meaning alone
+      decided), the model's margin, its label's probability over the next one's, sets it: a sure
+      reading carries a tone, a doubtful one a trace of its sign."""
+    if label == "neutral":
+        return 0.0
+    if lost and label == "low":
+        return STRONG
+    sign = -1.0 if label == "low" else 1.0
+    if own.confidence > 0 and own.valence * sign > 0:
+        return max(LIGHT, min(STRONG, abs(own.valence)))
+    margin = p[label] - max(v for k, v in p.items() if k != label)
+    return LIGHT + (STRONG - LIGHT) * max(0.0, margin)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A session read by meaning: the rules' own reading, the feeling it carries and how strongly
+    (``strength``)."""
+
+    own: Own
+    label: Label
+    strength: float
+
+
 def read(
     model: Model,
     lines: Sequence[str],
     whole: np.ndarray,
     last: np.ndarray,
     nearest: Felt | None = None,
-) -> tuple[Own, Label]:
-    """The session's own rule reading and the feeling it carries: ``whole`` is the vector of
-    ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is one),
-    ``nearest`` the prototypes' reading of ``whole``."""
+    lost: bool = False,
+) -> Session:
+    """The session's own rule reading, the feeling it carries and how strongly: ``whole`` is the
+    vector of ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is
+    one), ``nearest`` the prototypes' reading of ``whole``, ``lost`` whether it told of a loss
+    (``lost``)."""
     own = own_reading(lines)
     after = turned(lines)
     after_turn = model.probabilities(last, last, own_reading([after])) if after else None
-    return own, decide(model.probabilities(whole, last, own), own, after_turn, nearest)
+    p = model.probabilities(whole, last, own)
+    label = decide(p, own, after_turn, nearest, lost)
+    return Session(own, label, strength(p, own, label, lost))
+
+
+def lost(lines: Sequence[str], margins: Sequence[float | None]) -> bool:
+    """Whether a line tells of a loss by both readers: the rules (mood.loss.ruled: a death said
+    without a word for dying, a word for a death, grave news or a break-up) and meaning
+    (``meaning.Prototypes.loss`` of the line's vector at least LOSS_MARGIN; None: no vector, the
+    rules alone). Either alone is not enough to override a feeling: meaning alone sits a dog we
+    have next to a dog that died, the rules alone read "happy tears" as grief."""
+    return any(
+        loss_rules.ruled(t) and (m is None or m >= LOSS_MARGIN)
+        for t, m in zip(lines, margins, strict=True)
+    )
+
+
+GRIEVING = 0.4  # a low carried at least this strongly backs a loss that meaning read
+
+
+def grieving(felt: Session) -> bool:
+    """Whether the session is carried as a strong low (``strength`` at least GRIEVING): what tells
+    a loss that meaning read ("got the diagnosis back. it's MS", "we had to have Murphy put to
+    sleep") from a worry that sits near one in the embedder ("the dog won't touch his food, taking
+    him in tomorrow", carried at 0.2): the check-in reader (scheduler/matter.py) then does not doubt
+    the loss, and no "how it went" is armed on it. On checkin_dev.json's asks whose message meaning
+    reads as a loss, the strongest low carried is 0.34."""
+    return felt.label == "low" and felt.strength >= GRIEVING
 
 
 def still_tired(model: Model, own: Own, whole: np.ndarray, last: np.ndarray) -> bool:
@@ -284,16 +367,25 @@ def still_tired(model: Model, own: Own, whole: np.ndarray, last: np.ndarray) -> 
 
 
 def carry(
-    closing: MoodState, own: Own, felt: Label, loss: bool, tired: bool | None = None
+    closing: MoodState,
+    own: Own,
+    felt: Label,
+    loss: bool,
+    tired: bool | None = None,
+    strength: float | None = None,
 ) -> Reading | None:
     """The reading consolidation stores at the session's last word, or None when the stored mood
-    already carries what the session says. A feeling moves the valence only where its band differs
-    from the closing mood's; "neutral" never stores (it must not wipe an earlier day's grief);
-    tiredness is carried to the morning when ``tired`` (``still_tired``; None: the rules' own
-    reading at ``FATIGUE_CARRY`` alone)."""
+    already carries what the session says. A feeling moves the valence to ``strength`` (``strength``;
+    None: READ_VALENCE) of its sign only where that takes the closing mood at least FURTHER its way:
+    "neutral" never stores (it must not wipe an earlier day's grief), nor does a mild reading after
+    a stronger closing. Tiredness is carried to the morning when ``tired`` (``still_tired``; None:
+    the rules' own reading at ``FATIGUE_CARRY`` alone)."""
     valence = closing.valence
-    if felt != "neutral" and band(CARRIED if felt == "good" else -CARRIED) != band(closing.valence):
-        valence = READ_VALENCE if felt == "good" else -READ_VALENCE
+    magnitude = READ_VALENCE if strength is None else strength
+    if felt != "neutral" and magnitude > 0:
+        target = magnitude if felt == "good" else -magnitude
+        if (target - closing.valence) * (1 if felt == "good" else -1) >= FURTHER:
+            valence = target
     fatigue = closing.fatigue
     if tired is None:
         tired = own.fatigue >= FATIGUE_CARRY

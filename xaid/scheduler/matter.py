@@ -240,6 +240,9 @@ class Readings:
     by_id: dict[int, Read]
     threshold: float
     loss_floor: float
+    # The session's feeling as the mood reader carries it (mood/learned.py) is a strong low
+    # (``learned.grieving``): then a loss read by meaning is not doubted (``loss_doubted``).
+    grieving: bool = False
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None
@@ -248,9 +251,11 @@ class Readings:
     def loss_doubted(self, message_id: int | None) -> bool:
         """The reader gives a loss less than ``loss_floor``: a loss read by meaning alone (the
         prototypes: "the dog won't touch his food" and a finished jigsaw sit close to a death) is
-        not taken for one, and a matter it is sure of may be armed."""
+        not taken for one, and a matter it is sure of may be armed; unless the session is
+        ``grieving``: the reader read "got the diagnosis back. it's MS" at 0.11 loss, and a doubted
+        loss left a date in its message free to arm a "how it went" (issue 24 item 6)."""
         read = self.by_id.get(message_id) if message_id is not None else None
-        return read is not None and read.loss < self.loss_floor
+        return read is not None and read.loss < self.loss_floor and not self.grieving
 
     def sure_matter(self, message_id: int | None) -> bool:
         """A matter to arm: at least ``threshold`` (never below 0.5, so a matter ahead of a loss

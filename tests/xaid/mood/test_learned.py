@@ -38,7 +38,8 @@ def felt(
 ) -> tuple[learned.Own, meaning.Label]:
     """What consolidation reads (xaid/consolidation.py's ``_felt``)."""
     whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
-    return learned.read(learned.default(), lines, whole, last, bank.feel(whole))
+    session = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
+    return session.own, session.label
 
 
 @pytest.mark.parametrize(
@@ -127,8 +128,9 @@ def test_what_consolidation_stores() -> None:
     quiet = learned.Own(0.0, 0.0, 0.0)
     # "neutral" never stores: it must not wipe an earlier day's grief
     assert learned.carry(closing(-0.6), quiet, "neutral", loss=False) is None
-    # a feeling the mood already carries stores nothing; one it does not, stores the reading
-    assert learned.carry(closing(-0.4), quiet, "low", loss=False) is None
+    # a feeling the mood already carries as strongly stores nothing; one it does not, stores the reading
+    assert learned.carry(closing(-0.4), quiet, "low", loss=False, strength=0.4) is None
+    assert learned.carry(closing(-0.4), quiet, "low", loss=False, strength=0.3) is None
     good = learned.carry(closing(-0.1), quiet, "good", loss=False)
     assert (
         good is not None and good.valence == meaning.READ_VALENCE and good.cues == ("meaning:good",)
@@ -136,7 +138,9 @@ def test_what_consolidation_stores() -> None:
     grief = learned.carry(closing(0.0), quiet, "low", loss=True)
     assert grief is not None and grief.lasting == meaning.LOSS_LASTING
     # tiredness said in the evening is carried to the morning, the valence left as it was
-    tired = learned.carry(closing(-0.3, 0.35), learned.Own(-0.3, 0.4, 0.5), "low", loss=False)
+    tired = learned.carry(
+        closing(-0.3, 0.35), learned.Own(-0.3, 0.4, 0.5), "low", loss=False, strength=0.3
+    )
     assert tired is not None and tired.fatigue == learned.FATIGUE_READ and tired.valence == -0.3
     assert tired.cues == ("meaning:tired",)
 
@@ -191,10 +195,18 @@ def test_tiredness_said_without_a_tired_word_reaches_the_morning(
         state = merge(state, RuleClassifier().classify(line), (i + 1) * 60_000, params)
     whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
     model = learned.default()
-    own, label = learned.read(model, lines, whole, last, bank.feel(whole))
+    session = learned.read(model, lines, whole, last, bank.feel(whole))
+    own = session.own
     assert own.fatigue < learned.FATIGUE_CARRY  # the rules alone would not carry it
     assert learned.still_tired(model, own, whole, last) is tired
-    reading = learned.carry(state, own, label, False, learned.still_tired(model, own, whole, last))
+    reading = learned.carry(
+        state,
+        own,
+        session.label,
+        False,
+        learned.still_tired(model, own, whole, last),
+        session.strength,
+    )
     if reading is not None:
         state = merge(state, reading, len(lines) * 60_000, params)
     morning = bands(decay(state, len(lines) * 60_000 + 12 * HOUR_MS))
@@ -227,3 +239,55 @@ def test_the_packaged_weights_fit_the_features() -> None:
     assert x.shape == (dims + 2,)
     assert model.tired_weights is not None and model.tired_weights.shape == (dims + 2,)
     assert 0.0 <= model.tired(np.ones(512), np.ones(512), learned.Own(0, 0, 0)) <= 1.0
+
+
+def test_the_strength_a_session_carries() -> None:
+    """feel5: the carried valence follows how strongly the session said it (learned.strength)."""
+    sure, doubtful = p(0.96, 0.02, 0.02), p(0.5, 0.3, 0.2)
+    hedged = learned.Own(-0.06, 0.0, 0.2)  # "meh", 有点烦: the rules heard a mild low
+    nothing = learned.Own(0.0, 0.0, 0.0)  # "被优化了", "not my best week": meaning alone
+    # the rules heard it mild: a trace, however sure the model is of the label
+    assert learned.strength(sure, hedged, "low") == learned.LIGHT
+    # the rules heard it strongly: their strength
+    assert learned.strength(sure, learned.Own(-0.6, 0.0, 0.6), "low") == 0.6
+    # meaning alone: the model's margin sets it
+    assert learned.strength(sure, nothing, "low") == pytest.approx(0.2 + 0.65 * 0.94)
+    assert learned.strength(doubtful, nothing, "low") == pytest.approx(0.2 + 0.65 * 0.2)
+    # the rules heard the other sign (sarcasm, "not worried"): meaning alone too
+    assert learned.strength(sure, learned.Own(0.3, 0.0, 0.4), "low") > 0.8
+    # a loss both readers read is strong; "neutral" carries nothing
+    assert learned.strength(doubtful, hedged, "low", lost=True) == learned.STRONG
+    assert learned.strength(sure, nothing, "neutral") == 0.0
+    # a light reading after a neutral evening stores its trace; after a stronger closing, nothing
+    trace = learned.carry(closing(-0.05), hedged, "low", loss=False, strength=learned.LIGHT)
+    assert trace is not None and trace.valence == -learned.LIGHT
+    assert learned.carry(closing(-0.3), hedged, "low", loss=False, strength=learned.LIGHT) is None
+
+
+@pytest.mark.parametrize(
+    ("lines", "margin", "lost"),
+    [
+        (["My grandfather passed away last night."], 0.2, True),
+        (["外公昨晚走了"], 0.2, True),
+        (["He passed away"], None, True),  # no vector: the rules alone
+        (["My phone died again."], -0.2, False),  # a rule word, meaning vetoes
+        (["We got a second dog last spring."], 0.1, False),  # meaning alone is not enough
+        (["我们家又养了一只狗"], 0.1, False),
+    ],
+)
+def test_a_loss_needs_both_readers(lines: list[str], margin: float | None, lost: bool) -> None:
+    assert learned.lost(lines, [margin]) is lost
+
+
+def test_a_loss_is_low_whatever_follows_it() -> None:
+    """ "The biopsy came back" reads as good news to the model; a loss both readers read is low."""
+    weak = learned.Own(-0.49, 0.0, 0.46)
+    assert learned.decide(p(0.28, 0.02, 0.7), weak) == "good"
+    assert learned.decide(p(0.28, 0.02, 0.7), weak, lost=True) == "low"
+
+
+def test_grieving_is_a_strong_low() -> None:
+    nothing = learned.Own(0.0, 0.0, 0.0)
+    assert learned.grieving(learned.Session(nothing, "low", 0.47))  # "it's MS."
+    assert not learned.grieving(learned.Session(nothing, "low", 0.2))  # the dog won't eat
+    assert not learned.grieving(learned.Session(nothing, "good", 0.8))

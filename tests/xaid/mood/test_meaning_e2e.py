@@ -97,3 +97,83 @@ def test_tiredness_said_without_a_tired_word_is_still_there_in_the_morning(
     evening(client, lines)
     mood = client.mood_get("mia", ts=MORNING)
     assert mood["bands"]["fatigue"] in ("tired", "exhausted"), mood
+
+
+def first_turn_tone(c: Client, ts: int) -> str | None:
+    """What the next session's first turn sees: the tone directive in its prompt (None: none)."""
+    sid = c.session_open("mia", ts=ts)["session_id"]
+    context = c.session_send(sid, "hi", ts=ts, explain=True).finish()["context"]
+    tone: str | None = context.get("tone")
+    return tone
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Pitch is tomorrow. Feeling pretty sure of myself, we've rehearsed it plenty."],
+        ["周五考科目二", "心态很稳，练得够多了，一点不担心"],
+    ],
+)
+def test_stated_calm_sets_no_tone_an_hour_later(client: Client, lines: list[str]) -> None:
+    """Issue 24 item 5, feel5: calm said about something ahead is not a strong feeling. With a fixed
+    carried valence (0.7) it set a "good spirits" (or, for 不担心, a "low") tone for the evening."""
+    evening(client, lines)
+    assert first_turn_tone(client, NIGHT + 70 * 60_000) is None
+    assert client.mood_get("mia", ts=NIGHT + 70 * 60_000)["bands"]["valence"] == "neutral"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Slightly fed up, the washing machine is leaking again.", "Called the repair guy."],
+        ["隔壁装修，有点吵，小烦"],
+    ],
+)
+def test_a_mild_annoyance_is_gone_by_the_morning(client: Client, lines: list[str]) -> None:
+    """A hedged annoyance ("slightly", 有点, 小烦: the rules read it mild) carries at most a trace of
+    its sign, never a tone the next morning."""
+    evening(client, lines)
+    assert first_turn_tone(client, MORNING) is None
+    assert client.mood_get("mia", ts=MORNING)["bands"]["valence"] == "neutral"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["They called me in at four and that was it.", "Eleven years, and I'm out of a job."],
+        ["公司把我们整个组都裁了", "十年了，说让走就让走"],
+    ],
+)
+def test_a_strong_low_said_plainly_is_a_tone_the_next_morning(
+    client: Client, lines: list[str]
+) -> None:
+    """The other side: where meaning alone reads a sure low, it carries what it did: the next
+    morning's first turn is told to be gentle."""
+    evening(client, lines)
+    assert client.mood_get("mia", ts=MORNING)["bands"]["valence"] in ("low", "very_low")
+    assert first_turn_tone(client, MORNING) is not None
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["so the diagnosis is back.", "it's MS."],
+        ["got the diagnosis back. it's MS.", "neurologist appointment on the 20th"],
+        ["确诊了，多发性硬化"],
+    ],
+)
+def test_a_loss_meaning_reads_is_a_gentle_check_in_never_a_question(
+    client: Client, lines: list[str]
+) -> None:
+    """Issue 24 item 6, feel5: a grave diagnosis said without a word of the mood rules is read as a
+    loss by meaning alone; the check-in reader (scheduler/matter.py) gave it less than its loss floor
+    and it was doubted: nothing gentle was armed, and a date in its message could arm a "how it
+    went". A session the mood reader carries as a strong low (learned.grieving) backs the loss:
+    the check-in is about the person ("loss"), and nothing asks how the news itself went."""
+    evening(client, lines)
+    items = client.scheduler_list("mia", states=["pending"])["items"]
+    assert any(i["scene"] == "loss" for i in items), items
+    told = [line for line in lines if "MS" in line or "硬化" in line]
+    assert not any(
+        i["scene"] != "loss" and any(t in str(i["topic"]) for t in told) for i in items
+    ), items
