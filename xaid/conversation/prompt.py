@@ -144,6 +144,28 @@ def build(
     return _assemble(agent, history, budget_tokens, context)[0]
 
 
+# The next user message's stand-in when the next turn's prompt is built ahead of it (``ahead``):
+# an id after every stored one (the view keeps messages by id past the fold cut)
+AHEAD_ID = 2**63 - 1
+
+
+def ahead(
+    agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context
+) -> tuple[ChatMessage, ...]:
+    """What the next turn's prompt will start with, known once a reply is stored: everything
+    before that turn's own memories, directive and message (the part that depends on what the user
+    says next). ``context.shown`` may key blocks on ``AHEAD_ID``: they go where the next user
+    message's blocks will. The provider reads these while the user reads the reply, so the next
+    turn reads only its own part (llama.cpp keeps the longest unchanged prefix)."""
+    if not history:
+        return ()
+    last = history[-1]
+    stand_in = Message(last.session_id, last.agent_id, "user", "", last.ts_ms, message_id=AHEAD_ID)
+    quiet = replace(context, memories=None, suggestion=None, forgotten=None, tone=None)
+    messages = _assemble(agent, [*history, stand_in], budget_tokens, quiet)[0]
+    return messages[:-2]  # the directive and the stand-in
+
+
 def folds_needed(
     agent: Agent,
     history: Sequence[Message],
@@ -185,18 +207,19 @@ def _assemble(
     earlier_msg = ChatMessage("system", "\n".join(earlier)) if earlier else None
     if earlier_msg:
         left -= estimate_tokens(earlier_msg.content)
-    shown = dict(context.shown)
+    shown: dict[int, list[str]] = {}
+    for message_id, text in context.shown:  # a message may carry more than one block, in order
+        shown.setdefault(message_id, []).append(text)
     kept: list[ChatMessage] = []
     taken = 0
     for msg in reversed(history):
-        block = shown.get(msg.message_id) if msg.message_id is not None else None
-        cost = estimate_tokens(msg.text) + (estimate_tokens(block) if block else 0)
+        blocks = shown.get(msg.message_id, []) if msg.message_id is not None else []
+        cost = estimate_tokens(msg.text) + sum(estimate_tokens(b) for b in blocks)
         if kept and cost > left:
             break
         kept.append(to_chat(msg))
         taken += 1
-        if block:
-            kept.append(ChatMessage("system", block))
+        kept.extend(ChatMessage("system", b) for b in reversed(blocks))
         left -= cost
     kept.reverse()
     while kept and kept[0].role == "tool":  # a tool result without its call confuses every template

@@ -140,6 +140,9 @@ class _Framing:
     fresh: list[retrieve.Hit]
     standing: str | None = None  # the session's standing block (in the head)
     short: bool = False  # the head explains the memories: their block takes the short header
+    # recalled, within the turn's allowance, but past its slot's cap: shown after the reply, where
+    # the provider reads them while the user reads the reply (see ``Turns._read_ahead``)
+    later: list[retrieve.Hit] = field(default_factory=list)
 
 
 class Turns:
@@ -177,6 +180,9 @@ class Turns:
         self.profiles: dict[str, tuple[str, str | None]] = {}  # session id -> (agent id, profile)
         # The standing block (xaid.memory.standing) taken with the profile, and dropped with it.
         self.standings: dict[str, standing.Standing | None] = {}
+        # Memories a turn recalled past its slot's cap: (agent, block) shown before the session's
+        # next user message, after the reply, and read by the provider ahead of that message.
+        self.deferred: dict[str, tuple[str, ShownBlock]] = {}
 
         self.folds: dict[
             str, int
@@ -193,6 +199,7 @@ class Turns:
         self.shown.pop(session_id, None)
         self.profiles.pop(session_id, None)
         self.standings.pop(session_id, None)
+        self.deferred.pop(session_id, None)
         self.folds.pop(session_id, None)
 
     def forgot(self, erased: Erasure) -> None:
@@ -202,6 +209,9 @@ class Turns:
             self.shown[sid] = [b for b in self.shown.get(sid, []) if not erased.touches(b.text)]
             del self.profiles[sid]
             self.standings.pop(sid, None)
+        for sid, (agent, block) in list(self.deferred.items()):
+            if agent == erased.agent_id and erased.touches(block.text):
+                del self.deferred[sid]
 
     def _prune_shown(
         self, session_id: str, uptos: Sequence[int], history: Sequence[Message]
@@ -416,6 +426,7 @@ class Turns:
             turn.ts_ms,
         )
         self._keep_shown(sid, heard.user, framing)
+        await self._read_ahead(agent, agent_cfg, heard, framing, profile)
         timings = Timings(
             recalled.memory_ms,
             progress.queued_ms,
@@ -490,28 +501,43 @@ class Turns:
         )
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
+        later = any(block.keys for block in self.shown[sid])  # the session showed memories
+        pending = self.deferred.pop(sid, None)
+        if pending is not None and heard.user.message_id is not None:  # after the last reply
+            self.shown[sid].append(
+                dataclasses.replace(pending[1], message_id=heard.user.message_id)
+            )
         stands = self.standings.get(sid)
         present = {key for block in self.shown[sid] for key in block.keys}
-        later = bool(present)
         if stands is not None:  # the head shows these already
             present |= stands.keys
         fresh = [h for h in recalled.hits if not h.keys <= present]
         short = stands is not None
-        if cap := self._slot(later):
+        cap, allowance = self._slot(later)
+        header = retrieve.header_tokens(lang, short)
+        if allowance:
+            fresh = pack.within(fresh, allowance - header, retrieve.LINE_TOKENS)
+        rest: list[retrieve.Hit] = []
+        if cap and (allowance == 0 or cap < allowance):
             # every memory shown is prompt the model reads before its first word (~70 tokens/s for
-            # the 1.5B on 2 cores): the slot is capped in tokens, header included
-            fresh = pack.within(
-                fresh, cap - retrieve.header_tokens(lang, short), retrieve.LINE_TOKENS
-            )
-        return _Framing(lang, guidance, fresh, stands.text if stands else None, short)
+            # the 1.5B on 2 cores): the slot is capped in tokens, header included; the rest of the
+            # turn's allowance is shown after the reply, read while the user reads it
+            now = pack.within(fresh, cap - header, retrieve.LINE_TOKENS)
+            taken = {id(h) for h in now}
+            rest = [h for h in fresh if id(h) not in taken]
+            fresh = now
+        return _Framing(lang, guidance, fresh, stands.text if stands else None, short, rest)
 
-    def _slot(self, later: bool) -> int:
-        """The tokens a turn's new memories may take: a session's first turn (0: the whole
-        budget) or a later one (0: a quarter of the budget); see memory.first_turn_tokens."""
+    def _slot(self, later: bool) -> tuple[int, int]:
+        """(cap, allowance): the tokens of new memories a turn reads before its first word (0: no
+        cap), and those it may bring to the session in all, the rest shown after its reply (0: the
+        whole budget, as recalled). A session's first turn: memory.first_turn_tokens of the whole
+        budget; a later one: memory.later_turn_tokens of a quarter of it (or of the cap, if more)."""
         cfg = self.settings.config.memory
         if later:
-            return cfg.later_turn_tokens or cfg.budget_tokens // LATER_TURN_SHARE
-        return cfg.first_turn_tokens
+            cap = cfg.later_turn_tokens
+            return cap, max(cap, cfg.budget_tokens // LATER_TURN_SHARE)
+        return cfg.first_turn_tokens, 0
 
     def _context(
         self,
@@ -637,7 +663,8 @@ class Turns:
         return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
 
     def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
-        """The memories this turn showed stay in place before its user message for the session."""
+        """The memories this turn showed stay in place before its user message for the session;
+        those past the slot's cap wait for the next user message (``deferred``)."""
         fresh = framing.fresh
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
@@ -647,6 +674,48 @@ class Turns:
                     frozenset(k for h in fresh for k in h.keys),
                 )
             )
+        if framing.later:
+            block = ShownBlock(
+                prompt.AHEAD_ID,
+                retrieve.render(framing.later, framing.lang, framing.short),
+                frozenset(k for h in framing.later for k in h.keys),
+            )
+            self.deferred[sid] = (user.agent_id, block)
+
+    async def _read_ahead(
+        self,
+        agent: Agent,
+        agent_cfg: AgentConfig,
+        heard: _Heard,
+        framing: _Framing,
+        profile: str | None,
+    ) -> None:
+        """Once the reply is stored: hand the provider what the session's next turn will start with
+        (this exchange, and the memories held back from its slot), to read while the user reads the
+        reply. Without it the next turn reads them before its first word: the last user message
+        and reply (what a turn's directive stood before is not kept) and any held-back memories.
+        Nothing when the provider keeps no prompt cache (``reads_ahead``)."""
+        provider = self.queue.provider
+        if not getattr(provider, "reads_ahead", False):
+            return
+        sid = heard.user.session_id
+        view = await self.db.run(self._view, sid)
+        if not view.history or view.history[-1].role != "assistant":
+            return  # a tool round or an interrupted reply: the next prompt is not this one's sequel
+        llm = self.settings.config.llm
+        budget = max(256, llm.n_ctx - agent_cfg.reply_tokens(llm.max_tokens))
+        context = self._context(sid, agent_cfg, heard, framing, profile, view)
+        pending = self.deferred.get(sid)
+        context = dataclasses.replace(
+            context,
+            folds=min(self.folds.get(sid, 0), len(view.chunks)),
+            shown=(*context.shown, (prompt.AHEAD_ID, pending[1].text))
+            if pending
+            else context.shown,
+        )
+        messages = prompt.ahead(agent, view.history, budget, context)
+        if messages:
+            provider.read_ahead(sid, agent.agent_id, messages)
 
     def _explain(
         self,
