@@ -220,3 +220,36 @@ def test_a_head_prewarmed_after_a_consolidation_goes_with_a_forget(
         assert _head_files(proc, "mia") == []
         time.sleep(1.0)  # whatever the runner still held for the agent is dropped by now ...
         assert _head_files(proc, "mia") == []  # ... and written nowhere
+
+
+def _two_turns(root: Path, env: dict[str, str], lines: tuple[str, str]) -> list[dict[str, Any]]:
+    """Two turns of one session, a pause between them as a user reading the reply would make."""
+    proc = DaemonProcess(root, env={**LLM_ENV, **env})
+    with proc, proc.client(timeout=300) as c:
+        deadline = time.monotonic() + 120
+        while c.status()["model"]["state"] != "ready":
+            assert time.monotonic() < deadline, c.status()["model"]
+            time.sleep(0.05)
+        c.agent_create("mia", name="Mia", config={"max_tokens": 8})
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        first = c.session_send(sid, lines[0], ts=T0).finish()
+        time.sleep(3.0)  # SmolLM2 reads a few hundred tokens a second
+        second = c.session_send(sid, lines[1], ts=T0 + MINUTE).finish()
+        return [first, second]
+
+
+@pytest.mark.llm
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_runner_reads_the_next_turns_start_while_the_user_reads(
+    tmp_path: Path, lang: str
+) -> None:
+    """Through the real runner: after reply 1 the runner reads the exchange into the session's
+    context, so turn 2 reads only its directive and message; with llm.prewarm off (no reading
+    ahead) the same turn reads the last exchange too."""
+    lines = (FIRST[lang], SECOND[lang])
+    ahead = _two_turns(tmp_path / "on", {}, lines)
+    cold = _two_turns(tmp_path / "off", {"XAID_LLM_PREWARM": "false"}, lines)
+    read_on = ahead[1]["usage"]["prompt_read_tokens"]
+    read_off = cold[1]["usage"]["prompt_read_tokens"]
+    assert read_off > read_on + 10, (read_on, read_off)  # the exchange, at least its two messages
+    assert read_on <= ahead[1]["usage"]["prompt_tokens"] // 2
