@@ -735,6 +735,7 @@ class Turns:
             "lang": lang,
             "memories": [h.to_wire() for h in recalled.hits],
             "memories_new": [h.to_wire() for h in framing.fresh],
+            "memories_held": [h.to_wire() for h in framing.later],
             "profile": profile,
             "earlier": list(context.earlier[: context.folds]),
             "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
