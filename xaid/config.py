@@ -321,15 +321,15 @@ class MemoryConfig:
         400, "Most tokens of memories injected into one turn's prompt, in the model's tokens."
     )
     first_turn_tokens: int = doc(
-        32,
+        48,
         "Most tokens of query-specific memories a session's first turn reads after the cached head "
         "(0: the whole budget_tokens): every token there is read before the first word (~70 tokens/s "
-        "for the 1.5B on 2 cores). What the turn recalls beyond it is not dropped: it is shown after "
-        "the reply and read while the user reads it (llm.prewarm), so the next turn has it without "
-        "reading it; what stays the same for every query is in the head's standing block.",
+        "for the 1.5B on 2 cores); a best line longer than the slot is cut to its sentence nearest the "
+        "message. What the turn recalls beyond it is not dropped: it is shown after the reply and read "
+        "while the user reads it (llm.prewarm), so the next turn has it without reading it.",
     )
     later_turn_tokens: int = doc(
-        32,
+        48,
         "Most tokens of memories new to the session that a later turn reads before its first word (0: "
         "all of its allowance, a quarter of budget_tokens); the rest of the allowance is shown after "
         "the reply, like the first turn's.",

@@ -245,9 +245,10 @@ def run(quick: bool) -> Section:
     loads: list[float] = []
     with tempfile.TemporaryDirectory(prefix="xaid-perf-ttft-") as tmp:
         work = Path(tmp)
-        bases = {"fresh": work / "base-fresh", "LoCoMo": work / "base-locomo"}
-        _prepare(bases["fresh"], None)
-        _prepare(bases["LoCoMo"], sample)
+        wanted = os.environ.get("XAID_PERF_TTFT_HISTORIES", "fresh,LoCoMo").split(",")
+        bases = {h: work / f"base-{h.lower()}" for h in ("fresh", "LoCoMo") if h in wanted}
+        for history, base in bases.items():
+            _prepare(base, sample if history == "LoCoMo" else None)
         for model in models:
             for history, base in bases.items():
                 queries = _queries(history, sample if history == "LoCoMo" else None, turns)

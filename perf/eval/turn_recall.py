@@ -8,10 +8,10 @@ memories. This area asks the companion set's and LoCoMo's questions as turns, th
 the scripted provider standing in for the model (what is scored is the context the daemon builds,
 not a reply), in four conditions side by side:
 
-- **defaults**: both caps at their defaults (32 tokens), the standing block in the head; what a
-  turn recalls past its cap is held back and shown after the reply (``memories_held``), read
-  while the user reads it;
-- **caps 64**: both caps at 64, the same otherwise;
+- **defaults**: both caps at their defaults (48 tokens; a best line longer than the slot cut to its
+  sentence nearest the message), the standing block in the head; what a turn recalls past its cap
+  is held back and shown after the reply (``memories_held``), read while the user reads it;
+- **caps 32**: both caps at 32, the same otherwise;
 - **uncapped**: no cap at turn 1 (the whole ``memory.budget_tokens``), a quarter of it at a later
   turn, the standing block (the defaults before the read-ahead);
 - **main**: before issue 28's first-token work: uncapped without the standing block.
@@ -43,7 +43,7 @@ from . import locomo_score as score
 SHARED_LOCOMO = Path("/work/shared/data/locomo10.json")
 CONDITIONS: dict[str, dict[str, str]] = {
     "defaults": {},
-    "caps 64": {"XAID_MEMORY_FIRST_TURN_TOKENS": "64", "XAID_MEMORY_LATER_TURN_TOKENS": "64"},
+    "caps 32": {"XAID_MEMORY_FIRST_TURN_TOKENS": "32", "XAID_MEMORY_LATER_TURN_TOKENS": "32"},
     "uncapped": {"XAID_MEMORY_FIRST_TURN_TOKENS": "0", "XAID_MEMORY_LATER_TURN_TOKENS": "0"},
     "main": {
         "XAID_MEMORY_FIRST_TURN_TOKENS": "0",
@@ -140,7 +140,7 @@ def run(quick: bool) -> Section:
             )
         for turn, at in (("turn 1", 0), ("by the next turn", 1), ("by turn 2 after an opener", 2)):
             theirs = got["main"][:3][at]
-            for condition in ("defaults", "caps 64", "uncapped"):
+            for condition in ("defaults", "caps 32", "uncapped"):
                 mine = got[condition][:3][at]
                 rows.append(
                     Row(
@@ -167,7 +167,7 @@ def run(quick: bool) -> Section:
         "sessions (as turn 1; as turn 2 after an opener). Texts scored: the memory lines shown "
         "(`explain.memories_new`; for 'by the next turn' and the opener also `memories_held`, shown "
         "after the reply) and the standing block's episodes in the head. defaults = memory.first_turn_tokens "
-        "= later_turn_tokens = 32, the standing block, the rest held back; caps 64 = both 64; uncapped = 0, 0 "
+        "= later_turn_tokens = 48, the standing block, the rest held back; caps 32 = both 32; uncapped = 0, 0 "
         "(the whole budget at turn 1, a quarter later); main = 0, 0, no standing block.",
     )
     return Section(

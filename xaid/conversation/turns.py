@@ -39,7 +39,7 @@ from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text.lang import Lang, language
-from . import agent_config, checkin, forgetting, prompt, voice, words
+from . import agent_config, checkin, forgetting, prompt, slot, voice, words
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -522,8 +522,9 @@ class Turns:
             # every memory shown is prompt the model reads before its first word (~70 tokens/s for
             # the 1.5B on 2 cores): the slot is capped in tokens, header included; the rest of the
             # turn's allowance is shown after the reply, read while the user reads it
-            now = pack.within(fresh, cap - header, retrieve.LINE_TOKENS)
-            taken = {id(h) for h in now}
+            # (the best line cut to its sentence nearest the message if it does not fit whole)
+            now = slot.fill(fresh, heard.user.text, cap - header, retrieve.LINE_TOKENS)
+            taken = {id(h) for h in now}  # a cut line is a copy: the whole of it is held back
             rest = [h for h in fresh if id(h) not in taken]
             fresh = now
         return _Framing(lang, guidance, fresh, stands.text if stands else None, short, rest)
