@@ -44,28 +44,20 @@ def clip(hit: Hit, query: str, budget: int) -> Hit | None:
     if not scored or max(scored)[0] == 0:
         return None
     best = max(scored)[2].strip().lstrip(ELLIPSIS).strip()
-    room = budget - tokens.count(prefix) - tokens.count(ELLIPSIS)
-    if room <= 0:
-        return None
-    lead = ""
-    if tokens.count(best) > room:
-        joiner = " " if " " in best else ""
-        cut = best.split(" ") if joiner else list(best)
-        # from just before the first word the query shares: what was asked about, and what follows
-        first = next(
-            (i for i in range(len(cut)) if wanted & _terms(joiner.join(cut[i : i + 2]))), 0
-        )
-        start = max(0, first - 2)
-        if start:
-            lead, room = ELLIPSIS, room - tokens.count(ELLIPSIS)
-        cut = cut[start:]
-        while cut and tokens.count(joiner.join(cut)) > room:
-            cut.pop()
-        if not cut:
-            return None
-        best = joiner.join(cut)
-    text = prefix + lead + (best if hit.text.endswith(best) else best + ELLIPSIS)
-    return dataclasses.replace(hit, text=text)
+    joiner = " " if " " in best else ""
+    cut = best.split(" ") if joiner else list(best)
+    # from just before the first word the query shares: what was asked about, and what follows
+    first = next((i for i in range(len(cut)) if wanted & _terms(joiner.join(cut[i : i + 2]))), 0)
+    start = max(0, first - 2) if tokens.count(prefix + best) > budget else 0
+    cut = cut[start:]
+    lead = ELLIPSIS if start else ""
+    while cut:
+        shown = joiner.join(cut)
+        text = prefix + lead + (shown if hit.text.endswith(shown) else shown + ELLIPSIS)
+        if tokens.count(text) <= budget:  # the whole line counted, as the slot counts it
+            return dataclasses.replace(hit, text=text)
+        cut.pop()
+    return None
 
 
 def fill(hits: list[Hit], query: str, budget: int, line_tokens: int) -> list[Hit]:
