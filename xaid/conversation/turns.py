@@ -38,6 +38,7 @@ from ..store import Database
 from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
+from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
 from . import agent_config, checkin, forgetting, prompt, slot, voice, words
 from .agent_config import AgentConfig
@@ -121,6 +122,26 @@ class _View:
         return tuple(upto for upto, _ in self.chunks)
 
 
+@dataclass
+class Held:
+    """Memories a turn recalled past its slot's cap, waiting to be shown before the session's next
+    user message (after the reply), once the provider has had the time to read them."""
+
+    agent_id: str
+    hits: list[retrieve.Hit]
+    lang: Lang
+    short: bool
+    handed: float = 0.0  # time.monotonic() when the read-ahead holding them was handed over
+    tokens: int = 0  # what that read-ahead had to read: the exchange and these
+
+    def block(self, message_id: int) -> ShownBlock:
+        return ShownBlock(
+            message_id,
+            retrieve.render(self.hits, self.lang, self.short),
+            frozenset(k for h in self.hits for k in h.keys),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class _Recalled:
     hits: list[retrieve.Hit]
@@ -182,7 +203,7 @@ class Turns:
         self.standings: dict[str, standing.Standing | None] = {}
         # Memories a turn recalled past its slot's cap: (agent, block) shown before the session's
         # next user message, after the reply, and read by the provider ahead of that message.
-        self.deferred: dict[str, tuple[str, ShownBlock]] = {}
+        self.deferred: dict[str, Held] = {}
 
         self.folds: dict[
             str, int
@@ -209,8 +230,8 @@ class Turns:
             self.shown[sid] = [b for b in self.shown.get(sid, []) if not erased.touches(b.text)]
             del self.profiles[sid]
             self.standings.pop(sid, None)
-        for sid, (agent, block) in list(self.deferred.items()):
-            if agent == erased.agent_id and erased.touches(block.text):
+        for sid, held in list(self.deferred.items()):
+            if held.agent_id == erased.agent_id and erased.touches(held.block(0).text):
                 del self.deferred[sid]
 
     def _prune_shown(
@@ -502,11 +523,10 @@ class Turns:
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
         later = any(block.keys for block in self.shown[sid])  # the session showed memories
-        pending = self.deferred.pop(sid, None)
-        if pending is not None and heard.user.message_id is not None:  # after the last reply
-            self.shown[sid].append(
-                dataclasses.replace(pending[1], message_id=heard.user.message_id)
-            )
+        held = self.deferred.get(sid)
+        if held is not None and heard.user.message_id is not None and self._read(held):
+            self.shown[sid].append(held.block(heard.user.message_id))  # after the last reply
+            del self.deferred[sid]
         stands = self.standings.get(sid)
         present = {key for block in self.shown[sid] for key in block.keys}
         if stands is not None:  # the head shows these already
@@ -528,6 +548,16 @@ class Turns:
             rest = [h for h in fresh if id(h) not in taken]
             fresh = now
         return _Framing(lang, guidance, fresh, stands.text if stands else None, short, rest)
+
+    def _read(self, held: Held) -> bool:
+        """Whether the provider has had the time to read the held-back memories since the reply (at
+        the median of its recent prompt-read rates). If not, they wait for the next reply rather
+        than be read before this turn's first word: a user who answers at once gets the first word
+        as soon, and the memories one turn later. A provider that does not tell its rate: yes."""
+        rates = sorted(self.queue.speed.prompt_tps)
+        if not rates or not held.tokens:
+            return True
+        return time.monotonic() - held.handed >= held.tokens / rates[len(rates) // 2]
 
     def _slot(self, later: bool) -> tuple[int, int]:
         """(cap, allowance): the tokens of new memories a turn reads before its first word (0: no
@@ -675,13 +705,13 @@ class Turns:
                     frozenset(k for h in fresh for k in h.keys),
                 )
             )
-        if framing.later:
-            block = ShownBlock(
-                prompt.AHEAD_ID,
-                retrieve.render(framing.later, framing.lang, framing.short),
-                frozenset(k for h in framing.later for k in h.keys),
-            )
-            self.deferred[sid] = (user.agent_id, block)
+        shown = {k for h in fresh for k in h.keys}
+        waiting = self.deferred.pop(sid, None)  # not read in time for this turn: it waits on
+        hits = [h for h in (waiting.hits if waiting else []) if not h.keys <= shown]
+        hits += [h for h in framing.later if all(h.keys != w.keys for w in hits)]
+        hits = pack.within(hits, self.settings.config.memory.budget_tokens, retrieve.LINE_TOKENS)
+        if hits:
+            self.deferred[sid] = Held(user.agent_id, hits, framing.lang, framing.short)
 
     async def _read_ahead(
         self,
@@ -706,17 +736,20 @@ class Turns:
         llm = self.settings.config.llm
         budget = max(256, llm.n_ctx - agent_cfg.reply_tokens(llm.max_tokens))
         context = self._context(sid, agent_cfg, heard, framing, profile, view)
-        pending = self.deferred.get(sid)
+        held = self.deferred.get(sid)
+        block = held.block(prompt.AHEAD_ID).text if held else None
         context = dataclasses.replace(
             context,
             folds=min(self.folds.get(sid, 0), len(view.chunks)),
-            shown=(*context.shown, (prompt.AHEAD_ID, pending[1].text))
-            if pending
-            else context.shown,
+            shown=(*context.shown, (prompt.AHEAD_ID, block)) if block else context.shown,
         )
         messages = prompt.ahead(agent, view.history, budget, context)
         if messages:
             provider.read_ahead(sid, agent.agent_id, messages)
+            if held is not None:
+                exchange = [m.text for m in view.history[-2:]]
+                held.handed = time.monotonic()
+                held.tokens = sum(text_tokens.count(t) for t in [*exchange, block or ""])
 
     def _explain(
         self,
