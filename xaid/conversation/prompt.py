@@ -10,7 +10,8 @@ never change within a session come first and everything that can change per turn
    caller snapshots both at the session's first turn, and the runner reads it ahead of time;
 2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
 3. the conversation, in order, with the memories recalled at earlier turns of this session
-   still in the places where they were first shown;
+   still in the places where they were first shown (those a turn held back past its slot's cap
+   stand after its reply, before the next user message);
 4. system: the memories this turn recalls that are not shown yet;
 5. system: the turn's directive, in the user's language: the tone (the mood's band), the
    scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
@@ -19,7 +20,8 @@ never change within a session come first and everything that can change per turn
 
 Turn N+1's prompt therefore extends turn N's up to turn N's directive (which is not kept), so the
 model re-reads the previous user message, its reply, any newly recalled memories and the new
-message: a mood crossing a band or a new profile no longer re-reads everything. History that does
+message: a mood crossing a band or a new profile no longer re-reads everything. All of that but
+the turn's own part is known once the reply is stored (``ahead``), and is read then. History that does
 not fit the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
 
 Small models (0.5-1.5B) follow a short imperative placed right before the message much better
