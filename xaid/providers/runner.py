@@ -119,7 +119,9 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
     aheads: OrderedDict[str, tuple[str, list[dict[str, Any]]]] = OrderedDict()
     while True:
         if aheads and inbox.requests.empty():
-            session, (agent, messages) = aheads.popitem(last=False)
+            # the newest first: its user is the one reading a reply that just ended (an older
+            # session's read-ahead first cost session_ttft's turn 2 its whole pause)
+            session, (agent, messages) = aheads.popitem(last=True)
             try:
                 done = provider.read_ahead(session, messages, lambda: not inbox.requests.empty())
             except Exception:  # it only saves time: the next turn reads what is missing
@@ -127,7 +129,7 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
                 continue
             if done == "yielded" and session not in aheads:
                 aheads[session] = (agent, messages)
-                aheads.move_to_end(session, last=False)
+                aheads.move_to_end(session, last=False)  # after any newer one
             continue
         if heads and inbox.requests.empty():
             agent, head = heads.popitem(last=False)
