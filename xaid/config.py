@@ -229,8 +229,10 @@ class LLMConfig:
         True,
         "llama_cpp: while the model is idle, read each agent's prompt head (persona, rules, profile, "
         "the standing block of memory.standing_tokens) after a consolidation and at start, and keep "
-        "its state in the head cache, so a session's first turn reads only what follows; it stops "
-        "at once when a turn arrives (needs llm.head_cache_mb).",
+        "its state in the head cache, so a session's first turn reads only what follows; and after "
+        "each reply, what the session's next turn will start with (the exchange, the memories held "
+        "back from the turn's slot), so that turn reads only its own part. It stops at once when a "
+        "turn arrives (needs llm.head_cache_mb).",
     )
     chat_format: str = doc(
         "",
@@ -322,15 +324,19 @@ class MemoryConfig:
     first_turn_tokens: int = doc(
         0,
         "Most tokens of query-specific memories a session's first turn reads after the cached head "
-        "(0: up to budget_tokens): every token there is read before the first word (~70 tokens/s for "
-        "the 1.5B on 2 cores); what stays the same for every query is in the head's standing block. "
-        "Off by default: a cap of 64 halved what turn 1 recalls (perf/RESULTS.md, turn_recall); "
-        "set it where the first word matters more than recall (a Pi).",
+        "(0: the whole budget_tokens): every token there is read before the first word (~70 tokens/s "
+        "for the 1.5B on 2 cores); a best line longer than the slot is cut to its sentence nearest the "
+        "message. What the turn recalls beyond it is not dropped: it is shown after the reply and read "
+        "while the user reads it (llm.prewarm), so the next turn has it without reading it. Off by "
+        "default: a slot of 48 cut turn 1's recall from 56 % to 33 % of answer tokens on LoCoMo and "
+        "from 50 % to 15 % on the companion set (perf/RESULTS.md, turn_recall); set it where the "
+        "first word matters more than what turn 1 knows (a Pi).",
     )
     later_turn_tokens: int = doc(
         0,
-        "Most tokens of memories new to the session that a later turn adds (0: a quarter of "
-        "budget_tokens): what the turn reads besides the new message and the directive.",
+        "Most tokens of memories new to the session that a later turn reads before its first word (0: "
+        "all of its allowance, a quarter of budget_tokens); the rest of the allowance is shown after "
+        "the reply, like the first turn's.",
     )
     standing_tokens: int = doc(
         160,

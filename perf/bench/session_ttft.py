@@ -21,6 +21,11 @@ consolidated: consolidation's model calls are not what is measured), then copied
 
 ``usage.prompt_read_tokens`` says per turn how much the model read; the head is the
 ``system_prompt`` of ``explain``. English LoCoMo questions alternate with Chinese lines.
+
+Between two turns the bench waits ``XAID_PERF_TTFT_PAUSE_S`` (8 s) in every condition: the user
+reads the reply and types. The new condition reads the next turn's start then (the exchange and
+the memories held back from the turn's slot: ``Provider.read_ahead``); main's way does nothing with
+it. Without the pause the read-ahead would be measured against a user who answers instantly.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from ..eval import locomo
 from ..kit import MINUTE, MODELS, Aim, Row, Section, median, progress, ratio, running, wait_model
 
 TURNS, QUICK_TURNS = int(os.environ.get("XAID_PERF_TTFT_TURNS", "20")), 3
+PAUSE_S = float(os.environ.get("XAID_PERF_TTFT_PAUSE_S", "8"))
+OFF = os.environ.get("XAID_PERF_TTFT_CACHE_OFF", "1") != "0"  # 0: no head-cache-off condition
 DEFAULT_MODELS = "qwen2.5-1.5b,smollm2-135m"
 FIRST_AIM = Aim("<=", 1000.0)  # ms, turn 1 (issue 28)
 LATER_AIM = Aim("<=", 1500.0)  # ms, every later turn on a long history
@@ -111,7 +118,7 @@ def _prepare(root: Path, sample: locomo.Sample | None) -> None:
 
 
 # main before issue 28's first-token work: the whole memory budget at turn 1, no standing block in
-# the head, no prewarm, no flash attention
+# the head, no prewarm (so no reading ahead after a reply either), no flash attention
 MAIN = {
     "XAID_MEMORY_FIRST_TURN_TOKENS": "0",
     "XAID_MEMORY_LATER_TURN_TOKENS": "0",
@@ -121,9 +128,9 @@ MAIN = {
 }
 PREWARM_WAIT_S = 900
 # the "new" condition's turn caps (memory.first_turn_tokens = later_turn_tokens): XAID_PERF_TTFT_CAPS=64
-# measures the speed setting; unset, the defaults (no cap at turn 1)
+# measures another setting; unset, the defaults
 CAPS = os.environ.get("XAID_PERF_TTFT_CAPS", "")
-SLOT = f"slot capped at {CAPS}" if CAPS else "slot uncapped"
+SLOT = f"slot capped at {CAPS}" if CAPS else "slot at its default cap"
 NEW = {"XAID_MEMORY_FIRST_TURN_TOKENS": CAPS, "XAID_MEMORY_LATER_TURN_TOKENS": CAPS} if CAPS else {}
 
 
@@ -184,6 +191,8 @@ def _session(
                 )
             )
             loads.append(os.getloadavg()[0])
+            if i + 1 < len(queries):
+                time.sleep(PAUSE_S)  # the user reads the reply and types the next line
             progress(
                 f"session ttft {label} turn {i + 1}: {figures[-1].ttft_ms:.0f} ms, read "
                 f"{figures[-1].read} of {figures[-1].prompt} tokens"
@@ -213,8 +222,12 @@ def _measure(
     new = _session(
         new_root, _env(model, 512, NEW), queries, later, f"{model} {history} new", prewarmed=True
     )
-    off = _session(
-        off_root, _env(model, 0, NEW), queries[:2], later, f"{model} {history} new, cache off"
+    off = (
+        _session(
+            off_root, _env(model, 0, NEW), queries[:2], later, f"{model} {history} new, cache off"
+        )
+        if OFF
+        else new
     )
     _copy(base, main_root)
     _session(main_root, _env(model, 512, MAIN), queries[:1], now, f"{model} {history} main warm-up")
@@ -237,9 +250,10 @@ def run(quick: bool) -> Section:
     loads: list[float] = []
     with tempfile.TemporaryDirectory(prefix="xaid-perf-ttft-") as tmp:
         work = Path(tmp)
-        bases = {"fresh": work / "base-fresh", "LoCoMo": work / "base-locomo"}
-        _prepare(bases["fresh"], None)
-        _prepare(bases["LoCoMo"], sample)
+        wanted = os.environ.get("XAID_PERF_TTFT_HISTORIES", "fresh,LoCoMo").split(",")
+        bases = {h: work / f"base-{h.lower()}" for h in ("fresh", "LoCoMo") if h in wanted}
+        for history, base in bases.items():
+            _prepare(base, sample if history == "LoCoMo" else None)
         for model in models:
             for history, base in bases.items():
                 queries = _queries(history, sample if history == "LoCoMo" else None, turns)
@@ -259,14 +273,30 @@ def run(quick: bool) -> Section:
                         f"{before.read} of {before.prompt} in {before.ttft_ms:.0f} ms",
                     )
                 )
-                rows.append(
-                    Row(
-                        f"{label}: first token at turn 1, head cache off",
-                        cold.ttft_ms,
-                        "ms",
-                        note=f"read {cold.read} of {cold.prompt} prompt tokens",
+                if OFF:
+                    rows.append(
+                        Row(
+                            f"{label}: first token at turn 1, head cache off",
+                            cold.ttft_ms,
+                            "ms",
+                            note=f"read {cold.read} of {cold.prompt} prompt tokens",
+                        )
                     )
-                )
+                if len(new.turns) > 2:
+                    worst = max(range(1, len(new.turns)), key=lambda i: new.turns[i].ttft_ms)
+                    turn, was = new.turns[worst], main.turns[worst]
+                    rows.append(
+                        Row(
+                            f"{label}: first token at the slowest later turn (turn {worst + 1})",
+                            turn.ttft_ms,
+                            "ms",
+                            None if quick else LATER_AIM,
+                            ratio(turn.ttft_ms, max(t.ttft_ms for t in main.turns[1:])),
+                            "main's slowest later turn, same run",
+                            note=f"read {turn.read} of {turn.prompt} prompt tokens; main's turn "
+                            f"{worst + 1} read {was.read} in {was.ttft_ms:.0f} ms",
+                        )
+                    )
                 for n in sorted({2, len(new.turns)} - {1}):
                     turn, was = new.turns[n - 1], main.turns[n - 1]
                     rows.append(
@@ -292,7 +322,8 @@ def run(quick: bool) -> Section:
                         f"tokens read/prompt {_reads(run_)}; runner's head cache after the "
                         f"session: {run_.head_cache}."
                     )
-                notes.append(f"{label}, new, head cache off: tokens read/prompt {_reads(off)}.")
+                if OFF:
+                    notes.append(f"{label}, new, head cache off: tokens read/prompt {_reads(off)}.")
     load = median(loads) if loads else 0.0
     notes.insert(
         0,
@@ -306,7 +337,9 @@ def run(quick: bool) -> Section:
         f"{_caps()}): a daemon starts on the written agent, its runner reads the "
         f"head ahead (prewarm; waited for), then {turns} turns of a new session; new with "
         f"llm.head_cache_mb = 0: turns 1-2; main's way ({', '.join(f'{k}={v}' for k, v in MAIN.items())}): "
-        f"a warm-up daemon runs one turn (it writes the head), then a new daemon runs the {turns} turns. English "
+        f"a warm-up daemon runs one turn (it writes the head), then a new daemon runs the {turns} turns. "
+        f"{PAUSE_S:.0f} s between turns in every condition (the user reads the reply and types; new reads the "
+        f"next turn's start then). English "
         f"questions (LoCoMo's own, or everyday lines) alternate with Chinese lines, one minute apart. "
         f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "
         f"`usage.prompt_read_tokens` / `usage.prompt_tokens`. Load average (1 min) during the turns ≈ "

@@ -8,15 +8,19 @@ memories. This area asks the companion set's and LoCoMo's questions as turns, th
 the scripted provider standing in for the model (what is scored is the context the daemon builds,
 not a reply), in four conditions side by side:
 
-- **defaults**: no cap at turn 1 (the whole ``memory.budget_tokens``), a quarter of it at a later
-  turn, the standing block in the head;
-- **caps 64** and **caps 128**: both caps at that many tokens, with the standing block (64 is what
-  the 1.0 s first-token aim allows on the 1.5B on 2 cores);
-- **main**: before issue 28's first-token work: as the defaults without the standing block.
+- **defaults**: both caps at their defaults (48 tokens; a best line longer than the slot cut to its
+  sentence nearest the message), the standing block in the head; what a turn recalls past its cap
+  is held back and shown after the reply (``memories_held``), read while the user reads it;
+- **caps 32**: both caps at 32, the same otherwise;
+- **uncapped**: no cap at turn 1 (the whole ``memory.budget_tokens``), a quarter of it at a later
+  turn, the standing block (the defaults before the read-ahead);
+- **main**: before issue 28's first-token work: uncapped without the standing block.
 
 Each question is asked twice, in new sessions: as the session's first turn, and as its second
-turn after an opener ("Hey!" / "嗨！"), where what counts is everything the session has shown by then
-(the opener's memories stay in the prompt). The texts scored are the memory lines the prompt shows
+turn after an opener ("Hey!" / "嗨！"). Scored: what turn 1 shows before its message; what the
+session holds by the next user message (turn 1's shown and held-back lines: the question's answer
+as the next turn sees it); and by turn 2 after the opener, everything the session has shown by then
+(the opener's memories, held back or not, stay in the prompt). The texts scored are the memory lines
 and the standing block's episodes; answer-token recall as in perf/eval/locomo.py.
 """
 
@@ -39,8 +43,8 @@ from . import locomo_score as score
 SHARED_LOCOMO = Path("/work/shared/data/locomo10.json")
 CONDITIONS: dict[str, dict[str, str]] = {
     "defaults": {},
-    "caps 64": {"XAID_MEMORY_FIRST_TURN_TOKENS": "64", "XAID_MEMORY_LATER_TURN_TOKENS": "64"},
-    "caps 128": {"XAID_MEMORY_FIRST_TURN_TOKENS": "128", "XAID_MEMORY_LATER_TURN_TOKENS": "128"},
+    "caps 32": {"XAID_MEMORY_FIRST_TURN_TOKENS": "32", "XAID_MEMORY_LATER_TURN_TOKENS": "32"},
+    "uncapped": {"XAID_MEMORY_FIRST_TURN_TOKENS": "0", "XAID_MEMORY_LATER_TURN_TOKENS": "0"},
     "main": {
         "XAID_MEMORY_FIRST_TURN_TOKENS": "0",
         "XAID_MEMORY_LATER_TURN_TOKENS": "0",
@@ -59,13 +63,19 @@ def _standing_lines(system_prompt: str) -> list[str]:
     return [line for line in tail.splitlines() if line.startswith("- [")]
 
 
-def _shown(result: dict[str, Any]) -> list[str]:
+def _shown(result: dict[str, Any], held: bool = False) -> list[str]:
+    """The lines shown before the message (with ``held``: and those shown after the reply)."""
     context = result["context"]
-    return [m["text"] for m in context["memories_new"]] + _standing_lines(context["system_prompt"])
+    lines = [m["text"] for m in context["memories_new"]]
+    if held:
+        lines += [m["text"] for m in context.get("memories_held", [])]
+    return lines + _standing_lines(context["system_prompt"])
 
 
-def _ask(c: Client, agent: str, question: dict[str, Any], ts: int) -> tuple[float, float, int]:
-    """(recall at turn 1, recall by turn 2, prompt tokens read at turn 1 besides the head)."""
+def _ask(
+    c: Client, agent: str, question: dict[str, Any], ts: int
+) -> tuple[float, float, float, int]:
+    """(recall at turn 1, by the next turn, by turn 2 after an opener, characters shown at turn 1)."""
     text = str(question["question"])
     lang = "zh" if question.get("lang") == "zh" else "en"
     sid = c.session_open(agent, ts=ts)["session_id"]
@@ -74,14 +84,17 @@ def _ask(c: Client, agent: str, question: dict[str, Any], ts: int) -> tuple[floa
     opener = c.session_send(sid2, OPENER[lang], ts=ts, explain=True).finish()
     second = c.session_send(sid2, text, ts=ts + 60_000, explain=True).finish()
     one = score.answer_recall(question["answer"], _shown(first)) or 0.0
-    two = score.answer_recall(question["answer"], _shown(opener) + _shown(second)) or 0.0
-    return one, two, sum(len(m["text"]) for m in first["context"]["memories_new"])
+    nxt = score.answer_recall(question["answer"], _shown(first, held=True)) or 0.0
+    two = score.answer_recall(question["answer"], _shown(opener, held=True) + _shown(second)) or 0.0
+    return one, nxt, two, sum(len(m["text"]) for m in first["context"]["memories_new"])
 
 
-def _run_set(
-    path: Path, samples: int, per_sample: int, env: dict[str, str]
-) -> tuple[list[float], list[float], list[int]]:
+Got = tuple[list[float], list[float], list[float], list[int]]
+
+
+def _run_set(path: Path, samples: int, per_sample: int, env: dict[str, str]) -> Got:
     ones: list[float] = []
+    nexts: list[float] = []
     twos: list[float] = []
     chars: list[int] = []
     with tempfile.TemporaryDirectory(prefix="xaid-perf-turn-recall-") as tmp:
@@ -93,11 +106,12 @@ def _run_set(
                 locomo.ingest(c, agent, sample)
                 asked = [q for q in sample.qa if "answer" in q and q.get("category") != 5]
                 for q in asked[:per_sample]:
-                    one, two, used = _ask(c, agent, q, sample.end_ms + DAY_MS)
+                    one, nxt, two, used = _ask(c, agent, q, sample.end_ms + DAY_MS)
                     ones.append(one)
+                    nexts.append(nxt)
                     twos.append(two)
                     chars.append(used)
-    return ones, twos, chars
+    return ones, nexts, twos, chars
 
 
 def _mean(values: list[float]) -> float:
@@ -116,17 +130,18 @@ def run(quick: bool) -> Section:
     rows: list[Row] = []
     notes: list[str] = []
     for name, (path, samples, per_sample) in sets.items():
-        got: dict[str, tuple[list[float], list[float], list[int]]] = {}
+        got: dict[str, Got] = {}
         for condition, env in CONDITIONS.items():
             got[condition] = _run_set(path, samples, per_sample, env)
             progress(
-                f"turn recall {name} {condition}: turn 1 {_mean(got[condition][0]):.3f}, "
-                f"turn 2 {_mean(got[condition][1]):.3f} over {len(got[condition][0])} questions"
+                f"turn recall {name} {condition}: turn 1 {_mean(got[condition][0]):.3f}, next "
+                f"{_mean(got[condition][1]):.3f}, turn 2 {_mean(got[condition][2]):.3f} over "
+                f"{len(got[condition][0])} questions"
             )
-        for turn, first in (("turn 1", True), ("by turn 2", False)):
-            theirs = got["main"][0] if first else got["main"][1]
-            for condition in ("defaults", "caps 64", "caps 128"):
-                mine = got[condition][0] if first else got[condition][1]
+        for turn, at in (("turn 1", 0), ("by the next turn", 1), ("by turn 2 after an opener", 2)):
+            theirs = got["main"][:3][at]
+            for condition in ("defaults", "caps 32", "uncapped"):
+                mine = got[condition][:3][at]
                 rows.append(
                     Row(
                         f"{name}: answer-token recall of what the prompt shows, {turn}, {condition}",
@@ -139,7 +154,7 @@ def run(quick: bool) -> Section:
                     )
                 )
         shown = ", ".join(
-            f"{condition} {median([float(x) for x in got[condition][2]]):.0f}" for condition in got
+            f"{condition} {median([float(x) for x in got[condition][3]]):.0f}" for condition in got
         )
         notes.append(
             f"{name} ({path.name}, {samples} samples, up to {per_sample} questions each, adversarial "
@@ -150,9 +165,10 @@ def run(quick: bool) -> Section:
         "Scripted provider (the context is scored, not a reply); each sample ingested and consolidated "
         "as in perf/eval/locomo.py, questions asked one day after its last turn, each in two new "
         "sessions (as turn 1; as turn 2 after an opener). Texts scored: the memory lines shown "
-        "(`explain.memories_new`) and the standing block's episodes in the head. defaults = "
-        "memory.first_turn_tokens 0 (the whole budget), later_turn_tokens 0 (a quarter), the standing "
-        "block; caps 64 / 128 = both caps at that with the standing block; main = 0, 0, no standing block.",
+        "(`explain.memories_new`; for 'by the next turn' and the opener also `memories_held`, shown "
+        "after the reply) and the standing block's episodes in the head. defaults = memory.first_turn_tokens "
+        "= later_turn_tokens = 48, the standing block, the rest held back; caps 32 = both 32; uncapped = 0, 0 "
+        "(the whole budget at turn 1, a quarter later); main = 0, 0, no standing block.",
     )
     return Section(
         "Turn-level recall: what a session's turns show of memory, the defaults and the first-token caps against main",

@@ -10,7 +10,8 @@ never change within a session come first and everything that can change per turn
    caller snapshots both at the session's first turn, and the runner reads it ahead of time;
 2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
 3. the conversation, in order, with the memories recalled at earlier turns of this session
-   still in the places where they were first shown;
+   still in the places where they were first shown (those a turn held back past its slot's cap
+   stand after its reply, before the next user message);
 4. system: the memories this turn recalls that are not shown yet;
 5. system: the turn's directive, in the user's language: the tone (the mood's band), the
    scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
@@ -19,7 +20,8 @@ never change within a session come first and everything that can change per turn
 
 Turn N+1's prompt therefore extends turn N's up to turn N's directive (which is not kept), so the
 model re-reads the previous user message, its reply, any newly recalled memories and the new
-message: a mood crossing a band or a new profile no longer re-reads everything. History that does
+message: a mood crossing a band or a new profile no longer re-reads everything. All of that but
+the turn's own part is known once the reply is stored (``ahead``), and is read then. History that does
 not fit the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
 
 Small models (0.5-1.5B) follow a short imperative placed right before the message much better
@@ -144,6 +146,28 @@ def build(
     return _assemble(agent, history, budget_tokens, context)[0]
 
 
+# The next user message's stand-in when the next turn's prompt is built ahead of it (``ahead``):
+# an id after every stored one (the view keeps messages by id past the fold cut)
+AHEAD_ID = 2**63 - 1
+
+
+def ahead(
+    agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context
+) -> tuple[ChatMessage, ...]:
+    """What the next turn's prompt will start with, known once a reply is stored: everything
+    before that turn's own memories, directive and message (the part that depends on what the user
+    says next). ``context.shown`` may key blocks on ``AHEAD_ID``: they go where the next user
+    message's blocks will. The provider reads these while the user reads the reply, so the next
+    turn reads only its own part (llama.cpp keeps the longest unchanged prefix)."""
+    if not history:
+        return ()
+    last = history[-1]
+    stand_in = Message(last.session_id, last.agent_id, "user", "", last.ts_ms, message_id=AHEAD_ID)
+    quiet = replace(context, memories=None, suggestion=None, forgotten=None, tone=None)
+    messages = _assemble(agent, [*history, stand_in], budget_tokens, quiet)[0]
+    return messages[:-2]  # the directive and the stand-in
+
+
 def folds_needed(
     agent: Agent,
     history: Sequence[Message],
@@ -185,18 +209,19 @@ def _assemble(
     earlier_msg = ChatMessage("system", "\n".join(earlier)) if earlier else None
     if earlier_msg:
         left -= estimate_tokens(earlier_msg.content)
-    shown = dict(context.shown)
+    shown: dict[int, list[str]] = {}
+    for message_id, text in context.shown:  # a message may carry more than one block, in order
+        shown.setdefault(message_id, []).append(text)
     kept: list[ChatMessage] = []
     taken = 0
     for msg in reversed(history):
-        block = shown.get(msg.message_id) if msg.message_id is not None else None
-        cost = estimate_tokens(msg.text) + (estimate_tokens(block) if block else 0)
+        blocks = shown.get(msg.message_id, []) if msg.message_id is not None else []
+        cost = estimate_tokens(msg.text) + sum(estimate_tokens(b) for b in blocks)
         if kept and cost > left:
             break
         kept.append(to_chat(msg))
         taken += 1
-        if block:
-            kept.append(ChatMessage("system", block))
+        kept.extend(ChatMessage("system", b) for b in reversed(blocks))
         left -= cost
     kept.reverse()
     while kept and kept[0].role == "tool":  # a tool result without its call confuses every template

@@ -38,8 +38,9 @@ from ..store import Database
 from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
+from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
-from . import agent_config, checkin, forgetting, prompt, voice, words
+from . import agent_config, checkin, forgetting, prompt, slot, voice, words
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -121,6 +122,26 @@ class _View:
         return tuple(upto for upto, _ in self.chunks)
 
 
+@dataclass
+class Held:
+    """Memories a turn recalled past its slot's cap, waiting to be shown before the session's next
+    user message (after the reply), once the provider has had the time to read them."""
+
+    agent_id: str
+    hits: list[retrieve.Hit]
+    lang: Lang
+    short: bool
+    handed: float = 0.0  # time.monotonic() when the read-ahead holding them was handed over
+    tokens: int = 0  # what that read-ahead had to read: the exchange and these
+
+    def block(self, message_id: int) -> ShownBlock:
+        return ShownBlock(
+            message_id,
+            retrieve.render(self.hits, self.lang, self.short),
+            frozenset(k for h in self.hits for k in h.keys),
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class _Recalled:
     hits: list[retrieve.Hit]
@@ -140,6 +161,9 @@ class _Framing:
     fresh: list[retrieve.Hit]
     standing: str | None = None  # the session's standing block (in the head)
     short: bool = False  # the head explains the memories: their block takes the short header
+    # recalled, within the turn's allowance, but past its slot's cap: shown after the reply, where
+    # the provider reads them while the user reads the reply (see ``Turns._read_ahead``)
+    later: list[retrieve.Hit] = field(default_factory=list)
 
 
 class Turns:
@@ -177,6 +201,9 @@ class Turns:
         self.profiles: dict[str, tuple[str, str | None]] = {}  # session id -> (agent id, profile)
         # The standing block (xaid.memory.standing) taken with the profile, and dropped with it.
         self.standings: dict[str, standing.Standing | None] = {}
+        # Memories a turn recalled past its slot's cap: (agent, block) shown before the session's
+        # next user message, after the reply, and read by the provider ahead of that message.
+        self.deferred: dict[str, Held] = {}
 
         self.folds: dict[
             str, int
@@ -193,6 +220,7 @@ class Turns:
         self.shown.pop(session_id, None)
         self.profiles.pop(session_id, None)
         self.standings.pop(session_id, None)
+        self.deferred.pop(session_id, None)
         self.folds.pop(session_id, None)
 
     def forgot(self, erased: Erasure) -> None:
@@ -202,6 +230,9 @@ class Turns:
             self.shown[sid] = [b for b in self.shown.get(sid, []) if not erased.touches(b.text)]
             del self.profiles[sid]
             self.standings.pop(sid, None)
+        for sid, held in list(self.deferred.items()):
+            if held.agent_id == erased.agent_id and erased.touches(held.block(0).text):
+                del self.deferred[sid]
 
     def _prune_shown(
         self, session_id: str, uptos: Sequence[int], history: Sequence[Message]
@@ -416,6 +447,7 @@ class Turns:
             turn.ts_ms,
         )
         self._keep_shown(sid, heard.user, framing)
+        await self._read_ahead(agent, agent_cfg, heard, framing, profile)
         timings = Timings(
             recalled.memory_ms,
             progress.queued_ms,
@@ -490,28 +522,53 @@ class Turns:
         )
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
+        later = any(block.keys for block in self.shown[sid])  # the session showed memories
+        held = self.deferred.get(sid)
+        if held is not None and heard.user.message_id is not None and self._read(held):
+            self.shown[sid].append(held.block(heard.user.message_id))  # after the last reply
+            del self.deferred[sid]
         stands = self.standings.get(sid)
         present = {key for block in self.shown[sid] for key in block.keys}
-        later = bool(present)
         if stands is not None:  # the head shows these already
             present |= stands.keys
         fresh = [h for h in recalled.hits if not h.keys <= present]
         short = stands is not None
-        if cap := self._slot(later):
+        cap, allowance = self._slot(later)
+        header = retrieve.header_tokens(lang, short)
+        if allowance:
+            fresh = pack.within(fresh, allowance - header, retrieve.LINE_TOKENS)
+        rest: list[retrieve.Hit] = []
+        if cap and (allowance == 0 or cap < allowance):
             # every memory shown is prompt the model reads before its first word (~70 tokens/s for
-            # the 1.5B on 2 cores): the slot is capped in tokens, header included
-            fresh = pack.within(
-                fresh, cap - retrieve.header_tokens(lang, short), retrieve.LINE_TOKENS
-            )
-        return _Framing(lang, guidance, fresh, stands.text if stands else None, short)
+            # the 1.5B on 2 cores): the slot is capped in tokens, header included; the rest of the
+            # turn's allowance is shown after the reply, read while the user reads it
+            # (the best line cut to its sentence nearest the message if it does not fit whole)
+            now = slot.fill(fresh, heard.user.text, cap - header, retrieve.LINE_TOKENS)
+            taken = {id(h) for h in now}  # a cut line is a copy: the whole of it is held back
+            rest = [h for h in fresh if id(h) not in taken]
+            fresh = now
+        return _Framing(lang, guidance, fresh, stands.text if stands else None, short, rest)
 
-    def _slot(self, later: bool) -> int:
-        """The tokens a turn's new memories may take: a session's first turn (0: the whole
-        budget) or a later one (0: a quarter of the budget); see memory.first_turn_tokens."""
+    def _read(self, held: Held) -> bool:
+        """Whether the provider has had the time to read the held-back memories since the reply (at
+        the median of its recent prompt-read rates). If not, they wait for the next reply rather
+        than be read before this turn's first word: a user who answers at once gets the first word
+        as soon, and the memories one turn later. A provider that does not tell its rate: yes."""
+        rates = sorted(self.queue.speed.prompt_tps)
+        if not rates or not held.tokens:
+            return True
+        return time.monotonic() - held.handed >= held.tokens / rates[len(rates) // 2]
+
+    def _slot(self, later: bool) -> tuple[int, int]:
+        """(cap, allowance): the tokens of new memories a turn reads before its first word (0: no
+        cap), and those it may bring to the session in all, the rest shown after its reply (0: the
+        whole budget, as recalled). A session's first turn: memory.first_turn_tokens of the whole
+        budget; a later one: memory.later_turn_tokens of a quarter of it (or of the cap, if more)."""
         cfg = self.settings.config.memory
         if later:
-            return cfg.later_turn_tokens or cfg.budget_tokens // LATER_TURN_SHARE
-        return cfg.first_turn_tokens
+            cap = cfg.later_turn_tokens
+            return cap, max(cap, cfg.budget_tokens // LATER_TURN_SHARE)
+        return cfg.first_turn_tokens, 0
 
     def _context(
         self,
@@ -640,7 +697,8 @@ class Turns:
         return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
 
     def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
-        """The memories this turn showed stay in place before its user message for the session."""
+        """The memories this turn showed stay in place before its user message for the session;
+        those past the slot's cap wait for the next user message (``deferred``)."""
         fresh = framing.fresh
         if fresh and user.message_id is not None:
             self.shown.setdefault(sid, []).append(
@@ -650,6 +708,51 @@ class Turns:
                     frozenset(k for h in fresh for k in h.keys),
                 )
             )
+        shown = {k for h in fresh for k in h.keys}
+        waiting = self.deferred.pop(sid, None)  # not read in time for this turn: it waits on
+        hits = [h for h in (waiting.hits if waiting else []) if not h.keys <= shown]
+        hits += [h for h in framing.later if all(h.keys != w.keys for w in hits)]
+        hits = pack.within(hits, self.settings.config.memory.budget_tokens, retrieve.LINE_TOKENS)
+        if hits:
+            self.deferred[sid] = Held(user.agent_id, hits, framing.lang, framing.short)
+
+    async def _read_ahead(
+        self,
+        agent: Agent,
+        agent_cfg: AgentConfig,
+        heard: _Heard,
+        framing: _Framing,
+        profile: str | None,
+    ) -> None:
+        """Once the reply is stored: hand the provider what the session's next turn will start with
+        (this exchange, and the memories held back from its slot), to read while the user reads the
+        reply. Without it the next turn reads them before its first word: the last user message
+        and reply (what a turn's directive stood before is not kept) and any held-back memories.
+        Nothing when the provider keeps no prompt cache (``reads_ahead``)."""
+        provider = self.queue.provider
+        if not getattr(provider, "reads_ahead", False):
+            return
+        sid = heard.user.session_id
+        view = await self.db.run(self._view, sid)
+        if not view.history or view.history[-1].role != "assistant":
+            return  # a tool round or an interrupted reply: the next prompt is not this one's sequel
+        llm = self.settings.config.llm
+        budget = max(256, llm.n_ctx - agent_cfg.reply_tokens(llm.max_tokens))
+        context = self._context(sid, agent_cfg, heard, framing, profile, view)
+        held = self.deferred.get(sid)
+        block = held.block(prompt.AHEAD_ID).text if held else None
+        context = dataclasses.replace(
+            context,
+            folds=min(self.folds.get(sid, 0), len(view.chunks)),
+            shown=(*context.shown, (prompt.AHEAD_ID, block)) if block else context.shown,
+        )
+        messages = prompt.ahead(agent, view.history, budget, context)
+        if messages:
+            provider.read_ahead(sid, agent.agent_id, messages)
+            if held is not None:
+                exchange = [m.text for m in view.history[-2:]]
+                held.handed = time.monotonic()
+                held.tokens = sum(text_tokens.count(t) for t in [*exchange, block or ""])
 
     def _explain(
         self,
@@ -669,6 +772,7 @@ class Turns:
             "lang": lang,
             "memories": [h.to_wire() for h in recalled.hits],
             "memories_new": [h.to_wire() for h in framing.fresh],
+            "memories_held": [h.to_wire() for h in framing.later],
             "profile": profile,
             "earlier": list(context.earlier[: context.folds]),
             "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,

@@ -155,4 +155,10 @@ class Provider(Protocol):
         provider that caches prompts may read it now, while idle (llama_cpp: the runner, into the
         head cache); it must give way to any turn. Others ignore it."""
 
+    def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:
+        """The session's next turn will start with ``messages`` (the exchange just stored, and the
+        memories held back for after it): a provider that caches prompts may read them now, while the
+        user reads the reply (llama_cpp: the runner, into the session's context); it must give way
+        to any turn. Others ignore it."""
+
     def close(self) -> None: ...

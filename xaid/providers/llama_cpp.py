@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import threading
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,8 @@ class LlamaCppProvider:
         # (agent, head key) -> the head's tokens as saved; () when the head is not in its prompt
         self._heads_known: dict[tuple[str, bytes], tuple[int, ...]] = {}
         self._unsaved_head: tuple[str, str] | None = None  # to save once the reply is sent
+        # read_ahead: "done", "yielded" (a turn came first), "tokens" read
+        self.read_aheads: Counter[str] = Counter()
         self.extra_buffers = cpu_quirks.decide(cfg.extra_buffers, cpu_quirks.cpu_flags())
         self._llm: Any = None
 
@@ -98,6 +101,7 @@ class LlamaCppProvider:
             "extra_buffers": self.extra_buffers.describe(),
             "state_cache": self.states.describe(),
             "head_cache": self.heads.describe(),
+            "read_ahead": dict(self.read_aheads),
             "chat_format": self.cfg.chat_format or "(from the GGUF file)",
             "tools": self.supports_tools,
         }
@@ -212,6 +216,50 @@ class LlamaCppProvider:
             return "skipped"
         self._heads_known[key] = saved.tokens
         self.heads.counters.prewarms += 1
+        return "done"
+
+    def read_ahead(
+        self, session: str, messages: list[dict[str, Any]], stop: Callable[[], bool] = lambda: False
+    ) -> str:
+        """Read what ``session``'s next turn will start with (the chat template's rendering of
+        ``messages``, without the assistant header) into the session's context while the model is
+        idle: that turn then reads only its own memories, directive and message. Like ``prewarm``
+        it keeps the live context's longest prefix that agrees, reads in chunks of
+        ``PREWARM_CHUNK`` and leaves off when ``stop`` says a frame is waiting ("yielded"; what was
+        read stays, and the next turn's prefix match uses it).
+
+        "done", "yielded", or "skipped" (no model, a ``chat_format`` handler, or a prompt too long
+        for the context)."""
+        llm = self._llm
+        if llm is None or self.cfg.chat_format or not messages or not session:
+            return "skipped"
+        text = llama_prefix.template_prompt(llm, messages, generation=False)
+        if text is None:
+            return "skipped"
+        tokens = [int(t) for t in llm.tokenize(text.encode(), add_bos=False, special=True)]
+        if len(tokens) >= int(llm.n_ctx()) - PREWARM_CHUNK:
+            return "skipped"  # the turn after it could not fit: it reads its own prompt
+        import llama_cpp
+
+        self.states.switch(llm, session)
+        held = 0
+        for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
+            if int(have) != want:
+                break
+            held += 1
+        if held == len(tokens):
+            return "done"
+        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
+        llm.n_tokens = held
+        while llm.n_tokens < len(tokens):
+            if stop():
+                self.read_aheads["yielded"] += 1
+                return "yielded"
+            llm.eval(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK])
+            llama_cpp.llama_synchronize(llm.ctx)  # booked here, not in the next turn (see prewarm)
+            self.read_aheads["tokens"] += min(PREWARM_CHUNK, len(tokens) - held)
+            held = llm.n_tokens
+        self.read_aheads["done"] += 1
         return "done"
 
     def _head_tokens(self, head: str) -> tuple[int, ...]:

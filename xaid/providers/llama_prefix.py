@@ -15,8 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def template_prompt(llm: Any, messages: list[dict[str, Any]]) -> str | None:
-    """The rendered prompt up to and including the assistant header, or None without a template."""
+def template_prompt(
+    llm: Any, messages: list[dict[str, Any]], generation: bool = True
+) -> str | None:
+    """The rendered prompt up to and including the assistant header (``generation``; without it,
+    up to the end of the last message: the start of a later prompt), or None without a template."""
     template = (getattr(llm, "metadata", None) or {}).get("tokenizer.chat_template")
     if not template:
         return None
@@ -26,6 +29,9 @@ def template_prompt(llm: Any, messages: list[dict[str, Any]]) -> str | None:
         return str(llm._model.token_get_text(token)) if token != -1 else ""
 
     formatter = Jinja2ChatFormatter(
-        template=template, eos_token=text(llm.token_eos()), bos_token=text(llm.token_bos())
+        template=template,
+        eos_token=text(llm.token_eos()),
+        bos_token=text(llm.token_bos()),
+        add_generation_prompt=generation,
     )
     return str(formatter(messages=messages).prompt)  # type: ignore[arg-type]  # the OpenAI shape

@@ -17,7 +17,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from xaid.config import LLMConfig
-from xaid.providers.base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
+from xaid.providers.base import (
+    ChatMessage,
+    Completion,
+    Emit,
+    GenerateRequest,
+    ProviderError,
+    ToolCall,
+)
 
 _EXCERPT = 200
 
@@ -58,6 +65,9 @@ class OpenAICompatProvider:
         """Nothing is kept per agent here (what the endpoint keeps is its own affair)."""
 
     def prewarm(self, agent_id: str, head: str) -> None:
+        """The endpoint's prompt cache is its own affair."""
+
+    def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:
         """The endpoint's prompt cache is its own affair."""
 
     def close(self) -> None:

@@ -109,11 +109,28 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
     """Frames in order, one at a time. A ``prewarm`` (an agent's head to read ahead of time) waits
     until nothing else does, the newest per agent, and stops as soon as any frame comes in: it
     is work for an idle model, never in front of a turn. An ``erase_agent`` drops the agent's
-    waiting prewarm too (it would write the erased profile back)."""
+    waiting prewarm too (it would write the erased profile back). A ``read_ahead`` (the start of a
+    session's next turn, handed over after its reply) is the same kind of work and goes before
+    the heads: that session's user is reading the reply now."""
     inbox = Inbox(chan)
     threading.Thread(target=inbox.read, name="runner-reader", daemon=True).start()
     heads: OrderedDict[str, str] = OrderedDict()  # agent -> head to prewarm, oldest first
+    # session -> (agent, the next turn's first messages), oldest first
+    aheads: OrderedDict[str, tuple[str, list[dict[str, Any]]]] = OrderedDict()
     while True:
+        if aheads and inbox.requests.empty():
+            # the newest first: its user is the one reading a reply that just ended (an older
+            # session's read-ahead first cost session_ttft's turn 2 its whole pause)
+            session, (agent, messages) = aheads.popitem(last=True)
+            try:
+                done = provider.read_ahead(session, messages, lambda: not inbox.requests.empty())
+            except Exception:  # it only saves time: the next turn reads what is missing
+                log.exception("reading a session's next turn ahead of time failed")
+                continue
+            if done == "yielded" and session not in aheads:
+                aheads[session] = (agent, messages)
+                aheads.move_to_end(session, last=False)  # after any newer one
+            continue
         if heads and inbox.requests.empty():
             agent, head = heads.popitem(last=False)
             try:
@@ -131,10 +148,17 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
             heads.pop(str(frame["agent"]), None)
             heads[str(frame["agent"])] = str(frame["head"])
             continue
+        if frame["op"] == "read_ahead":
+            aheads.pop(str(frame["session"]), None)
+            aheads[str(frame["session"])] = (str(frame["agent"]), list(frame["messages"]))
+            continue
         if frame["op"] == "forget":
+            aheads.pop(str(frame["session"]), None)
             provider.session_closed(str(frame["session"]))
             continue
         if frame["op"] == "erase_agent":
+            for session in [s for s, (agent, _) in aheads.items() if agent == frame["agent"]]:
+                del aheads[session]
             heads.pop(str(frame["agent"]), None)
             provider.agent_erased(str(frame["agent"]))
             continue

@@ -39,7 +39,14 @@ from typing import Any
 from .. import catalogue as models
 from ..config import LLMConfig
 from ..stats import rss_kib
-from .base import Completion, Emit, GenerateRequest, ProviderCrashed, ProviderError
+from .base import (
+    ChatMessage,
+    Completion,
+    Emit,
+    GenerateRequest,
+    ProviderCrashed,
+    ProviderError,
+)
 from .head_cache import HeadCache
 from .llama_cpp import TOOL_FORMATS
 from .runner_frames import (
@@ -321,6 +328,23 @@ class RunnerProvider:
         try:
             with self._send_lock:
                 chan.send({"op": "prewarm", "agent": agent_id, "head": head})
+        except RunnerGone:
+            pass  # the crash is seen, and counted, by the next generation
+
+    def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:
+        """Ask the runner to read the session's next turn's start while it is idle (runner.serve)."""
+        chan = self._chan
+        if chan is None or not self.reads_ahead:
+            return
+        frame = {
+            "op": "read_ahead",
+            "session": session_id,
+            "agent": agent_id,
+            "messages": [m.to_openai() for m in messages],
+        }
+        try:
+            with self._send_lock:
+                chan.send(frame)
         except RunnerGone:
             pass  # the crash is seen, and counted, by the next generation
 

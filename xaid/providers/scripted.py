@@ -19,7 +19,7 @@ import re
 import threading
 from typing import Any
 
-from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
+from .base import ChatMessage, Completion, Emit, GenerateRequest, ProviderError, ToolCall
 
 _TOOL = re.compile(r"\[\[tool:(\w+)\s*(\{.*?\})?\]\]", re.S)
 _SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
@@ -35,6 +35,7 @@ class ScriptedProvider:
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000
         self.calls = 0
+        self.read_aheads: list[tuple[str, str, tuple[ChatMessage, ...]]] = []
 
     @property
     def supports_tools(self) -> bool:
@@ -54,6 +55,10 @@ class ScriptedProvider:
 
     def prewarm(self, agent_id: str, head: str) -> None:
         """Nothing is read ahead here (``reads_ahead`` is False: the daemon does not ask)."""
+
+    def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:
+        """Nothing is read here; what a patched ``reads_ahead`` was handed is kept for the tests."""
+        self.read_aheads.append((session_id, agent_id, messages))
 
     def close(self) -> None:
         pass

@@ -74,11 +74,15 @@ def _read_after(previous: GenerateRequest, now: GenerateRequest) -> list[ChatMes
     return list(now.messages[same:])
 
 
+Aheads = list[tuple[str, str, tuple[ChatMessage, ...]]]
+
+
 def _session(
     tmp: Path, monkeypatch: pytest.MonkeyPatch, lang: str, env: dict[str, str]
-) -> tuple[list[GenerateRequest], list[tuple[str, str]]]:
+) -> tuple[list[GenerateRequest], list[tuple[str, str]], Aheads]:
     requests: list[GenerateRequest] = []
     prewarmed: list[tuple[str, str]] = []
+    aheads: Aheads = []
     real = ScriptedProvider.generate
 
     def generate(self: ScriptedProvider, request: GenerateRequest, emit: Any, c: Any) -> Completion:
@@ -90,6 +94,11 @@ def _session(
 
     monkeypatch.setattr(ScriptedProvider, "generate", generate)
     monkeypatch.setattr(ScriptedProvider, "prewarm", prewarm)
+    monkeypatch.setattr(
+        ScriptedProvider,
+        "read_ahead",
+        lambda self, sid, agent, msgs: aheads.append((sid, agent, msgs)),
+    )
     monkeypatch.setattr(ScriptedProvider, "reads_ahead", True)
     with InProcessDaemon(tmp, env=env) as proc, proc.client() as c:
         c.agent_create("mia", name="Mia", persona_init="Warm, curious, a little teasing.")
@@ -107,7 +116,7 @@ def _session(
         sid = c.session_open("mia", ts=T0)["session_id"]
         c.session_send(sid, FIRST[lang], ts=T0).finish()
         c.session_send(sid, SECOND[lang], ts=T0 + MINUTE).finish()
-    return requests, prewarmed
+    return requests, prewarmed, aheads
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -115,7 +124,7 @@ def test_a_first_turn_reads_only_a_capped_slot_after_the_prewarmed_head(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     env = {"XAID_MEMORY_FIRST_TURN_TOKENS": str(CAP), "XAID_MEMORY_LATER_TURN_TOKENS": str(CAP)}
-    requests, prewarmed = _session(tmp_path / "on", monkeypatch, lang, env)
+    requests, prewarmed, aheads = _session(tmp_path / "on", monkeypatch, lang, env)
     first, second = requests[-2:]
     head = first.messages[0].content
     # the head handed over after the last consolidation is the first turn's, byte for byte
@@ -131,13 +140,24 @@ def test_a_first_turn_reads_only_a_capped_slot_after_the_prewarmed_head(
     user = tokens.count(FIRST[lang])
     directive = tokens.count(first.messages[-2].content)
     assert _cost(first.messages[1:]) <= CAP + directive + user + 3 * 4
-    # turn 2 reads what turn 1 did not hold: the last exchange, its own slot, directive, message
+    # turn 2's prompt no longer holds turn 1's from the exchange on (its directive is not kept) ...
     new = _read_after(first, second)
     assert new[0].role == "user" and new[0].content == FIRST[lang]  # turn 1's prompt held the rest
-    assert all(tokens.count(b) <= CAP for b in _memory_blocks(second))
-    reply = tokens.count(second.messages[len(second.messages) - len(new) + 1].content)
-    bound = tokens.count(FIRST[lang]) + reply + CAP + tokens.count(second.messages[-2].content)
-    assert _cost(new) <= bound + tokens.count(SECOND[lang]) + 5 * 4
+    # ... but what it starts with was handed over for reading after reply 1, byte for byte: the
+    # exchange and the memories turn 1 held back from its slot (more than the cap: this history's
+    # recall does not fit 64 tokens)
+    sid, agent, ahead = aheads[-2]  # handed over after reply 1 (the last one after reply 2)
+    assert (sid, agent) == (second.session, "mia") and second.messages[: len(ahead)] == ahead
+    assert ahead[-1].role == "system" and ahead[-1].content.startswith(
+        tuple(SHORT_HEADERS.values())
+    )
+    assert tokens.count(ahead[-1].content) > CAP
+    # so turn 2 itself reads its own capped slot, the directive and the message
+    rest = second.messages[len(ahead) :]
+    assert [m.role for m in rest][-1:] == ["user"] and len(rest) <= 3
+    assert all(tokens.count(b) <= CAP for b in _memory_blocks(GenerateRequest(tuple(rest))))
+    directive = tokens.count(second.messages[-2].content)
+    assert _cost(rest) <= CAP + directive + tokens.count(SECOND[lang]) + 3 * 4
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -147,7 +167,7 @@ def test_without_the_caps_the_first_turn_reads_the_whole_memory_block(
     """The same history with the caps and the standing block off (what main did): turn 1 reads a
     memory block far beyond the slot, so the test above could fail."""
     env = {"XAID_MEMORY_FIRST_TURN_TOKENS": "0", "XAID_MEMORY_STANDING_TOKENS": "0"}
-    requests, _ = _session(tmp_path / "off", monkeypatch, lang, env)
+    requests, _, _ = _session(tmp_path / "off", monkeypatch, lang, env)
     blocks = _memory_blocks(requests[-2])
     assert blocks and sum(tokens.count(b) for b in blocks) > 2 * CAP
     assert standing.NOTE not in requests[-2].messages[0].content
@@ -200,3 +220,36 @@ def test_a_head_prewarmed_after_a_consolidation_goes_with_a_forget(
         assert _head_files(proc, "mia") == []
         time.sleep(1.0)  # whatever the runner still held for the agent is dropped by now ...
         assert _head_files(proc, "mia") == []  # ... and written nowhere
+
+
+def _two_turns(root: Path, env: dict[str, str], lines: tuple[str, str]) -> list[dict[str, Any]]:
+    """Two turns of one session, a pause between them as a user reading the reply would make."""
+    proc = DaemonProcess(root, env={**LLM_ENV, **env})
+    with proc, proc.client(timeout=300) as c:
+        deadline = time.monotonic() + 120
+        while c.status()["model"]["state"] != "ready":
+            assert time.monotonic() < deadline, c.status()["model"]
+            time.sleep(0.05)
+        c.agent_create("mia", name="Mia", config={"max_tokens": 8})
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        first = c.session_send(sid, lines[0], ts=T0).finish()
+        time.sleep(3.0)  # SmolLM2 reads a few hundred tokens a second
+        second = c.session_send(sid, lines[1], ts=T0 + MINUTE).finish()
+        return [first, second]
+
+
+@pytest.mark.llm
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_runner_reads_the_next_turns_start_while_the_user_reads(
+    tmp_path: Path, lang: str
+) -> None:
+    """Through the real runner: after reply 1 the runner reads the exchange into the session's
+    context, so turn 2 reads only its directive and message; with llm.prewarm off (no reading
+    ahead) the same turn reads the last exchange too."""
+    lines = (FIRST[lang], SECOND[lang])
+    ahead = _two_turns(tmp_path / "on", {}, lines)
+    cold = _two_turns(tmp_path / "off", {"XAID_LLM_PREWARM": "false"}, lines)
+    read_on = ahead[1]["usage"]["prompt_read_tokens"]
+    read_off = cold[1]["usage"]["prompt_read_tokens"]
+    assert read_off > read_on + 10, (read_on, read_off)  # the exchange, at least its two messages
+    assert read_on <= ahead[1]["usage"]["prompt_tokens"] // 2

@@ -128,7 +128,10 @@ def test_each_turns_prompt_starts_with_the_previous_one_up_to_its_directive(
         return real(self, request, emit, cancelled)
 
     monkeypatch.setattr(ScriptedProvider, "generate", recording)
-    with InProcessDaemon(tmp_path / "d") as proc, proc.client() as c:
+    # the slots uncapped: every memory a turn recalls goes before its message (what is held back
+    # past a cap, and read ahead, is test_prewarm's)
+    uncapped = {"XAID_MEMORY_FIRST_TURN_TOKENS": "0", "XAID_MEMORY_LATER_TURN_TOKENS": "0"}
+    with InProcessDaemon(tmp_path / "d", env=uncapped) as proc, proc.client() as c:
         c.agent_create("mia", name="Mia")
         before = c.session_open("mia", ts=T0 - DAY)["session_id"]
         for i, text in enumerate(
