@@ -9,11 +9,19 @@ on them. Items are every turn of both sides (utterances), facts and episode summ
 Relevance is a linear mix of cosine and bm25 (``memory.fusion = "mix"``) or the two rankings fused by
 reciprocal rank (``"rrf"``: 1/(60 + rank) from each list); measured on LoCoMo and the companion set,
 the mix was a point better at 400 tokens and the same at 1,000 (docs/memory.md). Then
-score = 0.8·relevance·kind weight + 0.1·recency + 0.1·value, times 1.15 for a turn of the speaker the
+score = 0.8·relevance·kind weight + 0.1·value, times 1.15 for a turn of the speaker the
 query asks about ("what did *you* recommend", "what did Caroline say"), plus 0.2 for a turn said on a
 day the query names. The turns next to a strong hit join as candidates (the answer after a matched
 question, the question before an answer). A superseded memory is left out unless the query asks about
 the past ("where did I live before", "我以前").
+
+Age is no part of the score: it only breaks ties (the newer first). It was a tenth of every score
+(0.1·2^(−age/30)), as much as the whole difference in relevance between the turn that answers and
+the tenth-best match, so the last weeks' small talk outranked what was said months ago and answers
+(measured on the tuning halves: LoCoMo's even samples, the associative train half; docs/memory.md).
+What is recent still comes first where the question makes it matter: a present question prefers the
+latest of two statements on one subject (recency.py), a question naming days favours those days,
+and an opener brings back the last episodes.
 
 Taking the best first, a memory whose source turns are all already shown is skipped (a fact and the
 turn it came from say one thing), a long turn is cut to the sentences around the query's words, and
@@ -60,6 +68,11 @@ PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
 # it has to be clearly more relevant to be worth its room. (It still comes first on an opener.)
 KIND_WEIGHT = {"episode": 0.6}
+RELEVANCE_WEIGHT = 0.8
+# Age in the score: 0 since issue 28 (ties go to the newer turn; see the module's docstring). Kept as
+# a constant so the tuning script (perf/eval/locomo_diagnose.py) can put the old 0.1 beside it.
+RECENCY_WEIGHT = 0.0
+VALUE_WEIGHT = 0.1
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -258,9 +271,9 @@ def search(
             continue
         age_days = max(0, now_ms - item.ts_ms) / DAY_MS
         score = (
-            0.8 * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
-            + 0.1 * 2 ** (-age_days / 30)
-            + 0.1 * a.value
+            RELEVANCE_WEIGHT * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
+            + RECENCY_WEIGHT * 2 ** (-age_days / 30)
+            + VALUE_WEIGHT * a.value
         )
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
