@@ -405,8 +405,12 @@ def main(argv: list[str] | None = None) -> int:
         help="search every question once per variant, in one process (xaid.memory constants)",
     )
     parser.add_argument(
-        "--groups", help="a test run: report recall and CPU time only, never misses"
+        "--record",
+        nargs=2,
+        metavar=("AREA", "BEFORE,AFTER"),
+        help="write the AFTER variant against the baselines, BEFORE in the notes, to perf/RESULTS.md",
     )
+    parser.add_argument("--note", action="append", default=[], help="a note for --record")
     args = parser.parse_args(argv)
     variants = [
         (v.split(":", 1)[0], _settings(v.split(":", 1)[1] if ":" in v else ""))
