@@ -13,7 +13,8 @@ score = 0.8·relevance·kind weight + 0.1·value, times 1.15 for a turn of the s
 query asks about ("what did *you* recommend", "what did Caroline say"), plus 0.2 for a turn said on a
 day the query names. The turns next to a strong hit join as candidates (the answer after a matched
 question, the question before an answer). A superseded memory is left out unless the query asks about
-the past ("where did I live before", "我以前").
+the past ("where did I live before", "我以前"); a superseded turn also comes back for a question in
+the past tense ("When did Caroline go to the support group?"): it is a record of what was said then.
 
 Age is no part of the score: it only breaks ties (the newer first). It was a tenth of every score
 (0.1·2^(−age/30)), as much as the whole difference in relevance between the turn that answers and
@@ -73,6 +74,10 @@ RELEVANCE_WEIGHT = 0.8
 # a constant so the tuning script (perf/eval/locomo_diagnose.py) can put the old 0.1 beside it.
 RECENCY_WEIGHT = 0.0
 VALUE_WEIGHT = 0.1
+# Superseded turns are candidates for a question in the past tense (issue 28: on LoCoMo's even
+# samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
+# later turn, and were never candidates). False: only when the question asks about "before".
+HISTORY_IN_PAST_TENSE = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -88,6 +93,7 @@ def _read(
     now_ms: int,
     kinds: frozenset[str] | None,
     past: bool,
+    said_past: bool = False,
 ) -> tuple[dict[int, index.Item], dict[int, About]]:
     """The candidates' items (the agent's, said by ``now_ms``, of ``kinds``) and the memory behind
     each: the items and their turns in one query, the other kinds' values after."""
@@ -99,7 +105,7 @@ def _read(
         found[item_id] = item
         if turn is not None:
             said[item_id] = turn
-    return found, _about(conn, agent_id, found, said, past)
+    return found, _about(conn, agent_id, found, said, past, said_past)
 
 
 def _about(
@@ -108,16 +114,18 @@ def _about(
     found: dict[int, index.Item],
     said: dict[int, index.Said],
     past: bool,
+    said_past: bool = False,
 ) -> dict[int, About]:
     """The memory behind each item: a turn's from its row (read with the item), the other kinds'
     values and sources as remembered (xaid.memory.rows); items whose memory is gone or retired (a
-    deleted fact; a superseded one unless the past is asked about) are left out."""
+    deleted fact; a superseded one unless the past is asked about) are left out. ``said_past``: a
+    question in the past tense, for which a superseded turn is a candidate too (see ``search``)."""
     by_kind: dict[str, dict[int, int]] = {}
     out: dict[int, About] = {}
     for item_id, item in found.items():
         if item.kind != "utterance":
             by_kind.setdefault(item.kind, {})[item.source_id] = item_id
-        elif (u := said.get(item_id)) is not None and (u.status == "current" or past):
+        elif (u := said.get(item_id)) is not None and (u.status == "current" or past or said_past):
             out[item_id] = About(
                 u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
             )
@@ -252,8 +260,18 @@ def search(
     min_cos = profile.min_cosine_cjk if chinese else profile.min_cosine
     if opener:  # nothing to match on: only a strong vector match counts
         min_cos = max(min_cos, profile.opener_cosine)
+    # A turn is a record of what was said on its day, true as a record after a later turn
+    # superseded it; a question in the past tense ("When did Caroline go to the support group?")
+    # may be answered by it. A present question keeps only the current ones (the latest statement).
+    said_past = HISTORY_IN_PAST_TENSE and not recency.about_now(query, asked.past)
     found, about = _read(
-        conn, agent_id, list({*sims, *keywords, *recent_ids, *in_window}), now_ms, kinds, asked.past
+        conn,
+        agent_id,
+        list({*sims, *keywords, *recent_ids, *in_window}),
+        now_ms,
+        kinds,
+        asked.past,
+        said_past,
     )
     relevance = _relevance(
         {i: c for i, c in sims.items() if i in about},
@@ -286,7 +304,9 @@ def search(
             )
         scored[item_id] = score
     memo = shown.memo(conn, agent_id)
-    _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past, memo)
+    _add_neighbours(
+        conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
+    )
     recency.prefer_present(
         query,
         asked.past,
