@@ -9,11 +9,20 @@ on them. Items are every turn of both sides (utterances), facts and episode summ
 Relevance is a linear mix of cosine and bm25 (``memory.fusion = "mix"``) or the two rankings fused by
 reciprocal rank (``"rrf"``: 1/(60 + rank) from each list); measured on LoCoMo and the companion set,
 the mix was a point better at 400 tokens and the same at 1,000 (docs/memory.md). Then
-score = 0.8·relevance·kind weight + 0.1·recency + 0.1·value, times 1.15 for a turn of the speaker the
+score = 0.8·relevance·kind weight + 0.1·value, times 1.15 for a turn of the speaker the
 query asks about ("what did *you* recommend", "what did Caroline say"), plus 0.2 for a turn said on a
 day the query names. The turns next to a strong hit join as candidates (the answer after a matched
 question, the question before an answer). A superseded memory is left out unless the query asks about
-the past ("where did I live before", "我以前").
+the past ("where did I live before", "我以前"); a superseded turn also comes back for a question in
+the past tense ("When did Caroline go to the support group?"): it is a record of what was said then.
+
+Age is no part of the score: it only breaks ties (the newer first). It was a tenth of every score
+(0.1·2^(−age/30)), as much as the whole difference in relevance between the turn that answers and
+the tenth-best match, so the last weeks' small talk outranked what was said months ago and answers
+(measured on the tuning halves: LoCoMo's even samples, the associative train half; docs/memory.md).
+What is recent still comes first where the question makes it matter: a present question prefers the
+latest of two statements on one subject (recency.py), a question naming days favours those days,
+and an opener brings back the last episodes.
 
 Taking the best first, a memory whose source turns are all already shown is skipped (a fact and the
 turn it came from say one thing), a long turn is cut to the sentences around the query's words, and
@@ -60,6 +69,15 @@ PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
 # it has to be clearly more relevant to be worth its room. (It still comes first on an opener.)
 KIND_WEIGHT = {"episode": 0.6}
+RELEVANCE_WEIGHT = 0.8
+# Age in the score: 0 since issue 28 (ties go to the newer turn; see the module's docstring). Kept as
+# a constant so the tuning script (perf/eval/locomo_diagnose.py) can put the old 0.1 beside it.
+RECENCY_WEIGHT = 0.0
+VALUE_WEIGHT = 0.1
+# Superseded turns are candidates for a question in the past tense (issue 28: on LoCoMo's even
+# samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
+# later turn, and were never candidates). False: only when the question asks about "before".
+HISTORY_IN_PAST_TENSE = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -75,6 +93,7 @@ def _read(
     now_ms: int,
     kinds: frozenset[str] | None,
     past: bool,
+    said_past: bool = False,
 ) -> tuple[dict[int, index.Item], dict[int, About]]:
     """The candidates' items (the agent's, said by ``now_ms``, of ``kinds``) and the memory behind
     each: the items and their turns in one query, the other kinds' values after."""
@@ -86,7 +105,7 @@ def _read(
         found[item_id] = item
         if turn is not None:
             said[item_id] = turn
-    return found, _about(conn, agent_id, found, said, past)
+    return found, _about(conn, agent_id, found, said, past, said_past)
 
 
 def _about(
@@ -95,16 +114,18 @@ def _about(
     found: dict[int, index.Item],
     said: dict[int, index.Said],
     past: bool,
+    said_past: bool = False,
 ) -> dict[int, About]:
     """The memory behind each item: a turn's from its row (read with the item), the other kinds'
     values and sources as remembered (xaid.memory.rows); items whose memory is gone or retired (a
-    deleted fact; a superseded one unless the past is asked about) are left out."""
+    deleted fact; a superseded one unless the past is asked about) are left out. ``said_past``: a
+    question in the past tense, for which a superseded turn is a candidate too (see ``search``)."""
     by_kind: dict[str, dict[int, int]] = {}
     out: dict[int, About] = {}
     for item_id, item in found.items():
         if item.kind != "utterance":
             by_kind.setdefault(item.kind, {})[item.source_id] = item_id
-        elif (u := said.get(item_id)) is not None and (u.status == "current" or past):
+        elif (u := said.get(item_id)) is not None and (u.status == "current" or past or said_past):
             out[item_id] = About(
                 u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
             )
@@ -239,8 +260,18 @@ def search(
     min_cos = profile.min_cosine_cjk if chinese else profile.min_cosine
     if opener:  # nothing to match on: only a strong vector match counts
         min_cos = max(min_cos, profile.opener_cosine)
+    # A turn is a record of what was said on its day, true as a record after a later turn
+    # superseded it; a question in the past tense ("When did Caroline go to the support group?")
+    # may be answered by it. A present question keeps only the current ones (the latest statement).
+    said_past = HISTORY_IN_PAST_TENSE and not recency.about_now(query, asked.past)
     found, about = _read(
-        conn, agent_id, list({*sims, *keywords, *recent_ids, *in_window}), now_ms, kinds, asked.past
+        conn,
+        agent_id,
+        list({*sims, *keywords, *recent_ids, *in_window}),
+        now_ms,
+        kinds,
+        asked.past,
+        said_past,
     )
     relevance = _relevance(
         {i: c for i, c in sims.items() if i in about},
@@ -258,9 +289,9 @@ def search(
             continue
         age_days = max(0, now_ms - item.ts_ms) / DAY_MS
         score = (
-            0.8 * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
-            + 0.1 * 2 ** (-age_days / 30)
-            + 0.1 * a.value
+            RELEVANCE_WEIGHT * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
+            + RECENCY_WEIGHT * 2 ** (-age_days / 30)
+            + VALUE_WEIGHT * a.value
         )
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
@@ -273,7 +304,9 @@ def search(
             )
         scored[item_id] = score
     memo = shown.memo(conn, agent_id)
-    _add_neighbours(conn, agent_id, now_ms, found, about, scored, kinds, asked.past, memo)
+    _add_neighbours(
+        conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
+    )
     recency.prefer_present(
         query,
         asked.past,
