@@ -8,8 +8,9 @@ written and run apart. perf/scenarios/updates_dev2.json (60 changes and 15 contr
 on subjects no fact rule lists, written before the updates3 change) is split by case: ``train`` is
 tuned on, ``test`` only measured, and the notes name the missed cases of the train split only.
 perf/scenarios/updates_dev3.json (44 controls and 44 changes per language, written before the
-updates4 change: precision first) is split the same way. ``XAID_PERF_UPDATES_SETS=updates_dev2``
-plays one set.
+updates4 change: precision first) is split the same way, and so is perf/scenarios/updates_dev4.json
+(48 controls and 36 changes, two thirds Chinese, written before the updates5 change).
+``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
 one in a session on day 6 (or ``after_day``; or ten minutes later in the same session with
@@ -77,7 +78,7 @@ BEFORE3 = (
     "consolidated sessions (181 pairs by the rules, 17 asked: 91.4 % fast path)"
 )
 CHANGE_AIM = Aim(">=", 90.0)
-SETS = ("updates_dev", "updates_dev2", "updates_dev3")
+SETS = ("updates_dev", "updates_dev2", "updates_dev3", "updates_dev4")
 CONTROL_AIM = Aim(">=", 100.0)
 
 
