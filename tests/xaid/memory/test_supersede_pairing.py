@@ -87,6 +87,27 @@ def test_a_present_replacement_replaces_when_near_and_clearly_the_one(new: str, 
     assert replaced(new, [(old, 0.33), ("unrelated", 0.2)]) == [], "'now' alone needs more meaning"
 
 
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "The ring road is the way to go, they opened the new link and I'm in town in 20 now.",
+            "I drive the A40 into town every morning, it's about 35 minutes.",
+        ),
+        ("上了早班以后早上没空，现在是晚饭后带旺财出去转。", "我每天早上七点遛狗。"),
+    ],
+)
+def test_a_present_replacement_with_the_subjects_words_replaces_a_little_below_near(
+    new: str, old: str
+) -> None:
+    """0.29: below NEAR, but clearly the nearest and about the same thing by its words (town, 早上);
+    without a word in common, or with a rival as near, it stays unsure."""
+    assert replaced(new, [(old, 0.29), ("unrelated", 0.15)]) == [old]
+    assert replaced(new, [(old, 0.29), ("unrelated", 0.26)]) == []
+    other = "I'm a vegetarian." if new.isascii() else "我是素食者。"
+    assert replaced(new, [(other, 0.29), ("unrelated", 0.15)]) == []
+
+
 CONTROLS = [
     ("My sister quit running altogether and does spin classes now.", "I run at Bushy Park."),
     ("我姐现在完全不跑了，改去上动感单车课。", "我每周二在奥森跑步。"),
