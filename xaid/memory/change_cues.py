@@ -92,7 +92,8 @@ _RECALLING = re.compile(
 _ADDITION = re.compile(
     # "too" adds at a clause's end ("a puppy too"); before a word it is a degree ("too pricey")
     r"(?<![a-z'])(?:also|too(?=\s*(?:[,.;!?]|$))|as well|another|in addition|on top of)(?![a-z'])|"
-    r"又|也|另外|还有|多了",
+    # 多了 adds when a count follows (多了一只猫); after a word of feeling it compares (开心多了, 轻多了)
+    r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])",
     re.I,
 )
 _UNREAL = re.compile(
