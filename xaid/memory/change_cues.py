@@ -42,7 +42,7 @@ _STRONG_EN = re.compile(
 # Words that say "as things are now": a replacement said in the present, weaker alone.
 _NOW_EN = re.compile(
     r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|lately|new|finally|"
-    r"since (?:the|last|then)|all about|anymore|(?:the|our|my) old (?:one|thing|place|[a-z]+)|"
+    r"since (?:the|last|then)|all about|anymore|the old (?:one|thing|place|[a-z]+)|"
     # a state with its start: "insured with Direct Line from this month", "ever since", "as of May"
     r"from (?:this|next) (?:week|month|year)|from now on|ever since|as of)(?![a-z'])",
     re.I,
@@ -220,9 +220,9 @@ def _users(clause: str) -> bool | None:
         return True if "我" in clause else None
     if _FIRST_EN.search(clause):
         return True
-    # "my art goes on Bluesky now": a thing of the user's (a person of theirs is someone else's,
-    # which _someone_else read above); the clause goes on with the one before
-    return None
+    # "my flatmate went carnivore": a "my X" the people list does not name is taken for a person
+    # (precision first: "my art goes on Bluesky now" is missed, someone else's news is not taken)
+    return False if _OTHER_EN.match(clause) else None
 
 
 def _owners(clauses: list[str]) -> list[bool]:

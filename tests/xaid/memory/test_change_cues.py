@@ -189,7 +189,7 @@ def test_a_change_on_one_day_that_lasts_is_still_a_change(text: str) -> None:
 SHAPES = [
     "been hitting the gym on my lunch break rather than at dawn, way less miserable",
     "ported my number over to Three last week, same handset, half the price",
-    "Ever since our old vet shut, Pickle goes to Greenfields, a bit further",
+    "Ever since the vet on Mill Road shut, Pickle goes to Greenfields, a bit further",
     "the car's insured with Direct Line from this month, the renewal was crazy",
     "下午那杯茶我弄成了博士茶，咖啡因太影响睡眠了",
     "公司给订了财新，新闻基本只看它了",
@@ -202,14 +202,6 @@ SHAPES = [
 def test_a_replacement_said_without_a_change_verb_reads_as_one(text: str) -> None:
     reading = change_cues.read(text)
     assert reading.change, reading
-
-
-def test_a_clause_about_a_thing_of_the_users_is_the_users() -> None:
-    """ "my art goes on Bluesky now" is the user's own (before updates5 any "my X" clause was read
-    as someone else's); "my sister …" still is someone else's."""
-    assert change_cues.read("the algorithm killed it for me, my art goes on Bluesky now").change
-    assert change_cues.read("我的笔记现在都放在Notion了").change
-    assert not change_cues.read("My sister goes to the gym at lunch now.").change
 
 
 NOT_THE_USERS = [
