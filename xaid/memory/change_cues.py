@@ -32,6 +32,9 @@ _STRONG_EN = re.compile(
     r"got rid of|done with|broke up|split up|on hold|put [^.,;!?]{0,20} away|for good|went (?:vegan|"
     r"vegetarian)|converted|upgraded|turned|deleted|uninstalled|unsubscribed|lapsed|no more|"
     r"(?:took|taken|taking) over|(?:went|gone|going|moved|switched) back to|(?:not|never) going back|"
+    # the new one in place of the old: "on my lunch break rather than at dawn", "ported my number
+    # over to Three", "moved everything over to"
+    r"rather than|[a-z]+ed (?:[a-z']+ ){0,3}over to|"
     # a change said as its reason or its date: "since I moved to Porto the commute is nothing"
     r"since (?:i|we)(?:'ve| have)? [a-z]+ed)(?![a-z'])",
     re.I,
@@ -39,19 +42,27 @@ _STRONG_EN = re.compile(
 # Words that say "as things are now": a replacement said in the present, weaker alone.
 _NOW_EN = re.compile(
     r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|lately|new|finally|"
-    r"since (?:the|last|then)|all about|anymore|the old (?:one|thing|place|[a-z]+))(?![a-z'])",
+    r"since (?:the|last|then)|all about|anymore|the old (?:one|thing|place|[a-z]+)|"
+    # a state with its start: "insured with Direct Line from this month", "ever since", "as of May"
+    r"from (?:this|next) (?:week|month|year)|from now on|ever since|as of)(?![a-z'])",
     re.I,
 )
 _STRONG_ZH = re.compile(
     r"改|换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
     r"调到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
+    # made into something else (弄成了博士茶, 变成, 搞成), the new one in place of the old (而不是)
+    r"(?:弄|搞|变)成|而不是|"
     # a change said as its reason or its date: 自从搬家以后…, 公交涨价以后我就…了
     r"自从|(?:以后|之后)[^，。！？；,]{0,4}就"
 )
 _NOW_ZH = re.compile(
     r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经[^，。！？；,]{0,8}了|终于|开始|"
     # the former value named as former: 旧车送人了, 之前那家太贵了
-    rf"旧(?:的)?[{cjk.IDEOGRAPHS}]|(?:之前|原来)那[个家位张辆台部款]"
+    rf"旧(?:的)?[{cjk.IDEOGRAPHS}]|(?:之前|原来)那[个家位张辆台部款]|"
+    # only or all of it now (新闻基本只看它了, 外卖全在美团点了), long since (饭盒早就收起来了), a
+    # start (从这个月起)
+    r"(?:只|全)[^，。！？；,]{0,8}了|早就[^，。！？；,]{0,8}了|从(?:这|下)个?(?:月|周|星期|礼拜)|"
+    r"(?:这|下)个?(?:月|周|星期|礼拜)(?:起|开始)"
 )
 _FIRST_EN = re.compile(
     r"(?<![a-z'])(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|us|me)(?![a-z'])", re.I
@@ -63,11 +74,26 @@ _OTHER_EN = re.compile(
 _OTHER_ZH = re.compile(
     rf"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[{cjk.IDEOGRAPHS}]{{1,3}})"
 )
+# Another household named by where it lives or by its family name (隔壁老李家改用净水器了, 邻居, 老王家):
+# their change, not the user's.
+# A place alone (楼下新开了家面馆, 隔壁开了家店) is no one: only a person there counts.
+_NEIGHBOUR_ZH = re.compile(
+    rf"^(?:邻居|(?:隔壁|对门|楼上|楼下)的?(?:[老小][{cjk.IDEOGRAPHS}]|邻居|家|大[爷妈叔姐哥])|"
+    rf"[老小][{cjk.IDEOGRAPHS}]家)"
+)
+# "Now" as the time of remembering, not of a state ("现在想起来还难受", "looking back now"): the
+# story stays in the past.
+_RECALLING = re.compile(
+    r"(?<![a-z'])(?:now that i think|thinking back|looking back(?: now)?|now i think about it)(?![a-z'])|"
+    r"现在(?:想起来|回想|想想|回头看|说起来)",
+    re.I,
+)
 # Not a change of the user's: an addition, a hypothetical or a plan.
 _ADDITION = re.compile(
     # "too" adds at a clause's end ("a puppy too"); before a word it is a degree ("too pricey")
     r"(?<![a-z'])(?:also|too(?=\s*(?:[,.;!?]|$))|as well|another|in addition|on top of)(?![a-z'])|"
-    r"又|也|另外|还有|多了",
+    # 多了 adds when a count follows (多了一只猫); after a word of feeling it compares (开心多了, 轻多了)
+    r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])",
     re.I,
 )
 _UNREAL = re.compile(
@@ -164,6 +190,8 @@ def _someone_else(clause: str) -> bool:
         if m is None:
             return False
         who = m.group("who")
+        if who is not None and _NEIGHBOUR_ZH.match(clause[m.start("who") :]):
+            return True
         # 我哥 says 哥哥 in one character: a doubled kin word counts from its first
         return (
             who is None
@@ -192,6 +220,8 @@ def _users(clause: str) -> bool | None:
         return True if "我" in clause else None
     if _FIRST_EN.search(clause):
         return True
+    # "my flatmate went carnivore": a "my X" the people list does not name is taken for a person
+    # (precision first: "my art goes on Bluesky now" is missed, someone else's news is not taken)
     return False if _OTHER_EN.match(clause) else None
 
 
@@ -225,7 +255,8 @@ def read(text: str) -> ChangeReading:
             cue = n.group()
     if cue is None:
         return ChangeReading(None, False, None)
-    now = bool(_NOW_EN.search(text) or _NOW_ZH.search(text))
+    present = _RECALLING.sub(" ", text)
+    now = bool(_NOW_EN.search(present) or _NOW_ZH.search(present))
     if _UNREAL.search(text):
         return ChangeReading(cue, strong, "unreal")
     if (_ADDITION.search(text) and not strong) or _BOTH.search(text):

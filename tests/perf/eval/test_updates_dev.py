@@ -71,3 +71,27 @@ def test_the_third_dev_sets_keys_are_in_the_right_statement_only() -> None:
             assert kit.contains([c["before"]], c["keep"]), c["id"]
             assert not kit.contains([after], c["keep"]), c["id"]
             assert not kit.contains([c["probe"]], c["keep"]), c["id"]
+
+
+def test_the_fourth_dev_set_is_weighted_to_chinese_and_split_in_halves() -> None:
+    """updates_dev4.json (written before branch updates5's change): more Chinese controls and
+    colloquial Chinese changes, every control kind in both languages, keys in the right statement."""
+    cases = kit.load_scenario("updates_dev4.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    assert kinds[("zh", "control", "train")] >= 16 and kinds[("zh", "control", "test")] >= 16
+    assert kinds[("zh", "change", "test")] >= 12 and kinds[("en", "change", "test")] >= 6
+    for lang in ("en", "zh"):
+        controls = {c["control"] for c in cases if c["lang"] == lang and c["kind"] == "control"}
+        assert controls == CONTROL_KINDS
+    for c in cases:
+        if c["kind"] == "change":
+            assert kit.contains([c["before"]], c["old"]), c["id"]
+            assert not kit.contains([c["after"]], c["old"]), c["id"]
+            assert kit.contains([c["after"]], c["new"]), c["id"]
+            assert not kit.contains([c["before"]], c["new"]), c["id"]
+            assert not kit.contains([c["probe"]], [*c["old"], *c["new"]]), c["id"]
+        else:
+            assert kit.contains([c["before"]], c["keep"]), c["id"]
+            assert not kit.contains([c["after"]], c["keep"]), c["id"]
+            assert not kit.contains([c["probe"]], c["keep"]), c["id"]

@@ -182,3 +182,42 @@ def test_a_change_on_one_day_that_lasts_is_still_a_change(text: str) -> None:
     one that says it lasts ("from now on", 现在); "this month" alone bounds nothing."""
     reading = change_cues.read(text)
     assert reading.change, reading
+
+
+# updates5 (general shapes read on the dev sets' train halves): the new one in place of the old, the
+# former one named as former, a state with its start, only or all of it now, made into something else
+SHAPES = [
+    "been hitting the gym on my lunch break rather than at dawn, way less miserable",
+    "ported my number over to Three last week, same handset, half the price",
+    "Ever since the vet on Mill Road shut, Pickle goes to Greenfields, a bit further",
+    "the car's insured with Direct Line from this month, the renewal was crazy",
+    "下午那杯茶我弄成了博士茶，咖啡因太影响睡眠了",
+    "公司给订了财新，新闻基本只看它了",
+    "学生优惠太香了，外卖全在美团点了",
+    "公司有食堂了，饭盒早就收起来了",
+]
+
+
+@pytest.mark.parametrize("text", SHAPES)
+def test_a_replacement_said_without_a_change_verb_reads_as_one(text: str) -> None:
+    reading = change_cues.read(text)
+    assert reading.change, reading
+
+
+NOT_THE_USERS = [
+    ("隔壁老李家改用净水器了，说是省钱。", None),
+    ("邻居最近换成电车了。", None),
+    ("小时候家里养过一只土狗，后来送走了，现在想起来还难受。", "past"),
+    ("Looking back now, we moved house four times when I was a kid.", "past"),
+]
+
+
+@pytest.mark.parametrize(("text", "blocked"), NOT_THE_USERS)
+def test_another_household_or_a_memory_recalled_now_is_not_the_users_change(
+    text: str, blocked: str | None
+) -> None:
+    """A neighbour named by where they live or by their family name (隔壁老李家) changes their own
+    things; "now" as the time of remembering (现在想起来, "looking back now") keeps a story past."""
+    reading = change_cues.read(text)
+    assert not reading.change, reading
+    assert reading.blocked == blocked or reading.cue is None, reading

@@ -87,6 +87,39 @@ def test_a_present_replacement_replaces_when_near_and_clearly_the_one(new: str, 
     assert replaced(new, [(old, 0.33), ("unrelated", 0.2)]) == [], "'now' alone needs more meaning"
 
 
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "The ring road is the way to go, they opened the new link and I'm in town in 20 now.",
+            "I drive the A40 into town every morning, it's about 35 minutes.",
+        ),
+        ("那家健身房倒闭了，现在在小区的健身角练。", "我在家附近的健身房办了年卡。"),
+    ],
+)
+def test_a_present_replacement_with_the_subjects_words_replaces_a_little_below_near(
+    new: str, old: str
+) -> None:
+    """0.29: below NEAR, but clearly the nearest and about the same thing by its words (town, 健身);
+    without a word in common, or with a rival as near, it stays unsure."""
+    assert replaced(new, [(old, 0.29), ("unrelated", 0.15)]) == [old]
+    assert replaced(new, [(old, 0.29), ("unrelated", 0.26)]) == []
+    other = "I'm a vegetarian." if new.isascii() else "我是素食者。"
+    assert replaced(new, [(other, 0.29), ("unrelated", 0.15)]) == []
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("With friends it's all Discord these days.", "For work I'm on Teams all day."),
+        ("现在晚上都在看美剧。", "我每天晚上去夜跑。"),
+    ],
+)
+def test_a_word_of_when_is_not_the_subject_a_little_below_near(new: str, old: str) -> None:
+    """Sharing "day" or 晚上 says when, not what: below NEAR it ties nothing."""
+    assert replaced(new, [(old, 0.29), ("unrelated", 0.15)]) == []
+
+
 CONTROLS = [
     ("My sister quit running altogether and does spin classes now.", "I run at Bushy Park."),
     ("我姐现在完全不跑了，改去上动感单车课。", "我每周二在奥森跑步。"),

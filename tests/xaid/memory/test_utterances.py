@@ -60,3 +60,21 @@ def test_the_cut_keeps_a_change_said_as_a_reason_in_both_languages() -> None:
     zh = utterances.cut(ZH_REASON, utterances.terms("房东修热水器了吗？"), 48)
     assert "…" in zh, "the turn was cut"
     assert "实验小学" in zh, zh
+
+
+def test_the_cut_keeps_a_new_value_said_with_a_comparison_in_both_languages() -> None:
+    """ "开心多了" compares, it adds nothing: the sentence with the new job was read as an addition
+    (多了) and cut before updates5; "much happier" in English was never the trouble."""
+    zh = (
+        "这周好累。上个月终于从腾讯离职了，干了六年。通勤实在太折磨人了。"
+        "现在在一所中学教数学，开心多了。对了猫挺好的。"
+    )
+    shown = utterances.cut(zh, utterances.terms("我在哪里上班？腾讯"), 20)
+    assert "…" in shown and "中学教数学" in shown, shown
+    en = (
+        "Long week. I finally left Acme last month after six years there. The commute was killing "
+        "me honestly. These days I teach maths at a sixth form college, much happier. Anyway the "
+        "cat is fine."
+    )
+    shown = utterances.cut(en, utterances.terms("Where do I work? Acme"), 20)
+    assert "…" in shown and "sixth form college" in shown, shown
