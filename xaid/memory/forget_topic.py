@@ -95,10 +95,12 @@ class Match:
     meaning: float
     shared: float  # share of the topic's words the turn holds
     in_time: bool | None  # None: the request named no time
+    session_id: str = ""  # the conversation it was said in (explain names the sessions matched)
 
     def to_wire(self) -> dict[str, Any]:
         return {
             "message_id": self.message_id,
+            "session_id": self.session_id,
             "ts": self.ts_ms,
             "score": round(self.score, 3),
             "meaning": round(self.meaning, 3),
@@ -314,7 +316,9 @@ def resolve(
                 not evening or _evening(c.ts_ms, zone)
             )
             score += IN_TIME if in_time else -OUT_OF_TIME
-        scored.append(Match(c.message_id, c.ts_ms, score, float(meaning[i]), share, in_time))
+        scored.append(
+            Match(c.message_id, c.ts_ms, score, float(meaning[i]), share, in_time, c.session_id)
+        )
     seed_at = max(range(len(scored)), key=lambda i: scored[i].score)
     seed, _origin = scored[seed_at], candidates[seed_at]
     span = _span(candidates, scored, units, seed_at)
@@ -339,9 +343,14 @@ def resolve(
             and scored[i].in_time
             and abs(c.ts_ms - seed.ts_ms) <= TIME_ALONE_MS
         }
-    # The turns the request points at as much as at the seed: a mention among them needs less
+    # The turns the request points at as much as at the seed, or that hold every word it names
+    # ("forget what I told you about Arlo": all of Arlo was asked): a mention among them needs less
     # meaning behind its one anchor (the request's words and the telling agree on it).
-    pointed = {i for i, m in enumerate(scored) if m.score >= seed.score - MARGIN}
+    pointed = {
+        i
+        for i, m in enumerate(scored)
+        if m.score >= seed.score - MARGIN or (words and m.shared >= 1.0)
+    }
     told_again = _retellings(candidates, units, span, pointed)
     first = min(told_again, key=lambda i: candidates[i].ts_ms, default=None)
     if first is not None and candidates[first].ts_ms < candidates[seed_at].ts_ms:
@@ -453,8 +462,9 @@ def _retellings(
     anchor with it (a word of the telling that few turns hold: ``RARE_WORD_TURNS``) and is near it
     in meaning: two anchors and ``RETELL_TWO_ANCHORS_COSINE``, or one and
     ``RETELL_ONE_ANCHOR_COSINE``, or one and ``RETELL_TWO_ANCHORS_COSINE`` for a turn the request
-    itself points at as much as at the telling (``pointed``: "forget the driving test disaster"
-    scores "fourth driving test is on the 20th" as high as the telling). Each such turn brings the
+    itself points at as much as at the telling or that holds every word it names (``pointed``:
+    "forget the driving test disaster" scores "fourth driving test is on the 20th" as high as the
+    telling; "forget what I told you about Arlo" names only Arlo). Each such turn brings the
     turns that go on about it (``_goes_on``). People mention a matter again in passing ("Dmitri
     texted again, the collector came to his flat"); a forget that leaves those mentions leaves the
     matter. But the same person
@@ -483,9 +493,10 @@ def _retellings(
 
 
 def anchors(text: str, shared_words: set[str], holders: dict[str, set[int]]) -> int:
-    """How many distinct anchors ``shared_words`` are in ``text``: words side by side in it that
-    the same turns hold are one ("Grandpa Joe", the pairs of 阿尔茨海默), so a two-word name does not
-    count as two things said about the matter."""
+    """How many distinct anchors ``shared_words`` are in ``text``: English words side by side in it
+    that the same turns hold are one ("Grandpa Joe"), and so are overlapping Chinese pairs (one
+    shared string: 阿尔茨海默, 舅舅阿德), so a two-word name does not count as two things said
+    about the matter."""
     runs: list[tuple[int, str]] = []  # (position, word) in text order
     low = text.lower()
     for n, m in enumerate(re.finditer(r"[a-z][a-z'-]+", low)):
@@ -501,7 +512,8 @@ def anchors(text: str, shared_words: set[str], holders: dict[str, set[int]]) -> 
                 runs.append((offset + m.start() + k, run[k : k + 2]))
     groups: list[set[str]] = []
     for (at, w), (prev_at, prev) in zip(runs, [(-2, ""), *runs], strict=False):
-        if groups and at == prev_at + 1 and holders.get(w) == holders.get(prev):
+        # Overlapping Chinese pairs are one shared string (舅舅阿德: 舅舅, 舅阿, 阿德)
+        if groups and at == prev_at + 1 and (at > offset or holders.get(w) == holders.get(prev)):
             groups[-1].add(w)
         else:
             groups.append({w})
@@ -557,7 +569,10 @@ def previous_telling(
         if not (close or _opens_on(later.text)):
             break
         taken.append(i)
-    matches = tuple(Match(turns[i].message_id, turns[i].ts_ms, 1.0, 1.0, 0.0, None) for i in taken)
+    matches = tuple(
+        Match(turns[i].message_id, turns[i].ts_ms, 1.0, 1.0, 0.0, None, turns[i].session_id)
+        for i in taken
+    )
     return Resolution("forget", matches, 0.0, None)
 
 
