@@ -33,6 +33,7 @@ AREAS: dict[str, str] = {
     "feelings": "perf.eval.feelings",
     "forget_dev3": "perf.eval.forget_intent_dev",
     "forget_dev4": "perf.eval.forget_honoured",
+    "forget_dev5": "perf.eval.forget_lookalikes",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",

@@ -159,6 +159,24 @@ def play_request(
     kept = _found(c, agent, keep_lines, probe)
     lost = [w for w in keep_words if not contains([i["text"] for i in kept], [w])]
     n = tally.counts
+    lost_by = sorted(
+        {
+            s.get("like", s["role"])
+            for s in case["sessions"]
+            if s["role"] not in ("target", "passing")
+            for w in keep_words
+            if w in lost and contains(s["lines"], [w])
+        }
+    )
+    if case.get("expect") == "ask":
+        # Two sessions fit the request equally: a question back, nothing lost, is the right answer.
+        n[f"{key}:ambiguous"] += 1
+        n[f"{key}:ambiguous_asked"] += asked and not lost
+        n[f"{key}:collateral"] += bool(lost)
+        n[f"{key}:ambiguous_forgot"] += "forget" in decisions or "previous" in decisions
+        if not asked or lost:
+            tally.misses.append(f"{case['id']} (two evenings fit, {decisions}): lost {lost}")
+        return
     n[f"{key}:requests"] += 1
     n[f"{key}:recognised"] += recognised
     n[f"{key}:asked"] += asked
@@ -181,7 +199,7 @@ def play_request(
         for i in holding:
             tally.leftovers[f"{lang}: {_whose(i, case)}"] += 1
     if lost:
-        tally.misses.append(f"{case['id']}: collateral {lost}")
+        tally.misses.append(f"{case['id']}: collateral {lost} (sessions: {', '.join(lost_by)})")
 
 
 def play_negative(
@@ -213,10 +231,10 @@ def play_negative(
         tally.misses.append(f"{neg['id']} look-alike: {decision}: {neg['text']}")
 
 
-def rows_of(tally: Tally, split: str, answer: bool) -> list[Row]:
+def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[Row]:
     n = tally.counts
     rows: list[Row] = []
-    label = f"dev4 {split}" + (" (asks answered yes)" if answer else "")
+    label = f"{name} {split}" + (" (asks answered yes)" if answer else "")
     for lang in LANGS:
         k = f"{split}:{lang}"
         req, neg = n[f"{k}:requests"], n[f"{k}:negatives"]
@@ -251,6 +269,15 @@ def rows_of(tally: Tally, split: str, answer: bool) -> list[Row]:
                     note=f"of {req}",
                 ),
             ]
+        if amb := n[f"{k}:ambiguous"]:
+            rows.append(
+                Row(
+                    f"{label} {lang}: two evenings fit, asked back and nothing lost",
+                    n[f"{k}:ambiguous_asked"],
+                    "count",
+                    note=f"of {amb}; forgot one on a guess {n[f'{k}:ambiguous_forgot']}",
+                )
+            )
         if neg:
             rows += [
                 Row(
@@ -264,7 +291,18 @@ def rows_of(tally: Tally, split: str, answer: bool) -> list[Row]:
 
 
 def run(quick: bool) -> Section:
-    data = load_scenario(SET)
+    return run_set(
+        quick,
+        SET,
+        "dev4",
+        "Forget requests honoured over a multi-session history: dev set 4 (issue 24 item 2)",
+        "forget_dev4",
+    )
+
+
+def run_set(quick: bool, name: str, label: str, title: str, area: str) -> Section:
+    """Play ``name`` (a set in dev4's format) and report it as ``area``'s section."""
+    data = load_scenario(name)
     base = day0(data)
     answer = os.environ.get(ANSWER_ENV, "") == "1"
     which = os.environ.get(SPLIT_ENV, "test") or "test"
@@ -274,24 +312,19 @@ def run(quick: bool) -> Section:
     with scratch_daemon() as daemon, daemon.client(timeout=300.0) as c:
         reqs = [r for r in data["requests"] if r["split"] in splits][::every]
         for i, case in enumerate(reqs):
-            progress(f"forget_dev4: request {i + 1}/{len(reqs)} {case['id']}")
+            progress(f"{area}: request {i + 1}/{len(reqs)} {case['id']}")
             play_request(c, case, data["keep"][case["lang"]], base, answer, tally)
         negs = [r for r in data["negatives"] if r["split"] in splits][::every]
         for neg in negs:
             play_negative(c, neg, data["keep"][neg["lang"]], base, tally)
     rows: list[Row] = []
     for split in splits:
-        rows += rows_of(tally, split, answer)
+        rows += rows_of(tally, split, answer, label)
     notes = [
-        f"perf/scenarios/{SET}, halves {', '.join(splits)}"
+        f"perf/scenarios/{name}, halves {', '.join(splits)}"
         + (", every fifth case (--quick)" if quick else ""),
         "what still held a gone word in requests not honoured: "
         + (", ".join(f"{k} {v}" for k, v in sorted(tally.leftovers.items())) or "nothing"),
         *tally.misses,
     ]
-    return Section(
-        "Forget requests honoured over a multi-session history: dev set 4 (issue 24 item 2)",
-        rows,
-        notes,
-        area="forget_dev4",
-    )
+    return Section(title, rows, notes, area=area)

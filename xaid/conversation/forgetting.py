@@ -259,7 +259,8 @@ def _carry_out(
         seed = forget.message_text(conn, agent_id, resolution.message_ids[0])
         if seed is not None:
             return Forgotten(request, 0, (), "ask", resolution, forget_topic.gist(seed))
-    deleted, ids = forget.forget_terms(conn, agent_id, request.terms)
+    # The words named, not the time: "what I said the other night" names no words to match.
+    deleted, ids = forget.forget_terms(conn, agent_id, forget_topic.untimed(request.terms))
     return Forgotten(request, deleted, tuple(ids), "words" if deleted else "none", resolution)
 
 
@@ -285,7 +286,7 @@ def _confirmed_unsure(
         more, more_ids = forget.forget_messages(conn, agent_id, [pending.request_message_id])
         return Forgotten(request, deleted + more, (*ids, *more_ids), "confirmed")
     if resolution.decision == "none":
-        deleted, ids = forget.forget_terms(conn, agent_id, request.terms)
+        deleted, ids = forget.forget_terms(conn, agent_id, forget_topic.untimed(request.terms))
         more, more_ids = forget.forget_messages(conn, agent_id, [pending.request_message_id])
         return Forgotten(request, deleted + more, (*ids, *more_ids), "confirmed", resolution)
     asked = [pending.request_message_id, *forget.replies_to(conn, pending.request_message_id)]
@@ -304,9 +305,10 @@ def _matched(
     turns hold ("forget what I told you about Globex", 阿飞), everything else holding those words
     too, as before (a profile line "works at Globex" restates the turn in other words)."""
     said = [forget.message_text(conn, agent_id, mid) for mid in resolution.message_ids]
-    named = forget.term_matcher(request.terms)
+    terms = forget_topic.untimed(request.terms)
+    named = forget.term_matcher(terms)
     deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, also)
-    if any(named(text) for text in said):
-        more, more_ids = forget.forget_terms(conn, agent_id, request.terms)
+    if terms and any(named(text) for text in said):
+        more, more_ids = forget.forget_terms(conn, agent_id, terms)
         deleted, ids = deleted + more, sorted(set(ids) | set(more_ids))
     return deleted, ids

@@ -19,7 +19,9 @@ how much each counts. The weights belong to one embedder (``Intent.embedder``): 
 classifier is not used and the prototypes decide, as before.
 
 Three outcomes, never a guess (``decide``): clearly a request ("fire"); a middle band where the
-companion asks back ("ask": nothing is forgotten until a yes); or nothing. Whether a frame of
+companion asks back ("ask": nothing is forgotten until a yes); or nothing. The training chooses
+the cuts so that no look-alike of its out-of-fold set is carried out (the fifth pass: by cost alone
+the band had closed, fire = ask, and look-alikes were carried out instead of asked back). Whether a frame of
 forget_request.py takes the message is one more feature: "Delete the last sentence, it sounds
 pretentious" has a frame's shape and is a task, and the weights say how far a frame counts.
 """
@@ -275,11 +277,10 @@ def recognise(
     if framed is None and not goes(text):
         return None
     p = intent.probability(vectors[0], vectors[1], text, framed is not None)
-    if framed is not None:
-        # A frame is the request said outright ("请删掉关于阿飞的记录", issue 24's own wording): the
-        # classifier may overrule it only by reading a look-alike (below ``ask``), never by doubt.
-        return Recognised(framed, True, p) if p >= intent.ask else None
-    outcome = intent.decide(p, agreed)
+    # A frame is one reading that agrees (the training weighs it so): carried out where the cuts
+    # carry an agreed message, asked back in the middle band ("Delete the last sentence, it sounds
+    # pretentious" has a frame's shape and is a task), nothing below it.
+    outcome = intent.decide(p, agreed or framed is not None)
     if outcome is None:
         return None
     request = framed if framed is not None else forget_request.read_unframed(text)

@@ -552,12 +552,12 @@ def parse(text: str) -> ForgetRequest | None:
 _YES_EN = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|sure|right|correct|exactly|indeed|affirmative|ok(?:ay)?|please do|do it"
     r"|that(?:'s| is) (?:it|the one|right|correct)|that one|go ahead)\b[\s,.!]*"
-    r"(?:(?:please|thanks|thank you|that(?:'s| is) (?:it|the one|right)|that one|forget it|delete it"
-    r"|go ahead|do it)[\s,.!]*)*$"
+    r"(?:(?:please|thanks|thank you|that(?:'s| is) (?:it|the one|right)|that one|that|this|forget it"
+    r"|delete it|go ahead|do it)[\s,.!]*)*$"
 )
 _YES_ZH = re.compile(
-    r"^(?:对|是|是的|对的|对对|对对对|嗯|嗯嗯|没错|就是|就是这个|就是那个|就是它|是这个|是那个|好|好的|可以|行|确定|删吧|忘了吧"
-    r"|删掉吧|忘掉吧)+[，,。.！!~～吧啊呀的]*(?:删吧|删掉吧|忘了吧|忘掉吧|谢谢)?[，,。.！!~～]*$"
+    r"^(?:(?:对|是|是的|对的|对对|对对对|嗯|嗯嗯|没错|就是|就是这个|就是那个|就是它|是这个|是那个|好|好的|可以|行|确定|删吧"
+    r"|忘了吧|删掉吧|忘掉吧|谢谢)+[，,。.！!~～吧啊呀的]*)+$"
 )
 
 
