@@ -246,6 +246,7 @@ class Forgets:
     honoured: ByKey = field(default_factory=ByKey)
     by_ref: ByKey = field(default_factory=ByKey)
     recognised: ByKey = field(default_factory=ByKey)
+    asked: ByKey = field(default_factory=ByKey)  # recognised, but asked back instead of forgetting
     misfired: ByKey = field(default_factory=ByKey)  # a hit is bad
     collateral: ByKey = field(default_factory=ByKey)  # unrelated words lost: a hit is bad
 
@@ -285,8 +286,14 @@ def chat_session(c: Client, agent: str, lines: Sequence[str], ts: int) -> list[d
 
 
 def fired(contexts: Sequence[dict[str, Any]]) -> bool:
-    """Whether any of these turns reported a forget."""
+    """Whether any of these turns reported a forget (or a question back about one)."""
     return any(ctx.get("forgotten") is not None for ctx in contexts)
+
+
+def asked_back(contexts: Sequence[dict[str, Any]]) -> bool:
+    """Whether one of these turns asked "do you mean …?" instead of forgetting: the harness never
+    answers, so such a request counts as not honoured; the row's note says how many there were."""
+    return any((ctx.get("forgotten") or {}).get("decision") == "ask" for ctx in contexts)
 
 
 def first_rank(
@@ -415,10 +422,11 @@ def play_request(
     h, r = case["history"], case["request"]
     h_ts = at(base, h["day"], h["hour"])
     if r.get("same_session"):
-        forgot = fired(chat_session(c, agent, [*h["lines"], *r["lines"]], h_ts)[len(h["lines"]) :])
+        said = chat_session(c, agent, [*h["lines"], *r["lines"]], h_ts)[len(h["lines"]) :]
     else:
         chat_session(c, agent, h["lines"], h_ts)
-        forgot = fired(chat_session(c, agent, r["lines"], at(base, r["day"], r["hour"])))
+        said = chat_session(c, agent, r["lines"], at(base, r["day"], r["hour"]))
+    forgot = fired(said)
     probe_ts = at(base, case["probe"]["day"], case["probe"]["hour"])
     left = still_there(c, agent, [*h["lines"], " ".join(case["gone"])], case["gone"], probe_ts)
     lost = lost_any(c, agent, keeps, probe_ts)
@@ -428,6 +436,7 @@ def play_request(
     lang = case["lang"]
     out.honoured.add(lang, forgot and not left, case["id"], why)
     out.recognised.add(lang, forgot, case["id"])
+    out.asked.add(lang, asked_back(said), case["id"])
     out.by_ref.add(f"{lang}/{case['refers_by']}", forgot and not left, case["id"])
     out.collateral.add(lang, lost, case["id"])
 
@@ -591,7 +600,10 @@ def forget_rows(f: Forgets) -> Parts:
             "held-out forget: request recognised and the words gone a week later",
             f.honoured,
             FORGET_AIM,
-            lambda lang: f"recognised {f.recognised.get(lang).hits}/{f.recognised.get(lang).total}",
+            lambda lang: (
+                f"recognised {f.recognised.get(lang).hits}/{f.recognised.get(lang).total}"
+                f", of which asked back (not answered here) {f.asked.get(lang).hits}"
+            ),
         ),
         *per_lang_rows(
             "held-out forget: mis-fires on forget-words that ask nothing", f.misfired, MISFIRE_AIM
