@@ -19,7 +19,7 @@ import logging
 import os
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,24 +193,11 @@ class LlamaCppProvider:
         if not tokens or len(tokens) >= int(llm.n_ctx()):  # none, or one no turn could use
             self._heads_known[key] = ()
             return "skipped"
-        import llama_cpp
 
         self.states.switch(llm, "")  # the session in the context keeps its state
-        held = 0
-        for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
-            if int(have) != want:
-                break
-            held += 1
-        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
-        llm.n_tokens = held
-        while llm.n_tokens < len(tokens):
-            if stop():
-                self.heads.counters.prewarm_yields += 1
-                return "yielded"
-            llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
-            # llama.cpp books decoded tokens to its prompt-eval counter at the next synchronise: here,
-            # not inside the next turn, whose ``prompt_eval_tokens`` would count this chunk too
-            llama_cpp.llama_synchronize(llm.ctx)
+        if not _read_rest(llm, tokens, _agreeing(llm, tokens), stop):
+            self.heads.counters.prewarm_yields += 1
+            return "yielded"
         saved = llama_state.copy_out(llm)
         if saved is None or not self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
             return "skipped"
@@ -239,28 +226,14 @@ class LlamaCppProvider:
         tokens = [int(t) for t in llm.tokenize(text.encode(), add_bos=False, special=True)]
         if len(tokens) >= int(llm.n_ctx()) - PREWARM_CHUNK:
             return "skipped"  # the turn after it could not fit: it reads its own prompt
-        import llama_cpp
-
         self.states.switch(llm, session)
-        held = 0
-        for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
-            if int(have) != want:
-                break
-            held += 1
+        held = _agreeing(llm, tokens)
         if held == len(tokens):
             return "done"
-        llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
-        llm.n_tokens = held
-        while llm.n_tokens < len(tokens):
-            if stop():
-                self.read_aheads["yielded"] += 1
-                return "yielded"
-            llm.eval(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK])
-            llama_cpp.llama_synchronize(llm.ctx)  # booked here, not in the next turn (see prewarm)
-            self.read_aheads["tokens"] += min(PREWARM_CHUNK, len(tokens) - held)
-            held = llm.n_tokens
-        self.read_aheads["done"] += 1
-        return "done"
+        done = _read_rest(llm, tokens, held, stop)
+        self.read_aheads["tokens"] += llm.n_tokens - held
+        self.read_aheads["done" if done else "yielded"] += 1
+        return "done" if done else "yielded"
 
     def _head_tokens(self, head: str) -> tuple[int, ...]:
         """The tokens a turn's prompt starts with when its first message is ``head``: the file's own
@@ -464,3 +437,32 @@ def _head_of(request: GenerateRequest) -> str:
     if not request.agent or not request.messages or request.messages[0].role != "system":
         return ""
     return request.messages[0].content
+
+
+def _agreeing(llm: Any, tokens: Sequence[int]) -> int:
+    """How many of ``tokens`` the live context already holds, from the start."""
+    held = 0
+    for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
+        if int(have) != want:
+            break
+        held += 1
+    return held
+
+
+def _read_rest(llm: Any, tokens: Sequence[int], held: int, stop: Callable[[], bool]) -> bool:
+    """Make the live context hold exactly ``tokens``, of which it holds the first ``held``: what
+    follows them goes, the rest is read in chunks of ``PREWARM_CHUNK``, and ``stop`` is asked
+    between chunks. False when it said a turn is waiting (what was read so far stays). Shared by
+    ``prewarm`` (an agent's head) and ``read_ahead`` (a session's next turn's start)."""
+    import llama_cpp
+
+    llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
+    llm.n_tokens = held
+    while llm.n_tokens < len(tokens):
+        if stop():
+            return False
+        llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
+        # llama.cpp books decoded tokens to its prompt-eval counter at the next synchronise: here,
+        # not inside the next turn, whose ``prompt_eval_tokens`` would count this chunk too
+        llama_cpp.llama_synchronize(llm.ctx)
+    return True
