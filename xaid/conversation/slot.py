@@ -16,20 +16,15 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..memory import pack
+from ..memory import pack, utterances
 from ..memory.pack import Hit
-from ..text import cjk, stopwords, tokens
+from ..text import tokens
 
 _PREFIX = re.compile(r"^(\[[^\]]{1,40}\]\s*(?:[^:：\n]{1,40}[:：]\s*)?)")
-_SENTENCE = re.compile(r"(?<=[.!?。！？…])\s*")
-_WORD = re.compile(r"[a-z0-9]{3,}")
 ELLIPSIS = "…"
-
-
-def _terms(text: str) -> set[str]:
-    lowered = text.lower()
-    words = {w for w in _WORD.findall(lowered) if w not in stopwords.ENGLISH}
-    return words | set(cjk.pairs(text, stopwords.CJK_PAIR))
+# A turn's sentences and the words it shares with the message are the ones the search's own cut
+# uses (xaid.memory.utterances: its sentence split, and the keyword search's terms).
+_terms = utterances.terms
 
 
 def clip(hit: Hit, query: str, budget: int) -> Hit | None:
@@ -39,7 +34,7 @@ def clip(hit: Hit, query: str, budget: int) -> Hit | None:
     prefix = m.group(1) if (m := _PREFIX.match(hit.text)) else ""
     body = hit.text[len(prefix) :]
     wanted = _terms(query)
-    sentences = [s for s in _SENTENCE.split(body) if s.strip()]
+    sentences = utterances.sentences(body)
     scored = [(len(wanted & _terms(s)), -i, s) for i, s in enumerate(sentences)]
     if not scored or max(scored)[0] == 0:
         return None
