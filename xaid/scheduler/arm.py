@@ -377,8 +377,7 @@ def _matter(
     words = keywords(text)
     if _has(text, TRIVIAL) or _called_off(text, words, later):
         return None
-    next_day = clock.local(d.ended_ms).date() + dt.timedelta(days=1)
-    not_before = max(d.ended_ms + 6 * HOUR_MS, _day_start(next_day))
+    not_before = _next_morning(d.ended_ms)
     topic = _TOPIC[language([text])]["matter"].format(said=_short(text))
     priority = 0.6 + 0.2 * p + (0.1 if worried or _has(text, WORRY) else 0.0)
     return Arm(
