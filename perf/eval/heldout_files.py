@@ -16,7 +16,7 @@ does not repeat its value) are its own tests' (tests/perf/eval/test_heldout3.py)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -154,15 +154,20 @@ def _check_update(path: Path, c: dict[str, Any]) -> None:
         _need(contains(said_after, c["distractor"]), path, c, "'distractor' not said in 'after'")
 
 
-def updates(name: str | Path) -> dict[str, Any]:
-    """A held-out updates file (``cases``), checked."""
+def _cases(name: str | Path, check: Callable[[Path, dict[str, Any]], None]) -> dict[str, Any]:
+    """A held-out file whose ``cases`` each pass ``check``, ids unique."""
     path = _resolve(name)
     data = _read(path)
     cases = _items(path, data, "cases")
     _unique(path, cases)
     for c in cases:
-        _check_update(path, c)
+        check(path, c)
     return data
+
+
+def updates(name: str | Path) -> dict[str, Any]:
+    """A held-out updates file (``cases``), checked."""
+    return _cases(name, _check_update)
 
 
 # --- forgets ----------------------------------------------------------------------------------------
@@ -260,13 +265,7 @@ def _check_feeling(path: Path, c: dict[str, Any]) -> None:
 
 def feelings(name: str | Path) -> dict[str, Any]:
     """A held-out feelings file (``cases``), checked."""
-    path = _resolve(name)
-    data = _read(path)
-    cases = _items(path, data, "cases")
-    _unique(path, cases)
-    for c in cases:
-        _check_feeling(path, c)
-    return data
+    return _cases(name, _check_feeling)
 
 
 # --- Morning scenes -----------------------------------------------------------------------------------
