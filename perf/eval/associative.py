@@ -21,7 +21,8 @@ Held-out sets: ``--set heldout4`` (or ``XAID_PERF_ASSOCIATIVE_SET=heldout4`` for
 associative``) plays perf/scenarios/associative_heldout4.json instead, written by another author apart
 from the rules and never tuned on: every sample is ``test``, the file is checked as it loads
 (``heldout_files.associative``: a malformed one is refused naming the sample) and its figures go to a
-section of their own (area ``associative4``), beside the dev set's. Only aggregate rows are written.
+section of their own (area ``associative4``), beside the dev set's; ``--set heldout5`` likewise plays
+associative_heldout5.json (a fifth author) into area ``associative5``. Only aggregate rows are written.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ SETS = {
         DEV.with_name("associative_heldout4.json"),
         "associative4",
         "Associative recall at a turn's 400 tokens (fourth held-out set, another author)",
+        held_out=True,
+    ),
+    "heldout5": AssocSet(
+        DEV.with_name("associative_heldout5.json"),
+        "associative5",
+        "Associative recall at a turn's 400 tokens (fifth held-out set, a fifth author)",
         held_out=True,
     ),
 }

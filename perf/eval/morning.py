@@ -6,6 +6,7 @@ XAID_PERF_MORNING_SCENES=dev, morning_dev.json, the set prompts are tuned on; wi
 XAID_PERF_MORNING_SCENES=heldout2, morning_heldout2.json, a second held-out set by another author,
 in a section of its own, ``morning2``; heldout3, morning_heldout3.json, a third author, ``morning3``;
 heldout4, morning_heldout4.json, a fourth author, ``morning4``;
+heldout5, morning_heldout5.json, a fifth author, ``morning5``;
 dev2, morning_dev2.json, a second dev set whose scenes carry a ``half`` (train: tuned on; test: not),
 reported per half, ``morning_dev2``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
@@ -79,6 +80,7 @@ SCENE_SETS = {
     "heldout2": SCENARIOS / "morning_heldout2.json",  # a second held-out set, another author
     "heldout3": SCENARIOS / "morning_heldout3.json",  # a third held-out set, a third author
     "heldout4": SCENARIOS / "morning_heldout4.json",  # a fourth held-out set, a fourth author
+    "heldout5": SCENARIOS / "morning_heldout5.json",  # a fifth held-out set, a fifth author
     "dev": SCENARIOS / "morning_dev.json",
     "dev2": SCENARIOS
     / "morning_dev2.json",  # second dev set: dated matters ahead, feelings only, ...
@@ -90,6 +92,7 @@ SET_TITLES = {
     "heldout2": " (second held-out scenes)",
     "heldout3": " (third held-out scenes)",
     "heldout4": " (fourth held-out scenes)",
+    "heldout5": " (fifth held-out scenes)",
     "dev": " (dev scenes)",
     "dev2": " (second dev scenes)",
 }
@@ -97,11 +100,12 @@ SET_AREAS = {
     "heldout2": "morning2",
     "heldout3": "morning3",
     "heldout4": "morning4",
+    "heldout5": "morning5",
     "dev2": "morning_dev2",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
-PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4"})
+PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4", "heldout5"})
 CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
 ROLE_AIM = Aim("<=", 0.0)

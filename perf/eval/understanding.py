@@ -35,9 +35,10 @@ Which held-out sets: ``XAID_PERF_UNDERSTANDING_SETS`` names them (``HELD_OUT``):
 default, the first set, area ``understanding``) ``heldout2`` (heldout2_*.json, written later by
 another author, same formats; its section is area ``understanding2``, so both sets' figures stand
 side by side in perf/RESULTS.md), ``heldout3`` (heldout3_*.json, a third author; area
-``understanding3``) or ``heldout4`` (heldout4_*.json, a fourth author; area ``understanding4``: its
+``understanding3``), ``heldout4`` (heldout4_*.json, a fourth author; area ``understanding4``: its
 forget items each have an older session of their own sharing a person, a place or words with the
-matter, and its feelings a calm label, ``"0"``, judged by the next morning's bands). Every file is
+matter, and its feelings a calm label, ``"0"``, judged by the next morning's bands) or ``heldout5``
+(heldout5_*.json, a fifth author, same formats as the fourth; area ``understanding5``). Every file is
 checked as it loads (``heldout_files``: a malformed one is refused naming the case). For the later
 held-out sets (``private``) which cases failed is written only to
 /tmp/xaid-perf-understanding-<set>.json, never to RESULTS.md or stdout: the engineers changing the
@@ -171,6 +172,15 @@ HELD_OUT = {
         "heldout4_feelings.json",
         "understanding4",
         "Understanding on the fourth held-out set (issue 24 item 7, a fourth author)",
+        private=True,
+    ),
+    "heldout5": HeldOut(
+        "heldout5",
+        "heldout5_updates.json",
+        "heldout5_forgets.json",
+        "heldout5_feelings.json",
+        "understanding5",
+        "Understanding on the fifth held-out set (issue 24 item 7, a fifth author)",
         private=True,
     ),
 }
