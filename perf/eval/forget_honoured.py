@@ -108,10 +108,14 @@ def _found(c: Client, agent: str, queries: Sequence[str], ts: int) -> list[dict[
 
 
 def _margins(contexts: Sequence[dict[str, Any]]) -> str:
-    """The matched seed's score and the runner-up of each resolved request turn (why it asked)."""
+    """Why a request turn asked: the classifier not sure it is a request (its probability), or the
+    matched seed's score against the runner-up."""
     out = []
     for ctx in contexts:
-        match = (ctx.get("forgotten") or {}).get("match") or {}
+        forgotten = ctx.get("forgotten") or {}
+        if forgotten.get("sure") is False:
+            out.append(f"not sure it asks, p {forgotten.get('probability')}")
+        match = forgotten.get("match") or {}
         if match.get("matched"):
             out.append(f"seed {match['matched'][0]['score']} vs {match['runner_up']}")
     return f"; {', '.join(out)}" if out else ""
