@@ -34,6 +34,7 @@ AREAS: dict[str, str] = {
     "forget_dev3": "perf.eval.forget_intent_dev",
     "forget_dev4": "perf.eval.forget_honoured",
     "forget_dev5": "perf.eval.forget_lookalikes",
+    "forget_dev6": "perf.eval.forget_dev6",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "locomo": "perf.eval.locomo",

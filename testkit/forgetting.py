@@ -3,6 +3,8 @@ can read back of an agent, so a test can check that forgotten words are nowhere.
 
 from __future__ import annotations
 
+from typing import Any
+
 from xaiclient import Client
 
 
@@ -24,3 +26,10 @@ def everything(c: Client, agent: str, sessions: list[str], query: str, ts: int) 
     ]
     parts += [c.session_history(sid)["messages"] for sid in sessions]
     return repr(parts)
+
+
+def ask(c: Client, agent: str, text: str, ts: int) -> tuple[str, dict[str, Any]]:
+    """``text`` as the first turn of a new session (left open); the session and explain's forgotten."""
+    sid = c.session_open(agent, ts=ts)["session_id"]
+    forgotten = c.session_send(sid, text, ts=ts, explain=True).finish()["context"]["forgotten"]
+    return sid, dict(forgotten or {})

@@ -107,6 +107,20 @@ def _found(c: Client, agent: str, queries: Sequence[str], ts: int) -> list[dict[
     return list(items.values())
 
 
+def _margins(contexts: Sequence[dict[str, Any]]) -> str:
+    """Why a request turn asked: the classifier not sure it is a request (its probability), or the
+    matched seed's score against the runner-up."""
+    out = []
+    for ctx in contexts:
+        forgotten = ctx.get("forgotten") or {}
+        if forgotten.get("sure") is False:
+            out.append(f"not sure it asks, p {forgotten.get('probability')}")
+        match = forgotten.get("match") or {}
+        if match.get("matched"):
+            out.append(f"seed {match['matched'][0]['score']} vs {match['runner_up']}")
+    return f"; {', '.join(out)}" if out else ""
+
+
 def _whose(item: dict[str, Any], case: dict[str, Any]) -> str:
     text = str(item["text"])
     if item["kind"] != "utterance":
@@ -195,7 +209,9 @@ def play_request(
             if not recognised
             else f"left: {sorted({_whose(i, case) for i in holding})}"
         )
-        tally.misses.append(f"{case['id']} ({case['refers_by']}, {decisions}): {why}")
+        tally.misses.append(
+            f"{case['id']} ({case['refers_by']}, {decisions}{_margins(contexts)}): {why}"
+        )
         for i in holding:
             tally.leftovers[f"{lang}: {_whose(i, case)}"] += 1
     if lost:
@@ -227,8 +243,8 @@ def play_negative(
     n[f"{key}:neg_read"] += decision is not None and decision != "ask"
     n[f"{key}:neg_asked"] += decision == "ask"
     n[f"{key}:neg_collateral"] += bool(lost)
-    if decision is not None:
-        tally.misses.append(f"{neg['id']} look-alike: {decision}: {neg['text']}")
+    if decision is not None or lost:
+        tally.misses.append(f"{neg['id']} look-alike: {decision}, lost {lost}: {neg['text']}")
 
 
 def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[Row]:
@@ -241,7 +257,8 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
         if req:
             refs = ", ".join(
                 f"{ref} {n[f'{k}:{ref}:honoured']}/{n[f'{k}:{ref}:requests']}"
-                for ref in ("paraphrase", "person", "time", "that")
+                for ref in ("paraphrase", "person", "time", "vague", "that")
+                if n[f"{k}:{ref}:requests"]
             )
             rows += [
                 Row(

@@ -48,7 +48,8 @@ _NOW_EN = re.compile(
     re.I,
 )
 _STRONG_ZH = re.compile(
-    r"改|换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
+    # 换 as in 转换插头 (an adapter) or 交换 (an exchange) names no switch
+    r"改|(?<![转交])换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
     r"调到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
     # made into something else (弄成了博士茶, 变成, 搞成), the new one in place of the old (而不是)
     r"(?:弄|搞|变)成|而不是|"
@@ -112,6 +113,22 @@ _ONCE = re.compile(
     r"(?![a-z'])|这一次|就这一次|破例|试了一次|试了一下|偶尔",
     re.I,
 )
+# A lapse of memory or a reminder ("forgot to book the pitch", "don't forget to remind me", 我把做饭
+# 那事儿忘得一干二净, 别忘了提醒我): about doing something or not, never a new value of anything said
+# before (issue 24: such a look-alike made an older session history). "Forgot to tell you, I've
+# switched…" announces a change late and still reads as one.
+_LAPSE = re.compile(
+    r"(?<![a-z'])(?:forg[eo]t+(?:en)?|remind me)(?![a-z'])(?!\s+to\s+(?:tell|mention|say))|"
+    r"忘(?![了记]?(?:说|告诉|跟你说|提))|提醒我",
+    re.I,
+)
+# A change denied ("he's never going to change his mind", 永远不会改主意, 没换): nothing changed.
+# 不会再 is a change ("我不会再喝了": quit), so it is not denied.
+_DENIED = re.compile(
+    r"(?<![a-z'])(?:(?:never|not|n't) (?:going to|gonna) change|won't change|never change[sd]?)(?![a-z'])|"
+    r"(?:不会|不可能|没有?|不肯)(?!再)[^，。！？；,]{0,2}[改换]",
+    re.I,
+)
 # Both kept at once, however the switching between them is said ("alongside the climbing",
 # "rotating between the two", 两台换着用): the earlier one is still in use.
 _BOTH = re.compile(
@@ -167,8 +184,8 @@ _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 class ChangeReading:
     """How a statement reads: ``cue`` the words that make it a change or a present replacement
     (None: it reads as neither), ``strong`` when they name the change itself ("quit", 换成), and
-    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "once",
-    "temporary", "restated", "past", "someone_else"), else None."""
+    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "lapse",
+    "once", "temporary", "restated", "past", "someone_else"), else None."""
 
     cue: str | None
     strong: bool
@@ -257,8 +274,10 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
     now = bool(_NOW_EN.search(present) or _NOW_ZH.search(present))
-    if _UNREAL.search(text):
+    if _UNREAL.search(text) or _DENIED.search(text):
         return ChangeReading(cue, strong, "unreal")
+    if _LAPSE.search(text):
+        return ChangeReading(cue, strong, "lapse")
     if (_ADDITION.search(text) and not strong) or _BOTH.search(text):
         return ChangeReading(cue, strong, "addition")
     if _ONCE.search(text) or (_OCCASION.search(text) and not _LASTS.search(text)):
@@ -282,8 +301,10 @@ def reads_other(text: str) -> str | None:
         return "temporary"
     if _STILL.search(text):
         return "restated"
-    if _UNREAL.search(text):
+    if _UNREAL.search(text) or _DENIED.search(text):
         return "unreal"
+    if _LAPSE.search(text):
+        return "lapse"
     if _ADDITION.search(text) or _BOTH.search(text):
         return "addition"
     if _PAST.search(text):

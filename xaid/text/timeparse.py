@@ -54,6 +54,7 @@ class TimeRef:
     date_to: date
     granularity: str  # "day" | "week" | "month" | "year" | "part_of_day"
     direction: str  # "past" | "future" | "present"
+    hours: tuple[int, int] | None = None  # a part of the day's local hours [from, to) (_HOURS)
 
 
 # Local hours [from, to) of each part of the day, so a part of today can be past or future.
@@ -64,6 +65,48 @@ _HOURS = {
     "晚上": (18, 24), "夜里": (18, 24), "今晚": (18, 24), "今夜": (18, 24), "明晚": (18, 24),
     "昨晚": (18, 24), "昨夜": (18, 24),
 }  # fmt: skip
+
+# The parts of the day that make a night: from the earliest of them (傍晚, 17:00) on. A night named
+# ("friday night", 那天晚上, 周五半夜) also runs on into the small hours of the next day, to
+# ``NIGHT_UNTIL_HOUR``: what someone says at 01:00 after a Friday out was said "on Friday night".
+_NIGHT_PARTS = ("evening", "night", "傍晚", "晚上", "夜里", "今晚", "今夜", "明晚", "昨晚", "昨夜")
+NIGHT_FROM_HOUR = min(_HOURS[p][0] for p in _NIGHT_PARTS)
+NIGHT_UNTIL_HOUR = 4
+# Words that name a night or an evening, also where no date comes with them (那晚, 半夜, "nights").
+_NIGHT_WORDS = re.compile(
+    r"\b(?:night|nights|evening|evenings|tonight)\b|"
+    + "|".join(sorted((p for p in _NIGHT_PARTS if not p.isascii()), key=len, reverse=True))
+    + "|那晚|半夜|深夜|夜",
+    re.IGNORECASE,
+)
+
+
+def names_night(text: str) -> bool:
+    """Whether ``text`` names a night or an evening ("friday night", 那天晚上, 半夜)."""
+    return bool(_NIGHT_WORDS.search(text))
+
+
+def without_night(text: str) -> str:
+    """``text`` with the words that name a night blanked: they say when, not what."""
+    return _NIGHT_WORDS.sub(" ", text)
+
+
+NIGHT_HOURS = (NIGHT_FROM_HOUR, 24)
+
+
+def in_part(hour: int, hours: tuple[int, int]) -> bool:
+    """Whether a local hour falls in a part of the day (``TimeRef.hours``). A part that runs to
+    midnight (evening, night, 晚上) runs on into the small hours before ``NIGHT_UNTIL_HOUR``, which
+    belong to the night before."""
+    start, end = hours
+    return start <= hour < end or (end == 24 and hour < NIGHT_UNTIL_HOUR)
+
+
+def at_night(hour: int) -> bool:
+    """Whether a local hour belongs to a night: from ``NIGHT_FROM_HOUR`` on, or in the small hours."""
+    return in_part(hour, NIGHT_HOURS)
+
+
 _EN_WORDS = (
     "one",
     "two",
@@ -535,7 +578,14 @@ def find_times(text: str, ts_ms: int, tz: tzinfo | None = None) -> list[TimeRef]
             f, t, granularity, hours = span
             refs.append(
                 TimeRef(
-                    m.group(), ctx.start, ctx.end, f, t, granularity, _direction(f, t, hours, ctx)
+                    m.group(),
+                    ctx.start,
+                    ctx.end,
+                    f,
+                    t,
+                    granularity,
+                    _direction(f, t, hours, ctx),
+                    hours,
                 )
             )
     return refs

@@ -221,3 +221,34 @@ def test_another_household_or_a_memory_recalled_now_is_not_the_users_change(
     reading = change_cues.read(text)
     assert not reading.change, reading
     assert reading.blocked == blocked or reading.cue is None, reading
+
+
+LAPSES = [
+    ("Davies forgot to book the pitch so practice is cancelled lmao", "lapse"),
+    ("天哪我把做饭那事儿忘得一干二净，一个小时后全家都到了", "lapse"),
+    ("don't forget to remind me, I've switched the meeting to friday", "lapse"),
+    ("别忘了提醒我带东京用的转换插头", None),
+    ("算了，老陈反正永远不会改主意的", "unreal"),
+    ("he's never going to change, I've accepted it now", "unreal"),
+    ("我没换手机，还是那台", "unreal"),
+]
+
+
+@pytest.mark.parametrize(("text", "blocked"), LAPSES)
+def test_a_lapse_a_reminder_or_a_change_denied_replaces_nothing(
+    text: str, blocked: str | None
+) -> None:
+    """Forgetting or being reminded to do something is about doing it, not a new value of anything
+    said before (issue 24 item 2, sixth pass: such a look-alike made an older statement history
+    with no forget reported); a change denied (永远不会改, 没换) changed nothing; 转换插头 is an
+    adapter, no switch."""
+    reading = change_cues.read(text)
+    assert not reading.change, reading
+    assert reading.blocked == blocked, reading
+
+
+@pytest.mark.parametrize(
+    "text", ["forgot to tell you, I switched to decaf", "忘了跟你说，我换工作了", "我不会再喝了"]
+)
+def test_a_change_told_late_or_a_quit_still_reads_as_one(text: str) -> None:
+    assert change_cues.read(text).change

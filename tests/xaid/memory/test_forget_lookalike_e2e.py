@@ -17,23 +17,14 @@ the words, not about how a model phrases a reply.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from xaiclient import Client
 
-from testkit.forgetting import everything, talk
+from testkit.forgetting import ask, everything, talk
 
 DAY = 86_400_000
 HOUR = 3_600_000
 D0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
-
-
-def ask(c: Client, agent: str, text: str, ts: int) -> tuple[str, dict[str, Any]]:
-    """``text`` as the first turn of a new session (left open); the session and explain's forgotten."""
-    sid = c.session_open(agent, ts=ts)["session_id"]
-    forgotten = c.session_send(sid, text, ts=ts, explain=True).finish()["context"]["forgotten"]
-    return sid, dict(forgotten or {})
 
 
 SAME_PERSON = {
