@@ -36,6 +36,7 @@ AREAS: dict[str, str] = {
     "forget_dev5": "perf.eval.forget_lookalikes",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
+    "present_dev": "perf.eval.present_dev",
     "locomo": "perf.eval.locomo",
     "associative": "perf.eval.associative",
     "faults": "perf.campaigns.faults",

@@ -71,6 +71,12 @@ _OTHER_EN = re.compile(
     r"^\W*(?:(?:my|our)\s+(?P<who>(?:[a-z'-]+\s+){0,2}[a-z'-]+)|he|she|they|he's|she's|they're)(?![a-z'])",
     re.I,
 )
+# Family words that name one person without "my" ("Dad's obsessed with the new kebab shop"); the
+# other people words need a "my" (a bare "friend" or "boss" is rarely a clause's subject).
+_FAMILY = frozenset(
+    {"dad", "daddy", "mum", "mom", "mommy", "mama", "papa", "grandma", "grandpa", "sis", "bro"}
+)
+_BARE_EN = re.compile(r"^\W*([a-z]+)(?:'s\b|\s+(?!and\b|or\b|i\b))", re.I)
 _OTHER_ZH = re.compile(
     rf"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[{cjk.IDEOGRAPHS}]{{1,3}})"
 )
@@ -200,7 +206,9 @@ def _someone_else(clause: str) -> bool:
         )
     m = _OTHER_EN.match(clause)
     if m is None:
-        return False
+        # a family word standing alone as the subject: "Dad's obsessed with…", "mum switched…"
+        first = _BARE_EN.match(clause)
+        return first is not None and first.group(1).lower() in _FAMILY
     who = m.group("who")
     return who is None or any(
         w in extract.PEOPLE or w.rstrip("s") in extract.PEOPLE for w in who.lower().split()
