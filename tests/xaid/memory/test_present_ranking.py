@@ -208,6 +208,9 @@ def test_a_later_mention_that_is_not_the_users_present_stays_below(
         ("as a teenager I used to live on energy drinks", False),
         ("上学那会儿我天天靠功能饮料续命", False),
         ("Dad's obsessed with Zara lately", False),
+        # a pronoun later on may be whoever the statement names: the opening decides whose it is
+        ("my wrapped was all Mitski this year, she's basically my whole commute", True),
+        ("我的歌单今年全是陈奕迅，他包揽了我的通勤", True),
         ("我妈最近迷上了Zara", False),
         ("might try the climbing gym next month", False),
         ("要是有空我想去学攀岩", False),
