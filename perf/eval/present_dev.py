@@ -42,6 +42,26 @@ from ..kit import (
 )
 from .understanding import ingested_session
 
+# main at c0789a5 (before branch present6), this runner and set, 2026-12-02 21:43 UTC.
+BEFORE = (
+    "before (main c0789a5, same runner and set): train en present 10/18, past 7/8, control 4/6; "
+    "train zh present 11/18, past 5/8, control 4/6 (train 41/64); test en present 11/18, past 7/8, "
+    "control 4/6; test zh present 12/18, past 6/8, control 5/6 (test 45/64). Consolidation made the "
+    "earlier statement history in 3/32, 4/32 (train en, zh) and 5/32, 12/32 (test en, zh) cases"
+)
+# What the train half's misses showed (train cases only, searched in-process on a database a real
+# daemon built; the test half's cases were never read).
+DIAGNOSIS = (
+    "train misses before: the later statement ranked below the earlier one although both were in "
+    "the block, the pair 0.26-0.59 apart with no change word (recency paired only from 0.45, or 0.3 "
+    "with a word in common, or with a change cue); a later memory or someone else's news ('as a kid "
+    "…', 'Dad's obsessed with …', 小时候…, 我同事…) ranked above the user's own statement; a past "
+    "question got the later one first. Left after: short turns have no vector (utterances."
+    "worth_a_vector: 'I sleep with a fan on, can't do silence', 我跑步穿亚瑟士 are small talk by "
+    "value), so a question finds them by words only or not at all; later statements far from the "
+    "question (cosine 0.01-0.12: 'finally gave Obsidian a proper go') are not candidates; a plan "
+    "aside blocks a change ('… booked her again for next month' reads as unreal)"
+)
 SET = "present_dev.json"
 BUDGET = 400  # a turn's memory block (memory.budget_tokens' default)
 AIM = Aim(">=", 90.0)
@@ -157,5 +177,7 @@ def run(quick: bool) -> Section:
     section.notes += [
         misses("train half (test half not named)", train),
         f"{len(cases)} cases, {time.monotonic() - started:.0f} s",
+        BEFORE,
+        DIAGNOSIS,
     ]
     return section

@@ -118,7 +118,7 @@ CHANGES = [
 
 
 @pytest.mark.parametrize(("lang", "old", "new", "now_q", "past_q", "was", "is_"), CHANGES)
-def test_a_question_about_now_gets_the_latest_statement_first(
+def test_now_gets_the_latest_statement_first_and_before_the_earliest(
     store: Database,
     embedder: UseEmbedder,
     lang: str,
@@ -131,21 +131,6 @@ def test_a_question_about_now_gets_the_latest_statement_first(
 ) -> None:
     said(store, embedder, history(lang, old, new))
     assert first_of(ranked(store, embedder, now_q), was, is_) == is_
-
-
-@pytest.mark.parametrize(("lang", "old", "new", "now_q", "past_q", "was", "is_"), CHANGES)
-def test_a_question_about_before_gets_the_earlier_statement_first(
-    store: Database,
-    embedder: UseEmbedder,
-    lang: str,
-    old: str,
-    new: str,
-    now_q: str,
-    past_q: str,
-    was: str,
-    is_: str,
-) -> None:
-    said(store, embedder, history(lang, old, new))
     assert first_of(ranked(store, embedder, past_q), was, is_) == was
 
 
