@@ -62,6 +62,16 @@ DIAGNOSIS = (
     "question (cosine 0.01-0.12: 'finally gave Obsidian a proper go') are not candidates; a plan "
     "aside blocks a change ('… booked her again for next month' reads as unreal)"
 )
+# The other areas the ranking touches, before (main c0789a5) and after (b898855), same machine and day.
+ELSEWHERE = (
+    "elsewhere, before -> after: associative dev (python -m perf associative) train 70.0 -> 72.5 % "
+    "(en 65 -> 70, zh 75 -> 75), test 57.5 -> 57.5 %; LoCoMo's first two samples "
+    "(XAID_PERF_LOCOMO=locomo2.json python -m perf locomo) @400 answer-token recall 65.9 -> 65.7 %, "
+    "evidence 61.1 -> 60.7 %, @1000 74.7 -> 74.7 %, 72.4 -> 72.4 %; companion set @400 84.5 -> 84.5 "
+    "%, evidence 78.7 -> 79.0 % (multi-hop 72.2 -> 69.3 % over 28 questions); updates_dev strict rows "
+    "unchanged, ranked above the old: updates_dev2 test en 18 -> 16/20, dev3 train en 16 -> 18/22, "
+    "dev3 test en 16 -> 17/22, dev4 train zh 7 -> 9/12, dev4 test en 1 -> 3/6"
+)
 SET = "present_dev.json"
 BUDGET = 400  # a turn's memory block (memory.budget_tokens' default)
 AIM = Aim(">=", 90.0)
@@ -179,5 +189,6 @@ def run(quick: bool) -> Section:
         f"{len(cases)} cases, {time.monotonic() - started:.0f} s",
         BEFORE,
         DIAGNOSIS,
+        ELSEWHERE,
     ]
     return section
