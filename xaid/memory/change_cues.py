@@ -210,8 +210,10 @@ def _someone_else(clause: str) -> bool:
         first = _BARE_EN.match(clause)
         return first is not None and first.group(1).lower() in _FAMILY
     who = m.group("who")
+    # a possessive names the person too: "my sister's wedding is…" is the sister's news
     return who is None or any(
-        w in extract.PEOPLE or w.rstrip("s") in extract.PEOPLE for w in who.lower().split()
+        w in extract.PEOPLE or w.rstrip("s") in extract.PEOPLE
+        for w in who.lower().replace("’", "'").replace("'s", "").split()
     )
 
 
