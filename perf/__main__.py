@@ -37,6 +37,7 @@ AREAS: dict[str, str] = {
     "forget_dev6": "perf.eval.forget_dev6",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
+    "present_dev": "perf.eval.present_dev",
     "locomo": "perf.eval.locomo",
     "associative": "perf.eval.associative",
     "faults": "perf.campaigns.faults",

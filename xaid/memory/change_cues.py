@@ -72,6 +72,12 @@ _OTHER_EN = re.compile(
     r"^\W*(?:(?:my|our)\s+(?P<who>(?:[a-z'-]+\s+){0,2}[a-z'-]+)|he|she|they|he's|she's|they're)(?![a-z'])",
     re.I,
 )
+# Family words that name one person without "my" ("Dad's obsessed with the new kebab shop"); the
+# other people words need a "my" (a bare "friend" or "boss" is rarely a clause's subject).
+_FAMILY = frozenset(
+    {"dad", "daddy", "mum", "mom", "mommy", "mama", "papa", "grandma", "grandpa", "sis", "bro"}
+)
+_BARE_EN = re.compile(r"^\W*([a-z]+)(?:'s\b|\s+(?!and\b|or\b|i\b))", re.I)
 _OTHER_ZH = re.compile(
     rf"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[{cjk.IDEOGRAPHS}]{{1,3}})"
 )
@@ -217,10 +223,14 @@ def _someone_else(clause: str) -> bool:
         )
     m = _OTHER_EN.match(clause)
     if m is None:
-        return False
+        # a family word standing alone as the subject: "Dad's obsessed with…", "mum switched…"
+        first = _BARE_EN.match(clause)
+        return first is not None and first.group(1).lower() in _FAMILY
     who = m.group("who")
+    # a possessive names the person too: "my sister's wedding is…" is the sister's news
     return who is None or any(
-        w in extract.PEOPLE or w.rstrip("s") in extract.PEOPLE for w in who.lower().split()
+        w in extract.PEOPLE or w.rstrip("s") in extract.PEOPLE
+        for w in who.lower().replace("’", "'").replace("'s", "").split()
     )
 
 
@@ -312,6 +322,14 @@ def reads_other(text: str) -> str | None:
     if not any(_owners(_clauses(text))):
         return "someone_else"
     return None
+
+
+def opens_with_other(text: str) -> bool:
+    """The statement opens with another person as its subject ("Dad's obsessed with…", "my flatmate
+    switched…", 我同事骑…): whose news it is. A pronoun later on ("…Phoebe Bridgers, she's taken over
+    my commute") may be anyone it names, so only the opening clause decides."""
+    clauses = _clauses(_QUOTED.sub(" ", text))
+    return bool(clauses) and _someone_else(clauses[0])
 
 
 # A correction of what was just said: "actually", "scratch that", "wait no", 不对, 说错了, 其实.

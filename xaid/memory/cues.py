@@ -21,8 +21,10 @@ _SECOND = re.compile(
     r"(?<![a-z'])(you|your|yours|yourself|you've|you'd|you'll)(?![a-z'])|你|您", re.I
 )
 _PAST = re.compile(
-    r"(?<![a-z])(before|used to|previously|formerly|in the past|originally|my old|my previous|my former|back then)"
-    r"(?![a-z])|以前|之前|原来|过去|从前|曾经|先前|老家以前",
+    r"(?<![a-z])(before|used to|did (?:i|we|you) use to|previously|formerly|in the past|originally|my old|"
+    r"my previous|my former|back then)(?![a-z])|以前|之前|原来|过去|从前|曾经|先前|老家以前|"
+    # the one before the present one: 上一部手机, 上一家公司
+    r"上一[个部台辆家份张款位]",
     re.I,
 )
 
