@@ -35,6 +35,7 @@ from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutra
 from xaid.mood.tone import bands
 
 from ..kit import Row, Section, progress
+from . import feelings_wire
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 EVENING = 21 * HOUR_MS
@@ -128,6 +129,11 @@ def toned(item: dict[str, Any], morning: MoodState) -> bool:
     return "tone" not in item or (bands(morning).valence != "neutral") == item["tone"]
 
 
+def judged_toned(item: dict[str, Any], morning: MoodState) -> bool:
+    """The whole judgement of one session's morning: ``judged`` and ``toned``."""
+    return judged(item, morning) and toned(item, morning)
+
+
 def play(
     items: Sequence[dict[str, Any]], embed: Embed, bank: meaning.Prototypes, model: learned.Model
 ) -> tuple[Counter[str], list[str]]:
@@ -145,7 +151,7 @@ def play(
         for way, reading in stored.items():
             state = merge(closing, reading, at, _PARAMS) if reading is not None else closing
             morning = decay(state, at + NIGHT_HOURS * HOUR_MS)
-            ok = judged(item, morning) and toned(item, morning)
+            ok = judged_toned(item, morning)
             tally[f"{lang}:{way}"] += ok
             if way == "after" and not ok:
                 misses.append(
@@ -184,7 +190,10 @@ def run(quick: bool) -> Section:
     dev3 = load("feelings_dev3.json")
     dev4 = load("feelings_dev4.json")
     dev5 = load("feelings_dev5.json")
+    dev6 = load("feelings_dev6.json")
     sets = [
+        ("dev6 test half (never tuned on)", [i for i in dev6 if i["split"] == "test"]),
+        ("dev6 train half (tuned on)", [i for i in dev6 if i["split"] == "train"]),
         ("dev5 test half (never tuned on)", [i for i in dev5 if i["split"] == "test"]),
         ("dev5 train half (tuned on)", [i for i in dev5 if i["split"] == "train"]),
         ("dev4 test half (never fitted)", [i for i in dev4 if i["split"] == "test"]),
@@ -221,4 +230,14 @@ def run(quick: bool) -> Section:
         rows += rows_of(label, tally)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
+    if not quick:
+        played = feelings_wire.play_all(dev6)
+        for split in ("test", "train"):
+            label = f"dev6 {split} half"
+            wired, wire_misses = feelings_wire.rows_of(
+                label, [p for p in played if p.item["split"] == split], judged_toned
+            )
+            rows += wired
+            if wire_misses and split == "test":
+                notes.append(f"{label}, misses through the daemon: " + "; ".join(wire_misses))
     return Section("Feelings carried to the next morning (issue 24 items 5, 7)", rows, notes)
