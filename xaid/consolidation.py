@@ -38,6 +38,7 @@ from .store import memory as sql
 from .store import sessions as session_sql
 from .store.mood import MoodState
 from .store.utterances import NewUtterance
+from .text.clauses import clauses
 
 log = logging.getLogger(__name__)
 FENCE_RETRIES = (
@@ -52,6 +53,7 @@ class _Felt:
     # the vectors of the user's messages, by id: the check-in reader reads the same lines
     vectors: dict[int, np.ndarray]
     grieving: bool  # carried as a strong low: a loss meaning read is not doubted (learned.grieving)
+    told: frozenset[int]  # the user's messages one clause of which tells of a loss by itself
 
 
 class Consolidation:
@@ -151,8 +153,8 @@ class Consolidation:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d, felt.vectors if felt is not None else {})
-        if felt is not None and felt.grieving:
-            read = replace(read, grieving=True)
+        if felt is not None:
+            read = replace(read, grieving=felt.grieving, told=felt.told)
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -222,17 +224,20 @@ class Consolidation:
         losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
-        lost = learned.lost(lines, margins)
+        told = await self._told_in_clauses(bank, said)
+        # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
+        # on Monday, the service is next Friday": the plan pulls the whole away from the loss)
+        lost = learned.lost(lines, margins) or bool(told)
         felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
         tired = learned.still_tired(model, felt.own, whole, last)
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, by_id, grieving)
+            return _Felt(closing, losses, by_id, grieving, told)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, by_id, grieving)
+        return _Felt(moved or closing, losses, by_id, grieving, told)
 
     async def _matters_read(self, d: draft.Draft, known: dict[int, np.ndarray]) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:
@@ -256,6 +261,34 @@ class Consolidation:
             i: reader.read(vectors[i], m.text, m.ts_ms) for i, m in said.items() if i in vectors
         }
         return matter.Readings(by_id, reader.threshold, reader.loss_floor)
+
+    async def _told_in_clauses(
+        self, bank: meaning.Prototypes, said: list[session_sql.Message]
+    ) -> frozenset[int]:
+        """The user's messages one clause of which tells of a loss by itself (matter.told_in_clause:
+        the loss prototypes and the check-in reader, on the clause alone): a death and its plan in
+        one breath ("奶奶昨夜睡梦中走了，明天跟殡仪馆的人商量后事") read whole as a matter ahead, its
+        plan was asked about and the feeling carried lightly. Only messages of more than one clause
+        are embedded again, clause by clause; none under an embedder the reader was not fitted on."""
+        reader = matter.default()
+        if reader is None or reader.embedder != self.embeddings.profile.name:
+            return frozenset()
+        parts = [
+            (m, c)
+            for m in said
+            if m.message_id is not None and len(cs := clauses(m.text)) > 1
+            for c in cs
+        ]
+        if not parts:
+            return frozenset()
+        vectors = await self.embeddings.embed_readable([c for _, c in parts])
+        return frozenset(
+            m.message_id
+            for (m, c), v in zip(parts, vectors, strict=True)
+            if v is not None
+            and m.message_id is not None
+            and matter.told_in_clause(bank.loss(v), reader.read(v, c, m.ts_ms))
+        )
 
     async def _changes(
         self,

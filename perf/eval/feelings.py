@@ -33,6 +33,8 @@ from xaid.mood import learned, meaning
 from xaid.mood.classifier import BASELINE_AROUSAL, Reading, RuleClassifier
 from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral
 from xaid.mood.tone import bands
+from xaid.scheduler import matter
+from xaid.text.clauses import clauses
 
 from ..kit import Row, Section, progress
 from . import feelings_wire
@@ -85,11 +87,13 @@ def after(
     vectors: np.ndarray,
     lines: Sequence[str],
     closing: MoodState,
+    told: bool = False,
 ) -> Reading | None:
     """What consolidation stores now (xaid/consolidation.py's ``_felt``): ``vectors`` are the
-    session's, its tail's and each line's."""
+    session's, its tail's and each line's; ``told``: a clause of a line tells of a loss by itself
+    (``told_in_clauses``)."""
     whole, last = vectors[0], vectors[1]
-    lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]])
+    lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]]) or told
     felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
     tired = learned.still_tired(model, felt.own, whole, last)
     return learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
@@ -123,6 +127,26 @@ def session_vectors(items: Sequence[dict[str, Any]], embed: Embed) -> list[np.nd
     return out
 
 
+def told_in_clauses(
+    items: Sequence[dict[str, Any]], embed: Embed, bank: meaning.Prototypes
+) -> list[bool]:
+    """Per session, whether a clause of one of its lines tells of a loss by itself, as consolidation
+    reads it (``_told_in_clauses``: matter.told_in_clause on each clause of a line of several)."""
+    reader = matter.default()
+    out = []
+    for item in items:
+        parts = [c for line in item["lines"] if len(cs := clauses(line)) > 1 for c in cs]
+        vectors = list(embed(parts)) if parts and reader is not None else []
+        out.append(
+            reader is not None
+            and any(
+                matter.told_in_clause(bank.loss(v), reader.read(v, c, EVENING))
+                for c, v in zip(parts, vectors, strict=True)
+            )
+        )
+    return out
+
+
 def toned(item: dict[str, Any], morning: MoodState) -> bool:
     """Where the item says whether a tone is still set the next morning (feelings_dev5's ``tone``),
     whether the morning's valence band agrees; True where it does not say."""
@@ -139,12 +163,15 @@ def play(
 ) -> tuple[Counter[str], list[str]]:
     tally: Counter[str] = Counter()
     misses: list[str] = []
-    for item, vectors in zip(items, session_vectors(items, embed), strict=True):
+    vectors_told = zip(
+        session_vectors(items, embed), told_in_clauses(items, embed, bank), strict=True
+    )
+    for item, (vectors, told) in zip(items, vectors_told, strict=True):
         closing, at = evening(item["lines"])
         stored = {
             "rules": None,
             "before": before(bank, vectors[0], closing),
-            "after": after(model, bank, vectors, item["lines"], closing),
+            "after": after(model, bank, vectors, item["lines"], closing, told),
         }
         lang = item["lang"]
         tally[f"{lang}:n"] += 1
