@@ -28,7 +28,7 @@ from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
-from .mood import learned, meaning, tracker
+from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
 from .scheduler import arm, fire, matter
 from .settings import Settings
@@ -83,9 +83,12 @@ class Consolidation:
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
         return await self.embeddings.embed_readable(texts)
 
-    async def ask(self, prompt: str, max_tokens: int, agent_id: str) -> str | None:
-        """One short LLM call for the memory's own decisions; None when the model is unavailable."""
-        self.counters["llm_calls"] += 1
+    async def ask(
+        self, prompt: str, max_tokens: int, agent_id: str, counter: str = "llm_calls"
+    ) -> str | None:
+        """One short LLM call for the memory's own decisions (counted as ``llm_calls``) or the mood's
+        (``counter``: mood_model_calls); None when the model is unavailable."""
+        self.counters[counter] += 1
         request = GenerateRequest((ChatMessage("user", prompt),), (), max_tokens, 0.0)
         try:
             job = self.queue.submit(f"memory:{agent_id}", request)
@@ -228,7 +231,9 @@ class Consolidation:
         # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
         # on Monday, the service is next Friday": the plan pulls the whole away from the loss)
         lost = learned.lost(lines, margins) or bool(told)
-        felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        felt = await self._signed(
+            agent_id, lines, learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        )
         tired = learned.still_tired(model, felt.own, whole, last)
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
@@ -238,6 +243,23 @@ class Consolidation:
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
         return _Felt(moved or closing, losses, by_id, grieving, told)
+
+    async def _signed(
+        self, agent_id: str, lines: list[str], felt: learned.Session
+    ) -> learned.Session:
+        """The feeling the embedder read, with its sign asked of the chat model once (mood/asked.py,
+        ``learned.asked_sign``) when ``mood.ask_model`` is on; an answer that names no feeling (no
+        model, an echo) leaves it as read."""
+        if not self.settings.config.mood.ask_model or not learned.asked_sign(felt):
+            return felt
+        answer = await self.ask(
+            asked.prompt(lines), asked.ANSWER_TOKENS, agent_id, counter="mood_model_calls"
+        )
+        sign = asked.label(answer)
+        if sign is None:
+            self.counters["mood_model_unreadable"] += 1
+            return felt
+        return learned.signed(felt, sign)
 
     async def _matters_read(self, d: draft.Draft, known: dict[int, np.ndarray]) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:

@@ -258,7 +258,8 @@ def run(quick: bool) -> Section:
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
     if not quick:
-        played = feelings_wire.play_all(dev6)
+        played, counters = feelings_wire.play_all(dev6)
+        rows.append(feelings_wire.cost_row(len(played), counters))
         for split in ("test", "train"):
             label = f"dev6 {split} half"
             wired, wire_misses = feelings_wire.rows_of(

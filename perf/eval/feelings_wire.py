@@ -76,14 +76,30 @@ def play(client: Client, item: dict[str, Any]) -> Played:
     return Played(item, morning, tuple(pending))
 
 
-def play_all(items: Sequence[dict[str, Any]]) -> list[Played]:
+def play_all(items: Sequence[dict[str, Any]]) -> tuple[list[Played], dict[str, int]]:
+    """Every session played; and the daemon's memory counters afterwards (``stats``), for what the
+    consolidations cost (mood_model_calls: the chat model asked which feeling, mood/asked.py)."""
     out: list[Played] = []
     with scratch_daemon() as daemon, daemon.client(timeout=120.0) as client:
         for n, item in enumerate(items, 1):
             out.append(play(client, item))
             if n % 20 == 0 or n == len(items):
                 progress(f"feelings (daemon): {n}/{len(items)} sessions")
-    return out
+        counters = {k: int(v) for k, v in client.stats()["memory"].items() if isinstance(v, int)}
+    return out, counters
+
+
+def cost_row(sessions: int, counters: dict[str, int]) -> Row:
+    """The mood's model calls per consolidated session (issue 24 item 8). The scripted provider
+    answers here, so what is counted is when the model is asked, not what it answers."""
+    calls = counters.get("mood_model_calls", 0)
+    return Row(
+        "feelings dev6: the mood's model calls per consolidated session (daemon)",
+        calls / max(1, sessions),
+        "calls",
+        note=f"{calls} calls for {sessions} sessions (asked only where the embedder reads low or "
+        f"good and no loss decided); memory's own llm_calls {counters.get('llm_calls', 0)}",
+    )
 
 
 def rows_of(label: str, played: Sequence[Played], judge: Any) -> tuple[list[Row], list[str]]:
