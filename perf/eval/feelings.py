@@ -189,19 +189,39 @@ def play(
     return tally, misses
 
 
-def rows_of(label: str, tally: Counter[str]) -> list[Row]:
+def rows_of(
+    label: str, tally: Counter[str], ways: Sequence[str] = WAYS, note: str = ""
+) -> list[Row]:
     rows = []
     for lang in ("en", "zh"):
         n = tally[f"{lang}:n"]
-        for way in WAYS:
+        for way in ways:
             rows.append(
                 Row(
                     f"feelings {label} {lang}: carried to the morning ({way})",
                     100 * tally[f"{lang}:{way}"] / n,
                     "%",
-                    note=f"{tally[f'{lang}:{way}']}/{n}",
+                    note=f"{tally[f'{lang}:{way}']}/{n}{note}",
                 )
             )
+    return rows
+
+
+def model_rows(dev6: list[dict[str, Any]], embed: Embed) -> list[Row]:
+    """dev6's halves with the chat model asked which feeling (mood/asked.py, consolidation's
+    ``_signed``), from the answers ``python -m perf.eval.feelings_model`` kept (the 1.5B,
+    temperature 0; its ``CACHE``); halves it has no answer for are left out."""
+    from .feelings_model import WAYS as MODEL_WAYS
+    from .feelings_model import Answers, ways_tally
+
+    answers = Answers("")
+    rows: list[Row] = []
+    for split in ("test", "train"):
+        items = [i for i in dev6 if i["split"] == split]
+        if all(f"dev6:{i['id']}" in answers.known for i in items):
+            tally = ways_tally(items, "dev6", embed, answers)
+            note = "; qwen2.5-coder-1.5b's answers kept by feelings_model (the last way is kept)"
+            rows += rows_of(f"dev6 {split} half", tally, MODEL_WAYS[1:], note)
     return rows
 
 
@@ -250,6 +270,12 @@ def run(quick: bool) -> Section:
         "The weights never saw the test half, but it was looked at while choosing between designs (the "
         "tail after a turn, the prototypes' second opinion at 0.6 / 0.08): read it as a dev figure. What "
         "generalises is the held-out set (area understanding, heldout_feelings.json).",
+        "dev6 (feel6): written before the feel6 change, halves alternating within each kind; also played "
+        "through a real daemon (perf/eval/feelings_wire.py: mood.get the next morning, and for its 13 losses "
+        "per language with a dated plan in the same message whether a 'how did it go' is pending). The "
+        "rows 'carried, the model's sign' use the 1.5B's answers kept by python -m perf.eval.feelings_model "
+        "(consolidation asks the chat model which feeling where the reader reads one; the daemon here runs "
+        "the scripted provider, whose echo is unreadable, so its rows measure the reader alone).",
     ]
     for label, items in sets:
         progress(f"feelings: {label}")
@@ -257,6 +283,7 @@ def run(quick: bool) -> Section:
         rows += rows_of(label, tally)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
+    rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:
         played, counters = feelings_wire.play_all(dev6)
         rows.append(feelings_wire.cost_row(len(played), counters))

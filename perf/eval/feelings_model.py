@@ -84,10 +84,22 @@ def main(path: str, name: str, split: str) -> None:
     def embed(texts: list[str]) -> np.ndarray:
         return np.asarray(embedder.embed(texts), dtype=np.float32)
 
-    bank = meaning.Prototypes.build(embed)
-    model = learned.default()
     answers = Answers(path)
     items = [i for i in feelings.load(f"feelings_{name}.json") if i.get("split", split) == split]
+    tally = ways_tally(items, name, embed, answers, verbose=True)
+    report(tally, f"{name} {split}", answers)
+
+
+def ways_tally(
+    items: list[dict[str, Any]],
+    name: str,
+    embed: feelings.Embed,
+    answers: Answers,
+    verbose: bool = False,
+) -> Counter[str]:
+    """Per language, how many sessions each of ``WAYS`` carries as labelled (``{lang}:{way}``)."""
+    bank = meaning.Prototypes.build(embed)
+    model = learned.default()
     tally: Counter[str] = Counter()
     told_in = feelings.told_in_clauses(items, embed, bank)
     for item, vectors, told in zip(
@@ -107,12 +119,12 @@ def main(path: str, name: str, split: str) -> None:
         p = model.probabilities(whole, last, felt.own)
         ruled = felt.own.confidence > 0 and abs(felt.own.valence) >= learned.RULES_FIRST
         unsure = not lost and not ruled and max(p.values()) < learned.SECOND_OPINION
-        sign = said if said != "neutral" and felt.label != "neutral" and not lost else felt.label
+        signed = learned.signed(felt, said) if learned.asked_sign(felt) else felt
         ways: dict[str, tuple[meaning.Label, float | None]] = {
             "learned": (felt.label, felt.strength),
             "model": ("low" if lost else said, None),
             "learned, model where unsure": (said, None) if unsure else (felt.label, felt.strength),
-            "learned, the model's sign": (sign, learned.strength(p, felt.own, sign, lost)),
+            "learned, the model's sign": (signed.label, signed.strength),
         }
         lang = item["lang"]
         tally[f"{lang}:n"] += 1
@@ -123,11 +135,12 @@ def main(path: str, name: str, split: str) -> None:
             morning = decay(state, at + feelings.NIGHT_HOURS * HOUR_MS)
             ok = feelings.judged_toned(item, morning)
             tally[f"{lang}:{way}"] += ok
-            if way == WAYS[-1] and not ok:
+            if verbose and way == WAYS[-1] and not ok:
                 print(f"  miss {item['id']} want {item['expect']}: v{morning.valence:+.2f}")
-        print(f"{item['id']} want {item['expect']}: model {said} ({answer.strip()!r}), "
-              f"learned {felt.label}{' (unsure)' if unsure else ''}", flush=True)  # fmt: skip
-    report(tally, f"{name} {split}", answers)
+        if verbose:
+            print(f"{item['id']} want {item['expect']}: model {said} ({answer.strip()!r}), "
+                  f"learned {felt.label}{' (unsure)' if unsure else ''}", flush=True)  # fmt: skip
+    return tally
 
 
 def report(tally: Counter[str], label: str, answers: Answers) -> None:
