@@ -229,11 +229,13 @@ class Consolidation:
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
         told = await self._told_in_clauses(bank, said)
         # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
-        # on Monday, the service is next Friday": the plan pulls the whole away from the loss)
-        lost = learned.lost(lines, margins) or bool(told)
-        felt = await self._signed(
-            agent_id, lines, learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        # yesterday, the service is next Friday": the plan pulls the whole away from the loss)
+        felt = learned.read_told(
+            model, lines, whole, last, bank.feel(whole), learned.lost(lines, margins), bool(told)
         )
+        lost = felt.lost
+        told = told if lost else frozenset()  # a session carried as good told of no loss
+        felt = await self._signed(agent_id, lines, felt)
         tired = learned.still_tired(model, felt.own, whole, last)
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)

@@ -93,8 +93,9 @@ def after(
     session's, its tail's and each line's; ``told``: a clause of a line tells of a loss by itself
     (``told_in_clauses``)."""
     whole, last = vectors[0], vectors[1]
-    lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]]) or told
-    felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+    lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]])
+    felt = learned.read_told(model, lines, whole, last, bank.feel(whole), lost, told)
+    lost = felt.lost
     tired = learned.still_tired(model, felt.own, whole, last)
     return learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
 

@@ -108,8 +108,9 @@ def ways_tally(
         lines = item["lines"]
         closing, at = feelings.evening(lines)
         whole, last = vectors[0], vectors[1]
-        lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]]) or told
-        felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]])
+        felt = learned.read_told(model, lines, whole, last, bank.feel(whole), lost, told)
+        lost = felt.lost
         # SIGN_ONLY: the model is asked only where the kept way asks it (the other ways then read
         # an unasked session as "neutral": only the last way's figure counts)
         needed = not SIGN_ONLY or learned.asked_sign(felt)

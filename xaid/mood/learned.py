@@ -336,6 +336,25 @@ def read(
     return Session(own, label, strength(p, own, label, lost), p, lost)
 
 
+def read_told(
+    model: Model,
+    lines: Sequence[str],
+    whole: np.ndarray,
+    last: np.ndarray,
+    nearest: Felt | None,
+    lost: bool,
+    told: bool,
+) -> Session:
+    """``read``, with a loss that a clause told by itself (``told``: consolidation's clause reading,
+    a death and its plan in one breath) taken as one, unless the session is carried as good without
+    it: a clause is short, and "哭成狗" in "领养手续办下来了，哭成狗，是开心的" (tears of joy) reads as a
+    dog and crying. The returned session's ``lost`` says whether a loss decided it."""
+    felt = read(model, lines, whole, last, nearest, lost)
+    if told and not lost and felt.label != "good":
+        return read(model, lines, whole, last, nearest, True)
+    return felt
+
+
 def asked_sign(felt: Session) -> bool:
     """Whether the chat model is asked which feeling the session carries (mood/asked.py): only
     where this reader carries one and no loss decided it. Which sign is where the embedder errs

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from xaid.mood import asked, learned
+from xaid.mood import asked, learned, meaning
 
 NOTHING = learned.Own(0.0, 0.0, 0.0)
-P = {"low": 0.2, "neutral": 0.1, "good": 0.7}
+P: dict[meaning.Label, float] = {"low": 0.2, "neutral": 0.1, "good": 0.7}
 
 
 @pytest.mark.parametrize(
