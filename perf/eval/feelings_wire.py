@@ -28,7 +28,7 @@ from xaid.mood.classifier import BASELINE_AROUSAL
 from xaid.mood.state import MoodState
 from xaid.mood.tone import bands
 
-from ..kit import HOUR, MINUTE, Row, progress, scratch_daemon
+from ..kit import HOUR, MINUTE, Row, played_on_one_daemon
 from .scheduler import BASE_MS
 from .understanding import asks_how_it_went
 
@@ -79,14 +79,7 @@ def play(client: Client, item: dict[str, Any]) -> Played:
 def play_all(items: Sequence[dict[str, Any]]) -> tuple[list[Played], dict[str, int]]:
     """Every session played; and the daemon's memory counters afterwards (``stats``), for what the
     consolidations cost (mood_model_calls: the chat model asked which feeling, mood/asked.py)."""
-    out: list[Played] = []
-    with scratch_daemon() as daemon, daemon.client(timeout=120.0) as client:
-        for n, item in enumerate(items, 1):
-            out.append(play(client, item))
-            if n % 20 == 0 or n == len(items):
-                progress(f"feelings (daemon): {n}/{len(items)} sessions")
-        counters = {k: int(v) for k, v in client.stats()["memory"].items() if isinstance(v, int)}
-    return out, counters
+    return played_on_one_daemon(items, play, "feelings (daemon)")
 
 
 def cost_row(sessions: int, counters: dict[str, int]) -> Row:
