@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from xaiclient import Client
 
@@ -269,6 +269,10 @@ def progress(message: str) -> None:
 # --- daemons ----------------------------------------------------------------------------------------
 
 
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
 @contextlib.contextmanager
 def scratch_daemon(
     env: Mapping[str, str] | None = None, config: str | None = None, start: bool = True
@@ -285,6 +289,21 @@ def scratch_daemon(
                 daemon.stop()
             finally:
                 daemon.kill()
+
+
+def played_on_one_daemon(
+    items: Sequence[_T], play: Callable[[Client, _T], _R], label: str
+) -> tuple[list[_R], dict[str, int]]:
+    """Each item played by ``play`` on ONE scratch daemon (a progress line every 20 items), and the
+    daemon's memory counters afterwards (``stats``): what the consolidations cost."""
+    out: list[_R] = []
+    with scratch_daemon() as daemon, daemon.client(timeout=120.0) as client:
+        for n, item in enumerate(items, 1):
+            out.append(play(client, item))
+            if n % 20 == 0 or n == len(items):
+                progress(f"{label}: {n}/{len(items)} sessions")
+        memory = client.stats()["memory"]
+    return out, {k: int(v) for k, v in memory.items() if isinstance(v, int)}
 
 
 @contextlib.contextmanager

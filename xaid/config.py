@@ -416,6 +416,13 @@ class MoodConfig:
         0.3, "λ: the weight of one mild observation against the carried mood."
     )
     history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")
+    ask_model: bool = doc(
+        True,
+        "Ask the chat model, once per consolidated session that the embedder reads as low or good "
+        "(not a loss), which of the two it carries to the next day (docs/mood.md, 'The model's "
+        "sign'). An unreadable answer, or no model, leaves the embedder's reading; counted in stats "
+        "as mood_model_calls and mood_model_unreadable.",
+    )
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
-from .mood import learned, meaning, tracker
+from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
 from .scheduler import arm, fire, matter
 from .settings import Settings
@@ -38,6 +38,7 @@ from .store import memory as sql
 from .store import sessions as session_sql
 from .store.mood import MoodState
 from .store.utterances import NewUtterance
+from .text.clauses import clauses
 
 log = logging.getLogger(__name__)
 FENCE_RETRIES = (
@@ -52,6 +53,7 @@ class _Felt:
     # the vectors of the user's messages, by id: the check-in reader reads the same lines
     vectors: dict[int, np.ndarray]
     grieving: bool  # carried as a strong low: a loss meaning read is not doubted (learned.grieving)
+    told: frozenset[int]  # the user's messages one clause of which tells of a loss by itself
 
 
 class Consolidation:
@@ -81,9 +83,12 @@ class Consolidation:
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
         return await self.embeddings.embed_readable(texts)
 
-    async def ask(self, prompt: str, max_tokens: int, agent_id: str) -> str | None:
-        """One short LLM call for the memory's own decisions; None when the model is unavailable."""
-        self.counters["llm_calls"] += 1
+    async def ask(
+        self, prompt: str, max_tokens: int, agent_id: str, counter: str = "llm_calls"
+    ) -> str | None:
+        """One short LLM call for the memory's own decisions (counted as ``llm_calls``) or the mood's
+        (``counter``: mood_model_calls); None when the model is unavailable."""
+        self.counters[counter] += 1
         request = GenerateRequest((ChatMessage("user", prompt),), (), max_tokens, 0.0)
         try:
             job = self.queue.submit(f"memory:{agent_id}", request)
@@ -151,8 +156,8 @@ class Consolidation:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d, felt.vectors if felt is not None else {})
-        if felt is not None and felt.grieving:
-            read = replace(read, grieving=True)
+        if felt is not None:
+            read = replace(read, grieving=felt.grieving, told=felt.told)
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -222,17 +227,41 @@ class Consolidation:
         losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
-        lost = learned.lost(lines, margins)
-        felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+        told = await self._told_in_clauses(bank, said)
+        # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
+        # yesterday, the service is next Friday": the plan pulls the whole away from the loss)
+        felt = learned.read_told(
+            model, lines, whole, last, bank.feel(whole), learned.lost(lines, margins), bool(told)
+        )
+        lost = felt.lost
+        told = told if lost else frozenset()  # a session carried as good told of no loss
+        felt = await self._signed(agent_id, lines, felt)
         tired = learned.still_tired(model, felt.own, whole, last)
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, by_id, grieving)
+            return _Felt(closing, losses, by_id, grieving, told)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, by_id, grieving)
+        return _Felt(moved or closing, losses, by_id, grieving, told)
+
+    async def _signed(
+        self, agent_id: str, lines: list[str], felt: learned.Session
+    ) -> learned.Session:
+        """The feeling the embedder read, with its sign asked of the chat model once (mood/asked.py,
+        ``learned.asked_sign``) when ``mood.ask_model`` is on; an answer that names no feeling (no
+        model, an echo) leaves it as read."""
+        if not self.settings.config.mood.ask_model or not learned.asked_sign(felt):
+            return felt
+        answer = await self.ask(
+            asked.prompt(lines), asked.ANSWER_TOKENS, agent_id, counter="mood_model_calls"
+        )
+        sign = asked.label(answer)
+        if sign is None:
+            self.counters["mood_model_unreadable"] += 1
+            return felt
+        return learned.signed(felt, sign)
 
     async def _matters_read(self, d: draft.Draft, known: dict[int, np.ndarray]) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:
@@ -256,6 +285,34 @@ class Consolidation:
             i: reader.read(vectors[i], m.text, m.ts_ms) for i, m in said.items() if i in vectors
         }
         return matter.Readings(by_id, reader.threshold, reader.loss_floor)
+
+    async def _told_in_clauses(
+        self, bank: meaning.Prototypes, said: list[session_sql.Message]
+    ) -> frozenset[int]:
+        """The user's messages one clause of which tells of a loss by itself (matter.told_in_clause:
+        the loss prototypes and the check-in reader, on the clause alone): a death and its plan in
+        one breath ("奶奶昨夜睡梦中走了，明天跟殡仪馆的人商量后事") read whole as a matter ahead, its
+        plan was asked about and the feeling carried lightly. Only messages of more than one clause
+        are embedded again, clause by clause; none under an embedder the reader was not fitted on."""
+        reader = matter.default()
+        if reader is None or reader.embedder != self.embeddings.profile.name:
+            return frozenset()
+        parts = [
+            (m, c)
+            for m in said
+            if m.message_id is not None and len(cs := clauses(m.text)) > 1
+            for c in cs
+        ]
+        if not parts:
+            return frozenset()
+        vectors = await self.embeddings.embed_readable([c for _, c in parts])
+        return frozenset(
+            m.message_id
+            for (m, c), v in zip(parts, vectors, strict=True)
+            if v is not None
+            and m.message_id is not None
+            and matter.told_in_clause(bank.loss(v), reader.read(v, c, m.ts_ms))
+        )
 
     async def _changes(
         self,

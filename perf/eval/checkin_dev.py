@@ -28,7 +28,7 @@ from typing import Any
 from xaiclient import Client
 
 from .. import kit
-from ..kit import HOUR, MINUTE, Aim, Row, Section, progress, scratch_daemon
+from ..kit import HOUR, MINUTE, Aim, Row, Section, progress
 from .scheduler import BASE_MS
 
 DEV = kit.SCENARIOS / "checkin_dev.json"
@@ -116,13 +116,7 @@ def play(client: Client, case: Case) -> Judged:
 
 
 def play_all(cases: Sequence[Case]) -> list[Judged]:
-    out: list[Judged] = []
-    with scratch_daemon() as daemon, daemon.client(timeout=120.0) as client:
-        for n, case in enumerate(cases, 1):
-            out.append(play(client, case))
-            if n % 20 == 0 or n == len(cases):
-                progress(f"checkin_dev: {n}/{len(cases)} sessions")
-    return out
+    return kit.played_on_one_daemon(cases, play, "checkin_dev")[0]
 
 
 def _pct(part: int, whole: int) -> float:

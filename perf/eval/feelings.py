@@ -33,8 +33,11 @@ from xaid.mood import learned, meaning
 from xaid.mood.classifier import BASELINE_AROUSAL, Reading, RuleClassifier
 from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral
 from xaid.mood.tone import bands
+from xaid.scheduler import matter
+from xaid.text.clauses import clauses
 
 from ..kit import Row, Section, progress
+from . import feelings_wire
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 EVENING = 21 * HOUR_MS
@@ -84,12 +87,15 @@ def after(
     vectors: np.ndarray,
     lines: Sequence[str],
     closing: MoodState,
+    told: bool = False,
 ) -> Reading | None:
     """What consolidation stores now (xaid/consolidation.py's ``_felt``): ``vectors`` are the
-    session's, its tail's and each line's."""
+    session's, its tail's and each line's; ``told``: a clause of a line tells of a loss by itself
+    (``told_in_clauses``)."""
     whole, last = vectors[0], vectors[1]
     lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]])
-    felt = learned.read(model, lines, whole, last, bank.feel(whole), lost)
+    felt = learned.read_told(model, lines, whole, last, bank.feel(whole), lost, told)
+    lost = felt.lost
     tired = learned.still_tired(model, felt.own, whole, last)
     return learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
 
@@ -122,10 +128,35 @@ def session_vectors(items: Sequence[dict[str, Any]], embed: Embed) -> list[np.nd
     return out
 
 
+def told_in_clauses(
+    items: Sequence[dict[str, Any]], embed: Embed, bank: meaning.Prototypes
+) -> list[bool]:
+    """Per session, whether a clause of one of its lines tells of a loss by itself, as consolidation
+    reads it (``_told_in_clauses``: matter.told_in_clause on each clause of a line of several)."""
+    reader = matter.default()
+    out = []
+    for item in items:
+        parts = [c for line in item["lines"] if len(cs := clauses(line)) > 1 for c in cs]
+        vectors = list(embed(parts)) if parts and reader is not None else []
+        out.append(
+            reader is not None
+            and any(
+                matter.told_in_clause(bank.loss(v), reader.read(v, c, EVENING))
+                for c, v in zip(parts, vectors, strict=True)
+            )
+        )
+    return out
+
+
 def toned(item: dict[str, Any], morning: MoodState) -> bool:
     """Where the item says whether a tone is still set the next morning (feelings_dev5's ``tone``),
     whether the morning's valence band agrees; True where it does not say."""
     return "tone" not in item or (bands(morning).valence != "neutral") == item["tone"]
+
+
+def judged_toned(item: dict[str, Any], morning: MoodState) -> bool:
+    """The whole judgement of one session's morning: ``judged`` and ``toned``."""
+    return judged(item, morning) and toned(item, morning)
 
 
 def play(
@@ -133,19 +164,22 @@ def play(
 ) -> tuple[Counter[str], list[str]]:
     tally: Counter[str] = Counter()
     misses: list[str] = []
-    for item, vectors in zip(items, session_vectors(items, embed), strict=True):
+    vectors_told = zip(
+        session_vectors(items, embed), told_in_clauses(items, embed, bank), strict=True
+    )
+    for item, (vectors, told) in zip(items, vectors_told, strict=True):
         closing, at = evening(item["lines"])
         stored = {
             "rules": None,
             "before": before(bank, vectors[0], closing),
-            "after": after(model, bank, vectors, item["lines"], closing),
+            "after": after(model, bank, vectors, item["lines"], closing, told),
         }
         lang = item["lang"]
         tally[f"{lang}:n"] += 1
         for way, reading in stored.items():
             state = merge(closing, reading, at, _PARAMS) if reading is not None else closing
             morning = decay(state, at + NIGHT_HOURS * HOUR_MS)
-            ok = judged(item, morning) and toned(item, morning)
+            ok = judged_toned(item, morning)
             tally[f"{lang}:{way}"] += ok
             if way == "after" and not ok:
                 misses.append(
@@ -156,19 +190,39 @@ def play(
     return tally, misses
 
 
-def rows_of(label: str, tally: Counter[str]) -> list[Row]:
+def rows_of(
+    label: str, tally: Counter[str], ways: Sequence[str] = WAYS, note: str = ""
+) -> list[Row]:
     rows = []
     for lang in ("en", "zh"):
         n = tally[f"{lang}:n"]
-        for way in WAYS:
+        for way in ways:
             rows.append(
                 Row(
                     f"feelings {label} {lang}: carried to the morning ({way})",
                     100 * tally[f"{lang}:{way}"] / n,
                     "%",
-                    note=f"{tally[f'{lang}:{way}']}/{n}",
+                    note=f"{tally[f'{lang}:{way}']}/{n}{note}",
                 )
             )
+    return rows
+
+
+def model_rows(dev6: list[dict[str, Any]], embed: Embed) -> list[Row]:
+    """dev6's halves with the chat model asked which feeling (mood/asked.py, consolidation's
+    ``_signed``), from the answers ``python -m perf.eval.feelings_model`` kept (the 1.5B,
+    temperature 0; its ``CACHE``); halves it has no answer for are left out."""
+    from .feelings_model import WAYS as MODEL_WAYS
+    from .feelings_model import Answers, ways_tally
+
+    answers = Answers("")
+    rows: list[Row] = []
+    for split in ("test", "train"):
+        items = [i for i in dev6 if i["split"] == split]
+        if all(f"dev6:{i['id']}" in answers.known for i in items):
+            tally = ways_tally(items, "dev6", embed, answers)
+            note = "; qwen2.5-coder-1.5b's answers kept by feelings_model (the last way is kept)"
+            rows += rows_of(f"dev6 {split} half", tally, MODEL_WAYS[1:], note)
     return rows
 
 
@@ -184,7 +238,10 @@ def run(quick: bool) -> Section:
     dev3 = load("feelings_dev3.json")
     dev4 = load("feelings_dev4.json")
     dev5 = load("feelings_dev5.json")
+    dev6 = load("feelings_dev6.json")
     sets = [
+        ("dev6 test half (never tuned on)", [i for i in dev6 if i["split"] == "test"]),
+        ("dev6 train half (tuned on)", [i for i in dev6 if i["split"] == "train"]),
         ("dev5 test half (never tuned on)", [i for i in dev5 if i["split"] == "test"]),
         ("dev5 train half (tuned on)", [i for i in dev5 if i["split"] == "train"]),
         ("dev4 test half (never fitted)", [i for i in dev4 if i["split"] == "test"]),
@@ -214,6 +271,12 @@ def run(quick: bool) -> Section:
         "The weights never saw the test half, but it was looked at while choosing between designs (the "
         "tail after a turn, the prototypes' second opinion at 0.6 / 0.08): read it as a dev figure. What "
         "generalises is the held-out set (area understanding, heldout_feelings.json).",
+        "dev6 (feel6): written before the feel6 change, halves alternating within each kind; also played "
+        "through a real daemon (perf/eval/feelings_wire.py: mood.get the next morning, and for its 13 losses "
+        "per language with a dated plan in the same message whether a 'how did it go' is pending). The "
+        "rows 'carried, the model's sign' use the 1.5B's answers kept by python -m perf.eval.feelings_model "
+        "(consolidation asks the chat model which feeling where the reader reads one; the daemon here runs "
+        "the scripted provider, whose echo is unreadable, so its rows measure the reader alone).",
     ]
     for label, items in sets:
         progress(f"feelings: {label}")
@@ -221,4 +284,16 @@ def run(quick: bool) -> Section:
         rows += rows_of(label, tally)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
+    rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
+    if not quick:
+        played, counters = feelings_wire.play_all(dev6)
+        rows.append(feelings_wire.cost_row(len(played), counters))
+        for split in ("test", "train"):
+            label = f"dev6 {split} half"
+            wired, wire_misses = feelings_wire.rows_of(
+                label, [p for p in played if p.item["split"] == split], judged_toned
+            )
+            rows += wired
+            if wire_misses and split == "test":
+                notes.append(f"{label}, misses through the daemon: " + "; ".join(wire_misses))
     return Section("Feelings carried to the next morning (issue 24 items 5, 7)", rows, notes)

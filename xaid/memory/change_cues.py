@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ..text import cjk
+from ..text.clauses import clauses
 from .rules import extract
 
 # Words that say "this changed": a verb of ending, leaving or replacing, or "instead".
@@ -183,7 +184,6 @@ _PAST = re.compile(
     r"那年|那会儿|岁的时候",
     re.I,
 )
-_CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,10 +200,6 @@ class ChangeReading:
     @property
     def change(self) -> bool:
         return self.cue is not None and self.blocked is None
-
-
-def _clauses(text: str) -> list[str]:
-    return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
 
 
 def _someone_else(clause: str) -> bool:
@@ -267,8 +263,8 @@ def read(text: str) -> ChangeReading:
     text = _QUOTED.sub(" ", text)
     cue: str | None = None
     strong = False
-    clauses = _clauses(text)
-    for clause, users in zip(clauses, _owners(clauses), strict=True):
+    parts = clauses(text)
+    for clause, users in zip(parts, _owners(parts), strict=True):
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
         n = (_NOW_ZH if zh else _NOW_EN).search(clause)
@@ -319,7 +315,7 @@ def reads_other(text: str) -> str | None:
         return "addition"
     if _PAST.search(text):
         return "past"
-    if not any(_owners(_clauses(text))):
+    if not any(_owners(clauses(text))):
         return "someone_else"
     return None
 

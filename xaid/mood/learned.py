@@ -307,11 +307,13 @@ def strength(p: dict[Label, float], own: Own, label: Label, lost: bool = False) 
 @dataclass(frozen=True, slots=True)
 class Session:
     """A session read by meaning: the rules' own reading, the feeling it carries and how strongly
-    (``strength``)."""
+    (``strength``), and the model's probabilities it was decided from (None: not kept)."""
 
     own: Own
     label: Label
     strength: float
+    p: dict[Label, float] | None = None
+    lost: bool = False
 
 
 def read(
@@ -331,7 +333,45 @@ def read(
     after_turn = model.probabilities(last, last, own_reading([after])) if after else None
     p = model.probabilities(whole, last, own)
     label = decide(p, own, after_turn, nearest, lost)
-    return Session(own, label, strength(p, own, label, lost))
+    return Session(own, label, strength(p, own, label, lost), p, lost)
+
+
+def read_told(
+    model: Model,
+    lines: Sequence[str],
+    whole: np.ndarray,
+    last: np.ndarray,
+    nearest: Felt | None,
+    lost: bool,
+    told: bool,
+) -> Session:
+    """``read``, with a loss that a clause told by itself (``told``: consolidation's clause reading,
+    a death and its plan in one breath) taken as one, unless the session is carried as good without
+    it: a clause is short, and "哭成狗" in "领养手续办下来了，哭成狗，是开心的" (tears of joy) reads as a
+    dog and crying. The returned session's ``lost`` says whether a loss decided it."""
+    felt = read(model, lines, whole, last, nearest, lost)
+    if told and not lost and felt.label != "good":
+        return read(model, lines, whole, last, nearest, True)
+    return felt
+
+
+def asked_sign(felt: Session) -> bool:
+    """Whether the chat model is asked which feeling the session carries (mood/asked.py): only
+    where this reader carries one and no loss decided it. Which sign is where the embedder errs
+    (irony read as its words, "真棒，…食物中毒"; good news said flatly, "My novel's getting published";
+    "破防了" read as good); whether there is a feeling at all is where the model errs: on
+    feelings_dev6.json's train half the 1.5B answered "sad" to every calm session about others'
+    sad news and to plain errands."""
+    return felt.label != "neutral" and not felt.lost
+
+
+def signed(felt: Session, sign: Label) -> Session:
+    """The session carrying the model's ``sign`` (low or good; "neutral" leaves it as read), as
+    strongly as ``strength`` grades that sign: the rules' own where they heard it, else this
+    reader's margin for it (a sign this reader did not choose carries LIGHT, a trace without a tone)."""
+    if sign == "neutral" or sign == felt.label or felt.p is None:
+        return felt
+    return Session(felt.own, sign, strength(felt.p, felt.own, sign, felt.lost), felt.p, felt.lost)
 
 
 def lost(lines: Sequence[str], margins: Sequence[float | None]) -> bool:

@@ -427,11 +427,12 @@ def _loss(d: Draft, said: Utterance) -> Arm:
 
 
 def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
-    """A loss: the rules of mood.loss say so, or meaning did and the reader does not doubt it."""
+    """A loss: the rules of mood.loss say so, or meaning did and the reader does not doubt it, or
+    a clause of the message told of one by itself (``read.told``: a loss and its plan in one breath)."""
     if loss.ruled(u.message.text):
         return True
     said = u.message.message_id
-    return said in losses and not read.loss_doubted(said)
+    return (said in losses or said in read.told) and not read.loss_doubted(said)
 
 
 def matters(

@@ -291,3 +291,22 @@ def test_grieving_is_a_strong_low() -> None:
     assert learned.grieving(learned.Session(nothing, "low", 0.47))  # "it's MS."
     assert not learned.grieving(learned.Session(nothing, "low", 0.2))  # the dog won't eat
     assert not learned.grieving(learned.Session(nothing, "good", 0.8))
+
+
+@pytest.mark.parametrize(
+    ("lines", "label"),
+    [
+        (["收养的手续终于批了，哭成狗，开心的眼泪"], "good"),  # a clause "哭成狗" reads as a loss
+        (["Adoption papers came through today and I cried like a baby, happy tears"], "good"),
+        (["Lost my grandad yesterday, the service is next Friday."], "low"),
+        (["姥爷前天夜里没了，周六开追悼会"], "low"),
+    ],
+)
+def test_a_loss_a_clause_told_is_taken_unless_the_session_reads_good(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str], label: str
+) -> None:
+    """feel6: consolidation's clause reading (told) makes a session a loss, carried strongly, but a
+    clause is short and tears of joy read as one: a session the reader carries as good stays good."""
+    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    felt = learned.read_told(learned.default(), lines, whole, last, bank.feel(whole), False, True)
+    assert felt.label == label and felt.lost is (label == "low"), felt

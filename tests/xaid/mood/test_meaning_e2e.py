@@ -177,3 +177,22 @@ def test_a_loss_meaning_reads_is_a_gentle_check_in_never_a_question(
     assert not any(
         i["scene"] != "loss" and any(t in str(i["topic"]) for t in told) for i in items
     ), items
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["Lost my grandad yesterday, the service is next Friday."],
+        ["姥爷前天夜里没了，周六开追悼会"],
+    ],
+)
+def test_a_loss_said_with_its_plan_is_carried_as_grief(client: Client, lines: list[str]) -> None:
+    """Issue 24 items 5 and 6, feel6: the plan in the same breath pulled the whole message away from
+    the loss prototypes, and the morning after carried nothing (+0.00) or a trace (-0.22, no band).
+    A clause that tells of the loss by itself (both readers) makes it a loss: low the next morning,
+    and only the gentle check-in about the person is armed."""
+    evening(client, lines)
+    mood = client.mood_get("mia", ts=MORNING)
+    assert mood["bands"]["valence"] in ("low", "very_low"), mood
+    items = client.scheduler_list("mia", states=["pending"])["items"]
+    assert [i["scene"] for i in items] == ["loss"], items

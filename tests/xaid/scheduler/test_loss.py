@@ -9,11 +9,13 @@ death said as "人没了" has no word of the rules). The scripted provider is ne
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from xaiclient import Client
 
 from xaid.memory import draft
-from xaid.scheduler import arm, fire
+from xaid.scheduler import arm, fire, matter
 from xaid.store.mood import MoodState
 from xaid.store.recall import RecallItem
 from xaid.store.sessions import Message
@@ -110,3 +112,51 @@ def test_three_days_after_a_loss_the_check_in_never_asks_how_it_went(
     peeked = client.call("scheduler.check_in", agent_id="mia", ts=later, peek=True)
     suggestion = peeked["suggestion"] or ""
     assert never not in suggestion and says in suggestion, peeked
+
+
+# --- a loss and its plan in one breath (issue 24 item 6, feel6) ---------------------------------------
+
+
+def test_a_loss_a_clause_tells_arms_no_plan_though_the_whole_reads_as_one() -> None:
+    """Read whole, "外公昨晚在睡梦中离开了，下周一出殡" is a matter ahead to the check-in reader (the
+    date outweighs the death) and a loss it doubts; consolidation reads its clauses too and passes the
+    message as ``told``: then it is a loss, and the plan in it is not asked about."""
+    d = drafted("外公昨晚在睡梦中离开了，下周一出殡")
+    sure_plan = matter.Readings({1: matter.Read(0.95, 0.03, 0.02)}, 0.5, 0.15)
+    assert "plan" in [a.scene for a in arm.matters(d, LOW, frozenset({1}), sure_plan)]
+    told = replace(sure_plan, told=frozenset({1}))
+    assert [a.scene for a in arm.matters(d, LOW, frozenset({1}), told)] == ["loss"]
+
+
+@pytest.mark.parametrize(
+    ("margin", "loss", "told"),
+    [(0.08, 0.73, True), (0.20, 0.99, True), (0.058, 0.59, False), (0.03, 0.95, False)],
+)
+def test_a_clause_tells_a_loss_when_both_readers_say_so(
+    margin: float, loss: float, told: bool
+) -> None:
+    """The prototypes by LOSS_MARGIN and the reader by CLAUSE_LOSS: a fragment like "broke rn" (out
+    of money, 0.59) is not a break-up."""
+    assert matter.told_in_clause(margin, matter.Read(0.1, loss, 0.9 - loss)) is told
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "My grandmother slipped away last night. We're meeting the priest on Thursday to plan the service.",
+        "外公昨晚在睡梦中离开了，下周一出殡",
+        "小舅上周走得很突然，下周三家里给他办告别仪式",
+    ],
+)
+def test_a_death_and_its_dated_plan_in_one_message_arm_only_the_check_in(
+    client: Client, line: str
+) -> None:
+    """Through a real daemon, SQLite and the default embedder: before feel6 each of these armed a
+    "how it went" (plan, and its twin "ahead") on the funeral; the scheduler now stays with the person."""
+    client.agent_create("mia")
+    night = DAY0 + 20 * HOUR
+    sid = client.session_open("mia", ts=night)["session_id"]
+    client.session_send(sid, line, ts=night).finish()
+    client.session_close(sid, ts=night + 600_000, wait=True)
+    items = client.scheduler_list("mia", states=["pending"])["items"]
+    assert [i["scene"] for i in items] == ["loss"], items

@@ -1,0 +1,164 @@
+"""``python -m perf.eval.feelings_model [GGUF] [SPLIT]``: the default model reading a session's feeling once.
+
+Issue 24 item 5 names two ways of reading what a session carries to the next day by meaning: the
+embedder (prototypes, the learned reader of mood/learned.py) or the default model, one short call per
+consolidated session that answers a label. This measures the model's way on perf/scenarios/
+feelings_dev6.json (default the train half) beside the learned reader, in feelings.py's pure path (the
+rules a minute apart from 21:00, consolidation's reading merged at the last word, the mood read 12 h
+later, the same judge):
+
+- learned: what consolidation stores now (feelings.after);
+- model: the model's label carried at meaning's usual strength (READ_VALENCE), tiredness and losses
+  as the learned reader reads them;
+- learned, model where unsure: the model's label only where the learned reader's own label is below
+  ``learned.SECOND_OPINION`` and no strong rule reading or loss decided.
+
+The call is what consolidation's ``ask`` sends (one user message, temperature 0, a few tokens), made
+here on the provider directly; printed per language, with the mean seconds per call. Not an area:
+it needs the GGUF and minutes of the model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from xaid.config import LLMConfig
+from xaid.embed.use import UseEmbedder
+from xaid.mood import asked, learned, meaning
+from xaid.mood.state import HOUR_MS, MoodParams, decay, merge
+from xaid.providers.base import ChatMessage, GenerateRequest
+from xaid.providers.llama_cpp import LlamaCppProvider
+
+from ..kit import MODELS
+from . import feelings
+
+CACHE = Path(os.environ.get("XAID_PERF_FEELINGS_ANSWERS", "/tmp/xaid-feelings-answers.json"))
+SIGN_ONLY = os.environ.get("XAID_PERF_FEELINGS_SIGN_ONLY") == "1"
+WAYS = ("learned", "model", "learned, model where unsure", "learned, the model's sign")
+
+
+class Answers:
+    """The model's answers by session id, kept in ``CACHE`` so a rerun of the ways costs no call;
+    the model is loaded on the first answer not there."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.known: dict[str, str] = json.loads(CACHE.read_text()) if CACHE.exists() else {}
+        self.provider: LlamaCppProvider | None = None
+        self.seconds, self.calls = 0.0, 0
+
+    def get(self, key: str, lines: list[str]) -> str:
+        if key not in self.known:
+            if self.provider is None:
+                self.provider = LlamaCppProvider(
+                    dataclasses.replace(
+                        LLMConfig(), model_path=self.path, n_ctx=1024, n_threads=0, seed=5
+                    )
+                )
+                self.provider.load()
+            request = GenerateRequest(
+                (ChatMessage("user", asked.prompt(lines)),), (), asked.ANSWER_TOKENS, 0.0
+            )
+            start = time.perf_counter()
+            out = self.provider.generate(request, lambda _piece: None, threading.Event())
+            self.seconds += time.perf_counter() - start
+            self.calls += 1
+            self.known[key] = out.text
+            CACHE.write_text(json.dumps(self.known, ensure_ascii=False, indent=0))
+        return self.known[key]
+
+
+def main(path: str, name: str, split: str) -> None:
+    embedder = UseEmbedder()
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.asarray(embedder.embed(texts), dtype=np.float32)
+
+    answers = Answers(path)
+    items = [i for i in feelings.load(f"feelings_{name}.json") if i.get("split", split) == split]
+    tally = ways_tally(items, name, embed, answers, verbose=True)
+    report(tally, f"{name} {split}", answers)
+
+
+def ways_tally(
+    items: list[dict[str, Any]],
+    name: str,
+    embed: feelings.Embed,
+    answers: Answers,
+    verbose: bool = False,
+) -> Counter[str]:
+    """Per language, how many sessions each of ``WAYS`` carries as labelled (``{lang}:{way}``)."""
+    bank = meaning.Prototypes.build(embed)
+    model = learned.default()
+    tally: Counter[str] = Counter()
+    told_in = feelings.told_in_clauses(items, embed, bank)
+    for item, vectors, told in zip(
+        items, feelings.session_vectors(items, embed), told_in, strict=True
+    ):
+        lines = item["lines"]
+        closing, at = feelings.evening(lines)
+        whole, last = vectors[0], vectors[1]
+        lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]])
+        felt = learned.read_told(model, lines, whole, last, bank.feel(whole), lost, told)
+        lost = felt.lost
+        # SIGN_ONLY: the model is asked only where the kept way asks it (the other ways then read
+        # an unasked session as "neutral": only the last way's figure counts)
+        needed = not SIGN_ONLY or learned.asked_sign(felt)
+        answer = answers.get(f"{name}:{item['id']}", lines) if needed else ""
+        said = asked.label(answer) or "neutral"
+        tired = learned.still_tired(model, felt.own, whole, last)
+        p = model.probabilities(whole, last, felt.own)
+        ruled = felt.own.confidence > 0 and abs(felt.own.valence) >= learned.RULES_FIRST
+        unsure = not lost and not ruled and max(p.values()) < learned.SECOND_OPINION
+        signed = learned.signed(felt, said) if learned.asked_sign(felt) else felt
+        ways: dict[str, tuple[meaning.Label, float | None]] = {
+            "learned": (felt.label, felt.strength),
+            "model": ("low" if lost else said, None),
+            "learned, model where unsure": (said, None) if unsure else (felt.label, felt.strength),
+            "learned, the model's sign": (signed.label, signed.strength),
+        }
+        lang = item["lang"]
+        tally[f"{lang}:n"] += 1
+        tally[f"{lang}:unsure"] += unsure
+        for way, (label, strength) in ways.items():
+            reading = learned.carry(closing, felt.own, label, lost, tired, strength)
+            state = merge(closing, reading, at, MoodParams()) if reading else closing
+            morning = decay(state, at + feelings.NIGHT_HOURS * HOUR_MS)
+            ok = feelings.judged_toned(item, morning)
+            tally[f"{lang}:{way}"] += ok
+            if verbose and way == WAYS[-1] and not ok:
+                print(f"  miss {item['id']} want {item['expect']}: v{morning.valence:+.2f}")
+        if verbose:
+            print(f"{item['id']} want {item['expect']}: model {said} ({answer.strip()!r}), "
+                  f"learned {felt.label}{' (unsure)' if unsure else ''}", flush=True)  # fmt: skip
+    return tally
+
+
+def report(tally: Counter[str], label: str, answers: Answers) -> None:
+    for lang in ("en", "zh"):
+        n = tally[f"{lang}:n"]
+        parts = ", ".join(f"{w} {tally[f'{lang}:{w}']}/{n}" for w in WAYS)
+        print(f"{label} {lang}: {parts}; learned unsure on {tally[f'{lang}:unsure']}")
+    if answers.calls:
+        print(f"{answers.calls} calls, mean {answers.seconds / answers.calls:.2f} s per call")
+
+
+def _args(argv: list[str]) -> tuple[str, str, str]:
+    rest: list[Any] = [*argv]
+    path = rest.pop(0) if rest and rest[0].endswith(".gguf") else MODELS["qwen2.5-1.5b"]
+    name = rest.pop(0) if rest else "dev6"
+    return path, name, rest[0] if rest else "train"
+
+
+if __name__ == "__main__":
+    main(*_args(sys.argv[1:]))

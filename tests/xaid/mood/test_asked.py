@@ -1,0 +1,98 @@
+"""The session's feeling asked of the chat model (xaid/mood/asked.py, learned.asked_sign/signed, and
+consolidation's call): which answers are read, when the model is asked, what its sign changes, and,
+through a real daemon, that the call is made once per consolidated session and counted. The scripted
+provider stands in for the model: it answers what a ``[[say:…]]`` in the session's words tells it
+to, and otherwise echoes (an answer that names no feeling)."""
+
+from __future__ import annotations
+
+import pytest
+from xaiclient import Client
+
+from xaid.mood import asked, learned, meaning
+
+NOTHING = learned.Own(0.0, 0.0, 0.0)
+P: dict[meaning.Label, float] = {"low": 0.2, "neutral": 0.1, "good": 0.7}
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("sad", "low"),
+        ("Happy.", "good"),
+        (" fine", "neutral"),
+        ("echo: A friend told you this today: … sad, happy, or fine", None),
+        ("I think they will be sad", None),
+        (None, None),
+    ],
+)
+def test_only_an_answer_that_begins_with_a_word_offered_is_read(
+    answer: str | None, label: str | None
+) -> None:
+    assert asked.label(answer) == label
+
+
+def test_the_question_holds_the_session_and_ends_with_the_instruction() -> None:
+    q = asked.prompt(["罚单加爆胎", "运气可真好啊"])
+    assert "罚单加爆胎，运气可真好啊" in q and q.rstrip().endswith("Answer with one word.")
+
+
+def test_the_model_is_asked_which_feeling_not_whether() -> None:
+    assert learned.asked_sign(learned.Session(NOTHING, "good", 0.5, P))
+    assert not learned.asked_sign(learned.Session(NOTHING, "neutral", 0.0, P))
+    assert not learned.asked_sign(learned.Session(NOTHING, "low", 0.85, P, lost=True))
+
+
+def test_a_sign_the_reader_did_not_choose_carries_a_trace() -> None:
+    """The model flips "good" to "low": carried LIGHT (this reader's margin for low is negative);
+    "neutral" or the same sign changes nothing."""
+    read = learned.Session(NOTHING, "good", 0.6, P)
+    flipped = learned.signed(read, "low")
+    assert flipped.label == "low" and flipped.strength == learned.LIGHT
+    assert learned.signed(read, "neutral") == read and learned.signed(read, "good") == read
+
+
+HOUR = 3_600_000
+NIGHT = 1_764_536_400_000  # day 0, 21:00 UTC
+MORNING = NIGHT + 12 * HOUR
+
+
+def evening(c: Client, line: str) -> dict[str, int]:
+    c.agent_create("mia")
+    before = c.stats()["memory"]
+    sid = c.session_open("mia", ts=NIGHT)["session_id"]
+    c.session_send(sid, line, ts=NIGHT).finish()
+    c.session_close(sid, ts=NIGHT + 600_000, wait=True)
+    after = c.stats()["memory"]
+    keys = ("mood_model_calls", "mood_model_unreadable", "llm_calls")
+    return {k: int(after.get(k, 0)) - int(before.get(k, 0)) for k in keys}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Won the raffle, got promoted, best week of my life!! [[say:sad]]",
+        "中了大奖又升职了，这周太棒了！！[[say:sad]]",
+    ],
+)
+def test_the_models_sign_is_carried_to_the_morning(client: Client, line: str) -> None:
+    """The embedder reads a good week; the stand-in model answers "sad": one mood call, not a
+    memory call, and the morning carries a low (a trace: the sign this reader did not choose)."""
+    calls = evening(client, line)
+    assert calls == {"mood_model_calls": 1, "mood_model_unreadable": 0, "llm_calls": 0}
+    assert client.mood_get("mia", ts=MORNING)["valence"] < 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Won the raffle, got promoted, best week of my life!!", "中了大奖又升职了，这周太棒了！！"],
+)
+def test_an_answer_naming_no_feeling_leaves_the_reading(client: Client, line: str) -> None:
+    calls = evening(client, line)
+    assert calls == {"mood_model_calls": 1, "mood_model_unreadable": 1, "llm_calls": 0}
+    assert client.mood_get("mia", ts=MORNING)["valence"] > 0
+
+
+@pytest.mark.parametrize("line", ["Dentist moved to Thursday.", "周四去银行办卡"])
+def test_a_plain_session_costs_no_call(client: Client, line: str) -> None:
+    assert evening(client, line)["mood_model_calls"] == 0
