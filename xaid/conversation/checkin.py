@@ -73,6 +73,7 @@ _ECHO_EN = (
     ),
     (re.compile(rf"^{_HI_EN}(?:[\s,]+{_HI_EN})*(?: there)?$"), "Hey!"),
 )
+_SMILEY = re.compile(r"\s*[:;=]-?[()dp3]+\s*$")  # a typed smiley at the end: "morning :)", "hi ;p"
 _LEADS = {
     ("en", "event"): "{echo} How did the",
     ("en", "ahead"): "{echo} How are you feeling about the",
@@ -88,7 +89,9 @@ _LEADS = {
 
 def greeting_echo(said: str, lang: Lang) -> str | None:
     """The greeting that answers ``said`` when it is only a greeting or a return, else None."""
-    bare = re.sub(r"[\s。.!！~～?？…]+$", "", said.strip().lower().replace("’", "'"))
+    bare = _SMILEY.sub("", said.strip().lower().replace("’", "'"))
+    # trailing punctuation, emoji, "~": "morning :)", "早安～😊"
+    bare = re.sub(r"[^\w']+$", "", bare)
     bare = re.sub(r"^[\s]+", "", bare)
     if lang == "zh":
         for pattern, echo in _ECHO_ZH:

@@ -43,6 +43,11 @@ def item(scene: str, topic: str) -> RecallItem:
         ("hiii im back", "en", "Hi, welcome back!"),
         ("在不在", "zh", "在呢。"),
         ("早安呀", "zh", "早。"),
+        # a smiley, an emoji or a flourish after it is still only a greeting
+        ("good morning :)", "en", "Morning!"),
+        ("hey 👋", "en", "Hey!"),
+        ("早上好～😊", "zh", "早上好！"),
+        ("在吗?? :D", "zh", "在呢。"),
         ("hiking", "en", None),
         ("Morning! random q, what's a good stretch for a stiff neck?", "en", None),
         ("早！问一下，落枕了怎么办啊？", "zh", None),
