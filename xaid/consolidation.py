@@ -258,6 +258,7 @@ class Consolidation:
         # Each sentence of a message that holds several, and the messages together (matter.Readings)
         split = [(i, part) for i, m in said.items() for part in _sentences(m.text)]
         whole = " ".join(m.text for m in said.values()) if len(said) > 1 else ""
+        whole = whole if len(whole) <= matter.SESSION_CHARS else ""
         more = [part for _, part in split] + ([whole] if whole else [])
         read_more = await self.embeddings.embed_readable(more) if more else []
         parts = tuple(

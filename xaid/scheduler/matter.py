@@ -38,6 +38,9 @@ from ..mood.classifier import RuleClassifier
 from ..text import timeparse
 
 MODEL_PATH = Path(__file__).with_name("checkin_model.npz")
+# The user's lines are read together (Readings.session) only while they are a short exchange: a long
+# session's vector averages everything said in it, and its quote would be its first lines only.
+SESSION_CHARS = 400
 LABELS = ("matter", "loss", "none")
 
 # A time ahead said as a word ("tomorrow", "下周", "the 18th") or a future form.
