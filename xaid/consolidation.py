@@ -284,7 +284,26 @@ class Consolidation:
         by_id = {
             i: reader.read(vectors[i], m.text, m.ts_ms) for i, m in said.items() if i in vectors
         }
-        return matter.Readings(by_id, reader.threshold, reader.loss_floor)
+        # Each sentence of a message that holds several, and the messages together (matter.Readings)
+        split = [(i, part) for i, m in said.items() for part in _sentences(m.text)]
+        whole = " ".join(m.text for m in said.values()) if len(said) > 1 else ""
+        whole = whole if len(whole) <= matter.SESSION_CHARS else ""
+        more = [part for _, part in split] + ([whole] if whole else [])
+        read_more = await self.embeddings.embed_readable(more) if more else []
+        parts = tuple(
+            matter.Part(i, part, reader.read(v, part, said[i].ts_ms))
+            for (i, part), v in zip(split, read_more, strict=False)
+            if v is not None
+        )
+        first = next(iter(said.values()), None)
+        session = (
+            reader.read(read_more[-1], whole, first.ts_ms)
+            if whole and first is not None and read_more[-1] is not None
+            else None
+        )
+        return matter.Readings(
+            by_id, reader.threshold, reader.loss_floor, parts=parts, session=session
+        )
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]
@@ -397,3 +416,9 @@ class Consolidation:
         )
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
         return episode_id
+
+
+def _sentences(text: str) -> list[str]:
+    """A message's sentences when it holds more than one (the search's own cut), else none."""
+    parts = utterances.sentences(text)
+    return parts if len(parts) > 1 else []

@@ -30,7 +30,9 @@ import re
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
+from ..text import cjk
 from ..text.lang import Lang
+from .voice import quoted
 
 GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them company (a loss, grief)
 _VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
@@ -71,6 +73,7 @@ _ECHO_EN = (
     ),
     (re.compile(rf"^{_HI_EN}(?:[\s,]+{_HI_EN})*(?: there)?$"), "Hey!"),
 )
+_SMILEY = re.compile(r"\s*[:;=]-?[()dp3]+\s*$")  # a typed smiley at the end: "morning :)", "hi ;p"
 _LEADS = {
     ("en", "event"): "{echo} How did the",
     ("en", "ahead"): "{echo} How are you feeling about the",
@@ -86,7 +89,9 @@ _LEADS = {
 
 def greeting_echo(said: str, lang: Lang) -> str | None:
     """The greeting that answers ``said`` when it is only a greeting or a return, else None."""
-    bare = re.sub(r"[\s。.!！~～?？…]+$", "", said.strip().lower().replace("’", "'"))
+    bare = _SMILEY.sub("", said.strip().lower().replace("’", "'"))
+    # trailing punctuation, emoji, "~": "morning :)", "早安～😊"
+    bare = re.sub(r"[^\w']+$", "", bare)
     bare = re.sub(r"^[\s]+", "", bare)
     if lang == "zh":
         for pattern, echo in _ECHO_ZH:
@@ -124,9 +129,9 @@ def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None)
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
     if lang == "zh" and kind in ("event", "ahead"):
-        event = event_word(item.topic)
+        event = event_word(item.topic) or matter_name(item.topic)
         if event is None:
-            kind = "feeling"  # no event word to name: the model says what they said
+            kind = "feeling"  # nothing short to name it by: the model says what they said
         return _LEADS[(lang, kind)].format(echo=echo, event=event or "").strip()
     return _LEADS[(lang, kind)].format(echo=echo).strip()
 
@@ -144,3 +149,22 @@ def event_word(topic: str) -> str | None:
         if best is None or key < best:
             best = key
     return best[3] if best else None
+
+
+_CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
+_TAIL = re.compile(r"[了啦呢吧啊呀哦喔嘛]+$")
+NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
+
+
+def matter_name(topic: str) -> str | None:
+    """The matter in the user's own first clause, when no event word names it: "周四要去见男朋友爸妈了，
+    他爸以前是法官" → "周四要去见男朋友爸妈" (the lead "早。周四要去见男朋友爸妈的事，"). With no word of
+    the list the lead fell back to "上次你说", and the model, told what is ahead, wrote of it as of
+    a feeling or drifted ("二面" is no word of the list: issue 25's held-out set 4). Its
+    sentence-final particles go; a clause of more than ``NAME_CHARS`` characters is no name."""
+    said = quoted(topic)
+    if not said:
+        return None
+    clause = _TAIL.sub("", _CLAUSE_END.split(said[0].strip(), maxsplit=1)[0]).removeprefix("我")
+    low, high = NAME_CHARS
+    return clause if low <= len(clause) <= high and cjk.has(clause) else None

@@ -124,10 +124,11 @@ CANCELLED = (
     "改期",
     "算了",
 )
-# Asked not to be asked, said in any words: a "don't"/"rather not" that reaches a verb of raising
-# it ("don't bring up the thing with my ex", "I'd rather not talk about it", 别再聊了, 不想提).
+# Asked not to be asked, said in any words: a "don't"/"rather not"/"can we not"/"let's not" that
+# reaches a verb of raising it ("don't bring up the thing with my ex", "I'd rather not talk
+# about it", "can we not talk about it tomorrow", 别再聊了, 不想提).
 _DO_NOT_ASK = re.compile(
-    r"\b(?:don'?t|do not|never|rather not|stop|no more)\b(?:\W+\w+){0,3}?\W+"
+    r"\b(?:don'?t|do not|never|rather not|stop|no more|(?:can|could|shall) we not|let'?s not)\b(?:\W+\w+){0,3}?\W+"
     r"(?:bring(?:ing)? (?:it |that |this )?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about)\b"
     r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:提|问|聊|说)"
 )
@@ -366,17 +367,19 @@ def _plan(
 
 
 def _matter(
-    d: Draft, u: Utterance, later: Sequence[Utterance], worried: bool, p: float
+    d: Draft, u: Utterance, later: Sequence[Utterance], worried: bool, p: float, said: str = ""
 ) -> Arm | None:
-    """What the reader found (probability ``p``): a plan when a date ahead is named, else an
-    undated matter (an ordeal, results awaited, a decision) asked about from the next morning
-    (not the same evening) for ``MATTER_DAYS``."""
+    """What the reader found (probability ``p``) in ``u``: a plan when a date ahead is named, else
+    an undated matter (an ordeal, results awaited, a decision) asked about from the next morning
+    (not the same evening) for ``MATTER_DAYS``. ``said``: the words that hold it, when they are
+    not the whole of ``u`` (one of its sentences, or the session's messages together)."""
     if _ahead(u) is not None:
         return _plan(u, later, worried, d.ended_ms, learned=True)
-    text = u.message.text
-    words = keywords(text)
-    if _has(text, TRIVIAL) or _called_off(text, words, later):
+    text = said or u.message.text
+    own = u.message.text  # an errand or a calling off is the message's own, not its neighbours'
+    if _has(own, TRIVIAL) or _called_off(own, keywords(own), later):
         return None
+    words = keywords(text)
     not_before = _next_morning(d.ended_ms)
     topic = _TOPIC[language([text])]["matter"].format(said=_short(text))
     priority = 0.6 + 0.2 * p + (0.1 if worried or _has(text, WORRY) else 0.0)
@@ -435,6 +438,35 @@ def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
     return (said in losses or said in read.told) and not read.loss_doubted(said)
 
 
+def _learned(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings) -> Arm | None:
+    """The matter the reader is surest of, where the rules armed none. Read by meaning at three
+    reaches: each user message, each sentence of a message that holds several (a worry said as an
+    aside in a chat about something else), and the messages together (a matter told over several:
+    the offer, then the answer they want soon). The words quoted are the ones that were read: a
+    sentence, or, when the messages together leave a matter and none of them was lost, all of them
+    (a message alone, "been putting it off since summer", names nothing of the call to the dad)."""
+    best: tuple[float, int, str] | None = None  # (probability, index of the message, its words)
+    for i, u in enumerate(d.utterances):
+        if u in lost:
+            continue
+        said = u.message.message_id
+        for p, text in [
+            (read.matter(said), ""),
+            *((x.read.matter, x.text) for x in read.sentences(said)),
+        ]:
+            if best is None or p > best[0]:
+                best = (p, i, text)
+    if best is None:
+        return None
+    p, i, text = best
+    if not lost and len(d.utterances) > 1 and read.session_sure():
+        assert read.session is not None
+        p, text = max(p, read.session.matter), " ".join(u.message.text for u in d.utterances)
+    if p < read.threshold:
+        return None
+    return _matter(d, d.utterances[i], d.utterances[i + 1 :], worried, p, text)
+
+
 def matters(
     d: Draft,
     closing: MoodState | None,
@@ -457,16 +489,8 @@ def matters(
     ]
     learned = None
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
-        best = max(
-            (i for i, u in enumerate(d.utterances) if u not in lost),
-            key=lambda i: read.matter(d.utterances[i].message.message_id),
-            default=None,
-        )
-        said = d.utterances[best].message.message_id if best is not None else None
-        if best is not None and read.sure_matter(said):
-            u = d.utterances[best]
-            learned = _matter(d, u, d.utterances[best + 1 :], worried, read.matter(said))
-            found += [learned] if learned is not None else []
+        learned = _learned(d, lost, worried, read)
+        found += [learned] if learned is not None else []
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))

@@ -11,7 +11,7 @@ import pytest
 from xaiclient import Client
 
 from testkit.inproc import InProcessDaemon
-from xaid.conversation.checkin import event_word, greeting_echo, lead
+from xaid.conversation.checkin import event_word, greeting_echo, lead, matter_name
 from xaid.store.mood import MoodState
 from xaid.store.recall import RecallItem
 
@@ -43,6 +43,11 @@ def item(scene: str, topic: str) -> RecallItem:
         ("hiii im back", "en", "Hi, welcome back!"),
         ("在不在", "zh", "在呢。"),
         ("早安呀", "zh", "早。"),
+        # a smiley, an emoji or a flourish after it is still only a greeting
+        ("good morning :)", "en", "Morning!"),
+        ("hey 👋", "en", "Hey!"),
+        ("早上好～😊", "zh", "早上好！"),
+        ("在吗?? :D", "zh", "在呢。"),
         ("hiking", "en", None),
         ("Morning! random q, what's a good stretch for a stiff neck?", "en", None),
         ("早！问一下，落枕了怎么办啊？", "zh", None),
@@ -78,6 +83,21 @@ def test_a_matter_still_ahead_is_asked_about_not_how_it_went() -> None:
     assert lead(zh, "早呀", "zh", None) == "早。面试的事，"
     for text in (lead(en, "Morning.", "en", None), lead(zh, "早。", "zh", None)):
         assert "how did" not in text.lower() and "上次说的" not in text
+
+
+def test_a_chinese_matter_no_event_word_names_is_led_by_the_users_first_clause() -> None:
+    """No word of the list names "陪姥姥去城里配眼镜": the lead names it in the user's own first
+    clause (its particles dropped) instead of falling back to "上次你说"; English is led as before."""
+    ahead = item("ahead", '还没到，准备得怎么样、心里怎么样："周六要陪姥姥去配眼镜了，她念叨好久"')
+    assert matter_name(ahead.topic) == "周六要陪姥姥去配眼镜"
+    assert lead(ahead, "早呀", "zh", None) == "早。周六要陪姥姥去配眼镜的事，"
+    after = item("plan", '后来怎么样了："周六要陪姥姥去配眼镜了，她念叨好久"')
+    assert lead(after, "嗨", "zh", None) == "嗨，上次说的周六要陪姥姥去配眼镜"
+    # a first clause too long to be a name, or too short: as a feeling
+    long = item("ahead", '还没到："下礼拜六一大早要陪姥姥坐车去城里那家老店配眼镜了"')
+    assert matter_name(long.topic) is None and lead(long, "早", "zh", None) == "早。上次你说"
+    en = item("ahead", 'it is still ahead: "Saturday I take my gran to get her glasses"')
+    assert lead(en, "Morning.", "en", None) == "Morning! How are you feeling about the"
 
 
 def test_no_lead_without_a_suggestion_or_for_a_message_of_its_own() -> None:

@@ -11,6 +11,8 @@ has no event word of the rules' lists arms an item. The scripted provider is nev
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from xaiclient import Client
@@ -141,17 +143,107 @@ def test_a_loss_read_by_meaning_alone_is_doubted_only_when_the_reader_doubts_it(
     assert [a.scene for a in kept] == ["loss"]
 
 
+def test_a_loss_read_by_meaning_gives_way_to_a_matter_the_reader_is_surer_of() -> None:
+    """A call put off for months, feared to end in a row, reads close to a loss to the prototypes;
+    the reader, surer of a matter than of a loss, has the matter armed, except while grieving."""
+    d = drafted("拖了好几个月了，一打电话就怕又跟我妈吵起来")
+    sure = readings(m1=(0.7, 0.35))  # the loss above the floor (0.2), the matter above both
+    assert [a.scene for a in arm.matters(d, CALM, frozenset({1}), sure)] == ["matter"]
+    grieving = replace(sure, grieving=True)
+    assert [a.scene for a in arm.matters(d, CALM, frozenset({1}), grieving)] == ["loss"]
+    unsure = readings(m1=(0.3, 0.35))
+    assert [a.scene for a in arm.matters(d, CALM, frozenset({1}), unsure)] == ["loss"]
+
+
+# --- the reaches of a reading: a sentence alone, the messages together -----------------------------
+
+
+def reached(
+    by_id: matter.Readings, parts: tuple[tuple[int, str, float], ...] = (), session: float = 0.0
+) -> matter.Readings:
+    """``by_id`` with sentences read alone (message id, sentence, matter probability) and the
+    messages read together (``session``, 0: not read)."""
+    read = tuple(matter.Part(i, text, matter.Read(p, 0.0, 1 - p)) for i, text, p in parts)
+    whole = matter.Read(session, 0.0, 1 - session) if session else None
+    return replace(by_id, parts=read, session=whole)
+
+
+@pytest.mark.parametrize(
+    ("line", "aside", "chat"),
+    [
+        (
+            "we watched the new show, so good. btw kinda worried the bank letter means they'll cut my "
+            "overdraft. anyway, pasta or curry?",
+            "btw kinda worried the bank letter means they'll cut my overdraft.",
+            "pasta",
+        ),
+        (
+            "今晚看了那部新剧，挺好看。顺便说一句，我有点担心银行来信是要降我的额度。算了，晚饭吃啥？",
+            "顺便说一句，我有点担心银行来信是要降我的额度。",
+            "晚饭",
+        ),
+    ],
+)
+def test_a_matter_said_as_an_aside_is_armed_in_its_own_sentence(
+    line: str, aside: str, chat: str
+) -> None:
+    """The message as a whole reads below the threshold (the chat around it dilutes its vector);
+    its middle sentence alone reads above: that sentence is armed and quoted, not the chat."""
+    read = reached(readings(m1=(0.45, 0.0)), ((1, aside, 0.8), (1, chat, 0.0)))
+    (a,) = arm.matters(drafted(line), CALM, read=read)
+    assert a.scene == "matter" and f'"{aside}"' in a.topic and chat not in a.topic
+    assert (
+        arm.matters(drafted(line), CALM, read=readings(m1=(0.45, 0.0))) == []
+    )  # the message alone
+
+
+@pytest.mark.parametrize(
+    ("lines", "named"),
+    [
+        (("so the Bristol team made me an offer", "they want an answer soon, I keep flip-flopping"), "bristol"),
+        (("杭州那边给我发了offer", "让我尽快回复，我来回想了好几天还是定不下来"), "杭州"),
+    ],
+)  # fmt: skip
+def test_a_matter_told_over_several_messages_is_quoted_whole(
+    lines: tuple[str, str], named: str
+) -> None:
+    """Neither message reaches the threshold alone, together they do: the matter is armed in the
+    words of both, so the second message's "an answer soon" comes with the offer it is about."""
+    read = reached(readings(m1=(0.1, 0.0), m2=(0.4, 0.0)), session=0.7)
+    (a,) = arm.matters(drafted(*lines), CALM, read=read)
+    assert a.scene == "matter" and named in a.topic.lower() and named in a.keywords
+    assert arm.matters(drafted(*lines), CALM, read=readings(m1=(0.1, 0.0), m2=(0.4, 0.0))) == []
+
+
+def test_the_messages_together_are_not_read_past_a_loss() -> None:
+    """A session that told of a death is the gentle check-in's: its messages together are not a
+    matter to ask how it is going, however the reader reads them."""
+    d = drafted("外公昨晚走了。", "后面的事我也不知道该怎么弄")
+    read = reached(readings(m1=(0.1, 0.8), m2=(0.3, 0.1)), session=0.9)
+    assert [a.scene for a in arm.matters(d, CALM, read=read)] == ["loss"]
+
+
 @pytest.mark.parametrize(
     "line",
     [
         "please don't bring up the thing with my landlord again",
         "I'd rather not talk about the hearing",
+        "can we not talk about the lawsuit tomorrow, I just needed to vent",
+        "let's not talk about my ex when I'm back",
         "房东那事以后别再提了",
         "官司的事不想聊",
+        "咱们明天别聊官司的事，我就是想说出来",
     ],
 )
 def test_asked_not_to_bring_it_up_nothing_is_armed(line: str) -> None:
     assert arm.matters(drafted(line), CALM, read=readings(m1=(0.95, 0.0))) == []
+
+
+@pytest.mark.parametrize(
+    "line", ["can we talk about the lawsuit tomorrow?", "我们明天聊聊官司的事吧", "we can not wait"]
+)
+def test_asking_to_talk_about_it_is_not_asking_not_to(line: str) -> None:
+    assert not arm.do_not_ask(line)
 
 
 @pytest.mark.parametrize("line", ["need to pick up groceries tomorrow", "明天去买菜"])
