@@ -39,12 +39,13 @@ from the model speaking as the user, and prefers to drop the sentence.
 
 from __future__ import annotations
 
-import itertools
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
+from . import echo
 
 _END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
 _USER_CLAUSE_ZH = re.compile(f"我[{cjk.IDEOGRAPHS}]{{1,5}}")
@@ -62,6 +63,9 @@ _STATE_EN = re.compile(
 # own: "林晓五的喜好" (林晓 + 五月 in memory) is broken, "林晓五月要来" and "林晓三点到" are not.
 _NUMERAL = "〇一二三四五六七八九十两"
 _UNIT = set("月日号点岁年天次个位遍周分")
+NAME_LIKE = (
+    0.8  # how alike a capitalised word must be to a name from memory to be that name misspelt
+)
 _NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s[A-Z][a-z]+)?)")
 _NAME_ZH = re.compile(
     r"(?:跟|和|找|叫|陪|给|同事|朋友|姐姐|妹妹|哥哥|弟弟|男朋友|女朋友|老公|老婆|猫|狗)"
@@ -81,15 +85,23 @@ _DEGREE_ZH = re.compile(
 )
 _FIRST_VERB_ZH = re.compile(f"我([{cjk.IDEOGRAPHS}]{{1,4}})")  # what the speaker says of themself
 _FUNCTION_ZH = stopwords.CJK_PAIR | set("我会想要得着过去来个上下说让把被给和跟儿")
+_FIRST_PERSON_EN = re.compile(r"\bI\b|\b(?:my|me)\b", re.I)
+# A word that starts a clause of someone else's: the user's words after it are not said of oneself.
+_NEW_SUBJECT = frozenset("you your he she it they we the this that there his her their its".split())
+_ADVERBS = frozenset("so really totally completely absolutely just very".split())
 _STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  # "I'm exhausted"
 # A feeling without a subject is the speaker's: "感觉好累。" (the 1.5B's evening reply, after "终于回家
 # 了，"), unless it is about the listener or asks ("感觉你很累", "感觉好点了吗？").
 _FELT_ZH = re.compile(r"^(?:感觉|觉得)[^你您？?吗吧呢]*$")
-# A parrot (see the module docstring): the share of a sentence's character pairs (Chinese) or word
-# pairs (English) found in the user's own words, from which it is their words handed back.
-PARROT_SHARE = 0.7
-PARROT_MIN_HAN = 6
+# A parrot (see the module docstring and echo.py): of a sentence aligned to the user's words, the
+# share that is theirs in their order, and the share of what they said it walks through.
+PARROT_SHARE = 0.6
+PARROT_COVER = 0.6
+PARROT_OPENS = 3  # tokens before the first copied run: "嗯嗯，只想睡觉…" still opens with theirs
+PARROT_MIN_HAN = 6  # tokens of a sentence with Chinese in it; below, an exclamation ("五公里！")
 PARROT_MIN_WORDS = 5
+_QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
+_CLAUSE = re.compile(r"[，,、；;：:—]")
 _ATTRIBUTED = re.compile(
     r"你(?:刚才|之前|上次|昨天)?(?:说|提到|讲|告诉)|上次|you(?: just)? (?:said|mentioned|told|wrote)|"
     r"last time|yesterday you",
@@ -124,45 +136,73 @@ def echoes_user(sentence: str, said: str) -> int | None:
     for own in _FIRST_VERB_ZH.finditer(sentence):
         if _content_zh(own.group(1)) & _content_zh(heard):
             return own.start()
-    if (i := re.search(r"\bI\b", sentence)) and _content_en(sentence) & _content_en(heard):
-        return i.start()
+    if (i := _first_person_en(sentence, heard)) is not None:
+        return i
     states = _content_en(" ".join(_STATED_EN.findall(said.replace("’", "'"))))
-    if len(re.findall(r"[A-Za-z']+", body)) <= 4 and _content_en(body) & states:
-        return sentence.find(body[:1])
+    words = _content_en(body)
+    if (
+        len(re.findall(r"[A-Za-z']+", body)) <= 4
+        and words & states
+        and not words - states - _ADVERBS
+    ):
+        return sentence.find(body[:1])  # the state alone ("Exhausted!"), not "Welcome back!"
     return None
 
 
-def _pairs(text: str) -> tuple[list[str], bool]:
-    """The sentence's Han character pairs, or (no Han) its word pairs; and whether it is Chinese."""
-    han = cjk.HAN.findall(text)
-    if len(han) >= 2:
-        return [a + b for a, b in itertools.pairwise(han)], True
-    words = re.findall(r"[a-z0-9']+", text.lower().replace("’", "'"))
-    return [f"{a} {b}" for a, b in itertools.pairwise(words)], False
+def _first_person_en(sentence: str, heard: str) -> int | None:
+    """Where the speaker says the user's words of themself: "I", "my" or "me" followed, before the
+    clause ends or another subject starts ("I'm so glad the check-up went well" is the
+    companion's gladness about the user's check-up), by a word of the user's ("I can't sleep
+    either", "My legs are jelly too")."""
+    theirs = {w for w in re.findall(r"[a-z]{3,}", heard.lower()) if w not in stopwords.ENGLISH}
+    for m in _FIRST_PERSON_EN.finditer(sentence):
+        for word in re.findall(r"[a-z']+|[^\sa-z']", sentence[m.end() :].lower()):
+            if not word[0].isalpha() and word[0] != "'":
+                break  # the clause ends
+            if word in _NEW_SUBJECT:
+                break
+            if word in theirs:
+                return m.start()
+    return None
 
 
 def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool = True) -> bool:
     """``sentence`` hands back the user's own words (``heard``: their newest message, the words of
-    theirs the check-in quotes) as the speaker's: long enough, and at least ``PARROT_SHARE`` of its
-    pairs copied from one of them. ``before``: the words of the same sentence already sent (the
-    daemon's lead, "上次你说"), which may say whose words these are. Not ``whole``: the start of a
-    sentence still streaming, which could still become one (any length)."""
+    theirs the check-in quotes) as the speaker's: aligned to one of them (echo.py), it opens with
+    their words (``PARROT_OPENS``: an interjection may come first), at least ``PARROT_SHARE`` of it
+    is their words in their order, and it walks through at least ``PARROT_COVER`` of what they
+    said, whatever word it swapped or tail it added. Not when it says whose words they are
+    (``before``: the words of the same sentence already sent, the daemon's lead "上次你说"), asks,
+    or turns the copied clause to the listener ("你明天还得…"). Not ``whole``: the start of a
+    sentence still streaming, which could still become one (any length, any coverage)."""
     body = sentence.strip()
-    if _LISTENER.search(body) or _ASKS.search(body) or _ATTRIBUTED.search(before + body):
+    if _ATTRIBUTED.search(before + body) or (whole and _QUESTION.search(body)):
         return False
-    pairs, zh = _pairs(body)
-    if not whole and not zh and re.search(r"\w$", body):
-        pairs = pairs[:-1]  # its last word may still be growing ("sle" of "sleep")
-    if not pairs:
+    if not whole and not cjk.has(body) and re.search(r"\w$", body):
+        body = re.sub(r"\w+$", "", body)  # its last word may still be growing ("sle" of "sleep")
+    mine = echo.tokens(body)
+    if whole and len(mine) < (PARROT_MIN_HAN if cjk.has(body) else PARROT_MIN_WORDS):
         return False
-    if whole and (
-        (zh and len(cjk.HAN.findall(body)) < PARROT_MIN_HAN)
-        or (not zh and len(pairs) + 1 < PARROT_MIN_WORDS)
-    ):
-        return False
-    for text in heard:
-        theirs = set(_pairs(text)[0])
-        if theirs and sum(p in theirs for p in pairs) >= PARROT_SHARE * len(pairs):
+    if not whole and len(mine) <= PARROT_OPENS + echo.MIN_RUN:
+        theirs = {t.key for text in heard for t in echo.tokens(text)}
+        if any(t.key in theirs for t in mine):
+            return True  # too early to tell: no run of theirs yet, but their words start it
+    return any(
+        found.copied
+        and found.first <= PARROT_OPENS
+        and (not whole or (found.share >= PARROT_SHARE and found.coverage >= PARROT_COVER))
+        and not _to_listener(body, found.spans)
+        for text in heard
+        for found in echo.align(body, text)
+    )
+
+
+def _to_listener(sentence: str, spans: Iterable[tuple[int, int]]) -> bool:
+    """A copied clause turned to the listener ("你明天还得跟老板讲清楚"): a friend's echo."""
+    for start, end in spans:
+        left = max((m.end() for m in _CLAUSE.finditer(sentence, 0, start)), default=0)
+        right = next((m.start() for m in _CLAUSE.finditer(sentence, end)), len(sentence))
+        if _LISTENER.search(sentence[left:right]):
             return True
     return False
 
@@ -203,7 +243,7 @@ class Voice:
             return "role"
         if speaks_as_user(sentence, self.said):
             return "role"
-        if any(name_broken(sentence, n) for n in self.names):
+        if any(name_broken(sentence, n, self.names) for n in self.names):
             return "name"
         return None
 
@@ -219,13 +259,23 @@ def speaks_as_user(sentence: str, said: str) -> bool:
     return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
 
 
-def name_broken(sentence: str, name: str) -> bool:
-    """``name`` cut short or run into the next word in ``sentence``."""
+def name_broken(sentence: str, name: str, others: Iterable[str] = ()) -> bool:
+    """``name`` cut short, run into the next word, fused with the start of another name from memory
+    (``others``: "周敏杭" of 周敏 and 杭州) or written with a character or letter of its own changed
+    ("晓林" for 林晓, "王思元" for 王思远, "Harbour Food" for "Harbor Foods") in ``sentence``."""
     if cjk.has(name):
         for m in re.finditer(re.escape(name), sentence):
             nxt = sentence[m.end() : m.end() + 2]
             if nxt[:1] and nxt[:1] in _NUMERAL and nxt[1:2] not in _UNIT:
                 return True
+            after = sentence[m.end() :]
+            if any(
+                cjk.has(o) and o != name and after[:1] == o[0] and not after.startswith(o)
+                for o in others
+            ):
+                return True
+        if _garbled_zh(sentence, name):
+            return True
         if len(name) >= 3:
             cut = name[:-1]
             return any(
@@ -235,6 +285,39 @@ def name_broken(sentence: str, name: str) -> bool:
         return False
     for m in re.finditer(rf"\b{re.escape(name[: max(3, len(name) - 2)])}[A-Za-z]*", sentence):
         if m.group(0).lower() not in (name.lower(), name.lower() + "s"):
+            return True
+    return _garbled_en(sentence, name)
+
+
+def _garbled_zh(sentence: str, name: str) -> bool:
+    """The name's characters in another order ("晓林"), or, for three or more, one of them changed
+    after the same surname ("王思元"): a window of the sentence as long as the name."""
+    n = len(name)
+    for i in range(len(sentence) - n + 1):
+        window = sentence[i : i + n]
+        if window == name or not cjk.has(window):
+            continue
+        if sorted(window) == sorted(name):
+            return True
+        if (
+            n >= 3
+            and window[0] == name[0]
+            and sum(a != b for a, b in zip(window, name, strict=True)) == 1
+        ):
+            return not sentence.startswith(name[:-1], i)  # a cut is the cut rule's
+    return False
+
+
+def _garbled_en(sentence: str, name: str) -> bool:
+    """Capitalised words as many as the name's and spelt nearly as it is ("Harbour Food",
+    "Hangzou"): a letter or two changed (``NAME_LIKE``), not the name itself or its plural."""
+    words = len(name.split())
+    pattern = r"\b[A-Z][a-z]+" + r"(?:\s[A-Z][a-z]+)" * (words - 1)
+    for m in re.finditer(pattern, sentence):
+        seen = m.group(0).lower()
+        if seen in (name.lower(), name.lower() + "s") or len(name) < 4:
+            continue
+        if difflib.SequenceMatcher(None, seen, name.lower()).ratio() >= NAME_LIKE:
             return True
     return False
 
@@ -272,8 +355,8 @@ class VoiceGate:
         self.own_sentences = 0  # sentences of the model's own words sent whole
         self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
         starts = ["我", "I", "感觉", "觉得"] + [
-            n[:3] if n.isascii() else n[:1] for n in voice.names
-        ]
+            c for n in voice.names for c in ((n[:3],) if n.isascii() else tuple(n))
+        ]  # any character of a Chinese name: "晓林" garbles 林晓 from its second
         self._starts = tuple(dict.fromkeys(starts)) if voice.on else ()
 
     def give_up(self) -> str:
@@ -361,7 +444,7 @@ class VoiceGate:
         echoed = echo is not None
         before, self._before = self._before, ""
         if not self._begun and self.voice.breaks(sentence, True, before) == "parrot":
-            risk, echoed = 0, True
+            risk, echoed = len(sentence) - len(sentence.lstrip()), True  # the space stays
         if (
             risk is not None
             and (rule := self.voice.breaks(sentence[risk:], echoed, before)) is not None

@@ -131,7 +131,8 @@ EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was o
         ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。B超结果让"),
         # `xaictl demo` with the 1.5B, seed 2 (issue 25): the user's state as the speaker's feeling
         (EVENING_ZH, "太好了！终于回家了，感觉好累。", "太好了！终于回家了，"),
-        (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", "明天还要跟经理讲清修复方案，"),
+        # the user's words first, then their feeling: the whole sentence is theirs (a parrot)
+        (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", ""),
         (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
         ("I just want to sleep.", "Okay. I want to sleep too.", "Okay. "),
     ],
@@ -140,7 +141,7 @@ def test_the_users_state_said_without_i_is_not_sent(said: str, reply: str, sent:
     for seed in range(20):
         gate = VoiceGate(Voice(said))
         assert streamed(gate, reply, seed) == sent == gate.kept, seed
-        assert gate.broken == "role"
+        assert gate.broken in ("role", "parrot")  # "I want to sleep too": both, the parrot first
 
 
 @pytest.mark.parametrize(
