@@ -312,9 +312,9 @@ def _garbled_en(sentence: str, name: str) -> bool:
     """Capitalised words as many as the name's and spelt nearly as it is ("Harbour Food",
     "Hangzou"): a letter or two changed (``NAME_LIKE``), not the name itself or its plural."""
     words = len(name.split())
-    pattern = r"\b[A-Z][a-z]+" + r"(?:\s[A-Z][a-z]+)" * (words - 1)
-    for m in re.finditer(pattern, sentence):
-        seen = m.group(0).lower()
+    pattern = r"\b(?=([A-Z][a-z]+" + r"(?:\s[A-Z][a-z]+)" * (words - 1) + "))"
+    for m in re.finditer(pattern, sentence):  # every start: "Did Harbour Food" holds two
+        seen = m.group(1).lower()
         if seen in (name.lower(), name.lower() + "s") or len(name) < 4:
             continue
         if difflib.SequenceMatcher(None, seen, name.lower()).ratio() >= NAME_LIKE:
