@@ -11,20 +11,27 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   without a "我" (`make demo`'s evening, answered "累得要死！" and "我睡会儿"): a state with a degree
   complement, a first-person verb taken from the user's words, a short sentence repeating the state
   the user gave as theirs ("Exhausted!"), a feeling without a subject ("终于回家了，感觉好累。"),
-  none of them addressing the listener or asking (a friend says "累坏了吧？", "感觉你很累"). The
+  "I", "my" or "me" followed by the user's words before another subject starts ("My legs are
+  jelly too", not "I'm so glad the check-up went well"), none of them addressing the listener or
+  asking (a friend says "累坏了吧？", "感觉你很累"). The
   first characters of each sentence are held until it ends or is long enough to tell, since such a
   sentence has no "我" to hold it by;
 - parrot: it does not hand the user their own words back as its own: a sentence of some length
-  (6 Han characters, 5 words) most of whose character or word pairs (``PARROT_SHARE``) are copied
-  from the user's newest message or from the words of theirs the check-in quotes. The 1.5B answered
-  `make demo`'s "只想睡觉，明天还得跟老板讲清楚修复计划。" with that very sentence, and, led with
-  "早。上次你说", wrote "…我理解你的疲惫。今天加班到十点半，脑子已经转不动了。" (perf/eval/morning.py's
-  dev scenes): the user's line said as the companion's own. A sentence that says whose words they
-  are ("你说…", "you said…", also when the daemon's lead began it), speaks to the listener or asks
-  ("加班到十点半了吧？") is a friend's echo and passes;
-- names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
-  missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
-  own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
+  (6 tokens with Chinese in it, 5 words) that, aligned to the user's newest message or to the words
+  of theirs the check-in quotes (echo.py), opens with their words, is at least ``PARROT_SHARE`` their
+  words in their order and walks through at least ``PARROT_COVER`` of what they said, so that a word
+  swapped and a tail added do not hide it: `make demo`'s 1.5B answered "只想睡觉。明天还得跟经理讲清楚
+  修复方案。" with "只想睡觉，明天还得跟领导说清楚修复方案，真是辛苦了！", and, led with "早。上次你说",
+  wrote "…我理解你的疲惫。今天加班到十点半，脑子已经转不动了。" (perf/eval/morning.py's dev scenes): the
+  user's line said as the companion's own. A sentence that says whose words they are ("你说…", "you
+  said…", also when the daemon's lead began it), asks, turns the copied clause to the listener
+  ("你明天还得…") or picks up one phrase and answers it ("医生说恢复得不错，太好了！") is a friend's
+  echo and passes;
+- names: every name from memory it uses is whole and exact: not cut ("Alvar" for "Alvarez", "林" +
+  "晓" missing), not run into letters ("Alvarezy"), not fused with a numeral that had no unit of its
+  own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月) or with the start of another name from memory
+  ("周敏杭"), and not misspelt: its characters swapped ("晓林"), one changed after the surname
+  ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods").
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
 stand. When the first sentence of the model's own words breaks one, there is nothing to keep, and
