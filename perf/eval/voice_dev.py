@@ -13,11 +13,11 @@ replies`` counts that on real replies).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from testkit.streaming import streamed
 from xaid.conversation.voice import Voice, VoiceGate
 
 from ..kit import Aim, CaseTally, Row, Section, load_scenario, misses
@@ -37,16 +37,6 @@ class Verdict:
     label: str
     broken: str | None  # the rule it dropped a sentence for on any cut, or None
     sent: str  # what the user would read (first cut)
-
-
-def streamed(gate: VoiceGate, text: str, seed: int) -> str:
-    """``text`` fed to ``gate`` in pieces of 1-4 characters, as a provider streams it."""
-    rng, out, i = random.Random(seed), "", 0
-    while i < len(text):
-        k = rng.randint(1, 4)
-        out += gate.feed(text[i : i + k])
-        i += k
-    return out + gate.finish()
 
 
 def judge(case: dict[str, Any]) -> Verdict:

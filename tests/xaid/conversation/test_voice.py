@@ -5,23 +5,14 @@ a small model that wrote those words (the 1.5B wrote "嗨！我回来了，感�
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from testkit.inproc import InProcessDaemon
+from testkit.streaming import streamed
 from xaid.conversation import echo
 from xaid.conversation.voice import Voice, VoiceGate, name_broken, names_in, speaks_as_user
-
-
-def streamed(gate: VoiceGate, text: str, seed: int) -> str:
-    rng, out, i = random.Random(seed), "", 0
-    while i < len(text):
-        k = rng.randint(1, 4)
-        out += gate.feed(text[i : i + k])
-        i += k
-    return out + gate.finish()
 
 
 @pytest.mark.parametrize(
