@@ -87,9 +87,13 @@ _NAME_ZH = re.compile(
 # a state does ("累坏了吧？", "你一定很累").
 _LISTENER = re.compile(r"你|您|\byou\b|\byour|\bu\b", re.I)
 _ASKS = re.compile(r"[？?吗吧呢]|\bhuh\b|\bright\b", re.I)
+_COMPLEMENT_ZH = "(?:得要死|得要命|得不行|死了|坏了|瘫了|炸了|透了|死我了)"
+# ... at the sentence's start, or said of oneself at a clause's: "终于到家啦，我真是累得要命了。" (the
+# 1.5B's whole reply to the demo's "终于到家了。我筋疲力尽…", perf voice_live)
 _DEGREE_ZH = re.compile(
-    f"^[{cjk.IDEOGRAPHS}]{{1,3}}(?:得要死|得要命|得不行|死了|坏了|瘫了|炸了|透了|死我了)"
-)
+    f"^(?!我)[{cjk.IDEOGRAPHS}]{{1,3}}{_COMPLEMENT_ZH}"
+    f"|(?:^|(?<=[，,、]))我(?![^，,。！？]*笑)[{cjk.IDEOGRAPHS}]{{0,3}}?[{cjk.IDEOGRAPHS}]{{1,2}}{_COMPLEMENT_ZH}"
+)  # not laughter: "哈哈，我笑死了" answers the listener's joke, it is no state of one's day
 _FIRST_VERB_ZH = re.compile(f"我([{cjk.IDEOGRAPHS}]{{1,4}})")  # what the speaker says of themself
 _FUNCTION_ZH = stopwords.CJK_PAIR | set("我会想要得着过去来个上下说让把被给和跟儿")
 _FIRST_PERSON_EN = re.compile(r"\bI\b|\b(?:my|me)\b", re.I)
@@ -137,8 +141,8 @@ def echoes_user(sentence: str, said: str) -> int | None:
     if _LISTENER.search(sentence) or _ASKS.search(sentence):
         return None
     body = sentence.strip()
-    if _DEGREE_ZH.search(body):
-        return sentence.find(body[:1])
+    if degree := _DEGREE_ZH.search(body):
+        return sentence.find(body[:1]) + degree.start()
     heard = _without_times(said)
     for own in _FIRST_VERB_ZH.finditer(sentence):
         if _content_zh(own.group(1)) & _content_zh(heard):

@@ -310,6 +310,8 @@ def test_a_friend_who_picks_up_the_users_words_is_sent_whole(said: str, reply: s
         ("My mom keeps pushing me to date.", "Ugh. My mom does the same, she never stops pushing.", "Ugh. "),
         ("cant sleep lately, still scrollin my phone at 3am", "Same. I can't sleep either.", "Same. "),
         ("刚跑完五公里，腿都软了哈哈", "厉害！我腿也软了，跑不动了。", "厉害！"),
+        # the 1.5B's whole answer to the demo's first evening line (perf voice_live, seed 1)
+        (EVENING_ZH, "终于到家啦，我真是累得要命了。电话会一直开着，直到晚上九点。", "终于到家啦，"),
     ],
 )  # fmt: skip
 def test_the_users_words_said_of_oneself_are_not_sent(said: str, reply: str, sent: str) -> None:
@@ -326,6 +328,7 @@ def test_the_users_words_said_of_oneself_are_not_sent(said: str, reply: str, sen
         ("Hey, I'm back.", "Welcome back! How did the client meeting go?"),
         ("Hey, I'm back.", "Hey, welcome back! I missed you."),
         ("下午去医院复查，医生说恢复得不错。", "恢复得不错，我放心多了。"),
+        ("今天开会我把PPT放反了，全场安静三秒。", "哈哈，我笑死了，三秒也太长了。"),
     ],
 )  # fmt: skip
 def test_the_companions_own_feeling_about_the_users_news_is_sent(said: str, reply: str) -> None:
