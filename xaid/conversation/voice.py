@@ -111,6 +111,8 @@ PARROT_COVER = 0.6
 PARROT_OPENS = 3  # tokens before the first copied run: "嗯嗯，只想睡觉…" still opens with theirs
 PARROT_MIN_HAN = 6  # tokens of a sentence with Chinese in it; below, an exclamation ("五公里！")
 PARROT_MIN_WORDS = 5
+_FIRST_PERSON_TOKENS = frozenset({"我", "i", "im", "my", "me"})  # as echo.tokens spells them
+_QUOTED = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|「[^」]*(?:」|$)")
 _QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
 _CLAUSE = re.compile(r"[，,、；;：:—]")
 _ATTRIBUTED = re.compile(
@@ -189,6 +191,7 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
     body = sentence.strip()
     if _ATTRIBUTED.search(before + body) or (whole and _QUESTION.search(body)):
         return False
+    body = _QUOTED.sub("", body)  # a quotation says whose words it holds
     if not whole and not cjk.has(body) and re.search(r"\w$", body):
         body = re.sub(r"\w+$", "", body)  # its last word may still be growing ("sle" of "sleep")
     mine = echo.tokens(body)
@@ -205,6 +208,31 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
         and not _to_listener(body, found.spans)
         for text in heard
         for found in echo.align(body, text)
+    )
+
+
+def copies_their_first_person(sentence: str, said: str, before: str = "") -> bool:
+    """A run of three or more of the user's words copied with their first person inside it ("老板批
+    评我，很丢人。" to "老板今天当着全组的面批评我，好丢人。"; "called me out"): the user's own mouth, unless
+    the sentence says whose words they are. A run that starts with it ("我觉得…") may be the
+    companion's own opinion and is left to the other rules."""
+    if _ATTRIBUTED.search(before + sentence):
+        return False
+    for found in echo.align(sentence, said):
+        for start, end in found.spans:
+            run = [t.key for t in echo.tokens(sentence[start:end])]
+            if len(run) >= 3 and any(t in _FIRST_PERSON_TOKENS for t in run[1:]):
+                return True
+    return False
+
+
+def _quoting(before: str) -> bool:
+    """The words come inside a quotation the sentence opened and has not closed ("你记得：“我妈…"):
+    the user's words quoted as theirs, not said as the companion's."""
+    return (
+        before.count("“") > before.count("”")
+        or before.count('"') % 2 == 1
+        or (before.count("「") > before.count("」"))
     )
 
 
@@ -248,24 +276,31 @@ class Voice:
         ``before``: what of the same sentence was sent before it (the lead's words)."""
         if not self.on:
             return None
-        if whole and parrots(sentence, (self.said, *self.quoted), before):
-            return "parrot"
-        if whole and echoes_user(sentence, self.said) is not None:
-            return "role"
-        if speaks_as_user(sentence, self.said):
-            return "role"
+        if not _quoting(before):
+            if whole and parrots(sentence, (self.said, *self.quoted), before):
+                return "parrot"
+            if whole and (
+                echoes_user(sentence, self.said) is not None
+                or copies_their_first_person(sentence, self.said, before)
+            ):
+                return "role"
+            if speaks_as_user(sentence, self.said, before):
+                return "role"
         if any(name_broken(sentence, n, self.names) for n in self.names):
             return "name"
         return None
 
 
-def speaks_as_user(sentence: str, said: str) -> bool:
+def speaks_as_user(sentence: str, said: str, before: str = "") -> bool:
+    """``sentence`` (from a risk on; ``before``: the same sentence's words before it) uses the user's
+    own first-person words, a state the lists know as one's own, or a feeling without a subject
+    at a clause's start ("感觉好累。", not "如果还觉得有遗漏的" in the middle of a clause)."""
     low = sentence.lower().replace("’", "'")
     own = [m.group(0) for m in _USER_CLAUSE_ZH.finditer(said)]
     own += [m.group(0).lower() for m in _USER_CLAUSE_EN.finditer(said.replace("’", "'"))]
     if any(c in sentence or c in low for c in own):
         return True
-    if _FELT_ZH.match(sentence.strip()):
+    if _FELT_ZH.match(sentence.strip()) and not cjk.HAN.search(before.rstrip()[-1:]):
         return True
     return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
 
@@ -365,6 +400,7 @@ class VoiceGate:
         self.dropped = ""  # the words that broke it
         self.own_sentences = 0  # sentences of the model's own words sent whole
         self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
+        self._head = ""  # what of the current sentence has been sent
         starts = ["我", "I", "感觉", "觉得"] + [
             c for n in voice.names for c in ((n[:3],) if n.isascii() else tuple(n))
         ]  # any character of a Chinese name: "晓林" garbles 林晓 from its second
@@ -379,6 +415,7 @@ class VoiceGate:
     def continue_after(self) -> str:
         """Start another attempt after what was sent; the provider echoes it as its prefix."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
+        self._head = ""
         self._begun = False
         return self.kept
 
@@ -453,12 +490,20 @@ class VoiceGate:
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
-        before, self._before = self._before, ""
-        if not self._begun and self.voice.breaks(sentence, True, before) == "parrot":
+        before, self._before, self._head = self._before + self._head, "", ""
+        if not self._begun and (
+            self.voice.breaks(sentence, True, before) == "parrot"
+            or (
+                self.voice.on
+                and not _quoting(before)
+                and copies_their_first_person(sentence, self.voice.said, before)
+            )
+        ):  # the whole sentence is theirs, from its first word
             risk, echoed = len(sentence) - len(sentence.lstrip()), True  # the space stays
         if (
             risk is not None
-            and (rule := self.voice.breaks(sentence[risk:], echoed, before)) is not None
+            and (rule := self.voice.breaks(sentence[risk:], echoed, before + sentence[:risk]))
+            is not None
         ):
             self.broken, self.dropped = rule, sentence[risk:]
             sentence = sentence[:risk]
@@ -468,6 +513,7 @@ class VoiceGate:
 
     def _send(self, text: str) -> str:
         self.kept += text
+        self._head += text
         self._begun = self._begun or bool(text.strip())
         return text
 
