@@ -5,14 +5,16 @@ check-in quotes and the daemon's lead where a scene has them, the names in memor
 labelled ok, parrot, role or name. Each reply streams through a ``VoiceGate`` in small random pieces,
 as the provider sends it (the gate holds and checks sentence by sentence; a cut in a different place
 must not change the verdict): a labelled break is **caught** when the gate drops any of it, and an
-ok reply is a **false alarm** when the gate drops any of it. Per language and half: the train half
-is what the check was tuned on, the test half never was. No model, no daemon: the check sees only
+ok reply is a **false alarm** when the gate drops any of it. Per language, kind (written by hand
+before the change, or a real model's reply) and half: the train half is what the check was tuned
+on, the test half never was. No model, no daemon: the check sees only
 text, so this is the check itself, not how often a model breaks the voice (``python -m perf
 replies`` counts that on real replies).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -61,8 +63,12 @@ def run(quick: bool) -> Section:
     section = Section("Voice check on the voice dev set (issue 25 item 2)")
     found = verdicts()
     for lang in ("en", "zh"):
-        for half in ("train", "test"):
-            mine = [v for v in found if v.lang == lang and v.half == half]
+        for kind, half in itertools.product(("written", "model"), ("train", "test")):
+            mine = [
+                v
+                for v in found
+                if v.lang == lang and v.half == half and (kind == "model") == ("-model-" in v.case)
+            ]
             caught, alarms = CaseTally(), CaseTally()
             by_label: Counter[str] = Counter()
             of_label: Counter[str] = Counter()
@@ -76,7 +82,7 @@ def run(quick: bool) -> Section:
             split = ", ".join(f"{k} {by_label[k]}/{of_label[k]}" for k in LABELS)
             section.rows.append(
                 Row(
-                    f"{lang} {half}: breaks caught",
+                    f"{lang} {kind} {half}: breaks caught",
                     caught.percent,
                     "%",
                     note=f"{caught.hits}/{caught.total} ({split})",
@@ -84,7 +90,7 @@ def run(quick: bool) -> Section:
             )
             section.rows.append(
                 Row(
-                    f"{lang} {half}: good replies dropped (false alarms)",
+                    f"{lang} {kind} {half}: good replies dropped (false alarms)",
                     alarms.total - alarms.hits,
                     "replies",
                     aim=Aim("<=", 0),
@@ -92,10 +98,12 @@ def run(quick: bool) -> Section:
                 )
             )
             if half == "train":  # the test half's cases are not listed: it is never tuned on
-                section.notes.append(misses(f"{lang} train, not caught", caught))
-                section.notes.append(misses(f"{lang} train, false alarms", alarms))
+                section.notes.append(misses(f"{lang} {kind} train, not caught", caught))
+                section.notes.append(misses(f"{lang} {kind} train, false alarms", alarms))
     section.notes.append(
         "Each reply streams through VoiceGate in 1-4 character pieces, three cuts; caught = a "
-        "sentence dropped on any cut. perf/scenarios/voice_dev.json, written before the change."
+        "sentence dropped on any cut. perf/scenarios/voice_dev.json: 'written' cases were written "
+        "before the change; 'model' cases are qwen2.5-coder 1.5B/0.5B replies (voice check off), "
+        "labelled by hand after the first change."
     )
     return section
