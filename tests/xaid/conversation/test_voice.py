@@ -295,6 +295,17 @@ def test_a_near_copy_with_a_word_swapped_or_a_tail_added_is_not_sent(
         ("My boss called me out in front of the whole team today. So embarrassing.",
          "Calling you out in front of the whole team wasn't fair of him."),
         ("IELTS next Wednesday and my speaking is still shaky.", "Next Wednesday already? You've got this."),
+        # the companion's own feeling about the user's news, in the first person
+        ("Check-up this afternoon, the doctor says I'm healing well.", "I'm so glad the check-up went well."),
+        ("Hey, I'm back.", "Welcome back! How did the client meeting go?"),
+        ("Hey, I'm back.", "Hey, welcome back! I missed you."),
+        ("下午去医院复查，医生说恢复得不错。", "恢复得不错，我放心多了。"),
+        ("今天开会我把PPT放反了，全场安静三秒。", "哈哈，我笑死了，三秒也太长了。"),
+        # the user's words quoted as theirs (the 0.5B, perf voice_live), or inside a longer answer
+        ("我妈又催我相亲了，说过年前必须带个人回去。", "你记得：“我妈妈又催我相亲了，说过年前必须带个人回去。”"),
+        ("My mom keeps pushing me to date, says I need to bring someone home by Christmas.",
+         'You remember: "My mom keeps pushing me to date." Maybe tell her how you feel?'),
+        ("周末要搬家，东西还一点没收拾，烦死了", "先列个清单吧。如果还觉得有遗漏的，可以找朋友帮忙。"),
     ],
 )  # fmt: skip
 def test_a_friend_who_picks_up_the_users_words_is_sent_whole(said: str, reply: str) -> None:
@@ -312,6 +323,8 @@ def test_a_friend_who_picks_up_the_users_words_is_sent_whole(said: str, reply: s
         ("刚跑完五公里，腿都软了哈哈", "厉害！我腿也软了，跑不动了。", "厉害！"),
         # the 1.5B's whole answer to the demo's first evening line (perf voice_live, seed 1)
         (EVENING_ZH, "终于到家啦，我真是累得要命了。电话会一直开着，直到晚上九点。", "终于到家啦，"),
+        # the user's first person inside a copied run (the 0.5B's answer, perf voice_live)
+        ("老板今天当着全组的面批评我，好丢人。", "唉。老板批评我，很丢人。", "唉。"),
     ],
 )  # fmt: skip
 def test_the_users_words_said_of_oneself_are_not_sent(said: str, reply: str, sent: str) -> None:
@@ -319,22 +332,6 @@ def test_the_users_words_said_of_oneself_are_not_sent(said: str, reply: str, sen
         gate = VoiceGate(Voice(said))
         assert streamed(gate, reply, seed) == sent == gate.kept, seed
         assert gate.broken in ("role", "parrot")
-
-
-@pytest.mark.parametrize(
-    ("said", "reply"),
-    [
-        ("Check-up this afternoon, the doctor says I'm healing well.", "I'm so glad the check-up went well."),
-        ("Hey, I'm back.", "Welcome back! How did the client meeting go?"),
-        ("Hey, I'm back.", "Hey, welcome back! I missed you."),
-        ("下午去医院复查，医生说恢复得不错。", "恢复得不错，我放心多了。"),
-        ("今天开会我把PPT放反了，全场安静三秒。", "哈哈，我笑死了，三秒也太长了。"),
-    ],
-)  # fmt: skip
-def test_the_companions_own_feeling_about_the_users_news_is_sent(said: str, reply: str) -> None:
-    for seed in range(10):
-        gate = VoiceGate(Voice(said))
-        assert streamed(gate, reply, seed) == reply and gate.broken is None, seed
 
 
 @pytest.mark.parametrize(
