@@ -42,7 +42,12 @@ class Verdict:
 
 
 def judge(case: dict[str, Any]) -> Verdict:
-    voice = Voice(case["said"], tuple(case.get("names", ())), quoted=tuple(case.get("quoted", ())))
+    voice = Voice(
+        case["said"],
+        tuple(case.get("names", ())),
+        quoted=tuple(case.get("quoted", ())),
+        own=case.get("own", ""),
+    )
     lead = case.get("lead", "")
     broken: str | None = None
     sent = ""

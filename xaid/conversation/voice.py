@@ -226,6 +226,14 @@ def copies_their_first_person(sentence: str, said: str, before: str = "") -> boo
     return False
 
 
+def addresses_itself(sentence: str, own: str) -> bool:
+    """The companion's own name as the one spoken to, after the sentence's start: "That's good,
+    Mia.", "I understand how hard it is, Mia." (the 1.5B, perf voice_live and replies): set off by a
+    comma and ending the clause. The opening's "Morning, Mia!" is opening.py's to mend; "我是小雅"
+    and "Mia is here" name the speaker, not the listener."""
+    return re.search(rf"[,，]\s*{re.escape(own)}\s*(?=[.!?。！？,，]|$)", sentence) is not None
+
+
 def _quoting(before: str) -> bool:
     """The words come inside a quotation the sentence opened and has not closed ("你记得：“我妈…"):
     the user's words quoted as theirs, not said as the companion's."""
@@ -269,6 +277,7 @@ class Voice:
         True  # llm.voice_check: off for the scripted provider, whose echo is the user's words
     )
     quoted: tuple[str, ...] = ()  # the user's earlier words the check-in quotes (``quoted``)
+    own: str = ""  # the companion's own name: never the one it speaks to ("That's good, Mia.")
 
     def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
         """Which rule ``sentence`` breaks ("role", "parrot" or "name"), or None; ``whole``: the
@@ -286,6 +295,8 @@ class Voice:
                 return "role"
             if speaks_as_user(sentence, self.said, before):
                 return "role"
+        if self.own and addresses_itself(before + sentence, self.own):
+            return "role"
         if any(name_broken(sentence, n, self.names) for n in self.names):
             return "name"
         return None
@@ -401,7 +412,7 @@ class VoiceGate:
         self.own_sentences = 0  # sentences of the model's own words sent whole
         self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
         self._head = ""  # what of the current sentence has been sent
-        starts = ["我", "I", "感觉", "觉得"] + [
+        starts = ["我", "I", "感觉", "觉得", *((voice.own[:3],) if voice.own else ())] + [
             c for n in voice.names for c in ((n[:3],) if n.isascii() else tuple(n))
         ]  # any character of a Chinese name: "晓林" garbles 林晓 from its second
         self._starts = tuple(dict.fromkeys(starts)) if voice.on else ()

@@ -369,3 +369,22 @@ def test_a_daemon_drops_the_demos_near_copy_and_counts_it(tmp_path: Path) -> Non
         stats = c.stats()["memory"]
     assert stats["voice_parrot"] == 2 and stats["voice_retries"] == 1
     assert result["text"] == DEMO_REPLY_ZH  # asked twice, the same twice: kept rather than nothing
+
+
+@pytest.mark.parametrize(
+    ("own", "reply", "sent"),
+    [
+        ("Mia", "That's good, Mia. I hope you can rest now.", "That's good, "),  # perf voice_live
+        ("Mia", "Sure, I understand how hard it is, Mia. Take it slow.", "Sure, "),  # from the "I"
+        ("Mia", "Mia is here for you. Rest up.", "Mia is here for you. Rest up."),
+        ("小梅", "辛苦了，小梅。早点睡。", "辛苦了，"),
+        ("小梅", "我是小梅，一直都在。", "我是小梅，一直都在。"),
+    ],
+)
+def test_the_companion_never_speaks_to_itself_by_its_own_name(
+    own: str, reply: str, sent: str
+) -> None:
+    for seed in range(5):
+        gate = VoiceGate(Voice("今天好累。I'm beat.", own=own))
+        assert streamed(gate, reply, seed) == sent, seed
+        assert gate.broken == (None if sent == reply else "role")
