@@ -111,6 +111,9 @@ PARROT_COVER = 0.6
 PARROT_OPENS = 3  # tokens before the first copied run: "嗯嗯，只想睡觉…" still opens with theirs
 PARROT_MIN_HAN = 6  # tokens of a sentence with Chinese in it; below, an exclamation ("五公里！")
 PARROT_MIN_WORDS = 5
+PARROT_WALKS, PARROT_SHARE_TAIL = 0.75, 0.4  # nearly all of theirs, then a tail of its own
+PARROT_WALK_MIN = 8  # tokens of their sentence before walking through it says more than a phrase
+PARROT_WHOLE_MIN = 4  # tokens of a short sentence of theirs said back whole ("只想睡觉。")
 _FIRST_PERSON_TOKENS = frozenset({"我", "i", "im", "my", "me"})  # as echo.tokens spells them
 _QUOTED = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|「[^」]*(?:」|$)")
 _QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
@@ -195,8 +198,7 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
     if not whole and not cjk.has(body) and re.search(r"\w$", body):
         body = re.sub(r"\w+$", "", body)  # its last word may still be growing ("sle" of "sleep")
     mine = echo.tokens(body)
-    if whole and len(mine) < (PARROT_MIN_HAN if cjk.has(body) else PARROT_MIN_WORDS):
-        return False
+    short = len(mine) < (PARROT_MIN_HAN if cjk.has(body) else PARROT_MIN_WORDS)
     if not whole and len(mine) <= PARROT_OPENS + echo.MIN_RUN:
         theirs = {t.key for text in heard for t in echo.tokens(text)}
         if any(t.key in theirs for t in mine):
@@ -204,11 +206,28 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
     return any(
         found.copied
         and found.first <= PARROT_OPENS
-        and (not whole or (found.share >= PARROT_SHARE and found.coverage >= PARROT_COVER))
+        and (not whole or _theirs(found, short))
         and not _to_listener(body, found.spans)
         for text in heard
         for found in echo.align(body, text)
     )
+
+
+def _theirs(found: echo.Echo, short: bool) -> bool:
+    """An aligned sentence is the user's words: most of it theirs and most of theirs in it; or
+    nearly all of one sentence of theirs with a tail of its own words after it ("只想睡觉。
+    tomorrow还得跟经理講清楚修复方案，确保一切都安排妥当。", the 1.5B answering the demo's line with the
+    copy block on); a short sentence only when it is one of theirs whole ("只想睡觉。")."""
+    if short:
+        return found.copied >= PARROT_WHOLE_MIN and min(found.share, found.coverage) >= 0.9
+    return (
+        (found.share >= PARROT_SHARE and found.coverage >= PARROT_COVER)
+        or (
+            found.theirs >= PARROT_WALK_MIN
+            and found.coverage >= PARROT_WALKS
+            and found.share >= PARROT_SHARE_TAIL
+        )
+    )  # a long sentence of theirs: "终于到家了，好好休息一下。" walks through a short one and answers
 
 
 def copies_their_first_person(sentence: str, said: str, before: str = "") -> bool:

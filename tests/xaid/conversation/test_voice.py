@@ -267,6 +267,9 @@ def test_the_demos_near_copy_aligns_as_the_users_words() -> None:
     [
         (DEMO_SLEEPY_ZH, DEMO_REPLY_ZH, ""),
         (DEMO_SLEEPY_ZH, "嗯嗯，只想睡觉，明天还要跟经理把修复方案讲清楚。", ""),
+        # the 1.5B with the copy block on (perf voice_live, seed 1): the short first sentence is
+        # theirs whole, the second walks through theirs ("tomorrow", 講) and adds its own tail
+        (DEMO_SLEEPY_ZH, "只想睡觉。 tomorrow还得跟经理講清楚修复方案，确保一切都安排妥当。", ""),
         (DEMO_SLEEPY_ZH, "晚安！只想睡觉，明天还得跟领导说清楚修复方案，你真是辛苦了！", "晚安！"),
         (DEMO_SLEEPY_EN, "Just want to sleep, tomorrow still have to walk the boss through the fix, rough!", ""),
         ("IELTS next Wednesday and my speaking is still shaky.",
@@ -292,6 +295,7 @@ def test_a_near_copy_with_a_word_swapped_or_a_tail_added_is_not_sent(
         (DEMO_SLEEPY_ZH, "你说明天还得跟经理讲清楚修复方案，那今晚就早点睡吧。"),
         (DEMO_SLEEPY_ZH, "明天还要跟经理讲修复方案啊？今晚别熬了。"),
         (DEMO_SLEEPY_EN, "You have to walk your manager through the fix tomorrow, so sleep now."),
+        (EVENING_ZH, "终于到家了，好好休息一下。"),  # a short sentence of theirs, then its own
         ("My boss called me out in front of the whole team today. So embarrassing.",
          "Calling you out in front of the whole team wasn't fair of him."),
         ("IELTS next Wednesday and my speaking is still shaky.", "Next Wednesday already? You've got this."),
