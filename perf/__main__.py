@@ -46,6 +46,8 @@ AREAS: dict[str, str] = {
     "tokens": "perf.eval.token_counter",
     "replies": "perf.eval.replies",
     "replies_heldout": "perf.eval.replies_heldout",
+    "voice_dev": "perf.eval.voice_dev",
+    "voice_live": "perf.eval.voice_live",
     "understanding": "perf.eval.understanding",
     "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",

@@ -72,6 +72,7 @@ DETECTION = re.compile(
     r"|检测到|察觉到|感觉到你|看得出你|看出你|你的情绪|情绪(?:低落|不高|不好)|你(?:似乎|好像)(?:很|有点)?(?:难过|累|低落|紧张|不开心)"
 )
 MAX_WORDS, MAX_CHARS = 60, 120
+VOICE_COUNTERS = ("voice_dropped", "voice_parrot", "voice_retries", "voice_failed")
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,10 @@ class Judged:
     kind: str = ""
     directive: str = ""  # what the model read last, for reading the raw file
     memories: str = ""
+    role: bool = (
+        False  # speaks as the user, by perf/eval/morning.py's judge (not the daemon's check)
+    )
+    voice: dict[str, int] = field(default_factory=dict)  # the daemon's voice counters for this turn
 
     def checks_picks(self) -> bool:
         """Whether picks_up asks for what a friend remembers (not the agent's own name)."""
@@ -224,6 +229,8 @@ def scene_agent(
 def run_model(
     model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
 ) -> list[Judged]:
+    from .morning import speaks_as_user  # morning.py reuses this module's rules: imported late
+
     env = {
         "XAID_LLM_PROVIDER": "llama_cpp",
         "XAID_LLM_MODEL_PATH": MODELS[model],
@@ -243,6 +250,7 @@ def run_model(
                 scene_agent(client, scene, agent_id, name, memory, base)
                 ts = at(base, scene["probe"])
                 sid = client.session_open(agent_id, ts=ts)["session_id"]
+                counted = client.stats()["memory"]
                 started = time.perf_counter()
                 result = client.session_send(
                     sid, scene["probe"]["text"], ts=ts, explain=True
@@ -269,6 +277,8 @@ def run_model(
                     scene.get("kind", ""),
                     result["context"]["directive"],
                     "\n".join(m["text"] for m in result["context"]["memories_new"]),
+                    speaks_as_user(text, scene["probe"]["text"], scene["picks_up"]),
+                    voice_counted(counted, client.stats()["memory"]),
                 )
                 out.append(j)
                 failed = [k for k, ok in j.checks.items() if not ok]
@@ -278,6 +288,11 @@ def run_model(
                     f"failed {failed or '-'}: {text[:100]!r}"
                 )
     return out
+
+
+def voice_counted(before: dict[str, Any], after: dict[str, Any]) -> dict[str, int]:
+    """What the daemon's voice check (xaid/conversation/voice.py) did during one turn."""
+    return {k: int(after.get(k, 0)) - int(before.get(k, 0)) for k in VOICE_COUNTERS}
 
 
 def sampling() -> dict[str, str]:
@@ -340,6 +355,20 @@ def section(
                     100 * clean / len(whole),
                     "%",
                     note=f"{clean}/{len(whole)} replies",
+                )
+            )
+            dropped: Counter[str] = Counter()
+            for j in whole:
+                dropped.update(j.voice)
+            rows.append(
+                Row(
+                    f"role breaks read, {model}, {lang}, memory on",
+                    float(sum(j.role for j in whole)),
+                    "replies",
+                    note=f"of {len(whole)} (perf/eval/morning.py's judge); the daemon's voice check "
+                    f"dropped {dropped['voice_dropped']} sentences (parrot {dropped['voice_parrot']}), "
+                    f"retried {dropped['voice_retries']}, kept after a second break "
+                    f"{dropped['voice_failed']}",
                 )
             )
             if off is not None:

@@ -663,6 +663,7 @@ class Turns:
                 voice.quoted(
                     heard.verdict.item.topic if heard.verdict and heard.verdict.item else None
                 ),
+                agent.name or "",
             )
             completion = await self._generate(
                 agent, sid, request, emit, progress, start, turn, checked

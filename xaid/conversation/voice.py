@@ -11,20 +11,27 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   without a "我" (`make demo`'s evening, answered "累得要死！" and "我睡会儿"): a state with a degree
   complement, a first-person verb taken from the user's words, a short sentence repeating the state
   the user gave as theirs ("Exhausted!"), a feeling without a subject ("终于回家了，感觉好累。"),
-  none of them addressing the listener or asking (a friend says "累坏了吧？", "感觉你很累"). The
+  "I", "my" or "me" followed by the user's words before another subject starts ("My legs are
+  jelly too", not "I'm so glad the check-up went well"), none of them addressing the listener or
+  asking (a friend says "累坏了吧？", "感觉你很累"). The
   first characters of each sentence are held until it ends or is long enough to tell, since such a
   sentence has no "我" to hold it by;
 - parrot: it does not hand the user their own words back as its own: a sentence of some length
-  (6 Han characters, 5 words) most of whose character or word pairs (``PARROT_SHARE``) are copied
-  from the user's newest message or from the words of theirs the check-in quotes. The 1.5B answered
-  `make demo`'s "只想睡觉，明天还得跟老板讲清楚修复计划。" with that very sentence, and, led with
-  "早。上次你说", wrote "…我理解你的疲惫。今天加班到十点半，脑子已经转不动了。" (perf/eval/morning.py's
-  dev scenes): the user's line said as the companion's own. A sentence that says whose words they
-  are ("你说…", "you said…", also when the daemon's lead began it), speaks to the listener or asks
-  ("加班到十点半了吧？") is a friend's echo and passes;
-- names: every name from memory it uses is whole: not cut ("Alvar" for "Alvarez", "林" + "晓"
-  missing), not run into letters ("Alvarezy"), and not fused with a numeral that had no unit of its
-  own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月).
+  (6 tokens with Chinese in it, 5 words) that, aligned to the user's newest message or to the words
+  of theirs the check-in quotes (echo.py), opens with their words, is at least ``PARROT_SHARE`` their
+  words in their order and walks through at least ``PARROT_COVER`` of what they said, so that a word
+  swapped and a tail added do not hide it: `make demo`'s 1.5B answered "只想睡觉。明天还得跟经理讲清楚
+  修复方案。" with "只想睡觉，明天还得跟领导说清楚修复方案，真是辛苦了！", and, led with "早。上次你说",
+  wrote "…我理解你的疲惫。今天加班到十点半，脑子已经转不动了。" (perf/eval/morning.py's dev scenes): the
+  user's line said as the companion's own. A sentence that says whose words they are ("你说…", "you
+  said…", also when the daemon's lead began it), asks, turns the copied clause to the listener
+  ("你明天还得…") or picks up one phrase and answers it ("医生说恢复得不错，太好了！") is a friend's
+  echo and passes;
+- names: every name from memory it uses is whole and exact: not cut ("Alvar" for "Alvarez", "林" +
+  "晓" missing), not run into letters ("Alvarezy"), not fused with a numeral that had no unit of its
+  own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月) or with the start of another name from memory
+  ("周敏杭"), and not misspelt: its characters swapped ("晓林"), one changed after the surname
+  ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods").
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
 stand. When the first sentence of the model's own words breaks one, there is nothing to keep, and
@@ -39,12 +46,13 @@ from the model speaking as the user, and prefers to drop the sentence.
 
 from __future__ import annotations
 
-import itertools
+import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
+from . import echo
 
 _END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
 _USER_CLAUSE_ZH = re.compile(f"我[{cjk.IDEOGRAPHS}]{{1,5}}")
@@ -62,6 +70,9 @@ _STATE_EN = re.compile(
 # own: "林晓五的喜好" (林晓 + 五月 in memory) is broken, "林晓五月要来" and "林晓三点到" are not.
 _NUMERAL = "〇一二三四五六七八九十两"
 _UNIT = set("月日号点岁年天次个位遍周分")
+NAME_LIKE = (
+    0.8  # how alike a capitalised word must be to a name from memory to be that name misspelt
+)
 _NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s[A-Z][a-z]+)?)")
 _NAME_ZH = re.compile(
     r"(?:跟|和|找|叫|陪|给|同事|朋友|姐姐|妹妹|哥哥|弟弟|男朋友|女朋友|老公|老婆|猫|狗)"
@@ -76,20 +87,37 @@ _NAME_ZH = re.compile(
 # a state does ("累坏了吧？", "你一定很累").
 _LISTENER = re.compile(r"你|您|\byou\b|\byour|\bu\b", re.I)
 _ASKS = re.compile(r"[？?吗吧呢]|\bhuh\b|\bright\b", re.I)
+_COMPLEMENT_ZH = "(?:得要死|得要命|得不行|死了|坏了|瘫了|炸了|透了|死我了)"
+# ... at the sentence's start, or said of oneself at a clause's: "终于到家啦，我真是累得要命了。" (the
+# 1.5B's whole reply to the demo's "终于到家了。我筋疲力尽…", perf voice_live)
 _DEGREE_ZH = re.compile(
-    f"^[{cjk.IDEOGRAPHS}]{{1,3}}(?:得要死|得要命|得不行|死了|坏了|瘫了|炸了|透了|死我了)"
-)
+    f"^(?!我)[{cjk.IDEOGRAPHS}]{{1,3}}{_COMPLEMENT_ZH}"
+    f"|(?:^|(?<=[，,、]))我(?![^，,。！？]*笑)[{cjk.IDEOGRAPHS}]{{0,3}}?[{cjk.IDEOGRAPHS}]{{1,2}}{_COMPLEMENT_ZH}"
+)  # not laughter: "哈哈，我笑死了" answers the listener's joke, it is no state of one's day
 _FIRST_VERB_ZH = re.compile(f"我([{cjk.IDEOGRAPHS}]{{1,4}})")  # what the speaker says of themself
 _FUNCTION_ZH = stopwords.CJK_PAIR | set("我会想要得着过去来个上下说让把被给和跟儿")
+_FIRST_PERSON_EN = re.compile(r"\bI\b|\b(?:my|me)\b", re.I)
+# A word that starts a clause of someone else's: the user's words after it are not said of oneself.
+_NEW_SUBJECT = frozenset("you your he she it they we the this that there his her their its".split())
+_ADVERBS = frozenset("so really totally completely absolutely just very".split())
 _STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  # "I'm exhausted"
 # A feeling without a subject is the speaker's: "感觉好累。" (the 1.5B's evening reply, after "终于回家
 # 了，"), unless it is about the listener or asks ("感觉你很累", "感觉好点了吗？").
 _FELT_ZH = re.compile(r"^(?:感觉|觉得)[^你您？?吗吧呢]*$")
-# A parrot (see the module docstring): the share of a sentence's character pairs (Chinese) or word
-# pairs (English) found in the user's own words, from which it is their words handed back.
-PARROT_SHARE = 0.7
-PARROT_MIN_HAN = 6
+# A parrot (see the module docstring and echo.py): of a sentence aligned to the user's words, the
+# share that is theirs in their order, and the share of what they said it walks through.
+PARROT_SHARE = 0.6
+PARROT_COVER = 0.6
+PARROT_OPENS = 3  # tokens before the first copied run: "嗯嗯，只想睡觉…" still opens with theirs
+PARROT_MIN_HAN = 6  # tokens of a sentence with Chinese in it; below, an exclamation ("五公里！")
 PARROT_MIN_WORDS = 5
+PARROT_WALKS, PARROT_SHARE_TAIL = 0.75, 0.4  # nearly all of theirs, then a tail of its own
+PARROT_WALK_MIN = 8  # tokens of their sentence before walking through it says more than a phrase
+PARROT_WHOLE_MIN = 4  # tokens of a short sentence of theirs said back whole ("只想睡觉。")
+_FIRST_PERSON_TOKENS = frozenset({"我", "i", "im", "my", "me"})  # as echo.tokens spells them
+_QUOTED = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|「[^」]*(?:」|$)")
+_QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
+_CLAUSE = re.compile(r"[，,、；;：:—]")
 _ATTRIBUTED = re.compile(
     r"你(?:刚才|之前|上次|昨天)?(?:说|提到|讲|告诉)|上次|you(?: just)? (?:said|mentioned|told|wrote)|"
     r"last time|yesterday you",
@@ -118,51 +146,129 @@ def echoes_user(sentence: str, said: str) -> int | None:
     if _LISTENER.search(sentence) or _ASKS.search(sentence):
         return None
     body = sentence.strip()
-    if _DEGREE_ZH.search(body):
-        return sentence.find(body[:1])
+    if degree := _DEGREE_ZH.search(body):
+        return sentence.find(body[:1]) + degree.start()
     heard = _without_times(said)
     for own in _FIRST_VERB_ZH.finditer(sentence):
         if _content_zh(own.group(1)) & _content_zh(heard):
             return own.start()
-    if (i := re.search(r"\bI\b", sentence)) and _content_en(sentence) & _content_en(heard):
-        return i.start()
+    if (i := _first_person_en(sentence, heard)) is not None:
+        return i
     states = _content_en(" ".join(_STATED_EN.findall(said.replace("’", "'"))))
-    if len(re.findall(r"[A-Za-z']+", body)) <= 4 and _content_en(body) & states:
-        return sentence.find(body[:1])
+    words = _content_en(body)
+    if (
+        len(re.findall(r"[A-Za-z']+", body)) <= 4
+        and words & states
+        and not words - states - _ADVERBS
+    ):
+        return sentence.find(body[:1])  # the state alone ("Exhausted!"), not "Welcome back!"
     return None
 
 
-def _pairs(text: str) -> tuple[list[str], bool]:
-    """The sentence's Han character pairs, or (no Han) its word pairs; and whether it is Chinese."""
-    han = cjk.HAN.findall(text)
-    if len(han) >= 2:
-        return [a + b for a, b in itertools.pairwise(han)], True
-    words = re.findall(r"[a-z0-9']+", text.lower().replace("’", "'"))
-    return [f"{a} {b}" for a, b in itertools.pairwise(words)], False
+def _first_person_en(sentence: str, heard: str) -> int | None:
+    """Where the speaker says the user's words of themself: "I", "my" or "me" followed, before the
+    clause ends or another subject starts ("I'm so glad the check-up went well" is the
+    companion's gladness about the user's check-up), by a word of the user's ("I can't sleep
+    either", "My legs are jelly too")."""
+    theirs = {w for w in re.findall(r"[a-z]{3,}", heard.lower()) if w not in stopwords.ENGLISH}
+    for m in _FIRST_PERSON_EN.finditer(sentence):
+        for word in re.findall(r"[a-z']+|[^\sa-z']", sentence[m.end() :].lower()):
+            if not word[0].isalpha() and word[0] != "'":
+                break  # the clause ends
+            if word in _NEW_SUBJECT:
+                break
+            if word in theirs:
+                return m.start()
+    return None
 
 
 def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool = True) -> bool:
     """``sentence`` hands back the user's own words (``heard``: their newest message, the words of
-    theirs the check-in quotes) as the speaker's: long enough, and at least ``PARROT_SHARE`` of its
-    pairs copied from one of them. ``before``: the words of the same sentence already sent (the
-    daemon's lead, "上次你说"), which may say whose words these are. Not ``whole``: the start of a
-    sentence still streaming, which could still become one (any length)."""
+    theirs the check-in quotes) as the speaker's: aligned to one of them (echo.py), it opens with
+    their words (``PARROT_OPENS``: an interjection may come first), at least ``PARROT_SHARE`` of it
+    is their words in their order, and it walks through at least ``PARROT_COVER`` of what they
+    said, whatever word it swapped or tail it added. Not when it says whose words they are
+    (``before``: the words of the same sentence already sent, the daemon's lead "上次你说"), asks,
+    or turns the copied clause to the listener ("你明天还得…"). Not ``whole``: the start of a
+    sentence still streaming, which could still become one (any length, any coverage)."""
     body = sentence.strip()
-    if _LISTENER.search(body) or _ASKS.search(body) or _ATTRIBUTED.search(before + body):
+    if _ATTRIBUTED.search(before + body) or (whole and _QUESTION.search(body)):
         return False
-    pairs, zh = _pairs(body)
-    if not whole and not zh and re.search(r"\w$", body):
-        pairs = pairs[:-1]  # its last word may still be growing ("sle" of "sleep")
-    if not pairs:
+    body = _QUOTED.sub("", body)  # a quotation says whose words it holds
+    if not whole and not cjk.has(body) and re.search(r"\w$", body):
+        body = re.sub(r"\w+$", "", body)  # its last word may still be growing ("sle" of "sleep")
+    mine = echo.tokens(body)
+    short = len(mine) < (PARROT_MIN_HAN if cjk.has(body) else PARROT_MIN_WORDS)
+    if not whole and len(mine) <= PARROT_OPENS + echo.MIN_RUN:
+        theirs = {t.key for text in heard for t in echo.tokens(text)}
+        if any(t.key in theirs for t in mine):
+            return True  # too early to tell: no run of theirs yet, but their words start it
+    return any(
+        found.copied
+        and found.first <= PARROT_OPENS
+        and (not whole or _theirs(found, short))
+        and not _to_listener(body, found.spans)
+        for text in heard
+        for found in echo.align(body, text)
+    )
+
+
+def _theirs(found: echo.Echo, short: bool) -> bool:
+    """An aligned sentence is the user's words: most of it theirs and most of theirs in it; or
+    nearly all of one sentence of theirs with a tail of its own words after it ("只想睡觉。
+    tomorrow还得跟经理講清楚修复方案，确保一切都安排妥当。", the 1.5B answering the demo's line with the
+    copy block on); a short sentence only when it is one of theirs whole ("只想睡觉。")."""
+    if short:
+        return found.copied >= PARROT_WHOLE_MIN and min(found.share, found.coverage) >= 0.9
+    return (
+        (found.share >= PARROT_SHARE and found.coverage >= PARROT_COVER)
+        or (
+            found.theirs >= PARROT_WALK_MIN
+            and found.coverage >= PARROT_WALKS
+            and found.share >= PARROT_SHARE_TAIL
+        )
+    )  # a long sentence of theirs: "终于到家了，好好休息一下。" walks through a short one and answers
+
+
+def copies_their_first_person(sentence: str, said: str, before: str = "") -> bool:
+    """A run of three or more of the user's words copied with their first person inside it ("老板批
+    评我，很丢人。" to "老板今天当着全组的面批评我，好丢人。"; "called me out"): the user's own mouth, unless
+    the sentence says whose words they are. A run that starts with it ("我觉得…") may be the
+    companion's own opinion and is left to the other rules."""
+    if _ATTRIBUTED.search(before + sentence):
         return False
-    if whole and (
-        (zh and len(cjk.HAN.findall(body)) < PARROT_MIN_HAN)
-        or (not zh and len(pairs) + 1 < PARROT_MIN_WORDS)
-    ):
-        return False
-    for text in heard:
-        theirs = set(_pairs(text)[0])
-        if theirs and sum(p in theirs for p in pairs) >= PARROT_SHARE * len(pairs):
+    for found in echo.align(sentence, said):
+        for start, end in found.spans:
+            run = [t.key for t in echo.tokens(sentence[start:end])]
+            if len(run) >= 3 and any(t in _FIRST_PERSON_TOKENS for t in run[1:]):
+                return True
+    return False
+
+
+def addresses_itself(sentence: str, own: str) -> bool:
+    """The companion's own name as the one spoken to, after the sentence's start: "That's good,
+    Mia.", "I understand how hard it is, Mia." (the 1.5B, perf voice_live and replies): set off by a
+    comma and ending the clause. The opening's "Morning, Mia!" is opening.py's to mend; "我是小雅"
+    and "Mia is here" name the speaker, not the listener."""
+    return re.search(rf"[,，]\s*{re.escape(own)}\s*(?=[.!?。！？,，]|$)", sentence) is not None
+
+
+def _quoting(before: str) -> bool:
+    """The words come inside a quotation the sentence opened and has not closed ("你记得：“我妈…"):
+    the user's words quoted as theirs, not said as the companion's."""
+    return (
+        before.count("“") > before.count("”")
+        or before.count('"') % 2 == 1
+        or (before.count("「") > before.count("」"))
+    )
+
+
+def _to_listener(sentence: str, spans: Iterable[tuple[int, int]]) -> bool:
+    """A copied clause turned to the listener ("你明天还得跟老板讲清楚"): a friend's echo."""
+    for start, end in spans:
+        left = max((m.end() for m in _CLAUSE.finditer(sentence, 0, start)), default=0)
+        right = next((m.start() for m in _CLAUSE.finditer(sentence, end)), len(sentence))
+        if _LISTENER.search(sentence[left:right]):
             return True
     return False
 
@@ -190,6 +296,7 @@ class Voice:
         True  # llm.voice_check: off for the scripted provider, whose echo is the user's words
     )
     quoted: tuple[str, ...] = ()  # the user's earlier words the check-in quotes (``quoted``)
+    own: str = ""  # the companion's own name: never the one it speaks to ("That's good, Mia.")
 
     def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
         """Which rule ``sentence`` breaks ("role", "parrot" or "name"), or None; ``whole``: the
@@ -197,35 +304,54 @@ class Voice:
         ``before``: what of the same sentence was sent before it (the lead's words)."""
         if not self.on:
             return None
-        if whole and parrots(sentence, (self.said, *self.quoted), before):
-            return "parrot"
-        if whole and echoes_user(sentence, self.said) is not None:
+        if not _quoting(before):
+            if whole and parrots(sentence, (self.said, *self.quoted), before):
+                return "parrot"
+            if whole and (
+                echoes_user(sentence, self.said) is not None
+                or copies_their_first_person(sentence, self.said, before)
+            ):
+                return "role"
+            if speaks_as_user(sentence, self.said, before):
+                return "role"
+        if self.own and addresses_itself(before + sentence, self.own):
             return "role"
-        if speaks_as_user(sentence, self.said):
-            return "role"
-        if any(name_broken(sentence, n) for n in self.names):
+        if any(name_broken(sentence, n, self.names) for n in self.names):
             return "name"
         return None
 
 
-def speaks_as_user(sentence: str, said: str) -> bool:
+def speaks_as_user(sentence: str, said: str, before: str = "") -> bool:
+    """``sentence`` (from a risk on; ``before``: the same sentence's words before it) uses the user's
+    own first-person words, a state the lists know as one's own, or a feeling without a subject
+    at a clause's start ("感觉好累。", not "如果还觉得有遗漏的" in the middle of a clause)."""
     low = sentence.lower().replace("’", "'")
     own = [m.group(0) for m in _USER_CLAUSE_ZH.finditer(said)]
     own += [m.group(0).lower() for m in _USER_CLAUSE_EN.finditer(said.replace("’", "'"))]
     if any(c in sentence or c in low for c in own):
         return True
-    if _FELT_ZH.match(sentence.strip()):
+    if _FELT_ZH.match(sentence.strip()) and not cjk.HAN.search(before.rstrip()[-1:]):
         return True
     return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
 
 
-def name_broken(sentence: str, name: str) -> bool:
-    """``name`` cut short or run into the next word in ``sentence``."""
+def name_broken(sentence: str, name: str, others: Iterable[str] = ()) -> bool:
+    """``name`` cut short, run into the next word, fused with the start of another name from memory
+    (``others``: "周敏杭" of 周敏 and 杭州) or written with a character or letter of its own changed
+    ("晓林" for 林晓, "王思元" for 王思远, "Harbour Food" for "Harbor Foods") in ``sentence``."""
     if cjk.has(name):
         for m in re.finditer(re.escape(name), sentence):
             nxt = sentence[m.end() : m.end() + 2]
             if nxt[:1] and nxt[:1] in _NUMERAL and nxt[1:2] not in _UNIT:
                 return True
+            after = sentence[m.end() :]
+            if any(
+                cjk.has(o) and o != name and after[:1] == o[0] and not after.startswith(o)
+                for o in others
+            ):
+                return True
+        if _garbled_zh(sentence, name):
+            return True
         if len(name) >= 3:
             cut = name[:-1]
             return any(
@@ -235,6 +361,39 @@ def name_broken(sentence: str, name: str) -> bool:
         return False
     for m in re.finditer(rf"\b{re.escape(name[: max(3, len(name) - 2)])}[A-Za-z]*", sentence):
         if m.group(0).lower() not in (name.lower(), name.lower() + "s"):
+            return True
+    return _garbled_en(sentence, name)
+
+
+def _garbled_zh(sentence: str, name: str) -> bool:
+    """The name's characters in another order ("晓林"), or, for three or more, one of them changed
+    after the same surname ("王思元"): a window of the sentence as long as the name."""
+    n = len(name)
+    for i in range(len(sentence) - n + 1):
+        window = sentence[i : i + n]
+        if window == name or not cjk.has(window):
+            continue
+        if sorted(window) == sorted(name):
+            return True
+        if (
+            n >= 3
+            and window[0] == name[0]
+            and sum(a != b for a, b in zip(window, name, strict=True)) == 1
+        ):
+            return not sentence.startswith(name[:-1], i)  # a cut is the cut rule's
+    return False
+
+
+def _garbled_en(sentence: str, name: str) -> bool:
+    """Capitalised words as many as the name's and spelt nearly as it is ("Harbour Food",
+    "Hangzou"): a letter or two changed (``NAME_LIKE``), not the name itself or its plural."""
+    words = len(name.split())
+    pattern = r"\b(?=([A-Z][a-z]+" + r"(?:\s[A-Z][a-z]+)" * (words - 1) + "))"
+    for m in re.finditer(pattern, sentence):  # every start: "Did Harbour Food" holds two
+        seen = m.group(1).lower()
+        if seen in (name.lower(), name.lower() + "s") or len(name) < 4:
+            continue
+        if difflib.SequenceMatcher(None, seen, name.lower()).ratio() >= NAME_LIKE:
             return True
     return False
 
@@ -271,9 +430,10 @@ class VoiceGate:
         self.dropped = ""  # the words that broke it
         self.own_sentences = 0  # sentences of the model's own words sent whole
         self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
-        starts = ["我", "I", "感觉", "觉得"] + [
-            n[:3] if n.isascii() else n[:1] for n in voice.names
-        ]
+        self._head = ""  # what of the current sentence has been sent
+        starts = ["我", "I", "感觉", "觉得", *((voice.own[:3],) if voice.own else ())] + [
+            c for n in voice.names for c in ((n[:3],) if n.isascii() else tuple(n))
+        ]  # any character of a Chinese name: "晓林" garbles 林晓 from its second
         self._starts = tuple(dict.fromkeys(starts)) if voice.on else ()
 
     def give_up(self) -> str:
@@ -285,6 +445,7 @@ class VoiceGate:
     def continue_after(self) -> str:
         """Start another attempt after what was sent; the provider echoes it as its prefix."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
+        self._head = ""
         self._begun = False
         return self.kept
 
@@ -359,12 +520,20 @@ class VoiceGate:
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
-        before, self._before = self._before, ""
-        if not self._begun and self.voice.breaks(sentence, True, before) == "parrot":
-            risk, echoed = 0, True
+        before, self._before, self._head = self._before + self._head, "", ""
+        if not self._begun and (
+            self.voice.breaks(sentence, True, before) == "parrot"
+            or (
+                self.voice.on
+                and not _quoting(before)
+                and copies_their_first_person(sentence, self.voice.said, before)
+            )
+        ):  # the whole sentence is theirs, from its first word
+            risk, echoed = len(sentence) - len(sentence.lstrip()), True  # the space stays
         if (
             risk is not None
-            and (rule := self.voice.breaks(sentence[risk:], echoed, before)) is not None
+            and (rule := self.voice.breaks(sentence[risk:], echoed, before + sentence[:risk]))
+            is not None
         ):
             self.broken, self.dropped = rule, sentence[risk:]
             sentence = sentence[:risk]
@@ -374,6 +543,7 @@ class VoiceGate:
 
     def _send(self, text: str) -> str:
         self.kept += text
+        self._head += text
         self._begun = self._begun or bool(text.strip())
         return text
 

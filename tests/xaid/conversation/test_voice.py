@@ -5,22 +5,14 @@ a small model that wrote those words (the 1.5B wrote "嗨！我回来了，感�
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from testkit.inproc import InProcessDaemon
+from testkit.streaming import streamed
+from xaid.conversation import echo
 from xaid.conversation.voice import Voice, VoiceGate, name_broken, names_in, speaks_as_user
-
-
-def streamed(gate: VoiceGate, text: str, seed: int) -> str:
-    rng, out, i = random.Random(seed), "", 0
-    while i < len(text):
-        k = rng.randint(1, 4)
-        out += gate.feed(text[i : i + k])
-        i += k
-    return out + gate.finish()
 
 
 @pytest.mark.parametrize(
@@ -131,7 +123,8 @@ EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was o
         ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。B超结果让"),
         # `xaictl demo` with the 1.5B, seed 2 (issue 25): the user's state as the speaker's feeling
         (EVENING_ZH, "太好了！终于回家了，感觉好累。", "太好了！终于回家了，"),
-        (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", "明天还要跟经理讲清修复方案，"),
+        # the user's words first, then their feeling: the whole sentence is theirs (a parrot)
+        (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", ""),
         (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
         ("I just want to sleep.", "Okay. I want to sleep too.", "Okay. "),
     ],
@@ -140,7 +133,7 @@ def test_the_users_state_said_without_i_is_not_sent(said: str, reply: str, sent:
     for seed in range(20):
         gate = VoiceGate(Voice(said))
         assert streamed(gate, reply, seed) == sent == gate.kept, seed
-        assert gate.broken == "role"
+        assert gate.broken in ("role", "parrot")  # "I want to sleep too": both, the parrot first
 
 
 @pytest.mark.parametrize(
@@ -251,3 +244,151 @@ def test_a_daemon_counts_a_parrot_and_asks_again(tmp_path: Path) -> None:
         c.session_send(sid, f"{DEMO_EVENING}[[say:{DEMO_EVENING}]]").finish()
         stats = c.stats()["memory"]
     assert stats["voice_parrot"] == 2 and stats["voice_retries"] == 1
+
+
+# --- voice6: a parrot read as an alignment, the first person, names at character level --------------
+
+# `make demo`'s Chinese evening (issue 25): the 1.5B's answer to the second line, one word swapped
+# (经理 -> 领导, 讲 -> 说) and a tail added; 59 % of its character pairs are the user's, under the old 70 %.
+DEMO_SLEEPY_ZH = "只想睡觉。明天还得跟经理讲清楚修复方案。"
+DEMO_REPLY_ZH = "只想睡觉，明天还得跟领导说清楚修复方案，真是辛苦了！"
+DEMO_SLEEPY_EN = "I just want to sleep. Tomorrow I have to walk my manager through the fix."
+
+
+def test_the_demos_near_copy_aligns_as_the_users_words() -> None:
+    found = max(echo.align(DEMO_REPLY_ZH, DEMO_SLEEPY_ZH), key=lambda e: min(e.share, e.coverage))
+    assert found.first == 0 and found.share >= 0.6 and found.coverage >= 0.8
+    friend = "先好好睡一觉，明天跟经理讲修复方案之前再看一遍。"
+    assert all(e.first > 3 or e.share < 0.6 for e in echo.align(friend, DEMO_SLEEPY_ZH))
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "sent"),
+    [
+        (DEMO_SLEEPY_ZH, DEMO_REPLY_ZH, ""),
+        (DEMO_SLEEPY_ZH, "嗯嗯，只想睡觉，明天还要跟经理把修复方案讲清楚。", ""),
+        # the 1.5B with the copy block on (perf voice_live, seed 1): the short first sentence is
+        # theirs whole, the second walks through theirs ("tomorrow", 講) and adds its own tail
+        (DEMO_SLEEPY_ZH, "只想睡觉。 tomorrow还得跟经理講清楚修复方案，确保一切都安排妥当。", ""),
+        (DEMO_SLEEPY_ZH, "晚安！只想睡觉，明天还得跟领导说清楚修复方案，你真是辛苦了！", "晚安！"),
+        (DEMO_SLEEPY_EN, "Just want to sleep, tomorrow still have to walk the boss through the fix, rough!", ""),
+        ("IELTS next Wednesday and my speaking is still shaky.",
+         "Good luck! IELTS is next Wednesday and the speaking is still shaky.", "Good luck! "),
+        ("今天 presentation 搞砸了，手一直抖 orz", "今天presentation搞砸了，手一直在抖。", ""),
+    ],
+)  # fmt: skip
+def test_a_near_copy_with_a_word_swapped_or_a_tail_added_is_not_sent(
+    said: str, reply: str, sent: str
+) -> None:
+    for seed in range(10):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == sent == gate.kept, seed
+        assert gate.broken == "parrot"
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        # a phrase picked up and answered, not the message walked through
+        ("下午去医院复查，医生说恢复得不错。", "医生说恢复得不错，太好了！这段时间辛苦你了。"),
+        ("老板今天当着全组的面批评我，好丢人。", "当着全组的面批评人，是他做得不对。"),
+        (DEMO_SLEEPY_ZH, "你说明天还得跟经理讲清楚修复方案，那今晚就早点睡吧。"),
+        (DEMO_SLEEPY_ZH, "明天还要跟经理讲修复方案啊？今晚别熬了。"),
+        (DEMO_SLEEPY_EN, "You have to walk your manager through the fix tomorrow, so sleep now."),
+        (EVENING_ZH, "终于到家了，好好休息一下。"),  # a short sentence of theirs, then its own
+        ("My boss called me out in front of the whole team today. So embarrassing.",
+         "Calling you out in front of the whole team wasn't fair of him."),
+        ("IELTS next Wednesday and my speaking is still shaky.", "Next Wednesday already? You've got this."),
+        # the companion's own feeling about the user's news, in the first person
+        ("Check-up this afternoon, the doctor says I'm healing well.", "I'm so glad the check-up went well."),
+        ("Hey, I'm back.", "Welcome back! How did the client meeting go?"),
+        ("Hey, I'm back.", "Hey, welcome back! I missed you."),
+        ("下午去医院复查，医生说恢复得不错。", "恢复得不错，我放心多了。"),
+        ("今天开会我把PPT放反了，全场安静三秒。", "哈哈，我笑死了，三秒也太长了。"),
+        # the user's words quoted as theirs (the 0.5B, perf voice_live), or inside a longer answer
+        ("我妈又催我相亲了，说过年前必须带个人回去。", "你记得：“我妈妈又催我相亲了，说过年前必须带个人回去。”"),
+        ("My mom keeps pushing me to date, says I need to bring someone home by Christmas.",
+         'You remember: "My mom keeps pushing me to date." Maybe tell her how you feel?'),
+        ("周末要搬家，东西还一点没收拾，烦死了", "先列个清单吧。如果还觉得有遗漏的，可以找朋友帮忙。"),
+    ],
+)  # fmt: skip
+def test_a_friend_who_picks_up_the_users_words_is_sent_whole(said: str, reply: str) -> None:
+    for seed in range(10):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == reply and gate.broken is None, seed
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "sent"),
+    [
+        ("just ran 5k, my legs are jelly lol", "Nice! My legs are jelly too lol.", "Nice! "),
+        ("My mom keeps pushing me to date.", "Ugh. My mom does the same, she never stops pushing.", "Ugh. "),
+        ("cant sleep lately, still scrollin my phone at 3am", "Same. I can't sleep either.", "Same. "),
+        ("刚跑完五公里，腿都软了哈哈", "厉害！我腿也软了，跑不动了。", "厉害！"),
+        # the 1.5B's whole answer to the demo's first evening line (perf voice_live, seed 1)
+        (EVENING_ZH, "终于到家啦，我真是累得要命了。电话会一直开着，直到晚上九点。", "终于到家啦，"),
+        # the user's first person inside a copied run (the 0.5B's answer, perf voice_live)
+        ("老板今天当着全组的面批评我，好丢人。", "唉。老板批评我，很丢人。", "唉。"),
+    ],
+)  # fmt: skip
+def test_the_users_words_said_of_oneself_are_not_sent(said: str, reply: str, sent: str) -> None:
+    for seed in range(10):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == sent == gate.kept, seed
+        assert gate.broken in ("role", "parrot")
+
+
+@pytest.mark.parametrize(
+    ("names", "sentence", "broken"),
+    [
+        (("林晓",), "晓林的婚礼准备得怎么样了？", True),  # swapped
+        (("王思远",), "王思元那边有消息了吗？", True),  # one character changed after the surname
+        (("周敏", "杭州"), "周敏杭玩得开心吗？", True),  # run into the next name's start
+        (("Harbor Foods",), "Did Harbour Food like the pitch?", True),
+        (("Hangzhou", "Priya"), "Have fun in Hangzou with Priya!", True),
+        (("林晓",), "林晓五月结婚的话，送一套餐具吧。", False),
+        (("周敏", "杭州"), "跟周敏去杭州玩，太好了！", False),
+        (("Harbor Foods",), "How did the Harbor Foods pitch go?", False),
+        (("Priya", "Hangzhou"), "Hangzhou with Priya sounds lovely.", False),
+    ],
+)
+def test_a_name_from_memory_is_compared_character_by_character(
+    names: tuple[str, ...], sentence: str, broken: bool
+) -> None:
+    assert any(name_broken(sentence, n, names) for n in names) is broken
+    gate = VoiceGate(Voice("嗯", names))
+    assert (streamed(gate, sentence, 3) == sentence) is not broken
+    assert gate.broken == ("name" if broken else None)
+
+
+def test_a_daemon_drops_the_demos_near_copy_and_counts_it(tmp_path: Path) -> None:
+    """The scripted provider's [[say:…]] stands in for the 1.5B's answer to `make demo`'s line; the
+    directive is part of the user's text here, so this checks the daemon's part (dropped, asked
+    again, counted as a parrot), the gate tests above check the rule."""
+    env = {"XAID_LLM_VOICE_CHECK": "on"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+        c.agent_create("mei", name="小梅")
+        sid = c.session_open("mei")["session_id"]
+        result = c.session_send(sid, f"{DEMO_SLEEPY_ZH}[[say:{DEMO_REPLY_ZH}]]").finish()
+        stats = c.stats()["memory"]
+    assert stats["voice_parrot"] == 2 and stats["voice_retries"] == 1
+    assert result["text"] == DEMO_REPLY_ZH  # asked twice, the same twice: kept rather than nothing
+
+
+@pytest.mark.parametrize(
+    ("own", "reply", "sent"),
+    [
+        ("Mia", "That's good, Mia. I hope you can rest now.", "That's good, "),  # perf voice_live
+        ("Mia", "Sure, I understand how hard it is, Mia. Take it slow.", "Sure, "),  # from the "I"
+        ("Mia", "Mia is here for you. Rest up.", "Mia is here for you. Rest up."),
+        ("小梅", "辛苦了，小梅。早点睡。", "辛苦了，"),
+        ("小梅", "我是小梅，一直都在。", "我是小梅，一直都在。"),
+    ],
+)
+def test_the_companion_never_speaks_to_itself_by_its_own_name(
+    own: str, reply: str, sent: str
+) -> None:
+    for seed in range(5):
+        gate = VoiceGate(Voice("今天好累。I'm beat.", own=own))
+        assert streamed(gate, reply, seed) == sent, seed
+        assert gate.broken == (None if sent == reply else "role")
