@@ -6,12 +6,12 @@
 A diagnosis tool for the tuning split only (LoCoMo's samples 0-4 by default, ``--tuning``; the
 associative train half): it prints per-question misses and the budget's use for the tuning samples
 only, and recall alone for the others (the test half), so never read a test half's questions with
-it. The database is built once by a real daemon (the same ingest as perf/eval/locomo.py, scripted provider) and kept in ``--db``; then every
-question is searched in this process with ``retrieve.search`` exactly as ``memory.search`` calls it
-(the daemon's embedder on the query's topic, the configured fusion), so a change to the ranking is
-measured again in seconds, without ingesting. The stages of the search are watched, not changed:
-the candidates each index offered, the ranked list handed to packing, what the repeat collapse took
-out.
+it. The database is built once by a real daemon (the same ingest as perf/eval/locomo.py, scripted
+provider) and kept in ``--db``; then every question is searched in this process with
+``retrieve.search`` exactly as ``memory.search`` calls it (the daemon's embedder on the query's
+topic, the configured fusion), so a change to the ranking is measured again in seconds, without
+ingesting. The stages of the search are watched, not changed: the candidates each index offered, the
+ranked list handed to packing, what the repeat collapse took out.
 
 Printed: tokens by what they hold (episodes, facts, turns a search matched, turns that came in as
 neighbours, turns cut to the query's sentences, recent episodes with nothing matched), recall of
