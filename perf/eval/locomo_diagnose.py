@@ -566,7 +566,9 @@ def main(argv: list[str] | None = None) -> int:
                     for s, a in got.items()
                 }
             return {
-                s: None if v is None else locomo.Answer([], v[2], v[3] if len(v) > 3 else 0, v[1], v[0])
+                s: None
+                if v is None
+                else locomo.Answer([], v[2], v[3] if len(v) > 3 else 0, v[1], v[0])
                 for s, v in cache[key].items()
             }
 
