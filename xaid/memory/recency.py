@@ -26,17 +26,24 @@ there and this rule stay apart.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
 
 from . import change_cues, supersede
 from .index import Item
 from .pack import About
+from .vectors import AgentVectors
 
 DEMOTE = 0.6  # the older statement's score is multiplied by this
 ANSWERS = (
     0.2  # a statement this near the question answers it; two answers this near share a subject
 )
 WINDOW = 8  # the best user turns compared (pairs grow as its square)
+# A replacement by meaning with the subject's words agreeing counts from this cosine (consolidation's
+# ``supersede.NEAR``); by meaning alone from ``supersede.CLOSE``.
+REPLACE_NEAR = supersede.NEAR
+WORDS_ONLY = 40  # candidates compared by their words when there are no vectors (see ``replaced``)
 APART_MS = (
     6 * 3_600_000
 )  # said on different occasions: turns of one conversation are context, not news
@@ -116,3 +123,57 @@ def prefer_present(
             scored[older] *= DEMOTE
             demoted.add(older)
     return len(demoted)
+
+
+def replaced(
+    history: Sequence[int],
+    current: Sequence[int],
+    found: Mapping[int, Item],
+    about: Mapping[int, About],
+    near: AgentVectors | None,
+) -> set[int]:
+    """The superseded candidates (``history``) whose replacement is among the ``current`` ones: a
+    newer turn of the same speaker on the same subject (consolidation's own test: vectors at
+    ``supersede.CLOSE``, or at ``supersede.NEAR`` with the subject's words agreeing). For a
+    question about now such a turn is the old value and stays out ("which team do I support?"
+    shows Brighton, not Everton too); one whose replacement the search did not find is a record
+    the question may need (LoCoMo: many turns are marked superseded by a later turn on a nearby
+    subject that does not answer). One matrix product over the candidates' stored vectors; without
+    them (an English-only embedder and a Chinese question) the subject's words alone, over the best
+    ``WORDS_ONLY`` of each list (best first)."""
+    if not history or not current:
+        return set()
+    if near is None:
+        return {
+            was
+            for was in history[:WORDS_ONLY]
+            if any(
+                about[now].role == about[was].role
+                and found[now].ts_ms > found[was].ts_ms
+                and supersede.agree(found[now].text, found[was].text)
+                for now in current[:WORDS_ONLY]
+            )
+        }
+    old = [(i, r) for i in history if (r := near.row.get(i)) is not None and near.norms[r] > 0]
+    new = [(i, r) for i in current if (r := near.row.get(i)) is not None and near.norms[r] > 0]
+    if not old or not new:
+        return set()
+
+    def unit(rows: list[tuple[int, int]]) -> np.ndarray:
+        at = np.array([r for _, r in rows])
+        out: np.ndarray = near.q[at].astype(np.float32) / near.norms[at][:, None]
+        return out
+
+    sims = unit(old) @ unit(new).T
+    out: set[int] = set()
+    for a, b in np.argwhere(sims >= REPLACE_NEAR).tolist():
+        was, now = old[a][0], new[b][0]
+        if (
+            was in out
+            or about[was].role != about[now].role
+            or found[now].ts_ms <= found[was].ts_ms
+        ):
+            continue
+        if sims[a, b] >= supersede.CLOSE or supersede.agree(found[now].text, found[was].text):
+            out.add(was)
+    return out
