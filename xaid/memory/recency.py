@@ -168,11 +168,7 @@ def replaced(
     out: set[int] = set()
     for a, b in np.argwhere(sims >= REPLACE_NEAR).tolist():
         was, now = old[a][0], new[b][0]
-        if (
-            was in out
-            or about[was].role != about[now].role
-            or found[now].ts_ms <= found[was].ts_ms
-        ):
+        if was in out or about[was].role != about[now].role or found[now].ts_ms <= found[was].ts_ms:
             continue
         if sims[a, b] >= supersede.CLOSE or supersede.agree(found[now].text, found[was].text):
             out.add(was)

@@ -314,7 +314,9 @@ def search(
             )
         scored[item_id] = score
     if demoted:  # the old value stays out where the search found what replaced it
-        turns = sorted((i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i])
+        turns = sorted(
+            (i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i]
+        )
         history = [i for i in turns if not about[i].current]
         current = [i for i in turns if about[i].current]
         for i in recency.replaced(history, current, found, about, near):
