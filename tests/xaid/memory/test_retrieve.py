@@ -195,7 +195,7 @@ def test_a_superseded_turn_answers_a_question_in_the_past_tense(
     db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
     db.call(index.ensure_vector_table, embedder.dim, embedder.name)
 
-    def fill(conn) -> int:  # type: ignore[no-untyped-def]
+    def fill(conn) -> tuple[int, int]:  # type: ignore[no-untyped-def]
         ids = []
         for n, (text, days) in enumerate(((old, 60), (new, 5))):
             ts = NOW - days * DAY
