@@ -26,26 +26,17 @@ there and this rule stay apart.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-
-import numpy as np
+from collections.abc import Callable, Mapping
 
 from . import change_cues, supersede
 from .index import Item
 from .pack import About
-from .vectors import AgentVectors
 
 DEMOTE = 0.6  # the older statement's score is multiplied by this
 ANSWERS = (
     0.2  # a statement this near the question answers it; two answers this near share a subject
 )
 WINDOW = 8  # the best user turns compared (pairs grow as its square)
-# A replacement by meaning with the subject's words agreeing counts from this cosine (consolidation's
-# ``supersede.NEAR``); by meaning alone from ``supersede.CLOSE``.
-REPLACE_NEAR = supersede.NEAR
-COMPARED = 40  # superseded candidates compared with the current ones (see ``replaced``)
-CURRENT_COMPARED = 200  # current candidates they are compared with, best first
-AGREE_TRIES = 8  # nearest current turns in the words-agree band tried per superseded one
 APART_MS = (
     6 * 3_600_000
 )  # said on different occasions: turns of one conversation are context, not news
@@ -125,64 +116,3 @@ def prefer_present(
             scored[older] *= DEMOTE
             demoted.add(older)
     return len(demoted)
-
-
-def replaced(
-    history: Sequence[int],
-    current: Sequence[int],
-    found: Mapping[int, Item],
-    about: Mapping[int, About],
-    near: AgentVectors | None,
-) -> set[int]:
-    """The superseded candidates (``history``, best first) to leave out: those whose replacement is
-    among the ``current`` ones, a newer turn of the same speaker on the same subject (consolidation's
-    own test: vectors at ``supersede.CLOSE``, or at ``REPLACE_NEAR`` with the subject's words
-    agreeing, tried on the ``AGREE_TRIES`` nearest). For a question about now such a turn is the old
-    value and stays out ("which team do I support?" shows Brighton, not Everton too); one whose
-    replacement the search did not find is a record the question may need (LoCoMo: many turns are
-    marked superseded by a later turn on a nearby subject that does not answer). Only the best
-    ``COMPARED`` are compared (one matrix product over their stored vectors); the rest stay out, as
-    every superseded turn did before. Without vectors (an English-only embedder and a Chinese
-    question) the subject's words alone decide."""
-    out = set(history[COMPARED:])
-    history, current = history[:COMPARED], current[:CURRENT_COMPARED]
-    if not history or not current:
-        return out
-    if near is None:
-        return out | {
-            was
-            for was in history
-            if any(
-                about[now].role == about[was].role
-                and found[now].ts_ms > found[was].ts_ms
-                and supersede.agree(found[now].text, found[was].text)
-                for now in current
-            )
-        }
-    old = [(i, r) for i in history if (r := near.row.get(i)) is not None and near.norms[r] > 0]
-    new = [(i, r) for i in current if (r := near.row.get(i)) is not None and near.norms[r] > 0]
-    if not old or not new:
-        return out
-
-    def unit(rows: list[tuple[int, int]]) -> np.ndarray:
-        at = np.array([r for _, r in rows])
-        vs: np.ndarray = near.q[at].astype(np.float32) / near.norms[at][:, None]
-        return vs
-
-    sims = unit(old) @ unit(new).T
-    role = {"user": 0, "assistant": 1}
-    roles_old = np.array([role.get(about[i].role, 2) for i, _ in old])
-    roles_new = np.array([role.get(about[i].role, 2) for i, _ in new])
-    ts_old = np.array([found[i].ts_ms for i, _ in old])
-    ts_new = np.array([found[i].ts_ms for i, _ in new])
-    fits = (roles_old[:, None] == roles_new[None, :]) & (ts_new[None, :] > ts_old[:, None])
-    close = ((sims >= supersede.CLOSE) & fits).any(axis=1)
-    for a, (was, _r) in enumerate(old):
-        if close[a]:
-            out.add(was)
-            continue
-        band = np.flatnonzero(fits[a] & (sims[a] >= REPLACE_NEAR))
-        nearest = band[np.argsort(-sims[a, band])[:AGREE_TRIES]]
-        if any(supersede.agree(found[new[b][0]].text, found[was].text) for b in nearest):
-            out.add(was)
-    return out

@@ -78,13 +78,6 @@ VALUE_WEIGHT = 0.1
 # samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
 # later turn, and were never candidates). False: only when the question asks about "before".
 HISTORY_IN_PAST_TENSE = True
-# memory.search (``fill``): a superseded turn is a candidate for a present question too, at this share
-# of its score (0: left out), unless the turn that replaced it is a candidate as well (then it is
-# the old value: recency.replaced). Consolidation marks many turns superseded (on LoCoMo's tuning
-# samples 20-40 % of all turns: people come back to a subject), and evidence for questions such as
-# "What does Melanie do to destress?" was only in turns it had marked. A turn's prompt (``fill``
-# False) keeps the current turns only: a stale value misleads a small model.
-HISTORY_SHARE = 0.5
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -271,7 +264,6 @@ def search(
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
     # may be answered by it. A present question keeps only the current ones (the latest statement).
     said_past = HISTORY_IN_PAST_TENSE and not recency.about_now(query, asked.past)
-    demoted = fill and HISTORY_SHARE > 0 and not (asked.past or said_past)
     found, about = _read(
         conn,
         agent_id,
@@ -279,7 +271,7 @@ def search(
         now_ms,
         kinds,
         asked.past,
-        said_past or demoted,
+        said_past,
     )
     relevance = _relevance(
         {i: c for i, c in sims.items() if i in about},
@@ -303,8 +295,6 @@ def search(
         )
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
-        if demoted and not a.current:
-            score *= HISTORY_SHARE
         if item_id in in_window:
             score += WINDOW_BOOST
         if item_id in recent_ids:
@@ -313,14 +303,6 @@ def search(
                 (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)),
             )
         scored[item_id] = score
-    if demoted:  # the old value stays out where the search found what replaced it
-        turns = sorted(
-            (i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i]
-        )
-        history = [i for i in turns if not about[i].current]
-        current = [i for i in turns if about[i].current]
-        for i in recency.replaced(history, current, found, about, near):
-            del scored[i]
     memo = shown.memo(conn, agent_id)
     _add_neighbours(
         conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
