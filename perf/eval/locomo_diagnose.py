@@ -3,14 +3,15 @@
 ``python -m perf.eval.locomo_diagnose FILE [--samples 0,2,4] [--budget 1000] [--k 200] [--db DIR]``
 ``python -m perf.eval.locomo_diagnose --associative train [--budget 400]``
 
-A diagnosis tool for the tuning split only (LoCoMo's even samples, the associative train half): it
-prints per-question misses, so never point it at a test half. The database is built once by a real
-daemon (the same ingest as perf/eval/locomo.py, scripted provider) and kept in ``--db``; then every
-question is searched in this process with ``retrieve.search`` exactly as ``memory.search`` calls it
-(the daemon's embedder on the query's topic, the configured fusion), so a change to the ranking is
-measured again in seconds, without ingesting. The stages of the search are watched, not changed:
-the candidates each index offered, the ranked list handed to packing, what the repeat collapse took
-out.
+A diagnosis tool for the tuning split only (LoCoMo's samples 0-4 by default, ``--tuning``; the
+associative train half): it prints per-question misses and the budget's use for the tuning samples
+only, and recall alone for the others (the test half), so never read a test half's questions with
+it. The database is built once by a real daemon (the same ingest as perf/eval/locomo.py, scripted
+provider) and kept in ``--db``; then every question is searched in this process with
+``retrieve.search`` exactly as ``memory.search`` calls it (the daemon's embedder on the query's
+topic, the configured fusion), so a change to the ranking is measured again in seconds, without
+ingesting. The stages of the search are watched, not changed: the candidates each index offered, the
+ranked list handed to packing, what the repeat collapse took out.
 
 Printed: tokens by what they hold (episodes, facts, turns a search matched, turns that came in as
 neighbours, turns cut to the query's sentences, recent episodes with nothing matched), recall of
@@ -129,13 +130,20 @@ class Tally:
     answer: dict[str, list[float]] = field(default_factory=dict)
     evidence: dict[str, list[float]] = field(default_factory=dict)
     missed: Counter[str] = field(default_factory=Counter)  # evidence hybrid shows, xaid not: why
+    # per system, the tokens returned and the turns they show, summed: what a turn's line costs
+    spent: dict[str, list[int]] = field(default_factory=dict)
+    by_category: dict[tuple[str, int], list[float]] = field(default_factory=dict)  # answer recall
     examples: list[str] = field(default_factory=list)
 
-    def add(self, system: str, answer: locomo.Answer) -> None:
+    def add(self, system: str, answer: locomo.Answer, category: int = 0) -> None:
         if answer.answer is not None:
             self.answer.setdefault(system, []).append(answer.answer)
+            self.by_category.setdefault((system, category), []).append(answer.answer)
         if answer.evidence is not None:
             self.evidence.setdefault(system, []).append(answer.evidence)
+        tokens_turns = self.spent.setdefault(system, [0, 0])
+        tokens_turns[0] += answer.tokens
+        tokens_turns[1] += len(set(answer.refs))
 
 
 def diagnose_question(
@@ -176,12 +184,13 @@ def diagnose_question(
     refs = [r for h in hits for r in h.refs]
     mine = locomo.scored(q, [h.text for h in hits], refs, used)
     tally.questions += 1
-    tally.add("xaid", mine)
+    category = int(q.get("category") or 0)
+    tally.add("xaid", mine, category)
     baselines = base()
     hybrid = baselines.get("hybrid")
     for name, got in baselines.items():
         if got is not None:
-            tally.add(name, got)
+            tally.add(name, got, category)
     matched = {*seen.keyword, *seen.vector}
     ref_of = {
         i: (a.refs[0] if a.refs else "")
@@ -226,7 +235,7 @@ def diagnose_question(
                 else "not a candidate"
             )
             if reason == "not a candidate":
-                pass
+                reason = _why_not_a_candidate(conn, agent, e, seen)
         else:
             n = ranked_ids.index(item)
             reason = "ranked below the budget" if n > last_shown else "skipped above the last shown"
@@ -248,13 +257,44 @@ def diagnose_question(
     return spent
 
 
+def _why_not_a_candidate(conn: Any, agent: str, ref: str, seen: Watch) -> str:
+    """Why a turn never reached the ranking: gone, superseded (and the question read as present),
+    offered by an index but below the vector cut, or in neither index's candidates."""
+    row = conn.execute(
+        "SELECT m.item_id, u.status FROM utterances u JOIN memory_items m ON m.kind = 'utterance' "
+        "AND m.source_id = u.utterance_id WHERE u.ref = ? AND m.agent_id = ?",
+        (ref, agent),
+    ).fetchone()
+    if row is None:
+        return "not a candidate: not stored"
+    item_id, status = row
+    if status != "current":
+        return "not a candidate: superseded, question read as present"
+    if item_id in seen.keyword or item_id in seen.vector:
+        return "not a candidate: offered, below the vector cut"
+    return "not a candidate: in neither index's candidates"
+
+
 def report(tally: Tally) -> str:
     lines = [f"{tally.questions} questions"]
     for name in ("xaid", "bm25", "dense", "hybrid"):
         a, e = tally.answer.get(name, []), tally.evidence.get(name, [])
+        used, turns = tally.spent.get(name, [0, 0])
         lines.append(
             f"  {name:7s} answer-token recall {100 * (sum(a) / len(a) if a else 0):5.1f} %  "
-            f"evidence recall {100 * (sum(e) / len(e) if e else 0):5.1f} %"
+            f"evidence recall {100 * (sum(e) / len(e) if e else 0):5.1f} %  "
+            f"tokens {used / max(1, tally.questions):5.0f}, turns {turns / max(1, tally.questions):4.1f} "
+            f"({used / max(1, turns):4.1f} tokens a turn)"
+        )
+    for c in sorted({c for _s, c in tally.by_category}):
+        lines.append(
+            f"  category {c} {locomo.CATEGORIES.get(c, '?'):12s} answer-token recall: "
+            + ", ".join(
+                f"{name} {100 * sum(xs) / len(xs):5.1f}"
+                for name in ("xaid", "bm25", "dense", "hybrid")
+                if (xs := tally.by_category.get((name, c)))
+            )
+            + f"  ({len(tally.by_category.get(('xaid', c), []))} q.)"
         )
     total = sum(v for key, v in tally.tokens.items() if not key.startswith("("))
     lines.append("xaid's tokens per question, by what they hold:")
@@ -390,7 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--associative", choices=("train", "test", "both"), help="the associative set's halves"
     )
-    parser.add_argument("--samples", default="0,2,4,6,8", help="sample indices (the tuning split)")
+    parser.add_argument("--samples", default="0,1,2,3,4", help="sample indices to search")
+    parser.add_argument(
+        "--tuning",
+        default="0,1,2,3,4",
+        help="the samples tuned on (group 'train'; the others are 'test', reported as recall only)",
+    )
     parser.add_argument("--budget", type=int)
     parser.add_argument("--k", type=int)
     parser.add_argument("--db", type=Path, help="where the built database is kept")
@@ -434,7 +479,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("FILE or --associative")
         path, budget = args.file, args.budget or 1000
         wanted = [int(s) for s in args.samples.split(",")]
-        group_of = {n: "even" if n % 2 == 0 else "odd" for n in wanted}
+        tuned = {int(s) for s in args.tuning.split(",")}
+        group_of = {n: "train" if n in tuned else "test" for n in wanted}
         k = args.k or locomo.SEARCH_K
     root = args.db or Path(tempfile.gettempdir()) / f"xaid-diagnose-{path.stem}"
     db_path = build(path, root)
@@ -466,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"### after {done}", flush=True)
         cache_path.write_text(json.dumps(cache))
         queries.write_text(json.dumps(known))
-        tuning = {"even", "train"}
+        tuning = {"train"}
         for (name, group), tally in sorted(tallies.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             print(f"== {group} · {name}")
             text = report(tally)
@@ -482,6 +528,10 @@ def main(argv: list[str] | None = None) -> int:
                         whole.answer.setdefault(s, []).extend(xs)
                     for s, xs in t.evidence.items():
                         whole.evidence.setdefault(s, []).extend(xs)
+                    for s, (used, turns) in t.spent.items():
+                        summed = whole.spent.setdefault(s, [0, 0])
+                        summed[0] += used
+                        summed[1] += turns
             print(f"== all · {name}")
             print(report(whole).split("xaid's tokens")[0].rstrip())
             times = sorted(cpu[name])
@@ -512,10 +562,13 @@ def main(argv: list[str] | None = None) -> int:
                     "hybrid": b.hybrid_answer(q, budget),
                 }
                 cache[key] = {
-                    s: None if a is None else [a.answer, a.evidence, a.refs] for s, a in got.items()
+                    s: None if a is None else [a.answer, a.evidence, a.refs, a.tokens]
+                    for s, a in got.items()
                 }
             return {
-                s: None if v is None else locomo.Answer([], v[2], 0, v[1], v[0])
+                s: None
+                if v is None
+                else locomo.Answer([], v[2], v[3] if len(v) > 3 else 0, v[1], v[0])
                 for s, v in cache[key].items()
             }
 
