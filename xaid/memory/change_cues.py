@@ -324,8 +324,8 @@ def opens_with_other(text: str) -> bool:
     """The statement opens with another person as its subject ("Dad's obsessed with…", "my flatmate
     switched…", 我同事骑…): whose news it is. A pronoun later on ("…Phoebe Bridgers, she's taken over
     my commute") may be anyone it names, so only the opening clause decides."""
-    clauses = _clauses(_QUOTED.sub(" ", text))
-    return bool(clauses) and _someone_else(clauses[0])
+    parts = clauses(_QUOTED.sub(" ", text))
+    return bool(parts) and _someone_else(parts[0])
 
 
 # A correction of what was just said: "actually", "scratch that", "wait no", 不对, 说错了, 其实.
