@@ -131,13 +131,7 @@ async def plan(
         # words; those words are the topic, resolved like any other.
         request = ForgetRequest("topic", lang=request.lang, phrase=text)
     phrase = request.phrase or request.what or ""
-    # The phrase's meaning without the times it names: "last tuesday evening" says when, and its
-    # words would pull the turns that mention a tuesday or an evening ahead of what was said then
-    # (the time is weighed as time: forget_topic.window).
-    about = forget_topic.without_times(phrase, ts_ms)
-    vectors = await embeddings.embed_readable(
-        [about if about.strip(" ,.，。") else phrase, *(c.text for c in candidates)]
-    )
+    vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
     resolution = forget_topic.resolve(phrase, phrase_vec, candidates, matrix, text, ts_ms)
     if unsure and resolution.decision == "none":
@@ -309,17 +303,12 @@ def _matched(
 ) -> tuple[int, list[int]]:
     """The matched turns and what holds them; and when the user named the topic by words those
     turns hold ("forget what I told you about Globex", 阿飞), everything else holding those words
-    too, as before (a profile line "works at Globex" restates the turn in other words), except the
-    turns the topic was weighed against and not matched, and what quotes them: the same person in
-    another matter ("Priya and I did a pub quiz") is not what was asked (issue 24 item 2)."""
+    too, as before (a profile line "works at Globex" restates the turn in other words)."""
     said = [forget.message_text(conn, agent_id, mid) for mid in resolution.message_ids]
     terms = forget_topic.untimed(request.terms)
     named = forget.term_matcher(terms)
     deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, also)
     if terms and any(named(text) for text in said):
-        left = resolution.weighed - set(resolution.message_ids)
-        kept = [t for mid in sorted(left) if named(t := forget.message_text(conn, agent_id, mid))]
-        spare = forget_topic.holding([t for t in kept if t is not None]) if kept else None
-        more, more_ids = forget.forget_terms(conn, agent_id, terms, spare)
+        more, more_ids = forget.forget_terms(conn, agent_id, terms)
         deleted, ids = deleted + more, sorted(set(ids) | set(more_ids))
     return deleted, ids

@@ -495,22 +495,15 @@ def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
 
 
 def forget_terms(
-    conn: apsw.Connection,
-    agent_id: str,
-    terms: Sequence[str],
-    spare: Callable[[str | None], bool] | None = None,
+    conn: apsw.Connection, agent_id: str, terms: Sequence[str]
 ) -> tuple[int, list[int]]:
     """Everything of the agent that holds every one of ``terms`` (term_matcher), as forget_text
     deletes it; with the user messages that said it go the replies that answered them, and whatever
-    was made from those messages alone (turns, facts, highlights by their provenance). ``spare``:
-    texts that hold the terms but stay (a turn the topic was weighed against and not taken, and
-    what quotes it: forget_topic.holding). The count deleted and the ids of the messages."""
+    was made from those messages alone (turns, facts, highlights by their provenance). The count
+    deleted and the ids of the messages."""
     if not terms:  # no words: nothing is named (every text holds all of no terms)
         return 0, []
-    named = term_matcher(terms)
-
-    def match(text: str | None) -> bool:
-        return named(text) and not (spare is not None and spare(text))
+    match = term_matcher(terms)
 
     def matches(text: str) -> int:
         return int(match(text))

@@ -58,13 +58,10 @@ _GOES_ON = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their)\b|[他她]
 # of the telling that at most RARE_WORD_TURNS turns hold (a name, a rare word). Two anchors with
 # this much meaning behind them, or one with more; meaning alone takes nothing (measured on
 # perf/scenarios/forgets_dev5.json's train half: a look-alike about the same person in another
-# matter shares the name at cosine 0.16-0.51; python -m perf forget_dev5). Sixth pass: on
-# forgets_dev6.json's train half the same person in another matter ("Coach Davies made us do
-# suicides at practice" beside "Coach Davies got suspended") reached 0.56-0.58 with the name alone,
-# a later mention with one anchor 0.64: one anchor needs 0.6.
+# matter shares the name at cosine 0.16-0.51; python -m perf forget_dev5).
 RARE_WORD_TURNS = 4
 RETELL_TWO_ANCHORS_COSINE = 0.35
-RETELL_ONE_ANCHOR_COSINE = 0.6
+RETELL_ONE_ANCHOR_COSINE = 0.55
 MAX_CANDIDATES = 300  # the most recent user turns read (about a month of daily talk)
 CANDIDATE_DAYS = 60
 
@@ -121,10 +118,6 @@ class Resolution:
     matches: tuple[Match, ...]  # the seed first, then the rest of its span (in time order)
     runner_up: float  # the best score outside the span (the margin's other side)
     window: tuple[int, int] | None  # the time the request named, [from, to) in ms
-    # The user turns the topic was weighed against (message ids): a turn among them that was not
-    # matched stays even when it holds the words the request named (the same person in another
-    # matter); a forget by those words spares it (conversation.forgetting._matched).
-    weighed: frozenset[int] = frozenset()
 
     @property
     def message_ids(self) -> tuple[int, ...]:
@@ -157,15 +150,11 @@ _TIME_WORD = re.compile(
 )
 
 
-def part_named(text: str, now_ms: int, tz: tzinfo | None = None) -> tuple[int, int] | None:
-    """The part of the day a request names, as local hours [from, to) (timeparse's): a night or an
-    evening ("friday night", 那天晚上: DESIGN 3c, the evening of that day up to the small hours
-    after it, ``timeparse.NIGHT_HOURS``), or another part parsed with its day ("sunday afternoon",
-    昨天上午); None when it names none."""
-    if timeparse.names_night(text):
-        return timeparse.NIGHT_HOURS
-    refs = timeparse.find_times(text, now_ms, tz or clock.zone())
-    return next((r.hours for r in refs if r.hours is not None), None)
+def _evening(ts_ms: int, tz: tzinfo) -> bool:
+    """A night or an evening named ("friday night", 那天晚上) takes what was said that evening, not
+    that morning (DESIGN 3c: a night is the evening of that day), up to the small hours after it:
+    timeparse's one night."""
+    return timeparse.at_night(clock.local(ts_ms, tz).hour)
 
 
 def named_days(text: str, now_ms: int, tz: tzinfo | None = None) -> tuple[int, int] | None:
@@ -296,10 +285,9 @@ def resolve(
     zone = tz or clock.zone()
     span_of_time = window(request_text, now_ms, zone)
     exact = named_days(request_text, now_ms, zone) if span_of_time is not None else None
-    part = part_named(request_text, now_ms, zone) if span_of_time is not None else None
+    evening = span_of_time is not None and timeparse.names_night(request_text)
     if not candidates:
         return Resolution("none", (), 0.0, span_of_time)
-    weighed = frozenset(c.message_id for c in candidates)
     # The topic's words that some turn holds: a word no turn holds ("could", "promised" in a
     # phrase that kept some of the request) tells nothing about which turn is meant, and counted it
     # would thin out the one that does (a name).
@@ -319,17 +307,13 @@ def resolve(
         in_time = None
         if span_of_time is not None:
             in_time = span_of_time[0] <= c.ts_ms < span_of_time[1] and (
-                part is None or timeparse.in_part(clock.local(c.ts_ms, zone).hour, part)
+                not evening or _evening(c.ts_ms, zone)
             )
             score += IN_TIME if in_time else -OUT_OF_TIME
         scored.append(
             Match(c.message_id, c.ts_ms, score, float(meaning[i]), share, in_time, c.session_id)
         )
-    # A request that names nothing but a time ("sunday afternoon what I told you", 周日下午跟你说的)
-    # has no meaning of its own to weigh: what was said then is the seed, whatever else a phrase
-    # reduced to "what I told you" happens to be near.
-    then = [i for i, m in enumerate(scored) if m.in_time] if not named else []
-    seed_at = max(then or range(len(scored)), key=lambda i: scored[i].score)
+    seed_at = max(range(len(scored)), key=lambda i: scored[i].score)
     seed, _origin = scored[seed_at], candidates[seed_at]
     span = _span(candidates, scored, units, seed_at)
     by_time = span_of_time is not None and not words and bool(seed.in_time)
@@ -353,11 +337,14 @@ def resolve(
             and scored[i].in_time
             and abs(c.ts_ms - seed.ts_ms) <= TIME_ALONE_MS
         }
-    # The turns the request points at as much as at the seed: a mention among them needs less
-    # meaning behind its one anchor (the request and the telling agree on it). Holding the name
-    # the request says is not pointing (sixth pass: "what I mentioned about Priya" took "Priya and
-    # I did a pub quiz", the same person in another matter; anchor and meaning, never one alone).
-    pointed = {i for i, m in enumerate(scored) if m.score >= seed.score - MARGIN}
+    # The turns the request points at as much as at the seed, or that hold every word it names
+    # ("forget what I told you about Arlo": all of Arlo was asked): a mention among them needs less
+    # meaning behind its one anchor (the request's words and the telling agree on it).
+    pointed = {
+        i
+        for i, m in enumerate(scored)
+        if m.score >= seed.score - MARGIN or (words and m.shared >= 1.0)
+    }
     told_again = _retellings(candidates, units, span, pointed)
     first = min(told_again, key=lambda i: candidates[i].ts_ms, default=None)
     if first is not None and candidates[first].ts_ms < candidates[seed_at].ts_ms:
@@ -369,14 +356,14 @@ def resolve(
     runner_up = max((m.score for i, m in enumerate(scored) if i not in span), default=0.0)
     ordered = (seed, *sorted((scored[i] for i in span if i != seed_at), key=lambda m: m.ts_ms))
     if seed.score < ASK_FLOOR and not fitting:  # a time alone that something fits is not weak
-        return Resolution("none", (), runner_up, span_of_time, weighed)
+        return Resolution("none", (), runner_up, span_of_time)
     if seed.score >= CLEAR and seed.score - runner_up >= MARGIN:
-        return Resolution("forget", ordered, runner_up, span_of_time, weighed)
+        return Resolution("forget", ordered, runner_up, span_of_time)
     if by_time and len(fitting) > 1:
-        return Resolution("ask", ordered, runner_up, span_of_time, weighed)
+        return Resolution("ask", ordered, runner_up, span_of_time)
     if by_time and (fitting or seed.score - runner_up >= TIME_MARGIN):
-        return Resolution("forget", ordered, runner_up, span_of_time, weighed)
-    return Resolution("ask", ordered, runner_up, span_of_time, weighed)
+        return Resolution("forget", ordered, runner_up, span_of_time)
+    return Resolution("ask", ordered, runner_up, span_of_time)
 
 
 def _sessions_by_time(
@@ -469,8 +456,9 @@ def _retellings(
     anchor with it (a word of the telling that few turns hold: ``RARE_WORD_TURNS``) and is near it
     in meaning: two anchors and ``RETELL_TWO_ANCHORS_COSINE``, or one and
     ``RETELL_ONE_ANCHOR_COSINE``, or one and ``RETELL_TWO_ANCHORS_COSINE`` for a turn the request
-    itself scores as high as the telling (``pointed``: "forget the driving test disaster" scores
-    "fourth driving test is on the 20th" so). Each such turn brings the
+    itself points at as much as at the telling or that holds every word it names (``pointed``:
+    "forget the driving test disaster" scores "fourth driving test is on the 20th" as high as the
+    telling; "forget what I told you about Arlo" names only Arlo). Each such turn brings the
     turns that go on about it (``_goes_on``). People mention a matter again in passing ("Dmitri
     texted again, the collector came to his flat"); a forget that leaves those mentions leaves the
     matter. But the same person
