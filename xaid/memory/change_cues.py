@@ -320,14 +320,6 @@ def reads_other(text: str) -> str | None:
     return None
 
 
-def opens_with_other(text: str) -> bool:
-    """The statement opens with another person as its subject ("Dad's obsessed with…", "my flatmate
-    switched…", 我同事骑…): whose news it is. A pronoun later on ("…Phoebe Bridgers, she's taken over
-    my commute") may be anyone it names, so only the opening clause decides."""
-    parts = clauses(_QUOTED.sub(" ", text))
-    return bool(parts) and _someone_else(parts[0])
-
-
 # A correction of what was just said: "actually", "scratch that", "wait no", 不对, 说错了, 其实.
 _CORRECTION = re.compile(
     r"(?<![a-z'])(?:actually|scratch that|wait,? no|i mean|correction|not anymore)(?![a-z'])|"
