@@ -3,11 +3,11 @@
 Issue 24 item 5 names two ways of reading what a session carries to the next day by meaning: the
 embedder (prototypes, the learned reader of mood/learned.py) or the default model, one short call per
 consolidated session that answers a label. This measures the model's way on perf/scenarios/
-feelings_dev6.json (default the train half) beside the learned reader, in feelings.py's pure path (the
+feelings_dev6.json (default the train half) beside the learned reader, in feelings_play.py's pure path (the
 rules a minute apart from 21:00, consolidation's reading merged at the last word, the mood read 12 h
 later, the same judge):
 
-- learned: what consolidation stores now (feelings.after);
+- learned: what consolidation stores now (feelings_play.after);
 - model: the model's label carried at meaning's usual strength (READ_VALENCE), tiredness and losses
   as the learned reader reads them;
 - learned, model where unsure: the model's label only where the learned reader's own label is below
@@ -40,7 +40,7 @@ from xaid.providers.base import ChatMessage, GenerateRequest
 from xaid.providers.llama_cpp import LlamaCppProvider
 
 from ..kit import MODELS
-from . import feelings
+from . import feelings_play
 
 CACHE = Path(os.environ.get("XAID_PERF_FEELINGS_ANSWERS", "/tmp/xaid-feelings-answers.json"))
 SIGN_ONLY = os.environ.get("XAID_PERF_FEELINGS_SIGN_ONLY") == "1"
@@ -85,7 +85,9 @@ def main(path: str, name: str, split: str) -> None:
         return np.asarray(embedder.embed(texts), dtype=np.float32)
 
     answers = Answers(path)
-    items = [i for i in feelings.load(f"feelings_{name}.json") if i.get("split", split) == split]
+    items = [
+        i for i in feelings_play.load(f"feelings_{name}.json") if i.get("split", split) == split
+    ]
     tally = ways_tally(items, name, embed, answers, verbose=True)
     report(tally, f"{name} {split}", answers)
 
@@ -93,7 +95,7 @@ def main(path: str, name: str, split: str) -> None:
 def ways_tally(
     items: list[dict[str, Any]],
     name: str,
-    embed: feelings.Embed,
+    embed: feelings_play.Embed,
     answers: Answers,
     verbose: bool = False,
 ) -> Counter[str]:
@@ -101,12 +103,12 @@ def ways_tally(
     bank = meaning.Prototypes.build(embed)
     model = learned.default()
     tally: Counter[str] = Counter()
-    told_in = feelings.told_in_clauses(items, embed, bank)
+    told_in = feelings_play.told_in_clauses(items, embed, bank)
     for item, vectors, told in zip(
-        items, feelings.session_vectors(items, embed), told_in, strict=True
+        items, feelings_play.session_vectors(items, embed), told_in, strict=True
     ):
         lines = item["lines"]
-        closing, at = feelings.evening(lines)
+        closing, at = feelings_play.evening(lines)
         whole, last = vectors[0], vectors[1]
         lost = learned.lost(lines, [bank.loss(v) for v in vectors[2:]])
         felt = learned.read_told(model, lines, whole, last, bank.feel(whole), lost, told)
@@ -133,8 +135,8 @@ def ways_tally(
         for way, (label, strength) in ways.items():
             reading = learned.carry(closing, felt.own, label, lost, tired, strength)
             state = merge(closing, reading, at, MoodParams()) if reading else closing
-            morning = decay(state, at + feelings.NIGHT_HOURS * HOUR_MS)
-            ok = feelings.judged_toned(item, morning)
+            morning = decay(state, at + feelings_play.NIGHT_HOURS * HOUR_MS)
+            ok = feelings_play.judged_toned(item, morning)
             tally[f"{lang}:{way}"] += ok
             if verbose and way == WAYS[-1] and not ok:
                 print(f"  miss {item['id']} want {item['expect']}: v{morning.valence:+.2f}")

@@ -56,6 +56,7 @@ from ..kit import (
     scratch_daemon,
     wait_model,
 )
+from .role_judge import speaks_as_user
 
 SCENE_SETS = {"tuned": SCENARIOS / "replies.json", "heldout": SCENARIOS / "replies_heldout.json"}
 CHECKS = ("lang", "picks_up", "own_name", "no_detection", "no_loop", "length")
@@ -229,7 +230,6 @@ def scene_agent(
 def run_model(
     model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
 ) -> list[Judged]:
-    from .morning import speaks_as_user  # morning.py reuses this module's rules: imported late
 
     env = {
         "XAID_LLM_PROVIDER": "llama_cpp",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 PERF = Path(__file__).resolve().parents[2] / "perf"
 KINDS = ("bench", "eval", "campaigns")
-NAMED = re.compile(r"(?<![\w/.])(?:perf/)?((?:bench|eval|campaigns)/[a-z_]+\.py)\b")
-DOTTED = re.compile(r"\bperf\.((?:bench|eval|campaigns)\.[a-z_]+)\b")
+NAMED = re.compile(r"(?<![\w/.])(?:perf/)?((?:bench|eval|campaigns)/[a-z0-9_]+\.py)\b")
+DOTTED = re.compile(r"\bperf\.((?:bench|eval|campaigns)\.[a-z0-9_]+)\b")
 
 
 def readme() -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from perf.eval.morning import speaks_as_user
+from perf.eval.role_judge import speaks_as_user
 
 
 @pytest.mark.parametrize(
