@@ -24,7 +24,10 @@ perf/scenarios/README.md) were written apart from the rules and are kept out of 
 3. feelings (heldout_feelings.json): a message in a session, closed and consolidated; the next
    morning ``mood.get``: a pass when the valence sign (and the fatigue band, where labelled) agree.
    Losses (a death, a break-up, a diagnosis) also pass only when consolidation armed no "how it
-   went" item (scene ``plan``/``worry``) for them; a gentle check-in or nothing is right.
+   went" item (scene ``plan``/``worry``) for them; a gentle check-in or nothing is right. With
+   ``XAID_PERF_UNDERSTANDING_MODEL`` set they are played a second time on a daemon with that model,
+   which consolidation asks once per session where the embedder reads a feeling (``mood.ask_model``);
+   the scripted provider's echo names no feeling, so the first run measures the embedder alone.
 
 Also what it costs: the memory's model calls per consolidated session and the fast-path share of
 the consistency check (``stats`` ``memory`` counters, before and after each set).
@@ -633,16 +636,21 @@ def forget_rows(f: Forgets) -> Parts:
     return rows, notes, cases
 
 
-def feeling_rows(f: Feelings) -> Parts:
+def feeling_rows(f: Feelings, label: str = "") -> Parts:
+    """The feelings rows; ``label`` ("with qwen…gguf") names a run where the daemon had the real model,
+    which consolidation asks once per session where the embedder reads a feeling (``mood.ask_model``)."""
+    with_ = f" ({label})" if label else ""
     rows = [
         *per_lang_rows(
-            "held-out feelings: next morning's valence sign (and fatigue) as a friend reads it",
+            f"held-out feelings{with_}: next morning's valence sign (and fatigue) as a friend reads it",
             f.carried,
             FEELING_AIM,
         ),
-        *per_lang_rows('held-out losses: no "how it went" follow-up armed', f.losses, LOSS_AIM),
+        *per_lang_rows(
+            f'held-out losses{with_}: no "how it went" follow-up armed', f.losses, LOSS_AIM
+        ),
         Row(
-            "feelings: memory model calls per consolidated session",
+            f"feelings{with_}: memory model calls per consolidated session",
             f.cost.calls_per_session,
             "",
             note=f.cost.describe(),
@@ -737,6 +745,14 @@ def run(quick: bool) -> Section:
         by_model = with_model(model, every, budget, sets.updates)
         parts.insert(1, update_rows(f"with {Path(model).name}", by_model))
         timings.append(f"updates with the model {time.perf_counter() - started:.0f} s")
+        started = time.perf_counter()
+        progress(f"understanding: feelings with {Path(model).name}")
+        with scratch_daemon(model_env(model)) as daemon, daemon.client(timeout=1800.0) as c:
+            wait_model(c, 600, 0.1, daemon)
+            parts.append(
+                feeling_rows(feelings(c, every, sets.feelings), f"with {Path(model).name}")
+            )
+        timings.append(f"feelings with the model {time.perf_counter() - started:.0f} s")
     else:
         timings.append(f"the model run is off (set {MODEL_ENV}=/work/models/qwen15.gguf)")
     case_lines: list[str] = []
