@@ -318,6 +318,7 @@ def search(
         about,
         near.cosine if near is not None else _no_cosine,
         sims,
+        memo,
     )
     # A line said week after week is one memory: its copies would fill a turn's budget.
     ranked = associate.collapse_repeats(
