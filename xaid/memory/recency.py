@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import TypeVar
 
-from . import change_cues, supersede
+from . import change_cues, shown, supersede
 from .index import Item
 from .pack import About
+
+_T = TypeVar("_T")
 
 DEMOTE = 0.6  # the older statement's score is multiplied by this
 ANSWERS = (
@@ -61,23 +64,45 @@ def about_now(query: str, past: bool) -> bool:
     return bool(_NOW.search(query)) or not _THEN.search(query)
 
 
-def _same_subject(a: Item, b: Item, cosine: float | None) -> bool:
+def _read(memo: shown.Memo | None, item: Item, what: str, judge: Callable[[str], _T]) -> _T:
+    """``judge`` of the item's words, remembered in the agent's memo when there is one: the same
+    turns are paired search after search, and the rules behind these readings are the cost."""
+    if memo is None:
+        return judge(item.text)
+    return memo.judged(what, item.item_id, item.text, judge)
+
+
+def _same_subject(a: Item, b: Item, cosine: float | None, memo: shown.Memo | None = None) -> bool:
     if cosine is not None and cosine >= supersede.CLOSE:
         return True
     if cosine is not None and cosine < supersede.NEAR:
         return False
-    return supersede.agree(a.text, b.text)
+    return supersede.agree_read(
+        _read(memo, a, "subject words", supersede.words),
+        _read(memo, b, "subject words", supersede.words),
+        lambda: _read(memo, a, "fact slots", supersede.slots),
+        lambda: _read(memo, b, "fact slots", supersede.slots),
+    )
+
+
+def _changes(text: str) -> bool:
+    return change_cues.read(text).change
 
 
 def _same_answer(
-    newer: Item, older: Item, cosine: float | None, asked: Mapping[int, float], ids: tuple[int, int]
+    newer: Item,
+    older: Item,
+    cosine: float | None,
+    asked: Mapping[int, float],
+    ids: tuple[int, int],
+    memo: shown.Memo | None = None,
 ) -> bool:
     """Both answer the question, they are near each other, and the newer one says it is new."""
     if cosine is None or cosine < ANSWERS:
         return False
     if min(asked.get(ids[0], 0.0), asked.get(ids[1], 0.0)) < ANSWERS:
         return False
-    return change_cues.read(newer.text).change
+    return _read(memo, newer, "change cue", _changes)
 
 
 def prefer_present(
@@ -88,9 +113,11 @@ def prefer_present(
     about: Mapping[int, About],
     cosine: Callable[[int, int], float | None],
     asked: Mapping[int, float] | None = None,
+    memo: shown.Memo | None = None,
 ) -> int:
     """Reorder ``scored`` in place for a question about now; how many older statements were demoted.
-    ``asked`` holds each candidate's cosine to the question."""
+    ``asked`` holds each candidate's cosine to the question; ``memo``, the agent's (shown.py), keeps
+    what the rules read of each turn's words for the next search."""
     if not about_now(query, past):
         return 0
     users = sorted(
@@ -108,8 +135,8 @@ def prefer_present(
                 continue
             pair = cosine(newer, older)
             if not (
-                _same_subject(found[newer], found[older], pair)
-                or _same_answer(found[newer], found[older], pair, asked or {}, (newer, older))
+                _same_subject(found[newer], found[older], pair, memo)
+                or _same_answer(found[newer], found[older], pair, asked or {}, (newer, older), memo)
             ):
                 continue
             scored[newer] = max(scored[newer], scored[older] + 1e-3)

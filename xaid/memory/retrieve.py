@@ -122,13 +122,12 @@ def _about(
     question in the past tense, for which a superseded turn is a candidate too (see ``search``)."""
     by_kind: dict[str, dict[int, int]] = {}
     out: dict[int, About] = {}
+    held = rows.of(conn, agent_id)
     for item_id, item in found.items():
         if item.kind != "utterance":
             by_kind.setdefault(item.kind, {})[item.source_id] = item_id
         elif (u := said.get(item_id)) is not None and (u.status == "current" or past or said_past):
-            out[item_id] = About(
-                u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id
-            )
+            out[item_id] = rows.made(held, item_id, u, _about_turn)
     kept = [
         (sources[source_id], v)
         for kind, sources in by_kind.items()
@@ -139,6 +138,11 @@ def _about(
     for i, v in kept:
         out[i] = About(v.value, v.current, refs=refs.get((found[i].kind, found[i].source_id), ()))
     return out
+
+
+def _about_turn(u: index.Said) -> About:
+    """What ranking and packing need of a turn, from its row."""
+    return About(u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id)
 
 
 def _rrf(order: Sequence[int]) -> dict[int, float]:
@@ -288,11 +292,10 @@ def search(
         ):
             continue
         age_days = max(0, now_ms - item.ts_ms) / DAY_MS
-        score = (
-            RELEVANCE_WEIGHT * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
-            + RECENCY_WEIGHT * 2 ** (-age_days / 30)
-            + VALUE_WEIGHT * a.value
-        )
+        score = RELEVANCE_WEIGHT * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
+        if RECENCY_WEIGHT:  # 0: the age term is 0.0, and adding it changes no score
+            score += RECENCY_WEIGHT * 2 ** (-age_days / 30)
+        score += VALUE_WEIGHT * a.value
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
         if item_id in in_window:
@@ -315,6 +318,7 @@ def search(
         about,
         near.cosine if near is not None else _no_cosine,
         sims,
+        memo,
     )
     # A line said week after week is one memory: its copies would fill a turn's budget.
     ranked = associate.collapse_repeats(

@@ -24,11 +24,13 @@ they go when the words go (a forget or an erase deletes rows, which moves the ge
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import apsw
+
+_T = TypeVar("_T")
 
 MAX_ROWS = 50_000  # remembered rows of each kind per agent: past it the agent's start over
 _KEY = "search_rows:"
@@ -64,10 +66,17 @@ class Rows:
     nexts: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     values: dict[tuple[str, int], Value] = field(default_factory=dict)
     refs: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    # item id → (the turn's row, the ranking's record made of it): see ``made``
+    made: dict[int, tuple[Any, Any]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return (
-            len(self.items) + len(self.turns) + len(self.nexts) + len(self.values) + len(self.refs)
+            len(self.items)
+            + len(self.turns)
+            + len(self.nexts)
+            + len(self.values)
+            + len(self.refs)
+            + len(self.made)
         )
 
     def missing_items(self, item_ids: Sequence[int]) -> list[int]:
@@ -150,6 +159,22 @@ def refs(
         for key in missing:
             rows.refs[key] = tuple(read.get(key, ()))
     return {k: rows.refs[k] for k in wanted if k in rows.refs}
+
+
+def made(rows: Rows, item_id: int, row: Any, make: Callable[[Any], _T]) -> _T:
+    """``make(row)`` for the item, remembered while the item's row is this very object: a row read
+    again (its generation moved, or it was read anew after ``MAX_ROWS``) is a new object, so what
+    was made of the old one is never returned for it. A search makes a record per candidate turn
+    (retrieve's ``About``: ~250 at 1,000 tokens, a few microseconds each) from rows that mostly
+    come back search after search."""
+    found = rows.made.get(item_id)
+    if found is not None and found[0] is row:
+        return cast(_T, found[1])
+    if len(rows.made) >= MAX_ROWS:
+        rows.made.clear()
+    out = make(row)
+    rows.made[item_id] = (row, out)
+    return out
 
 
 def drop_agent(conn: apsw.Connection, agent_id: str) -> None:

@@ -20,10 +20,13 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 import apsw
 
 from . import fence
+
+_T = TypeVar("_T")
 
 MAX_ENTRIES = 50_000  # per agent: ~10 MB of remembered lines at most
 
@@ -63,12 +66,14 @@ class Memo:
     def __init__(self, epoch: int) -> None:
         self.epoch = epoch
         self._lines: dict[int, Line | Long] = {}
-        # Whether a turn asks (the neighbours of a hit: the answer after a question), by item id,
-        # with the words it was read from: the clause split behind it was a millisecond a search.
-        self._asks: dict[int, tuple[str, bool]] = {}
+        # What the rules read of an item's words, by what was read ("asks": whether a turn asks, for
+        # the neighbours of a hit; recency's subject words, fact slots and change cue), then by item
+        # id, with the words it was read from: the clause split behind "asks" was a millisecond a
+        # search, the fact rules behind the slots up to two at a present question's p95.
+        self._judged: dict[str, dict[int, tuple[str, Any]]] = {}
 
     def __len__(self) -> int:
-        return len(self._lines) + len(self._asks)
+        return len(self._lines) + sum(len(d) for d in self._judged.values())
 
     def get(self, item_id: int, key: Hashable) -> Line | Long | None:
         """The remembered entry when it was made from ``key``; None otherwise (a changed memory)."""
@@ -80,21 +85,28 @@ class Memo:
             self._lines.clear()
         self._lines[item_id] = line
 
-    def asks(self, item_id: int, text: str, judge: Callable[[str], bool]) -> bool:
-        """``judge(text)``, remembered for the item while its words stay ``text``."""
-        known = self._asks.get(item_id)
+    def judged(self, what: str, item_id: int, text: str, judge: Callable[[str], _T]) -> _T:
+        """``judge(text)``, remembered for the item under ``what`` while its words stay ``text``;
+        ``judge`` must depend on the words alone (and callers must not change what it returns)."""
+        store = self._judged.setdefault(what, {})
+        known = store.get(item_id)
         if known is not None and known[0] == text:
-            return known[1]
-        if len(self._asks) >= MAX_ENTRIES:
-            self._asks.clear()
+            return cast(_T, known[1])
+        if len(store) >= MAX_ENTRIES:
+            store.clear()
         answer = judge(text)
-        self._asks[item_id] = (text, answer)
+        store[item_id] = (text, answer)
         return answer
+
+    def asks(self, item_id: int, text: str, judge: Callable[[str], bool]) -> bool:
+        """Whether the turn asks, by ``judge`` (the rules' ``is_question``), remembered."""
+        return self.judged("asks", item_id, text, judge)
 
     def discard(self, item_ids: Iterable[int]) -> None:
         for item_id in item_ids:
             self._lines.pop(item_id, None)
-            self._asks.pop(item_id, None)
+            for store in self._judged.values():
+                store.pop(item_id, None)
 
 
 _MEMOS: weakref.WeakKeyDictionary[apsw.Connection, dict[str, Memo]] = weakref.WeakKeyDictionary()

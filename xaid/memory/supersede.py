@@ -151,7 +151,8 @@ def words(text: str) -> set[str]:
     return latin | set(cjk.pairs(text, stopwords.CJK_PAIR))
 
 
-def _slots(text: str) -> set[str]:
+def slots(text: str) -> set[str]:
+    """The fact slots the rules read in a statement (job, home, ...)."""
     return {c.subject for c in extract.candidates(text)}
 
 
@@ -169,10 +170,21 @@ def agree(new: str, old: str) -> bool:
     """The subject's words agree: a word in common, or one single-valued fact slot from the rules
     (a job, a home, a car: one at a time). Two things the user uses or likes share a slot and are
     still two things ("At work I use a Mac" and "At home I've switched to Windows")."""
-    a, b = words(new), words(old)
-    if a & b or any(_same_word(x, y) for x in a for y in b):
+    return agree_read(words(new), words(old), lambda: slots(new), lambda: slots(old))
+
+
+def agree_read(
+    new: set[str],
+    old: set[str],
+    new_slots: Callable[[], set[str]],
+    old_slots: Callable[[], set[str]],
+) -> bool:
+    """``agree`` on the two statements' ``words`` already read, their ``slots`` read only if the
+    words do not decide (the fact rules are the costly part): a search compares the same turns
+    pair after pair and remembers what it read of each (xaid.memory.recency)."""
+    if new & old or any(_same_word(x, y) for x in new for y in old):
         return True
-    return bool(_slots(new) & _slots(old) & facts.EXCLUSIVE)
+    return bool(new_slots() & old_slots() & facts.EXCLUSIVE)
 
 
 # The setting a statement opens with, which narrows what it is about: "At home I've switched to
@@ -400,7 +412,7 @@ def _open(new: str, old: str) -> bool:
     UPDATE)."""
     if words(new) <= words(old):
         return False
-    return not (_slots(new) & _slots(old))
+    return not (slots(new) & slots(old))
 
 
 def _cached(embed: Embed) -> Embed:

@@ -5,8 +5,11 @@ quoting it is another memory) and spends the rest of its budget on other things
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 
 from xaiclient import Client
+
+from xaid.memory import associate
 
 DAY = 86_400_000
 START = int(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)  # a Monday
@@ -61,3 +64,29 @@ def test_a_chinese_line_repeated_every_week_is_shown_once(client: Client) -> Non
     )
     texts = _texts(client, "kai-zh", "公交又晚点了，烦", end + DAY)
     assert sum("公交又晚点" in t for t in texts) == 1, texts
+
+
+def _words_by_generator(text: str) -> str:
+    """What associate._words computed before it went through str.translate: the reference."""
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFKC", text).casefold()
+        if not unicodedata.category(ch).startswith(("P", "Z", "S", "C"))
+    )
+
+
+def test_the_words_of_a_line_are_the_same_through_the_translate_table() -> None:
+    # Every code point alone (the table's verdict on each), then lines in both languages whose
+    # normalisation joins or splits characters (ligatures, full-width forms, ß, combining marks).
+    for code in range(0x110000):
+        ch = chr(code)
+        assert associate._words(ch) == _words_by_generator(ch), hex(code)
+    for line in (
+        "The bus was late AGAIN, lol!!",
+        "耳机又没电了。。。",
+        "ﬁne — Straße, Ｆｕｌｌ　ｗｉｄｔｈ！ café (cafe\u0301) 😀 tabs\tand\nlines",
+        "我今天在Ｇｏｏｇｌｅ加班，累死了～",
+    ):
+        assert associate._words(line) == _words_by_generator(line)
+    assert associate._words("Hey, it's me!") == associate._words("hey its me")
+    assert associate._words("又没电了！") != associate._words("又没钱了！")

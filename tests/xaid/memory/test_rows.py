@@ -290,3 +290,67 @@ def test_rows_read_inside_a_rolled_back_transaction_never_look_current(tmp_path:
         conn.execute("UPDATE memory_items SET text = 'I hurt my ankle.' WHERE item_id = ?", (mia,))
     assert index.items_said(conn, "mia", [mia], 10)[mia][0].text == "I hurt my ankle."
     conn.close()
+
+
+# (query, the turn's words, its new speaker): a name written on another connection must show
+SPEAKERS = [
+    (QUERIES[0], "hurt my wrist", "Zed"),
+    (QUERIES[2], "手腕扭伤", "小周"),
+]
+
+
+def _turn_with(item: dict[str, Any], words: str) -> bool:
+    return item["kind"] == "utterance" and words in item["text"]
+
+
+@pytest.mark.parametrize(("query", "words", "name"), SPEAKERS)
+def test_a_turns_record_is_made_again_when_its_row_changes(
+    daemon: InProcessDaemon, history: Client, query: str, words: str, name: str
+) -> None:
+    """What ranking keeps of a turn (whose words, current or history) follows its row: a speaker
+    renamed on another connection shows in the next search's line, a turn retired as history leaves
+    a present question's results, and a turn said after the records were made is found."""
+    before = [i for i in _search(history, AGENT, query) if _turn_with(i, words)]
+    assert before and all(name not in i["text"] for i in before)
+    held = next(m[AGENT] for m in rows._HELD.values() if AGENT in m)
+    assert held.made  # the records were made and kept
+    other = connect(daemon.db_path)
+    try:
+        with other:
+            other.execute(
+                "UPDATE utterances SET speaker = ? WHERE agent_id = ? AND utterance_id IN "
+                "(SELECT source_id FROM memory_items WHERE kind = 'utterance' AND text LIKE ?)",
+                (name, AGENT, f"%{words}%"),
+            )
+        renamed = [i for i in _search(history, AGENT, query) if _turn_with(i, words)]
+        assert renamed and all(f"{name}: " in i["text"] for i in renamed)
+        with other:
+            other.execute(
+                "UPDATE utterances SET status = 'superseded' WHERE agent_id = ? AND speaker = ?",
+                (AGENT, name),
+            )
+        after = _search(history, AGENT, query)
+        assert all(words not in i["text"] for i in after if i["kind"] == "utterance")
+    finally:
+        other.close()
+    later = "I hurt my wrist again at the gym." if name == "Zed" else "在健身房手腕又扭伤了。"
+    sid = history.session_open(AGENT, ts=START + 6 * DAY)["session_id"]
+    history.session_ingest(sid, [{"role": "user", "text": later, "ts": START + 6 * DAY}])
+    history.session_close(sid, ts=START + 6 * DAY + 60_000, wait=True)
+    assert any(later in i["text"] for i in _search(history, AGENT, query))
+
+
+def test_a_record_is_kept_for_the_row_it_was_made_from_only() -> None:
+    held = rows.Rows(1)
+    row, same_words = ["turn", 1], ["turn", 1]  # equal values, two objects
+    made: list[object] = []
+
+    def make(r: object) -> tuple[str, object]:
+        made.append(r)
+        return ("record", r)
+
+    first = rows.made(held, 7, row, make)
+    assert rows.made(held, 7, row, make) is first and made == [row]
+    # A row read again is a new object, even with the same values: the record is made again.
+    assert rows.made(held, 7, same_words, make) is not first and len(made) == 2
+    assert len(held) == 1

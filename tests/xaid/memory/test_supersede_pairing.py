@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xaid.memory import recency, supersede
+from xaid.memory import recency, shown, supersede
 from xaid.memory.index import Item
 from xaid.memory.pack import About
 from xaid.store.utterances import Utterance
@@ -197,3 +197,34 @@ def test_an_addition_or_someone_elses_news_keeps_the_older_answer_first(
 def test_the_answer_is_read_in_the_small_models_own_numbering_too() -> None:
     """The 1.5B answered "1. 1, no" (its numbering, then the pair's): one verdict per pair."""
     assert supersede.parse("1. 1, no\n2. 2, yes\n3. ", 3) == [False, True, None]
+
+
+@pytest.mark.parametrize(
+    ("question", "old", "new"),
+    [
+        ("What do I do for work?", "I work as a nurse at St Mary's.", "I'm a teacher these days."),
+        ("我是做什么工作的？", "我在医院当护士。", "我现在当老师了。"),
+    ],
+)
+def test_what_the_rules_read_of_a_turn_is_remembered_while_its_words_stay(
+    question: str, old: str, new: str
+) -> None:
+    """The pair shares no word, only a fact slot (a job: one at a time), so the rules' reading of
+    both turns decides. Remembered in the agent's memo, it decides the same; once the older turn's
+    words change (same item), it is read again from the new words, which share nothing."""
+    memo = shown.Memo(0)
+    for words, demotes in ((old, 1), (old, 1), ("I had pasta for lunch. 午饭吃了面。", 0)):
+        found = {1: item(1, words, 0), 2: item(2, new, 6)}
+        about = {1: About(0.5, True), 2: About(0.5, True)}
+        scored = {1: 0.9, 2: 0.4}
+        fresh = dict(scored)
+        demoted = recency.prefer_present(
+            question, False, scored, found, about, lambda a, b: 0.35, None, memo
+        )
+        alone = recency.prefer_present(
+            question, False, fresh, found, about, lambda a, b: 0.35, None
+        )
+        assert demoted == alone == demotes and scored == fresh
+        assert len(memo) > 0
+    memo.discard([1, 2])  # what an erase or the forgetting curve does to the items' entries
+    assert len(memo) == 0
