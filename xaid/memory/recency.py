@@ -94,15 +94,12 @@ def prefer_present(
     if not about_now(query, past):
         return 0
     users = sorted(
-        (
-            i
-            for i in scored
-            if found[i].kind == "utterance" and about[i].role == "user" and about[i].current
-        ),
+        (i for i in scored if found[i].kind == "utterance" and about[i].role == "user"),
         key=lambda i: -scored[i],
     )[:WINDOW]
     demoted: set[int] = set()
-    for newer in sorted(users, key=lambda i: -found[i].ts_ms):
+    # a superseded turn (history, retrieve.HISTORY_IN_PRESENT) is only ever the older of a pair
+    for newer in sorted((i for i in users if about[i].current), key=lambda i: -found[i].ts_ms):
         for older in users:
             if older in demoted or found[newer].ts_ms - found[older].ts_ms < APART_MS:
                 continue
