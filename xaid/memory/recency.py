@@ -80,47 +80,6 @@ def _same_answer(
     return change_cues.read(newer.text).change
 
 
-def drop_replaced(
-    scored: dict[int, float],
-    found: Mapping[int, Item],
-    about: Mapping[int, About],
-    cosine: Callable[[int, int], float | None],
-) -> int:
-    """For a question about now: take out each superseded turn (history, its score already at
-    ``DEMOTE``) that a newer current turn on its subject among the candidates matches as well, and
-    the superseded replies; how many left.
-
-    What is left of history is a turn that the question matches clearly better than what replaced
-    it: the question is about something else the old turn said ("going bouldering again" finds
-    "started bouldering at the gym, tore a callus", which consolidation read as replaced by "the gym
-    was packed so i just left"), and the turn is the record a friend would recall. Where the
-    question matches both alike ("where do I live?" after Leipzig, then Hamburg), the current one
-    answers alone, as before."""
-    current = [
-        i
-        for i in scored
-        if found[i].kind == "utterance" and about[i].current and about[i].role == "user"
-    ]
-    gone = [
-        old
-        for old in scored
-        if found[old].kind == "utterance"
-        and not about[old].current
-        and (
-            about[old].role != "user"
-            or any(
-                found[new].ts_ms > found[old].ts_ms
-                and scored[new] >= scored[old]
-                and _same_subject(found[new], found[old], cosine(new, old))
-                for new in current
-            )
-        )
-    ]
-    for old in gone:
-        del scored[old]
-    return len(gone)
-
-
 def prefer_present(
     query: str,
     past: bool,
@@ -135,12 +94,15 @@ def prefer_present(
     if not about_now(query, past):
         return 0
     users = sorted(
-        (i for i in scored if found[i].kind == "utterance" and about[i].role == "user"),
+        (
+            i
+            for i in scored
+            if found[i].kind == "utterance" and about[i].role == "user" and about[i].current
+        ),
         key=lambda i: -scored[i],
     )[:WINDOW]
     demoted: set[int] = set()
-    # a superseded turn (history, retrieve.HISTORY_IN_PRESENT) is only ever the older of a pair
-    for newer in sorted((i for i in users if about[i].current), key=lambda i: -found[i].ts_ms):
+    for newer in sorted(users, key=lambda i: -found[i].ts_ms):
         for older in users:
             if older in demoted or found[newer].ts_ms - found[older].ts_ms < APART_MS:
                 continue

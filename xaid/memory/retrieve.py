@@ -78,14 +78,6 @@ VALUE_WEIGHT = 0.1
 # samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
 # later turn, and were never candidates). False: only when the question asks about "before".
 HISTORY_IN_PAST_TENSE = True
-# Superseded turns are candidates for a question about now too, as history: at recency.DEMOTE of
-# their score, marked not current, and only where the question matches them clearly better than
-# any newer statement on their subject (recency.drop_replaced; else the current one answers alone).
-# Consolidation reads a change in look-alikes ("the gym on 5th st was packed so i just left" after
-# "started bouldering at the gym on 5th st, tore a callus"), and the turn a friend would think of
-# was then no candidate at all while BM25 over the raw turns showed it (issue 28, branch assoc7).
-# False: the old rule (a present question sees current turns only).
-HISTORY_IN_PRESENT = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -270,11 +262,8 @@ def search(
         min_cos = max(min_cos, profile.opener_cosine)
     # A turn is a record of what was said on its day, true as a record after a later turn
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
-    # may be answered by it. A present question gets them too (HISTORY_IN_PRESENT), as history.
+    # may be answered by it. A present question keeps only the current ones (the latest statement).
     said_past = HISTORY_IN_PAST_TENSE and not recency.about_now(query, asked.past)
-    # A present question sees a superseded turn as history: a record of what was said, at
-    # recency.DEMOTE of its score, left out where its replacement matches as well (drop_replaced).
-    history_share = 1.0 if asked.past or said_past else recency.DEMOTE
     found, about = _read(
         conn,
         agent_id,
@@ -282,7 +271,7 @@ def search(
         now_ms,
         kinds,
         asked.past,
-        said_past or HISTORY_IN_PRESENT,
+        said_past,
     )
     relevance = _relevance(
         {i: c for i, c in sims.items() if i in about},
@@ -304,8 +293,6 @@ def search(
             + RECENCY_WEIGHT * 2 ** (-age_days / 30)
             + VALUE_WEIGHT * a.value
         )
-        if item.kind == "utterance" and not a.current:
-            score *= history_share
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
         if item_id in in_window:
@@ -316,8 +303,6 @@ def search(
                 (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)),
             )
         scored[item_id] = score
-    if history_share < 1.0:
-        recency.drop_replaced(scored, found, about, near.cosine if near is not None else _no_cosine)
     memo = shown.memo(conn, agent_id)
     _add_neighbours(
         conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
