@@ -62,6 +62,12 @@ SETS = {
         "associative",
         "Associative recall at a turn's 400 tokens (dev set: train and test halves)",
     ),
+    "dev7": AssocSet(
+        DEV.with_name("associative_dev7.json"),
+        "associative_dev7",
+        "Associative recall at a turn's 400 tokens (dev set 7, mention and B share a word: train and "
+        "test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -202,6 +208,15 @@ def run(quick: bool) -> Section:
             "on), so every sample is in the test half; eight users (four per language), six weeks of "
             "daily small talk each, eleven cases per user (a person, an activity, a place or a date "
             "mentioned; B said weeks before; a look-alike of the mention in between). " + how
+        )
+        return section
+    if chosen.path != DEV:
+        section.notes.append(
+            f"perf/scenarios/{chosen.path.name}: the mention shares a word or two with B (Tessa's back "
+            "tomorrow → Tessa flying to Porto for her cousin's wedding; 明天又要去游泳 → 游泳课的换气), "
+            "a look-alike sharing that word about 2.5 weeks after B. "
+            + how
+            + " Tune on train; test is reported, never tuned on."
         )
         return section
     section.notes.append(

@@ -1,7 +1,7 @@
 """Where xaid's budget goes, and which turns the hybrid baseline shows that xaid does not, and why.
 
 ``python -m perf.eval.locomo_diagnose FILE [--samples 0,2,4] [--budget 1000] [--k 200] [--db DIR]``
-``python -m perf.eval.locomo_diagnose --associative train [--budget 400]``
+``python -m perf.eval.locomo_diagnose --associative train [--set dev7] [--budget 400]``
 
 A diagnosis tool for the tuning split only (LoCoMo's samples 0-4 by default, ``--tuning``; the
 associative train half): it prints per-question misses and the budget's use for the tuning samples
@@ -430,6 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--associative", choices=("train", "test", "both"), help="the associative set's halves"
     )
+    parser.add_argument(
+        "--set",
+        dest="assoc_set",
+        default=None,
+        help="with --associative: a labelled dev set of perf/eval/associative.py (dev, dev7)",
+    )
     parser.add_argument("--samples", default="0,1,2,3,4", help="sample indices to search")
     parser.add_argument(
         "--tuning",
@@ -465,10 +471,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.associative:
         from . import associative
 
-        halves = associative.load()
+        picked = associative.chosen_set(args.assoc_set or "dev")
+        if picked.held_out:
+            parser.error("--set: a held-out set is never diagnosed")
+        halves = associative.load(picked.path)
         chosen = list(halves) if args.associative == "both" else [args.associative]
         data = [dict(s) for split in chosen for s in halves[split].samples]
-        tmp = Path(tempfile.gettempdir()) / f"xaid-diagnose-assoc-{args.associative}.json"
+        tmp = Path(tempfile.gettempdir()) / (
+            f"xaid-diagnose-{picked.path.stem}-{args.associative}.json"
+        )
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         path, budget = tmp, args.budget or associative.TURN_BUDGET
         wanted = list(range(len(data)))
