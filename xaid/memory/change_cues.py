@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text import cjk
+from ..text import cjk, stopwords
 from ..text.clauses import clauses
 from .rules import extract
 
@@ -101,7 +101,9 @@ _ADDITION = re.compile(
     # "too" adds at a clause's end ("a puppy too"); before a word it is a degree ("too pricey")
     r"(?<![a-z'])(?:also|too(?=\s*(?:[,.;!?]|$))|as well|another|in addition|on top of)(?![a-z'])|"
     # 多了 adds when a count follows (多了一只猫); after a word of feeling it compares (开心多了, 轻多了)
-    r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])",
+    r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])|"
+    # 还 before a deed done (还报了个瑜伽课, 还迷上了): one more, beside what was; not 还是, 还在, 还没
+    r"还(?![是在没不有要会能得可行好])[^，。！？；,]{0,3}了",
     re.I,
 )
 _UNREAL = re.compile(
@@ -111,7 +113,14 @@ _UNREAL = re.compile(
     # 以后 is the future at a clause's start or after a person ("我以后想…"); after an event it is
     # "after" (减肥成功以后)
     r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|明天|下周|将来|"
-    r"(?:^|[，。！？；,\s]|[我你他她]们?)以后",
+    r"(?:^|[，。！？；,\s]|[我你他她]们?)以后(?!都|就|再也)|"
+    # a condition said after its clause (房租再涨的话), a guess (估计得搬, 说不定, 或许), a weighing
+    # (琢磨着, 寻思, 盘算, 纠结要不要), a wish (好想搬去, 真想换, 巴不得): none has happened
+    r"的话|估计|说不定|或许|琢磨|寻思|盘算|纠结|要不要|希望|但愿|巴不得|恨不得|"
+    r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直)想(?![起到过法念象必通开])|差点|差一点|险些|"
+    r"过(?:[一两几]个?)?(?:天|周|阵子|段时间)|回头|改天|"
+    r"(?<![a-z'])(?:i wish|wish i|hoping|i hope|'d like to|would like to|dream(?:ing)? of|wanna|"
+    r"tempted|debating|almost|nearly)(?![a-z'])",
     re.I,
 )
 # Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
@@ -180,8 +189,10 @@ _STILL = re.compile(
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
-    r"growing up|used to)(?![a-z'])|小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|"
-    r"那年|那会儿|岁的时候",
+    r"growing up|used to|back (?:in|when)|in (?:high school|college|uni|university|grad school)|"
+    r"at (?:uni|university|college)|as a student|in my (?:teens|twenties|thirties))(?![a-z'])|"
+    r"小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|那年|那会儿|岁的时候|曾经|当时|那阵子|"
+    r"那几年|(?:大学|高中|初中|小学|读书|上学|毕业|研究生)(?:的时候|那会|时)",
     re.I,
 )
 
@@ -196,6 +207,9 @@ class ChangeReading:
     cue: str | None
     strong: bool
     blocked: str | None
+    # what the clause of a present cue opens with, before the cue ("豆豆" in "豆豆现在胖得跟个球似的",
+    # "Luna is" in "Luna is now sleeping on my keyboard"); empty for a named change
+    topic: str = ""
 
     @property
     def change(self) -> bool:
@@ -263,6 +277,7 @@ def read(text: str) -> ChangeReading:
     text = _QUOTED.sub(" ", text)
     cue: str | None = None
     strong = False
+    topic = ""
     parts = clauses(text)
     for clause, users in zip(parts, _owners(parts), strict=True):
         zh = cjk_clause(clause)
@@ -273,9 +288,9 @@ def read(text: str) -> ChangeReading:
         if not users:
             continue
         if s is not None and not strong:
-            cue, strong = s.group(), True
+            cue, strong, topic = s.group(), True, ""
         elif cue is None and n is not None:
-            cue = n.group()
+            cue, topic = n.group(), clause[: n.start()]
     if cue is None:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
@@ -294,7 +309,39 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "restated")
     if _PAST.search(text) and not now:
         return ChangeReading(cue, strong, "past")
-    return ChangeReading(cue, strong, None)
+    return ChangeReading(cue, strong, None, topic)
+
+
+# A being named in a statement: 叫豆豆, 名叫大黄, "named Rolo", "called Pip", and a name set beside its
+# noun ("my cat Luna", "our dog Biscuit", "my son Leo").
+_NAMED = re.compile(
+    rf"(?:叫做?|名叫|名字是)(?P<zh>[{cjk.IDEOGRAPHS}]{{2}})|(?<![a-z])(?:named|called)\s+(?P<en>[A-Z][a-z'-]+)|"
+    r"(?<![A-Za-z])(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){1,2}(?P<app>[A-Z][a-z'-]+)"
+)
+
+
+def names(text: str) -> set[str]:
+    """The names a statement gives to someone or something of the user's (a pet, a child)."""
+    found = {
+        (m.group("zh") or m.group("en") or m.group("app")).casefold() for m in _NAMED.finditer(text)
+    }
+    return {n for n in found if not n.isascii() or (len(n) > 2 and n not in stopwords.ENGLISH)}
+
+
+def describes(text: str, earlier: str) -> bool:
+    """The statement's present words are about the very one the earlier statement named ("豆豆现在胖得
+    跟个球似的" after "我养了一只柯基叫豆豆", "Luna is now sleeping on my keyboard" after "My cat Luna is a
+    tabby"): it tells how that one is now, so the earlier statement still holds. Only a present cue
+    with that name before it counts; a named change ("Sam moved away") still replaces."""
+    reading = read(text)
+    if reading.strong or not reading.topic:
+        return False
+    topic = reading.topic.casefold()
+    said = {w.removesuffix("'s") for w in re.findall(r"[a-z][a-z'-]+", topic.replace("’", "'"))}
+    return any(
+        name.removesuffix("'s") in said or (not name.isascii() and name in topic)
+        for name in names(earlier)
+    )
 
 
 def reads_other(text: str) -> str | None:
