@@ -1,0 +1,71 @@
+"""No false change (issue 24 item 1, branch updates7), through a real daemon, the real embedder and a
+real database, in English and Chinese: each later statement below made the earlier one history
+before this branch, though nothing of the user's changed. Their shapes, not their subjects, say so:
+a condition said after its clause (…的话，估计得…), a weighing (琢磨着转去…), a life stage in the past
+(大学的时候…, "back in uni"), one more deed beside the old one (还报了个…), "nearly", and a present
+word about the very one the earlier statement named (团子现在…, "Pepper is now…": it tells how that
+one is, it replaces nothing). A change said with "from now on" (以后就它了) still replaces. No model is
+consulted (the scripted provider's echo is never read as a verdict)."""
+
+from __future__ import annotations
+
+import pytest
+from xaiclient import Client
+
+from xaid.memory import change_cues
+
+from .test_supersede import DAY, T0, session, turns
+
+NOT_CHANGES = [
+    ("我用的是移动的卡。", "流量再不够用的话，估计得换成电信了。"),
+    ("我在健身房练拳击。", "最近琢磨着转去练泰拳。"),
+    ("我现在在医院当护士。", "大学的时候在奶茶店打过工，后来不干了。"),
+    ("我周末学画画。", "最近周六还报了个书法班。"),
+    ("我家的猫叫团子。", "团子现在天天睡我枕头上。"),
+    ("我养了一只泰迪叫可乐。", "可乐最近掉毛掉得厉害。"),
+    (
+        "I teach maths at a secondary school.",
+        "Back in uni I switched from maths to physics for a term.",
+    ),
+    ("Our dog Pepper is a collie.", "Pepper is now terrified of the hoover, lol."),
+    ("I bank with Barclays.", "I nearly switched to Monzo last week."),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), NOT_CHANGES)
+def test_a_statement_that_changes_nothing_keeps_the_earlier_one_current(
+    client: Client, before: str, after: str
+) -> None:
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", [before], T0)
+    session(client, "mia", [after], T0 + 6 * DAY)
+    assert turns(client, "mia") == {before: "current", after: "current"}
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("我用的是百度网盘。", "百度网盘太慢，改用阿里云盘了，以后就它了。"),
+        ("I use Evernote for notes.", "I'm on Obsidian now, got rid of Evernote."),
+    ],
+)
+def test_a_change_from_now_on_still_replaces(client: Client, before: str, after: str) -> None:
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", [before], T0)
+    session(client, "mia", [after], T0 + 6 * DAY)
+    assert turns(client, "mia") == {before: "superseded", after: "current"}
+
+
+def test_a_name_is_read_where_a_statement_gives_it_in_both_languages() -> None:
+    assert change_cues.names("我家的猫叫团子。") == {"团子"}
+    assert change_cues.names("Our dog Pepper is a collie.") == {"pepper"}
+    assert change_cues.names("We got a beagle named Biscuit.") == {"biscuit"}
+    assert change_cues.names("I play in a band called The Lamps.") == set()  # an article is no name
+    assert change_cues.describes(
+        "Pepper's now scared of the hoover.", "Our dog Pepper is a collie."
+    )
+    # a present word in a clause about another one does not describe the one named
+    assert not change_cues.describes(
+        "Pepper went to my parents, we have a pug now.", "Our dog Pepper."
+    )
+    assert not change_cues.describes("我现在养的是一只柯基。", "我家的猫叫团子。")
