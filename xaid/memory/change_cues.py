@@ -51,7 +51,7 @@ _NOW_EN = re.compile(
 _STRONG_ZH = re.compile(
     # 换 as in 转换插头 (an adapter) or 交换 (an exchange) names no switch
     r"改|(?<![转交])换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
-    r"调到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
+    r"调到|挪到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
     # made into something else (弄成了博士茶, 变成, 搞成), the new one in place of the old (而不是)
     r"(?:弄|搞|变)成|而不是|"
     # a change said as its reason or its date: 自从搬家以后…, 公交涨价以后我就…了
@@ -116,7 +116,7 @@ _UNREAL = re.compile(
     r"(?:^|[，。！？；,\s]|[我你他她]们?)以后(?!都|就|再也)|"
     # a condition said after its clause (房租再涨的话), a guess (估计得搬, 说不定, 或许), a weighing
     # (琢磨着, 寻思, 盘算, 纠结要不要), a wish (好想搬去, 真想换, 巴不得): none has happened
-    r"的话|估计|说不定|或许|琢磨|寻思|盘算|纠结|要不要|希望|但愿|巴不得|恨不得|"
+    r"的话|要不是|估计|说不定|或许|琢磨|寻思|盘算|纠结|要不要|希望|但愿|巴不得|恨不得|"
     r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直)想(?![起到过法念象必通开])|差点|差一点|险些|"
     r"过(?:[一两几]个?)?(?:天|周|阵子|段时间)|回头|改天|"
     r"(?<![a-z'])(?:i wish|wish i|hoping|i hope|'d like to|would like to|dream(?:ing)? of|wanna|"
@@ -168,8 +168,9 @@ _BOUNDED = re.compile(
 # occasion-bound "instead" or 换 is what happened once. Unless the words say it lasts (a state now,
 # "anymore", 以后都, 再也) or the change cannot be undone by tomorrow (quit, sold, moved out; 辞, 卖).
 _OCCASION = re.compile(
-    r"(?<![a-z'])(?:today|tonight|this (?:morning|afternoon|evening)|yesterday|last night)(?![a-z'])|"
-    r"今天|今晚|今早|今儿|昨天|昨晚|刚才",
+    r"(?<![a-z'])(?:today|tonight|this (?:morning|afternoon|evening|weekend|time)|yesterday|last night|"
+    r"last weekend)(?![a-z'])|"
+    r"今天|今晚|今早|今儿|昨天|昨晚|刚才|这个?周末|上个?周末|这次|这回|那次",
     re.I,
 )
 _LASTS = re.compile(
@@ -182,7 +183,11 @@ _LASTS = re.compile(
 # the earlier value, whatever else the message goes on about ("the coffee machine finally got fixed").
 _STILL = re.compile(
     r"(?<![a-z'])(?:still|as always|as usual|same as ever|same old)(?![a-z'])|"
-    r"还是(?![^，。！？；,]{0,12}[吗吧呢？?])|还在|依然|依旧|仍然|照旧|照样|老样子",
+    r"还是(?![^，。！？；,]{0,12}[吗吧呢？?])|还在|依然|依旧|仍然|照旧|照样|老样子|"
+    # the same thing renewed, nothing new named ("换了条新的", "got a new one"): a worn part or a
+    # broken one replaced by its like is not a new value
+    r"换了?一?[个条只台张块件双部辆把副支]?新的(?=$|[，。！？；,.!?\s])|"
+    r"(?<![a-z'])(?:got|bought|ordered|getting) a new one(?=$|[,.;!?\s]*$)",
     re.I,
 )
 # Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
@@ -312,6 +317,10 @@ def read(text: str) -> ChangeReading:
     return ChangeReading(cue, strong, None, topic)
 
 
+# The bare words of "now" in Chinese (现在, 最近, 已经…了): they date a statement, they name no change.
+_TIME_ZH = re.compile(r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经")
+_HABIT_ZH = re.compile(r"都|全|只|基本|一般|平时|每天|天天")
+_OWNER = re.compile(r"^\W*(?:(?:my|our|the)\s+|我们?家的?|我的)", re.I)
 # A being named in a statement: 叫豆豆, 名叫大黄, "named Rolo", "called Pip", and a name set beside its
 # noun ("my cat Luna", "our dog Biscuit", "my son Leo").
 _NAMED = re.compile(
@@ -334,14 +343,37 @@ def describes(text: str, earlier: str) -> bool:
     tabby"): it tells how that one is now, so the earlier statement still holds. Only a present cue
     with that name before it counts; a named change ("Sam moved away") still replaces."""
     reading = read(text)
-    if reading.strong or not reading.topic:
+    if reading.strong or not reading.topic or reading.cue is None:
         return False
     topic = reading.topic.casefold()
-    said = {w.removesuffix("'s") for w in re.findall(r"[a-z][a-z'-]+", topic.replace("’", "'"))}
+    if cjk.has(topic) and _TIME_ZH.match(reading.cue):
+        # Chinese says the topic first: "望京这边现在房租涨得离谱", "鹦鹉最近学会说你好了". When the
+        # topic is what the earlier statement said the user has or uses (its object, in its second
+        # half: 我住在望京, 我养了两只鹦鹉), the words tell how that one is now. A topic that was
+        # the earlier statement's own topic (我们家电费是用支付宝交的 → 电费现在走微信了) names the
+        # kind, and the rest gives it a new value.
+        # A habit said anew (视频现在基本都在抖音刷了, 外卖现在都在美团点: all, only, mostly) gives
+        # the kind a new value, whichever half of the earlier statement the topic came from.
+        said = earlier.strip(" 。！？.!?")
+        value = set(cjk.pairs(said[len(said) // 2 :], stopwords.CJK_PAIR))
+        shared = value & set(cjk.pairs(topic, stopwords.CJK_PAIR))
+        if shared and not _HABIT_ZH.search(text[text.find(reading.cue) :]):
+            return True
+    # a name opens the clause: "Luna is now…", "Pepper's now…", 豆豆现在… (after 我家的, "my")
+    opening = _OWNER.sub("", topic.replace("’", "'"), count=1).lstrip()
+    known = names(earlier) | _proper(earlier)
     return any(
-        name.removesuffix("'s") in said or (not name.isascii() and name in topic)
-        for name in names(earlier)
+        (opening.startswith(n) and not opening[len(n) :][:1].isalpha())
+        or (not n.isascii() and opening.startswith(n))
+        for n in (name.removesuffix("'s") for name in known)
     )
+
+
+def _proper(text: str) -> set[str]:
+    """The words an English statement writes capitalised after its first word: the names of what
+    the user has or uses ("I work at Amazon", "I drive a Subaru Outback")."""
+    found = re.findall(r"(?<=[a-z0-9,] )([A-Z][A-Za-z0-9'-]+)", text)
+    return {w.casefold() for w in found if w.casefold() not in stopwords.ENGLISH and len(w) > 2}
 
 
 def reads_other(text: str) -> str | None:

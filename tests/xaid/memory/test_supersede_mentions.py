@@ -2,9 +2,11 @@
 real database, in English and Chinese: each later statement below made the earlier one history
 before this branch, though nothing of the user's changed. Their shapes, not their subjects, say so:
 a condition said after its clause (…的话，估计得…), a weighing (琢磨着转去…), a life stage in the past
-(大学的时候…, "back in uni"), one more deed beside the old one (还报了个…), "nearly", and a present
-word about the very one the earlier statement named (团子现在…, "Pepper is now…": it tells how that
-one is, it replaces nothing). A change said with "from now on" (以后就它了) still replaces. No model is
+(大学的时候…, "back in uni"), one more deed beside the old one (还报了个…), "nearly", one weekend, a
+worn part renewed by its like (换了条新的), and a present word about the very one the earlier
+statement named or had (团子现在…, 望京这边现在…, "Pepper is now…", "Amazon is now…": it tells how that
+one is, it replaces nothing). A change said with "from now on" (以后就它了), or a habit said anew
+with the kind as its topic (视频现在基本都在抖音刷了), still replaces. No model is
 consulted (the scripted provider's echo is never read as a verdict)."""
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ NOT_CHANGES = [
     ),
     ("Our dog Pepper is a collie.", "Pepper is now terrified of the hoover, lol."),
     ("I bank with Barclays.", "I nearly switched to Monzo last week."),
+    # what the user has or uses, as the topic of how it is now (its object, its proper name)
+    ("我开的是一辆五菱宏光。", "五菱现在出了电动版，看着挺香。"),
+    ("我住在望京。", "望京这边现在房租涨得离谱。"),
+    ("I work at Amazon.", "Amazon is now making everyone come back to the office five days, ugh."),
+    ("I live in Brooklyn.", "Brooklyn rents these days are insane."),
+    # one weekend; a worn part renewed by its like; "but for" (要不是)
+    ("我周末爬山。", "这周末下雨，改成在家看电影了。"),
+    ("I take the Q train.", "This weekend the Q was down so I took a cab instead."),
+    ("我在用小米手环。", "手环的表带断了，换了条新的。"),
+    ("我坐地铁上班。", "要不是地铁挤，我才不想换别的方式呢。"),
 ]
 
 
@@ -47,6 +59,13 @@ def test_a_statement_that_changes_nothing_keeps_the_earlier_one_current(
     [
         ("我用的是百度网盘。", "百度网盘太慢，改用阿里云盘了，以后就它了。"),
         ("I use Evernote for notes.", "I'm on Obsidian now, got rid of Evernote."),
+        # the kind as the topic, a habit said anew: a change, not a mention
+        ("我用的是B站看视频。", "视频现在基本都在抖音刷了。"),
+        ("我早饭吃油条。", "早饭现在吃包子了。"),
+        (
+            "Our dog Rolo walks with me every morning.",
+            "The dog walker takes Rolo at lunchtime now.",
+        ),
     ],
 )
 def test_a_change_from_now_on_still_replaces(client: Client, before: str, after: str) -> None:
