@@ -95,3 +95,29 @@ def test_the_fourth_dev_set_is_weighted_to_chinese_and_split_in_halves() -> None
             assert kit.contains([c["before"]], c["keep"]), c["id"]
             assert not kit.contains([c["after"]], c["keep"]), c["id"]
             assert not kit.contains([c["probe"]], c["keep"]), c["id"]
+
+
+def test_the_seventh_dev_set_has_every_kind_of_control_in_both_languages_and_both_halves() -> None:
+    """updates_dev7.json (written before branch updates7's change): 30 changes and 20 controls per
+    language, the eight kinds of statement that change nothing in each language, halves alternating
+    so each half holds changes and controls of both languages; keys in the right statement only."""
+    cases = kit.load_scenario("updates_dev7.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "change", "train")] == kinds[(lang, "change", "test")] == 15
+        assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 10
+        controls = {c["control"] for c in cases if c["lang"] == lang and c["kind"] == "control"}
+        assert controls >= {"mention", "someone else", "hypothetical", "past story", "negated"}
+        assert controls >= {"repeated", "question"} and controls & {"plan", "wish"}
+    for c in cases:
+        if c["kind"] == "change":
+            assert kit.contains([c["before"]], c["old"]), c["id"]
+            assert not kit.contains([c["after"]], c["old"]), c["id"]
+            assert kit.contains([c["after"]], c["new"]), c["id"]
+            assert not kit.contains([c["before"]], c["new"]), c["id"]
+            assert not kit.contains([c["probe"]], [*c["old"], *c["new"]]), c["id"]
+        else:
+            assert kit.contains([c["before"]], c["keep"]), c["id"]
+            assert not kit.contains([c["after"]], c["keep"]), c["id"]
+            assert not kit.contains([c["probe"]], c["keep"]), c["id"]
