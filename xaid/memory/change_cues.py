@@ -320,6 +320,14 @@ def read(text: str) -> ChangeReading:
 # The bare words of "now" in Chinese (现在, 最近, 已经…了): they date a statement, they name no change.
 _TIME_ZH = re.compile(r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经")
 _HABIT_ZH = re.compile(r"都|全|只|基本|一般|平时|每天|天天")
+# What a Chinese statement opens with before its own topic: the speaker or the household.
+_OPENING_ZH = re.compile(r"^\W*(?:我们家的?|我家的?|我们的?|我的?)")
+# Where a change leads: "moved to Toronto", "switched back to Spotify"; 搬到上海, 换回安卓
+_DESTINATION_EN = re.compile(
+    r"(?<![a-z])(?:moved|moving|came|went|switched|going) (?:back )?to\s+(?:the\s+)?([A-Z][A-Za-z0-9'-]+)"
+)
+# a move or a going back only: 改成/换成 are followed as often by when (改成每天喝…) as by what
+_DESTINATION_ZH = re.compile(rf"(?:搬到|搬回|搬来|回到|换回|改回)([{cjk.IDEOGRAPHS}]{{2}})")
 _OWNER = re.compile(r"^\W*(?:(?:my|our|the)\s+|我们?家的?|我的)", re.I)
 # A being named in a statement: 叫豆豆, 名叫大黄, "named Rolo", "called Pip", and a name set beside its
 # noun ("my cat Luna", "our dog Biscuit", "my son Leo").
@@ -338,35 +346,54 @@ def names(text: str) -> set[str]:
 
 
 def describes(text: str, earlier: str) -> bool:
-    """The statement's present words are about the very one the earlier statement named ("豆豆现在胖得
-    跟个球似的" after "我养了一只柯基叫豆豆", "Luna is now sleeping on my keyboard" after "My cat Luna is a
-    tabby"): it tells how that one is now, so the earlier statement still holds. Only a present cue
-    with that name before it counts; a named change ("Sam moved away") still replaces."""
+    """The statement's present words are about the very one the earlier statement named or had
+    ("豆豆现在胖得跟个球似的" after "我养了一只柯基叫豆豆", "Luna is now sleeping on my keyboard" after
+    "My cat Luna is a tabby", "望京这边现在房租涨得离谱" after "我住在望京"): it tells how that one is
+    now, so the earlier statement still holds. Only a bare present cue with that one before it
+    counts; a named change ("Sam moved away") still replaces. Or the change leads to what the
+    earlier statement already holds ("I moved to Toronto from Calgary" after "I live in Toronto",
+    搬到上海三年了 after 我住在上海): the same value said again."""
     reading = read(text)
-    if reading.strong or not reading.topic or reading.cue is None:
+    if reading.strong:
+        return _arrives_at_earlier(text, earlier)
+    if not reading.topic or reading.cue is None:
         return False
     topic = reading.topic.casefold()
     if cjk.has(topic) and _TIME_ZH.match(reading.cue):
         # Chinese says the topic first: "望京这边现在房租涨得离谱", "鹦鹉最近学会说你好了". When the
-        # topic is what the earlier statement said the user has or uses (its object, in its second
-        # half: 我住在望京, 我养了两只鹦鹉), the words tell how that one is now. A topic that was
-        # the earlier statement's own topic (我们家电费是用支付宝交的 → 电费现在走微信了) names the
-        # kind, and the rest gives it a new value.
-        # A habit said anew (视频现在基本都在抖音刷了, 外卖现在都在美团点: all, only, mostly) gives
-        # the kind a new value, whichever half of the earlier statement the topic came from.
-        said = earlier.strip(" 。！？.!?")
-        value = set(cjk.pairs(said[len(said) // 2 :], stopwords.CJK_PAIR))
+        # topic is what the earlier statement said the user has or uses (not its own opening
+        # topic: 我在字节上班, 我养了两只鹦鹉), the words tell how that one is now. The earlier
+        # statement's opening topic (我们家电费是用支付宝交的 → 电费现在走微信了, 我早饭吃油条 →
+        # 早饭现在吃包子了) names the kind, and the rest gives it a new value; so does a habit said
+        # anew (视频现在基本都在抖音刷了, 外卖现在都在美团点: all, only, mostly).
+        held = _OPENING_ZH.sub("", earlier.strip(" 。！？.!?"), count=1)
+        value = set(cjk.pairs(held[1:], stopwords.CJK_PAIR))
         shared = value & set(cjk.pairs(topic, stopwords.CJK_PAIR))
         if shared and not _HABIT_ZH.search(text[text.find(reading.cue) :]):
             return True
     # a name opens the clause: "Luna is now…", "Pepper's now…", 豆豆现在… (after 我家的, "my")
     opening = _OWNER.sub("", topic.replace("’", "'"), count=1).lstrip()
-    known = names(earlier) | _proper(earlier)
     return any(
         (opening.startswith(n) and not opening[len(n) :][:1].isalpha())
         or (not n.isascii() and opening.startswith(n))
-        for n in (name.removesuffix("'s") for name in known)
+        for n in _known(earlier)
     )
+
+
+def _known(earlier: str) -> set[str]:
+    """The names the earlier statement gave or wrote, without a possessive 's."""
+    return {name.removesuffix("'s") for name in names(earlier) | _proper(earlier)}
+
+
+def _arrives_at_earlier(text: str, earlier: str) -> bool:
+    """A change whose destination the earlier statement already names ("moved to Toronto" after
+    "I live in Toronto"; 搬到上海 after 我住在上海): nothing of it changed."""
+    known = _known(earlier)
+    for m in _DESTINATION_EN.finditer(text):
+        if m.group(1).casefold() in known:
+            return True
+    held = set(cjk.pairs(_OPENING_ZH.sub("", earlier, count=1), stopwords.CJK_PAIR))
+    return any(m.group(1) in held for m in _DESTINATION_ZH.finditer(text))
 
 
 def _proper(text: str) -> set[str]:

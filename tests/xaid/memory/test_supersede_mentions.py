@@ -34,6 +34,7 @@ NOT_CHANGES = [
     # what the user has or uses, as the topic of how it is now (its object, its proper name)
     ("我开的是一辆五菱宏光。", "五菱现在出了电动版，看着挺香。"),
     ("我住在望京。", "望京这边现在房租涨得离谱。"),
+    ("我在字节上班。", "字节最近出了新规定，加班要报备。"),
     ("I work at Amazon.", "Amazon is now making everyone come back to the office five days, ugh."),
     ("I live in Brooklyn.", "Brooklyn rents these days are insane."),
     # one weekend; a worn part renewed by its like; "but for" (要不是)
@@ -88,3 +89,11 @@ def test_a_name_is_read_where_a_statement_gives_it_in_both_languages() -> None:
         "Pepper went to my parents, we have a pug now.", "Our dog Pepper."
     )
     assert not change_cues.describes("我现在养的是一只柯基。", "我家的猫叫团子。")
+    # the earlier statement's own opening topic names the kind: a new value for it is a change
+    assert change_cues.describes("字节最近出了新规定。", "我在字节上班。")
+    assert not change_cues.describes("早饭现在吃包子了。", "我早饭吃油条。")
+    assert not change_cues.describes("电费现在走微信自动扣了。", "我们家电费是用支付宝交的。")
+    # a change that leads to what the earlier statement holds changes nothing of it
+    assert change_cues.describes("I moved to Toronto from Calgary in 2015.", "I live in Toronto.")
+    assert change_cues.describes("去年从北京搬到上海的，挺习惯。", "我住在上海。")
+    assert not change_cues.describes("We moved to Porto in May.", "We live in Lyon.")
