@@ -16,7 +16,7 @@ from xaiclient import Client
 
 from xaid.memory import change_cues
 
-from .test_supersede import DAY, T0, session, turns
+from .test_supersede import two_sessions
 
 NOT_CHANGES = [
     ("我用的是移动的卡。", "流量再不够用的话，估计得换成电信了。"),
@@ -49,10 +49,7 @@ NOT_CHANGES = [
 def test_a_statement_that_changes_nothing_keeps_the_earlier_one_current(
     client: Client, before: str, after: str
 ) -> None:
-    client.agent_create("mia", name="Kai")
-    session(client, "mia", [before], T0)
-    session(client, "mia", [after], T0 + 6 * DAY)
-    assert turns(client, "mia") == {before: "current", after: "current"}
+    assert two_sessions(client, before, after) == {before: "current", after: "current"}
 
 
 @pytest.mark.parametrize(
@@ -70,10 +67,7 @@ def test_a_statement_that_changes_nothing_keeps_the_earlier_one_current(
     ],
 )
 def test_a_change_from_now_on_still_replaces(client: Client, before: str, after: str) -> None:
-    client.agent_create("mia", name="Kai")
-    session(client, "mia", [before], T0)
-    session(client, "mia", [after], T0 + 6 * DAY)
-    assert turns(client, "mia") == {before: "superseded", after: "current"}
+    assert two_sessions(client, before, after) == {before: "superseded", after: "current"}
 
 
 def test_a_name_is_read_where_a_statement_gives_it_in_both_languages() -> None:
