@@ -51,7 +51,7 @@ _NOW_EN = re.compile(
 _STRONG_ZH = re.compile(
     # 换 as in 转换插头 (an adapter) or 交换 (an exchange) names no switch
     r"改|(?<![转交])换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
-    r"调到|挪到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
+    r"调到|挪到|迁|退了|不干了|不[^，。！？；,了]{1,4}了|没再|告别|迷上|取消|卸了|卸载|"
     # made into something else (弄成了博士茶, 变成, 搞成), the new one in place of the old (而不是)
     r"(?:弄|搞|变)成|而不是|"
     # a change said as its reason or its date: 自从搬家以后…, 公交涨价以后我就…了
@@ -141,7 +141,9 @@ _LAPSE = re.compile(
 # A change denied ("he's never going to change his mind", 永远不会改主意, 没换): nothing changed.
 # 不会再 is a change ("我不会再喝了": quit), so it is not denied.
 _DENIED = re.compile(
-    r"(?<![a-z'])(?:(?:never|not|n't) (?:going to|gonna) change|won't change|never change[sd]?)(?![a-z'])|"
+    r"(?<![a-z'])(?:(?:never|not|n't) (?:going to|gonna) change|won't change|never change[sd]?|"
+    # "not upgrading though", "didn't switch", "won't be moving"
+    r"(?:not|n't|never) (?:be )?(?:switch|upgrad|chang|swap|replac)[a-z]*)(?![a-z'])|"
     r"(?:不会|不可能|没有?|不肯)(?!再)[^，。！？；,]{0,2}[改换]",
     re.I,
 )
@@ -192,6 +194,9 @@ _STILL = re.compile(
 )
 # Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
+# A change had before, as experience (换过一次, 搬过三次家): what happened, not how things are now,
+# even beside a "now" (扫地机器人已经用了两年，刷子换过一次).
+_HAD = re.compile(r"(?:改|换|搬|转)过")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
     r"growing up|used to|back (?:in|when)|in (?:high school|college|uni|university|grad school)|"
@@ -312,7 +317,7 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "temporary")
     if _STILL.search(text):
         return ChangeReading(cue, strong, "restated")
-    if _PAST.search(text) and not now:
+    if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None, topic)
 
@@ -369,7 +374,8 @@ def describes(text: str, earlier: str) -> bool:
         held = _OPENING_ZH.sub("", earlier.strip(" 。！？.!?"), count=1)
         value = set(cjk.pairs(held[1:], stopwords.CJK_PAIR))
         shared = value & set(cjk.pairs(topic, stopwords.CJK_PAIR))
-        if shared and not _HABIT_ZH.search(text[text.find(reading.cue) :]):
+        rest = text[text.find(reading.cue) :]
+        if shared and not _HABIT_ZH.search(re.split(r"[，。！？；,!?;]", rest)[0]):
             return True
     # a name opens the clause: "Luna is now…", "Pepper's now…", 豆豆现在… (after 我家的, "my")
     opening = _OWNER.sub("", topic.replace("’", "'"), count=1).lstrip()
@@ -419,7 +425,7 @@ def reads_other(text: str) -> str | None:
         return "lapse"
     if _ADDITION.search(text) or _BOTH.search(text):
         return "addition"
-    if _PAST.search(text):
+    if _PAST.search(text) or _HAD.search(text):
         return "past"
     if not any(_owners(clauses(text))):
         return "someone_else"

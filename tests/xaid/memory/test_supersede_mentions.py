@@ -42,6 +42,11 @@ NOT_CHANGES = [
     ("I take the Q train.", "This weekend the Q was down so I took a cab instead."),
     ("我在用小米手环。", "手环的表带断了，换了条新的。"),
     ("我坐地铁上班。", "要不是地铁挤，我才不想换别的方式呢。"),
+    # "can't" (出不了门) is no quit; a change had once (换过一次); a change declined
+    ("我住在深圳。", "深圳这两天台风，出不了门。"),
+    ("我用的是小米扫地机器人。", "扫地机器人已经用了两年，刷子换过一次。"),
+    ("I use an iPad for drawing.", "Apple just released a new iPad, not upgrading though."),
+    ("我晚上去夜跑。", "夜跑最近人好多，跑道都挤。"),
 ]
 
 
