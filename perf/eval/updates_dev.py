@@ -9,7 +9,9 @@ on subjects no fact rule lists, written before the updates3 change) is split by 
 tuned on, ``test`` only measured, and the notes name the missed cases of the train split only.
 perf/scenarios/updates_dev3.json (44 controls and 44 changes per language, written before the
 updates4 change: precision first) is split the same way, and so is perf/scenarios/updates_dev4.json
-(48 controls and 36 changes, two thirds Chinese, written before the updates5 change).
+(48 controls and 36 changes, two thirds Chinese, written before the updates5 change), and so is
+perf/scenarios/updates_dev7.json (30 changes and 20 controls of eight kinds per language, written
+before the updates7 change: no false change first).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -89,6 +91,19 @@ BEFORE4 = (
     "20/22; updates_dev4 train en 8/8, zh 14/16, test en 7/8, zh 13/16. 188 pairs by the rules, "
     "0 asked, 0 model calls for changes over 940 consolidated sessions"
 )
+# main 1b57503 (before branch updates7), this runner, rules alone: 2026-12-03 02:10 UTC.
+BEFORE7 = (
+    "before updates7 (1b57503, this runner, rules alone): updates_dev7 controls kept train en 8/10, "
+    "zh 9/10, test en 7/10, zh 8/10; changes ranked above the old train en 13/15, zh 15/15, test en "
+    "15/15, zh 15/15 (strict train 9/15, 12/15, test 11/15, 12/15). Sets 1-4 on that main, ranked: "
+    "updates_dev en 23/24, zh 24/24; updates_dev2 train en 33/40, zh 32/40, test en 18/20, zh 16/20; "
+    "updates_dev3 train en 16/22, zh 19/22, test en 16/22, zh 19/22; updates_dev4 train en 5/6, zh "
+    "7/12, test en 1/6, zh 9/12; controls kept: all but updates_dev3 test en 20/22, zh 21/22 and "
+    "updates_dev4 test zh 13/16. Diagnosis of updates_dev7's train controls that fired: a present "
+    "word about the one the earlier statement named (豆豆现在胖…, 'Luna is now sleeping…') and a life "
+    "stage in the past ('Back in college I switched…'); read as a change but not paired by the "
+    "embedder this time: a wish (好想搬去…), progress (已经读到一半了)"
+)
 # What the train halves showed (updates5's diagnosis: train cases only, played through this runner
 # and read offline with the default embedder; the test halves' cases were never read).
 DIAGNOSIS = (
@@ -124,7 +139,7 @@ LEARNED = (
     "the vector do not tell these changes from the look-alikes, so precision first keeps the rules"
 )
 CHANGE_AIM = Aim(">=", 90.0)
-SETS = ("updates_dev", "updates_dev2", "updates_dev3", "updates_dev4")
+SETS = ("updates_dev", "updates_dev2", "updates_dev3", "updates_dev4", "updates_dev7")
 CONTROL_AIM = Aim(">=", 100.0)
 
 
@@ -299,7 +314,7 @@ def run(quick: bool) -> Section:
             f"{who}: " + misses("controls (test split not named)", _merge(kept)),
             f"{who}: {time.monotonic() - started:.0f} s",
         ]
-    section.notes += [DIAGNOSIS, LEARNED, BEFORE4, BEFORE, BEFORE2, BEFORE3]
+    section.notes += [BEFORE7, DIAGNOSIS, LEARNED, BEFORE4, BEFORE, BEFORE2, BEFORE3]
     return section
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text import cjk
+from ..text import cjk, stopwords
 from ..text.clauses import clauses
 from .rules import extract
 
@@ -51,7 +51,7 @@ _NOW_EN = re.compile(
 _STRONG_ZH = re.compile(
     # 换 as in 转换插头 (an adapter) or 交换 (an exchange) names no switch
     r"改|(?<![转交])换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
-    r"调到|退了|不干了|不[^，。！？；,]{0,4}了|没再|告别|迷上|取消|卸了|卸载|"
+    r"调到|挪到|迁|退了|不干了|不[^，。！？；,了]{1,4}了|没再|告别|迷上|取消|卸了|卸载|"
     # made into something else (弄成了博士茶, 变成, 搞成), the new one in place of the old (而不是)
     r"(?:弄|搞|变)成|而不是|"
     # a change said as its reason or its date: 自从搬家以后…, 公交涨价以后我就…了
@@ -101,7 +101,9 @@ _ADDITION = re.compile(
     # "too" adds at a clause's end ("a puppy too"); before a word it is a degree ("too pricey")
     r"(?<![a-z'])(?:also|too(?=\s*(?:[,.;!?]|$))|as well|another|in addition|on top of)(?![a-z'])|"
     # 多了 adds when a count follows (多了一只猫); after a word of feeling it compares (开心多了, 轻多了)
-    r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])",
+    r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])|"
+    # 还 before a deed done (还报了个瑜伽课, 还迷上了): one more, beside what was; not 还是, 还在, 还没
+    r"还(?![是在没不有要会能得可行好])[^，。！？；,]{0,3}了",
     re.I,
 )
 _UNREAL = re.compile(
@@ -111,7 +113,14 @@ _UNREAL = re.compile(
     # 以后 is the future at a clause's start or after a person ("我以后想…"); after an event it is
     # "after" (减肥成功以后)
     r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|明天|下周|将来|"
-    r"(?:^|[，。！？；,\s]|[我你他她]们?)以后",
+    r"(?:^|[，。！？；,\s]|[我你他她]们?)以后(?!都|就|再也)|"
+    # a condition said after its clause (房租再涨的话), a guess (估计得搬, 说不定, 或许), a weighing
+    # (琢磨着, 寻思, 盘算, 纠结要不要), a wish (好想搬去, 真想换, 巴不得): none has happened
+    r"的话|要不是|估计|说不定|或许|琢磨|寻思|盘算|纠结|要不要|希望|但愿|巴不得|恨不得|"
+    r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直)想(?![起到过法念象必通开])|差点|差一点|险些|"
+    r"过(?:[一两几]个?)?(?:天|周|阵子|段时间)|回头|改天|"
+    r"(?<![a-z'])(?:i wish|wish i|hoping|i hope|'d like to|would like to|dream(?:ing)? of|wanna|"
+    r"tempted|debating|almost|nearly)(?![a-z'])",
     re.I,
 )
 # Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
@@ -132,7 +141,9 @@ _LAPSE = re.compile(
 # A change denied ("he's never going to change his mind", 永远不会改主意, 没换): nothing changed.
 # 不会再 is a change ("我不会再喝了": quit), so it is not denied.
 _DENIED = re.compile(
-    r"(?<![a-z'])(?:(?:never|not|n't) (?:going to|gonna) change|won't change|never change[sd]?)(?![a-z'])|"
+    r"(?<![a-z'])(?:(?:never|not|n't) (?:going to|gonna) change|won't change|never change[sd]?|"
+    # "not upgrading though", "didn't switch", "won't be moving"
+    r"(?:not|n't|never) (?:be )?(?:switch|upgrad|chang|swap|replac)[a-z]*)(?![a-z'])|"
     r"(?:不会|不可能|没有?|不肯)(?!再)[^，。！？；,]{0,2}[改换]",
     re.I,
 )
@@ -159,8 +170,9 @@ _BOUNDED = re.compile(
 # occasion-bound "instead" or 换 is what happened once. Unless the words say it lasts (a state now,
 # "anymore", 以后都, 再也) or the change cannot be undone by tomorrow (quit, sold, moved out; 辞, 卖).
 _OCCASION = re.compile(
-    r"(?<![a-z'])(?:today|tonight|this (?:morning|afternoon|evening)|yesterday|last night)(?![a-z'])|"
-    r"今天|今晚|今早|今儿|昨天|昨晚|刚才",
+    r"(?<![a-z'])(?:today|tonight|this (?:morning|afternoon|evening|weekend|time)|yesterday|last night|"
+    r"last weekend)(?![a-z'])|"
+    r"今天|今晚|今早|今儿|昨天|昨晚|刚才|这个?周末|上个?周末|这次|这回|那次",
     re.I,
 )
 _LASTS = re.compile(
@@ -173,15 +185,24 @@ _LASTS = re.compile(
 # the earlier value, whatever else the message goes on about ("the coffee machine finally got fixed").
 _STILL = re.compile(
     r"(?<![a-z'])(?:still|as always|as usual|same as ever|same old)(?![a-z'])|"
-    r"还是(?![^，。！？；,]{0,12}[吗吧呢？?])|还在|依然|依旧|仍然|照旧|照样|老样子",
+    r"还是(?![^，。！？；,]{0,12}[吗吧呢？?])|还在|依然|依旧|仍然|照旧|照样|老样子|"
+    # the same thing renewed, nothing new named ("换了条新的", "got a new one"): a worn part or a
+    # broken one replaced by its like is not a new value
+    r"换了?一?[个条只台张块件双部辆把副支]?新的(?=$|[，。！？；,.!?\s])|"
+    r"(?<![a-z'])(?:got|bought|ordered|getting) a new one(?=$|[,.;!?\s]*$)",
     re.I,
 )
 # Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
+# A change had before, as experience (换过一次, 搬过三次家): what happened, not how things are now,
+# even beside a "now" (扫地机器人已经用了两年，刷子换过一次).
+_HAD = re.compile(r"(?:改|换|搬|转)过")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
-    r"growing up|used to)(?![a-z'])|小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|"
-    r"那年|那会儿|岁的时候",
+    r"growing up|used to|back (?:in|when)|in (?:high school|college|uni|university|grad school)|"
+    r"at (?:uni|university|college)|as a student|in my (?:teens|twenties|thirties))(?![a-z'])|"
+    r"小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|那年|那会儿|岁的时候|曾经|当时|那阵子|"
+    r"那几年|(?:大学|高中|初中|小学|读书|上学|毕业|研究生)(?:的时候|那会|时)",
     re.I,
 )
 
@@ -196,6 +217,9 @@ class ChangeReading:
     cue: str | None
     strong: bool
     blocked: str | None
+    # what the clause of a present cue opens with, before the cue ("豆豆" in "豆豆现在胖得跟个球似的",
+    # "Luna is" in "Luna is now sleeping on my keyboard"); empty for a named change
+    topic: str = ""
 
     @property
     def change(self) -> bool:
@@ -263,6 +287,7 @@ def read(text: str) -> ChangeReading:
     text = _QUOTED.sub(" ", text)
     cue: str | None = None
     strong = False
+    topic = ""
     parts = clauses(text)
     for clause, users in zip(parts, _owners(parts), strict=True):
         zh = cjk_clause(clause)
@@ -273,9 +298,9 @@ def read(text: str) -> ChangeReading:
         if not users:
             continue
         if s is not None and not strong:
-            cue, strong = s.group(), True
+            cue, strong, topic = s.group(), True, ""
         elif cue is None and n is not None:
-            cue = n.group()
+            cue, topic = n.group(), clause[: n.start()]
     if cue is None:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
@@ -292,9 +317,96 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "temporary")
     if _STILL.search(text):
         return ChangeReading(cue, strong, "restated")
-    if _PAST.search(text) and not now:
+    if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
-    return ChangeReading(cue, strong, None)
+    return ChangeReading(cue, strong, None, topic)
+
+
+# The bare words of "now" in Chinese (现在, 最近, 已经…了): they date a statement, they name no change.
+_TIME_ZH = re.compile(r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经")
+_HABIT_ZH = re.compile(r"都|全|只|基本|一般|平时|每天|天天")
+# What a Chinese statement opens with before its own topic: the speaker or the household.
+_OPENING_ZH = re.compile(r"^\W*(?:我们家的?|我家的?|我们的?|我的?)")
+# Where a change leads: "moved to Toronto", "switched back to Spotify"; 搬到上海, 换回安卓
+_DESTINATION_EN = re.compile(
+    r"(?<![a-z])(?:moved|moving|came|went|switched|going) (?:back )?to\s+(?:the\s+)?([A-Z][A-Za-z0-9'-]+)"
+)
+# a move or a going back only: 改成/换成 are followed as often by when (改成每天喝…) as by what
+_DESTINATION_ZH = re.compile(rf"(?:搬到|搬回|搬来|回到|换回|改回)([{cjk.IDEOGRAPHS}]{{2}})")
+_OWNER = re.compile(r"^\W*(?:(?:my|our|the)\s+|我们?家的?|我的)", re.I)
+# A being named in a statement: 叫豆豆, 名叫大黄, "named Rolo", "called Pip", and a name set beside its
+# noun ("my cat Luna", "our dog Biscuit", "my son Leo").
+_NAMED = re.compile(
+    rf"(?:叫做?|名叫|名字是)(?P<zh>[{cjk.IDEOGRAPHS}]{{2}})|(?<![a-z])(?:named|called)\s+(?P<en>[A-Z][a-z'-]+)|"
+    r"(?<![A-Za-z])(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){1,2}(?P<app>[A-Z][a-z'-]+)"
+)
+
+
+def names(text: str) -> set[str]:
+    """The names a statement gives to someone or something of the user's (a pet, a child)."""
+    found = {
+        (m.group("zh") or m.group("en") or m.group("app")).casefold() for m in _NAMED.finditer(text)
+    }
+    return {n for n in found if not n.isascii() or (len(n) > 2 and n not in stopwords.ENGLISH)}
+
+
+def describes(text: str, earlier: str) -> bool:
+    """The statement's present words are about the very one the earlier statement named or had
+    ("豆豆现在胖得跟个球似的" after "我养了一只柯基叫豆豆", "Luna is now sleeping on my keyboard" after
+    "My cat Luna is a tabby", "望京这边现在房租涨得离谱" after "我住在望京"): it tells how that one is
+    now, so the earlier statement still holds. Only a bare present cue with that one before it
+    counts; a named change ("Sam moved away") still replaces. Or the change leads to what the
+    earlier statement already holds ("I moved to Toronto from Calgary" after "I live in Toronto",
+    搬到上海三年了 after 我住在上海): the same value said again."""
+    reading = read(text)
+    if reading.strong:
+        return _arrives_at_earlier(text, earlier)
+    if not reading.topic or reading.cue is None:
+        return False
+    topic = reading.topic.casefold()
+    if cjk.has(topic) and _TIME_ZH.match(reading.cue):
+        # Chinese says the topic first: "望京这边现在房租涨得离谱", "鹦鹉最近学会说你好了". When the
+        # topic is what the earlier statement said the user has or uses (not its own opening
+        # topic: 我在字节上班, 我养了两只鹦鹉), the words tell how that one is now. The earlier
+        # statement's opening topic (我们家电费是用支付宝交的 → 电费现在走微信了, 我早饭吃油条 →
+        # 早饭现在吃包子了) names the kind, and the rest gives it a new value; so does a habit said
+        # anew (视频现在基本都在抖音刷了, 外卖现在都在美团点: all, only, mostly).
+        held = _OPENING_ZH.sub("", earlier.strip(" 。！？.!?"), count=1)
+        value = set(cjk.pairs(held[1:], stopwords.CJK_PAIR))
+        shared = value & set(cjk.pairs(topic, stopwords.CJK_PAIR))
+        rest = text[text.find(reading.cue) :]
+        if shared and not _HABIT_ZH.search(re.split(r"[，。！？；,!?;]", rest)[0]):
+            return True
+    # a name opens the clause: "Luna is now…", "Pepper's now…", 豆豆现在… (after 我家的, "my")
+    opening = _OWNER.sub("", topic.replace("’", "'"), count=1).lstrip()
+    return any(
+        (opening.startswith(n) and not opening[len(n) :][:1].isalpha())
+        or (not n.isascii() and opening.startswith(n))
+        for n in _known(earlier)
+    )
+
+
+def _known(earlier: str) -> set[str]:
+    """The names the earlier statement gave or wrote, without a possessive 's."""
+    return {name.removesuffix("'s") for name in names(earlier) | _proper(earlier)}
+
+
+def _arrives_at_earlier(text: str, earlier: str) -> bool:
+    """A change whose destination the earlier statement already names ("moved to Toronto" after
+    "I live in Toronto"; 搬到上海 after 我住在上海): nothing of it changed."""
+    known = _known(earlier)
+    for m in _DESTINATION_EN.finditer(text):
+        if m.group(1).casefold() in known:
+            return True
+    held = set(cjk.pairs(_OPENING_ZH.sub("", earlier, count=1), stopwords.CJK_PAIR))
+    return any(m.group(1) in held for m in _DESTINATION_ZH.finditer(text))
+
+
+def _proper(text: str) -> set[str]:
+    """The words an English statement writes capitalised after its first word: the names of what
+    the user has or uses ("I work at Amazon", "I drive a Subaru Outback")."""
+    found = re.findall(r"(?<=[a-z0-9,] )([A-Z][A-Za-z0-9'-]+)", text)
+    return {w.casefold() for w in found if w.casefold() not in stopwords.ENGLISH and len(w) > 2}
 
 
 def reads_other(text: str) -> str | None:
@@ -313,7 +425,7 @@ def reads_other(text: str) -> str | None:
         return "lapse"
     if _ADDITION.search(text) or _BOTH.search(text):
         return "addition"
-    if _PAST.search(text):
+    if _PAST.search(text) or _HAD.search(text):
         return "past"
     if not any(_owners(clauses(text))):
         return "someone_else"

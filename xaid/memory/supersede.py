@@ -355,7 +355,7 @@ def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earli
     for rank, e in enumerate(near):
         if e.cosine < min(NEAR, FLOOR):
             break
-        if elsewhere(text, e.utterance.text):
+        if elsewhere(text, e.utterance.text) or change_cues.describes(text, e.utterance.text):
             continue
         nearest = e.cosine >= top - MARGIN
         # the lower the cosine, the further ahead of the next it must be to be clearly the one

@@ -4,6 +4,7 @@ each language, controls of every kind, and keys that only the right statement ho
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from perf import kit
 
@@ -84,6 +85,28 @@ def test_the_fourth_dev_set_is_weighted_to_chinese_and_split_in_halves() -> None
     for lang in ("en", "zh"):
         controls = {c["control"] for c in cases if c["lang"] == lang and c["kind"] == "control"}
         assert controls == CONTROL_KINDS
+    _keys_in_their_statement(cases)
+
+
+def test_the_seventh_dev_set_has_every_kind_of_control_in_both_languages_and_both_halves() -> None:
+    """updates_dev7.json (written before branch updates7's change): 30 changes and 20 controls per
+    language, the eight kinds of statement that change nothing in each language, halves alternating
+    so each half holds changes and controls of both languages; keys in the right statement only."""
+    cases = kit.load_scenario("updates_dev7.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "change", "train")] == kinds[(lang, "change", "test")] == 15
+        assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 10
+        controls = {c["control"] for c in cases if c["lang"] == lang and c["kind"] == "control"}
+        assert controls >= {"mention", "someone else", "hypothetical", "past story", "negated"}
+        assert controls >= {"repeated", "question"} and controls & {"plan", "wish"}
+    _keys_in_their_statement(cases)
+
+
+def _keys_in_their_statement(cases: list[dict[str, Any]]) -> None:
+    """A change's old key is in the earlier statement only and its new key in the later one only;
+    a control's kept key is in the earlier one only; the probe names none of them."""
     for c in cases:
         if c["kind"] == "change":
             assert kit.contains([c["before"]], c["old"]), c["id"]

@@ -37,6 +37,15 @@ def turns(c: Client, agent: str) -> dict[str, str]:
     return {u["text"]: u["status"] for u in items if u["role"] == "user"}
 
 
+def two_sessions(c: Client, before: str, after: str) -> dict[str, str]:
+    """A new agent told ``before`` on day 0 and ``after`` six days later, each session consolidated:
+    each user turn's text and status."""
+    c.agent_create("mia", name="Kai")
+    session(c, "mia", [before], T0)
+    session(c, "mia", [after], T0 + 6 * DAY)
+    return turns(c, "mia")
+
+
 def search(c: Client, agent: str, query: str, ts: int) -> list[str]:
     return [i["text"] for i in c.memory_search(agent, query, ts=ts)["items"]]
 
