@@ -204,7 +204,9 @@ def test_a_model_that_keeps_dying_is_marked_unavailable_until_sighup(tmp_path: P
         ]
         assert [e.code for e in errors] == ["model_crashed"] * 3
         assert "now unavailable" in errors[2].message
-        failed = model(c)
+        # the reply's error comes back while the queue is still turning the third crash into the
+        # failed state (restarting, then the runner refuses at once): read the state once it settles
+        failed = wait_for(c, "failed")
         assert failed["state"] == "failed" and "3 times in a row" in failed["error"]
         assert failed["runner"]["unavailable"] and failed["runner"]["pid"] is None
         with pytest.raises(XaiError) as refused:
