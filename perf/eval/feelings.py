@@ -141,14 +141,22 @@ def dev7_wired(dev7: list[dict[str, Any]], notes: list[str]) -> list[Row]:
             dev7, None if provider == "scripted" else provider, ingest=True
         )
         rows.append(feelings_wire.cost_row(len(played), counters, f"dev7 ({provider})"))
-        for split in ("test", "train"):
-            label = f"dev7 {split} half ({provider})"
-            wired, misses = feelings_wire.rows_of(
-                label, [p for p in played if p.item["split"] == split], judged_toned
-            )
-            rows += wired
-            if misses and split == "test":
-                notes.append(f"{label}, misses through the daemon: " + "; ".join(misses))
+        rows += wired_halves(played, "dev7 {split} half (" + provider + ")", notes)
+    return rows
+
+
+def wired_halves(played: list[feelings_wire.Played], label: str, notes: list[str]) -> list[Row]:
+    """The daemon's rows per half (``label`` with ``{split}``), and the test half's misses in
+    ``notes``."""
+    rows: list[Row] = []
+    for split in ("test", "train"):
+        named = label.format(split=split)
+        wired, misses = feelings_wire.rows_of(
+            named, [p for p in played if p.item["split"] == split], judged_toned
+        )
+        rows += wired
+        if misses and split == "test":
+            notes.append(f"{named}, misses through the daemon: " + "; ".join(misses))
     return rows
 
 
@@ -220,12 +228,5 @@ def run(quick: bool) -> Section:
         rows += dev7_wired(dev7, notes)
         played, counters = feelings_wire.play_all(dev6)
         rows.append(feelings_wire.cost_row(len(played), counters))
-        for split in ("test", "train"):
-            label = f"dev6 {split} half"
-            wired, wire_misses = feelings_wire.rows_of(
-                label, [p for p in played if p.item["split"] == split], judged_toned
-            )
-            rows += wired
-            if wire_misses and split == "test":
-                notes.append(f"{label}, misses through the daemon: " + "; ".join(wire_misses))
+        rows += wired_halves(played, "dev6 {split} half", notes)
     return Section("Feelings carried to the next morning (issue 24 items 5, 7)", rows, notes)
