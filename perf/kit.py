@@ -292,12 +292,18 @@ def scratch_daemon(
 
 
 def played_on_one_daemon(
-    items: Sequence[_T], play: Callable[[Client, _T], _R], label: str
+    items: Sequence[_T],
+    play: Callable[[Client, _T], _R],
+    label: str,
+    env: Mapping[str, str] | None = None,
 ) -> tuple[list[_R], dict[str, int]]:
     """Each item played by ``play`` on ONE scratch daemon (a progress line every 20 items), and the
-    daemon's memory counters afterwards (``stats``): what the consolidations cost."""
+    daemon's memory counters afterwards (``stats``): what the consolidations cost. ``env`` starts
+    the daemon with a real model (``model_env``): its model is waited for before the first item."""
     out: list[_R] = []
-    with scratch_daemon() as daemon, daemon.client(timeout=120.0) as client:
+    with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
+        if env is not None:
+            wait_model(client, 900, 0.1, daemon)
         for n, item in enumerate(items, 1):
             out.append(play(client, item))
             if n % 20 == 0 or n == len(items):
@@ -355,6 +361,18 @@ MODELS: dict[str, str] = {  # name -> llm.model_path ("" is the embedded SmolLM2
     "qwen2.5-1.5b": str(GGUF / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"),
 }
 DEFAULT_MODEL = "qwen2.5-1.5b"
+
+
+def model_env(model: str, seed: int = 5) -> dict[str, str]:
+    """A daemon's environment with ``model`` (a ``MODELS`` name) loaded by llama.cpp, in UTC."""
+    return {
+        "XAID_LLM_PROVIDER": "llama_cpp",
+        "XAID_LLM_MODEL_PATH": MODELS[model],
+        "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means (model_path wins)
+        "XAID_LLM_SEED": str(seed),
+        "XAID_MEMORY_TIMEZONE": "UTC",
+        "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
+    }
 
 
 # --- fault campaigns: a scenario's part of the table ---------------------------------------------------

@@ -20,6 +20,7 @@ older sets are what it was fitted on. The wire flow is tested in tests/xaid/mood
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -115,6 +116,50 @@ def model_rows(dev6: list[dict[str, Any]], embed: Embed) -> list[Row]:
     return rows
 
 
+def by_kind(
+    items: Sequence[dict[str, Any]], embed: Embed, bank: meaning.Prototypes, model: learned.Model
+) -> str:
+    """Carried (after) per language and kind, "en plain 3/4": where the reading misses."""
+    out = []
+    for lang in ("en", "zh"):
+        for kind in dict.fromkeys(i["kind"] for i in items if i["lang"] == lang):
+            part = [i for i in items if i["lang"] == lang and i["kind"] == kind]
+            tally, _ = play(part, embed, bank, model)
+            out.append(f"{lang} {kind} {tally[f'{lang}:after']}/{len(part)}")
+    return ", ".join(out)
+
+
+def dev7_wired(dev7: list[dict[str, Any]], notes: list[str]) -> list[Row]:
+    """dev7 through a real daemon, ingested (feelings_wire.play_all): with the scripted provider
+    (the reader alone: the echo is unreadable) and, where ``XAID_PERF_FEELINGS_MODEL`` names a
+    ``kit.MODELS`` model (qwen2.5-1.5b, the default model), with it answering consolidation's
+    question (``mood.ask_model``); each with the mood's model calls per consolidated session."""
+    rows: list[Row] = []
+    model = os.environ.get("XAID_PERF_FEELINGS_MODEL", "")
+    for provider in ("scripted", model) if model else ("scripted",):
+        played, counters = feelings_wire.play_all(
+            dev7, None if provider == "scripted" else provider, ingest=True
+        )
+        rows.append(feelings_wire.cost_row(len(played), counters, f"dev7 ({provider})"))
+        rows += wired_halves(played, "dev7 {split} half (" + provider + ")", notes)
+    return rows
+
+
+def wired_halves(played: list[feelings_wire.Played], label: str, notes: list[str]) -> list[Row]:
+    """The daemon's rows per half (``label`` with ``{split}``), and the test half's misses in
+    ``notes``."""
+    rows: list[Row] = []
+    for split in ("test", "train"):
+        named = label.format(split=split)
+        wired, misses = feelings_wire.rows_of(
+            named, [p for p in played if p.item["split"] == split], judged_toned
+        )
+        rows += wired
+        if misses and split == "test":
+            notes.append(f"{named}, misses through the daemon: " + "; ".join(misses))
+    return rows
+
+
 def run(quick: bool) -> Section:
     progress("feelings: loading USE-multilingual-v3")
     embedder = UseEmbedder()
@@ -128,7 +173,10 @@ def run(quick: bool) -> Section:
     dev4 = load("feelings_dev4.json")
     dev5 = load("feelings_dev5.json")
     dev6 = load("feelings_dev6.json")
+    dev7 = load("feelings_dev7.json")
     sets = [
+        ("dev7 test half (never tuned on)", [i for i in dev7 if i["split"] == "test"]),
+        ("dev7 train half (tuned on)", [i for i in dev7 if i["split"] == "train"]),
         ("dev6 test half (never tuned on)", [i for i in dev6 if i["split"] == "test"]),
         ("dev6 train half (tuned on)", [i for i in dev6 if i["split"] == "train"]),
         ("dev5 test half (never tuned on)", [i for i in dev5 if i["split"] == "test"]),
@@ -173,16 +221,12 @@ def run(quick: bool) -> Section:
         rows += rows_of(label, tally)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
+        if label.startswith("dev7"):
+            notes.append(f"{label}, after, by kind: " + by_kind(items, embed, bank, model))
     rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:
+        rows += dev7_wired(dev7, notes)
         played, counters = feelings_wire.play_all(dev6)
         rows.append(feelings_wire.cost_row(len(played), counters))
-        for split in ("test", "train"):
-            label = f"dev6 {split} half"
-            wired, wire_misses = feelings_wire.rows_of(
-                label, [p for p in played if p.item["split"] == split], judged_toned
-            )
-            rows += wired
-            if wire_misses and split == "test":
-                notes.append(f"{label}, misses through the daemon: " + "; ".join(wire_misses))
+        rows += wired_halves(played, "dev6 {split} half", notes)
     return Section("Feelings carried to the next morning (issue 24 items 5, 7)", rows, notes)

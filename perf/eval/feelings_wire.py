@@ -17,6 +17,7 @@ language:
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from xaid.mood.classifier import BASELINE_AROUSAL
 from xaid.mood.state import MoodState
 from xaid.mood.tone import bands
 
-from ..kit import HOUR, MINUTE, Row, played_on_one_daemon
+from ..kit import HOUR, MINUTE, Row, model_env, played_on_one_daemon
 from .scheduler import BASE_MS
 from .understanding import asks_how_it_went
 
@@ -64,34 +65,55 @@ def _state(mood: dict[str, Any]) -> MoodState:
     )
 
 
-def play(client: Client, item: dict[str, Any]) -> Played:
+def play(client: Client, item: dict[str, Any], ingest: bool = False) -> Played:
+    """One session: the lines sent a minute apart as live turns, or (``ingest``) given as history
+    (``session.ingest``: the mood moves exactly as if lived, and no reply is generated: with a real
+    model the time goes to consolidation's question, not to replies nobody reads)."""
     agent = f"f6-{item['id']}"
     client.agent_create(agent)
     sid = client.session_open(agent, ts=START_MS)["session_id"]
-    for n, line in enumerate(item["lines"]):
-        client.session_send(sid, line, ts=START_MS + n * MINUTE).finish()
+    if ingest:
+        said = [
+            {"role": "user", "text": line, "ts": START_MS + n * MINUTE}
+            for n, line in enumerate(item["lines"])
+        ]
+        client.session_ingest(sid, said)
+    else:
+        for n, line in enumerate(item["lines"]):
+            client.session_send(sid, line, ts=START_MS + n * MINUTE).finish()
     client.session_close(sid, ts=START_MS + len(item["lines"]) * MINUTE, wait=True)
     morning = _state(client.mood_get(agent, ts=MORNING_MS))
     pending = client.scheduler_list(agent, states=["pending"])["items"]
     return Played(item, morning, tuple(pending))
 
 
-def play_all(items: Sequence[dict[str, Any]]) -> tuple[list[Played], dict[str, int]]:
+def play_all(
+    items: Sequence[dict[str, Any]], model: str | None = None, ingest: bool = False
+) -> tuple[list[Played], dict[str, int]]:
     """Every session played; and the daemon's memory counters afterwards (``stats``), for what the
-    consolidations cost (mood_model_calls: the chat model asked which feeling, mood/asked.py)."""
-    return played_on_one_daemon(items, play, "feelings (daemon)")
+    consolidations cost (mood_model_calls: the chat model asked which feeling, mood/asked.py).
+    ``model``: a ``kit.MODELS`` name loaded by llama.cpp, so consolidation's question
+    (``mood.ask_model``) is answered by it (always ingested: a reply per line would cost minutes);
+    None: the scripted provider, whose echo is unreadable, so the reader alone decides. Compare the
+    two with ``ingest`` on both: they then differ only in who answers that question."""
+    turn = functools.partial(play, ingest=ingest or model is not None)
+    if model is None:
+        return played_on_one_daemon(items, turn, "feelings (daemon, scripted)")
+    return played_on_one_daemon(items, turn, f"feelings (daemon, {model})", model_env(model))
 
 
-def cost_row(sessions: int, counters: dict[str, int]) -> Row:
-    """The mood's model calls per consolidated session (issue 24 item 8). The scripted provider
-    answers here, so what is counted is when the model is asked, not what it answers."""
+def cost_row(sessions: int, counters: dict[str, int], label: str = "dev6") -> Row:
+    """The mood's model calls per consolidated session (issue 24 item 8): when the model is asked
+    (with the scripted provider, not what it answers); ``label`` names the set and the provider."""
     calls = counters.get("mood_model_calls", 0)
+    unreadable = counters.get("mood_model_unreadable", 0)
     return Row(
-        "feelings dev6: the mood's model calls per consolidated session (daemon)",
+        f"feelings {label}: the mood's model calls per consolidated session (daemon)",
         calls / max(1, sessions),
         "calls",
         note=f"{calls} calls for {sessions} sessions (asked only where the embedder reads low or "
-        f"good and no loss decided); memory's own llm_calls {counters.get('llm_calls', 0)}",
+        f"good and no loss decided), {unreadable} unreadable; memory's own llm_calls "
+        f"{counters.get('llm_calls', 0)}",
     )
 
 

@@ -191,6 +191,33 @@ def test_emoji_alone() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "sign"),
+    [
+        ("🥳🥳 we closed on the house", 1),
+        ("🥹🥹 女儿今天第一次叫妈妈", 1),
+        ("🤩 got tickets", 1),
+        ("又没抢到回家的票🙄", -1),
+        ("the train again 😒", -1),
+        ("☹️ 没考好", -1),
+        ("🤬🤬", -1),
+    ],
+)
+def test_faces_of_one_feeling_read_in_both_languages(text: str, sign: int) -> None:
+    """The emoji whose feeling Unicode names read alone as that feeling, whatever the language
+    around them (feel7: an outside author's emoji sessions read 1/3 en, 0/3 zh)."""
+    r = read(text)
+    assert r.confidence > 0
+    assert r.valence * sign > 0.2
+
+
+@pytest.mark.parametrize("text", ["🙃", "💀💀", "🥲", "just the ✨vibes✨"])
+def test_faces_of_split_use_read_nothing(text: str) -> None:
+    """Faces used for opposite feelings (irony, laughing "dead", smiling through pain) stay unread:
+    the session's meaning decides them."""
+    assert read(text) == NEUTRAL_READING
+
+
+@pytest.mark.parametrize(
     "text", ["Morning", "早", "I had lunch with Tom at noon", "明天下午三点开会", "", "!!!"]
 )
 def test_no_cue_means_no_reading(text: str) -> None:
