@@ -55,14 +55,9 @@ def written_for_training() -> set[str]:
 
 
 REQUESTS = [
-    pytest.param(
-        "honestly just wipe the thing about my sister's rehab from your memory, ok?",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="a known miss, written before the weights were measured on it: its probability is below "
-            "the ask cut (no frame takes 'honestly just wipe'); left as is, not fitted to",
-        ),
-    ),
+    # A known miss until the seventh pass (its probability was below the ask cut; no frame takes
+    # "honestly just wipe"); recognised since, by weights that never saw it.
+    "honestly just wipe the thing about my sister's rehab from your memory, ok?",
     "Could you please not hold on to what I said about my landlord's lawsuit?",
     "the part where I talked about my salary, can that disappear pls",
     "我前几天说的那个关于我表哥坐牢的事，你就当没听过吧",
@@ -82,7 +77,7 @@ LOOKALIKES = [
 
 
 def test_the_sentences_here_are_in_no_training_set() -> None:
-    requests = {r if isinstance(r, str) else str(r.values[0]) for r in REQUESTS}  # type: ignore[attr-defined]
+    requests = set(REQUESTS)
     assert not (requests | set(LOOKALIKES)) & written_for_training()
 
 
