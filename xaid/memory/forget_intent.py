@@ -118,10 +118,6 @@ _ASKS_MEMORY = re.compile(
     r"\b(?:do|did|does|have|will|would) you (?:\w+ )?(?:remember|forget|recall|still have|keep)\b"
     r"|\bhow much do you\b|你(?:还)?记得|你(?:会不会|能|会)(?:主动)?忘|你忘了没|你还有印象|你为什么"
 )
-# A case imagined, not a request made: "if I asked you to forget…", "what if", "假如你能删掉…".
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|what if|suppose|supposing|imagine|hypothetically|in theory)\b|如果|假如|要是|假设|万一|倘若"
-)
 # A thing on a device or a page, what a task removes ("delete the photos from my album", "草稿里那段
 # 删了"): the look-alike a file, an app or a calendar makes, whose object is no telling.
 _ARTIFACT = re.compile(
@@ -144,7 +140,6 @@ _CUES = (
     _IMPERATIVE,
     _DISMISS,
     _ASKS_MEMORY,
-    _HYPOTHETICAL,
     _ARTIFACT,
 )
 CUE_NAMES = (
@@ -160,7 +155,6 @@ CUE_NAMES = (
     "imperative",
     "dismiss",
     "asks_memory",
-    "hypothetical",
     "artifact",
     "framed",
 )
