@@ -106,6 +106,18 @@ def test_a_message_without_a_verb_of_removing_is_never_read() -> None:
     assert forget_intent.worth_reading("那件事你就当我没说过哈", None)
 
 
+def test_the_gate_reads_a_misspelt_verb_and_a_negated_keeping_verb() -> None:
+    """A removal verb one edit off ("earse", "forhet") and, in Chinese, a keeping verb negated a
+    few characters before it or "当…没" are read; words merely near one, and 当然/当时, are not."""
+    assert forget_intent.worth_reading("pls earse what i said about my aunt", None)
+    assert forget_intent.worth_reading("can u forhet the thing about tom", None)
+    assert forget_intent.worth_reading("老板那些事，别在你那儿存着了", None)
+    assert forget_intent.worth_reading("就当你什么都没看见", None)
+    assert not forget_intent.worth_reading("the forest trail was lovely today", None)
+    assert not forget_intent.worth_reading("当然没问题，周五见", None)
+    assert not forget_intent.worth_reading("当时没想到会下雨", None)
+
+
 def test_the_middle_band_asks_and_only_a_clear_reading_fires() -> None:
     intent = Intent("use", np.zeros(3), 0.0, 1.0, fire=0.8, ask=0.4, agree=0.5)
     assert intent.decide(0.9) == "fire"
