@@ -35,6 +35,7 @@ AREAS: dict[str, str] = {
     "forget_dev4": "perf.eval.forget_honoured",
     "forget_dev5": "perf.eval.forget_lookalikes",
     "forget_dev6": "perf.eval.forget_dev6",
+    "forget_dev7": "perf.eval.forget_dev7",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",

@@ -178,8 +178,8 @@ def rows_of(tally: Counter[str], label: str, aims: bool) -> list[Row]:
     return rows
 
 
-def run(quick: bool) -> Section:
-    progress("forget_dev3: loading USE-multilingual-v3")
+def cached_use() -> Embed:
+    """The daemon's default embedder (USE-multilingual-v3), each text embedded once per run."""
     embedder = UseEmbedder()
     cache: dict[str, np.ndarray] = {}
 
@@ -190,6 +190,12 @@ def run(quick: bool) -> Section:
                 cache[t] = v
         return np.vstack([cache[t] for t in texts])
 
+    return embed
+
+
+def run(quick: bool) -> Section:
+    progress("forget_dev3: loading USE-multilingual-v3")
+    embed = cached_use()
     readers = {"before": before(embed), "after": after(embed)}
     rows: list[Row] = []
     for when, read in readers.items():
