@@ -9,7 +9,8 @@ heldout4, morning_heldout4.json, a fourth author, ``morning4``;
 heldout5, morning_heldout5.json, a fifth author, ``morning5``;
 dev2, morning_dev2.json, a second dev set whose scenes carry a ``half`` (train: tuned on; test: not),
 reported per half, ``morning_dev2``; dev3, morning_dev3.json, a third (asides, undated plans,
-fights, decisions, a first message with its own question), per half, ``morning_dev3``;
+fights, decisions, a first message with its own question), per half, ``morning_dev3``; dev4,
+morning_dev4.json, a fourth (a pet at the vet, a toothache, a row at work, loneliness), ``morning_dev4``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -87,6 +88,7 @@ SCENE_SETS = {
     "dev2": SCENARIOS
     / "morning_dev2.json",  # second dev set: dated matters ahead, feelings only, ...
     "dev3": SCENARIOS / "morning_dev3.json",  # third dev set: asides, undated plans, fights, ...
+    "dev4": SCENARIOS / "morning_dev4.json",  # fourth dev set: check-in candidates (morning7)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -99,6 +101,7 @@ SET_TITLES = {
     "dev": " (dev scenes)",
     "dev2": " (second dev scenes)",
     "dev3": " (third dev scenes)",
+    "dev4": " (fourth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -107,6 +110,7 @@ SET_AREAS = {
     "heldout5": "morning5",
     "dev2": "morning_dev2",
     "dev3": "morning_dev3",
+    "dev4": "morning_dev4",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
