@@ -34,7 +34,10 @@ The strict judge, one verdict per rule and reply:
 ``python -m perf morning`` runs every model file present; XAID_PERF_MORNING_MODELS narrows it
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
-is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
+is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins;
+XAID_PERF_MORNING_CANDIDATES sets the daemons' scheduler.candidates (check-in candidates);
+XAID_PERF_MORNING_FROM_RAW (raw files, comma-separated) judges earlier runs again as one section
+instead of playing, and XAID_PERF_MORNING_NOTES (" || " between notes) puts notes before its own. Every reply goes to
 /tmp/xaid-perf-morning-<set>.json (or XAID_PERF_MORNING_RAW); for the later held-out sets (``PRIVATE``)
 only there: the section and the progress lines keep the counts, not which scene failed or what it said.
 """
@@ -46,7 +49,7 @@ import os
 import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -248,6 +251,8 @@ def run_model(
         "XAID_MEMORY_TIMEZONE": "UTC",
         "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
     }
+    if candidates := os.environ.get("XAID_PERF_MORNING_CANDIDATES", ""):
+        env["XAID_SCHEDULER_CANDIDATES"] = candidates  # check-in candidates (docs/scheduler.md)
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         wait_model(client, 600, 0.05)
@@ -453,7 +458,11 @@ def run(quick: bool) -> Section:
     scenes = [s for s in data["scenes"] if not wanted or s["id"] in wanted]
     base = base_ms(data)
     judged: list[Judged] = []
-    for model in models_to_run():
+    earlier = [Path(p) for p in os.environ.get("XAID_PERF_MORNING_FROM_RAW", "").split(",") if p]
+    for path in earlier:  # runs played before (each its own seeds), judged again as one section
+        judged += [j for j in from_raw(path) if j.scene in {s["id"] for s in scenes}]
+    seeds = tuple(dict.fromkeys(j.seed for j in judged)) if earlier else seeds
+    for model in models_to_run() if not earlier else []:
         for seed in seeds:
             progress(
                 f"morning: {model}, seed {seed}, {len(scenes)} scenes × {runs} × memory on/off"
@@ -463,4 +472,8 @@ def run(quick: bool) -> Section:
     Path(raw).write_text(
         json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
     )
-    return section(judged, chosen, seeds, runs)
+    out = section(judged, chosen, seeds, runs)
+    notes = [
+        n.strip() for n in os.environ.get("XAID_PERF_MORNING_NOTES", "").split(" || ") if n.strip()
+    ]
+    return replace(out, notes=[*notes, *out.notes]) if notes else out
