@@ -155,6 +155,7 @@ class Judged:
     first_text_ms: float = 0.0  # the first text the client read (the lead, when there is one)
     own_token_ms: float = 0.0  # the first text the model wrote itself
     half: str = ""  # the scene's half in a dev set that keeps one ("train", "test")
+    candidates: int = 0  # check-in candidates the daemon sampled for this reply (stats' counter)
 
 
 # --- the judge ------------------------------------------------------------------------------------
@@ -265,6 +266,7 @@ def run_model(
                     scene_agent(client, scene, agent_id, name, memory, base)
                     ts = at(base, scene["probe"])
                     sid = client.session_open(agent_id, ts=ts)["session_id"]
+                    sampled = _sampled(client)
                     started = time.perf_counter()
                     stream = client.session_send(sid, scene["probe"]["text"], ts=ts, explain=True)
                     seen: list[tuple[int, float]] = []  # (characters so far, seconds)
@@ -296,6 +298,7 @@ def run_model(
                         seen[0][1] * 1000 if seen else wall * 1000,
                         own * 1000,
                         str(scene.get("half", "")),
+                        _sampled(client) - sampled,
                     )
                     out.append(j)
                     failed = [k for k, ok in j.checks.items() if not ok]
@@ -309,6 +312,11 @@ def run_model(
                         f"run {run} memory {'on' if memory else 'off'}: {wall:.1f} s{verdict}"
                     )
     return out
+
+
+def _sampled(client: Any) -> int:
+    """The daemon's count of check-in candidates so far (docs/protocol.md, ``stats``)."""
+    return int(client.stats()["memory"].get("checkin_candidates", 0))
 
 
 # --- the figures ----------------------------------------------------------------------------------
@@ -406,6 +414,15 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             f"of the scenes that may raise their matter, begun with the daemon's lead in "
             f"{sum(bool(j.lead) for j in mine)}"
         )
+        if sampled := [j for j in mine if j.candidates]:
+            counts = Counter(j.candidates for j in sampled)
+            one = median([j.own_token_ms / 1000 for j in sampled if j.candidates == 1])
+            more = median([j.own_token_ms / 1000 for j in sampled if j.candidates > 1])
+            notes.append(
+                f"{model}: check-in candidates sampled for {len(sampled)} probes "
+                f"({', '.join(f'{n} candidate(s): {c}' for n, c in sorted(counts.items()))}); "
+                f"model's own first token, median: {one:.1f} s with one, {more:.1f} s with more"
+            )
         for half in sorted({j.half for j in mine if j.half}):
             notes.append(
                 f"{model}, {half} half: "
