@@ -37,7 +37,8 @@ quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh 
 is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins;
 XAID_PERF_MORNING_CANDIDATES sets the daemons' scheduler.candidates (check-in candidates);
 XAID_PERF_MORNING_FROM_RAW (raw files, comma-separated) judges earlier runs again as one section
-instead of playing, and XAID_PERF_MORNING_NOTES (" || " between notes) puts notes before its own. Every reply goes to
+instead of playing, XAID_PERF_MORNING_NOTES (" || " between notes) puts notes before its own and
+XAID_PERF_MORNING_AREA=NAME writes the section as the set's area + "_NAME", beside the set's own. Every reply goes to
 /tmp/xaid-perf-morning-<set>.json (or XAID_PERF_MORNING_RAW); for the later held-out sets (``PRIVATE``)
 only there: the section and the progress lines keep the counts, not which scene failed or what it said.
 """
@@ -435,6 +436,11 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
                 f"{j.model} {j.scene} seed {j.seed} failed {failed}: {json.dumps(j.text[:140], ensure_ascii=False)}"
             )
     title = "Morning: the first reply of a session names the matter" + SET_TITLES[chosen]
+    # A run that compares a way of its own keeps its section beside the set's (the lead merges by area).
+    if own := os.environ.get("XAID_PERF_MORNING_AREA", ""):
+        return Section(
+            f"{title}: {own}", rows, notes, area=f"{SET_AREAS.get(chosen, 'morning')}_{own}"
+        )
     return Section(title, rows, notes, area=SET_AREAS.get(chosen, ""))
 
 
