@@ -12,7 +12,7 @@ import dataclasses
 import json
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,8 @@ from .opening import OpeningGuard, fix_head
 from .reply import Timings, TurnReply
 
 MAX_TOOL_ROUNDS = 4
+# One check-in candidate's generation (Turns._pick): through its own voice gate, held by its window.
+_Attempt = Callable[[voice.VoiceGate, candidates.Window], Awaitable[Completion]]
 LATER_TURN_SHARE = 4  # memory.later_turn_tokens 0: a later turn adds at most 1/4 of the budget anew
 CANCEL_GRACE_S = 5.0
 
@@ -837,9 +839,17 @@ class Turns:
         gate = voice.VoiceGate(checked, request.prefix)
         completion: Completion | None = None
         if matter:
-            picked = await self._pick(
-                agent, sid, request, emit, progress, start, turn, checked, opening, matter
-            )
+
+            async def attempt_one(gate: voice.VoiceGate, window: candidates.Window) -> Completion:
+                return await self._attempt(
+                    agent, sid, request, emit, progress, start, turn, gate, opening, window
+                )
+
+            async def send(held: str) -> None:
+                if out := opening.feed(held):
+                    await emit("text", {"delta": out})
+
+            picked = await self._pick(request, checked, matter, attempt_one, send)
             if picked is not None:
                 gate, completion = picked
                 if completion is None:  # none named the matter: the chosen one goes on
@@ -879,16 +889,11 @@ class Turns:
 
     async def _pick(
         self,
-        agent: Agent,
-        sid: str,
         request: GenerateRequest,
-        emit: Emit,
-        progress: _Progress,
-        start: float,
-        turn: UserTurn,
         checked: voice.Voice,
-        opening: OpeningGuard,
         matter: tuple[str, ...],
+        attempt: _Attempt,
+        send: Callable[[str], Awaitable[None]],
     ) -> tuple[voice.VoiceGate, Completion | None] | None:
         """Check-in candidates (xaid/conversation/candidates.py): sample the reply's first words
         until they name the matter. The gate and the whole completion of the one taken; the gate
@@ -900,9 +905,7 @@ class Turns:
         for _ in range(self.settings.config.scheduler.candidates):
             window = candidates.Window(matter, request.prefix, lead_sent=bool(tried))
             gate = voice.VoiceGate(checked, request.prefix)
-            completion = await self._attempt(
-                agent, sid, request, emit, progress, start, turn, gate, opening, window
-            )
+            completion = await attempt(gate, window)
             self.counters["checkin_candidates"] += 1
             if completion.tool_calls:
                 return None
@@ -915,8 +918,7 @@ class Turns:
             return None
         self.counters["checkin_candidates_none"] += 1
         window, gate, completion = tried[chosen]
-        if out := opening.feed(window.release()):
-            await emit("text", {"delta": out})
+        await send(window.release())
         return gate, completion if window.ended else None
 
     async def _attempt(
