@@ -403,6 +403,12 @@ class SchedulerConfig:
         'Begin the reply to a greeting that gets a suggestion with the daemon\'s own lead ("早。上次你说", '
         '"Morning! How did the") for the model to continue (docs/scheduler.md, llama_cpp only).',
     )
+    candidates: int = doc(
+        1,
+        "Check-in candidates: with a suggestion, the first words of the reply are sampled up to this "
+        "many times until they name the matter (docs/scheduler.md); 1 is off. Each try costs the "
+        "model's time before its first word.",
+    )
 
 
 @dataclass(frozen=True)
@@ -564,6 +570,7 @@ def _validate(cfg: Config) -> None:
         ("llm.n_ctx", cfg.llm.n_ctx),
         ("llm.max_tokens", cfg.llm.max_tokens),
         ("llm.max_queue", cfg.llm.max_queue),
+        ("scheduler.candidates", cfg.scheduler.candidates),
         ("llm.repeat_penalty", cfg.llm.repeat_penalty),
         ("mood.half_life_hours", cfg.mood.half_life_hours),
         ("mood.history_limit", cfg.mood.history_limit),

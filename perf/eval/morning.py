@@ -9,7 +9,8 @@ heldout4, morning_heldout4.json, a fourth author, ``morning4``;
 heldout5, morning_heldout5.json, a fifth author, ``morning5``;
 dev2, morning_dev2.json, a second dev set whose scenes carry a ``half`` (train: tuned on; test: not),
 reported per half, ``morning_dev2``; dev3, morning_dev3.json, a third (asides, undated plans,
-fights, decisions, a first message with its own question), per half, ``morning_dev3``;
+fights, decisions, a first message with its own question), per half, ``morning_dev3``; dev4,
+morning_dev4.json, a fourth (a pet at the vet, a toothache, a row at work, loneliness), ``morning_dev4``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -33,7 +34,11 @@ The strict judge, one verdict per rule and reply:
 ``python -m perf morning`` runs every model file present; XAID_PERF_MORNING_MODELS narrows it
 (comma-separated names of MODELS), XAID_PERF_MORNING_SEEDS sets the daemons' llm.seed (default 1,2;
 quick 1) and XAID_PERF_MORNING_RUNS the probes per scene and seed (each a fresh agent: a suggestion
-is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins. Every reply goes to
+is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins;
+XAID_PERF_MORNING_CANDIDATES sets the daemons' scheduler.candidates (check-in candidates);
+XAID_PERF_MORNING_FROM_RAW (raw files, comma-separated) judges earlier runs again as one section
+instead of playing, XAID_PERF_MORNING_NOTES (" || " between notes) puts notes before its own and
+XAID_PERF_MORNING_AREA=NAME writes the section as the set's area + "_NAME", beside the set's own. Every reply goes to
 /tmp/xaid-perf-morning-<set>.json (or XAID_PERF_MORNING_RAW); for the later held-out sets (``PRIVATE``)
 only there: the section and the progress lines keep the counts, not which scene failed or what it said.
 """
@@ -45,7 +50,7 @@ import os
 import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +92,7 @@ SCENE_SETS = {
     "dev2": SCENARIOS
     / "morning_dev2.json",  # second dev set: dated matters ahead, feelings only, ...
     "dev3": SCENARIOS / "morning_dev3.json",  # third dev set: asides, undated plans, fights, ...
+    "dev4": SCENARIOS / "morning_dev4.json",  # fourth dev set: check-in candidates (morning7)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -99,6 +105,7 @@ SET_TITLES = {
     "dev": " (dev scenes)",
     "dev2": " (second dev scenes)",
     "dev3": " (third dev scenes)",
+    "dev4": " (fourth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -107,6 +114,7 @@ SET_AREAS = {
     "heldout5": "morning5",
     "dev2": "morning_dev2",
     "dev3": "morning_dev3",
+    "dev4": "morning_dev4",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
@@ -148,6 +156,7 @@ class Judged:
     first_text_ms: float = 0.0  # the first text the client read (the lead, when there is one)
     own_token_ms: float = 0.0  # the first text the model wrote itself
     half: str = ""  # the scene's half in a dev set that keeps one ("train", "test")
+    candidates: int = 0  # check-in candidates the daemon sampled for this reply (stats' counter)
 
 
 # --- the judge ------------------------------------------------------------------------------------
@@ -244,6 +253,8 @@ def run_model(
         "XAID_MEMORY_TIMEZONE": "UTC",
         "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
     }
+    if candidates := os.environ.get("XAID_PERF_MORNING_CANDIDATES", ""):
+        env["XAID_SCHEDULER_CANDIDATES"] = candidates  # check-in candidates (docs/scheduler.md)
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         wait_model(client, 600, 0.05)
@@ -256,6 +267,7 @@ def run_model(
                     scene_agent(client, scene, agent_id, name, memory, base)
                     ts = at(base, scene["probe"])
                     sid = client.session_open(agent_id, ts=ts)["session_id"]
+                    sampled = _sampled(client)
                     started = time.perf_counter()
                     stream = client.session_send(sid, scene["probe"]["text"], ts=ts, explain=True)
                     seen: list[tuple[int, float]] = []  # (characters so far, seconds)
@@ -287,6 +299,7 @@ def run_model(
                         seen[0][1] * 1000 if seen else wall * 1000,
                         own * 1000,
                         str(scene.get("half", "")),
+                        _sampled(client) - sampled,
                     )
                     out.append(j)
                     failed = [k for k, ok in j.checks.items() if not ok]
@@ -300,6 +313,11 @@ def run_model(
                         f"run {run} memory {'on' if memory else 'off'}: {wall:.1f} s{verdict}"
                     )
     return out
+
+
+def _sampled(client: Any) -> int:
+    """The daemon's count of check-in candidates so far (docs/protocol.md, ``stats``)."""
+    return int(client.stats()["memory"].get("checkin_candidates", 0))
 
 
 # --- the figures ----------------------------------------------------------------------------------
@@ -397,6 +415,15 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             f"of the scenes that may raise their matter, begun with the daemon's lead in "
             f"{sum(bool(j.lead) for j in mine)}"
         )
+        if sampled := [j for j in mine if j.candidates]:
+            counts = Counter(j.candidates for j in sampled)
+            one = median([j.own_token_ms / 1000 for j in sampled if j.candidates == 1])
+            more = median([j.own_token_ms / 1000 for j in sampled if j.candidates > 1])
+            notes.append(
+                f"{model}: check-in candidates sampled for {len(sampled)} probes "
+                f"({', '.join(f'{n} candidate(s): {c}' for n, c in sorted(counts.items()))}); "
+                f"model's own first token, median: {one:.1f} s with one, {more:.1f} s with more"
+            )
         for half in sorted({j.half for j in mine if j.half}):
             notes.append(
                 f"{model}, {half} half: "
@@ -409,6 +436,11 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
                 f"{j.model} {j.scene} seed {j.seed} failed {failed}: {json.dumps(j.text[:140], ensure_ascii=False)}"
             )
     title = "Morning: the first reply of a session names the matter" + SET_TITLES[chosen]
+    # A run that compares a way of its own keeps its section beside the set's (the lead merges by area).
+    if own := os.environ.get("XAID_PERF_MORNING_AREA", ""):
+        return Section(
+            f"{title}: {own}", rows, notes, area=f"{SET_AREAS.get(chosen, 'morning')}_{own}"
+        )
     return Section(title, rows, notes, area=SET_AREAS.get(chosen, ""))
 
 
@@ -449,7 +481,11 @@ def run(quick: bool) -> Section:
     scenes = [s for s in data["scenes"] if not wanted or s["id"] in wanted]
     base = base_ms(data)
     judged: list[Judged] = []
-    for model in models_to_run():
+    earlier = [Path(p) for p in os.environ.get("XAID_PERF_MORNING_FROM_RAW", "").split(",") if p]
+    for path in earlier:  # runs played before (each its own seeds), judged again as one section
+        judged += [j for j in from_raw(path) if j.scene in {s["id"] for s in scenes}]
+    seeds = tuple(dict.fromkeys(j.seed for j in judged)) if earlier else seeds
+    for model in models_to_run() if not earlier else []:
         for seed in seeds:
             progress(
                 f"morning: {model}, seed {seed}, {len(scenes)} scenes × {runs} × memory on/off"
@@ -459,4 +495,8 @@ def run(quick: bool) -> Section:
     Path(raw).write_text(
         json.dumps([asdict(j) for j in judged], ensure_ascii=False, indent=1), encoding="utf-8"
     )
-    return section(judged, chosen, seeds, runs)
+    out = section(judged, chosen, seeds, runs)
+    notes = [
+        n.strip() for n in os.environ.get("XAID_PERF_MORNING_NOTES", "").split(" || ") if n.strip()
+    ]
+    return replace(out, notes=[*notes, *out.notes]) if notes else out

@@ -12,7 +12,7 @@ import dataclasses
 import json
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +40,7 @@ from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
-from . import agent_config, checkin, forgetting, prompt, slot, voice, words
+from . import agent_config, candidates, checkin, forgetting, prompt, slot, voice, words
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -48,6 +48,8 @@ from .opening import OpeningGuard, fix_head
 from .reply import Timings, TurnReply
 
 MAX_TOOL_ROUNDS = 4
+# One check-in candidate's generation (Turns._pick): through its own voice gate, held by its window.
+_Attempt = Callable[[voice.VoiceGate, candidates.Window], Awaitable[Completion]]
 LATER_TURN_SHARE = 4  # memory.later_turn_tokens 0: a later turn adds at most 1/4 of the budget anew
 CANCEL_GRACE_S = 5.0
 
@@ -666,7 +668,15 @@ class Turns:
                 agent.name or "",
             )
             completion = await self._generate(
-                agent, sid, request, emit, progress, start, turn, checked
+                agent,
+                sid,
+                request,
+                emit,
+                progress,
+                start,
+                turn,
+                checked,
+                self._matter(heard) if round_ == 0 else (),
             )
             if not completion.tool_calls:
                 return completion, messages, context
@@ -696,6 +706,19 @@ class Turns:
         ):
             return ""
         return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
+
+    def _matter(self, heard: _Heard) -> tuple[str, ...]:
+        """The suggested matter's words, which check-in candidates must name (candidates.py), or ()
+        when this turn samples no candidates: no suggestion, ``scheduler.candidates`` at 1, or a
+        provider that cannot continue a reply it did not send."""
+        item = heard.verdict.item if heard.verdict else None
+        if (
+            item is None
+            or self.settings.config.scheduler.candidates < 2
+            or not getattr(self.queue.provider, "continues_prefix", False)
+        ):
+            return ()
+        return item.keywords
 
     def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
         """The memories this turn showed stay in place before its user message for the session;
@@ -805,17 +828,37 @@ class Turns:
         start: float,
         turn: UserTurn,
         checked: voice.Voice,
+        matter: tuple[str, ...] = (),
     ) -> Completion:
         """Stream the reply through the voice check (xaid/conversation/voice.py) and the opening fix;
-        a sentence that breaks the voice is not sent, and once the model is asked again."""
-        gate = voice.VoiceGate(checked, request.prefix)
+        a sentence that breaks the voice is not sent, and once the model is asked again. With the
+        matter's words (a check-in with candidates), its first words are chosen first (``_pick``)."""
         opening = OpeningGuard(agent.name)
         continues = getattr(self.queue.provider, "continues_prefix", False)
         attempt = request
+        gate = voice.VoiceGate(checked, request.prefix)
+        completion: Completion | None = None
+        if matter:
+
+            async def attempt_one(gate: voice.VoiceGate, window: candidates.Window) -> Completion:
+                return await self._attempt(
+                    agent, sid, request, emit, progress, start, turn, gate, opening, window
+                )
+
+            async def send(held: str) -> None:
+                if out := opening.feed(held):
+                    await emit("text", {"delta": out})
+
+            picked = await self._pick(request, checked, matter, attempt_one, send)
+            if picked is not None:
+                gate, completion = picked
+                if completion is None:  # none named the matter: the chosen one goes on
+                    attempt = dataclasses.replace(request, prefix=gate.continue_after())
         for tries in range(2):
-            completion = await self._attempt(
-                agent, sid, attempt, emit, progress, start, turn, gate, opening
-            )
+            if completion is None:
+                completion = await self._attempt(
+                    agent, sid, attempt, emit, progress, start, turn, gate, opening
+                )
             if completion.tool_calls or gate.broken is None:
                 break
             self.counters["voice_dropped"] += 1
@@ -825,6 +868,7 @@ class Turns:
                 attempt = dataclasses.replace(
                     request, prefix=gate.continue_after() if continues else ""
                 )
+                completion = None
                 continue
             if gate.kept.strip() == request.prefix.strip():
                 self.counters["voice_failed"] += (
@@ -832,6 +876,7 @@ class Turns:
                 )
                 if out := opening.feed(gate.give_up()):
                     await emit("text", {"delta": out})
+        assert completion is not None
         if rest := opening.finish():
             await emit("text", {"delta": rest})
         if not completion.tool_calls:
@@ -841,6 +886,40 @@ class Turns:
                 finish_reason="stop" if gate.broken else completion.finish_reason,
             )
         return completion
+
+    async def _pick(
+        self,
+        request: GenerateRequest,
+        checked: voice.Voice,
+        matter: tuple[str, ...],
+        attempt: _Attempt,
+        send: Callable[[str], Awaitable[None]],
+    ) -> tuple[voice.VoiceGate, Completion | None] | None:
+        """Check-in candidates (xaid/conversation/candidates.py): sample the reply's first words
+        until they name the matter. The gate and the whole completion of the one taken; the gate
+        of the one chosen and None when none named it (the caller continues after it); None when
+        every candidate broke the voice (the caller runs the turn as without candidates)."""
+        if candidates.names_matter(request.prefix, matter):
+            return None  # the lead names it already ("早。上次说的面试")
+        tried: list[tuple[candidates.Window, voice.VoiceGate, Completion]] = []
+        for _ in range(self.settings.config.scheduler.candidates):
+            window = candidates.Window(matter, request.prefix, lead_sent=bool(tried))
+            gate = voice.VoiceGate(checked, request.prefix)
+            completion = await attempt(gate, window)
+            self.counters["checkin_candidates"] += 1
+            if completion.tool_calls:
+                return None
+            if window.verdict is candidates.Verdict.TAKE:
+                self.counters["checkin_candidates_taken"] += 1
+                return gate, completion
+            tried.append((window, gate, completion))
+        chosen = candidates.choose([w for w, _, _ in tried])
+        if chosen is None:
+            return None
+        self.counters["checkin_candidates_none"] += 1
+        window, gate, completion = tried[chosen]
+        await send(window.release())
+        return gate, completion if window.ended else None
 
     async def _attempt(
         self,
@@ -853,7 +932,27 @@ class Turns:
         turn: UserTurn,
         gate: voice.VoiceGate,
         opening: OpeningGuard,
+        window: candidates.Window | None = None,
     ) -> Completion:
+        """One generation streamed through ``gate`` and ``opening``; with a ``window`` (a check-in
+        candidate) what the gate passes is held until the window's verdict: sent on TAKE, and on
+        DROP the generation is stopped and nothing but the lead was sent."""
+
+        async def out(passed: str) -> None:
+            if window is not None and window.open:
+                passed = window.add(passed)
+            if passed and (sent := opening.feed(passed)):
+                await emit("text", {"delta": sent})
+
+        async def judged(ended: bool) -> bool:
+            """Whether the candidate was dropped now (its generation is to stop)."""
+            if window is None or not window.open:
+                return False
+            verdict = window.judge(gate.broken is not None, ended)
+            if verdict is candidates.Verdict.TAKE:
+                await out(window.release())
+            return verdict is candidates.Verdict.DROP
+
         job = self.queue.submit(agent.agent_id, request)
         try:
             async with job.pieces:
@@ -861,14 +960,15 @@ class Turns:
                     if progress.first_token_ms is None:
                         progress.first_token_ms = (time.perf_counter() - start) * 1000
                     progress.parts.append(piece)
-                    if (passed := gate.feed(piece)) and (out := opening.feed(passed)):
-                        await emit("text", {"delta": out})
-                    if gate.broken is not None:
+                    if passed := gate.feed(piece):
+                        await out(passed)
+                    if gate.broken is not None or await judged(False):
                         job.cancelled.set()
                         break
             completion = await job.result()
-            if gate.broken is None and (last := gate.finish()) and (out := opening.feed(last)):
-                await emit("text", {"delta": out})
+            if gate.broken is None and (last := gate.finish()):
+                await out(last)
+            await judged(True)
         except BaseException:
             job.cancelled.set()
             with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_GRACE_S):

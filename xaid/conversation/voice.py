@@ -55,6 +55,7 @@ from ..text import cjk, stopwords, timeparse
 from . import echo
 
 _END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
+SENTENCE_END = _END  # where the gate checks a sentence; check-in candidates count sentences by it
 _USER_CLAUSE_ZH = re.compile(f"我[{cjk.IDEOGRAPHS}]{{1,5}}")
 _USER_CLAUSE_EN = re.compile(r"\bI(?:'m| am) [a-z]+(?: [a-z]+)?", re.I)
 _STATE_ZH = re.compile(

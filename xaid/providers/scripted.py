@@ -7,7 +7,11 @@ Its behaviour, all derived from the conversation so tests can predict every byte
   a call of that tool;
 - it holds ``[[fail]]`` → a ProviderError;
 - it holds ``[[say:TEXT]]`` → TEXT, as a model that wrote it would (tests of what the daemon does
-  with a model's words, e.g. xaid.conversation.opening);
+  with a model's words, e.g. xaid.conversation.opening); ``[[say:A||B]]`` → A, then B at the next
+  generation with the same words, and so on round: a sampling model whose seed moves on with every
+  call (tests of check-in candidates, xaid.conversation.candidates); a ``[[say:...]]`` in the system
+  message (an agent's ``system_prompt``) is said when the user's words hold none, so that a test
+  can script a reply without the user saying its words;
 - otherwise → "echo: " followed by the user's text, streamed one word at a time;
 - a request with a ``prefix`` gets the prefix first, then the text above, as a model continuing it.
 """
@@ -35,6 +39,7 @@ class ScriptedProvider:
     def __init__(self, delay_ms: int = 0):
         self.delay_s = delay_ms / 1000
         self.calls = 0
+        self.said: dict[str, int] = {}  # generations of each [[say:...]] with alternatives
         self.read_aheads: list[tuple[str, str, tuple[ChatMessage, ...]]] = []
 
     @property
@@ -83,8 +88,11 @@ class ScriptedProvider:
         if (m := _TOOL.search(user)) and m.group(1) in declared:
             self.calls += 1
             return ToolCall(f"call_{self.calls}", m.group(1), json.loads(m.group(2) or "{}"))
-        if m := _SAY.search(user):
-            return m.group(1)
+        system = request.messages[0].content if request.messages[0].role == "system" else ""
+        if m := _SAY.search(user) or _SAY.search(system):
+            said = m.group(1).split("||")
+            n = self.said[m.group(1)] = self.said.get(m.group(1), -1) + 1
+            return said[n % len(said)]
         return "echo: " + user
 
     def generate(

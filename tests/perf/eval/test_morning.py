@@ -4,6 +4,8 @@ friend's echo of the user's state passes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from perf.eval.role_judge import speaks_as_user
@@ -50,3 +52,60 @@ def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
         assert kinds[(lang, "train", False)] + kinds[(lang, "test", False)] >= 2
         for half in ("train", "test"):
             assert kinds[(lang, half, True)] and kinds[(lang, half, False)]
+
+
+def test_earlier_runs_are_judged_again_as_one_section_beside_the_sets_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """XAID_PERF_MORNING_FROM_RAW: two raw files (one written before replies recorded their
+    candidates) become one section of both seeds, in an area of its own (XAID_PERF_MORNING_AREA),
+    with the candidates' note and the notes asked for first; nothing is played."""
+    import json
+    from dataclasses import asdict
+
+    from perf.eval import morning
+
+    def reply(
+        scene: str, lang: str, seed: int, text: str, picked: bool, n: int
+    ) -> dict[str, object]:
+        checks = {k: True for k in morning.CHECKS} | {"picks_up": picked}
+        row = asdict(
+            morning.Judged(
+                "qwen2.5-1.5b",
+                scene,
+                lang,
+                True,
+                seed,
+                0,
+                True,
+                text,
+                checks,
+                True,
+                900.0,
+                250,
+                own_token_ms=1200.0,
+                half="test",
+                candidates=n,
+            )
+        )
+        if not n:
+            del row["candidates"]  # as a file of a run before the field
+        return row
+
+    old, new = tmp_path / "s1.json", tmp_path / "s2.json"
+    old.write_text(json.dumps([reply("en4-driving-test", "en", 1, "Morning!", False, 0)]))
+    new.write_text(json.dumps([reply("zh4-yatong", "zh", 2, "早。牙还疼吗？", True, 2)]))
+    monkeypatch.setenv("XAID_PERF_MORNING_SCENES", "dev4")
+    monkeypatch.setenv("XAID_PERF_MORNING_FROM_RAW", f"{old},{new}")
+    monkeypatch.setenv("XAID_PERF_MORNING_AREA", "candidates")
+    monkeypatch.setenv("XAID_PERF_MORNING_NOTES", "first || second")
+    monkeypatch.setenv("XAID_PERF_MORNING_RAW", str(tmp_path / "raw.json"))
+    monkeypatch.setattr(morning, "run_model", lambda *a, **k: pytest.fail("nothing is played"))
+    out = morning.run(quick=True)
+    assert out.area == "morning_dev4_candidates" and out.title.endswith(": candidates")
+    assert out.notes[:2] == ["first", "second"]
+    assert any("seeds 1, 2" in n for n in out.notes)
+    assert any("candidates sampled for 1 probes (2 candidate(s): 1)" in n for n in out.notes)
+    picks = {r.figure: r.note for r in out.rows if r.figure.startswith("picks up the matter")}
+    assert picks["picks up the matter, qwen2.5-1.5b, en, memory on"].startswith("0/1")
+    assert picks["picks up the matter, qwen2.5-1.5b, zh, memory on"].startswith("1/1")
