@@ -1,11 +1,10 @@
 """Learn the weights of xaid/memory/forget_intent.py: ``python -m perf.eval.forget_intent_train``.
 
 Writes xaid/memory/forget_intent.json. The labelled messages are the ``train`` halves of
-perf/scenarios/forgets_dev3.json, forgets_dev4/5/6.json and forget_requests_dev7.json,
-forgets_dev.json and forgets_dev2.json (requests 1, look-alikes 0) and the sentences of
-xaid/memory/forget_prototypes.py; the ``test`` halves are never read here
-(perf/eval/forget_intent_dev.py, forget_honoured.py and forget_dev7.py measure on them). The
-held-out sets are not read either.
+perf/scenarios/forgets_dev3.json and forgets_dev4.json, forgets_dev.json and forgets_dev2.json
+(requests 1, look-alikes 0) and the sentences of xaid/memory/forget_prototypes.py; the ``test``
+halves of forgets_dev3.json and forgets_dev4.json are never read here (perf/eval/forget_intent_dev.py
+and perf/eval/forget_honoured.py measure on them). The held-out sets are not read either.
 
 The model is a logistic regression, L2-regularised (one of ``LAMBDAS``; which vectors it reads,
 ``PARTS``, and the cut at which the earlier readings agreeing carry a message out are chosen the
@@ -15,16 +14,16 @@ fitted by Newton's method with numpy over the unit vectors of each message and o
 the cues of ``forget_intent.shape`` (scaled by ``CUE_SCALE``; one of them is whether a frame of
 forget_request.py takes the message). Deterministic: the same data give the same weights.
 
-The choices come from out-of-fold probabilities of the dev3 to dev7 train halves (``FOLDS`` folds; the other
+The choices come from out-of-fold probabilities of the dev3 and dev4 train halves (``FOLDS`` folds; the other
 sets always in training), so they are made on messages the weights had not seen, and that neither
 the frames nor the prototypes were tuned on (the earlier dev sets were). ``fire`` and
 ``ask`` are the pair on a grid that costs least, where a look-alike carried out costs
 ``COST_MISFIRE``, a look-alike asked about ``COST_ASKED_LOOKALIKE``, a request asked back about
 ``COST_ASKED_REQUEST`` (one more turn) and a request missed ``COST_MISSED``: a mis-fire forgets
 what the user wanted kept, a miss keeps what they wanted gone, and a question costs a turn. Only
-cuts that carry out almost no look-alike of the out-of-fold set are weighed
-(``MAX_CARRIED_LOOKALIKES``): by cost alone the fourth pass chose no middle band (fire = ask), and
-look-alikes of the older dev sets were carried out instead of asked back.
+cuts that carry out no look-alike of the out-of-fold set are weighed (``NEVER_CARRY_LOOKALIKE``):
+by cost alone the fourth pass chose no middle band (fire = ask), and look-alikes of the older dev
+sets were carried out instead of asked back.
 """
 
 from __future__ import annotations
@@ -50,19 +49,14 @@ COST_ASKED_LOOKALIKE = 2.0  # a question about forgetting after "I forgot my key
 COST_ASKED_REQUEST = 0.3
 COST_MISSED = 1.0
 GRID = [round(0.3 + 0.01 * i, 2) for i in range(70)]  # 0.30 .. 0.99
-# A cut may carry out at most this many of the out-of-fold look-alikes (issue 24: "never forget on
-# a weak match"; the fifth pass allowed none of 120). Of the 200 of five dev sets' train halves "none"
-# let the one most request-like look-alike set the cut (a retraction, "哎，不换了，当我没说", p 0.94),
-# and carried-out requests fell on every test half; one carried out more of them on every test half
-# with no more mis-fires than before (the seventh pass, perf/RESULTS.md forget_dev7).
-MAX_CARRIED_LOOKALIKES = 1
+# No cut may carry out a look-alike of the out-of-fold set (issue 24: "never forget on a weak
+# match"; the fifth pass): what the cost would carry out anyway is asked back (the middle band).
+NEVER_CARRY_LOOKALIKE = True
 AGREE_GRID = [
     *(round(0.05 * i, 2) for i in range(1, 20)),
     1.01,
 ]  # 1.01: agreeing counts for nothing
 OUT = Path(forget_intent.__file__).with_name("forget_intent.json")
-DEV4_FORMAT = ("forgets_dev4.json", "forgets_dev5.json", "forgets_dev6.json")
-DEV7 = "forget_requests_dev7.json"
 
 
 def examples() -> tuple[list[str], list[int], list[bool]]:
@@ -77,27 +71,17 @@ def examples() -> tuple[list[str], list[int], list[bool]]:
             texts.append(case["request"]["text"])
             labels.append(int(case["fire"]))
             dev3.append(True)
-    # The train halves of the later sets too (the fourth to sixth passes' histories, whose requests
-    # and look-alikes are said in 2-3 sentences, and dev set 7's wordings): more ways of saying it.
-    for name in DEV4_FORMAT:
-        data = load(name)
-        for case in data["requests"]:
-            if case["split"] == "train":
-                texts += case["request"]["lines"]
-                labels += [1] * len(case["request"]["lines"])
-                dev3 += [True] * len(case["request"]["lines"])
-        for neg in data["negatives"]:
-            if neg["split"] == "train":
-                texts.append(neg["text"])
-                labels.append(0)
-                dev3.append(True)
-    dev7 = load(DEV7)
-    for key, label in (("requests", 1), ("lookalikes", 0)):
-        for item in dev7[key]:
-            if item["split"] == "train":
-                texts.append(item["text"])
-                labels.append(label)
-                dev3.append(True)
+    dev4 = load("forgets_dev4.json")  # its train half too (issue 24 item 2, the fourth pass)
+    for case in dev4["requests"]:
+        if case["split"] == "train":
+            texts += case["request"]["lines"]
+            labels += [1] * len(case["request"]["lines"])
+            dev3 += [True] * len(case["request"]["lines"])
+    for neg in dev4["negatives"]:
+        if neg["split"] == "train":
+            texts.append(neg["text"])
+            labels.append(0)
+            dev3.append(True)
     for name in ("forgets_dev.json", "forgets_dev2.json"):
         data = load(name)
         for key, label in (("requests", 1), ("negatives", 0)):
@@ -173,7 +157,7 @@ def cuts(
         for ask in (a for a in GRID if a <= fire):
             for agree in AGREE_GRID:
                 carried = (p >= fire) | (agreed & (p >= agree))
-                if int((carried & (y == 0)).sum()) > MAX_CARRIED_LOOKALIKES:
+                if NEVER_CARRY_LOOKALIKE and bool((carried & (y == 0)).any()):
                     continue
                 asked = (p >= ask) & ~carried
                 cost = (
@@ -233,8 +217,8 @@ def main() -> int:
     w, b = fit(features(vectors, clauses, texts, parts), y, lam)
     data = {
         "about": "Weights of xaid/memory/forget_intent.py, written by python -m perf.eval.forget_intent_train "
-        "from the train halves of perf/scenarios/forgets_dev3.json, forgets_dev4/5/6.json and "
-        "forget_requests_dev7.json, forgets_dev.json, forgets_dev2.json and "
+        "from the train halves of perf/scenarios/forgets_dev3.json and forgets_dev4.json, "
+        "forgets_dev.json, forgets_dev2.json and "
         "forget_prototypes.py; logistic regression over the unit vectors of the message and its request "
         "clause under the embedder, and the shape cues.",
         "embedder": "use",
