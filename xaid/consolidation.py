@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 import apsw
@@ -44,14 +45,18 @@ log = logging.getLogger(__name__)
 FENCE_RETRIES = (
     20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
 )
+# The vectors of one session's consolidation, by text: the feeling, the check-in and the change
+# readers and the turns' own vectors all read the same messages and sentences (a user line was
+# embedded three times before). Scoped to one attempt of one job, so nothing outlives what it read.
+_SESSION_VECTORS: ContextVar[dict[str, np.ndarray | None] | None] = ContextVar(
+    "session_vectors", default=None
+)
 
 
 @dataclass(frozen=True, slots=True)
 class _Felt:
     closing: MoodState  # the mood at the session's last word, with what meaning read
     losses: frozenset[int]  # the user's messages that meaning read as a loss
-    # the vectors of the user's messages, by id: the check-in reader reads the same lines
-    vectors: dict[int, np.ndarray]
     grieving: bool  # carried as a strong low: a loss meaning read is not doubted (learned.grieving)
     told: frozenset[int]  # the user's messages one clause of which tells of a loss by itself
 
@@ -81,7 +86,18 @@ class Consolidation:
         return self.embeddings.profile
 
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
-        return await self.embeddings.embed_readable(texts)
+        """``Embeddings.embed_readable``, each distinct text embedded once per session's
+        consolidation (``_SESSION_VECTORS``); the vectors are shared, so read only."""
+        memo = _SESSION_VECTORS.get()
+        if memo is None:
+            return await self.embeddings.embed_readable(texts)
+        fresh = list(dict.fromkeys(t for t in texts if t not in memo))
+        if fresh:
+            found = await self.embeddings.embed_readable(fresh)
+            memo.update(zip(fresh, found, strict=True))
+            self.counters["consolidation_embeds"] += len(fresh)
+        self.counters["consolidation_embeds_reused"] += len(texts) - len(fresh)
+        return [memo[t] for t in texts]
 
     async def ask(
         self, prompt: str, max_tokens: int, agent_id: str, counter: str = "llm_calls"
@@ -107,10 +123,13 @@ class Consolidation:
         from what is left, so the forgotten words are never written back."""
         for _ in range(FENCE_RETRIES):
             seen = await self.db.run(fence.epoch, agent_id)
+            memo = _SESSION_VECTORS.set({})
             try:
                 return await self._run_once(job_id, agent_id, session_id, seen)
             except fence.Fenced:
                 self.counters["consolidations_fenced"] += 1
+            finally:
+                _SESSION_VECTORS.reset(memo)
         raise RuntimeError(
             f"forgets of {agent_id!r} kept interrupting the consolidation of {session_id!r}"
         )
@@ -155,7 +174,7 @@ class Consolidation:
         else:
             self.counters["episodes_rules"] += 1
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
-        read = await self._matters_read(d, felt.vectors if felt is not None else {})
+        read = await self._matters_read(d)
         if felt is not None:
             read = replace(read, grieving=felt.grieving, told=felt.told)
         arms = await cpu.run(
@@ -206,7 +225,7 @@ class Consolidation:
         if closing is None or not said or self.embeddings.profile.name != "use":
             return None
         if self._prototypes is None:
-            vectors = await self.embeddings.embed_readable(meaning.Prototypes.texts())
+            vectors = await self.embed_readable(meaning.Prototypes.texts())
             if any(v is None for v in vectors):
                 return None
             self._prototypes = meaning.Prototypes.from_vectors(
@@ -215,7 +234,7 @@ class Consolidation:
         bank = self._prototypes
         lines = [m.text for m in said]
         texts = [meaning.session_text(lines), learned.tail(lines), *lines]
-        vectors = await self.embeddings.embed_readable(texts)
+        vectors = await self.embed_readable(texts)
         whole, last = vectors[0], vectors[1]
         if whole is None or last is None:
             return None
@@ -240,11 +259,11 @@ class Consolidation:
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, by_id, grieving, told)
+            return _Felt(closing, losses, grieving, told)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, by_id, grieving, told)
+        return _Felt(moved or closing, losses, grieving, told)
 
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session
@@ -263,11 +282,10 @@ class Consolidation:
             return felt
         return learned.signed(felt, sign)
 
-    async def _matters_read(self, d: draft.Draft, known: dict[int, np.ndarray]) -> matter.Readings:
+    async def _matters_read(self, d: draft.Draft) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:
         does this leave a matter a friend would follow up?); none under an embedder it was not
-        fitted on, and then the rules alone arm. ``known``: vectors the feeling reader already
-        embedded for these messages (the same embedder), not embedded again."""
+        fitted on, and then the rules alone arm."""
         reader = matter.default()
         if reader is None or reader.embedder != self.embeddings.profile.name:
             return matter.NO_READINGS
@@ -276,11 +294,9 @@ class Consolidation:
             for u in d.utterances
             if u.message.message_id is not None
         }
-        fresh = [i for i in said if i not in known]
-        embedded = (
-            await self.embeddings.embed_readable([said[i].text for i in fresh]) if fresh else []
-        )
-        vectors = {**known, **{i: v for i, v in zip(fresh, embedded, strict=True) if v is not None}}
+        ids = list(said)
+        embedded = await self.embed_readable([said[i].text for i in ids]) if ids else []
+        vectors = {i: v for i, v in zip(ids, embedded, strict=True) if v is not None}
         by_id = {
             i: reader.read(vectors[i], m.text, m.ts_ms) for i, m in said.items() if i in vectors
         }
@@ -289,7 +305,7 @@ class Consolidation:
         whole = " ".join(m.text for m in said.values()) if len(said) > 1 else ""
         whole = whole if len(whole) <= matter.SESSION_CHARS else ""
         more = [part for _, part in split] + ([whole] if whole else [])
-        read_more = await self.embeddings.embed_readable(more) if more else []
+        read_more = await self.embed_readable(more) if more else []
         parts = tuple(
             matter.Part(i, part, reader.read(v, part, said[i].ts_ms))
             for (i, part), v in zip(split, read_more, strict=False)
@@ -324,7 +340,7 @@ class Consolidation:
         ]
         if not parts:
             return frozenset()
-        vectors = await self.embeddings.embed_readable([c for _, c in parts])
+        vectors = await self.embed_readable([c for _, c in parts])
         return frozenset(
             m.message_id
             for (m, c), v in zip(parts, vectors, strict=True)
@@ -351,7 +367,7 @@ class Consolidation:
             agent_id,
             turns,
             started_ms,
-            self.embeddings.embed_readable,
+            self.embed_readable,
             ask if asking else None,
         )
         self.counters["change_sessions"] += 1

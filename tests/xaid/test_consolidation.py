@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from testkit.inproc import InProcessDaemon
+from xaid.embed.onnx import EmbedWorker
 from xaid.memory import draft, portable
 
 T0 = 1_770_000_000_000
@@ -103,3 +104,39 @@ def test_pings_are_answered_while_an_import_is_parsed(
         gate.opened.set()
         assert importing.finish()["episodes"] == 1
         assert gate.opened_in_time is True
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (
+            "My project crashed again today, I'm exhausted. The demo is on Friday.",
+            "I have a job interview on Friday. The recruiter said it's a panel of three.",
+        ),
+        ("外公昨晚走了，明天要回老家，心里很乱。", "面试的事先放一放吧。我现在每天骑车上班。"),
+    ],
+)
+def test_a_consolidation_embeds_each_text_once(
+    daemon: InProcessDaemon, monkeypatch: pytest.MonkeyPatch, lines: tuple[str, str]
+) -> None:
+    """The feeling, check-in and change readers and the turns' own vectors read the same lines and
+    sentences; each distinct text goes to the embedder once per session (each user line went three
+    times before). The real worker embeds after the wrapper has noted the texts."""
+    sent: list[str] = []
+    real = EmbedWorker.embed
+
+    async def noted(self: EmbedWorker, texts: list[str]) -> Any:
+        sent.extend(texts)
+        return await real(self, texts)
+
+    monkeypatch.setattr(EmbedWorker, "embed", noted)
+    with daemon.client() as c:
+        c.agent_create("mia")
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        c.session_ingest(
+            sid, [{"role": "user", "text": t, "ts": T0 + i * 60_000} for i, t in enumerate(lines)]
+        )
+        sent.clear()  # the session's own consolidation from here
+        assert c.session_close(sid, ts=T0 + 600_000, wait=True)["episode_id"] is not None
+    assert set(lines) <= set(sent)  # the lines were read by meaning at all
+    assert sorted(t for t in set(sent) if sent.count(t) > 1) == []
