@@ -30,11 +30,12 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire, matter
+from .scheduler import arm, fire, matter, retire
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
 from .store import memory as sql
+from .store import recall as recall_sql
 from .store import sessions as session_sql
 from .store.mood import MoodState
 from .store.utterances import NewUtterance
@@ -54,6 +55,9 @@ class _Felt:
     vectors: dict[int, np.ndarray]
     grieving: bool  # carried as a strong low: a loss meaning read is not doubted (learned.grieving)
     told: frozenset[int]  # the user's messages one clause of which tells of a loss by itself
+    # the user's messages meaning reads as far from a loss (mood.loss.is_loss's veto): "my phone
+    # died", a rule word used for a thing
+    unlike: frozenset[int] = frozenset()
 
 
 class Consolidation:
@@ -157,10 +161,12 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d, felt.vectors if felt is not None else {})
         if felt is not None:
-            read = replace(read, grieving=felt.grieving, told=felt.told)
+            read = replace(read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike)
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
+        retiring = await self._retiring(agent_id, d, felt.vectors if felt is not None else {})
+        arms = [a for a in arms if not retire.quotes_any(a, [r.text for r in retiring])]
         if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
@@ -178,6 +184,7 @@ class Consolidation:
             turns,
             seen,
             changes,
+            retiring,
         )
         if agent_config.memory_enabled(agent.config):
             await db.run(
@@ -225,6 +232,7 @@ class Consolidation:
             if v is not None and m.message_id is not None
         }
         losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
+        unlike = frozenset(i for i, v in by_id.items() if bank.loss(v) <= -meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
         told = await self._told_in_clauses(bank, said)
@@ -240,11 +248,11 @@ class Consolidation:
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, by_id, grieving, told)
+            return _Felt(closing, losses, by_id, grieving, told, unlike)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, by_id, grieving, told)
+        return _Felt(moved or closing, losses, by_id, grieving, told, unlike)
 
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session
@@ -304,6 +312,32 @@ class Consolidation:
         return matter.Readings(
             by_id, reader.threshold, reader.loss_floor, parts=parts, session=session
         )
+
+    async def _retiring(
+        self, agent_id: str, d: draft.Draft, known: dict[int, np.ndarray]
+    ) -> list[retire.Retired]:
+        """Earlier matters this session's user lines say are off, moot or already told (scheduler/
+        retire.py): by their keywords and, under the embedder the cosine was set on, by meaning.
+        ``known``: vectors already embedded for these lines, not embedded again."""
+        # every state: a line that settles a matter the live turn already closed, or one asked
+        # about, is not a new matter either (retire.quotes_any); only pending ones are closed
+        pending = await self.db.run(recall_sql.items, agent_id, recall_sql.STATES)
+        if not pending:
+            return []
+        said = [u.message for u in d.utterances]
+        by_meaning = self.embeddings.profile.name == "use"
+        item_vectors: dict[int, np.ndarray] = {}
+        line_vectors: list[np.ndarray | None] = [None] * len(said)
+        if by_meaning:
+            fresh = [m.text for m in said if m.message_id not in known]
+            texts = [retire.quoted(i) for i in pending] + fresh
+            vectors = iter(await self.embeddings.embed_readable(texts))
+            item_vectors = {i.item_id: v for i in pending if (v := next(vectors)) is not None}
+            line_vectors = [
+                known[m.message_id] if m.message_id in known else next(vectors) for m in said
+            ]
+        lines = [retire.Line(m.text, m.ts_ms, v) for m, v in zip(said, line_vectors, strict=True)]
+        return retire.retired(pending, lines, item_vectors)
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]
@@ -395,6 +429,7 @@ class Consolidation:
         turns: list[NewUtterance],
         seen: int,
         changes: supersede.Plan,
+        retiring: list[retire.Retired],
     ) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
         fence.check(conn, agent_id, seen)
@@ -413,6 +448,7 @@ class Consolidation:
             episode_id,
             arms,
             d.ended_ms,
+            retiring,
         )
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
         return episode_id

@@ -12,18 +12,20 @@ The verdict always carries its reason, so "why did it (not) ask?" has an answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import apsw
 
 from ..clock import DAY_MS
+from ..mood import loss
 from ..mood.tone import VERY_LOW_VALENCE
 from ..store import memory as memory_sql
 from ..store import recall as sql
 from ..store import sessions as session_sql
 from ..store.recall import RecallItem, Settings
 from ..text import cjk
-from . import arm
+from . import arm, retire
 
 MIN_TENSION = 0.3
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
@@ -132,15 +134,16 @@ def _sore_since(conn: apsw.Connection, agent_id: str) -> int | None:
 def held_back(
     conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None, now_ms: int
 ) -> list[RecallItem]:
-    """The due items that wait: armed before a very low session, while that session is less than
-    four days old or the mood has not recovered. A neutral "ok" two days after a death is not
-    recovery; the days count too."""
-    if carried is None:
+    """The due items that wait: armed before a very low session or a session that told of a loss
+    (its ``loss`` item), while that session is less than four days old or the mood has not
+    recovered. A neutral "ok" two days after a death is not recovery; the days count too. Without a
+    mood (``carried`` None) the days alone count."""
+    times = [t for t in (_sore_since(conn, agent_id), _loss_since(conn, agent_id)) if t is not None]
+    if not times:
         return []
-    sore = _sore_since(conn, agent_id)
-    if sore is None:
-        return []
-    if carried > RECOVERED_VALENCE and now_ms - sore >= FRESH_GRIEF_MS:
+    sore = max(times)
+    recovered = carried is None or carried > RECOVERED_VALENCE
+    if recovered and now_ms - sore >= FRESH_GRIEF_MS:
         return []
     return [i for i in live if i.created_ms < sore]
 
@@ -160,6 +163,12 @@ def _begun(item: RecallItem, now_ms: int) -> bool:
     """Whether the matter's day has come: a plan is due from the day after it, so its own day
     starts a day before ``not_before``; only from then can an outcome ("passed", 拿到) be its own."""
     return now_ms >= item.not_before - DAY_MS
+
+
+def _loss_since(conn: apsw.Connection, agent_id: str) -> int | None:
+    """When the latest session that told of a loss was consolidated (its ``loss`` item was armed),
+    whatever the mood it closed on: "外公昨晚走了" said flatly is still a loss."""
+    return sql.last_armed(conn, agent_id, "loss")
 
 
 def pressing(item: RecallItem, now_ms: int) -> float:
@@ -231,10 +240,18 @@ def _choose(
     """The one due item to suggest now, or why none; with ``close``, items past their time or
     settled by ``text`` are closed on the way (else they are only passed over)."""
     live: list[RecallItem] = []
-    for item in sql.items(conn, agent_id):
+    pending = sql.items(conn, agent_id)
+    # this very message says a matter is off, moot or told ("the interview got cancelled")
+    settled = (
+        {r.item_id: r for r in retire.retired(pending, [retire.Line(text, now_ms)])} if text else {}
+    )
+    for item in pending:
         if now_ms > item.not_after:
             if close:
                 sql.close(conn, item.item_id, "expired", "past not_after")
+        elif item.item_id in settled:
+            if close:
+                sql.close(conn, item.item_id, "resolved", retire.reason(settled[item.item_id]))
         elif arm.came_up(text, item.keywords, happened=_begun(item, now_ms)):
             if close:
                 sql.close(conn, item.item_id, "resolved", "the user brought it up")
@@ -256,6 +273,8 @@ def _choose(
         said is None and carried is not None and carried <= CARRIED_VERY_LOW
     ):
         return Verdict(None, "the user is very low right now")
+    if text and loss.ruled(text):  # a loss told now: the reply is about it, nothing else is raised
+        return Verdict(None, "the user is telling of a loss")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]
     if not live:
@@ -292,8 +311,15 @@ def after_session(
     episode_id: int | None,
     arms: list[arm.Arm],
     now_ms: int,
+    retired: Sequence[retire.Retired] = (),
 ) -> None:
-    """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves."""
+    """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves.
+    ``retired``: earlier matters a line of this session says are off, moot or already told
+    (retire.py), closed before anything else is judged."""
+    for r in retired:
+        now = sql.get(conn, agent_id, r.item_id)
+        if now is not None and now.state == "pending":  # not pushed meanwhile
+            sql.close(conn, r.item_id, "resolved", retire.reason(r))
     pushed = sql.pushed_in(conn, session_id)
     for item in pushed:
         sql.set_engaged(

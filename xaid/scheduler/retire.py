@@ -1,0 +1,153 @@
+"""Retiring a matter the user later says is off, moot or already told (issue 24 item 6, issue 25).
+
+In one session the user says they have an interview on Friday and a "how did it go" is armed. Days
+later they say "the interview got cancelled", "面试不重要了，我接了别的offer", "I dropped the course,
+so that exam is not my problem anymore", or that it already happened ("智齿已经拔了"). A friend does
+not then ask how it went. Two readings decide, neither a list of subjects:
+
+- **the same matter**: the later words share one of the item's keywords (``arm.came_up``, as the
+  scheduler judges that a matter came up again), or their meaning is close to the words the item
+  quotes (the embedder's cosine, at least ``SAME_MATTER``): "I withdrew my application" after
+  "second interview with the logistics company";
+- **read as settled**: how they are said, whatever they are about: called off (``arm.called_off``),
+  a change that ends it (``memory.change_cues``: "no longer", "dropped", "not … anymore", 不…了,
+  退了, 取消, not blocked as someone else's, a hypothetical or the same said again), or done and
+  dusted (the check-in reader's cue of it, ``matter.done``: "went well", "made it", 搞定, 顺利);
+
+and never when the same words name a date still ahead: "the interview got moved to next Tuesday",
+"改到15号了" is the matter moved, not off, and it stays armed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import clock
+from ..clock import DAY_MS
+from ..memory import change_cues
+from ..store.recall import RecallItem
+from ..text import timeparse
+from . import arm, matter
+
+# Cosine of the embedder (USE-multilingual-v3) between a later line and the words an item quotes
+# from which the line is about that matter; set on retire_dev8.json's train half, where a line
+# about the same matter read 0.27-0.68 (told in passing 0.45-0.57) and one about another 0.05-0.30.
+SAME_MATTER = 0.4
+_QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
+# The aspect of a thing completed ("already", 已经…了), beside the reader's cue of done and dusted.
+_COMPLETED = re.compile(r"\balready\b|已经[^，。！？；,]{0,8}了")
+# A change reading blocked for these reasons says nothing of the matter being off: someone else's
+# change, a hypothetical or a denial, one occasion or a stretch of time, the same said again.
+_NOT_OFF = frozenset({"someone_else", "unreal", "restated", "temporary", "once", "addition"})
+
+
+def quoted(item: RecallItem) -> str:
+    """The user's words an item quotes (its whole topic for a client's item)."""
+    said = _QUOTED.search(item.topic)
+    return said.group(1) if said else item.topic
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A later user line, with its vector under the daemon's embedder (None without one)."""
+
+    text: str
+    ts_ms: int
+    vector: np.ndarray | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Retired:
+    """An item the line ``text`` settled, and how it read."""
+
+    item_id: int
+    text: str
+    how: str
+
+
+def _names_past_day(text: str, ts_ms: int) -> bool:
+    """A day before today is named ("last night", 昨晚): what is done was done then."""
+    today = clock.local(ts_ms).date()
+    return any(t.date_to < today for t in timeparse.find_times(text, ts_ms))
+
+
+def settles(text: str, ts_ms: int, begun: bool = True) -> str | None:
+    """How the words read as settling a matter ("called off", "no longer on", "done"), whatever they
+    are about; None when they do not, or when they name a date still ahead (the matter moved).
+    Before the matter's day (``begun`` false) "done" counts only with a day already past named:
+    "finally finished the slides" is the preparation, "played it last night, went well" the thing."""
+    if matter.ahead(text, ts_ms):
+        return None
+    if arm.called_off(text):
+        return "called off"
+    change = change_cues.read(text)
+    if change.strong and change.blocked not in _NOT_OFF:
+        return "no longer on"
+    if (matter.done(text) or _COMPLETED.search(text.lower())) and (
+        begun or _names_past_day(text, ts_ms)
+    ):
+        return "done"
+    return None
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.dot(matter.unit(a), matter.unit(b)))
+
+
+def same_matter(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> bool:
+    """The line is about the item's matter: a keyword of it, or close in meaning."""
+    if arm.came_up(line.text, item.keywords, happened=False):
+        return True
+    if line.vector is None or item_vector is None:
+        return False
+    return _cosine(line.vector, item_vector) >= SAME_MATTER
+
+
+def begun(item: RecallItem, now_ms: int) -> bool:
+    """Whether the matter's day has come: a plan is due from the day after it; its ``ahead`` twin
+    ends with that day; an undated matter is under way."""
+    if item.scene == "ahead":
+        return now_ms >= item.not_after - DAY_MS
+    if item.scene in ("plan", "worry"):
+        return now_ms >= item.not_before - DAY_MS
+    return True
+
+
+def retired(
+    items: Sequence[RecallItem],
+    lines: Sequence[Line],
+    item_vectors: dict[int, np.ndarray] | None = None,
+) -> list[Retired]:
+    """The pending items (plans, worries, their ``ahead`` twins, undated matters) that a later line
+    says are off, moot or already told; a loss's or a feeling's item is about the person, not a
+    matter, and stays."""
+    vectors = item_vectors or {}
+    out: list[Retired] = []
+    for item in items:
+        if item.scene not in ("plan", "worry", "ahead", "matter", "manual"):
+            continue
+        for line in lines:
+            how = settles(line.text, line.ts_ms, begun(item, line.ts_ms))
+            if how is not None and same_matter(line, item, vectors.get(item.item_id)):
+                out.append(Retired(item.item_id, line.text, how))
+                break
+    return out
+
+
+def reason(r: Retired) -> str:
+    """The closing reason ``scheduler.list --all`` shows."""
+    return f"the user said later it is {r.how}: {r.text[:80]}"
+
+
+def quotes_any(a: arm.Arm, texts: Sequence[str]) -> bool:
+    """Whether the armed item quotes one of ``texts``: a line that settles an earlier matter ("面试取消
+    了，说岗位已经内部招到人了") is not itself a new matter to ask about."""
+    said = _QUOTED.search(a.topic)
+    words = " ".join((said.group(1) if said else a.topic).split()).rstrip("…")
+    return a.scene != "loss" and any(
+        words and (words in " ".join(t.split()) or " ".join(t.split()) in words) for t in texts
+    )
