@@ -186,10 +186,13 @@ def evaluate(
     said: float | None,
     carried: float | None,
     default_gap_ms: int,
+    lost: bool = False,
 ) -> Verdict:
     """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
-    mood brought from before. What the user says now decides; a carried low blocks only when it
-    is still deep (yesterday's anger is exactly what a friend asks about the next morning).
+    mood brought from before; ``lost``: meaning reads this message as telling of a loss
+    (conversation/loss_now.py), where the rules may read nothing. What the user says now decides;
+    a carried low blocks only when it is still deep (yesterday's anger is exactly what a friend
+    asks about the next morning).
     Decides, and records the push when there is one, inside the caller's transaction."""
     s = sql.settings(conn, agent_id, default_gap_ms)
     if not s.enabled:
@@ -200,7 +203,7 @@ def evaluate(
         return Verdict(None, "not the first user turn of the session")
     said_before = session_sql.user_texts(conn, session_id)
     text = "\n".join([*said_before, text]) if said_before else text
-    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, close=True)
+    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, close=True, lost=lost)
     if verdict.item is not None:
         sql.mark_pushed(conn, verdict.item.item_id, session_id, now_ms)
     return verdict
@@ -236,6 +239,7 @@ def _choose(
     said: float | None,
     carried: float | None,
     close: bool,
+    lost: bool = False,
 ) -> Verdict:
     """The one due item to suggest now, or why none; with ``close``, items past their time or
     settled by ``text`` are closed on the way (else they are only passed over)."""
@@ -273,7 +277,7 @@ def _choose(
         said is None and carried is not None and carried <= CARRIED_VERY_LOW
     ):
         return Verdict(None, "the user is very low right now")
-    if text and loss.ruled(text):  # a loss told now: the reply is about it, nothing else is raised
+    if lost or (text and loss.ruled(text)):  # a loss told now: the reply is about it, nothing else
         return Verdict(None, "the user is telling of a loss")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]

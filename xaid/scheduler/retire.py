@@ -14,8 +14,9 @@ not then ask how it went. Two readings decide, neither a list of subjects:
   退了, 取消, not blocked as someone else's, a hypothetical or the same said again), or done and
   dusted (the check-in reader's cue of it, ``matter.done``: "went well", "made it", 搞定, 顺利);
 
-and never when the same words name a date still ahead: "the interview got moved to next Tuesday",
-"改到15号了" is the matter moved, not off, and it stays armed.
+and never when the same words name a date still ahead or move it to another time: "the interview
+got moved to next Tuesday", "改到15号了" is the matter moved, not off, and it stays armed (with its
+old window: the new date is not yet read into it).
 """
 
 from __future__ import annotations
@@ -75,23 +76,35 @@ def _names_past_day(text: str, ts_ms: int) -> bool:
     return any(t.date_to < today for t in timeparse.find_times(text, ts_ms))
 
 
+# Moved to another time: a verb of moving and its "to"/到 ("moved to the 15th", "pushed to next
+# week", 改到15号, 推迟到下个月). The time after it may be one the parser does not place ahead (a
+# bare "15号" reads as a past day), so the shape alone says the matter is moved, not off.
+_MOVED_TO = re.compile(
+    r"\b(?:moved|pushed|postponed|rescheduled|changed|delayed|bumped|put off)\b[^.!?;]{0,20}?\b(?:to|till|until)\b"
+    r"|(?:改|挪|调|推迟|推|延|延期|换)到"
+)
+
+
 def settles(text: str, ts_ms: int, begun: bool = True) -> str | None:
     """How the words read as settling a matter ("called off", "no longer on", "done"), whatever they
-    are about; None when they do not, or when they name a date still ahead (the matter moved).
-    Before the matter's day (``begun`` false) "done" counts only with a day already past named:
-    "finally finished the slides" is the preparation, "played it last night, went well" the thing."""
+    are about; None when they do not, or when they name a date still ahead or move it to another
+    time (the matter moved). Before the matter's day (``begun`` false) "done" counts only with a
+    day already past named: "finally finished the slides" is the preparation, "played it last
+    night, went well" the thing (moved up to then: told, not moved)."""
     if matter.ahead(text, ts_ms):
+        return None
+    low = text.lower()
+    done = matter.done(text) or _COMPLETED.search(low) is not None
+    if done and _names_past_day(text, ts_ms):
+        return "done"
+    if _MOVED_TO.search(low):
         return None
     if arm.called_off(text):
         return "called off"
     change = change_cues.read(text)
     if change.strong and change.blocked not in _NOT_OFF:
         return "no longer on"
-    if (matter.done(text) or _COMPLETED.search(text.lower())) and (
-        begun or _names_past_day(text, ts_ms)
-    ):
-        return "done"
-    return None
+    return "done" if done and begun else None
 
 
 def _cosine(a: np.ndarray, b: np.ndarray) -> float:
