@@ -42,8 +42,9 @@ _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at t
 # The aspect of a thing completed ("already", 已经…了), beside the reader's cue of done and dusted.
 _COMPLETED = re.compile(r"\balready\b|已经[^，。！？；,]{0,8}了")
 # A change reading blocked for these reasons says nothing of the matter being off: someone else's
-# change, a hypothetical or a denial, one occasion or a stretch of time, the same said again.
-_NOT_OFF = frozenset({"someone_else", "unreal", "restated", "temporary", "once", "addition"})
+# change, a hypothetical or a denial, a stretch of time, the same said again. "One occasion" (今天,
+# tonight) blocks a change of a habit, not here: the matter is itself one occasion.
+_NOT_OFF = frozenset({"someone_else", "unreal", "restated", "temporary", "addition"})
 
 
 def quoted(item: RecallItem) -> str:
