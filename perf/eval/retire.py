@@ -37,6 +37,14 @@ from .scheduler import BASE_MS
 
 DEV = kit.SCENARIOS / "retire_dev8.json"
 QUICK = 12
+# Main's xaid (ceca500) on this set with this harness, before retire8's change: (right, counted) per
+# half and language, and the wrong scenes' kinds.
+BEFORE = {
+    ("test", "en"): (7, 11, "cancel/moot/told 1/5, loss 2/2, controls 4/4"),
+    ("test", "zh"): (4, 10, "cancel/moot/told 0/3, loss 1/3, controls 3/4"),
+    ("train", "en"): (10, 12, "cancel/moot/told 4/5, loss 2/3, controls 4/4"),
+    ("train", "zh"): (6, 12, "cancel/moot/told 3/5, loss 0/3, controls 3/4"),
+}
 MATTER_SCENES = ("plan", "worry", "ahead", "matter")
 
 
@@ -192,6 +200,15 @@ def run(quick: bool) -> Section:
             if part:
                 got, wrong = rows_of(f"{split} half, {lang}", part)
                 rows += got
+                right, counted, kinds = BEFORE[(split, lang)]
+                rows.append(
+                    Row(
+                        f"{split} half, {lang}: scenes right, BEFORE (main ceca500)",
+                        _pct(right, counted),
+                        "%",
+                        note=f"{right}/{counted}; {kinds}",
+                    )
+                )
                 notes.append(f"{split} half, {lang}, wrong: {wrong}")
     return Section(
         "A later loss or 'it doesn't matter now' retires a how-did-it-go (retire_dev8)", rows, notes
