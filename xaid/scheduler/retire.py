@@ -5,10 +5,11 @@ later they say "the interview got cancelled", "面试不重要了，我接了别
 so that exam is not my problem anymore", or that it already happened ("智齿已经拔了"). A friend does
 not then ask how it went. Two readings decide, neither a list of subjects:
 
-- **the same matter**: the later words share one of the item's keywords (``arm.came_up``, as the
-  scheduler judges that a matter came up again), or their meaning is close to the words the item
-  quotes (the embedder's cosine, at least ``SAME_MATTER``): "I withdrew my application" after
-  "second interview with the logistics company";
+- **the same matter**: a clause of the later words shares one of the item's keywords
+  (``arm.came_up``, as the scheduler judges that a matter came up again) and is itself read as
+  settling, or the whole line's meaning is close to the words the item quotes (the embedder's
+  cosine, at least ``SAME_MATTER``): "I withdrew my application" after "second interview with the
+  logistics company";
 - **read as settled**: how they are said, whatever they are about: called off (``arm.called_off``),
   a change that ends it (``memory.change_cues``: "no longer", "dropped", "not … anymore", 不…了,
   退了, 取消, not blocked as someone else's, a hypothetical or the same said again), or done and
@@ -32,6 +33,7 @@ from ..clock import DAY_MS
 from ..memory import change_cues
 from ..store.recall import RecallItem
 from ..text import timeparse
+from ..text.clauses import clauses
 from . import arm, matter
 
 # Cosine of the embedder (USE-multilingual-v3) between a later line and the words an item quotes
@@ -108,17 +110,32 @@ def settles(text: str, ts_ms: int, begun: bool = True) -> str | None:
     return "done" if done and begun else None
 
 
-def _cosine(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.dot(matter.unit(a), matter.unit(b)))
-
-
-def same_matter(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> bool:
-    """The line is about the item's matter: a keyword of it, or close in meaning."""
-    if arm.came_up(line.text, item.keywords, happened=False):
-        return True
+def _cosine(line: Line, item_vector: np.ndarray | None) -> float:
     if line.vector is None or item_vector is None:
-        return False
-    return _cosine(line.vector, item_vector) >= SAME_MATTER
+        return -1.0
+    return float(np.dot(matter.unit(line.vector), matter.unit(item_vector)))
+
+
+def settled(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> str | None:
+    """How ``line`` settles the item's matter, or None. By its words: a clause that names the
+    matter (a keyword, ``arm.came_up``) and itself reads as settling it, so "I quit my job, the
+    interview on Friday is for the new place" retires nothing; by meaning: the whole line close to
+    the matter (``SAME_MATTER``) and read as settling ("the friday thing? cancelled.")."""
+    if matter.ahead(line.text, line.ts_ms):
+        return None
+    if _MOVED_TO.search(line.text.lower()) and settles(line.text, line.ts_ms) is None:
+        return (
+            None  # moved in one clause ("改到15号了"), its old day denied in another ("不是周五了")
+        )
+    day = begun(item, line.ts_ms)
+    for part in clauses(line.text):
+        if arm.came_up(part, item.keywords, happened=False):
+            how = settles(part, line.ts_ms, day)
+            if how is not None:
+                return how
+    if _cosine(line, item_vector) >= SAME_MATTER:
+        return settles(line.text, line.ts_ms, day)
+    return None
 
 
 def begun(item: RecallItem, now_ms: int) -> bool:
@@ -145,8 +162,8 @@ def retired(
         if item.scene not in ("plan", "worry", "ahead", "matter", "manual"):
             continue
         for line in lines:
-            how = settles(line.text, line.ts_ms, begun(item, line.ts_ms))
-            if how is not None and same_matter(line, item, vectors.get(item.item_id)):
+            how = settled(line, item, vectors.get(item.item_id))
+            if how is not None:
                 out.append(Retired(item.item_id, line.text, how))
                 break
     return out
