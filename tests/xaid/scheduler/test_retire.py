@@ -81,6 +81,22 @@ def test_a_settling_line_about_another_matter_retires_nothing() -> None:
     assert [r.item_id for r in retire.retired([interview], [said])] == [1]
 
 
+@pytest.mark.parametrize(
+    ("topic", "line"),
+    [
+        (
+            'how it went: "job interview on Friday"',
+            "I quit my job, the interview on Friday is for the new place",
+        ),
+        ('后来怎么样了："周五去做体检"', "体检改到下个月15号了，不是周五了"),
+    ],
+)
+def test_a_change_beside_the_matter_is_not_its_end(topic: str, line: str) -> None:
+    """The settling words must be said of the matter (its clause), and a move is not an end."""
+    words = ("interview",) if "interview" in topic else ("体检", "周五")
+    assert retire.retired([_item(topic, words)], [retire.Line(line, WEDNESDAY)]) == []
+
+
 def test_a_loss_item_is_about_the_person_and_never_retired() -> None:
     gentle = _item('how they are holding up: "my grandad died"', ("grandad",), scene="loss")
     said = retire.Line("the funeral for grandad got cancelled", WEDNESDAY)
