@@ -21,7 +21,7 @@ import numpy as np
 from xaiclient.wire import XaiError
 
 from . import cpu
-from .clock import Clock
+from .clock import DAY_MS, Clock
 from .conversation import agent_config
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 FENCE_RETRIES = (
     20  # forgets arriving faster than a consolidation finishes: give up, the job is retried later
 )
+
+
+# How far back closed items are read for a line that settles them (consolidation._retiring).
+RECENT_ITEMS_MS = 30 * DAY_MS
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,16 +323,22 @@ class Consolidation:
         """Earlier matters this session's user lines say are off, moot or already told (scheduler/
         retire.py): by their keywords and, under the embedder the cosine was set on, by meaning.
         ``known``: vectors already embedded for these lines, not embedded again."""
-        # every state: a line that settles a matter the live turn already closed, or one asked
-        # about, is not a new matter either (retire.quotes_any); only pending ones are closed
-        pending = await self.db.run(recall_sql.items, agent_id, recall_sql.STATES)
-        if not pending:
+        # pending items, and those closed or asked since a month before the session: a line that
+        # settles a matter the live turn already closed is not a new matter either
+        # (retire.quotes_any); only pending ones are closed, only they are embedded
+        since = d.started_ms - RECENT_ITEMS_MS
+        items = [
+            i
+            for i in await self.db.run(recall_sql.items, agent_id, recall_sql.STATES)
+            if i.state == "pending" or i.created_ms >= since
+        ]
+        if not items:
             return []
+        pending = [i for i in items if i.state == "pending"]
         said = [u.message for u in d.utterances]
-        by_meaning = self.embeddings.profile.name == "use"
         item_vectors: dict[int, np.ndarray] = {}
         line_vectors: list[np.ndarray | None] = [None] * len(said)
-        if by_meaning:
+        if self.embeddings.profile.name == "use":  # the embedder retire.SAME_MATTER was set on
             fresh = [m.text for m in said if m.message_id not in known]
             texts = [retire.quoted(i) for i in pending] + fresh
             vectors = iter(await self.embeddings.embed_readable(texts))
@@ -337,7 +347,7 @@ class Consolidation:
                 known[m.message_id] if m.message_id in known else next(vectors) for m in said
             ]
         lines = [retire.Line(m.text, m.ts_ms, v) for m, v in zip(said, line_vectors, strict=True)]
-        return retire.retired(pending, lines, item_vectors)
+        return retire.retired(items, lines, item_vectors)
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]
