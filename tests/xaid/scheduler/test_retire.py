@@ -190,3 +190,30 @@ def test_an_interview_only_talked_about_is_still_asked(
 ) -> None:
     _two_sessions(client, "mia", first, later)
     assert _asked_about(client, "mia")
+
+
+@pytest.mark.parametrize(
+    ("first", "news"),
+    [
+        (
+            "Job interview with the airline on Friday!",
+            "she left me. eight years and she just packed a bag and went",
+        ),
+        ("周五要去航空公司面试！", "我们分了。六年，说散就散了"),
+    ],
+)
+def test_a_first_message_that_tells_of_a_loss_gets_no_check_in(
+    client: Client, first: str, news: str
+) -> None:
+    """No rule word of a loss: the first turn reads it by meaning (conversation/loss_now.py), and the
+    interview's "how are you feeling about it", due that morning, is not put in the same prompt."""
+    client.agent_create("mia")
+    sid = client.session_open("mia", ts=DAY0 + 20 * HOUR)["session_id"]
+    client.session_send(sid, first, ts=DAY0 + 20 * HOUR).finish()
+    client.session_close(sid, ts=DAY0 + 20 * HOUR + 600_000, wait=True)
+    due = client.scheduler_check_in("mia", ts=WEDNESDAY, peek=True)
+    assert due["item"] is not None and due["item"]["scene"] == "ahead"  # the interview is due
+    sid = client.session_open("mia", ts=WEDNESDAY)["session_id"]
+    context = client.session_send(sid, news, ts=WEDNESDAY, explain=True).finish()["context"]
+    assert context["suggestion"] is None
+    assert context["suggestion_reason"] == "the user is telling of a loss"
