@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import apsw
+import numpy as np
 
 from ..clock import DAY_MS
 from ..mood import loss
@@ -43,6 +44,17 @@ FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the
 STALE_PER_DAY = (
     0.03  # priority a due matter loses per day since it became due: fresher is more pressing
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FirstWords:
+    """What meaning read of a session's first message before the decision
+    (conversation/first_words.py): it tells of a loss (``lost``), its vector and the pending items'
+    (by id), for ``retire.retired`` to find a matter it settles in words that share no keyword."""
+
+    lost: bool = False
+    vector: np.ndarray | None = None
+    item_vectors: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +198,11 @@ def evaluate(
     said: float | None,
     carried: float | None,
     default_gap_ms: int,
-    lost: bool = False,
+    first: FirstWords | None = None,
 ) -> Verdict:
     """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
-    mood brought from before; ``lost``: meaning reads this message as telling of a loss
-    (conversation/loss_now.py), where the rules may read nothing. What the user says now decides;
+    mood brought from before; ``first``: what meaning read of this message (a loss the rules may
+    not read, its vector for a matter it settles; conversation/first_words.py). What the user says now decides;
     a carried low blocks only when it is still deep (yesterday's anger is exactly what a friend
     asks about the next morning).
     Decides, and records the push when there is one, inside the caller's transaction."""
@@ -203,7 +215,7 @@ def evaluate(
         return Verdict(None, "not the first user turn of the session")
     said_before = session_sql.user_texts(conn, session_id)
     text = "\n".join([*said_before, text]) if said_before else text
-    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, close=True, lost=lost)
+    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, True, first or FirstWords())
     if verdict.item is not None:
         sql.mark_pushed(conn, verdict.item.item_id, session_id, now_ms)
     return verdict
@@ -239,15 +251,17 @@ def _choose(
     said: float | None,
     carried: float | None,
     close: bool,
-    lost: bool = False,
+    first: FirstWords | None = None,
 ) -> Verdict:
     """The one due item to suggest now, or why none; with ``close``, items past their time or
     settled by ``text`` are closed on the way (else they are only passed over)."""
     live: list[RecallItem] = []
     pending = sql.items(conn, agent_id)
     # this very message says a matter is off, moot or told ("the interview got cancelled")
+    first = first or FirstWords()
+    line = retire.Line(text, now_ms, first.vector)
     settled = (
-        {r.item_id: r for r in retire.retired(pending, [retire.Line(text, now_ms)])} if text else {}
+        {r.item_id: r for r in retire.retired(pending, [line], first.item_vectors)} if text else {}
     )
     for item in pending:
         if now_ms > item.not_after:
@@ -277,7 +291,9 @@ def _choose(
         said is None and carried is not None and carried <= CARRIED_VERY_LOW
     ):
         return Verdict(None, "the user is very low right now")
-    if lost or (text and loss.ruled(text)):  # a loss told now: the reply is about it, nothing else
+    if first.lost or (
+        text and loss.ruled(text)
+    ):  # a loss told now: the reply is about it, nothing else
         return Verdict(None, "the user is telling of a loss")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]

@@ -205,7 +205,7 @@ def test_an_interview_only_talked_about_is_still_asked(
 def test_a_first_message_that_tells_of_a_loss_gets_no_check_in(
     client: Client, first: str, news: str
 ) -> None:
-    """No rule word of a loss: the first turn reads it by meaning (conversation/loss_now.py), and the
+    """No rule word of a loss: the first turn reads it by meaning (conversation/first_words.py), and the
     interview's "how are you feeling about it", due that morning, is not put in the same prompt."""
     client.agent_create("mia")
     sid = client.session_open("mia", ts=DAY0 + 20 * HOUR)["session_id"]
