@@ -22,7 +22,7 @@ from xaiclient.wire import XaiError
 
 from . import cpu
 from .clock import DAY_MS, Clock
-from .conversation import agent_config
+from .conversation import agent_config, first_words
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, supersede, utterances
@@ -82,7 +82,6 @@ class Consolidation:
         self.queue = queue
         self.embeddings = embeddings
         self.counters = counters
-        self._prototypes: meaning.Prototypes | None = None  # embedded on first use
 
     @property
     def profile(self) -> EmbedProfile:
@@ -216,14 +215,11 @@ class Consolidation:
         said = [m for m in messages if m.role == "user" and m.text.strip()]
         if closing is None or not said or self.embeddings.profile.name != "use":
             return None
-        if self._prototypes is None:
-            vectors = await self.embeddings.embed_readable(meaning.Prototypes.texts())
-            if any(v is None for v in vectors):
-                return None
-            self._prototypes = meaning.Prototypes.from_vectors(
-                [v for v in vectors if v is not None]
-            )
-        bank = self._prototypes
+        # one bank per embedder, shared with the first turn's reading (first_words.py): warm
+        # before the next session's first turn, which reads a loss by the same prototypes
+        bank = await first_words.prototypes(self.embeddings)
+        if bank is None:
+            return None
         lines = [m.text for m in said]
         texts = [meaning.session_text(lines), learned.tail(lines), *lines]
         vectors = await self.embeddings.embed_readable(texts)

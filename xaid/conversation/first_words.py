@@ -16,7 +16,8 @@ anything, and the rules alone missed two things that message may say:
 Only the session's first live turn is read (the only one the scheduler decides at), only under the
 embedder the reader and ``retire.SAME_MATTER`` were fitted on, and only when something is pending;
 the message's vector is the one retrieval asks for next (``Embeddings.embed_query`` keeps it), so
-the turn embeds nothing twice. The loss prototypes are embedded once per embedder.
+the turn embeds nothing twice. The loss prototypes are embedded once per embedder, shared with
+consolidation (which runs before anything is pending, so the first turn finds them ready).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ from ..store import recall as recall_sql
 _BANKS: weakref.WeakKeyDictionary[Embeddings, meaning.Prototypes] = weakref.WeakKeyDictionary()
 
 
-async def _bank(embeddings: Embeddings) -> meaning.Prototypes | None:
+async def prototypes(embeddings: Embeddings) -> meaning.Prototypes | None:
+    """mood/meaning.py's prototypes under ``embeddings``, embedded once per embedder (a daemon has
+    one; tests start several) and shared with consolidation, which embeds them first."""
     bank = _BANKS.get(embeddings)
     if bank is None:
         vectors = await embeddings.embed_readable(meaning.Prototypes.texts())
@@ -57,7 +60,7 @@ async def read(
     pending = await db.run(recall_sql.items, agent_id)
     if not pending:
         return FirstWords()
-    bank = await _bank(embeddings)
+    bank = await prototypes(embeddings)
     vector = await embeddings.embed_query(agent_id, text)
     if bank is None or vector is None:
         return FirstWords()
