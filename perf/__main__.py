@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",
     "checkin_dev": "perf.eval.checkin_dev",
+    "retire": "perf.eval.retire",
     "meaning": "perf.eval.meaning_dev",
     "feelings": "perf.eval.feelings",
     "forget_dev3": "perf.eval.forget_intent_dev",

@@ -22,8 +22,8 @@ import numpy as np
 from xaiclient.wire import XaiError
 
 from . import cpu
-from .clock import Clock
-from .conversation import agent_config
+from .clock import DAY_MS, Clock
+from .conversation import agent_config, first_words
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, supersede, utterances
@@ -31,11 +31,12 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire, matter
+from .scheduler import arm, fire, matter, retire
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
 from .store import memory as sql
+from .store import recall as recall_sql
 from .store import sessions as session_sql
 from .store.mood import MoodState
 from .store.utterances import NewUtterance
@@ -53,12 +54,19 @@ _SESSION_VECTORS: ContextVar[dict[str, np.ndarray | None] | None] = ContextVar(
 )
 
 
+# How far back closed items are read for a line that settles them (consolidation._retiring).
+RECENT_ITEMS_MS = 30 * DAY_MS
+
+
 @dataclass(frozen=True, slots=True)
 class _Felt:
     closing: MoodState  # the mood at the session's last word, with what meaning read
     losses: frozenset[int]  # the user's messages that meaning read as a loss
     grieving: bool  # carried as a strong low: a loss meaning read is not doubted (learned.grieving)
     told: frozenset[int]  # the user's messages one clause of which tells of a loss by itself
+    # the user's messages meaning reads as far from a loss (mood.loss.is_loss's veto): "my phone
+    # died", a rule word used for a thing
+    unlike: frozenset[int] = frozenset()
 
 
 class Consolidation:
@@ -79,7 +87,6 @@ class Consolidation:
         self.queue = queue
         self.embeddings = embeddings
         self.counters = counters
-        self._prototypes: meaning.Prototypes | None = None  # embedded on first use
 
     @property
     def profile(self) -> EmbedProfile:
@@ -176,10 +183,12 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d)
         if felt is not None:
-            read = replace(read, grieving=felt.grieving, told=felt.told)
+            read = replace(read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike)
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
+        retiring = await self._retiring(agent_id, d)
+        arms = [a for a in arms if not retire.quotes_any(a, [r.text for r in retiring])]
         if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
@@ -197,6 +206,7 @@ class Consolidation:
             turns,
             seen,
             changes,
+            retiring,
         )
         if agent_config.memory_enabled(agent.config):
             await db.run(
@@ -224,14 +234,11 @@ class Consolidation:
         said = [m for m in messages if m.role == "user" and m.text.strip()]
         if closing is None or not said or self.embeddings.profile.name != "use":
             return None
-        if self._prototypes is None:
-            vectors = await self.embed_readable(meaning.Prototypes.texts())
-            if any(v is None for v in vectors):
-                return None
-            self._prototypes = meaning.Prototypes.from_vectors(
-                [v for v in vectors if v is not None]
-            )
-        bank = self._prototypes
+        # one bank per embedder, shared with the first turn's reading (first_words.py): warm
+        # before the next session's first turn, which reads a loss by the same prototypes
+        bank = await first_words.prototypes(self.embeddings)
+        if bank is None:
+            return None
         lines = [m.text for m in said]
         texts = [meaning.session_text(lines), learned.tail(lines), *lines]
         vectors = await self.embed_readable(texts)
@@ -244,6 +251,7 @@ class Consolidation:
             if v is not None and m.message_id is not None
         }
         losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
+        unlike = frozenset(i for i, v in by_id.items() if bank.loss(v) <= -meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
         told = await self._told_in_clauses(bank, said)
@@ -259,11 +267,11 @@ class Consolidation:
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, grieving, told)
+            return _Felt(closing, losses, grieving, told, unlike)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, grieving, told)
+        return _Felt(moved or closing, losses, grieving, told, unlike)
 
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session
@@ -320,6 +328,34 @@ class Consolidation:
         return matter.Readings(
             by_id, reader.threshold, reader.loss_floor, parts=parts, session=session
         )
+
+    async def _retiring(self, agent_id: str, d: draft.Draft) -> list[retire.Retired]:
+        """Earlier matters this session's user lines say are off, moot or already told (scheduler/
+        retire.py): by their keywords and, under the embedder the cosine was set on, by meaning."""
+        # pending items, and those closed or asked since a month before the session: a line that
+        # settles a matter the live turn already closed is not a new matter either
+        # (retire.quotes_any); only pending ones are closed, only they are embedded
+        since = d.started_ms - RECENT_ITEMS_MS
+        items = [
+            i
+            for i in await self.db.run(recall_sql.items, agent_id, recall_sql.STATES)
+            if i.state == "pending" or i.created_ms >= since
+        ]
+        if not items:
+            return []
+        pending = [i for i in items if i.state == "pending"]
+        said = [u.message for u in d.utterances]
+        item_vectors: dict[int, np.ndarray] = {}
+        line_vectors: list[np.ndarray | None] = [None] * len(said)
+        if self.embeddings.profile.name == "use":  # the embedder retire.SAME_MATTER was set on
+            texts = [retire.quoted(i) for i in pending] + [m.text for m in said]
+            vectors = await self.embed_readable(texts)
+            item_vectors = {
+                i.item_id: v for i, v in zip(pending, vectors, strict=False) if v is not None
+            }
+            line_vectors = vectors[len(pending) :]
+        lines = [retire.Line(m.text, m.ts_ms, v) for m, v in zip(said, line_vectors, strict=True)]
+        return retire.retired(items, lines, item_vectors)
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]
@@ -411,6 +447,7 @@ class Consolidation:
         turns: list[NewUtterance],
         seen: int,
         changes: supersede.Plan,
+        retiring: list[retire.Retired],
     ) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
         fence.check(conn, agent_id, seen)
@@ -429,6 +466,7 @@ class Consolidation:
             episode_id,
             arms,
             d.ended_ms,
+            retiring,
         )
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
         return episode_id

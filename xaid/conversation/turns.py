@@ -40,7 +40,7 @@ from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
-from . import agent_config, candidates, checkin, forgetting, prompt, slot, voice, words
+from . import agent_config, candidates, checkin, first_words, forgetting, prompt, slot, voice, words
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -342,6 +342,14 @@ class Turns:
         cfg = self.settings.config
         reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         asked_text = msg.text
+        # the scheduler decides at the first live turn: what does that message say, by meaning?
+        deciding = planned is None and cfg.scheduler.enabled and agent_cfg.memory
+        if deciding and await self.db.run(sql.live_turns, msg.session_id) == 0:
+            first = await first_words.read(
+                self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
+            )
+        else:
+            first = fire.FirstWords()
         # A "yes" is stored as said, and so is a request the classifier was not sure of.
         if planned is not None and planned.confirmed is None and not planned.unsure:
             msg = dataclasses.replace(msg, text=forget_request.placeholder(planned.request))
@@ -369,6 +377,7 @@ class Turns:
                     said,
                     mood.valence if mood is not None else None,
                     int(cfg.scheduler.min_gap_hours * clock.HOUR_MS),
+                    first,
                 )
             asked = retrieve.read_cues(conn, agent.agent_id, asked_text, msg.ts_ms)
             return _Heard(stored, mood, verdict, forgotten, asked)

@@ -430,11 +430,15 @@ def _loss(d: Draft, said: Utterance) -> Arm:
 
 
 def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
-    """A loss: the rules of mood.loss say so, or meaning did and the reader does not doubt it, or
-    a clause of the message told of one by itself (``read.told``: a loss and its plan in one breath)."""
-    if loss.ruled(u.message.text):
-        return True
+    """A loss: the rules of mood.loss say so (a word of the lexicons only when meaning does not put
+    the message far from a loss, ``read.rule_vetoed``), or meaning did and the reader does not doubt
+    it, or a clause of the message told of one by itself (``read.told``: a loss and its plan in one
+    breath)."""
     said = u.message.message_id
+    if loss.losses(u.message.text):
+        return True
+    if loss.ruled(u.message.text):  # a word of the lexicons: meaning may veto it ("my phone died")
+        return not read.rule_vetoed(said)
     return (said in losses or said in read.told) and not read.loss_doubted(said)
 
 

@@ -12,18 +12,21 @@ The verdict always carries its reason, so "why did it (not) ask?" has an answer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import apsw
+import numpy as np
 
 from ..clock import DAY_MS
+from ..mood import loss
 from ..mood.tone import VERY_LOW_VALENCE
 from ..store import memory as memory_sql
 from ..store import recall as sql
 from ..store import sessions as session_sql
 from ..store.recall import RecallItem, Settings
 from ..text import cjk
-from . import arm
+from . import arm, retire
 
 MIN_TENSION = 0.3
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
@@ -41,6 +44,17 @@ FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the
 STALE_PER_DAY = (
     0.03  # priority a due matter loses per day since it became due: fresher is more pressing
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FirstWords:
+    """What meaning read of a session's first message before the decision
+    (conversation/first_words.py): it tells of a loss (``lost``), its vector and the pending items'
+    (by id), for ``retire.retired`` to find a matter it settles in words that share no keyword."""
+
+    lost: bool = False
+    vector: np.ndarray | None = None
+    item_vectors: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,15 +146,16 @@ def _sore_since(conn: apsw.Connection, agent_id: str) -> int | None:
 def held_back(
     conn: apsw.Connection, agent_id: str, live: list[RecallItem], carried: float | None, now_ms: int
 ) -> list[RecallItem]:
-    """The due items that wait: armed before a very low session, while that session is less than
-    four days old or the mood has not recovered. A neutral "ok" two days after a death is not
-    recovery; the days count too."""
-    if carried is None:
+    """The due items that wait: armed before a very low session or a session that told of a loss
+    (its ``loss`` item), while that session is less than four days old or the mood has not
+    recovered. A neutral "ok" two days after a death is not recovery; the days count too. Without a
+    mood (``carried`` None) the days alone count."""
+    times = [t for t in (_sore_since(conn, agent_id), _loss_since(conn, agent_id)) if t is not None]
+    if not times:
         return []
-    sore = _sore_since(conn, agent_id)
-    if sore is None:
-        return []
-    if carried > RECOVERED_VALENCE and now_ms - sore >= FRESH_GRIEF_MS:
+    sore = max(times)
+    recovered = carried is None or carried > RECOVERED_VALENCE
+    if recovered and now_ms - sore >= FRESH_GRIEF_MS:
         return []
     return [i for i in live if i.created_ms < sore]
 
@@ -162,6 +177,12 @@ def _begun(item: RecallItem, now_ms: int) -> bool:
     return now_ms >= item.not_before - DAY_MS
 
 
+def _loss_since(conn: apsw.Connection, agent_id: str) -> int | None:
+    """When the latest session that told of a loss was consolidated (its ``loss`` item was armed),
+    whatever the mood it closed on: "外公昨晚走了" said flatly is still a loss."""
+    return sql.last_armed(conn, agent_id, "loss")
+
+
 def pressing(item: RecallItem, now_ms: int) -> float:
     """How pressing a due matter is: its priority, less a little for every day it has been due, so
     yesterday's interview comes before a check-up a week ago of the same weight."""
@@ -177,10 +198,13 @@ def evaluate(
     said: float | None,
     carried: float | None,
     default_gap_ms: int,
+    first: FirstWords | None = None,
 ) -> Verdict:
     """``said`` is the valence of this very message when it carried a feeling; ``carried`` the
-    mood brought from before. What the user says now decides; a carried low blocks only when it
-    is still deep (yesterday's anger is exactly what a friend asks about the next morning).
+    mood brought from before; ``first``: what meaning read of this message (a loss the rules may
+    not read, its vector for a matter it settles; conversation/first_words.py). What the user says now decides;
+    a carried low blocks only when it is still deep (yesterday's anger is exactly what a friend
+    asks about the next morning).
     Decides, and records the push when there is one, inside the caller's transaction."""
     s = sql.settings(conn, agent_id, default_gap_ms)
     if not s.enabled:
@@ -191,7 +215,7 @@ def evaluate(
         return Verdict(None, "not the first user turn of the session")
     said_before = session_sql.user_texts(conn, session_id)
     text = "\n".join([*said_before, text]) if said_before else text
-    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, close=True)
+    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, True, first or FirstWords())
     if verdict.item is not None:
         sql.mark_pushed(conn, verdict.item.item_id, session_id, now_ms)
     return verdict
@@ -227,14 +251,25 @@ def _choose(
     said: float | None,
     carried: float | None,
     close: bool,
+    first: FirstWords | None = None,
 ) -> Verdict:
     """The one due item to suggest now, or why none; with ``close``, items past their time or
     settled by ``text`` are closed on the way (else they are only passed over)."""
     live: list[RecallItem] = []
-    for item in sql.items(conn, agent_id):
+    pending = sql.items(conn, agent_id)
+    # this very message says a matter is off, moot or told ("the interview got cancelled")
+    first = first or FirstWords()
+    line = retire.Line(text, now_ms, first.vector)
+    settled = (
+        {r.item_id: r for r in retire.retired(pending, [line], first.item_vectors)} if text else {}
+    )
+    for item in pending:
         if now_ms > item.not_after:
             if close:
                 sql.close(conn, item.item_id, "expired", "past not_after")
+        elif item.item_id in settled:
+            if close:
+                sql.close(conn, item.item_id, "resolved", retire.reason(settled[item.item_id]))
         elif arm.came_up(text, item.keywords, happened=_begun(item, now_ms)):
             if close:
                 sql.close(conn, item.item_id, "resolved", "the user brought it up")
@@ -256,6 +291,10 @@ def _choose(
         said is None and carried is not None and carried <= CARRIED_VERY_LOW
     ):
         return Verdict(None, "the user is very low right now")
+    if first.lost or (
+        text and loss.ruled(text)
+    ):  # a loss told now: the reply is about it, nothing else
+        return Verdict(None, "the user is telling of a loss")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]
     if not live:
@@ -292,8 +331,15 @@ def after_session(
     episode_id: int | None,
     arms: list[arm.Arm],
     now_ms: int,
+    retired: Sequence[retire.Retired] = (),
 ) -> None:
-    """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves."""
+    """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves.
+    ``retired``: earlier matters a line of this session says are off, moot or already told
+    (retire.py), closed before anything else is judged."""
+    for r in retired:
+        now = sql.get(conn, agent_id, r.item_id)
+        if now is not None and now.state == "pending":  # not pushed meanwhile
+            sql.close(conn, r.item_id, "resolved", retire.reason(r))
     pushed = sql.pushed_in(conn, session_id)
     for item in pushed:
         sql.set_engaged(

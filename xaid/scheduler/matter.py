@@ -116,10 +116,16 @@ CUE_NAMES = (
 )
 
 
-def _ahead(text: str, ts_ms: int) -> bool:
+def ahead(text: str, ts_ms: int) -> bool:
     """A date after today is named ("on the 18th", "下周二"): something is ahead."""
     ref = timeparse.earliest_future(timeparse.find_times(text, ts_ms))
     return ref is not None and ref.date_from > clock.local(ts_ms).date()
+
+
+def done(text: str) -> bool:
+    """Done and dusted ("went well", "made it", 搞定, 顺利): the cue the reader weighs, read alone by
+    the scheduler's retiring of a matter already told (retire.py)."""
+    return bool(_DONE.search(" ".join(text.lower().replace("\u2019", "'").split())))
 
 
 def cues(text: str, ts_ms: int) -> np.ndarray:
@@ -127,7 +133,7 @@ def cues(text: str, ts_ms: int) -> np.ndarray:
     low = " ".join(text.lower().replace("\u2019", "'").split())
     mood = _MOOD.classify(text)
     values = (
-        _ahead(text, ts_ms),
+        ahead(text, ts_ms),
         bool(_FUTURE.search(low)),
         bool(_ONGOING.search(low)),
         bool(_OPEN.search(low)),
@@ -265,6 +271,10 @@ class Readings:
     # 走了，明天跟殡仪馆的人商量后事" reads 0.04 loss and 0.96 matter whole (the date ahead outweighs
     # the death), its first clause 0.73 loss. A loss, never doubted (issue 24 item 6).
     told: frozenset[int] = frozenset()
+    # The messages meaning reads as far from a loss (the prototypes' margin at most -LOSS_MARGIN):
+    # a rule word of a death used for a thing, "my phone died and I lost all my photos" (-0.10), is
+    # no loss to arm, and would hold every earlier matter back (fire.held_back) (issue 24 item 6).
+    unlike: frozenset[int] = frozenset()
     parts: tuple[Part, ...] = ()
     session: Read | None = None
 
@@ -275,6 +285,11 @@ class Readings:
     def sentences(self, message_id: int | None) -> tuple[Part, ...]:
         """The message's sentences read alone (none when it has only one)."""
         return tuple(p for p in self.parts if p.message_id == message_id)
+
+    def rule_vetoed(self, message_id: int | None) -> bool:
+        """A loss the rules' words read (not a close person's death, ``loss.losses``) that meaning
+        puts far from one, unless the session is ``grieving``: as ``mood.loss.is_loss`` vetoes it."""
+        return message_id in self.unlike and not self.grieving
 
     def session_sure(self) -> bool:
         """The user's messages read together leave a matter (at least ``threshold``)."""

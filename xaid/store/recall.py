@@ -160,6 +160,15 @@ def items(
     return [_item(r) for r in rows]
 
 
+def last_armed(conn: apsw.Connection, agent_id: str, scene: str) -> int | None:
+    """When the latest item of ``scene`` was armed for ``agent_id``, whatever its state now."""
+    row = conn.execute(
+        "SELECT MAX(created_ms) FROM recall_items WHERE agent_id = ? AND scene = ?",
+        (agent_id, scene),
+    ).fetchone()
+    return int(row[0]) if row and row[0] is not None else None
+
+
 def get(conn: apsw.Connection, agent_id: str, item_id: int) -> RecallItem | None:
     row = conn.execute(
         f"SELECT {_ITEM} FROM recall_items WHERE agent_id = ? AND item_id = ?", (agent_id, item_id)

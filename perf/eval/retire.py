@@ -1,0 +1,215 @@
+"""A later loss or "it doesn't matter now" retires an earlier "how did it go": area ``retire``.
+
+``python -m perf retire`` (issues 24 item 6 and 25, branch retire8). Every scene of
+perf/scenarios/retire_dev8.json is played as its own agent on ONE real daemon (scripted provider,
+the default embedder USE-multilingual-v3, real SQLite): session 1 arms a dated matter (the user's
+lines one a minute, closed with ``wait=True``), session 2 days later says something of it or of
+something else, and then a conversation opens at each probe time (``scheduler.check_in``, recorded
+as a real opening is, so ``min_gap`` applies between them). What is judged, by rules and without a
+model, is whether the scheduler suggests the session-1 matter (its ``plan``/``worry``/``ahead``
+items, session 2 began: at session 2's own first turn or at a probe.
+
+- ``retire`` (cancelled, moot, told in passing): right when the matter is never suggested;
+- ``hold`` (a loss of something else): right when the matter is not suggested at the probes, which
+  fall within four days of the loss (fire.FRESH_GRIEF_MS);
+- ``ask`` (controls: the matter mentioned without calling it off, sad news that is not a loss):
+  right when it is suggested;
+- ``keep`` (the matter moved to a new date): right when it is not closed unasked (still pending,
+  or suggested).
+
+Scenes whose session 1 armed nothing are counted apart (``not armed``): they test nothing here.
+Both halves are reported; the test half is never tuned on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xaiclient import Client
+
+from .. import kit
+from ..kit import DAY, HOUR, MINUTE, Row, Section, progress
+from .scheduler import BASE_MS
+
+DEV = kit.SCENARIOS / "retire_dev8.json"
+QUICK = 12
+# Main's xaid (ceca500) on this set with this harness, before retire8's change: (right, counted) per
+# half and language, and the wrong scenes' kinds.
+BEFORE = {
+    ("test", "en"): (7, 11, "cancel/moot/told 1/5, loss 2/2, controls 4/4"),
+    ("test", "zh"): (4, 10, "cancel/moot/told 0/3, loss 1/3, controls 3/4"),
+    ("train", "en"): (10, 12, "cancel/moot/told 4/5, loss 2/3, controls 4/4"),
+    ("train", "zh"): (6, 12, "cancel/moot/told 3/5, loss 0/3, controls 3/4"),
+}
+MATTER_SCENES = ("plan", "worry", "ahead", "matter")
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    at_ms: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    id: str
+    lang: str
+    split: str
+    kind: str
+    expect: str
+    sessions: tuple[Session, ...]
+    probes: tuple[int, ...]
+
+
+def _at(day: int, hour: int) -> int:
+    return BASE_MS + day * DAY + hour * HOUR
+
+
+def load() -> list[Scene]:
+    doc = json.loads(DEV.read_text(encoding="utf-8"))
+    default = doc["default_probes"]
+    return [
+        Scene(
+            i["id"],
+            i["lang"],
+            i["split"],
+            i["kind"],
+            i["expect"],
+            tuple(Session(_at(s["day"], s["hour"]), tuple(s["lines"])) for s in i["sessions"]),
+            tuple(_at(d, h) for d, h in i.get("probes", default)),
+        )
+        for i in doc["items"]
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    scene: Scene
+    armed: tuple[int, ...]  # the session-1 matter's item ids
+    asked: bool  # one of them suggested after session 2 began
+    open_after: bool  # one of them still pending or suggested at the end
+    reasons: tuple[str, ...]  # the probes' verdicts
+
+    @property
+    def right(self) -> bool:
+        e = self.scene.expect
+        if e in ("retire", "hold"):
+            return not self.asked
+        if e == "ask":
+            return self.asked
+        return self.open_after
+
+
+def _items(client: Client, agent: str) -> list[dict[str, Any]]:
+    states = ["pending", "pushed", "expired", "resolved", "cancelled"]
+    return list(client.scheduler_list(agent, states=states, limit=200)["items"])
+
+
+def _play_session(client: Client, agent: str, s: Session) -> None:
+    sid = client.session_open(agent, ts=s.at_ms)["session_id"]
+    for n, line in enumerate(s.lines):
+        client.session_send(sid, line, ts=s.at_ms + n * MINUTE).finish()
+    client.session_close(sid, ts=s.at_ms + len(s.lines) * MINUTE, wait=True)
+
+
+def play(client: Client, scene: Scene) -> Judged:
+    client.agent_create(scene.id)
+    first, *later = scene.sessions
+    _play_session(client, scene.id, first)
+    first_items = [i for i in _items(client, scene.id) if i["scene"] in MATTER_SCENES]
+    armed = tuple(i["item_id"] for i in first_items)
+    words = {w for i in first_items for w in i["keywords"]}
+    for s in later:
+        _play_session(client, scene.id, s)
+    reasons = []
+    for at in scene.probes:
+        got = client.scheduler_check_in(scene.id, ts=at)
+        item = got.get("item") or {}
+        reasons.append(f"{item.get('scene', '-')}: {got['reason']}")
+    since = later[0].at_ms if later else first.at_ms
+    end = {i["item_id"]: i for i in _items(client, scene.id)}
+    # the matter: session 1's items, and any armed later on the same matter (a keyword shared)
+    mine = [
+        i
+        for i in end.values()
+        if i["item_id"] in armed or (i["scene"] in MATTER_SCENES and words & set(i["keywords"]))
+    ]
+    asked = any(i["state"] == "pushed" and (i["pushed_ms"] or 0) >= since for i in mine)
+    open_after = any(i["state"] in ("pending", "pushed") for i in mine)
+    return Judged(scene, armed, asked, open_after, tuple(reasons))
+
+
+def play_all(scenes: Sequence[Scene]) -> list[Judged]:
+    return kit.played_on_one_daemon(scenes, play, "retire")[0]
+
+
+def _pct(part: int, whole: int) -> float:
+    return 100.0 * part / whole if whole else 0.0
+
+
+def rows_of(label: str, judged: Sequence[Judged]) -> tuple[list[Row], str]:
+    t: Counter[str] = Counter()
+    for j in judged:
+        if not j.armed:
+            t["unarmed"] += 1
+            continue
+        group = "control" if j.scene.expect in ("ask", "keep") else j.scene.expect
+        t[group] += 1
+        t[f"{group}:right"] += j.right
+    done = t["retire:right"] + t["hold:right"] + t["control:right"]
+    total = t["retire"] + t["hold"] + t["control"]
+    rows = [
+        Row(
+            f"{label}: scenes right",
+            _pct(done, total),
+            "%",
+            note=f"{done}/{total}; retired (cancel, moot, told) {t['retire:right']}/{t['retire']}, "
+            f"held after a loss {t['hold:right']}/{t['hold']}, controls {t['control:right']}/{t['control']}"
+            f"; not armed by session 1: {t['unarmed']}",
+        )
+    ]
+    unarmed = ", ".join(j.scene.id for j in judged if not j.armed)
+    wrong = "; ".join(
+        f"{j.scene.id} ({j.scene.kind}: {'asked' if j.asked else 'not asked'}; {' | '.join(j.reasons)})"
+        for j in judged
+        if j.armed and not j.right
+    )
+    return rows, (wrong or "none") + (f"; not armed: {unarmed}" if unarmed else "")
+
+
+def run(quick: bool) -> Section:
+    scenes = load()
+    if quick:
+        scenes = scenes[: QUICK // 2] + [s for s in scenes if s.lang == "zh"][: QUICK // 2]
+    progress(f"retire: {len(scenes)} scenes")
+    judged = play_all(scenes)
+    rows: list[Row] = []
+    notes = [
+        "Each scene of perf/scenarios/retire_dev8.json played on one real daemon (scripted provider, "
+        "USE-multilingual-v3): session 1 arms a dated matter, session 2 says something later, then "
+        "scheduler.check_in at the probe times (recorded). Judged: is the session-1 matter suggested after "
+        "session 2 began (perf/eval/retire.py)."
+    ]
+    for split in ("test", "train"):
+        for lang in ("en", "zh"):
+            part = [j for j in judged if j.scene.split == split and j.scene.lang == lang]
+            if part:
+                got, wrong = rows_of(f"{split} half, {lang}", part)
+                rows += got
+                right, counted, kinds = BEFORE[(split, lang)]
+                rows.append(
+                    Row(
+                        f"{split} half, {lang}: scenes right, BEFORE (main ceca500)",
+                        _pct(right, counted),
+                        "%",
+                        note=f"{right}/{counted}; {kinds}",
+                    )
+                )
+                notes.append(f"{split} half, {lang}, wrong: {wrong}")
+    return Section(
+        "A later loss or 'it doesn't matter now' retires a how-did-it-go (retire_dev8)", rows, notes
+    )

@@ -1,0 +1,70 @@
+"""What meaning reads of the session's first message before the scheduler decides (issue 24 item 6).
+
+The scheduler decides its one suggestion at a session's first user turn, before the model reads
+anything, and the rules alone missed two things that message may say:
+
+- **a loss** without a word of the rules: "she left me. six years and she just packed a bag", "我们
+  分了。五年，说散就散了", "奶奶住院三天，昨天夜里还是没挺过去" read neutral, and a due "how are you
+  feeling about the pitch?" went into the same prompt. The check-in reader already says whether a
+  short text tells of a loss by itself (``matter.told_in_clause``: the loss prototypes and the
+  reader agree); here it reads the first message, and nothing else is raised in that turn;
+- **a matter settled** in words that share none of its keywords: "they moved our slot up to last
+  night, played it already! went really well" about "first gig with the band on Friday": the
+  message's vector and the pending items' quoted words go to ``retire.retired`` as consolidation's
+  do, so the gig is not asked about as the user tells how it went.
+
+Only the session's first live turn is read (the only one the scheduler decides at), only under the
+embedder the reader and ``retire.SAME_MATTER`` were fitted on, and only when something is pending;
+the message's vector is the one retrieval asks for next (``Embeddings.embed_query`` keeps it), so
+the turn embeds nothing twice. The loss prototypes are embedded once per embedder, shared with
+consolidation (which runs before anything is pending, so the first turn finds them ready).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from ..memory.embeddings import Embeddings
+from ..mood import meaning
+from ..scheduler import matter, retire
+from ..scheduler.fire import FirstWords
+from ..store import Database
+from ..store import recall as recall_sql
+
+_BANKS: weakref.WeakKeyDictionary[Embeddings, meaning.Prototypes] = weakref.WeakKeyDictionary()
+
+
+async def prototypes(embeddings: Embeddings) -> meaning.Prototypes | None:
+    """mood/meaning.py's prototypes under ``embeddings``, embedded once per embedder (a daemon has
+    one; tests start several) and shared with consolidation, which embeds them first."""
+    bank = _BANKS.get(embeddings)
+    if bank is None:
+        vectors = await embeddings.embed_readable(meaning.Prototypes.texts())
+        if any(v is None for v in vectors):
+            return None
+        bank = _BANKS[embeddings] = meaning.Prototypes.from_vectors(
+            [v for v in vectors if v is not None]
+        )
+    return bank
+
+
+async def read(
+    db: Database, embeddings: Embeddings, agent_id: str, text: str, ts_ms: int
+) -> FirstWords:
+    """The first message read by meaning; ``FirstWords()`` where it cannot be read so."""
+    reader = matter.default()
+    if reader is None or reader.embedder != embeddings.profile.name:
+        return FirstWords()
+    if not embeddings.readable(text):
+        return FirstWords()
+    pending = await db.run(recall_sql.items, agent_id)
+    if not pending:
+        return FirstWords()
+    bank = await prototypes(embeddings)
+    vector = await embeddings.embed_query(agent_id, text)
+    if bank is None or vector is None:
+        return FirstWords()
+    quoted = await embeddings.embed_readable([retire.quoted(i) for i in pending])
+    items = {i.item_id: v for i, v in zip(pending, quoted, strict=True) if v is not None}
+    lost = matter.told_in_clause(bank.loss(vector), reader.read(vector, text, ts_ms))
+    return FirstWords(lost, vector, items)

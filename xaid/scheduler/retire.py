@@ -1,0 +1,184 @@
+"""Retiring a matter the user later says is off, moot or already told (issue 24 item 6, issue 25).
+
+In one session the user says they have an interview on Friday and a "how did it go" is armed. Days
+later they say "the interview got cancelled", "面试不重要了，我接了别的offer", "I dropped the course,
+so that exam is not my problem anymore", or that it already happened ("智齿已经拔了"). A friend does
+not then ask how it went. Two readings decide, neither a list of subjects:
+
+- **the same matter**: a clause of the later words shares one of the item's keywords
+  (``arm.came_up``, as the scheduler judges that a matter came up again) and is itself read as
+  settling, or the whole line's meaning is close to the words the item quotes (the embedder's
+  cosine, at least ``SAME_MATTER``): "I withdrew my application" after "second interview with the
+  logistics company";
+- **read as settled**: how they are said, whatever they are about: called off (``arm.called_off``),
+  a change that ends it (``memory.change_cues``: "no longer", "dropped", "not … anymore", 不…了,
+  退了, 取消, not blocked as someone else's, a hypothetical or the same said again), or done and
+  dusted (the check-in reader's cue of it, ``matter.done``: "went well", "made it", 搞定, 顺利);
+
+and never when the same words name a date still ahead or move it to another time: "the interview
+got moved to next Tuesday", "改到15号了" is the matter moved, not off, and it stays armed (with its
+old window: the new date is not yet read into it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import clock
+from ..clock import DAY_MS
+from ..memory import change_cues
+from ..store.recall import RecallItem
+from ..text import timeparse
+from ..text.clauses import clauses
+from . import arm, matter
+
+# Cosine of the embedder (USE-multilingual-v3) between a later line and the words an item quotes
+# from which the line is about that matter; set on retire_dev8.json's train half, where a line
+# about the same matter read 0.27-0.68 (told in passing 0.45-0.57) and one about another 0.05-0.30.
+SAME_MATTER = 0.4
+_QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
+# The aspect of a thing completed ("already", 已经…了), beside the reader's cue of done and dusted.
+_COMPLETED = re.compile(r"\balready\b|已经[^，。！？；,]{0,8}了")
+# A change reading blocked for these reasons says nothing of the matter being off: someone else's
+# change, a hypothetical or a denial, a stretch of time, the same said again. "One occasion" (今天,
+# tonight) blocks a change of a habit, not here: the matter is itself one occasion.
+_NOT_OFF = frozenset({"someone_else", "unreal", "restated", "temporary", "addition"})
+
+
+def quoted(item: RecallItem) -> str:
+    """The user's words an item quotes (its whole topic for a client's item)."""
+    said = _QUOTED.search(item.topic)
+    return said.group(1) if said else item.topic
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A later user line, with its vector under the daemon's embedder (None without one)."""
+
+    text: str
+    ts_ms: int
+    vector: np.ndarray | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Retired:
+    """An item the line ``text`` settled, and how it read."""
+
+    item_id: int
+    text: str
+    how: str
+
+
+def _names_past_day(text: str, ts_ms: int) -> bool:
+    """A day before today is named ("last night", 昨晚): what is done was done then."""
+    today = clock.local(ts_ms).date()
+    return any(t.date_to < today for t in timeparse.find_times(text, ts_ms))
+
+
+# Moved to another time: a verb of moving and its "to"/到 ("moved to the 15th", "pushed to next
+# week", 改到15号, 推迟到下个月). The time after it may be one the parser does not place ahead (a
+# bare "15号" reads as a past day), so the shape alone says the matter is moved, not off.
+_MOVED_TO = re.compile(
+    r"\b(?:moved|pushed|postponed|rescheduled|changed|delayed|bumped|put off)\b[^.!?;]{0,20}?\b(?:to|till|until)\b"
+    r"|(?:改|挪|调|推迟|推|延|延期|换)到"
+)
+
+
+def settles(text: str, ts_ms: int, begun: bool = True) -> str | None:
+    """How the words read as settling a matter ("called off", "no longer on", "done"), whatever they
+    are about; None when they do not, or when they name a date still ahead or move it to another
+    time (the matter moved). Before the matter's day (``begun`` false) "done" counts only with a
+    day already past named: "finally finished the slides" is the preparation, "played it last
+    night, went well" the thing (moved up to then: told, not moved)."""
+    if matter.ahead(text, ts_ms):
+        return None
+    low = text.lower()
+    done = matter.done(text) or _COMPLETED.search(low) is not None
+    if done and _names_past_day(text, ts_ms):
+        return "done"
+    if _MOVED_TO.search(low):
+        return None
+    if arm.called_off(text):
+        return "called off"
+    change = change_cues.read(text)
+    if change.strong and change.blocked not in _NOT_OFF:
+        return "no longer on"
+    return "done" if done and begun else None
+
+
+def _cosine(line: Line, item_vector: np.ndarray | None) -> float:
+    if line.vector is None or item_vector is None:
+        return -1.0
+    return float(np.dot(matter.unit(line.vector), matter.unit(item_vector)))
+
+
+def settled(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> str | None:
+    """How ``line`` settles the item's matter, or None. By its words: a clause that names the
+    matter (a keyword, ``arm.came_up``) and itself reads as settling it, so "I quit my job, the
+    interview on Friday is for the new place" retires nothing; by meaning: the whole line close to
+    the matter (``SAME_MATTER``) and read as settling ("the friday thing? cancelled.")."""
+    if matter.ahead(line.text, line.ts_ms):
+        return None
+    if _MOVED_TO.search(line.text.lower()) and settles(line.text, line.ts_ms) is None:
+        return (
+            None  # moved in one clause ("改到15号了"), its old day denied in another ("不是周五了")
+        )
+    day = begun(item, line.ts_ms)
+    for part in clauses(line.text):
+        if arm.came_up(part, item.keywords, happened=False):
+            how = settles(part, line.ts_ms, day)
+            if how is not None:
+                return how
+    if _cosine(line, item_vector) >= SAME_MATTER:
+        return settles(line.text, line.ts_ms, day)
+    return None
+
+
+def begun(item: RecallItem, now_ms: int) -> bool:
+    """Whether the matter's day has come: a plan is due from the day after it; its ``ahead`` twin
+    ends with that day; an undated matter is under way."""
+    if item.scene == "ahead":
+        return now_ms >= item.not_after - DAY_MS
+    if item.scene in ("plan", "worry"):
+        return now_ms >= item.not_before - DAY_MS
+    return True
+
+
+def retired(
+    items: Sequence[RecallItem],
+    lines: Sequence[Line],
+    item_vectors: dict[int, np.ndarray] | None = None,
+) -> list[Retired]:
+    """The pending items (plans, worries, their ``ahead`` twins, undated matters) that a later line
+    says are off, moot or already told; a loss's or a feeling's item is about the person, not a
+    matter, and stays."""
+    vectors = item_vectors or {}
+    out: list[Retired] = []
+    for item in items:
+        if item.scene not in ("plan", "worry", "ahead", "matter", "manual"):
+            continue
+        for line in lines:
+            how = settled(line, item, vectors.get(item.item_id))
+            if how is not None:
+                out.append(Retired(item.item_id, line.text, how))
+                break
+    return out
+
+
+def reason(r: Retired) -> str:
+    """The closing reason ``scheduler.list --all`` shows."""
+    return f"the user said later it is {r.how}: {r.text[:80]}"
+
+
+def quotes_any(a: arm.Arm, texts: Sequence[str]) -> bool:
+    """Whether the armed item quotes one of ``texts``: a line that settles an earlier matter ("面试取消
+    了，说岗位已经内部招到人了") is not itself a new matter to ask about."""
+    said = _QUOTED.search(a.topic)
+    words = " ".join((said.group(1) if said else a.topic).split()).rstrip("…")
+    return a.scene != "loss" and any(
+        words and (words in " ".join(t.split()) or " ".join(t.split()) in words) for t in texts
+    )
