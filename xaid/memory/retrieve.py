@@ -46,7 +46,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import associate, cues, index, pack, recency, rows, shown, utterances
+from . import associate, cues, floor, index, pack, recency, rows, shown, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 
@@ -78,6 +78,11 @@ VALUE_WEIGHT = 0.1
 # samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
 # later turn, and were never candidates). False: only when the question asks about "before".
 HISTORY_IN_PAST_TENSE = True
+# Superseded turns are candidates for a mention too ("going bouldering again thursday"): only a present
+# question ("what car do I drive?", "我现在住在哪里？") restricts the search to the current statements
+# (issue 28: the turn a friend recalls had been made history by a look-alike). False: as before, any
+# query in the present sees current turns only.
+HISTORY_FOR_MENTIONS = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -267,7 +272,10 @@ def search(
     # A turn is a record of what was said on its day, true as a record after a later turn
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
     # may be answered by it. A present question keeps only the current ones (the latest statement).
-    said_past = HISTORY_IN_PAST_TENSE and not recency.about_now(query, asked.past)
+    now_question = recency.about_now(query, asked.past) and (
+        not HISTORY_FOR_MENTIONS or extract.is_question(query)
+    )
+    said_past = HISTORY_IN_PAST_TENSE and not now_question
     found, about = _read(
         conn,
         agent_id,
@@ -310,6 +318,7 @@ def search(
     _add_neighbours(
         conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
     )
+    before_present = dict(scored) if floor.EVERY >= 2 else scored
     recency.prefer_present(
         query,
         asked.past,
@@ -320,9 +329,24 @@ def search(
         sims,
         memo,
     )
+    ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
+    if floor.EVERY >= 2 and not opener:
+        # What a plain hybrid over the raw turns would show keeps a place (floor.py); a turn the
+        # present rule put under its newer statement stays under it.
+        cut = min_cos * (WEAK_SHARE if fill else 1.0)
+        turns = {
+            i for i in scored if found[i].kind == "utterance" and scored[i] >= before_present[i]
+        }
+        plain = floor.plain_order(
+            {i: c for i, c in sims.items() if c >= cut},
+            keywords,
+            turns,
+            {i: found[i].ts_ms for i in turns},
+        )
+        ranked = floor.interleave(ranked, plain, floor.EVERY, floor.TOP)
     # A line said week after week is one memory: its copies would fill a turn's budget.
     ranked = associate.collapse_repeats(
-        sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms)),
+        ranked,
         found,
         about,
         near,
