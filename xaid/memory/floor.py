@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 EVERY = 2  # every second place of the block is the plain hybrid's; 0 turns the floor off
-TOP = 3  # how many of the plain order's best turns are floored; past them xaid's order alone
+RESERVE = 0  # the plain order's best turns that take the place of xaid's weakest picks; 0: none
+TOP = 99  # how many of the plain order's best turns are floored; past them xaid's order alone
 RRF_K = 60  # reciprocal rank fusion's constant, as the baselines use it (Cormack et al.)
 
 
@@ -71,3 +72,20 @@ def interleave(ranked: Sequence[int], plain: Iterable[int], every: int, top: int
         if not take(own):
             break
     return out
+
+
+def make_room(
+    ranked: Sequence[int], wanted: Sequence[int], shown: Collection[int]
+) -> list[int] | None:
+    """``ranked`` with those of ``wanted`` that a first packing left out (not in ``shown``) placed just
+    before the last as many shown items, so that packing again swaps xaid's weakest picks for them;
+    None when nothing is missing. Only items of ``ranked`` move (a collapsed repeat stays out)."""
+    placed = set(ranked)
+    missing = [i for i in wanted if i in placed and i not in shown]
+    if not missing:
+        return None
+    moved = set(missing)
+    rest = [i for i in ranked if i not in moved]
+    kept = [i for i in rest if i in shown]
+    at = rest.index(kept[-len(missing)]) if len(kept) >= len(missing) else 0
+    return rest[:at] + missing + rest[at:]

@@ -318,7 +318,7 @@ def search(
     _add_neighbours(
         conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
     )
-    before_present = dict(scored) if floor.EVERY >= 2 else scored
+    before_present = dict(scored) if not now_question else scored
     recency.prefer_present(
         query,
         asked.past,
@@ -330,9 +330,11 @@ def search(
         memo,
     )
     ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
-    if floor.EVERY >= 2 and not opener:
+    plain: list[int] = []
+    if (floor.EVERY >= 2 or floor.RESERVE) and not opener and not now_question:
         # What a plain hybrid over the raw turns would show keeps a place (floor.py); a turn the
-        # present rule put under its newer statement stays under it.
+        # present rule put under its newer statement stays under it. Not for a present question about
+        # a value: there the current statement alone is the answer (recency.py, the updates).
         cut = min_cos * (WEAK_SHARE if fill else 1.0)
         turns = {
             i for i in scored if found[i].kind == "utterance" and scored[i] >= before_present[i]
@@ -351,15 +353,20 @@ def search(
         about,
         near,
     )
+    terms = utterances.terms(asked.topic)
+    room = budget_tokens - (header_tokens(lang) if lang is not None else 0)
+    line = LINE_TOKENS if lang is not None else 0
     chosen, used = pack.fill(
-        [(found[i], about[i], scored[i]) for i in ranked],
-        utterances.terms(asked.topic),
-        k,
-        budget_tokens - (header_tokens(lang) if lang is not None else 0),
-        now_ms,
-        LINE_TOKENS if lang is not None else 0,
-        memo,
+        [(found[i], about[i], scored[i]) for i in ranked], terms, k, room, now_ms, line, memo
     )
+    if floor.RESERVE and plain:
+        by_key = {(found[i].kind, found[i].source_id): i for i in ranked}
+        shown_ids = {by_key[key] for hit in chosen for key in hit.keys if key in by_key}
+        again = floor.make_room(ranked, plain[: floor.RESERVE], shown_ids)
+        if again is not None:
+            chosen, used = pack.fill(
+                [(found[i], about[i], scored[i]) for i in again], terms, k, room, now_ms, line, memo
+            )
     if lang is not None and chosen:
         used += header_tokens(lang)
     if touch:
