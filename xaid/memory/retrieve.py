@@ -14,7 +14,9 @@ query asks about ("what did *you* recommend", "what did Caroline say"), plus 0.2
 day the query names. The turns next to a strong hit join as candidates (the answer after a matched
 question, the question before an answer). A superseded memory is left out unless the query asks about
 the past ("where did I live before", "我以前"); a superseded turn also comes back for a question in
-the past tense ("When did Caroline go to the support group?"): it is a record of what was said then.
+the past tense ("When did Caroline go to the support group?"), it is a record of what was said then,
+and for a mention, a message that does not end in a question ("salsa tonight, legs still sore"): only
+a present question about the thing ("When are my salsa classes now?") wants the current statement alone.
 
 Age is no part of the score: it only breaks ties (the newer first). It was a tenth of every score
 (0.1·2^(−age/30)), as much as the whole difference in relevance between the turn that answers and
@@ -46,7 +48,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import associate, cues, floor, index, pack, recency, rows, shown, utterances
+from . import associate, cues, index, pack, recency, rows, shown, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 
@@ -78,10 +80,11 @@ VALUE_WEIGHT = 0.1
 # samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
 # later turn, and were never candidates). False: only when the question asks about "before".
 HISTORY_IN_PAST_TENSE = True
-# Superseded turns are candidates for a mention too ("going bouldering again thursday"): only a present
-# question ("what car do I drive?", "我现在住在哪里？") restricts the search to the current statements
-# (issue 28: the turn a friend recalls had been made history by a look-alike). False: as before, any
-# query in the present sees current turns only.
+# Superseded turns are candidates for a mention too ("salsa tonight, legs still sore"): only a present
+# question (its last clause asks: "what car do I drive?", "我现在住在哪里？") restricts the search to the
+# current statements (issue 28: the turn a friend recalls had been made history by a look-alike; on
+# the associative train halves it was every miss of dev8's). False: as before, any query in the
+# present sees current turns only.
 HISTORY_FOR_MENTIONS = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
@@ -271,9 +274,10 @@ def search(
         min_cos = max(min_cos, profile.opener_cosine)
     # A turn is a record of what was said on its day, true as a record after a later turn
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
-    # may be answered by it. A present question keeps only the current ones (the latest statement).
+    # may be answered by it, and a mention ("salsa tonight") may bring it back. A present question
+    # keeps only the current ones (the latest statement).
     now_question = recency.about_now(query, asked.past) and (
-        not HISTORY_FOR_MENTIONS or extract.is_question(query)
+        not HISTORY_FOR_MENTIONS or extract.ends_asking(query)
     )
     said_past = HISTORY_IN_PAST_TENSE and not now_question
     found, about = _read(
@@ -318,7 +322,6 @@ def search(
     _add_neighbours(
         conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
     )
-    before_present = dict(scored) if not now_question else scored
     recency.prefer_present(
         query,
         asked.past,
@@ -329,44 +332,22 @@ def search(
         sims,
         memo,
     )
-    ranked = sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms))
-    plain: list[int] = []
-    if (floor.EVERY >= 2 or floor.RESERVE) and not opener and not now_question:
-        # What a plain hybrid over the raw turns would show keeps a place (floor.py); a turn the
-        # present rule put under its newer statement stays under it. Not for a present question about
-        # a value: there the current statement alone is the answer (recency.py, the updates).
-        cut = min_cos * (WEAK_SHARE if fill else 1.0)
-        turns = {
-            i for i in scored if found[i].kind == "utterance" and scored[i] >= before_present[i]
-        }
-        plain = floor.plain_order(
-            {i: c for i, c in sims.items() if c >= cut},
-            keywords,
-            turns,
-            {i: found[i].ts_ms for i in turns},
-        )
-        ranked = floor.interleave(ranked, plain, floor.EVERY, floor.TOP)
     # A line said week after week is one memory: its copies would fill a turn's budget.
     ranked = associate.collapse_repeats(
-        ranked,
+        sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms)),
         found,
         about,
         near,
     )
-    terms = utterances.terms(asked.topic)
-    room = budget_tokens - (header_tokens(lang) if lang is not None else 0)
-    line = LINE_TOKENS if lang is not None else 0
     chosen, used = pack.fill(
-        [(found[i], about[i], scored[i]) for i in ranked], terms, k, room, now_ms, line, memo
+        [(found[i], about[i], scored[i]) for i in ranked],
+        utterances.terms(asked.topic),
+        k,
+        budget_tokens - (header_tokens(lang) if lang is not None else 0),
+        now_ms,
+        LINE_TOKENS if lang is not None else 0,
+        memo,
     )
-    if floor.RESERVE and plain:
-        by_key = {(found[i].kind, found[i].source_id): i for i in ranked}
-        shown_ids = {by_key[key] for hit in chosen for key in hit.keys if key in by_key}
-        again = floor.make_room(ranked, plain[: floor.RESERVE], shown_ids)
-        if again is not None:
-            chosen, used = pack.fill(
-                [(found[i], about[i], scored[i]) for i in again], terms, k, room, now_ms, line, memo
-            )
     if lang is not None and chosen:
         used += header_tokens(lang)
     if touch:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
+from xaid.memory.rules import extract
+
 from .test_supersede import DAY, T0, session, turns
 
 CASES = [
@@ -54,3 +56,18 @@ def test_a_mention_gets_the_turn_made_history_and_a_present_question_the_current
     texts = [i["text"] for i in asked]
     assert any(new in t for t in texts), texts
     assert not any(word in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("salsa tonight, legs still sore from last week lol", False),
+        ("saw Lucas carrying boxes down the stairs this morning", False),
+        ("What car do I drive?", True),
+        ("今晚羽毛球，手腕还有点酸", False),
+        ("周四又要去抱石了，要不要缠胶布？", True),
+        ("为了不伤膝盖，你教我做什么练习？", True),
+    ],
+)
+def test_a_message_asks_when_its_last_clause_does(text: str, asks: bool) -> None:
+    assert extract.ends_asking(text) is asks

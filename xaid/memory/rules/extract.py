@@ -159,6 +159,13 @@ def is_question(text: str) -> bool:
     return bool(clauses) and all(_is_question_clause(c) for c in clauses)
 
 
+def ends_asking(text: str) -> bool:
+    """Whether the message ends in a question: "周四又要去抱石了，要不要缠胶布？" and "为了不伤膝盖，你教我做什么
+    练习？" ask, whatever the clause before says; "salsa tonight, legs still sore" does not."""
+    clauses = [c for c, _ in _split(text) if c.strip(_SOFT_PUNCT)]
+    return bool(clauses) and _is_question_clause(clauses[-1])
+
+
 def candidates(text: str) -> list[Candidate]:
     """Fact candidates from one user utterance (possibly carrying timeparse's " [2026-05-06]" dates)."""
     out: list[Candidate] = []
