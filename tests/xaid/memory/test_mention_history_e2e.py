@@ -18,7 +18,7 @@ from xaiclient import Client
 
 from xaid.memory.rules import extract
 
-from .test_supersede import DAY, T0, session, turns
+from .test_supersede import DAY, T0, two_sessions
 
 CASES = [
     (
@@ -45,10 +45,7 @@ CASES = [
 def test_a_mention_gets_the_turn_made_history_and_a_present_question_the_current_one(
     client: Client, said: str, change: str, mention: str, question: str, word: str, new: str
 ) -> None:
-    client.agent_create("mia", name="Kai")
-    session(client, "mia", [said], T0)
-    session(client, "mia", [change], T0 + 9 * DAY)
-    assert turns(client, "mia") == {said: "superseded", change: "current"}
+    assert two_sessions(client, said, change) == {said: "superseded", change: "current"}
     items = client.memory_search("mia", mention, ts=T0 + 20 * DAY)["items"]
     old = [i for i in items if word in i["text"]]
     assert old and old[0]["current"] is False, [i["text"] for i in items]
