@@ -81,7 +81,7 @@ VALUE_WEIGHT = 0.1
 # later turn, and were never candidates). False: only when the question asks about "before".
 HISTORY_IN_PAST_TENSE = True
 # Superseded turns are candidates for a mention too ("salsa tonight, legs still sore"): only a present
-# question (its last clause asks: "what car do I drive?", "我现在住在哪里？") restricts the search to the
+# question (any part asks: "what car do I drive?", "我现在住在哪里？") restricts the search to the
 # current statements (issue 28: the turn a friend recalls had been made history by a look-alike; on
 # the associative train halves it was every miss of dev8's). False: as before, any query in the
 # present sees current turns only.
@@ -277,7 +277,7 @@ def search(
     # may be answered by it, and a mention ("salsa tonight") may bring it back. A present question
     # keeps only the current ones (the latest statement).
     now_question = recency.about_now(query, asked.past) and (
-        not HISTORY_FOR_MENTIONS or extract.ends_asking(query)
+        not HISTORY_FOR_MENTIONS or extract.asks(query)
     )
     said_past = HISTORY_IN_PAST_TENSE and not now_question
     found, about = _read(

@@ -64,7 +64,10 @@ def test_a_mention_gets_the_turn_made_history_and_a_present_question_the_current
         ("今晚羽毛球，手腕还有点酸", False),
         ("周四又要去抱石了，要不要缠胶布？", True),
         ("为了不伤膝盖，你教我做什么练习？", True),
+        ("which college is my day release at", True),
+        ("我们哪天搬家？阿杰问我我居然忘了", True),
+        ("Sam's visiting this weekend, no idea what we'll do", False),
     ],
 )
-def test_a_message_asks_when_its_last_clause_does(text: str, asks: bool) -> None:
-    assert extract.ends_asking(text) is asks
+def test_a_message_is_a_mention_when_no_part_of_it_asks(text: str, asks: bool) -> None:
+    assert extract.asks(text) is asks
