@@ -68,6 +68,12 @@ SETS = {
         "Associative recall at a turn's 400 tokens (dev set 7, mention and B share a word: train and "
         "test halves)",
     ),
+    "dev8": AssocSet(
+        DEV.with_name("associative_dev8.json"),
+        "associative_dev8",
+        "Associative recall at a turn's 400 tokens (dev set 8, a present mention and the traps a plain "
+        "hybrid does not have: train and test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -208,6 +214,16 @@ def run(quick: bool) -> Section:
             "on), so every sample is in the test half; eight users (four per language), six weeks of "
             "daily small talk each, eleven cases per user (a person, an activity, a place or a date "
             "mentioned; B said weeks before; a look-alike of the mention in between). " + how
+        )
+        return section
+    if chosen.path.name == "associative_dev8.json":
+        section.notes.append(
+            f"perf/scenarios/{chosen.path.name}: the mention is a present statement sharing a word with B "
+            "(saw Lucas carrying boxes → Lucas moving to Oslo; 今晚羽毛球 → 羽毛球班的教练), each case with a trap "
+            "a plain hybrid does not have (B's answer in a sentence without the shared word; a later line "
+            "that reads like an update of B; a routine line with the word said weekly). "
+            + how
+            + " Tune on train; test is reported, never tuned on."
         )
         return section
     if chosen.path != DEV:

@@ -14,7 +14,9 @@ query asks about ("what did *you* recommend", "what did Caroline say"), plus 0.2
 day the query names. The turns next to a strong hit join as candidates (the answer after a matched
 question, the question before an answer). A superseded memory is left out unless the query asks about
 the past ("where did I live before", "我以前"); a superseded turn also comes back for a question in
-the past tense ("When did Caroline go to the support group?"): it is a record of what was said then.
+the past tense ("When did Caroline go to the support group?"), it is a record of what was said then,
+and for a mention, a message no part of which asks ("salsa tonight, legs still sore"): only a present
+question about the thing ("When are my salsa classes now?") wants the current statement alone.
 
 Age is no part of the score: it only breaks ties (the newer first). It was a tenth of every score
 (0.1·2^(−age/30)), as much as the whole difference in relevance between the turn that answers and
@@ -78,6 +80,12 @@ VALUE_WEIGHT = 0.1
 # samples most evidence turns hybrid RRF showed and xaid did not had been marked superseded by a
 # later turn, and were never candidates). False: only when the question asks about "before".
 HISTORY_IN_PAST_TENSE = True
+# Superseded turns are candidates for a mention too ("salsa tonight, legs still sore"): only a present
+# question (any part asks: "what car do I drive?", "我现在住在哪里？") restricts the search to the
+# current statements (issue 28: the turn a friend recalls had been made history by a look-alike; on
+# the associative train halves it was every miss of dev8's). False: as before, any query in the
+# present sees current turns only.
+HISTORY_FOR_MENTIONS = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -266,8 +274,12 @@ def search(
         min_cos = max(min_cos, profile.opener_cosine)
     # A turn is a record of what was said on its day, true as a record after a later turn
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
-    # may be answered by it. A present question keeps only the current ones (the latest statement).
-    said_past = HISTORY_IN_PAST_TENSE and not recency.about_now(query, asked.past)
+    # may be answered by it, and a mention ("salsa tonight") may bring it back. A present question
+    # keeps only the current ones (the latest statement).
+    now_question = recency.about_now(query, asked.past) and (
+        not HISTORY_FOR_MENTIONS or extract.asks(query)
+    )
+    said_past = HISTORY_IN_PAST_TENSE and not now_question
     found, about = _read(
         conn,
         agent_id,

@@ -112,6 +112,12 @@ _EN_QUESTION = re.compile(
     r"would|will|should|have|has|about|many|much|long|often|old|far|come|if|else)\b))",
     re.I,
 )
+# A clause that opens with a question word is a question even without its mark ("whats his name").
+_EN_WH_START = re.compile(
+    r"^(?:(?:so|and|but|well|oh|hey|ok|okay|um|also|btw)\W+)*"
+    r"(?:what|which|where|who|whom|whose|when|why|how)(?:s|'s|'re)?\b",
+    re.I,
+)
 _ZH_QUESTION = re.compile(
     r"(?<![没不])什么(?![都也])|为什么|为啥|(?<!不)怎么(?!都)|哪(?:里|儿|个|些|家|位|天|年|种)(?![都也])|谁(?![都也])|"
     # where, said bare before the verb ("我现在在哪上班来着", "周末去哪玩")
@@ -157,6 +163,18 @@ def is_question(text: str) -> bool:
     while "I like tea, do you?" still does."""
     clauses = [c for c, _ in _split(text) if c.strip(_SOFT_PUNCT)]
     return bool(clauses) and all(_is_question_clause(c) for c in clauses)
+
+
+def asks(text: str) -> bool:
+    """Whether any part of the message asks, or begins like a question without its mark ("which
+    college is my day release at", "我们哪天搬家？阿杰问我我居然忘了", "周四又要去抱石了，要不要缠胶布？"):
+    a message that asks nothing is a mention ("salsa tonight, legs still sore"). Generous on purpose:
+    read as a question, a message is searched as before; read as a mention, it also sees history."""
+    return any(
+        _is_question_clause(c) or _EN_WH_START.match(c)
+        for c, _ in _split(text)
+        if c.strip(_SOFT_PUNCT)
+    )
 
 
 def candidates(text: str) -> list[Candidate]:
