@@ -131,12 +131,19 @@ def test_a_consolidation_embeds_each_text_once(
 
     monkeypatch.setattr(EmbedWorker, "embed", noted)
     with daemon.client() as c:
-        c.agent_create("mia")
-        sid = c.session_open("mia", ts=T0)["session_id"]
-        c.session_ingest(
-            sid, [{"role": "user", "text": t, "ts": T0 + i * 60_000} for i, t in enumerate(lines)]
-        )
-        sent.clear()  # the session's own consolidation from here
+        for agent in (
+            "warm",
+            "mia",
+        ):  # the first consolidation also embeds the daemon's one-off banks
+            c.agent_create(agent)
+            sid = c.session_open(agent, ts=T0)["session_id"]
+            c.session_ingest(
+                sid,
+                [{"role": "user", "text": t, "ts": T0 + i * 60_000} for i, t in enumerate(lines)],
+            )
+            if agent == "warm":
+                c.session_close(sid, ts=T0 + 600_000, wait=True)
+        sent.clear()  # mia's session's own consolidation from here
         assert c.session_close(sid, ts=T0 + 600_000, wait=True)["episode_id"] is not None
     assert set(lines) <= set(sent)  # the lines were read by meaning at all
     assert sorted(t for t in set(sent) if sent.count(t) > 1) == []
