@@ -32,8 +32,9 @@ SET = "voice_dev8.json"
 BREAKS = ("parrot", "role", "self", "name")
 SEEDS = 3
 _OPEN_END = re.compile(
-    r"(?:[，,、；;：:—\-]|然后|但是|可是|不过|而且|所以|因为|如果|或者|还有|另外|并且|虽然|比如|以及|和|跟|与"
-    r"|\b(?:and|but|so|or|because|if|then|with|to|the|a|an|of|for|when|while)\b)\s*$",
+    r"[，,、；;：:—\-]\s*$|(?:然后|但是|可是|不过|而且|所以|因为|如果|或者|还有|另外|并且|虽然|比如|以及|和|跟|与"
+    r"|\b(?:and|but|so|or|because|if|then|with|to|the|a|an|of|for|when|while|also)\b)[。.]?\s*$"
+    r"|\n\s*\d+[.)]\s*$",  # a conjunction, closed or not ("另外。"), or a list's next number
     re.I,
 )
 
@@ -64,9 +65,8 @@ def stream(gate: VoiceGate, text: str, seed: int, cut: bool) -> str:
         out += gate.feed(text[i : i + k])
         i += k
     if gate.broken is None:
-        out += gate.finish()
-    end = getattr(gate, "end", None)  # the repair's closing (absent before voice8)
-    return out + (end(cut) if end else "")
+        out += gate.finish(cut)
+    return out + gate.end()
 
 
 def judge(case: dict[str, Any]) -> Verdict:

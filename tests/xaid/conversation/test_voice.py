@@ -51,10 +51,7 @@ def test_a_name_fused_with_the_next_word_or_cut_is_dropped() -> None:
     assert not name_broken("林晓最近怎么样", "林晓")
     assert name_broken("How did it go with Dr. Alvar?", "Alvarez")
     gate = VoiceGate(Voice("早。", ("林晓",)))
-    assert (
-        streamed(gate, "早！你不妨看看林晓五的喜好。", 1) == "早！你不妨看看"
-        and gate.broken == "name"
-    )
+    assert streamed(gate, "早！你不妨看看林晓五的喜好。", 1) == "早！" and gate.broken == "name"
 
 
 def test_the_lead_goes_out_untouched_and_a_retry_continues_after_what_was_sent() -> None:
@@ -117,12 +114,12 @@ EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was o
             "累得要死！先喝口水吧。",
             "",
         ),  # a state with a degree complement, as the user's
-        (SLEEPY_ZH, "嗯，我睡会儿。", "嗯，"),  # the user's wish in the first person
+        (SLEEPY_ZH, "嗯，我睡会儿。", "嗯"),  # the user's wish in the first person
         (SLEEPY_ZH, "辛苦啦。困死了！", "辛苦啦。"),
         ("今天搬家搬得腰都断了", "腰疼死我了。", ""),
-        ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。B超结果让"),
+        ("B超说甲状腺有个结节，有点慌。", "嗯。B超结果让我有点慌。", "嗯。"),
         # `xaictl demo` with the 1.5B, seed 2 (issue 25): the user's state as the speaker's feeling
-        (EVENING_ZH, "太好了！终于回家了，感觉好累。", "太好了！终于回家了，"),
+        (EVENING_ZH, "太好了！终于回家了，感觉好累。", "太好了！终于回家了"),
         # the user's words first, then their feeling: the whole sentence is theirs (a parrot)
         (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", ""),
         (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
@@ -177,7 +174,7 @@ def test_a_quote_of_the_user_that_goes_on_in_the_first_person_is_cut_at_the_firs
     lead = "在呢。上次你说去医院拿体检报告，"
     gate = VoiceGate(Voice(said), lead)
     out = gate.feed(lead) + gate.feed("B超说甲状腺有个结节，我有点慌。") + gate.finish()
-    assert out == lead + "B超说甲状腺有个结节，" and gate.broken == "role"
+    assert out == lead + "B超说甲状腺有个结节" and gate.broken == "role"
 
 
 # --- the parrot: the user's own words handed back as the companion's -----------------------------
@@ -326,7 +323,7 @@ def test_a_friend_who_picks_up_the_users_words_is_sent_whole(said: str, reply: s
         ("cant sleep lately, still scrollin my phone at 3am", "Same. I can't sleep either.", "Same. "),
         ("刚跑完五公里，腿都软了哈哈", "厉害！我腿也软了，跑不动了。", "厉害！"),
         # the 1.5B's whole answer to the demo's first evening line (perf voice_live, seed 1)
-        (EVENING_ZH, "终于到家啦，我真是累得要命了。电话会一直开着，直到晚上九点。", "终于到家啦，"),
+        (EVENING_ZH, "终于到家啦，我真是累得要命了。电话会一直开着，直到晚上九点。", "终于到家啦"),
         # the user's first person inside a copied run (the 0.5B's answer, perf voice_live)
         ("老板今天当着全组的面批评我，好丢人。", "唉。老板批评我，很丢人。", "唉。"),
     ],
@@ -378,10 +375,10 @@ def test_a_daemon_drops_the_demos_near_copy_and_counts_it(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("own", "reply", "sent"),
     [
-        ("Mia", "That's good, Mia. I hope you can rest now.", "That's good, "),  # perf voice_live
-        ("Mia", "Sure, I understand how hard it is, Mia. Take it slow.", "Sure, "),  # from the "I"
+        ("Mia", "That's good, Mia. I hope you can rest now.", "That's good"),  # perf voice_live
+        ("Mia", "Sure, I understand how hard it is, Mia. Take it slow.", "Sure"),  # from the "I"
         ("Mia", "Mia is here for you. Rest up.", "Mia is here for you. Rest up."),
-        ("小梅", "辛苦了，小梅。早点睡。", "辛苦了，"),
+        ("小梅", "辛苦了，小梅。早点睡。", "辛苦了"),
         ("小梅", "我是小梅，一直都在。", "我是小梅，一直都在。"),
     ],
 )
