@@ -18,19 +18,14 @@ judge's own short list, not the check's), all replies and the cut ones apart. No
 
 from __future__ import annotations
 
-import random
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
-from xaid.conversation.voice import Voice, VoiceGate
-
-from ..kit import Aim, Row, Section, load_scenario
+from ..kit import Aim, Row, Section
+from .voice_dev import Verdict, verdicts
 
 SET = "voice_dev8.json"
 BREAKS = ("parrot", "role", "self", "name")
-SEEDS = 3
 _OPEN_END = re.compile(
     r"[，,、；;：:—\-]\s*$|(?:然后|但是|可是|不过|而且|所以|因为|如果|或者|还有|另外|并且|虽然|比如|以及|和|跟|与"
     r"|\b(?:and|but|so|or|because|if|then|with|to|the|a|an|of|for|when|while|also)\b)[。.]?\s*$"
@@ -39,62 +34,14 @@ _OPEN_END = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """What the gate did with one labelled reply."""
-
-    case: str
-    lang: str
-    half: str
-    label: str
-    broken: str | None  # the rule it dropped a sentence for on any cut, or None
-    shown: str  # what the user read (first cut)
-
-    @property
-    def open_end(self) -> bool:
-        """The user read a reply that stops on a clause mark or a conjunction."""
-        return _OPEN_END.search(self.shown.strip()) is not None
-
-
-def stream(gate: VoiceGate, text: str, seed: int, cut: bool) -> str:
-    """What the user reads of ``text`` fed in random pieces and ended as the daemon ends a turn
-    (``cut``: the model stopped at ``max_tokens``)."""
-    rng, out, i = random.Random(seed), "", 0
-    while i < len(text) and gate.broken is None:
-        k = rng.randint(1, 4)
-        out += gate.feed(text[i : i + k])
-        i += k
-    if gate.broken is None:
-        out += gate.finish(cut)
-    return out + gate.end()
-
-
-def judge(case: dict[str, Any]) -> Verdict:
-    voice = Voice(
-        case["said"],
-        tuple(case.get("names", ())),
-        quoted=tuple(case.get("quoted", ())),
-        own=case.get("own", ""),
-    )
-    lead = case.get("lead", "")
-    broken: str | None = None
-    shown = ""
-    for seed in range(SEEDS):
-        gate = VoiceGate(voice, lead)
-        out = stream(gate, lead + case["reply"], seed, case.get("finish") == "length")
-        if seed == 0:
-            shown = out
-        broken = broken or gate.broken
-    return Verdict(case["id"], case["lang"], case["half"], case["label"], broken, shown)
-
-
-def verdicts() -> list[Verdict]:
-    return [judge(c) for c in load_scenario(SET)["cases"]]
+def open_end(v: Verdict) -> bool:
+    """The user read a reply that stops on a clause mark or a conjunction."""
+    return _OPEN_END.search(v.sent.strip()) is not None
 
 
 def run(quick: bool) -> Section:
     section = Section("Voice check and repair on voice_dev8 (issue 25 item 2)")
-    found = verdicts()
+    found = verdicts(SET, ended=True)
     for lang in ("en", "zh"):
         for half in ("train", "test"):
             mine = [v for v in found if v.lang == lang and v.half == half]
@@ -132,18 +79,18 @@ def run(quick: bool) -> Section:
             section.rows.append(
                 Row(
                     f"{lang} {half}: replies shown ending mid-clause",
-                    sum(v.open_end for v in mine),
+                    sum(open_end(v) for v in mine),
                     "replies",
                     aim=Aim("<=", 0),
                     note=f"of {len(mine)}; of the {len(cut)} cut by max_tokens "
-                    f"{sum(v.open_end for v in cut)}",
+                    f"{sum(open_end(v) for v in cut)}",
                 )
             )
             if half == "train":  # the test half is never listed: it is not tuned on
                 missed = [
-                    f"{v.case} ({v.label}: {v.broken}, shown {v.shown!r})"
+                    f"{v.case} ({v.label}: {v.broken}, shown {v.sent!r})"
                     for v in mine
-                    if (v.label in BREAKS) != (v.broken is not None) or v.open_end
+                    if (v.label in BREAKS) != (v.broken is not None) or open_end(v)
                 ]
                 section.notes.append(f"{lang} train, wrong or open: " + "; ".join(missed))
     section.notes.append(

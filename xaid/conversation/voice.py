@@ -26,7 +26,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   user's line said as the companion's own. A sentence that says whose words they are ("你说…", "you
   said…", also when the daemon's lead began it), asks, turns the copied clause to the listener
   ("你明天还得…") or picks up one phrase and answers it ("医生说恢复得不错，太好了！") is a friend's
-  echo and passes;
+  echo and passes. The same two shares read without order (token pairs inside a clause, echo.pairs)
+  catch the user's clauses said back in another order ("现在还在生气，今天跟同事吵了一架。" to "今天跟
+  同事吵了一架，现在还在生气。"), unless the sentence speaks to the listener;
 - names: every name from memory it uses is whole and exact: not cut ("Alvar" for "Alvarez", "林" +
   "晓" missing), not run into letters ("Alvarezy"), not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月) or with the start of another name from memory
@@ -34,7 +36,11 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods").
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
-stand. When the first sentence of the model's own words breaks one, there is nothing to keep, and
+stand, and of the broken one its whole clauses before the break. Text goes out a whole clause at a
+time (the clause being written is held with its comma), so a reply that stops, on a break or at
+``max_tokens`` (``finish(cut=True)`` leaves the open clause out), ends on a whole clause and gets a
+full stop (``end``): `make demo`'s 1.5B evening showed "你终于回家了，" after "感觉好累。" was dropped.
+When the first sentence of the model's own words breaks one, there is nothing to keep, and
 the turn asks once more, continuing after what the user has already read (a provider that continues
 a prefix does exactly that; xaid/providers/llama_prefix.py); a second break ends the reply at what
 was kept, or, with nothing kept, keeps the second answer rather than losing the turn. Each case is

@@ -389,3 +389,53 @@ def test_the_companion_never_speaks_to_itself_by_its_own_name(
         gate = VoiceGate(Voice("今天好累。I'm beat.", own=own))
         assert streamed(gate, reply, seed) == sent, seed
         assert gate.broken == (None if sent == reply else "role")
+
+
+# The user's clauses said back in another order: an alignment keeps one order and saw one clause;
+# the token pairs (echo.pairs) see them all. Scripted replies standing in for the 0.5B's parrots
+# of perf/scenarios/voice_dev8.json, in other wordings; the friends' replies share words, not pairs.
+FLAT_TIRE = "Got a flat tire on the highway and waited two hours for the tow truck."
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("论文被导师打回来了，要重写第三章。", "要重写第三章，论文被导师打回来了。"),
+        ("周末要去爬山，天气预报说会下雨。", "天气预报说会下雨，周末要去爬山。"),
+        (FLAT_TIRE, "Waited two hours for the tow truck after a flat tire on the highway."),
+    ],
+)
+def test_the_users_words_in_another_order_are_a_parrot(said: str, reply: str) -> None:
+    for seed in range(10):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == "" and gate.broken == "parrot", seed
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("今天跟同事吵了一架，现在还在生气。", "你现在还在生气，是因为今天跟同事吵了一架吧？"),
+        ("今天跟同事吵了一架，现在还在生气。", "现在还在生气的话，今晚先别想了，明天再跟同事聊。"),
+        ("周末要去爬山，天气预报说会下雨。", "下雨爬山要小心路滑，记得带雨衣。"),
+        (FLAT_TIRE, "Two hours for a tow truck, what a day. Are you home now?"),
+        (FLAT_TIRE, "A flat tire on the highway is scary, glad you got a tow in the end."),
+    ],
+)
+def test_a_friend_picking_up_their_words_in_another_order_passes(said: str, reply: str) -> None:
+    for seed in range(10):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) == reply and gate.broken is None, seed
+
+
+def test_token_pairs_ignore_order_and_never_span_a_clause_mark() -> None:
+    [whole, *_] = echo.pairs(
+        "现在还在生气，今天跟同事吵了一架。", "今天跟同事吵了一架，现在还在生气。"
+    )
+    assert whole.share == whole.coverage == 1.0
+    [apart, *_] = echo.pairs("生，气", "生气")
+    assert apart.length == 0 and apart.coverage == 0.0
+
+
+def test_yi_after_a_name_starts_a_word_not_a_fused_numeral() -> None:
+    assert not name_broken("跟周敏去杭州一定很好玩！", "杭州", ("周敏", "杭州"))
+    assert name_broken("林晓五的婚礼你打算送什么？", "林晓")
