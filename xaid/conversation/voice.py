@@ -524,8 +524,8 @@ class VoiceGate:
         """The last sentence, which had no end mark; ``cut``: the model was stopped mid-sentence
         (``max_tokens``), and the clause it was writing is left out."""
         sentence, self._held = self._held, ""
-        self._stopped = cut
-        if cut:
+        self._stopped = cut and self.voice.on  # with the check off the words stream as written
+        if self._stopped:
             whole = sentence[: _clause_end(sentence)]
             if not self._begun and _short_head(whole):
                 whole = ""  # a lone opener ("另外") of a sentence never written
@@ -558,12 +558,12 @@ class VoiceGate:
         such as "累得要死！" is a few characters), then its whole clauses before the first risk: the
         clause still being written is held with its comma, so that a reply that stops (a sentence
         dropped, ``max_tokens``) never shows "你终于回家了，" or "…and then"."""
-        if self._starts and not self._begun and _short_head(text):
+        if not self.voice.on:
+            return len(text)  # the check is off: the words stream as written
+        if not self._begun and _short_head(text):
             return 0
-        if (
-            self.voice.on
-            and not self._begun
-            and parrots(text, (self.voice.said, *self.voice.quoted), self._before, whole=False)
+        if not self._begun and parrots(
+            text, (self.voice.said, *self.voice.quoted), self._before, whole=False
         ):
             return 0  # so far the user's own words: held until the sentence ends or turns away
         whole = _clause_end(text[: self._unrisky(text)])
