@@ -27,9 +27,11 @@ from .voice_dev import Verdict, verdicts
 SET = "voice_dev8.json"
 BREAKS = ("parrot", "role", "self", "name")
 _OPEN_END = re.compile(
-    r"[，,、；;：:—\-]\s*$|(?:然后|但是|可是|不过|而且|所以|因为|如果|或者|还有|另外|并且|虽然|比如|以及|和|跟|与"
-    r"|\b(?:and|but|so|or|because|if|then|with|to|the|a|an|of|for|when|while|also)\b)[。.]?\s*$"
-    r"|\n\s*\d+[.)]\s*$",  # a conjunction, closed or not ("另外。"), or a list's next number
+    r"[，,、；;：:—\-]\s*$"
+    r"|(?:然后|但是|可是|不过|而且|所以|因为|如果|或者|还有|另外|并且|虽然|比如|以及|和|跟|与)[。.]?\s*$"
+    r"|\b(?:and|but|or|because|also)\.?\s*$"  # a conjunction, closed or not ("另外。", "and.")
+    r"|\b(?:so|then|if|with|to|the|a|an|of|for|when|while)\s*$"  # unclosed ("help with." is whole)
+    r"|\n\s*\d+[.)]\s*$",  # a list's next number
     re.I,
 )
 
