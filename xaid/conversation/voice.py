@@ -588,6 +588,8 @@ class VoiceGate:
         sent; on a break the words from the risk on are dropped and the gate closes."""
         risk = self._risk(sentence)
         echo = echoes_user(sentence, self.voice.said) if self.voice.on else None
+        if echo is None and self.voice.on and risk is not None:
+            echo = self._echo_in_clause(sentence, risk)
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
@@ -612,6 +614,17 @@ class VoiceGate:
         self.kept += sentence
         self._begun = False
         return sentence
+
+    def _echo_in_clause(self, sentence: str, risk: int) -> int | None:
+        """``echoes_user`` read from the start of the clause the risk stands in: "You remember: I
+        just ran 5,000 meters…" (the 0.5B) addresses the listener only in its opener, and the
+        rest is the user's words in the speaker's mouth (read so while openers were sent at once)."""
+        marks = list(_CLAUSE.finditer(sentence, 0, risk))
+        if not marks:
+            return None
+        start = marks[-1].end()
+        found = echoes_user(sentence[start:], self.voice.said)
+        return None if found is None else start + found
 
     def _send(self, text: str) -> str:
         self.kept += text

@@ -140,3 +140,13 @@ def test_a_real_model_cut_by_max_tokens_shows_whole_clauses(tmp_path: Path) -> N
             assert text[-1] not in "，,、；;：:—", (lang, text)
             assert not text.lower().endswith((" and", " but", " or", " then", "然后", "但是")), text
     assert cut  # the budget did stop the model (else nothing here was tested)
+
+
+def test_an_opener_to_the_listener_does_not_hide_the_users_words_after_it() -> None:
+    """The 0.5B's "You remember: I just ran…" (perf voice_live, check off, replayed): the opener is
+    held with the rest now, and the user's words in the first person after it are still caught."""
+    said = "just ran 5k, my legs are jelly lol"
+    reply = "You remember: I just ran 5,000 meters and my legs are as jelly as the sky!"
+    for seed in range(5):
+        gate = VoiceGate(Voice(said))
+        assert streamed(gate, reply, seed) + gate.end() == "You remember." and gate.broken, seed
