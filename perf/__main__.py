@@ -50,6 +50,7 @@ AREAS: dict[str, str] = {
     "replies_heldout": "perf.eval.replies_heldout",
     "voice_dev": "perf.eval.voice_dev",
     "voice_live": "perf.eval.voice_live",
+    "voice_dev8": "perf.eval.voice_dev8",
     "understanding": "perf.eval.understanding",
     "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",

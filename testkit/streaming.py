@@ -11,11 +11,12 @@ import random
 from xaid.conversation.voice import VoiceGate
 
 
-def streamed(gate: VoiceGate, text: str, seed: int) -> str:
-    """What the user reads of ``text`` fed to ``gate`` in random pieces, the unfinished end included."""
+def streamed(gate: VoiceGate, text: str, seed: int, cut: bool = False) -> str:
+    """What the user reads of ``text`` fed to ``gate`` in random pieces, the unfinished end included
+    (``cut``: the model was stopped there by ``max_tokens``, ``VoiceGate.finish``)."""
     rng, out, i = random.Random(seed), "", 0
     while i < len(text):
         k = rng.randint(1, 4)
         out += gate.feed(text[i : i + k])
         i += k
-    return out + gate.finish()
+    return out + gate.finish(cut)

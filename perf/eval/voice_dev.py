@@ -41,7 +41,10 @@ class Verdict:
     sent: str  # what the user would read (first cut)
 
 
-def judge(case: dict[str, Any]) -> Verdict:
+def gated(case: dict[str, Any], cut: bool = False, close: bool = False) -> tuple[str | None, str]:
+    """The rule the gate dropped a sentence of ``case``'s reply for on any of ``SEEDS`` stream cuts,
+    and what the user read on the first; ``cut``: the model was stopped at ``max_tokens``; ``close``:
+    the reply ended as the daemon ends a turn (``VoiceGate.end``)."""
     voice = Voice(
         case["said"],
         tuple(case.get("names", ())),
@@ -53,15 +56,21 @@ def judge(case: dict[str, Any]) -> Verdict:
     sent = ""
     for seed in range(SEEDS):
         gate = VoiceGate(voice, lead)
-        out = streamed(gate, lead + case["reply"], seed)
+        out = streamed(gate, lead + case["reply"], seed, cut) + (gate.end() if close else "")
         if seed == 0:
             sent = out
         broken = broken or gate.broken
+    return broken, sent
+
+
+def judge(case: dict[str, Any], ended: bool = False) -> Verdict:
+    """``ended``: the reply ends as the daemon ends a turn, cut where ``finish`` is "length"."""
+    broken, sent = gated(case, ended and case.get("finish") == "length", close=ended)
     return Verdict(case["id"], case["lang"], case["half"], case["label"], broken, sent)
 
 
-def verdicts() -> list[Verdict]:
-    return [judge(c) for c in load_scenario(SET)["cases"]]
+def verdicts(name: str = SET, ended: bool = False) -> list[Verdict]:
+    return [judge(c, ended) for c in load_scenario(name)["cases"]]
 
 
 def run(quick: bool) -> Section:

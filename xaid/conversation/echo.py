@@ -16,10 +16,16 @@ come out: how much of the sentence is such runs (it speaks the user's words) and
 user's sentence it covers (it walks through what the user said, not through one phrase of it). A
 friend who picks up a phrase ("当着全组的面批评人，是他做得不对。") covers half the user's sentence
 at most; a parrot covers most of it, whatever it swapped or added.
+
+An alignment keeps one order, so a parrot that says the user's clauses in another order ("现在还在
+生气，今天跟同事吵了一架。" to "今天跟同事吵了一架，现在还在生气。") aligns only one clause and passes.
+``pairs`` reads the same two shares without order: the pairs of neighbouring tokens inside a clause
+(a Chinese word is mostly two characters; no pair spans a comma) that both texts hold.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -78,6 +84,45 @@ def align(sentence: str, theirs: str) -> list[Echo]:
     mine = tokens(sentence)
     parts = dict.fromkeys(p for p in (theirs, *sentences(theirs)) if p.strip())
     return [_aligned(mine, tokens(part)) for part in parts]
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """A sentence's neighbouring-token pairs set against one text of the user's, order ignored."""
+
+    shared: int  # pairs of the sentence found in the user's text
+    length: int  # pairs of the sentence
+    theirs: int  # pairs of the user's text
+    theirs_shared: int  # pairs of the user's text found in the sentence
+
+    @property
+    def share(self) -> float:
+        return self.shared / self.length if self.length else 0.0
+
+    @property
+    def coverage(self) -> float:
+        return self.theirs_shared / self.theirs if self.theirs else 0.0
+
+
+def pairs(sentence: str, theirs: str) -> list[Pairs]:
+    """``sentence``'s token pairs against the user's text ``theirs``, as a whole and against each of
+    its sentences, as ``align`` reads them."""
+    mine = _pair_set(sentence)
+    parts = dict.fromkeys(p for p in (theirs, *sentences(theirs)) if p.strip())
+    out = []
+    for part in parts:
+        other = _pair_set(part)
+        out.append(Pairs(len(mine & other), len(mine), len(other), len(other & mine)))
+    return out
+
+
+def _pair_set(text: str) -> set[tuple[str, str]]:
+    """Neighbouring tokens of ``text`` with nothing but spaces between them: the pairs inside a
+    clause ("code review 被": ("code", "revie"), ("revie", "被"))."""
+    found = tokens(text)
+    return {
+        (a.key, b.key) for a, b in itertools.pairwise(found) if not text[a.end : b.start].strip()
+    }
 
 
 def _aligned(mine: list[Token], theirs: list[Token]) -> Echo:

@@ -886,6 +886,8 @@ class Turns:
                 if out := opening.feed(gate.give_up()):
                     await emit("text", {"delta": out})
         assert completion is not None
+        if not completion.tool_calls and (close := opening.feed(gate.end())):
+            await emit("text", {"delta": close})  # a reply cut after a clause ends as a sentence
         if rest := opening.finish():
             await emit("text", {"delta": rest})
         if not completion.tool_calls:
@@ -975,7 +977,7 @@ class Turns:
                         job.cancelled.set()
                         break
             completion = await job.result()
-            if gate.broken is None and (last := gate.finish()):
+            if gate.broken is None and (last := gate.finish(completion.finish_reason == "length")):
                 await out(last)
             await judged(True)
         except BaseException:

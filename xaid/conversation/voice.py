@@ -26,7 +26,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   user's line said as the companion's own. A sentence that says whose words they are ("你说…", "you
   said…", also when the daemon's lead began it), asks, turns the copied clause to the listener
   ("你明天还得…") or picks up one phrase and answers it ("医生说恢复得不错，太好了！") is a friend's
-  echo and passes;
+  echo and passes. The same two shares read without order (token pairs inside a clause, echo.pairs)
+  catch the user's clauses said back in another order ("现在还在生气，今天跟同事吵了一架。" to "今天跟
+  同事吵了一架，现在还在生气。"), unless the sentence speaks to the listener;
 - names: every name from memory it uses is whole and exact: not cut ("Alvar" for "Alvarez", "林" +
   "晓" missing), not run into letters ("Alvarezy"), not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月) or with the start of another name from memory
@@ -34,7 +36,11 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods").
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
-stand. When the first sentence of the model's own words breaks one, there is nothing to keep, and
+stand, and of the broken one its whole clauses before the break. Text goes out a whole clause at a
+time (the clause being written is held with its comma), so a reply that stops, on a break or at
+``max_tokens`` (``finish(cut=True)`` leaves the open clause out), ends on a whole clause and gets a
+full stop (``end``): `make demo`'s 1.5B evening showed "你终于回家了，" after "感觉好累。" was dropped.
+When the first sentence of the model's own words breaks one, there is nothing to keep, and
 the turn asks once more, continuing after what the user has already read (a provider that continues
 a prefix does exactly that; xaid/providers/llama_prefix.py); a second break ends the reply at what
 was kept, or, with nothing kept, keeps the second answer rather than losing the turn. Each case is
@@ -54,7 +60,8 @@ from dataclasses import dataclass
 from ..text import cjk, stopwords, timeparse
 from . import echo
 
-_END = re.compile(r"[。！？!?\n]|\.(?=\s)|…")
+# A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
+_END = re.compile(r"[。！？!?\n]|(?<!\n\d)(?<!\n\d\d)(?<!^\d)(?<!^\d\d)\.(?=\s)|…")
 SENTENCE_END = _END  # where the gate checks a sentence; check-in candidates count sentences by it
 _USER_CLAUSE_ZH = re.compile(f"我[{cjk.IDEOGRAPHS}]{{1,5}}")
 _USER_CLAUSE_EN = re.compile(r"\bI(?:'m| am) [a-z]+(?: [a-z]+)?", re.I)
@@ -69,7 +76,7 @@ _STATE_EN = re.compile(
 )
 # A numeral right after a name is a fusion unless a unit makes it a date, a time or a count of its
 # own: "林晓五的喜好" (林晓 + 五月 in memory) is broken, "林晓五月要来" and "林晓三点到" are not.
-_NUMERAL = "〇一二三四五六七八九十两"
+_NUMERAL = "〇二三四五六七八九十两"  # not 一, which mostly starts a word: "杭州一定很好玩"
 _UNIT = set("月日号点岁年天次个位遍周分")
 NAME_LIKE = (
     0.8  # how alike a capitalised word must be to a name from memory to be that name misspelt
@@ -196,6 +203,18 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
     if _ATTRIBUTED.search(before + body) or (whole and _QUESTION.search(body)):
         return False
     body = _QUOTED.sub("", body)  # a quotation says whose words it holds
+    if not whole:
+        return _parrot(body, heard, False)
+    starts = [0]
+    if (first := _CLAUSE.search(body)) and len(echo.tokens(body[: first.start()])) <= PARROT_OPENS:
+        starts.append(first.end())  # after an opener: "You remember: I went to Hangzhou…"
+    return any(_parrot(body[i:].strip(), heard, True) for i in starts)
+
+
+def _parrot(body: str, heard: Iterable[str], whole: bool) -> bool:
+    """``parrots`` from the start of ``body``: a whole sentence is read from its start and, after
+    a short opening clause (``PARROT_OPENS`` tokens), from its second clause, as the gate read it
+    when it had sent the opener already."""
     if not whole and not cjk.has(body) and re.search(r"\w$", body):
         body = re.sub(r"\w+$", "", body)  # its last word may still be growing ("sle" of "sleep")
     mine = echo.tokens(body)
@@ -204,6 +223,8 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
         theirs = {t.key for text in heard for t in echo.tokens(text)}
         if any(t.key in theirs for t in mine):
             return True  # too early to tell: no run of theirs yet, but their words start it
+    if not (whole and short) and _reordered(body, heard, whole):
+        return True  # not whole: so far the user's pairs, held in case it covers theirs
     return any(
         found.copied
         and found.first <= PARROT_OPENS
@@ -211,6 +232,21 @@ def parrots(sentence: str, heard: Iterable[str], before: str = "", whole: bool =
         and not _to_listener(body, found.spans)
         for text in heard
         for found in echo.align(body, text)
+    )
+
+
+def _reordered(sentence: str, heard: Iterable[str], whole: bool = True) -> bool:
+    """The user's words in another order: at least ``PARROT_SHARE`` of the sentence's token pairs
+    are theirs and it holds at least ``PARROT_COVER`` of theirs (echo.pairs), said to nobody ("现在
+    还在生气，今天跟同事吵了一架。" to "今天跟同事吵了一架，现在还在生气。"); a sentence that speaks to the
+    listener ("你今天跟同事吵架了") is a friend's echo. Not ``whole``: the sentence so far, which may
+    still come to cover theirs."""
+    if _LISTENER.search(sentence):
+        return False
+    return any(
+        p.share >= PARROT_SHARE and (p.coverage >= PARROT_COVER or not whole)
+        for text in heard
+        for p in echo.pairs(sentence, text)
     )
 
 
@@ -240,6 +276,8 @@ def copies_their_first_person(sentence: str, said: str, before: str = "") -> boo
         return False
     for found in echo.align(sentence, said):
         for start, end in found.spans:
+            if _quoting(before + sentence[:start]):
+                continue  # inside a quotation the sentence opened: their words as theirs
             run = [t.key for t in echo.tokens(sentence[start:end])]
             if len(run) >= 3 and any(t in _FIRST_PERSON_TOKENS for t in run[1:]):
                 return True
@@ -421,6 +459,8 @@ class VoiceGate:
     def __init__(self, voice: Voice, lead: str = ""):
         self.voice = voice
         self.kept = ""  # what the user has been sent
+        self._lead = len(lead)  # of ``kept``, the daemon's lead: not the model's to close
+        self._stopped = False  # the model was stopped mid-sentence (``finish``'s ``cut``)
         self._expect = lead  # the provider sends its prefix first: the daemon's words, not checked
         self._fresh = (
             True  # the prefix is new to the user (the lead), not text sent before (a retry)
@@ -480,12 +520,33 @@ class VoiceGate:
         self._held = self._held[safe:]
         return out
 
-    def finish(self) -> str:
-        """The last sentence, which had no end mark."""
+    def finish(self, cut: bool = False) -> str:
+        """The last sentence, which had no end mark; ``cut``: the model was stopped mid-sentence
+        (``max_tokens``), and the clause it was writing is left out."""
         sentence, self._held = self._held, ""
-        if self.broken is not None or not sentence:
+        self._stopped = cut and self.voice.on  # with the check off the words stream as written
+        if self._stopped:
+            whole = sentence[: _clause_end(sentence)]
+            if not self._begun and _short_head(whole):
+                whole = ""  # a lone opener ("另外") of a sentence never written
+            if whole.strip() or self.kept[self._lead :].strip():
+                sentence = whole  # else the open clause, closed, rather than no reply at all
+        if self.broken is not None or not sentence.strip():
             return ""
         return self._pass(sentence)
+
+    def end(self) -> str:
+        """The full stop a reply gets when it was stopped after a whole clause but before its
+        sentence ended (a sentence dropped, ``max_tokens``): what the user read ends as a sentence
+        does. Nothing for a reply the model ended itself, one that ends on a mark already, or when
+        nothing of the model's own was sent."""
+        own = self.kept[self._lead :].rstrip()
+        if not (self._stopped or self.broken) or not own or not own[-1].isalnum():
+            return ""
+        ends = list(_END.finditer(own))
+        mark = "。" if cjk.has(own[ends[-1].end() if ends else 0 :]) else "."
+        self.kept += mark
+        return mark
 
     def _risk(self, text: str) -> int | None:
         """Where the first word that could break the voice starts in ``text``."""
@@ -494,16 +555,25 @@ class VoiceGate:
 
     def _safe(self, text: str) -> int:
         """How much of an unfinished sentence can go out: nothing of a short start (a whole state
-        such as "累得要死！" is a few characters), then up to its first risk, or up to a tail that
-        could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
-        if self._starts and not self._begun and _short_head(text):
+        such as "累得要死！" is a few characters), then its whole clauses before the first risk: the
+        clause still being written is held with its comma, so that a reply that stops (a sentence
+        dropped, ``max_tokens``) never shows "你终于回家了，" or "…and then"."""
+        if not self.voice.on:
+            return len(text)  # the check is off: the words stream as written
+        if not self._begun and _short_head(text):
             return 0
-        if (
-            self.voice.on
-            and not self._begun
-            and parrots(text, (self.voice.said, *self.voice.quoted), self._before, whole=False)
+        if not self._begun and parrots(
+            text, (self.voice.said, *self.voice.quoted), self._before, whole=False
         ):
             return 0  # so far the user's own words: held until the sentence ends or turns away
+        whole = _clause_end(text[: self._unrisky(text)])
+        if not self._begun and _short_head(text[:whole]):
+            return 0  # a lone opener ("另外", "Also") waits for the clause it opens
+        return whole
+
+    def _unrisky(self, text: str) -> int:
+        """How much of an unfinished sentence holds no risk: up to its first, or up to a tail that
+        could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
         risk = self._risk(text)
         if risk is not None:
             return risk
@@ -518,6 +588,8 @@ class VoiceGate:
         sent; on a break the words from the risk on are dropped and the gate closes."""
         risk = self._risk(sentence)
         echo = echoes_user(sentence, self.voice.said) if self.voice.on else None
+        if echo is None and self.voice.on and risk is not None:
+            echo = self._echo_in_clause(sentence, risk)
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
@@ -536,11 +608,23 @@ class VoiceGate:
             and (rule := self.voice.breaks(sentence[risk:], echoed, before + sentence[:risk]))
             is not None
         ):
-            self.broken, self.dropped = rule, sentence[risk:]
-            sentence = sentence[:risk]
+            cut = _clause_end(sentence[:risk])  # the clause the risk stands in goes with it
+            self.broken, self.dropped = rule, sentence[cut:]
+            sentence = sentence[:cut]
         self.kept += sentence
         self._begun = False
         return sentence
+
+    def _echo_in_clause(self, sentence: str, risk: int) -> int | None:
+        """``echoes_user`` read from the start of the clause the risk stands in: "You remember: I
+        just ran 5,000 meters…" (the 0.5B) addresses the listener only in its opener, and the
+        rest is the user's words in the speaker's mouth (read so while openers were sent at once)."""
+        marks = list(_CLAUSE.finditer(sentence, 0, risk))
+        if not marks:
+            return None
+        start = marks[-1].end()
+        found = echoes_user(sentence[start:], self.voice.said)
+        return None if found is None else start + found
 
     def _send(self, text: str) -> str:
         self.kept += text
@@ -553,6 +637,14 @@ def _open_tail(lead: str) -> str:
     """The lead's last sentence when it does not end: the model's first words continue it."""
     ends = list(_END.finditer(lead))
     return lead[ends[-1].end() :] if ends else lead
+
+
+def _clause_end(text: str) -> int:
+    """Where the last whole clause of ``text`` (a sentence's unsent part) ends: before its last
+    clause mark ("，" "," "、" "；" "："), or after its leading spaces when none has ended (its first
+    clause is still open; the space after the sentence before stays)."""
+    marks = list(_CLAUSE.finditer(text))
+    return marks[-1].start() if marks else len(text) - len(text.lstrip())
 
 
 def _short_head(text: str) -> bool:
