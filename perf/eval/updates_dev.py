@@ -139,7 +139,14 @@ LEARNED = (
     "the vector do not tell these changes from the look-alikes, so precision first keeps the rules"
 )
 CHANGE_AIM = Aim(">=", 90.0)
-SETS = ("updates_dev", "updates_dev2", "updates_dev3", "updates_dev4", "updates_dev7")
+SETS = (
+    "updates_dev",
+    "updates_dev2",
+    "updates_dev3",
+    "updates_dev4",
+    "updates_dev7",
+    "supersede_dev8",
+)
 CONTROL_AIM = Aim(">=", 100.0)
 
 

@@ -104,6 +104,25 @@ def test_the_seventh_dev_set_has_every_kind_of_control_in_both_languages_and_bot
     _keys_in_their_statement(cases)
 
 
+def test_the_eighth_dev_set_pairs_each_change_with_a_look_alike_of_the_same_statement() -> None:
+    """supersede_dev8.json (written before branch supersede8's change): per language 20 changes and
+    20 look-alikes, the look-alikes on the very earlier statements the changes replace (so a rule
+    that reads the subject alone cannot pass both), halves alternating; keys in the right statement."""
+    cases = kit.load_scenario("supersede_dev8.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "change", "train")] == kinds[(lang, "change", "test")] == 10
+        assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 10
+        ours = [c for c in cases if c["lang"] == lang]
+        controls = {c["control"] for c in ours if c["kind"] == "control"}
+        assert controls >= {"event", "place_news", "someone_else", "plan", "opinion"}
+        changed = {c["before"].split("，")[0][:6] for c in ours if c["kind"] == "change"}
+        alike = [c for c in ours if c["kind"] == "control"]
+        assert sum(c["before"].split("，")[0][:6] in changed for c in alike) >= 15
+    _keys_in_their_statement(cases)
+
+
 def _keys_in_their_statement(cases: list[dict[str, Any]]) -> None:
     """A change's old key is in the earlier statement only and its new key in the later one only;
     a control's kept key is in the earlier one only; the probe names none of them."""
