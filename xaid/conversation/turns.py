@@ -213,6 +213,9 @@ class Turns:
         # A client's character card per session (the OpenAI-compatible surface); in memory like the
         # profile snapshot: the client sends it with every request.
         self.cards: dict[str, str] = {}
+        # Sessions that had a live turn here: only a session's first live turn is read by meaning
+        # for the scheduler (first_words), and the later turns need not ask the database again.
+        self.spoken: set[str] = set()
         # A question back about what to forget, waiting for the next turn's yes (conversation.forgetting).
         self.pending: dict[str, forgetting.Pending] = {}
 
@@ -224,6 +227,7 @@ class Turns:
         self.standings.pop(session_id, None)
         self.deferred.pop(session_id, None)
         self.folds.pop(session_id, None)
+        self.spoken.discard(session_id)
 
     def forgot(self, erased: Erasure) -> None:
         """Memory of an agent was erased (memory.erase): its open sessions take the profile afresh
@@ -344,6 +348,8 @@ class Turns:
         asked_text = msg.text
         # the scheduler decides at the first live turn: what does that message say, by meaning?
         deciding = planned is None and cfg.scheduler.enabled and agent_cfg.memory
+        deciding = deciding and msg.session_id not in self.spoken
+        self.spoken.add(msg.session_id)
         if deciding and await self.db.run(sql.live_turns, msg.session_id) == 0:
             first = await first_words.read(
                 self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
