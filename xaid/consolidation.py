@@ -188,7 +188,8 @@ class Consolidation:
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
         retiring = await self._retiring(agent_id, d)
-        arms = [a for a in arms if not retire.quotes_any(a, [r.text for r in retiring])]
+        settled = [r.text for r in retiring]
+        arms = [a for a in arms if not retire.quotes_any(a, settled)]
         if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)

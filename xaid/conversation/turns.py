@@ -213,9 +213,6 @@ class Turns:
         # A client's character card per session (the OpenAI-compatible surface); in memory like the
         # profile snapshot: the client sends it with every request.
         self.cards: dict[str, str] = {}
-        # Sessions that had a live turn here: only a session's first live turn is read by meaning
-        # for the scheduler (first_words), and the later turns need not ask the database again.
-        self.spoken: set[str] = set()
         # A question back about what to forget, waiting for the next turn's yes (conversation.forgetting).
         self.pending: dict[str, forgetting.Pending] = {}
 
@@ -227,7 +224,6 @@ class Turns:
         self.standings.pop(session_id, None)
         self.deferred.pop(session_id, None)
         self.folds.pop(session_id, None)
-        self.spoken.discard(session_id)
 
     def forgot(self, erased: Erasure) -> None:
         """Memory of an agent was erased (memory.erase): its open sessions take the profile afresh
@@ -338,6 +334,7 @@ class Turns:
         agent_cfg: AgentConfig,
         msg: Message,
         planned: forgetting.Plan | None,
+        first_live: bool,
     ) -> _Heard:
         """The user's words, the mood they moved and, on a session's first turn, the scheduler's
         verdict: one transaction, so a suggestion is recorded exactly when its turn is. A request to
@@ -347,10 +344,9 @@ class Turns:
         reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         asked_text = msg.text
         # the scheduler decides at the first live turn: what does that message say, by meaning?
+        # (``first_live``: the session as the turn read it had no live turn yet)
         deciding = planned is None and cfg.scheduler.enabled and agent_cfg.memory
-        deciding = deciding and msg.session_id not in self.spoken
-        self.spoken.add(msg.session_id)
-        if deciding and await self.db.run(sql.live_turns, msg.session_id) == 0:
+        if deciding and first_live:
             first = await first_words.read(
                 self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
             )
@@ -445,7 +441,7 @@ class Turns:
         agent_cfg = agent_config.read(agent.config)
         if turn.card is not None:
             self.cards[sid] = turn.card
-        heard = await self._hear(agent, agent_cfg, sid, turn)
+        heard = await self._hear(agent, agent_cfg, sid, turn, session.live_turns == 0)
         recalled = await self._recall(agent, agent_cfg, turn, heard)
         if sid not in self.profiles:  # the session's head, as of its first turn (or a forget)
             self.profiles[sid] = (agent.agent_id, recalled.profile)
@@ -490,7 +486,9 @@ class Turns:
             progress.prompt_read_tokens,
         )
 
-    async def _hear(self, agent: Agent, agent_cfg: AgentConfig, sid: str, turn: UserTurn) -> _Heard:
+    async def _hear(
+        self, agent: Agent, agent_cfg: AgentConfig, sid: str, turn: UserTurn, first: bool
+    ) -> _Heard:
         """Step 1: the user's words stored (and a request to forget carried out, out of the -wal
         file too), or on a regenerate the stored words reused. Asked to forget: whatever memory is
         set to, the user decides what is kept."""
@@ -510,7 +508,7 @@ class Turns:
             sid,
         )
         msg = Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
-        heard = await self._store_user(agent, agent_cfg, msg, planned)
+        heard = await self._store_user(agent, agent_cfg, msg, planned, first)
         if heard.forgotten is not None:  # the erase path took it out of the -wal file too
             self._count_forgotten(heard.forgotten)
         return heard

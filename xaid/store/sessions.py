@@ -21,6 +21,7 @@ class Session:
     last_ms: int
     closed_ms: int | None
     message_count: int = 0
+    live_turns: int = 0  # user turns sent live (not ingested): the scheduler decides at the first
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -67,7 +68,8 @@ class Message:
 
 
 _SESSION = """SELECT s.session_id, s.agent_id, s.opened_ms, s.last_ms, s.closed_ms,
-                     (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id)
+                     (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id),
+                     s.live_turns
               FROM sessions s"""
 _MSG_COLS = "session_id, agent_id, role, text, ts_ms, ref, speaker, status, tool_calls, tool_call_id, message_id"
 
