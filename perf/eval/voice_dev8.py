@@ -42,22 +42,28 @@ def open_end(v: Verdict) -> bool:
 
 
 def run(quick: bool) -> Section:
-    section = Section("Voice check and repair on voice_dev8 (issue 25 item 2)")
-    found = verdicts(SET, ended=True)
+    return labelled(SET, "Voice check and repair on voice_dev8 (issue 25 item 2)", BREAKS)
+
+
+def labelled(name: str, title: str, breaks: tuple[str, ...]) -> Section:
+    """Recall per label of ``breaks``, precision, false alarms and replies shown mid-clause, per
+    language and half, of the voice check on the labelled replies of perf/scenarios/``name``."""
+    section = Section(title)
+    found = verdicts(name, ended=True)
     for lang in ("en", "zh"):
         for half in ("train", "test"):
             mine = [v for v in found if v.lang == lang and v.half == half]
             of: Counter[str] = Counter(v.label for v in mine)
             caught: Counter[str] = Counter(v.label for v in mine if v.broken is not None)
             flagged = [v for v in mine if v.broken is not None]
-            true = sum(v.label in BREAKS for v in flagged)
-            breaks = sum(of[k] for k in BREAKS)
+            true = sum(v.label in breaks for v in flagged)
+            broken = sum(of[k] for k in breaks)
             section.rows.append(
                 Row(
                     f"{lang} {half}: breaks caught (recall)",
-                    round(100.0 * sum(caught[k] for k in BREAKS) / breaks, 1) if breaks else 0.0,
+                    round(100.0 * sum(caught[k] for k in breaks) / broken, 1) if broken else 0.0,
                     "%",
-                    note=", ".join(f"{k} {caught[k]}/{of[k]}" for k in BREAKS if of[k]),
+                    note=", ".join(f"{k} {caught[k]}/{of[k]}" for k in breaks if of[k]),
                 )
             )
             section.rows.append(
@@ -92,11 +98,11 @@ def run(quick: bool) -> Section:
                 missed = [
                     f"{v.case} ({v.label}: {v.broken}, shown {v.sent!r})"
                     for v in mine
-                    if (v.label in BREAKS) != (v.broken is not None) or open_end(v)
+                    if (v.label in breaks) != (v.broken is not None) or open_end(v)
                 ]
                 section.notes.append(f"{lang} train, wrong or open: " + "; ".join(missed))
     section.notes.append(
-        "perf/scenarios/voice_dev8.json; three random stream cuts per reply; caught = a sentence "
+        f"perf/scenarios/{name}; three random stream cuts per reply; caught = a sentence "
         "dropped on any cut; 'mid-clause' = what the user read (first cut) ends on a clause mark "
         "or a conjunction."
     )
