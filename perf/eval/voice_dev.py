@@ -20,7 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from testkit.streaming import streamed
+from xaid.config import MemoryConfig
+from xaid.conversation.cheer import told_hardship
 from xaid.conversation.voice import Voice, VoiceGate
+from xaid.embed.factory import load
+from xaid.mood import meaning
 
 from ..kit import Aim, CaseTally, Row, Section, load_scenario, misses
 
@@ -41,15 +45,19 @@ class Verdict:
     sent: str  # what the user would read (first cut)
 
 
-def gated(case: dict[str, Any], cut: bool = False, close: bool = False) -> tuple[str | None, str]:
+def gated(
+    case: dict[str, Any], cut: bool = False, close: bool = False, hardship: bool = False
+) -> tuple[str | None, str]:
     """The rule the gate dropped a sentence of ``case``'s reply for on any of ``SEEDS`` stream cuts,
     and what the user read on the first; ``cut``: the model was stopped at ``max_tokens``; ``close``:
-    the reply ended as the daemon ends a turn (``VoiceGate.end``)."""
+    the reply ended as the daemon ends a turn (``VoiceGate.end``); ``hardship``: what the daemon
+    read of the message before the reply (cheer.told_hardship)."""
     voice = Voice(
         case["said"],
         tuple(case.get("names", ())),
         quoted=tuple(case.get("quoted", ())),
         own=case.get("own", ""),
+        hardship=hardship,
     )
     lead = case.get("lead", "")
     broken: str | None = None
@@ -63,14 +71,25 @@ def gated(case: dict[str, Any], cut: bool = False, close: bool = False) -> tuple
     return broken, sent
 
 
-def judge(case: dict[str, Any], ended: bool = False) -> Verdict:
+def judge(case: dict[str, Any], ended: bool = False, hardship: bool = False) -> Verdict:
     """``ended``: the reply ends as the daemon ends a turn, cut where ``finish`` is "length"."""
-    broken, sent = gated(case, ended and case.get("finish") == "length", close=ended)
+    broken, sent = gated(case, ended and case.get("finish") == "length", ended, hardship)
     return Verdict(case["id"], case["lang"], case["half"], case["label"], broken, sent)
 
 
+def hardships(said: list[str]) -> dict[str, bool]:
+    """What the daemon reads of each message before its reply (cheer.told_hardship), with the
+    default embedder the learned feelings model was fitted on, as a turn reads it."""
+    embedder, _profile = load(MemoryConfig())
+    bank = meaning.Prototypes.from_vectors(list(embedder.embed(meaning.Prototypes.texts())))
+    vectors = embedder.embed(said)
+    return {t: told_hardship(t, v, bank) for t, v in zip(said, vectors, strict=True)}
+
+
 def verdicts(name: str = SET, ended: bool = False) -> list[Verdict]:
-    return [judge(c, ended) for c in load_scenario(name)["cases"]]
+    cases = load_scenario(name)["cases"]
+    hard = hardships(sorted({c["said"] for c in cases}))
+    return [judge(c, ended, hard[c["said"]]) for c in cases]
 
 
 def run(quick: bool) -> Section:

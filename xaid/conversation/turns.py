@@ -40,7 +40,18 @@ from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
-from . import agent_config, candidates, checkin, first_words, forgetting, prompt, slot, voice, words
+from . import (
+    agent_config,
+    candidates,
+    checkin,
+    cheer,
+    first_words,
+    forgetting,
+    prompt,
+    slot,
+    voice,
+    words,
+)
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -652,6 +663,10 @@ class Turns:
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
         lead = self._lead(heard, framing)
+        checking = llm.voice_check == "on" or (
+            llm.voice_check == "auto" and self.queue.provider.name != "scripted"
+        )
+        hardship = checking and await cheer.read(self.embeddings, agent.agent_id, turn.text)
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             if round_ > 0:
                 view = await self.db.run(self._view, sid)
@@ -673,12 +688,12 @@ class Turns:
             checked = voice.Voice(
                 turn.text,
                 voice.names_in([context.memories or "", *(t for _, t in context.shown)]),
-                llm.voice_check == "on"
-                or (llm.voice_check == "auto" and self.queue.provider.name != "scripted"),
+                checking,
                 voice.quoted(
                     heard.verdict.item.topic if heard.verdict and heard.verdict.item else None
                 ),
                 agent.name or "",
+                hardship,
             )
             completion = await self._generate(
                 agent,
@@ -876,6 +891,7 @@ class Turns:
                 break
             self.counters["voice_dropped"] += 1
             self.counters["voice_parrot"] += gate.broken == "parrot"
+            self.counters["voice_cheer"] += gate.broken == "cheer"
             if tries == 0 and (continues or not gate.kept):
                 self.counters["voice_retries"] += 1
                 attempt = dataclasses.replace(

@@ -33,7 +33,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   "晓" missing), not run into letters ("Alvarezy"), not fused with a numeral that had no unit of its
   own ("林晓五的喜好", the 1.5B's fusion of 林晓 and 五月) or with the start of another name from memory
   ("周敏杭"), and not misspelt: its characters swapped ("晓林"), one changed after the surname
-  ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods").
+  ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods");
+- cheer: it does not applaud a hardship: a short glad sentence with nothing of theirs in it
+  ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both).
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
 stand, and of the broken one its whole clauses before the break. Text goes out a whole clause at a
@@ -58,7 +60,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
-from . import echo
+from . import cheer, echo
 
 # A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
 _END = re.compile(r"[。！？!?\n]|(?<!\n\d)(?<!\n\d\d)(?<!^\d)(?<!^\d\d)\.(?=\s)|…")
@@ -336,9 +338,10 @@ class Voice:
     )
     quoted: tuple[str, ...] = ()  # the user's earlier words the check-in quotes (``quoted``)
     own: str = ""  # the companion's own name: never the one it speaks to ("That's good, Mia.")
+    hardship: bool = False  # the user told of something hard: no bare applause (cheer.py)
 
     def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
-        """Which rule ``sentence`` breaks ("role", "parrot" or "name"), or None; ``whole``: the
+        """Which rule ``sentence`` breaks ("role", "parrot", "cheer" or "name"), or None; ``whole``: the
         sentence from its start, where a state said without "我" is read too (echoes_user);
         ``before``: what of the same sentence was sent before it (the lead's words)."""
         if not self.on:
@@ -353,6 +356,8 @@ class Voice:
                 return "role"
             if speaks_as_user(sentence, self.said, before):
                 return "role"
+            if whole and self.hardship and cheer.applauds(sentence, self.said):
+                return "cheer"
         if self.own and addresses_itself(before + sentence, self.own):
             return "role"
         if any(name_broken(sentence, n, self.names) for n in self.names):
@@ -595,13 +600,13 @@ class VoiceGate:
         echoed = echo is not None
         before, self._before, self._head = self._before + self._head, "", ""
         if not self._begun and (
-            self.voice.breaks(sentence, True, before) == "parrot"
+            self.voice.breaks(sentence, True, before) in ("parrot", "cheer")
             or (
                 self.voice.on
                 and not _quoting(before)
                 and copies_their_first_person(sentence, self.voice.said, before)
             )
-        ):  # the whole sentence is theirs, from its first word
+        ):  # the whole sentence is theirs (or a cheer at their hardship), from its first word
             risk, echoed = len(sentence) - len(sentence.lstrip()), True  # the space stays
         if (
             risk is not None
