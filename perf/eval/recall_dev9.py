@@ -9,7 +9,8 @@ the question's words and the lines' words disjoint and their cosine under the Ch
 updates dev sets' probes mostly paraphrase the old statement with a word in common.
 
 Each case is one agent: its sessions ingested six days apart from day 0 (``session.ingest``, no
-replies, consolidated), then a week after the last ``memory.search`` with the probe at its default
+replies, consolidated), then ten days after the last (past ``memory.recent_days``, whose episodes
+come back for any query and would hide what the ranking finds) ``memory.search`` with the probe at its default
 budget. A change passes when the later statement is returned and ranked above the earlier one (or
 the earlier is not returned: the held-out rule); a fact passes when its line is returned; a
 no-answer probe passes when nothing is returned, and the tokens it got are counted (a turn's
@@ -41,7 +42,7 @@ from .understanding import ingested_session
 
 SET = "recall_dev9.json"
 GAP_DAYS = 6  # between a case's sessions
-ASKED_AFTER_DAYS = 7  # the probe, after the last session
+ASKED_AFTER_DAYS = 10  # the probe, after the last session: past the 7 recent days whose episodes come on any query
 ANSWER_AIM = Aim(">=", 90.0)
 NONE_AIM = Aim(">=", 90.0)
 
