@@ -48,9 +48,10 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import associate, cues, index, pack, recency, rows, shown, utterances
+from . import associate, cues, index, pack, recency, rows, shown, successor, utterances
 from .pack import About, Hit, ago
 from .rules import extract
+from .vectors import AgentVectors
 
 __all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
 
@@ -86,6 +87,9 @@ HISTORY_IN_PAST_TENSE = True
 # the associative train halves it was every miss of dev8's). False: as before, any query in the
 # present sees current turns only.
 HISTORY_FOR_MENTIONS = True
+# A replaced user turn the query matches, when history is no candidate, hands its relevance to the
+# current turn that replaced it (xaid.memory.successor). False: the replaced turn is simply dropped.
+FOLLOW_REPLACED = True
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -102,9 +106,10 @@ def _read(
     kinds: frozenset[str] | None,
     past: bool,
     said_past: bool = False,
-) -> tuple[dict[int, index.Item], dict[int, About]]:
+) -> tuple[dict[int, index.Item], dict[int, About], set[int]]:
     """The candidates' items (the agent's, said by ``now_ms``, of ``kinds``) and the memory behind
-    each: the items and their turns in one query, the other kinds' values after."""
+    each: the items and their turns in one query, the other kinds' values after. Third, the user's
+    replaced turns among them when history is no candidate (their successors may answer)."""
     found: dict[int, index.Item] = {}
     said: dict[int, index.Said] = {}
     for item_id, (item, turn) in index.items_said(conn, agent_id, item_ids, now_ms).items():
@@ -113,7 +118,12 @@ def _read(
         found[item_id] = item
         if turn is not None:
             said[item_id] = turn
-    return found, _about(conn, agent_id, found, said, past, said_past)
+    replaced = (
+        set()
+        if past or said_past
+        else {i for i, u in said.items() if u.status == "superseded" and u.role == "user"}
+    )
+    return found, _about(conn, agent_id, found, said, past, said_past), replaced
 
 
 def _about(
@@ -280,7 +290,7 @@ def search(
         not HISTORY_FOR_MENTIONS or extract.asks(query)
     )
     said_past = HISTORY_IN_PAST_TENSE and not now_question
-    found, about = _read(
+    found, about, replaced = _read(
         conn,
         agent_id,
         list({*sims, *keywords, *recent_ids, *in_window}),
@@ -289,13 +299,17 @@ def search(
         asked.past,
         said_past,
     )
+    if not FOLLOW_REPLACED or opener:
+        replaced = set()
     relevance = _relevance(
-        {i: c for i, c in sims.items() if i in about},
-        {i: v for i, v in keywords.items() if i in about},
+        {i: c for i, c in sims.items() if i in about or i in replaced},
+        {i: v for i, v in keywords.items() if i in about or i in replaced},
         min_cos,
         fusion,
         fill and not opener,
     )
+    if replaced:
+        _follow_replaced(conn, agent_id, replaced, relevance, found, about, near, now_ms)
     scored: dict[int, float] = {}
     for item_id, item in found.items():
         a = about.get(item_id)
@@ -357,6 +371,27 @@ def search(
 
 def _no_cosine(a: int, b: int) -> float | None:
     return None
+
+
+def _follow_replaced(
+    conn: apsw.Connection,
+    agent_id: str,
+    replaced: set[int],
+    relevance: dict[int, float],
+    found: dict[int, index.Item],
+    about: dict[int, About],
+    near: AgentVectors | None,
+    now_ms: int,
+) -> None:
+    """The replaced turns the query matched leave the ranking; the turns that replaced them join it
+    with their share of the relevance (xaid.memory.successor), or keep their own if it is higher."""
+    matched = {i: r for i in replaced if (r := relevance.pop(i, 0.0)) > 0.0}
+    for item_id, s in successor.of(conn, agent_id, matched, found, near, now_ms).items():
+        if item_id not in about:
+            found[item_id] = s.item
+            about.update(_about(conn, agent_id, {item_id: s.item}, {item_id: s.turn}, False))
+        if item_id in about:
+            relevance[item_id] = max(relevance.get(item_id, 0.0), s.relevance)
 
 
 def _add_neighbours(
