@@ -40,9 +40,17 @@ from ..kit import (
 from .present_dev import rank_of
 from .understanding import ingested_session
 
+# main at 4b48013 (before branch recall9's change to xaid/), this runner and set, 2026-12-03 08:14 UTC.
+BEFORE = (
+    "before (main 4b48013, same runner and set): answered train en 10/12, zh 11/12, test en 8/10, zh "
+    "7/10; no-answer probes with nothing returned train en 4/6, zh 5/6, test en 4/6, zh 4/6 (tokens "
+    "returned by them, mean/max: train en 8/25, zh 4/22, test en 8/28, zh 8/25)"
+)
 SET = "recall_dev9.json"
 GAP_DAYS = 6  # between a case's sessions
-ASKED_AFTER_DAYS = 10  # the probe, after the last session: past the 7 recent days whose episodes come on any query
+ASKED_AFTER_DAYS = (
+    10  # the probe, after the last session: past the 7 recent days whose episodes come on any query
+)
 ANSWER_AIM = Aim(">=", 90.0)
 NONE_AIM = Aim(">=", 90.0)
 
@@ -104,5 +112,6 @@ def run(quick: bool) -> Section:
     section.notes += [
         misses("train half (test half not named)", train),
         f"{len(cases)} cases, {time.monotonic() - started:.0f} s",
+        BEFORE,
     ]
     return section

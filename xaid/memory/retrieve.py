@@ -16,7 +16,9 @@ question, the question before an answer). A superseded memory is left out unless
 the past ("where did I live before", "我以前"); a superseded turn also comes back for a question in
 the past tense ("When did Caroline go to the support group?"), it is a record of what was said then,
 and for a mention, a message no part of which asks ("salsa tonight, legs still sore"): only a present
-question about the thing ("When are my salsa classes now?") wants the current statement alone.
+question about the thing ("When are my salsa classes now?") wants the current statement alone; when
+such a question matches a replaced turn, the turn that replaced it takes part of its relevance
+(successor.py: "where do I get a trim?" is near the old barber, far from the flatmate who cuts it now).
 
 Age is no part of the score: it only breaks ties (the newer first). It was a tenth of every score
 (0.1·2^(−age/30)), as much as the whole difference in relevance between the turn that answers and
