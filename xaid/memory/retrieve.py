@@ -92,6 +92,9 @@ HISTORY_FOR_MENTIONS = True
 # A replaced user turn the query matches, when history is no candidate, hands its relevance to the
 # current turn that replaced it (xaid.memory.successor). False: the replaced turn is simply dropped.
 FOLLOW_REPLACED = True
+# Only a replaced turn that stands out is followed: matched at least this many times as well as the
+# best current candidate (1.0: at least as well; 0: every matched replaced turn).
+STANDS_OUT = 1.0
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -385,9 +388,15 @@ def _follow_replaced(
     near: AgentVectors | None,
     now_ms: int,
 ) -> None:
-    """The replaced turns the query matched leave the ranking; the turns that replaced them join it
-    with their share of the relevance (xaid.memory.successor), or keep their own if it is higher."""
+    """The replaced turns the query matched leave the ranking; those that match it at least as well
+    as anything current (the question is about what they said: ``STANDS_OUT``) hand their share of
+    the relevance to the turns that replaced them (xaid.memory.successor), which keep their own if
+    it is higher. Why only the best: on long conversations (the companion set, LoCoMo) a question
+    matches many replaced turns in passing, and their successors took room from the real matches
+    (evidence recall on the tuning halves: companion 84.9 -> 84.4 %, LoCoMo conv-26 72.7 -> 72.0)."""
     matched = {i: r for i in replaced if (r := relevance.pop(i, 0.0)) > 0.0}
+    best = max((r for i, r in relevance.items() if i in about), default=0.0)
+    matched = {i: r for i, r in matched.items() if r >= STANDS_OUT * best}
     for item_id, s in successor.of(conn, agent_id, matched, found, near, now_ms).items():
         if item_id not in about:
             found[item_id] = s.item
