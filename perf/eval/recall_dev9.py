@@ -46,6 +46,22 @@ BEFORE = (
     "7/10; no-answer probes with nothing returned train en 4/6, zh 5/6, test en 4/6, zh 4/6 (tokens "
     "returned by them, mean/max: train en 8/25, zh 4/22, test en 8/28, zh 8/25)"
 )
+# The other areas the ranking touches, before (retrieve.FOLLOW_REPLACED false) and after, 2026-12-03
+# 08:58-09:01 UTC: in process on databases a real daemon built (python -m perf.eval.locomo_diagnose
+# ... --variant before:retrieve.FOLLOW_REPLACED=false --variant after:), and through the daemon.
+ELSEWHERE = (
+    "elsewhere, before -> after (the change at retrieve.STANDS_OUT 1.5): associative dev, dev7, dev8 "
+    "(--associative both [--set dev7|dev8], 400 tokens, k 20) identical on both halves (dev train 75.0, "
+    "test 58.8 %; dev7 95.0, 100 %; dev8 100, 95.8 %; hybrid RRF 50.6/48.8, 100/100, 100/100); the "
+    "companion set @400 identical (train 85.8 %, evidence 84.9; test 83.6, 74.6; hybrid 79.4, 77.4); "
+    "LoCoMo @1,000 conv-26 (tuning) 72.4 % = 72.4, evidence 72.7 = 72.7, conv-41 75.2 = 75.2, 72.3 = "
+    "72.3 (hybrid RRF 63.4 and 72.8); updates_dev (six sets) and present_dev identical to main in every "
+    "row (python -m perf updates_dev present_dev). Tried before it: every matched replaced turn followed "
+    "(STANDS_OUT 0): companion evidence train 84.9 -> 84.4, test 74.6 -> 73.0, LoCoMo conv-26 evidence "
+    "72.7 -> 72.0, conv-41 answer 75.2 -> 74.8; at 1.0 (as well as the best current): companion test "
+    "evidence 74.6 -> 74.1, conv-26 answer 72.4 -> 72.1, conv-41 75.2 -> 75.0; 1.5 and 2.0 left the "
+    "tuning halves unchanged, 1.5 taken"
+)
 SET = "recall_dev9.json"
 GAP_DAYS = 6  # between a case's sessions
 ASKED_AFTER_DAYS = (
@@ -113,5 +129,6 @@ def run(quick: bool) -> Section:
         misses("train half (test half not named)", train),
         f"{len(cases)} cases, {time.monotonic() - started:.0f} s",
         BEFORE,
+        ELSEWHERE,
     ]
     return section
