@@ -37,7 +37,7 @@ from ..kit import (
     progress,
     scratch_daemon,
 )
-from .present_dev import rank_of
+from .present_dev import rank_of, train_misses
 from .understanding import ingested_session
 
 # main at 4b48013 (before branch recall9's change to xaid/), this runner and set, 2026-12-03 08:14 UTC.
@@ -121,12 +121,8 @@ def run(quick: bool) -> Section:
                 f"max {max(got)}",
             )
         )
-    train = CaseTally()
-    for group, t in tallies.items():
-        if group.startswith("train "):
-            train.misses += t.misses
     section.notes += [
-        misses("train half (test half not named)", train),
+        misses("train half (test half not named)", train_misses(tallies)),
         f"{len(cases)} cases, {time.monotonic() - started:.0f} s",
         BEFORE,
         ELSEWHERE,
