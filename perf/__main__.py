@@ -40,6 +40,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",
+    "recall_dev9": "perf.eval.recall_dev9",
     "locomo": "perf.eval.locomo",
     "associative": "perf.eval.associative",
     "faults": "perf.campaigns.faults",

@@ -137,6 +137,12 @@ class AgentVectors:
         dot = self.q[ra].astype(np.float32) @ self.q[rb].astype(np.float32)
         return float(dot / (self.norms[ra] * self.norms[rb]))
 
+    def vector(self, item_id: int) -> np.ndarray | None:
+        """A stored item's vector (from its int8 row, float32), to rank the agent's items against
+        it; None when it has none."""
+        r = self.row.get(item_id)
+        return None if r is None or not self.norms[r] else self.q[r].astype(np.float32)
+
     def remove(self, item_id: int) -> None:
         r = self.row.pop(item_id, None)
         if r is None:
