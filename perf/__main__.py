@@ -40,6 +40,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",
+    "openers_dev": "perf.eval.openers_dev",
     "locomo": "perf.eval.locomo",
     "associative": "perf.eval.associative",
     "faults": "perf.campaigns.faults",

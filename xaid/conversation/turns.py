@@ -40,7 +40,18 @@ from ..store.agents import Agent
 from ..store.sessions import Message, Session
 from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
-from . import agent_config, candidates, checkin, first_words, forgetting, prompt, slot, voice, words
+from . import (
+    agent_config,
+    candidates,
+    checkin,
+    first_words,
+    forgetting,
+    opener,
+    prompt,
+    slot,
+    voice,
+    words,
+)
 from .agent_config import AgentConfig
 from .forgetting import Forgotten
 from .generation import GenerationQueue
@@ -109,6 +120,7 @@ class _Heard:
     verdict: fire.Verdict | None
     forgotten: Forgotten | None
     asked: Cues  # what the words ask beyond their topic (the participants read with them)
+    bare: bool = False  # a session's first message with nothing of its own to say (opener.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +358,12 @@ class Turns:
         # the scheduler decides at the first live turn: what does that message say, by meaning?
         # (``first_live``: the session as the turn read it had no live turn yet)
         deciding = planned is None and cfg.scheduler.enabled and agent_cfg.memory
-        if deciding and first_live:
+        # An opener ("早上好", "u there?", "醒了") has nothing of its own to say: the lead may start
+        # the reply (checkin.py), and meaning reads no loss in it nor a matter it settles.
+        bare = (
+            deciding and first_live and await opener.read(self.embeddings, agent.agent_id, msg.text)
+        )
+        if deciding and first_live and not bare:
             first = await first_words.read(
                 self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
             )
@@ -382,7 +399,7 @@ class Turns:
                     first,
                 )
             asked = retrieve.read_cues(conn, agent.agent_id, asked_text, msg.ts_ms)
-            return _Heard(stored, mood, verdict, forgotten, asked)
+            return _Heard(stored, mood, verdict, forgotten, asked, bare)
 
         if planned is None:
             with anyio.CancelScope(shield=True):
@@ -718,7 +735,10 @@ class Turns:
             or not getattr(self.queue.provider, "continues_prefix", False)
         ):
             return ""
-        return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
+        hour = clock.local(heard.user.ts_ms).hour
+        return checkin.lead(
+            heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour
+        )
 
     def _matter(self, heard: _Heard) -> tuple[str, ...]:
         """The suggested matter's words, which check-in candidates must name (candidates.py), or ()
