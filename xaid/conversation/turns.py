@@ -547,11 +547,12 @@ class Turns:
         """The language and tone of the reply, and which recalled memories are new to the prompt:
         memories folded into "Earlier" with their turns are no longer shown."""
         view, forgotten = recalled.view, heard.forgotten
-        lang = (
-            forgotten.request.lang
-            if forgotten is not None
-            else language([m.text for m in view.history if m.role == "user"])
-        )
+        said = [m.text for m in view.history if m.role == "user"]
+        if heard.bare and heard.verdict is not None and heard.verdict.item is not None:
+            # an opener says too little of its language ("hi", "👋" from a user who writes Chinese):
+            # the suggested matter's topic, the user's own words, decides when the opener cannot
+            said = [heard.verdict.item.topic, *said]
+        lang = forgotten.request.lang if forgotten is not None else language(said)
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
         later = any(block.keys for block in self.shown[sid])  # the session showed memories

@@ -2,7 +2,8 @@
 (xaid/conversation/opener.py), in both languages, with the real default embedder
 (USE-multilingual-v3); the lead it then gets (checkin.echo); and through a real daemon (the scripted
 provider stands in for a model that continues the daemon's prefix): an opener no greeting pattern
-knows gets the suggestion and the lead, and a message with content gets no lead."""
+knows gets the suggestion and the lead (in the language of the user's matter when the opener has
+none of its own: "hi", "👋"), and a message with content gets no lead."""
 
 from __future__ import annotations
 
@@ -134,6 +135,9 @@ def test_through_the_daemon_an_opener_gets_the_lead_and_content_none(tmp_path: P
             "",
         ),
         "zh-afternoon": ("下周一要去面试，好紧张", "下午好", 15, "嗨，"),
+        # an opener that says too little of its language: the matter's words (the user's) decide
+        "zh-latin": ("明天上午去医院做胃镜，有点怕", "hi", 9, "嗨，"),
+        "zh-emoji": ("明天上午去医院做胃镜，有点怕", "👋", 9, "早。"),
     }
     with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
         replies = {}
