@@ -17,7 +17,7 @@ read by what the message is:
   prototypes written as kinds, not as anyone's wording: openers (a greeting, a presence check,
   waking up, a sleepy or grumpy word, being back) and short messages with content (a question, a
   request, news, a complaint with its subject). Nearer the openers by ``MARGIN`` (the mean of the
-  two nearest of each bank, as mood/meaning.py reads feelings) is an opener.
+  two nearest of each bank, ``meaning.nearest``, as mood/meaning.py reads feelings) is an opener.
 
 The margin was set on the train half of perf/scenarios/openers_dev9.json: midway between the
 nearest content message (+0.08) and the openers (+0.19 and up but one); the test half is only
@@ -36,12 +36,12 @@ import numpy as np
 
 from ..memory import index
 from ..memory.embeddings import Embeddings
+from ..mood.meaning import nearest, unit
 from ..text.lang import Lang
 from .checkin import greeting_echo
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
 MARGIN = 0.13  # nearer the openers than the messages with content by this much (train half)
-NEAREST = 2  # prototypes of a bank averaged: one stray neighbour does not decide
 MOST_WORDS = 4  # index.content_words above this: a sentence with something in it
 _LANGS: tuple[Lang, ...] = ("en", "zh")
 _WORDLESS = re.compile(r"^[\W_]*$")  # emoji, symbols, punctuation and spaces only
@@ -116,15 +116,6 @@ CONTENT: tuple[str, ...] = (
 )
 
 
-def _unit(m: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(m, axis=-1, keepdims=True)
-    return m / np.where(norms > 0, norms, 1.0)
-
-
-def _nearest(scores: np.ndarray) -> float:
-    return float(np.mean(np.sort(scores)[-NEAREST:]))
-
-
 @dataclass(frozen=True, slots=True)
 class Bank:
     """The two banks' unit vectors under one embedder."""
@@ -139,13 +130,13 @@ class Bank:
 
     @classmethod
     def from_vectors(cls, vectors: Sequence[np.ndarray]) -> Bank:
-        units = _unit(np.asarray(vectors, dtype=np.float32))
+        units = unit(np.asarray(vectors, dtype=np.float32))
         return cls(units[: len(OPENERS)], units[len(OPENERS) :])
 
     def lead(self, vector: np.ndarray) -> float:
         """How much nearer the openers than the messages with content (positive: an opener)."""
-        v = _unit(np.asarray(vector, dtype=np.float32))
-        return _nearest(self.openers @ v) - _nearest(self.content @ v)
+        v = unit(np.asarray(vector, dtype=np.float32))
+        return nearest(self.openers @ v) - nearest(self.content @ v)
 
 
 def by_structure(text: str) -> bool | None:
