@@ -41,6 +41,7 @@ AREAS: dict[str, str] = {
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",
     "recall_dev9": "perf.eval.recall_dev9",
+    "openers_dev": "perf.eval.openers_dev",
     "locomo": "perf.eval.locomo",
     "associative": "perf.eval.associative",
     "faults": "perf.campaigns.faults",

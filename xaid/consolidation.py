@@ -23,7 +23,7 @@ from xaiclient.wire import XaiError
 
 from . import cpu
 from .clock import DAY_MS, Clock
-from .conversation import agent_config, first_words
+from .conversation import agent_config, first_words, opener
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
 from .memory import draft, episodes, fence, persona, supersede, utterances
@@ -238,6 +238,7 @@ class Consolidation:
         # one bank per embedder, shared with the first turn's reading (first_words.py): warm
         # before the next session's first turn, which reads a loss by the same prototypes
         bank = await first_words.prototypes(self.embeddings)
+        await opener.bank(self.embeddings)  # the next first turn's opener reading, warm too
         if bank is None:
             return None
         lines = [m.text for m in said]

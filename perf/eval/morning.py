@@ -11,6 +11,9 @@ dev2, morning_dev2.json, a second dev set whose scenes carry a ``half`` (train: 
 reported per half, ``morning_dev2``; dev3, morning_dev3.json, a third (asides, undated plans,
 fights, decisions, a first message with its own question), per half, ``morning_dev3``; dev4,
 morning_dev4.json, a fourth (a pet at the vet, a toothache, a row at work, loneliness), ``morning_dev4``;
+dev9, morning_dev9.json, a ninth (openers of many kinds: presence checks, waking up, a sleepy word,
+an interjection, an emoji; and first messages with content of their own, ``probe_kind`` "content",
+which must get no lead), ``morning_dev9``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -93,6 +96,7 @@ SCENE_SETS = {
     / "morning_dev2.json",  # second dev set: dated matters ahead, feelings only, ...
     "dev3": SCENARIOS / "morning_dev3.json",  # third dev set: asides, undated plans, fights, ...
     "dev4": SCENARIOS / "morning_dev4.json",  # fourth dev set: check-in candidates (morning7)
+    "dev9": SCENARIOS / "morning_dev9.json",  # ninth dev set: openers of many kinds (morning9)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -106,6 +110,7 @@ SET_TITLES = {
     "dev2": " (second dev scenes)",
     "dev3": " (third dev scenes)",
     "dev4": " (fourth dev scenes)",
+    "dev9": " (ninth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -115,6 +120,7 @@ SET_AREAS = {
     "dev2": "morning_dev2",
     "dev3": "morning_dev3",
     "dev4": "morning_dev4",
+    "dev9": "morning_dev9",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
@@ -157,6 +163,9 @@ class Judged:
     own_token_ms: float = 0.0  # the first text the model wrote itself
     half: str = ""  # the scene's half in a dev set that keeps one ("train", "test")
     candidates: int = 0  # check-in candidates the daemon sampled for this reply (stats' counter)
+    probe_kind: str = (
+        ""  # "opener" or "content" where the set says (morning_dev9): content gets no lead
+    )
 
 
 # --- the judge ------------------------------------------------------------------------------------
@@ -300,6 +309,7 @@ def run_model(
                         own * 1000,
                         str(scene.get("half", "")),
                         _sampled(client) - sampled,
+                        str(scene.get("probe_kind", "")),
                     )
                     out.append(j)
                     failed = [k for k, ok in j.checks.items() if not ok]
@@ -456,9 +466,23 @@ def _half_note(judged: list[Judged]) -> str:
             f"(off {_share(raise_off, 'picks_up')[0]}/{len(raise_off)}), suggestion "
             f"{sum(j.suggestion for j in raise_on)}/{len(raise_on)}, role breaks "
             f"{sum(not j.checks['role'] for j in on)}, held back raised "
-            f"{sum(not j.checks['holds_back'] for j in on if not j.may_raise)}"
+            f"{sum(not j.checks['holds_back'] for j in on if not j.may_raise)}" + _kind_note(on)
         )
     return "; ".join(parts)
+
+
+def _kind_note(on: list[Judged]) -> str:
+    """Suggestions and leads by the probe's kind, where the set says it: an opener that may raise
+    its matter should get both, a first message with content of its own never a lead."""
+    if not any(j.probe_kind for j in on):
+        return ""
+    openers = [j for j in on if j.probe_kind == "opener" and j.may_raise]
+    content = [j for j in on if j.probe_kind == "content"]
+    return (
+        f", openers: suggestion {sum(j.suggestion for j in openers)}/{len(openers)}, lead "
+        f"{sum(bool(j.lead) for j in openers)}/{len(openers)}, content: lead "
+        f"{sum(bool(j.lead) for j in content)}/{len(content)}"
+    )
 
 
 def from_raw(path: Path) -> list[Judged]:

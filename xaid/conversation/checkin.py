@@ -14,7 +14,10 @@ An opening is composed only when
 - the scheduler gave this turn a suggestion (its item): a matter it holds back (the user asked not
   to bring it up, a loss came since, quiet mode, the gap) gets no lead, since there is no item;
 - the user's message is only a greeting or a return ("早。", "Morning.", "嗨，我回来了。", "Hey,
-  I'm back."): a first message with something of its own to say is answered, not steered;
+  I'm back."), or another opener with nothing of its own to say (opener.py reads it by structure
+  and meaning: "u there?", "醒了", "sooo sleepy", "唉", "👋"), which gets a neutral greeting by the
+  hour ("Morning!"/"早。" before noon, "Hey!"/"嗨，" after): a first message with something of its
+  own to say is answered, not steered;
 and it follows the item and the mood: an event is asked about ("How did the", "上次说的面试", the
 event's own word from the user's line); a feeling
 is asked after ("Last time you said", "上次你说"); while the mood is very low (a loss) the lead is
@@ -73,6 +76,15 @@ _ECHO_EN = (
     ),
     (re.compile(rf"^{_HI_EN}(?:[\s,]+{_HI_EN})*(?: there)?$"), "Hey!"),
 )
+# The neutral greeting of an opener that is no greeting ("u there?", "醒了", "ugh"), by whether the
+# user's hour is before noon: a greeting fits any opener, a "welcome back" or "在呢" only its own.
+NOON = 12
+_BY_HOUR: dict[tuple[Lang, bool], str] = {
+    ("en", True): "Morning!",
+    ("en", False): "Hey!",
+    ("zh", True): "早。",
+    ("zh", False): "嗨，",
+}
 _SMILEY = re.compile(r"\s*[:;=]-?[()dp3]+\s*$")  # a typed smiley at the end: "morning :)", "hi ;p"
 _LEADS = {
     ("en", "event"): "{echo} How did the",
@@ -111,12 +123,34 @@ def _plain(word: str) -> str:
     return re.sub(r"(.)\1+", r"\1", word) if word not in ("hello",) else word
 
 
-def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None) -> str:
-    """The reply's first words for this turn's suggestion, or "" when the model starts alone."""
+def echo(said: str, lang: Lang, bare: bool, hour: int | None) -> str | None:
+    """The greeting the lead starts with: a greeting echoes the greeting (``greeting_echo``); another
+    opener (``bare``, opener.py: "u there?", "醒了", "ugh") gets a neutral one by the user's local
+    ``hour``, "Morning!"/"早。" before noon, "Hey!"/"嗨，" after (none when the hour is unknown); a
+    message with something of its own to say, None: it is answered, not steered."""
+    greeting = greeting_echo(said, lang)
+    if greeting is not None or not bare:
+        return greeting
+    if hour is None:
+        return ""
+    return _BY_HOUR[(lang, hour < NOON)]
+
+
+def lead(
+    item: RecallItem | None,
+    said: str,
+    lang: Lang,
+    mood: MoodState | None,
+    bare: bool = False,
+    hour: int | None = None,
+) -> str:
+    """The reply's first words for this turn's suggestion, or "" when the model starts alone.
+    ``bare``: the message is an opener (opener.py) though no greeting pattern knows it; ``hour``:
+    the user's local hour, for the neutral greeting such an opener gets (``echo``)."""
     if item is None:
         return ""
-    echo = greeting_echo(said, lang)
-    if echo is None:
+    greeting = echo(said, lang, bare, hour)
+    if greeting is None:
         return ""
     if mood is not None and mood.valence <= GENTLE_BELOW:
         kind = "gentle"
@@ -132,8 +166,8 @@ def lead(item: RecallItem | None, said: str, lang: Lang, mood: MoodState | None)
         event = event_word(item.topic) or matter_name(item.topic)
         if event is None:
             kind = "feeling"  # nothing short to name it by: the model says what they said
-        return _LEADS[(lang, kind)].format(echo=echo, event=event or "").strip()
-    return _LEADS[(lang, kind)].format(echo=echo).strip()
+        return _LEADS[(lang, kind)].format(echo=greeting, event=event or "").strip()
+    return _LEADS[(lang, kind)].format(echo=greeting).strip()
 
 
 def event_word(topic: str) -> str | None:

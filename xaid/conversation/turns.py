@@ -47,6 +47,7 @@ from . import (
     cheer,
     first_words,
     forgetting,
+    opener,
     prompt,
     slot,
     voice,
@@ -120,6 +121,7 @@ class _Heard:
     verdict: fire.Verdict | None
     forgotten: Forgotten | None
     asked: Cues  # what the words ask beyond their topic (the participants read with them)
+    bare: bool = False  # a session's first message with nothing of its own to say (opener.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +359,12 @@ class Turns:
         # the scheduler decides at the first live turn: what does that message say, by meaning?
         # (``first_live``: the session as the turn read it had no live turn yet)
         deciding = planned is None and cfg.scheduler.enabled and agent_cfg.memory
-        if deciding and first_live:
+        # An opener ("早上好", "u there?", "醒了") has nothing of its own to say: the lead may start
+        # the reply (checkin.py), and meaning reads no loss in it nor a matter it settles.
+        bare = (
+            deciding and first_live and await opener.read(self.embeddings, agent.agent_id, msg.text)
+        )
+        if deciding and first_live and not bare:
             first = await first_words.read(
                 self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
             )
@@ -393,7 +400,7 @@ class Turns:
                     first,
                 )
             asked = retrieve.read_cues(conn, agent.agent_id, asked_text, msg.ts_ms)
-            return _Heard(stored, mood, verdict, forgotten, asked)
+            return _Heard(stored, mood, verdict, forgotten, asked, bare)
 
         if planned is None:
             with anyio.CancelScope(shield=True):
@@ -541,11 +548,12 @@ class Turns:
         """The language and tone of the reply, and which recalled memories are new to the prompt:
         memories folded into "Earlier" with their turns are no longer shown."""
         view, forgotten = recalled.view, heard.forgotten
-        lang = (
-            forgotten.request.lang
-            if forgotten is not None
-            else language([m.text for m in view.history if m.role == "user"])
-        )
+        said = [m.text for m in view.history if m.role == "user"]
+        if heard.bare and heard.verdict is not None and heard.verdict.item is not None:
+            # an opener says too little of its language ("hi", "👋" from a user who writes Chinese):
+            # the suggested matter's topic, the user's own words, decides when the opener cannot
+            said = [heard.verdict.item.topic, *said]
+        lang = forgotten.request.lang if forgotten is not None else language(said)
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
         later = any(block.keys for block in self.shown[sid])  # the session showed memories
@@ -733,7 +741,10 @@ class Turns:
             or not getattr(self.queue.provider, "continues_prefix", False)
         ):
             return ""
-        return checkin.lead(heard.verdict.item, heard.user.text, framing.lang, heard.mood)
+        hour = clock.local(heard.user.ts_ms).hour
+        return checkin.lead(
+            heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour
+        )
 
     def _matter(self, heard: _Heard) -> tuple[str, ...]:
         """The suggested matter's words, which check-in candidates must name (candidates.py), or ()

@@ -246,12 +246,14 @@ class Felt:
         return {"low": -CARRIED, "good": CARRIED, "neutral": 0.0}[self.label]
 
 
-def _unit(m: np.ndarray) -> np.ndarray:
+def unit(m: np.ndarray) -> np.ndarray:
+    """Rows (or one vector) scaled to length 1, a zero row left as it is (opener.py uses it too)."""
     norms = np.linalg.norm(m, axis=-1, keepdims=True)
     return m / np.where(norms > 0, norms, 1.0)
 
 
-def _nearest(scores: np.ndarray) -> float:
+def nearest(scores: np.ndarray) -> float:
+    """The mean of the ``NEAREST`` highest scores: one stray prototype does not decide."""
     return float(np.mean(np.sort(scores)[-NEAREST:]))
 
 
@@ -272,7 +274,7 @@ class Prototypes:
 
     @classmethod
     def from_vectors(cls, vectors: Sequence[np.ndarray]) -> Prototypes:
-        units = _unit(np.asarray(vectors, dtype=np.float32))
+        units = unit(np.asarray(vectors, dtype=np.float32))
         at = 0
         feelings: dict[Label, np.ndarray] = {}
         for label, group in FEELINGS.items():
@@ -291,16 +293,16 @@ class Prototypes:
     def feel(self, vector: np.ndarray) -> Felt:
         """The nearer of "low" and "good", against "neutral": the feeling when it beats the plain
         version of the same topics, by how much; else "neutral", by how much that leads."""
-        v = _unit(np.asarray(vector, dtype=np.float32))
-        means = {label: _nearest(group @ v) for label, group in self.feelings.items()}
+        v = unit(np.asarray(vector, dtype=np.float32))
+        means = {label: nearest(group @ v) for label, group in self.feelings.items()}
         felt: Label = "low" if means["low"] >= means["good"] else "good"
         lead = means[felt] - means["neutral"]
         return Felt(felt, lead) if lead >= 0 else Felt("neutral", -lead)
 
     def loss(self, vector: np.ndarray) -> float:
         """How much closer to a loss than to an ordinary line (positive: a loss)."""
-        v = _unit(np.asarray(vector, dtype=np.float32))
-        return _nearest(self.losses[True] @ v) - _nearest(self.losses[False] @ v)
+        v = unit(np.asarray(vector, dtype=np.float32))
+        return nearest(self.losses[True] @ v) - nearest(self.losses[False] @ v)
 
 
 def session_text(lines: Sequence[str]) -> str:

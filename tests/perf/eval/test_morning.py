@@ -109,3 +109,29 @@ def test_earlier_runs_are_judged_again_as_one_section_beside_the_sets_own(
     picks = {r.figure: r.note for r in out.rows if r.figure.startswith("picks up the matter")}
     assert picks["picks up the matter, qwen2.5-1.5b, en, memory on"].startswith("0/1")
     assert picks["picks up the matter, qwen2.5-1.5b, zh, memory on"].startswith("1/1")
+
+
+def test_the_ninth_dev_set_and_the_opener_set_have_their_shape() -> None:
+    """morning_dev9.json loads as the harness checks it (heldout_files.scenes), both languages and
+    halves, openers and content probes; openers_dev9.json has 60 and more messages per language,
+    both labels in both splits."""
+    import json
+
+    from perf.eval import heldout_files
+    from perf.eval.morning import SCENE_SETS
+    from perf.kit import SCENARIOS
+
+    scenes = heldout_files.scenes(SCENE_SETS["dev9"])["scenes"]
+    for lang in ("en", "zh"):
+        mine = [s for s in scenes if s["lang"] == lang]
+        assert len(mine) >= 12
+        assert {s["half"] for s in mine} == {"train", "test"}
+        assert {s["probe_kind"] for s in mine} == {"opener", "content"}
+        assert any(not s["may_raise"] for s in mine)
+    items = json.loads((SCENARIOS / "openers_dev9.json").read_text(encoding="utf-8"))["items"]
+    for lang in ("en", "zh"):
+        mine = [i for i in items if i["lang"] == lang]
+        assert len(mine) >= 60
+        assert {(i["label"], i["split"]) for i in mine} == {
+            (label, split) for label in ("opener", "content") for split in ("train", "test")
+        }
