@@ -341,8 +341,8 @@ def told_in_clause(margin: float, read: Read) -> bool:
 # whatever one of its clauses reads alone: "主队点球输了决赛，难受死了" (-0.16 whole; the feeling
 # clause 难受死了 alone +0.09, 0.99 loss to the reader) is a defeat and how it felt. A death and its
 # plan in one breath read whole from -0.08 ("小舅上周走得很突然，下周三家里给他办告别仪式") up
-# (+0.02 to +0.23 for the others of test_loss.py and retire_dev8): their plan pulls the whole down,
-# not this far.
+# (+0.015 to +0.23 for the others of test_loss.py and of this module's examples): their plan pulls
+# the whole down, not this far.
 TOLD_VETO = 2 * LOSS_MARGIN
 
 

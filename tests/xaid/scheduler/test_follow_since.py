@@ -23,6 +23,8 @@ from xaiclient import Client
 from xaid.scheduler import matter, retire
 from xaid.store.recall import RecallItem
 
+from .test_retire import _item
+
 DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC; the interview is on Friday (day 4)
 HOUR = 3_600_000
 DAY = 24 * HOUR
@@ -30,28 +32,9 @@ WEDNESDAY = DAY0 + 2 * DAY + 20 * HOUR
 SATURDAY = DAY0 + 5 * DAY + 10 * HOUR
 
 
-def _plan(
-    keywords: tuple[str, ...], topic: str = 'how it went: "job interview on Friday"'
-) -> RecallItem:
-    """A plan for Friday 2025-12-05: due from Saturday for a week."""
-    return RecallItem(
-        1,
-        "mia",
-        7,
-        topic,
-        keywords,
-        "plan",
-        DAY0 + 5 * DAY,
-        DAY0 + 12 * DAY,
-        0.8,
-        "pending",
-        DAY0 + 20 * HOUR,
-        None,
-        None,
-        None,
-        None,
-        None,
-    )
+def _interview() -> RecallItem:
+    """A plan for Friday 2025-12-05 (test_retire's item: due from Saturday for a week)."""
+    return _item('how it went: "job interview on Friday"', ("interview", "面试"))
 
 
 @pytest.mark.parametrize(
@@ -66,7 +49,7 @@ def _plan(
 def test_a_matter_called_moot_is_settled(line: str) -> None:
     """Moot said as a denied need or relevance; "the friday thing" names the matter's own day, which
     is not a new date ahead."""
-    item = _plan(("interview", "面试"))
+    item = _interview()
     assert retire.settled(retire.Line(line, WEDNESDAY), item, None) == "moot"
 
 
@@ -80,7 +63,7 @@ def test_a_matter_called_moot_is_settled(line: str) -> None:
     ],
 )
 def test_a_matter_named_as_still_on_is_not_settled(line: str) -> None:
-    item = _plan(("interview", "面试"))
+    item = _interview()
     assert retire.settled(retire.Line(line, WEDNESDAY), item, None) is None
 
 
@@ -94,7 +77,7 @@ def test_a_matter_named_as_still_on_is_not_settled(line: str) -> None:
     ],
 )
 def test_a_moved_matter_follows_its_new_day(line: str, day: str) -> None:
-    item = _plan(("interview", "面试"))
+    item = _interview()
     moved = retire.moved([item], [retire.Line(line, WEDNESDAY)])
     assert [(m.item_id, m.day.isoformat()) for m in moved] == [(1, day)]
     not_before, not_after = retire.window(item, moved[0].day)
@@ -112,7 +95,7 @@ def test_a_moved_matter_follows_its_new_day(line: str, day: str) -> None:
     ],
 )
 def test_a_day_of_something_else_moves_nothing(line: str) -> None:
-    assert retire.moved([_plan(("interview", "面试"))], [retire.Line(line, WEDNESDAY)]) == []
+    assert retire.moved([_interview()], [retire.Line(line, WEDNESDAY)]) == []
 
 
 @pytest.mark.parametrize(("whole", "stands"), [(-0.161, False), (-0.078, True), (0.097, True)])
