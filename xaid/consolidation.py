@@ -356,12 +356,9 @@ class Consolidation:
         item_vectors: dict[int, np.ndarray] = {}
         line_vectors: list[np.ndarray | None] = [None] * len(said)
         if self.embeddings.profile.name == "use":  # the embedder retire.SAME_MATTER was set on
-            texts = [retire.quoted(i) for i in pending] + [m.text for m in said]
-            vectors = await self.embed_readable(texts)
-            item_vectors = {
-                i.item_id: v for i, v in zip(pending, vectors, strict=False) if v is not None
-            }
-            line_vectors = vectors[len(pending) :]
+            # the items' words as the session's first turn read them (embedded once for both)
+            item_vectors = await first_words.item_vectors(self.embeddings, agent_id, pending)
+            line_vectors = await self.embed_readable([m.text for m in said])
         lines = [retire.Line(m.text, m.ts_ms, v) for m, v in zip(said, line_vectors, strict=True)]
         retiring = retire.retired(items, lines, item_vectors)
         gone = {r.item_id for r in retiring}

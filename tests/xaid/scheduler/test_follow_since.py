@@ -16,10 +16,13 @@ scheduler suggests at later openings).
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from xaiclient import Client
 
+from testkit.inproc import InProcessDaemon
+from xaid.embed.onnx import EmbedWorker
 from xaid.scheduler import matter, retire
 from xaid.store.recall import RecallItem
 
@@ -189,3 +192,39 @@ def test_sad_news_that_is_no_loss_holds_nothing_back(
     items = client.scheduler_list("mia", states=["pending", "pushed"])["items"]
     assert not any(i["scene"] == "loss" for i in items), items
     assert _asked(client, "mia", SATURDAY) in ("plan", "worry")
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("Job interview with the airline on Friday!", "ok so the airline interview, any tips?"),
+        ("周五要去航空公司面试！", "航空公司的面试，有什么建议吗？"),
+    ],
+)
+def test_the_items_words_are_embedded_once_for_the_first_turn_and_the_close(
+    daemon: InProcessDaemon, monkeypatch: pytest.MonkeyPatch, first: str, later: str
+) -> None:
+    """Session 2's first turn reads the pending items' quoted words by meaning (first_words.py), and
+    its consolidation reads them again to retire or move them: one embedding serves both (and when
+    the words are a whole message of session 1, its turn's query vector serves all three)."""
+    sent: list[str] = []
+    batch, single = EmbedWorker.embed, EmbedWorker.embed_now
+
+    async def noted(self: EmbedWorker, texts: list[str]) -> Any:
+        sent.extend(texts)
+        return await batch(self, texts)
+
+    async def noted_now(self: EmbedWorker, text: str) -> Any:
+        sent.append(text)
+        return await single(self, text)
+
+    monkeypatch.setattr(EmbedWorker, "embed", noted)
+    monkeypatch.setattr(EmbedWorker, "embed_now", noted_now)
+    with daemon.client() as c:
+        _session(c, "mia", DAY0 + 20 * HOUR, first)
+        pending = c.scheduler_list("mia", states=["pending"])["items"]
+        quoted = {retire.quoted(_item(i["topic"], ())) for i in pending}
+        sent.clear()
+        _session(c, "mia", WEDNESDAY, later)
+    assert quoted and sent  # session 2 was read by meaning
+    assert [t for t in quoted if sent.count(t) > 1] == []  # main: twice each
