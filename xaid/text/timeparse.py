@@ -180,6 +180,10 @@ _MOVED = re.compile(
     re.I,
 )
 _EARLIER = re.compile(r"\b(?:up|forward|earlier)\b|提前", re.I)
+# The English move reaches its day through "to"/"till"/"until"/"for" ("moved to the 15th", "pushed
+# it to friday"), just before the day or as the start of the rule's own match: "I was moved to the
+# ward on the 1st" moved something else, on a day of its own.
+_TO = re.compile(r"\b(?:to|till|until|for)\s*$|^(?:to|till|until|for)\b", re.I)
 _GOING_ON = re.compile(r"一直|就|还|没|了|老是|总是|天天|每天")
 
 
@@ -221,8 +225,13 @@ class _Ctx:
         """The match is the day a thing is moved to: "later" or "earlier" ("moved up to", 提前到),
         None when no move is said just before it."""
         lo = max(self.text.rfind(c, 0, self.start) for c in _BREAKS) + 1
-        m = _MOVED.search(self.text[lo : self.start])
+        before = self.text[lo : self.start]
+        m = _MOVED.search(before)
         if m is None:
+            return None
+        if not m.group().endswith("到") and not (
+            _TO.search(before) or _TO.search(self.text[self.start : self.end])
+        ):
             return None
         return "earlier" if _EARLIER.search(m.group()) else "later"
 

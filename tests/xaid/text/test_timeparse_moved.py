@@ -46,6 +46,10 @@ def test_a_day_moved_to_is_ahead(text: str, expected: str) -> None:
         ("1号就考完了", "2025-12-01"),  # no move: the past tense keeps it past
         ("I got my results on the 1st", "2025-12-01"),
         ("15号那天我已经去过了", "2025-11-15"),
+        (
+            "I was moved to the ward on the 1st",
+            "2025-12-01",
+        ),  # something else moved, on its own day
     ],
 )
 def test_a_day_already_past_stays_past(text: str, expected: str) -> None:
