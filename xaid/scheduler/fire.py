@@ -322,6 +322,18 @@ def _choose(
     return Verdict(best, "all conditions hold")
 
 
+def _repeats(a: arm.Arm, item: RecallItem) -> bool:
+    """The arm is a matter already waiting: a plan or worry due the same day as a pending one and
+    sharing a keyword ("still nervous about friday's interview" after "interview on Friday", the
+    first kept since it was talked about before its day): one "how did it go", not two."""
+    return (
+        a.scene in ("plan", "worry")
+        and item.scene in ("plan", "worry")
+        and a.not_before == item.not_before
+        and bool(set(a.keywords) & set(item.keywords))
+    )
+
+
 def _redate(conn: apsw.Connection, item: RecallItem, m: retire.Moved) -> None:
     """The item's window follows its matter to the day it was moved to (retire.window)."""
     not_before, not_after = retire.window(item, m.day)
@@ -383,7 +395,10 @@ def after_session(
     if by_outcome and not pushed:
         one = max(by_outcome, key=lambda i: i.not_before)
         sql.close(conn, one.item_id, "resolved", "talked about in a later session")
+    waiting = [i for i in sql.items(conn, agent_id) if i.source_episode != episode_id]
     for a in arms:
+        if any(_repeats(a, i) for i in waiting):
+            continue
         sql.insert(
             conn,
             agent_id,
