@@ -145,8 +145,7 @@ _OFF = re.compile(
 # week", 改到15号, 推迟到下个月). The time after it may be one the parser does not place ahead (a
 # bare "15号" reads as a past day), so the shape alone says the matter is moved, not off.
 _MOVED_TO = re.compile(
-    r"\b(?:moved|pushed|postponed|rescheduled|changed|delayed|bumped|put off)\b[^.!?;]{0,20}?\b(?:to|till|until)\b"
-    r"|(?:改|挪|调|推迟|推|延|延期|换)到"
+    rf"{timeparse.MOVE_VERBS_EN}[^.!?;]{{0,20}}?\b(?:to|till|until)\b|{timeparse.MOVE_VERBS_ZH}"
 )
 
 

@@ -172,11 +172,17 @@ _SINCE = re.compile(r"(?:\bsince\s+|自从\s*)$", re.I)
 _SINCE_AFTER = re.compile(r"\s*以来")
 _FROM = re.compile(r"(?:从|自)\s*$")
 _FROM_AFTER = re.compile(r"\s*(?:开始|起(?![来床飞]))")
+# The verbs of moving a thing to another time, in English and (with their 到) in Chinese: read here
+# for the day moved to, and by the scheduler for a matter moved, not off (scheduler/retire.py).
+MOVE_VERBS_EN = (
+    r"\b(?:moved|moving|move|pushed|pushing|postponed|rescheduled|changed|delayed|bumped|put off"
+    r"|shifted|brought)\b"
+)
+MOVE_VERBS_ZH = r"(?:改|挪|调|推迟|推|延期|延|换|提前)到"
 # A move just before the day it names: a verb of moving (and its 到; the English "to"/"for" is in the
 # rule's own match), or one of moving earlier ("up", "forward", 提前).
 _MOVED = re.compile(
-    r"(?:\b(?:moved|moving|move|pushed|pushing|postponed|rescheduled|changed|delayed|bumped|put off"
-    r"|shifted|brought)\b[^.!?;\n]{0,30}?|(?:改|挪|调|推迟|推|延期|延|换|提前)到\s*)$",
+    rf"(?:{MOVE_VERBS_EN}[^.!?;\n]{{0,30}}?|{MOVE_VERBS_ZH}\s*)$",
     re.I,
 )
 _EARLIER = re.compile(r"\b(?:up|forward|earlier)\b|提前", re.I)
