@@ -187,8 +187,9 @@ class Consolidation:
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
-        retiring = await self._retiring(agent_id, d)
-        settled = [r.text for r in retiring]
+        retiring, moving = await self._retiring(agent_id, d)
+        # a line that settles or moves an earlier matter is not itself a new one to ask about
+        settled = [r.text for r in retiring] + [m.text for m in moving]
         arms = [a for a in arms if not retire.quotes_any(a, settled)]
         if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
@@ -208,6 +209,7 @@ class Consolidation:
             seen,
             changes,
             retiring,
+            moving,
         )
         if agent_config.memory_enabled(agent.config):
             await db.run(
@@ -256,7 +258,9 @@ class Consolidation:
         unlike = frozenset(i for i, v in by_id.items() if bank.loss(v) <= -meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
-        told = await self._told_in_clauses(bank, said)
+        told = await self._told_in_clauses(bank, said) - frozenset(
+            i for i, v in by_id.items() if not matter.told_beside(bank.loss(v))
+        )
         # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
         # yesterday, the service is next Friday": the plan pulls the whole away from the loss)
         felt = learned.read_told(
@@ -331,9 +335,12 @@ class Consolidation:
             by_id, reader.threshold, reader.loss_floor, parts=parts, session=session
         )
 
-    async def _retiring(self, agent_id: str, d: draft.Draft) -> list[retire.Retired]:
-        """Earlier matters this session's user lines say are off, moot or already told (scheduler/
-        retire.py): by their keywords and, under the embedder the cosine was set on, by meaning."""
+    async def _retiring(
+        self, agent_id: str, d: draft.Draft
+    ) -> tuple[list[retire.Retired], list[retire.Moved]]:
+        """Earlier matters this session's user lines say are off, moot or already told, and those
+        they move to another day (scheduler/retire.py): by their keywords and, under the embedder
+        the cosine was set on, by meaning."""
         # pending items, and those closed or asked since a month before the session: a line that
         # settles a matter the live turn already closed is not a new matter either
         # (retire.quotes_any); only pending ones are closed, only they are embedded
@@ -344,20 +351,20 @@ class Consolidation:
             if i.state == "pending" or i.created_ms >= since
         ]
         if not items:
-            return []
+            return [], []
         pending = [i for i in items if i.state == "pending"]
         said = [u.message for u in d.utterances]
         item_vectors: dict[int, np.ndarray] = {}
         line_vectors: list[np.ndarray | None] = [None] * len(said)
         if self.embeddings.profile.name == "use":  # the embedder retire.SAME_MATTER was set on
-            texts = [retire.quoted(i) for i in pending] + [m.text for m in said]
-            vectors = await self.embed_readable(texts)
-            item_vectors = {
-                i.item_id: v for i, v in zip(pending, vectors, strict=False) if v is not None
-            }
-            line_vectors = vectors[len(pending) :]
+            # the items' words as the session's first turn read them (embedded once for both)
+            item_vectors = await first_words.item_vectors(self.embeddings, agent_id, pending)
+            line_vectors = await self.embed_readable([m.text for m in said])
         lines = [retire.Line(m.text, m.ts_ms, v) for m, v in zip(said, line_vectors, strict=True)]
-        return retire.retired(items, lines, item_vectors)
+        retiring = retire.retired(items, lines, item_vectors)
+        gone = {r.item_id for r in retiring}
+        live = [i for i in pending if i.item_id not in gone]
+        return retiring, retire.moved(live, lines, item_vectors)
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]
@@ -450,6 +457,7 @@ class Consolidation:
         seen: int,
         changes: supersede.Plan,
         retiring: list[retire.Retired],
+        moving: list[retire.Moved],
     ) -> int:
         """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
         fence.check(conn, agent_id, seen)
@@ -469,6 +477,7 @@ class Consolidation:
             arms,
             d.ended_ms,
             retiring,
+            moving,
         )
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
         return episode_id

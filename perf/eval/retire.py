@@ -1,7 +1,8 @@
 """A later loss or "it doesn't matter now" retires an earlier "how did it go": area ``retire``.
 
-``python -m perf retire`` (issues 24 item 6 and 25, branch retire8). Every scene of
-perf/scenarios/retire_dev8.json is played as its own agent on ONE real daemon (scripted provider,
+``python -m perf retire`` (issues 24 item 6 and 25, branches retire8 and retire9). Every scene of
+perf/scenarios/retire_dev8.json (or the set ``XAID_PERF_RETIRE_SET`` names: ``retire_dev9``, played
+in its own area ``retire9``) is played as its own agent on ONE real daemon (scripted provider,
 the default embedder USE-multilingual-v3, real SQLite): session 1 arms a dated matter (the user's
 lines one a minute, closed with ``wait=True``), session 2 days later says something of it or of
 something else, and then a conversation opens at each probe time (``scheduler.check_in``, recorded
@@ -15,7 +16,13 @@ items, session 2 began: at session 2's own first turn or at a probe.
 - ``ask`` (controls: the matter mentioned without calling it off, sad news that is not a loss):
   right when it is suggested;
 - ``keep`` (the matter moved to a new date): right when it is not closed unasked (still pending,
-  or suggested).
+  or suggested);
+- ``follow`` (retire_dev9: the matter mentioned while still ahead, sad news that is not a loss, "doesn't
+  matter" said of something else): right when a probe suggests it (after its day) and no probe holds
+  matters back for a loss;
+- ``moved`` (retire_dev9: re-dated to the scene's ``new_day``): right when no probe before the day after
+  ``new_day`` suggests a "how did it go" of it (a ``plan``/``worry`` item) and a probe from then on
+  suggests it.
 
 Scenes whose session 1 armed nothing are counted apart (``not armed``): they test nothing here.
 Both halves are reported; the test half is never tuned on.
@@ -24,6 +31,7 @@ Both halves are reported; the test half is never tuned on.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +44,9 @@ from ..kit import DAY, HOUR, MINUTE, Row, Section, progress
 from .scheduler import BASE_MS
 
 DEV = kit.SCENARIOS / "retire_dev8.json"
+SET_ENV = "XAID_PERF_RETIRE_SET"
+# Each set's own area, so a run of one keeps the other's section.
+AREAS = {"retire_dev8": "retire", "retire_dev9": "retire9"}
 QUICK = 12
 # Main's xaid (ceca500) on this set with this harness, before retire8's change: (right, counted) per
 # half and language, and the wrong scenes' kinds.
@@ -44,6 +55,13 @@ BEFORE = {
     ("test", "zh"): (4, 10, "cancel/moot/told 0/3, loss 1/3, controls 3/4"),
     ("train", "en"): (10, 12, "cancel/moot/told 4/5, loss 2/3, controls 4/4"),
     ("train", "zh"): (6, 12, "cancel/moot/told 3/5, loss 0/3, controls 3/4"),
+}
+# Main's xaid (e313420) on retire_dev9, before retire9's change: (right, counted) per half and language.
+BEFORE9: dict[tuple[str, str], tuple[int, int, str]] = {
+    ("test", "en"): (12, 16, "mention 1/3, moved 1/3, moot 3/3, sad 3/3, controls 4/4"),
+    ("test", "zh"): (10, 13, "mention 2/2, moved 2/2, moot 0/2, sad 3/3, controls 3/4"),
+    ("train", "en"): (9, 16, "mention 2/3, moved 0/3, moot 2/3, sad 3/3, controls 2/4"),
+    ("train", "zh"): (7, 16, "mention 1/3, moved 0/3, moot 2/3, sad 2/3, controls 2/4"),
 }
 MATTER_SCENES = ("plan", "worry", "ahead", "matter")
 
@@ -63,14 +81,23 @@ class Scene:
     expect: str
     sessions: tuple[Session, ...]
     probes: tuple[int, ...]
+    new_day: int | None = None  # a moved matter's new day (day number from day 0)
 
 
 def _at(day: int, hour: int) -> int:
     return BASE_MS + day * DAY + hour * HOUR
 
 
-def load() -> list[Scene]:
-    doc = json.loads(DEV.read_text(encoding="utf-8"))
+def set_name() -> str:
+    """The set ``XAID_PERF_RETIRE_SET`` names (default retire_dev8)."""
+    name = os.environ.get(SET_ENV, "retire_dev8") or "retire_dev8"
+    if name not in AREAS:
+        raise ValueError(f"{SET_ENV}={name!r}: one of {', '.join(AREAS)}")
+    return name
+
+
+def load(name: str = "retire_dev8") -> list[Scene]:
+    doc = json.loads((kit.SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
     default = doc["default_probes"]
     return [
         Scene(
@@ -81,6 +108,7 @@ def load() -> list[Scene]:
             i["expect"],
             tuple(Session(_at(s["day"], s["hour"]), tuple(s["lines"])) for s in i["sessions"]),
             tuple(_at(d, h) for d, h in i.get("probes", default)),
+            i.get("new_day"),
         )
         for i in doc["items"]
     ]
@@ -93,6 +121,8 @@ class Judged:
     asked: bool  # one of them suggested after session 2 began
     open_after: bool  # one of them still pending or suggested at the end
     reasons: tuple[str, ...]  # the probes' verdicts
+    # (probe time, scene of the matter's item it suggested) for the probes that suggested one
+    probed: tuple[tuple[int, str], ...] = ()
 
     @property
     def right(self) -> bool:
@@ -101,7 +131,18 @@ class Judged:
             return not self.asked
         if e == "ask":
             return self.asked
+        if e == "follow":
+            return bool(self.probed) and not any(_held_for_loss(r) for r in self.reasons)
+        if e == "moved":
+            due = _at((self.scene.new_day or 0) + 1, 0)
+            early = any(at < due and scene in ("plan", "worry") for at, scene in self.probed)
+            return not early and any(at >= due for at, _ in self.probed)
         return self.open_after
+
+
+def _held_for_loss(reason: str) -> bool:
+    """A probe's verdict that holds matters back for a loss, or suggests the loss's own item."""
+    return reason.startswith("loss:") or "grieving" in reason or "of a loss" in reason
 
 
 def _items(client: Client, agent: str) -> list[dict[str, Any]]:
@@ -126,10 +167,13 @@ def play(client: Client, scene: Scene) -> Judged:
     for s in later:
         _play_session(client, scene.id, s)
     reasons = []
+    suggested: list[tuple[int, int, str]] = []
     for at in scene.probes:
         got = client.scheduler_check_in(scene.id, ts=at)
         item = got.get("item") or {}
         reasons.append(f"{item.get('scene', '-')}: {got['reason']}")
+        if item:
+            suggested.append((at, item["item_id"], item["scene"]))
     since = later[0].at_ms if later else first.at_ms
     end = {i["item_id"]: i for i in _items(client, scene.id)}
     # the matter: session 1's items, and any armed later on the same matter (a keyword shared)
@@ -140,7 +184,9 @@ def play(client: Client, scene: Scene) -> Judged:
     ]
     asked = any(i["state"] == "pushed" and (i["pushed_ms"] or 0) >= since for i in mine)
     open_after = any(i["state"] in ("pending", "pushed") for i in mine)
-    return Judged(scene, armed, asked, open_after, tuple(reasons))
+    ids = {i["item_id"] for i in mine}
+    probed = tuple((at, kind) for at, item_id, kind in suggested if item_id in ids)
+    return Judged(scene, armed, asked, open_after, tuple(reasons), probed)
 
 
 def play_all(scenes: Sequence[Scene]) -> list[Judged]:
@@ -153,15 +199,23 @@ def _pct(part: int, whole: int) -> float:
 
 def rows_of(label: str, judged: Sequence[Judged]) -> tuple[list[Row], str]:
     t: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     for j in judged:
         if not j.armed:
             t["unarmed"] += 1
             continue
-        group = "control" if j.scene.expect in ("ask", "keep") else j.scene.expect
+        kinds[j.scene.kind] += 1
+        kinds[f"{j.scene.kind}:right"] += j.right
+        group = (
+            "control" if j.scene.expect in ("ask", "keep", "follow", "moved") else j.scene.expect
+        )
         t[group] += 1
         t[f"{group}:right"] += j.right
     done = t["retire:right"] + t["hold:right"] + t["control:right"]
     total = t["retire"] + t["hold"] + t["control"]
+    by_kind = ", ".join(
+        f"{k} {kinds[k + ':right']}/{kinds[k]}" for k in sorted(kinds) if ":" not in k
+    )
     rows = [
         Row(
             f"{label}: scenes right",
@@ -169,7 +223,7 @@ def rows_of(label: str, judged: Sequence[Judged]) -> tuple[list[Row], str]:
             "%",
             note=f"{done}/{total}; retired (cancel, moot, told) {t['retire:right']}/{t['retire']}, "
             f"held after a loss {t['hold:right']}/{t['hold']}, controls {t['control:right']}/{t['control']}"
-            f"; not armed by session 1: {t['unarmed']}",
+            f"; by kind: {by_kind}; not armed by session 1: {t['unarmed']}",
         )
     ]
     unarmed = ", ".join(j.scene.id for j in judged if not j.armed)
@@ -182,14 +236,15 @@ def rows_of(label: str, judged: Sequence[Judged]) -> tuple[list[Row], str]:
 
 
 def run(quick: bool) -> Section:
-    scenes = load()
+    name = set_name()
+    scenes = load(name)
     if quick:
         scenes = scenes[: QUICK // 2] + [s for s in scenes if s.lang == "zh"][: QUICK // 2]
     progress(f"retire: {len(scenes)} scenes")
     judged = play_all(scenes)
     rows: list[Row] = []
     notes = [
-        "Each scene of perf/scenarios/retire_dev8.json played on one real daemon (scripted provider, "
+        f"Each scene of perf/scenarios/{name}.json played on one real daemon (scripted provider, "
         "USE-multilingual-v3): session 1 arms a dated matter, session 2 says something later, then "
         "scheduler.check_in at the probe times (recorded). Judged: is the session-1 matter suggested after "
         "session 2 began (perf/eval/retire.py)."
@@ -200,16 +255,21 @@ def run(quick: bool) -> Section:
             if part:
                 got, wrong = rows_of(f"{split} half, {lang}", part)
                 rows += got
-                right, counted, kinds = BEFORE[(split, lang)]
-                rows.append(
-                    Row(
-                        f"{split} half, {lang}: scenes right, BEFORE (main ceca500)",
-                        _pct(right, counted),
-                        "%",
-                        note=f"{right}/{counted}; {kinds}",
+                before = (BEFORE if name == "retire_dev8" else BEFORE9).get((split, lang))
+                if before is not None:
+                    right, counted, kinds = before
+                    main = "ceca500" if name == "retire_dev8" else "e313420"
+                    rows.append(
+                        Row(
+                            f"{split} half, {lang}: scenes right, BEFORE (main {main})",
+                            _pct(right, counted),
+                            "%",
+                            note=f"{right}/{counted}; {kinds}",
+                        )
                     )
-                )
                 notes.append(f"{split} half, {lang}, wrong: {wrong}")
-    return Section(
-        "A later loss or 'it doesn't matter now' retires a how-did-it-go (retire_dev8)", rows, notes
-    )
+    title = {
+        "retire_dev8": "A later loss or 'it doesn't matter now' retires a how-did-it-go (retire_dev8)",
+        "retire_dev9": "A matter follows what the user said since: mentioned, moved, moot, sad (retire_dev9)",
+    }[name]
+    return Section(title, rows, notes, area=AREAS[name])

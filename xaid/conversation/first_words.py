@@ -16,13 +16,17 @@ anything, and the rules alone missed two things that message may say:
 Only the session's first live turn is read (the only one the scheduler decides at), only under the
 embedder the reader and ``retire.SAME_MATTER`` were fitted on, and only when something is pending;
 the message's vector is the one retrieval asks for next (``Embeddings.embed_query`` keeps it), so
-the turn embeds nothing twice. The loss prototypes are embedded once per embedder, shared with
+the turn embeds nothing twice, and the items' quoted words are kept the same way for the session's
+consolidation (``item_vectors``). The loss prototypes are embedded once per embedder, shared with
 consolidation (which runs before anything is pending, so the first turn finds them ready).
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
+
+import numpy as np
 
 from ..memory.embeddings import Embeddings
 from ..mood import meaning
@@ -30,6 +34,7 @@ from ..scheduler import matter, retire
 from ..scheduler.fire import FirstWords
 from ..store import Database
 from ..store import recall as recall_sql
+from ..store.recall import RecallItem
 
 _BANKS: weakref.WeakKeyDictionary[Embeddings, meaning.Prototypes] = weakref.WeakKeyDictionary()
 
@@ -48,6 +53,21 @@ async def prototypes(embeddings: Embeddings) -> meaning.Prototypes | None:
     return bank
 
 
+async def item_vectors(
+    embeddings: Embeddings, agent_id: str, items: Sequence[RecallItem]
+) -> dict[int, np.ndarray]:
+    """The vectors of the words the items quote (``retire.quoted``), by item id: held among the
+    agent's latest query vectors (``Embeddings.embed_query``), so the first turn's reading and the
+    same session's consolidation (``retire.retired``, ``retire.moved``) embed them once, and an
+    erasure of the agent's memory drops them with its queries. Read only."""
+    out: dict[int, np.ndarray] = {}
+    for item in items:
+        vector = await embeddings.embed_query(agent_id, retire.quoted(item))
+        if vector is not None:
+            out[item.item_id] = vector
+    return out
+
+
 async def read(
     db: Database, embeddings: Embeddings, agent_id: str, text: str, ts_ms: int
 ) -> FirstWords:
@@ -64,7 +84,6 @@ async def read(
     vector = await embeddings.embed_query(agent_id, text)
     if bank is None or vector is None:
         return FirstWords()
-    quoted = await embeddings.embed_readable([retire.quoted(i) for i in pending])
-    items = {i.item_id: v for i, v in zip(pending, quoted, strict=True) if v is not None}
+    items = await item_vectors(embeddings, agent_id, pending)
     lost = matter.told_in_clause(bank.loss(vector), reader.read(vector, text, ts_ms))
     return FirstWords(lost, vector, items)

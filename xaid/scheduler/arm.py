@@ -300,7 +300,8 @@ def _short(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _day_start(d: dt.date) -> int:
+def day_start(d: dt.date) -> int:
+    """The start of the local day ``d``: where a matter's windows begin and end."""
     return int(dt.datetime(d.year, d.month, d.day, tzinfo=clock.zone()).timestamp() * 1000)
 
 
@@ -324,7 +325,7 @@ def _called_off(text: str, words: Sequence[str], later: Sequence[Utterance]) -> 
 def _next_morning(ended_ms: int) -> int:
     """The start of the next local day, and at least six hours on: the morning after a session."""
     next_day = clock.local(ended_ms).date() + dt.timedelta(days=1)
-    return max(ended_ms + 6 * HOUR_MS, _day_start(next_day))
+    return max(ended_ms + 6 * HOUR_MS, day_start(next_day))
 
 
 def _before(
@@ -333,7 +334,7 @@ def _before(
     """The matter asked about before its ``day`` (scene "ahead"): from the morning after the
     session (``ended_ms``) to the end of that day, when that morning is not past it. Its priority
     is the plan's: the two windows never overlap."""
-    start, until = _next_morning(ended_ms), _day_start(day) + DAY_MS
+    start, until = _next_morning(ended_ms), day_start(day) + DAY_MS
     if start >= until:
         return None
     topic = _TOPIC[language([text])]["ahead"].format(said=_short(text))
@@ -355,7 +356,7 @@ def _plan(
     words = keywords(text)
     if _called_off(text, words, later):
         return None
-    not_before = _day_start(ahead.date_to) + DAY_MS
+    not_before = day_start(ahead.date_to) + DAY_MS
     worried = worried or _has(text, WORRY)
     scene = "worry" if worried else "plan"
     window = (14 if worried else 7) * DAY_MS

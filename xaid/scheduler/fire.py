@@ -263,6 +263,10 @@ def _choose(
     settled = (
         {r.item_id: r for r in retire.retired(pending, [line], first.item_vectors)} if text else {}
     )
+    # or moves it to another day ("the interview got moved to the 15th"): it waits for that day
+    moved = (
+        {m.item_id: m for m in retire.moved(pending, [line], first.item_vectors)} if text else {}
+    )
     for item in pending:
         if now_ms > item.not_after:
             if close:
@@ -270,8 +274,13 @@ def _choose(
         elif item.item_id in settled:
             if close:
                 sql.close(conn, item.item_id, "resolved", retire.reason(settled[item.item_id]))
-        elif arm.came_up(text, item.keywords, happened=_begun(item, now_ms)):
+        elif item.item_id in moved:
             if close:
+                _redate(conn, item, moved[item.item_id])
+        elif arm.came_up(text, item.keywords, happened=_begun(item, now_ms)):
+            # the matter on the table: not asked now; said before its day ("still nervous about
+            # friday's interview") it is not over, and is asked about after it (_still_ahead)
+            if close and not _still_ahead(item, [text], now_ms):
                 sql.close(conn, item.item_id, "resolved", "the user brought it up")
         elif (_tension(conn, item) or 0.0) < MIN_TENSION:
             if close:
@@ -313,6 +322,24 @@ def _choose(
     return Verdict(best, "all conditions hold")
 
 
+def _repeats(a: arm.Arm, item: RecallItem) -> bool:
+    """The arm is a matter already waiting: a plan or worry due the same day as a pending one and
+    sharing a keyword ("still nervous about friday's interview" after "interview on Friday", the
+    first kept since it was talked about before its day): one "how did it go", not two."""
+    return (
+        a.scene in ("plan", "worry")
+        and item.scene in ("plan", "worry")
+        and a.not_before == item.not_before
+        and bool(set(a.keywords) & set(item.keywords))
+    )
+
+
+def _redate(conn: apsw.Connection, item: RecallItem, m: retire.Moved) -> None:
+    """The item's window follows its matter to the day it was moved to (retire.window)."""
+    not_before, not_after = retire.window(item, m.day)
+    sql.redate(conn, item.item_id, not_before, not_after, retire.moved_reason(m))
+
+
 def _still_ahead(item: RecallItem, user_texts: list[str], now_ms: int) -> bool:
     """A plan whose day has not come: talking about it the day before ("the prep is going ok")
     does not settle how it went, so it stays to be asked after; called off, it closes."""
@@ -332,14 +359,21 @@ def after_session(
     arms: list[arm.Arm],
     now_ms: int,
     retired: Sequence[retire.Retired] = (),
+    moved: Sequence[retire.Moved] = (),
 ) -> None:
     """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves.
     ``retired``: earlier matters a line of this session says are off, moot or already told
-    (retire.py), closed before anything else is judged."""
+    (retire.py), closed before anything else is judged; ``moved``: earlier matters it moves to
+    another day, whose windows follow them and which are not closed for being talked about."""
     for r in retired:
         now = sql.get(conn, agent_id, r.item_id)
         if now is not None and now.state == "pending":  # not pushed meanwhile
             sql.close(conn, r.item_id, "resolved", retire.reason(r))
+    for m in moved:
+        now = sql.get(conn, agent_id, m.item_id)
+        if now is not None and now.state == "pending":
+            _redate(conn, now, m)
+    kept = {m.item_id for m in moved}
     pushed = sql.pushed_in(conn, session_id)
     for item in pushed:
         sql.set_engaged(
@@ -347,7 +381,11 @@ def after_session(
         )
     by_outcome: list[RecallItem] = []
     for item in sql.items(conn, agent_id):
-        if item.source_episode == episode_id or _still_ahead(item, user_texts, now_ms):
+        if (
+            item.source_episode == episode_id
+            or item.item_id in kept
+            or _still_ahead(item, user_texts, now_ms)
+        ):
             continue
         if any(arm.came_up(t, item.keywords, happened=False) for t in user_texts):
             sql.close(conn, item.item_id, "resolved", "talked about in a later session")
@@ -357,7 +395,10 @@ def after_session(
     if by_outcome and not pushed:
         one = max(by_outcome, key=lambda i: i.not_before)
         sql.close(conn, one.item_id, "resolved", "talked about in a later session")
+    waiting = [i for i in sql.items(conn, agent_id) if i.source_episode != episode_id]
     for a in arms:
+        if any(_repeats(a, i) for i in waiting):
+            continue
         sql.insert(
             conn,
             agent_id,

@@ -128,6 +128,14 @@ def done(text: str) -> bool:
     return bool(_DONE.search(" ".join(text.lower().replace("\u2019", "'").split())))
 
 
+def still_on(text: str) -> bool:
+    """The words say a matter is still going on or still feared ("still nervous about the
+    interview", 面试还是好紧张): the reader's cues of something ongoing and of a worry, read alone by
+    the scheduler's retiring (retire.py), where such a clause keeps its matter armed."""
+    low = " ".join(text.lower().replace("\u2019", "'").split())
+    return bool(_ONGOING.search(low) or _WORRY.search(low))
+
+
 def cues(text: str, ts_ms: int) -> np.ndarray:
     """The utterance's shape, one 0/1 (or 0..1) value per name of ``CUE_NAMES``."""
     low = " ".join(text.lower().replace("\u2019", "'").split())
@@ -327,6 +335,22 @@ def told_in_clause(margin: float, read: Read) -> bool:
     """Whether one clause of a message tells of a loss by itself: ``margin`` is the loss prototypes'
     reading of its vector (``meaning.Prototypes.loss``), ``read`` the reader's of the clause alone."""
     return margin >= LOSS_MARGIN and read.loss >= CLAUSE_LOSS
+
+
+# A message read whole this far from a loss (the prototypes' margin, twice LOSS_MARGIN) is not one,
+# whatever one of its clauses reads alone: "主队点球输了决赛，难受死了" (-0.16 whole; the feeling
+# clause 难受死了 alone +0.09, 0.99 loss to the reader) is a defeat and how it felt. A death and its
+# plan in one breath read whole from -0.08 ("小舅上周走得很突然，下周三家里给他办告别仪式") up
+# (+0.015 to +0.23 for the others of test_loss.py and of this module's examples): their plan pulls
+# the whole down, not this far.
+TOLD_VETO = 2 * LOSS_MARGIN
+
+
+def told_beside(whole_margin: float) -> bool:
+    """Whether a clause told alone may stand for its message (``told_in_clause``): not when the
+    message read whole (``whole_margin``, ``meaning.Prototypes.loss``) is at least ``TOLD_VETO``
+    from a loss."""
+    return whole_margin > -TOLD_VETO
 
 
 NO_READINGS = Readings({}, 1.0, 0.0)

@@ -15,13 +15,21 @@ not then ask how it went. Two readings decide, neither a list of subjects:
   退了, 取消, not blocked as someone else's, a hypothetical or the same said again), or done and
   dusted (the check-in reader's cue of it, ``matter.done``: "went well", "made it", 搞定, 顺利);
 
-and never when the same words name a date still ahead or move it to another time: "the interview
-got moved to next Tuesday", "改到15号了" is the matter moved, not off, and it stays armed (with its
-old window: the new date is not yet read into it).
+and never when the same words name another date still ahead or move it to another time: "the
+interview got moved to next Tuesday", "改到15号了" is the matter moved, not off (``moved``: its
+windows follow the new day). The matter's own day named again ("the friday thing doesn't matter
+now") is the matter referred to, not a new date.
+
+Moot is read as its shape too, not as a subject: a negated need or relevance said of the matter
+("doesn't matter now", "pointless", "no point going", 无所谓, 不重要了, 没必要, 用不着), the way
+``arm.called_off`` reads a calling off; in a clause that names the matter, or in a line whose
+meaning is close to it, and never over a clause that names it as still on ("still nervous about
+the interview", 面试还是好紧张: ``matter.still_on``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -73,40 +81,98 @@ class Retired:
     how: str
 
 
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """An item whose matter the line ``text`` moves to ``day`` (its windows follow it)."""
+
+    item_id: int
+    day: dt.date
+    text: str
+
+
+def own_day(item: RecallItem) -> dt.date | None:
+    """The day of the item's matter: a plan or worry is due from the day after it, its ``ahead``
+    twin ends with it (arm.py); an undated matter has none."""
+    if item.scene == "ahead":
+        return clock.local(item.not_after - DAY_MS).date()
+    if item.scene in ("plan", "worry"):
+        return clock.local(item.not_before - DAY_MS).date()
+    return None
+
+
+def _other_day_ahead(text: str, ts_ms: int, own: dt.date | None) -> dt.date | None:
+    """The earliest day after today the text names that is not the matter's own day ``own``: "the
+    friday thing" about Friday's interview names the matter, not a new date."""
+    today = clock.local(ts_ms).date()
+    days = [
+        t.date_from
+        for t in timeparse.find_times(text, ts_ms)
+        if t.date_from > today and not (own is not None and t.date_from <= own <= t.date_to)
+    ]
+    return min(days, default=None)
+
+
+# A need or a relevance denied ("doesn't matter now", "no point going", "pointless", 无所谓, 不重要了,
+# 没必要, 用不着): the matter is moot, whatever it is about.
+_MOOT = re.compile(
+    r"\b(?:(?:does|do|did|will|would)(?:n't| not)\s+(?:really\s+)?matter|no longer matters?"
+    r"|(?:ir)?relevant\s+(?:any ?more|now)|irrelevant|pointless|meaningless|moot|no (?:point|need|use)\b"
+    r"|not (?:needed|necessary|relevant)|never ?mind|nvm)\b"
+    r"|无所谓|不重要|没(?:有)?(?:意义|必要|用)|用不着|不需要|不必|白(?:准备|练|复习|忙)"
+)
+
+
+def moot(text: str) -> bool:
+    """The words deny the matter any need or relevance now ("doesn't matter now", 无所谓了)."""
+    return _MOOT.search(" ".join(text.lower().replace("\u2019", "'").split())) is not None
+
+
 def _names_past_day(text: str, ts_ms: int) -> bool:
     """A day before today is named ("last night", 昨晚): what is done was done then."""
     today = clock.local(ts_ms).date()
     return any(t.date_to < today for t in timeparse.find_times(text, ts_ms))
 
 
+# Called off as "off" said of the thing ("trip's off", "the wedding is off :("), not "off to" or
+# "off work": a calling off that arm.CANCELLED's words do not hold.
+_OFF = re.compile(
+    r"(?:'s|\bis|\bare|\bwas|\bwere)\s+(?:(?:all|totally|completely|now)\s+)?off\b"
+    r"(?=\s*(?:$|[^\w\s]|(?:now|btw|then|too|for good|anyway)\b))"
+)
+
+
 # Moved to another time: a verb of moving and its "to"/到 ("moved to the 15th", "pushed to next
 # week", 改到15号, 推迟到下个月). The time after it may be one the parser does not place ahead (a
 # bare "15号" reads as a past day), so the shape alone says the matter is moved, not off.
 _MOVED_TO = re.compile(
-    r"\b(?:moved|pushed|postponed|rescheduled|changed|delayed|bumped|put off)\b[^.!?;]{0,20}?\b(?:to|till|until)\b"
-    r"|(?:改|挪|调|推迟|推|延|延期|换)到"
+    rf"{timeparse.MOVE_VERBS_EN}[^.!?;]{{0,20}}?\b(?:to|till|until)\b|{timeparse.MOVE_VERBS_ZH}"
 )
 
 
-def settles(text: str, ts_ms: int, begun: bool = True) -> str | None:
-    """How the words read as settling a matter ("called off", "no longer on", "done"), whatever they
-    are about; None when they do not, or when they name a date still ahead or move it to another
-    time (the matter moved). Before the matter's day (``begun`` false) "done" counts only with a
-    day already past named: "finally finished the slides" is the preparation, "played it last
-    night, went well" the thing (moved up to then: told, not moved)."""
-    if matter.ahead(text, ts_ms):
+def settles(text: str, ts_ms: int, begun: bool = True, own: dt.date | None = None) -> str | None:
+    """How the words read as settling a matter ("called off", "no longer on", "moot", "done"),
+    whatever they are about; None when they do not, or when they name a date still ahead other than
+    the matter's own day ``own`` or move it to another time (the matter moved). Before the matter's
+    day (``begun`` false) "done" counts only with a day already past named: "finally finished the
+    slides" is the preparation, "played it last night, went well" the thing (moved up to then:
+    told, not moved)."""
+    if _other_day_ahead(text, ts_ms, own) is not None:
         return None
-    low = text.lower()
+    low = text.lower().replace("\u2019", "'")
     done = matter.done(text) or _COMPLETED.search(low) is not None
     if done and _names_past_day(text, ts_ms):
         return "done"
     if _MOVED_TO.search(low):
         return None
-    if arm.called_off(text):
+    if arm.called_off(text) or _OFF.search(low):
         return "called off"
     change = change_cues.read(text)
-    if change.strong and change.blocked not in _NOT_OFF:
+    # a change said of a matter still going on or feared is its preparation or the feeling, not
+    # the matter ending: "一直在改汇报的ppt" (edits), "not nervous about the exam anymore"
+    if change.strong and change.blocked not in _NOT_OFF and not matter.still_on(text):
         return "no longer on"
+    if moot(text):
+        return "moot"
     return "done" if done and begun else None
 
 
@@ -116,26 +182,40 @@ def _cosine(line: Line, item_vector: np.ndarray | None) -> float:
     return float(np.dot(matter.unit(line.vector), matter.unit(item_vector)))
 
 
+def _names(part: str, item: RecallItem) -> bool:
+    return arm.came_up(part, item.keywords, happened=False)
+
+
 def settled(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> str | None:
     """How ``line`` settles the item's matter, or None. By its words: a clause that names the
     matter (a keyword, ``arm.came_up``) and itself reads as settling it, so "I quit my job, the
     interview on Friday is for the new place" retires nothing; by meaning: the whole line close to
-    the matter (``SAME_MATTER``) and read as settling ("the friday thing? cancelled.")."""
-    if matter.ahead(line.text, line.ts_ms):
-        return None
-    if _MOVED_TO.search(line.text.lower()) and settles(line.text, line.ts_ms) is None:
+    the matter (``SAME_MATTER``) and read as settling ("the friday thing? cancelled."), or one of its
+    clauses ("牙的事不用管了，…明年再去种": the year ahead is another thing's), unless a clause
+    names the matter as still on ("lost my umbrella, doesn't matter. still nervous about the
+    interview")."""
+    own = own_day(item)
+    if _MOVED_TO.search(line.text.lower()) and settles(line.text, line.ts_ms, True, own) is None:
         return (
             None  # moved in one clause ("改到15号了"), its old day denied in another ("不是周五了")
         )
     day = begun(item, line.ts_ms)
-    for part in clauses(line.text):
-        if arm.came_up(part, item.keywords, happened=False):
-            how = settles(part, line.ts_ms, day)
-            if how is not None:
-                return how
-    if _cosine(line, item_vector) >= SAME_MATTER:
-        return settles(line.text, line.ts_ms, day)
-    return None
+    named = [part for part in clauses(line.text) if _names(part, item)]
+    for part in named:
+        how = settles(part, line.ts_ms, day, own)
+        if how is not None:
+            return how
+    if any(matter.still_on(part) for part in named):
+        return None
+    if _cosine(line, item_vector) < SAME_MATTER:
+        return None
+    how = settles(line.text, line.ts_ms, day, own)
+    if how is not None:
+        return how
+    parts = clauses(line.text)
+    return next(
+        (h for p in parts if len(parts) > 1 and (h := settles(p, line.ts_ms, day, own))), None
+    )
 
 
 def begun(item: RecallItem, now_ms: int) -> bool:
@@ -167,6 +247,52 @@ def retired(
                 out.append(Retired(item.item_id, line.text, how))
                 break
     return out
+
+
+def moved(
+    items: Sequence[RecallItem],
+    lines: Sequence[Line],
+    item_vectors: dict[int, np.ndarray] | None = None,
+) -> list[Moved]:
+    """The dated items (plans, worries, their ``ahead`` twins) whose matter a later line moves to
+    another day ahead, the latest line deciding: the line names the matter (a clause with one of
+    its keywords, or its meaning close to the words the item quotes) and either says it is moved
+    ("moved to the 15th", 改到15号了) or names the new day in the clause that names it ("the pitch is
+    on the 16th instead"); the day is one after today that is not the matter's own. A line that
+    settles the matter does not move it."""
+    vectors = item_vectors or {}
+    out: list[Moved] = []
+    for item in items:
+        own = own_day(item)
+        if own is None:
+            continue
+        for line in reversed(lines):
+            named = [p for p in clauses(line.text) if _names(p, item)]
+            close = _cosine(line, vectors.get(item.item_id)) >= SAME_MATTER
+            day = next(
+                (d for p in named if (d := _other_day_ahead(p, line.ts_ms, own)) is not None),
+                None,
+            )
+            if day is None and (named or close) and _MOVED_TO.search(line.text.lower()):
+                day = _other_day_ahead(line.text, line.ts_ms, own)
+            if day is not None and settled(line, item, vectors.get(item.item_id)) is None:
+                out.append(Moved(item.item_id, day, line.text))
+                break
+    return out
+
+
+def window(item: RecallItem, day: dt.date) -> tuple[int, int]:
+    """The item's window when its matter is on ``day``: a plan or worry due from the day after for
+    as long as before, an ``ahead`` twin until that day ends (from when it was due)."""
+    end_of_day = arm.day_start(day) + DAY_MS
+    if item.scene == "ahead":
+        return item.not_before, end_of_day
+    return end_of_day, end_of_day + (item.not_after - item.not_before)
+
+
+def moved_reason(m: Moved) -> str:
+    """Why a pending item's window changed (``scheduler.list --all``)."""
+    return f"the user said later it moved to {m.day.isoformat()}: {m.text[:80]}"
 
 
 def reason(r: Retired) -> str:

@@ -183,6 +183,17 @@ def close(conn: apsw.Connection, item_id: int, state: str, reason: str) -> None:
     )
 
 
+def redate(
+    conn: apsw.Connection, item_id: int, not_before: int, not_after: int, reason: str
+) -> None:
+    """A matter moved to another day: its window follows it, and ``reason`` says why (what
+    ``scheduler.list --all`` shows in place of a closing reason while it is pending)."""
+    conn.execute(
+        "UPDATE recall_items SET not_before = ?, not_after = ?, closed_reason = ? WHERE item_id = ?",
+        (not_before, not_after, reason, item_id),
+    )
+
+
 def mark_pushed(conn: apsw.Connection, item_id: int, session_id: str | None, now_ms: int) -> None:
     conn.execute(
         "UPDATE recall_items SET state = 'pushed', pushed_ms = ?, pushed_session = ? WHERE item_id = ?",

@@ -28,8 +28,12 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
   latest one under a past-tense cue.
 * A day of the month alone ("on the 12th", "by the 3rd", 12号, 下个月5号) is the next such day
   (today counts), or the latest one under a past-tense cue; a month without that day (the 31st in
-  November) is skipped. "the 12th" needs on/by/until/before/after in front and no noun after it
-  ("on the 12th floor" is not a date); 号 is never a house, line or seat number (5号楼, 2号线).
+  November) is skipped. "the 12th" needs on/by/until/before/after/to/for in front and no noun after
+  it ("on the 12th floor" is not a date); 号 is never a house, line or seat number (5号楼, 2号线).
+* A day moved to ("moved to the 15th", "pushed back to the 12th", 改到15号了, 推迟到周二了) is where a
+  thing now stands: the next such day, whatever the tense of the moving (its 了 says the move is
+  done, not the day); moved earlier ("moved up to the 2nd", 提前到2号) it is the nearest such day,
+  before or after today.
 * Direction compares the span with the local day, and a part of today ("tonight", 今早) with the local
   hour too: at 14:00 "tonight" is future and "this morning" past.
 """
@@ -168,6 +172,24 @@ _SINCE = re.compile(r"(?:\bsince\s+|自从\s*)$", re.I)
 _SINCE_AFTER = re.compile(r"\s*以来")
 _FROM = re.compile(r"(?:从|自)\s*$")
 _FROM_AFTER = re.compile(r"\s*(?:开始|起(?![来床飞]))")
+# The verbs of moving a thing to another time, in English and (with their 到) in Chinese: read here
+# for the day moved to, and by the scheduler for a matter moved, not off (scheduler/retire.py).
+MOVE_VERBS_EN = (
+    r"\b(?:moved|moving|move|pushed|pushing|postponed|rescheduled|changed|delayed|bumped|put off"
+    r"|shifted|brought)\b"
+)
+MOVE_VERBS_ZH = r"(?:改|挪|调|推迟|推|延期|延|换|提前)到"
+# A move just before the day it names: a verb of moving (and its 到; the English "to"/"for" is in the
+# rule's own match), or one of moving earlier ("up", "forward", 提前).
+_MOVED = re.compile(
+    rf"(?:{MOVE_VERBS_EN}[^.!?;\n]{{0,30}}?|{MOVE_VERBS_ZH}\s*)$",
+    re.I,
+)
+_EARLIER = re.compile(r"\b(?:up|forward|earlier)\b|提前", re.I)
+# The English move reaches its day through "to"/"till"/"until"/"for" ("moved to the 15th", "pushed
+# it to friday"), just before the day or as the start of the rule's own match: "I was moved to the
+# ward on the 1st" moved something else, on a day of its own.
+_TO = re.compile(r"\b(?:to|till|until|for)\s*$|^(?:to|till|until|for)\b", re.I)
 _GOING_ON = re.compile(r"一直|就|还|没|了|老是|总是|天天|每天")
 
 
@@ -204,6 +226,20 @@ class _Ctx:
             and _GOING_ON.search(clause := self.clause())
             and not _FUTURE.search(clause)
         )
+
+    def moved(self) -> str | None:
+        """The match is the day a thing is moved to: "later" or "earlier" ("moved up to", 提前到),
+        None when no move is said just before it."""
+        lo = max(self.text.rfind(c, 0, self.start) for c in _BREAKS) + 1
+        before = self.text[lo : self.start]
+        m = _MOVED.search(before)
+        if m is None:
+            return None
+        if not m.group().endswith("到") and not (
+            _TO.search(before) or _TO.search(self.text[self.start : self.end])
+        ):
+            return None
+        return "earlier" if _EARLIER.search(m.group()) else "later"
 
     @property
     def monday(self) -> date:
@@ -260,7 +296,7 @@ def _weekday(c: _Ctx, wd: int, mode: str | int, part: str | None) -> Span:
         d = c.monday + timedelta(7 * mode + wd)
     elif mode == "week":
         d = c.monday + timedelta(wd)
-    elif mode == "cue" and c.past():
+    elif mode == "cue" and c.past() and c.moved() is None:
         d = c.today - timedelta((c.today.weekday() - wd) % 7)
     else:
         d = c.today + timedelta((wd - c.today.weekday()) % 7)
@@ -297,14 +333,23 @@ def _month_day(c: _Ctx, day: int, shift: int | None) -> Span | None:
         return (
             _day(first.replace(day=day)) if day <= monthrange(first.year, first.month)[1] else None
         )
-    step = -1 if c.past() else 1
-    first = c.today.replace(day=1)
+    moved = c.moved()
+    if moved == "earlier":  # the nearest such day, on either side of today
+        sides = [d for d in (_nth(c.today, day, -1), _nth(c.today, day, 1)) if d is not None]
+        return _day(min(sides, key=lambda d: abs((d - c.today).days))) if sides else None
+    found = _nth(c.today, day, -1 if c.past() and moved is None else 1)
+    return _day(found) if found is not None else None
+
+
+def _nth(today: date, day: int, step: int) -> date | None:
+    """The next (``step`` 1, today counts) or latest (-1) day-th of a month from ``today``."""
+    first = today.replace(day=1)
     for k in range(13):  # a 31st is never more than a few months away
         month = _add_months(first, step * k)
         if day <= monthrange(month.year, month.month)[1]:
             d = month.replace(day=day)
-            if (d >= c.today) if step == 1 else (d <= c.today):
-                return _day(d)
+            if (d >= today) if step == 1 else (d <= today):
+                return d
     return None
 
 
@@ -334,7 +379,7 @@ _WEEKDAY = (
 # floor", "the 3rd time") may not, and neither may a month ("the 12th of May" is the rule above's).
 _AFTER_DAY = (
     r"(?=\s*(?:$|[.,!?;:)\n]|(?:at|in|and|or|but|so|then|when|because|for|to|with|i|we|you|he|she|they|it|"
-    r"my|our|is|was|will|morning|afternoon|evening|night)\b))"
+    r"my|our|is|was|will|morning|afternoon|evening|night|instead|now|then|btw|anyway)\b))"
 )
 _EN_SHIFT = {"last": -1, "this": 0, "next": 1}
 _EN_MODES: dict[str | None, str | int] = {
@@ -408,7 +453,8 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         _en_date,
     ),
     (
-        r"\b(?:on|by|until|till|before|after)\s+the\s+([0-9]{1,2})(?:st|nd|rd|th)\b" + _AFTER_DAY,
+        r"\b(?:on|by|until|till|before|after|to|for)\s+the\s+([0-9]{1,2})(?:st|nd|rd|th)\b"
+        + _AFTER_DAY,
         lambda g, c: _month_day(c, int(g[0]), None),
     ),
 ]
