@@ -129,8 +129,8 @@ _QUOTED = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|「[^」]*(?:」|$)"
 _QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
 _CLAUSE = re.compile(r"[，,、；;：:—]")
 _ATTRIBUTED = re.compile(
-    r"你(?:刚才|之前|上次|昨天)?(?:说|提到|讲|告诉)|上次|you(?: just)? (?:said|mentioned|told|wrote)|"
-    r"last time|yesterday you",
+    r"你(?:刚才|之前|上次|昨天)?(?:说|提到|讲|告诉)|上次|\byou(?: just)? (?:said|mentioned|told|wrote)|"
+    r"\blast time\b|\byesterday you\b",
     re.I,
 )
 HEAD = 8  # characters of a sentence's start held until its end or until this many have come
