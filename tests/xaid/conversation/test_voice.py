@@ -439,3 +439,14 @@ def test_token_pairs_ignore_order_and_never_span_a_clause_mark() -> None:
 def test_yi_after_a_name_starts_a_word_not_a_fused_numeral() -> None:
     assert not name_broken("跟周敏去杭州一定很好玩！", "杭州", ("周敏", "杭州"))
     assert name_broken("林晓五的婚礼你打算送什么？", "林晓")
+
+
+def test_an_english_sentence_that_says_whose_words_they_are_passes() -> None:
+    """ "Last time", "yesterday you", "you said" are read as words: the pattern held backspace
+    characters where word boundaries were meant, and only the Chinese forms ever matched."""
+    said = "The printer jammed twice and the meeting ran two hours over."
+    bare = "The printer jammed twice and the meeting ran two hours over, what a day."
+    assert Voice(said).breaks(bare, True) == "parrot"
+    for opener in ("Last time", "Yesterday you said", "You said"):
+        told = f"{opener} the printer jammed twice and the meeting ran two hours over, what a day."
+        assert Voice(said).breaks(told, True) is None
