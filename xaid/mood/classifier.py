@@ -47,9 +47,20 @@ class Classifier(Protocol):
 # Item kinds. An item is (kind, text, factor, entry): factor is an intensifier's multiplier, a
 # negator's fullness or a booster's multiplier; entry is a cue's (Cue, strength) or an intensifier's
 # fallback cue.
-_WORD, _BOUNDARY, _CUE, _IDIOM, _NEG, _INT, _SUFFIX, _CONTRAST, _FILLER, _CONCEDE, _EMPHATIC = (
-    range(11)
-)
+(
+    _WORD,
+    _BOUNDARY,
+    _CUE,
+    _IDIOM,
+    _NEG,
+    _INT,
+    _SUFFIX,
+    _CONTRAST,
+    _FILLER,
+    _CONCEDE,
+    _EMPHATIC,
+    _CONSOLE,
+) = range(12)
 _Item = tuple[int, str, float, Entry | None]
 # A fired cue: (label, valence, arousal, fatigue, strength, reliability, valence weight, arousal weight,
 # persistence).
@@ -81,6 +92,7 @@ def _table(
     contrasts: frozenset[str],
     ignored: frozenset[str],
     concessives: frozenset[str],
+    consolers: frozenset[str],
     fillers: frozenset[str] = frozenset(),
     fallback: dict[str, Entry] | None = None,
     emphatic: dict[str, float] | None = None,
@@ -91,6 +103,8 @@ def _table(
         table[word] = (_WORD, word, 1.0, None)
     for word in concessives:
         table[word] = (_CONCEDE, word, 1.0, None)
+    for word in consolers:  # a cue of the same word (还好, "fine") wins: _conceded reads both
+        table[word] = (_CONSOLE, word, 1.0, None)
     for word, factor in (emphatic or {}).items():
         table[word] = (_EMPHATIC, word, factor, None)
     for word in fillers:
@@ -128,6 +142,7 @@ _EN_FLAT = _table(
     en.CONTRASTS,
     en.IGNORED,
     en.CONCESSIVES,
+    en.CONSOLERS,
     emphatic=en.EMPHATIC_DENIALS,
 )
 _EN_TABLE: dict[tuple[str, ...], _Item] = {tuple(k.split()): v for k, v in _EN_FLAT.items()}
@@ -141,6 +156,7 @@ _ZH_TABLE = _table(
     zh.CONTRASTS,
     zh.IGNORED,
     zh.CONCESSIVES,
+    zh.CONSOLERS,
     zh.FILLERS,
     zh.INTENSIFIER_FALLBACK,
 )
@@ -269,9 +285,9 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
     """
     hits: list[_Hit] = []
     last_contrast = max((k for k, it in enumerate(items) if it[0] == _CONTRAST), default=-1)
-    conceded = _conceded(items)
+    conceded, markers = _conceded(items)
     for k, (kind, word, _, entry) in enumerate(items):
-        if (kind != _CUE and kind != _IDIOM) or entry is None:
+        if (kind != _CUE and kind != _IDIOM) or entry is None or k in markers:
             continue
         cue, strength = entry
         label = [word]
@@ -340,18 +356,32 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
     return _settle_granted(hits)
 
 
-def _conceded(items: list[_Item]) -> set[int]:
-    """Positions inside a conceded clause: from "although" / 虽然 to the clause's end or the "but"."""
+_CONSOLERS = en.CONSOLERS | zh.CONSOLERS
+
+
+def _conceded(items: list[_Item]) -> tuple[set[int], set[int]]:
+    """Positions inside a conceded clause: from "although" / 虽然 to the clause's end or the "but";
+    and a consoling clause, from "at least" / 还好 / 算了 to the clause's end, where it opens a clause
+    after an earlier one ("failed again. at least the examiner was nice lol"): the silver lining is
+    granted, the news before it is the point. Also the consolers that open such a clause: there 还好
+    is "luckily", a marker and not the cue "fine" it is at a message's start ("还好，不累")."""
     inside: set[int] = set()
+    markers: set[int] = set()
     open_ = False
-    for k, (kind, _, _, _) in enumerate(items):
+    said = False  # a word before the current clause: a consoler there follows a point
+    for k, (kind, word, _, _) in enumerate(items):
+        starts = k == 0 or items[k - 1][0] in (_BOUNDARY, _CONTRAST)
         if kind == _CONCEDE:
             open_ = True
         elif kind in (_BOUNDARY, _CONTRAST):
             open_ = False
+        elif said and starts and (kind == _CONSOLE or word in _CONSOLERS):
+            open_ = True
+            markers.add(k)
         elif open_:
             inside.add(k)
-    return inside
+        said = said or kind != _BOUNDARY
+    return inside, markers
 
 
 def _settle_granted(hits: list[_Hit]) -> list[_Hit]:
