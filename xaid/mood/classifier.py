@@ -285,9 +285,9 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
     """
     hits: list[_Hit] = []
     last_contrast = max((k for k, it in enumerate(items) if it[0] == _CONTRAST), default=-1)
-    conceded, markers = _conceded(items)
+    granted = _conceded(items)
     for k, (kind, word, _, entry) in enumerate(items):
-        if (kind != _CUE and kind != _IDIOM) or entry is None or k in markers:
+        if (kind != _CUE and kind != _IDIOM) or entry is None or k in granted.markers:
             continue
         cue, strength = entry
         label = [word]
@@ -336,7 +336,9 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
             persistence = en.PERSISTENCE.get(cue, 1.0)
         reliability = _NEGATED_RELIABILITY if fullness else 1.0
         vw = aw = 1.0
-        if k in conceded:
+        if k in granted.consoled:
+            vw, aw = (0.0 if cue[0] > 0 else _CONCEDED), _CONCEDED
+        elif k in granted.conceded:
             vw = aw = _CONCEDED
         elif k < last_contrast:
             vw = _BEFORE_CONTRAST
@@ -359,29 +361,40 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
 _CONSOLERS = en.CONSOLERS | zh.CONSOLERS
 
 
-def _conceded(items: list[_Item]) -> tuple[set[int], set[int]]:
+@dataclass(frozen=True, slots=True)
+class _Granted:
+    """Positions of cues a message grants rather than means (``_conceded``)."""
+
+    conceded: frozenset[int]  # inside "although …" / 虽然…: half weight
+    consoled: frozenset[int]  # inside a consoling clause: its brightness is not the speaker's
+    markers: frozenset[int]  # consolers that open one (还好 there is "luckily", not "fine")
+
+
+def _conceded(items: list[_Item]) -> _Granted:
     """Positions inside a conceded clause: from "although" / 虽然 to the clause's end or the "but";
     and a consoling clause, from "at least" / 还好 / 算了 to the clause's end, where it opens a clause
     after an earlier one ("failed again. at least the examiner was nice lol"): the silver lining is
-    granted, the news before it is the point. Also the consolers that open such a clause: there 还好
-    is "luckily", a marker and not the cue "fine" it is at a message's start ("还好，不累")."""
-    inside: set[int] = set()
+    what the speaker holds on to after the news, so its brightness ("nice", "lol") is not how they
+    feel, and the news before it is the point. At a message's start a consoler is the message's own
+    word ("还好，不累": fine)."""
+    conceded: set[int] = set()
+    consoled: set[int] = set()
     markers: set[int] = set()
-    open_ = False
+    inside: set[int] | None = None
     said = False  # a word before the current clause: a consoler there follows a point
     for k, (kind, word, _, _) in enumerate(items):
         starts = k == 0 or items[k - 1][0] in (_BOUNDARY, _CONTRAST)
         if kind == _CONCEDE:
-            open_ = True
+            inside = conceded
         elif kind in (_BOUNDARY, _CONTRAST):
-            open_ = False
+            inside = None
         elif said and starts and (kind == _CONSOLE or word in _CONSOLERS):
-            open_ = True
+            inside = consoled
             markers.add(k)
-        elif open_:
+        elif inside is not None:
             inside.add(k)
         said = said or kind != _BOUNDARY
-    return inside, markers
+    return _Granted(frozenset(conceded), frozenset(consoled), frozenset(markers))
 
 
 def _settle_granted(hits: list[_Hit]) -> list[_Hit]:

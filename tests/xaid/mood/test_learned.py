@@ -37,7 +37,7 @@ def felt(
     embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]
 ) -> tuple[learned.Own, meaning.Label]:
     """What consolidation reads (xaid/consolidation.py's ``_felt``)."""
-    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
     session = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
     return session.own, session.label
 
@@ -193,7 +193,7 @@ def test_tiredness_said_without_a_tired_word_reaches_the_morning(
     params, state = MoodParams(), neutral(0, MoodParams())
     for i, line in enumerate(lines):
         state = merge(state, RuleClassifier().classify(line), (i + 1) * 60_000, params)
-    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
     model = learned.default()
     session = learned.read(model, lines, whole, last, bank.feel(whole))
     own = session.own
@@ -307,6 +307,6 @@ def test_a_loss_a_clause_told_is_taken_unless_the_session_reads_good(
 ) -> None:
     """feel6: consolidation's clause reading (told) makes a session a loss, carried strongly, but a
     clause is short and tears of joy read as one: a session the reader carries as good stays good."""
-    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
     felt = learned.read_told(learned.default(), lines, whole, last, bank.feel(whole), False, True)
     assert felt.label == label and felt.lost is (label == "low"), felt
