@@ -365,9 +365,9 @@ _CONSOLERS = en.CONSOLERS | zh.CONSOLERS
 class _Granted:
     """Positions of cues a message grants rather than means (``_conceded``)."""
 
-    conceded: frozenset[int]  # inside "although …" / 虽然…: half weight
-    consoled: frozenset[int]  # inside a consoling clause: its brightness is not the speaker's
-    markers: frozenset[int]  # consolers that open one (还好 there is "luckily", not "fine")
+    conceded: set[int]  # inside "although …" / 虽然…: half weight
+    consoled: set[int]  # inside a consoling clause: its brightness is not the speaker's
+    markers: set[int]  # consolers that open one (还好 there is "luckily", not "fine")
 
 
 def _conceded(items: list[_Item]) -> _Granted:
@@ -383,18 +383,22 @@ def _conceded(items: list[_Item]) -> _Granted:
     inside: set[int] | None = None
     said = False  # a word before the current clause: a consoler there follows a point
     for k, (kind, word, _, _) in enumerate(items):
-        starts = k == 0 or items[k - 1][0] in (_BOUNDARY, _CONTRAST)
         if kind == _CONCEDE:
             inside = conceded
-        elif kind in (_BOUNDARY, _CONTRAST):
+        elif kind == _BOUNDARY or kind == _CONTRAST:
             inside = None
-        elif said and starts and (kind == _CONSOLE or word in _CONSOLERS):
+            continue
+        elif (
+            (kind == _CONSOLE or word in _CONSOLERS)
+            and said
+            and items[k - 1][0] in (_BOUNDARY, _CONTRAST)
+        ):
             inside = consoled
             markers.add(k)
         elif inside is not None:
             inside.add(k)
-        said = said or kind != _BOUNDARY
-    return _Granted(frozenset(conceded), frozenset(consoled), frozenset(markers))
+        said = True
+    return _Granted(conceded, consoled, markers)
 
 
 def _settle_granted(hits: list[_Hit]) -> list[_Hit]:
