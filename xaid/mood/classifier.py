@@ -385,7 +385,7 @@ def _conceded(items: list[_Item]) -> _Granted:
     for k, (kind, word, _, _) in enumerate(items):
         if kind == _CONCEDE:
             inside = conceded
-        elif kind == _BOUNDARY or kind == _CONTRAST:
+        elif kind in (_BOUNDARY, _CONTRAST):
             inside = None
             continue
         elif (
