@@ -1,12 +1,13 @@
-"""perf/scenarios/feelings_dev9.json is well formed: what perf/eval/feelings.py plays and splits."""
+"""perf/scenarios/feelings_dev9.json is well formed: what perf/eval/feelings.py plays and splits
+(loaded as the area loads it)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
+from typing import Any
 
-DEV9 = Path(__file__).resolve().parents[3] / "perf" / "scenarios" / "feelings_dev9.json"
+from perf.eval.feelings_play import load
+
 KINDS = {
     "plain",
     "mixed",
@@ -21,9 +22,8 @@ KINDS = {
 }
 
 
-def items() -> list[dict[str, object]]:
-    loaded: list[dict[str, object]] = json.loads(DEV9.read_text(encoding="utf-8"))["items"]
-    return loaded
+def items() -> list[dict[str, Any]]:
+    return load("feelings_dev9.json")
 
 
 def test_four_sessions_of_every_kind_per_language_in_both_halves() -> None:
