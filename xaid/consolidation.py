@@ -244,7 +244,7 @@ class Consolidation:
         if bank is None:
             return None
         lines = [m.text for m in said]
-        texts = [meaning.session_text(lines), learned.tail(lines), *lines]
+        texts = [learned.whole(lines), learned.tail(lines), *lines]
         vectors = await self.embed_readable(texts)
         whole, last = vectors[0], vectors[1]
         if whole is None or last is None:

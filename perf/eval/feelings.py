@@ -29,11 +29,12 @@ import numpy as np
 
 from xaid.embed.use import UseEmbedder
 from xaid.mood import learned, meaning
-from xaid.mood.state import HOUR_MS, decay, merge
+from xaid.mood.state import HOUR_MS, MoodState, decay, merge
 
 from ..kit import Row, Section, progress
 from . import feelings_wire
 from .feelings_play import (
+    EPS,
     NIGHT_HOURS,
     PARAMS,
     Embed,
@@ -78,6 +79,59 @@ def play(
                     f"valence {morning.valence:+.2f}, fatigue {morning.fatigue:.2f}"
                 )
     return tally, misses
+
+
+def signs(items: Sequence[dict[str, Any]], played: dict[str, MoodState]) -> Counter[str]:
+    """Per language: sessions judged right, and of those labelled low or good, how many were read
+    as nothing (valence within EPS of 0) or with the wrong sign; ``played`` maps ids to a mood."""
+    tally: Counter[str] = Counter()
+    for item in items:
+        lang, want, mood = item["lang"], item["expect"], played[item["id"]]
+        tally[f"{lang}:n"] += 1
+        tally[f"{lang}:ok"] += judged_toned(item, mood)
+        if want in ("low", "good"):
+            sign = 1 if want == "good" else -1
+            tally[f"{lang}:zero"] += abs(mood.valence) <= EPS
+            tally[f"{lang}:wrong"] += mood.valence * sign < -EPS
+    return tally
+
+
+def dev9_rows(
+    label: str,
+    items: Sequence[dict[str, Any]],
+    embed: Embed,
+    bank: meaning.Prototypes,
+    model: learned.Model,
+) -> list[Row]:
+    """feel9's figures per language: the sign right after the session's messages (the rules'
+    reading of the live turns, what the turn's own mood is) and the next morning (the learned
+    reading), each with the feelings read as nothing and those read the wrong way round."""
+    now: dict[str, MoodState] = {}
+    morning: dict[str, MoodState] = {}
+    vectors_told = zip(
+        session_vectors(items, embed), told_in_clauses(items, embed, bank), strict=True
+    )
+    for item, (vectors, told) in zip(items, vectors_told, strict=True):
+        closing, at = evening(item["lines"])
+        reading = after(model, bank, vectors, item["lines"], closing, told)
+        state = merge(closing, reading, at, PARAMS) if reading is not None else closing
+        now[item["id"]] = closing
+        morning[item["id"]] = decay(state, at + NIGHT_HOURS * HOUR_MS)
+    rows = []
+    for when, played in (("right after the messages", now), ("next morning", morning)):
+        tally = signs(items, played)
+        for lang in ("en", "zh"):
+            n = tally[f"{lang}:n"]
+            rows.append(
+                Row(
+                    f"feelings {label} {lang}: sign {when}",
+                    100 * tally[f"{lang}:ok"] / n,
+                    "%",
+                    note=f"{tally[f'{lang}:ok']}/{n}; feelings read as nothing {tally[f'{lang}:zero']}, "
+                    f"the wrong sign {tally[f'{lang}:wrong']}",
+                )
+            )
+    return rows
 
 
 def rows_of(
@@ -174,7 +228,10 @@ def run(quick: bool) -> Section:
     dev5 = load("feelings_dev5.json")
     dev6 = load("feelings_dev6.json")
     dev7 = load("feelings_dev7.json")
+    dev9 = load("feelings_dev9.json")
     sets = [
+        ("dev9 test half (never tuned on)", [i for i in dev9 if i["split"] == "test"]),
+        ("dev9 train half (tuned on)", [i for i in dev9 if i["split"] == "train"]),
         ("dev7 test half (never tuned on)", [i for i in dev7 if i["split"] == "test"]),
         ("dev7 train half (tuned on)", [i for i in dev7 if i["split"] == "train"]),
         ("dev6 test half (never tuned on)", [i for i in dev6 if i["split"] == "test"]),
@@ -219,9 +276,11 @@ def run(quick: bool) -> Section:
         progress(f"feelings: {label}")
         tally, misses = play(items, embed, bank, model)
         rows += rows_of(label, tally)
+        if label.startswith("dev9"):
+            rows += dev9_rows(label.split(" (")[0], items, embed, bank, model)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
-        if label.startswith("dev7"):
+        if label.startswith(("dev7", "dev9")):
             notes.append(f"{label}, after, by kind: " + by_kind(items, embed, bank, model))
     rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:

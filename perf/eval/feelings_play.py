@@ -97,9 +97,7 @@ def judged(item: dict[str, Any], morning: MoodState) -> bool:
 def session_vectors(items: Sequence[dict[str, Any]], embed: Embed) -> list[np.ndarray]:
     """Per session, what consolidation embeds: the whole, its tail, each line (one call)."""
     texts = [
-        t
-        for i in items
-        for t in (meaning.session_text(i["lines"]), learned.tail(i["lines"]), *i["lines"])
+        t for i in items for t in (learned.whole(i["lines"]), learned.tail(i["lines"]), *i["lines"])
     ]
     flat = embed(texts)
     out, at = [], 0

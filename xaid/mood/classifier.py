@@ -47,9 +47,20 @@ class Classifier(Protocol):
 # Item kinds. An item is (kind, text, factor, entry): factor is an intensifier's multiplier, a
 # negator's fullness or a booster's multiplier; entry is a cue's (Cue, strength) or an intensifier's
 # fallback cue.
-_WORD, _BOUNDARY, _CUE, _IDIOM, _NEG, _INT, _SUFFIX, _CONTRAST, _FILLER, _CONCEDE, _EMPHATIC = (
-    range(11)
-)
+(
+    _WORD,
+    _BOUNDARY,
+    _CUE,
+    _IDIOM,
+    _NEG,
+    _INT,
+    _SUFFIX,
+    _CONTRAST,
+    _FILLER,
+    _CONCEDE,
+    _EMPHATIC,
+    _CONSOLE,
+) = range(12)
 _Item = tuple[int, str, float, Entry | None]
 # A fired cue: (label, valence, arousal, fatigue, strength, reliability, valence weight, arousal weight,
 # persistence).
@@ -81,6 +92,7 @@ def _table(
     contrasts: frozenset[str],
     ignored: frozenset[str],
     concessives: frozenset[str],
+    consolers: frozenset[str],
     fillers: frozenset[str] = frozenset(),
     fallback: dict[str, Entry] | None = None,
     emphatic: dict[str, float] | None = None,
@@ -91,6 +103,8 @@ def _table(
         table[word] = (_WORD, word, 1.0, None)
     for word in concessives:
         table[word] = (_CONCEDE, word, 1.0, None)
+    for word in consolers:  # a cue of the same word (还好, "fine") wins: _conceded reads both
+        table[word] = (_CONSOLE, word, 1.0, None)
     for word, factor in (emphatic or {}).items():
         table[word] = (_EMPHATIC, word, factor, None)
     for word in fillers:
@@ -128,6 +142,7 @@ _EN_FLAT = _table(
     en.CONTRASTS,
     en.IGNORED,
     en.CONCESSIVES,
+    en.CONSOLERS,
     emphatic=en.EMPHATIC_DENIALS,
 )
 _EN_TABLE: dict[tuple[str, ...], _Item] = {tuple(k.split()): v for k, v in _EN_FLAT.items()}
@@ -141,6 +156,7 @@ _ZH_TABLE = _table(
     zh.CONTRASTS,
     zh.IGNORED,
     zh.CONCESSIVES,
+    zh.CONSOLERS,
     zh.FILLERS,
     zh.INTENSIFIER_FALLBACK,
 )
@@ -269,9 +285,9 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
     """
     hits: list[_Hit] = []
     last_contrast = max((k for k, it in enumerate(items) if it[0] == _CONTRAST), default=-1)
-    conceded = _conceded(items)
+    granted = _conceded(items)
     for k, (kind, word, _, entry) in enumerate(items):
-        if (kind != _CUE and kind != _IDIOM) or entry is None:
+        if (kind != _CUE and kind != _IDIOM) or entry is None or k in granted.markers:
             continue
         cue, strength = entry
         label = [word]
@@ -320,7 +336,9 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
             persistence = en.PERSISTENCE.get(cue, 1.0)
         reliability = _NEGATED_RELIABILITY if fullness else 1.0
         vw = aw = 1.0
-        if k in conceded:
+        if k in granted.consoled:
+            vw, aw = (0.0 if cue[0] > 0 else _CONCEDED), _CONCEDED
+        elif k in granted.conceded:
             vw = aw = _CONCEDED
         elif k < last_contrast:
             vw = _BEFORE_CONTRAST
@@ -340,18 +358,47 @@ def _hits(items: list[_Item], strict: bool) -> list[_Hit]:
     return _settle_granted(hits)
 
 
-def _conceded(items: list[_Item]) -> set[int]:
-    """Positions inside a conceded clause: from "although" / 虽然 to the clause's end or the "but"."""
-    inside: set[int] = set()
-    open_ = False
-    for k, (kind, _, _, _) in enumerate(items):
+_CONSOLERS = en.CONSOLERS | zh.CONSOLERS
+
+
+@dataclass(frozen=True, slots=True)
+class _Granted:
+    """Positions of cues a message grants rather than means (``_conceded``)."""
+
+    conceded: set[int]  # inside "although …" / 虽然…: half weight
+    consoled: set[int]  # inside a consoling clause: its brightness is not the speaker's
+    markers: set[int]  # consolers that open one (还好 there is "luckily", not "fine")
+
+
+def _conceded(items: list[_Item]) -> _Granted:
+    """Positions inside a conceded clause: from "although" / 虽然 to the clause's end or the "but";
+    and a consoling clause, from "at least" / 还好 / 算了 to the clause's end, where it opens a clause
+    after an earlier one ("failed again. at least the examiner was nice lol"): the silver lining is
+    what the speaker holds on to after the news, so its brightness ("nice", "lol") is not how they
+    feel, and the news before it is the point. At a message's start a consoler is the message's own
+    word ("还好，不累": fine)."""
+    conceded: set[int] = set()
+    consoled: set[int] = set()
+    markers: set[int] = set()
+    inside: set[int] | None = None
+    said = False  # a word before the current clause: a consoler there follows a point
+    for k, (kind, word, _, _) in enumerate(items):
         if kind == _CONCEDE:
-            open_ = True
+            inside = conceded
         elif kind in (_BOUNDARY, _CONTRAST):
-            open_ = False
-        elif open_:
+            inside = None
+            continue
+        elif (
+            (kind == _CONSOLE or word in _CONSOLERS)
+            and said
+            and items[k - 1][0] in (_BOUNDARY, _CONTRAST)
+        ):
+            inside = consoled
+            markers.add(k)
+        elif inside is not None:
             inside.add(k)
-    return inside
+        said = True
+    return _Granted(conceded, consoled, markers)
 
 
 def _settle_granted(hits: list[_Hit]) -> list[_Hit]:

@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import lexicon_en, lexicon_zh
 from . import loss as loss_rules
 from .classifier import BASELINE_AROUSAL, Reading, RuleClassifier
 from .meaning import (
@@ -90,6 +91,17 @@ _TURN = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？…])\s*")
+# A consoling clause after the point ("failed again. at least the examiner was nice lol", 房子没抢到，
+# 算了): the lexicons' consolers where a clause starts (after a clause's punctuation or a line's end).
+_CONSOLE = re.compile(
+    r"[，,。.；;！!？?…~\n]\s*(?P<at>"
+    + "|".join(
+        rf"{re.escape(w)}\b" if w.isascii() else re.escape(w)
+        for w in sorted(lexicon_en.CONSOLERS | lexicon_zh.CONSOLERS, key=len, reverse=True)
+    )
+    + ")",
+    re.IGNORECASE,
+)
 _RULES = RuleClassifier()
 _T0 = 0  # own_reading's clock: only the minute between lines matters
 _MINUTE = 60_000
@@ -98,20 +110,45 @@ _MINUTE = 60_000
 _STRIP = " ,，.。!！?？"
 
 
+def point(lines: Sequence[str]) -> list[str]:
+    """The session's lines up to a consoling clause that closes it: the silver lining or the shrug
+    after the news ("Failed my driving test again. At least the examiner was nice about it lol",
+    "公司裁员我在名单上，好在还有N+1吧") is not what the day ended on; the news is. Only a clause in
+    the session's last sentence, with no turn after it, is cut ("还好不是我们" before a line about
+    lunch is not the end), and again while what is left still ends in one; a session that only
+    consoles stays whole."""
+    kept = [line.strip() for line in lines if line.strip()]
+    text = "\n".join(kept)
+    cut = len(text)
+    while found := [m.start("at") for m in _CONSOLE.finditer(text, 0, cut)]:
+        clause = text[found[-1] : cut].rstrip(_STRIP + "\n…").replace("\n", "。")
+        if _SENTENCE_END.search(clause) or _TURN.search(clause):
+            break  # the news goes on after it, or turns again ("还好赔偿不错，但心里还是空落落的")
+        cut = len(text[: found[-1]].rstrip(_STRIP + "\n"))
+    return (text[:cut] if cut else text).split("\n")
+
+
+def whole(lines: Sequence[str]) -> str:
+    """What the session's vector is read from: its ``point``, joined (the consoling clause that
+    closes it left out, as it is of the tail)."""
+    return session_text(point(lines))
+
+
 def turned(lines: Sequence[str]) -> str | None:
-    """What follows the session's last turn ("but", 但是, 不过…), or None without one."""
-    parts = _TURN.split(session_text(lines))
+    """What follows the last turn ("but", 但是, 不过…) of the session's ``point``, or None without
+    one."""
+    parts = _TURN.split(whole(lines))
     after = parts[-1].strip(_STRIP)
     return after if len(parts) > 1 and after else None
 
 
 def tail(lines: Sequence[str]) -> str:
-    """The session's last word on how it felt: what follows its last turn, else its last
-    sentence (the whole session when it is one sentence)."""
+    """The session's last word on how it felt: what follows its last turn, else the last sentence
+    of its ``point`` (the whole session when it is one sentence)."""
     after = turned(lines)
     if after is not None:
         return after
-    sentences = [s for line in lines for s in _SENTENCE_END.split(line.strip()) if s.strip()]
+    sentences = [s for line in point(lines) for s in _SENTENCE_END.split(line) if s.strip()]
     return sentences[-1].strip() if sentences else session_text(lines)
 
 
@@ -187,7 +224,7 @@ class Model:
         np.savez_compressed(path, allow_pickle=False, **arrays)
 
     def probabilities(self, whole: np.ndarray, last: np.ndarray, own: Own) -> dict[Label, float]:
-        """Low, neutral and good for a session: ``whole`` is its vector (``session_text``),
+        """Low, neutral and good for a session: ``whole`` is its vector (of ``whole``),
         ``last`` the vector of its ``tail``."""
         x = features(whole, last, own, self.mean, self.scale, self.rule_gain)
         z = self.weights @ x + self.bias
@@ -325,7 +362,7 @@ def read(
     lost: bool = False,
 ) -> Session:
     """The session's own rule reading, the feeling it carries and how strongly: ``whole`` is the
-    vector of ``session_text(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is
+    vector of ``whole(lines)``, ``last`` of ``tail(lines)`` (what follows a turn, when there is
     one), ``nearest`` the prototypes' reading of ``whole``, ``lost`` whether it told of a loss
     (``lost``)."""
     own = own_reading(lines)

@@ -440,6 +440,13 @@ CONTRASTS: frozenset[str] = frozenset({"but", "though", "however", "yet"})
 # end is granted, and what follows it is the point.
 CONCESSIVES: frozenset[str] = frozenset({"although", "even though", "even if", "despite"})
 
+# Words that open a consoling clause after the point ("failed again. at least the examiner was
+# nice", "anyway lol, back to square one"): the silver lining a person puts after bad news, or the
+# shrug that closes it. It is granted like a concession, not the point (classifier._conceded, and
+# learned.point, which leaves it out of what the session ended on). A closed class of discourse
+# markers, not feeling words: the lead's held-out misses had a consoling tail outweigh the news.
+CONSOLERS: frozenset[str] = frozenset({"at least", "anyway", "anyways", "oh well"})
+
 # Family and close people: "lost my mum", "外婆走了" say a death without a word for dying.
 KIN: frozenset[str] = frozenset(
     {

@@ -451,3 +451,10 @@ KIN: frozenset[str] = frozenset(
 
 # Words that open a conceded clause (虽然…，但是…): the feeling up to the clause's end is granted.
 CONCESSIVES: frozenset[str] = frozenset({"虽然", "尽管", "虽说", "哪怕"})
+
+# Words that open a consoling clause after the point (驾照又没考过，还好教练说下次肯定行; 房子没抢到，
+# 算了): granted like a concession, not the point (lexicon_en.CONSOLERS says why). 还好 alone is
+# also "fine" (a cue): it consoles only where it opens a clause after an earlier one.
+CONSOLERS: frozenset[str] = frozenset(
+    {"还好", "好在", "幸好", "幸亏", "算了", "反正", "至少", "起码"}
+)

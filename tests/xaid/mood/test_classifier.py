@@ -279,3 +279,44 @@ def test_combined_ignores_a_classifier_that_found_nothing() -> None:
     r = CombinedClassifier([rules, silent]).classify("I'm exhausted")
     assert r.fatigue == pytest.approx(read("I'm exhausted").fatigue)
     assert CombinedClassifier([silent]).classify("x") == NEUTRAL_READING
+
+
+# -- a consoling clause after the news (feel9) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bombed my driving test again, so upset. At least the examiner was nice about it lol",
+        "考试又挂了，好难过，还好老师说下次还能补考",
+        "面试又没过，很失落。算了，反正也不太想去哈哈",
+    ],
+)
+def test_a_silver_lining_does_not_brighten_the_news(text: str) -> None:
+    """What follows "at least" / 还好 / 算了 after the news is what the speaker holds on to, not how
+    they feel: its "nice", "lol", 哈哈 weigh nothing, and 还好 there is "luckily", not "fine"."""
+    consoled = read(text)
+    assert consoled.valence < -0.2, consoled
+    assert "还好" not in consoled.cues
+
+
+@pytest.mark.parametrize(
+    ("text", "bright"),
+    [("Got the promotion today lol, still can't believe it", True), ("升职了哈哈，太开心了", True)],
+)
+def test_a_happy_message_with_a_laugh_stays_happy(text: str, bright: bool) -> None:
+    assert (read(text).valence > 0.2) is bright
+
+
+def test_a_consoler_that_opens_the_message_is_its_own_word() -> None:
+    """At a message's start nothing precedes it to console: 还好 answers "how was it" (fine)."""
+    assert read("还好，不算太累").valence > 0
+    assert "还好" in read("还好，不算太累").cues
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Dentist is on Thursday at 3, need to bring the forms.", "周四下午三点看牙，记得带资料。"],
+)
+def test_a_neutral_line_reads_nothing(text: str) -> None:
+    assert read(text) == NEUTRAL_READING

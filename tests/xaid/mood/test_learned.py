@@ -37,7 +37,7 @@ def felt(
     embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]
 ) -> tuple[learned.Own, meaning.Label]:
     """What consolidation reads (xaid/consolidation.py's ``_felt``)."""
-    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
     session = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
     return session.own, session.label
 
@@ -193,7 +193,7 @@ def test_tiredness_said_without_a_tired_word_reaches_the_morning(
     params, state = MoodParams(), neutral(0, MoodParams())
     for i, line in enumerate(lines):
         state = merge(state, RuleClassifier().classify(line), (i + 1) * 60_000, params)
-    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
     model = learned.default()
     session = learned.read(model, lines, whole, last, bank.feel(whole))
     own = session.own
@@ -307,6 +307,48 @@ def test_a_loss_a_clause_told_is_taken_unless_the_session_reads_good(
 ) -> None:
     """feel6: consolidation's clause reading (told) makes a session a loss, carried strongly, but a
     clause is short and tears of joy read as one: a session the reader carries as good stays good."""
-    whole, last = embedder.embed([meaning.session_text(lines), learned.tail(lines)])
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
     felt = learned.read_told(learned.default(), lines, whole, last, bank.feel(whole), False, True)
     assert felt.label == label and felt.lost is (label == "low"), felt
+
+
+@pytest.mark.parametrize(
+    ("lines", "label"),
+    [
+        (
+            ["My uncle passed away on Tuesday.", "At least he got to see all of us at Christmas."],
+            "low",
+        ),
+        (["外公上周走了。", "好在走的时候没受什么罪。"], "low"),
+        (["Didn't get the flat, someone outbid us.", "oh well, at least we tried lol"], "low"),
+        (["面试又没过。", "算了，反正也不太想去哈哈"], "low"),
+        (["Got the promotion today lol, still can't believe it"], "good"),
+        (["升职了哈哈，还是不敢相信"], "good"),
+        (["Dentist is on Thursday at 3, need to bring the forms."], "neutral"),
+        (["周四下午三点看牙，记得带资料。"], "neutral"),
+    ],
+)
+def test_the_news_not_its_consolation_is_carried(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str], label: str
+) -> None:
+    """feel9: a consoling tail ("at least", 好在, 算了…哈哈) is left out of what the session ended on
+    (learned.point), so a loss or a setback said with one is carried low; a laugh in good news stays
+    good and a plain errand carries nothing."""
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
+    felt = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
+    assert felt.label == label, felt
+
+
+@pytest.mark.parametrize(
+    ("lines", "point"),
+    [
+        (["Failed again. At least the examiner was nice lol"], ["Failed again"]),
+        (["房子没抢到。", "算了算了，反正也就那样吧哈哈"], ["房子没抢到"]),
+        (["隔壁公司裁了一半人，还好不是我们", "中午的饭挺好吃"], None),  # lunch is the end
+        (["被裁了。", "还好赔偿给得不错，但心里还是空落落的"], None),  # it turns again
+        (["At least it's Friday"], None),  # nothing before it to console
+        (["还好，不累"], None),
+    ],
+)
+def test_point_cuts_only_a_closing_consolation(lines: list[str], point: list[str] | None) -> None:
+    assert learned.point(lines) == (point or lines)
