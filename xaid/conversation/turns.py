@@ -392,7 +392,9 @@ class Turns:
                     conn,
                     agent.agent_id,
                     msg.session_id,
-                    msg.text,
+                    # an opener says nothing of any matter: "下午好" shares 下午 with "明天下午两点去
+                    # 腾讯面试" and closed it as brought up (morning9's dev scenes)
+                    "" if bare else msg.text,
                     at_ms,
                     said,
                     mood.valence if mood is not None else None,

@@ -213,7 +213,9 @@ def evaluate(
     # not the user opening the session, but what it says counts as having come up.
     if session_sql.live_turns(conn, session_id) != 1:
         return Verdict(None, "not the first user turn of the session")
-    said_before = session_sql.user_texts(conn, session_id)
+    # what the session held before this message (ingested history), not the message itself,
+    # which the caller stored first and passes as ``text`` (an opener's as "")
+    said_before = session_sql.user_texts(conn, session_id)[:-1]
     text = "\n".join([*said_before, text]) if said_before else text
     verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, True, first or FirstWords())
     if verdict.item is not None:

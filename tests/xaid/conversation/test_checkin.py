@@ -80,7 +80,7 @@ def test_a_matter_still_ahead_is_asked_about_not_how_it_went() -> None:
     )
     assert lead(en, "morning!!", "en", None) == "Morning! How are you feeling about the"
     zh = item("ahead", '还没到，准备得怎么样、心里怎么样："周四要去腾讯面试，有点慌"')
-    assert lead(zh, "早呀", "zh", None) == "早。面试的事，"
+    assert lead(zh, "早呀", "zh", None) == "早。面试的事，你"
     for text in (lead(en, "Morning.", "en", None), lead(zh, "早。", "zh", None)):
         assert "how did" not in text.lower() and "上次说的" not in text
 
@@ -90,7 +90,7 @@ def test_a_chinese_matter_no_event_word_names_is_led_by_the_users_first_clause()
     clause (its particles dropped) instead of falling back to "上次你说"; English is led as before."""
     ahead = item("ahead", '还没到，准备得怎么样、心里怎么样："周六要陪姥姥去配眼镜了，她念叨好久"')
     assert matter_name(ahead.topic) == "周六要陪姥姥去配眼镜"
-    assert lead(ahead, "早呀", "zh", None) == "早。周六要陪姥姥去配眼镜的事，"
+    assert lead(ahead, "早呀", "zh", None) == "早。周六要陪姥姥去配眼镜的事，你"
     after = item("plan", '后来怎么样了："周六要陪姥姥去配眼镜了，她念叨好久"')
     assert lead(after, "嗨", "zh", None) == "嗨，上次说的周六要陪姥姥去配眼镜"
     # a first clause too long to be a name, or too short: as a feeling

@@ -157,3 +157,21 @@ def test_through_the_daemon_an_opener_gets_the_lead_and_content_none(tmp_path: P
                 context["lead"],
             )
             assert replies[agent]["text"].startswith(context["lead"]), agent
+
+
+def test_an_opener_that_shares_a_word_with_a_matter_does_not_settle_it(tmp_path: Path) -> None:
+    """ "下午好" shares 下午 with "明天下午两点去面试": read as the user bringing the matter up, it was
+    closed and never asked (morning9's dev scenes); an opener says nothing of any matter."""
+    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+        replies = {}
+        for agent, line, first in (
+            ("zh", "明天下午两点去面试，好紧张", "下午好"),
+            ("en", "interview tomorrow afternoon at two, so nervous", "good afternoon"),
+        ):
+            _armed(c, agent, line)
+            at = START + DAY + 15 * HOUR
+            sid = c.session_open(agent, ts=at)["session_id"]
+            replies[agent] = c.session_send(sid, first, ts=at, explain=True).finish()
+    for agent, reply in replies.items():
+        assert reply["context"]["suggestion"], (agent, reply["context"].get("suggestion_reason"))
+        assert reply["context"]["lead"], agent

@@ -99,7 +99,7 @@ def _said(c: object, agent: str, lines: list[str], at: int) -> None:
     ("lang", "opener", "before", "after"),
     [
         ("en", "Morning.", "Morning! How are you feeling about the", "Morning! How did the"),
-        ("zh", "早。", "早。面试的事，", "早。上次说的面试"),
+        ("zh", "早。", "早。面试的事，你", "早。上次说的面试"),
     ],
 )
 def test_through_a_daemon_asked_before_the_day_and_again_after_it(
