@@ -9,7 +9,7 @@ replies here), the session closed with ``wait=True`` so consolidation has armed 
 ``scheduler.list`` says what is pending. What is judged is what the next session could be offered:
 
 - ``ask``: armed when an item other than a loss's is pending (and, when the case gives
-  ``within_days``, one such item comes due within that many days: "first date in three years
+  ``within_days``, every such item comes due within that many days: "first date in three years
   tonight" is not asked about three years on); named when one such item's topic
   (which quotes the user's utterance) holds one of the matter's words: the right utterance;
 - ``gentle`` (a loss): right when only the gentle loss item is pending; any other item is a
@@ -97,12 +97,13 @@ class Judged:
 
     @property
     def asks(self) -> list[dict[str, Any]]:
-        """The items that ask about something (not a loss's), due soon enough when the case says."""
+        """The items that ask about something (not a loss's); none when the case says how soon they
+        come due and one does not."""
         items = [i for i in self.items if i["scene"] != "loss"]
         if self.case.within_days is None:
             return items
         soon = START_MS + (self.case.within_days + 1) * DAY
-        return [i for i in items if i["not_before"] <= soon]
+        return items if all(i["not_before"] <= soon for i in items) else []
 
     @property
     def armed(self) -> bool:
