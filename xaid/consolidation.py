@@ -67,6 +67,8 @@ class _Felt:
     # the user's messages meaning reads as far from a loss (mood.loss.is_loss's veto): "my phone
     # died", a rule word used for a thing
     unlike: frozenset[int] = frozenset()
+    # the user's messages meaning reads near a loss but nearer a worry still open (meaning.OPEN)
+    open: frozenset[int] = frozenset()
 
 
 class Consolidation:
@@ -183,7 +185,9 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d)
         if felt is not None:
-            read = replace(read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike)
+            read = replace(
+                read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike, open=felt.open
+            )
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -256,11 +260,9 @@ class Consolidation:
         }
         # a worry still open near a loss (an operation ahead, a pet gone missing, loneliness) is a
         # matter to ask about, not a loss (meaning.OPEN)
-        losses = frozenset(
-            i
-            for i, v in by_id.items()
-            if bank.loss(v) >= meaning.LOSS_MARGIN and bank.open_lead(v) < meaning.OPEN_MARGIN
-        )
+        near = {i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN}
+        open_ = frozenset(i for i in near if bank.open_lead(by_id[i]) >= meaning.OPEN_MARGIN)
+        losses = frozenset(near) - open_
         unlike = frozenset(i for i, v in by_id.items() if bank.loss(v) <= -meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
@@ -283,11 +285,11 @@ class Consolidation:
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, grieving, told, unlike)
+            return _Felt(closing, losses, grieving, told, unlike, open_)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, grieving, told, unlike)
+        return _Felt(moved or closing, losses, grieving, told, unlike, open_)
 
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session

@@ -283,12 +283,18 @@ class Readings:
     # a rule word of a death used for a thing, "my phone died and I lost all my photos" (-0.10), is
     # no loss to arm, and would hold every earlier matter back (fire.held_back) (issue 24 item 6).
     unlike: frozenset[int] = frozenset()
+    # The messages meaning reads near a loss but nearer a worry still open (mood/meaning.py's OPEN:
+    # an operation ahead, a pet gone missing, loneliness): no loss, and a matter a friend asks about
+    # ("any news of the cat?") though the reader, fitted with few of them, reads less than its
+    # threshold ("our cat slipped out last night and hasn't come back": 0.37 matter, 0.62 loss).
+    open: frozenset[int] = frozenset()
     parts: tuple[Part, ...] = ()
     session: Read | None = None
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None
-        return read.matter if read is not None else 0.0
+        p = read.matter if read is not None else 0.0
+        return max(p, self.threshold) if message_id in self.open else p
 
     def sentences(self, message_id: int | None) -> tuple[Part, ...]:
         """The message's sentences read alone (none when it has only one)."""
