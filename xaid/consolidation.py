@@ -258,20 +258,19 @@ class Consolidation:
             for m, v in zip(said, vectors[2:], strict=True)
             if v is not None and m.message_id is not None
         }
-        # a worry still open near a loss (an operation ahead, a pet gone missing, loneliness) is a
-        # matter to ask about, not a loss (meaning.OPEN)
-        near = {i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN}
-        open_ = frozenset(i for i in near if bank.open_lead(by_id[i]) >= meaning.OPEN_MARGIN)
-        losses = frozenset(near) - open_
+        losses = frozenset(i for i, v in by_id.items() if bank.loss(v) >= meaning.LOSS_MARGIN)
         unlike = frozenset(i for i, v in by_id.items() if bank.loss(v) <= -meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
-        # nor is a loss told in a clause ("our cat slipped out last night") one when the whole
-        # message reads as an open worry ("…and hasn't come back")
         told = await self._told_in_clauses(bank, said) - frozenset(
+            i for i, v in by_id.items() if not matter.told_beside(bank.loss(v))
+        )
+        # read near a loss (whole or in a clause), but nearer a worry still open (meaning.OPEN):
+        # the check-in reader has the last word (matter.Readings.open_worry)
+        open_ = frozenset(
             i
             for i, v in by_id.items()
-            if not matter.told_beside(bank.loss(v)) or bank.open_lead(v) >= meaning.OPEN_MARGIN
+            if (i in losses or i in told) and bank.open_lead(v) >= meaning.OPEN_MARGIN
         )
         # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
         # yesterday, the service is next Friday": the plan pulls the whole away from the loss)

@@ -40,10 +40,11 @@ FEEL_MARGIN = 0.03  # meaning decides when its class leads by this much (dev set
 RULES_FIRST = 0.5  # a rule reading this strong stands whatever meaning says
 CARRIED = 0.5  # the valence meaning gives a session it reads as low (negated) or good
 LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (dev set)
-# Nearer an open worry (OPEN) than a loss by this much: a loss read by meaning alone is not one. Twice
-# LOSS_MARGIN: on arm_dev9's train half the worries read -0.13 to -0.29 (nearer the loss prototypes
-# minus nearer the open ones); of the losses of the older dev sets that meaning alone reads, one of 59
-# falls below -0.1 (a pet put to sleep, told with its burial tomorrow), six below -0.05.
+# Nearer an open worry (OPEN) than a loss by this much: a loss read by meaning alone may be a worry
+# (scheduler/matter.py, Readings.open_worry, where the check-in reader has the last word). Twice
+# LOSS_MARGIN: on arm_dev9's train half the worries read 0.13 to 0.29 nearer the open ones; of the
+# losses of the older dev sets that meaning alone reads, one of 59 reads more than 0.1 nearer (a pet
+# put to sleep, told with its burial tomorrow), six more than 0.05.
 OPEN_MARGIN = 0.1
 # The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
 # strong and as sure as a plainly said "I'm sad" / "so happy" reads by the rules; a loss lasts as
