@@ -24,7 +24,6 @@ never fitted on (perf/eval/checkin_fit.py fits the train half); both halves are 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,10 +66,7 @@ class Case:
 
 def set_name() -> str:
     """The set ``XAID_PERF_CHECKIN_SET`` names (default checkin_dev)."""
-    name = os.environ.get(SET_ENV, "checkin_dev") or "checkin_dev"
-    if name not in AREAS:
-        raise ValueError(f"{SET_ENV}={name!r}: one of {', '.join(AREAS)}")
-    return name
+    return kit.set_named(SET_ENV, AREAS, "checkin_dev")
 
 
 def load(name: str = "checkin_dev") -> list[Case]:

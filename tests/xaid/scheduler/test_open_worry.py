@@ -38,25 +38,15 @@ LOSSES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def embedder() -> UseEmbedder:
-    return UseEmbedder()
-
-
-@pytest.fixture(scope="module")
-def bank(embedder: UseEmbedder) -> meaning.Prototypes:
-    return meaning.Prototypes.build(lambda t: np.asarray(embedder.embed(t), dtype=np.float32))
-
-
 def readings_of(
-    embedder: UseEmbedder, bank: meaning.Prototypes, text: str
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
 ) -> tuple[float, matter.Readings]:
     """The loss margin of ``text`` (message id 1) and the readings consolidation would hand arming."""
     reader = matter.default()
     assert reader is not None
-    (vector,) = np.asarray(embedder.embed([text]))
-    margin = bank.loss(vector)
-    near = margin >= meaning.LOSS_MARGIN and bank.open_lead(vector) >= meaning.OPEN_MARGIN
+    (vector,) = np.asarray(use_embedder.embed([text]))
+    margin = prototypes.loss(vector)
+    near = margin >= meaning.LOSS_MARGIN and prototypes.open_lead(vector) >= meaning.OPEN_MARGIN
     return margin, matter.Readings(
         {1: reader.read(vector, text, EVENING)},
         reader.threshold,
@@ -72,9 +62,9 @@ def drafted(text: str) -> draft.Draft:
 
 @pytest.mark.parametrize("text", WORRIES)
 def test_a_worry_near_a_loss_is_asked_about_not_mourned(
-    embedder: UseEmbedder, bank: meaning.Prototypes, text: str
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
 ) -> None:
-    margin, read = readings_of(embedder, bank, text)
+    margin, read = readings_of(use_embedder, prototypes, text)
     assert margin >= meaning.LOSS_MARGIN  # the loss prototypes alone take it for a loss
     assert read.open_worry(1)
     items = arm.matters(drafted(text), MoodState(), frozenset({1}), read)
@@ -82,8 +72,10 @@ def test_a_worry_near_a_loss_is_asked_about_not_mourned(
 
 
 @pytest.mark.parametrize("text", LOSSES)
-def test_a_loss_stays_a_loss(embedder: UseEmbedder, bank: meaning.Prototypes, text: str) -> None:
-    margin, read = readings_of(embedder, bank, text)
+def test_a_loss_stays_a_loss(
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
+) -> None:
+    margin, read = readings_of(use_embedder, prototypes, text)
     assert not read.open_worry(1)
     losses = frozenset({1}) if margin >= meaning.LOSS_MARGIN else frozenset()
     items = arm.matters(drafted(text), MoodState(), losses, read)
