@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -435,6 +435,15 @@ def misses(label: str, tally: CaseTally, limit: int = 60) -> str:
     return f"{label} misses ({len(tally.misses)}): " + (
         "; ".join(shown) + more if shown else "none"
     )
+
+
+def set_named(env: str, names: Collection[str], default: str) -> str:
+    """The scenario set the variable ``env`` names, one of ``names`` (``default`` when unset): an
+    area that plays more than one set keeps each in its own section."""
+    name = os.environ.get(env, default) or default
+    if name not in names:
+        raise ValueError(f"{env}={name!r}: one of {', '.join(names)}")
+    return name
 
 
 def load_scenario(name: str) -> dict[str, Any]:

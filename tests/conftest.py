@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from xaiclient import Client
 
 from testkit import DaemonProcess
 from testkit.inproc import InProcessDaemon
+
+if TYPE_CHECKING:  # loaded by the fixtures that need them, not by every test
+    from xaid.embed.use import UseEmbedder
+    from xaid.mood import meaning
 
 
 @pytest.fixture
@@ -37,3 +42,22 @@ def daemon_process(tmp_path: Path) -> Iterator[DaemonProcess]:
 def client(daemon: InProcessDaemon) -> Iterator[Client]:
     with daemon.client() as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def use_embedder() -> UseEmbedder:
+    """The daemon's default embedder (USE-multilingual-v3), loaded once for the tests that read
+    meaning without a daemon."""
+    from xaid.embed.use import UseEmbedder
+
+    return UseEmbedder()
+
+
+@pytest.fixture(scope="session")
+def prototypes(use_embedder: UseEmbedder) -> meaning.Prototypes:
+    """The feeling, loss and open-worry prototypes of xaid/mood/meaning.py under ``use_embedder``."""
+    import numpy as np
+
+    from xaid.mood import meaning
+
+    return meaning.Prototypes.build(lambda t: np.asarray(use_embedder.embed(t), dtype=np.float32))

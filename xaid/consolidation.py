@@ -67,6 +67,8 @@ class _Felt:
     # the user's messages meaning reads as far from a loss (mood.loss.is_loss's veto): "my phone
     # died", a rule word used for a thing
     unlike: frozenset[int] = frozenset()
+    # the user's messages meaning reads near a loss but nearer a worry still open (meaning.OPEN)
+    open: frozenset[int] = frozenset()
 
 
 class Consolidation:
@@ -183,7 +185,9 @@ class Consolidation:
         planned = await episodes.plan_facts(self, db, cfg.memory, agent_id, d, ended)
         read = await self._matters_read(d)
         if felt is not None:
-            read = replace(read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike)
+            read = replace(
+                read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike, open=felt.open
+            )
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -258,8 +262,14 @@ class Consolidation:
         unlike = frozenset(i for i, v in by_id.items() if bank.loss(v) <= -meaning.LOSS_MARGIN)
         model = learned.default()
         margins = [bank.loss(v) if v is not None else None for v in vectors[2:]]
-        told = await self._told_in_clauses(bank, said) - frozenset(
-            i for i, v in by_id.items() if not matter.told_beside(bank.loss(v))
+        told, told_open = await self._told_in_clauses(bank, said)
+        told -= frozenset(i for i, v in by_id.items() if not matter.told_beside(bank.loss(v)))
+        # read near a loss, but nearer a worry still open (meaning.OPEN): the whole message, or the
+        # clause that told of it; the check-in reader has the last word (matter.Readings.open_worry)
+        open_ = (told & told_open) | frozenset(
+            i
+            for i, v in by_id.items()
+            if i in losses and i not in told and bank.open_lead(v) >= meaning.OPEN_MARGIN
         )
         # a loss both readers read, in the whole message or in a clause of its own ("Lost my grandad
         # yesterday, the service is next Friday": the plan pulls the whole away from the loss)
@@ -273,11 +283,11 @@ class Consolidation:
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
-            return _Felt(closing, losses, grieving, told, unlike)
+            return _Felt(closing, losses, grieving, told, unlike, open_)
         cfg = self.settings.config.mood
         moved = await self.db.run(tracker.observe_if_latest, agent_id, reading, ended, cfg)
         self.counters["mood_by_meaning"] += moved is not None
-        return _Felt(moved or closing, losses, grieving, told, unlike)
+        return _Felt(moved or closing, losses, grieving, told, unlike, open_)
 
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session
@@ -368,15 +378,16 @@ class Consolidation:
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]
-    ) -> frozenset[int]:
+    ) -> tuple[frozenset[int], frozenset[int]]:
         """The user's messages one clause of which tells of a loss by itself (matter.told_in_clause:
         the loss prototypes and the check-in reader, on the clause alone): a death and its plan in
         one breath ("奶奶昨夜睡梦中走了，明天跟殡仪馆的人商量后事") read whole as a matter ahead, its
         plan was asked about and the feeling carried lightly. Only messages of more than one clause
-        are embedded again, clause by clause; none under an embedder the reader was not fitted on."""
+        are embedded again, clause by clause; none under an embedder the reader was not fitted on.
+        Second: those of them every telling clause of which is nearer a worry still open."""
         reader = matter.default()
         if reader is None or reader.embedder != self.embeddings.profile.name:
-            return frozenset()
+            return frozenset(), frozenset()
         parts = [
             (m, c)
             for m in said
@@ -384,15 +395,21 @@ class Consolidation:
             for c in cs
         ]
         if not parts:
-            return frozenset()
+            return frozenset(), frozenset()
         vectors = await self.embed_readable([c for _, c in parts])
-        return frozenset(
-            m.message_id
+        telling = [
+            (m.message_id, v)
             for (m, c), v in zip(parts, vectors, strict=True)
             if v is not None
             and m.message_id is not None
             and matter.told_in_clause(bank.loss(v), reader.read(v, c, m.ts_ms))
-        )
+        ]
+        told = frozenset(i for i, _ in telling)
+        # a message whose telling clause is itself nearer a worry still open ("家里的猫前天跑丢了"):
+        # the clause decides, not the whole ("猫咪米粒今天下午安乐了，明天埋在楼下花园里" reads 0.13
+        # nearer the open worries whole, its telling clause 0.05)
+        unsure = frozenset(i for i, v in telling if bank.open_lead(v) < meaning.OPEN_MARGIN)
+        return told, told - unsure
 
     async def _changes(
         self,

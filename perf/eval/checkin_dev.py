@@ -1,12 +1,16 @@
 """Check-ins armed by meaning on the dev set: area ``checkin_dev`` (issue 25, issue 24 item 6).
 
-``python -m perf checkin_dev``. Every session of perf/scenarios/checkin_dev.json is played as its
+``python -m perf checkin_dev``; ``XAID_PERF_CHECKIN_SET=arm_dev9`` plays perf/scenarios/arm_dev9.json in
+its own area ``arm9`` (a worry is no loss, a plan for today/tonight/tomorrow is armed, "first X in N
+years" is no date ahead). Every session of perf/scenarios/checkin_dev.json is played as its
 own agent on ONE real daemon (scripted provider, the default embedder USE-multilingual-v3): the
 user's lines one a minute from day 0 21:00 UTC (the assistant lines of the file are the daemon's own
 replies here), the session closed with ``wait=True`` so consolidation has armed what it arms, then
 ``scheduler.list`` says what is pending. What is judged is what the next session could be offered:
 
-- ``ask``: armed when an item other than a loss's is pending; named when one such item's topic
+- ``ask``: armed when an item other than a loss's is pending (and, when the case gives
+  ``within_days``, every such item comes due within that many days: "first date in three years
+  tonight" is not asked about three years on); named when one such item's topic
   (which quotes the user's utterance) holds one of the matter's words: the right utterance;
 - ``gentle`` (a loss): right when only the gentle loss item is pending; any other item is a
   "how did it go" about a loss: intrusive;
@@ -28,10 +32,13 @@ from typing import Any
 from xaiclient import Client
 
 from .. import kit
-from ..kit import HOUR, MINUTE, Aim, Row, Section, progress
+from ..kit import DAY, HOUR, MINUTE, Aim, Row, Section, progress
 from .scheduler import BASE_MS
 
 DEV = kit.SCENARIOS / "checkin_dev.json"
+SET_ENV = "XAID_PERF_CHECKIN_SET"
+# Each set's own area, so a run of one keeps the other's section.
+AREAS = {"checkin_dev": "checkin_dev", "arm_dev9": "arm9"}
 START_MS = BASE_MS + 21 * HOUR  # day 0, 21:00 UTC
 INTRUSIVE_AIM = Aim("<=", 5.0)  # %
 QUICK = 20
@@ -54,10 +61,16 @@ class Case:
     kind: str
     user: tuple[str, ...]
     matter: tuple[str, ...]
+    within_days: int | None = None  # an ask item must come due this soon after the session
 
 
-def load() -> list[Case]:
-    items = json.loads(DEV.read_text(encoding="utf-8"))["items"]
+def set_name() -> str:
+    """The set ``XAID_PERF_CHECKIN_SET`` names (default checkin_dev)."""
+    return kit.set_named(SET_ENV, AREAS, "checkin_dev")
+
+
+def load(name: str = "checkin_dev") -> list[Case]:
+    items = json.loads((kit.SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))["items"]
     return [
         Case(
             i["id"],
@@ -67,6 +80,7 @@ def load() -> list[Case]:
             i["kind"],
             tuple(text for role, text in i["lines"] if role == "user"),
             tuple(w.lower() for w in i["matter"]),
+            i.get("within_days"),
         )
         for i in items
     ]
@@ -79,7 +93,13 @@ class Judged:
 
     @property
     def asks(self) -> list[dict[str, Any]]:
-        return [i for i in self.items if i["scene"] != "loss"]
+        """The items that ask about something (not a loss's); none when the case says how soon they
+        come due and one does not."""
+        items = [i for i in self.items if i["scene"] != "loss"]
+        if self.case.within_days is None:
+            return items
+        soon = START_MS + (self.case.within_days + 1) * DAY
+        return items if all(i["not_before"] <= soon for i in items) else []
 
     @property
     def armed(self) -> bool:
@@ -173,14 +193,15 @@ def misses(judged: Sequence[Judged]) -> str:
 
 
 def run(quick: bool) -> Section:
-    cases = load()
+    name = set_name()
+    cases = load(name)
     if quick:
         cases = cases[: QUICK // 2] + [c for c in cases if c.lang == "zh"][: QUICK // 2]
-    progress(f"checkin_dev: {len(cases)} sessions")
+    progress(f"{name}: {len(cases)} sessions")
     judged = play_all(cases)
     rows: list[Row] = []
     notes = [
-        "Each session of perf/scenarios/checkin_dev.json played on one real daemon (scripted provider, "
+        f"Each session of perf/scenarios/{name}.json played on one real daemon (scripted provider, "
         "USE-multilingual-v3), closed with wait=True, then scheduler.list (pending). Labels: what a friend "
         "would do at the next session (ask / gentle / none); perf/eval/checkin_dev.py says how each is judged."
     ]
@@ -189,6 +210,9 @@ def run(quick: bool) -> Section:
             part = [j for j in judged if j.case.split == split and j.case.lang == lang]
             if part:
                 rows += rows_of(f"{split} half, {lang}", part)
+                if name != "checkin_dev":
+                    notes.append(f"{split} half, {lang}, wrong: {misses(part)}")
+                    continue
                 asked, asks, fit, armed, intrusive = BEFORE[(split, lang)]
                 rows.append(
                     Row(
@@ -199,4 +223,7 @@ def run(quick: bool) -> Section:
                     )
                 )
                 notes.append(f"{split} half, {lang}, wrong: {misses(part)}")
-    return Section("Check-ins armed by meaning: dev set (issue 25, 24 item 6)", rows, notes)
+    title = "Check-ins armed by meaning: dev set (issue 25, 24 item 6)"
+    if name == "arm_dev9":
+        title = "A worry is no loss, today's plan is armed, 'first in N years' is no date: arm_dev9 (issues 24.6, 25)"
+    return Section(title, rows, notes, area=AREAS[name])

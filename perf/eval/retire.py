@@ -31,7 +31,6 @@ Both halves are reported; the test half is never tuned on.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,10 +89,7 @@ def _at(day: int, hour: int) -> int:
 
 def set_name() -> str:
     """The set ``XAID_PERF_RETIRE_SET`` names (default retire_dev8)."""
-    name = os.environ.get(SET_ENV, "retire_dev8") or "retire_dev8"
-    if name not in AREAS:
-        raise ValueError(f"{SET_ENV}={name!r}: one of {', '.join(AREAS)}")
-    return name
+    return kit.set_named(SET_ENV, AREAS, "retire_dev8")
 
 
 def load(name: str = "retire_dev8") -> list[Scene]:

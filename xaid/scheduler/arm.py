@@ -126,11 +126,12 @@ CANCELLED = (
 )
 # Asked not to be asked, said in any words: a "don't"/"rather not"/"can we not"/"let's not" that
 # reaches a verb of raising it ("don't bring up the thing with my ex", "I'd rather not talk
-# about it", "can we not talk about it tomorrow", 别再聊了, 不想提).
+# about it", "can we not talk about it tomorrow", 别再聊了, 不想提). 说话 is to speak at all, not to
+# speak of something: "累到不想说话" is too tired to talk, and the tiredness is asked about.
 _DO_NOT_ASK = re.compile(
     r"\b(?:don'?t|do not|never|rather not|stop|no more|(?:can|could|shall) we not|let'?s not)\b(?:\W+\w+){0,3}?\W+"
     r"(?:bring(?:ing)? (?:it |that |this )?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about)\b"
-    r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:提|问|聊|说)"
+    r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:提|问|聊|说(?!话))"
 )
 DO_NOT_ASK = (
     "don't bring it up",

@@ -155,6 +155,11 @@ _GUARD = {
     "去": "(?<![过回出进失离死上下来])",
 }
 _BREAKS = ".!?;,\n。！？；，、"
+# What makes "in N years" a stretch looked back on (_Ctx.looks_back), and what keeps it a time ahead.
+_LOOKS_BACK = re.compile(
+    r"\b(?:first|best|worst|longest|only|ever|never|(?:have|has|had)(?:n'?t| not))\b", re.IGNORECASE
+)
+_DUE = re.compile(r"\b(?:due|starts?|begins?|ends?|expires?|left|away|from now|until|till)\b", re.I)
 _PAST = re.compile(
     r"\b(?:was|were|did|didn't|went|had|saw|met|(?<!'ve\s)(?<!\u2019ve\s)(?<!have\s)(?<!'s\s)(?<!has\s)got|came|"
     r"told|said|left|spent|visited|called|talked|finished|started|ago)\b|(?<![为除])了(?!解)|(?<![不难经通])过(?![来去])|刚才",
@@ -208,6 +213,15 @@ class _Ctx:
         lo = max(text.rfind(c, 0, start) for c in _BREAKS) + 1
         hi = min((i for c in _BREAKS if (i := text.find(c, end)) >= 0), default=len(text))
         return text[lo:start] + " " + text[end:hi]
+
+    def looks_back(self) -> bool:
+        """The match ("in three years") measures a stretch up to now, not a time ahead: the words of
+        its clause before it say a first, a best or worst, or what has not happened since ("first date
+        in three years", "the best sleep I've had in weeks", "haven't played a gig in four years"),
+        and nothing says it is due ("the first payment is due in 3 months")."""
+        text, start = self.text, self.start
+        before = text[max(text.rfind(c, 0, start) for c in _BREAKS) + 1 : start]
+        return bool(_LOOKS_BACK.search(before)) and not _DUE.search(before)
 
     def past(self) -> bool:
         clause = self.clause()
@@ -442,7 +456,7 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     ),
     (
         r"(?<!once\s)(?<!twice\s)\bin\s+" + _NUM + r"\s+" + _UNIT + r"\b(?!-)",
-        lambda g, c: _offset(c, _num(g[0]), g[1].lower(), 1),
+        lambda g, c: None if c.looks_back() else _offset(c, _num(g[0]), g[1].lower(), 1),
     ),
     (
         r"\b" + _NUM + r"\s+" + _UNIT + r"\s+(ago|from\s+now|from\s+today)\b",

@@ -1,0 +1,118 @@
+"""A worry is not a loss (issue 24 item 6, issue 25): an operation ahead, an illness being treated,
+a pet gone missing, a spell of loneliness sit near a loss in the embedder, and a friend asks about
+them the next time ("any news of the cat?"); a death, a break-up, a grave diagnosis stay a loss that
+is never asked about. And what is said for tonight or tomorrow is armed.
+
+The readings are the real ones: the default embedder (USE-multilingual-v3), the loss and open-worry
+prototypes of xaid/mood/meaning.py and the packaged check-in reader. The last tests go through a
+real daemon on a real socket with real SQLite; its scripted provider is never asked. The wordings
+are written for these tests, not taken from perf/scenarios/arm_dev9.json.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xaiclient import Client
+
+from xaid.clock import DAY_MS, HOUR_MS
+from xaid.embed.use import UseEmbedder
+from xaid.memory import draft
+from xaid.mood import meaning
+from xaid.scheduler import arm, matter
+from xaid.store.mood import MoodState
+from xaid.store.sessions import Message
+
+DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
+EVENING = DAY0 + 20 * HOUR_MS
+
+WORRIES = [
+    "我们家的猫昨天溜出去了，到现在还没回来",
+    "my father's in hospital with a chest infection, they're treating it with antibiotics",
+    "been so lonely since the kids moved out, the house is dead quiet",
+]
+LOSSES = [
+    "猫咪昨晚没挺过来",  # a pet's death said softly: near a pet gone missing, the reader is sure
+    "she dumped me after six years",
+    "爷爷昨天去世了",
+]
+
+
+def readings_of(
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
+) -> tuple[float, matter.Readings]:
+    """The loss margin of ``text`` (message id 1) and the readings consolidation would hand arming."""
+    reader = matter.default()
+    assert reader is not None
+    (vector,) = np.asarray(use_embedder.embed([text]))
+    margin = prototypes.loss(vector)
+    near = margin >= meaning.LOSS_MARGIN and prototypes.open_lead(vector) >= meaning.OPEN_MARGIN
+    return margin, matter.Readings(
+        {1: reader.read(vector, text, EVENING)},
+        reader.threshold,
+        reader.loss_floor,
+        open=frozenset({1}) if near else frozenset(),
+    )
+
+
+def drafted(text: str) -> draft.Draft:
+    message = Message("s", "a", "user", text, EVENING, message_id=1)
+    return draft.draft([message], {1: 0.5}, MoodState(), "Mia")
+
+
+@pytest.mark.parametrize("text", WORRIES)
+def test_a_worry_near_a_loss_is_asked_about_not_mourned(
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
+) -> None:
+    margin, read = readings_of(use_embedder, prototypes, text)
+    assert margin >= meaning.LOSS_MARGIN  # the loss prototypes alone take it for a loss
+    assert read.open_worry(1)
+    items = arm.matters(drafted(text), MoodState(), frozenset({1}), read)
+    assert items and all(i.scene != "loss" for i in items), items
+
+
+@pytest.mark.parametrize("text", LOSSES)
+def test_a_loss_stays_a_loss(
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
+) -> None:
+    margin, read = readings_of(use_embedder, prototypes, text)
+    assert not read.open_worry(1)
+    losses = frozenset({1}) if margin >= meaning.LOSS_MARGIN else frozenset()
+    items = arm.matters(drafted(text), MoodState(), losses, read)
+    assert [i.scene for i in items] == ["loss"], items
+
+
+# --- through the daemon --------------------------------------------------------------------------
+
+
+def pending_after(client: Client, *lines: str) -> list[dict]:
+    client.agent_create("mia")
+    sid = client.session_open("mia", ts=EVENING)["session_id"]
+    for n, line in enumerate(lines):
+        client.session_send(sid, line, ts=EVENING + n * 60_000).finish()
+    client.session_close(sid, ts=EVENING + len(lines) * 60_000, wait=True)
+    return list(client.call("scheduler.list", agent_id="mia", states=["pending"])["items"])
+
+
+@pytest.mark.parametrize("text", WORRIES[:2])
+def test_a_worry_arms_a_check_in_through_the_daemon(client: Client, text: str) -> None:
+    items = pending_after(client, text)
+    assert items and all(i["scene"] != "loss" for i in items), items
+
+
+@pytest.mark.parametrize("text", ["猫咪昨晚没挺过来", "she dumped me after six years"])
+def test_a_loss_arms_only_the_gentle_item_through_the_daemon(client: Client, text: str) -> None:
+    assert [i["scene"] for i in pending_after(client, text)] == ["loss"]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["first date in three years tonight", "kinda terrified tbh"],
+        ["连续加班一周了，累到不想说话"],
+    ],
+)
+def test_tonight_is_armed_and_asked_about_soon(client: Client, lines: list[str]) -> None:
+    items = pending_after(client, *lines)
+    assert items, "nothing armed"
+    assert all(i["not_before"] <= EVENING + 8 * DAY_MS for i in items), items
