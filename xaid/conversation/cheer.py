@@ -72,10 +72,13 @@ def told_hardship(
 
 async def read(embeddings: Embeddings, agent_id: str, text: str) -> bool:
     """``told_hardship`` of a turn's message, by meaning where the embedder is the one the readers
-    were fitted on; the message's vector is the one retrieval asks for (``embed_query`` keeps it)."""
-    if embeddings.profile.name != "use" or not embeddings.readable(text):
+    were fitted on and the prototypes are embedded already (consolidation embeds them: the turns
+    after a restart and before the first close read by the rules alone, rather than embedding the
+    whole bank before the first token); the message's vector is the one retrieval asks for
+    (``embed_query`` keeps it)."""
+    bank = first_words.prototypes_ready(embeddings)
+    if bank is None or embeddings.profile.name != "use" or not embeddings.readable(text):
         return told_hardship(text)
-    bank = await first_words.prototypes(embeddings)
     vector = await embeddings.embed_query(agent_id, text)
     return told_hardship(text, vector, bank)
 

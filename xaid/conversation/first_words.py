@@ -39,6 +39,13 @@ from ..store.recall import RecallItem
 _BANKS: weakref.WeakKeyDictionary[Embeddings, meaning.Prototypes] = weakref.WeakKeyDictionary()
 
 
+def prototypes_ready(embeddings: Embeddings) -> meaning.Prototypes | None:
+    """The prototypes when something embedded them already (consolidation, a first turn with
+    matters pending), else None: a reader that may go without them never pays for them on a
+    turn's way to the first token."""
+    return _BANKS.get(embeddings)
+
+
 async def prototypes(embeddings: Embeddings) -> meaning.Prototypes | None:
     """mood/meaning.py's prototypes under ``embeddings``, embedded once per embedder (a daemon has
     one; tests start several) and shared with consolidation, which embeds them first."""
