@@ -23,16 +23,6 @@ BACK_EN = "Finally home. Meetings all day and my back is killing me."
 BACK_ZH = "终于下班回家了，今天开了一整天的会，腰都要断了。"
 
 
-@pytest.fixture(scope="module")
-def embedder() -> UseEmbedder:
-    return UseEmbedder()
-
-
-@pytest.fixture(scope="module")
-def bank(embedder: UseEmbedder) -> meaning.Prototypes:
-    return meaning.Prototypes.build(lambda t: np.asarray(embedder.embed(t), dtype=np.float32))
-
-
 @pytest.mark.parametrize(
     ("sentence", "said", "bare"),
     [
@@ -73,10 +63,10 @@ def test_bare_applause_is_a_short_glad_sentence_with_nothing_of_theirs(
     ],
 )
 def test_a_hardship_is_read_by_the_rules_or_by_both_meaning_readers(
-    embedder: UseEmbedder, bank: meaning.Prototypes, said: str, hard: bool
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes, said: str, hard: bool
 ) -> None:
-    vector = np.asarray(embedder.embed([said])[0], dtype=np.float32)
-    assert told_hardship(said, vector, bank) is hard
+    vector = np.asarray(use_embedder.embed([said])[0], dtype=np.float32)
+    assert told_hardship(said, vector, prototypes) is hard
 
 
 def test_without_a_vector_only_the_rules_read_it() -> None:
