@@ -412,11 +412,6 @@ def _stats_until(c: Client, ok: Any) -> dict[str, Any]:
     raise AssertionError(f"never reached: {stats['backpressure']}")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="session 9: failed in two full-suite CI runs (the stuck reply flushed, 'pauses' never 1) "
-    "and passed alone and in its file 5 of 6 times; nothing in xaid/server changed; to investigate",
-)
 def test_a_peer_that_stops_reading_holds_one_frame_not_every_reply(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
@@ -460,8 +455,19 @@ def test_a_peer_that_stops_reading_holds_one_frame_not_every_reply(
                 )
             )
         _stats_until(c, lambda s: s["backpressure"]["queued_bytes"] > 0)  # a reply is stuck
-        stalled.sendall(encode_frame({"v": 1, "id": 99, "method": "ping", "params": {}}))
-        held = _stats_until(c, lambda s: s["backpressure"]["pauses"] >= 1)["backpressure"]
+
+        def paused(stats: dict[str, Any]) -> bool:
+            """A ping per poll: the daemon pauses when it would read a request while a reply waits
+            above the transport's high-water mark. The first export's rest may sit below it (the
+            connection still writable) while the second is being built; a single ping read then
+            was answered, and with nothing more sent the reader never came to pause (the flake of
+            session 9: 'pauses' stayed 0 until the 30 s frame limit closed the connection)."""
+            if stats["backpressure"]["pauses"] >= 1:
+                return True
+            stalled.sendall(encode_frame({"v": 1, "id": 99, "method": "ping", "params": {}}))
+            return False
+
+        held = _stats_until(c, paused)["backpressure"]
         assert 0 < held["queued_bytes"] <= frame + 65_536
         assert held["worst_queued_bytes"] <= frame + 65_536  # one frame, never 24
         assert c.ping() == {}  # everyone else is served meanwhile
