@@ -18,6 +18,7 @@ from . import __version__, embed, providers
 from .clock import Clock, SystemClock, resolve_zone
 from .config import Config
 from .consolidation import Consolidation
+from .conversation import banks
 from .conversation.generation import GenerationQueue
 from .conversation.prewarm import Prewarm
 from .conversation.turns import Turns
@@ -117,6 +118,12 @@ class App:
             await prewarm.agent(agent_id)
             return episode
 
+        async def after_sweep() -> None:
+            """At start (and after a maintenance that changed memory): the meaning banks a turn
+            reads embedded first (conversation.banks), then the agents' heads read ahead."""
+            await banks.warm(embeddings)
+            await prewarm.at_start()
+
         return cls(
             settings=settings,
             db=db,
@@ -126,7 +133,7 @@ class App:
             embeddings=embeddings,
             consolidation=consolidation,
             memory=Memory(
-                db, clock, settings, live, embeddings, consolidate, counters, prewarm.at_start
+                db, clock, settings, live, embeddings, consolidate, counters, after_sweep
             ),
             turns=Turns(db, clock, settings, queue, live, embeddings, classifier, counters, eraser),
             classifier=classifier,

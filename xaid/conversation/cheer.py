@@ -72,10 +72,10 @@ def told_hardship(
 
 async def read(embeddings: Embeddings, agent_id: str, text: str) -> bool:
     """``told_hardship`` of a turn's message, by meaning where the embedder is the one the readers
-    were fitted on and the prototypes are embedded already (consolidation embeds them: the turns
-    after a restart and before the first close read by the rules alone, rather than embedding the
-    whole bank before the first token); the message's vector is the one retrieval asks for
-    (``embed_query`` keeps it)."""
+    were fitted on and the prototypes are embedded already (conversation.banks embeds them at start:
+    a turn never embeds the whole bank before its first token, and in the seconds before that it
+    reads by the rules alone); the message's vector is the one retrieval asks for (``embed_query``
+    keeps it)."""
     bank = first_words.prototypes_ready(embeddings)
     if bank is None or embeddings.profile.name != "use" or not embeddings.readable(text):
         return told_hardship(text)

@@ -40,18 +40,19 @@ _BANKS: weakref.WeakKeyDictionary[Embeddings, meaning.Prototypes] = weakref.Weak
 
 
 def prototypes_ready(embeddings: Embeddings) -> meaning.Prototypes | None:
-    """The prototypes when something embedded them already (consolidation, a first turn with
-    matters pending), else None: a reader that may go without them never pays for them on a
-    turn's way to the first token."""
+    """The prototypes when something embedded them already (conversation.banks at start,
+    consolidation, a first turn with matters pending), else None: a reader that may go without
+    them never pays for them on a turn's way to the first token."""
     return _BANKS.get(embeddings)
 
 
 async def prototypes(embeddings: Embeddings) -> meaning.Prototypes | None:
     """mood/meaning.py's prototypes under ``embeddings``, embedded once per embedder (a daemon has
-    one; tests start several) and shared with consolidation, which embeds them first."""
+    one; tests start several) and shared with consolidation; conversation.banks embeds them at
+    start."""
     bank = _BANKS.get(embeddings)
     if bank is None:
-        vectors = await embeddings.embed_readable(meaning.Prototypes.texts())
+        vectors = await embeddings.embed_fixed(meaning.Prototypes.texts())
         if any(v is None for v in vectors):
             return None
         bank = _BANKS[embeddings] = meaning.Prototypes.from_vectors(

@@ -174,7 +174,7 @@ async def bank(embeddings: Embeddings) -> Bank | None:
         return None
     found = _BANKS.get(embeddings)
     if found is None:
-        vectors = await embeddings.embed_readable(Bank.texts())
+        vectors = await embeddings.embed_fixed(Bank.texts())
         if any(v is None for v in vectors):
             return None
         found = _BANKS[embeddings] = Bank.from_vectors([v for v in vectors if v is not None])

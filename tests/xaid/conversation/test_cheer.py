@@ -7,6 +7,7 @@ with "That's great to hear!" (perf/scenarios/voice_dev8.json)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -101,11 +102,12 @@ def test_a_daemon_drops_applause_at_a_bad_day_and_counts_it(tmp_path: Path) -> N
     say = {"system_prompt": "[[say:That's great to hear! Get some rest.]]"}
     with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
         c.agent_create("bad", name="Mia", config=say)
-        # a session closed first: consolidation embeds the feeling prototypes, which a turn reads
-        # by meaning only once they are there (a turn never embeds the whole bank itself)
-        earlier = c.session_open("bad")["session_id"]
-        c.session_ingest(earlier, [{"role": "user", "text": "we watched a film last night"}])
-        c.session_close(earlier, wait=True)
+        # a fresh daemon, no session closed yet: the feeling prototypes, which a turn reads by
+        # meaning only once they are there, are embedded at start (conversation.banks)
+        for _ in range(1200):
+            if c.stats()["memory"]["meaning"] == "ready":
+                break
+            time.sleep(0.05)
         c.session_send(c.session_open("bad")["session_id"], BACK_EN).finish()
         after_bad_day = c.stats()["memory"]
         c.agent_create("good", name="Mia", config=say)

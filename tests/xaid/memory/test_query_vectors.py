@@ -5,8 +5,13 @@ query is embedded afresh). ``stats.memory.embed_texts`` counts every text the mo
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
 from xaiclient import Client
+
+from testkit.inproc import InProcessDaemon
 
 T0 = 1_764_619_200_000  # 2025-12-01 20:00 UTC
 
@@ -56,11 +61,7 @@ def test_a_repeated_query_is_embedded_once_per_agent_and_never_after_an_erase(
 
 
 def test_a_turn_reuses_the_vector_of_its_words_asked_before(client: Client) -> None:
-    # a first session's first turn in this daemon embeds the opener prototypes once
-    # (conversation/opener.py): not what is counted here
-    client.agent_create("warm")
-    warm = client.session_open("warm", ts=T0)["session_id"]
-    client.session_send(warm, "any idea what I should cook tonight?", ts=T0).finish()
+    meaning_ready(client)  # the banks embedded at start (conversation/banks.py) are not counted
     client.agent_create("mia")
     sid = client.session_open("mia", ts=T0)["session_id"]
     start = embedded(client)
@@ -69,3 +70,25 @@ def test_a_turn_reuses_the_vector_of_its_words_asked_before(client: Client) -> N
     assert after_one == start + 1
     client.session_send(sid, "what was that café called again?", ts=T0 + 60_000).finish()
     assert embedded(client) == after_one
+
+
+def meaning_ready(c: Client) -> None:
+    """Until the daemon's start-up warm-up of its meaning banks is done (a bound on the polls)."""
+    for _ in range(1200):
+        if c.stats()["memory"]["meaning"] == "ready":
+            return
+        time.sleep(0.05)
+    raise AssertionError("the meaning banks were never embedded")
+
+
+def test_the_banks_are_embedded_once_per_model_not_per_daemon(tmp_path: Path) -> None:
+    """conversation/banks.py embeds the prototype banks at start through ``embed_fixed``: a first
+    daemon on a model embeds them, a second daemon in this process on the same loaded model (testkit
+    shares it) finds them kept and embeds none of them."""
+    counts = []
+    for name in ("first", "second"):
+        with InProcessDaemon(tmp_path / name) as d, d.client() as c:
+            meaning_ready(c)
+            counts.append(embedded(c))
+    # the first may have found them from an earlier test's daemon too: only "never more" is sure
+    assert counts[1] == 0 and counts[0] >= counts[1]

@@ -8,6 +8,7 @@ from typing import Any
 
 from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, UnsupportedProtocol
 
+from ...conversation import banks
 from ...stats import prometheus, rss_kib
 from ...store import recall
 from ..dispatch import MAX_INT, METHODS, Call, bad_params, method
@@ -111,6 +112,7 @@ async def stats(call: Call) -> dict[str, Any]:
             "embed_batches": worker.stats.batches if worker else 0,
             "embed_texts": worker.stats.texts if worker else 0,
             "embedder": "ready" if worker else (embeddings.load_error or "loading"),
+            "meaning": "ready" if banks.ready(embeddings) else "loading",
         },
         "llm_generated": call.app.queue.generated,
         "llm_runner": _runner(call.app.queue.provider.describe()),
