@@ -124,10 +124,12 @@ PARROT_MIN_WORDS = 5
 PARROT_WALKS, PARROT_SHARE_TAIL = 0.75, 0.4  # nearly all of theirs, then a tail of its own
 PARROT_WALK_MIN = 8  # tokens of their sentence before walking through it says more than a phrase
 PARROT_WHOLE_MIN = 4  # tokens of a short sentence of theirs said back whole ("只想睡觉。")
+SHORT_ECHO_MIN, SHORT_ECHO_COVER = 3, 0.7  # a short sentence of one clause of theirs
 _FIRST_PERSON_TOKENS = frozenset({"我", "i", "im", "my", "me"})  # as echo.tokens spells them
 _QUOTED = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|「[^」]*(?:」|$)")
 _QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
 _CLAUSE = re.compile(r"[，,、；;：:—]")
+_CLAUSES = re.compile(r"[。！？!?\n，,、；;：:—…]|\.(?=\s|$)")  # a message cut into its clauses
 _ATTRIBUTED = re.compile(
     r"你(?:刚才|之前|上次|昨天)?(?:说|提到|讲|告诉)|上次|\byou(?: just)? (?:said|mentioned|told|wrote)|"
     r"\blast time\b|\byesterday you\b",
@@ -227,6 +229,8 @@ def _parrot(body: str, heard: Iterable[str], whole: bool) -> bool:
             return True  # too early to tell: no run of theirs yet, but their words start it
     if not (whole and short) and _reordered(body, heard, whole):
         return True  # not whole: so far the user's pairs, held in case it covers theirs
+    if whole and short and _short_echo(body, heard):
+        return True
     return any(
         found.copied
         and found.first <= PARROT_OPENS
@@ -235,6 +239,28 @@ def _parrot(body: str, heard: Iterable[str], whole: bool) -> bool:
         for text in heard
         for found in echo.align(body, text)
     )
+
+
+def _short_echo(body: str, heard: Iterable[str]) -> bool:
+    """A short sentence made of nothing but the words of one clause of theirs, in any order, and
+    most of that clause: `make demo`'s 1.5B answered "终于到家了。我筋疲力尽…" with "终于到了家。" and
+    "只想睡觉。…" with "想睡觉。", too short for the other rules (a word moved, a word left out); in
+    English "Home at last." to "Home at last. I'm exhausted…". A friend answers such a line with
+    words of its own ("到家就好。", "睡吧。", "Finally!"). Not a greeting said back ("早上好！" to
+    "早上好。", "Good morning!"), nor a sentence to the listener."""
+    from .checkin import greeting_echo  # checkin imports this module
+
+    mine = {t.key for t in echo.tokens(body)}
+    if len(mine) < SHORT_ECHO_MIN or _LISTENER.search(body):
+        return False
+    for text in heard:
+        for clause in _CLAUSES.split(text):
+            theirs = {t.key for t in echo.tokens(clause)}
+            if not theirs or greeting_echo(clause, "zh") or greeting_echo(clause, "en"):
+                continue
+            if mine <= theirs and len(mine) >= SHORT_ECHO_COVER * len(theirs):
+                return True
+    return False
 
 
 def _reordered(sentence: str, heard: Iterable[str], whole: bool = True) -> bool:

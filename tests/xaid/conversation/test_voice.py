@@ -198,6 +198,12 @@ QUOTED_ZH = (
          "你累坏了。今天加班到十点半，脑子已经转不动了。好好休息。", "早。上次你说你累坏了。"),
         ("Morning.", ("Back-to-back calls from 8 to 7, my brain is mush.",), "Morning! ",
          "Back-to-back calls from 8 to 7, my brain is mush. Sleep ok?", "Morning! "),
+        # a short sentence of one clause of theirs, a word moved or left out (make demo's 1.5B)
+        ("终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。", (), "", "终于到了家。", ""),
+        (DEMO_EVENING, (), "", "想睡觉。", ""),
+        ("Home at last. I'm exhausted: the release slipped again.", (), "", "Home at last.", ""),
+        ("I just want to sleep. Tomorrow I have to walk my manager through the fix.", (), "",
+         "Just want to sleep.", ""),
     ],
 )  # fmt: skip
 def test_a_reply_that_hands_the_users_words_back_is_cut_there(
@@ -221,6 +227,12 @@ def test_a_reply_that_hands_the_users_words_back_is_cut_there(
          "Sleep first. Walking your boss through the fix plan can wait till morning."),
         ("Morning.", ("Back-to-back calls from 8 to 7, my brain is mush.",), "Morning! Last time you said",
          " back-to-back calls from 8 to 7 turned your brain to mush. Sleep ok?"),
+        # short, with words of its own, or a greeting said back
+        ("终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。", (), "", "到家就好。又延期了，辛苦了。"),
+        (DEMO_EVENING, (), "", "睡吧。"),
+        ("早上好。", (), "", "早上好！睡得好吗？"),
+        ("Home at last. I'm exhausted: the release slipped again.", (), "", "Finally! Rest up."),
+        ("Good morning", (), "", "Good morning! Sleep well?"),
     ],
 )  # fmt: skip
 def test_a_friends_echo_of_the_users_words_passes(
