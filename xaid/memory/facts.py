@@ -327,7 +327,9 @@ def fallback(
     return Decision("ADD", None, "rules")
 
 
-_LOOK_ALIKES = frozenset({"unreal", "once", "temporary", "past", "addition"})
+_LOOK_ALIKES = frozenset(
+    {"unreal", "once", "temporary", "past", "addition", "advice", "refused", "trial"}
+)
 
 
 def replaces_nothing(claim: Claim) -> bool:
