@@ -88,6 +88,8 @@ _BARE_EN = re.compile(r"^\W*([a-z]+)(?:'s\b|\s+(?!and\b|or\b|i\b))", re.I)
 _OTHER_ZH = re.compile(
     rf"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[{cjk.IDEOGRAPHS}]{{1,3}})"
 )
+# The characters of kinship: 我表哥, 我堂姐, 我小姨 are the user's relatives whoever the list names.
+_KIN_ZH = re.compile(r"[哥姐弟妹爸妈叔姨舅姑婶嫂伯姥]")
 # Another household named by where it lives or by its family name (隔壁老李家改用净水器了, 邻居, 老王家):
 # their change, not the user's.
 # A place alone (楼下新开了家面馆, 隔壁开了家店) is no one: only a person there counts.
@@ -281,11 +283,13 @@ def _someone_else(clause: str) -> bool:
         who = m.group("who")
         if who is not None and _NEIGHBOUR_ZH.match(clause[m.start("who") :]):
             return True
-        # 我哥 says 哥哥 in one character: a doubled kin word counts from its first
+        # 我哥 says 哥哥 in one character: a doubled kin word counts from its first; and after 我
+        # any kin word a list may not hold is known by its kin character (我表哥, 我小姨, 我二舅)
         return (
             who is None
             or any(who.startswith(p) for p in extract.PEOPLE)
             or who[0] * 2 in extract.PEOPLE
+            or (clause.lstrip()[:1] == "我" and bool(_KIN_ZH.search(who[:2])))
         )
     m = _OTHER_EN.match(clause)
     if m is None:
@@ -383,6 +387,13 @@ def _not_done(text: str) -> str | None:
     return None
 
 
+# The user as the doer of a change verb: nothing before it in its clause but time words, or an
+# I/we/我 ("Sold my violin", "we finally packed up and left", 上个月我退了).
+_DOER = re.compile(
+    r"^\W*$|(?<![a-z'])(?:i|we|i've|we've|i'm|we're|i'd|we'd)(?![a-z'])|我(?!们的|的|家)|"
+    r"^\W*(?:上个?月|上周|去年|今年|前阵子|前几天|最近|后来|刚|已经|早就|终于)\W*$",
+    re.I,
+)
 # What may stand between a verb of change and its object: "left leeds", "sold my violin", "closed
 # the old account", "done with arsenal", "cancelled all my subscriptions".
 _DETERMINERS = re.compile(
@@ -391,24 +402,25 @@ _DETERMINERS = re.compile(
 
 
 def changed(text: str) -> list[str]:
-    """What the user's own named change acts on: the words right after the verb ("left leeds last
-    month" → "leeds last month", "cancelled my gym membership" → "gym membership"), in Chinese also
-    the topic before it in its clause (羽毛球不打了 → 羽毛球; 退了健身卡 → 健身卡). Empty when the
-    statement is no change of the user's or names none."""
+    """What the user's own named change acts on: the words right after the verb when the user is
+    its subject ("we finally packed up and left leeds last month" → "leeds last", "cancelled my gym
+    membership" → "gym membership", 我上个月退了健身卡 → 健身卡). Not the thing a clause opens with
+    (楼下面包房换老板了: the bakery's own news, no change of the user's). Empty when the statement is
+    no change of the user's or names none."""
     reading = read(text)
     if not reading.change or not reading.strong:
         return []
     out: list[str] = []
-    text = _QUOTED.sub(" ", text)
-    parts = clauses(text)
+    parts = clauses(_QUOTED.sub(" ", text))
     for clause, users in zip(parts, _owners(parts), strict=True):
         if not users:
             continue
         zh = cjk_clause(clause)
         for m in (_STRONG_ZH if zh else _STRONG_EN).finditer(clause):
+            if not _DOER.search(clause[: m.start()]):
+                continue
             if zh:
                 out.append(clause[m.end() : m.end() + 6])
-                out.append(clause[: m.start()].replace("我", " "))
             else:
                 rest = clause[m.end() :]
                 lead = _DETERMINERS.match(rest)
