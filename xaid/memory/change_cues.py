@@ -219,7 +219,7 @@ _OFFER = re.compile(
     r"(?<![a-z'])(?:offered|offering|offers|tried to (?:talk|get|sell|convince|persuade|sign)|"
     r"trying to (?:talk|get|sell|convince|persuade|sign)|wanted me to|asked (?:me|if i) |"
     r"invited me|pitched|rang|called me|headhunt[a-z]*|recruiter)(?![a-z'])|"
-    r"劝我|让我|推了|推荐|邀请|打电话|问我要不要|给我介绍|挖我|猎头",
+    r"劝我|让我|推了|推荐|邀请|打电话|问我要不要|给我介绍|挖我|猎头|(?:想|要)(?:把|让|请|调)我",
     re.I,
 )
 _REFUSED = re.compile(
