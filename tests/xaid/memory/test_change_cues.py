@@ -18,6 +18,12 @@ CHANGES = [
     "爱奇艺会员不续了。",
     "我已经吃素半年了。",
     "我们离开成都了，如今住在杭州。",
+    # branch update10: a quit said as "said no to", a late regret, a trial that lasts, a return
+    "I said no to sugar in my tea, it's plain black now.",
+    "Switched to Monzo last week, should've done it sooner.",
+    "Tried oat milk for the first time in May and now I have it every morning.",
+    "I'm back to the night bus since the tube strike.",
+    "这几个月都在家附近的公园跑步。",
 ]
 
 
@@ -267,20 +273,6 @@ NOT_DONE = [
 @pytest.mark.parametrize(("text", "why"), NOT_DONE)
 def test_advice_an_offer_declined_or_a_first_try_replaces_nothing(text: str, why: str) -> None:
     assert change_cues.read(text).blocked == why
-
-
-DONE = [
-    "I said no to sugar in my tea, it's plain black now.",
-    "Switched to Monzo last week, should've done it sooner.",
-    "Tried oat milk for the first time in May and now I have it every morning.",
-    "I'm back to the night bus since the tube strike.",
-    "这几个月都在家附近的公园跑步。",
-]
-
-
-@pytest.mark.parametrize("text", DONE)
-def test_a_quit_a_late_regret_or_a_trial_that_lasts_is_still_a_change(text: str) -> None:
-    assert change_cues.read(text).change, change_cues.read(text)
 
 
 @pytest.mark.parametrize(
