@@ -11,7 +11,9 @@ perf/scenarios/updates_dev3.json (44 controls and 44 changes per language, writt
 updates4 change: precision first) is split the same way, and so is perf/scenarios/updates_dev4.json
 (48 controls and 36 changes, two thirds Chinese, written before the updates5 change), and so is
 perf/scenarios/updates_dev7.json (30 changes and 20 controls of eight kinds per language, written
-before the updates7 change: no false change first).
+before the updates7 change: no false change first), and so is perf/scenarios/updates_dev10.json (20
+changes and 21 controls of seven kinds per language: someone else's change, tried once, a quote, a
+hypothetical, a past narrative, an addition, a refusal; written before the update10 change).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -104,6 +106,34 @@ BEFORE7 = (
     "stage in the past ('Back in college I switched…'); read as a change but not paired by the "
     "embedder this time: a wish (好想搬去…), progress (已经读到一半了)"
 )
+# main ac6d5e1 (before branch update10) with updates_dev10.json alone committed, this runner, rules
+# alone: 2026-12-03 11:22-11:25 UTC (per-case play through perf.eval.updates_dev.evaluate).
+BEFORE10 = (
+    "before update10 (ac6d5e1 + the dev set, rules alone): updates_dev10 changes ranked above the "
+    "old train en 9/10, zh 10/10, test en 8/10, zh 8/10; strict train en 6/10, zh 9/10, test en "
+    "7/10, zh 7/10; controls kept train en 11/11, zh 9/11, test en 9/10, zh 8/10 (kept and found "
+    "by the probe: train en 9/11, zh 9/11, test en 9/10, zh 7/10). Train misses: a change's cue "
+    "not read ('I'm back to paper books', 这几个月周六都去游泳了), a named change far from the "
+    "earlier statement by the embedder ('left leeds last month…' 0.17, 'cancelled my gym "
+    "membership…' 0.13 after 'I train at PureGym'), a 'still' of the time read as a restatement; "
+    "controls made history: a relative's new car read by the fact rules as the user's (我爸把老朗逸"
+    "卖了，换了台理想), an offer declined (4S店一直劝我置换新车，我没答应). Sets 1-8 on that main as "
+    "in the rows of this section before update10"
+)
+TRIED10 = (
+    "tried and not kept (update10): measuring the earlier statement also against the clause that "
+    "names the change alone: the clause is no nearer by USE ('we finally packed up and left leeds "
+    "last month' 0.12 from 'I live in Leeds', the whole message 0.17; 'cancelled my gym membership' "
+    "0.16 vs 0.13). The object of the change paired from a Chinese clause's topic too (楼下面包房换"
+    "老板了): on supersede_dev8 a test-half look-alike became history (controls test en 7 -> 6/10); "
+    "only an object after a verb whose doer is the user then, and that is left off "
+    "(supersede.OBJECT_PAIRING): it paired the two train examples it was built on (updates_dev10 "
+    "train en strict 7 -> 9/10, ranked 9 -> 10/10) and nothing else in seven sets. A refusal read from 'said no' "
+    "alone: an updates_dev2 test change ('said no to…' as a quit) stopped replacing (strict test "
+    "en 13 -> 12/20), so a refusal needs an offer in the same statement. 这半个月/'the past few "
+    "weeks' as a present cue made an updates_dev4 test control history (13 -> 12/16): only months "
+    "and years count"
+)
 # What the train halves showed (updates5's diagnosis: train cases only, played through this runner
 # and read offline with the default embedder; the test halves' cases were never read).
 DIAGNOSIS = (
@@ -146,6 +176,7 @@ SETS = (
     "updates_dev4",
     "updates_dev7",
     "supersede_dev8",
+    "updates_dev10",
 )
 CONTROL_AIM = Aim(">=", 100.0)
 
@@ -321,7 +352,17 @@ def run(quick: bool) -> Section:
             f"{who}: " + misses("controls (test split not named)", _merge(kept)),
             f"{who}: {time.monotonic() - started:.0f} s",
         ]
-    section.notes += [BEFORE7, DIAGNOSIS, LEARNED, BEFORE4, BEFORE, BEFORE2, BEFORE3]
+    section.notes += [
+        BEFORE10,
+        TRIED10,
+        BEFORE7,
+        DIAGNOSIS,
+        LEARNED,
+        BEFORE4,
+        BEFORE,
+        BEFORE2,
+        BEFORE3,
+    ]
     return section
 
 

@@ -33,6 +33,8 @@ _STRONG_EN = re.compile(
     r"got rid of|done with|broke up|split up|on hold|put [^.,;!?]{0,20} away|for good|went (?:vegan|"
     r"vegetarian)|converted|upgraded|turned|deleted|uninstalled|unsubscribed|lapsed|no more|"
     r"(?:took|taken|taking) over|(?:went|gone|going|moved|switched) back to|(?:not|never) going back|"
+    # back to the earlier one as a state: "I'm back to paper books", "we're back on the bus"
+    r"(?:i'm|i am|we're|we are) back (?:to|on)|"
     # the new one in place of the old: "on my lunch break rather than at dawn", "ported my number
     # over to Three", "moved everything over to"
     r"rather than|[a-z]+ed (?:[a-z']+ ){0,3}over to|"
@@ -45,7 +47,9 @@ _NOW_EN = re.compile(
     r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|lately|new|finally|"
     r"since (?:the|last|then)|all about|anymore|the old (?:one|thing|place|[a-z]+)|"
     # a state with its start: "insured with Direct Line from this month", "ever since", "as of May"
-    r"from (?:this|next) (?:week|month|year)|from now on|ever since|as of)(?![a-z'])",
+    r"from (?:this|next) (?:week|month|year)|from now on|ever since|as of|"
+    # a stretch of months up to now: "these last couple of months" (weeks are too short for a habit)
+    r"(?:these|the) (?:past|last) (?:few |couple of |two |three )?months)(?![a-z'])",
     re.I,
 )
 _STRONG_ZH = re.compile(
@@ -64,7 +68,9 @@ _NOW_ZH = re.compile(
     # only or all of it now (新闻基本只看它了, 外卖全在美团点了), long since (饭盒早就收起来了), a
     # start (从这个月起)
     r"(?:只|全)[^，。！？；,]{0,8}了|早就[^，。！？；,]{0,8}了|从(?:这|下)个?(?:月|周|星期|礼拜)|"
-    r"(?:这|下)个?(?:月|周|星期|礼拜)(?:起|开始)"
+    r"(?:这|下)个?(?:月|周|星期|礼拜)(?:起|开始)|"
+    # a stretch of months up to now, long enough for a habit: 这几个月, 近半年来 (not 这半个月, 这两周)
+    r"(?:这|近)(?:几|两)个月|(?:这|近)(?:几|两|半)年"
 )
 _FIRST_EN = re.compile(
     r"(?<![a-z'])(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|us|me)(?![a-z'])", re.I
@@ -82,6 +88,8 @@ _BARE_EN = re.compile(r"^\W*([a-z]+)(?:'s\b|\s+(?!and\b|or\b|i\b))", re.I)
 _OTHER_ZH = re.compile(
     rf"^\W*(?:他|她|他们|她们)|^\W*(?:我们的|我们|我的|我)?(?P<who>[{cjk.IDEOGRAPHS}]{{1,3}})"
 )
+# The characters of kinship: 我表哥, 我堂姐, 我小姨 are the user's relatives whoever the list names.
+_KIN_ZH = re.compile(r"[哥姐弟妹爸妈叔姨舅姑婶嫂伯姥]")
 # Another household named by where it lives or by its family name (隔壁老李家改用净水器了, 邻居, 老王家):
 # their change, not the user's.
 # A place alone (楼下新开了家面馆, 隔壁开了家店) is no one: only a person there counts.
@@ -103,7 +111,7 @@ _ADDITION = re.compile(
     # 多了 adds when a count follows (多了一只猫); after a word of feeling it compares (开心多了, 轻多了)
     r"又|也|另外|还有|多了(?=[一两二三四五六七八九十几个只位件台辆份条])|"
     # 还 before a deed done (还报了个瑜伽课, 还迷上了): one more, beside what was; not 还是, 还在, 还没
-    r"还(?![是在没不有要会能得可行好])[^，。！？；,]{0,3}了",
+    r"还(?![是在没不有要会能得可行好挺真])[^，。！？；,]{0,8}了",
     re.I,
 )
 _UNREAL = re.compile(
@@ -193,14 +201,53 @@ _STILL = re.compile(
     re.I,
 )
 # Someone's words quoted ("my friend said “I switched to Android”"): not the user's own change.
-_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」")
+# Single quotes count after a word of saying ("keeps saying 'you should quit teaching'"), where an
+# apostrophe cannot open them.
+_QUOTED = re.compile(
+    r"“[^”]*”|\"[^\"]*\"|「[^」]*」|‘[^’]*’|"
+    r"(?<![a-z'])(?:say|says|said|saying|ask|asks|asked|asking|joke|jokes|joked|joking|goes|went|"
+    r"tell|tells|told|telling|text|texted|wrote|reckons?)(?: me| us)?[,:]?\s+'[^']+'(?![a-z])",
+    re.I,
+)
+# Advice, not a deed: "you should quit teaching", "I ought to switch" (not "should've": a change
+# done late, "switched to Monzo, should've done it years ago").
+_ADVICE = re.compile(r"(?<![a-z'])(?:should(?!'ve| have)|ought to)(?![a-z'])", re.I)
+# An offer or a push to change, declined: "Waterstones offered me a role in Oxford but I said no",
+# 4S店一直劝我置换新车，我没答应. The change words there are the offer's, and the user kept what was.
+# Both must be there: "said no to sugar" alone is a quit.
+_OFFER = re.compile(
+    r"(?<![a-z'])(?:offered|offering|offers|tried to (?:talk|get|sell|convince|persuade|sign)|"
+    r"trying to (?:talk|get|sell|convince|persuade|sign)|wanted me to|asked (?:me|if i) |"
+    r"invited me|pitched|rang|called me|headhunt[a-z]*|recruiter)(?![a-z'])|"
+    r"劝我|让我|推了|推荐|邀请|打电话|问我要不要|给我介绍|挖我|猎头|(?:想|要)(?:把|让|请|调)我",
+    re.I,
+)
+_REFUSED = re.compile(
+    r"(?<![a-z'])(?:said no|say no|saying no|turned (?:it|them|him|her|that|the [a-z]+ )?down|"
+    r"turn(?:ed|ing)? (?:it |them |the offer |that )?down|i declined|declined (?:it|the|their|his|her|an?)|"
+    r"(?:told|tell) (?:them|him|her|the [a-z]+) (?:i'm |i was |i am )?not interested|no thanks|"
+    r"no thank you|passed on (?:it|that|the)|keeping (?:it|mine)|kept mine)(?![a-z'])|"
+    r"拒了|拒绝|婉拒|回绝|没答应|没同意|不答应|不同意|没接受|不接受|说不用|挂了电话",
+    re.I,
+)
+# A first go or a trial of something new, not yet a habit ("tried matcha for the first time", 试用了
+# 一天, 尝了尝): unless the words say it lasts ("now", 现在, "quit").
+_TRIAL = re.compile(
+    r"(?<![a-z'])(?:for the first time|first time (?:trying|having)|free trial|on (?:a|the) trial|"
+    r"trial (?:day|week|class|lesson|session))(?![a-z'])|"
+    r"第一次|头一回|试用|试了试|尝了尝|尝了一下|尝鲜|体验了一下|体验课",
+    re.I,
+)
 # A change had before, as experience (换过一次, 搬过三次家): what happened, not how things are now,
 # even beside a "now" (扫地机器人已经用了两年，刷子换过一次).
 _HAD = re.compile(r"(?:改|换|搬|转)过")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
     r"growing up|used to|back (?:in|when)|in (?:high school|college|uni|university|grad school)|"
-    r"at (?:uni|university|college)|as a student|in my (?:teens|twenties|thirties))(?![a-z'])|"
+    r"at (?:uni|university|college)|as a student|in my (?:teens|twenties|thirties)|"
+    # a time before a life stage: "before uni I worked in a call centre", "before I met Sam"
+    r"before (?:uni|university|college|grad school|(?:the )?kids|i (?:met|moved|had|got|started|was)))"
+    r"(?![a-z'])|"
     r"小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|那年|那会儿|岁的时候|曾经|当时|那阵子|"
     r"那几年|(?:大学|高中|初中|小学|读书|上学|毕业|研究生)(?:的时候|那会|时)",
     re.I,
@@ -211,8 +258,9 @@ _PAST = re.compile(
 class ChangeReading:
     """How a statement reads: ``cue`` the words that make it a change or a present replacement
     (None: it reads as neither), ``strong`` when they name the change itself ("quit", 换成), and
-    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "lapse",
-    "once", "temporary", "restated", "past", "someone_else"), else None."""
+    ``blocked`` why it cannot replace anything of the user's ("addition", "unreal", "advice",
+    "refused", "lapse", "once", "trial", "temporary", "restated", "past", "someone_else"), else
+    None."""
 
     cue: str | None
     strong: bool
@@ -235,11 +283,13 @@ def _someone_else(clause: str) -> bool:
         who = m.group("who")
         if who is not None and _NEIGHBOUR_ZH.match(clause[m.start("who") :]):
             return True
-        # 我哥 says 哥哥 in one character: a doubled kin word counts from its first
+        # 我哥 says 哥哥 in one character: a doubled kin word counts from its first; and after 我
+        # any kin word a list may not hold is known by its kin character (我表哥, 我小姨, 我二舅)
         return (
             who is None
             or any(who.startswith(p) for p in extract.PEOPLE)
             or who[0] * 2 in extract.PEOPLE
+            or (clause.lstrip()[:1] == "我" and bool(_KIN_ZH.search(who[:2])))
         )
     m = _OTHER_EN.match(clause)
     if m is None:
@@ -307,12 +357,16 @@ def read(text: str) -> ChangeReading:
     now = bool(_NOW_EN.search(present) or _NOW_ZH.search(present))
     if _UNREAL.search(text) or _DENIED.search(text):
         return ChangeReading(cue, strong, "unreal")
+    if blocked := _not_done(text):
+        return ChangeReading(cue, strong, blocked)
     if _LAPSE.search(text):
         return ChangeReading(cue, strong, "lapse")
     if (_ADDITION.search(text) and not strong) or _BOTH.search(text):
         return ChangeReading(cue, strong, "addition")
     if _ONCE.search(text) or (_OCCASION.search(text) and not _LASTS.search(text)):
         return ChangeReading(cue, strong, "once")
+    if _TRIAL.search(text) and not _LASTS.search(text):
+        return ChangeReading(cue, strong, "trial")
     if _BOUNDED.search(text):
         return ChangeReading(cue, strong, "temporary")
     if _STILL.search(text):
@@ -320,6 +374,58 @@ def read(text: str) -> ChangeReading:
     if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None, topic)
+
+
+def _not_done(text: str) -> str | None:
+    """Why the change words are not the user's deed though the clause is theirs: advice ("you
+    should quit teaching", the words of whoever gives it) or an offer the user declined
+    ("they offered me X, I said no", 劝我换…我没答应)."""
+    if _ADVICE.search(text):
+        return "advice"
+    if _OFFER.search(text) and _REFUSED.search(text):
+        return "refused"
+    return None
+
+
+# The user as the doer of a change verb: nothing before it in its clause but time words, or an
+# I/we/我 ("Sold my violin", "we finally packed up and left", 上个月我退了).
+_DOER = re.compile(
+    r"^\W*$|(?<![a-z'])(?:i|we|i've|we've|i'm|we're|i'd|we'd)(?![a-z'])|我(?!们的|的|家)|"
+    r"^\W*(?:上个?月|上周|去年|今年|前阵子|前几天|最近|后来|刚|已经|早就|终于)\W*$",
+    re.I,
+)
+# What may stand between a verb of change and its object: "left leeds", "sold my violin", "closed
+# the old account", "done with arsenal", "cancelled all my subscriptions".
+_DETERMINERS = re.compile(
+    r"^(?:\s+(?:my|our|the|all|of|a|an|his|her|their|old|whole|that|this|it))*\s+"
+)
+
+
+def changed(text: str) -> list[str]:
+    """What the user's own named change acts on: the words right after the verb when the user is
+    its subject ("we finally packed up and left leeds last month" → "leeds last", "cancelled my gym
+    membership" → "gym membership", 我上个月退了健身卡 → 健身卡). Not the thing a clause opens with
+    (楼下面包房换老板了: the bakery's own news, no change of the user's). Empty when the statement is
+    no change of the user's or names none."""
+    reading = read(text)
+    if not reading.change or not reading.strong:
+        return []
+    out: list[str] = []
+    parts = clauses(_QUOTED.sub(" ", text))
+    for clause, users in zip(parts, _owners(parts), strict=True):
+        if not users:
+            continue
+        zh = cjk_clause(clause)
+        for m in (_STRONG_ZH if zh else _STRONG_EN).finditer(clause):
+            if not _DOER.search(clause[: m.start()]):
+                continue
+            if zh:
+                out.append(clause[m.end() : m.end() + 6])
+            else:
+                rest = clause[m.end() :]
+                lead = _DETERMINERS.match(rest)
+                out.append(" ".join(rest[lead.end() if lead else 0 :].split()[:2]))
+    return [o for o in out if o.strip()]
 
 
 # The bare words of "now" in Chinese (现在, 最近, 已经…了): they date a statement, they name no change.
@@ -421,6 +527,10 @@ def reads_other(text: str) -> str | None:
         return "restated"
     if _UNREAL.search(text) or _DENIED.search(text):
         return "unreal"
+    if blocked := _not_done(text):
+        return blocked
+    if _TRIAL.search(text) and not _LASTS.search(text):
+        return "trial"
     if _LAPSE.search(text):
         return "lapse"
     if _ADDITION.search(text) or _BOTH.search(text):

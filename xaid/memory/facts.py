@@ -327,15 +327,18 @@ def fallback(
     return Decision("ADD", None, "rules")
 
 
-_LOOK_ALIKES = frozenset({"unreal", "once", "temporary", "past", "addition"})
+_LOOK_ALIKES = frozenset(
+    {"unreal", "once", "temporary", "past", "addition", "advice", "refused", "trial"}
+)
 
 
 def replaces_nothing(claim: Claim) -> bool:
     """The claim's own words say it cannot replace what is known: a plan or a hypothetical ("next
     month I'll be at Alibaba"), a one-off, a stretch with an end ("for now … until the boiler is
-    fixed", 暂时…等…再), past narration, an addition. Such a claim is added, never an UPDATE or
-    DELETE of the known value (change_cues reads the words, as for turns). Someone else's change is
-    not among them here: "my sister moved to Leeds" does replace where the sister lives."""
+    fixed", 暂时…等…再), past narration, an addition, advice, an offer declined, a first try.
+    Such a claim is added, never an UPDATE or DELETE of the known value (change_cues reads the
+    words, as for turns). Someone else's change is not among them here: "my sister moved to Leeds"
+    does replace where the sister lives."""
     return change_cues.reads_other(claim.source or claim.text) in _LOOK_ALIKES
 
 

@@ -18,6 +18,12 @@ CHANGES = [
     "爱奇艺会员不续了。",
     "我已经吃素半年了。",
     "我们离开成都了，如今住在杭州。",
+    # branch update10: a quit said as "said no to", a late regret, a trial that lasts, a return
+    "I said no to sugar in my tea, it's plain black now.",
+    "Switched to Monzo last week, should've done it sooner.",
+    "Tried oat milk for the first time in May and now I have it every morning.",
+    "I'm back to the night bus since the tube strike.",
+    "这几个月都在家附近的公园跑步。",
 ]
 
 
@@ -252,3 +258,34 @@ def test_a_lapse_a_reminder_or_a_change_denied_replaces_nothing(
 )
 def test_a_change_told_late_or_a_quit_still_reads_as_one(text: str) -> None:
     assert change_cues.read(text).change
+
+
+# Branch update10: what is not the user's own deed. Written apart from updates_dev10's wordings.
+NOT_DONE = [
+    ("Honestly I should quit sugar, my dentist keeps nagging.", "advice"),
+    ("Vodafone keeps offering me a deal for switching networks, I turned it down.", "refused"),
+    ("公司想把我调到上海分部，我没同意。", "refused"),
+    ("Switched to oat milk for the first time at the café, not bad.", "trial"),
+    ("试用了三天网易云，感觉换了也一般。", "trial"),
+]
+
+
+@pytest.mark.parametrize(("text", "why"), NOT_DONE)
+def test_advice_an_offer_declined_or_a_first_try_replaces_nothing(text: str, why: str) -> None:
+    assert change_cues.read(text).blocked == why
+
+
+@pytest.mark.parametrize(
+    "text", ["我表舅去年搬到厦门了。", "我小姨把花店关了，改卖咖啡。", "我堂哥现在不抽烟了。"]
+)
+def test_a_relative_named_by_a_kin_character_is_someone_else(text: str) -> None:
+    assert not change_cues.read(text).change
+
+
+def test_what_a_named_change_acts_on_is_read_only_when_the_user_does_it() -> None:
+    assert [o.lower() for o in change_cues.changed("We packed up and left Dundee in June.")] == [
+        "dundee in"
+    ]
+    assert change_cues.changed("上个月我退了健身卡，在家练。")[0].startswith("健身卡")
+    assert change_cues.changed("楼下面包房换老板了，现在的面包不好吃。") == []
+    assert change_cues.changed("My sister left Dundee in June.") == []

@@ -177,6 +177,17 @@ def asks(text: str) -> bool:
     )
 
 
+_ZH_OTHER_OPENING = re.compile(r"^\W*[你他她它]")
+
+
+def _goes_on(clause: str, chinese: bool) -> bool:
+    """A clause with no subject of its own, going on with the one before: Chinese with no 我 and
+    no other person opening it (换了台理想), English opening on a verb ("got a flat in Partick")."""
+    if chinese:
+        return "我" not in clause and not _ZH_OTHER_OPENING.match(clause)
+    return bool(_EN_CONTINUES.match(clause))
+
+
 def candidates(text: str) -> list[Candidate]:
     """Fact candidates from one user utterance (possibly carrying timeparse's " [2026-05-06]" dates)."""
     out: list[Candidate] = []
@@ -190,6 +201,11 @@ def candidates(text: str) -> list[Candidate]:
         chinese = cjk.has(plain)
         lang = zh if chinese else en
         resolved = lang.resolve_pronoun(plain, person) if person else None
+        if resolved is None and person and soft and _goes_on(plain, chinese):
+            # no subject of its own after a relative's clause: still theirs, nothing of the user's
+            # ("我爸把老车卖了，换了台理想" is the father's new car)
+            speaker_is_user = False
+            continue
         if resolved is not None:
             plain = clause = resolved
         person = lang.refers_to(plain) or (person if resolved is not None else None)
