@@ -345,7 +345,14 @@ def resolve(
         for i, m in enumerate(scored)
         if m.score >= seed.score - MARGIN or (words and m.shared >= 1.0)
     }
-    told_again = _retellings(candidates, units, span, pointed)
+    # A time named is when the matter was told: a turn outside it, said before the telling, is
+    # another matter of the person's life, not this one told again.
+    other_time = {
+        i
+        for i, m in enumerate(scored)
+        if m.in_time is False and candidates[i].ts_ms < candidates[seed_at].ts_ms
+    }
+    told_again = _retellings(candidates, units, span, pointed, other_time)
     first = min(told_again, key=lambda i: candidates[i].ts_ms, default=None)
     if first is not None and candidates[first].ts_ms < candidates[seed_at].ts_ms:
         # The seed was a later mention ("fourth driving test is on the 20th"): the matter was first
@@ -451,6 +458,7 @@ def _retellings(
     units: np.ndarray | None,
     telling: set[int],
     pointed: Collection[int] = (),
+    excluded: Collection[int] = (),
 ) -> set[int]:
     """The same matter told again elsewhere: a turn outside the telling that shares a specific
     anchor with it (a word of the telling that few turns hold: ``RARE_WORD_TURNS``) and is near it
@@ -474,13 +482,18 @@ def _retellings(
             holders.setdefault(w, set()).add(i)
     told = set().union(*(words[i] for i in telling))
     rare = {w for w in told if len(holders[w]) <= RARE_WORD_TURNS}
+    first_told = min(candidates[j].ts_ms for j in telling)
     found: set[int] = set()
     for i in range(len(candidates)):
-        if i in telling or not (words[i] & rare):
+        if i in telling or i in excluded or not (words[i] & rare):
             continue
         close = max(float(units[i] @ units[j]) for j in telling)
         count = anchors(candidates[i].text, words[i] & rare, holders)
-        bar = RETELL_TWO_ANCHORS_COSINE if count >= 2 or i in pointed else RETELL_ONE_ANCHOR_COSINE
+        # A matter is told, then mentioned again: a turn said before the telling that shares one
+        # anchor with it (a name) is the same person in another matter however much the request
+        # points at it, unless its meaning is as close as a retelling's must be alone.
+        relaxed = i in pointed
+        bar = RETELL_TWO_ANCHORS_COSINE if count >= 2 or relaxed else RETELL_ONE_ANCHOR_COSINE
         if close >= bar:
             found.add(i)
     return found | _goes_on(candidates, units, found | telling) - telling
