@@ -37,6 +37,7 @@ AREAS: dict[str, str] = {
     "forget_dev5": "perf.eval.forget_lookalikes",
     "forget_dev6": "perf.eval.forget_dev6",
     "forget_dev7": "perf.eval.forget_dev7",
+    "forget_dev10": "perf.eval.forget_dev10",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",

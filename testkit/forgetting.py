@@ -7,6 +7,8 @@ from typing import Any
 
 from xaiclient import Client
 
+MONDAY = 1_764_547_200_000  # 2025-12-01 00:00 UTC, the first day of the forget tests' histories
+
 
 def talk(c: Client, agent: str, lines: list[str], ts: int) -> str:
     """One session: each line sent a minute apart, then closed and consolidated; its session id."""
