@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -34,15 +34,6 @@ from . import softmax
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 TRAIN_SETS = ("feelings_dev4.json", "feelings_dev3.json", "feelings_dev.json", "feelings_dev2.json")
-# The second valence head (feel10, ``--second-head``): the train halves of every feelings dev set.
-SECOND_SETS = (
-    "feelings_dev10.json",
-    "feelings_dev9.json",
-    "feelings_dev7.json",
-    "feelings_dev6.json",
-    "feelings_dev5.json",
-    *TRAIN_SETS,
-)
 L2 = (0.03, 0.1, 0.3)
 GAINS = (3.0, 10.0)
 FOLDS = 6
@@ -58,13 +49,13 @@ class Row:
     fold: int
 
 
-def training_rows(sets: Sequence[str] = TRAIN_SETS) -> list[Row]:
+def training_rows() -> list[Row]:
     """Every labelled session the fit may learn from (module doc), each with its fold: a dev4
     author-style's rows share one, the others are dealt round the folds."""
     rows: list[Row] = []
     authors: dict[str, int] = {}
     dealt = 0
-    for name in sets:
+    for name in TRAIN_SETS:
         items = json.loads((SCENARIOS / name).read_text(encoding="utf-8"))["items"]
         for item in items:
             if item.get("split", "train") != "train":
@@ -186,19 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="refit the valence head too (default: keep the packaged one, fit only tiredness)",
     )
-    parser.add_argument(
-        "--second-head",
-        action="store_true",
-        help="fit only the second valence head on SECOND_SETS, keeping the rest as packaged",
-    )
-    parser.add_argument(
-        "--chosen",
-        help="with --second-head: 'L2,GAIN' as an earlier cross-validation chose them (skips it)",
-    )
     args = parser.parse_args(argv)
-    if args.second_head:
-        given = tuple(float(x) for x in args.chosen.split(",")) if args.chosen else None
-        return second_head(args.out, given)
     from xaid.embed.use import UseEmbedder
 
     rows = training_rows()
@@ -251,50 +230,6 @@ def main(argv: list[str] | None = None) -> int:
     model.save(args.out, about)
     print(about)
     print(f"wrote {args.out}")
-    return 0
-
-
-def second_head(out: Path, given: tuple[float, ...] | None = None) -> int:
-    """The second valence head (learned.Model.second_weights) fitted on the train halves of every
-    feelings dev set (SECOND_SETS) and the prototypes, over the packaged model's standardised
-    features; L2 and gain by the same cross-validation; the first head and the tiredness head are
-    kept as packaged."""
-    from xaid.embed.use import UseEmbedder
-
-    kept = learned.Model.load()
-    rows = [r for r in training_rows(SECOND_SETS) if r.label is not None]
-    embedder = UseEmbedder()
-    wholes = embedder.embed([learned.whole(r.lines) for r in rows])
-    tails = embedder.embed([learned.tail(r.lines) for r in rows])
-    vectors = np.hstack([np.asarray(wholes), np.asarray(tails)]).astype(np.float64)
-    head = Head(
-        vectors,
-        [learned.own_reading(r.lines) for r in rows],
-        np.array([r.label for r in rows]),
-        np.array([r.fold for r in rows]),
-        learned.features,
-        len(learned.LABELS),
-    )
-    if given is None:
-        l2, gain, score = chosen(head, "second valence head", kept.mean, kept.scale)
-    else:
-        (l2, gain), score = given, float("nan")  # the score printed by the run that chose them
-    weights, bias = head.fit(l2, gain, kept.mean, kept.scale, np.arange(len(rows)))
-    model = replace(
-        kept,
-        second_weights=weights.astype(np.float64),
-        second_bias=bias.astype(np.float64),
-        second_gain=gain,
-    )
-    with np.load(learned.MODEL_PATH) as data:
-        about = str(data["about"]).split("; second valence head: ")[0]
-    about += (
-        f"; second valence head: {len(rows)} rows (train halves of {', '.join(SECOND_SETS)}, "
-        f"meaning.FEELINGS), l2 {l2}, rule gain {gain}, cross-validated accuracy {score:.3f}"
-    )
-    model.save(out, about)
-    print(about)
-    print(f"wrote {out}")
     return 0
 
 

@@ -188,16 +188,6 @@ class Model:
     tired_weights: np.ndarray | None = None  # (2 * dims + 2,)
     tired_bias: float = 0.0
     tired_gain: float = 0.0
-    # A second valence head over the same features, fitted on the train halves of every feelings
-    # dev set (feel10: about 700 rows in some thirty voices, against the first head's 374 rows of
-    # feel3's): its probabilities and the first head's are averaged (``probabilities``). Either alone
-    # read a hard day said with an upbeat word as good ("竹篮打水一场空…初赛就被刷了", "the exam ate me
-    # alive. so cooked") where the other did not, and the refitted head alone lost sessions the first
-    # one read right (feelings_dev3.json's test half, zh 39 -> 34/44); two heads fitted on different
-    # rows err on different sessions. None in a model fitted before it existed.
-    second_weights: np.ndarray | None = None  # (labels, 2 * dims + 2)
-    second_bias: np.ndarray | None = None  # (labels,)
-    second_gain: float = 0.0
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> Model:
@@ -214,9 +204,6 @@ class Model:
                 data["tired_weights"].astype(np.float64) if "tired_weights" in data else None,
                 float(data["tired_bias"]) if "tired_bias" in data else 0.0,
                 float(data["tired_gain"]) if "tired_gain" in data else 0.0,
-                data["second_weights"].astype(np.float64) if "second_weights" in data else None,
-                data["second_bias"].astype(np.float64) if "second_bias" in data else None,
-                float(data["second_gain"]) if "second_gain" in data else 0.0,
             )
 
     def save(self, path: Path, about: str) -> None:
@@ -234,22 +221,15 @@ class Model:
             arrays["tired_weights"] = self.tired_weights.astype(np.float32)
             arrays["tired_bias"] = np.array(self.tired_bias, dtype=np.float32)
             arrays["tired_gain"] = np.array(self.tired_gain, dtype=np.float32)
-        if self.second_weights is not None and self.second_bias is not None:
-            arrays["second_weights"] = self.second_weights.astype(np.float32)
-            arrays["second_bias"] = self.second_bias.astype(np.float32)
-            arrays["second_gain"] = np.array(self.second_gain, dtype=np.float32)
         np.savez_compressed(path, allow_pickle=False, **arrays)
 
     def probabilities(self, whole: np.ndarray, last: np.ndarray, own: Own) -> dict[Label, float]:
         """Low, neutral and good for a session: ``whole`` is its vector (of ``whole``),
-        ``last`` the vector of its ``tail``; the mean of the two heads' where the second exists."""
-        p = _softmax(
-            self.weights @ features(whole, last, own, self.mean, self.scale, self.rule_gain)
-            + self.bias
-        )
-        if self.second_weights is not None and self.second_bias is not None:
-            x = features(whole, last, own, self.mean, self.scale, self.second_gain)
-            p = (p + _softmax(self.second_weights @ x + self.second_bias)) / 2
+        ``last`` the vector of its ``tail``."""
+        x = features(whole, last, own, self.mean, self.scale, self.rule_gain)
+        z = self.weights @ x + self.bias
+        p = np.exp(z - z.max())
+        p /= p.sum()
         return {label: float(p[i]) for i, label in enumerate(LABELS)}
 
     def tired(self, whole: np.ndarray, last: np.ndarray, own: Own) -> float:
@@ -258,11 +238,6 @@ class Model:
             return 0.0
         x = tired_features(whole, last, own, self.mean, self.scale, self.tired_gain)
         return float(1.0 / (1.0 + np.exp(-(self.tired_weights @ x + self.tired_bias))))
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    p = np.exp(z - z.max())
-    return np.asarray(p / p.sum())
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

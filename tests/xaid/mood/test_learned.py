@@ -5,15 +5,12 @@ sessions that made the sentence-by-sentence pass of feel2 fail); what consolidat
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 from xaid.embed.use import UseEmbedder
 from xaid.mood import learned, meaning
-from xaid.mood.classifier import RuleClassifier
-from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral
+from xaid.mood.state import MoodState
 from xaid.mood.tone import bands
 
 DEMO_EN = [
@@ -355,68 +352,3 @@ def test_the_news_not_its_consolation_is_carried(
 )
 def test_point_cuts_only_a_closing_consolation(lines: list[str], point: list[str] | None) -> None:
     assert learned.point(lines) == (point or lines)
-
-
-def morning_valence(embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]) -> float:
-    """The valence the next morning: the lines read by the rules a minute apart from 21:00, what
-    consolidation stores merged at the last word (learned.read and carry), 12 hours of fading."""
-    params = MoodParams()
-    at = 21 * HOUR_MS
-    closing = neutral(at, params)
-    for line in lines:
-        at += 60_000
-        closing = merge(closing, RuleClassifier().classify(line), at, params)
-    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
-    session = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
-    reading = learned.carry(closing, session.own, session.label, False, None, session.strength)
-    state = merge(closing, reading, at, params) if reading is not None else closing
-    return decay(state, at + 12 * HOUR_MS).valence
-
-
-@pytest.mark.parametrize(
-    ("lines", "sign"),
-    [
-        # a hard day said with an upbeat word in it (feel10): not read as a good one
-        # (the first head alone carried four of these as good: the team, 好家伙, 答辩, 被甩)
-        (["Cool, so I didn't make the team. Again. Awesome."], -1),
-        (["Great news everyone: my flat got burgled while I was at work."], -1),
-        (
-            [
-                "Well that's just perfect, the car failed its MOT and the repair costs more than it's worth."
-            ],
-            -1,
-        ),
-        (["好家伙，房东把押金全扣了，真是谢谢他了"], -1),
-        (["笑死，答辩没过，又要延毕一年"], -1),
-        (["哈哈哈我又被甩了，挺好的，习惯了"], -1),
-        # a happy message stays happy, a plain line carries nothing
-        (["My little brother got into medical school today, we're all so proud of him!"], 1),
-        (["女儿今天拿到了钢琴比赛的一等奖，全家都乐坏了"], 1),
-        (["Took the bins out and answered a few emails."], 0),
-        (["下午把车送去保养了，顺便加了油。"], 0),
-    ],
-)
-def test_a_hard_day_is_not_read_as_a_good_one(
-    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str], sign: int
-) -> None:
-    valence = morning_valence(embedder, bank, lines)
-    if sign == 0:
-        assert abs(valence) < 0.1, (lines, valence)  # no tone: within tone.py's neutral band
-    else:
-        assert valence * sign > 0.02, (lines, valence)
-
-
-def test_the_second_head_is_averaged_with_the_first() -> None:
-    """feel10: the packaged model has two valence heads over the same features; each reading is the
-    mean of their probabilities."""
-    model = learned.default()
-    assert model.second_weights is not None and model.second_bias is not None
-    assert model.second_weights.shape == model.weights.shape
-    vec, own = np.linspace(-1, 1, 512), learned.Own(0.1, 0.0, 0.2)
-    first = replace(model, second_weights=None, second_bias=None)
-    second = replace(model, weights=model.second_weights, bias=model.second_bias)
-    second = replace(second, rule_gain=model.second_gain, second_weights=None, second_bias=None)
-    both = model.probabilities(vec, vec, own)
-    one, two = first.probabilities(vec, vec, own), second.probabilities(vec, vec, own)
-    for label in learned.LABELS:
-        assert both[label] == pytest.approx((one[label] + two[label]) / 2)
