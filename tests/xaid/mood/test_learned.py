@@ -10,7 +10,8 @@ import pytest
 
 from xaid.embed.use import UseEmbedder
 from xaid.mood import learned, meaning
-from xaid.mood.state import MoodState
+from xaid.mood.classifier import RuleClassifier
+from xaid.mood.state import HOUR_MS, MoodParams, MoodState, decay, merge, neutral
 from xaid.mood.tone import bands
 
 DEMO_EN = [
@@ -352,3 +353,51 @@ def test_the_news_not_its_consolation_is_carried(
 )
 def test_point_cuts_only_a_closing_consolation(lines: list[str], point: list[str] | None) -> None:
     assert learned.point(lines) == (point or lines)
+
+
+def morning_valence(embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str]) -> float:
+    """The valence the next morning: the lines read by the rules a minute apart from 21:00, what
+    consolidation stores merged at the last word (learned.read and carry), 12 hours of fading."""
+    params = MoodParams()
+    at = 21 * HOUR_MS
+    closing = neutral(at, params)
+    for line in lines:
+        at += 60_000
+        closing = merge(closing, RuleClassifier().classify(line), at, params)
+    whole, last = embedder.embed([learned.whole(lines), learned.tail(lines)])
+    session = learned.read(learned.default(), lines, whole, last, bank.feel(whole))
+    reading = learned.carry(closing, session.own, session.label, False, None, session.strength)
+    state = merge(closing, reading, at, params) if reading is not None else closing
+    return decay(state, at + 12 * HOUR_MS).valence
+
+
+@pytest.mark.parametrize(
+    ("lines", "sign"),
+    [
+        # a hard day said with an upbeat word in it (feel10): not read as a good one. Written after
+        # feelings_dev10.json; "Cool, so I didn't make the team. Again. Awesome.", "好家伙，房东把押金
+        # 全扣了，真是谢谢他了", "笑死，答辩没过，又要延毕一年" are still carried as good (docs/mood.md)
+        (["Great news everyone: my flat got burgled while I was at work."], -1),
+        (
+            [
+                "Well that's just perfect, the car failed its MOT and the repair costs more than "
+                "it's worth."
+            ],
+            -1,
+        ),
+        (["太棒了，周末又要加班，工资还是一分不多"], -1),
+        # a happy message stays happy, a plain line carries nothing
+        (["My little brother got into medical school today, we're all so proud of him!"], 1),
+        (["女儿今天拿到了钢琴比赛的一等奖，全家都乐坏了"], 1),
+        (["Took the bins out and answered a few emails."], 0),
+        (["下午把车送去保养了，顺便加了油。"], 0),
+    ],
+)
+def test_a_hard_day_is_not_read_as_a_good_one(
+    embedder: UseEmbedder, bank: meaning.Prototypes, lines: list[str], sign: int
+) -> None:
+    valence = morning_valence(embedder, bank, lines)
+    if sign == 0:
+        assert abs(valence) < 0.1, (lines, valence)  # no tone: within tone.py's neutral band
+    else:
+        assert valence * sign > 0.02, (lines, valence)
