@@ -1,0 +1,58 @@
+"""A mention of a person weeks after the user said something about them, with a newer look-alike
+(the same person, nothing of weight) in between, through a real daemon (in-process, real socket, real
+database, the real embedder; the scripted provider is never asked). English and Chinese.
+
+Issue 28 (branch assoc10, perf/scenarios/associative_dev10.json): a friend told "Rosa rang me today"
+thinks of the transplant said weeks before, not of last week's photo of her garden. Before, two of
+xaid's own steps lost it where plain hybrid retrieval over the raw turns kept it: the present-over-past
+prior (recency.prefer_present) read the mention as a question about now and put the newer look-alike
+first, the older turn at 0.6 of its score; and the fact drawn from the turn ("the user's aunt is
+called Rosa") was shown in its place, which made the turn a repeat of it, so the transplant was never
+shown. A present question keeps the prior (tests/xaid/memory/test_updates_e2e.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from xaiclient import Client
+
+from .test_supersede import DAY, T0, session
+
+CASES = [
+    (
+        "my aunt Rosa is going back to Lisbon in spring for a kidney transplant, "
+        "the whole family is chipping in for the flights",
+        "aunt Rosa sent a blurry photo of her garden again",
+        "Rosa rang me today, she sounded tired",
+        "transplant",
+        "garden",
+    ),
+    (
+        "我表哥大军下个月去深圳做心脏搭桥手术，全家都在帮他凑钱",
+        "大军又在群里发了一堆养生文章",
+        "大军今天给我打电话了，听着挺累的",
+        "搭桥",
+        "养生",
+    ),
+]
+SMALL_TALK = {
+    "en": ["the bus was late again", "made soup, mostly carrots", "rainy and cold today"],
+    "zh": ["公交又晚了", "煮了锅汤，基本全是胡萝卜", "今天又冷又下雨"],
+}
+
+
+@pytest.mark.parametrize(("said", "look_alike", "mention", "word", "other"), CASES)
+def test_what_was_said_weeks_ago_outranks_a_newer_look_alike_of_a_mention(
+    client: Client, said: str, look_alike: str, mention: str, word: str, other: str
+) -> None:
+    talk = SMALL_TALK["en" if word.isascii() else "zh"]
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", [talk[0], said, talk[1]], T0)
+    for day in (4, 9, 13):
+        session(client, "mia", talk, T0 + day * DAY)
+    session(client, "mia", [talk[2], look_alike], T0 + 19 * DAY)
+    items = client.memory_search("mia", mention, ts=T0 + 24 * DAY, k=20, budget_tokens=400)["items"]
+    texts = [i["text"] for i in items]
+    first = next((n for n, t in enumerate(texts) if word in t), None)
+    assert first is not None, texts
+    assert all(other not in t for t in texts[: first + 1]), texts
