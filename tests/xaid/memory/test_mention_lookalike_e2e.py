@@ -2,13 +2,15 @@
 (the same person, nothing of weight) in between, through a real daemon (in-process, real socket, real
 database, the real embedder; the scripted provider is never asked). English and Chinese.
 
-Issue 28 (branch assoc10, perf/scenarios/associative_dev10.json): a friend told "Rosa rang me today"
-thinks of the transplant said weeks before, beside last week's news of her cat. Before, two of
-xaid's own steps lost it where plain hybrid retrieval over the raw turns kept it: the present-over-past
-prior (recency.prefer_present) read the mention as a question about now and put the newer look-alike
-first, the older turn at 0.6 of its score; and the fact drawn from the turn ("the user's aunt is
-called Rosa") was shown in its place, which made the turn a repeat of it, so the transplant was never
-shown. A present question keeps the prior (tests/xaid/memory/test_updates_e2e.py).
+Issue 28 (branch assoc10, perf/scenarios/associative_dev10.json): a friend told "Nell texted me out
+of nowhere today" thinks of the scholarship in Lisbon said weeks before, beside last week's news of
+her cat. Before, two of xaid's own steps could lose it where plain hybrid retrieval over the raw turns
+kept it: the fact drawn from the turn ("The user's little sister is called Nell.") was shown in its
+place, which made the turn a repeat of it, so the scholarship was never shown (the English case
+fails so on main); and the present-over-past prior (recency.prefer_present) read the mention as a
+question about now, put the newer look-alike first and the older turn at 0.6 of its score (on
+associative_dev10's train half that pushed B out of the block; the Chinese case here holds on main
+too). A present question keeps the prior (tests/xaid/memory/test_updates_e2e.py).
 """
 
 from __future__ import annotations
@@ -20,35 +22,35 @@ from .test_supersede import DAY, T0, session
 
 CASES = [
     (
-        "my aunt Rosa is going back to Lisbon in spring for a kidney transplant, "
-        "the whole family is chipping in for the flights",
-        "Rosa's cat knocked her plant off the windowsill again lol",
-        "Rosa rang me today, she sounded tired",
-        "transplant",
+        "my little sister Nell is doing a year in Lisbon from september, "
+        "she got a scholarship for marine biology",
+        "Nell's cat knocked her plant off the windowsill again lol",
+        "Nell texted me out of nowhere today",
+        "scholarship",
         "windowsill",
     ),
     (
-        "我表哥大军下个月去深圳做心脏搭桥手术，全家都在帮他凑钱",
-        "大军家的猫又把花盆打翻了哈哈",
-        "大军今天给我打电话了，听着挺累的",
-        "搭桥",
-        "花盆",
+        "我表哥大军考上研究生了，在兰州读海洋生物，说那边冬天干得要命",
+        "大军又给我发了个狗狗表情包哈哈",
+        "大军今天突然打电话给我",
+        "兰州",
+        "表情包",
     ),
 ]
 SMALL_TALK = {
     "en": [
         "the bus was late again",
-        "so tired today, long shift",
+        "quiet day today, read a bit, napped a bit",
         "made soup, mostly carrots",
         "rainy and cold, stayed in",
-        "today was ok i guess, sounded like rain all day",
+        "feeling kinda flat today, nothing bad, just meh",
     ],
     "zh": [
         "公交又晚了",
-        "今天好累，加班到九点",
+        "今天很平静，看了会儿书，睡了个午觉",
         "煮了锅汤，基本全是胡萝卜",
         "又冷又下雨，在家窝着",
-        "今天还行吧，听着雨声睡了一下午",
+        "今天有点emo，也没什么事，就是提不起劲",
     ],
 }
 
