@@ -74,6 +74,12 @@ SETS = {
         "Associative recall at a turn's 400 tokens (dev set 8, a present mention and the traps a plain "
         "hybrid does not have: train and test halves)",
     ),
+    "dev10": AssocSet(
+        DEV.with_name("associative_dev10.json"),
+        "associative_dev10",
+        "Associative recall at a turn's 400 tokens (dev set 10, daily small talk, a look-alike naming "
+        "the mention's person, activity, place or date after B: train and test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -222,6 +228,16 @@ def run(quick: bool) -> Section:
             "(saw Lucas carrying boxes → Lucas moving to Oslo; 今晚羽毛球 → 羽毛球班的教练), each case with a trap "
             "a plain hybrid does not have (B's answer in a sentence without the shared word; a later line "
             "that reads like an update of B; a routine line with the word said weekly). "
+            + how
+            + " Tune on train; test is reported, never tuned on."
+        )
+        return section
+    if chosen.path.name == "associative_dev10.json":
+        section.notes.append(
+            f"perf/scenarios/{chosen.path.name}: six weeks of daily small talk per user; the mention names "
+            "a person, an activity, a place or a date (Priya called me today; march 3rd is creeping up) "
+            "that B named weeks before with words said nowhere else, and a look-alike naming the same "
+            "thing comes 1-5 weeks after B. "
             + how
             + " Tune on train; test is reported, never tuned on."
         )
