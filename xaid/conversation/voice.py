@@ -488,6 +488,15 @@ class VoiceGate:
         self.kept += out
         return out
 
+    def cut_here(self) -> None:
+        """Stop after what was sent: a sentence begun and not yet checked is never sent."""
+        self._held = ""
+
+    def insert(self, words: str) -> str:
+        """The daemon's own words after what was sent (checkin.bridge), unchecked, as its lead is."""
+        self.kept += words
+        return words
+
     def continue_after(self) -> str:
         """Start another attempt after what was sent; the provider echoes it as its prefix."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
