@@ -46,6 +46,13 @@ LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (
 # losses of the older dev sets that meaning alone reads, one of 59 reads more than 0.1 nearer (a pet
 # put to sleep, told with its burial tomorrow), six more than 0.05.
 OPEN_MARGIN = 0.1
+# Nearer a loss or a grave worry still open (LOSSES[True], OPEN) than the ordinary lines by this
+# much: grave news ("我爸今天走了", "my girlfriend just dumped me", a failed test again). The first
+# messages of the Morning dev sets' train scenes (perf/scenarios/morning_dev*.json: greetings,
+# questions, news of a gym session or the canteen's food) read at most +0.09, grave news of the
+# arm10 branch's own from +0.16: midway. Read on a session's first message (conversation/
+# first_words.py): then the reply is about it and no check-in is suggested.
+GRAVE_MARGIN = 0.125
 # The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
 # strong and as sure as a plainly said "I'm sad" / "so happy" reads by the rules; a loss lasts as
 # grief does in the lexicon (GRIEF's persistence).
@@ -332,6 +339,13 @@ class Prototypes:
         """How much closer to a loss than to an ordinary line (positive: a loss)."""
         v = unit(np.asarray(vector, dtype=np.float32))
         return nearest(self.losses[True] @ v) - nearest(self.losses[False] @ v)
+
+    def grave(self, vector: np.ndarray) -> float:
+        """How much nearer a loss or a grave worry still open than an ordinary line (positive:
+        grave news; ``GRAVE_MARGIN`` and more is read as such)."""
+        v = unit(np.asarray(vector, dtype=np.float32))
+        near = max(nearest(self.losses[True] @ v), nearest(self.open @ v))
+        return near - nearest(self.losses[False] @ v)
 
     def open_lead(self, vector: np.ndarray) -> float:
         """How much nearer an open worry (OPEN) than a loss (positive: a worry a friend asks about)."""

@@ -55,6 +55,7 @@ class FirstWords:
     lost: bool = False
     vector: np.ndarray | None = None
     item_vectors: dict[int, np.ndarray] = field(default_factory=dict)
+    grave: bool = False  # grave news told now (meaning.Prototypes.grave): the reply is about it
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +318,8 @@ def _choose(
         text and loss.ruled(text)
     ):  # a loss told now: the reply is about it, nothing else
         return Verdict(None, "the user is telling of a loss")
+    if first.grave:
+        return Verdict(None, "the user is telling grave news")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]
     if not live:
