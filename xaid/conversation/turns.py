@@ -914,7 +914,7 @@ class Turns:
 
             async def first(gate: voice.VoiceGate) -> Completion:
                 return await self._attempt(
-                    agent, sid, request, emit, progress, start, turn, gate, opening, sentences=1
+                    agent, sid, request, emit, progress, start, turn, gate, opening
                 )
 
             completion = await self._answer_first(gate, turn_to, first, opening, emit)
@@ -980,20 +980,23 @@ class Turns:
         opening: OpeningGuard,
         emit: Emit,
     ) -> Completion | None:
-        """The model's first sentence (``first``, stopped after it), then the bridge's words when
-        that sentence did not name the matter already. None when the model is to go on after what
-        was sent (the caller continues); the completion when there is nothing to go on from (a
-        tool call, or a first sentence that broke the voice: the caller's retry takes it)."""
+        """The model's answer (``first``), then the bridge's words when the answer ended of itself
+        and did not name the matter already: the model goes on after them (None: the caller
+        continues after what was sent). Cut after its first sentence, the answer was one word
+        ("Sure! By the way, how did the date go?") where a request needed all of it. The completion
+        when there is nothing to add: a tool call, a sentence that broke the voice (the caller's
+        retry takes it), an answer cut at ``max_tokens`` or one that named the matter."""
         completion = await first(gate)
-        if completion.tool_calls or gate.broken is not None:
+        if completion.tool_calls or gate.broken is not None or completion.finish_reason == "length":
             return completion
         said = gate.kept
-        if said.strip() and not candidates.names_matter(said, turn_to.matter):
-            words = turn_to.words  # Chinese runs on without a space; English after one
-            joint = words if said[-1:].isspace() or cjk.has(words) else " " + words
-            if out := opening.feed(gate.insert(joint)):
-                await emit("text", {"delta": out})
-            self.counters["checkin_bridges"] += 1
+        if not said.strip() or candidates.names_matter(said, turn_to.matter):
+            return completion
+        words = turn_to.words  # Chinese runs on without a space; English after one
+        joint = words if said[-1:].isspace() or cjk.has(words) else " " + words
+        if out := opening.feed(gate.insert(joint)):
+            await emit("text", {"delta": out})
+        self.counters["checkin_bridges"] += 1
         return None
 
     async def _pick(
@@ -1042,7 +1045,6 @@ class Turns:
         gate: voice.VoiceGate,
         opening: OpeningGuard,
         window: candidates.Window | None = None,
-        sentences: int = 0,
     ) -> Completion:
         """One generation streamed through ``gate`` and ``opening``; with a ``window`` (a check-in
         candidate) what the gate passes is held until the window's verdict: sent on TAKE, and on
@@ -1073,10 +1075,6 @@ class Turns:
                     if passed := gate.feed(piece):
                         await out(passed)
                     if gate.broken is not None or await judged(False):
-                        job.cancelled.set()
-                        break
-                    if sentences and gate.own_sentences >= sentences:
-                        gate.cut_here()  # the rest waits for the daemon's bridge (_answer_first)
                         job.cancelled.set()
                         break
             completion = await job.result()

@@ -488,10 +488,6 @@ class VoiceGate:
         self.kept += out
         return out
 
-    def cut_here(self) -> None:
-        """Stop after what was sent: a sentence begun and not yet checked is never sent."""
-        self._held = ""
-
     def insert(self, words: str) -> str:
         """The daemon's own words after what was sent (checkin.bridge), unchecked, as its lead is."""
         self.kept += words
