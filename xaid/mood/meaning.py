@@ -292,6 +292,26 @@ def nearest(scores: np.ndarray) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class Contrast:
+    """Two banks of prototypes under one embedder, ``near`` and ``far``, for a reading of how much
+    nearer a text is to the first (scheduler/occasion.py: occasions against routine)."""
+
+    near: np.ndarray
+    far: np.ndarray
+
+    @classmethod
+    def from_vectors(cls, vectors: Sequence[np.ndarray], near: int) -> Contrast:
+        """The first ``near`` vectors are the near bank, the rest the far one."""
+        units = unit(np.asarray(vectors, dtype=np.float32))
+        return cls(units[:near], units[near:])
+
+    def lead(self, vector: np.ndarray) -> float:
+        """How much nearer the near bank than the far one (the mean of the ``NEAREST`` of each)."""
+        v = unit(np.asarray(vector, dtype=np.float32))
+        return nearest(self.near @ v) - nearest(self.far @ v)
+
+
+@dataclass(frozen=True, slots=True)
 class Prototypes:
     """The prototype vectors, embedded once per embedder."""
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..mood.meaning import nearest, unit
+from ..mood.meaning import Contrast
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
 MARGIN = 0.15  # nearer the occasions than the routine by this much (train lines, module doc)
@@ -83,10 +83,9 @@ ROUTINE: tuple[str, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Bank:
-    """The two banks' unit vectors under one embedder."""
+    """The occasions (near) and the routine (far) under one embedder."""
 
-    occasions: np.ndarray
-    routine: np.ndarray
+    banks: Contrast
 
     @staticmethod
     def texts() -> list[str]:
@@ -95,13 +94,11 @@ class Bank:
 
     @classmethod
     def from_vectors(cls, vectors: Sequence[np.ndarray]) -> Bank:
-        units = unit(np.asarray(vectors, dtype=np.float32))
-        return cls(units[: len(OCCASIONS)], units[len(OCCASIONS) :])
+        return cls(Contrast.from_vectors(vectors, len(OCCASIONS)))
 
     def lead(self, vector: np.ndarray) -> float:
         """How much nearer the occasions than the routine (positive: an occasion)."""
-        v = unit(np.asarray(vector, dtype=np.float32))
-        return nearest(self.occasions @ v) - nearest(self.routine @ v)
+        return self.banks.lead(vector)
 
     def occasion(self, vector: np.ndarray) -> bool:
         return self.lead(vector) >= MARGIN
