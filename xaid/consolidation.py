@@ -13,6 +13,7 @@ Keeping that here, above the three, is what lets each of them stay ignorant of t
 from __future__ import annotations
 
 import logging
+import weakref
 from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -31,7 +32,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire, matter, retire
+from .scheduler import arm, fire, matter, occasion, retire
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -49,6 +50,8 @@ FENCE_RETRIES = (
 # The vectors of one session's consolidation, by text: the feeling, the check-in and the change
 # readers and the turns' own vectors all read the same messages and sentences (a user line was
 # embedded three times before). Scoped to one attempt of one job, so nothing outlives what it read.
+# scheduler/occasion.py's prototypes, embedded once per embedder (a daemon has one; tests start several)
+_OCCASIONS: weakref.WeakKeyDictionary[Embeddings, occasion.Bank] = weakref.WeakKeyDictionary()
 _SESSION_VECTORS: ContextVar[dict[str, np.ndarray | None] | None] = ContextVar(
     "session_vectors", default=None
 )
@@ -341,9 +344,33 @@ class Consolidation:
             if whole and first is not None and read_more[-1] is not None
             else None
         )
-        return matter.Readings(
-            by_id, reader.threshold, reader.loss_floor, parts=parts, session=session
+        bank = await self._occasions()
+        occasions = frozenset(
+            i for i, v in vectors.items() if bank is not None and bank.occasion(v)
         )
+        return matter.Readings(
+            by_id,
+            reader.threshold,
+            reader.loss_floor,
+            parts=parts,
+            session=session,
+            occasions=occasions,
+        )
+
+    async def _occasions(self) -> occasion.Bank | None:
+        """scheduler/occasion.py's prototypes under the daemon's embedder, embedded once; None
+        under another embedder than its margin was set on."""
+        if self.embeddings.profile.name != occasion.FITTED_ON:
+            return None
+        found = _OCCASIONS.get(self.embeddings)
+        if found is None:
+            vectors = await self.embeddings.embed_readable(occasion.Bank.texts())
+            if any(v is None for v in vectors):
+                return None
+            found = _OCCASIONS[self.embeddings] = occasion.Bank.from_vectors(
+                [v for v in vectors if v is not None]
+            )
+        return found
 
     async def _retiring(
         self, agent_id: str, d: draft.Draft

@@ -13,7 +13,10 @@ fights, decisions, a first message with its own question), per half, ``morning_d
 morning_dev4.json, a fourth (a pet at the vet, a toothache, a row at work, loneliness), ``morning_dev4``;
 dev9, morning_dev9.json, a ninth (openers of many kinds: presence checks, waking up, a sleepy word,
 an interjection, an emoji; and first messages with content of their own, ``probe_kind`` "content",
-which must get no lead), ``morning_dev9``;
+which must get no lead), ``morning_dev9``; dev10, morning_dev10.json, a tenth (plans for today or
+tomorrow said in passing, firsts, grave-sounding worries that are no loss, first messages with
+content of their own after which the matter fits, and controls: a loss, a held-back matter, a
+routine evening, a grave first message), ``morning_dev10``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -97,6 +100,7 @@ SCENE_SETS = {
     "dev3": SCENARIOS / "morning_dev3.json",  # third dev set: asides, undated plans, fights, ...
     "dev4": SCENARIOS / "morning_dev4.json",  # fourth dev set: check-in candidates (morning7)
     "dev9": SCENARIOS / "morning_dev9.json",  # ninth dev set: openers of many kinds (morning9)
+    "dev10": SCENARIOS / "morning_dev10.json",  # tenth dev set: plans in passing, firsts (arm10)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -111,6 +115,7 @@ SET_TITLES = {
     "dev3": " (third dev scenes)",
     "dev4": " (fourth dev scenes)",
     "dev9": " (ninth dev scenes)",
+    "dev10": " (tenth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -121,6 +126,7 @@ SET_AREAS = {
     "dev3": "morning_dev3",
     "dev4": "morning_dev4",
     "dev9": "morning_dev9",
+    "dev10": "morning_dev10",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

@@ -154,6 +154,30 @@ def lead(
     greeting = echo(said, lang, bare, hour)
     if greeting is None:
         return ""
+    return _opened(item, lang, mood, greeting)
+
+
+# What turns from the model's answer to the matter: "By the way, how did the" …, "对了，上次说的面试" ….
+_TURN = {"en": "By the way,", "zh": "对了，"}
+
+
+def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
+    """The daemon's words after the model's first sentence, when the first message has content of
+    its own (a question, news): the model answers it, then the reply turns to the suggested matter
+    as the lead would have begun it ("By the way, how did the" …, "对了，上次说的面试" …). Told only
+    by the directive to ask after answering, the 1.5B answered and stopped (issue 25: the held-out
+    scenes with a suggestion and a message of its own picked up 0 of 4). None while the mood is very
+    low: then the reply stays with what they said."""
+    if item is None or (mood is not None and mood.valence <= GENTLE_BELOW):
+        return ""
+    turn = _TURN[lang]
+    rest = _opened(item, lang, mood, turn)[len(turn) :]
+    # mid-sentence now: "By the way, how did the", not "How"
+    return turn + re.sub(r"^(\s*)([A-Z])(?=[a-z])", lambda m: m[1] + m[2].lower(), rest)
+
+
+def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str) -> str:
+    """The words that turn to the item's matter after ``greeting`` (the echo, or a "by the way")."""
     if mood is not None and mood.valence <= GENTLE_BELOW:
         kind = "gentle"
     elif item.scene in _EVENT_SCENES:

@@ -8,6 +8,9 @@ anything, and the rules alone missed two things that message may say:
   feeling about the pitch?" went into the same prompt. The check-in reader already says whether a
   short text tells of a loss by itself (``matter.told_in_clause``: the loss prototypes and the
   reader agree); here it reads the first message, and nothing else is raised in that turn;
+- **grave news** that is no loss, or not yet one ("my nan was taken to hospital, they don't know
+  if she'll make it"): the loss prototypes and the open worries (``meaning.Prototypes.grave``)
+  against the ordinary lines; the reply is about it, and no matter is raised in that turn;
 - **a matter settled** in words that share none of its keywords: "they moved our slot up to last
   night, played it already! went really well" about "first gig with the band on Friday": the
   message's vector and the pending items' quoted words go to ``retire.retired`` as consolidation's
@@ -94,4 +97,4 @@ async def read(
         return FirstWords()
     items = await item_vectors(embeddings, agent_id, pending)
     lost = matter.told_in_clause(bank.loss(vector), reader.read(vector, text, ts_ms))
-    return FirstWords(lost, vector, items)
+    return FirstWords(lost, vector, items, bank.grave(vector) >= meaning.GRAVE_MARGIN)

@@ -38,6 +38,7 @@ from ..store import Database
 from ..store import sessions as sql
 from ..store.agents import Agent
 from ..store.sessions import Message, Session
+from ..text import cjk
 from ..text import tokens as text_tokens
 from ..text.lang import Lang, language
 from . import (
@@ -110,6 +111,16 @@ class _Progress:
     completion_tokens: int = 0
     queued_ms: float = 0.0
     first_token_ms: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Bridge:
+    """The daemon's words that turn the reply to the suggested matter after the model's first
+    sentence (checkin.bridge; "" for none), and the matter's words, which that sentence may name
+    already (then no bridge is needed)."""
+
+    words: str
+    matter: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,7 +635,8 @@ class Turns:
             earlier=tuple(text for _, text in view.chunks),
             folded_upto=view.uptos,
             memories=retrieve.render(framing.fresh, lang, framing.short) if framing.fresh else None,
-            suggestion=verdict.directive(lang) if verdict else None,
+            # a first message with content of its own is answered before the matter is asked
+            suggestion=verdict.directive(lang, answer_first=not heard.bare) if verdict else None,
             forgotten=forgotten.instruction() if forgotten is not None else None,
             shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
             lang=lang,
@@ -673,6 +685,7 @@ class Turns:
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
         lead = self._lead(heard, framing)
+        turn_to = _Bridge("", ()) if lead else self._bridge(heard, framing)
         checking = llm.voice_check == "on" or (
             llm.voice_check == "auto" and self.queue.provider.name != "scripted"
         )
@@ -715,6 +728,7 @@ class Turns:
                 turn,
                 checked,
                 self._matter(heard) if round_ == 0 else (),
+                turn_to if round_ == 0 else _Bridge("", ()),
             )
             if not completion.tool_calls:
                 return completion, messages, context
@@ -747,6 +761,20 @@ class Turns:
         return checkin.lead(
             heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour
         )
+
+    def _bridge(self, heard: _Heard, framing: _Framing) -> _Bridge:
+        """The daemon's turn to the suggested matter after the model's first sentence, for a first
+        message with content of its own (checkin.bridge), or none: no suggestion, an opener (the lead
+        begins its reply instead), the lead switched off, or a provider that cannot continue."""
+        item = heard.verdict.item if heard.verdict else None
+        if (
+            item is None
+            or heard.bare
+            or not self.settings.config.scheduler.lead
+            or not getattr(self.queue.provider, "continues_prefix", False)
+        ):
+            return _Bridge("", ())
+        return _Bridge(checkin.bridge(item, framing.lang, heard.mood), tuple(item.keywords))
 
     def _matter(self, heard: _Heard) -> tuple[str, ...]:
         """The suggested matter's words, which check-in candidates must name (candidates.py), or ()
@@ -870,15 +898,28 @@ class Turns:
         turn: UserTurn,
         checked: voice.Voice,
         matter: tuple[str, ...] = (),
+        turn_to: _Bridge | None = None,
     ) -> Completion:
         """Stream the reply through the voice check (xaid/conversation/voice.py) and the opening fix;
         a sentence that breaks the voice is not sent, and once the model is asked again. With the
-        matter's words (a check-in with candidates), its first words are chosen first (``_pick``)."""
+        matter's words (a check-in with candidates), its first words are chosen first (``_pick``);
+        with a bridge (``turn_to``), the model's first sentence answers, the daemon's words turn to
+        the matter and the model goes on from them (``_answer_first``)."""
         opening = OpeningGuard(agent.name)
         continues = getattr(self.queue.provider, "continues_prefix", False)
         attempt = request
         gate = voice.VoiceGate(checked, request.prefix)
         completion: Completion | None = None
+        if turn_to is not None and turn_to.words and not matter:
+
+            async def first(gate: voice.VoiceGate) -> Completion:
+                return await self._attempt(
+                    agent, sid, request, emit, progress, start, turn, gate, opening
+                )
+
+            completion = await self._answer_first(gate, turn_to, first, opening, emit)
+            if completion is None:
+                attempt = dataclasses.replace(request, prefix=gate.continue_after())
         if matter:
 
             async def attempt_one(gate: voice.VoiceGate, window: candidates.Window) -> Completion:
@@ -930,6 +971,33 @@ class Turns:
                 finish_reason="stop" if gate.broken else completion.finish_reason,
             )
         return completion
+
+    async def _answer_first(
+        self,
+        gate: voice.VoiceGate,
+        turn_to: _Bridge,
+        first: Callable[[voice.VoiceGate], Awaitable[Completion]],
+        opening: OpeningGuard,
+        emit: Emit,
+    ) -> Completion | None:
+        """The model's answer (``first``), then the bridge's words when the answer ended of itself
+        and did not name the matter already: the model goes on after them (None: the caller
+        continues after what was sent). Cut after its first sentence, the answer was one word
+        ("Sure! By the way, how did the date go?") where a request needed all of it. The completion
+        when there is nothing to add: a tool call, a sentence that broke the voice (the caller's
+        retry takes it), an answer cut at ``max_tokens`` or one that named the matter."""
+        completion = await first(gate)
+        if completion.tool_calls or gate.broken is not None or completion.finish_reason == "length":
+            return completion
+        said = gate.kept
+        if not said.strip() or candidates.names_matter(said, turn_to.matter):
+            return completion
+        words = turn_to.words  # Chinese runs on without a space; English after one
+        joint = words if said[-1:].isspace() or cjk.has(words) else " " + words
+        if out := opening.feed(gate.insert(joint)):
+            await emit("text", {"delta": out})
+        self.counters["checkin_bridges"] += 1
+        return None
 
     async def _pick(
         self,

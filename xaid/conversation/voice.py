@@ -514,6 +514,11 @@ class VoiceGate:
         self.kept += out
         return out
 
+    def insert(self, words: str) -> str:
+        """The daemon's own words after what was sent (checkin.bridge), unchecked, as its lead is."""
+        self.kept += words
+        return words
+
     def continue_after(self) -> str:
         """Start another attempt after what was sent; the provider echoes it as its prefix."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None

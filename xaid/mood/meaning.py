@@ -46,6 +46,13 @@ LOSS_MARGIN = 0.05  # closer to a loss than to the ordinary lines by this much (
 # losses of the older dev sets that meaning alone reads, one of 59 reads more than 0.1 nearer (a pet
 # put to sleep, told with its burial tomorrow), six more than 0.05.
 OPEN_MARGIN = 0.1
+# Nearer a loss or a grave worry still open (LOSSES[True], OPEN) than the ordinary lines by this
+# much: grave news ("我爸今天走了", "my girlfriend just dumped me", a failed test again). The first
+# messages of the Morning dev sets' train scenes (perf/scenarios/morning_dev*.json: greetings,
+# questions, news of a gym session or the canteen's food) read at most +0.09, grave news of the
+# arm10 branch's own from +0.16: midway. Read on a session's first message (conversation/
+# first_words.py): then the reply is about it and no check-in is suggested.
+GRAVE_MARGIN = 0.125
 # The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
 # strong and as sure as a plainly said "I'm sad" / "so happy" reads by the rules; a loss lasts as
 # grief does in the lexicon (GRIEF's persistence).
@@ -285,6 +292,26 @@ def nearest(scores: np.ndarray) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class Contrast:
+    """Two banks of prototypes under one embedder, ``near`` and ``far``, for a reading of how much
+    nearer a text is to the first (scheduler/occasion.py: occasions against routine)."""
+
+    near: np.ndarray
+    far: np.ndarray
+
+    @classmethod
+    def from_vectors(cls, vectors: Sequence[np.ndarray], near: int) -> Contrast:
+        """The first ``near`` vectors are the near bank, the rest the far one."""
+        units = unit(np.asarray(vectors, dtype=np.float32))
+        return cls(units[:near], units[near:])
+
+    def lead(self, vector: np.ndarray) -> float:
+        """How much nearer the near bank than the far one (the mean of the ``NEAREST`` of each)."""
+        v = unit(np.asarray(vector, dtype=np.float32))
+        return nearest(self.near @ v) - nearest(self.far @ v)
+
+
+@dataclass(frozen=True, slots=True)
 class Prototypes:
     """The prototype vectors, embedded once per embedder."""
 
@@ -332,6 +359,13 @@ class Prototypes:
         """How much closer to a loss than to an ordinary line (positive: a loss)."""
         v = unit(np.asarray(vector, dtype=np.float32))
         return nearest(self.losses[True] @ v) - nearest(self.losses[False] @ v)
+
+    def grave(self, vector: np.ndarray) -> float:
+        """How much nearer a loss or a grave worry still open than an ordinary line (positive:
+        grave news; ``GRAVE_MARGIN`` and more is read as such)."""
+        v = unit(np.asarray(vector, dtype=np.float32))
+        near = max(nearest(self.losses[True] @ v), nearest(self.open @ v))
+        return near - nearest(self.losses[False] @ v)
 
     def open_lead(self, vector: np.ndarray) -> float:
         """How much nearer an open worry (OPEN) than a loss (positive: a worry a friend asks about)."""

@@ -29,6 +29,8 @@ by the learned reader where the rules' lists say nothing:
   (ask after it); without one, scene "matter": from the next morning for four days. Its topic and
   keywords are the user's own utterance. A loss read by meaning alone (the prototypes) is doubted
   when the reader gives it less than its loss floor; a loss the rules of mood.loss read stands.
+- occasion: where neither took a line, a date ahead and a meaning nearer occasions than routine
+  (occasion.py: a first day, a lesson, a session at the gym, said in passing) make it a plan.
 Nothing is armed from a session in which the user asked not to have it brought up, and a plan
 called off later in the same session is dropped. Keywords (plus the outcome words of the event:
 "passed", "offer", "出院") tell that the matter came up again, in either language.
@@ -473,6 +475,18 @@ def _learned(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings)
     return _matter(d, d.utterances[i], d.utterances[i + 1 :], worried, p, text)
 
 
+def _occasion(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings) -> Arm | None:
+    """A plan said in passing that neither the lists nor the reader took: a line with a date ahead
+    whose meaning is an occasion, not routine (``read.occasions``, occasion.py): "going back to the
+    gym tomorrow, first time in like 2 months", "下周一去新公司上班". Errands stay out (TRIVIAL)."""
+    for i, u in enumerate(d.utterances):
+        if u in lost or u.message.message_id not in read.occasions:
+            continue
+        if (a := _plan(u, d.utterances[i + 1 :], worried, d.ended_ms, learned=True)) is not None:
+            return a
+    return None
+
+
 def matters(
     d: Draft,
     closing: MoodState | None,
@@ -495,7 +509,7 @@ def matters(
     ]
     learned = None
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
-        learned = _learned(d, lost, worried, read)
+        learned = _learned(d, lost, worried, read) or _occasion(d, lost, worried, read)
         found += [learned] if learned is not None else []
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]

@@ -55,6 +55,7 @@ class FirstWords:
     lost: bool = False
     vector: np.ndarray | None = None
     item_vectors: dict[int, np.ndarray] = field(default_factory=dict)
+    grave: bool = False  # grave news told now (meaning.Prototypes.grave): the reply is about it
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +70,16 @@ class Verdict:
             return None
         return self.directive("zh" if cjk.has(self.item.topic) else "en")
 
-    def directive(self, lang: str) -> str | None:
+    def directive(self, lang: str, answer_first: bool = False) -> str | None:
         """One instruction a small model acts on, in the user's language ``lang``.
 
         Measured on Qwen2.5-1.5B: "Consider asking about X" was ignored, "Greet them and ask one
         caring question about X" was followed. The user's own words go along as a quote, so the
         question is about their matter and not a paraphrase of it. In Chinese the model copied the
         placeholder ("那件事后来怎么样了？") and left the quote in its parentheses unread; told to bring
-        the matter up ("提起…这件事"), with the quote last, it names the matter in its question."""
+        the matter up ("提起…这件事"), with the quote last, it names the matter in its question.
+        ``answer_first``: the user's message has content of its own (a question, news), which the
+        reply answers before it turns to the matter; "greet them" would leave it unanswered."""
         if self.item is None:
             return None
         said = _QUOTED.search(self.item.topic)
@@ -92,16 +95,25 @@ class Verdict:
                 "Greet them warmly and tell them you have been thinking of them. Do not ask about the "
                 f'loss itself or how anything went (they told you: "{words}").'
             )
+        first = (
+            (
+                "先用一句话回应对方刚说的，"
+                if lang == "zh"
+                else "Answer what they just said in one sentence"
+            )
+            if answer_first
+            else ("先打招呼，" if lang == "zh" else "Greet them")
+        )
         if lang == "zh":
             if kind == "topic":
-                return f"先打招呼，再关心地问一句关于{words}的事。只问这一个问题。"
+                return f"{first}再关心地问一句关于{words}的事。只问这一个问题。"
             about = {
                 "event": "问问后来怎么样了",
                 "ahead": "这件事还没到，问问准备得怎么样、心里怎么样",
                 "ongoing": "问问现在怎么样了",
                 "feeling": "关心地问问对方现在怎么样了",
             }[kind]
-            return f"先打招呼，再提起对方之前说的这件事，{about}：“{words}”。只问这一个问题。"
+            return f"{first}再提起对方之前说的这件事，{about}：“{words}”。只问这一个问题。"
         about = {
             "event": "how it went",
             "ahead": "how they feel about it and how the preparation is going (it has not happened yet)",
@@ -109,7 +121,7 @@ class Verdict:
             "feeling": "how they are feeling now",
         }.get(kind, words)
         quote = f' (they told you: "{words}")' if kind != "topic" else ""
-        return f"Greet them, then ask one caring question about {about}{quote}. Ask only this one question."
+        return f"{first}, then ask one caring question about {about}{quote}. Ask only this one question."
 
 
 def allowed(item: RecallItem, s: Settings) -> bool:
@@ -306,6 +318,8 @@ def _choose(
         text and loss.ruled(text)
     ):  # a loss told now: the reply is about it, nothing else
         return Verdict(None, "the user is telling of a loss")
+    if first.grave:
+        return Verdict(None, "the user is telling grave news")
     held = held_back(conn, agent_id, live, carried, now_ms)
     live = [i for i in live if i not in held]
     if not live:

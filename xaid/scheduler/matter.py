@@ -288,6 +288,9 @@ class Readings:
     open: frozenset[int] = frozenset()
     parts: tuple[Part, ...] = ()
     session: Read | None = None
+    # The messages whose meaning is an occasion a friend asks about afterwards (occasion.py: a
+    # first day, a lesson, a session at the gym), not routine: with a date ahead, a plan.
+    occasions: frozenset[int] = frozenset()
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None

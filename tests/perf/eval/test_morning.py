@@ -135,3 +135,21 @@ def test_the_ninth_dev_set_and_the_opener_set_have_their_shape() -> None:
         assert {(i["label"], i["split"]) for i in mine} == {
             (label, split) for label in ("opener", "content") for split in ("train", "test")
         }
+
+
+def test_the_tenth_dev_set_has_its_kinds_and_controls() -> None:
+    """morning_dev10.json (branch arm10, written before its change to xaid/) loads as the harness
+    checks it; per language both halves hold plans, firsts, grave-sounding worries, content probes
+    that may raise their matter, and controls (a loss, a routine evening) that may not."""
+    from perf.eval import heldout_files
+    from perf.eval.morning import SCENE_SETS
+
+    scenes = heldout_files.scenes(SCENE_SETS["dev10"])["scenes"]
+    for lang in ("en", "zh"):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert len(mine) >= 6
+            kinds = {s["kind"] for s in mine}
+            assert {"plan", "first", "worry", "loss", "routine"} <= kinds
+            assert any(s["probe_kind"] == "content" and s["may_raise"] for s in mine)
+            assert all(not s["may_raise"] for s in mine if s["kind"] in ("loss", "routine"))

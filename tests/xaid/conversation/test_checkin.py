@@ -11,7 +11,7 @@ import pytest
 from xaiclient import Client
 
 from testkit.inproc import InProcessDaemon
-from xaid.conversation.checkin import event_word, greeting_echo, lead, matter_name
+from xaid.conversation.checkin import bridge, event_word, greeting_echo, lead, matter_name
 from xaid.store.mood import MoodState
 from xaid.store.recall import RecallItem
 
@@ -195,3 +195,40 @@ def test_a_real_model_continues_the_lead_in_both_languages(tmp_path: Path) -> No
                 "voice_dropped"
             ), lang
             assert "我回来了" not in result["text"] and "I'm back" not in result["text"], lang
+
+
+def test_a_bridge_turns_to_the_matter_and_never_after_a_loss() -> None:
+    exam = item("plan", 'how it went: "明天去字节面试"')
+    assert bridge(exam, "zh", None) == "对了，上次说的面试"
+    pitch = item("plan", 'how it went: "pitch to Hartley tomorrow"')
+    assert bridge(pitch, "en", None) == "By the way, how did the"
+    assert bridge(exam, "zh", MoodState(valence=-0.6)) == ""  # the reply stays with them
+    assert bridge(None, "en", None) == ""
+
+
+def test_a_message_of_its_own_is_answered_then_the_matter_is_asked(tmp_path: Path) -> None:
+    """A first message with content of its own gets no lead; the model's first sentence answers it,
+    the daemon's bridge turns to the matter and the model goes on; with nothing due, no bridge.
+    The scripted provider stands in for the model: its first sentence is its echo of the message."""
+    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+        _armed(c, "zh", ["明天去字节面试产品经理，我好紧张，好担心。"])
+        _armed(c, "en", ["I have an interview at Northwind tomorrow and I'm so nervous."])
+        _armed(c, "none", ["今天吃了碗面。"])
+        at = START + 2 * DAY + 18 * 3_600_000
+        said = {
+            "zh": "今天食堂的红烧肉居然没有肥的。",
+            "en": "Ugh, the train was packed today.",
+            "none": "今天食堂的红烧肉居然没有肥的。",
+        }
+        replies = {}
+        for agent, text in said.items():
+            sid = c.session_open(agent, ts=at)["session_id"]
+            replies[agent] = c.session_send(sid, text, ts=at, explain=True).finish()
+        bridges = c.stats()["memory"].get("checkin_bridges", 0)
+    zh, en, none = replies["zh"], replies["en"], replies["none"]
+    assert zh["context"]["lead"] == "" and en["context"]["lead"] == ""
+    assert zh["text"].startswith("echo: " + said["zh"] + "对了，上次说的面试")
+    assert en["text"].startswith("echo: " + said["en"] + " By the way, how did the")
+    assert "answer what they just said" in en["context"]["directive"].lower()
+    assert none["context"]["suggestion"] is None and "对了" not in none["text"]
+    assert bridges == 2

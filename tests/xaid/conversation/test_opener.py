@@ -150,7 +150,8 @@ def test_through_the_daemon_an_opener_gets_the_lead_and_content_none(tmp_path: P
         context = replies[agent]["context"]
         assert context["suggestion"], (agent, context.get("suggestion_reason"))
         if agent.endswith("-content"):
-            assert context["lead"] == "" and replies[agent]["text"] == f"echo: {first}", agent
+            # no lead: answered first (the daemon's bridge to the matter may follow the answer)
+            assert context["lead"] == "" and replies[agent]["text"].startswith(f"echo: {first}")
         else:
             assert context["lead"].startswith(start) and context["lead"] != start, (
                 agent,

@@ -156,7 +156,9 @@ def test_each_turns_prompt_starts_with_the_previous_one_up_to_its_directive(
                 ]
             )
         ]
-    prompts = [r.messages for r in requests if r.session == sid]
+    # a turn's reply continued after the daemon's bridge (checkin.bridge) reads the same prompt again
+    sent = [r.messages for r in requests if r.session == sid]
+    prompts = [m for i, m in enumerate(sent) if i == 0 or m != sent[i - 1]]
     assert len(prompts) == 4 and all(r.agent == "mia" for r in requests if r.session == sid)
     fresh = [len(ctx["memories_new"]) for ctx in contexts]
     assert fresh[0] > 0 and sum(fresh[1:]) > 0, fresh  # memories at turn 1, and new ones later

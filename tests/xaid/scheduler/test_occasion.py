@@ -1,0 +1,100 @@
+"""A plan said in passing is armed when its meaning is an occasion, not routine (scheduler/
+occasion.py), and grave news as a session's first message gets no check-in (meaning.Prototypes.grave).
+
+The readings are the real ones: the default embedder (USE-multilingual-v3), the prototypes of
+xaid/scheduler/occasion.py and xaid/mood/meaning.py. The daemon tests go through a real daemon on
+a real socket with real SQLite; the scripted provider stands in for the model (it echoes). The
+wordings are written for these tests, not taken from the perf/ dev sets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xaiclient import Client
+
+from xaid.clock import DAY_MS, HOUR_MS
+from xaid.embed.use import UseEmbedder
+from xaid.mood import meaning
+from xaid.scheduler import occasion
+
+DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
+EVENING = DAY0 + 21 * HOUR_MS
+
+OCCASIONS = ["first piano lesson tomorrow, wish me luck", "明天第一次上钢琴课，有点小激动"]
+ROUTINE = ["having lunch with the team tomorrow", "明天去超市买点菜"]
+
+
+@pytest.fixture(scope="module")
+def bank(use_embedder: UseEmbedder) -> occasion.Bank:
+    return occasion.Bank.from_vectors(list(np.asarray(use_embedder.embed(occasion.Bank.texts()))))
+
+
+def test_an_occasion_reads_nearer_the_occasions_than_routine(
+    use_embedder: UseEmbedder, bank: occasion.Bank
+) -> None:
+    vectors = np.asarray(use_embedder.embed(OCCASIONS + ROUTINE))
+    assert [bank.occasion(v) for v in vectors] == [True, True, False, False]
+
+
+def test_grave_news_reads_grave_and_ordinary_news_does_not(
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes
+) -> None:
+    grave = ["my dad had a stroke last night, he's still in the ICU", "我爸中风了，还在抢救"]
+    ordinary = ["just got back from a run, my legs are jelly", "今天食堂的饺子还挺好吃"]
+    vectors = np.asarray(use_embedder.embed(grave + ordinary))
+    read = [prototypes.grave(v) >= meaning.GRAVE_MARGIN for v in vectors]
+    assert read == [True, True, False, False]
+
+
+def _said(client: Client, agent: str, line: str) -> None:
+    client.agent_create(agent, name="Mia")
+    sid = client.session_open(agent, ts=EVENING)["session_id"]
+    client.session_ingest(sid, [{"role": "user", "text": line, "ts": EVENING}])
+    client.session_close(sid, ts=EVENING + HOUR_MS, wait=True)
+
+
+def _pending(client: Client, agent: str) -> list[dict[str, object]]:
+    return list(client.call("scheduler.list", agent_id=agent, states=["pending"])["items"])
+
+
+@pytest.mark.parametrize("line", OCCASIONS)
+def test_a_plan_for_tomorrow_is_armed_and_suggested_the_next_morning(
+    client: Client, line: str
+) -> None:
+    _said(client, "mia", line)
+    assert {i["scene"] for i in _pending(client, "mia")} >= {"plan", "ahead"}
+    morning = DAY0 + DAY_MS + 8 * HOUR_MS
+    sid = client.session_open("mia", ts=morning)["session_id"]
+    reply = client.session_send(
+        sid, "早" if "钢琴" in line else "morning", ts=morning, explain=True
+    )
+    result = reply.finish()
+    assert result["context"]["suggestion"] and result["context"]["lead"]
+
+
+@pytest.mark.parametrize("line", ROUTINE)
+def test_a_routine_day_ahead_arms_nothing(client: Client, line: str) -> None:
+    _said(client, "mia", line)
+    assert _pending(client, "mia") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "lang"),
+    [
+        ("my dad had a stroke last night, he's still in the ICU", "en"),
+        ("我爸中风了，还在抢救", "zh"),
+    ],
+)
+def test_grave_news_first_gets_no_check_in(client: Client, first: str, lang: str) -> None:
+    plan = "interview at Northwind tomorrow" if lang == "en" else "明天去字节面试"
+    _said(client, "mia", plan)
+    at = DAY0 + 2 * DAY_MS + 9 * HOUR_MS
+    sid = client.session_open("mia", ts=at)["session_id"]
+    result = client.session_send(sid, first, ts=at, explain=True).finish()
+    assert result["context"]["suggestion"] is None
+    assert result["context"]["suggestion_reason"] in (
+        "the user is telling grave news",
+        "the user is telling of a loss",
+        "the user is very low right now",
+    )
