@@ -97,4 +97,7 @@ async def read(
         return FirstWords()
     items = await item_vectors(embeddings, agent_id, pending)
     lost = matter.told_in_clause(bank.loss(vector), reader.read(vector, text, ts_ms))
-    return FirstWords(lost, vector, items, bank.grave(vector) >= meaning.GRAVE_MARGIN)
+    grave = bank.grave(vector)
+    return FirstWords(
+        lost, vector, items, grave >= meaning.GRAVE_MARGIN, grave >= meaning.SOMBRE_MARGIN
+    )

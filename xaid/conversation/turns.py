@@ -133,6 +133,7 @@ class _Heard:
     forgotten: Forgotten | None
     asked: Cues  # what the words ask beyond their topic (the participants read with them)
     bare: bool = False  # a session's first message with nothing of its own to say (opener.py)
+    sombre: bool = False  # a first message that may tell grave news (fire.FirstWords.sombre)
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +414,7 @@ class Turns:
                     first,
                 )
             asked = retrieve.read_cues(conn, agent.agent_id, asked_text, msg.ts_ms)
-            return _Heard(stored, mood, verdict, forgotten, asked, bare)
+            return _Heard(stored, mood, verdict, forgotten, asked, bare, first.sombre)
 
         if planned is None:
             with anyio.CancelScope(shield=True):
@@ -765,11 +766,13 @@ class Turns:
     def _bridge(self, heard: _Heard, framing: _Framing) -> _Bridge:
         """The daemon's turn to the suggested matter after the model's first sentence, for a first
         message with content of its own (checkin.bridge), or none: no suggestion, an opener (the lead
-        begins its reply instead), the lead switched off, or a provider that cannot continue."""
+        begins its reply instead), a message that may tell grave news (the reply stays with it), the
+        lead switched off, or a provider that cannot continue."""
         item = heard.verdict.item if heard.verdict else None
         if (
             item is None
             or heard.bare
+            or heard.sombre
             or not self.settings.config.scheduler.lead
             or not getattr(self.queue.provider, "continues_prefix", False)
         ):

@@ -53,6 +53,12 @@ OPEN_MARGIN = 0.1
 # arm10 branch's own from +0.16: midway. Read on a session's first message (conversation/
 # first_words.py): then the reply is about it and no check-in is suggested.
 GRAVE_MARGIN = 0.125
+# Above what any of those ordinary first messages read (+0.09): no surer a sign of grave news, but
+# enough that the daemon's own words do not turn the reply to another matter after the model's
+# answer (turns._bridge): arm10's "my nan was rushed to hospital tonight, they don't know if she'll
+# make it" read +0.12, kept its check-in, and the bridge asked about an investors' demo after the
+# model's sympathy in 2 of 2 seeds.
+SOMBRE_MARGIN = 0.09
 # The reading meaning stores at a session's last word when it reads a feeling the rules did not: as
 # strong and as sure as a plainly said "I'm sad" / "so happy" reads by the rules; a loss lasts as
 # grief does in the lexicon (GRIEF's persistence).

@@ -56,6 +56,9 @@ class FirstWords:
     vector: np.ndarray | None = None
     item_vectors: dict[int, np.ndarray] = field(default_factory=dict)
     grave: bool = False  # grave news told now (meaning.Prototypes.grave): the reply is about it
+    # nearer grave news than any ordinary first message of the dev sets (meaning.SOMBRE_MARGIN),
+    # though not surely grave: the daemon does not turn such a reply to another matter
+    sombre: bool = False
 
 
 @dataclass(frozen=True, slots=True)

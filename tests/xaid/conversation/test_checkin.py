@@ -232,3 +232,27 @@ def test_a_message_of_its_own_is_answered_then_the_matter_is_asked(tmp_path: Pat
     assert "answer what they just said" in en["context"]["directive"].lower()
     assert none["context"]["suggestion"] is None and "对了" not in none["text"]
     assert bridges == 2
+
+
+@pytest.mark.parametrize(
+    ("lang", "armed", "said"),
+    [
+        # reads +0.12 nearer grave news (meaning.Prototypes.grave): under GRAVE_MARGIN, so the
+        # check-in stays suggested, but over SOMBRE_MARGIN: arm10's 1.5B asked about the demo after it
+        ("en", "I have an interview at Northwind tomorrow and I'm so nervous.",
+         "my nan was rushed to hospital tonight, they don't know if she'll make it"),
+        # +0.18: grave news, no check-in at all
+        ("zh", "明天去字节面试产品经理，我好紧张，好担心。", "我奶奶今晚住院了，情况不太好"),
+    ],
+)  # fmt: skip
+def test_a_message_that_may_tell_grave_news_is_not_turned_to_the_matter(
+    tmp_path: Path, lang: str, armed: str, said: str
+) -> None:
+    """The scripted provider stands in for the model (its first sentence echoes the message)."""
+    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+        _armed(c, lang, [armed])
+        at = START + 2 * DAY + 18 * 3_600_000
+        sid = c.session_open(lang, ts=at)["session_id"]
+        reply = c.session_send(sid, said, ts=at, explain=True).finish()
+        assert c.stats()["memory"].get("checkin_bridges", 0) == 0
+    assert "By the way" not in reply["text"] and "对了" not in reply["text"]
