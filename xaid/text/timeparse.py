@@ -376,6 +376,19 @@ _EN_OFFSET = {
     "tomorrow": 1,
     "the day after tomorrow": 2,
 }
+# How people type the days in a hurry (a plan said as "gym tmrw" is still tomorrow's).
+_EN_TYPED = {
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrow": "tomorrow",
+    "tomorow": "tomorrow",
+    "tommorow": "tomorrow",
+    "tommorrow": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "yday": "yesterday",
+    "yesterdy": "yesterday",
+}
 _PART = r"(?:\s+(morning|afternoon|evening|night))?"
 _NUM = r"([0-9]{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple(?:\s+of)?|a\s+few|an?)"
 _UNIT = r"(day|week|month|year)s?"
@@ -407,12 +420,13 @@ _EN_MODES: dict[str | None, str | int] = {
 
 def _en_day(g: tuple, c: _Ctx) -> Span:
     return _day(
-        c.today + timedelta(_EN_OFFSET[" ".join(g[0].lower().split())]), g[1] and g[1].lower()
+        c.today + timedelta(_EN_OFFSET[_EN_TYPED.get(w := " ".join(g[0].lower().split()), w)]),
+        g[1] and g[1].lower(),
     )
 
 
 def _en_part(g: tuple, c: _Ctx) -> Span:
-    if g[0].lower() == "tonight":
+    if g[0].lower() in ("tonight", "tonite", "2nite"):
         return _day(c.today, "evening")
     return _day(c.today, g[1].lower()) if g[1] else _day(c.today - timedelta(1), "night")
 
@@ -433,12 +447,14 @@ def _en_date(g: tuple, c: _Ctx) -> Span | None:
 
 _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     (
-        r"\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tomorrow)"
+        r"\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tomorrow|"
+        + "|".join(_EN_TYPED)
+        + ")"
         + _PART
         + r"\b",
         _en_day,
     ),
-    (r"\b(tonight|this\s+(morning|afternoon|evening)|last\s+night)\b", _en_part),
+    (r"\b(tonight|tonite|2nite|this\s+(morning|afternoon|evening)|last\s+night)\b", _en_part),
     (
         r"\b(last|this|next)\s+(week|month|year)\b",
         lambda g, c: _span(c, g[1].lower(), _EN_SHIFT[g[0].lower()]),
@@ -487,6 +503,7 @@ _ZH_OFFSET = {
     "后天": 2,
 }
 _ZH_OFFSET |= {"大后天": 3}
+_ZH_OFFSET |= {"明儿": 1, "今儿": 0, "昨儿": -1}  # 北方口语: 明儿个去体检
 _ZH_PARTS = {
     "今早": 0,
     "今晨": 0,
@@ -616,7 +633,11 @@ _MAYBE_ZH = "[天日今明昨周期拜末号月年过前]"  # every Chinese rule
 # (tests/xaid/text/test_timeparse.py checks every rule's vocabulary against it).
 _HAS_ZH = re.compile(_MAYBE_ZH)
 _MAYBE = re.compile(
-    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|" + _MAYBE_ZH, re.I
+    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|tonite|2nite|"
+    + "|".join(_EN_TYPED)
+    + "|"
+    + _MAYBE_ZH,
+    re.I,
 )
 
 

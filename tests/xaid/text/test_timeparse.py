@@ -154,6 +154,23 @@ def test_expression_resolves(text: str, date_from: str, date_to: str, granularit
     assert (ref.date_from, ref.date_to, ref.granularity) == (d(date_from), d(date_to), granularity)
 
 
+@pytest.mark.parametrize(
+    ("text", "date_from"),
+    [
+        ("gym tmrw", "2026-11-26"),
+        ("driving lesson tmr", "2026-11-26"),
+        ("dinner with Sam tonite", "2026-11-25"),
+        ("saw her yday", "2026-11-24"),
+        ("明儿个去体检", "2026-11-26"),
+        ("今儿加班", "2026-11-25"),
+        ("昨儿没睡好", "2026-11-24"),
+    ],
+)
+def test_the_days_typed_in_a_hurry_are_the_days(text: str, date_from: str) -> None:
+    """ "gym tmrw" is a plan for tomorrow: arm10 saw a driving lesson said "tmrw" get no check-in."""
+    assert only(text).date_from == d(date_from)
+
+
 def test_match_keeps_the_words_as_written_and_their_offsets() -> None:
     text = "We meet NEXT  Friday."
     ref = only(text)
