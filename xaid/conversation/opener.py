@@ -38,7 +38,7 @@ from ..memory import index
 from ..memory.embeddings import Embeddings
 from ..mood.meaning import nearest, unit
 from ..text.lang import Lang
-from .checkin import greeting_echo
+from .greetings import greeting_echo
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
 MARGIN = 0.13  # nearer the openers than the messages with content by this much (train half)

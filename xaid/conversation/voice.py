@@ -61,6 +61,7 @@ from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
 from . import cheer, echo
+from .greetings import greeting_echo
 
 # A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
 _END = re.compile(r"[。！？!?\n]|(?<!\n\d)(?<!\n\d\d)(?<!^\d)(?<!^\d\d)\.(?=\s)|…")
@@ -248,8 +249,6 @@ def _short_echo(body: str, heard: Iterable[str]) -> bool:
     English "Home at last." to "Home at last. I'm exhausted…". A friend answers such a line with
     words of its own ("到家就好。", "睡吧。", "Finally!"). Not a greeting said back ("早上好！" to
     "早上好。", "Good morning!"), nor a sentence to the listener."""
-    from .checkin import greeting_echo  # checkin imports this module
-
     mine = {t.key for t in echo.tokens(body)}
     if len(mine) < SHORT_ECHO_MIN or _LISTENER.search(body):
         return False

@@ -107,6 +107,9 @@ MENTIONS_KEEP_ORDER = True
 # B's words 95.0 -> 97.5 % with the rule above). A question keeps the fact, a compact answer: for
 # questions too, LoCoMo @1,000 in process went conv-26 73.3 -> 73.1 %, conv-41 evidence 72.3 -> 72.1.
 TURN_FOR_FACT = True
+# Words a mention must have for TURN_FOR_FACT: a statement ("今晚羽毛球" has 2), not a lookup of one
+# name or thing ("Anna", "安娜"), which the memory page asks to see the fact and its provenance.
+STATEMENT_WORDS = 2
 TURN_MIN_K = 8
 TURN_TOKENS_PER_ITEM = 20  # the shortest useful memory line ("- (yesterday) [1 May] the user: …")
 OWN_THREAD_FROM = (
@@ -354,7 +357,7 @@ def search(
     _add_neighbours(
         conn, agent_id, now_ms, found, about, scored, kinds, asked.past or said_past, memo
     )
-    if mention:
+    if mention and index.content_words(query) >= STATEMENT_WORDS:
         _turn_for_fact(scored, found, about)
     recency.prefer_present(
         query,
