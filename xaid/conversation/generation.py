@@ -178,7 +178,17 @@ class GenerationQueue:
         job.finished.set()
 
     async def worker(self) -> None:
-        """Runs for the daemon's lifetime; the only place that calls the provider."""
+        """Runs for the daemon's lifetime; the only place that calls the provider. When the daemon
+        stops it, the jobs it leaves (the one running, those waiting) have their streams closed:
+        one left open was collected later and warned, failing a test of a later daemon in CI."""
+        try:
+            await self._work()
+        finally:
+            for lane in self._lanes.values():
+                for job in lane:
+                    job.send.close()
+
+    async def _work(self) -> None:
         while True:
             await self._settled.wait()
             job = self._next()
@@ -202,6 +212,10 @@ class GenerationQueue:
             except Exception as exc:  # a provider bug must not kill the queue
                 log.exception("provider crashed")
                 self._finish(job, None, Internal(f"provider crashed: {exc}"))
+            except BaseException:  # cancelled: the daemon stops (worker closes the waiting ones)
+                job.cancelled.set()
+                job.send.close()
+                raise
             else:
                 self.generated += 1
                 self._finish(job, completion)
