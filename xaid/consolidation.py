@@ -13,7 +13,6 @@ Keeping that here, above the three, is what lets each of them stay ignorant of t
 from __future__ import annotations
 
 import logging
-import weakref
 from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -50,8 +49,6 @@ FENCE_RETRIES = (
 # The vectors of one session's consolidation, by text: the feeling, the check-in and the change
 # readers and the turns' own vectors all read the same messages and sentences (a user line was
 # embedded three times before). Scoped to one attempt of one job, so nothing outlives what it read.
-# scheduler/occasion.py's prototypes, embedded once per embedder (a daemon has one; tests start several)
-_OCCASIONS: weakref.WeakKeyDictionary[Embeddings, occasion.Bank] = weakref.WeakKeyDictionary()
 _SESSION_VECTORS: ContextVar[dict[str, np.ndarray | None] | None] = ContextVar(
     "session_vectors", default=None
 )
@@ -362,15 +359,7 @@ class Consolidation:
         under another embedder than its margin was set on."""
         if self.embeddings.profile.name != occasion.FITTED_ON:
             return None
-        found = _OCCASIONS.get(self.embeddings)
-        if found is None:
-            vectors = await self.embeddings.embed_readable(occasion.Bank.texts())
-            if any(v is None for v in vectors):
-                return None
-            found = _OCCASIONS[self.embeddings] = occasion.Bank.from_vectors(
-                [v for v in vectors if v is not None]
-            )
-        return found
+        return await self.embeddings.bank(occasion.Bank.texts(), occasion.Bank.from_vectors)
 
     async def _retiring(
         self, agent_id: str, d: draft.Draft

@@ -26,7 +26,6 @@ consolidation (which runs before anything is pending, so the first turn finds th
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -39,29 +38,19 @@ from ..store import Database
 from ..store import recall as recall_sql
 from ..store.recall import RecallItem
 
-_BANKS: weakref.WeakKeyDictionary[Embeddings, meaning.Prototypes] = weakref.WeakKeyDictionary()
-
 
 def prototypes_ready(embeddings: Embeddings) -> meaning.Prototypes | None:
     """The prototypes when something embedded them already (conversation.banks at start,
     consolidation, a first turn with matters pending), else None: a reader that may go without
     them never pays for them on a turn's way to the first token."""
-    return _BANKS.get(embeddings)
+    return embeddings.bank_made(meaning.Prototypes.from_vectors)
 
 
 async def prototypes(embeddings: Embeddings) -> meaning.Prototypes | None:
     """mood/meaning.py's prototypes under ``embeddings``, embedded once per embedder (a daemon has
     one; tests start several) and shared with consolidation; conversation.banks embeds them at
     start."""
-    bank = _BANKS.get(embeddings)
-    if bank is None:
-        vectors = await embeddings.embed_fixed(meaning.Prototypes.texts())
-        if any(v is None for v in vectors):
-            return None
-        bank = _BANKS[embeddings] = meaning.Prototypes.from_vectors(
-            [v for v in vectors if v is not None]
-        )
-    return bank
+    return await embeddings.bank(meaning.Prototypes.texts(), meaning.Prototypes.from_vectors)
 
 
 async def item_vectors(

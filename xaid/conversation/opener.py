@@ -28,7 +28,6 @@ only the structure reads. Pure but for ``read``: the caller embeds.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,7 +35,7 @@ import numpy as np
 
 from ..memory import index
 from ..memory.embeddings import Embeddings
-from ..mood.meaning import nearest, unit
+from ..mood.meaning import Contrast
 from ..text.lang import Lang
 from .greetings import greeting_echo
 
@@ -118,10 +117,9 @@ CONTENT: tuple[str, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class Bank:
-    """The two banks' unit vectors under one embedder."""
+    """The openers (near) and the messages with content (far) under one embedder."""
 
-    openers: np.ndarray
-    content: np.ndarray
+    banks: Contrast
 
     @staticmethod
     def texts() -> list[str]:
@@ -130,13 +128,11 @@ class Bank:
 
     @classmethod
     def from_vectors(cls, vectors: Sequence[np.ndarray]) -> Bank:
-        units = unit(np.asarray(vectors, dtype=np.float32))
-        return cls(units[: len(OPENERS)], units[len(OPENERS) :])
+        return cls(Contrast.from_vectors(vectors, len(OPENERS)))
 
     def lead(self, vector: np.ndarray) -> float:
         """How much nearer the openers than the messages with content (positive: an opener)."""
-        v = unit(np.asarray(vector, dtype=np.float32))
-        return nearest(self.openers @ v) - nearest(self.content @ v)
+        return self.banks.lead(vector)
 
 
 def by_structure(text: str) -> bool | None:
@@ -164,21 +160,12 @@ def bare(text: str, vector: np.ndarray | None, bank: Bank | None) -> bool:
     return bank.lead(vector) >= MARGIN
 
 
-_BANKS: weakref.WeakKeyDictionary[Embeddings, Bank] = weakref.WeakKeyDictionary()
-
-
 async def bank(embeddings: Embeddings) -> Bank | None:
     """The prototypes under ``embeddings``, embedded once per embedder; None under another embedder
     than the margin was measured on, or without one."""
     if embeddings.profile.name != FITTED_ON:
         return None
-    found = _BANKS.get(embeddings)
-    if found is None:
-        vectors = await embeddings.embed_fixed(Bank.texts())
-        if any(v is None for v in vectors):
-            return None
-        found = _BANKS[embeddings] = Bank.from_vectors([v for v in vectors if v is not None])
-    return found
+    return await embeddings.bank(Bank.texts(), Bank.from_vectors)
 
 
 async def read(embeddings: Embeddings, agent_id: str, text: str) -> bool:

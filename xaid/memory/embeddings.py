@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
 
 import anyio
 import apsw
@@ -41,6 +43,7 @@ QUERY_VECTORS = (
 
 # The vectors of the code's own texts (embed_fixed), per loaded model.
 _FIXED: weakref.WeakKeyDictionary[Embedder, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
+T = TypeVar("T")
 
 
 class Embeddings:
@@ -58,6 +61,8 @@ class Embeddings:
         self._queries: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         # Bumped by each erase of the agent: a query embedded across an erase is not kept.
         self._erasures: dict[str, int] = {}
+        # The prototype banks built from the code's own texts (``bank``), by the function that builds one.
+        self._banks: dict[Callable[..., Any], Any] = {}
 
     async def start(self, tg: TaskGroup) -> None:
         """Load the model, make sure its vector table fits it, start the worker in ``tg``, then the
@@ -191,6 +196,23 @@ class Embeddings:
             if vector is not None:  # a text the model cannot read, or a failed batch: not kept
                 kept[text] = vector
         return [kept.get(t) for t in texts]
+
+    async def bank(self, texts: list[str], build: Callable[[Sequence[np.ndarray]], T]) -> T | None:
+        """The bank ``build`` makes of the vectors of ``texts`` (the code's own prototypes), made
+        once per daemon from vectors kept per model (``embed_fixed``); None when the model reads
+        not all of them. The readers by meaning (first_words, opener, consolidation's occasions)
+        each keep theirs here."""
+        found = self._banks.get(build)
+        if found is None:
+            vectors = await self.embed_fixed(texts)
+            if any(v is None for v in vectors):
+                return None
+            found = self._banks[build] = build([v for v in vectors if v is not None])
+        return cast(T, found)
+
+    def bank_made(self, build: Callable[[Sequence[np.ndarray]], T]) -> T | None:
+        """The bank ``build`` made already, else None (nothing is embedded for it here)."""
+        return cast("T | None", self._banks.get(build))
 
     async def embed_readable(self, texts: list[str]) -> list[np.ndarray | None]:
         """Vectors for the texts the model can read; None for the rest, which keyword search still finds."""
