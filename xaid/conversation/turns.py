@@ -951,8 +951,10 @@ class Turns:
             self.counters["voice_cheer"] += gate.broken == "cheer"
             if tries == 0 and (continues or not gate.kept):
                 self.counters["voice_retries"] += 1
+                lead = "" if gate.kept.strip() else voice.listener_lead(checked.said, gate.broken)
+                self.counters["voice_listener_leads"] += bool(lead and continues)
                 attempt = dataclasses.replace(
-                    request, prefix=gate.continue_after() if continues else ""
+                    request, prefix=gate.retry(lead) if continues else ""
                 )
                 completion = None
                 continue

@@ -518,6 +518,12 @@ class VoiceGate:
         self.kept += words
         return words
 
+    def retry(self, words: str = "") -> str:
+        """Start another attempt after what was sent, begun with the daemon's ``words``: the provider
+        echoes what was sent as its prefix, and ``words`` come after it as the model's own, checked
+        and held like them (a start that breaks again is dropped with the rest, never left alone)."""
+        return self.continue_after() + words
+
     def continue_after(self) -> str:
         """Start another attempt after what was sent; the provider echoes it as its prefix."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
@@ -666,6 +672,22 @@ class VoiceGate:
         self._head += text
         self._begun = self._begun or bool(text.strip())
         return text
+
+
+# A sentence that broke the voice as the user's own (a parrot, their first person, applause at their
+# hardship) is asked for again begun with the listener's words: "That sounds" / "听起来" can only be
+# continued by someone who heard the user, where a plain second ask broke the same way (the 1.5B
+# answered `make demo`'s Chinese evening "终于到了家。", then "我想睡觉。", and the give-up sent it).
+LISTENER_BREAKS = ("parrot", "role", "cheer")
+_LISTENER_LEAD = {"zh": "听起来", "en": "That sounds"}
+
+
+def listener_lead(said: str, broken: str | None) -> str:
+    """The start of a second ask after ``broken`` in reply to ``said``: none for a question (its
+    answer is no impression of what was heard) or a name garbled (the plain ask mends that)."""
+    if broken not in LISTENER_BREAKS or _QUESTION.search(said):
+        return ""
+    return _LISTENER_LEAD["zh" if cjk.has(said) else "en"]
 
 
 def _open_tail(lead: str) -> str:

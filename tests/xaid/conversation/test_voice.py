@@ -12,7 +12,14 @@ import pytest
 from testkit.inproc import InProcessDaemon
 from testkit.streaming import streamed
 from xaid.conversation import echo
-from xaid.conversation.voice import Voice, VoiceGate, name_broken, names_in, speaks_as_user
+from xaid.conversation.voice import (
+    Voice,
+    VoiceGate,
+    listener_lead,
+    name_broken,
+    names_in,
+    speaks_as_user,
+)
 
 
 @pytest.mark.parametrize(
@@ -164,7 +171,9 @@ def test_a_daemon_never_sends_a_state_said_as_the_users(tmp_path: Path) -> None:
         result = stream.result
         stats = c.stats()["memory"]
     assert "累得要死" not in deltas and "累得要死" not in result["text"]
-    assert result["text"].startswith("辛苦了，快坐下歇歇。") and stats["voice_dropped"] >= 1
+    # (the [[say:…]] markup is the user's message here, so its first sentence reads as a parrot and
+    # the second ask begins with the listener's lead: "听起来辛苦了，…")
+    assert "辛苦了，快坐下歇歇。" in result["text"] and stats["voice_dropped"] >= 1
 
 
 def test_a_quote_of_the_user_that_goes_on_in_the_first_person_is_cut_at_the_first_person() -> None:
@@ -381,7 +390,9 @@ def test_a_daemon_drops_the_demos_near_copy_and_counts_it(tmp_path: Path) -> Non
         result = c.session_send(sid, f"{DEMO_SLEEPY_ZH}[[say:{DEMO_REPLY_ZH}]]").finish()
         stats = c.stats()["memory"]
     assert stats["voice_parrot"] == 2 and stats["voice_retries"] == 1
-    assert result["text"] == DEMO_REPLY_ZH  # asked twice, the same twice: kept rather than nothing
+    # asked twice (the second time from the listener's "听起来"), the same twice: kept rather than
+    # nothing, and read as what the companion heard
+    assert result["text"] == "听起来" + DEMO_REPLY_ZH
 
 
 @pytest.mark.parametrize(
@@ -462,3 +473,68 @@ def test_an_english_sentence_that_says_whose_words_they_are_passes() -> None:
     for opener in ("Last time", "Yesterday you said", "You said"):
         told = f"{opener} the printer jammed twice and the meeting ran two hours over, what a day."
         assert Voice(said).breaks(told, True) is None
+
+
+# --- the second ask begun with the listener's words ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "broken", "lead"),
+    [
+        (DEMO_EVENING, "parrot", "听起来"),
+        ("Home at last. I'm exhausted: the release slipped again.", "role", "That sounds"),
+        ("Lost the match again today.", "cheer", "That sounds"),
+        ("你还记得我妹妹叫什么吗？", "parrot", ""),  # a question: its answer is no impression
+        ("Do you remember my sister's name?", "role", ""),
+        (DEMO_EVENING, "name", ""),  # a garbled name: the plain second ask mends it
+        (DEMO_EVENING, None, ""),
+    ],
+)  # fmt: skip
+def test_the_listeners_lead_follows_a_break_in_the_users_voice(
+    said: str, broken: str | None, lead: str
+) -> None:
+    assert listener_lead(said, broken) == lead
+
+
+def test_a_retry_begun_with_the_listeners_words_checks_them_as_the_models_own() -> None:
+    gate = VoiceGate(Voice(DEMO_EVENING))
+    assert gate.feed("只想睡觉。") == "" and gate.broken == "parrot"
+    prefix = gate.retry("听起来")
+    assert prefix == "听起来"  # nothing was sent: the provider is asked to go on from the lead alone
+    # The provider echoes the whole prefix; the lead is the model's sentence start, held and
+    # checked with the rest: sent with a sentence that passes...
+    assert gate.feed("听起来") + gate.feed("今天真的很累，早点休息。") == "听起来今天真的很累，早点休息。"
+    assert gate.broken is None
+    # ...the user's words after it are what the companion heard ("sounds like: only wants to sleep")...
+    heard = VoiceGate(Voice(DEMO_EVENING))
+    heard.feed("只想睡觉。")
+    heard.retry("听起来")
+    assert heard.feed("听起来") + heard.feed("只想睡觉。") == "听起来只想睡觉。"
+    # ...and a sentence that breaks again is dropped with it, never left alone on the screen.
+    again = VoiceGate(Voice(DEMO_EVENING))
+    again.feed("只想睡觉。")
+    again.retry("听起来")
+    assert again.feed("听起来") + again.feed("我好累，我只想睡觉。") == "" and again.broken == "role"
+
+
+@pytest.mark.parametrize(
+    ("said", "parrot", "lead"),
+    [
+        ("终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。", "终于到了家。", "听起来"),
+        ("Home at last. I'm exhausted.", "Home at last.", "That sounds"),
+    ],
+)
+def test_a_daemon_asks_again_from_the_listeners_words_after_a_parrot(
+    tmp_path: Path, said: str, parrot: str, lead: str
+) -> None:
+    """The scripted provider's [[say:…]] stands in for the 1.5B that answered `make demo`'s Chinese
+    evening with the user's own words twice: the second ask goes on from the listener's lead (the
+    scripted model says its words again after it, so the give-up shows what the user reads then)."""
+    env = {"XAID_LLM_VOICE_CHECK": "on"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+        c.agent_create("mia", name="小雅")
+        sid = c.session_open("mia")["session_id"]
+        text = c.session_send(sid, f"{said}[[say:{parrot}]]").finish()["text"]
+        stats = c.stats()["memory"]
+    assert stats["voice_listener_leads"] == 1 and stats["voice_retries"] == 1
+    assert text.startswith(lead)
