@@ -953,9 +953,7 @@ class Turns:
                 self.counters["voice_retries"] += 1
                 lead = "" if gate.kept.strip() else voice.listener_lead(checked.said, gate.broken)
                 self.counters["voice_listener_leads"] += bool(lead and continues)
-                attempt = dataclasses.replace(
-                    request, prefix=gate.retry(lead) if continues else ""
-                )
+                attempt = dataclasses.replace(request, prefix=gate.retry(lead) if continues else "")
                 completion = None
                 continue
             if gate.kept.strip() == request.prefix.strip():

@@ -9,7 +9,10 @@ it sits in the stable head of the prompt that llama.cpp can keep cached.
 A plan is part of the profile only until its day has passed: "Tomorrow [2026-12-02] the user has an
 interview" read on 5 December would have the companion wish luck for something already over. The
 fact stays in memory (search still finds it, dated); the profile drops it at the next refresh, and
-until then ``current_text`` leaves it out when it reads the profile for a new session.
+until then ``current_text`` leaves it out when it reads the profile for a new session. Its time is
+put as the date it meant ("On Friday 4 December 2026, the user has an interview"), never "Tomorrow":
+read on the 4th, "Tomorrow [2026-12-04]" had the companion wish luck for the next day, and a date
+keeps the head the same from day to day.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .. import clock
 from ..store import memory as sql
 from ..store.agents import Agent
 from ..store.memory import Fact
+from ..text import timeparse
 
 ORDER = ("identity", "work", "place", "person", "health", "preference", "plan", "other")
 MAX_FACTS = 12
@@ -42,7 +46,7 @@ def compose(facts: list[Fact], today: str = "") -> str:
     ranked = sorted(
         kept, key=lambda f: (ORDER.index(f.kind) if f.kind in ORDER else len(ORDER), -f.value)
     )
-    lines = [_line(f.text) for f in ranked[:MAX_FACTS]]
+    lines = [_line(timeparse.timeless(f.text)) for f in ranked[:MAX_FACTS]]
     return HEADER + " ".join(lines) if lines else ""
 
 
@@ -74,5 +78,7 @@ def current_text(conn: apsw.Connection, agent_id: str, now_ms: int | None = None
     text = current.text
     if now_ms is not None:
         for plan in sql.plans_over(conn, agent_id, _today(now_ms)):
-            text = text.replace(" " + _line(plan), "").replace(_line(plan), "")
+            for line in {_line(plan), _line(timeparse.timeless(plan))}:
+                text = text.replace(" " + line, "").replace(line, "")
+    text = timeparse.timeless(text)  # a profile written before its times were put as dates
     return text if text.strip() != HEADER.strip() else None

@@ -40,6 +40,7 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from calendar import monthrange
 from collections.abc import Callable, Iterable
@@ -47,6 +48,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
 from .. import clock
+from . import cjk
 
 
 @dataclass(frozen=True, slots=True)
@@ -694,3 +696,100 @@ def earliest_future(refs: list[TimeRef]) -> TimeRef | None:
     """The soonest future reference (by date, then position): the scheduler asks about it once it has passed."""
     future = [r for r in refs if r.direction == "future"]
     return min(future, key=lambda r: (r.date_from, r.start), default=None)
+
+
+# --- pinned times put as dates -------------------------------------------------------------------
+
+_PINNED = re.compile(r" ?\[(\d{4}-\d{2}-\d{2})(?:\.\.(\d{4}-\d{2}-\d{2}))?\]")
+_KEPT_EN = re.compile(r"^(by|until|till|before|after|since|from|for)\s+", re.I)
+_BEFORE_EN = re.compile(r"\b(?:on|by|until|till|before|after|since|from|for|at|in)\s+$", re.I)
+_PART_EN = {(5, 12): "morning", (12, 18): "afternoon", (18, 24): "evening", (0, 5): "night"}
+_PART_ZH = {
+    (5, 12): "上午",
+    (11, 14): "中午",
+    (12, 18): "下午",
+    (17, 19): "傍晚",
+    (18, 24): "晚上",
+    (0, 5): "凌晨",
+}
+_WEEKDAY_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTH_EN = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def _dates_en(f: date, t: date, granularity: str, hours: tuple[int, int] | None) -> str:
+    if granularity == "year" and f != t:
+        return f"in {f.year}"
+    if granularity == "month" and f != t:
+        return f"in {_MONTH_EN[f.month - 1]} {f.year}"
+    if f == t:
+        day = f"{_WEEKDAY_EN[f.weekday()]} {f.day} {_MONTH_EN[f.month - 1]} {f.year}"
+        part = _PART_EN.get(hours) if hours else None
+        return f"on the {part} of {day}" if part else f"on {day}"
+    if granularity == "week" and (t - f).days == 6:
+        return f"in the week of {f.day} {_MONTH_EN[f.month - 1]} {f.year}"
+    head = f"{f.day}" if f.month == t.month else f"{f.day} {_MONTH_EN[f.month - 1]}"
+    return f"on {head}-{t.day} {_MONTH_EN[t.month - 1]} {t.year}"
+
+
+def _dates_zh(f: date, t: date, granularity: str, hours: tuple[int, int] | None) -> str:
+    if granularity == "year" and f != t:
+        return f"{f.year}年"
+    if granularity == "month" and f != t:
+        return f"{f.year}年{f.month}月"
+    if f == t:
+        part = _PART_ZH.get(hours, "") if hours else ""
+        return f"{f.year}年{f.month}月{f.day}日（周{'一二三四五六日'[f.weekday()]}）{part}"
+    if granularity == "week" and (t - f).days == 6:
+        return f"{f.year}年{f.month}月{f.day}日那一周"
+    tail = f"{t.day}日" if f.month == t.month else f"{t.month}月{t.day}日"
+    return f"{f.year}年{f.month}月{f.day}日至{tail}"
+
+
+def timeless(text: str) -> str:
+    """A stored text with its pinned times ("Tomorrow [2026-12-04], …", annotate's) put as the dates
+    they meant ("On Friday 4 December 2026, …"; "明天 [2026-12-04]要…" as "2026年12月4日（周五）要…"):
+    "tomorrow" was true on the day it was said, and the profile read the next morning said
+    "Tomorrow [2026-12-04]" on the 4th (`make demo`). A text without a pinned time is returned as
+    it is; one whose time words are no longer found keeps its labels."""
+    labels = list(_PINNED.finditer(text))
+    if not labels:
+        return text
+    plain, ends = "", []  # the text without its labels, and where each label stood in it
+    pos = 0
+    for m in labels:
+        plain += text[pos : m.start()]
+        ends.append(len(plain))
+        pos = m.end()
+    plain += text[pos:]
+    found = {r.end: r for r in find_times(plain, 0)}  # the spans: any day resolves them alike
+    out, pos, changed = [], 0, False
+    for m, end in zip(labels, ends, strict=True):
+        ref = found.get(end)
+        if ref is None:
+            out += [plain[pos:end], m.group(0)]
+            pos = end
+            continue
+        f = date.fromisoformat(m.group(1))
+        t = date.fromisoformat(m.group(2)) if m.group(2) else f
+        words = ref.text
+        if cjk.has(words):
+            said = _dates_zh(f, t, ref.granularity, ref.hours)
+            if plain[ref.end : ref.end + 1] == " " and cjk.has(plain[ref.end + 1 : ref.end + 2]):
+                ref = dataclasses.replace(ref, end=ref.end + 1)  # the label's space, not the text's
+        else:
+            said = _dates_en(f, t, ref.granularity, ref.hours)
+            if kept := _KEPT_EN.match(words):  # "by Friday": its own word, not "on"
+                said = kept.group(1) + " " + said.split(" ", 1)[1]
+            elif _BEFORE_EN.search(plain[: ref.start]):  # "since Sunday": the word before says it
+                said = said.split(" ", 1)[1]
+            if words[:1].isupper():
+                said = said[0].upper() + said[1:]
+        out += [plain[pos : ref.start], said]
+        pos, changed = ref.end, True
+    if not changed:
+        return text
+    out.append(plain[pos:])
+    return "".join(out)

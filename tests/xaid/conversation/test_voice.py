@@ -500,10 +500,15 @@ def test_a_retry_begun_with_the_listeners_words_checks_them_as_the_models_own() 
     gate = VoiceGate(Voice(DEMO_EVENING))
     assert gate.feed("只想睡觉。") == "" and gate.broken == "parrot"
     prefix = gate.retry("听起来")
-    assert prefix == "听起来"  # nothing was sent: the provider is asked to go on from the lead alone
+    assert (
+        prefix == "听起来"
+    )  # nothing was sent: the provider is asked to go on from the lead alone
     # The provider echoes the whole prefix; the lead is the model's sentence start, held and
     # checked with the rest: sent with a sentence that passes...
-    assert gate.feed("听起来") + gate.feed("今天真的很累，早点休息。") == "听起来今天真的很累，早点休息。"
+    assert (
+        gate.feed("听起来") + gate.feed("今天真的很累，早点休息。")
+        == "听起来今天真的很累，早点休息。"
+    )
     assert gate.broken is None
     # ...the user's words after it are what the companion heard ("sounds like: only wants to sleep")...
     heard = VoiceGate(Voice(DEMO_EVENING))
@@ -514,7 +519,9 @@ def test_a_retry_begun_with_the_listeners_words_checks_them_as_the_models_own() 
     again = VoiceGate(Voice(DEMO_EVENING))
     again.feed("只想睡觉。")
     again.retry("听起来")
-    assert again.feed("听起来") + again.feed("我好累，我只想睡觉。") == "" and again.broken == "role"
+    assert (
+        again.feed("听起来") + again.feed("我好累，我只想睡觉。") == "" and again.broken == "role"
+    )
 
 
 @pytest.mark.parametrize(

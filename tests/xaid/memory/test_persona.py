@@ -96,3 +96,28 @@ def test_a_profile_of_nothing_but_past_plans_reads_as_none(tmp_path: Path) -> No
     )
     assert db.call(persona.current_text, "a", WEEK_LATER) is None
     db.close()
+
+
+def test_the_profile_says_the_date_a_plan_meant_not_the_day_word_it_was_said_with(
+    tmp_path: Path,
+) -> None:
+    """`make demo` read "Tomorrow [2026-12-04], the user has to walk their manager through the fix"
+    on the 4th: the profile puts a pinned time as its date, in both languages, the same any day."""
+    db = seeded(tmp_path)
+    text = persona.compose(db.call(sql.facts, "a"), "2026-12-01")
+    assert "On Wednesday 2 December 2026 the user has a job interview." in text
+    assert "用户2026年12月7日那一周去成都出差。" in text
+    assert "Tomorrow" not in text and "[" not in text
+    # A profile stored before (with the day word and its label) is read the same way.
+    db.call(
+        sql.write_persona,
+        "a",
+        "What you know about the user: Tomorrow [2026-12-02] the user has a job interview.",
+        1,
+        "rules",
+        SAID,
+    )
+    assert db.call(persona.current_text, "a", NEXT_DAY) == (
+        "What you know about the user: On Wednesday 2 December 2026 the user has a job interview."
+    )
+    db.close()
