@@ -50,7 +50,8 @@ def stamp(conn: apsw.Connection) -> tuple[int, int]:
 
 def read(conn: apsw.Connection, agent_id: str, key: Hashable, fetch: Callable[[], T]) -> T:
     """``fetch()``'s answer for ``(agent_id, key)``, remembered while the database is unchanged.
-    The answer is shared between callers: it must be immutable (a tuple of tuples)."""
+    ``fetch`` must only read (a write would move the stamp after the answer was stamped), and its
+    answer is shared between callers: it must be immutable (a tuple of tuples)."""
     now = stamp(conn)
     memo = _HELD.get(conn)
     if memo is None or memo.stamp != now:
@@ -59,11 +60,9 @@ def read(conn: apsw.Connection, agent_id: str, key: Hashable, fetch: Callable[[]
     if full in memo.found:
         memo.found.move_to_end(full)
         return cast(T, memo.found[full])
-    answer = fetch()
-    if stamp(conn) == now:  # a read that wrote (it never should) is not remembered
-        memo.found[full] = answer
-        while len(memo.found) > MAX_READS:
-            memo.found.popitem(last=False)
+    answer = memo.found[full] = fetch()
+    while len(memo.found) > MAX_READS:
+        memo.found.popitem(last=False)
     return answer
 
 

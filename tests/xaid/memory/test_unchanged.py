@@ -9,11 +9,9 @@ real embeddings) for the searches; the unit tests use a real database of their o
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 import uuid
 from pathlib import Path
-from typing import Any
 
 import apsw
 import pytest
@@ -22,22 +20,14 @@ from xaiclient import Client
 from xaid.memory import index, unchanged
 from xaid.store.db import connect
 
-DAY = 86_400_000
-START = int(dt.datetime(2026, 3, 2, 19, 0, tzinfo=dt.UTC).timestamp() * 1000)
-AGENT = f"mia-{uuid.uuid4().hex[:8]}"
+from .test_rows import DAY, QUERIES, START, _history, _search
+from .test_supersede import session
 
-TURNS = [
-    ("user", "Yesterday I went climbing with Dario and hurt my wrist."),
-    ("assistant", "Oh no! Did you get the wrist checked at the clinic?"),
-    ("user", "My sister Alba moved to Lisbon, she works at a bakery by the river."),
-    ("user", "昨天和建国去爬山了，手腕扭伤了。"),
-    ("assistant", "啊，要不要去医院看看手腕？"),
-    ("user", "我姐姐阿芳搬到杭州了，在西湖边的面包店上班。"),
-]
-QUERIES = [
-    "What happened to my wrist?",
+AGENT = f"mia-{uuid.uuid4().hex[:8]}"
+# Mixed and colloquial wordings besides test_rows' four questions.
+ASKED = [
+    *QUERIES,
     "alba... where did she move again, and where's she working",
-    "我的手腕怎么了？",
     "阿芳搬去哪了 and 她在哪儿上班来着",
 ]
 
@@ -48,31 +38,9 @@ def _own_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys.modules[__name__], "AGENT", f"mia-{uuid.uuid4().hex[:8]}")
 
 
-def _session(c: Client, agent: str, day: int, turns: list[tuple[str, str]]) -> None:
-    ts = START + day * DAY
-    sid = c.session_open(agent, ts=ts)["session_id"]
-    c.session_ingest(
-        sid,
-        [
-            {"role": role, "text": text, "ts": ts + i * 60_000}
-            for i, (role, text) in enumerate(turns)
-        ],
-    )
-    c.session_close(sid, ts=ts + 3_600_000, wait=True)
-
-
-def _search(c: Client, agent: str, query: str, budget: int = 1000) -> list[dict[str, Any]]:
-    found = c.memory_search(
-        agent, query, k=200, budget_tokens=budget, ts=START + 7 * DAY, touch=False
-    )
-    return list(found["items"])
-
-
 @pytest.fixture
 def history(client: Client) -> Client:
-    client.agent_create(AGENT)
-    for day in range(3):
-        _session(client, AGENT, day, [(r, f"{t} ({day})") for r, t in TURNS])
+    _history(client, AGENT, 3)
     return client
 
 
@@ -80,7 +48,7 @@ def test_remembered_keywords_give_the_same_results_as_fresh_ones(
     history: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every query (en, zh, mixed) at two budgets read afresh, then filling the memo, then from it."""
-    asked = [(q, b) for q in QUERIES for b in (1000, 150)]
+    asked = [(q, b) for q in ASKED for b in (1000, 150)]
     with monkeypatch.context() as patch:
         patch.setattr(unchanged, "read", lambda conn, agent_id, key, fetch: fetch())
         fresh = [_search(history, AGENT, q, b) for q, b in asked]
@@ -101,7 +69,7 @@ def test_remembered_keywords_give_the_same_results_as_fresh_ones(
 def test_a_search_after_a_write_finds_the_new_turn(history: Client, query: str, said: str) -> None:
     before = _search(history, AGENT, query)
     assert all(said not in i["text"] for i in before)
-    _session(history, AGENT, 4, [("user", said)])
+    session(history, AGENT, [said], START + 4 * DAY)
     assert any(said in i["text"] for i in _search(history, AGENT, query))
 
 
@@ -110,15 +78,14 @@ def test_after_a_forget_nothing_forgotten_comes_back(
     history: Client, word: str, query: str
 ) -> None:
     kai = f"kai-{uuid.uuid4().hex[:8]}"
-    history.agent_create(kai)
-    _session(history, kai, 0, TURNS)
+    _history(history, kai, 1)
     for agent in (AGENT, kai):
         assert any(word in i["text"] for i in _search(history, agent, query))
     assert unchanged.held(AGENT) > 0 and unchanged.held(kai) > 0
     history.memory_forget(AGENT, query=word)
     assert unchanged.held(AGENT) == 0  # dropped with the memories, not at the next read
     assert unchanged.held(kai) > 0
-    assert all(word not in i["text"] for q in QUERIES for i in _search(history, AGENT, q))
+    assert all(word not in i["text"] for q in ASKED for i in _search(history, AGENT, q))
     assert any(word in i["text"] for i in _search(history, kai, query))
 
 
