@@ -13,6 +13,13 @@ kept on the calling thread (the daemon gives it a thread of its own past 4,096 v
 time is counted; numpy's BLAS has one thread, as in the daemon. Before the queries, each process
 warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm`` where it has it).
 
+Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
+embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
+time; where the tree has ``xaid.memory.unchanged``, the keyword indexes are read while the query is
+embedded on another thread, as ``memory.search`` does. The items of every query are compared between
+the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` (its train and test halves,
+in memory.search's shape and a turn's).
+
 A stage is a function both trees have, wrapped while the process runs; a stage called inside
 another (the neighbour turns' read inside the neighbours) is indented and counted in both; "the
 rest" is what the search does between its stages (scoring, sorting, the query's own cues).
