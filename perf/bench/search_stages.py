@@ -15,8 +15,7 @@ warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm
 
 Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
 embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
-time; where the tree has ``xaid.memory.unchanged``, the keyword indexes are read while the query is
-embedded on another thread, as ``memory.search`` does. The items of every query are compared between
+time. The items of every query are compared between
 the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` (its train and test halves,
 in memory.search's shape and a turn's).
 
@@ -95,14 +94,8 @@ for module, name, label in stages:
     for part in path:
         owner = getattr(owner, part)
     setattr(owner, attr, timed(getattr(owner, attr), label))
-from concurrent.futures import ThreadPoolExecutor
-from importlib.util import find_spec
 from xaid.memory.index import mostly_cjk
 embedder.embed(["warm up"])
-# Where the tree has it (xaid.memory.unchanged), memory.search reads the keyword indexes while the
-# query is embedded on the embedder's thread: done here the same way, on a thread of the process.
-overlap = find_spec("xaid.memory.unchanged") is not None
-embedding = ThreadPoolExecutor(max_workers=1)
 def embed(topic):
     started = time.thread_time()
     return embedder.embed([topic])[0], (time.thread_time() - started) * 1000
@@ -114,14 +107,7 @@ for attempt in ("first", "again"):
         wall, cpu = time.perf_counter(), time.process_time()
         asked = retrieve.read_cues(conn, agent, text, ts)
         cued = time.process_time()
-        vector, embed_ms = None, 0.0
-        if asked.topic.strip():
-            if overlap and not index.is_opener(text):
-                running = embedding.submit(embed, asked.topic)
-                index.keyword(conn, agent, asked.topic, retrieve.candidates_for(1000))
-                vector, embed_ms = running.result()
-            else:
-                vector, embed_ms = embed(asked.topic)
+        vector, embed_ms = embed(asked.topic) if asked.topic.strip() else (None, 0.0)
         out.setdefault(f"{attempt} cues", []).append((cued - cpu) * 1000)
         lang = "zh" if mostly_cjk(text) else "en"
         out.setdefault(f"{attempt} embed {lang}", []).append(embed_ms)

@@ -171,10 +171,6 @@ class Embeddings:
             self._queries.popitem(last=False)
         return vector
 
-    def holds_query(self, agent_id: str, text: str) -> bool:
-        """Whether ``embed_query`` would answer from the latest queries' vectors (no embedding)."""
-        return (agent_id, text) in self._queries
-
     def erased(self, erased: Erasure) -> None:
         """Memory of an agent was erased: its queries' vectors go, whatever they were about."""
         self._erasures[erased.agent_id] = self._erasures.get(erased.agent_id, 0) + 1

@@ -364,8 +364,7 @@ def _or(terms: list[str]) -> str | None:
 
 def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
     """(item_id, bm25 relevance ≥ 0) from the keyword indexes, best first; remembered while the
-    database is unchanged (xaid.memory.unchanged: a repeated query, or one whose keywords
-    ``memory.search`` read while embedding it, reads no index again)."""
+    database is unchanged (xaid.memory.unchanged: a repeated query reads no index again)."""
     return list(
         unchanged.read(
             conn, agent_id, ("keyword", text, k), lambda: tuple(_keyword(conn, agent_id, text, k))

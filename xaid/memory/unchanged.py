@@ -9,10 +9,6 @@ deleted, by a statement or a trigger, committed or rolled back) and ``PRAGMA dat
 moves when another connection commits). Any write anywhere drops everything remembered at the next
 read; nothing is ever answered from before a write, so a forgotten memory cannot come back from here.
 
-It also lets ``memory.search`` read the keyword indexes on the database thread while the query is
-being embedded on the embedder's (xaid.server.methods.memory): ``retrieve.search`` then finds the
-keyword answer remembered instead of reading it after the embedding.
-
 Privacy: the keys are the agent's id and the query's words, the values item ids and scores. They
 are per connection, bounded (``MAX_READS``), keyed by the agent (never answered for another), and
 dropped with the agent's memories (``drop_agent``, called by the eraser in the same transaction).

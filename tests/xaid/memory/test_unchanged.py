@@ -1,5 +1,5 @@
 """Reads remembered while the database is unchanged (xaid/memory/unchanged.py): the keyword
-answer a search reads again, or that ``memory.search`` read while embedding the query.
+answer a search reads again.
 
 The same results as reading the indexes afresh, in English and Chinese; a search after a write
 (on this connection or another) finds the new turn; after a forget, nothing forgotten comes back

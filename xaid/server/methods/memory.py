@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 import apsw
-import numpy as np
 from xaiclient.wire import BadParams, Busy
 
 from ... import cpu
 from ...app import App
 from ...clock import at
-from ...memory import forget, imported, index, portable, retrieve
+from ...memory import forget, imported, portable, retrieve
 from ...memory.pack import Hit
 from ...store import memory as sql
 from ...store import utterances as utterance_sql
@@ -71,9 +69,11 @@ async def find(
 ) -> tuple[list[Hit], int]:
     """The search of ``memory.search``, for the methods and the web page alike: one ranking."""
     asked = await app.db.run(retrieve.read_cues, agent_id, query, now_ms)
+    # One text, embedded straight away (not through the batch queue) and kept for a repeat.
+    vector = (
+        await app.embeddings.embed_query(agent_id, asked.topic) if asked.topic.strip() else None
+    )
     cfg = app.config.memory
-    budget = budget_tokens or cfg.budget_tokens
-    vector = await _embed_reading_keywords(app, agent_id, query, asked.topic, budget)
     return await app.db.run(
         lambda conn: retrieve.search(
             conn,
@@ -82,7 +82,7 @@ async def find(
             vector,
             now_ms,
             k=min(k, 200),
-            budget_tokens=budget,
+            budget_tokens=budget_tokens or cfg.budget_tokens,
             recent_days=cfg.recent_days,
             kinds=kinds,
             touch=touch,
@@ -91,32 +91,6 @@ async def find(
             asked=asked,
         )
     )
-
-
-async def _embed_reading_keywords(
-    app: App, agent_id: str, query: str, topic: str, budget: int
-) -> np.ndarray | None:
-    """The vector of the query's ``topic`` (embedded straight away, not through the batch queue,
-    and kept for a repeat: ``embed_query``), while the database thread reads its keyword indexes
-    as ``retrieve.search`` will (remembered until the next write: xaid.memory.unchanged). The
-    embedder and SQLite each let go of the interpreter while they work, so on two cores the two
-    take about the time of the longer instead of the sum (docs/memory.md, speed)."""
-    if not topic.strip():
-        return None
-    # Nothing to overlap when the vector is held (a repeated query: a database call of its own would
-    # only add a hop, measured x1.2 at the p95 over the wire at load 25), or for an opener, which
-    # is searched by time and vectors, not its words.
-    if app.embeddings.holds_query(agent_id, topic) or index.is_opener(query):
-        return await app.embeddings.embed_query(agent_id, topic)
-    found: list[np.ndarray | None] = []
-
-    async def embed() -> None:
-        found.append(await app.embeddings.embed_query(agent_id, topic))
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(embed)
-        await app.db.run(index.keyword, agent_id, topic, retrieve.candidates_for(budget))
-    return found[0]
 
 
 @method("memory.list", bulky=True)
