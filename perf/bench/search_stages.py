@@ -13,6 +13,12 @@ kept on the calling thread (the daemon gives it a thread of its own past 4,096 v
 time is counted; numpy's BLAS has one thread, as in the daemon. Before the queries, each process
 warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm`` where it has it).
 
+Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
+embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
+time. The items of every query are compared between
+the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` (its train and test halves,
+in memory.search's shape and a turn's).
+
 A stage is a function both trees have, wrapped while the process runs; a stage called inside
 another (the neighbour turns' read inside the neighbours) is indented and counted in both; "the
 rest" is what the search does between its stages (scoring, sorting, the query's own cues).
@@ -67,7 +73,8 @@ conn = connect(Path(db))
 retrieve.OWN_THREAD_FROM = 1 << 62  # the vector ranking on this thread: its CPU time counted
 from xaid.memory import index, pack
 # As the daemon does at start: the vectors, the rows, and (where the tree has it) the turns' lines.
-for agent in sorted({w[0] for w in json.loads(Path(work_path).read_text(encoding="utf-8"))}):
+work, dev = json.loads(Path(work_path).read_text(encoding="utf-8"))
+for agent in sorted({w[0] for w in work} | {d[1] for d in dev}):
     index.warm(conn, agent, embedder.dim)
     start = 0 if hasattr(pack, "warm") else None
     while start is not None:
@@ -87,31 +94,55 @@ for module, name, label in stages:
     for part in path:
         owner = getattr(owner, part)
     setattr(owner, attr, timed(getattr(owner, attr), label))
-work = []
-for agent, text, ts in json.loads(Path(work_path).read_text(encoding="utf-8")):
-    asked = retrieve.read_cues(conn, agent, text, ts)
-    work.append((agent, text, ts, asked, embedder.embed([asked.topic])[0] if asked.topic.strip() else None))
+from xaid.memory.index import mostly_cjk
+embedder.embed(["warm up"])
+def embed(topic):
+    started = time.thread_time()
+    return embedder.embed([topic])[0], (time.thread_time() - started) * 1000
 out = {}
+items = {}
 for attempt in ("first", "again"):
-    for agent, text, ts, asked, vector in work:
+    for agent, text, ts in work:
+        # What memory.search does before retrieve.search: the query's cues, then its embedding.
+        wall, cpu = time.perf_counter(), time.process_time()
+        asked = retrieve.read_cues(conn, agent, text, ts)
+        cued = time.process_time()
+        vector, embed_ms = embed(asked.topic) if asked.topic.strip() else (None, 0.0)
+        out.setdefault(f"{attempt} cues", []).append((cued - cpu) * 1000)
+        lang = "zh" if mostly_cjk(text) else "en"
+        out.setdefault(f"{attempt} embed {lang}", []).append(embed_ms)
         spent.clear()
         started = time.thread_time()
-        retrieve.search(conn, agent, text, vector, ts, k=200, budget_tokens=1000,
+        hits, _ = retrieve.search(conn, agent, text, vector, ts, k=200, budget_tokens=1000,
             recent_days=cfg.memory.recent_days, touch=False, profile=profile,
             fusion=cfg.memory.fusion, asked=asked, fill=True)
-        total = (time.thread_time() - started) * 1000
+        done = time.thread_time()
+        items.setdefault(f"{attempt} {text}", [[h.kind, h.id, h.text] for h in hits])
+        out.setdefault(f"{attempt} whole cpu", []).append((time.process_time() - cpu) * 1000)
+        out.setdefault(f"{attempt} whole wall", []).append((time.perf_counter() - wall) * 1000)
+        total = (done - started) * 1000
         out.setdefault(f"{attempt} total", []).append(total)
         top = sum(v for (_, _, label) in stages if not label.startswith(" ") for v in [spent.get(label, 0.0)])
         out.setdefault(f"{attempt} rest", []).append(total - top)
         for _, _, label in stages:
             out.setdefault(f"{attempt} {label}", []).append(spent.get(label, 0.0))
+# The dev set's queries (both shapes: memory.search's, a turn's): what each returns, to compare.
+for name, agent, text, ts in dev:
+    asked = retrieve.read_cues(conn, agent, text, ts)
+    vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
+    for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
+        hits, _ = retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
+            recent_days=cfg.memory.recent_days, touch=False, profile=profile,
+            fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
+        items[f"{name} {shape}"] = [[h.kind, h.id, h.text] for h in hits]
+out["items"] = items
 Path(out_path).write_text(json.dumps(out), encoding="utf-8")
 """
 
 
-def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, tmp: Path) -> dict:
+def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, tmp: Path) -> dict:
     work_path = tmp / "work.json"
-    work_path.write_text(json.dumps(work, ensure_ascii=False), encoding="utf-8")
+    work_path.write_text(json.dumps([work, dev], ensure_ascii=False), encoding="utf-8")
     started = []
     for name, tree in trees:
         copy = tmp / f"{name}.db"
@@ -132,8 +163,51 @@ def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, tmp: Path) 
     return found
 
 
+DEV_SET = Path(__file__).resolve().parents[1] / "scenarios" / "search_dev11.json"
+
+
+def _dev(now_ms: int) -> list[tuple[str, str, str, int]]:
+    """The dev set's queries as the stage process takes them: (id, agent, text, now)."""
+    queries = json.loads(DEV_SET.read_text(encoding="utf-8"))["queries"]
+    return [(q["id"], q["agent"], q["text"], now_ms) for q in queries]
+
+
+def _same_items(before: dict, after: dict) -> str:
+    """How many searches returned the same items (kind, id, text, in order) on both trees: the
+    timing queries, and the dev set's halves in both shapes (a speed change may change nothing)."""
+    groups: dict[str, list[bool]] = {}
+    for key, hits in after.items():
+        group = (
+            "timing queries"
+            if key.startswith(("first ", "again "))
+            else "dev " + key.split("-")[1] + " half, " + key.rsplit(" ", 1)[1] + " shape"
+        )
+        groups.setdefault(group, []).append(before.get(key) == hits)
+    return "Same items before and after: " + "; ".join(
+        f"{name} {sum(same)}/{len(same)}" for name, same in sorted(groups.items())
+    )
+
+
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+def _row(figure: str, now: list[float], then: list[float] | None, wall: bool = False) -> Row:
+    """One figure: the mean of ``now`` (its median for a wall time, which a busy moment skews),
+    against ``then`` measured in the same run, with both p95s in the note."""
+    centre = percentile if wall else None
+    value = centre(now, 0.5) if centre else _mean(now)
+    old = (centre(then, 0.5) if centre else _mean(then)) if then else None
+    return Row(
+        figure.replace(", mean (", ", p50 (") if wall else figure,
+        value,
+        "ms",
+        None,
+        ratio(value, old) if old else None,
+        "before (same run)" if old else "",
+        (f"before {old:.2f} ms, p95 {percentile(then, 0.95):.2f}; " if then and old else "")
+        + f"p95 {percentile(now, 0.95):.2f} ms",
+    )
 
 
 def run(quick: bool) -> Section:
@@ -154,38 +228,36 @@ def run(quick: bool) -> Section:
     load_before = os.getloadavg()
     progress(f"search_stages: {len(work)} queries, {len(trees)} tree(s)")
     with tempfile.TemporaryDirectory(prefix="xaid-search-stages-") as tmp:
-        found = _run(trees, Path(raw), work, Path(tmp))
+        found = _run(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp))
     load_after = os.getloadavg()
     after, before = found["after"], found.get("before")
     labels = ["total", *(label for _, _, label in STAGES), "rest"]
+    # Before retrieve.search, memory.search reads the query's cues and embeds it: with them, the
+    # whole of what a search costs the daemon (its round trip apart), in CPU and in wall time.
+    outside = {
+        "whole cpu": "the whole search (cues, embedding, retrieve.search): CPU ms per search (process)",
+        "whole wall": "the whole search (cues, embedding, retrieve.search): wall ms per search",
+        "cues": "the query's cues (read_cues): CPU ms per search",
+        "embed en": "the query's embedding, English: CPU ms per query",
+        "embed zh": "the query's embedding, Chinese: CPU ms per query",
+    }
     for attempt, what in (("first", "each query once"), ("again", "queries repeated")):
+        for key, name in outside.items():
+            now = after.get(f"{attempt} {key}")
+            then = before.get(f"{attempt} {key}") if before is not None else None
+            if now:
+                section.rows.append(_row(f"{name}, mean ({what})", now, then, key == "whole wall"))
         for label in labels:
             key = f"{attempt} {label}"
-            now = after[key]
-            then = before.get(key) if before is not None else None
             name = (
                 "retrieve.search, all of it"
                 if label == "total"
                 else ("the rest (scoring, sorting, the query's cues)" if label == "rest" else label)
             )
-            value = _mean(now)
-            old = _mean(then) if then else None
-            section.rows.append(
-                Row(
-                    f"{name}: CPU ms per search, mean ({what})",
-                    value,
-                    "ms",
-                    None,
-                    ratio(value, old) if old else None,
-                    "before (same run)" if old else "",
-                    (
-                        f"before {old:.2f} ms, p95 {percentile(then, 0.95):.2f}; "
-                        if then and old
-                        else ""
-                    )
-                    + f"p95 {percentile(now, 0.95):.2f} ms",
-                )
-            )
+            then = before.get(key) if before is not None else None
+            section.rows.append(_row(f"{name}: CPU ms per search, mean ({what})", after[key], then))
+    if before is not None:
+        section.notes.append(_same_items(before["items"], after["items"]))
     section.notes.append(
         f"{len(work)} bilingual queries on the two-year agent at 1,000 tokens, k 200, twice; "
         f"thread CPU time; each tree on its own copy of {Path(raw).name}, both at once; load average "

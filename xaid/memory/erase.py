@@ -31,7 +31,7 @@ import apsw
 
 from ..live import LiveSessions
 from ..store import Database
-from . import fence, forget, rows, shown
+from . import fence, forget, rows, shown, unchanged
 
 T = TypeVar("T")
 
@@ -93,6 +93,7 @@ class Eraser:
             # After the delete: finding what to forget searches, which remembers lines again.
             shown.drop_agent(conn, agent_id)
             rows.drop_agent(conn, agent_id)
+            unchanged.drop_agent(conn, agent_id)
             return result, sessions
 
         with anyio.CancelScope(shield=True):

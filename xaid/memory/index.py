@@ -23,7 +23,7 @@ from ..embed.onnx import from_blob
 from ..text import cjk
 from ..text.stopwords import CJK_PAIR, ENGLISH
 from . import rows as search_rows
-from . import shown, vectors
+from . import shown, unchanged, vectors
 
 VEC_TABLE = "memory_vectors"
 _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlier)
@@ -363,7 +363,17 @@ def _or(terms: list[str]) -> str | None:
 
 
 def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
-    """(item_id, bm25 relevance ≥ 0) from the keyword indexes, best first.
+    """(item_id, bm25 relevance ≥ 0) from the keyword indexes, best first; remembered while the
+    database is unchanged (xaid.memory.unchanged: a repeated query reads no index again)."""
+    return list(
+        unchanged.read(
+            conn, agent_id, ("keyword", text, k), lambda: tuple(_keyword(conn, agent_id, text, k))
+        )
+    )
+
+
+def _keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
+    """``keyword`` read from the indexes.
 
     Each index is read newest first and stops after KEYWORD_SCAN of the agent's matches, which are
     then ranked by bm25: ranking every match costs ~8 µs each, and at 100k memories a name can
