@@ -213,5 +213,6 @@ def test_a_lead_that_names_the_matter_samples_nothing_again(tmp_path: Path) -> N
     with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
         _armed(c, "小雅", line, "准备得怎么样？||面试怎么样了？")
         text, _, context, stats = _reply(c, "早")
-    assert "面试" in context["lead"] and text == context["lead"] + "准备得怎么样？"
+    begun = str(context["lead"])
+    assert "面试" in begun and text == begun + "准备得怎么样？"
     assert not stats.get("checkin_candidates")
