@@ -208,7 +208,7 @@ def test_after_a_lead_that_names_nothing_the_words_after_it_are_sampled_again(
 
 
 def test_a_lead_that_names_the_matter_samples_nothing_again(tmp_path: Path) -> None:
-    """"早。上次说的面试" names the matter itself: the model's words after it are not judged."""
+    """ "早。上次说的面试" names the matter itself: the model's words after it are not judged."""
     line = "明天去字节面试，好紧张"
     with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
         _armed(c, "小雅", line, "准备得怎么样？||面试怎么样了？")
