@@ -194,12 +194,13 @@ def test_with_none_naming_it_the_first_candidate_is_sent_whole(tmp_path: Path, l
 def test_after_a_lead_that_names_nothing_the_words_after_it_are_sampled_again(
     tmp_path: Path, lang: str
 ) -> None:
-    """The default (``scheduler.lead_candidates`` 2, ``scheduler.candidates`` 1): a lead that leaves
-    the matter to the model ("Morning! How did the", "早。上次你说") is sent at once, and when the
-    model's words after it name nothing of the matter ("的事，现在好点了吗？", as the 1.5B wrote "嗨，
-    上次你说的吗？" on a dev scene) they are asked for once more."""
+    """``scheduler.lead_candidates`` 2 (``scheduler.candidates`` 1): a lead that leaves the matter to
+    the model ("Morning! How did the", "早。上次你说") is sent at once, and when the model's words
+    after it name nothing of the matter ("的事，现在好点了吗？", as the 1.5B wrote "嗨，上次你说的吗？"
+    on a dev scene) they are asked for once more."""
     name, line, greeting, lead, alternatives, named = SCENES[lang]
-    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+    env = {"XAID_SCHEDULER_LEAD_CANDIDATES": "2"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
         _armed(c, name, line, alternatives)
         text, deltas, context, stats = _reply(c, greeting)
     assert context["suggestion"] and context["lead"] == lead
@@ -210,7 +211,8 @@ def test_after_a_lead_that_names_nothing_the_words_after_it_are_sampled_again(
 def test_a_lead_that_names_the_matter_samples_nothing_again(tmp_path: Path) -> None:
     """ "早。上次说的面试" names the matter itself: the model's words after it are not judged."""
     line = "明天去字节面试，好紧张"
-    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+    env = {"XAID_SCHEDULER_LEAD_CANDIDATES": "2"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
         _armed(c, "小雅", line, "准备得怎么样？||面试怎么样了？")
         text, _, context, stats = _reply(c, "早")
     begun = str(context["lead"])
