@@ -16,7 +16,9 @@ an interjection, an emoji; and first messages with content of their own, ``probe
 which must get no lead), ``morning_dev9``; dev10, morning_dev10.json, a tenth (plans for today or
 tomorrow said in passing, firsts, grave-sounding worries that are no loss, first messages with
 content of their own after which the matter fits, and controls: a loss, a held-back matter, a
-routine evening, a grave first message), ``morning_dev10``;
+routine evening, a grave first message), ``morning_dev10``; dev11, morning_dev11.json, an eleventh
+(a gym session, a first day at a job, a worry whose first clause reads like a death; Chinese matters
+led by a person, a place, a number, a long clause; controls), ``morning_dev11``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -101,6 +103,7 @@ SCENE_SETS = {
     "dev4": SCENARIOS / "morning_dev4.json",  # fourth dev set: check-in candidates (morning7)
     "dev9": SCENARIOS / "morning_dev9.json",  # ninth dev set: openers of many kinds (morning9)
     "dev10": SCENARIOS / "morning_dev10.json",  # tenth dev set: plans in passing, firsts (arm10)
+    "dev11": SCENARIOS / "morning_dev11.json",  # eleventh: arming kinds, zh lead shapes (morning11)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -116,6 +119,7 @@ SET_TITLES = {
     "dev4": " (fourth dev scenes)",
     "dev9": " (ninth dev scenes)",
     "dev10": " (tenth dev scenes)",
+    "dev11": " (eleventh dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -127,6 +131,7 @@ SET_AREAS = {
     "dev4": "morning_dev4",
     "dev9": "morning_dev9",
     "dev10": "morning_dev10",
+    "dev11": "morning_dev11",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

@@ -35,6 +35,7 @@ from ..store.mood import MoodState
 from ..store.recall import RecallItem
 from ..text import cjk
 from ..text.lang import Lang
+from .candidates import names_matter
 from .greetings import greeting_echo
 from .voice import quoted
 
@@ -52,6 +53,7 @@ _AHEAD_SCENES = frozenset({"ahead"})
 # like a feeling, "Last time you said": the model goes on with the user's own words, where "How
 # did the" would ask how an ordeal still under way "went".
 _FEELING_SCENES = frozenset({"emotion", "matter"})
+_ASKED = _EVENT_SCENES | _AHEAD_SCENES | _FEELING_SCENES  # a loss is kept company, not asked about
 
 # The neutral greeting of an opener that is no greeting ("u there?", "醒了", "ugh"), by whether the
 # user's hour is before noon: a greeting fits any opener, a "welcome back" or "在呢" only its own.
@@ -105,6 +107,20 @@ def lead(
     if greeting is None:
         return ""
     return _opened(item, lang, mood, greeting)
+
+
+def leaves_matter(item: RecallItem, lead: str, mood: MoodState | None) -> bool:
+    """Whether the model's words after this ``lead`` must name the matter, and may be sampled again
+    until they do (candidates.py, ``scheduler.lead_candidates``): a lead that names nothing of it
+    ("早。上次你说", "Morning! Last time you said") for a matter asked about. On the fifth held-out
+    Morning scenes two Chinese replies begun so went on with nothing of the matter. Not a loss's
+    check-in or any lead while the mood is very low (they are kept company, the loss is not asked
+    about), and not a lead that names the matter already ("早。上次说的面试")."""
+    if not lead or item.scene not in _ASKED:
+        return False
+    if mood is not None and mood.valence <= GENTLE_BELOW:
+        return False
+    return not names_matter(lead, item.keywords)
 
 
 # What turns from the model's answer to the matter: "By the way, how did the" …, "对了，上次说的面试" ….

@@ -728,7 +728,7 @@ class Turns:
                 start,
                 turn,
                 checked,
-                self._matter(heard) if round_ == 0 else (),
+                self._matter(heard, lead) if round_ == 0 else (),
                 turn_to if round_ == 0 else _Bridge("", ()),
             )
             if not completion.tool_calls:
@@ -779,18 +779,27 @@ class Turns:
             return _Bridge("", ())
         return _Bridge(checkin.bridge(item, framing.lang, heard.mood), tuple(item.keywords))
 
-    def _matter(self, heard: _Heard) -> tuple[str, ...]:
+    def _matter(self, heard: _Heard, lead: str) -> tuple[str, ...]:
         """The suggested matter's words, which check-in candidates must name (candidates.py), or ()
-        when this turn samples no candidates: no suggestion, ``scheduler.candidates`` at 1, or a
-        provider that cannot continue a reply it did not send."""
+        when this turn samples no candidates: no suggestion, a provider that cannot continue a reply
+        it did not send, or ``scheduler.candidates`` at 1 and no ``lead`` that leaves the matter to
+        the model (``checkin.leaves_matter``: "早。上次你说", while the mood allows asking)."""
         item = heard.verdict.item if heard.verdict else None
-        if (
-            item is None
-            or self.settings.config.scheduler.candidates < 2
-            or not getattr(self.queue.provider, "continues_prefix", False)
+        if item is None or not getattr(self.queue.provider, "continues_prefix", False):
+            return ()
+        if self._tries(lead) < 2:
+            return ()
+        if self.settings.config.scheduler.candidates < 2 and not checkin.leaves_matter(
+            item, lead, heard.mood
         ):
             return ()
         return item.keywords
+
+    def _tries(self, lead: str) -> int:
+        """How many candidates a check-in samples: ``scheduler.candidates``, or after a lead
+        ``scheduler.lead_candidates`` when that is more (the lead is on screen meanwhile)."""
+        cfg = self.settings.config.scheduler
+        return max(cfg.candidates, cfg.lead_candidates if lead else 1)
 
     def _keep_shown(self, sid: str, user: Message, framing: _Framing) -> None:
         """The memories this turn showed stay in place before its user message for the session;
@@ -1017,7 +1026,7 @@ class Turns:
         if candidates.names_matter(request.prefix, matter):
             return None  # the lead names it already ("早。上次说的面试")
         tried: list[tuple[candidates.Window, voice.VoiceGate, Completion]] = []
-        for _ in range(self.settings.config.scheduler.candidates):
+        for _ in range(self._tries(request.prefix)):
             window = candidates.Window(matter, request.prefix, lead_sent=bool(tried))
             gate = voice.VoiceGate(checked, request.prefix)
             completion = await attempt(gate, window)

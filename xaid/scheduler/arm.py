@@ -129,11 +129,14 @@ CANCELLED = (
 # Asked not to be asked, said in any words: a "don't"/"rather not"/"can we not"/"let's not" that
 # reaches a verb of raising it ("don't bring up the thing with my ex", "I'd rather not talk
 # about it", "can we not talk about it tomorrow", 别再聊了, 不想提). 说话 is to speak at all, not to
-# speak of something: "累到不想说话" is too tired to talk, and the tiredness is asked about.
+# speak of something: "累到不想说话" is too tired to talk, and the tiredness is asked about. As the
+# English "don't ... ask" may hold a few words between, the Chinese may hold whom it is said to
+# ("别跟我提这事", "不要再和我聊这个", "别对我说"): a 跟/和/对/向/给 + a pronoun before the verb.
 _DO_NOT_ASK = re.compile(
     r"\b(?:don'?t|do not|never|rather not|stop|no more|(?:can|could|shall) we not|let'?s not)\b(?:\W+\w+){0,3}?\W+"
     r"(?:bring(?:ing)? (?:it |that |this )?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about)\b"
-    r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:提|问|聊|说(?!话))"
+    r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:[跟和对向给][我你咱俺]们?)?再?(?:主动)?"
+    r"(?:提|问|聊|说(?!话))"
 )
 DO_NOT_ASK = (
     "don't bring it up",
@@ -392,7 +395,8 @@ def _matter(
     )
 
 
-def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
+def _emotion(d: Draft, closing: MoodState | None) -> tuple[Arm, str] | None:
+    """The feeling the session closed on, and the user's words it quotes."""
     if closing is None:
         return None
     valence, fatigue = closing.valence, closing.fatigue
@@ -415,7 +419,7 @@ def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
     feeling = _TOPIC[lang]["worn" if fatigue >= 0.5 else "low"]
     topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(said))
     strength = max(fatigue, -valence)
-    return Arm(
+    arm = Arm(
         topic,
         keywords(said),
         "emotion",
@@ -423,6 +427,16 @@ def _emotion(d: Draft, closing: MoodState | None) -> Arm | None:
         d.ended_ms + 3 * DAY_MS,
         round(min(1.0, 0.5 + 0.5 * strength), 3),
     )
+    return arm, said
+
+
+def _said_with(plan: Arm, said: str) -> bool:
+    """Whether a feeling's words hold a plan still ahead the next morning (its ``ahead`` twin
+    asks how they feel about it): "明早七点约了私教练腿，上回练完三天下不了楼梯" closed tired, and
+    its "上次你说很累" outranked the leg day, so the friend's question about the leg day was never
+    asked. Every word the plan keeps (its keywords, all from its line) is in the feeling's words."""
+    low = said.lower()
+    return plan.before is not None and all(k in low for k in plan.keywords)
 
 
 def _loss(d: Draft, said: Utterance) -> Arm:
@@ -514,10 +528,16 @@ def matters(
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))
-    elif (e := _emotion(d, closing)) is not None and not (
-        found and (worried or (learned is not None and learned.scene == "matter"))
-    ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling
-        found.append(e)
+    elif (felt := _emotion(d, closing)) is not None and not (
+        found
+        and (
+            worried
+            or (learned is not None and learned.scene == "matter")
+            or any(_said_with(a, felt[1]) for a in found)
+        )
+    ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling;
+        # a plan said with the feeling, asked about the next morning (its ahead twin), the feeling
+        found.append(felt[0])
     found.sort(key=lambda a: -a.priority)
     kept = found[:MAX_PER_EPISODE]
     return kept + [a.before for a in kept if a.before is not None]

@@ -135,11 +135,10 @@ SCENES = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_daemon_sends_the_candidate_that_names_the_matter(tmp_path: Path, lang: str) -> None:
+def _second_taken(path: Path, lang: str, env: dict[str, str]) -> None:
+    """The scene's second candidate, the one that names the matter, is the reply after the lead."""
     name, line, greeting, lead, alternatives, named = SCENES[lang]
-    env = {"XAID_SCHEDULER_CANDIDATES": "3"}
-    with InProcessDaemon(tmp_path / "on", env=env) as d, d.client() as c:
+    with InProcessDaemon(path, env=env) as d, d.client() as c:
         _armed(c, name, line, alternatives)
         text, deltas, context, stats = _reply(c, greeting)
     assert context["suggestion"] and context["lead"] == lead
@@ -147,7 +146,14 @@ def test_the_daemon_sends_the_candidate_that_names_the_matter(tmp_path: Path, la
         text == lead + named and deltas == text
     )  # the lead sent once, the second candidate after it
     assert stats.get("checkin_candidates") == 2 and stats.get("checkin_candidates_taken") == 1
-    with InProcessDaemon(tmp_path / "off") as d, d.client() as c:  # the default: one candidate
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_daemon_sends_the_candidate_that_names_the_matter(tmp_path: Path, lang: str) -> None:
+    _second_taken(tmp_path / "on", lang, {"XAID_SCHEDULER_CANDIDATES": "3"})
+    name, line, greeting, lead, alternatives, _ = SCENES[lang]
+    off = {"XAID_SCHEDULER_LEAD_CANDIDATES": "1"}  # one candidate, even after the lead
+    with InProcessDaemon(tmp_path / "off", env=off) as d, d.client() as c:
         _armed(c, name, line, alternatives)
         text, _, context, stats = _reply(c, greeting)
     assert context["suggestion"] and text == lead + alternatives.split("||")[0]
@@ -187,3 +193,26 @@ def test_with_none_naming_it_the_first_candidate_is_sent_whole(tmp_path: Path, l
     assert context["suggestion"] and deltas == text
     assert text == lead + alternatives.split("||")[0]
     assert stats.get("checkin_candidates") == 2 and stats.get("checkin_candidates_none") == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_after_a_lead_that_names_nothing_the_words_after_it_are_sampled_again(
+    tmp_path: Path, lang: str
+) -> None:
+    """``scheduler.lead_candidates`` 2 (``scheduler.candidates`` 1): a lead that leaves the matter to
+    the model ("Morning! How did the", "早。上次你说") is sent at once, and when the model's words
+    after it name nothing of the matter ("的事，现在好点了吗？", as the 1.5B wrote "嗨，上次你说的吗？"
+    on a dev scene) they are asked for once more."""
+    _second_taken(tmp_path / "d", lang, {"XAID_SCHEDULER_LEAD_CANDIDATES": "2"})
+
+
+def test_a_lead_that_names_the_matter_samples_nothing_again(tmp_path: Path) -> None:
+    """ "早。上次说的面试" names the matter itself: the model's words after it are not judged."""
+    line = "明天去字节面试，好紧张"
+    env = {"XAID_SCHEDULER_LEAD_CANDIDATES": "2"}
+    with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+        _armed(c, "小雅", line, "准备得怎么样？||面试怎么样了？")
+        text, _, context, stats = _reply(c, "早")
+    begun = str(context["lead"])
+    assert "面试" in begun and text == begun + "准备得怎么样？"
+    assert not stats.get("checkin_candidates")

@@ -11,7 +11,14 @@ import pytest
 from xaiclient import Client
 
 from testkit.inproc import InProcessDaemon
-from xaid.conversation.checkin import bridge, event_word, greeting_echo, lead, matter_name
+from xaid.conversation.checkin import (
+    bridge,
+    event_word,
+    greeting_echo,
+    lead,
+    leaves_matter,
+    matter_name,
+)
 from xaid.store.mood import MoodState
 from xaid.store.recall import RecallItem
 
@@ -256,3 +263,36 @@ def test_a_message_that_may_tell_grave_news_is_not_turned_to_the_matter(
         reply = c.session_send(sid, said, ts=at, explain=True).finish()
         assert c.stats()["memory"].get("checkin_bridges", 0) == 0
     assert "By the way" not in reply["text"] and "对了" not in reply["text"]
+
+
+def _keyed(scene: str, topic: str, words: tuple[str, ...]) -> RecallItem:
+    return RecallItem(
+        1, "mia", 1, topic, words, scene, 0, DAY, 0.8, "pending", 0, None, None, None, None, None
+    )
+
+
+@pytest.mark.parametrize(
+    ("scene", "topic", "words", "begun", "mood", "leaves"),
+    [
+        # a lead that names nothing of the matter: the model's words after it must
+        ("matter", '现在怎么样了："我家年糕没了"', ("年糕",), "早。上次你说", None, True),
+        ("plan", 'how it went: "piano lesson tomorrow"', ("piano",), "Morning! How did the", None, True),
+        # the lead names it already
+        ("plan", '后来怎么样了："明天去字节面试"', ("面试",), "早。上次说的面试", None, False),
+        # a loss is kept company, never asked about; nor anything while the mood is very low
+        ("loss", 'how they are holding up: "my grandad died"', ("grandad",), "Hey! I've been", None, False),
+        ("matter", 'how it is going: "the landlord"', ("landlord",), "Morning! Last time you said",
+         MoodState(valence=-0.6, arousal=0.2, fatigue=0.3), False),
+        # no lead, no candidates after it
+        ("matter", 'how it is going: "the landlord"', ("landlord",), "", None, False),
+    ],
+)  # fmt: skip
+def test_only_a_lead_that_leaves_the_matter_to_the_model_has_its_words_judged(
+    scene: str,
+    topic: str,
+    words: tuple[str, ...],
+    begun: str,
+    mood: MoodState | None,
+    leaves: bool,
+) -> None:
+    assert leaves_matter(_keyed(scene, topic, words), begun, mood) is leaves

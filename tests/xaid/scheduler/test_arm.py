@@ -76,3 +76,29 @@ def test_the_topic_frame_follows_the_users_words(lang: str, said: dict[str, str]
     assert cjk_share(frame_of(line.replace("“", '"').replace("”", '"'))) == (
         1.0 if lang == "zh" else 0.0
     ), line
+
+
+TIRED_PLANS = {
+    "en": "Big exam tomorrow morning and I'm completely exhausted from cramming.",
+    "zh": "明天上午考试，复习到现在累死了。",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_feeling_said_with_a_plan_ahead_is_asked_about_through_the_plan(lang: str) -> None:
+    """The tiredness and the exam are one line: the next morning the friend asks how they feel
+    about the exam (its ahead twin), not only how tired they were. On main the feeling item
+    (0.9) outranked the plan (0.86) and the exam was never named the next morning."""
+    scenes = [a.scene for a in arm.matters(drafted(TIRED_PLANS[lang]), TIRED)]
+    assert "emotion" not in scenes
+    assert {"plan", "ahead"} <= set(scenes)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_feeling_on_its_own_line_is_still_armed(lang: str) -> None:
+    """Only the feeling said in the plan's own words is covered by it: a tired session without a
+    plan still gets its gentle "how are you now"."""
+    assert [a.scene for a in arm.matters(drafted(LOWS[lang]), TIRED)] == ["emotion"]
+
+
+TIRED = MoodState(valence=-0.5, arousal=0.4, fatigue=0.8)

@@ -233,6 +233,9 @@ def test_the_messages_together_are_not_read_past_a_loss() -> None:
         "房东那事以后别再提了",
         "官司的事不想聊",
         "咱们明天别聊官司的事，我就是想说出来",
+        "科目三又挂了，第三次了。明天别跟我提这事",
+        "面试的事以后不要再和我聊了",
+        "please don't ever ask me about the audition",
     ],
 )
 def test_asked_not_to_bring_it_up_nothing_is_armed(line: str) -> None:
@@ -240,7 +243,13 @@ def test_asked_not_to_bring_it_up_nothing_is_armed(line: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["can we talk about the lawsuit tomorrow?", "我们明天聊聊官司的事吧", "we can not wait"]
+    "line",
+    [
+        "can we talk about the lawsuit tomorrow?",
+        "我们明天聊聊官司的事吧",
+        "we can not wait",
+        "你别跟我客气，官司的事明天再说",
+    ],
 )
 def test_asking_to_talk_about_it_is_not_asking_not_to(line: str) -> None:
     assert not arm.do_not_ask(line)

@@ -98,3 +98,38 @@ def test_grave_news_first_gets_no_check_in(client: Client, first: str, lang: str
         "the user is telling of a loss",
         "the user is very low right now",
     )
+
+
+FIRST_DAYS = {
+    "en": "starting at the garden centre tomorrow, first day at a new job in ages. no idea what to wear",
+    "zh": "明天第一天去新单位上班，连地铁怎么换乘都还没搞明白",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_day_at_a_new_job_said_in_passing_is_suggested_the_next_morning(
+    client: Client, lang: str
+) -> None:
+    """No event word names a first day at a job; its meaning is an occasion (issue 25: held-out
+    Morning scenes where nothing was armed). The next morning's opener gets the suggestion and the
+    daemon's lead, which the scripted provider sends back with its echo."""
+    _said(client, "mia", FIRST_DAYS[lang])
+    assert {i["scene"] for i in _pending(client, "mia")} >= {"plan", "ahead"}
+    morning = DAY0 + DAY_MS + 8 * HOUR_MS
+    sid = client.session_open("mia", ts=morning)["session_id"]
+    result = client.session_send(
+        sid, "早" if lang == "zh" else "morning", ts=morning, explain=True
+    ).finish()
+    context = result["context"]
+    assert context["suggestion"] and context["lead"]
+    assert result["text"].startswith(context["lead"])
+    assert FIRST_DAYS[lang][:8] in context["directive"]  # the user's own words, quoted
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["the hearing is on friday, please don't ever ask me about it", "周五开庭，明天别跟我提这事"],
+)
+def test_asked_not_to_be_asked_nothing_is_suggested(client: Client, line: str) -> None:
+    _said(client, "mia", line)
+    assert _pending(client, "mia") == []
