@@ -46,13 +46,13 @@ WEIGHTS = Path(__file__).with_name("forget_intent.json")
 # typos included by stem ("forgett", "delet", "remeber").
 _GO_EN = re.compile(
     r"\b(?:forg[eo]?t\w*|forgt|unremember|unsay|unhear|eras\w*|delet\w*|wip(?:e|ing)\w*|scrub\w*"
-    r"|scratch|strike|purge|bin|remov\w*|drop|toss|ditch|dump|shred|clear|get rid|throw (?:\w+ )?away"
+    r"|scratch|scrap\w*|strike|purge|bin|remov\w*|drop|toss|ditch|dump|shred|clear|get rid|throw (?:\w+ )?away"
     r"|disappear|go away|gone|never happened|let (?:\w+ ){0,5}go|pretend|act (?:like|as if)"
-    r"|rem(?:em)?b?e?r\w*|keep|keeping|kept|hold\w*|stor(?:e|ing)|sav(?:e|ing)|record\w*)\b"
+    r"|rem(?:em)?b?e?r\w*|keep|keeping|kept|hold\w*|stor(?:e|ed|ing)|sav(?:e|ed|ing)|record\w*)\b"
 )
 _GO_ZH = re.compile(
     r"忘|删|清除|清掉|抹|去掉|销毁|烧掉|格式化|失忆|别记|不要记|不要再记|别存|不要存|别留|不要留|别保存|不要保存|不要保留"
-    r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住"
+    r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回|翻篇"
 )
 # A reference to something said: "what I told you", "the X thing", a quoted word, 说的, 那件事.
 _SAID = re.compile(
