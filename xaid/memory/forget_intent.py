@@ -52,7 +52,7 @@ _GO_EN = re.compile(
 )
 _GO_ZH = re.compile(
     r"忘|删|清除|清掉|抹|去掉|销毁|烧掉|格式化|失忆|别记|不要记|不要再记|别存|不要存|别留|不要留|别保存|不要保存|不要保留"
-    r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回|翻篇"
+    r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回"
 )
 # A reference to something said: "what I told you", "the X thing", a quoted word, 说的, 那件事.
 _SAID = re.compile(
