@@ -38,6 +38,7 @@ AREAS: dict[str, str] = {
     "forget_dev6": "perf.eval.forget_dev6",
     "forget_dev7": "perf.eval.forget_dev7",
     "forget_dev10": "perf.eval.forget_dev10",
+    "forget_dev11": "perf.eval.forget_dev11",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",

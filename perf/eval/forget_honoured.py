@@ -244,7 +244,9 @@ def play_negative(
     n[f"{key}:neg_asked"] += decision == "ask"
     n[f"{key}:neg_collateral"] += bool(lost)
     if decision is not None or lost:
-        tally.misses.append(f"{neg['id']} look-alike: {decision}, lost {lost}: {neg['text']}")
+        tally.misses.append(
+            f"{neg['id']} look-alike: {decision}{_margins(ctx)}, lost {lost}: {neg['text']}"
+        )
 
 
 def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[Row]:

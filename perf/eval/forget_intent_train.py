@@ -21,9 +21,15 @@ the frames nor the prototypes were tuned on (the earlier dev sets were). ``fire`
 ``COST_MISFIRE``, a look-alike asked about ``COST_ASKED_LOOKALIKE``, a request asked back about
 ``COST_ASKED_REQUEST`` (one more turn) and a request missed ``COST_MISSED``: a mis-fire forgets
 what the user wanted kept, a miss keeps what they wanted gone, and a question costs a turn. Only
-cuts that carry out no look-alike of the out-of-fold set are weighed (``NEVER_CARRY_LOOKALIKE``):
-by cost alone the fourth pass chose no middle band (fire = ask), and look-alikes of the older dev
+cuts that carry out at most ``MAX_CARRIED_SHARE`` of the out-of-fold look-alikes are weighed: by
+cost alone the fourth pass chose no middle band (fire = ask), and look-alikes of the older dev
 sets were carried out instead of asked back.
+
+Since the eleventh pass the labelled messages also hold the train halves of forgets_dev5, dev6,
+dev10, dev11 and forget_requests_dev7.json, and perf/scenarios/forget_intent_corpus11.json (over 150
+requests and 150 look-alikes per language, most requests without a forget-word, the look-alikes
+with the requests' own verbs); the out-of-fold choices are made on all of them but the earliest
+sets and the prototypes.
 """
 
 from __future__ import annotations
@@ -49,14 +55,19 @@ COST_ASKED_LOOKALIKE = 2.0  # a question about forgetting after "I forgot my key
 COST_ASKED_REQUEST = 0.3
 COST_MISSED = 1.0
 GRID = [round(0.3 + 0.01 * i, 2) for i in range(70)]  # 0.30 .. 0.99
-# No cut may carry out a look-alike of the out-of-fold set (issue 24: "never forget on a weak
-# match"; the fifth pass): what the cost would carry out anyway is asked back (the middle band).
-NEVER_CARRY_LOOKALIKE = True
+# A cut may carry out at most this share of the out-of-fold look-alikes (issue 24: "never forget
+# on a weak match"): what the cost would carry out beyond it is asked back (the middle band). The
+# fifth to tenth passes allowed none; with the eleventh pass's corpus (over 500 look-alikes out of
+# fold) none meant fire 0.95, where half the requests of the dev sets' test halves were asked back
+# instead of carried out, and the held-out harness never answers a question back.
+MAX_CARRIED_SHARE = 0.01
 AGREE_GRID = [
     *(round(0.05 * i, 2) for i in range(1, 20)),
     1.01,
 ]  # 1.01: agreeing counts for nothing
 OUT = Path(forget_intent.__file__).with_name("forget_intent.json")
+LATER_SETS = ("forgets_dev5.json", "forgets_dev6.json", "forgets_dev10.json", "forgets_dev11.json")
+CORPUS = "forget_intent_corpus11.json"
 
 
 def examples() -> tuple[list[str], list[int], list[bool]]:
@@ -82,6 +93,33 @@ def examples() -> tuple[list[str], list[int], list[bool]]:
             texts.append(neg["text"])
             labels.append(0)
             dev3.append(True)
+    # The later dev sets' train halves (their test halves are never read here) and the corpus
+    # written for the eleventh pass, whose look-alikes use the requests' own words.
+    for name in LATER_SETS:
+        data = load(name)
+        for case in data["requests"]:
+            if case["split"] == "train" and case.get("expect", "forget") == "forget":
+                texts.append(case["request"]["lines"][-1])
+                labels.append(1)
+                dev3.append(True)
+        for neg in data["negatives"]:
+            if neg["split"] == "train":
+                texts.append(neg["text"])
+                labels.append(0)
+                dev3.append(True)
+    dev7 = load("forget_requests_dev7.json")
+    for key, label in (("requests", 1), ("lookalikes", 0)):
+        for item in dev7[key]:
+            if item["split"] == "train":
+                texts.append(item["text"])
+                labels.append(label)
+                dev3.append(True)
+    corpus = load(CORPUS)
+    for lang in ("en", "zh"):
+        for key, label in (("requests", 1), ("lookalikes", 0)):
+            texts += corpus[lang][key]
+            labels += [label] * len(corpus[lang][key])
+            dev3 += [True] * len(corpus[lang][key])
     for name in ("forgets_dev.json", "forgets_dev2.json"):
         data = load(name)
         for key, label in (("requests", 1), ("negatives", 0)):
@@ -157,7 +195,7 @@ def cuts(
         for ask in (a for a in GRID if a <= fire):
             for agree in AGREE_GRID:
                 carried = (p >= fire) | (agreed & (p >= agree))
-                if NEVER_CARRY_LOOKALIKE and bool((carried & (y == 0)).any()):
+                if int((carried & (y == 0)).sum()) > MAX_CARRIED_SHARE * int((y == 0).sum()):
                     continue
                 asked = (p >= ask) & ~carried
                 cost = (
