@@ -230,7 +230,10 @@ def run(quick: bool) -> Section:
     dev7 = load("feelings_dev7.json")
     dev9 = load("feelings_dev9.json")
     dev10 = load("feelings_dev10.json")
+    dev11 = load("feelings_dev11.json")
     sets = [
+        ("dev11 test half (never tuned on)", [i for i in dev11 if i["split"] == "test"]),
+        ("dev11 train half (looked at)", [i for i in dev11 if i["split"] == "train"]),
         ("dev10 test half (never tuned on)", [i for i in dev10 if i["split"] == "test"]),
         ("dev10 train half (tuned on)", [i for i in dev10 if i["split"] == "train"]),
         ("dev9 test half (never tuned on)", [i for i in dev9 if i["split"] == "test"]),
@@ -279,11 +282,11 @@ def run(quick: bool) -> Section:
         progress(f"feelings: {label}")
         tally, misses = play(items, embed, bank, model)
         rows += rows_of(label, tally)
-        if label.startswith(("dev9", "dev10")):
+        if label.startswith(("dev9", "dev10", "dev11")):
             rows += dev9_rows(label.split(" (")[0], items, embed, bank, model)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
-        if label.startswith(("dev7", "dev9", "dev10")):
+        if label.startswith(("dev7", "dev9", "dev10", "dev11")):
             notes.append(f"{label}, after, by kind: " + by_kind(items, embed, bank, model))
     rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:
