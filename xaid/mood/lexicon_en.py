@@ -111,6 +111,12 @@ CUES: dict[str, Entry] = {
     "died": (GRIEF, 0.85),
     "death": (GRIEF, 0.7),
     "funeral": (GRIEF, 0.75),
+    # the rites after a death are the loss itself, never a plan to ask "how did it go" about
+    # (morning11's test half: a dog's death, then "tomorrow we take her to be cremated")
+    "cremation": (GRIEF, 0.75),
+    "cremated": (GRIEF, 0.75),
+    "memorial service": (GRIEF, 0.75),
+    "burial": (GRIEF, 0.75),
     "grief": (GRIEF, 0.8),
     "grieving": (GRIEF, 0.85),
     "mourning": (GRIEF, 0.8),

@@ -93,6 +93,10 @@ CUES: dict[str, Entry] = {
     "病逝": (GRIEF, 0.9),
     "逝世": (GRIEF, 0.85),
     "葬礼": (GRIEF, 0.75),
+    "火化": (GRIEF, 0.75),  # the rites after a death: the loss itself, not a plan (lexicon_en)
+    "出殡": (GRIEF, 0.75),
+    "追悼会": (GRIEF, 0.75),
+    "下葬": (GRIEF, 0.75),
     "丧事": (GRIEF, 0.75),
     "噩耗": (GRIEF, 0.85),
     "流产": (GRIEF, 0.85),

@@ -45,6 +45,10 @@ def drafted(*lines: str) -> draft.Draft:
         ("奶奶上周去世了，下周六出殡。",),
         ("我们分手了，下周末他来搬东西。",),
         ("外公昨晚走了。",),
+        # a pet's name is no word of the rules, but the rite after the death is (morning11's test
+        # half: the 1.5B asked "明天带它去火化的事，你准备好了吗？")
+        ("旺财今天走了，陪了我十一年", "明天带它去火化"),
+        ("Biscuit didn't make it through the night.", "We're taking her to be cremated tomorrow."),
     ],
 )
 def test_a_loss_arms_a_check_in_on_the_person_never_how_it_went(lines: tuple[str, ...]) -> None:
@@ -118,10 +122,11 @@ def test_three_days_after_a_loss_the_check_in_never_asks_how_it_went(
 
 
 def test_a_loss_a_clause_tells_arms_no_plan_though_the_whole_reads_as_one() -> None:
-    """Read whole, "外公昨晚在睡梦中离开了，下周一出殡" is a matter ahead to the check-in reader (the
-    date outweighs the death) and a loss it doubts; consolidation reads its clauses too and passes the
-    message as ``told``: then it is a loss, and the plan in it is not asked about."""
-    d = drafted("外公昨晚在睡梦中离开了，下周一出殡")
+    """Read whole, "小舅上周走得很突然，下周三家里给他办告别仪式" is a matter ahead to the check-in reader
+    (the date outweighs the death) and a loss it doubts; consolidation reads its clauses too and passes
+    the message as ``told``: then it is a loss, and the plan in it is not asked about. (Its first
+    example, "…，下周一出殡", is a loss by the rules since 出殡 is a word of them.)"""
+    d = drafted("小舅上周走得很突然，下周三家里给他办告别仪式")
     sure_plan = matter.Readings({1: matter.Read(0.95, 0.03, 0.02)}, 0.5, 0.15)
     assert "plan" in [a.scene for a in arm.matters(d, LOW, frozenset({1}), sure_plan)]
     told = replace(sure_plan, told=frozenset({1}))
