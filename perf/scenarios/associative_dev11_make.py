@@ -11,14 +11,12 @@ check are associative_dev10_make's.
 
 from __future__ import annotations
 
-import json
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from associative_dev10_make import Case as C
-from associative_dev10_make import User, check, sample
+from associative_dev10_make import User, write
 
 OUT = Path(__file__).with_name("associative_dev11.json")
 
@@ -417,10 +415,9 @@ USERS = [
 
 
 def main() -> int:
-    rng = random.Random(11)
-    data: dict[str, object] = {
-        "format": 1,
-        "about": (
+    return write(
+        OUT,
+        (
             "Associative dev set 11 (branch assoc11, issue 28): six users (four Chinese, two English), "
             "six weeks of daily small talk, eight cases each: a person, an activity, a place or a date "
             "mentioned the way one says it on the day (姥姥, 中秋, 上海, Nana), named weeks before in B "
@@ -429,13 +426,9 @@ def main() -> int:
             "set (layout: perf/scenarios/associative_dev11_make.py). Train zh-1, zh-2, en-1; test zh-3, "
             "zh-4, en-2."
         ),
-        "samples": [sample(user, rng) for user in USERS],
-    }
-    problems = check(data)
-    for p in problems:
-        print(p)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return 1 if problems else 0
+        USERS,
+        11,
+    )
 
 
 if __name__ == "__main__":
