@@ -14,9 +14,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from associative_dev10_make import Case as C
-from associative_dev10_make import User, write
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from perf.scenarios.associative_dev10_make import Case as C
+from perf.scenarios.associative_dev10_make import User, write
 
 OUT = Path(__file__).with_name("associative_dev11.json")
 
