@@ -121,3 +121,95 @@ def test_a_question_naming_today_still_recalls_today(client: Client) -> None:
     texts = [i["text"] for i in items]
     assert any("printer" in t for t in texts), texts
     assert any("sandwich" in t for t in texts), texts
+
+
+STOCK = [
+    (
+        "how are you feeling now?",
+        "so sleepy, feel like crying honestly",
+        "the neighbours' dog barks from eleven till one every night, weeks of bad sleep",
+        "barks",
+    ),
+    (
+        "你现在感觉怎么样？",
+        "困死了，感觉要哭了",
+        "邻居家的狗每天晚上十一点叫到一点，几个星期没睡好了",
+        "邻居",
+    ),
+]
+EVENINGS = {
+    "en": [
+        ["the bus was late again", "made soup, mostly carrots"],
+        ["quiet day, read a bit", "the printer jammed four times"],
+        ["rainy and cold, stayed in", "lunch was a sad sandwich"],
+        ["the wifi dropped all morning", "bought new socks"],
+        ["spilled coffee on my keyboard", "the lift broke again"],
+        ["forgot my badge at home", "the heating was stuck on max"],
+        ["free doughnuts at work", "my chair squeaks"],
+        ["a fire drill in the rain", "got a parking ticket"],
+    ],
+    "zh": [
+        ["公交又晚了", "煮了锅汤，基本全是胡萝卜"],
+        ["看了会儿书", "打印机卡纸卡了四次"],
+        ["又冷又下雨，在家窝着", "午饭是个很惨的三明治"],
+        ["网断了一上午", "买了新袜子"],
+        ["咖啡洒在键盘上了", "电梯又坏了"],
+        ["忘带工牌了", "暖气一直开到最大"],
+        ["公司有免费甜甜圈", "椅子一动就吱吱响"],
+        ["冒雨搞消防演习", "被贴了罚单"],
+    ],
+}
+
+
+@pytest.mark.parametrize(("stock", "mention", "said", "word"), STOCK)
+def test_a_stock_question_matched_by_a_word_brings_no_turns_after_its_copies(
+    client: Client, stock: str, mention: str, said: str, word: str
+) -> None:
+    """The companion asks the same thing every evening; a mention sharing one of its words must not
+    bring the user's next line after each copy as "its answer" (retrieve.NEIGHBOURS_OF_REPEATS)."""
+    evenings = EVENINGS["en" if stock.isascii() else "zh"]
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", [evenings[0][0], said], T0)
+    for n, (first, second) in enumerate(evenings):
+        ts = T0 + (8 + 2 * n) * DAY
+        sid = client.session_open("mia", ts=ts)["session_id"]
+        lines = [("user", first), ("assistant", stock), ("user", second)]
+        client.session_ingest(
+            sid, [{"role": r, "text": t, "ts": ts + i * 60_000} for i, (r, t) in enumerate(lines)]
+        )
+        client.session_close(sid, ts=ts + 10 * 60_000, wait=True)
+    items = client.memory_search("mia", mention, ts=T0 + 30 * DAY, k=20, budget_tokens=400)["items"]
+    texts = [i["text"] for i in items]
+    assert any(word in t for t in texts), texts
+
+
+DAY_NAMED = [
+    (
+        "my grandmother is moving into a care home next month, she's furious about leaving her roses",
+        "my gran rang yesterday, she sounded tired",
+        "roses",
+        49,  # the day before the mention
+        EVENINGS["en"],
+    ),
+    (
+        "一月二号是我们结婚纪念日，老婆暗示了好几次想要一台拍立得",
+        "2号快到了，我还啥都没准备",
+        "拍立得",
+        32,  # 2 January: "2号", read as the day past
+        EVENINGS["zh"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "mention", "word", "day", "evenings"), DAY_NAMED)
+def test_the_day_a_mention_names_is_no_window_over_that_days_chatter(
+    client: Client, said: str, mention: str, word: str, day: int, evenings: list[list[str]]
+) -> None:
+    """ "2号快到了" / "my gran rang yesterday": the day is the mention's own; the turns said on it
+    are no better a memory for it (before, each took +0.2 and the day's chatter filled the block)."""
+    client.agent_create("mia", name="Kai")
+    session(client, "mia", [evenings[0][0], said], T0 + 9 * DAY)
+    session(client, "mia", [line for pair in evenings for line in pair], T0 + day * DAY)
+    items = client.memory_search("mia", mention, ts=T0 + 50 * DAY, k=20, budget_tokens=400)["items"]
+    texts = [i["text"] for i in items]
+    assert any(word in t for t in texts), texts
