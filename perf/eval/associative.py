@@ -80,6 +80,12 @@ SETS = {
         "Associative recall at a turn's 400 tokens (dev set 10, daily small talk, a look-alike naming "
         "the mention's person, activity, place or date after B: train and test halves)",
     ),
+    "dev11": AssocSet(
+        DEV.with_name("associative_dev11.json"),
+        "associative_dev11",
+        "Associative recall at a turn's 400 tokens (dev set 11, mention and B name the same thing in "
+        "different words, the look-alike repeats the mention's: train and test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -238,6 +244,16 @@ def run(quick: bool) -> Section:
             "a person, an activity, a place or a date (Priya called me today; march 3rd is creeping up) "
             "that B named weeks before with words said nowhere else, and a look-alike naming the same "
             "thing comes 1-5 weeks after B. "
+            + how
+            + " Tune on train; test is reported, never tuned on."
+        )
+        return section
+    if chosen.path.name == "associative_dev11.json":
+        section.notes.append(
+            f"perf/scenarios/{chosen.path.name}: four Chinese and two English users, six weeks of daily "
+            "small talk; the mention names a person, activity, place or date one way (姥姥, 中秋, 上海, "
+            "Nana) and B named it weeks before another way (外婆, 八月十五, 魔都, grandmother), sharing few "
+            "or no characters; a look-alike repeating the mention's words comes 1-5 weeks after B. "
             + how
             + " Tune on train; test is reported, never tuned on."
         )

@@ -882,11 +882,25 @@ def check(data: dict[str, object]) -> list[str]:
     return problems
 
 
-def main() -> int:
-    rng = random.Random(10)
+def write(out: Path, about: str, users: list[User], seed: int) -> int:
+    """Lays ``users`` on the calendar (seeded) into ``out``; 1 when an answer word is not B's alone."""
+    rng = random.Random(seed)
     data: dict[str, object] = {
         "format": 1,
-        "about": (
+        "about": about,
+        "samples": [sample(user, rng) for user in users],
+    }
+    problems = check(data)
+    for p in problems:
+        print(p)
+    out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return 1 if problems else 0
+
+
+def main() -> int:
+    return write(
+        OUT,
+        (
             "Associative dev set 10 (branch assoc10, issue 28): eight users (four per language), six "
             "weeks of daily small talk (one session a day), ten cases each: a person, an activity, a "
             "place or a date mentioned; B said in the first weeks names it with words no other line has; "
@@ -894,13 +908,9 @@ def main() -> int:
             "mention asked an hour after the last session. Written by hand for this set (generated "
             "layout: perf/scenarios/associative_dev10_make.py). Train en-1, en-2, zh-1, zh-2; test the rest."
         ),
-        "samples": [sample(user, rng) for user in USERS],
-    }
-    problems = check(data)
-    for p in problems:
-        print(p)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return 1 if problems else 0
+        USERS,
+        10,
+    )
 
 
 if __name__ == "__main__":

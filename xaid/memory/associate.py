@@ -95,3 +95,17 @@ def collapse_repeats(
         kept.add(item_id)
         out.append(item_id)
     return out
+
+
+def said_once(
+    ids: Sequence[int], found: Mapping[int, Item], scored: Mapping[int, float]
+) -> list[int]:
+    """``ids`` without the lines said more than once among the candidates ``scored`` (the same
+    words once case, spacing and punctuation are set aside): a stock line's copies each sit before
+    an unrelated turn, so none of them is a question whose answer follows (retrieve's neighbours)."""
+    counts: dict[str, int] = {}
+    for i in scored:
+        if found[i].kind == "utterance":
+            key = _words(found[i].text)
+            counts[key] = counts.get(key, 0) + 1
+    return [i for i in ids if counts.get(_words(found[i].text), 0) < 2]

@@ -69,6 +69,12 @@ RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.): rank 1 scores 
 ROLE_BOOST = 1.15  # "what did you recommend": the companion's turns first
 WINDOW_BOOST = 0.2  # said on a day the query names
 NEIGHBOURS = 12  # top utterance hits whose neighbour turns become candidates
+# A line said again and again (the companion's stock "你现在感觉怎么样？", "how are you feeling?") brings
+# no neighbour turns: what followed each copy is whatever the user said next that day, not its answer.
+# A mention matching it by one word (感觉) pulled in the line after every copy at 0.9 of its score,
+# ahead of B (issue 28, branch assoc11: associative dev's train half in process, with the window rule
+# above, B's turn 80.0 -> 82.5 %; dev7, dev8, dev10, dev11 unchanged). True: as before.
+NEIGHBOURS_OF_REPEATS = False
 NEXT_SHARE = 0.9  # the answer after a matched question scores this share of the question
 PREV_SHARE = 0.6  # the question before a matched answer
 # An episode summary costs as much as several turns and quotes turns that are searchable themselves:
@@ -212,6 +218,22 @@ def _relevance(
     }
 
 
+# The days a mention names ("阿雯今天突然打电话给我", "这个月工资又快花光了", "Priya called me today")
+# say when its own news happened, not what to recall: a friend hearing it thinks of what was said of
+# Priya, not of everything said today. Read as a recall window, every turn said that day or month
+# took +0.2 (WINDOW_BOOST, as much as a whole match) and joined as a candidate, so the last session's
+# small talk filled a turn's block ahead of B (issue 28, branch assoc11: associative train halves in
+# process, B's turn, dev11 54.2 -> 58.3 %, dev 75.0 -> 80.0; dev7, dev8, dev10 unchanged). A question
+# ("what did I say today?", "上周三我们聊了什么") keeps its window. True: as before.
+WINDOW_FOR_MENTIONS = False
+
+
+def recall_window(asked: cues.Cues, mention: bool) -> tuple[int, int] | None:
+    """The days whose turns a query recalls: those it names, unless it asks nothing (a mention:
+    ``WINDOW_FOR_MENTIONS``)."""
+    return asked.window if WINDOW_FOR_MENTIONS or not mention else None
+
+
 def _said_in(
     conn: apsw.Connection, agent_id: str, window: tuple[int, int], now_ms: int, limit: int
 ) -> set[int]:
@@ -294,7 +316,9 @@ def search(
         asked = read_cues(conn, agent_id, query, now_ms)
     keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
     recent_ids = index.recent_episodes(conn, agent_id, now_ms - recent_days * DAY_MS, now_ms)
-    in_window = _said_in(conn, agent_id, asked.window, now_ms, pool) if asked.window else set()
+    mention = not extract.asks(query)  # asks nothing: "salsa tonight, legs still sore"
+    window = recall_window(asked, mention)
+    in_window = _said_in(conn, agent_id, window, now_ms, pool) if window else set()
     if ranking is not None:
         sims = dict(ranking.result())
     else:
@@ -306,7 +330,6 @@ def search(
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
     # may be answered by it, and a mention ("salsa tonight") may bring it back. A present question
     # keeps only the current ones (the latest statement).
-    mention = not extract.asks(query)  # asks nothing: "salsa tonight, legs still sore"
     now_question = recency.about_now(query, asked.past) and (
         not HISTORY_FOR_MENTIONS or not mention
     )
@@ -466,6 +489,8 @@ def _add_neighbours(
     top = heapq.nsmallest(
         NEIGHBOURS, (i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i]
     )
+    if not NEIGHBOURS_OF_REPEATS:
+        top = associate.said_once(top, found, scored)
     if not top:
         return
     by_utt = {found[i].source_id: i for i in top}
