@@ -16,7 +16,10 @@ standing in for the model (the context is scored, not a reply; as perf/eval/turn
   ahead, the standing block with it), counted with the daemon's counter (xaid.text.tokens).
 
 ``XAID_PERF_FIRST_TURN_CONDITIONS`` names the conditions to run, ``name=VAR:value,VAR:value;...``;
-unset: main's defaults against the slot this branch derives from the read rate.
+unset: main's defaults (the whole block at turn 1) against a slot of 40 tokens, which is what
+``memory.first_word_ms`` leaves the 1.5B on 2 cores (~100 tokens/s: a second goes to the directive,
+the message and the template, and the slot is at its floor; the scripted provider tells no rate,
+so the cap stands in for it).
 """
 
 from __future__ import annotations
@@ -51,8 +54,14 @@ class Tally:
 
 def conditions() -> dict[str, dict[str, str]]:
     spec = os.environ.get("XAID_PERF_FIRST_TURN_CONDITIONS", "")
-    if not spec:
-        return {"main": {"XAID_MEMORY_FIRST_WORD_MS": "0"}, "new": {}}
+    if not spec:  # the scripted provider tells no read rate: the slot the 1.5B on 2 cores gets
+        return {
+            "main": {"XAID_MEMORY_FIRST_WORD_MS": "0"},
+            "slot 40": {
+                "XAID_MEMORY_FIRST_TURN_TOKENS": "40",
+                "XAID_MEMORY_LATER_TURN_TOKENS": "40",
+            },
+        }
     out: dict[str, dict[str, str]] = {}
     for part in spec.split(";"):
         name, _, pairs = part.partition("=")
