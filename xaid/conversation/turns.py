@@ -618,15 +618,17 @@ class Turns:
         """The slot that memory.first_word_ms leaves at the provider's recent median prompt-read
         rate, after the rest of what the turn reads before its first word (its directive, its
         message, the chat template's tokens of the three), and never below ``slot.FLOOR``; None
-        when off or the provider tells no rate (nothing is known to budget with).
+        when off, when the provider tells no rate (nothing is known to budget with), or when it
+        reads nothing ahead (llm.prewarm or llm.head_cache_mb off): what the slot holds back would
+        then be read before the next turn's first word instead.
 
         Why time, not a token count: the caps were off by default because a slot of 48 tokens
         halves what a session's first turn shows on a machine that could have read the whole
         block within a second; a time says what the user waits for, and the rate says what fits."""
         ms = self.settings.config.memory.first_word_ms
         rates = sorted(self.queue.speed.prompt_tps)
-        if not ms or not rates:
-            return None
+        if not ms or not rates or not getattr(self.queue.provider, "reads_ahead", False):
+            return None  # with nothing read ahead, what is held back is read at the next turn
         suggestion, forgotten = self._asks(heard, lang)
         said = prompt.directive(
             agent,
