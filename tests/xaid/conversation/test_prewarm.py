@@ -190,6 +190,13 @@ LLM_ENV = {
 }
 
 
+def _wait_ready(c: Any) -> None:
+    deadline = time.monotonic() + 120
+    while c.status()["model"]["state"] != "ready":
+        assert time.monotonic() < deadline, c.status()["model"]
+        time.sleep(0.05)
+
+
 def _head_files(proc: DaemonProcess, agent_id: str) -> list[Path]:
     return sorted((proc.state_dir / "head_cache" / agent_dir_name(agent_id)).glob("*"))
 
@@ -210,10 +217,7 @@ def test_a_head_prewarmed_after_a_consolidation_goes_with_a_forget(
     nothing writes it back."""
     proc = DaemonProcess(tmp_path / "d", env=LLM_ENV)
     with proc, proc.client(timeout=300) as c:
-        deadline = time.monotonic() + 120
-        while c.status()["model"]["state"] != "ready":
-            assert time.monotonic() < deadline, c.status()["model"]
-            time.sleep(0.05)
+        _wait_ready(c)
         c.agent_create("mia", name="Mia", config={"max_tokens": 4})
         sid = c.session_open("mia", ts=T0)["session_id"]
         c.session_ingest(sid, [{"role": "user", "text": said, "ts": T0}])
@@ -232,10 +236,7 @@ def _two_turns(root: Path, env: dict[str, str], lines: tuple[str, str]) -> list[
     """Two turns of one session, a pause between them as a user reading the reply would make."""
     proc = DaemonProcess(root, env={**LLM_ENV, **env})
     with proc, proc.client(timeout=300) as c:
-        deadline = time.monotonic() + 120
-        while c.status()["model"]["state"] != "ready":
-            assert time.monotonic() < deadline, c.status()["model"]
-            time.sleep(0.05)
+        _wait_ready(c)
         c.agent_create("mia", name="Mia", config={"max_tokens": 8})
         sid = c.session_open("mia", ts=T0)["session_id"]
         first = c.session_send(sid, lines[0], ts=T0).finish()
@@ -347,10 +348,7 @@ def _real_first_turn(root: Path, lang: str, first_word_ms: str) -> tuple[int, in
     history's consolidation, a turn of another agent before it (the read rate)."""
     proc = DaemonProcess(root, env={**LLM_ENV, "XAID_MEMORY_FIRST_WORD_MS": first_word_ms})
     with proc, proc.client(timeout=300) as c:
-        deadline = time.monotonic() + 120
-        while c.status()["model"]["state"] != "ready":
-            assert time.monotonic() < deadline, c.status()["model"]
-            time.sleep(0.05)
+        _wait_ready(c)
         c.agent_create("mia", name="Mia", config={"max_tokens": 4})
         c.agent_create("bo", name="Bo", config={"max_tokens": 4})
         _ingest(c, "mia")
