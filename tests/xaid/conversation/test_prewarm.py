@@ -78,10 +78,10 @@ def _read_after(previous: GenerateRequest, now: GenerateRequest) -> list[ChatMes
 Aheads = list[tuple[str, str, tuple[ChatMessage, ...]]]
 
 
-def _ingest(c: Any, agent: str) -> None:
-    """HISTORY twice, three and two days before T0, each session consolidated."""
-    for day in (3, 2):
-        start = T0 - day * DAY
+def _ingest(c: Any, agent: str, t0: int = T0, days: tuple[int, ...] = (3, 2)) -> None:
+    """HISTORY once per day of ``days`` before ``t0``, each session consolidated."""
+    for day in days:
+        start = t0 - day * DAY
         sid = c.session_open(agent, ts=start)["session_id"]
         c.session_ingest(
             sid,
@@ -346,20 +346,23 @@ def _real_first_turn(root: Path, lang: str, first_word_ms: str) -> tuple[int, in
     """Through the real runner: (prompt tokens read, prompt tokens, heads restored, the head file
     gone after a forget) of a session's first turn on the history, its head read ahead after the
     history's consolidation, a turn of another agent before it (the read rate)."""
+    # now, not T0: the daemon reads the head ahead as of its clock after each consolidation, and the
+    # profile drops plans whose day has passed, so a turn dated a year back would have another head
+    now = int(time.time() * 1000)
     proc = DaemonProcess(root, env={**LLM_ENV, "XAID_MEMORY_FIRST_WORD_MS": first_word_ms})
     with proc, proc.client(timeout=300) as c:
         _wait_ready(c)
         c.agent_create("mia", name="Mia", config={"max_tokens": 4})
         c.agent_create("bo", name="Bo", config={"max_tokens": 4})
-        _ingest(c, "mia")
+        _ingest(c, "mia", now, (2,))  # one consolidation: the head is read ahead once after it
         deadline = time.monotonic() + 300
-        while c.status()["model"]["head_cache"]["prewarms"] < 2:  # one after each consolidation
-            assert time.monotonic() < deadline, "the runner never wrote the prewarmed heads"
+        while c.status()["model"]["head_cache"]["prewarms"] < 1:
+            assert time.monotonic() < deadline, "the runner never wrote the prewarmed head"
             time.sleep(0.1)
-        other = c.session_open("bo", ts=T0 - MINUTE)["session_id"]
-        c.session_send(other, "Hi Bo, long day. 今天好累。", ts=T0 - MINUTE).finish()
-        sid = c.session_open("mia", ts=T0)["session_id"]
-        usage = c.session_send(sid, FIRST[lang], ts=T0).finish()["usage"]
+        other = c.session_open("bo", ts=now - MINUTE)["session_id"]
+        c.session_send(other, "Hi Bo, long day. 今天好累。", ts=now - MINUTE).finish()
+        sid = c.session_open("mia", ts=now)["session_id"]
+        usage = c.session_send(sid, FIRST[lang], ts=now).finish()["usage"]
         restored = int(c.status()["model"]["head_cache"]["restores"])
         assert c.memory_forget("mia", all=True)["deleted"] >= 1
         gone = _head_files(proc, "mia") == []
