@@ -356,9 +356,9 @@ def _real_first_turn(root: Path, lang: str, first_word_ms: str) -> tuple[int, in
         c.agent_create("bo", name="Bo", config={"max_tokens": 4})
         _ingest(c, "mia", now, (2,))  # one consolidation: the head is read ahead once after it
         deadline = time.monotonic() + 300
-        while c.status()["model"]["head_cache"]["prewarms"] < 1:
+        while not [f for f in _head_files(proc, "mia") if f.suffix == ".kv"]:
             assert time.monotonic() < deadline, "the runner never wrote the prewarmed head"
-            time.sleep(0.1)
+            time.sleep(0.05)
         other = c.session_open("bo", ts=now - MINUTE)["session_id"]
         c.session_send(other, "Hi Bo, long day. 今天好累。", ts=now - MINUTE).finish()
         sid = c.session_open("mia", ts=now)["session_id"]
