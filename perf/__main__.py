@@ -61,6 +61,7 @@ AREAS: dict[str, str] = {
     "session_ttft": "perf.bench.session_ttft",
     "read_speed": "perf.bench.read_speed",
     "turn_recall": "perf.eval.turn_recall",
+    "first_turn_dev11": "perf.eval.first_turn_dev11",
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",
     "http": "perf.bench.http",

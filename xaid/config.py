@@ -338,6 +338,17 @@ class MemoryConfig:
         "all of its allowance, a quarter of budget_tokens); the rest of the allowance is shown after "
         "the reply, like the first turn's.",
     )
+    first_word_ms: int = doc(
+        1000,
+        "The time a turn may spend reading, before its first word, what follows the prompt the model "
+        "holds (the head read ahead, the exchange read after the last reply): its new memories, the "
+        "directive and the message. Where the provider reports its prompt-read rate (llama_cpp; "
+        "status llm_speed), a turn's slot of new memories holds what that time leaves at the recent "
+        "median rate, never less than the best line's sentence nearest the message (40 tokens); the "
+        "rest is shown after the reply and read while the user reads it, as with the caps. A fast "
+        "machine keeps the whole block; the 1.5B on 2 cores (~100 tokens/s) reads a small slot. 0: "
+        "off (only first_turn_tokens and later_turn_tokens cap the slot).",
+    )
     standing_tokens: int = doc(
         160,
         "Tokens of the standing block in the prompt's head: the latest episodes, the same for every "
@@ -597,6 +608,7 @@ def _validate(cfg: Config) -> None:
         ("memory.first_turn_tokens", cfg.memory.first_turn_tokens),
         ("memory.later_turn_tokens", cfg.memory.later_turn_tokens),
         ("memory.standing_tokens", cfg.memory.standing_tokens),
+        ("memory.first_word_ms", cfg.memory.first_word_ms),
     ):
         if value < 0:
             raise bad(name, f"must be 0 or more, got {value}")

@@ -14,10 +14,10 @@ For each model (XAID_PERF_TTFT_MODELS, default the 1.5B and SmolLM2) and history
 written once by a daemon with the scripted provider (the LoCoMo sample's ~600 turns ingested and
 consolidated: consolidation's model calls are not what is measured), then copied:
 
-1. a warm-up daemon with the model runs one turn in a session left open (it writes the head);
-2. a new daemon (so a new runner, nothing in RAM), head cache on: one session of N turns;
-3. a new daemon on a copy of the state after step 1, head cache off (llm.head_cache_mb = 0):
-   turns 1 and 2 of the same session.
+1. a new daemon (so a new runner, nothing in RAM), head cache on: its runner reads the agent's
+   head ahead at start (prewarm; waited for), then one session of N turns;
+2. a new daemon on a copy, head cache off (llm.head_cache_mb = 0): turns 1 and 2 of a session;
+3. main's way: as 1 with ``memory.first_word_ms`` 0 (main before the first-word slot, fe0c86c).
 
 ``usage.prompt_read_tokens`` says per turn how much the model read; the head is the
 ``system_prompt`` of ``explain``. English LoCoMo questions alternate with Chinese lines.
@@ -39,7 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from testkit import DaemonProcess
+from xaid.memory import retrieve
 from xaid.providers.head_cache import agent_dir_name
+from xaid.text import tokens
 
 from ..eval import locomo
 from ..kit import MINUTE, MODELS, Aim, Row, Section, median, progress, ratio, running, wait_model
@@ -86,6 +88,8 @@ class TurnFigure:
     prompt: int
     read: int | None
     head: str
+    slot: int  # tokens of the turn's memory block (xaid.text.tokens), read before its first word
+    directive: int  # tokens of the turn's directive
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,7 @@ class SessionRun:
     turns: list[TurnFigure]
     head_cache: dict[str, Any]
     load: float
+    after_other: dict[str, Any]  # the head cache after the other agent's turn, before the session
 
 
 def _queries(history: str, sample: locomo.Sample | None, n: int) -> list[str]:
@@ -117,15 +122,9 @@ def _prepare(root: Path, sample: locomo.Sample | None) -> None:
             )
 
 
-# main before issue 28's first-token work: the whole memory budget at turn 1, no standing block in
-# the head, no prewarm (so no reading ahead after a reply either), no flash attention
-MAIN = {
-    "XAID_MEMORY_FIRST_TURN_TOKENS": "0",
-    "XAID_MEMORY_LATER_TURN_TOKENS": "0",
-    "XAID_MEMORY_STANDING_TOKENS": "0",
-    "XAID_LLM_PREWARM": "false",
-    "XAID_LLM_FLASH_ATTN": "false",
-}
+# main before this branch (fe0c86c): the same daemon with no slot from the first-word time, so a
+# session's first turn reads its whole memory block (the head read ahead, as in "new")
+MAIN = {"XAID_MEMORY_FIRST_WORD_MS": "0"}
 PREWARM_WAIT_S = 900
 # the "new" condition's turn caps (memory.first_turn_tokens = later_turn_tokens): XAID_PERF_TTFT_CAPS=64
 # measures another setting; unset, the defaults
@@ -177,17 +176,22 @@ def _session(
             progress(f"session ttft {label}: the head was read ahead in {took:.0f} s")
         other = c.session_open(OTHER, ts=ts - MINUTE)["session_id"]
         c.session_send(other, "Hi Bo, long day. 今天好累。", ts=ts - MINUTE).finish()
+        after_other = dict(c.status()["model"].get("head_cache") or {})
         sid = c.session_open(AGENT, ts=ts)["session_id"]
         for i, text in enumerate(queries):
             result = c.session_send(sid, text, ts=ts + i * MINUTE, explain=True).finish()
             usage = result["usage"]
+            context = result["context"]
+            block = [m["text"] for m in context["memories_new"]]
             figures.append(
                 TurnFigure(
                     float(result["timings"]["first_token_ms"] or result["timings"]["total_ms"]),
                     float(result["timings"]["memory_ms"]),
                     int(usage["prompt_tokens"]),
                     usage.get("prompt_read_tokens"),
-                    result["context"]["system_prompt"],
+                    context["system_prompt"],
+                    _slot_tokens(block, context["lang"]),
+                    tokens.count(context["directive"]),
                 )
             )
             loads.append(os.getloadavg()[0])
@@ -198,7 +202,15 @@ def _session(
                 f"{figures[-1].read} of {figures[-1].prompt} tokens"
             )
         cache = dict(c.status()["model"].get("head_cache") or {})
-    return SessionRun(figures, cache, median(loads) if loads else 0.0)
+    return SessionRun(figures, cache, median(loads) if loads else 0.0, after_other)
+
+
+def _slot_tokens(lines: list[str], lang: str) -> int:
+    if not lines:
+        return 0
+    return retrieve.header_tokens(lang, True) + sum(
+        tokens.count(t) + retrieve.LINE_TOKENS for t in lines
+    )
 
 
 def _copy(src: Path, dst: Path, heads: bool = True) -> None:
@@ -211,8 +223,8 @@ def _measure(
 ) -> tuple[SessionRun, SessionRun, SessionRun]:
     """(the new mechanism with the head cache, without it, main's way with the head cache).
 
-    New: no turn before the session: the daemon's start reads the agent's head ahead (prewarm), as
-    after a consolidation. Main: a warm-up daemon runs one turn, which writes the head, as before."""
+    New and main: no turn before the session: the daemon's start reads the agent's head ahead
+    (prewarm), as after a consolidation."""
     new_root, off_root, main_root = (
         work / f"{model}-{history}-{c}" for c in ("new", "off", "main")
     )
@@ -230,13 +242,18 @@ def _measure(
         else new
     )
     _copy(base, main_root)
-    _session(main_root, _env(model, 512, MAIN), queries[:1], now, f"{model} {history} main warm-up")
-    main = _session(main_root, _env(model, 512, MAIN), queries, later, f"{model} {history} main")
+    main = _session(
+        main_root, _env(model, 512, MAIN), queries, later, f"{model} {history} main", prewarmed=True
+    )
     return new, off, main
 
 
 def _reads(run: SessionRun) -> str:
     return ", ".join(f"{t.read}/{t.prompt}" for t in run.turns)
+
+
+def _parts(run: SessionRun) -> str:
+    return ", ".join(f"{t.slot}+{t.directive}" for t in run.turns)
 
 
 def run(quick: bool) -> Section:
@@ -319,8 +336,9 @@ def run(quick: bool) -> Section:
                         + " ms (recall, timings.memory_ms: "
                         + ", ".join(f"{t.memory_ms:.0f}" for t in run_.turns)
                         + f"), p50 of turns 2-{turns} {median(later) if later else 0:.0f} ms; "
-                        f"tokens read/prompt {_reads(run_)}; runner's head cache after the "
-                        f"session: {run_.head_cache}."
+                        f"tokens read/prompt {_reads(run_)}; of them memory block + directive "
+                        f"{_parts(run_)}; runner's head cache after the other agent's turn: "
+                        f"{run_.after_other}, after the session: {run_.head_cache}."
                     )
                 if OFF:
                     notes.append(f"{label}, new, head cache off: tokens read/prompt {_reads(off)}.")
@@ -337,7 +355,7 @@ def run(quick: bool) -> Section:
         f"{_caps()}): a daemon starts on the written agent, its runner reads the "
         f"head ahead (prewarm; waited for), then {turns} turns of a new session; new with "
         f"llm.head_cache_mb = 0: turns 1-2; main's way ({', '.join(f'{k}={v}' for k, v in MAIN.items())}): "
-        f"a warm-up daemon runs one turn (it writes the head), then a new daemon runs the {turns} turns. "
+        f"as new otherwise (main fe0c86c's defaults: the whole memory block at turn 1). "
         f"{PAUSE_S:.0f} s between turns in every condition (the user reads the reply and types; new reads the "
         f"next turn's start then). English "
         f"questions (LoCoMo's own, or everyday lines) alternate with Chinese lines, one minute apart. "

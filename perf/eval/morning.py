@@ -275,6 +275,11 @@ def run_model(
     }
     if candidates := os.environ.get("XAID_PERF_MORNING_CANDIDATES", ""):
         env["XAID_SCHEDULER_CANDIDATES"] = candidates  # check-in candidates (docs/scheduler.md)
+    # more daemon settings, "XAID_X=v,XAID_Y=w": e.g. the memory slot the 1.5B on 2 cores gets from
+    # memory.first_word_ms, for the scripted provider, which tells no read rate
+    for pair in filter(None, os.environ.get("XAID_PERF_MORNING_ENV", "").split(",")):
+        key, _, value = pair.partition("=")
+        env[key.strip()] = value.strip()
     out: list[Judged] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
         wait_model(client, 600, 0.05)

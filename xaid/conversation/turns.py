@@ -63,6 +63,8 @@ from .reply import Timings, TurnReply
 MAX_TOOL_ROUNDS = 4
 # One check-in candidate's generation (Turns._pick): through its own voice gate, held by its window.
 _Attempt = Callable[[voice.VoiceGate, candidates.Window], Awaitable[Completion]]
+# A chat template's own tokens around one message (Qwen2.5's "<|im_start|>system\n" … "<|im_end|>\n")
+TEMPLATE_TOKENS = 5
 LATER_TURN_SHARE = 4  # memory.later_turn_tokens 0: a later turn adds at most 1/4 of the budget anew
 CANCEL_GRACE_S = 5.0
 
@@ -481,7 +483,7 @@ class Turns:
         profile = self.profiles[sid][1]
         self.live.touch(sid)
         tools, warnings = await self._tools(agent_cfg, emit)
-        framing = self._frame(sid, heard, recalled)
+        framing = self._frame(agent, sid, heard, recalled)
         progress = _Progress()
         completion, messages, context = await self._rounds(
             agent, agent_cfg, turn, heard, recalled, framing, profile, tools, emit, progress, start
@@ -558,7 +560,7 @@ class Turns:
         await emit("notice", {"code": "tools_unsupported", "message": warning})
         return (), [warning]
 
-    def _frame(self, sid: str, heard: _Heard, recalled: _Recalled) -> _Framing:
+    def _frame(self, agent: Agent, sid: str, heard: _Heard, recalled: _Recalled) -> _Framing:
         """The language and tone of the reply, and which recalled memories are new to the prompt:
         memories folded into "Earlier" with their turns are no longer shown."""
         view, forgotten = recalled.view, heard.forgotten
@@ -582,6 +584,9 @@ class Turns:
         fresh = [h for h in recalled.hits if not h.keys <= present]
         short = stands is not None
         cap, allowance = self._slot(later)
+        timed = self._timed_cap(agent, heard, lang, guidance)
+        if timed is not None:
+            cap = min(cap, timed) if cap else timed
         header = retrieve.header_tokens(lang, short)
         if allowance:
             fresh = pack.within(fresh, allowance - header, retrieve.LINE_TOKENS)
@@ -607,6 +612,41 @@ class Turns:
             return True
         return time.monotonic() - held.handed >= held.tokens / rates[len(rates) // 2]
 
+    def _timed_cap(
+        self, agent: Agent, heard: _Heard, lang: Lang, guidance: str | None
+    ) -> int | None:
+        """The slot that memory.first_word_ms leaves at the provider's recent median prompt-read
+        rate, after the rest of what the turn reads before its first word (its directive, its
+        message, the chat template's tokens of the three), and never below ``slot.FLOOR``; None
+        when off, when the provider tells no rate (nothing is known to budget with), or when it
+        reads nothing ahead (llm.prewarm or llm.head_cache_mb off): what the slot holds back would
+        then be read before the next turn's first word instead.
+
+        Why time, not a token count: the caps were off by default because a slot of 48 tokens
+        halves what a session's first turn shows on a machine that could have read the whole
+        block within a second; a time says what the user waits for, and the rate says what fits."""
+        ms = self.settings.config.memory.first_word_ms
+        rates = sorted(self.queue.speed.prompt_tps)
+        if not ms or not rates or not getattr(self.queue.provider, "reads_ahead", False):
+            return None  # with nothing read ahead, what is held back is read at the next turn
+        suggestion, forgotten = self._asks(heard, lang)
+        said = prompt.directive(
+            agent,
+            prompt.Context(tone=guidance, suggestion=suggestion, forgotten=forgotten, memories="-"),
+            lang,
+        )
+        rest = text_tokens.count(said) + text_tokens.count(heard.user.text) + 3 * TEMPLATE_TOKENS
+        return max(slot.FLOOR, int(rates[len(rates) // 2] * ms / 1000) - rest)
+
+    @staticmethod
+    def _asks(heard: _Heard, lang: Lang) -> tuple[str | None, str | None]:
+        """What the turn's directive asks first: (the scheduler's suggestion, how to confirm a forget)."""
+        verdict, forgotten = heard.verdict, heard.forgotten
+        return (
+            verdict.directive(lang, answer_first=not heard.bare) if verdict else None,
+            forgotten.instruction() if forgotten is not None else None,
+        )
+
     def _slot(self, later: bool) -> tuple[int, int]:
         """(cap, allowance): the tokens of new memories a turn reads before its first word (0: no
         cap), and those it may bring to the session in all, the rest shown after its reply (0: the
@@ -627,7 +667,8 @@ class Turns:
         profile: str | None,
         view: _View,
     ) -> prompt.Context:
-        lang, forgotten, verdict = framing.lang, heard.forgotten, heard.verdict
+        lang = framing.lang
+        suggestion, forgotten = self._asks(heard, lang)
         return prompt.Context(
             profile=profile,
             standing=framing.standing,
@@ -637,8 +678,8 @@ class Turns:
             folded_upto=view.uptos,
             memories=retrieve.render(framing.fresh, lang, framing.short) if framing.fresh else None,
             # a first message with content of its own is answered before the matter is asked
-            suggestion=verdict.directive(lang, answer_first=not heard.bare) if verdict else None,
-            forgotten=forgotten.instruction() if forgotten is not None else None,
+            suggestion=suggestion,
+            forgotten=forgotten,
             shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
             lang=lang,
             instructions=agent_cfg.system_prompt,

@@ -17,7 +17,8 @@ import pytest
 
 from testkit import DaemonProcess
 from testkit.inproc import InProcessDaemon
-from xaid.memory import standing
+from xaid.conversation import slot
+from xaid.memory import retrieve, standing
 from xaid.memory.retrieve import HEADERS, SHORT_HEADERS
 from xaid.providers.base import ChatMessage, Completion, GenerateRequest
 from xaid.providers.head_cache import agent_dir_name
@@ -77,6 +78,21 @@ def _read_after(previous: GenerateRequest, now: GenerateRequest) -> list[ChatMes
 Aheads = list[tuple[str, str, tuple[ChatMessage, ...]]]
 
 
+def _ingest(c: Any, agent: str, t0: int = T0, days: tuple[int, ...] = (3, 2)) -> None:
+    """HISTORY once per day of ``days`` before ``t0``, each session consolidated."""
+    for day in days:
+        start = t0 - day * DAY
+        sid = c.session_open(agent, ts=start)["session_id"]
+        c.session_ingest(
+            sid,
+            [
+                {"role": role, "text": text, "ts": start + i * MINUTE}
+                for i, (role, text) in enumerate(HISTORY)
+            ],
+        )
+        c.session_close(sid, ts=start + len(HISTORY) * MINUTE, wait=True)
+
+
 def _session(
     tmp: Path, monkeypatch: pytest.MonkeyPatch, lang: str, env: dict[str, str]
 ) -> tuple[list[GenerateRequest], list[tuple[str, str]], Aheads]:
@@ -102,17 +118,7 @@ def _session(
     monkeypatch.setattr(ScriptedProvider, "reads_ahead", True)
     with InProcessDaemon(tmp, env=env) as proc, proc.client() as c:
         c.agent_create("mia", name="Mia", persona_init="Warm, curious, a little teasing.")
-        for day in (3, 2):
-            sid = c.session_open("mia", ts=T0 - day * DAY)["session_id"]
-            start = T0 - day * DAY
-            c.session_ingest(
-                sid,
-                [
-                    {"role": role, "text": text, "ts": start + i * MINUTE}
-                    for i, (role, text) in enumerate(HISTORY)
-                ],
-            )
-            c.session_close(sid, ts=start + len(HISTORY) * MINUTE, wait=True)
+        _ingest(c, "mia")
         sid = c.session_open("mia", ts=T0)["session_id"]
         c.session_send(sid, FIRST[lang], ts=T0).finish()
         c.session_send(sid, SECOND[lang], ts=T0 + MINUTE).finish()
@@ -184,6 +190,13 @@ LLM_ENV = {
 }
 
 
+def _wait_ready(c: Any) -> None:
+    deadline = time.monotonic() + 120
+    while c.status()["model"]["state"] != "ready":
+        assert time.monotonic() < deadline, c.status()["model"]
+        time.sleep(0.05)
+
+
 def _head_files(proc: DaemonProcess, agent_id: str) -> list[Path]:
     return sorted((proc.state_dir / "head_cache" / agent_dir_name(agent_id)).glob("*"))
 
@@ -204,10 +217,7 @@ def test_a_head_prewarmed_after_a_consolidation_goes_with_a_forget(
     nothing writes it back."""
     proc = DaemonProcess(tmp_path / "d", env=LLM_ENV)
     with proc, proc.client(timeout=300) as c:
-        deadline = time.monotonic() + 120
-        while c.status()["model"]["state"] != "ready":
-            assert time.monotonic() < deadline, c.status()["model"]
-            time.sleep(0.05)
+        _wait_ready(c)
         c.agent_create("mia", name="Mia", config={"max_tokens": 4})
         sid = c.session_open("mia", ts=T0)["session_id"]
         c.session_ingest(sid, [{"role": "user", "text": said, "ts": T0}])
@@ -226,10 +236,7 @@ def _two_turns(root: Path, env: dict[str, str], lines: tuple[str, str]) -> list[
     """Two turns of one session, a pause between them as a user reading the reply would make."""
     proc = DaemonProcess(root, env={**LLM_ENV, **env})
     with proc, proc.client(timeout=300) as c:
-        deadline = time.monotonic() + 120
-        while c.status()["model"]["state"] != "ready":
-            assert time.monotonic() < deadline, c.status()["model"]
-            time.sleep(0.05)
+        _wait_ready(c)
         c.agent_create("mia", name="Mia", config={"max_tokens": 8})
         sid = c.session_open("mia", ts=T0)["session_id"]
         first = c.session_send(sid, lines[0], ts=T0).finish()
@@ -253,3 +260,124 @@ def test_the_runner_reads_the_next_turns_start_while_the_user_reads(
     read_off = cold[1]["usage"]["prompt_read_tokens"]
     assert read_off > read_on + 10, (read_on, read_off)  # the exchange, at least its two messages
     assert read_on <= ahead[1]["usage"]["prompt_tokens"] // 2
+
+
+# --- the slot from the time the first word may take (memory.first_word_ms) ------------------------
+# The slot holds what that time leaves at the provider's recent prompt-read rate after the turn's
+# directive and message; the rest of its memories is held back and shown after the reply. The
+# scripted provider stands in for llama.cpp here and reports a read rate, as llama_cpp's completions
+# do, so the rate is exact; then the real runner, where the behaviour is the tokens read.
+
+
+def _slot_tokens(context: dict[str, Any]) -> int:
+    lines = [m["text"] for m in context["memories_new"]]
+    if not lines:
+        return 0
+    return retrieve.header_tokens(context["lang"], True) + sum(
+        tokens.count(t) + retrieve.LINE_TOKENS for t in lines
+    )
+
+
+def _timed_first_turn(
+    tmp: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    rate: float | None,
+    env: dict[str, str],
+    ahead: bool = True,
+) -> dict[str, Any]:
+    """A session's first turn on the history, after a turn of another agent told the read rate
+    (``rate`` tokens/s; None: the scripted provider as it is, which tells none); ``ahead``: the
+    provider reads ahead (llama_cpp with llm.prewarm and the head cache)."""
+    real = ScriptedProvider.generate
+    monkeypatch.setattr(ScriptedProvider, "reads_ahead", ahead)
+
+    def generate(self: ScriptedProvider, request: GenerateRequest, emit: Any, c: Any) -> Completion:
+        out = real(self, request, emit, c)
+        if rate is not None:
+            out.prompt_eval_tokens, out.prompt_eval_ms = 100, 100 / rate * 1000
+        return out
+
+    monkeypatch.setattr(ScriptedProvider, "generate", generate)
+    with InProcessDaemon(tmp, env=env) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia", persona_init="Warm, curious, a little teasing.")
+        c.agent_create("bo", name="Bo")
+        _ingest(c, "mia")
+        other = c.session_open("bo", ts=T0 - MINUTE)["session_id"]
+        c.session_send(other, "Hi Bo!", ts=T0 - MINUTE).finish()
+        sid = c.session_open("mia", ts=T0)["session_id"]
+        result = c.session_send(sid, FIRST[lang], ts=T0, explain=True).finish()
+        context: dict[str, Any] = result["context"]
+        return context
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_a_slow_read_rate_the_slot_holds_what_the_time_leaves_and_the_rest_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    # 100 tokens/s and a second: the directive and the message leave less than the floor
+    slow = _timed_first_turn(tmp_path / "slow", monkeypatch, lang, 100.0, {})
+    assert slow["memories_new"], slow  # the best line's sentence nearest the message ...
+    assert 0 < _slot_tokens(slow) <= slot.FLOOR + 1
+    assert slow["memories_held"]  # ... and the rest shown after the reply, not dropped
+    # the cut line keeps its speaker; its "(when)" dates it, so no bracketed date
+    assert not slow["memories_new"][0]["text"].startswith("[")
+    # main's way (memory.first_word_ms 0): the whole block before the first word
+    env = {"XAID_MEMORY_FIRST_WORD_MS": "0"}
+    whole = _timed_first_turn(tmp_path / "off", monkeypatch, lang, 100.0, env)
+    assert _slot_tokens(whole) > 3 * slot.FLOOR and not whole["memories_held"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "rate", "ahead"),
+    [("en", 5000.0, True), ("zh", 5000.0, True), ("en", None, True), ("zh", 100.0, False)],
+)
+def test_a_fast_reader_one_that_tells_no_rate_or_reads_nothing_ahead_shows_the_whole_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, rate: float | None, ahead: bool
+) -> None:
+    """Fast: it all fits the time. No rate: nothing to budget with. Nothing read ahead (llm.prewarm
+    or the head cache off): what the slot held back would be read before the next turn's first
+    word instead, so nothing is held back."""
+    context = _timed_first_turn(tmp_path, monkeypatch, lang, rate, {}, ahead)
+    assert _slot_tokens(context) > 3 * slot.FLOOR and not context["memories_held"]
+
+
+def _real_first_turn(root: Path, lang: str, first_word_ms: str) -> tuple[int, int, int, bool]:
+    """Through the real runner: (prompt tokens read, prompt tokens, heads restored, the head file
+    gone after a forget) of a session's first turn on the history, its head read ahead after the
+    history's consolidation, a turn of another agent before it (the read rate)."""
+    # now, not T0: the daemon reads the head ahead as of its clock after each consolidation, and the
+    # profile drops plans whose day has passed, so a turn dated a year back would have another head
+    now = int(time.time() * 1000)
+    proc = DaemonProcess(root, env={**LLM_ENV, "XAID_MEMORY_FIRST_WORD_MS": first_word_ms})
+    with proc, proc.client(timeout=300) as c:
+        _wait_ready(c)
+        c.agent_create("mia", name="Mia", config={"max_tokens": 4})
+        c.agent_create("bo", name="Bo", config={"max_tokens": 4})
+        _ingest(c, "mia", now, (2,))  # one consolidation: the head is read ahead once after it
+        deadline = time.monotonic() + 300
+        while not [f for f in _head_files(proc, "mia") if f.suffix == ".kv"]:
+            assert time.monotonic() < deadline, "the runner never wrote the prewarmed head"
+            time.sleep(0.05)
+        other = c.session_open("bo", ts=now - MINUTE)["session_id"]
+        c.session_send(other, "Hi Bo, long day. 今天好累。", ts=now - MINUTE).finish()
+        sid = c.session_open("mia", ts=now)["session_id"]
+        usage = c.session_send(sid, FIRST[lang], ts=now).finish()["usage"]
+        restored = int(c.status()["model"]["head_cache"]["restores"])
+        assert c.memory_forget("mia", all=True)["deleted"] >= 1
+        gone = _head_files(proc, "mia") == []
+        return int(usage["prompt_read_tokens"]), int(usage["prompt_tokens"]), restored, gone
+
+
+@pytest.mark.llm
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_turn_after_the_read_ahead_reads_only_its_slot_directive_and_message(
+    tmp_path: Path, lang: str
+) -> None:
+    # memory.first_word_ms 1: whatever the rate, the slot is the floor
+    short, prompt_short, restored, gone = _real_first_turn(tmp_path / "short", lang, "1")
+    whole, prompt_whole, _, _ = _real_first_turn(tmp_path / "whole", lang, "0")
+    assert whole - short > slot.FLOOR, (short, whole)  # the held-back memories were not read
+    assert prompt_whole - prompt_short > slot.FLOOR  # because they were not in the prompt
+    assert restored >= 1 and short < prompt_short  # the head came from the read-ahead
+    assert gone  # a forget drops the agent's cached head

@@ -45,8 +45,21 @@ def test_a_long_best_line_is_cut_to_its_sentence_nearest_the_message(
         shown = slot.fill([hit, _hit(1, "[1 May 2023] Caroline: Thanks!")], query, budget - 5, LINE)
         assert shown and shown[0].keys == hit.keys
         cut = shown[0].text
-        assert cut.startswith(hit.text.split(":", 1)[0]) and want in cut and not_want not in cut
+        # the speaker, without the bracketed date (the line's own "(when)" dates it)
+        speaker = hit.text.split("]", 1)[1].split(":", 1)[0].strip()
+        assert cut.startswith(speaker + ":") and want in cut and not_want not in cut
         assert sum(tokens.count(h.text) + LINE for h in shown) <= budget - 5, shown
+
+
+@pytest.mark.parametrize(
+    ("hit", "query"), [(EN, "that support group, how was it?"), (ZH, "周四的会怎么样")]
+)
+def test_a_cut_line_in_a_small_slot_keeps_the_matter_not_the_date(hit: Hit, query: str) -> None:
+    """At the floor a time budget leaves (slot.FLOOR), the date would take a third of the slot:
+    the cut keeps the speaker and the words nearest the message."""
+    shown = slot.fill([hit], query, slot.FLOOR - 5, LINE)
+    assert shown and "2023]" not in shown[0].text
+    assert tokens.count(shown[0].text) + LINE <= slot.FLOOR - 5
 
 
 def test_what_fits_whole_is_shown_whole_and_nothing_unrelated_is_cut_in() -> None:
