@@ -130,7 +130,10 @@ PREWARM_WAIT_S = 900
 # measures another setting; unset, the defaults
 CAPS = os.environ.get("XAID_PERF_TTFT_CAPS", "")
 SLOT = f"slot capped at {CAPS}" if CAPS else "slot at its default cap"
-NEW = {"XAID_MEMORY_FIRST_TURN_TOKENS": CAPS, "XAID_MEMORY_LATER_TURN_TOKENS": CAPS} if CAPS else {}
+# the first-word slot is off by default (docs/memory.md): "new" turns it on at a second
+NEW = {"XAID_MEMORY_FIRST_WORD_MS": "1000"} | (
+    {"XAID_MEMORY_FIRST_TURN_TOKENS": CAPS, "XAID_MEMORY_LATER_TURN_TOKENS": CAPS} if CAPS else {}
+)
 
 
 def _caps() -> str:

@@ -263,6 +263,8 @@ def test_the_runner_reads_the_next_turns_start_while_the_user_reads(
 
 
 # --- the slot from the time the first word may take (memory.first_word_ms) ------------------------
+
+TIMED = {"XAID_MEMORY_FIRST_WORD_MS": "1000"}  # on (the default is off: recall at turn 1 first)
 # The slot holds what that time leaves at the provider's recent prompt-read rate after the turn's
 # directive and message; the rest of its memories is held back and shown after the reply. The
 # scripted provider stands in for llama.cpp here and reports a read rate, as llama_cpp's completions
@@ -316,7 +318,7 @@ def test_at_a_slow_read_rate_the_slot_holds_what_the_time_leaves_and_the_rest_wa
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     # 100 tokens/s and a second: the directive and the message leave less than the floor
-    slow = _timed_first_turn(tmp_path / "slow", monkeypatch, lang, 100.0, {})
+    slow = _timed_first_turn(tmp_path / "slow", monkeypatch, lang, 100.0, TIMED)
     assert slow["memories_new"], slow  # the best line's sentence nearest the message ...
     assert 0 < _slot_tokens(slow) <= slot.FLOOR + 1
     assert slow["memories_held"]  # ... and the rest shown after the reply, not dropped
@@ -338,7 +340,7 @@ def test_a_fast_reader_one_that_tells_no_rate_or_reads_nothing_ahead_shows_the_w
     """Fast: it all fits the time. No rate: nothing to budget with. Nothing read ahead (llm.prewarm
     or the head cache off): what the slot held back would be read before the next turn's first
     word instead, so nothing is held back."""
-    context = _timed_first_turn(tmp_path, monkeypatch, lang, rate, {}, ahead)
+    context = _timed_first_turn(tmp_path, monkeypatch, lang, rate, TIMED, ahead)
     assert _slot_tokens(context) > 3 * slot.FLOOR and not context["memories_held"]
 
 
