@@ -40,7 +40,6 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from calendar import monthrange
 from collections.abc import Callable, Iterable
@@ -774,11 +773,11 @@ def timeless(text: str) -> str:
             continue
         f = date.fromisoformat(m.group(1))
         t = date.fromisoformat(m.group(2)) if m.group(2) else f
-        words = ref.text
+        words, stop = ref.text, ref.end
         if cjk.has(words):
             said = _dates_zh(f, t, ref.granularity, ref.hours)
-            if plain[ref.end : ref.end + 1] == " " and cjk.has(plain[ref.end + 1 : ref.end + 2]):
-                ref = dataclasses.replace(ref, end=ref.end + 1)  # the label's space, not the text's
+            if plain[stop : stop + 1] == " " and cjk.has(plain[stop + 1 : stop + 2]):
+                stop += 1  # the label's space, not the text's
         else:
             said = _dates_en(f, t, ref.granularity, ref.hours)
             if kept := _KEPT_EN.match(words):  # "by Friday": its own word, not "on"
@@ -788,7 +787,7 @@ def timeless(text: str) -> str:
             if words[:1].isupper():
                 said = said[0].upper() + said[1:]
         out += [plain[pos : ref.start], said]
-        pos, changed = ref.end, True
+        pos, changed = stop, True
     if not changed:
         return text
     out.append(plain[pos:])
