@@ -343,7 +343,7 @@ class Consolidation:
         )
         bank = await self._occasions()
         occasions = frozenset(
-            i for i, v in vectors.items() if bank is not None and bank.occasion(v)
+            i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
         )
         return matter.Readings(
             by_id,
@@ -354,12 +354,12 @@ class Consolidation:
             occasions=occasions,
         )
 
-    async def _occasions(self) -> occasion.Bank | None:
+    async def _occasions(self) -> meaning.Contrast | None:
         """scheduler/occasion.py's prototypes under the daemon's embedder, embedded once; None
         under another embedder than its margin was set on."""
         if self.embeddings.profile.name != occasion.FITTED_ON:
             return None
-        return await self.embeddings.bank(occasion.Bank.texts(), occasion.Bank.from_vectors)
+        return await self.embeddings.bank(occasion.BANK.texts(), occasion.BANK.from_vectors)
 
     async def _retiring(
         self, agent_id: str, d: draft.Draft

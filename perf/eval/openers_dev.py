@@ -31,7 +31,7 @@ SET = SCENARIOS / "openers_dev9.json"
 
 
 def readers(embed: Callable[[list[str]], np.ndarray]) -> dict[str, Callable[[str, str], bool]]:
-    bank = opener.Bank.from_vectors(list(embed(opener.Bank.texts())))
+    bank = opener.BANK.from_vectors(list(embed(opener.BANK.texts())))
     return {
         "greeting patterns (main)": lambda text, lang: greeting_echo(text, lang) is not None,
         "index.is_opener": lambda text, lang: index.is_opener(text),

@@ -28,14 +28,12 @@ only the structure reads. Pure but for ``read``: the caller embeds.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..memory import index
 from ..memory.embeddings import Embeddings
-from ..mood.meaning import Contrast
+from ..mood.meaning import Contrast, Written
 from ..text.lang import Lang
 from .greetings import greeting_echo
 
@@ -115,24 +113,8 @@ CONTENT: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Bank:
-    """The openers (near) and the messages with content (far) under one embedder."""
-
-    banks: Contrast
-
-    @staticmethod
-    def texts() -> list[str]:
-        """Every prototype, in the order ``from_vectors`` reads their vectors."""
-        return [*OPENERS, *CONTENT]
-
-    @classmethod
-    def from_vectors(cls, vectors: Sequence[np.ndarray]) -> Bank:
-        return cls(Contrast.from_vectors(vectors, len(OPENERS)))
-
-    def lead(self, vector: np.ndarray) -> float:
-        """How much nearer the openers than the messages with content (positive: an opener)."""
-        return self.banks.lead(vector)
+# The openers (near) and the messages with content (far).
+BANK = Written(OPENERS, CONTENT)
 
 
 def by_structure(text: str) -> bool | None:
@@ -149,7 +131,7 @@ def by_structure(text: str) -> bool | None:
     return None
 
 
-def bare(text: str, vector: np.ndarray | None, bank: Bank | None) -> bool:
+def bare(text: str, vector: np.ndarray | None, bank: Contrast | None) -> bool:
     """Whether ``text`` has nothing of its own to say: its structure, else its meaning (``vector``
     under the embedder ``bank`` was made with), else no."""
     shape = by_structure(text)
@@ -160,12 +142,12 @@ def bare(text: str, vector: np.ndarray | None, bank: Bank | None) -> bool:
     return bank.lead(vector) >= MARGIN
 
 
-async def bank(embeddings: Embeddings) -> Bank | None:
+async def bank(embeddings: Embeddings) -> Contrast | None:
     """The prototypes under ``embeddings``, embedded once per embedder; None under another embedder
     than the margin was measured on, or without one."""
     if embeddings.profile.name != FITTED_ON:
         return None
-    return await embeddings.bank(Bank.texts(), Bank.from_vectors)
+    return await embeddings.bank(BANK.texts(), BANK.from_vectors)
 
 
 async def read(embeddings: Embeddings, agent_id: str, text: str) -> bool:

@@ -318,6 +318,24 @@ class Contrast:
 
 
 @dataclass(frozen=True, slots=True)
+class Written:
+    """Two banks of prototypes written as texts, ``near`` and ``far``, which embedded make a
+    ``Contrast`` (conversation/opener.py: openers against messages with content; scheduler/
+    occasion.py: occasions against routine). Each is a module constant, so ``Embeddings.bank``
+    keeps the contrast its ``from_vectors`` made once per daemon."""
+
+    near: tuple[str, ...]
+    far: tuple[str, ...]
+
+    def texts(self) -> list[str]:
+        """Every prototype, in the order ``from_vectors`` reads their vectors."""
+        return [*self.near, *self.far]
+
+    def from_vectors(self, vectors: Sequence[np.ndarray]) -> Contrast:
+        return Contrast.from_vectors(vectors, len(self.near))
+
+
+@dataclass(frozen=True, slots=True)
 class Prototypes:
     """The prototype vectors, embedded once per embedder."""
 

@@ -19,12 +19,9 @@ was set on, nothing is read. Pure: the caller embeds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..mood.meaning import Contrast
+from ..mood.meaning import Contrast, Written
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
 MARGIN = 0.15  # nearer the occasions than the routine by this much (train lines, module doc)
@@ -81,24 +78,10 @@ ROUTINE: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Bank:
-    """The occasions (near) and the routine (far) under one embedder."""
+# The occasions (near) and the routine (far).
+BANK = Written(OCCASIONS, ROUTINE)
 
-    banks: Contrast
 
-    @staticmethod
-    def texts() -> list[str]:
-        """Every prototype, in the order ``from_vectors`` reads their vectors."""
-        return [*OCCASIONS, *ROUTINE]
-
-    @classmethod
-    def from_vectors(cls, vectors: Sequence[np.ndarray]) -> Bank:
-        return cls(Contrast.from_vectors(vectors, len(OCCASIONS)))
-
-    def lead(self, vector: np.ndarray) -> float:
-        """How much nearer the occasions than the routine (positive: an occasion)."""
-        return self.banks.lead(vector)
-
-    def occasion(self, vector: np.ndarray) -> bool:
-        return self.lead(vector) >= MARGIN
+def is_occasion(bank: Contrast, vector: np.ndarray) -> bool:
+    """Nearer the occasions than the routine by ``MARGIN`` (``bank``: ``BANK`` embedded)."""
+    return bank.lead(vector) >= MARGIN

@@ -17,6 +17,7 @@ from testkit.inproc import InProcessDaemon
 from xaid.conversation import opener
 from xaid.conversation.checkin import echo, lead
 from xaid.embed.use import UseEmbedder
+from xaid.mood.meaning import Contrast
 from xaid.store.recall import RecallItem
 
 DAY = 86_400_000
@@ -30,11 +31,11 @@ def model() -> UseEmbedder:
 
 
 @pytest.fixture(scope="module")
-def bank(model: UseEmbedder) -> opener.Bank:
-    return opener.Bank.from_vectors(list(np.asarray(model.embed(opener.Bank.texts()))))
+def bank(model: UseEmbedder) -> Contrast:
+    return opener.BANK.from_vectors(list(np.asarray(model.embed(opener.BANK.texts()))))
 
 
-def _bare(model: UseEmbedder, bank: opener.Bank, text: str) -> bool:
+def _bare(model: UseEmbedder, bank: Contrast, text: str) -> bool:
     return opener.bare(text, model.embed([text])[0], bank)
 
 
@@ -56,7 +57,7 @@ def _bare(model: UseEmbedder, bank: opener.Bank, text: str) -> bool:
 )
 # (Not every one: "刚爬起来", "just crawled out of bed", reads +0.08, under the margin; docs/scheduler.md.)
 def test_an_opener_no_pattern_knows_is_read_as_one(
-    model: UseEmbedder, bank: opener.Bank, text: str
+    model: UseEmbedder, bank: Contrast, text: str
 ) -> None:
     assert _bare(model, bank, text), text
 
@@ -74,9 +75,7 @@ def test_an_opener_no_pattern_knows_is_read_as_one(
         "跑完步膝盖一直疼",
     ],
 )
-def test_a_message_with_content_is_no_opener(
-    model: UseEmbedder, bank: opener.Bank, text: str
-) -> None:
+def test_a_message_with_content_is_no_opener(model: UseEmbedder, bank: Contrast, text: str) -> None:
     assert not _bare(model, bank, text), text
 
 

@@ -16,6 +16,7 @@ from xaiclient import Client
 from xaid.clock import DAY_MS, HOUR_MS
 from xaid.embed.use import UseEmbedder
 from xaid.mood import meaning
+from xaid.mood.meaning import Contrast
 from xaid.scheduler import occasion
 
 DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
@@ -26,15 +27,15 @@ ROUTINE = ["having lunch with the team tomorrow", "明天去超市买点菜"]
 
 
 @pytest.fixture(scope="module")
-def bank(use_embedder: UseEmbedder) -> occasion.Bank:
-    return occasion.Bank.from_vectors(list(np.asarray(use_embedder.embed(occasion.Bank.texts()))))
+def bank(use_embedder: UseEmbedder) -> Contrast:
+    return occasion.BANK.from_vectors(list(np.asarray(use_embedder.embed(occasion.BANK.texts()))))
 
 
 def test_an_occasion_reads_nearer_the_occasions_than_routine(
-    use_embedder: UseEmbedder, bank: occasion.Bank
+    use_embedder: UseEmbedder, bank: Contrast
 ) -> None:
     vectors = np.asarray(use_embedder.embed(OCCASIONS + ROUTINE))
-    assert [bank.occasion(v) for v in vectors] == [True, True, False, False]
+    assert [occasion.is_occasion(bank, v) for v in vectors] == [True, True, False, False]
 
 
 def test_grave_news_reads_grave_and_ordinary_news_does_not(
