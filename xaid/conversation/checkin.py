@@ -40,6 +40,13 @@ from .greetings import greeting_echo
 from .voice import quoted
 
 GENTLE_BELOW = -0.45  # valence at or below which the lead only keeps them company (a loss, grief)
+
+
+def _gentle(mood: MoodState | None) -> bool:
+    """The mood is low enough (``GENTLE_BELOW``) that the reply keeps them company and asks nothing."""
+    return mood is not None and mood.valence <= GENTLE_BELOW
+
+
 _VAGUE = frozenset({"医院", "结果", "报告", "检查", "航班"})  # where or how, not what: named last
 _WORN_OUT = re.compile(r"worn out|疲惫")  # arm.py's emotion topic for a tired close
 _EVENT_SCENES = frozenset({"plan", "worry"})
@@ -118,7 +125,7 @@ def leaves_matter(item: RecallItem, lead: str, mood: MoodState | None) -> bool:
     about), and not a lead that names the matter already ("早。上次说的面试")."""
     if not lead or item.scene not in _ASKED:
         return False
-    if mood is not None and mood.valence <= GENTLE_BELOW:
+    if _gentle(mood):
         return False
     return not names_matter(lead, item.keywords)
 
@@ -134,7 +141,7 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
     by the directive to ask after answering, the 1.5B answered and stopped (issue 25: the held-out
     scenes with a suggestion and a message of its own picked up 0 of 4). None while the mood is very
     low: then the reply stays with what they said."""
-    if item is None or (mood is not None and mood.valence <= GENTLE_BELOW):
+    if item is None or _gentle(mood):
         return ""
     turn = _TURN[lang]
     rest = _opened(item, lang, mood, turn)[len(turn) :]
@@ -144,7 +151,7 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
 
 def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str) -> str:
     """The words that turn to the item's matter after ``greeting`` (the echo, or a "by the way")."""
-    if mood is not None and mood.valence <= GENTLE_BELOW:
+    if _gentle(mood):
         kind = "gentle"
     elif item.scene in _EVENT_SCENES:
         kind = "event"
