@@ -198,6 +198,37 @@ def splits_to_play(chosen: AssocSet, halves: dict[str, Half], quick: bool) -> tu
     return ("train",) if quick else SPLITS
 
 
+# What each dev set's cases are, for its section's note (a set not named: the mention shares a word).
+_ABOUT = {
+    "associative_dev.json": (
+        "the user mentions A weeks after saying B (the sister → her wedding in June; 跑步 → 膝盖的髌腱炎), "
+        "with a look-alike of A's surface in between."
+    ),
+    "associative_dev8.json": (
+        "the mention is a present statement sharing a word with B (saw Lucas carrying boxes → Lucas "
+        "moving to Oslo; 今晚羽毛球 → 羽毛球班的教练), each case with a trap a plain hybrid does not have "
+        "(B's answer in a sentence without the shared word; a later line that reads like an update of B; "
+        "a routine line with the word said weekly)."
+    ),
+    "associative_dev10.json": (
+        "six weeks of daily small talk per user; the mention names a person, an activity, a place or a "
+        "date (Priya called me today; march 3rd is creeping up) that B named weeks before with words "
+        "said nowhere else, and a look-alike naming the same thing comes 1-5 weeks after B."
+    ),
+    "associative_dev11.json": (
+        "four Chinese and two English users, six weeks of daily small talk; the mention names a person, "
+        "activity, place or date one way (姥姥, 中秋, 上海, Nana) and B named it weeks before another way "
+        "(外婆, 八月十五, 魔都, grandmother), sharing few or no characters; a look-alike repeating the "
+        "mention's words comes 1-5 weeks after B."
+    ),
+}
+_ABOUT_SHARED_WORD = (
+    "the mention shares a word or two with B (Tessa's back tomorrow → Tessa flying to Porto for her "
+    "cousin's wedding; 明天又要去游泳 → 游泳课的换气), a look-alike sharing that word about 2.5 weeks "
+    "after B."
+)
+
+
 def run(quick: bool) -> Section:
     """Area ``associative`` (the dev set: both halves, with --quick the train half only), or the
     held-out set ``XAID_PERF_ASSOCIATIVE_SET`` names, in its own area."""
@@ -228,48 +259,9 @@ def run(quick: bool) -> Section:
             "mentioned; B said weeks before; a look-alike of the mention in between). " + how
         )
         return section
-    if chosen.path.name == "associative_dev8.json":
-        section.notes.append(
-            f"perf/scenarios/{chosen.path.name}: the mention is a present statement sharing a word with B "
-            "(saw Lucas carrying boxes → Lucas moving to Oslo; 今晚羽毛球 → 羽毛球班的教练), each case with a trap "
-            "a plain hybrid does not have (B's answer in a sentence without the shared word; a later line "
-            "that reads like an update of B; a routine line with the word said weekly). "
-            + how
-            + " Tune on train; test is reported, never tuned on."
-        )
-        return section
-    if chosen.path.name == "associative_dev10.json":
-        section.notes.append(
-            f"perf/scenarios/{chosen.path.name}: six weeks of daily small talk per user; the mention names "
-            "a person, an activity, a place or a date (Priya called me today; march 3rd is creeping up) "
-            "that B named weeks before with words said nowhere else, and a look-alike naming the same "
-            "thing comes 1-5 weeks after B. "
-            + how
-            + " Tune on train; test is reported, never tuned on."
-        )
-        return section
-    if chosen.path.name == "associative_dev11.json":
-        section.notes.append(
-            f"perf/scenarios/{chosen.path.name}: four Chinese and two English users, six weeks of daily "
-            "small talk; the mention names a person, activity, place or date one way (姥姥, 中秋, 上海, "
-            "Nana) and B named it weeks before another way (外婆, 八月十五, 魔都, grandmother), sharing few "
-            "or no characters; a look-alike repeating the mention's words comes 1-5 weeks after B. "
-            + how
-            + " Tune on train; test is reported, never tuned on."
-        )
-        return section
-    if chosen.path != DEV:
-        section.notes.append(
-            f"perf/scenarios/{chosen.path.name}: the mention shares a word or two with B (Tessa's back "
-            "tomorrow → Tessa flying to Porto for her cousin's wedding; 明天又要去游泳 → 游泳课的换气), "
-            "a look-alike sharing that word about 2.5 weeks after B. "
-            + how
-            + " Tune on train; test is reported, never tuned on."
-        )
-        return section
+    about = _ABOUT.get(chosen.path.name, _ABOUT_SHARED_WORD)
     section.notes.append(
-        "perf/scenarios/associative_dev.json: the user mentions A weeks after saying B (the sister → her "
-        "wedding in June; 跑步 → 膝盖的髌腱炎), with a look-alike of A's surface in between. "
+        f"perf/scenarios/{chosen.path.name}: {about} "
         + how
         + " Tune on train; test is reported, never tuned on."
     )
