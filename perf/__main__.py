@@ -62,6 +62,7 @@ AREAS: dict[str, str] = {
     "read_speed": "perf.bench.read_speed",
     "turn_recall": "perf.eval.turn_recall",
     "first_turn_dev11": "perf.eval.first_turn_dev11",
+    "opener_slot_dev12": "perf.eval.opener_slot_dev12",
     "hardening": "perf.campaigns.hardening",
     "mcp": "perf.bench.mcp",
     "http": "perf.bench.http",

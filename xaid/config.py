@@ -352,6 +352,17 @@ class MemoryConfig:
         "turn fell from 86 % to 45 % (first_turn_dev11 test half), too much to trade for its first "
         "word by default.",
     )
+    hold_for_openers: bool = doc(
+        True,
+        "When a session's first message is an opener, a greeting with nothing of its own to say "
+        "('Morning.', 'u there?', '早。', '在吗'; conversation/opener.py), its turn reads no memory "
+        "slot before its first word: the reply greets, asks after the matter the scheduler suggests "
+        "and keeps the mood's tone, and the latest episodes are in the head's standing block, read "
+        "ahead. What the turn recalls is shown after the reply, read while the user reads the "
+        "greeting, and the next message, the first that says what the user wants, is the session's "
+        "first turn with memory (the whole block, as for a first message with content). false: an "
+        "opener's turn reads its whole block. Measured on opener_slot_dev12 (perf/RESULTS.md).",
+    )
     standing_tokens: int = doc(
         160,
         "Tokens of the standing block in the prompt's head: the latest episodes, the same for every "

@@ -102,7 +102,8 @@ class SessionRun:
 
 def _queries(history: str, sample: locomo.Sample | None, n: int) -> list[str]:
     english = [str(q["question"]) for q in sample.qa] if sample is not None else list(EN_FRESH)
-    out: list[str] = []
+    out: list[str] = [OPENER] if OPENER else []
+    n -= len(out)
     for i in range(n):
         pool = english if i % 2 == 0 else list(ZH_LINES)
         out.append(pool[(i // 2) % len(pool)])
@@ -134,6 +135,25 @@ SLOT = f"slot capped at {CAPS}" if CAPS else "slot at its default cap"
 NEW = {"XAID_MEMORY_FIRST_WORD_MS": "1000"} | (
     {"XAID_MEMORY_FIRST_TURN_TOKENS": CAPS, "XAID_MEMORY_LATER_TURN_TOKENS": CAPS} if CAPS else {}
 )
+
+
+# XAID_PERF_TTFT_OPENER (e.g. "Morning!"): every session opens with that greeting (the questions
+# follow it), the morning after the history's last turn, when the latest episodes are recent; with
+# XAID_PERF_TTFT_NEW / XAID_PERF_TTFT_MAIN ("VAR:value,VAR:value", "-" for none) the two conditions'
+# settings instead of the first-word slot on and off (issue 28 item 4: memory.hold_for_openers).
+OPENER = os.environ.get("XAID_PERF_TTFT_OPENER", "")
+MORNING_AFTER = 10 * 60 * MINUTE
+
+
+def _spec(name: str, default: dict[str, str]) -> dict[str, str]:
+    spec = os.environ.get(name)
+    if spec is None:
+        return default
+    return dict(p.split(":", 1) for p in spec.split(",") if p.strip() and p.strip() != "-")
+
+
+NEW = _spec("XAID_PERF_TTFT_NEW", NEW)
+MAIN = _spec("XAID_PERF_TTFT_MAIN", MAIN)
 
 
 def _caps() -> str:
@@ -277,7 +297,9 @@ def run(quick: bool) -> Section:
         for model in models:
             for history, base in bases.items():
                 queries = _queries(history, sample if history == "LoCoMo" else None, turns)
-                new, off, main = _measure(model, history, base, queries, now, work)
+                # with an opener, the morning after the history (its latest episodes are recent)
+                at = sample.end_ms + MORNING_AFTER if OPENER and history == "LoCoMo" else now
+                new, off, main = _measure(model, history, base, queries, at, work)
                 loads += [new.load, off.load, main.load]
                 label = f"{model}, {history}"
                 first, cold, before = new.turns[0], off.turns[0], main.turns[0]
@@ -359,7 +381,13 @@ def run(quick: bool) -> Section:
         f"head ahead (prewarm; waited for), then {turns} turns of a new session; new with "
         f"llm.head_cache_mb = 0: turns 1-2; main's way ({', '.join(f'{k}={v}' for k, v in MAIN.items())}): "
         f"as new otherwise (main fe0c86c's defaults: the whole memory block at turn 1). "
-        f"{PAUSE_S:.0f} s between turns in every condition (the user reads the reply and types; new reads the "
+        + (
+            f"Every session opens with {OPENER!r} (the questions after it), on LoCoMo the morning "
+            f"after the history's last turn; new = {NEW or 'the defaults'}. "
+            if OPENER
+            else ""
+        )
+        + f"{PAUSE_S:.0f} s between turns in every condition (the user reads the reply and types; new reads the "
         f"next turn's start then). English "
         f"questions (LoCoMo's own, or everyday lines) alternate with Chinese lines, one minute apart. "
         f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "

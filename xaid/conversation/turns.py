@@ -374,9 +374,14 @@ class Turns:
         # (``first_live``: the session as the turn read it had no live turn yet)
         deciding = planned is None and cfg.scheduler.enabled and agent_cfg.memory
         # An opener ("早上好", "u there?", "醒了") has nothing of its own to say: the lead may start
-        # the reply (checkin.py), and meaning reads no loss in it nor a matter it settles.
+        # the reply (checkin.py), meaning reads no loss in it nor a matter it settles, and its
+        # memories wait for the next message (memory.hold_for_openers), whether or not the
+        # scheduler is on.
         bare = (
-            deciding and first_live and await opener.read(self.embeddings, agent.agent_id, msg.text)
+            planned is None
+            and agent_cfg.memory
+            and first_live
+            and await opener.read(self.embeddings, agent.agent_id, msg.text)
         )
         if deciding and first_live and not bare:
             first = await first_words.read(
@@ -591,7 +596,12 @@ class Turns:
         if allowance:
             fresh = pack.within(fresh, allowance - header, retrieve.LINE_TOKENS)
         rest: list[retrieve.Hit] = []
-        if cap and (allowance == 0 or cap < allowance):
+        if heard.bare and self.settings.config.memory.hold_for_openers:
+            # an opener's reply greets and asks after last night's matter (the suggestion, the tone,
+            # the head's standing block): its memories are for the message after it, read while the
+            # user reads the greeting, and that message is the session's first with memory
+            rest, fresh = fresh, []
+        elif cap and (allowance == 0 or cap < allowance):
             # every memory shown is prompt the model reads before its first word (~70 tokens/s for
             # the 1.5B on 2 cores): the slot is capped in tokens, header included; the rest of the
             # turn's allowance is shown after the reply, read while the user reads it
