@@ -359,9 +359,9 @@ class MemoryConfig:
         "slot before its first word: the reply greets, asks after the matter the scheduler suggests "
         "and keeps the mood's tone, and the latest episodes are in the head's standing block, read "
         "ahead. What the turn recalls is shown after the reply, read while the user reads the "
-        "greeting, and the next message, the first that says what the user wants, is the session's "
-        "first turn with memory (the whole block, as for a first message with content). false: an "
-        "opener's turn reads its whole block. Measured on opener_slot_dev12 (perf/RESULTS.md).",
+        "greeting, and the next message is a later turn, as after an opener that showed its block. "
+        "false: an opener's turn reads its whole block. Measured on opener_slot_dev12 and "
+        "session_ttft (docs/memory.md).",
     )
     standing_tokens: int = doc(
         160,

@@ -577,8 +577,10 @@ class Turns:
         lang = forgotten.request.lang if forgotten is not None else language(said)
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
-        later = any(block.keys for block in self.shown[sid])  # the session showed memories
         held = self.deferred.get(sid)
+        # the session showed memories, or held them back from its slot (an opener's: the message
+        # after a greeting is a later turn, as after a greeting that showed its block)
+        later = any(block.keys for block in self.shown[sid]) or bool(held and held.hits)
         if held is not None and heard.user.message_id is not None and self._read(held):
             self.shown[sid].append(held.block(heard.user.message_id))  # after the last reply
             del self.deferred[sid]
@@ -599,7 +601,7 @@ class Turns:
         if heard.bare and self.settings.config.memory.hold_for_openers:
             # an opener's reply greets and asks after last night's matter (the suggestion, the tone,
             # the head's standing block): its memories are for the message after it, read while the
-            # user reads the greeting, and that message is the session's first with memory
+            # user reads the greeting
             rest, fresh = fresh, []
         elif cap and (allowance == 0 or cap < allowance):
             # every memory shown is prompt the model reads before its first word (~70 tokens/s for

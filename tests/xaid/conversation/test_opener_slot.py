@@ -1,6 +1,6 @@
 """A session that opens with a greeting reads no memory slot before its first word: what it recalled
-is held back and shown before the user's next message, which is the session's first turn with memory
-(memory.hold_for_openers, issue 28 item 4). A first message with content keeps the whole block.
+is held back and shown before the user's next message (memory.hold_for_openers, issue 28 item 4).
+A first message with content keeps the whole block.
 
 A real daemon, database and embedder (the opener is read by meaning as in conversation/opener.py);
 the scripted provider stands in for the model, and what is checked is the context the daemon builds
@@ -115,8 +115,8 @@ def test_an_opener_reads_no_slot_and_its_memories_come_before_the_next_message(
     assert _keys(held["memories_held"]) == _keys(whole["memories_new"])
     # ... and the head (persona, rules, standing block) is the same: read ahead either way
     assert held["system_prompt"] == whole["system_prompt"]
-    # the next message is the session's first with memory: the whole block, not a later turn's
-    # quarter of it, so by then the session shows all main's did and what that message asks
+    # by the next message the session shows all main's did: the held-back lines before it, and
+    # what that message asks (a later turn's share, as after an opener that showed its block)
     shown = _keys(held["memories_held"]) | _keys(then["memories_new"])
     assert _keys(whole["memories_new"]) | _keys(whole_then["memories_new"]) <= shown
 
