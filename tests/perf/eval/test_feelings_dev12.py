@@ -20,7 +20,9 @@ def test_every_kind_is_in_both_halves_in_both_languages() -> None:
     halves = Counter((i["lang"], i["kind"], i["split"]) for i in items())
     assert {kind for _, kind, _ in halves} == KINDS
     for kind in KINDS:
-        counts = {halves[(lang, kind, split)] for lang in ("en", "zh") for split in ("train", "test")}
+        counts = {
+            halves[(lang, kind, split)] for lang in ("en", "zh") for split in ("train", "test")
+        }
         assert len(counts) == 1 and counts.pop() >= 2
 
 
