@@ -183,19 +183,20 @@ def by_kind(
     return ", ".join(out)
 
 
-def dev7_wired(dev7: list[dict[str, Any]], notes: list[str]) -> list[Row]:
-    """dev7 through a real daemon, ingested (feelings_wire.play_all): with the scripted provider
-    (the reader alone: the echo is unreadable) and, where ``XAID_PERF_FEELINGS_MODEL`` names a
-    ``kit.MODELS`` model (qwen2.5-1.5b, the default model), with it answering consolidation's
-    question (``mood.ask_model``); each with the mood's model calls per consolidated session."""
+def ingested(name: str, items: list[dict[str, Any]], notes: list[str]) -> list[Row]:
+    """A dev set (``name``: dev7, dev12) through a real daemon, ingested (feelings_wire.play_all):
+    with the scripted provider (the reader alone: the echo is unreadable) and, where
+    ``XAID_PERF_FEELINGS_MODEL`` names a ``kit.MODELS`` model (qwen2.5-1.5b, the default model), with
+    it answering consolidation's question (``mood.ask_model``); each with the mood's model calls per
+    consolidated session."""
     rows: list[Row] = []
     model = os.environ.get("XAID_PERF_FEELINGS_MODEL", "")
     for provider in ("scripted", model) if model else ("scripted",):
         played, counters = feelings_wire.play_all(
-            dev7, None if provider == "scripted" else provider, ingest=True
+            items, None if provider == "scripted" else provider, ingest=True
         )
-        rows.append(feelings_wire.cost_row(len(played), counters, f"dev7 ({provider})"))
-        rows += wired_halves(played, "dev7 {split} half (" + provider + ")", notes)
+        rows.append(feelings_wire.cost_row(len(played), counters, f"{name} ({provider})"))
+        rows += wired_halves(played, name + " {split} half (" + provider + ")", notes)
     return rows
 
 
@@ -295,7 +296,8 @@ def run(quick: bool) -> Section:
             notes.append(f"{label}, after, by kind: " + by_kind(items, embed, bank, model))
     rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:
-        rows += dev7_wired(dev7, notes)
+        rows += ingested("dev12", dev12, notes)
+        rows += ingested("dev7", dev7, notes)
         played, counters = feelings_wire.play_all(dev6)
         rows.append(feelings_wire.cost_row(len(played), counters))
         rows += wired_halves(played, "dev6 {split} half", notes)
