@@ -166,7 +166,7 @@ def model_rows(dev6: list[dict[str, Any]], embed: Embed) -> list[Row]:
         if all(f"dev6:{i['id']}" in answers.known for i in items):
             tally = ways_tally(items, "dev6", embed, answers)
             note = "; qwen2.5-coder-1.5b's answers kept by feelings_model (the last way is kept)"
-            rows += rows_of(f"dev6 {split} half", tally, MODEL_WAYS[1:], note)
+            rows += rows_of(f"dev6 {split} half", tally, MODEL_WAYS[2:], note)
     return rows
 
 
@@ -183,19 +183,20 @@ def by_kind(
     return ", ".join(out)
 
 
-def dev7_wired(dev7: list[dict[str, Any]], notes: list[str]) -> list[Row]:
-    """dev7 through a real daemon, ingested (feelings_wire.play_all): with the scripted provider
-    (the reader alone: the echo is unreadable) and, where ``XAID_PERF_FEELINGS_MODEL`` names a
-    ``kit.MODELS`` model (qwen2.5-1.5b, the default model), with it answering consolidation's
-    question (``mood.ask_model``); each with the mood's model calls per consolidated session."""
+def ingested(name: str, items: list[dict[str, Any]], notes: list[str]) -> list[Row]:
+    """A dev set (``name``: dev7, dev12) through a real daemon, ingested (feelings_wire.play_all):
+    with the scripted provider (the reader alone: the echo is unreadable) and, where
+    ``XAID_PERF_FEELINGS_MODEL`` names a ``kit.MODELS`` model (qwen2.5-1.5b, the default model), with
+    it answering consolidation's question (``mood.ask_model``); each with the mood's model calls per
+    consolidated session."""
     rows: list[Row] = []
     model = os.environ.get("XAID_PERF_FEELINGS_MODEL", "")
     for provider in ("scripted", model) if model else ("scripted",):
         played, counters = feelings_wire.play_all(
-            dev7, None if provider == "scripted" else provider, ingest=True
+            items, None if provider == "scripted" else provider, ingest=True
         )
-        rows.append(feelings_wire.cost_row(len(played), counters, f"dev7 ({provider})"))
-        rows += wired_halves(played, "dev7 {split} half (" + provider + ")", notes)
+        rows.append(feelings_wire.cost_row(len(played), counters, f"{name} ({provider})"))
+        rows += wired_halves(played, name + " {split} half (" + provider + ")", notes)
     return rows
 
 
@@ -231,7 +232,10 @@ def run(quick: bool) -> Section:
     dev9 = load("feelings_dev9.json")
     dev10 = load("feelings_dev10.json")
     dev11 = load("feelings_dev11.json")
+    dev12 = load("feelings_dev12.json")
     sets = [
+        ("dev12 test half (never tuned on)", [i for i in dev12 if i["split"] == "test"]),
+        ("dev12 train half (fitted)", [i for i in dev12 if i["split"] == "train"]),
         ("dev11 test half (never tuned on)", [i for i in dev11 if i["split"] == "test"]),
         ("dev11 train half (looked at)", [i for i in dev11 if i["split"] == "train"]),
         ("dev10 test half (never tuned on)", [i for i in dev10 if i["split"] == "test"]),
@@ -260,14 +264,16 @@ def run(quick: bool) -> Section:
         "the valence has the label's sign beyond 0.02 (neutral: no valence band) and, where labelled, the "
         "fatigue band is tired or exhausted. rules = no reading at consolidation; before = the prototypes "
         "(main at 3b05f48); after = the learned model (xaid/mood/learned.py, fitted by "
-        "perf/eval/feelings_fit.py on the train halves and the older dev sets).",
+        "perf/eval/feelings_fit.py; since feel12 its valence head is feel3's averaged with one fitted on "
+        "every train half, dev12's included, and the corpus, each session's tail a row of its own: "
+        "python -m perf.eval.feelings_fit --blend).",
         "dev5 (feel5) also judges the strength where it says: 'tone' true needs a valence band the next "
         "morning, false none (mild and stated-calm sessions, 'neutral', need none either). The carried "
         "valence follows the session's strength (learned.strength: the rules' own where they heard the "
         "feeling, the model's margin where meaning alone decided, strong for a loss both readers read); "
         "LIGHT 0.2 and STRONG 0.85 kept on the train halves (0.15/0.25, 0.75/0.95 within a row of them). "
-        "The weights are the packaged ones: a refit with dev4 and dev5's train halves lost dev3's test half "
-        "zh 38 -> 33.",
+        "A refit with dev4 and dev5's train halves alone lost dev3's test half zh 38 -> 33 (feel5); "
+        "feel12's blend keeps dev3's test half zh at 39.",
         "The weights never saw the test half, but it was looked at while choosing between designs (the "
         "tail after a turn, the prototypes' second opinion at 0.6 / 0.08): read it as a dev figure. What "
         "generalises is the held-out set (area understanding, heldout_feelings.json).",
@@ -282,15 +288,16 @@ def run(quick: bool) -> Section:
         progress(f"feelings: {label}")
         tally, misses = play(items, embed, bank, model)
         rows += rows_of(label, tally)
-        if label.startswith(("dev9", "dev10", "dev11")):
+        if label.startswith(("dev9", "dev10", "dev11", "dev12")):
             rows += dev9_rows(label.split(" (")[0], items, embed, bank, model)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
-        if label.startswith(("dev7", "dev9", "dev10", "dev11")):
+        if label.startswith(("dev7", "dev9", "dev10", "dev11", "dev12")):
             notes.append(f"{label}, after, by kind: " + by_kind(items, embed, bank, model))
     rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:
-        rows += dev7_wired(dev7, notes)
+        rows += ingested("dev12", dev12, notes)
+        rows += ingested("dev7", dev7, notes)
         played, counters = feelings_wire.play_all(dev6)
         rows.append(feelings_wire.cost_row(len(played), counters))
         rows += wired_halves(played, "dev6 {split} half", notes)

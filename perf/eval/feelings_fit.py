@@ -51,6 +51,13 @@ CORPUS_SETS = (
     "feelings_corpus11.json",
 )
 CORPUS_L2 = 0.1
+# feel12, kept (``--blend``): a head fitted on every train half, dev12's too, and the corpus, with each
+# session's tail (what follows its last turn, else its last sentence) also a row of its own under the
+# session's label: how they left is what carries. Its logits are averaged with the base head's
+# (feel3's), so what that head was sure of (a layoff said as 被优化了, a diagnosis in three words,
+# sarcasm that opens with "Great news") it still is, where the corpus head alone lost them (feel11).
+BLEND_SETS = (*CORPUS_SETS, "feelings_dev12.json")
+BLEND = 0.5  # the base head's share of the logits; the new head has the rest
 FOLDS = 6
 STEPS = 800
 RATE = 0.1
@@ -210,6 +217,52 @@ def corpus_refit(
     return 0
 
 
+def with_tails(rows: list[Row]) -> list[Row]:
+    """``rows`` and, for each labelled session whose tail is not the whole of it, the tail alone
+    as a one-line row with the session's label and fold: the fit then learns the feeling a session
+    ends on from its last word as well as from the whole ("rough start … but Jess surprised me with
+    dinner" is good; "lovely lunch … came home to a break-in" is low)."""
+    tails = [
+        Row((tail,), r.label, None, r.fold)
+        for r in rows
+        if r.label is not None and (tail := learned.tail(r.lines)) != meaning.session_text(r.lines)
+    ]
+    return rows + tails
+
+
+def blend_refit(
+    base: learned.Model,
+    base_path: Path,
+    rows: list[Row],
+    vectors: np.ndarray,
+    owns: list[learned.Own],
+    out: Path,
+) -> int:
+    """``--blend``: a valence head fitted on ``rows`` (``with_tails``) at CORPUS_L2 with the base
+    model's standardiser and gain, its logits averaged with the base head's (weights and biases
+    mixed by BLEND: one linear head again); the tiredness head kept."""
+    felt = [i for i, r in enumerate(rows) if r.label is not None]
+    x = design(vectors[felt], [owns[i] for i in felt], base.rule_gain, base.mean, base.scale)
+    weights, bias = softmax_fit(x, np.array([rows[i].label or 0 for i in felt]), CORPUS_L2)
+    model = dataclasses.replace(
+        base,
+        weights=BLEND * base.weights + (1 - BLEND) * weights.astype(np.float64),
+        bias=BLEND * base.bias + (1 - BLEND) * bias.astype(np.float64),
+    )
+    with np.load(base_path) as data:
+        tiredness = str(data["about"]).split("valence: ", 1)[0]  # the kept head's own account
+    about = tiredness + (
+        f"valence: logits {BLEND} x the base head ({valence_about(base_path)}) + "
+        f"{1 - BLEND} x a head fitted on {len(felt)} rows (train halves of "
+        f"{', '.join(TRAIN_SETS + BLEND_SETS)}, meaning.FEELINGS, each session's tail as a row of "
+        f"its own), l2 {CORPUS_L2}, rule gain {base.rule_gain}; standardiser and tiredness head kept"
+    )
+    model.save(out, about)
+    print(about)
+    print(f"wrote {out}")
+    return 0
+
+
 def valence_about(path: Path) -> str:
     """What the packaged valence head was fitted on (a model before the tiredness head says only
     that; a later one after "valence: ")."""
@@ -231,20 +284,38 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="refit only the valence head, on CORPUS_SETS too (feel11: measured, not kept)",
     )
+    parser.add_argument(
+        "--blend",
+        action="store_true",
+        help="refit the valence head as feel12 keeps it: on BLEND_SETS too, with each session's tail "
+        "as a row, averaged with the --base head",
+    )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=learned.MODEL_PATH,
+        help="the model whose head --blend averages with (feel12: feel3's head, the "
+        "feelings_model.npz of main before feel12)",
+    )
     args = parser.parse_args(argv)
     from xaid.embed.use import UseEmbedder
 
-    rows = training_rows(TRAIN_SETS + CORPUS_SETS if args.corpus else TRAIN_SETS)
+    sets = TRAIN_SETS + (CORPUS_SETS if args.corpus else BLEND_SETS if args.blend else ())
+    rows = training_rows(sets)
+    if args.blend:
+        rows = with_tails(rows)
     embedder = UseEmbedder()
     wholes = embedder.embed([meaning.session_text(r.lines) for r in rows])
     tails = embedder.embed([learned.tail(r.lines) for r in rows])
     vectors = np.hstack([np.asarray(wholes), np.asarray(tails)]).astype(np.float64)
     owns = [learned.own_reading(r.lines) for r in rows]
     folds = np.array([r.fold for r in rows])
-    kept = None if args.refit_valence else learned.Model.load()
+    kept = None if args.refit_valence else learned.Model.load(args.base)
     mean, scale = standardiser(vectors) if kept is None else (kept.mean, kept.scale)
     if args.corpus and kept is not None:
         return corpus_refit(kept, rows, vectors, owns, folds, args.out)
+    if args.blend and kept is not None:
+        return blend_refit(kept, args.base, rows, vectors, owns, args.out)
 
     def head(keep: list[int], y: list[int], features: Features, classes: int) -> Head:
         return Head(

@@ -7,6 +7,7 @@ feelings_dev6.json (default the train half) beside the learned reader, in feelin
 rules a minute apart from 21:00, consolidation's reading merged at the last word, the mood read 12 h
 later, the same judge):
 
+- rules: nothing stored at consolidation (the live turns' own mood);
 - learned: what consolidation stores now (feelings_play.after);
 - model: the model's label carried at meaning's usual strength (READ_VALENCE), tiredness and losses
   as the learned reader reads them;
@@ -14,8 +15,9 @@ later, the same judge):
   ``learned.SECOND_OPINION`` and no strong rule reading or loss decided.
 
 The call is what consolidation's ``ask`` sends (one user message, temperature 0, a few tokens), made
-here on the provider directly; printed per language, with the mean seconds per call. Not an area:
-it needs the GGUF and minutes of the model.
+here on the provider directly; printed per language: carried as a friend would, the false feelings
+(a calm session carried with a valence band the next morning) and the model calls per session of
+each way, with the mean seconds per call. Not an area: it needs the GGUF and minutes of the model.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from . import feelings_play
 
 CACHE = Path(os.environ.get("XAID_PERF_FEELINGS_ANSWERS", "/tmp/xaid-feelings-answers.json"))
 SIGN_ONLY = os.environ.get("XAID_PERF_FEELINGS_SIGN_ONLY") == "1"
-WAYS = ("learned", "model", "learned, model where unsure", "learned, the model's sign")
+WAYS = ("rules", "learned", "model", "learned, model where unsure", "learned, the model's sign")
 
 
 class Answers:
@@ -123,7 +125,8 @@ def ways_tally(
         ruled = felt.own.confidence > 0 and abs(felt.own.valence) >= learned.RULES_FIRST
         unsure = not lost and not ruled and max(p.values()) < learned.SECOND_OPINION
         signed = learned.signed(felt, said) if learned.asked_sign(felt) else felt
-        ways: dict[str, tuple[meaning.Label, float | None]] = {
+        ways: dict[str, tuple[meaning.Label, float | None] | None] = {
+            "rules": None,  # nothing stored at consolidation: the live turns' own mood
             "learned": (felt.label, felt.strength),
             "model": ("low" if lost else said, None),
             "learned, model where unsure": (said, None) if unsure else (felt.label, felt.strength),
@@ -132,12 +135,22 @@ def ways_tally(
         lang = item["lang"]
         tally[f"{lang}:n"] += 1
         tally[f"{lang}:unsure"] += unsure
-        for way, (label, strength) in ways.items():
-            reading = learned.carry(closing, felt.own, label, lost, tired, strength)
+        tally[f"{lang}:neutral"] += item["expect"] == "neutral"
+        calls = {"model": 1, "learned, model where unsure": int(unsure)}
+        calls["learned, the model's sign"] = int(learned.asked_sign(felt))
+        for way, carried in ways.items():
+            reading = (
+                None
+                if carried is None
+                else learned.carry(closing, felt.own, carried[0], lost, tired, carried[1])
+            )
             state = merge(closing, reading, at, MoodParams()) if reading else closing
             morning = decay(state, at + feelings_play.NIGHT_HOURS * HOUR_MS)
             ok = feelings_play.judged_toned(item, morning)
             tally[f"{lang}:{way}"] += ok
+            tally[f"{lang}:{way}:calls"] += calls.get(way, 0)
+            # a feeling carried where there was none: a valence band the next morning on a calm day
+            tally[f"{lang}:{way}:false"] += item["expect"] == "neutral" and not ok
             if verbose and way == WAYS[-1] and not ok:
                 print(f"  miss {item['id']} want {item['expect']}: v{morning.valence:+.2f}")
         if verbose:
@@ -148,9 +161,14 @@ def ways_tally(
 
 def report(tally: Counter[str], label: str, answers: Answers) -> None:
     for lang in ("en", "zh"):
-        n = tally[f"{lang}:n"]
-        parts = ", ".join(f"{w} {tally[f'{lang}:{w}']}/{n}" for w in WAYS)
-        print(f"{label} {lang}: {parts}; learned unsure on {tally[f'{lang}:unsure']}")
+        n, calm = tally[f"{lang}:n"], tally[f"{lang}:neutral"]
+        print(f"{label} {lang}: learned unsure on {tally[f'{lang}:unsure']} of {n}")
+        for w in WAYS:
+            print(
+                f"  {w}: {tally[f'{lang}:{w}']}/{n} carried as a friend would; false feelings on "
+                f"calm days {tally[f'{lang}:{w}:false']}/{calm}; model calls per session "
+                f"{tally[f'{lang}:{w}:calls'] / max(1, n):.2f}"
+            )
     if answers.calls:
         print(f"{answers.calls} calls, mean {answers.seconds / answers.calls:.2f} s per call")
 

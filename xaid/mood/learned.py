@@ -27,8 +27,10 @@ only with that embedder (consolidation checks the embedder's profile). Pure: the
 - ``carry``: the reading consolidation stores at the session's last word, or None when the stored
   mood already says it.
 
-Measured in ``python -m perf feelings`` (perf/eval/feelings.py) on the test half of
-perf/scenarios/feelings_dev3.json, which the fit never sees.
+Measured in ``python -m perf feelings`` (perf/eval/feelings.py) on the test halves of the feelings
+dev sets, which the fit never sees. Since feel12 the valence head is feel3's averaged logit by logit
+with one fitted on every train half and the training corpus, each session's tail a row of its own
+(what carries is how they left; ``python -m perf.eval.feelings_fit --blend``, docs/mood.md).
 """
 
 from __future__ import annotations

@@ -201,15 +201,9 @@ def test_a_loss_said_with_its_plan_is_carried_as_grief(client: Client, lines: li
 @pytest.mark.parametrize(
     ("lines", "band"),
     [
-        pytest.param(
-            ["Jamie ended things last night.", "I'm sat on the kitchen floor, can't get up."],
-            "low",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="feel11: the packaged reader carries it as nothing (p low 0.47, neutral "
-                "0.51); the corpus refit (perf.eval.feelings_fit --corpus, not kept) reads it low",
-            ),
-        ),
+        # feel11's packaged reader carried it as nothing (p low 0.47, neutral 0.51); feel12's
+        # blended head reads it low
+        (["Jamie ended things last night.", "I'm sat on the kitchen floor, can't get up."], "low"),
         (["我们分手了，七年。", "现在一个人坐在厨房地上，起不来"], "low"),
         (["I GOT THE FLAT!!!"], "good"),
         (["房子拿下了！！！终于"], "good"),
@@ -220,8 +214,8 @@ def test_plain_news_carries_its_own_sign_to_the_morning(
 ) -> None:
     """Issue 24 item 5, feel11: the lead's fifth held-out set carried plain lows (a break-up said
     without a feeling word) as nothing or good, and loud good news as nothing or low. Each carries
-    its own sign the next morning; a break-up said only as "ended things" does not yet (docs/mood.md,
-    feel11)."""
+    its own sign the next morning, a break-up said only as "ended things" too since feel12's reader
+    (docs/mood.md)."""
     evening(client, lines)
     mood = client.mood_get("mia", ts=MORNING)
     if band == "low":
