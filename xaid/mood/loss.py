@@ -20,9 +20,10 @@ _PATTERNS = (
         rf"\bput (?:my|our|her|his|their|the) (?:\w+ )?(?:{_KIN_EN}) (?:down|to sleep)\b",
         re.IGNORECASE,
     ),
-    # 刚走了 is "just left"; 走了，去超市 goes somewhere: neither is a death
+    # 刚走了 is "just left"; 走了，去超市 goes somewhere: neither is a death. Up to six characters
+    # between: a day and a manner ("奶奶礼拜天安详地走了", feel12's dev set) is how it is told gently
     re.compile(
-        rf"(?:{_KIN_ZH})(?:(?!刚)[^，。！？,.!?\s]){{0,4}}(?:走了|不在了)(?![，,]?\s*(?:去|回|出|上))"
+        rf"(?:{_KIN_ZH})(?:(?!刚)[^，。！？,.!?\s]){{0,6}}(?:走了|不在了)(?![，,]?\s*(?:去|回|出|上))"
     ),
 )
 

@@ -20,16 +20,8 @@ from xaid.mood.state import HOUR_MS, MoodParams, decay, merge, neutral
 CASES = [
     # a death said softly: no word for dying
     (["Nan went peacefully on Sunday. We were all with her."], -1),
-    pytest.param(
-        ["奶奶礼拜天安详地走了，我们都守在身边"],
-        -1,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="feel12: read as good (p good 0.82: 'peacefully, all of us beside her'); the "
-            "rules' loss pattern allows four characters between the person and 走了, and here "
-            "there are six (礼拜天安详地)",
-        ),
-    ),
+    # a day and a manner between the person and 走了 (the loss pattern's gap, up to six)
+    (["奶奶礼拜天安详地走了，我们都守在身边"], -1),
     # an understatement: a low said small
     (["Not the greatest day. We didn't get the flat in the end."], -1),
     (["今天不太行，看好的那套房子没租成"], -1),
