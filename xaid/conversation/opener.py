@@ -38,7 +38,7 @@ from ..text.lang import Lang
 from .greetings import greeting_echo
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
-MARGIN = 0.13  # nearer the openers than the messages with content by this much (train half)
+MARGIN = 0.11  # nearer the openers than the messages with content by this much (train half)
 MOST_WORDS = 4  # index.content_words above this: a sentence with something in it
 _LANGS: tuple[Lang, ...] = ("en", "zh")
 _WORDLESS = re.compile(r"^[\W_]*$")  # emoji, symbols, punctuation and spaces only
@@ -62,6 +62,10 @@ OPENERS: tuple[str, ...] = (
     "hmm",
     "oh well",
     "I'm back",
+    "home at last",
+    "off work, heading home",
+    "work is over for today",
+    "just walked in the door",
     "what's up",
     "你好",
     "早上好",
@@ -75,6 +79,10 @@ OPENERS: tuple[str, ...] = (
     "哎",
     "嗯",
     "我回来了",
+    "回到家了",
+    "下班回家了",
+    "收工了",
+    "刚进家门",
     "又是我",
     "晚上好",
 )
@@ -90,12 +98,13 @@ CONTENT: tuple[str, ...] = (
     "the kids made pancakes for breakfast",
     "my head hurts so much",
     "the traffic this morning was awful",
-    "I went running before work",
+    "I went for a run this morning",
     "should I call my brother?",
     "tell me a fun fact",
     "my phone screen cracked",
     "we adopted a kitten",
     "I can't decide what to wear to the party",
+    "came home to a flooded kitchen",
     "米饭怎么煮比较好吃？",
     "帮我写一条消息",
     "商店几点关门",
@@ -104,12 +113,13 @@ CONTENT: tuple[str, ...] = (
     "孩子们早餐做了煎饼",
     "头疼得厉害",
     "今天早上堵车太严重了",
-    "上班前去跑了步",
+    "早上去跑了步",
     "要不要给我哥打个电话？",
     "讲个冷知识吧",
     "手机屏幕摔碎了",
     "我们领养了一只小猫",
     "不知道穿什么去聚会",
+    "回家发现门锁坏了",
 )
 
 
