@@ -122,7 +122,7 @@ def test_tonight_is_armed_and_asked_about_soon(client: Client, lines: list[str])
     "lines",
     [
         [
-            "our cat Luna went missing two days ago, still no sign of her",
+            "Luna hasn't come home since friday, we've taped posters all over town",
             "she's never been away this long",
         ],
         ["年年前天下午在楼下走丢了，到现在还没找到", "到处发寻狗启事，急死我了"],
