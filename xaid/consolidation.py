@@ -40,7 +40,6 @@ from .store import recall as recall_sql
 from .store import sessions as session_sql
 from .store.mood import MoodState
 from .store.utterances import NewUtterance
-from .text import owed
 from .text.clauses import clauses
 
 log = logging.getLogger(__name__)
@@ -349,13 +348,6 @@ class Consolidation:
         occasions = frozenset(
             i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
         )
-        owes = frozenset(
-            i
-            for i, v in vectors.items()
-            if bank is not None
-            and owed.ahead(said[i].text, said[i].ts_ms)
-            and occasion.is_owed(bank, v)
-        )
         return matter.Readings(
             by_id,
             reader.threshold,
@@ -363,7 +355,6 @@ class Consolidation:
             parts=parts,
             session=session,
             occasions=occasions,
-            owed=owes,
         )
 
     async def _occasions(self) -> meaning.Contrast | None:

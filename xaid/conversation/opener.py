@@ -21,7 +21,14 @@ read by what the message is:
 
 The margin was set on the train half of perf/scenarios/openers_dev9.json: midway between the
 nearest content message (+0.08) and the openers (+0.19 and up but one); the test half is only
-measured (perf/RESULTS.md, ``openers_dev``). Under another embedder than the one it was set on,
+measured (perf/RESULTS.md, ``openers_dev``). Arrivals (morning12, issue 25): "下班啦", "到家了", "just
+got off work" opened sessions of the twelfth dev scenes and read as content (-0.09 to +0.13), so the
+next morning's matter got no lead; the openers now hold arrivals in both languages, the content
+kind of a run "before work" is said without the work (it pulled every "off work" to content), an
+arrival with news is a content kind, and the margin is 0.11, midway between that train half's
+nearest content (+0.09) and its lowest opener ("knock knock", +0.10; the rest from +0.19). Known
+misses: "just left the office", "shift's over" (+0.06); "got home and the power's out" (+0.12)
+is taken for an opener. Under another embedder than the one it was set on,
 only the structure reads. Pure but for ``read``: the caller embeds.
 """
 

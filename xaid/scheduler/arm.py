@@ -492,12 +492,9 @@ def _learned(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings)
 def _occasion(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings) -> Arm | None:
     """A plan said in passing that neither the lists nor the reader took: a line with a date ahead
     whose meaning is an occasion, not routine (``read.occasions``, occasion.py): "going back to the
-    gym tomorrow, first time in like 2 months", "下周一去新公司上班"; or that says the user must or
-    will do something that day, with "I" / 我 or no subject, and is not routine (``read.owed``:
-    "明天还得跟经理讲一下这个bug", "need to tell the landlord tmrw"). Errands stay out (TRIVIAL)."""
+    gym tomorrow, first time in like 2 months", "下周一去新公司上班". Errands stay out (TRIVIAL)."""
     for i, u in enumerate(d.utterances):
-        said = u.message.message_id
-        if u in lost or (said not in read.occasions and said not in read.owed):
+        if u in lost or u.message.message_id not in read.occasions:
             continue
         if (a := _plan(u, d.utterances[i + 1 :], worried, d.ended_ms, learned=True)) is not None:
             return a

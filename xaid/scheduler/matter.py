@@ -291,10 +291,6 @@ class Readings:
     # The messages whose meaning is an occasion a friend asks about afterwards (occasion.py: a
     # first day, a lesson, a session at the gym), not routine: with a date ahead, a plan.
     occasions: frozenset[int] = frozenset()
-    # The messages that say the user must or will do something with a date ahead, their subject
-    # said or dropped (text/owed.py: "明天还得跟经理讲一下这个bug", "gotta call mum tomorrow"), whose
-    # meaning is not routine (occasion.is_owed): with that date, a plan.
-    owed: frozenset[int] = frozenset()
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None

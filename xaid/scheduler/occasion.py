@@ -25,9 +25,6 @@ from ..mood.meaning import Contrast, Written
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
 MARGIN = 0.15  # nearer the occasions than the routine by this much (train lines, module doc)
-# The same reading for a line whose structure already says it is the user's own plan with a day
-# (text/owed.py): only routine is kept out ("gotta work tomorrow ugh", "明天还得上班").
-OWED_MARGIN = 0.0
 
 # Kinds of occasion a friend asks about afterwards, each said plainly in both languages.
 OCCASIONS: tuple[str, ...] = (
@@ -83,12 +80,6 @@ ROUTINE: tuple[str, ...] = (
 
 # The occasions (near) and the routine (far).
 BANK = Written(OCCASIONS, ROUTINE)
-
-
-def is_owed(bank: Contrast, vector: np.ndarray) -> bool:
-    """A line that says the user must or will do something on a day ahead (text/owed.py) is a plan
-    to ask about unless it is routine: nearer the occasions than the routine by ``OWED_MARGIN``."""
-    return bank.lead(vector) >= OWED_MARGIN
 
 
 def is_occasion(bank: Contrast, vector: np.ndarray) -> bool:

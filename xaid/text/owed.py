@@ -4,23 +4,24 @@ through it tomorrow", "明天还得跟经理讲一下这个bug", "presenting the
 People tell their own plans without a subject: Chinese drops it as a rule, chat English drops it
 before "gotta" and "need to". The fact rules anchor on the clause's own "I" / 我 and the scheduler's
 lists on an event word, so `make demo`'s Chinese evening ("只想睡觉。明天还得跟经理讲清楚修复方案。")
-left the profile empty and armed nothing to ask the next day (issue 25, session 11). A subject is
+left the profile empty (issue 25, session 11). A subject is
 not what a plan needs; its structure is: at the head of a clause, after at most a time said and an
 adverb, a modal of obligation or intention (a closed class in both languages: have to, gotta, need
 to, must, gonna, 得, 还得, 必须, 需要, 要, 打算) and a verb after it, or in English an -ing verb
 opening the clause ("meeting Carol for coffee on saturday"). Whoever else does it is named before
 the modal ("my boss has to", "经理明天要"), and then it is not the speaker's.
 
-Pure: the times are timeparse's, read on the clause alone.
+Pure: the times are timeparse's, read on the clause alone. Read by the fact rules (extract.py);
+arming such a dated line as a plan was tried (morning12) and dropped: on the twelfth dev scenes the
+check-in reader already armed every one, and routine said so reads as near the occasions as they do
+("明天得早起" +0.00 on occasion.py's banks, "walk my manager through the mess tomorrow" +0.02).
 """
 
 from __future__ import annotations
 
 import re
 
-from .. import clock
 from . import cjk, timeparse
-from .clauses import clauses
 
 # Modals of obligation or intention, with the subject "I" said or dropped (the closed class).
 _MODAL_EN = (
@@ -91,18 +92,3 @@ def with_speaker(clause: str) -> str:
         return "我" + clause
     said = _GOTTA.sub(lambda m: m["lead"] + "have to", clause, count=1)
     return "I " + said[:1].lower() + said[1:]
-
-
-_SENTENCE = re.compile(r"[.!?。！？\n]+")
-
-
-def ahead(text: str, ts_ms: int) -> bool:
-    """Whether a sentence of ``text`` names a date after the day it was said (``ts_ms``) and one
-    of its clauses is the speaker's own plan (``speakers``): "need to tell the landlord tmrw",
-    "后天一早得带我爸去做胃镜"."""
-    today = clock.local(ts_ms).date()
-    for sentence in _SENTENCE.split(text):
-        ref = timeparse.earliest_future(timeparse.find_times(sentence, ts_ms))
-        if ref is not None and ref.date_from > today and any(map(speakers, clauses(sentence))):
-            return True
-    return False
