@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from ..memory.rules.lexicon_zh import RELATIONS
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
@@ -198,6 +199,9 @@ _OF_IT = re.compile(r"的事$")
 # What heads a clause of the user's own plan before its verb, once its time is cut: the adverbs and
 # the modal (text/owed.py's closed class), which said back the next day would say it still has to be.
 _HEAD = re.compile(r"^(?:我)?(?:一大?早)?[还也又都就先再]*(?:得|要|必须|需要|打算|准备)?")
+# 我 heading the clause is its subject (dropped: "我周四考教资面试" → "考教资面试") unless it is
+# whose (我家, 我的, 我妈: said back as 你家, 你的, 你妈).
+_WHOSE = re.compile("^我(?=[家的]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")")
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
 
 
@@ -215,7 +219,12 @@ def matter_name(topic: str, particles: bool = False) -> str | None:
     if not said:
         return None
     clause = _CLAUSE_END.split(said[0].strip(), maxsplit=1)[0]
-    clause = _HEAD.sub("", timeparse.without_times(clause), count=1)
+    clause = timeparse.without_times(clause)
+    clause = (
+        _WHOSE.sub("你", clause, count=1)
+        if _WHOSE.match(clause)
+        else _HEAD.sub("", clause, count=1)
+    )
     clause = (_OF_IT if particles else _TAIL).sub("", clause).replace("我", "你")
     low, high = NAME_CHARS
     return clause if low <= len(clause) <= high and cjk.has(clause) else None

@@ -120,6 +120,8 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     assert lead(felt, "早", "zh", None) == "早。上次你说最近老是睡不好，"
     lost_cat = item("matter", '现在怎么样了："花卷跑出去了，到现在还没回来"')
     assert lead(lost_cat, "早", "zh", None) == "早。上次你说花卷跑出去了，"
+    whose = item("matter", '现在怎么样了："我家旺仔跑丢了，找了一晚上"')
+    assert lead(whose, "早", "zh", None) == "早。上次你说你家旺仔跑丢了，"  # whose 我: 你
     long = item("matter", '现在怎么样了："装修师傅说下周再来看看卫生间那个一直在渗水的角落"')
     assert lead(long, "早", "zh", None) == "早。上次你说"  # no short clause names it
     en = item("matter", 'how it is going: "my sleep has been awful lately"')
