@@ -18,7 +18,9 @@ tomorrow said in passing, firsts, grave-sounding worries that are no loss, first
 content of their own after which the matter fits, and controls: a loss, a held-back matter, a
 routine evening, a grave first message), ``morning_dev10``; dev11, morning_dev11.json, an eleventh
 (a gym session, a first day at a job, a worry whose first clause reads like a death; Chinese matters
-led by a person, a place, a number, a long clause; controls), ``morning_dev11``;
+led by a person, a place, a number, a long clause; controls), ``morning_dev11``; dev12,
+morning_dev12.json, a twelfth (plans said without a subject, arrivals as openers, a pet gone
+missing, feelings only; controls), ``morning_dev12``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -104,6 +106,7 @@ SCENE_SETS = {
     "dev9": SCENARIOS / "morning_dev9.json",  # ninth dev set: openers of many kinds (morning9)
     "dev10": SCENARIOS / "morning_dev10.json",  # tenth dev set: plans in passing, firsts (arm10)
     "dev11": SCENARIOS / "morning_dev11.json",  # eleventh: arming kinds, zh lead shapes (morning11)
+    "dev12": SCENARIOS / "morning_dev12.json",  # twelfth: subjectless plans, arrivals (morning12)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -120,6 +123,7 @@ SET_TITLES = {
     "dev9": " (ninth dev scenes)",
     "dev10": " (tenth dev scenes)",
     "dev11": " (eleventh dev scenes)",
+    "dev12": " (twelfth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -132,6 +136,7 @@ SET_AREAS = {
     "dev9": "morning_dev9",
     "dev10": "morning_dev10",
     "dev11": "morning_dev11",
+    "dev12": "morning_dev12",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

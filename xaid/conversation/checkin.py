@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import re
 
+from ..memory.rules.lexicon_zh import RELATIONS
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
-from ..text import cjk
+from ..text import cjk, timeparse
 from ..text.lang import Lang
 from .candidates import names_matter
 from .greetings import greeting_echo
@@ -79,6 +80,7 @@ _LEADS = {
     ("en", "gentle"): "{echo} I've been thinking of you since you told me",
     ("zh", "event"): "{echo}上次说的{event}",
     ("zh", "feeling"): "{echo}上次你说",
+    ("zh", "said"): "{echo}上次你说{said}，",
     ("zh", "tired"): "{echo}上次你说很累，",
     ("zh", "gentle"): "{echo}一直惦记着你。上次你说",
 }
@@ -161,6 +163,13 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
+    if (
+        lang == "zh"
+        and kind == "feeling"
+        and (name := matter_name(item.topic, particles=True)) is not None
+    ):
+        # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
+        return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
     if lang == "zh" and kind in ("event", "ahead"):
         event = event_word(item.topic) or matter_name(item.topic)
         if event is None:
@@ -185,19 +194,37 @@ def event_word(topic: str) -> str | None:
 
 
 _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
-_TAIL = re.compile(r"[了啦呢吧啊呀哦喔嘛]+$")
+_TAIL = re.compile(r"(?:的事)?[了啦呢吧啊呀哦喔嘛]*$")
+_OF_IT = re.compile(r"的事$")
+# What heads a clause of the user's own plan before its verb, once its time is cut: the adverbs and
+# the modal (text/owed.py's closed class), which said back the next day would say it still has to be.
+_HEAD = re.compile(r"^(?:我)?(?:一大?早)?[还也又都就先再]*(?:得|要|必须|需要|打算|准备)?")
+# 我 heading the clause is its subject (dropped: "我周四考教资面试" → "考教资面试") unless it is
+# whose (我家, 我的, 我妈: said back as 你家, 你的, 你妈).
+_WHOSE = re.compile("^我(?=[家的]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")")
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
 
 
-def matter_name(topic: str) -> str | None:
+def matter_name(topic: str, particles: bool = False) -> str | None:
     """The matter in the user's own first clause, when no event word names it: "周四要去见男朋友爸妈了，
-    他爸以前是法官" → "周四要去见男朋友爸妈" (the lead "早。周四要去见男朋友爸妈的事，你"). With no word of
-    the list the lead fell back to "上次你说", and the model, told what is ahead, wrote of it as of
-    a feeling or drifted ("二面" is no word of the list: issue 25's held-out set 4). Its
-    sentence-final particles go; a clause of more than ``NAME_CHARS`` characters is no name."""
+    他爸以前是法官" → "去见男朋友爸妈" (the lead "早。去见男朋友爸妈的事，你"). With no word of the
+    list the lead fell back to "上次你说", and the model, told what is ahead, wrote of it as of a
+    feeling or drifted ("二面" is no word of the list: issue 25's held-out set 4). Said back another
+    day, the clause loses its time and its modal (a "明天得去找中介退押金" of yesterday is today's
+    "去找中介退押金", morning12: the lead said "明天…" on the day itself), its 我 becomes 你 (后天得带我爸
+    去做胃镜 → 带你爸去做胃镜) and its sentence-final particles go; a clause of more than
+    ``NAME_CHARS`` characters is no name. ``particles``: keep them (what they said goes on after
+    it, "上次你说豆豆在小区走丢了，"); a "的事" is dropped either way (the lead adds its own)."""
     said = quoted(topic)
     if not said:
         return None
-    clause = _TAIL.sub("", _CLAUSE_END.split(said[0].strip(), maxsplit=1)[0]).removeprefix("我")
+    clause = _CLAUSE_END.split(said[0].strip(), maxsplit=1)[0]
+    clause = timeparse.without_times(clause)
+    clause = (
+        _WHOSE.sub("你", clause, count=1)
+        if _WHOSE.match(clause)
+        else _HEAD.sub("", clause, count=1)
+    )
+    clause = (_OF_IT if particles else _TAIL).sub("", clause).replace("我", "你")
     low, high = NAME_CHARS
     return clause if low <= len(clause) <= high and cjk.has(clause) else None

@@ -21,7 +21,14 @@ read by what the message is:
 
 The margin was set on the train half of perf/scenarios/openers_dev9.json: midway between the
 nearest content message (+0.08) and the openers (+0.19 and up but one); the test half is only
-measured (perf/RESULTS.md, ``openers_dev``). Under another embedder than the one it was set on,
+measured (perf/RESULTS.md, ``openers_dev``). Arrivals (morning12, issue 25): "下班啦", "到家了", "just
+got off work" opened sessions of the twelfth dev scenes and read as content (-0.09 to +0.13), so the
+next morning's matter got no lead; the openers now hold arrivals in both languages, the content
+kind of a run "before work" is said without the work (it pulled every "off work" to content), an
+arrival with news is a content kind, and the margin is 0.11, midway between that train half's
+nearest content (+0.09) and its lowest opener ("knock knock", +0.10; the rest from +0.19). Known
+misses: "just left the office", "shift's over" (+0.06); "got home and the power's out" (+0.12)
+is taken for an opener. Under another embedder than the one it was set on,
 only the structure reads. Pure but for ``read``: the caller embeds.
 """
 
@@ -38,7 +45,7 @@ from ..text.lang import Lang
 from .greetings import greeting_echo
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
-MARGIN = 0.13  # nearer the openers than the messages with content by this much (train half)
+MARGIN = 0.11  # nearer the openers than the messages with content by this much (train half)
 MOST_WORDS = 4  # index.content_words above this: a sentence with something in it
 _LANGS: tuple[Lang, ...] = ("en", "zh")
 _WORDLESS = re.compile(r"^[\W_]*$")  # emoji, symbols, punctuation and spaces only
@@ -62,6 +69,10 @@ OPENERS: tuple[str, ...] = (
     "hmm",
     "oh well",
     "I'm back",
+    "home at last",
+    "off work, heading home",
+    "work is over for today",
+    "just walked in the door",
     "what's up",
     "你好",
     "早上好",
@@ -75,6 +86,10 @@ OPENERS: tuple[str, ...] = (
     "哎",
     "嗯",
     "我回来了",
+    "回到家了",
+    "下班回家了",
+    "收工了",
+    "刚进家门",
     "又是我",
     "晚上好",
 )
@@ -90,12 +105,13 @@ CONTENT: tuple[str, ...] = (
     "the kids made pancakes for breakfast",
     "my head hurts so much",
     "the traffic this morning was awful",
-    "I went running before work",
+    "I went for a run this morning",
     "should I call my brother?",
     "tell me a fun fact",
     "my phone screen cracked",
     "we adopted a kitten",
     "I can't decide what to wear to the party",
+    "came home to a flooded kitchen",
     "米饭怎么煮比较好吃？",
     "帮我写一条消息",
     "商店几点关门",
@@ -104,12 +120,13 @@ CONTENT: tuple[str, ...] = (
     "孩子们早餐做了煎饼",
     "头疼得厉害",
     "今天早上堵车太严重了",
-    "上班前去跑了步",
+    "早上去跑了步",
     "要不要给我哥打个电话？",
     "讲个冷知识吧",
     "手机屏幕摔碎了",
     "我们领养了一只小猫",
     "不知道穿什么去聚会",
+    "回家发现门锁坏了",
 )
 
 

@@ -161,7 +161,7 @@ def echoes_user(sentence: str, said: str) -> int | None:
     body = sentence.strip()
     if degree := _DEGREE_ZH.search(body):
         return sentence.find(body[:1]) + degree.start()
-    heard = _without_times(said)
+    heard = timeparse.without_times(said)
     for own in _FIRST_VERB_ZH.finditer(sentence):
         if _content_zh(own.group(1)) & _content_zh(heard):
             return own.start()
@@ -343,13 +343,6 @@ def quoted(topic: str | None) -> tuple[str, ...]:
     """The user's words a check-in's topic quotes (scheduler/arm.py puts them last, in quotes)."""
     m = re.search(r'"(.+)"\s*$', topic or "", re.S)
     return (m.group(1).rstrip("…"),) if m else ()
-
-
-def _without_times(text: str) -> str:
-    """The user's words without their times: "明天" shares nothing with "我明白"."""
-    for ref in sorted(timeparse.find_times(text, 0), key=lambda r: -r.start):
-        text = text[: ref.start] + text[ref.end :]
-    return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -673,6 +673,18 @@ def find_times(text: str, ts_ms: int, tz: tzinfo | None = None) -> list[TimeRef]
     return refs
 
 
+def without_times(text: str) -> str:
+    """The text with every time expression cut out ("明天得去找中介" → "得去找中介"): what a clause
+    says, the day it was said for aside (text/owed.py reads its structure, checkin.py names a matter
+    by it on another day)."""
+    out, pos = [], 0
+    for ref in find_times(text, 0):
+        out.append(text[pos : ref.start])
+        pos = ref.end
+    out.append(text[pos:])
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
 def _label(ref: TimeRef) -> str:
     return (
         ref.date_from.isoformat()

@@ -54,6 +54,24 @@ def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
             assert kinds[(lang, half, True)] and kinds[(lang, half, False)]
 
 
+def test_the_twelfth_dev_set_keeps_its_gaps_in_both_halves_and_languages() -> None:
+    """morning_dev12.json: 12 scenes per language, each half holding in each language scenes that
+    may raise their matter and a control, a pet gone missing (a worry: may be raised) and a first
+    message that is an arrival (the gaps of issue 25 the set was written for)."""
+    from collections import Counter
+
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev12"])["scenes"]
+    kinds = Counter((s["lang"], s["half"], s["may_raise"]) for s in scenes)
+    for lang in ("en", "zh"):
+        assert sum(n for (lg, _, _), n in kinds.items() if lg == lang) >= 12
+        for half in ("train", "test"):
+            assert kinds[(lang, half, True)] >= 5 and kinds[(lang, half, False)] >= 1
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert any(s["kind"] == "worry" and s["may_raise"] for s in mine)
+
+
 def test_earlier_runs_are_judged_again_as_one_section_beside_the_sets_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -96,15 +96,36 @@ def test_a_chinese_matter_no_event_word_names_is_led_by_the_users_first_clause()
     """No word of the list names "陪姥姥去城里配眼镜": the lead names it in the user's own first
     clause (its particles dropped) instead of falling back to "上次你说"; English is led as before."""
     ahead = item("ahead", '还没到，准备得怎么样、心里怎么样："周六要陪姥姥去配眼镜了，她念叨好久"')
-    assert matter_name(ahead.topic) == "周六要陪姥姥去配眼镜"
-    assert lead(ahead, "早呀", "zh", None) == "早。周六要陪姥姥去配眼镜的事，你"
+    assert matter_name(ahead.topic) == "陪姥姥去配眼镜"  # the day and the modal: said another day
+    assert lead(ahead, "早呀", "zh", None) == "早。陪姥姥去配眼镜的事，你"
     after = item("plan", '后来怎么样了："周六要陪姥姥去配眼镜了，她念叨好久"')
-    assert lead(after, "嗨", "zh", None) == "嗨，上次说的周六要陪姥姥去配眼镜"
+    assert lead(after, "嗨", "zh", None) == "嗨，上次说的陪姥姥去配眼镜"
     # a first clause too long to be a name, or too short: as a feeling
     long = item("ahead", '还没到："下礼拜六一大早要陪姥姥坐车去城里那家老店配眼镜了"')
     assert matter_name(long.topic) is None and lead(long, "早", "zh", None) == "早。上次你说"
     en = item("ahead", 'it is still ahead: "Saturday I take my gran to get her glasses"')
     assert lead(en, "Morning.", "en", None) == "Morning! How are you feeling about the"
+
+
+def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day() -> None:
+    """morning12: the clause said back the next day loses its day and its modal ("明天得去…" of
+    yesterday said today is wrong), its 我 becomes 你, and a feeling or an undated matter is led by
+    what they said ("早。上次你说最近老是睡不好，") where a short clause names it; English as before."""
+    owed = item("ahead", '还没到："明天得去银行交材料，排队排到吐"')
+    assert matter_name(owed.topic) == "去银行交材料"
+    assert lead(owed, "早", "zh", None) == "早。去银行交材料的事，你"
+    dad = item("plan", '后来怎么样了："后天一早得陪我妈去拔牙，她怕得要命"')
+    assert lead(dad, "嗨", "zh", None) == "嗨，上次说的陪你妈去拔牙"
+    felt = item("matter", '现在怎么样了："最近老是睡不好，半夜三点就醒"')
+    assert lead(felt, "早", "zh", None) == "早。上次你说最近老是睡不好，"
+    lost_cat = item("matter", '现在怎么样了："花卷跑出去了，到现在还没回来"')
+    assert lead(lost_cat, "早", "zh", None) == "早。上次你说花卷跑出去了，"
+    whose = item("matter", '现在怎么样了："我家旺仔跑丢了，找了一晚上"')
+    assert lead(whose, "早", "zh", None) == "早。上次你说你家旺仔跑丢了，"  # whose 我: 你
+    long = item("matter", '现在怎么样了："装修师傅说下周再来看看卫生间那个一直在渗水的角落"')
+    assert lead(long, "早", "zh", None) == "早。上次你说"  # no short clause names it
+    en = item("matter", 'how it is going: "my sleep has been awful lately"')
+    assert lead(en, "Morning.", "en", None) == "Morning! Last time you said"
 
 
 def test_no_lead_without_a_suggestion_or_for_a_message_of_its_own() -> None:

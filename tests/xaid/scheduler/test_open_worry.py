@@ -116,3 +116,48 @@ def test_tonight_is_armed_and_asked_about_soon(client: Client, lines: list[str])
     items = pending_after(client, *lines)
     assert items, "nothing armed"
     assert all(i["not_before"] <= EVENING + 8 * DAY_MS for i in items), items
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [
+            "Luna hasn't come home since friday, we've taped posters all over town",
+            "she's never been away this long",
+        ],
+        ["年年前天下午在楼下走丢了，到现在还没找到", "到处发寻狗启事，急死我了"],
+    ],
+)
+def test_a_pet_gone_missing_told_over_two_lines_is_asked_about(
+    client: Client, lines: list[str]
+) -> None:
+    """morning12 (issue 25, gap 3): the second line, alone, reads as a death to the prototypes and
+    the reader ("she's never been away this long"); the session's lines together read nearer a
+    worry still open (consolidation._open_worry), so no loss is armed and the pet is asked about.
+    On main each armed a loss. Known miss: a second line the reader is sure is a loss (at least
+    CLAUSE_LOSS) stays one."""
+    items = pending_after(client, *lines)
+    assert items and all(i["scene"] != "loss" for i in items), items
+
+
+def test_grave_news_nearer_an_open_worry_is_armed_though_the_reader_reads_it_low(
+    use_embedder: UseEmbedder, prototypes: meaning.Prototypes
+) -> None:
+    """A line nearer grave news than the ordinary ones and nearer an open worry than a loss is a
+    matter a friend asks about, whatever the reader's probability: "Mochi hasn't come home since
+    saturday…" read 0.31 to the reader and was armed on main as nothing."""
+    from xaid.consolidation import _open_worry
+
+    for text in (
+        "our cat Luna went missing two days ago, still no sign of her",
+        "球球昨天在菜市场跟丢了，找到半夜也没找着",
+    ):
+        (vector,) = np.asarray(use_embedder.embed([text]))
+        assert _open_worry(
+            prototypes, vector, vector, prototypes.loss(vector) >= meaning.LOSS_MARGIN
+        )
+    for text in ("爷爷昨天去世了", "my grandma passed last night", "need to pick up milk and eggs"):
+        (vector,) = np.asarray(use_embedder.embed([text]))
+        assert not _open_worry(
+            prototypes, vector, vector, prototypes.loss(vector) >= meaning.LOSS_MARGIN
+        )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...text import cjk
+from ...text import cjk, owed
 from . import en as en
 from . import exclusive, lexicon_en, lexicon_zh
 from . import zh as zh
@@ -220,6 +220,8 @@ def candidates(text: str) -> list[Candidate]:
                 body, annotated = "我" + plain, "我" + clause
             elif not chinese and _EN_CONTINUES.match(plain):
                 body, annotated = "I " + plain, "I " + clause
+        elif owed.dropped(plain):  # "明天还得跟经理讲…", "gotta call mum tomorrow": the speaker's
+            body, annotated = owed.with_speaker(plain), owed.with_speaker(clause)
         hits = zh.rules(body, annotated) if chinese else []
         if not hits and en.has_anchor(body):
             hits = en.rules(body, annotated)

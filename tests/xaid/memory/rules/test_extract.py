@@ -87,6 +87,11 @@ CASES = [
     ("我下周五要去上海出差", "plan", "user.plan", False, "上海"),
     ("明天我打算去看电影", "plan", "user.plan", False, "电影"),
     ("我明天有个面试", "plan", "user.plan", False, "面试"),
+    # a plan said without a subject is the speaker's (text/owed.py, morning12)
+    ("后天还得去医院给我妈拿报告", "plan", "user.plan", False, "报告"),
+    ("周五得带猫去打疫苗", "plan", "user.plan", False, "疫苗"),
+    ("gotta drive my sister to the airport on friday", "plan", "user.plan", False, "airport"),
+    ("have to return the rental van tomorrow morning", "plan", "user.plan", False, "van"),
 ]
 
 
