@@ -11,8 +11,12 @@ on the erase path (memory.erase), and does what the plan decided:
   else holds those words, as a forget by words always did;
 - an unclear one: nothing goes; the reply asks back about the one candidate in a few of the
   user's own words, and the session remembers the question (``Pending``, in memory like the
-  other per-session state of Turns). The next turn's "yes" / "对" / "是的" carries it out, with the
-  question itself (which quoted the words); anything else cancels it;
+  other per-session state of Turns). Meanwhile a likely candidate (forget_topic.likely) is
+  hidden from recall (memory.hide: a reversible fence, never an erasure). The next turn's "yes" / "对" / "是的"
+  carries it out, with the question itself (which quoted the words); a "no", or a request naming
+  another matter, shows it again (``settle``); anything else drops the question and keeps it
+  hidden: the user asked for something to go. A request the classifier was not sure of is asked
+  about the same way, its match hidden meanwhile;
 - nothing near in meaning: the topic's words are matched as before (forget.forget_terms), which
   still finds a name in a fact whose transcript is long gone; nothing matched, the reply says so.
 
@@ -31,7 +35,7 @@ from typing import Any, Literal
 import apsw
 import numpy as np
 
-from ..memory import forget, forget_intent, forget_prototypes, forget_request, forget_topic
+from ..memory import forget, forget_intent, forget_prototypes, forget_request, forget_topic, hide
 from ..memory.embeddings import Embeddings
 from ..memory.forget_request import ForgetRequest
 from ..memory.forget_topic import Resolution
@@ -73,6 +77,7 @@ class Forgotten:
     asked: str | None = None  # the candidate in a few words, when the reply asks back
     unsure: bool = False  # asked back whether they want it forgotten at all (Plan.unsure)
     probability: float | None = None
+    hidden: tuple[int, ...] = ()  # memory items held back from recall while it asks (memory.hide)
 
     def to_wire(self) -> dict[str, Any]:
         # The topic's words are the ones the user just typed; what "that" was is not echoed back.
@@ -86,6 +91,7 @@ class Forgotten:
             "asked": self.asked,
             "sure": not self.unsure,
             "probability": None if self.probability is None else round(self.probability, 3),
+            "hidden": list(self.hidden),
         }
 
     def instruction(self) -> str:
@@ -225,13 +231,36 @@ def _matrix(
 
 
 def carry_out(
-    conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str,
+    request_id: int,
+    planned: Plan,
+    now_ms: int,
 ) -> Forgotten:
     """Inside the erase path's transaction (memory.erase): do what ``planned`` decided.
     ``request_id`` is the stored message that made the request (its placeholder, its words when
-    unsure, or the "yes")."""
+    unsure, or the "yes"). A question back holds its candidate back from recall meanwhile."""
     done = _carry_out(conn, agent_id, session_id, request_id, planned)
-    return dataclasses.replace(done, probability=planned.probability)
+    hidden: tuple[int, ...] = ()
+    asking = done.resolution if done.decision == "ask" else None
+    if asking is not None and forget_topic.likely(asking):
+        told = forget_topic.seed_telling(asking)
+        hidden = hide.hide(conn, agent_id, told, request_id, now_ms)
+    return dataclasses.replace(done, probability=planned.probability, hidden=hidden)
+
+
+async def settle(
+    db: Database, agent_id: str, pending: Pending | None, text: str, planned: Plan | None
+) -> bool:
+    """The question back ``pending`` answered by ``text`` (read as ``planned``): a no, or a request
+    naming another matter, shows again what the question held back; a yes forgets it (carry_out);
+    anything else leaves it hidden. Whether something was shown again."""
+    if pending is None or (planned is not None and planned.confirmed is pending):
+        return False
+    if not forget_request.declines(text) and planned is None:
+        return False
+    return bool(await db.run(hide.lift, agent_id, pending.request_message_id))
 
 
 def _carry_out(
