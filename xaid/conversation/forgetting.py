@@ -332,12 +332,17 @@ def _matched(
 ) -> tuple[int, list[int]]:
     """The matched turns and what holds them; and when the user named the topic by words those
     turns hold ("forget what I told you about Globex", 阿飞), everything else holding those words
-    too, as before (a profile line "works at Globex" restates the turn in other words)."""
+    too, as before (a profile line "works at Globex" restates the turn in other words), but not
+    what was said in another conversation that the resolution did not take: the same person in
+    another matter ("Priya and I did a pub quiz" beside "Priya's pregnant") was weighed by meaning
+    and left (forget_topic._retellings); a name alone does not take it back."""
     said = [forget.message_text(conn, agent_id, mid) for mid in resolution.message_ids]
     terms = forget_topic.untimed(request.terms)
     named = forget.term_matcher(terms)
+    told_in = {m.session_id for m in resolution.matches}
     deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, also)
     if terms and any(named(text) for text in said):
-        more, more_ids = forget.forget_terms(conn, agent_id, terms)
+        spare = forget.said_elsewhere(conn, agent_id, named, told_in)
+        more, more_ids = forget.forget_terms(conn, agent_id, terms, spare)
         deleted, ids = deleted + more, sorted(set(ids) | set(more_ids))
     return deleted, ids

@@ -6,7 +6,8 @@ recallable, and a harness that never answers (like a user who moves on) found ev
 week later (issue 24 item 2). Nothing is erased on a weak match: the turns the question is about,
 their replies and every memory that holds them (the selection ``forget.forget_messages`` deletes on
 a yes: what was made of them alone, and what restates them, ``forget_topic.holding``) are fenced
-off from recall (``retrieve.search``: the turn's memories and ``memory.search``), reversibly:
+off from recall (``retrieve.search``: the turn's memories and ``memory.search``; the standing
+block of the prompt's head, ``standing.compose``), reversibly:
 
 - the user's yes forgets them (conversation.forgetting), and the rows go with what they name;
 - a no, or a request naming another matter, lifts them (``lift``): that was not what they meant;
@@ -64,6 +65,11 @@ def lift(conn: apsw.Connection, agent_id: str, request_id: int) -> int:
 def items(conn: apsw.Connection, agent_id: str) -> frozenset[int]:
     """The agent's memory items held back from recall."""
     return hidden_sql.items(conn, agent_id)
+
+
+def episodes(conn: apsw.Connection, agent_id: str) -> frozenset[int]:
+    """The agent's episodes held back (by episode id): the standing block leaves them out too."""
+    return hidden_sql.sources(conn, agent_id, "episode")
 
 
 def _is_user(conn: apsw.Connection, message_id: int) -> bool:

@@ -36,6 +36,18 @@ def items(conn: apsw.Connection, agent_id: str) -> frozenset[int]:
     )
 
 
+def sources(conn: apsw.Connection, agent_id: str, kind: str) -> frozenset[int]:
+    """The source ids (episode_id, fact_id, …) of the agent's hidden memories of ``kind``."""
+    return frozenset(
+        r[0]
+        for r in conn.execute(
+            "SELECT m.source_id FROM hidden h JOIN memory_items m ON m.item_id = h.item_id "
+            "WHERE h.agent_id = ? AND m.kind = ?",
+            (agent_id, kind),
+        )
+    )
+
+
 def messages(conn: apsw.Connection, agent_id: str, session_id: str) -> dict[int, int]:
     """The hidden turns of one conversation: message id → the request that hid it."""
     return {

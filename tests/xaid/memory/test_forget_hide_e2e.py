@@ -94,6 +94,11 @@ def test_silence_keeps_it_hidden_and_the_list_complete(client: Client, lang: str
     client.session_send(sid, moved_on, ts=T0 + 3 * DAY + MINUTE).finish()
     client.session_close(sid, ts=T0 + 3 * DAY + 2 * MINUTE, wait=True)
     assert word not in _found(client, query, T0 + 10 * DAY)
+    # Nor does the next conversation's head bring it up (the standing block of the latest talks).
+    later = client.session_open("mia", ts=T0 + 10 * DAY)["session_id"]
+    hello = "hi, how are you?" if lang == "en" else "在吗？"
+    head = client.session_send(later, hello, ts=T0 + 10 * DAY, explain=True).finish()
+    assert word not in head["context"]["system_prompt"]
     # Not erased: the memory's own listing (what an export reads) still has it.
     assert word in repr(client.call("memory.list", agent_id="mia", kind="utterance"))
 
