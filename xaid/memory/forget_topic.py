@@ -461,7 +461,7 @@ def _span(
             SPAN_JOIN_COSINE
         )
         near = scored[i].score >= SPAN_SHARE * scored[seed_at].score
-        return close or near or goes_on(i) or (step < 0 and opens_on(last))
+        return close or near or goes_on(i) or (opens_on(i) if step > 0 else opens_on(last))
 
     for step in (1, -1):
         last, k = seed_at, at + step
@@ -577,10 +577,21 @@ def _goes_on(candidates: Sequence[Candidate], units: np.ndarray, taken: set[int]
     return out
 
 
+# A turn that opens by pointing back at what was just said ("It's happened three times now",
+# "That was the worst part", 这已经是第三次了, 那就更麻烦了): a closed class, the demonstratives
+# and "it"; 这周/那天 (this week, that day) name a time, not what was said.
+_POINTS_BACK = re.compile(
+    r"(?:it|it's|this|that|that's|those|these)\b|[这那](?![周天月年晚])", re.I
+)
+
+
 def _opens_on(text: str) -> bool:
-    """Whether a turn opens on a third person's pronoun ("She made me swear.", 她还没告诉爸妈): it
-    goes on about someone named in the turn before it. A pronoun later in the turn ("Arlo asked me
-    to cover for him") points inside the turn itself and ties it to nothing said before."""
+    """Whether a turn opens on a third person's pronoun ("She made me swear.", 她还没告诉爸妈) or
+    points back ("It's happened three times now", 这已经是第三次了): it goes on about someone or
+    something in the turn before it. A pronoun later in the turn ("Arlo asked me to cover for him")
+    points inside the turn itself and ties it to nothing said before."""
+    if _POINTS_BACK.match(text.lstrip(" \"'“‘…(（")):
+        return True
     return bool(_GOES_ON.search(" ".join(text.split()[:2]) if not cjk.has(text) else text[:3]))
 
 
