@@ -13,6 +13,14 @@ from __future__ import annotations
 from ..kit import Section
 from .forget_honoured import run_set
 
+# Main at c0fdd76 with the set and this module committed (2481b01), same command.
+BEFORE = (
+    "Before the twelfth pass (main at c0fdd76, same command): dev12 honoured train en 6/12, zh 5/12, "
+    "test en 4/12, zh 2/12; asked back train en 3, zh 4, test en 4, zh 4 (none hiding); requests "
+    "with an unrelated word lost train en 0, zh 0, test en 3, zh 5; look-alikes read as a request "
+    "0 of 24; test halves honoured dev11 en 6/11, zh 5/11, dev10 en 5/8, zh 4/8, dev5 en 4/11, "
+    "zh 4/11; with an unrelated word lost dev11 0/0, dev10 1/1, dev5 1/0."
+)
 EARLIER = (
     ("forgets_dev11.json", "dev11"),
     ("forgets_dev10.json", "dev10"),
@@ -30,6 +38,7 @@ def run(quick: bool) -> Section:
         "forget_dev12",
         splits=("train", "test"),
     )
+    section.notes.append(BEFORE)
     for name, label in EARLIER:
         earlier = run_set(quick, name, label, label, "forget_dev12", splits=("test",))
         section.rows += earlier.rows
