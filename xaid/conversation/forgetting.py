@@ -127,8 +127,8 @@ async def plan(
         return None
     request, unsure = found.request, not found.sure
     candidates = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
+    here = sorted((c for c in candidates if c.session_id == session_id), key=lambda c: c.ts_ms)
     if request.kind != "topic":
-        here = sorted((c for c in candidates if c.session_id == session_id), key=lambda c: c.ts_ms)
         if here or session_id is None or not _says_what(text, ts_ms):
             telling = await _previous_telling(embeddings, here, ts_ms) if here else None
             return Plan(request, telling, unsure=unsure, probability=found.probability)
@@ -140,6 +140,12 @@ async def plan(
     vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
     resolution = forget_topic.resolve(phrase, phrase_vec, candidates, matrix, text, ts_ms)
+    if resolution.decision != "forget" and here and not _says_what(text, ts_ms):
+        # Read as a topic, but it names nothing of its own ("这个其实你不用留着", "unsay that
+        # please"): it points at what was just said in this conversation, as "that" does.
+        telling = await _previous_telling(embeddings, here, ts_ms)
+        that = ForgetRequest("previous", lang=request.lang)
+        return Plan(that, telling, unsure=unsure, probability=found.probability)
     if unsure and resolution.decision == "none":
         # Not sure it asks to forget, and nothing said comes near what it names ("forget the pasta,
         # let's do tacos"): the memory is the second opinion, and it says this is not about it.

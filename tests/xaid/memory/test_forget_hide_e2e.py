@@ -126,3 +126,36 @@ def test_a_short_no_declines(text: str) -> None:
 )
 def test_anything_else_does_not_decline(text: str) -> None:
     assert not declines(text)
+
+
+@pytest.mark.parametrize(
+    ("said", "asking", "word"),
+    [
+        (
+            "My sister is pregnant, she hasn't told anyone yet.",
+            "I probably shouldn't have said that, not sure you need to remember it",
+            "pregnant",
+        ),
+        ("我姐怀孕了，还没跟任何人说。", "忘了这个吧", "怀孕"),
+    ],
+)
+def test_that_asked_about_in_an_open_conversation_stays_hidden_after_it_closes(
+    client: Client, said: str, asking: str, word: str
+) -> None:
+    """A "that" the daemon is not sure was a request points at a turn of the conversation still
+    open: no memory holds it yet, so the question records the turn and the consolidation of that
+    conversation hides what it makes of it (hide.renew). A sure request deletes it instead."""
+    client.agent_create("mia")
+    sid = client.session_open("mia", ts=T0)["session_id"]
+    client.session_send(sid, said, ts=T0).finish()
+    forgotten = client.session_send(sid, asking, ts=T0 + MINUTE, explain=True).finish()["context"][
+        "forgotten"
+    ]
+    client.session_close(sid, ts=T0 + 2 * MINUTE, wait=True)
+    assert word not in _found(client, said, T0 + DAY)
+    listed = repr(client.call("memory.list", agent_id="mia", kind="utterance"))
+    if forgotten["sure"]:
+        assert word not in listed  # carried out at once
+    else:
+        assert forgotten["decision"] == "ask"
+        assert word in listed  # held back, not erased

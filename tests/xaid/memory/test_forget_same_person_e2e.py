@@ -51,3 +51,31 @@ def test_the_same_person_in_another_matter_stays(client: Client, lang: str) -> N
     later = T0 + 16 * DAY
     assert gone not in everything(client, "mia", [target, sid], gone, later)
     assert kept in everything(client, "mia", [older], kept, later)
+
+
+@pytest.mark.parametrize(
+    ("said", "asking", "word"),
+    [
+        (
+            "ok confession, I took money from my mum's purse last week",
+            "ugh. unsay that please",
+            "purse",
+        ),
+        ("我姐怀孕了，还没跟任何人说。", "这个其实你不用留着", "怀孕"),
+    ],
+)
+def test_a_request_that_names_nothing_of_its_own_means_what_was_just_said(
+    client: Client, said: str, asking: str, word: str
+) -> None:
+    """Read as a topic ("unsay that", 这个), but naming nothing of its own: it points at what was
+    just said in this conversation, as "that" does (forgetting.plan), instead of matching nothing."""
+    client.agent_create("mia")
+    older = talk(client, "mia", ["made soup from scratch tonight"], T0 - DAY)
+    sid = client.session_open("mia", ts=T0)["session_id"]
+    client.session_send(sid, said, ts=T0).finish()
+    result = client.session_send(sid, asking, ts=T0 + 60_000, explain=True).finish()
+    forgotten = result["context"]["forgotten"]
+    assert forgotten["kind"] == "previous" and forgotten["decision"] in ("previous", "ask")
+    if forgotten["decision"] == "previous":
+        assert word not in everything(client, "mia", [sid], word, T0 + DAY)
+    assert "soup" in everything(client, "mia", [older], "soup", T0 + DAY)
