@@ -26,7 +26,7 @@ from .clock import DAY_MS, Clock
 from .conversation import agent_config, first_words, opener
 from .conversation.generation import GenerationQueue
 from .embed import EmbedProfile
-from .memory import draft, episodes, fence, persona, supersede, utterances
+from .memory import draft, episodes, fence, hide, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
@@ -476,6 +476,9 @@ class Consolidation:
     ) -> None:
         fence.check(conn, agent_id, seen)
         episodes.write_turns(conn, agent_id, session_id, turns, vectors)
+        hide.renew(
+            conn, agent_id, session_id, self.clock.now_ms()
+        )  # a question back hid some of these turns
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
 
     def _write(
@@ -515,6 +518,9 @@ class Consolidation:
             retiring,
             moving,
         )
+        hide.renew(
+            conn, agent_id, session_id, self.clock.now_ms()
+        )  # a question back hid some of these turns
         sql.finish_job(conn, job_id, "done", self.clock.now_ms())
         return episode_id
 

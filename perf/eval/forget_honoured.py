@@ -17,6 +17,9 @@ Counted per language and half:
   same matter, so a complete forget takes it; its session's other lines must stay);
 - collateral: a word of the unrelated session, of the passing session's other lines or of the
   agent's older ``keep`` session no longer found;
+- asked back with the best match hidden: the question back (never answered here) hid its
+  likeliest candidate from recall meanwhile (explain's ``forgotten.hidden``); for the cases where
+  two sessions fit (``expect: "ask"``) a candidate's words hidden that way are not counted lost;
 - look-alikes: ``read as a request`` when a look-alike's turn reported ``context.forgotten`` other
   than a question back (a mis-fire, whether or not anything matched and went), ``asked`` when it
   asked back (both are mis-fires by the issue's count; they are kept apart here).
@@ -157,6 +160,7 @@ def play_request(
     decisions = [(ctx.get("forgotten") or {}).get("decision") for ctx in contexts]
     recognised = any(d is not None for d in decisions)
     asked = "ask" in decisions
+    hid = asked and any((ctx.get("forgotten") or {}).get("hidden") for ctx in contexts)
     probe = at(base, case["probe"]["day"], case["probe"]["hour"])
     history = [line for s in case["sessions"] for line in s["lines"]]
     items = _found(c, agent, [*history, " ".join(case["gone"])], probe)
@@ -184,8 +188,14 @@ def play_request(
     )
     if case.get("expect") == "ask":
         # Two sessions fit the request equally: a question back, nothing lost, is the right answer.
+        # The candidates' words may be hidden while it asks (never answered here): not lost, since
+        # a "no" brings them back, counted apart.
+        held = [line for s in case["sessions"] if s["role"] == "candidate" for line in s["lines"]]
+        hidden_words = [w for w in lost if hid and contains(held, [w])]
+        lost = [w for w in lost if w not in hidden_words]
         n[f"{key}:ambiguous"] += 1
         n[f"{key}:ambiguous_asked"] += asked and not lost
+        n[f"{key}:ambiguous_hidden"] += bool(hidden_words)
         n[f"{key}:collateral"] += bool(lost)
         n[f"{key}:ambiguous_forgot"] += "forget" in decisions or "previous" in decisions
         if not asked or lost:
@@ -194,6 +204,8 @@ def play_request(
     n[f"{key}:requests"] += 1
     n[f"{key}:recognised"] += recognised
     n[f"{key}:asked"] += asked
+    n[f"{key}:asked_hidden"] += hid
+    n[f"{key}:asked_hidden_honoured"] += hid and honoured
     n[f"{key}:honoured"] += honoured
     n[f"{key}:{case['refers_by']}:requests"] += 1
     n[f"{key}:{case['refers_by']}:honoured"] += honoured
@@ -242,6 +254,7 @@ def play_negative(
     n[f"{key}:negatives"] += 1
     n[f"{key}:neg_read"] += decision is not None and decision != "ask"
     n[f"{key}:neg_asked"] += decision == "ask"
+    n[f"{key}:neg_hidden"] += bool((ctx[0].get("forgotten") or {}).get("hidden"))
     n[f"{key}:neg_collateral"] += bool(lost)
     if decision is not None or lost:
         tally.misses.append(
@@ -270,6 +283,13 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                     note=f"{n[f'{k}:recognised']}/{req}; of them asked back {n[f'{k}:asked']}",
                 ),
                 Row(
+                    f"{label} {lang}: asked back with the best match hidden meanwhile",
+                    n[f"{k}:asked_hidden"],
+                    "count",
+                    note=f"of {n[f'{k}:asked']} asked; of them words gone a week later "
+                    f"{n[f'{k}:asked_hidden_honoured']}",
+                ),
+                Row(
                     f"{label} {lang}: requests honoured (words gone a week later)",
                     100 * n[f"{k}:honoured"] / req,
                     "%",
@@ -294,7 +314,8 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                     f"{label} {lang}: two evenings fit, asked back and nothing lost",
                     n[f"{k}:ambiguous_asked"],
                     "count",
-                    note=f"of {amb}; forgot one on a guess {n[f'{k}:ambiguous_forgot']}",
+                    note=f"of {amb}; forgot one on a guess {n[f'{k}:ambiguous_forgot']}; "
+                    f"a candidate hidden while asking {n[f'{k}:ambiguous_hidden']}",
                 )
             )
         if neg:
@@ -303,7 +324,8 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                     f"{label} {lang}: look-alikes read as a request",
                     n[f"{k}:neg_read"],
                     "count",
-                    note=f"of {neg}; asked back {n[f'{k}:neg_asked']}; collateral {n[f'{k}:neg_collateral']}",
+                    note=f"of {neg}; asked back {n[f'{k}:neg_asked']} (hiding its match "
+                    f"{n[f'{k}:neg_hidden']}); collateral {n[f'{k}:neg_collateral']}",
                 ),
             ]
     return rows
@@ -319,13 +341,22 @@ def run(quick: bool) -> Section:
     )
 
 
-def run_set(quick: bool, name: str, label: str, title: str, area: str) -> Section:
-    """Play ``name`` (a set in dev4's format) and report it as ``area``'s section."""
+def run_set(
+    quick: bool,
+    name: str,
+    label: str,
+    title: str,
+    area: str,
+    splits: Sequence[str] | None = None,
+) -> Section:
+    """Play ``name`` (a set in dev4's format) and report it as ``area``'s section; ``splits``: the
+    halves to play (default: ``XAID_PERF_FORGET_SPLIT``'s)."""
     data = load_scenario(name)
     base = day0(data)
     answer = os.environ.get(ANSWER_ENV, "") == "1"
-    which = os.environ.get(SPLIT_ENV, "test") or "test"
-    splits = ("train", "test") if which == "all" else (which,)
+    if splits is None:
+        which = os.environ.get(SPLIT_ENV, "test") or "test"
+        splits = ("train", "test") if which == "all" else (which,)
     every = 5 if quick else 1
     tally = Tally()
     with scratch_daemon() as daemon, daemon.client(timeout=300.0) as c:

@@ -11,8 +11,12 @@ on the erase path (memory.erase), and does what the plan decided:
   else holds those words, as a forget by words always did;
 - an unclear one: nothing goes; the reply asks back about the one candidate in a few of the
   user's own words, and the session remembers the question (``Pending``, in memory like the
-  other per-session state of Turns). The next turn's "yes" / "对" / "是的" carries it out, with the
-  question itself (which quoted the words); anything else cancels it;
+  other per-session state of Turns). Meanwhile a likely candidate (forget_topic.likely) is
+  hidden from recall (memory.hide: a reversible fence, never an erasure). The next turn's "yes" / "对" / "是的"
+  carries it out, with the question itself (which quoted the words); a "no", or a request naming
+  another matter, shows it again (``settle``); anything else drops the question and keeps it
+  hidden: the user asked for something to go. A request the classifier was not sure of is asked
+  about the same way, its match hidden meanwhile;
 - nothing near in meaning: the topic's words are matched as before (forget.forget_terms), which
   still finds a name in a fact whose transcript is long gone; nothing matched, the reply says so.
 
@@ -31,7 +35,7 @@ from typing import Any, Literal
 import apsw
 import numpy as np
 
-from ..memory import forget, forget_intent, forget_prototypes, forget_request, forget_topic
+from ..memory import forget, forget_intent, forget_prototypes, forget_request, forget_topic, hide
 from ..memory.embeddings import Embeddings
 from ..memory.forget_request import ForgetRequest
 from ..memory.forget_topic import Resolution
@@ -73,6 +77,7 @@ class Forgotten:
     asked: str | None = None  # the candidate in a few words, when the reply asks back
     unsure: bool = False  # asked back whether they want it forgotten at all (Plan.unsure)
     probability: float | None = None
+    hidden: tuple[int, ...] = ()  # memory items held back from recall while it asks (memory.hide)
 
     def to_wire(self) -> dict[str, Any]:
         # The topic's words are the ones the user just typed; what "that" was is not echoed back.
@@ -86,6 +91,7 @@ class Forgotten:
             "asked": self.asked,
             "sure": not self.unsure,
             "probability": None if self.probability is None else round(self.probability, 3),
+            "hidden": list(self.hidden),
         }
 
     def instruction(self) -> str:
@@ -121,8 +127,8 @@ async def plan(
         return None
     request, unsure = found.request, not found.sure
     candidates = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
+    here = sorted((c for c in candidates if c.session_id == session_id), key=lambda c: c.ts_ms)
     if request.kind != "topic":
-        here = sorted((c for c in candidates if c.session_id == session_id), key=lambda c: c.ts_ms)
         if here or session_id is None or not _says_what(text, ts_ms):
             telling = await _previous_telling(embeddings, here, ts_ms) if here else None
             return Plan(request, telling, unsure=unsure, probability=found.probability)
@@ -134,6 +140,12 @@ async def plan(
     vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
     resolution = forget_topic.resolve(phrase, phrase_vec, candidates, matrix, text, ts_ms)
+    if resolution.decision != "forget" and here and not _says_what(text, ts_ms):
+        # Read as a topic, but it names nothing of its own ("这个其实你不用留着", "unsay that
+        # please"): it points at what was just said in this conversation, as "that" does.
+        telling = await _previous_telling(embeddings, here, ts_ms)
+        that = ForgetRequest("previous", lang=request.lang)
+        return Plan(that, telling, unsure=unsure, probability=found.probability)
     if unsure and resolution.decision == "none":
         # Not sure it asks to forget, and nothing said comes near what it names ("forget the pasta,
         # let's do tacos"): the memory is the second opinion, and it says this is not about it.
@@ -225,13 +237,36 @@ def _matrix(
 
 
 def carry_out(
-    conn: apsw.Connection, agent_id: str, session_id: str, request_id: int, planned: Plan
+    conn: apsw.Connection,
+    agent_id: str,
+    session_id: str,
+    request_id: int,
+    planned: Plan,
+    now_ms: int,
 ) -> Forgotten:
     """Inside the erase path's transaction (memory.erase): do what ``planned`` decided.
     ``request_id`` is the stored message that made the request (its placeholder, its words when
-    unsure, or the "yes")."""
+    unsure, or the "yes"). A question back holds its candidate back from recall meanwhile."""
     done = _carry_out(conn, agent_id, session_id, request_id, planned)
-    return dataclasses.replace(done, probability=planned.probability)
+    hidden: tuple[int, ...] = ()
+    asking = done.resolution if done.decision == "ask" else None
+    if asking is not None and forget_topic.likely(asking):
+        told = forget_topic.seed_telling(asking)
+        hidden = hide.hide(conn, agent_id, told, request_id, now_ms)
+    return dataclasses.replace(done, probability=planned.probability, hidden=hidden)
+
+
+async def settle(
+    db: Database, agent_id: str, pending: Pending | None, text: str, planned: Plan | None
+) -> bool:
+    """The question back ``pending`` answered by ``text`` (read as ``planned``): a no, or a request
+    naming another matter, shows again what the question held back; a yes forgets it (carry_out);
+    anything else leaves it hidden. Whether something was shown again."""
+    if pending is None or (planned is not None and planned.confirmed is pending):
+        return False
+    if not forget_request.declines(text) and planned is None:
+        return False
+    return bool(await db.run(hide.lift, agent_id, pending.request_message_id))
 
 
 def _carry_out(
@@ -303,12 +338,17 @@ def _matched(
 ) -> tuple[int, list[int]]:
     """The matched turns and what holds them; and when the user named the topic by words those
     turns hold ("forget what I told you about Globex", 阿飞), everything else holding those words
-    too, as before (a profile line "works at Globex" restates the turn in other words)."""
+    too, as before (a profile line "works at Globex" restates the turn in other words), but not
+    what was said in another conversation that the resolution did not take: the same person in
+    another matter ("Priya and I did a pub quiz" beside "Priya's pregnant") was weighed by meaning
+    and left (forget_topic._retellings); a name alone does not take it back."""
     said = [forget.message_text(conn, agent_id, mid) for mid in resolution.message_ids]
     terms = forget_topic.untimed(request.terms)
     named = forget.term_matcher(terms)
+    told_in = {m.session_id for m in resolution.matches}
     deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids, also)
     if terms and any(named(text) for text in said):
-        more, more_ids = forget.forget_terms(conn, agent_id, terms)
+        spare = forget.said_elsewhere(conn, agent_id, named, told_in)
+        more, more_ids = forget.forget_terms(conn, agent_id, terms, spare)
         deleted, ids = deleted + more, sorted(set(ids) | set(more_ids))
     return deleted, ids

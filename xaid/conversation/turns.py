@@ -402,7 +402,7 @@ class Turns:
             forgotten = None
             if planned is not None:
                 forgotten = forgetting.carry_out(
-                    conn, agent.agent_id, msg.session_id, stored.message_id or 0, planned
+                    conn, agent.agent_id, msg.session_id, stored.message_id or 0, planned, msg.ts_ms
                 )
                 verdict = fire.Verdict(None, "the user asked to forget something")
             elif cfg.scheduler.enabled and agent_cfg.memory:
@@ -537,15 +537,11 @@ class Turns:
                 retrieve.read_cues, agent.agent_id, user.text, user.ts_ms
             )
             return _Heard(user, None, None, None, asked_cues)
+        pending = self.pending.pop(sid, None)  # answered now, or dropped by anything but a yes
         planned = await forgetting.plan(
-            self.db,
-            self.embeddings,
-            agent.agent_id,
-            turn.text,
-            turn.ts_ms,
-            self.pending.pop(sid, None),  # answered now, or cancelled by anything but a yes
-            sid,
+            self.db, self.embeddings, agent.agent_id, turn.text, turn.ts_ms, pending, sid
         )
+        await forgetting.settle(self.db, agent.agent_id, pending, turn.text, planned)
         msg = Message(sid, agent.agent_id, "user", turn.text, turn.ts_ms, turn.ref, turn.speaker)
         heard = await self._store_user(agent, agent_cfg, msg, planned, first)
         if heard.forgotten is not None:  # the erase path took it out of the -wal file too

@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import apsw
 
@@ -495,15 +495,22 @@ def term_matcher(terms: Sequence[str]) -> Callable[[str | None], bool]:
 
 
 def forget_terms(
-    conn: apsw.Connection, agent_id: str, terms: Sequence[str]
+    conn: apsw.Connection, agent_id: str, terms: Sequence[str], spare: Sequence[int] = ()
 ) -> tuple[int, list[int]]:
     """Everything of the agent that holds every one of ``terms`` (term_matcher), as forget_text
     deletes it; with the user messages that said it go the replies that answered them, and whatever
-    was made from those messages alone (turns, facts, highlights by their provenance). The count
-    deleted and the ids of the messages."""
+    was made from those messages alone (turns, facts, highlights by their provenance). ``spare``:
+    user messages judged another matter (forget_topic's resolution: the same person in another
+    conversation), which stay with their replies and whatever quotes them, although they hold the
+    words. The count deleted and the ids of the messages."""
     if not terms:  # no words: nothing is named (every text holds all of no terms)
         return 0, []
-    match = term_matcher(terms)
+    named = term_matcher(terms)
+    kept = [t for m in spare for t in _with_replies(conn, agent_id, m)]
+    spared = forget_topic.holding(kept) if kept else None
+
+    def match(text: str | None) -> bool:
+        return named(text) and (spared is None or not spared(text))
 
     def matches(text: str) -> int:
         return int(match(text))
@@ -632,6 +639,32 @@ def forget_messages(
     conn.create_scalar_function(MATCH_FUNCTION, matches, 1, deterministic=True)  # type: ignore[arg-type]
     count += _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", (), holds)
     return count, doomed
+
+
+def said_elsewhere(
+    conn: apsw.Connection,
+    agent_id: str,
+    holds: Callable[[str | None], bool],
+    sessions: Collection[str],
+) -> list[int]:
+    """The agent's user messages that ``holds`` and that were said outside ``sessions``."""
+    return [
+        mid
+        for mid, sid, text in conn.execute(
+            "SELECT message_id, session_id, text FROM messages WHERE agent_id = ? AND role = 'user'",
+            (agent_id,),
+        )
+        if sid not in sessions and holds(text)
+    ]
+
+
+def _with_replies(conn: apsw.Connection, agent_id: str, message_id: int) -> list[str]:
+    """The texts of a user message and of the replies to it."""
+    said = message_text(conn, agent_id, message_id)
+    if said is None:
+        return []
+    replies = [message_text(conn, agent_id, r) for r in replies_to(conn, message_id)]
+    return [said, *(r for r in replies if r)]
 
 
 def replies_to(conn: apsw.Connection, message_id: int) -> list[int]:

@@ -570,6 +570,27 @@ def confirms(text: str) -> bool:
     return bool(_YES_ZH.match(said) if cjk.has(said) else _YES_EN.match(said))
 
 
+# The answer "no" to the question back: a short no ("no", "nope, the other one", "不是", "不对，是另一件"),
+# a closed class of words; it lifts what the question held back (memory.hide).
+_NO_EN = re.compile(
+    r"^(?:(?:um+|uh+|hmm+|well|oh)[\s,.…]+)?"
+    r"(?:no(?!\s+(?:one|idea|way|problem|worries)\b)|nope|nah|not that(?: one)?|not really"
+    r"|wrong one|neither|keep it|never ?mind)\b"
+)
+_NO_ZH = re.compile(
+    r"^(?:(?:嗯|呃|额|哦|啊)+[\s，,。.…]*)?(?:不是|不对|没有|不用|别删|不要删|算了|都不是|错了)"
+)
+NO_MAX_CHARS = 60
+
+
+def declines(text: str) -> bool:
+    """Whether ``text`` answers the question back with no: it opens on a no-word and is short."""
+    said = " ".join(text.lower().replace("\u2019", "'").split())
+    if not said or len(said) > NO_MAX_CHARS:
+        return False
+    return bool(_NO_ZH.match(said) if cjk.has(said) else _NO_EN.match(said))
+
+
 def ask_instruction(lang: str, gist: str) -> str:
     """The directive for a request whose topic is not clear: ask back about the one candidate,
     in a few of the user's own words, and say that nothing is deleted until they confirm."""

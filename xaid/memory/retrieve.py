@@ -50,7 +50,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import associate, cues, index, pack, recency, rows, shown, successor, utterances
+from . import associate, cues, hide, index, pack, recency, rows, shown, successor, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 from .vectors import AgentVectors
@@ -343,6 +343,11 @@ def search(
         asked.past,
         said_past,
     )
+    # What a question back about a forget holds back meanwhile (memory.hide) is no candidate.
+    hidden = hide.items(conn, agent_id)
+    for item_id in hidden:
+        found.pop(item_id, None)
+        about.pop(item_id, None)
     if not FOLLOW_REPLACED or opener:
         replaced = set()
     relevance = _relevance(
@@ -392,6 +397,8 @@ def search(
         sims,
         memo,
     )
+    for item_id in hidden:  # ... nor a neighbour of a hit, nor a replaced turn's successor
+        scored.pop(item_id, None)
     # A line said week after week is one memory: its copies would fill a turn's budget.
     ranked = associate.collapse_repeats(
         sorted(scored, key=lambda i: (-scored[i], -found[i].ts_ms)),

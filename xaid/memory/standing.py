@@ -24,7 +24,7 @@ import apsw
 from .. import clock
 from ..store import memory as sql
 from ..text import tokens
-from . import persona
+from . import hide, persona
 
 MAX_EPISODES = 3
 HEADER = "How your last talks with the user went (newest first):"
@@ -55,8 +55,9 @@ def compose(conn: apsw.Connection, agent_id: str, budget_tokens: int) -> Standin
     used = tokens.count(HEADER) + tokens.count(NOTE) + 2
     lines: list[str] = []
     keys: set[tuple[str, int]] = set()
+    held_back = hide.episodes(conn, agent_id)  # a question back about a forget holds them back
     for ep in sql.episodes(conn, agent_id, limit=MAX_EPISODES):
-        if not ep.summary.strip():
+        if not ep.summary.strip() or ep.episode_id in held_back:
             continue
         line = _line(ep.ended_ms, ep.summary)
         cost = tokens.count(line) + 1

@@ -27,7 +27,7 @@ NOT_WORDS: dict[tuple[str, str], str] = {
     **{
         (table, "agent_id"): "the agent's id"
         for table in (
-            "agents episodes fact_history facts highlights jobs memory_items messages mood_history "
+            "agents episodes fact_history facts hidden highlights jobs memory_items messages mood_history "
             "mood_state participants persona recall_items recall_settings sessions sources utterances "
             "vector_generations"
         ).split()

@@ -113,6 +113,7 @@ def test_that_with_nothing_before_it_deletes_nothing_and_says_so(client: Client)
         "asked": None,
         "sure": sure,
         "probability": forgotten["probability"],  # the classifier's reading (forget_intent.py)
+        "hidden": [],  # nothing said before it: nothing to hold back while asking
     }
     assert forgotten["probability"] is not None and forgotten["probability"] >= 0.5
     if sure:

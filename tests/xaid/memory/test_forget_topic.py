@@ -151,3 +151,23 @@ def test_what_holds_a_forgotten_turn() -> None:
     assert holds("Dan, the user's cousin, borrowed 8,000 from a lender.")  # most of its words
     assert not holds("The user's cousin visited.") and not holds(None)
     assert not holds("好的呀，明天见")  # a short turn is looked for nowhere: it is in everything
+
+
+@pytest.mark.parametrize(
+    ("lines", "taken"),
+    [
+        (["The sofa finally arrived.", "I've been skipping my meds.", "It's been two weeks."], 2),
+        (["The sofa finally arrived.", "I've been skipping my meds.", "That's the worst part."], 2),
+        (["沙发终于到了", "我快两周没吃药了", "这已经是第二次了"], 2),
+        (["沙发终于到了", "我快两周没吃药了", "那就更麻烦了"], 2),
+        # 这周 names a time, not what was said: it points back at nothing
+        (["我快两周没吃药了", "这周天天下雨"], 1),
+        (["I've been skipping my meds.", "Gonna watch a film tonight."], 1),
+    ],
+)
+def test_a_turn_that_points_back_goes_with_the_one_before(lines: list[str], taken: int) -> None:
+    """Without vectors, only the words tie turns: a turn opening on "it", "that", 这, 那 goes on
+    from the turn before it (forget_topic._opens_on), so "that" takes both."""
+    turns = [Candidate(i, "s", D0 + i * 60_000, text) for i, text in enumerate(lines)]
+    told = forget_topic.previous_telling(turns, None, D0 + len(lines) * 60_000)
+    assert len(told.matches) == taken
