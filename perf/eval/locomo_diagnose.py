@@ -135,12 +135,15 @@ class Tally:
     # per system, the tokens returned and the turns they show, summed: what a turn's line costs
     spent: dict[str, list[int]] = field(default_factory=dict)
     by_category: dict[tuple[str, int], list[float]] = field(default_factory=dict)  # answer recall
+    by_lang: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # answer recall
     examples: list[str] = field(default_factory=list)
 
-    def add(self, system: str, answer: locomo.Answer, category: int = 0) -> None:
+    def add(self, system: str, answer: locomo.Answer, category: int = 0, lang: str = "") -> None:
         if answer.answer is not None:
             self.answer.setdefault(system, []).append(answer.answer)
             self.by_category.setdefault((system, category), []).append(answer.answer)
+            if lang:
+                self.by_lang.setdefault((system, lang), []).append(answer.answer)
         if answer.evidence is not None:
             self.evidence.setdefault(system, []).append(answer.evidence)
         tokens_turns = self.spent.setdefault(system, [0, 0])
@@ -187,12 +190,13 @@ def diagnose_question(
     mine = locomo.scored(q, [h.text for h in hits], refs, used)
     tally.questions += 1
     category = int(q.get("category") or 0)
-    tally.add("xaid", mine, category)
+    lang = str(q.get("lang") or "")
+    tally.add("xaid", mine, category, lang)
     baselines = base()
     hybrid = baselines.get("hybrid")
     for name, got in baselines.items():
         if got is not None:
-            tally.add(name, got, category)
+            tally.add(name, got, category, lang)
     matched = {*seen.keyword, *seen.vector}
     ref_of = {
         i: (a.refs[0] if a.refs else "")
@@ -297,6 +301,16 @@ def report(tally: Tally) -> str:
                 if (xs := tally.by_category.get((name, c)))
             )
             + f"  ({len(tally.by_category.get(('xaid', c), []))} q.)"
+        )
+    for lang in sorted({g for _s, g in tally.by_lang}):
+        lines.append(
+            f"  lang {lang} answer-token recall: "
+            + ", ".join(
+                f"{name} {100 * sum(xs) / len(xs):5.1f}"
+                for name in ("xaid", "bm25", "dense", "hybrid")
+                if (xs := tally.by_lang.get((name, lang)))
+            )
+            + f"  ({len(tally.by_lang.get(('xaid', lang), []))} q.)"
         )
     total = sum(v for key, v in tally.tokens.items() if not key.startswith("("))
     lines.append("xaid's tokens per question, by what they hold:")
