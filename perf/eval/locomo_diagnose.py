@@ -2,6 +2,8 @@
 
 ``python -m perf.eval.locomo_diagnose FILE [--samples 0,2,4] [--budget 1000] [--k 200] [--db DIR]``
 ``python -m perf.eval.locomo_diagnose --associative train [--set dev7] [--budget 400]``
+``python -m perf.eval.locomo_diagnose FILE --split perf/scenarios/locomo_split12.json [--half test]
+[--category 4]``: the samples a split file names (``--half``, train by default), one category only
 
 A diagnosis tool for the tuning split only (LoCoMo's samples 0-4 by default, ``--tuning``; the
 associative train half): it prints per-question misses and the budget's use for the tuning samples
@@ -133,12 +135,15 @@ class Tally:
     # per system, the tokens returned and the turns they show, summed: what a turn's line costs
     spent: dict[str, list[int]] = field(default_factory=dict)
     by_category: dict[tuple[str, int], list[float]] = field(default_factory=dict)  # answer recall
+    by_lang: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # answer recall
     examples: list[str] = field(default_factory=list)
 
-    def add(self, system: str, answer: locomo.Answer, category: int = 0) -> None:
+    def add(self, system: str, answer: locomo.Answer, category: int = 0, lang: str = "") -> None:
         if answer.answer is not None:
             self.answer.setdefault(system, []).append(answer.answer)
             self.by_category.setdefault((system, category), []).append(answer.answer)
+            if lang:
+                self.by_lang.setdefault((system, lang), []).append(answer.answer)
         if answer.evidence is not None:
             self.evidence.setdefault(system, []).append(answer.evidence)
         tokens_turns = self.spent.setdefault(system, [0, 0])
@@ -185,12 +190,13 @@ def diagnose_question(
     mine = locomo.scored(q, [h.text for h in hits], refs, used)
     tally.questions += 1
     category = int(q.get("category") or 0)
-    tally.add("xaid", mine, category)
+    lang = str(q.get("lang") or "")
+    tally.add("xaid", mine, category, lang)
     baselines = base()
     hybrid = baselines.get("hybrid")
     for name, got in baselines.items():
         if got is not None:
-            tally.add(name, got, category)
+            tally.add(name, got, category, lang)
     matched = {*seen.keyword, *seen.vector}
     ref_of = {
         i: (a.refs[0] if a.refs else "")
@@ -295,6 +301,16 @@ def report(tally: Tally) -> str:
                 if (xs := tally.by_category.get((name, c)))
             )
             + f"  ({len(tally.by_category.get(('xaid', c), []))} q.)"
+        )
+    for lang in sorted({g for _s, g in tally.by_lang}):
+        lines.append(
+            f"  lang {lang} answer-token recall: "
+            + ", ".join(
+                f"{name} {100 * sum(xs) / len(xs):5.1f}"
+                for name in ("xaid", "bm25", "dense", "hybrid")
+                if (xs := tally.by_lang.get((name, lang)))
+            )
+            + f"  ({len(tally.by_lang.get(('xaid', lang), []))} q.)"
         )
     total = sum(v for key, v in tally.tokens.items() if not key.startswith("("))
     lines.append("xaid's tokens per question, by what they hold:")
@@ -424,6 +440,16 @@ def applied(settings: Settings) -> Iterator[None]:
             setattr(m, a, old[name])
 
 
+def split_of(split: Path, data: Path) -> dict[str, list[int]]:
+    """The train and test sample indices a split file names for the data file ``data`` (by its file
+    name): tuning reads the train half only, the test half is reported, never tuned on."""
+    entries = json.loads(split.read_text(encoding="utf-8"))["files"]
+    entry = entries.get(data.name)
+    if entry is None:
+        raise SystemExit(f"{split}: no split for {data.name} (has {', '.join(entries)})")
+    return {"train": [int(n) for n in entry["train"]], "test": [int(n) for n in entry["test"]]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m perf.eval.locomo_diagnose")
     parser.add_argument("file", type=Path, nargs="?")
@@ -441,6 +467,20 @@ def main(argv: list[str] | None = None) -> int:
         "--tuning",
         default="0,1,2,3,4",
         help="the samples tuned on (group 'train'; the others are 'test', reported as recall only)",
+    )
+    parser.add_argument(
+        "--split",
+        type=Path,
+        help="a split file (perf/scenarios/locomo_split12.json): FILE's train and test samples by name",
+    )
+    parser.add_argument(
+        "--half",
+        choices=("train", "test", "both"),
+        default="train",
+        help="with --split: which samples to search (default train; test is recall only)",
+    )
+    parser.add_argument(
+        "--category", type=int, help="only the questions of this LoCoMo category (4: single-hop)"
     )
     parser.add_argument("--budget", type=int)
     parser.add_argument("--k", type=int)
@@ -491,6 +531,12 @@ def main(argv: list[str] | None = None) -> int:
         path, budget = args.file, args.budget or 1000
         wanted = [int(s) for s in args.samples.split(",")]
         tuned = {int(s) for s in args.tuning.split(",")}
+        if args.split is not None:
+            named = split_of(args.split, path)
+            tuned = set(named["train"])
+            wanted = sorted(
+                n for h in ("train", "test") if args.half in (h, "both") for n in named[h]
+            )
         group_of = {n: "train" if n in tuned else "test" for n in wanted}
         k = args.k or locomo.SEARCH_K
     root = args.db or Path(tempfile.gettempdir()) / f"xaid-diagnose-{path.stem}"
@@ -585,6 +631,8 @@ def main(argv: list[str] | None = None) -> int:
 
         progress(f"diagnose: sample {n}")
         for qi, q in enumerate(sample.qa):
+            if args.category is not None and int(q.get("category") or 0) != args.category:
+                continue
             key = f"{n}#{qi}"
             for name, settings in variants:
                 tally = tallies.setdefault((name, group_of[n]), Tally())
