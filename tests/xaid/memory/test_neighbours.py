@@ -129,8 +129,8 @@ def shown(
     return [h.text for h in hits]
 
 
-@pytest.mark.parametrize(("told", "talk", "question", "answer"), ASKED_WITH_AN_ASIDE)
-def test_a_question_said_after_an_aside_brings_its_answer(
+@pytest.mark.parametrize(("told", "talk", "question", "answer"), ASKED_WITH_AN_ASIDE + ASKED_BACK)
+def test_a_question_after_a_matched_turn_brings_its_answer(
     tmp_path: Path,
     embedder: UseEmbedder,
     told: list[tuple[str, str]],
@@ -138,19 +138,8 @@ def test_a_question_said_after_an_aside_brings_its_answer(
     question: str,
     answer: str,
 ) -> None:
-    texts = shown(tmp_path, embedder, told, talk, question)
-    assert any(answer in t for t in texts), texts
-
-
-@pytest.mark.parametrize(("told", "talk", "question", "answer"), ASKED_BACK)
-def test_a_question_asked_back_after_a_matched_statement_brings_its_answer(
-    tmp_path: Path,
-    embedder: UseEmbedder,
-    told: list[tuple[str, str]],
-    talk: list[str],
-    question: str,
-    answer: str,
-) -> None:
+    """A question said after an aside ("Wow, great! What did you paint?") or asked back after a
+    matched statement is a question for the neighbour links: its answer comes with it."""
     texts = shown(tmp_path, embedder, told, talk, question)
     assert any(answer in t for t in texts), texts
 
