@@ -579,9 +579,15 @@ def _goes_on(candidates: Sequence[Candidate], units: np.ndarray, taken: set[int]
 
 # A turn that opens by pointing back at what was just said ("It's happened three times now",
 # "That was the worst part", 这已经是第三次了, 那就更麻烦了): a closed class, the demonstratives
-# and "it"; 这周/那天 (this week, that day) name a time, not what was said.
+# and "it"; 这周/那天 (this week, that day) name a time, not what was said. A demonstrative before a
+# noun is no pointing back ("That puzzle book is done", 那本字谜书我终于做完了: a thing of its own),
+# so in English it counts before a verb of being only, and in Chinese not before a measure word,
+# unless the measure word's noun is the matter itself (这件事, 那个事).
 _POINTS_BACK = re.compile(
-    r"(?:it|it's|this|that|that's|those|these)\b|[这那](?![周天月年晚])", re.I
+    r"(?:it|it's|that's|this's)\b|"
+    r"(?:this|that|those|these)\s+(?:is|was|are|were|has|had|will|would|just|really|made|makes)\b|"
+    r"[这那](?![周天月年晚本个件家只条张位辆部台种首场双套把间所门句杯碗份])|[这那](?:件|个)?事",
+    re.I,
 )
 
 

@@ -162,6 +162,10 @@ def test_what_holds_a_forgotten_turn() -> None:
         (["沙发终于到了", "我快两周没吃药了", "那就更麻烦了"], 2),
         # 这周 names a time, not what was said: it points back at nothing
         (["我快两周没吃药了", "这周天天下雨"], 1),
+        # a demonstrative before a noun names a thing of its own
+        (["我快两周没吃药了", "那本字谜书我终于做完了"], 1),
+        (["I've been skipping my meds.", "That puzzle book is finally done."], 1),
+        (["我快两周没吃药了", "这件事我谁都没说"], 2),
         (["I've been skipping my meds.", "Gonna watch a film tonight."], 1),
     ],
 )
