@@ -693,29 +693,37 @@ def _replies_to(conn: apsw.Connection, session_id: str, message_id: int) -> list
 
 def _delete_derived(conn: apsw.Connection, agent_id: str, message_ids: Sequence[int]) -> int:
     """Turns copying these messages, and facts and highlights that came from them and nothing else."""
+    return sum(
+        delete_item(conn, agent_id, kind, i) for kind, i in derived(conn, agent_id, message_ids)
+    )
+
+
+def derived(
+    conn: apsw.Connection, agent_id: str, message_ids: Sequence[int]
+) -> list[tuple[str, int]]:
+    """What was made of these messages alone, as (kind, source id): the turns copying them, then
+    the facts and highlights whose every source is one of them. A yes to "forget that" deletes
+    these (``_delete_derived``); a question back hides them (memory/hide.py)."""
     if not message_ids:
-        return 0
+        return []
     marks = ",".join("?" * len(message_ids))
-    count = 0
-    turns = [
-        r[0]
+    found = [
+        ("utterance", r[0])
         for r in conn.execute(
             f"SELECT utterance_id FROM utterances WHERE agent_id = ? AND message_id IN ({marks})",
             (agent_id, *message_ids),
         )
     ]
-    count += sum(delete_item(conn, agent_id, "utterance", u) for u in turns)
     for kind in ("fact", "highlight"):
-        ids = [
-            r[0]
+        found += [
+            (kind, r[0])
             for r in conn.execute(
                 f"SELECT item_id FROM sources WHERE kind = ? AND agent_id = ? GROUP BY item_id "
                 f"HAVING sum(message_id IN ({marks})) = count(*)",
                 (kind, agent_id, *message_ids),
             )
         ]
-        count += sum(delete_item(conn, agent_id, kind, i) for i in ids)
-    return count
+    return found
 
 
 def forget_all(conn: apsw.Connection, agent_id: str) -> int:

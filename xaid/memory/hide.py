@@ -85,25 +85,13 @@ def _holding(
     else holds their words (an episode's sentence, a fact restating one)."""
     if not turns:
         return ()
-    marks = ",".join("?" * len(turns))
     found = {
         r[0]
+        for kind, source_id in forget.derived(conn, agent_id, turns)
         for r in conn.execute(
-            "SELECT m.item_id FROM utterances u JOIN memory_items m ON m.kind = 'utterance' "
-            f"AND m.source_id = u.utterance_id WHERE u.agent_id = ? AND u.message_id IN ({marks})",
-            (agent_id, *turns),
+            "SELECT item_id FROM memory_items WHERE kind = ? AND source_id = ?", (kind, source_id)
         )
     }
-    for kind in ("fact", "highlight"):
-        found.update(
-            r[0]
-            for r in conn.execute(
-                "SELECT m.item_id FROM memory_items m WHERE m.kind = ? AND m.source_id IN ("
-                "SELECT item_id FROM sources WHERE kind = ? AND agent_id = ? GROUP BY item_id "
-                f"HAVING sum(message_id IN ({marks})) = count(*))",
-                (kind, kind, agent_id, *turns),
-            )
-        )
     texts = [t for m in said if (t := forget.message_text(conn, agent_id, m)) is not None]
     holds = forget_topic.holding(texts)
     found.update(
