@@ -33,6 +33,8 @@ from typing import Any, Literal, TypeVar
 from xaiclient import Client
 
 from testkit import DaemonProcess
+from xaid.memory import retrieve
+from xaid.text import tokens
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "scenarios"
@@ -435,6 +437,30 @@ def misses(label: str, tally: CaseTally, limit: int = 60) -> str:
     return f"{label} misses ({len(tally.misses)}): " + (
         "; ".join(shown) + more if shown else "none"
     )
+
+
+def slot_tokens(texts: Iterable[str], lang: str) -> int:
+    """The tokens a turn's memory slot of these lines adds to the prompt, counted as the daemon
+    counts it (its short header, each line and its dating); 0 for no line."""
+    texts = list(texts)
+    if not texts:
+        return 0
+    return retrieve.header_tokens(lang, True) + sum(
+        tokens.count(t) + retrieve.LINE_TOKENS for t in texts
+    )
+
+
+def named_conditions(env: str, default: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """Daemon conditions to compare, from ``env`` ("NAME=VAR:value,VAR:value;NAME=…"), else
+    ``default``."""
+    spec = os.environ.get(env, "")
+    if not spec:
+        return default
+    out: dict[str, dict[str, str]] = {}
+    for part in spec.split(";"):
+        name, _, pairs = part.partition("=")
+        out[name.strip()] = dict(p.split(":", 1) for p in pairs.split(",") if p.strip())
+    return out
 
 
 def set_named(env: str, names: Collection[str], default: str) -> str:

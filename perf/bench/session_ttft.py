@@ -39,12 +39,23 @@ from pathlib import Path
 from typing import Any
 
 from testkit import DaemonProcess
-from xaid.memory import retrieve
 from xaid.providers.head_cache import agent_dir_name
 from xaid.text import tokens
 
 from ..eval import locomo
-from ..kit import MINUTE, MODELS, Aim, Row, Section, median, progress, ratio, running, wait_model
+from ..kit import (
+    MINUTE,
+    MODELS,
+    Aim,
+    Row,
+    Section,
+    median,
+    progress,
+    ratio,
+    running,
+    slot_tokens,
+    wait_model,
+)
 
 TURNS, QUICK_TURNS = int(os.environ.get("XAID_PERF_TTFT_TURNS", "20")), 3
 PAUSE_S = float(os.environ.get("XAID_PERF_TTFT_PAUSE_S", "8"))
@@ -213,7 +224,7 @@ def _session(
                     int(usage["prompt_tokens"]),
                     usage.get("prompt_read_tokens"),
                     context["system_prompt"],
-                    _slot_tokens(block, context["lang"]),
+                    slot_tokens(block, context["lang"]),
                     tokens.count(context["directive"]),
                 )
             )
@@ -226,14 +237,6 @@ def _session(
             )
         cache = dict(c.status()["model"].get("head_cache") or {})
     return SessionRun(figures, cache, median(loads) if loads else 0.0, after_other)
-
-
-def _slot_tokens(lines: list[str], lang: str) -> int:
-    if not lines:
-        return 0
-    return retrieve.header_tokens(lang, True) + sum(
-        tokens.count(t) + retrieve.LINE_TOKENS for t in lines
-    )
 
 
 def _copy(src: Path, dst: Path, heads: bool = True) -> None:

@@ -24,16 +24,23 @@ so the cap stands in for it).
 
 from __future__ import annotations
 
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from testkit import DaemonProcess
-from xaid.memory import retrieve
-from xaid.text import tokens
 
-from ..kit import SCENARIOS, Row, Section, median, progress, ratio, running
+from ..kit import (
+    SCENARIOS,
+    Row,
+    Section,
+    median,
+    named_conditions,
+    progress,
+    ratio,
+    running,
+    slot_tokens,
+)
 from . import locomo
 from . import locomo_score as score
 from .turn_recall import BASE_ENV, DAY_MS, _shown
@@ -53,29 +60,17 @@ class Tally:
 
 
 def conditions() -> dict[str, dict[str, str]]:
-    spec = os.environ.get("XAID_PERF_FIRST_TURN_CONDITIONS", "")
-    if not spec:  # the scripted provider tells no read rate: the slot the 1.5B on 2 cores gets
-        return {
+    # the scripted provider tells no read rate: the slot the 1.5B on 2 cores gets
+    return named_conditions(
+        "XAID_PERF_FIRST_TURN_CONDITIONS",
+        {
             "main": {"XAID_MEMORY_FIRST_WORD_MS": "0"},
             "slot 40": {
                 "XAID_MEMORY_FIRST_TURN_TOKENS": "40",
                 "XAID_MEMORY_LATER_TURN_TOKENS": "40",
             },
-        }
-    out: dict[str, dict[str, str]] = {}
-    for part in spec.split(";"):
-        name, _, pairs = part.partition("=")
-        out[name.strip()] = dict(
-            p.split(":", 1) for p in pairs.split(",") if p.strip()
-        )  # VAR:value
-    return out
-
-
-def _slot_tokens(memories: list[dict[str, object]], lang: str) -> int:
-    if not memories:
-        return 0
-    lines = sum(tokens.count(str(m["text"])) + retrieve.LINE_TOKENS for m in memories)
-    return lines + retrieve.header_tokens(lang, True)
+        },
+    )
 
 
 def run_condition(env: dict[str, str]) -> dict[str, Tally]:
@@ -97,7 +92,11 @@ def run_condition(env: dict[str, str]) -> dict[str, Tally]:
                         score.answer_recall(q["answer"], _shown(first, held=True)) or 0.0
                     )
                     context = first["context"]
-                    tally.read.append(_slot_tokens(context["memories_new"], context["lang"]))
+                    tally.read.append(
+                        slot_tokens(
+                            (str(m["text"]) for m in context["memories_new"]), context["lang"]
+                        )
+                    )
                     c.session_close(sid, ts=ts + 60_000)
     return tallies
 

@@ -29,7 +29,6 @@ turn 1).
 
 from __future__ import annotations
 
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,10 +36,19 @@ from typing import Any
 
 from testkit import DaemonProcess
 
-from ..kit import SCENARIOS, Row, Section, median, progress, ratio, running
+from ..kit import (
+    SCENARIOS,
+    Row,
+    Section,
+    median,
+    named_conditions,
+    progress,
+    ratio,
+    running,
+    slot_tokens,
+)
 from . import locomo
 from . import locomo_score as score
-from .first_turn_dev11 import _slot_tokens
 from .turn_recall import BASE_ENV, DAY_MS, _shown
 
 DEV = SCENARIOS / "opener_slot_dev12.json"
@@ -69,19 +77,12 @@ def _mean(values: list[float]) -> float:
 
 
 def conditions() -> dict[str, dict[str, str]]:
-    spec = os.environ.get("XAID_PERF_OPENER_CONDITIONS", "")
-    if not spec:
-        return DEFAULT_CONDITIONS
-    out: dict[str, dict[str, str]] = {}
-    for part in spec.split(";"):
-        name, _, pairs = part.partition("=")
-        out[name.strip()] = dict(p.split(":", 1) for p in pairs.split(",") if p.strip())
-    return out
+    return named_conditions("XAID_PERF_OPENER_CONDITIONS", DEFAULT_CONDITIONS)
 
 
 def _read(result: dict[str, Any]) -> int:
     context = result["context"]
-    return _slot_tokens(context["memories_new"], context["lang"])
+    return slot_tokens((str(m["text"]) for m in context["memories_new"]), context["lang"])
 
 
 def run_condition(env: dict[str, str]) -> dict[tuple[str, str], Tally]:
