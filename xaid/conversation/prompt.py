@@ -21,7 +21,8 @@ never change within a session come first and everything that can change per turn
 Turn N+1's prompt therefore extends turn N's up to turn N's directive (which is not kept), so the
 model re-reads the previous user message, its reply, any newly recalled memories and the new
 message: a mood crossing a band or a new profile no longer re-reads everything. All of that but
-the turn's own part is known once the reply is stored (``ahead``), and is read then. History that does
+the turn's own part is known once the reply is stored (``ahead``), and is read then, with the
+directive the next turn has if it recalls nothing new: such a turn reads only its message. History that does
 not fit the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
 
 Small models (0.5-1.5B) follow a short imperative placed right before the message much better
@@ -155,17 +156,25 @@ def ahead(
     agent: Agent, history: Sequence[Message], budget_tokens: int, context: Context
 ) -> tuple[ChatMessage, ...]:
     """What the next turn's prompt will start with, known once a reply is stored: everything
-    before that turn's own memories, directive and message (the part that depends on what the user
-    says next). ``context.shown`` may key blocks on ``AHEAD_ID``: they go where the next user
-    message's blocks will. The provider reads these while the user reads the reply, so the next
-    turn reads only its own part (llama.cpp keeps the longest unchanged prefix)."""
+    before that turn's own memories and message (the part that depends on what the user says
+    next), then the directive that turn has when it recalls nothing new (this turn's tone and
+    language, no suggestion: a session's later turns have none). ``context.shown`` may key blocks
+    on ``AHEAD_ID``: they go where the next user message's blocks will. The provider reads these
+    while the user reads the reply, so the next turn reads only its own part (llama.cpp keeps the
+    longest unchanged prefix).
+
+    Why the directive too: it stands right before the message and is not kept, so every later turn
+    read it again before its first word (18-64 tokens, half or more of what a turn read in
+    session_ttft: 0.6-2 s on two cores). A turn that recalls new memories, or whose tone or
+    language moved, has another directive there: its prompt parts from the read-ahead at that
+    message, and it reads what it read before; nothing is lost but idle reading."""
     if not history:
         return ()
     last = history[-1]
     stand_in = Message(last.session_id, last.agent_id, "user", "", last.ts_ms, message_id=AHEAD_ID)
-    quiet = replace(context, memories=None, suggestion=None, forgotten=None, tone=None)
+    quiet = replace(context, memories=None, suggestion=None, forgotten=None)
     messages = _assemble(agent, [*history, stand_in], budget_tokens, quiet)[0]
-    return messages[:-2]  # the directive and the stand-in
+    return messages[:-1]  # the stand-in
 
 
 def folds_needed(

@@ -153,17 +153,62 @@ def test_a_first_turn_reads_only_a_capped_slot_after_the_prewarmed_head(
     # exchange and the memories turn 1 held back from its slot (more than the cap: this history's
     # recall does not fit 64 tokens)
     sid, agent, ahead = aheads[-2]  # handed over after reply 1 (the last one after reply 2)
-    assert (sid, agent) == (second.session, "mia") and second.messages[: len(ahead)] == ahead
-    assert ahead[-1].role == "system" and ahead[-1].content.startswith(
-        tuple(SHORT_HEADERS.values())
-    )
-    assert tokens.count(ahead[-1].content) > CAP
+    # ... then the directive turn 2 would have with nothing new recalled (it recalls a slot here,
+    # so its prompt parts from the read-ahead there)
+    told, predicted = ahead[:-1], ahead[-1]
+    assert predicted.role == "system" and predicted.content.startswith(("You are Mia", "你是Mia"))
+    assert (sid, agent) == (second.session, "mia") and second.messages[: len(told)] == told
+    assert told[-1].role == "system" and told[-1].content.startswith(tuple(SHORT_HEADERS.values()))
+    assert tokens.count(told[-1].content) > CAP
     # so turn 2 itself reads its own capped slot, the directive and the message
-    rest = second.messages[len(ahead) :]
+    rest = second.messages[len(told) :]
     assert [m.role for m in rest][-1:] == ["user"] and len(rest) <= 3
     assert all(tokens.count(b) <= CAP for b in _memory_blocks(GenerateRequest(tuple(rest))))
     directive = tokens.count(second.messages[-2].content)
     assert _cost(rest) <= CAP + directive + tokens.count(SECOND[lang]) + 3 * 4
+
+
+SMALL_TALK = {
+    "en": ("Hey, how's your evening going?", "Just made some tea, it's raining again."),
+    "zh": ("嗨，晚上好呀。", "刚泡了杯茶，外面又下雨了。"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_later_turn_that_recalls_nothing_new_reads_only_its_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """A new agent's small talk: turn 2 recalls nothing, and keeps turn 1's tone and language, so
+    its prompt is the read-ahead (the exchange and the directive it was predicted to have), then
+    its own message."""
+    requests: list[GenerateRequest] = []
+    aheads: Aheads = []
+    real = ScriptedProvider.generate
+
+    def generate(self: ScriptedProvider, request: GenerateRequest, emit: Any, c: Any) -> Completion:
+        requests.append(request)
+        return real(self, request, emit, c)
+
+    monkeypatch.setattr(ScriptedProvider, "generate", generate)
+    monkeypatch.setattr(
+        ScriptedProvider,
+        "read_ahead",
+        lambda self, sid, agent, msgs: aheads.append((sid, agent, msgs)),
+    )
+    monkeypatch.setattr(ScriptedProvider, "reads_ahead", True)
+    with InProcessDaemon(tmp_path) as proc, proc.client() as c:
+        c.agent_create("bo", name="Bo")
+        sid = c.session_open("bo", ts=T0)["session_id"]
+        for i, line in enumerate(SMALL_TALK[lang]):
+            c.session_send(sid, line, ts=T0 + i * MINUTE).finish()
+    first, second = requests[-2:]
+    _, _, ahead = aheads[0]  # handed over after reply 1
+    assert not _memory_blocks(second)  # nothing recalled: the case this is about
+    assert second.messages[: len(ahead)] == ahead
+    assert ahead[-1].role == "system" and ahead[-1] == second.messages[-2]  # the directive
+    assert [m.content for m in second.messages[len(ahead) :]] == [SMALL_TALK[lang][1]]
+    # turn 1's directive was read before its message too: the same words stand before turn 2's
+    assert first.messages[-2] == second.messages[-2]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
