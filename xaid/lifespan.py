@@ -235,6 +235,7 @@ async def _serve(
             tg.start_soon(app.queue.worker)
             tg.start_soon(app.stats.loop.watch)
             tg.start_soon(app.memory.run, tg)
+            tg.start_soon(app.prewarm.refresh)
             if (interval := watchdog_interval()) is not None:
                 tg.start_soon(_watchdog, interval)
             notify(

@@ -150,10 +150,12 @@ class Provider(Protocol):
         """Some or all of the agent's memory was erased (xaid.memory.erase): whatever the provider
         kept of the agent's prompts (llama_cpp: its prompt heads on disk) must go."""
 
-    def prewarm(self, agent_id: str, head: str) -> None:
-        """The agent's next session will start with ``head`` (its first, system, message): a
-        provider that caches prompts may read it now, while idle (llama_cpp: the runner, into the
-        head cache); it must give way to any turn. Others ignore it."""
+    def prewarm(self, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()) -> None:
+        """The agent's next session will start with ``head`` (its first, system, message), and,
+        if it opens with a greeting, with ``opening`` after it (that turn's directive, as it would
+        be now): a provider that caches prompts may read them now, while idle (llama_cpp: the
+        runner, the head into the head cache, the opening into the live context only); it must
+        give way to any turn. Others ignore it."""
 
     def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:
         """The session's next turn will start with ``messages`` (the exchange just stored, and the

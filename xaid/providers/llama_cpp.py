@@ -80,7 +80,8 @@ class LlamaCppProvider:
         # (agent, head key) -> the head's tokens as saved; () when the head is not in its prompt
         self._heads_known: dict[tuple[str, bytes], tuple[int, ...]] = {}
         self._unsaved_head: tuple[str, str] | None = None  # to save once the reply is sent
-        # read_ahead: "done", "yielded" (a turn came first), "tokens" read
+        # read_ahead: "done", "yielded" (a turn came first), "tokens" read; the openings after
+        # a prewarmed head: "openings", "opening_yields", "opening_tokens"
         self.read_aheads: Counter[str] = Counter()
         self.extra_buffers = cpu_quirks.decide(cfg.extra_buffers, cpu_quirks.cpu_flags())
         self._llm: Any = None
@@ -172,7 +173,13 @@ class LlamaCppProvider:
             self._llm.close()
             self._llm = None
 
-    def prewarm(self, agent: str, head: str, stop: Callable[[], bool] = lambda: False) -> str:
+    def prewarm(
+        self,
+        agent: str,
+        head: str,
+        stop: Callable[[], bool] = lambda: False,
+        opening: Sequence[dict[str, Any]] = (),
+    ) -> str:
         """Read ``head`` (an agent's next first message, as the chat template writes it) into the
         live context while the model is idle, and save its state in the head cache, so that the
         agent's next session reads only what follows the head. ``stop`` is asked between chunks of
@@ -181,8 +188,43 @@ class LlamaCppProvider:
         later goes on from them). The session whose tokens the context held is saved first
         (``SessionStates``), so its next turn does not read its prompt again.
 
+        ``opening`` (the messages a session that opens with a greeting has after the head: its
+        directive) is then read after the head into the live context, not saved: the next turn
+        of any session starts from it if its prompt begins with the same tokens.
+
         "done", "cached" (a file or the live context holds it), "yielded", or "skipped" (no cache,
         no model, a ``chat_format`` handler, whose prompt this cannot predict, or no head in it)."""
+        done = self._prewarm_head(agent, head, stop)
+        if done in ("done", "cached") and opening:
+            read = self._read_opening(agent, head, opening, stop)
+            return "yielded" if read == "yielded" else done
+        return done
+
+    def _read_opening(
+        self, agent: str, head: str, opening: Sequence[dict[str, Any]], stop: Callable[[], bool]
+    ) -> str:
+        """The head (from the head cache if the live context lost it) and ``opening`` after it in
+        the live context: "done", "cached" (held already), "yielded" or "skipped"."""
+        llm = self._llm
+        text = llama_prefix.template_prompt(
+            llm, [{"role": "system", "content": head}, *opening], generation=False
+        )
+        if text is None:
+            return "skipped"
+        tokens = [int(t) for t in llm.tokenize(text.encode(), add_bos=False, special=True)]
+        if len(tokens) >= int(llm.n_ctx()) - PREWARM_CHUNK:
+            return "skipped"
+        self.states.switch(llm, "")  # the session in the context keeps its state
+        self._start_from_head(agent, head, turn=False)  # nothing when the context holds it
+        held = _agreeing(llm, tokens)
+        if held == len(tokens):
+            return "cached"
+        done = _read_rest(llm, tokens, held, stop)
+        self.read_aheads["opening_tokens"] += llm.n_tokens - held
+        self.read_aheads["openings" if done else "opening_yields"] += 1
+        return "done" if done else "yielded"
+
+    def _prewarm_head(self, agent: str, head: str, stop: Callable[[], bool]) -> str:
         llm = self._llm
         if llm is None or not self.heads.enabled or self.cfg.chat_format or not head:
             return "skipped"
@@ -263,17 +305,19 @@ class LlamaCppProvider:
             out.prompt_eval_ms = max(0.0, after[1] - before[1])
         return out
 
-    def _start_from_head(self, agent: str, head: str) -> None:
+    def _start_from_head(self, agent: str, head: str, turn: bool = True) -> None:
         """Before a turn: unless the live context already holds this agent's head, take its state
-        from disk; with no file, save it once the reply is sent (``settle``)."""
+        from disk; with no file, save it once the reply is sent (``settle``). ``turn`` False: for
+        an opening read ahead, which saves nothing."""
         key = (agent, self.heads.key(head))
         known = self._heads_known.get(key)
         if known is not None and (not known or llama_state.holds(self._llm, known)):
             return  # held already, or a head that cannot be cut out of its prompt
         saved = self.heads.load(agent, head)
         if saved is None:
-            self.heads.counters.misses += 1
-            self._unsaved_head = (agent, head)
+            if turn:
+                self.heads.counters.misses += 1
+                self._unsaved_head = (agent, head)
             return
         self._heads_known[key] = saved.tokens
         if llama_state.holds(self._llm, saved.tokens):

@@ -64,7 +64,7 @@ class OpenAICompatProvider:
     def agent_erased(self, agent_id: str) -> None:
         """Nothing is kept per agent here (what the endpoint keeps is its own affair)."""
 
-    def prewarm(self, agent_id: str, head: str) -> None:
+    def prewarm(self, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()) -> None:
         """The endpoint's prompt cache is its own affair."""
 
     def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:

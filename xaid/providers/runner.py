@@ -114,7 +114,8 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
     the heads: that session's user is reading the reply now."""
     inbox = Inbox(chan)
     threading.Thread(target=inbox.read, name="runner-reader", daemon=True).start()
-    heads: OrderedDict[str, str] = OrderedDict()  # agent -> head to prewarm, oldest first
+    # agent -> (head to prewarm, the opening that may follow it), oldest first
+    heads: OrderedDict[str, tuple[str, list[dict[str, Any]]]] = OrderedDict()
     # session -> (agent, the next turn's first messages), oldest first
     aheads: OrderedDict[str, tuple[str, list[dict[str, Any]]]] = OrderedDict()
     while True:
@@ -132,21 +133,21 @@ def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
                 aheads.move_to_end(session, last=False)  # after any newer one
             continue
         if heads and inbox.requests.empty():
-            agent, head = heads.popitem(last=False)
+            agent, (head, opening) = heads.popitem(last=False)
             try:
-                done = provider.prewarm(agent, head, lambda: not inbox.requests.empty())
+                done = provider.prewarm(agent, head, lambda: not inbox.requests.empty(), opening)
             except Exception:  # the cache only saves time: a failed prewarm is not retried
                 log.exception("reading an agent's prompt head ahead of time failed")
                 continue
             if done == "yielded" and agent not in heads:
-                heads[agent] = head
+                heads[agent] = (head, opening)
                 heads.move_to_end(agent, last=False)  # first again once the model is idle
             continue
         if (frame := inbox.requests.get()) is None:
             break
         if frame["op"] == "prewarm":
             heads.pop(str(frame["agent"]), None)
-            heads[str(frame["agent"])] = str(frame["head"])
+            heads[str(frame["agent"])] = (str(frame["head"]), list(frame.get("opening") or ()))
             continue
         if frame["op"] == "read_ahead":
             aheads.pop(str(frame["session"]), None)

@@ -12,8 +12,9 @@ The conversation, one frame at a time:
 - daemon → runner: ``load`` (the ``[llm]`` settings, the models directory and the head cache's
   directory), then any number of ``generate`` (an id and a request), ``cancel`` (an id),
   ``forget`` (a session id), ``erase_agent`` (an agent id: its prompt heads on disk go),
-  ``prewarm`` (an agent and its head) and ``read_ahead`` (a session, its agent and the messages its
-  next prompt starts with, in the OpenAI shape): the last two are read while the model is idle.
+  ``prewarm`` (an agent, its head and the opening that may follow it) and ``read_ahead`` (a
+  session, its agent and the messages its next prompt starts with; messages in the OpenAI shape):
+  the last two are read while the model is idle.
 - runner → daemon: ``ready`` (what ``status`` shows about the model) or ``failed`` (a load error
   the user can act on: missing file, bad GGUF), then per ``generate`` any number of ``piece``
   frames and one ``done`` (the completion) or ``error`` (a message safe to show).

@@ -319,15 +319,21 @@ class RunnerProvider:
         except RunnerGone:
             pass  # a dead runner writes nothing more
 
-    def prewarm(self, agent_id: str, head: str) -> None:
-        """Ask the runner to read the agent's head while it is idle (runner.serve); a runner that is
-        not up reads it at the agent's next turn instead."""
+    def prewarm(self, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()) -> None:
+        """Ask the runner to read the agent's head (and the opening after it) while it is idle
+        (runner.serve); a runner that is not up reads it at the agent's next turn instead."""
         chan = self._chan
         if chan is None or not self.reads_ahead:
             return
+        frame = {
+            "op": "prewarm",
+            "agent": agent_id,
+            "head": head,
+            "opening": [m.to_openai() for m in opening],
+        }
         try:
             with self._send_lock:
-                chan.send({"op": "prewarm", "agent": agent_id, "head": head})
+                chan.send(frame)
         except RunnerGone:
             pass  # the crash is seen, and counted, by the next generation
 

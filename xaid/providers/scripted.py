@@ -58,7 +58,7 @@ class ScriptedProvider:
     def agent_erased(self, agent_id: str) -> None:
         """Nothing is kept per agent here."""
 
-    def prewarm(self, agent_id: str, head: str) -> None:
+    def prewarm(self, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()) -> None:
         """Nothing is read ahead here (``reads_ahead`` is False: the daemon does not ask)."""
 
     def read_ahead(self, session_id: str, agent_id: str, messages: tuple[ChatMessage, ...]) -> None:

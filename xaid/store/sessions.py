@@ -162,6 +162,16 @@ def user_texts(conn: apsw.Connection, session_id: str) -> list[str]:
     ]
 
 
+def latest_user_texts(conn: apsw.Connection, agent_id: str, limit: int) -> list[str]:
+    """The agent's latest ``limit`` user messages, oldest first (what language its user writes in)."""
+    rows = conn.execute(
+        "SELECT text FROM messages WHERE agent_id = ? AND role = 'user' "
+        "ORDER BY ts_ms DESC, message_id DESC LIMIT ?",
+        (agent_id, limit),
+    ).fetchall()
+    return [str(r[0]) for r in reversed(rows)]
+
+
 def list_sessions(
     conn: apsw.Connection,
     agent_id: str,

@@ -105,7 +105,9 @@ def _session(
         requests.append(request)
         return real(self, request, emit, c)
 
-    def prewarm(self: ScriptedProvider, agent_id: str, head: str) -> None:
+    def prewarm(
+        self: ScriptedProvider, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()
+    ) -> None:
         prewarmed.append((agent_id, head))
 
     monkeypatch.setattr(ScriptedProvider, "generate", generate)
@@ -222,6 +224,74 @@ def test_without_the_caps_the_first_turn_reads_the_whole_memory_block(
     blocks = _memory_blocks(requests[-2])
     assert blocks and sum(tokens.count(b) for b in blocks) > 2 * CAP
     assert standing.NOTE not in requests[-2].messages[0].content
+
+
+OPENING = {
+    "en": (
+        "Had dinner with my brother tonight, he's doing fine.",
+        "my job interview at the bank",
+        "Morning.",
+    ),
+    "zh": ("今晚和我哥吃了饭，他挺好的。", "我在银行的面试", "早。"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_session_that_opens_with_a_greeting_reads_only_the_greeting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The head and the opening (the greeting turn's directive as it would be now) are handed over
+    after a consolidation; a check-in armed later changes the opening, and the refresh hands the
+    new one over, once; the session's first turn then starts with both, byte for byte, and reads
+    only its greeting."""
+    from xaid.conversation import prewarm as prewarm_module
+
+    monkeypatch.setattr(prewarm_module, "REFRESH_S", 0.1)
+    handed: list[tuple[str, str, tuple[ChatMessage, ...]]] = []
+    requests: list[GenerateRequest] = []
+    real = ScriptedProvider.generate
+
+    def generate(self: ScriptedProvider, request: GenerateRequest, emit: Any, c: Any) -> Completion:
+        requests.append(request)
+        return real(self, request, emit, c)
+
+    def prewarm(
+        self: ScriptedProvider, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()
+    ) -> None:
+        handed.append((agent_id, head, opening))
+
+    monkeypatch.setattr(ScriptedProvider, "generate", generate)
+    monkeypatch.setattr(ScriptedProvider, "prewarm", prewarm)
+    monkeypatch.setattr(ScriptedProvider, "reads_ahead", True)
+    said, topic, greeting = OPENING[lang]
+    now = int(time.time() * 1000)
+
+    def wait_for(test: Any) -> None:
+        deadline = time.monotonic() + 30
+        while not test():
+            assert time.monotonic() < deadline, handed
+            time.sleep(0.05)
+
+    with InProcessDaemon(tmp_path) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia")
+        sid = c.session_open("mia", ts=now - DAY)["session_id"]
+        c.session_ingest(sid, [{"role": "user", "text": said, "ts": now - DAY}])
+        c.session_close(sid, ts=now - DAY + MINUTE, wait=True)
+        wait_for(lambda: any(a == "mia" for a, _, _ in handed))
+        before = handed[-1][2]
+        assert topic not in before[0].content  # nothing is due yet
+        c.scheduler_arm("mia", topic, not_before=now - 60 * MINUTE, priority=0.9)
+        wait_for(lambda: topic in handed[-1][2][0].content)
+        count = len(handed)
+        time.sleep(0.5)  # five refreshes with nothing changed ...
+        assert len(handed) == count  # ... hand nothing over again
+        _, head, opening = handed[-1]
+        first = c.session_open("mia", ts=now)["session_id"]
+        c.session_send(first, greeting, ts=now).finish()
+    turn = requests[-1]
+    assert turn.messages[0].content == head
+    assert turn.messages[1:2] == opening
+    assert [m.content for m in turn.messages[2:]] == [greeting]
 
 
 # --- through the real runner (SmolLM2-135M) ----------------------------------------------------

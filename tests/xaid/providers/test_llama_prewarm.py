@@ -80,6 +80,62 @@ def test_a_prewarmed_head_is_what_the_first_turn_starts_from(
     assert warm.text == read_cold.text  # greedy: the prewarmed state answers as a cold read does
 
 
+OPENINGS = {
+    "en": (HEAD_EN, "You are Mia, their friend. Ask how the job interview at the bank went. "
+           "Reply in English, in one to three short sentences.", "Morning!"),
+    "zh": (HEAD_ZH, "你是小林，对方的朋友。问问对方银行的面试怎么样了。用中文回复，一到三句话，简短自然。", "早。"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
+    tmp_path: Path, lang: str
+) -> None:
+    """The directive of a session that opens with a greeting, read ahead after the head (even when
+    another session held the context meanwhile: the head comes back from disk), is what that turn
+    starts from: it reads only the greeting and the chat template's tokens around it, and answers
+    as a turn that read it all."""
+    head, directive, said = OPENINGS[lang]
+    messages = (
+        ChatMessage("system", head),
+        ChatMessage("system", directive),
+        ChatMessage("user", said),
+    )
+
+    def greet(p: LlamaCppProvider, session: str) -> Completion:
+        request = GenerateRequest(
+            messages, max_tokens=6, temperature=0.0, session=session, agent="mia"
+        )
+        out = p.generate(request, lambda _piece: None, threading.Event())
+        p.settle()
+        return out
+
+    opening = [{"role": "system", "content": directive}]
+    cold = provider(tmp_path / "cold")
+    try:
+        assert cold.prewarm("mia", head) == "done"  # the head alone, as before
+        read_head_only = greet(cold, "s0")
+    finally:
+        cold.close()
+    p = provider(tmp_path / "warm")
+    try:
+        assert p.prewarm("mia", head, opening=opening) == "done"
+        turn(
+            p, "other", HEAD_ZH if lang == "en" else HEAD_EN, "hi", agent="bo"
+        )  # takes the context
+        assert p.prewarm("mia", head, opening=opening) == "cached"  # the head file is there ...
+        assert p.read_aheads["openings"] == 2  # ... and the opening was read after it again
+        warm = greet(p, "s1")
+    finally:
+        p.close()
+    assert read_head_only.prompt_eval_tokens is not None and warm.prompt_eval_tokens is not None
+    assert read_head_only.prompt_eval_tokens >= warm.prompt_eval_tokens + 15  # the directive
+    assert (
+        warm.prompt_eval_tokens <= 12
+    )  # "<|im_start|>user\n", the greeting, the assistant's header
+    assert warm.text == read_head_only.text
+
+
 def test_a_prewarm_leaves_off_when_told_and_goes_on_later(tmp_path: Path) -> None:
     p = provider(tmp_path)
     try:
