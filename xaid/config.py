@@ -229,10 +229,12 @@ class LLMConfig:
         True,
         "llama_cpp: while the model is idle, read each agent's prompt head (persona, rules, profile, "
         "the standing block of memory.standing_tokens) after a consolidation and at start, and keep "
-        "its state in the head cache, so a session's first turn reads only what follows; and after "
-        "each reply, what the session's next turn will start with (the exchange, the memories held "
-        "back from the turn's slot), so that turn reads only its own part. It stops at once when a "
-        "turn arrives (needs llm.head_cache_mb).",
+        "its state in the head cache, with the directive a session opening with a greeting would "
+        "have now after it (built again every 5 minutes where it changed), so a session's first "
+        "turn reads only what follows; and after each reply, what the session's next turn will "
+        "start with (the exchange, the memories held back from the turn's slot, the directive if it "
+        "recalls nothing new), so that turn reads only its own part. It stops at once when a turn "
+        "arrives (needs llm.head_cache_mb).",
     )
     chat_format: str = doc(
         "",
