@@ -79,6 +79,8 @@ class LlamaCppProvider:
         )
         # (agent, head key) -> the head's tokens as saved; () when the head is not in its prompt
         self._heads_known: dict[tuple[str, bytes], tuple[int, ...]] = {}
+        # (agent, head key) -> the tokens its file holds: the head, or the head and an opening
+        self._head_files: dict[tuple[str, bytes], tuple[int, ...]] = {}
         self._unsaved_head: tuple[str, str] | None = None  # to save once the reply is sent
         # read_ahead: "done", "yielded" (a turn came first), "tokens" read; the openings after
         # a prewarmed head: "openings", "opening_yields", "opening_tokens"
@@ -165,6 +167,7 @@ class LlamaCppProvider:
         """The agent's memory was erased: its heads on disk (they hold its profile) go."""
         self.heads.drop_agent(agent_id)
         self._heads_known = {k: v for k, v in self._heads_known.items() if k[0] != agent_id}
+        self._head_files = {k: v for k, v in self._head_files.items() if k[0] != agent_id}
         if self._unsaved_head is not None and self._unsaved_head[0] == agent_id:
             self._unsaved_head = None
 
@@ -217,12 +220,24 @@ class LlamaCppProvider:
         self.states.switch(llm, "")  # the session in the context keeps its state
         self._start_from_head(agent, head, turn=False)  # nothing when the context holds it
         held = _agreeing(llm, tokens)
-        if held == len(tokens):
-            return "cached"
-        done = _read_rest(llm, tokens, held, stop)
-        self.read_aheads["opening_tokens"] += llm.n_tokens - held
-        self.read_aheads["openings" if done else "opening_yields"] += 1
-        return "done" if done else "yielded"
+        done = "cached"
+        if held < len(tokens):
+            read = _read_rest(llm, tokens, held, stop)
+            self.read_aheads["opening_tokens"] += llm.n_tokens - held
+            self.read_aheads["openings" if read else "opening_yields"] += 1
+            if not read:
+                return "yielded"
+            done = "done"
+        key = (agent, self.heads.key(head))
+        if self._head_files.get(key) != tuple(tokens):
+            # into the head's file too: another agent's turn (or a restart) takes the live context,
+            # and a session's first turn restores the head from disk, the opening with it
+            saved = llama_state.save_prefix(llm, len(tokens))
+            if saved is not None and self.heads.store(
+                agent, head, HeadState(saved.tokens, saved.data)
+            ):
+                self._head_files[key] = saved.tokens
+        return done
 
     def _prewarm_head(self, agent: str, head: str, stop: Callable[[], bool]) -> str:
         llm = self._llm
@@ -243,7 +258,7 @@ class LlamaCppProvider:
         saved = llama_state.copy_out(llm)
         if saved is None or not self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
             return "skipped"
-        self._heads_known[key] = saved.tokens
+        self._heads_known[key] = self._head_files[key] = saved.tokens
         self.heads.counters.prewarms += 1
         return "done"
 
@@ -319,7 +334,12 @@ class LlamaCppProvider:
                 self.heads.counters.misses += 1
                 self._unsaved_head = (agent, head)
             return
-        self._heads_known[key] = saved.tokens
+        self._head_files[key] = saved.tokens
+        # the file may hold an opening after the head (``_read_opening``): what a later turn of the
+        # session must find in the context is the head alone
+        self._heads_known[key] = saved.tokens[
+            : llama_state.head_length_in(self._llm, saved.tokens, head) or len(saved.tokens)
+        ]
         if llama_state.holds(self._llm, saved.tokens):
             return
         if llama_state.restore(self._llm, llama_state.Saved(saved.tokens, saved.data)):
@@ -328,6 +348,7 @@ class LlamaCppProvider:
             self.heads.counters.corrupt += 1
             self.heads.path(agent, head).unlink(missing_ok=True)
             del self._heads_known[key]
+            self._head_files.pop(key, None)
 
     def settle(self) -> None:
         """After a reply was sent: the work that need not delay it, i.e. writing the head's state
@@ -347,7 +368,7 @@ class LlamaCppProvider:
         if saved is None:
             self._heads_known[key] = ()
         elif self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
-            self._heads_known[key] = saved.tokens
+            self._heads_known[key] = self._head_files[key] = saved.tokens
 
     def _complete(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event

@@ -103,7 +103,9 @@ def test_a_sessions_first_turn_after_a_restart_reads_only_what_follows_the_head(
         wait_ready(c)
         restored = {agent_id: first_turn(c, agent_id, T0 + 24 * HOUR) for agent_id in AGENTS}
         cache = head_cache(c)
-    assert (cache["restores"], cache["saves"], cache["corrupt"]) == (2, 0, 0)
+    assert (cache["restores"], cache["corrupt"]) == (2, 0)
+    # nothing written but what the start-up prewarm read after a head: its opening, kept with it
+    assert cache["saves"] <= len(AGENTS)
     for agent_id in AGENTS:
         assert fresh[agent_id] > 100, fresh  # the head is most of a first turn's prompt ...
         assert restored[agent_id] < fresh[agent_id] / 4, (fresh, restored)  # ... and not read again

@@ -91,10 +91,10 @@ OPENINGS = {
 def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
     tmp_path: Path, lang: str
 ) -> None:
-    """The directive of a session that opens with a greeting, read ahead after the head (even when
-    another session held the context meanwhile: the head comes back from disk), is what that turn
-    starts from: it reads only the greeting and the chat template's tokens around it, and answers
-    as a turn that read it all."""
+    """The directive of a session that opens with a greeting, read ahead after the head and kept
+    with it on disk (another session takes the context meanwhile: both come back from the file),
+    is what that turn starts from: it reads only the greeting and the chat template's tokens
+    around it, and answers as a turn that read it all."""
     head, directive, said = OPENINGS[lang]
     messages = (
         ChatMessage("system", head),
@@ -120,19 +120,18 @@ def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
     p = provider(tmp_path / "warm")
     try:
         assert p.prewarm("mia", head, opening=opening) == "done"
-        turn(
-            p, "other", HEAD_ZH if lang == "en" else HEAD_EN, "hi", agent="bo"
-        )  # takes the context
-        assert p.prewarm("mia", head, opening=opening) == "cached"  # the head file is there ...
-        assert p.read_aheads["openings"] == 2  # ... and the opening was read after it again
+        assert p.prewarm("mia", head, opening=opening) == "cached"  # nothing read twice
+        assert p.read_aheads["openings"] == 1
+        other = HEAD_ZH if lang == "en" else HEAD_EN
+        turn(p, "other", other, "hi", agent="bo")  # takes the context
         warm = greet(p, "s1")
+        assert p.heads.counters.restores == 1  # the file gave back the head and the opening
     finally:
         p.close()
     assert read_head_only.prompt_eval_tokens is not None and warm.prompt_eval_tokens is not None
     assert read_head_only.prompt_eval_tokens >= warm.prompt_eval_tokens + 15  # the directive
-    assert (
-        warm.prompt_eval_tokens <= 12
-    )  # "<|im_start|>user\n", the greeting, the assistant's header
+    # "<|im_start|>user\n", the greeting, the assistant's header
+    assert warm.prompt_eval_tokens <= 12
     assert warm.text == read_head_only.text
 
 
