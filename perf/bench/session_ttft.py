@@ -111,11 +111,21 @@ class SessionRun:
     after_other: dict[str, Any]  # the head cache after the other agent's turn, before the session
 
 
+# XAID_PERF_TTFT_LANGS: "both" (the default: English and Chinese lines alternate, so every turn
+# changes the reply's language), "en" or "zh" (a session in one language, as most are: a turn's
+# directive then reads as the previous turn's did, and is read ahead with the exchange)
+LANGS = os.environ.get("XAID_PERF_TTFT_LANGS", "both")
+
+
 def _queries(history: str, sample: locomo.Sample | None, n: int) -> list[str]:
     english = [str(q["question"]) for q in sample.qa] if sample is not None else list(EN_FRESH)
     out: list[str] = [OPENER] if OPENER else []
     n -= len(out)
     for i in range(n):
+        if LANGS in ("en", "zh"):
+            pool = english if LANGS == "en" else list(ZH_LINES)
+            out.append(pool[i % len(pool)])
+            continue
         pool = english if i % 2 == 0 else list(ZH_LINES)
         out.append(pool[(i // 2) % len(pool)])
     return out
@@ -391,8 +401,14 @@ def run(quick: bool) -> Section:
             else ""
         )
         + f"{PAUSE_S:.0f} s between turns in every condition (the user reads the reply and types; new reads the "
-        f"next turn's start then). English "
-        f"questions (LoCoMo's own, or everyday lines) alternate with Chinese lines, one minute apart. "
+        f"next turn's start then). "
+        + (
+            "English questions (LoCoMo's own, or everyday lines) alternate with Chinese lines"
+            if LANGS not in ("en", "zh")
+            else f"Every line in {'English' if LANGS == 'en' else 'Chinese'} (XAID_PERF_TTFT_LANGS={LANGS})"
+        )
+        + ", one minute apart. "
+        f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "
         f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "
         f"`usage.prompt_read_tokens` / `usage.prompt_tokens`. Load average (1 min) during the turns ≈ "
         f"{load:.1f} on 2 cores shared with other work: absolute times move, ratios are side by side.",
