@@ -409,7 +409,6 @@ def run(quick: bool) -> Section:
         )
         + ", one minute apart. "
         f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "
-        f"`timings.first_token_ms` (recall + reading what the KV cache does not hold); read/prompt is "
         f"`usage.prompt_read_tokens` / `usage.prompt_tokens`. Load average (1 min) during the turns ≈ "
         f"{load:.1f} on 2 cores shared with other work: absolute times move, ratios are side by side.",
     )
