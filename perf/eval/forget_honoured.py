@@ -16,7 +16,9 @@ Counted per language and half:
 - passing mention gone: the later line that mentioned the target is no longer found (it is the
   same matter, so a complete forget takes it; its session's other lines must stay);
 - collateral: a word of the unrelated session, of the passing session's other lines or of the
-  agent's older ``keep`` session no longer found;
+  agent's older ``keep`` session no longer found (as the held-out harness counts it); the note
+  says how many of those requests only hid the words while asking back (every such word still in
+  a stored message: held back by memory.hide, not deleted), which a "no" would bring back;
 - asked back with the best match hidden: the question back (never answered here) hid its
   likeliest candidate from recall meanwhile (explain's ``forgotten.hidden``); for the cases where
   two sessions fit (``expect: "ask"``) a candidate's words hidden that way are not counted lost;
@@ -124,6 +126,19 @@ def _margins(contexts: Sequence[dict[str, Any]]) -> str:
     return f"; {', '.join(out)}" if out else ""
 
 
+def _still_stored(c: Client, agent: str, words: Sequence[str]) -> list[str]:
+    """Of ``words`` that ``memory.search`` no longer finds, those a stored message still says: held
+    back from recall by a question back (memory.hide), not deleted. A forget deletes the messages
+    that said what it takes, so a word still in the transcript was hidden, not lost; the held-out
+    harness counts both as lost, and so does ``collateral`` here, which notes the hidden apart."""
+    if not words:
+        return []
+    said: list[str] = []
+    for s in c.session_list(agent, limit=100)["sessions"]:
+        said += [str(m["text"]) for m in c.session_history(s["session_id"])["messages"]]
+    return [w for w in words if contains(said, [w])]
+
+
 def _whose(item: dict[str, Any], case: dict[str, Any]) -> str:
     text = str(item["text"])
     if item["kind"] != "utterance":
@@ -201,6 +216,7 @@ def play_request(
         if not asked or lost:
             tally.misses.append(f"{case['id']} (two evenings fit, {decisions}): lost {lost}")
         return
+    hidden_only = _still_stored(c, agent, lost)
     n[f"{key}:requests"] += 1
     n[f"{key}:recognised"] += recognised
     n[f"{key}:asked"] += asked
@@ -210,6 +226,11 @@ def play_request(
     n[f"{key}:{case['refers_by']}:requests"] += 1
     n[f"{key}:{case['refers_by']}:honoured"] += honoured
     n[f"{key}:collateral"] += bool(lost)
+    n[f"{key}:collateral_hidden"] += bool(lost) and len(hidden_only) == len(lost)
+    if focus := case.get("focus"):
+        n[f"{key}:focus:{focus}:requests"] += 1
+        n[f"{key}:focus:{focus}:honoured"] += honoured
+        n[f"{key}:focus:{focus}:collateral"] += bool(lost)
     if mention is not None:
         n[f"{key}:mentions"] += 1
         n[f"{key}:mention_gone"] += not any(
@@ -227,7 +248,10 @@ def play_request(
         for i in holding:
             tally.leftovers[f"{lang}: {_whose(i, case)}"] += 1
     if lost:
-        tally.misses.append(f"{case['id']}: collateral {lost} (sessions: {', '.join(lost_by)})")
+        hidden_note = f", hidden not deleted {hidden_only}" if hidden_only else ""
+        tally.misses.append(
+            f"{case['id']}: collateral {lost} (sessions: {', '.join(lost_by)}){hidden_note}"
+        )
 
 
 def play_negative(
@@ -250,12 +274,14 @@ def play_negative(
         for w in [*neg["keep_words"], *keep["words"]]
         if not contains([i["text"] for i in kept], [w])
     ]
+    hidden_only = _still_stored(c, agent, lost)
     n = tally.counts
     n[f"{key}:negatives"] += 1
     n[f"{key}:neg_read"] += decision is not None and decision != "ask"
     n[f"{key}:neg_asked"] += decision == "ask"
     n[f"{key}:neg_hidden"] += bool((ctx[0].get("forgotten") or {}).get("hidden"))
     n[f"{key}:neg_collateral"] += bool(lost)
+    n[f"{key}:neg_collateral_hidden"] += bool(lost) and len(hidden_only) == len(lost)
     if decision is not None or lost:
         tally.misses.append(
             f"{neg['id']} look-alike: {decision}{_margins(ctx)}, lost {lost}: {neg['text']}"
@@ -274,6 +300,12 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                 f"{ref} {n[f'{k}:{ref}:honoured']}/{n[f'{k}:{ref}:requests']}"
                 for ref in ("paraphrase", "person", "time", "vague", "that")
                 if n[f"{k}:{ref}:requests"]
+            )
+            refs += "".join(
+                f"; {focus} {n[f'{k}:focus:{focus}:honoured']}/{n[f'{k}:focus:{focus}:requests']}"
+                f" (collateral {n[f'{k}:focus:{focus}:collateral']})"
+                for focus in ("two_matters", "continuation")
+                if n[f"{k}:focus:{focus}:requests"]
             )
             rows += [
                 Row(
@@ -305,7 +337,8 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                     f"{label} {lang}: requests with an unrelated word lost",
                     n[f"{k}:collateral"],
                     "count",
-                    note=f"of {req}",
+                    note=f"of {req}; of them only hidden while asking (still stored) "
+                    f"{n[f'{k}:collateral_hidden']}",
                 ),
             ]
         if amb := n[f"{k}:ambiguous"]:
@@ -325,7 +358,8 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                     n[f"{k}:neg_read"],
                     "count",
                     note=f"of {neg}; asked back {n[f'{k}:neg_asked']} (hiding its match "
-                    f"{n[f'{k}:neg_hidden']}); collateral {n[f'{k}:neg_collateral']}",
+                    f"{n[f'{k}:neg_hidden']}); collateral {n[f'{k}:neg_collateral']} (only "
+                    f"hidden {n[f'{k}:neg_collateral_hidden']})",
                 ),
             ]
     return rows

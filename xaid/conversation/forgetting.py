@@ -139,7 +139,18 @@ async def plan(
     phrase = request.phrase or request.what or ""
     vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
-    resolution = forget_topic.resolve(phrase, phrase_vec, candidates, matrix, text, ts_ms)
+    beside = text.replace(forget_intent.request_clause(text), " ")
+    resolution = forget_topic.resolve(
+        phrase, phrase_vec, candidates, matrix, text, ts_ms, beside=beside
+    )
+    if forget_topic.topic_words(resolution.rest):
+        # The person it names is in two matters near the seed: its other words choose
+        # (forget_topic._nearer), embedded only now that they are known.
+        rest = await embeddings.embed_readable([resolution.rest])
+        if rest and rest[0] is not None:
+            resolution = forget_topic.resolve(
+                phrase, phrase_vec, candidates, matrix, text, ts_ms, rest_vec=rest[0], beside=beside
+            )
     if resolution.decision != "forget" and here and not _says_what(text, ts_ms):
         # Read as a topic, but it names nothing of its own ("这个其实你不用留着", "unsay that
         # please"): it points at what was just said in this conversation, as "that" does.

@@ -74,6 +74,14 @@ _GOES_ON = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their)\b|[他她]
 RARE_WORD_TURNS = 4
 RETELL_TWO_ANCHORS_COSINE = 0.35
 RETELL_ONE_ANCHOR_COSINE = 0.55
+# The same person in two matters (thirteenth pass, ``_holders``, ``_matters``): a turn of another
+# conversation that shares with the seed's telling a word the request names (the person) is
+# another matter unless the request's words beyond the person point at it at least as much; one
+# scoring within PERSON_TIE of the seed may be chosen instead when those words are REST_MARGIN
+# nearer to it. A request naming nothing but the person, who is in another matter within
+# PERSON_TIE, asks back and hides neither. Read on forgets_dev13.json's train half.
+PERSON_TIE = 0.25
+REST_MARGIN = 0.05
 MAX_CANDIDATES = 300  # the most recent user turns read (about a month of daily talk)
 CANDIDATE_DAYS = 60
 
@@ -130,6 +138,12 @@ class Resolution:
     matches: tuple[Match, ...]  # the seed first, then the rest of its span (in time order)
     runner_up: float  # the best score outside the span (the margin's other side)
     window: tuple[int, int] | None  # the time the request named, [from, to) in ms
+    # The person the request names is in two matters and nothing else it says tells them apart
+    # ("what I told you about Kim"): it asks, and hides neither while asking (``likely``).
+    tied: bool = False
+    # The request's words beyond the person that two matters share ("Marco's health stuff" ->
+    # "'s health stuff"): the caller embeds them and resolves again with ``rest_vec`` to choose.
+    rest: str = ""
 
     @property
     def message_ids(self) -> tuple[int, ...]:
@@ -289,11 +303,17 @@ def resolve(
     request_text: str,
     now_ms: int,
     tz: tzinfo | None = None,
+    rest_vec: np.ndarray | None = None,
+    beside: str = "",
 ) -> Resolution:
     """Which of ``candidates`` (earlier user turns, ``vectors`` their embeddings in the same order)
     the topic ``phrase`` refers to, and whether that is clear enough to forget (module doc). Without
     vectors (no embedder, or one that cannot read the language) it decides on shared words and time
-    alone, which rarely clears ``CLEAR``: it asks."""
+    alone, which rarely clears ``CLEAR``: it asks. ``rest_vec``: the embedding of the returned
+    ``rest`` of an earlier call (the words beyond a person in two matters), which chooses between
+    them (``_nearer``); ``beside``: the request's words beside its request clause, where those
+    words are looked for ("forget what I said about Ben, the fridge drama I mean": the phrase kept
+    only Ben); the phrase when empty."""
     zone = tz or clock.zone()
     span_of_time = window(request_text, now_ms, zone)
     exact = named_days(request_text, now_ms, zone) if span_of_time is not None else None
@@ -349,40 +369,80 @@ def resolve(
             and scored[i].in_time
             and abs(c.ts_ms - seed.ts_ms) <= TIME_ALONE_MS
         }
-    # The turns the request points at as much as at the seed, or that hold every word it names
-    # ("forget what I told you about Arlo": all of Arlo was asked): a mention among them needs less
-    # meaning behind its one anchor (the request's words and the telling agree on it).
-    pointed = {
-        i
-        for i, m in enumerate(scored)
-        if m.score >= seed.score - MARGIN or (words and m.shared >= 1.0)
-    }
-    # A time named is when the matter was told: a turn outside it, said before the telling, is
-    # another matter of the person's life, not this one told again.
-    other_time = {
-        i
-        for i, m in enumerate(scored)
-        if m.in_time is False and candidates[i].ts_ms < candidates[seed_at].ts_ms
-    }
-    told_again = _retellings(candidates, units, span, pointed, other_time)
-    first = min(told_again, key=lambda i: candidates[i].ts_ms, default=None)
-    if first is not None and candidates[first].ts_ms < candidates[seed_at].ts_ms:
-        # The seed was a later mention ("fourth driving test is on the 20th"): the matter was first
-        # told in an older conversation, and that telling goes whole, as the seed's would.
-        older = [i for i in told_again if candidates[i].session_id == candidates[first].session_id]
-        told_again |= _span(candidates, scored, units, max(older, key=lambda i: scored[i].score))
-    span |= told_again
-    runner_up = max((m.score for i, m in enumerate(scored) if i not in span), default=0.0)
-    ordered = (seed, *sorted((scored[i] for i in span if i != seed_at), key=lambda m: m.ts_ms))
+
+    def told(at: int, telling: set[int], never: Collection[int] = ()) -> set[int]:
+        """The telling seeded at ``at`` with its retellings elsewhere (``never``: not those)."""
+        # The turns the request points at as much as at the seed, or that hold every word it
+        # names ("forget what I told you about Arlo": all of Arlo was asked): a mention among them
+        # needs less meaning behind its one anchor (the request's words and the telling agree).
+        pointed = {
+            i
+            for i, m in enumerate(scored)
+            if m.score >= scored[at].score - MARGIN or (words and m.shared >= 1.0)
+        }
+        # A time named is when the matter was told: a turn outside it, said before the telling, is
+        # another matter of the person's life, not this one told again.
+        other_time = {
+            i
+            for i, m in enumerate(scored)
+            if m.in_time is False and candidates[i].ts_ms < candidates[at].ts_ms
+        }
+        again = _retellings(candidates, units, telling, pointed, other_time | set(never))
+        first = min(again, key=lambda i: candidates[i].ts_ms, default=None)
+        if first is not None and candidates[first].ts_ms < candidates[at].ts_ms:
+            # The seed was a later mention ("fourth driving test is on the 20th"): the matter was
+            # first told in an older conversation, and that telling goes whole, as the seed's would.
+            older = [i for i in again if candidates[i].session_id == candidates[first].session_id]
+            again |= _span(candidates, scored, units, max(older, key=lambda i: scored[i].score))
+        return telling | again
+
+    # The same person in other matters (thirteenth pass): turns of other conversations holding a
+    # word the request names that the seed's telling holds too. Which matter is meant is for the
+    # request's other words to say (``_matters``); the others are never taken as a retelling on
+    # the person alone.
+    other: set[int] = set()
+    rest, tied = "", False
+    holders = [] if by_time else _holders(phrase, candidates, scored, span, seed_at)
+    if holders:
+        matters = [span, *(_span(candidates, scored, units, i) for i in holders)]
+        names = named_in_both(
+            phrase,
+            [candidates[i].text for i in span],
+            [candidates[i].text for m in matters[1:] for i in m],
+        )
+        # What the request says of the matter: its topic phrase and the words beside its request
+        # clause ("forget what I said about Ben, the fridge drama I mean"), not the clause itself.
+        if not phrase or phrase.strip() == request_text.strip():
+            said = beside or phrase
+        else:
+            said = phrase if beside.strip() in phrase else f"{phrase} {beside}"
+        rest = beyond(without_times(said, now_ms, tz), names)
+        eligible = [
+            k == 0 or scored[i].score >= seed.score - PERSON_TIE
+            for k, i in enumerate([seed_at, *holders])
+        ]
+        chosen, apart = _matters(rest, rest_vec, units, matters, eligible)
+        if chosen:
+            seed_at = max(matters[chosen], key=lambda i: scored[i].score)
+            span, seed = matters[chosen], scored[seed_at]
+        other = set().union(*(matters[k] for k in apart)) - span
+        tied = not topic_words(rest) and any(eligible[1:])
+    whole = told(seed_at, span, other)
+    runner_up = max(
+        (m.score for i, m in enumerate(scored) if i not in whole and i not in other), default=0.0
+    )
+    ordered = (seed, *sorted((scored[i] for i in whole if i != seed_at), key=lambda m: m.ts_ms))
     if seed.score < ASK_FLOOR and not fitting:  # a time alone that something fits is not weak
-        return Resolution("none", (), runner_up, span_of_time)
+        return Resolution("none", (), runner_up, span_of_time, rest=rest)
+    if tied:
+        return Resolution("ask", ordered, runner_up, span_of_time, tied=True)
     if seed.score >= CLEAR and seed.score - runner_up >= MARGIN:
-        return Resolution("forget", ordered, runner_up, span_of_time)
+        return Resolution("forget", ordered, runner_up, span_of_time, rest=rest)
     if by_time and len(fitting) > 1:
         return Resolution("ask", ordered, runner_up, span_of_time)
     if by_time and (fitting or seed.score - runner_up >= TIME_MARGIN):
         return Resolution("forget", ordered, runner_up, span_of_time)
-    return Resolution("ask", ordered, runner_up, span_of_time)
+    return Resolution("ask", ordered, runner_up, span_of_time, rest=rest)
 
 
 def seed_telling(resolution: Resolution) -> tuple[int, ...]:
@@ -398,11 +458,111 @@ def seed_telling(resolution: Resolution) -> tuple[int, ...]:
 
 def likely(resolution: Resolution) -> bool:
     """Whether the candidate a question back is about is likely enough to hide meanwhile
-    (``HIDE_FLOOR``, or said in the time the request named)."""
-    if not resolution.matches:
+    (``HIDE_FLOOR``, or said in the time the request named). Not when the request names a person
+    in two matters and nothing else: hiding one would be a coin toss, and the wrong one is a matter
+    the user never asked about (issue 24: collateral)."""
+    if not resolution.matches or resolution.tied:
         return False
     seed = resolution.matches[0]
     return seed.score >= HIDE_FLOOR or bool(seed.in_time)
+
+
+def _holders(
+    phrase: str,
+    candidates: Sequence[Candidate],
+    scored: Sequence[Match],
+    span: set[int],
+    seed_at: int,
+) -> list[int]:
+    """The same person's other matters, each by its best turn: turns of other conversations that
+    hold a word the request names which the seed's telling holds too (the person: Marco, 老马,
+    我爸's 爸). "Marco told me he's skipping chemo" and "Marco and I finished a puzzle" both hold
+    Marco; which one "Marco's health stuff" means is for the request's other words to say."""
+    home = candidates[seed_at].session_id
+    telling = [candidates[i].text for i in span]
+    best: dict[str, int] = {}
+    for i, m in enumerate(scored):
+        sid = candidates[i].session_id
+        if sid == home:
+            continue
+        if sid in best and scored[best[sid]].score >= m.score:
+            continue
+        if named_in_both(phrase, telling, [candidates[i].text]):
+            best[sid] = i
+    return sorted(best.values(), key=lambda i: -scored[i].score)
+
+
+def named_in_both(phrase: str, one: Sequence[str], other: Sequence[str]) -> tuple[str, ...]:
+    """The request's words that both matters hold: English content words (on their first five
+    letters) and Chinese character pairs as written in the request (a name, 老马; a kinship word
+    with its 我, 我爸), except pairs of particles and pronouns alone (``_CJK_STOP``): "吃药" is not
+    shared with "去吃了火锅" though 吃 is."""
+
+    def stems(texts: Sequence[str]) -> set[str]:
+        return {_stem(w) for t in texts for w in _content_en(t)}
+
+    en = list(dict.fromkeys(_stem(w) for w in _content_en(phrase)))
+    zh = [
+        run[k : k + 2]
+        for run in cjk.RUN.findall(phrase)
+        for k in range(len(run) - 1)
+        if not (run[k] in _CJK_STOP and run[k + 1] in _CJK_STOP)
+    ]
+    a_stems, b_stems = stems(one), stems(other)
+    return (
+        *(w for w in en if w in a_stems and w in b_stems),
+        *dict.fromkeys(p for p in zh if any(p in t for t in one) and any(p in t for t in other)),
+    )
+
+
+def beyond(phrase: str, names: Collection[str]) -> str:
+    """``phrase`` without the words ``names`` (named_in_both): what it says beyond the person."""
+
+    def keep(m: re.Match[str]) -> str:
+        w = m.group().lower()
+        w = w[:-2] if w.endswith("'s") else w
+        return " " if _stem(w) in names else m.group()
+
+    text = re.sub(r"[A-Za-z][A-Za-z'-]+", keep, phrase)
+    for pair in (n for n in names if cjk.has(n)):
+        text = text.replace(pair, " ")
+    return " ".join(text.split())
+
+
+def _matters(
+    rest: str,
+    rest_vec: np.ndarray | None,
+    units: np.ndarray | None,
+    matters: Sequence[set[int]],
+    eligible: Sequence[bool],
+) -> tuple[int, list[int]]:
+    """Of a person's ``matters`` (the seed's telling first), which one the request means and which
+    are apart from it. A matter not ``eligible`` (scoring more than ``PERSON_TIE`` below the seed)
+    is apart: it shares the person, and the request points at it much less. Between the others the
+    request's words beyond the person decide (``rest``, ``rest_vec``): the matter nearest to them,
+    each by its closest turn, when ``REST_MARGIN`` nearer than the seed's, and apart every matter
+    farther from them than the one chosen ("Lukas's health": the treehouse built with Lukas,
+    0.11, against his Parkinson's, 0.13); one at least as near may be the same matter told again
+    (``_retellings`` weighs it). With nothing beyond the person every other matter is apart (the
+    caller asks which was meant when one is eligible); without the words' vector yet, only those
+    not eligible. A retelling in passing that the words beyond the person point at less than at
+    the telling ("Priya's misconduct hearing is on the 19th" for "the Priya thesis drama") is
+    apart too: it stays, the price of never taking the person's other matter on the name alone."""
+    far = [k for k in range(1, len(matters)) if not eligible[k]]
+    if not topic_words(rest):
+        return 0, list(range(1, len(matters)))
+    if rest_vec is None or units is None:
+        return 0, far
+    unit = _unit(np.asarray(rest_vec, dtype=np.float32))
+    near = [max(float(units[i] @ unit) for i in m) for m in matters]
+    chosen = max((k for k in range(len(matters)) if eligible[k]), key=lambda k: near[k])
+    if near[chosen] - near[0] < REST_MARGIN:
+        chosen = 0
+    return chosen, [
+        k
+        for k in range(len(matters))
+        if k != chosen and (not eligible[k] or near[k] < near[chosen])
+    ]
 
 
 def _sessions_by_time(
@@ -591,12 +751,48 @@ _POINTS_BACK = re.compile(
 )
 
 
+# A short line that carries the telling on without pointing back (thirteenth pass): "yeah, about
+# 2k this month", "second time this week", "对，就那个数", "两回了". It opens on an answer (a closed
+# class: yes-words, 对, 嗯) or is little more than a quantity (a number, a count of times or of
+# days and months) not said of the speaker; said right after a turn of the telling, it is that
+# telling's, however little it shares with it in meaning. A longer line, or one that opens on
+# "also" or 其实, may be a new matter.
+_ANSWERS = re.compile(
+    r"(?:yeah|yea|yep|yup|yes|ya|right|exactly|true)\b|(?:对|嗯|是啊|是的|没错|就是)", re.I
+)
+_QUANTITY = re.compile(
+    r"\d|\b(?:once|twice|second|third|fourth|fifth|times|days|weeks|months|years|hours|hundred"
+    r"|thousand|grand|half)\b|[一二三四五六七八九十两几百千万]+[个回次块天年月周岁遍趟倍张件句厘万千百多]",
+    re.I,
+)
+_SPEAKER = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|we|our)\b|我", re.I)
+CARRY_WORDS = 7  # a short line: at most this many words,
+CARRY_CHARS = 12  # ... or Chinese characters
+
+
+def _carries_on(text: str) -> bool:
+    """Whether ``text`` is a short line that carries on what was just said (``_ANSWERS``,
+    ``_QUANTITY``): "yep, the interview's next week", "like 900 quid", "好几个月了"."""
+    body = text.strip().lstrip(" \"'“‘…(（")
+    short = (
+        sum(1 for ch in body if cjk.has(ch)) <= CARRY_CHARS
+        if cjk.has(body)
+        else len(body.split()) <= CARRY_WORDS
+    )
+    if not short:
+        return False
+    # A quantity said of the speaker ("我快两周没吃药了", "I've had 3 coffees") is a statement
+    # of its own, not a number given to the one before.
+    return bool(_ANSWERS.match(body) or (_QUANTITY.search(body) and not _SPEAKER.match(body)))
+
+
 def _opens_on(text: str) -> bool:
     """Whether a turn opens on a third person's pronoun ("She made me swear.", 她还没告诉爸妈) or
     points back ("It's happened three times now", 这已经是第三次了): it goes on about someone or
-    something in the turn before it. A pronoun later in the turn ("Arlo asked me to cover for him")
-    points inside the turn itself and ties it to nothing said before."""
-    if _POINTS_BACK.match(text.lstrip(" \"'“‘…(（")):
+    something in the turn before it; so does a short line that answers or gives a quantity
+    (``_carries_on``: "yeah, about 2k this month", 两回了). A pronoun later in the turn ("Arlo asked
+    me to cover for him") points inside the turn itself and ties it to nothing said before."""
+    if _POINTS_BACK.match(text.lstrip(" \"'“‘…(（")) or _carries_on(text):
         return True
     return bool(_GOES_ON.search(" ".join(text.split()[:2]) if not cjk.has(text) else text[:3]))
 

@@ -73,12 +73,21 @@ SAME_PERSON = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="forget6's sixth pass (6ba0ae7) was withdrawn: on the fifth held-out forgets it lost more than "
-    "it spared (honoured zh 13 -> 7/30, en 17 -> 15/30; collateral en 7 -> 5/60, zh 9 -> 9/60)",
+@pytest.mark.parametrize(
+    "lang",
+    [
+        pytest.param(
+            "en",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="forget6's sixth pass (6ba0ae7) was withdrawn: on the fifth held-out forgets it "
+                "lost more than it spared (honoured zh 13 -> 7/30, en 17 -> 15/30; collateral en 7 -> "
+                "5/60, zh 9 -> 9/60)",
+            ),
+        ),
+        "zh",  # kept since the thirteenth pass: the person's other matter is apart (forget_topic._matters)
+    ],
 )
-@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_person_named_keeps_an_older_session_about_them_in_another_matter(
     client: Client, lang: str
 ) -> None:

@@ -167,6 +167,20 @@ def test_what_holds_a_forgotten_turn() -> None:
         (["I've been skipping my meds.", "That puzzle book is finally done."], 1),
         (["我快两周没吃药了", "这件事我谁都没说"], 2),
         (["I've been skipping my meds.", "Gonna watch a film tonight."], 1),
+        # a short line that answers or gives a quantity carries the telling on (thirteenth pass)
+        (["The sofa finally arrived.", "I've been skipping my meds.", "yeah, about two weeks"], 2),
+        (["The sofa finally arrived.", "I've been skipping my meds.", "second time this year"], 2),
+        (["沙发终于到了", "我快两周没吃药了", "对，十几天了"], 2),
+        (["沙发终于到了", "我快两周没吃药了", "两回了"], 2),
+        # ... but a long line, whatever it opens on, may be a new matter
+        (
+            [
+                "I've been skipping my meds.",
+                "yeah so we're moving flats and I haven't packed a thing",
+            ],
+            1,
+        ),
+        (["我快两周没吃药了", "对了我下个月要搬家，东西还一点没收拾"], 1),
     ],
 )
 def test_a_turn_that_points_back_goes_with_the_one_before(lines: list[str], taken: int) -> None:
@@ -175,3 +189,17 @@ def test_a_turn_that_points_back_goes_with_the_one_before(lines: list[str], take
     turns = [Candidate(i, "s", D0 + i * 60_000, text) for i, text in enumerate(lines)]
     told = forget_topic.previous_telling(turns, None, D0 + len(lines) * 60_000)
     assert len(told.matches) == taken
+
+
+def test_the_words_beyond_a_person_in_two_matters() -> None:
+    """What two matters of one person share of the request is the person (forget_topic.named_in_both:
+    English words, Chinese characters, so 我爸 shares 爸); what is left says which matter."""
+    names = forget_topic.named_in_both(
+        "Marco's health stuff", ["Marco told me he's skipping chemo"], ["Marco and I did a puzzle"]
+    )
+    assert names == ("marco",)
+    assert forget_topic.beyond("Marco's health stuff", names) == "health stuff"
+    names = forget_topic.named_in_both("我爸钱上那些事", ["我爸欠了一屁股债"], ["我爸学会用微信了"])
+    assert names == ("我爸",)
+    assert "爸" not in forget_topic.beyond("我爸钱上那些事", names)
+    assert not forget_topic.topic_words(forget_topic.beyond("the Kyle stuff", ("kyle",)))
