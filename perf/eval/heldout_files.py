@@ -316,6 +316,12 @@ def _check_scene(path: Path, s: dict[str, Any]) -> None:
     else:
         _need(_is_words(held), path, s, "a held-back scene needs 'held_back'")
         _need(contains(said, held), path, s, "'held_back' words not in the history")
+    _need(
+        "too_early" not in s or _is_words(s["too_early"]),
+        path,
+        s,
+        "'too_early' must be a list of words (a before-question's, the 'tense' check)",
+    )
     names = s.get("names", [])
     _need(
         isinstance(names, list) and all(isinstance(n, str) and n in "\n".join(said) for n in names),

@@ -20,7 +20,9 @@ routine evening, a grave first message), ``morning_dev10``; dev11, morning_dev11
 (a gym session, a first day at a job, a worry whose first clause reads like a death; Chinese matters
 led by a person, a place, a number, a long clause; controls), ``morning_dev11``; dev12,
 morning_dev12.json, a twelfth (plans said without a subject, arrivals as openers, a pet gone
-missing, feelings only; controls), ``morning_dev12``;
+missing, feelings only; controls), ``morning_dev12``; dev13, morning_dev13.json, a thirteenth (an
+evening after a morning or afternoon event, arrivals said as content, names easy to cut or fuse,
+English matters of many kinds; controls), ``morning_dev13``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -37,6 +39,9 @@ The strict judge, one verdict per rule and reply:
   back"; says the user's feeling in the first person, "我好累", "I'm exhausted", or as a sentence of
   its own without 我, "累得要死！"; claims the user's
   matter, "my interview", "我的面试") and does not address the companion by its own name;
+- tense (scenes that list ``too_early``, morning_dev13 on): after the event's time the reply asks
+  how it went, not whether they are ready: none of the scene's before-question words ("ready",
+  "good luck", "准备", "加油") appears;
 - names: every name from memory that the reply uses is copied exactly: not cut ("Alvar"), not
   fused with a neighbouring word of the history ("林晓五" from 林晓 and 五月);
 - lang, no_detection, length: as in perf/eval/replies.py (its rules are reused).
@@ -107,6 +112,7 @@ SCENE_SETS = {
     "dev10": SCENARIOS / "morning_dev10.json",  # tenth dev set: plans in passing, firsts (arm10)
     "dev11": SCENARIOS / "morning_dev11.json",  # eleventh: arming kinds, zh lead shapes (morning11)
     "dev12": SCENARIOS / "morning_dev12.json",  # twelfth: subjectless plans, arrivals (morning12)
+    "dev13": SCENARIOS / "morning_dev13.json",  # thirteenth: after the event, names (morning13)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -124,6 +130,7 @@ SET_TITLES = {
     "dev10": " (tenth dev scenes)",
     "dev11": " (eleventh dev scenes)",
     "dev12": " (twelfth dev scenes)",
+    "dev13": " (thirteenth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -137,11 +144,12 @@ SET_AREAS = {
     "dev10": "morning_dev10",
     "dev11": "morning_dev11",
     "dev12": "morning_dev12",
+    "dev13": "morning_dev13",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
 PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4", "heldout5"})
-CHECKS = ("picks_up", "holds_back", "role", "names", "lang", "no_detection", "length")
+CHECKS = ("picks_up", "holds_back", "role", "tense", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
 ROLE_AIM = Aim("<=", 0.0)
 FIRST_AIM = Aim("<=", 1.5)
@@ -226,6 +234,7 @@ def judge(
         "holds_back": not any(mentions(text, w) for w in scene.get("held_back", [])),
         "role": not speaks_as_user(text, scene["probe"]["text"], matter)
         and not addresses(text, agent_name),
+        "tense": not any(mentions(text, w) for w in scene.get("too_early", [])),
         "names": not any(name_breaks(text, n, history) for n in scene.get("names", [])),
         "lang": share >= 0.5 if lang == "zh" else share <= 0.1,
         "no_detection": DETECTION.search(text) is None,
@@ -486,7 +495,8 @@ def _half_note(judged: list[Judged]) -> str:
             f"{lang} pick-up {_share(raise_on, 'picks_up')[0]}/{len(raise_on)} "
             f"(off {_share(raise_off, 'picks_up')[0]}/{len(raise_off)}), suggestion "
             f"{sum(j.suggestion for j in raise_on)}/{len(raise_on)}, role breaks "
-            f"{sum(not j.checks['role'] for j in on)}, held back raised "
+            f"{sum(not j.checks['role'] for j in on)}, too early "
+            f"{sum(not j.checks.get('tense', True) for j in on)}, held back raised "
             f"{sum(not j.checks['holds_back'] for j in on if not j.may_raise)}" + _kind_note(on)
         )
     return "; ".join(parts)

@@ -31,10 +31,11 @@ from __future__ import annotations
 import re
 
 from ..memory.rules.lexicon_zh import RELATIONS
+from ..scheduler import arm
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
-from ..text import cjk, timeparse
+from ..text import cjk, hour_said, timeparse
 from ..text.lang import Lang
 from .candidates import names_matter
 from .greetings import greeting_echo
@@ -170,6 +171,10 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     ):
         # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
         return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
+    if lang == "en" and kind == "ahead" and (event := event_word_en(item.topic)):
+        # "How are you feeling about the interview" (morning13); "How did the" is left to the
+        # model, which names what happened after it ("pitch with Harbor Foods go?")
+        return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
     if lang == "zh" and kind in ("event", "ahead"):
         event = event_word(item.topic) or matter_name(item.topic)
         if event is None:
@@ -193,6 +198,25 @@ def event_word(topic: str) -> str | None:
     return best[3] if best else None
 
 
+# Where or who, not what: "How did the hospital", "How did the client" ask nothing (as _VAGUE).
+_VAGUE_EN = frozenset(
+    "hospital doctor client therapist vet results moving flying hiking camping".split()
+)
+
+
+def event_word_en(topic: str) -> str | None:
+    """The first event word of the user's words in the topic, in English: "I pitch to Harbor Foods
+    tomorrow" → "pitch". After "How are you feeling about the" the 1.5B named no matter of its own
+    ("…about the preparation?", morning_dev12's test half): the English lead of a matter still
+    ahead names the event the user said, as the Chinese one does (``event_word``), and the model
+    words the rest."""
+    said = quoted(topic)
+    for word in re.findall(r"[a-z][a-z'-]+", said[0].lower() if said else ""):
+        if (event := arm.event_word_en(word)) is not None and event not in _VAGUE_EN:
+            return event
+    return None
+
+
 _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
 _TAIL = re.compile(r"(?:的事)?[了啦呢吧啊呀哦喔嘛]*$")
 _OF_IT = re.compile(r"的事$")
@@ -201,7 +225,12 @@ _OF_IT = re.compile(r"的事$")
 _HEAD = re.compile(r"^(?:我)?(?:一大?早)?[还也又都就先再]*(?:得|要|必须|需要|打算|准备)?")
 # 我 heading the clause is its subject (dropped: "我周四考教资面试" → "考教资面试") unless it is
 # whose (我家, 我的, 我妈: said back as 你家, 你的, 你妈).
-_WHOSE = re.compile("^我(?=[家的]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")")
+# 妹, 姐, 哥, 弟 alone are kin too ("我妹林晓五月结婚": the lead said "妹林晓…", the name run into
+# the kin word, morning13); the closed class of one-character kin words RELATIONS does not hold.
+_KIN = "妹姐哥弟"
+_WHOSE = re.compile(
+    f"^我(?=[家的{_KIN}]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+)
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
 
 
@@ -219,7 +248,7 @@ def matter_name(topic: str, particles: bool = False) -> str | None:
     if not said:
         return None
     clause = _CLAUSE_END.split(said[0].strip(), maxsplit=1)[0]
-    clause = timeparse.without_times(clause)
+    clause = hour_said.without_hours(timeparse.without_times(clause))
     clause = (
         _WHOSE.sub("你", clause, count=1)
         if _WHOSE.match(clause)

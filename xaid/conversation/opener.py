@@ -73,6 +73,7 @@ OPENERS: tuple[str, ...] = (
     "off work, heading home",
     "work is over for today",
     "just walked in the door",
+    "my shift is done, heading home",
     "what's up",
     "你好",
     "早上好",
@@ -90,6 +91,7 @@ OPENERS: tuple[str, ...] = (
     "下班回家了",
     "收工了",
     "刚进家门",
+    "从公司出来了",
     "又是我",
     "晚上好",
 )

@@ -4,15 +4,18 @@ The scenes, in English and Chinese, decided by rules over what consolidation alr
 by the learned reader where the rules' lists say nothing:
 - plan: something that matters is ahead with a date ("meeting the client next week",
   "下周去见客户", an exam, an interview, a doctor's visit), whoever says "I". Ask *after* it:
-  from the day after the resolved date (after the whole range for "next week") for a week.
+  from the day after the resolved date (after the whole range for "next week") for a week; a
+  one-day event said with its hour is after from when it is over on its day (``over_at``: the
+  hour said and two more, or the end of the part of the day said).
   Errands ("oil change", "买菜") are not matters;
 - worry: the same, when the session also carries fear or nerves about it; a fortnight's window;
 - ahead: a plan or worry whose date is still ahead the next morning is also asked about *before*
   it, as a friend does ("good luck for Thursday, how's the prep?", "周四面试准备得怎么样？"): from the
-  next morning until the end of the event's first day. It is the same matter as its plan (one of
-  the session's MAX_PER_EPISODE), armed beside it: on the dev scenes the interview on Thursday said
-  on Monday had nothing due on Tuesday and Wednesday, and a person opening a session then met a
-  companion that knew nothing of it (perf/scenarios/morning_dev2.json);
+  next morning until the event is over (``over_at``; else the end of its first day). It is the
+  same matter as its plan (one of the session's MAX_PER_EPISODE), armed beside it: on the dev
+  scenes the interview on Thursday said on Monday had nothing due on Tuesday and Wednesday, and a
+  person opening a session then met a companion that knew nothing of it
+  (perf/scenarios/morning_dev2.json);
 - emotion: the session closed on a strong low (exhausted, sad, angry) that was not a joke; ask
   from six hours later (typically the next morning) for three days. A feeling only ("totally wiped,
   brain is mush") counts when the closing mood, read by meaning, is strong though no line is to the
@@ -49,7 +52,7 @@ from ..memory.draft import Draft, Utterance
 from ..mood import loss
 from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
-from ..text import cjk, features, stopwords, timeparse
+from ..text import cjk, features, hour_said, stopwords, timeparse
 from ..text.lang import language
 from .matter import NO_READINGS, Readings
 
@@ -238,7 +241,7 @@ def came_up(text: str, words: Sequence[str], happened: bool = True) -> bool:
         return True
     if not happened:
         return False
-    evented = any(_event_word(w) is not None or any(e in w for e in EVENTS_ZH) for w in words)
+    evented = any(event_word_en(w) is not None or any(e in w for e in EVENTS_ZH) for w in words)
     low = _NOT_OUTCOMES.sub(" ", low)
     return evented and any(o in low for o in OUTCOMES)
 
@@ -256,7 +259,8 @@ def _has(text: str, phrases: Sequence[str]) -> bool:
     return any(p in low for p in phrases)
 
 
-def _event_word(word: str) -> str | None:
+def event_word_en(word: str) -> str | None:
+    """The event of the list a lower-case English word is, or a longer form of ("interviews")."""
     if word in EVENTS_EN:
         return word
     for ending in _EVENT_ENDINGS:
@@ -268,7 +272,7 @@ def _event_word(word: str) -> str | None:
 def _events(text: str) -> set[str]:
     """The event words in a text: what makes a dated line a matter worth asking about."""
     words = re.findall(r"[a-z][a-z'-]+", text.lower().replace("open mic", "open-mic"))
-    found = {e for w in words if (e := _event_word(w)) is not None}
+    found = {e for w in words if (e := event_word_en(w)) is not None}
     found |= {m.group() for m in _ZH_TRIP.finditer(text)}
     return found | {e for e in EVENTS_ZH if e in text}
 
@@ -334,13 +338,50 @@ def _next_morning(ended_ms: int) -> int:
     return max(ended_ms + 6 * HOUR_MS, day_start(next_day))
 
 
+# When a one-day event is over, for the turn from "are you ready?" to "how did it go?": an event
+# said at an hour ("at 9:30", 下午两点) that much later; said with a part of the day ("tomorrow
+# morning", 明早) at its end; said with neither, or for the evening or the night, or over several
+# days, at the end of its last day, as before (a day's event with no hour may be a dinner or a
+# concert: "how did it go?" at 18:00 would come before it). Session 12: "interview tomorrow at 10",
+# asked about at 19:00 on the day, got "how are you feeling about the interview?"
+# (perf/scenarios/morning_dev13.json).
+EVENT_HOURS = 2.0
+
+
+def over_at(text: str, ahead: timeparse.TimeRef) -> int | None:
+    """When the event ``text`` names on the day ``ahead`` is over (``EVENT_HOURS``), or None when
+    it is taken to run to the end of its day (no hour said, an evening's, a range of days)."""
+    if ahead.date_from != ahead.date_to:
+        return None
+    hour = hour_said.hour_of(text)
+    if hour is not None:
+        end = hour + EVENT_HOURS
+    elif ahead.hours is not None:
+        end = float(ahead.hours[1])
+    else:
+        return None
+    return day_start(ahead.date_from) + int(end * HOUR_MS) if end < 24 else None
+
+
+def window_day(edge_ms: int) -> dt.date:
+    """The event's local day from the window edge that turns before into after: a plan's
+    ``not_before`` (the end of that day, or the hour it is over, ``over_at``), an ``ahead``
+    twin's ``not_after`` (the same)."""
+    return clock.local(edge_ms - 1).date()
+
+
 def _before(
-    text: str, words: tuple[str, ...], day: dt.date, ended_ms: int, priority: float
+    text: str,
+    words: tuple[str, ...],
+    day: dt.date,
+    ended_ms: int,
+    priority: float,
+    over: int | None = None,
 ) -> Arm | None:
     """The matter asked about before its ``day`` (scene "ahead"): from the morning after the
-    session (``ended_ms``) to the end of that day, when that morning is not past it. Its priority
-    is the plan's: the two windows never overlap."""
-    start, until = _next_morning(ended_ms), day_start(day) + DAY_MS
+    session (``ended_ms``) until the event is ``over`` (else the end of that day), when that morning
+    is not past it. Its priority is the plan's: the two windows never overlap."""
+    start, until = _next_morning(ended_ms), over or day_start(day) + DAY_MS
     if start >= until:
         return None
     topic = _TOPIC[language([text])]["ahead"].format(said=_short(text))
@@ -362,15 +403,17 @@ def _plan(
     words = keywords(text)
     if _called_off(text, words, later):
         return None
-    not_before = day_start(ahead.date_to) + DAY_MS
+    day_end = day_start(ahead.date_to) + DAY_MS
+    over = over_at(text, ahead)
+    not_before = day_end if over is None else max(over, _next_morning(ended_ms))
     worried = worried or _has(text, WORRY)
     scene = "worry" if worried else "plan"
     window = (14 if worried else 7) * DAY_MS
     priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
     topic = _TOPIC[language([text])]["plan"].format(said=_short(text))
     priority = round(priority, 3)
-    before = _before(text, words, ahead.date_from, ended_ms, priority)
-    return Arm(topic, words, scene, not_before, not_before + window, priority, before)
+    before = _before(text, words, ahead.date_from, ended_ms, priority, over)
+    return Arm(topic, words, scene, not_before, day_end + window, priority, before)
 
 
 def _matter(

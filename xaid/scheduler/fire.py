@@ -188,7 +188,10 @@ def _follows_up(last: RecallItem, item: RecallItem) -> bool:
 
 def _begun(item: RecallItem, now_ms: int) -> bool:
     """Whether the matter's day has come: a plan is due from the day after it, so its own day
-    starts a day before ``not_before``; only from then can an outcome ("passed", 拿到) be its own."""
+    starts a day before ``not_before`` (or the same day, when it is over at an hour: arm.over_at);
+    only from then can an outcome ("passed", 拿到) be its own."""
+    if item.scene in ("plan", "worry"):
+        return retire.begun(item, now_ms)
     return now_ms >= item.not_before - DAY_MS
 
 
@@ -348,7 +351,7 @@ def _repeats(a: arm.Arm, item: RecallItem) -> bool:
     return (
         a.scene in ("plan", "worry")
         and item.scene in ("plan", "worry")
-        and a.not_before == item.not_before
+        and arm.window_day(a.not_before) == arm.window_day(item.not_before)
         and bool(set(a.keywords) & set(item.keywords))
     )
 

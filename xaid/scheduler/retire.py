@@ -91,12 +91,13 @@ class Moved:
 
 
 def own_day(item: RecallItem) -> dt.date | None:
-    """The day of the item's matter: a plan or worry is due from the day after it, its ``ahead``
-    twin ends with it (arm.py); an undated matter has none."""
+    """The day of the item's matter: a plan or worry is due from the day after it (or from the
+    hour it is over on it), its ``ahead`` twin ends with it or that hour (arm.py, ``window_day``);
+    an undated matter has none."""
     if item.scene == "ahead":
-        return clock.local(item.not_after - DAY_MS).date()
+        return arm.window_day(item.not_after)
     if item.scene in ("plan", "worry"):
-        return clock.local(item.not_before - DAY_MS).date()
+        return arm.window_day(item.not_before)
     return None
 
 
@@ -221,11 +222,8 @@ def settled(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> str
 def begun(item: RecallItem, now_ms: int) -> bool:
     """Whether the matter's day has come: a plan is due from the day after it; its ``ahead`` twin
     ends with that day; an undated matter is under way."""
-    if item.scene == "ahead":
-        return now_ms >= item.not_after - DAY_MS
-    if item.scene in ("plan", "worry"):
-        return now_ms >= item.not_before - DAY_MS
-    return True
+    day = own_day(item)
+    return day is None or now_ms >= arm.day_start(day)
 
 
 def retired(

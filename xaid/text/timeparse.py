@@ -677,12 +677,27 @@ def without_times(text: str) -> str:
     """The text with every time expression cut out ("明天得去找中介" → "得去找中介"): what a clause
     says, the day it was said for aside (text/owed.py reads its structure, checkin.py names a matter
     by it on another day)."""
+    refs = find_times(text, 0)
     out, pos = [], 0
-    for ref in find_times(text, 0):
+    for i, ref in enumerate(refs):
+        if i + 1 < len(refs) and _names_before(text, ref, refs[i + 1]):
+            continue
         out.append(text[pos : ref.start])
         pos = ref.end
     out.append(text[pos:])
     return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+# What joins two times said together ("周一到周五", 明天和后天, 今天或者明天): the closed class.
+_JOINS = frozenset({"和", "或", "到", "至", "跟", "与", "及", "还是", "或者", "、", "~", "-"})
+
+
+def _names_before(text: str, ref: TimeRef, then: TimeRef) -> bool:
+    """``ref`` is the start of a name, not a time: another time follows it after one or two
+    characters of the name's own ("周一鸣明天面试": 周一 + 鸣, then 明天). Cut as a time, the name
+    lost its head ("鸣面试", morning13: a lead said the matter back with the name cut)."""
+    gap = text[ref.end : then.start]
+    return 1 <= len(gap) <= 2 and cjk.RUN.fullmatch(gap) is not None and gap not in _JOINS
 
 
 def _label(ref: TimeRef) -> str:

@@ -72,6 +72,48 @@ def test_the_twelfth_dev_set_keeps_its_gaps_in_both_halves_and_languages() -> No
             assert any(s["kind"] == "worry" and s["may_raise"] for s in mine)
 
 
+def test_the_thirteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() -> None:
+    """morning_dev13.json: 12 scenes per language; each half holds in each language a control, an
+    evening after the event's time judged by 'tense', a name from memory and an arrival opener."""
+    from collections import Counter
+
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev13"])["scenes"]
+    kinds = Counter((s["lang"], s["half"], s["may_raise"]) for s in scenes)
+    for lang in ("en", "zh"):
+        assert sum(n for (lg, _, _), n in kinds.items() if lg == lang) >= 12
+        for half in ("train", "test"):
+            assert kinds[(lang, half, True)] >= 5 and kinds[(lang, half, False)] >= 1
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert sum("too_early" in s for s in mine) >= 2
+            assert any(s["names"] for s in mine)
+
+
+@pytest.mark.parametrize(
+    ("lang", "reply", "ok"),
+    [
+        ("en", "Hey! How did the interview go?", True),
+        ("en", "Hey! Are you ready for the interview?", False),
+        ("zh", "嗨，面试怎么样了？", True),
+        ("zh", "嗨，面试准备得怎么样了？", False),
+    ],
+)
+def test_a_before_question_after_the_event_fails_the_tense_rule(
+    lang: str, reply: str, ok: bool
+) -> None:
+    from perf.eval import morning
+
+    scene = {
+        "lang": lang,
+        "may_raise": True,
+        "picks_up": ["interview", "面试"],
+        "too_early": ["ready", "准备"],
+        "probe": {"text": "hey"},
+    }
+    assert morning.judge(scene, "Mia", reply, "stop", "")["tense"] is ok
+
+
 def test_earlier_runs_are_judged_again_as_one_section_beside_the_sets_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ from testkit.inproc import InProcessDaemon
 from xaid.conversation.checkin import (
     bridge,
     event_word,
+    event_word_en,
     greeting_echo,
     lead,
     leaves_matter,
@@ -85,7 +86,7 @@ def test_a_matter_still_ahead_is_asked_about_not_how_it_went() -> None:
         "ahead",
         'how they feel about it; it is still ahead: "the interview at Brightwell is thursday"',
     )
-    assert lead(en, "morning!!", "en", None) == "Morning! How are you feeling about the"
+    assert lead(en, "morning!!", "en", None) == "Morning! How are you feeling about the interview"
     zh = item("ahead", '还没到，准备得怎么样、心里怎么样："周四要去腾讯面试，有点慌"')
     assert lead(zh, "早呀", "zh", None) == "早。面试的事，你"
     for text in (lead(en, "Morning.", "en", None), lead(zh, "早。", "zh", None)):
@@ -126,6 +127,39 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     assert lead(long, "早", "zh", None) == "早。上次你说"  # no short clause names it
     en = item("matter", 'how it is going: "my sleep has been awful lately"')
     assert lead(en, "Morning.", "en", None) == "Morning! Last time you said"
+
+
+def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() -> None:
+    """morning13: after "How are you feeling about the" the 1.5B wrote "preparation?"; the English
+    lead of a matter still ahead names the user's own event word, as the Chinese one does, and
+    never a place or a person; "How did the" is still left to the model."""
+    test = item("ahead", 'it is still ahead: "driving test tomorrow at 2. third attempt"')
+    assert lead(test, "mornin", "en", None) == "Morning! How are you feeling about the test"
+    hospital = item(
+        "ahead", 'it is still ahead: "taking mum to the hospital for her surgery on friday"'
+    )
+    assert event_word_en(hospital.topic) == "surgery"
+    client = item("ahead", 'it is still ahead: "seeing the client on thursday"')
+    assert lead(client, "Morning.", "en", None) == "Morning! How are you feeling about the"
+    after = item("plan", 'how it went: "driving test tomorrow at 2. third attempt"')
+    assert lead(after, "home at last", "en", None, bare=True, hour=19) == "Hey! How did the"
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("我妹林晓五月结婚，伴娘服到现在还没定下来", "你妹林晓五月结婚"),  # 我妹 is whose: 你妹
+        ("我姐下周三生孩子，我有点慌", "你姐生孩子"),
+        ("明天上午十点去银行面试，第三轮了", "去银行面试"),  # the hour goes with the day
+        ("周一鸣明天去面试，我陪他", "周一鸣去面试"),  # 周一 heads a name here, not a day
+        ("王阿姨周三下午做手术，我请了假去陪她", "王阿姨做手术"),
+        ("小周下周一入职，组里就我带他", "小周入职"),
+    ],
+)
+def test_a_chinese_clause_said_back_keeps_its_names_whole(said: str, name: str) -> None:
+    """morning13 (issue 25 item 2): the user's clause said back loses its day, its hour and its
+    modal, never a character of a name (林晓, 王阿姨, 小周, 周一鸣) or a kin word into one."""
+    assert matter_name(f'现在怎么样了："{said}"') == name
 
 
 def test_no_lead_without_a_suggestion_or_for_a_message_of_its_own() -> None:

@@ -80,7 +80,16 @@ def test_a_message_with_content_is_no_opener(model: UseEmbedder, bank: Contrast,
 
 
 @pytest.mark.parametrize(
-    "text", ["out of the office at last", "home sweet home", "终于下班了", "下班咯", "放工了"]
+    "text",
+    [
+        "out of the office at last",
+        "home sweet home",
+        "终于下班了",
+        "下班咯",
+        "放工了",
+        "刚从公司出来",  # morning13 (was +0.11 under the margin: "刚出公司")
+        "收工啦",
+    ],
 )
 def test_an_arrival_is_an_opener(model: UseEmbedder, bank: Contrast, text: str) -> None:
     """morning12 (issue 25): a session opened by coming home or getting off work has nothing of its
