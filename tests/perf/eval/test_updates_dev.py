@@ -136,7 +136,14 @@ def test_the_thirteenth_dev_set_has_the_things_own_news_among_its_controls() -> 
         assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 8
         controls = Counter(c["control"] for c in cases if c["lang"] == lang and "control" in c)
         assert controls["thing_news"] == 6
-        assert set(controls) == {"thing_news", "addition", "retold", "someone_else", "plan", "question"}
+        assert set(controls) == {
+            "thing_news",
+            "addition",
+            "retold",
+            "someone_else",
+            "plan",
+            "question",
+        }
     _keys_in_their_statement(cases)
 
 
