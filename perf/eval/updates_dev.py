@@ -13,7 +13,9 @@ updates4 change: precision first) is split the same way, and so is perf/scenario
 perf/scenarios/updates_dev7.json (30 changes and 20 controls of eight kinds per language, written
 before the updates7 change: no false change first), and so is perf/scenarios/updates_dev10.json (20
 changes and 21 controls of seven kinds per language: someone else's change, tried once, a quote, a
-hypothetical, a past narrative, an addition, a refusal; written before the update10 change).
+hypothetical, a past narrative, an addition, a refusal; written before the update10 change), and so
+is perf/scenarios/supersede_dev13.json (16 changes and 16 controls per language, the controls mostly
+news of the thing itself, not the user's change; written before the supersede13 change).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -177,6 +179,7 @@ SETS = (
     "updates_dev7",
     "supersede_dev8",
     "updates_dev10",
+    "supersede_dev13",
 )
 CONTROL_AIM = Aim(">=", 100.0)
 

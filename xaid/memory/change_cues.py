@@ -39,7 +39,8 @@ _STRONG_EN = re.compile(
     # over to Three", "moved everything over to"
     r"rather than|[a-z]+ed (?:[a-z']+ ){0,3}over to|"
     # a change said as its reason or its date: "since I moved to Porto the commute is nothing"
-    r"since (?:i|we)(?:'ve| have)? [a-z]+ed)(?![a-z'])",
+    # (not the conversation's own gap: "since we talked", "since we chatted last")
+    r"since (?:i|we)(?:'ve| have)? (?!talked|chatted|texted|messaged|emailed|skyped)[a-z]+ed)(?![a-z'])",
     re.I,
 )
 # Words that say "as things are now": a replacement said in the present, weaker alone.
@@ -332,6 +333,21 @@ def _owners(clauses: list[str]) -> list[bool]:
     return out
 
 
+def owned(clause: str) -> bool | None:
+    """Whose one clause is by its own words: the user's (True), someone else's (False), or None
+    when it names no one (xaid.memory.thing_news reads what else its subject may be)."""
+    return _users(clause)
+
+
+def unquoted(text: str) -> str:
+    """The text without the words it quotes (someone else's words are not the user's change)."""
+    return _QUOTED.sub(" ", text)
+
+
+# The cue patterns, read by xaid.memory.thing_news for the clause that holds them.
+STRONG_EN, NOW_EN, STRONG_ZH, NOW_ZH = _STRONG_EN, _NOW_EN, _STRONG_ZH, _NOW_ZH
+
+
 def read(text: str) -> ChangeReading:
     """The change reading of one user statement."""
     text = _QUOTED.sub(" ", text)
@@ -540,6 +556,36 @@ def reads_other(text: str) -> str | None:
     if not any(_owners(clauses(text))):
         return "someone_else"
     return None
+
+
+# When one thing happened, said of it: "yesterday", "last Friday", "the other day", 昨天, 上周末.
+_DATED = re.compile(
+    r"(?<![a-z'])(?:last (?:week|month|year|(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)"
+    r"(?:day)?|summer|spring|autumn|fall|winter)|the other (?:day|night|week)|"
+    r"(?:a|two|three|few|couple of) (?:days|weeks) ago|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?![a-z'])|"
+    r"前天|前几天|上周|上个?星期|上个?礼拜|上个?月|去年|那天|周[一二三四五六日末]那天",
+    re.I,
+)
+# A habit or a standing state, which a date does not bind: "every", "usually", 每, 平时, 经常.
+_HABIT = re.compile(
+    r"(?<![a-z'])(?:every|usually|always|normally|most (?:days|weeks|mornings|evenings|nights)|"
+    r"each (?:day|week|morning)|often|regularly)(?![a-z'])|每|平时|一般|经常|常常|总是|一直|通常",
+    re.I,
+)
+
+
+def episode(text: str) -> bool:
+    """The statement tells one happening with its day ("I went to a support group yesterday",
+    "we had a picnic at the lake last Friday", 昨天去看了个画展): a record of that day, which nothing
+    said later makes untrue, so no later statement replaces it. Not when the user's own clause names
+    a change (a move or a quit dates the state it begins: "moved to Leeds last month", 上个月搬到杭州
+    了) or it is a habit ("every Friday"). A word of now beside the day ("did something new last
+    weekend", "lately") still tells the happening: LoCoMo's chats are full of them."""
+    if not (_OCCASION.search(text) or _DATED.search(text)) or _HABIT.search(text):
+        return False
+    reading = read(text)
+    return not (reading.change and reading.strong)
 
 
 # A correction of what was just said: "actually", "scratch that", "wait no", 不对, 说错了, 其实.

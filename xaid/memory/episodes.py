@@ -28,7 +28,7 @@ from ..store.memory import ClosingMood, Fact, NewFact, Signals
 from ..store.mood import MoodState
 from ..store.utterances import NewUtterance
 from ..text import features, timeparse
-from . import confirm, draft, facts, index, utterances
+from . import confirm, draft, facts, index, supersede, utterances
 from .rules import extract
 
 log = logging.getLogger(__name__)
@@ -308,7 +308,7 @@ def apply_decision(
     if action == "DELETE" and target is not None:
         sql.retire(conn, target, ts_ms, by)
         index.remove(conn, "fact", [target])
-        unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
+        unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target, supersede.stands))
         return
     fact_id = sql.insert_fact(conn, agent_id, p.new, episode_id, by, ts_ms)
     sql.add_sources(conn, "fact", fact_id, agent_id, p.sources)
@@ -316,7 +316,7 @@ def apply_decision(
     if action == "UPDATE" and target is not None:
         sql.supersede(conn, target, fact_id, ts_ms, by)
         index.remove(conn, "fact", [target])
-        unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target))
+        unquote(conn, utterance_sql.supersede_sources(conn, agent_id, target, supersede.stands))
 
 
 def unquote(conn: apsw.Connection, stated: list[utterance_sql.Utterance]) -> None:

@@ -67,7 +67,7 @@ from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..store.utterances import NewUtterance, Utterance
 from ..text import cjk, stopwords
-from . import change_cues, draft, facts, index
+from . import change_cues, draft, facts, index, thing_news
 from .rules import extract
 
 CLOSE = 0.45  # same subject by meaning alone
@@ -91,6 +91,12 @@ OBJECT_FLOOR = 0.1
 # sets 1-4, 7 and supersede_dev8, so it widens what is a change with no evidence outside its own
 # wording. Kept for the next attempt with a held-out check; True is the variant to measure.
 OBJECT_PAIRING = False
+# News of a thing the earlier statement names is no change of the user's (branch supersede13);
+# False is the variant measured against.
+THING_NEWS = True
+# An earlier statement that tells one dated happening ("went to a support group yesterday") is a
+# record of that day, never replaced (branch supersede13, for LoCoMo's chats); False is the variant.
+EPISODES_HOLD = True
 FACT_NEAR = (
     0.3  # a fact drawn from the old turn is about the new statement's subject (or words agree)
 )
@@ -362,15 +368,27 @@ def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earli
     other = change_cues.reads_other(text)
     top = near[0].cosine if near else 0.0
     acted = _acted_on(text, near)
+    news = thing_news.things(text)
+
+    def holds(e: Earlier) -> bool:
+        """The earlier statement holds whatever the words say: another setting, how the one it
+        named is now, news of a thing it names that is not the user's change, or it told one
+        dated happening."""
+        old = e.utterance.text
+        return (
+            elsewhere(text, old)
+            or change_cues.describes(text, old)
+            or (THING_NEWS and news_of_named(news, old))
+            or (e.utterance.utterance_id >= 0 and stands(old))
+        )
+
     for rank, e in enumerate(near):
-        if e is acted and not (
-            elsewhere(text, e.utterance.text) or change_cues.describes(text, e.utterance.text)
-        ):
+        if e is acted and not holds(e):
             sure.append(e)
             continue
         if e.cosine < min(NEAR, FLOOR):
             break
-        if elsewhere(text, e.utterance.text) or change_cues.describes(text, e.utterance.text):
+        if holds(e):
             continue
         nearest = e.cosine >= top - MARGIN
         # the lower the cosine, the further ahead of the next it must be to be clearly the one
@@ -397,6 +415,44 @@ def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earli
         ):
             unsure.append(e)
     return sure, unsure
+
+
+# What an earlier statement opens with before its own subject: the speaker as its owner ("My book
+# club meets…", 我们读书会…, 我手机号…).
+_POSSESSOR = re.compile(r"^\W*(?:(?:my|our)\s+|我们的|我们|我的|我家的?|我)", re.I)
+
+
+def _opens_with(earlier: str, said: set[str]) -> bool:
+    """The earlier statement, after its owner, opens with these words: its own subject ("book" in
+    "My book club meets at the Lantern", 读书 in 我们读书会在光合咖啡馆聚); "I go to PureGym" and
+    我在德勤做审计 open with the speaker doing something."""
+    rest = _POSSESSOR.sub("", earlier.strip(), count=1)
+    if cjk.has(rest[:1]):
+        return any(rest.startswith(p) for p in said)
+    m = re.match(r"\W*([a-z][a-z'-]+)", rest.lower())
+    return m is not None and m.group(1).rstrip("s") in said
+
+
+def news_of_named(news: Sequence[str], earlier: str) -> bool:
+    """A thing whose own news the statement tells (xaid.memory.thing_news) is one the earlier
+    statement names as what the user goes to, uses or has ("I go to PureGym" → "PureGym changed
+    their hours"; 我常去公园路那家面包房 → 公园路那家面包房换老板了), not that statement's own subject
+    ("My book club meets at the Lantern" → "book club relocated to Maya's": a new value of it)."""
+    named = words(earlier)
+    for thing in news:
+        said = words(thing)
+        if _opens_with(earlier, said):
+            continue
+        if said & named or any(_same_word(x, y) for x in said for y in named):
+            return True
+    return False
+
+
+def stands(text: str) -> bool:
+    """An earlier turn no later statement replaces: one happening told with its day ("went to a
+    support group yesterday", 昨天去了个陶艺工作坊) is a record of that day (``change_cues.episode``).
+    Read for the pairs here and for the turns a superseded fact came from (xaid.memory.episodes)."""
+    return EPISODES_HOLD and change_cues.episode(text)
 
 
 def _acted_on(text: str, near: Sequence[Earlier]) -> Earlier | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,17 +179,25 @@ def next_of(conn: apsw.Connection, ids: Sequence[int]) -> dict[int, int]:
     }
 
 
-def supersede_sources(conn: apsw.Connection, agent_id: str, fact_id: int) -> list[Utterance]:
+def supersede_sources(
+    conn: apsw.Connection,
+    agent_id: str,
+    fact_id: int,
+    stands: Callable[[str], bool] = lambda _text: False,
+) -> list[Utterance]:
     """The turns that stated a fact now superseded are history too: "I live in Berlin" must not come
     back as current once the user has moved, though "where did I live before?" may still find it.
+    A turn whose words ``stands`` (one dated happening: xaid.memory.supersede.stands) stays current.
     The turns marked, so what quotes them can follow."""
     ids = [
         r[0]
         for r in conn.execute(
-            "SELECT utterance_id FROM utterances WHERE agent_id = ? AND role = 'user' AND message_id IN "
-            "(SELECT message_id FROM sources WHERE kind = 'fact' AND item_id = ? AND message_id IS NOT NULL)",
+            f"SELECT u.utterance_id, m.text FROM {_FROM} WHERE u.agent_id = ? AND u.role = 'user' "
+            "AND u.message_id IN (SELECT message_id FROM sources WHERE kind = 'fact' AND "
+            "item_id = ? AND message_id IS NOT NULL)",
             (agent_id, fact_id),
         )
+        if not stands(r[1])
     ]
     for uid in ids:
         conn.execute("UPDATE utterances SET status = 'superseded' WHERE utterance_id = ?", (uid,))

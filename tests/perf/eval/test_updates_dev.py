@@ -123,6 +123,30 @@ def test_the_eighth_dev_set_pairs_each_change_with_a_look_alike_of_the_same_stat
     _keys_in_their_statement(cases)
 
 
+def test_the_thirteenth_dev_set_has_the_things_own_news_among_its_controls() -> None:
+    """supersede_dev13.json (written before branch supersede13's change): per language 16 changes and
+    16 controls, halves alternating, the controls of five kinds with the thing's own news the largest
+    (the held-out failure it is for), and changes that tell the thing's news before the user's own
+    change, so a rule that reads "the thing changed" alone cannot pass both."""
+    cases = kit.load_scenario("supersede_dev13.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "change", "train")] == kinds[(lang, "change", "test")] == 8
+        assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 8
+        controls = Counter(c["control"] for c in cases if c["lang"] == lang and "control" in c)
+        assert controls["thing_news"] == 6
+        assert set(controls) == {
+            "thing_news",
+            "addition",
+            "retold",
+            "someone_else",
+            "plan",
+            "question",
+        }
+    _keys_in_their_statement(cases)
+
+
 def _keys_in_their_statement(cases: list[dict[str, Any]]) -> None:
     """A change's old key is in the earlier statement only and its new key in the later one only;
     a control's kept key is in the earlier one only; the probe names none of them."""

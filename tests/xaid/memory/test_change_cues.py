@@ -289,3 +289,30 @@ def test_what_a_named_change_acts_on_is_read_only_when_the_user_does_it() -> Non
     assert change_cues.changed("上个月我退了健身卡，在家练。")[0].startswith("健身卡")
     assert change_cues.changed("楼下面包房换老板了，现在的面包不好吃。") == []
     assert change_cues.changed("My sister left Dundee in June.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        ("I went to a LGBTQ support group yesterday and it was so powerful.", True),
+        ("We had a picnic by the lake last Friday, the kids loved it.", True),
+        ("昨天去看了个画展，好多印象派的画。", True),
+        ("上周末带孩子去爬了香山。", True),
+        # a start dates the state it begins, a habit is not bound by a date, a state has none
+        ("I got a new job yesterday!", True),
+        ("We moved to Leeds last month.", False),
+        ("上个月搬到杭州了。", False),
+        ("Every Friday I go to the market.", False),
+        ("我每周六都去爬山。", False),
+        ("I live in Leeds.", False),
+    ],
+)
+def test_one_dated_happening_is_told_as_an_episode(text: str, told: bool) -> None:
+    assert change_cues.episode(text) is told
+
+
+def test_the_conversations_own_gap_is_no_change_but_a_change_dated_by_since_is() -> None:
+    """ "since we talked" dates the chat, not a change (LoCoMo's greetings paired with each other)."""
+    assert change_cues.read("Hey Mel, what's up? Been a busy week since we talked.").cue is None
+    assert change_cues.read("Since we chatted last, it's been tough.").cue is None
+    assert change_cues.read("Since we moved to Porto the commute is nothing.").change
