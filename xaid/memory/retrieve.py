@@ -334,7 +334,8 @@ def search(
         asked = cues.NONE
     elif asked is None:
         asked = read_cues(conn, agent_id, query, now_ms)
-    keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
+    said = cues.without_now(asked.topic, now_ms) if cues.KEYWORDS_WITHOUT_NOW else asked.topic
+    keywords = dict(index.keyword(conn, agent_id, said, pool)) if said.strip() else {}
     recent_ids = index.recent_episodes(conn, agent_id, now_ms - recent_days * DAY_MS, now_ms)
     mention = not extract.asks(query)  # asks nothing: "salsa tonight, legs still sore"
     window = recall_window(asked, mention)
