@@ -86,6 +86,12 @@ SETS = {
         "Associative recall at a turn's 400 tokens (dev set 11, mention and B name the same thing in "
         "different words, the look-alike repeats the mention's: train and test halves)",
     ),
+    "dev13": AssocSet(
+        DEV.with_name("associative_dev13.json"),
+        "associative_dev13",
+        "Associative recall at a turn's 400 tokens (dev set 13, 32 sessions of pooled small talk over "
+        "six weeks, a look-alike of the mention two weeks after B: train and test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -220,6 +226,12 @@ _ABOUT = {
         "activity, place or date one way (姥姥, 中秋, 上海, Nana) and B named it weeks before another way "
         "(外婆, 八月十五, 魔都, grandmother), sharing few or no characters; a look-alike repeating the "
         "mention's words comes 1-5 weeks after B."
+    ),
+    "associative_dev13.json": (
+        "eight users (four per language), 32 sessions over six weeks of small talk drawn from one pool "
+        "per language; the mention names a person, activity, place or date (表姐今天突然给我打电话; "
+        "driving up to Hull on sunday) as B did or another way (潮汕 → 汕头, ukulele → uke), and a "
+        "look-alike repeating the mention's words comes 12-16 days after B."
     ),
 }
 _ABOUT_SHARED_WORD = (

@@ -83,8 +83,43 @@ def named(query: str, names: dict[str, str]) -> tuple[str | None, str]:
     return role or None, query
 
 
+# The days around the moment a message is sent: a time expression all within them ("今天", "今晚",
+# "明天", "today", "tonight", "tomorrow") places the message's own news, it names nothing to recall.
+NOW_DAYS = 1
+# Those expressions are left out of what is searched by keyword (retrieve.search) ...
+KEYWORDS_WITHOUT_NOW = True
+# ... and out of the topic that is embedded.
+TOPIC_WITHOUT_NOW = False
+
+
+def without_now(text: str, now_ms: int) -> str:
+    """``text`` without the time expressions that fall within ``NOW_DAYS`` of the day it is said
+    (timeparse reads them in English and Chinese), or ``text`` itself when nothing else would be
+    left ("今天呢？"). A date further off ("3月22号", "march 22nd", 清明) is what the message is
+    about and stays.
+
+    Why: "阿凯今天被老板骂了" matched every line that said 今天 by the pair 今天, as strongly as the
+    turn that told who 阿凯 is matched by his name; "Priya called me today" matches every "today".
+    The day a mention names is when its own news happened (retrieve.WINDOW_FOR_MENTIONS says the same
+    of the recall window)."""
+    today = clock.local(now_ms).date()
+    near = dt.timedelta(days=NOW_DAYS)
+    out, pos = [], 0
+    for ref in timeparse.find_times(text, now_ms):
+        if today - near <= ref.date_from and ref.date_to <= today + near:
+            out.append(text[pos : ref.start])
+            pos = ref.end
+    if not out:
+        return text
+    out.append(text[pos:])
+    rest = re.sub(r"\s+", " ", " ".join(out)).strip()
+    return rest if re.search(r"\w", rest) else text
+
+
 def read(query: str, now_ms: int, names: dict[str, str] | None = None) -> Cues:
     by_name, topic = named(query, names or {})
+    if TOPIC_WITHOUT_NOW:
+        topic = without_now(topic, now_ms)
     return Cues(role_asked(query) or by_name, asks_past(query), window(query, now_ms), topic)
 
 

@@ -30,6 +30,12 @@ _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlie
 COMMON_DOCS = (
     1000  # a keyword in more memories than this is too common to search by (see _rankable)
 )
+# A query's numbers in digits with the Chinese character after them ("3月", "22号") are searched in
+# the bigram index, which holds them since migration 015: "3月22号眼看就到了" had no keyword at all for
+# "3月22号我弟结婚" (pairs stop at a digit; the Latin index reads "3月22号我弟结婚" as one word), where a
+# plain BM25 over the turns finds it (issue 28, associative_dev13's train half in process, Chinese
+# B's words 50.0 -> 68.8 %). False: as before.
+NUMBERED = True
 KEYWORD_SCAN = 300  # matches per keyword index that are ranked, newest first (see keyword)
 VEC_CHUNK = (
     256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
@@ -383,7 +389,7 @@ def _keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tu
     for table, terms in (
         ("memory_fts", latin_words(text)),
         ("memory_fts_cjk", _cjk_trigrams(text)),
-        ("memory_fts_bigram", cjk_pairs(text)),
+        ("memory_fts_bigram", cjk_pairs(text) + (cjk.numbered(text) if NUMBERED else [])),
     ):
         query = _or(_rankable(conn, f"{table}_terms", terms))
         if not query:

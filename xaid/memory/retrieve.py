@@ -334,9 +334,15 @@ def search(
         asked = cues.NONE
     elif asked is None:
         asked = read_cues(conn, agent_id, query, now_ms)
-    keywords = dict(index.keyword(conn, agent_id, asked.topic, pool)) if asked.topic.strip() else {}
     recent_ids = index.recent_episodes(conn, agent_id, now_ms - recent_days * DAY_MS, now_ms)
     mention = not extract.asks(query)  # asks nothing: "salsa tonight, legs still sore"
+    # A mention's own day is no keyword (cues.without_now); a question keeps it ("what did I eat today?").
+    said = (
+        cues.without_now(asked.topic, now_ms)
+        if cues.KEYWORDS_WITHOUT_NOW and mention and not opener
+        else asked.topic
+    )
+    keywords = dict(index.keyword(conn, agent_id, said, pool)) if said.strip() else {}
     window = recall_window(asked, mention)
     in_window = _said_in(conn, agent_id, window, now_ms, pool) if window else set()
     if ranking is not None:

@@ -38,10 +38,13 @@ def storage_error(exc: apsw.Error) -> StorageFailed:
 
 
 def cjk_bigrams(text: str | None) -> str:
-    """The CJK character pairs of a text as space-separated words, for the bigram keyword index."""
+    """The CJK character pairs of a text as space-separated words, for the bigram keyword index,
+    and its numbers in digits with the character after them ("3月", "22号": ``cjk.numbered``),
+    which no pair holds (migration 015 indexed the rows stored before)."""
     if not text:
         return ""
-    return " ".join(run[i : i + 2] for run in cjk.runs(text) for i in range(max(1, len(run) - 1)))
+    pairs = [run[i : i + 2] for run in cjk.runs(text) for i in range(max(1, len(run) - 1))]
+    return " ".join(pairs + cjk.numbered(text))
 
 
 def cjk_runs(text: str | None) -> str:

@@ -45,6 +45,28 @@ def test_chinese_words_of_two_and_three_characters_are_found(db: Database) -> No
     assert db.call(lambda c: c.execute(latin).fetchone()[0]) == 0
 
 
+@pytest.mark.parametrize(
+    ("said", "other", "mention"),
+    [
+        ("3月22号我弟结婚，我当伴郎", "3月15号要交房租", "3月22号眼看就到了"),
+        ("4月2日是我的教资面试", "4月20号公司团建", "4月2号越来越近了"),
+        (
+            "march 22nd my brother's getting married, i'm best man",
+            "rent's due march 15th",
+            "march 22nd is so close",
+        ),
+    ],
+)
+def test_a_date_in_digits_is_found_by_keyword(
+    db: Database, said: str, other: str, mention: str
+) -> None:
+    """A date written in digits is found by the day it names, in Chinese ("22号", "2日" as "2号") as
+    in English; another day of the same month ranks below it."""
+    ids = _add(db, "a", [said, other, "今天好累 so tired today"])
+    found = [i for i, _ in db.call(index.keyword, "a", mention, 5)]
+    assert found[0] == ids[0], found
+
+
 def test_a_word_in_too_many_memories_does_not_crowd_out_a_rare_one(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -227,3 +227,47 @@ def test_a_superseded_turn_answers_a_question_in_the_past_tense(
     assert old_id in found(past_question)
     assert old_id not in found(present_question)
     db.close()
+
+
+@pytest.mark.parametrize(
+    ("mention", "said", "others"),
+    [
+        (
+            "阿凯今天被老板骂了",
+            "组里新来的实习生阿凯，清华毕业的，结果连复印机都不会用",
+            ["今天被夸了一句，开心到现在", "今天地铁上有人外放，忍了一路", "冬天被窝太难离开了"],
+        ),
+        (
+            "Priya rang me today, she sounded stressed",
+            "my cousin Priya just got into vet school in Glasgow, so proud of her",
+            ["today was so long", "did laundry today", "rainy today, stayed in"],
+        ),
+    ],
+)
+def test_the_day_a_mention_names_is_no_keyword(
+    tmp_path: Path, mention: str, said: str, others: list[str]
+) -> None:
+    """Issue 28 (associative_dev13): "阿凯今天被老板骂了" matched every line that said 今天 by that pair
+    (and 天被, across two words), as strongly as the turn that told who 阿凯 is matched by his name,
+    and the lines of the last days filled the block. The day a mention names (今天, today, tonight,
+    明天) says when its own news happened: it is left out of the keyword search, so the keywords
+    that name something rank (here by keywords alone: no vectors)."""
+    db = Database(tmp_path / "x.db")
+    db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
+
+    def fill(conn) -> None:  # type: ignore[no-untyped-def]
+        for days, text in ((30, said), *((n, t) for n, t in enumerate(others, 1))):
+            ts = NOW - days * DAY
+            fid = sql.insert_fact(
+                conn, "a", sql.NewFact("user.other", "other", text, 0.5), None, "fast", ts
+            )
+            index.add(conn, "a", "fact", fid, text, ts, None)
+
+    db.call(fill)
+    hits, _tokens = db.call(
+        lambda c: retrieve.search(
+            c, "a", mention, None, NOW, k=3, budget_tokens=400, recent_days=7, touch=False
+        )
+    )
+    assert hits and said in hits[0].text, [h.text for h in hits]
+    db.close()

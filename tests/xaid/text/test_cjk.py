@@ -57,3 +57,12 @@ def test_no_module_keeps_a_range_of_its_own() -> None:
         if own.search(line)
     ]
     assert found == []
+
+
+def test_numbers_in_digits_keep_the_character_after_them() -> None:
+    """A date or amount in digits is a word of its own ("3月", "22号"); a day ending in 日 is the same
+    day as one ending in 号; a number in English text has no Chinese unit and gives nothing."""
+    assert cjk.numbered("3月22号我弟结婚，22日再说") == ["3月", "22号"]
+    assert cjk.numbered("跑了5公里，花了30分钟") == ["5公", "30分"]
+    assert cjk.numbered("march 22nd is my brother's wedding, 3 weeks away") == []
+    assert cjk.numbered("三月二十二号") == []  # numerals in characters are pairs already
