@@ -233,7 +233,10 @@ def run(quick: bool) -> Section:
     dev10 = load("feelings_dev10.json")
     dev11 = load("feelings_dev11.json")
     dev12 = load("feelings_dev12.json")
+    dev13 = load("feelings_dev13.json")
     sets = [
+        ("dev13 test half (never tuned on)", [i for i in dev13 if i["split"] == "test"]),
+        ("dev13 train half (tuned on)", [i for i in dev13 if i["split"] == "train"]),
         ("dev12 test half (never tuned on)", [i for i in dev12 if i["split"] == "test"]),
         ("dev12 train half (fitted)", [i for i in dev12 if i["split"] == "train"]),
         ("dev11 test half (never tuned on)", [i for i in dev11 if i["split"] == "test"]),
@@ -288,11 +291,11 @@ def run(quick: bool) -> Section:
         progress(f"feelings: {label}")
         tally, misses = play(items, embed, bank, model)
         rows += rows_of(label, tally)
-        if label.startswith(("dev9", "dev10", "dev11", "dev12")):
+        if label.startswith(("dev9", "dev10", "dev11", "dev12", "dev13")):
             rows += dev9_rows(label.split(" (")[0], items, embed, bank, model)
         if misses and "test" in label:
             notes.append(f"{label}, misses after: " + "; ".join(misses))
-        if label.startswith(("dev7", "dev9", "dev10", "dev11", "dev12")):
+        if label.startswith(("dev7", "dev9", "dev10", "dev11", "dev12", "dev13")):
             notes.append(f"{label}, after, by kind: " + by_kind(items, embed, bank, model))
     rows += model_rows(dev6, embed)  # from the model's answers a feelings_model run kept
     if not quick:

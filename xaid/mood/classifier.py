@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..text import cjk
+from . import faces
 from . import lexicon_en as en
 from . import lexicon_zh as zh
 from .lexicon_en import Cue, Entry
@@ -165,7 +166,6 @@ _ZH_LENGTHS = _lengths(list(_ZH_TABLE), by_token=False)
 _EN_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)*|[^\sa-z0-9']+")
 _LATIN = re.compile(r"[A-Za-z]")
 _ELONGATED = re.compile(r"([a-z])\1{2,}")
-_EMOJI = re.compile("|".join(re.escape(e) for e in sorted(en.EMOJI, key=len, reverse=True)))
 _EXCLAIM_RUN = re.compile(r"[!！]{2,}")
 _ELLIPSIS = re.compile(r"\.{3,}|…+|。{2,}")
 _CAPS = re.compile(r"(?<![A-Za-z])[A-Z]{3,}(?![A-Za-z])")
@@ -425,9 +425,9 @@ class RuleClassifier:
             hits.extend(_hits(_zh_items(text), strict=True))
         for said in losses(text):
             hits.append((said, *en.GRIEF, _LOSS_STRENGTH, 1.0, 1.0, 1.0, en.PERSISTENCE[en.GRIEF]))
-        emoji = _EMOJI.findall(text)
+        emoji = faces.RULED_PATTERN.findall(text)
         for e in emoji:
-            cue, strength = en.EMOJI[e]
+            cue, strength = faces.RULED[e]
             hits.append(
                 (
                     e,

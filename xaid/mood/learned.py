@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import lexicon_en, lexicon_zh
+from . import faces, lexicon_en, lexicon_zh
 from . import loss as loss_rules
 from .classifier import BASELINE_AROUSAL, Reading, RuleClassifier
 from .meaning import (
@@ -132,26 +132,31 @@ def point(lines: Sequence[str]) -> list[str]:
 
 def whole(lines: Sequence[str]) -> str:
     """What the session's vector is read from: its ``point``, joined (the consoling clause that
-    closes it left out, as it is of the tail)."""
-    return session_text(point(lines))
+    closes it left out, as it is of the tail), each face written as its words (faces.gloss: the
+    embedder reads every emoji as one unknown token)."""
+    return faces.gloss(session_text(point(lines)))
 
 
 def turned(lines: Sequence[str]) -> str | None:
     """What follows the last turn ("but", 但是, 不过…) of the session's ``point``, or None without
-    one."""
-    parts = _TURN.split(whole(lines))
+    one; as said (the rules read it too)."""
+    parts = _TURN.split(session_text(point(lines)))
     after = parts[-1].strip(_STRIP)
     return after if len(parts) > 1 and after else None
 
 
 def tail(lines: Sequence[str]) -> str:
     """The session's last word on how it felt: what follows its last turn, else the last sentence
-    of its ``point`` (the whole session when it is one sentence)."""
+    of its ``point`` (the whole session when it is one sentence), faces as words. A sentence of
+    faces alone ("we got the puppy!!! 😭😭") is read with the sentence it follows: alone, the tears
+    would be the session's last word whatever they were shed over."""
     after = turned(lines)
     if after is not None:
-        return after
-    sentences = [s for line in point(lines) for s in _SENTENCE_END.split(line) if s.strip()]
-    return sentences[-1].strip() if sentences else session_text(lines)
+        return faces.gloss(after)
+    sentences = [s.strip() for line in point(lines) for s in _SENTENCE_END.split(line) if s.strip()]
+    while len(sentences) > 1 and faces.only(sentences[-1]):
+        sentences[-2:] = [f"{sentences[-2]} {sentences[-1]}"]
+    return faces.gloss(sentences[-1] if sentences else session_text(lines))
 
 
 @dataclass(frozen=True, slots=True)

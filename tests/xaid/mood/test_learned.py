@@ -401,3 +401,21 @@ def test_a_hard_day_is_not_read_as_a_good_one(
         assert abs(valence) < 0.1, (lines, valence)  # no tone: within tone.py's neutral band
     else:
         assert valence * sign > 0.02, (lines, valence)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [(["passed 🎉"], ["passed 😭"]), (["又被拒了🙃"], ["又被拒了🥰"])]
+)
+def test_the_embedder_sees_which_face(embedder: UseEmbedder, a: list[str], b: list[str]) -> None:
+    """Every emoji is the embedder's one unknown token: said as words (faces.gloss), two faces make
+    two readings, where before the two sessions were one vector."""
+    raw = np.asarray(embedder.embed([meaning.session_text(a), meaning.session_text(b)]))
+    assert float(raw[0] @ raw[1]) > 0.999
+    read = np.asarray(embedder.embed([learned.whole(a), learned.whole(b)]))
+    assert float(read[0] @ read[1]) < 0.95
+
+
+def test_a_sentence_of_faces_is_read_with_the_one_before() -> None:
+    assert learned.tail(["got the flat!! 😭😭"]).startswith("got the flat")
+    assert learned.tail(["没考上。😭"]).replace(" ", "") == "没考上。大哭"
+    assert learned.tail(["so tired", "but the cake came out perfect 🎂"]).endswith("birthday cake")
