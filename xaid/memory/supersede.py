@@ -66,7 +66,7 @@ from ..store import Database
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..store.utterances import NewUtterance, Utterance
-from ..text import cjk, stopwords
+from ..text import cjk, hour_said, stopwords
 from . import change_cues, draft, facts, index, thing_news
 from .rules import extract
 
@@ -378,7 +378,7 @@ def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earli
         return (
             elsewhere(text, old)
             or change_cues.describes(text, old)
-            or (THING_NEWS and news_of_named(news, old))
+            or (THING_NEWS and news_of_named(news, old) and not new_time_of(text, old))
             or (e.utterance.utterance_id >= 0 and stands(old))
         )
 
@@ -446,6 +446,36 @@ def news_of_named(news: Sequence[str], earlier: str) -> bool:
         if said & named or any(_same_word(x, y) for x in said for y in named):
             return True
     return False
+
+
+_WEEKDAY_EN = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+_WEEKDAY_ZH = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+_ZH_DAY = dict(
+    zip(
+        "一二三四五六日天",
+        ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun", "sun"),
+        strict=True,
+    )
+)
+
+
+def _weekdays(text: str) -> frozenset[str]:
+    return frozenset(m.group(1).lower() for m in _WEEKDAY_EN.finditer(text)) | frozenset(
+        _ZH_DAY[m.group(1)] for m in _WEEKDAY_ZH.finditer(text)
+    )
+
+
+def new_time_of(text: str, earlier: str) -> bool:
+    """The thing's news gives another day of the week or hour than the earlier statement gave for
+    it ("报了个羽毛球班，每周二晚上上课" → "羽毛球班改到周四了"; "Spin class is Tuesdays at 7" →
+    "the spin class moved to Thursdays"): a new value of what that statement said, whoever did the
+    changing, not news beside it ("PureGym changed their hours" after "I go to PureGym", which
+    named no time)."""
+    said, before = _weekdays(text), _weekdays(earlier)
+    if said and before and said != before:
+        return True
+    hour, hour_before = hour_said.hour_of(text), hour_said.hour_of(earlier)
+    return hour is not None and hour_before is not None and hour != hour_before
 
 
 def stands(text: str) -> bool:
