@@ -107,7 +107,8 @@ FACES: dict[str, Face] = {
     "🍾": Face((EXCITED, 0.5), "popping champagne", "开香槟"),
     "🥂": Face((GOOD, 0.45), "cheers", "干杯"),
     "🏆": Face((GOOD, 0.5), "won the trophy", "夺冠"),
-    "🚀": Face((EXCITED, 0.5), "launched, full speed", "起飞"),  # shipped, launched: its usual sense
+    # shipped, launched: its usual sense
+    "🚀": Face((EXCITED, 0.5), "launched, full speed", "起飞"),
     "🙌": Face((JOY, 0.5), "hooray", "太好了"),
     "😀": Face((JOY, 0.55), "smiling", "笑"),
     "😃": Face((JOY, 0.6), "smiling", "笑"),
