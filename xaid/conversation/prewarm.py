@@ -175,10 +175,13 @@ class Prewarm:
             await anyio.sleep(REFRESH_S)
             if not self._reads():
                 continue
-            open_now = await self.db.run(sessions_sql.open_per_agent)
-            for agent_id in await self.db.run(sessions_sql.recent_agents, AT_START):
-                if not open_now.get(agent_id):
-                    await self.agent(agent_id, changed_only=True)
+            try:
+                open_now = await self.db.run(sessions_sql.open_per_agent)
+                for agent_id in await self.db.run(sessions_sql.recent_agents, AT_START):
+                    if not open_now.get(agent_id):
+                        await self.agent(agent_id, changed_only=True)
+            except Exception:  # a busy or full database: this only saves time, try next round
+                log.exception("building the agents' heads and openings again failed")
 
     async def at_start(self) -> None:
         """Once the model is ready: the heads of the agents that spoke last (xaid.memory.service

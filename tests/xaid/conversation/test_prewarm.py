@@ -294,6 +294,45 @@ def test_a_session_that_opens_with_a_greeting_reads_only_the_greeting(
     assert [m.content for m in turn.messages[2:]] == [greeting]
 
 
+def test_a_refresh_that_fails_is_tried_again_and_the_daemon_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refresh runs in the daemon's task group for months: a database error in one round (a
+    locked or full disk) is logged, the next round hands the opening over, and turns go on."""
+    from xaid.conversation import prewarm as prewarm_module
+
+    monkeypatch.setattr(prewarm_module, "REFRESH_S", 0.1)
+    handed: list[str] = []
+    real_open = prewarm_module.sessions_sql.open_per_agent
+    calls = {"n": 0}
+
+    def open_per_agent(conn: Any) -> dict[str, int]:
+        calls["n"] += 1
+        if calls["n"] <= 2:
+            raise OSError("disk I/O error")
+        return real_open(conn)
+
+    def prewarm(
+        self: ScriptedProvider, agent_id: str, head: str, opening: tuple[ChatMessage, ...] = ()
+    ) -> None:
+        handed.append(opening[0].content if opening else "")
+
+    monkeypatch.setattr(prewarm_module.sessions_sql, "open_per_agent", open_per_agent)
+    monkeypatch.setattr(ScriptedProvider, "prewarm", prewarm)
+    monkeypatch.setattr(ScriptedProvider, "reads_ahead", True)
+    now = int(time.time() * 1000)
+    with InProcessDaemon(tmp_path) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia")
+        c.scheduler_arm("mia", "我在银行的面试", not_before=now - 60 * MINUTE, priority=0.9)
+        deadline = time.monotonic() + 30
+        while not any("银行的面试" in h for h in handed):
+            assert time.monotonic() < deadline, (calls, handed)
+            time.sleep(0.05)
+        assert calls["n"] >= 3  # two rounds failed, a later one handed the opening over
+        sid = c.session_open("mia", ts=now)["session_id"]
+        assert c.session_send(sid, "早。", ts=now).finish()["text"]
+
+
 # --- through the real runner (SmolLM2-135M) ----------------------------------------------------
 
 LLM_ENV = {
