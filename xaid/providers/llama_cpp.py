@@ -209,13 +209,8 @@ class LlamaCppProvider:
         """The head (from the head cache if the live context lost it) and ``opening`` after it in
         the live context: "done", "cached" (held already), "yielded" or "skipped"."""
         llm = self._llm
-        text = llama_prefix.template_prompt(
-            llm, [{"role": "system", "content": head}, *opening], generation=False
-        )
-        if text is None:
-            return "skipped"
-        tokens = [int(t) for t in llm.tokenize(text.encode(), add_bos=False, special=True)]
-        if len(tokens) >= int(llm.n_ctx()) - PREWARM_CHUNK:
+        tokens = self._ahead_tokens([{"role": "system", "content": head}, *opening])
+        if tokens is None:
             return "skipped"
         self.states.switch(llm, "")  # the session in the context keeps its state
         self._start_from_head(agent, head, turn=False)  # nothing when the context holds it
@@ -277,12 +272,9 @@ class LlamaCppProvider:
         llm = self._llm
         if llm is None or self.cfg.chat_format or not messages or not session:
             return "skipped"
-        text = llama_prefix.template_prompt(llm, messages, generation=False)
-        if text is None:
+        tokens = self._ahead_tokens(messages)
+        if tokens is None:
             return "skipped"
-        tokens = [int(t) for t in llm.tokenize(text.encode(), add_bos=False, special=True)]
-        if len(tokens) >= int(llm.n_ctx()) - PREWARM_CHUNK:
-            return "skipped"  # the turn after it could not fit: it reads its own prompt
         self.states.switch(llm, session)
         held = _agreeing(llm, tokens)
         if held == len(tokens):
@@ -291,6 +283,16 @@ class LlamaCppProvider:
         self.read_aheads["tokens"] += llm.n_tokens - held
         self.read_aheads["done" if done else "yielded"] += 1
         return "done" if done else "yielded"
+
+    def _ahead_tokens(self, messages: Sequence[dict[str, Any]]) -> list[int] | None:
+        """The tokens of ``messages`` as the chat template starts a prompt with them (no assistant
+        header), for reading ahead; None when the file's template cannot say, or when the turn
+        after them could not fit the context (it reads its own prompt)."""
+        text = llama_prefix.template_prompt(self._llm, list(messages), generation=False)
+        if text is None:
+            return None
+        tokens = [int(t) for t in self._llm.tokenize(text.encode(), add_bos=False, special=True)]
+        return tokens if len(tokens) < int(self._llm.n_ctx()) - PREWARM_CHUNK else None
 
     def _head_tokens(self, head: str) -> tuple[int, ...]:
         """The tokens a turn's prompt starts with when its first message is ``head``: the file's own
