@@ -97,13 +97,6 @@ class Prewarm:
         head = self._head(conn, agent, cfg, now_ms)
         return head, (ChatMessage("system", self._opening(conn, agent, cfg, now_ms)),)
 
-    def head(self, conn: apsw.Connection, agent_id: str, now_ms: int) -> str | None:
-        """Runs on the database thread: the head the agent's next session starts with, or None."""
-        agent = agents_sql.get(conn, agent_id)
-        if agent is None:
-            return None
-        return self._head(conn, agent, agent_config.read(agent.config), now_ms)
-
     def _opening(self, conn: apsw.Connection, agent: Agent, cfg: AgentConfig, now_ms: int) -> str:
         """The directive a session's first turn has when it opens with a greeting at ``now_ms``:
         the one Turns builds (its ``_store_user``, ``_frame`` and ``_context``), from the same
