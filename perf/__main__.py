@@ -54,6 +54,7 @@ AREAS: dict[str, str] = {
     "tokens": "perf.eval.token_counter",
     "replies": "perf.eval.replies",
     "replies_heldout": "perf.eval.replies_heldout",
+    "later_turns": "perf.eval.later_turns",
     "voice_dev": "perf.eval.voice_dev",
     "voice_live": "perf.eval.voice_live",
     "voice_dev8": "perf.eval.voice_dev8",

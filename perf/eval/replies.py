@@ -227,10 +227,9 @@ def scene_agent(
         client.session_close(sid, ts=ts + len(part["lines"]) * 60_000 + 60_000, wait=True)
 
 
-def run_model(
-    model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
-) -> list[Judged]:
-
+def daemon_env(model: str, seed: int) -> dict[str, str]:
+    """A scratch daemon on ``model`` (a name of MODELS) with llm.seed ``seed``, clock in UTC, and the
+    sampling XAID_PERF_REPLY_LLM asks for: what every reply-judging area runs."""
     env = {
         "XAID_LLM_PROVIDER": "llama_cpp",
         "XAID_LLM_MODEL_PATH": MODELS[model],
@@ -240,8 +239,14 @@ def run_model(
         "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
     }
     env.update(sampling())
+    return env
+
+
+def run_model(
+    model: str, seed: int, scenes: list[dict[str, Any]], names: dict[str, str], base: int
+) -> list[Judged]:
     out: list[Judged] = []
-    with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
+    with scratch_daemon(daemon_env(model, seed)) as daemon, daemon.client(timeout=1800.0) as client:
         wait_model(client, 600, 0.05)
         for scene in scenes:
             name = names[scene["lang"]]
