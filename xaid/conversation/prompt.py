@@ -12,21 +12,25 @@ never change within a session come first and everything that can change per turn
 3. the conversation, in order, with the memories recalled at earlier turns of this session
    still in the places where they were first shown (those a turn held back past its slot's cap
    stand after its reply, before the next user message);
-4. system: the memories this turn recalls that are not shown yet;
-5. system: the turn's directive, in the user's language: the tone (the mood's band), the
+4. system: the turn's directive, in the user's language: the tone (the mood's band), the
    scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
    the length of the reply;
+5. system: the memories this turn recalls that are not shown yet, ending with how to use them;
+   when the directive carries a suggestion or a forget to confirm, 4 and 5 change places
+   (``late_parts``);
 6. the newest user message.
 
 Turn N+1's prompt therefore extends turn N's up to turn N's directive (which is not kept), so the
 model re-reads the previous user message, its reply, any newly recalled memories and the new
 message: a mood crossing a band or a new profile no longer re-reads everything. All of that but
 the turn's own part is known once the reply is stored (``ahead``), and is read then, with the
-directive the next turn has if it recalls nothing new: such a turn reads only its message. History that does
-not fit the budget is dropped oldest-first; so are the oldest "Earlier" chunks beyond a third of it.
+directive the next turn has when it asks nothing first: such a turn reads only its new memories (if
+any) and its message. History that does not fit the budget is dropped oldest-first; so are the
+oldest "Earlier" chunks beyond a third of it.
 
 Small models (0.5-1.5B) follow a short imperative placed right before the message much better
-than a description placed far away in the system prompt, hence the directive of step 5.
+than a description placed far away in the system prompt, hence the directive of step 4, and
+the memories' own instruction at the end of step 5.
 """
 
 from __future__ import annotations
@@ -120,19 +124,52 @@ _PHRASING: dict[Lang, _Phrasing] = {
 }
 
 
+def asks_first(context: Context) -> bool:
+    """Whether the turn has something to do before anything else: the scheduler's suggestion or
+    the confirmation of a forget request."""
+    return bool(context.forgotten or context.suggestion)
+
+
 def directive(agent: Agent, context: Context, lang: Lang) -> str:
-    """The turn's instruction, in the user's language: what to do first, then how to say it."""
+    """The turn's instruction, in the user's language: who speaks, what to do first, then how to
+    say it. It does not say how to use the turn's memories: that line closes their own block
+    (``recalled``), so with nothing to do first the directive is the same whether or not the turn
+    recalls anything, and the one read ahead after the previous reply still holds."""
     words = _PHRASING.get(lang, _PHRASING["en"])
     first = context.forgotten or context.suggestion
     parts = [words.friend.format(name=agent.name)]
     if first:
         parts.append(first)
-    elif context.memories:
-        parts.append(words.recall)
     if context.tone:
         parts.append(context.tone)
     parts.append(words.length)
     return words.joiner.join(parts)
+
+
+def recalled(context: Context, lang: Lang) -> str | None:
+    """The turn's new memories as the model reads them, or None. With nothing to do first they end
+    with the line on using them (without it a small model reads the memories and ignores them);
+    with a suggestion or a forget to confirm, that instruction is what the reply does, and the
+    memories stand bare."""
+    if not context.memories:
+        return None
+    if asks_first(context):
+        return context.memories
+    return f"{context.memories}\n{_PHRASING.get(lang, _PHRASING['en']).recall}"
+
+
+def late_parts(agent: Agent, context: Context, lang: Lang) -> tuple[str, ...]:
+    """What stands between the conversation and the newest user message, in order.
+
+    With nothing to do first: the directive, then the memories new to the turn. The directive is
+    what the runner read ahead after the previous reply (``ahead``), so a turn that recalls new
+    memories reads only them and its message before its first word, not the directive again
+    (40-80 tokens, 1.3-2.5 s on the 1.5B on two cores). With a suggestion or a forget to confirm
+    the directive stands last, right before the message, where a small model follows it best
+    (that directive was never guessed ahead at a later turn, so its place costs nothing)."""
+    said, block = directive(agent, context, lang), recalled(context, lang)
+    order = (block, said) if asks_first(context) else (said, block)
+    return tuple(text for text in order if text)
 
 
 def to_chat(msg: Message) -> ChatMessage:
@@ -157,16 +194,17 @@ def ahead(
 ) -> tuple[ChatMessage, ...]:
     """What the next turn's prompt will start with, known once a reply is stored: everything
     before that turn's own memories and message (the part that depends on what the user says
-    next), then the directive that turn has when it recalls nothing new (this turn's tone and
-    language, no suggestion: a session's later turns have none). ``context.shown`` may key blocks
+    next), then the directive that turn has when it asks nothing first (this turn's tone and
+    language, no suggestion: a session's later turns have none), whether or not it recalls new
+    memories (they stand after it: ``late_parts``). ``context.shown`` may key blocks
     on ``AHEAD_ID``: they go where the next user message's blocks will. The provider reads these
     while the user reads the reply, so the next turn reads only its own part (llama.cpp keeps the
     longest unchanged prefix).
 
     Why the directive too: it stands right before the message and is not kept, so every later turn
     read it again before its first word (18-64 tokens, half or more of what a turn read in
-    session_ttft: 0.6-2 s on two cores). A turn that recalls new memories, or whose tone or
-    language moved, has another directive there: its prompt parts from the read-ahead at that
+    session_ttft: 0.6-2 s on two cores). A turn whose tone or language moved, or that asks
+    something first, has another directive there: its prompt parts from the read-ahead at that
     message, and it reads what it read before; nothing is lost but idle reading."""
     if not history:
         return ()
@@ -207,11 +245,7 @@ def _assemble(
         earlier = earlier[: context.folds]
         history = [m for m in history if (m.message_id or 0) > cut]
     lang = context.lang or language([m.text for m in history if m.role == "user"])
-    late = [
-        ChatMessage("system", text)
-        for text in (context.memories, directive(agent, context, lang))
-        if text
-    ]
+    late = [ChatMessage("system", text) for text in late_parts(agent, context, lang)]
     left -= sum(estimate_tokens(m.content) for m in late)
     while earlier and sum(estimate_tokens(e) for e in earlier) > budget_tokens // 3:
         earlier.pop(0)

@@ -638,10 +638,15 @@ class Turns:
         if not ms or not rates or not getattr(self.queue.provider, "reads_ahead", False):
             return None  # with nothing read ahead, what is held back is read at the next turn
         suggestion, forgotten = self._asks(heard, lang)
-        said = prompt.directive(
-            agent,
-            prompt.Context(tone=guidance, suggestion=suggestion, forgotten=forgotten, memories="-"),
-            lang,
+        # the directive and the line on using memories that ends the slot's block ("-": the block)
+        said = "\n".join(
+            prompt.late_parts(
+                agent,
+                prompt.Context(
+                    tone=guidance, suggestion=suggestion, forgotten=forgotten, memories="-"
+                ),
+                lang,
+            )
         )
         rest = text_tokens.count(said) + text_tokens.count(heard.user.text) + 3 * TEMPLATE_TOKENS
         return max(slot.FLOOR, int(rates[len(rates) // 2] * ms / 1000) - rest)

@@ -50,8 +50,8 @@ def test_next_turn_extends_this_one_and_keeps_shown_memories_in_place() -> None:
         M1,
         history[0].text,
         "Good morning!",
-        M2,
         late(ctx2, "zh"),
+        prompt.recalled(ctx2, "zh"),
         history[2].text,
     ]
     # everything before the first turn's directive is reused as it was
@@ -62,9 +62,12 @@ def test_next_turn_extends_this_one_and_keeps_shown_memories_in_place() -> None:
         profile="The user works at Globex.", tone="Tone: easy.", shown=((1, M1), (3, M2))
     )
     turn3 = prompt.build(AGENT, history, 2000, ctx3)
-    # nothing new recalled: turn 3 re-reads only turn 2's user message and reply, its directive and the new message
-    assert common_prefix(turn2, turn3) == len(turn2) - 2
-    assert turn3[len(turn2) - 2 :] == (
+    # nothing new recalled: turn 3 parts from turn 2 at turn 2's directive, and re-reads turn 2's
+    # memories (now where they were shown, without the line on using them), its user message and
+    # reply (all read ahead after that reply), its directive and the new message
+    assert common_prefix(turn2, turn3) == len(turn2) - 3
+    assert turn3[len(turn2) - 3 :] == (
+        ChatMessage("system", M2),
         ChatMessage("user", history[2].text),
         ChatMessage("assistant", "好的！"),
         ChatMessage("system", late(ctx3)),
@@ -77,7 +80,44 @@ def test_memories_shown_with_a_dropped_message_go_with_it() -> None:
     built = prompt.build(AGENT, history, 400, prompt.Context(shown=((1, M1),), memories=M2))
     contents = [m.content for m in built]
     assert M1 not in contents and history[0].text not in contents
-    assert contents[-3:] == [M2, late(prompt.Context(memories=M2)), "and now?"]
+    ctx = prompt.Context(memories=M2)
+    assert contents[-3:] == [late(ctx), prompt.recalled(ctx, "en"), "and now?"]
+
+
+def test_with_nothing_asked_first_the_directive_read_ahead_holds_when_new_memories_come() -> None:
+    """Issue 28 item 3: after a reply the runner reads the next turn's start ahead, ending with the
+    directive that turn has when it asks nothing first. New memories stand after that directive, so
+    the turn that recalls them reads only them and its message, in both languages; their block ends
+    with how to use them."""
+    cases: tuple[tuple[Lang, str, str, str], ...] = (
+        ("en", M1, "Tone: easy.", "Anna called me yesterday."),
+        ("zh", M2, "语气：轻松。", "我下周要去上海。"),
+    )
+    for lang, memories, tone, text in cases:
+        history = [msg(1, "user", text), msg(2, "assistant", "ok!")]
+        read_ahead = prompt.ahead(AGENT, history, 2000, prompt.Context(tone=tone, lang=lang))
+        history.append(msg(3, "user", text))
+        ctx = prompt.Context(tone=tone, memories=memories, lang=lang)
+        turn = prompt.build(AGENT, history, 2000, ctx)
+        assert turn[: len(read_ahead)] == read_ahead
+        assert turn[len(read_ahead) :] == (
+            ChatMessage("system", prompt.recalled(ctx, lang) or ""),
+            ChatMessage("user", text),
+        )
+        block = prompt.recalled(ctx, lang) or ""
+        assert block.startswith(memories) and len(block) > len(memories)
+        assert late(ctx, lang) == late(prompt.Context(tone=tone), lang)
+
+
+def test_a_suggestion_stands_last_after_the_bare_memories() -> None:
+    """A suggestion or a forget to confirm is what the reply does first: its directive stands right
+    before the message, where a small model follows it best, and the memories before it carry no
+    line of their own on how to use them."""
+    for forgot in (None, "Confirm you will not bring up Anna again."):
+        ctx = prompt.Context(memories=M1, suggestion=None if forgot else SUGGEST, forgotten=forgot)
+        built = prompt.build(AGENT, [msg(1, "user", "hey")], 2000, ctx)
+        assert [m.content for m in built[1:]] == [M1, late(ctx), "hey"]
+        assert (forgot or SUGGEST) in late(ctx)
 
 
 def test_no_memories_means_only_the_directive_before_the_message() -> None:

@@ -6,6 +6,7 @@ context a model would read (``explain``), turn after turn, on a real daemon and 
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -162,12 +163,22 @@ def test_each_turns_prompt_starts_with_the_previous_one_up_to_its_directive(
     assert len(prompts) == 4 and all(r.agent == "mia" for r in requests if r.session == sid)
     fresh = [len(ctx["memories_new"]) for ctx in contexts]
     assert fresh[0] > 0 and sum(fresh[1:]) > 0, fresh  # memories at turn 1, and new ones later
-    first_block = prompts[0][-3]  # turn 1: ..., memories, directive, the user's message
-    assert first_block.role == "system" and "Anna" in first_block.content
-    for earlier, later, ctx in zip(prompts, prompts[1:], contexts[1:], strict=False):
-        directive = len(earlier) - 2
-        assert earlier[directive].role == "system" and earlier[-1].role == "user"
+    # each turn's directive: among its last three messages (the directive, then the memories new to
+    # the turn, or these two the other way round when it asks something first), the message last
+    directives = [
+        max(i for i, m in enumerate(p) if m.content == ctx["directive"])
+        for p, ctx in zip(prompts, contexts, strict=True)
+    ]
+    assert all(
+        d >= len(p) - 3 and p[-1].role == "user" for p, d in zip(prompts, directives, strict=True)
+    )
+    # turn 1's memories, as they are shown from turn 2 on (without the line on using them)
+    first_block = next(m for m in prompts[1] if m.role == "system" and "Anna" in m.content)
+    for n, (earlier, later) in enumerate(itertools.pairwise(prompts)):
+        directive = directives[n]
         assert later[:directive] == earlier[:directive]  # nothing before it moved or changed
-        assert later[directive] == earlier[-1] and later[directive + 1].role == "assistant"
-        assert later[-1].role == "user" and later[-2].content == ctx["directive"]
-        assert later.index(first_block) == len(prompts[0]) - 3  # turn 1's memories stay put
+        rest = later[directive:]
+        assert earlier[-1] in rest and rest[rest.index(earlier[-1]) + 1].role == "assistant"
+        assert later.index(first_block) == prompts[1].index(
+            first_block
+        )  # turn 1's memories stay put
