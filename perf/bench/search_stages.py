@@ -16,8 +16,9 @@ warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm
 Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
 embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
 time. The items of every query are compared between
-the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` (its train and test halves,
-in memory.search's shape and a turn's).
+the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` and ``search_dev13.json``
+(their train and test halves, in memory.search's shape and a turn's); each dev query's
+``retrieve.search`` CPU time is reported per test half, language and shape.
 
 A stage is a function both trees have, wrapped while the process runs; a stage called inside
 another (the neighbour turns' read inside the neighbours) is indented and counted in both; "the
@@ -126,15 +127,20 @@ for attempt in ("first", "again"):
         out.setdefault(f"{attempt} rest", []).append(total - top)
         for _, _, label in stages:
             out.setdefault(f"{attempt} {label}", []).append(spent.get(label, 0.0))
-# The dev set's queries (both shapes: memory.search's, a turn's): what each returns, to compare.
+# The dev sets' queries (both shapes: memory.search's, a turn's): what each returns, to compare,
+# and retrieve.search's CPU time for each (each query once, the stage timers still wrapped).
+dev_cpu = {}
 for name, agent, text, ts in dev:
     asked = retrieve.read_cues(conn, agent, text, ts)
     vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
     for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
+        started = time.thread_time()
         hits, _ = retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
             recent_days=cfg.memory.recent_days, touch=False, profile=profile,
             fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
+        dev_cpu[f"{name} {shape}"] = (time.thread_time() - started) * 1000
         items[f"{name} {shape}"] = [[h.kind, h.id, h.text] for h in hits]
+out["dev cpu"] = dev_cpu
 out["items"] = items
 Path(out_path).write_text(json.dumps(out), encoding="utf-8")
 """
@@ -163,13 +169,42 @@ def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, 
     return found
 
 
-DEV_SET = Path(__file__).resolve().parents[1] / "scenarios" / "search_dev11.json"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+# search_dev11 (session 11's), search_dev13 (session 13's, written before its changes): ids
+# "s11-train-en-00", "s13-test-zh-05".
+DEV_SETS = (SCENARIOS / "search_dev11.json", SCENARIOS / "search_dev13.json")
 
 
 def _dev(now_ms: int) -> list[tuple[str, str, str, int]]:
-    """The dev set's queries as the stage process takes them: (id, agent, text, now)."""
-    queries = json.loads(DEV_SET.read_text(encoding="utf-8"))["queries"]
-    return [(q["id"], q["agent"], q["text"], now_ms) for q in queries]
+    """The dev sets' queries as the stage process takes them: (id, agent, text, now)."""
+    return [
+        (q["id"], q["agent"], q["text"], now_ms)
+        for path in DEV_SETS
+        for q in json.loads(path.read_text(encoding="utf-8"))["queries"]
+    ]
+
+
+def _dev_rows(after: dict[str, float], before: dict[str, float] | None) -> list[Row]:
+    """retrieve.search's CPU time on each dev set's test half (each query once), per language and
+    shape: the figure a change is judged by (the train halves are for profiling)."""
+    rows = []
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for key in after:
+        name, shape = key.rsplit(" ", 1)
+        dev_set, half, lang, _ = name.split("-")
+        if half == "test":
+            groups.setdefault((dev_set, lang, shape), []).append(key)
+    for (dev_set, lang, shape), keys in sorted(groups.items()):
+        what = "memory.search's shape" if shape == "search" else "a turn's shape"
+        rows.append(
+            _row(
+                f"search_dev{dev_set[1:]} test half, {lang}, {what}: "
+                "retrieve.search CPU ms per query, mean",
+                [after[k] for k in keys],
+                [before[k] for k in keys if k in before] if before is not None else None,
+            )
+        )
+    return rows
 
 
 def _same_items(before: dict, after: dict) -> str:
@@ -180,7 +215,11 @@ def _same_items(before: dict, after: dict) -> str:
         group = (
             "timing queries"
             if key.startswith(("first ", "again "))
-            else "dev " + key.split("-")[1] + " half, " + key.rsplit(" ", 1)[1] + " shape"
+            else f"{key.split('-')[0]} "
+            + key.split("-")[1]
+            + " half, "
+            + key.rsplit(" ", 1)[1]
+            + " shape"
         )
         groups.setdefault(group, []).append(before.get(key) == hits)
     return "Same items before and after: " + "; ".join(
@@ -256,6 +295,7 @@ def run(quick: bool) -> Section:
             )
             then = before.get(key) if before is not None else None
             section.rows.append(_row(f"{name}: CPU ms per search, mean ({what})", after[key], then))
+    section.rows += _dev_rows(after["dev cpu"], before.get("dev cpu") if before else None)
     if before is not None:
         section.notes.append(_same_items(before["items"], after["items"]))
     section.notes.append(
