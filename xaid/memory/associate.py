@@ -11,7 +11,8 @@ Same thing = the same words once case, spacing and punctuation are set aside, or
 (cosine ≥ ``SAME_COSINE``) that only such details differ. Only the best ``WINDOW`` candidates are
 compared, pairwise, which is what a budget can hold; the rest keep their order.
 
-Called from retrieve.search on the ranked candidates; no SQL and no state of its own.
+Called from retrieve.search on the ranked candidates; no SQL and no state of its own (what a
+line's words reduce to is remembered in the agent's memo, shown.py, when the caller passes it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from . import shown
 from .index import Item
 from .pack import About
 from .vectors import AgentVectors
@@ -55,6 +57,15 @@ def _words(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().translate(_KEPT)
 
 
+def _same_words(item: Item, memo: shown.Memo | None) -> str:
+    """``_words`` of the item's text, remembered in the agent's memo: both callers read it for
+    every candidate of every search (~270 at 1,000 tokens on two years of conversation), and the
+    same turns come back search after search."""
+    if memo is None:
+        return _words(item.text)
+    return memo.judged("same words", item.item_id, item.text, _words)
+
+
 def _close_to(ids: Sequence[int], near: AgentVectors | None) -> dict[int, set[int]]:
     """For each of ``ids``, the earlier ones whose stored vectors are at ``SAME_COSINE`` or closer:
     one matrix product over the window, not a cosine per pair."""
@@ -76,8 +87,10 @@ def collapse_repeats(
     found: Mapping[int, Item],
     about: Mapping[int, About],
     near: AgentVectors | None,
+    memo: shown.Memo | None = None,
 ) -> list[int]:
-    """``ranked`` (best first) without the turns that repeat a better-ranked turn of the same speaker."""
+    """``ranked`` (best first) without the turns that repeat a better-ranked turn of the same
+    speaker. ``memo``: the agent's remembered lines (shown.py); the result is the same."""
     window = [i for i in ranked[:WINDOW] if found[i].kind == "utterance"]
     close = _close_to(window, near)
     kept: set[int] = set()
@@ -88,7 +101,7 @@ def collapse_repeats(
             out.append(item_id)
             continue
         role = about[item_id].role
-        key = (role, _words(found[item_id].text))
+        key = (role, _same_words(found[item_id], memo))
         if key in seen or any(about[k].role == role for k in close.get(item_id, set()) & kept):
             continue
         seen.add(key)
@@ -98,7 +111,10 @@ def collapse_repeats(
 
 
 def said_once(
-    ids: Sequence[int], found: Mapping[int, Item], scored: Mapping[int, float]
+    ids: Sequence[int],
+    found: Mapping[int, Item],
+    scored: Mapping[int, float],
+    memo: shown.Memo | None = None,
 ) -> list[int]:
     """``ids`` without the lines said more than once among the candidates ``scored`` (the same
     words once case, spacing and punctuation are set aside): a stock line's copies each sit before
@@ -106,6 +122,6 @@ def said_once(
     counts: dict[str, int] = {}
     for i in scored:
         if found[i].kind == "utterance":
-            key = _words(found[i].text)
+            key = _same_words(found[i], memo)
             counts[key] = counts.get(key, 0) + 1
-    return [i for i in ids if counts.get(_words(found[i].text), 0) < 2]
+    return [i for i in ids if counts.get(_same_words(found[i], memo), 0) < 2]

@@ -392,16 +392,16 @@ def search(
             item_id not in relevance and item_id not in recent_ids and item_id not in in_window
         ):
             continue
-        age_days = max(0, now_ms - item.ts_ms) / DAY_MS
         score = RELEVANCE_WEIGHT * relevance.get(item_id, 0.0) * KIND_WEIGHT.get(item.kind, 1.0)
         if RECENCY_WEIGHT:  # 0: the age term is 0.0, and adding it changes no score
-            score += RECENCY_WEIGHT * 2 ** (-age_days / 30)
+            score += RECENCY_WEIGHT * 2 ** (-_age_days(item, now_ms) / 30)
         score += VALUE_WEIGHT * a.value
         if asked.role is not None and item.kind == "utterance":
             score *= ROLE_BOOST if a.role == asked.role else 1.0
         if item_id in in_window:
             score += WINDOW_BOOST
         if item_id in recent_ids:
+            age_days = _age_days(item, now_ms)
             score = max(
                 score,
                 (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)),
@@ -431,6 +431,7 @@ def search(
         found,
         about,
         near,
+        memo,
     )
     chosen, used = pack.fill(
         [(found[i], about[i], scored[i]) for i in ranked],
@@ -446,6 +447,12 @@ def search(
     if touch:
         mark_referenced(conn, chosen, now_ms)
     return chosen, used
+
+
+def _age_days(item: index.Item, now_ms: int) -> float:
+    """Days since the item was said (0 for one said after ``now_ms``): worked out only for the
+    few candidates whose score uses it (the last days' episodes), not for each of ~270."""
+    return max(0, now_ms - item.ts_ms) / DAY_MS
 
 
 def _turn_for_fact(
@@ -526,7 +533,7 @@ def _add_neighbours(
         NEIGHBOURS, (i for i in scored if found[i].kind == "utterance"), key=lambda i: -scored[i]
     )
     if not NEIGHBOURS_OF_REPEATS:
-        top = associate.said_once(top, found, scored)
+        top = associate.said_once(top, found, scored, memo)
     if not top:
         return
     by_utt = {found[i].source_id: i for i in top}

@@ -38,6 +38,9 @@ class Line:
     key: Hashable
     text: str  # a turn's words with their times resolved; a fact's or episode's as stored
     cost: int  # tokens of the line shown alone (a one-turn snippet, or the item's text)
+    # A turn's one-turn snippet, dated and attributed ("[7 May 2023] the user: …"): what a hit of
+    # it alone shows, made once with its cost; None for a fact or an episode.
+    alone: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +52,13 @@ class Long:
     key: Hashable
     parts: tuple[str, ...]  # its sentences
     terms: tuple[frozenset[str], ...]  # the words of each, as a keyword search matches them
-    cuts: dict[tuple[int, ...], tuple[str, int]]  # matched sentences → (line text, cost alone)
+    # matched sentences → (line text, cost alone, the one-turn snippet: see ``Line.alone``)
+    cuts: dict[tuple[int, ...], tuple[str, int, str | None]]
 
-    def remember(self, matched: tuple[int, ...], text: str, cost: int) -> None:
+    def remember(self, matched: tuple[int, ...], text: str, cost: int, alone: str | None) -> None:
         if len(self.cuts) >= MAX_CUTS:
             self.cuts.clear()
-        self.cuts[matched] = (text, cost)
+        self.cuts[matched] = (text, cost, alone)
 
 
 MAX_CUTS = 16  # lines remembered per long turn
