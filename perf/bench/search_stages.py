@@ -16,7 +16,8 @@ warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm
 Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
 embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
 time. The items of every query are compared between
-the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` and ``search_dev13.json``
+the trees: the timing queries, and ``perf/scenarios/search_dev11.json``, ``search_dev13.json`` and
+``search_dev14.json``
 (their train and test halves, in memory.search's shape and a turn's); each dev query's
 ``retrieve.search`` CPU time is reported per test half, language and shape.
 
@@ -170,9 +171,9 @@ def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, 
 
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-# search_dev11 (session 11's), search_dev13 (session 13's, written before its changes): ids
-# "s11-train-en-00", "s13-test-zh-05".
-DEV_SETS = (SCENARIOS / "search_dev11.json", SCENARIOS / "search_dev13.json")
+# search_dev11 (session 11's), search_dev13 and search_dev14 (sessions 13's and 14's, each written
+# before its changes): ids "s11-train-en-00", "s13-test-zh-05", "s14-test-en-03".
+DEV_SETS = tuple(SCENARIOS / f"search_dev{n}.json" for n in (11, 13, 14))
 
 
 def _dev(now_ms: int) -> list[tuple[str, str, str, int]]:
