@@ -18,7 +18,7 @@ line's words reduce to is remembered in the agent's memo, shown.py, when the cal
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -57,13 +57,13 @@ def _words(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().translate(_KEPT)
 
 
-def _same_words(item: Item, memo: shown.Memo | None) -> str:
-    """``_words`` of the item's text, remembered in the agent's memo: both callers read it for
-    every candidate of every search (~270 at 1,000 tokens on two years of conversation), and the
-    same turns come back search after search."""
+def _words_of(memo: shown.Memo | None) -> Callable[[int, str], str]:
+    """``_words`` of an item's text by (item id, text), remembered in the agent's memo: both callers
+    read it for every candidate of every search (~270 at 1,000 tokens on two years of
+    conversation), and the same turns come back search after search."""
     if memo is None:
-        return _words(item.text)
-    return memo.judged("same words", item.item_id, item.text, _words)
+        return lambda _item_id, text: _words(text)
+    return memo.judging("same words", _words)
 
 
 def _close_to(ids: Sequence[int], near: AgentVectors | None) -> dict[int, set[int]]:
@@ -96,17 +96,20 @@ def collapse_repeats(
     kept: set[int] = set()
     seen: set[tuple[str | None, str]] = set()
     out: list[int] = []
-    for n, item_id in enumerate(ranked):
-        if n >= WINDOW or found[item_id].kind != "utterance":
+    words = _words_of(memo)
+    for item_id in ranked[:WINDOW]:
+        item = found[item_id]
+        if item.kind != "utterance":
             out.append(item_id)
             continue
         role = about[item_id].role
-        key = (role, _same_words(found[item_id], memo))
+        key = (role, words(item_id, item.text))
         if key in seen or any(about[k].role == role for k in close.get(item_id, set()) & kept):
             continue
         seen.add(key)
         kept.add(item_id)
         out.append(item_id)
+    out.extend(ranked[WINDOW:])  # past the window every candidate stays, in its order
     return out
 
 
@@ -119,9 +122,11 @@ def said_once(
     """``ids`` without the lines said more than once among the candidates ``scored`` (the same
     words once case, spacing and punctuation are set aside): a stock line's copies each sit before
     an unrelated turn, so none of them is a question whose answer follows (retrieve's neighbours)."""
+    words = _words_of(memo)
     counts: dict[str, int] = {}
     for i in scored:
-        if found[i].kind == "utterance":
-            key = _same_words(found[i], memo)
+        item = found[i]
+        if item.kind == "utterance":
+            key = words(item.item_id, item.text)
             counts[key] = counts.get(key, 0) + 1
-    return [i for i in ids if counts.get(_same_words(found[i], memo), 0) < 2]
+    return [i for i in ids if counts.get(words(found[i].item_id, found[i].text), 0) < 2]

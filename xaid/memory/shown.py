@@ -92,15 +92,24 @@ class Memo:
     def judged(self, what: str, item_id: int, text: str, judge: Callable[[str], _T]) -> _T:
         """``judge(text)``, remembered for the item under ``what`` while its words stay ``text``;
         ``judge`` must depend on the words alone (and callers must not change what it returns)."""
+        return self.judging(what, judge)(item_id, text)
+
+    def judging(self, what: str, judge: Callable[[str], _T]) -> Callable[[int, str], _T]:
+        """``judged`` for many items: the store of ``what`` looked up once, not once per item (a
+        search reads the same-words key of ~270 candidates)."""
         store = self._judged.setdefault(what, {})
-        known = store.get(item_id)
-        if known is not None and known[0] == text:
-            return cast(_T, known[1])
-        if len(store) >= MAX_ENTRIES:
-            store.clear()
-        answer = judge(text)
-        store[item_id] = (text, answer)
-        return answer
+
+        def read(item_id: int, text: str) -> _T:
+            known = store.get(item_id)
+            if known is not None and known[0] == text:
+                return cast(_T, known[1])
+            if len(store) >= MAX_ENTRIES:
+                store.clear()
+            answer = judge(text)
+            store[item_id] = (text, answer)
+            return answer
+
+        return read
 
     def asks(self, item_id: int, text: str, judge: Callable[[str], bool]) -> bool:
         """Whether the turn asks, by ``judge`` (the rules' ``is_question``), remembered."""
