@@ -4,7 +4,11 @@ stage, before and after (issue 28 item 2).
 The database is ``$XAID_PERF_SEARCH_DB`` (built by the ``search`` area's steps: the LoCoMo samples,
 then the two-year agent, built today), copied once per tree. Each tree runs in a process of its own
 with its code first on the path (``$XAID_PERF_SEARCH_BASELINE``: the tree before the change; unset,
-only this tree), the two at the same time so that both see the same load. Each process embeds the
+only this tree), the two at the same time so that both see the same load; with
+``$XAID_PERF_STAGES_ROUNDS`` = N, one after the other instead, N rounds each in alternating order,
+each figure from the round with the least median (on a machine others load, the least of several
+moments is the steadiest figure of what the code costs; side by side, the two trees also compete for
+the same two cores). Each process embeds the
 ``search`` area's bilingual queries for the two-year agent, then runs ``retrieve.search`` in
 memory.search's shape (1,000 tokens, k 200) over all of them twice (the second pass repeats them),
 timing each call and each stage inside it by the thread's CPU time (``time.thread_time``; on a
@@ -170,6 +174,29 @@ def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, 
     return found
 
 
+def _alternate(
+    trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, tmp: Path, rounds: int
+) -> dict:
+    """The trees one after the other, ``rounds`` times each, the order swapped every round (ABBA...),
+    so that each sees the load of the others' moments; each figure is taken from the round whose
+    median is least, the dev queries' CPU is the least over the rounds, and the items are the first
+    round's."""
+    runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+    for r in range(rounds):
+        for name, tree in trees if r % 2 == 0 else list(reversed(trees)):
+            runs[name].append(_run([(name, tree)], db, work, dev, tmp)[name])
+            progress(f"search_stages: round {r + 1} of {rounds}, {name} done")
+    found = {}
+    for name, done in runs.items():
+        merged: dict = {"items": done[0]["items"]}
+        merged["dev cpu"] = {k: min(d["dev cpu"][k] for d in done) for k in done[0]["dev cpu"]}
+        for key in done[0]:
+            if key not in merged:
+                merged[key] = min((d[key] for d in done), key=lambda v: percentile(v, 0.5))
+        found[name] = merged
+    return found
+
+
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 # search_dev11 (session 11's), search_dev13 and search_dev14 (sessions 13's and 14's, each written
 # before its changes): ids "s11-train-en-00", "s13-test-zh-05", "s14-test-en-03".
@@ -267,8 +294,18 @@ def run(quick: bool) -> Section:
     work = [(TWO_YEARS_AGENT, text, end_ms + HOUR) for text in queries]
     load_before = os.getloadavg()
     progress(f"search_stages: {len(work)} queries, {len(trees)} tree(s)")
+    rounds = int(os.environ.get("XAID_PERF_STAGES_ROUNDS", "0"))
+    how = (
+        f"one after the other, {rounds} alternating rounds each, each figure from the round with "
+        "the least median"
+        if rounds > 0
+        else "both at once"
+    )
     with tempfile.TemporaryDirectory(prefix="xaid-search-stages-") as tmp:
-        found = _run(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp))
+        if rounds > 0:
+            found = _alternate(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp), rounds)
+        else:
+            found = _run(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp))
     load_after = os.getloadavg()
     after, before = found["after"], found.get("before")
     labels = ["total", *(label for _, _, label in STAGES), "rest"]
@@ -301,7 +338,7 @@ def run(quick: bool) -> Section:
         section.notes.append(_same_items(before["items"], after["items"]))
     section.notes.append(
         f"{len(work)} bilingual queries on the two-year agent at 1,000 tokens, k 200, twice; "
-        f"thread CPU time; each tree on its own copy of {Path(raw).name}, both at once; load average "
+        f"thread CPU time; each tree on its own copy of {Path(raw).name}, {how}; load average "
         f"(1, 5, 15 min) {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f} at the start, "
         f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} at the end (2 cores shared)."
     )
