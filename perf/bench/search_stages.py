@@ -4,7 +4,11 @@ stage, before and after (issue 28 item 2).
 The database is ``$XAID_PERF_SEARCH_DB`` (built by the ``search`` area's steps: the LoCoMo samples,
 then the two-year agent, built today), copied once per tree. Each tree runs in a process of its own
 with its code first on the path (``$XAID_PERF_SEARCH_BASELINE``: the tree before the change; unset,
-only this tree), the two at the same time so that both see the same load. Each process embeds the
+only this tree), the two at the same time so that both see the same load; with
+``$XAID_PERF_STAGES_ROUNDS`` = N, one after the other instead, N rounds each in alternating order,
+each figure from the round with the least median (on a machine others load, the least of several
+moments is the steadiest figure of what the code costs; side by side, the two trees also compete for
+the same two cores). Each process embeds the
 ``search`` area's bilingual queries for the two-year agent, then runs ``retrieve.search`` in
 memory.search's shape (1,000 tokens, k 200) over all of them twice (the second pass repeats them),
 timing each call and each stage inside it by the thread's CPU time (``time.thread_time``; on a
@@ -16,8 +20,10 @@ warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm
 Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
 embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
 time. The items of every query are compared between
-the trees: the timing queries, and ``perf/scenarios/search_dev11.json`` (its train and test halves,
-in memory.search's shape and a turn's).
+the trees: the timing queries, and ``perf/scenarios/search_dev11.json``, ``search_dev13.json`` and
+``search_dev14.json``
+(their train and test halves, in memory.search's shape and a turn's); each dev query's
+``retrieve.search`` CPU time is reported per test half, language and shape.
 
 A stage is a function both trees have, wrapped while the process runs; a stage called inside
 another (the neighbour turns' read inside the neighbours) is indented and counted in both; "the
@@ -126,15 +132,20 @@ for attempt in ("first", "again"):
         out.setdefault(f"{attempt} rest", []).append(total - top)
         for _, _, label in stages:
             out.setdefault(f"{attempt} {label}", []).append(spent.get(label, 0.0))
-# The dev set's queries (both shapes: memory.search's, a turn's): what each returns, to compare.
+# The dev sets' queries (both shapes: memory.search's, a turn's): what each returns, to compare,
+# and retrieve.search's CPU time for each (each query once, the stage timers still wrapped).
+dev_cpu = {}
 for name, agent, text, ts in dev:
     asked = retrieve.read_cues(conn, agent, text, ts)
     vector = embedder.embed([asked.topic])[0] if asked.topic.strip() else None
     for shape, budget, lang, fill, k in (("search", 1000, None, True, 200), ("turn", 400, "en", False, 20)):
+        started = time.thread_time()
         hits, _ = retrieve.search(conn, agent, text, vector, ts, k=k, budget_tokens=budget,
             recent_days=cfg.memory.recent_days, touch=False, profile=profile,
             fusion=cfg.memory.fusion, asked=asked, fill=fill, lang=lang)
+        dev_cpu[f"{name} {shape}"] = (time.thread_time() - started) * 1000
         items[f"{name} {shape}"] = [[h.kind, h.id, h.text] for h in hits]
+out["dev cpu"] = dev_cpu
 out["items"] = items
 Path(out_path).write_text(json.dumps(out), encoding="utf-8")
 """
@@ -163,13 +174,65 @@ def _run(trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, 
     return found
 
 
-DEV_SET = Path(__file__).resolve().parents[1] / "scenarios" / "search_dev11.json"
+def _alternate(
+    trees: list[tuple[str, Path | None]], db: Path, work: list, dev: list, tmp: Path, rounds: int
+) -> dict:
+    """The trees one after the other, ``rounds`` times each, the order swapped every round (ABBA...),
+    so that each sees the load of the others' moments; each figure is taken from the round whose
+    median is least, the dev queries' CPU is the least over the rounds, and the items are the first
+    round's."""
+    runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+    for r in range(rounds):
+        for name, tree in trees if r % 2 == 0 else list(reversed(trees)):
+            runs[name].append(_run([(name, tree)], db, work, dev, tmp)[name])
+            progress(f"search_stages: round {r + 1} of {rounds}, {name} done")
+    found = {}
+    for name, done in runs.items():
+        merged: dict = {"items": done[0]["items"]}
+        merged["dev cpu"] = {k: min(d["dev cpu"][k] for d in done) for k in done[0]["dev cpu"]}
+        for key in done[0]:
+            if key not in merged:
+                merged[key] = min((d[key] for d in done), key=lambda v: percentile(v, 0.5))
+        found[name] = merged
+    return found
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+# search_dev11 (session 11's), search_dev13 and search_dev14 (sessions 13's and 14's, each written
+# before its changes): ids "s11-train-en-00", "s13-test-zh-05", "s14-test-en-03".
+DEV_SETS = tuple(SCENARIOS / f"search_dev{n}.json" for n in (11, 13, 14))
 
 
 def _dev(now_ms: int) -> list[tuple[str, str, str, int]]:
-    """The dev set's queries as the stage process takes them: (id, agent, text, now)."""
-    queries = json.loads(DEV_SET.read_text(encoding="utf-8"))["queries"]
-    return [(q["id"], q["agent"], q["text"], now_ms) for q in queries]
+    """The dev sets' queries as the stage process takes them: (id, agent, text, now)."""
+    return [
+        (q["id"], q["agent"], q["text"], now_ms)
+        for path in DEV_SETS
+        for q in json.loads(path.read_text(encoding="utf-8"))["queries"]
+    ]
+
+
+def _dev_rows(after: dict[str, float], before: dict[str, float] | None) -> list[Row]:
+    """retrieve.search's CPU time on each dev set's test half (each query once), per language and
+    shape: the figure a change is judged by (the train halves are for profiling)."""
+    rows = []
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for key in after:
+        name, shape = key.rsplit(" ", 1)
+        dev_set, half, lang, _ = name.split("-")
+        if half == "test":
+            groups.setdefault((dev_set, lang, shape), []).append(key)
+    for (dev_set, lang, shape), keys in sorted(groups.items()):
+        what = "memory.search's shape" if shape == "search" else "a turn's shape"
+        rows.append(
+            _row(
+                f"search_dev{dev_set[1:]} test half, {lang}, {what}: "
+                "retrieve.search CPU ms per query, mean",
+                [after[k] for k in keys],
+                [before[k] for k in keys if k in before] if before is not None else None,
+            )
+        )
+    return rows
 
 
 def _same_items(before: dict, after: dict) -> str:
@@ -180,7 +243,11 @@ def _same_items(before: dict, after: dict) -> str:
         group = (
             "timing queries"
             if key.startswith(("first ", "again "))
-            else "dev " + key.split("-")[1] + " half, " + key.rsplit(" ", 1)[1] + " shape"
+            else f"{key.split('-')[0]} "
+            + key.split("-")[1]
+            + " half, "
+            + key.rsplit(" ", 1)[1]
+            + " shape"
         )
         groups.setdefault(group, []).append(before.get(key) == hits)
     return "Same items before and after: " + "; ".join(
@@ -227,8 +294,18 @@ def run(quick: bool) -> Section:
     work = [(TWO_YEARS_AGENT, text, end_ms + HOUR) for text in queries]
     load_before = os.getloadavg()
     progress(f"search_stages: {len(work)} queries, {len(trees)} tree(s)")
+    rounds = int(os.environ.get("XAID_PERF_STAGES_ROUNDS", "0"))
+    how = (
+        f"one after the other, {rounds} alternating rounds each, each figure from the round with "
+        "the least median"
+        if rounds > 0
+        else "both at once"
+    )
     with tempfile.TemporaryDirectory(prefix="xaid-search-stages-") as tmp:
-        found = _run(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp))
+        if rounds > 0:
+            found = _alternate(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp), rounds)
+        else:
+            found = _run(trees, Path(raw), work, _dev(end_ms + HOUR), Path(tmp))
     load_after = os.getloadavg()
     after, before = found["after"], found.get("before")
     labels = ["total", *(label for _, _, label in STAGES), "rest"]
@@ -256,11 +333,12 @@ def run(quick: bool) -> Section:
             )
             then = before.get(key) if before is not None else None
             section.rows.append(_row(f"{name}: CPU ms per search, mean ({what})", after[key], then))
+    section.rows += _dev_rows(after["dev cpu"], before.get("dev cpu") if before else None)
     if before is not None:
         section.notes.append(_same_items(before["items"], after["items"]))
     section.notes.append(
         f"{len(work)} bilingual queries on the two-year agent at 1,000 tokens, k 200, twice; "
-        f"thread CPU time; each tree on its own copy of {Path(raw).name}, both at once; load average "
+        f"thread CPU time; each tree on its own copy of {Path(raw).name}, {how}; load average "
         f"(1, 5, 15 min) {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f} at the start, "
         f"{load_after[0]:.1f}/{load_after[1]:.1f}/{load_after[2]:.1f} at the end (2 cores shared)."
     )

@@ -11,16 +11,18 @@ Same thing = the same words once case, spacing and punctuation are set aside, or
 (cosine ≥ ``SAME_COSINE``) that only such details differ. Only the best ``WINDOW`` candidates are
 compared, pairwise, which is what a budget can hold; the rest keep their order.
 
-Called from retrieve.search on the ranked candidates; no SQL and no state of its own.
+Called from retrieve.search on the ranked candidates; no SQL and no state of its own (what a
+line's words reduce to is remembered in the agent's memo, shown.py, when the caller passes it).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from . import shown
 from .index import Item
 from .pack import About
 from .vectors import AgentVectors
@@ -55,6 +57,15 @@ def _words(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().translate(_KEPT)
 
 
+def _words_of(memo: shown.Memo | None) -> Callable[[int, str], str]:
+    """``_words`` of an item's text by (item id, text), remembered in the agent's memo: both callers
+    read it for every candidate of every search (~270 at 1,000 tokens on two years of
+    conversation), and the same turns come back search after search."""
+    if memo is None:
+        return lambda _item_id, text: _words(text)
+    return memo.judging("same words", _words)
+
+
 def _close_to(ids: Sequence[int], near: AgentVectors | None) -> dict[int, set[int]]:
     """For each of ``ids``, the earlier ones whose stored vectors are at ``SAME_COSINE`` or closer:
     one matrix product over the window, not a cosine per pair."""
@@ -76,36 +87,46 @@ def collapse_repeats(
     found: Mapping[int, Item],
     about: Mapping[int, About],
     near: AgentVectors | None,
+    memo: shown.Memo | None = None,
 ) -> list[int]:
-    """``ranked`` (best first) without the turns that repeat a better-ranked turn of the same speaker."""
+    """``ranked`` (best first) without the turns that repeat a better-ranked turn of the same
+    speaker. ``memo``: the agent's remembered lines (shown.py); the result is the same."""
     window = [i for i in ranked[:WINDOW] if found[i].kind == "utterance"]
     close = _close_to(window, near)
     kept: set[int] = set()
     seen: set[tuple[str | None, str]] = set()
     out: list[int] = []
-    for n, item_id in enumerate(ranked):
-        if n >= WINDOW or found[item_id].kind != "utterance":
+    words = _words_of(memo)
+    for item_id in ranked[:WINDOW]:
+        item = found[item_id]
+        if item.kind != "utterance":
             out.append(item_id)
             continue
         role = about[item_id].role
-        key = (role, _words(found[item_id].text))
+        key = (role, words(item_id, item.text))
         if key in seen or any(about[k].role == role for k in close.get(item_id, set()) & kept):
             continue
         seen.add(key)
         kept.add(item_id)
         out.append(item_id)
+    out.extend(ranked[WINDOW:])  # past the window every candidate stays, in its order
     return out
 
 
 def said_once(
-    ids: Sequence[int], found: Mapping[int, Item], scored: Mapping[int, float]
+    ids: Sequence[int],
+    found: Mapping[int, Item],
+    scored: Mapping[int, float],
+    memo: shown.Memo | None = None,
 ) -> list[int]:
     """``ids`` without the lines said more than once among the candidates ``scored`` (the same
     words once case, spacing and punctuation are set aside): a stock line's copies each sit before
     an unrelated turn, so none of them is a question whose answer follows (retrieve's neighbours)."""
+    words = _words_of(memo)
     counts: dict[str, int] = {}
     for i in scored:
-        if found[i].kind == "utterance":
-            key = _words(found[i].text)
+        item = found[i]
+        if item.kind == "utterance":
+            key = words(item.item_id, item.text)
             counts[key] = counts.get(key, 0) + 1
-    return [i for i in ids if counts.get(_words(found[i].text), 0) < 2]
+    return [i for i in ids if counts.get(words(found[i].item_id, found[i].text), 0) < 2]

@@ -286,14 +286,23 @@ GREETINGS = tuple(
 )
 
 
+# Each English greeting as a word of its own (not inside "this" or "they're"); None: a Chinese one,
+# replaced wherever it stands.
+_GREETING_WORDS = tuple(
+    (g, re.compile(rf"(?<![a-z']){re.escape(g)}(?![a-z'])") if g.isascii() else None)
+    for g in GREETINGS
+)
+
+
 def is_opener(text: str) -> bool:
-    """A greeting or nothing at all: a turn with nothing in it to match memories on."""
+    """A greeting or nothing at all: a turn with nothing in it to match memories on. The greetings
+    are taken out longest first; one the text does not hold is passed over before its pattern runs
+    (every search asks this of its query: the 28 patterns were ~70 µs of it on a loaded machine)."""
     rest = text.lower()
-    for greeting in GREETINGS:
-        if greeting.isascii():
-            rest = re.sub(rf"(?<![a-z']){re.escape(greeting)}(?![a-z'])", " ", rest)
-        else:
-            rest = rest.replace(greeting, " ")
+    for greeting, word in _GREETING_WORDS:
+        if greeting not in rest:
+            continue
+        rest = word.sub(" ", rest) if word is not None else rest.replace(greeting, " ")
     return content_words(rest) == 0 and not cjk.has(rest)
 
 

@@ -101,6 +101,9 @@ class _Turn:
     raw: str
     ts_ms: int
     score: float
+    # The turn as a snippet of its own ("[7 May 2023] the user: …"), when worked out already: its
+    # cost was counted on it, and a hit of this turn alone shows exactly it (remembered in the memo).
+    alone: str | None = None
 
 
 @dataclass
@@ -114,6 +117,8 @@ class _Snippet:
     rendered: tuple[tuple[int, ...], str] | None = None
 
     def render(self) -> str:
+        if len(self.turns) == 1 and self.turns[0].alone is not None:
+            return self.turns[0].alone
         uids = tuple(t.uid for t in self.turns)
         if self.rendered is not None and self.rendered[0] == uids:
             return self.rendered[1]
@@ -322,13 +327,13 @@ def _turn(
     entry = memo.get(item.item_id, key) if memo is not None else None
     if isinstance(entry, shown.Line):
         return _Turn(
-            item.source_id, a.prev_id, a, entry.text, item.text, item.ts_ms, score
+            item.source_id, a.prev_id, a, entry.text, item.text, item.ts_ms, score, entry.alone
         ), entry.cost
     if entry is None:
         if tokens.count(item.text) <= CUT_TOKENS:  # never cut: the line is the item's alone
             line = _line(item, a, score, item.text)
             if memo is not None:
-                memo.put(item.item_id, shown.Line(key, line[0].text, line[1]))
+                memo.put(item.item_id, shown.Line(key, line[0].text, line[1], line[0].alone))
             return line
         parts = tuple(utterances.sentences(item.text))
         entry = shown.Long(key, parts, tuple(utterances.terms(p) for p in parts), {})
@@ -342,17 +347,20 @@ def _turn(
     )
     found = entry.cuts.get(matched)
     if found is not None:
-        return _Turn(item.source_id, a.prev_id, a, found[0], item.text, item.ts_ms, score), found[1]
+        text, cost, alone = found
+        return _Turn(item.source_id, a.prev_id, a, text, item.text, item.ts_ms, score, alone), cost
     line = _line(item, a, score, utterances.kept(entry.parts, matched) if matched else item.text)
-    entry.remember(matched, line[0].text, line[1])
+    entry.remember(matched, line[0].text, line[1], line[0].alone)
     return line
 
 
 def _line(item: index.Item, a: About, score: float, words: str) -> tuple[_Turn, int]:
-    """The turn showing ``words`` (its text or a cut of it) with times resolved, and its cost alone."""
+    """The turn showing ``words`` (its text or a cut of it) with times resolved, and its cost alone
+    (counted on the turn rendered alone, which it keeps)."""
     text = utterances.resolve_times(words, item.ts_ms)
     turn = _Turn(item.source_id, a.prev_id, a, text, item.text, item.ts_ms, score)
-    return turn, _Snippet([turn]).cost()
+    turn.alone = _Snippet([turn]).render()
+    return turn, tokens.count(turn.alone)
 
 
 def within(hits: Sequence[Hit], budget: int, line_tokens: int = 0) -> list[Hit]:

@@ -38,6 +38,9 @@ class Line:
     key: Hashable
     text: str  # a turn's words with their times resolved; a fact's or episode's as stored
     cost: int  # tokens of the line shown alone (a one-turn snippet, or the item's text)
+    # A turn's one-turn snippet, dated and attributed ("[7 May 2023] the user: …"): what a hit of
+    # it alone shows, made once with its cost; None for a fact or an episode.
+    alone: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +52,13 @@ class Long:
     key: Hashable
     parts: tuple[str, ...]  # its sentences
     terms: tuple[frozenset[str], ...]  # the words of each, as a keyword search matches them
-    cuts: dict[tuple[int, ...], tuple[str, int]]  # matched sentences → (line text, cost alone)
+    # matched sentences → (line text, cost alone, the one-turn snippet: see ``Line.alone``)
+    cuts: dict[tuple[int, ...], tuple[str, int, str | None]]
 
-    def remember(self, matched: tuple[int, ...], text: str, cost: int) -> None:
+    def remember(self, matched: tuple[int, ...], text: str, cost: int, alone: str | None) -> None:
         if len(self.cuts) >= MAX_CUTS:
             self.cuts.clear()
-        self.cuts[matched] = (text, cost)
+        self.cuts[matched] = (text, cost, alone)
 
 
 MAX_CUTS = 16  # lines remembered per long turn
@@ -88,15 +92,24 @@ class Memo:
     def judged(self, what: str, item_id: int, text: str, judge: Callable[[str], _T]) -> _T:
         """``judge(text)``, remembered for the item under ``what`` while its words stay ``text``;
         ``judge`` must depend on the words alone (and callers must not change what it returns)."""
+        return self.judging(what, judge)(item_id, text)
+
+    def judging(self, what: str, judge: Callable[[str], _T]) -> Callable[[int, str], _T]:
+        """``judged`` for many items: the store of ``what`` looked up once, not once per item (a
+        search reads the same-words key of ~270 candidates)."""
         store = self._judged.setdefault(what, {})
-        known = store.get(item_id)
-        if known is not None and known[0] == text:
-            return cast(_T, known[1])
-        if len(store) >= MAX_ENTRIES:
-            store.clear()
-        answer = judge(text)
-        store[item_id] = (text, answer)
-        return answer
+
+        def read(item_id: int, text: str) -> _T:
+            known = store.get(item_id)
+            if known is not None and known[0] == text:
+                return cast(_T, known[1])
+            if len(store) >= MAX_ENTRIES:
+                store.clear()
+            answer = judge(text)
+            store[item_id] = (text, answer)
+            return answer
+
+        return read
 
     def asks(self, item_id: int, text: str, judge: Callable[[str], bool]) -> bool:
         """Whether the turn asks, by ``judge`` (the rules' ``is_question``), remembered."""

@@ -9,7 +9,9 @@ import unicodedata
 
 from xaiclient import Client
 
-from xaid.memory import associate
+from xaid.memory import associate, shown
+from xaid.memory.index import Item
+from xaid.memory.pack import About
 
 DAY = 86_400_000
 START = int(dt.datetime(2026, 3, 2, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)  # a Monday
@@ -90,3 +92,55 @@ def test_the_words_of_a_line_are_the_same_through_the_translate_table() -> None:
         assert associate._words(line) == _words_by_generator(line)
     assert associate._words("Hey, it's me!") == associate._words("hey its me")
     assert associate._words("又没电了！") != associate._words("又没钱了！")
+
+
+def _item(item_id: int, text: str) -> Item:
+    return Item(item_id, "mia", "utterance", item_id, text, START + item_id * 60_000)
+
+
+# A stock line the companion says again and again, in both languages, between lines said once.
+_LINES = (
+    "How are you feeling today?",
+    "how are you feeling today??",
+    "I finally booked the flights to Lisbon",
+    "你现在感觉怎么样？",
+    "你现在感觉怎么样",
+    "我哥又换工作了，去了一家做游戏的公司",
+    "How are you feeling today",
+    "周末去爬山了，腿现在还酸",
+)
+
+
+def test_the_repeated_lines_are_the_same_with_the_memo_as_without() -> None:
+    # said_once and collapse_repeats read each candidate's words through the memo (one look-up of
+    # its store per search): the same answers as reading them afresh, in English and in Chinese.
+    found = {i: _item(i, text) for i, text in enumerate(_LINES, 1)}
+    about = {i: About(0.5, True, "assistant" if i % 2 else "user") for i in found}
+    scored = {i: 1.0 - i / 100 for i in found}
+    ids = list(found)
+    memo = shown.Memo(0)
+    alone = associate.said_once(ids, found, scored)
+    assert alone == associate.said_once(ids, found, scored, memo)
+    assert alone == associate.said_once(ids, found, scored, memo)  # remembered the second time
+    assert alone == [3, 6, 8]  # the two stock lines' copies go, in both languages
+    assert associate.collapse_repeats(ids, found, about, None) == associate.collapse_repeats(
+        ids, found, about, None, memo
+    )
+
+
+def test_a_changed_line_is_read_again_not_remembered() -> None:
+    memo = shown.Memo(0)
+    words = memo.judging("same words", associate._words)
+    assert words(1, "How are you feeling today?") == "howareyoufeelingtoday"
+    assert words(1, "我哥又换工作了") == "我哥又换工作了"  # the same item id, new words
+    assert memo.judged("same words", 1, "我哥又换工作了", associate._words) == "我哥又换工作了"
+
+
+def test_past_the_window_every_candidate_stays_in_its_order() -> None:
+    # Beyond the compared window nothing is collapsed, copies included (English and Chinese).
+    lines = [f"line number {i}" if i % 2 else f"第{i}句话" for i in range(associate.WINDOW)]
+    lines += ["How are you feeling today?", "你现在感觉怎么样？"] * 3
+    found = {i: _item(i, text) for i, text in enumerate(lines, 1)}
+    about = {i: About(0.5, True, "assistant") for i in found}
+    ranked = list(found)
+    assert associate.collapse_repeats(ranked, found, about, None, shown.Memo(0)) == ranked

@@ -131,3 +131,28 @@ def test_english_words_match_by_their_stems(db: Database) -> None:
         i for i, _ in db.call(index.keyword, "a", "which book did you recommend I read", 5)
     ] == [ids[0]]
     assert [i for i, _ in db.call(index.keyword, "a", "what does it symbolize", 5)] == [ids[1]]
+
+
+@pytest.mark.parametrize(
+    ("text", "opener"),
+    [
+        ("hey, good morning!!", True),
+        ("Morning :)", True),
+        ("hi there, I'm back again", True),
+        ("What's up? How are you", True),
+        ("早安～", True),
+        ("在吗？我回来了", True),
+        ("早上好呀", True),
+        # A greeting inside a word, or beside something said, is no opener.
+        ("this weather though", False),
+        ("they're moving in tomorrow", False),
+        ("morning run was brutal", False),
+        ("hi, my sister is visiting", False),
+        ("早上去跑步了，好累", False),
+        ("你好，我妈明天来看我", False),
+    ],
+)
+def test_an_opener_is_greetings_and_nothing_else(text: str, opener: bool) -> None:
+    """Greetings are taken out as words of their own (English) or wherever they stand (Chinese);
+    what is left says whether the turn has anything to match memories on."""
+    assert index.is_opener(text) is opener

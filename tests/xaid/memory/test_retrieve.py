@@ -9,6 +9,7 @@ import pytest
 
 from xaid.embed.onnx import OnnxEmbedder
 from xaid.memory import index, retrieve
+from xaid.memory.pack import About
 from xaid.store import agents
 from xaid.store import memory as sql
 from xaid.store import utterances as utterance_sql
@@ -271,3 +272,105 @@ def test_the_day_a_mention_names_is_no_keyword(
     )
     assert hits and said in hits[0].text, [h.text for h in hits]
     db.close()
+
+
+def _relevance_two_passes(
+    sims: dict[int, float], keywords: dict[int, float], min_cos: float, weak: bool
+) -> dict[int, float]:
+    """The "mix" relevance as it was computed before it became one pass: the reference."""
+    vec = {i: c for i, c in sims.items() if c >= min_cos * (retrieve.WEAK_SHARE if weak else 1.0)}
+    best_kw = max(keywords.values(), default=0.0) or 1.0
+    out = {
+        i: (
+            retrieve.MIX_COSINE * vec.get(i, 0.0)
+            + retrieve.MIX_KEYWORD * keywords.get(i, 0.0) / best_kw
+        )
+        / (retrieve.MIX_COSINE + retrieve.MIX_KEYWORD)
+        for i in {*vec, *keywords}
+    }
+    return {
+        i: r * retrieve.WEAK_SHARE if i not in keywords and vec.get(i, 1.0) < min_cos else r
+        for i, r in out.items()
+    }
+
+
+@pytest.mark.parametrize("weak", [True, False])
+def test_relevance_in_one_pass_is_the_same_float(weak: bool) -> None:
+    # Vector matches above, between and below the cuts, keyword matches with and without a vector
+    # match, a bm25 of 0: every relevance the same float as the two passes gave, in the same order.
+    rng = np.random.default_rng(14)
+    for _ in range(200):
+        ids = rng.choice(400, size=120, replace=False).tolist()
+        sims = {i: float(c) for i, c in zip(ids[:90], rng.uniform(-0.1, 0.8, 90), strict=True)}
+        keywords = {i: float(v) for i, v in zip(ids[60:], rng.uniform(0.0, 9.0, 60), strict=True)}
+        if rng.random() < 0.2:
+            keywords = {}
+        expected = _relevance_two_passes(sims, keywords, 0.24, weak)
+        got = retrieve._relevance(sims, keywords, 0.24, "mix", weak)
+        assert list(got.items()) == list(expected.items())
+
+
+def _scores_as_before(
+    found: dict[int, index.Item],
+    about: dict[int, About],
+    relevance: dict[int, float],
+    recent_ids: set[int],
+    in_window: set[int],
+    role: str | None,
+    opener: bool,
+    now_ms: int,
+) -> dict[int, float]:
+    """The scoring loop as it was written inside ``search`` before ``_score``: the reference."""
+    scored: dict[int, float] = {}
+    for item_id, item in found.items():
+        a = about.get(item_id)
+        if a is None or (
+            item_id not in relevance and item_id not in recent_ids and item_id not in in_window
+        ):
+            continue
+        age_days = max(0, now_ms - item.ts_ms) / DAY
+        score = (
+            retrieve.RELEVANCE_WEIGHT
+            * relevance.get(item_id, 0.0)
+            * retrieve.KIND_WEIGHT.get(item.kind, 1.0)
+        )
+        score += retrieve.VALUE_WEIGHT * a.value
+        if role is not None and item.kind == "utterance":
+            score *= retrieve.ROLE_BOOST if a.role == role else 1.0
+        if item_id in in_window:
+            score += retrieve.WINDOW_BOOST
+        if item_id in recent_ids:
+            score = max(
+                score,
+                (0.35 + 0.25 * 2 ** (-age_days)) if opener else (0.05 + 0.05 * 2 ** (-age_days)),
+            )
+        scored[item_id] = score
+    return scored
+
+
+@pytest.mark.parametrize("role", [None, "user", "assistant"])
+@pytest.mark.parametrize("opener", [True, False])
+def test_scores_are_the_same_floats_as_the_loop_in_search(role: str | None, opener: bool) -> None:
+    # Turns, facts and episodes (English and Chinese words: the score reads none of them), with
+    # and without relevance, recent episodes, turns on a named day, candidates with no memory.
+    rng = np.random.default_rng(28)
+    now = 1_780_000_000_000
+    kinds = ("utterance", "fact", "episode")
+    words = ("I start the new job on Monday", "我下周一开始上新班")
+    for _ in range(50):
+        found = {
+            i: index.Item(
+                i, "mia", kinds[i % 3], i, words[i % 2], now - int(rng.integers(0, 90)) * DAY
+            )
+            for i in range(1, 121)
+        }
+        about = {
+            i: About(float(rng.random()), True, ("user", "assistant")[i % 2])
+            for i in found
+            if rng.random() < 0.9
+        }
+        relevance = {i: float(rng.random()) for i in found if rng.random() < 0.6}
+        recent = {i for i in found if found[i].kind == "episode" and rng.random() < 0.3}
+        window = {i for i in found if rng.random() < 0.1}
+        args = (found, about, relevance, recent, window, role, opener, now)
+        assert list(retrieve._score(*args).items()) == list(_scores_as_before(*args).items())
