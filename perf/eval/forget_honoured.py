@@ -412,3 +412,28 @@ def run_set(
         *tally.misses,
     ]
     return Section(title, rows, notes, area=area)
+
+
+def run_dev(
+    quick: bool,
+    name: str,
+    label: str,
+    title: str,
+    area: str,
+    *,
+    splits: Sequence[str] | None = None,
+    earlier: Sequence[tuple[str, str]] = (),
+    before: str | None = None,
+) -> Section:
+    """One pass's area: its own set ``name`` played (``splits`` as in ``run_set``), the figures
+    before the pass as a note, then the test halves of the ``earlier`` sets (file, label), never
+    tuned on, in the same section, so that a gain on the new set is read next to any loss on the
+    older ones. The per-pass modules differ only in these arguments."""
+    section = run_set(quick, name, label, title, area, splits=splits)
+    if before is not None:
+        section.notes.append(before)
+    for set_name, set_label in earlier:
+        played = run_set(quick, set_name, set_label, set_label, area, splits=("test",))
+        section.rows += played.rows
+        section.notes += played.notes
+    return section
