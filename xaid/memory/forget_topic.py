@@ -811,13 +811,20 @@ def _carries_on(text: str) -> bool:
     return bool(_ANSWERS.match(body) or (_QUANTITY.search(body) and not _SPEAKER.match(body)))
 
 
+# A turn that opens on an aspect word says the telling before it goes on ("still taking money from
+# her parents", 还一直跟家里要钱, 又去了一次): the closed class of ``_CONTINUES``, at the start only,
+# without "also"/也 (a new matter may open so) and not 还有/还好/还行 (there is also, fine).
+_OPENS_GOING_ON = re.compile(r"(?:still|again|already)\b|又|还(?![有好行])|已经|仍", re.IGNORECASE)
+
+
 def _opens_on(text: str) -> bool:
     """Whether a turn opens on a third person's pronoun ("She made me swear.", 她还没告诉爸妈) or
     points back ("It's happened three times now", 这已经是第三次了): it goes on about someone or
     something in the turn before it; so does a short line that answers or gives a quantity
     (``_carries_on``: "yeah, about 2k this month", 两回了). A pronoun later in the turn ("Arlo asked
     me to cover for him") points inside the turn itself and ties it to nothing said before."""
-    if _POINTS_BACK.match(text.lstrip(" \"'“‘…(（")) or _carries_on(text):
+    body = text.lstrip(" \"'“‘…(（")
+    if _POINTS_BACK.match(body) or _OPENS_GOING_ON.match(body) or _carries_on(text):
         return True
     return bool(_GOES_ON.search(" ".join(text.split()[:2]) if not cjk.has(text) else text[:3]))
 

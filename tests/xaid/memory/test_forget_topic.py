@@ -181,6 +181,13 @@ def test_what_holds_a_forgotten_turn() -> None:
             1,
         ),
         (["我快两周没吃药了", "对了我下个月要搬家，东西还一点没收拾"], 1),
+        # a turn opening on an aspect word says the telling goes on (fourteenth pass)
+        (["The sofa finally arrived.", "My brother quit uni.", "still taking money for fees"], 2),
+        (["沙发终于到了", "我弟退学了", "还一直跟家里要学费"], 2),
+        (["沙发终于到了", "我弟退学了", "又去找他前女友了"], 2),
+        # ... not "also" (a new matter may open so), nor 还好 (fine)
+        (["My brother quit uni.", "also the boiler broke"], 1),
+        (["我弟退学了", "还好今天没下雨"], 1),
     ],
 )
 def test_a_turn_that_points_back_goes_with_the_one_before(lines: list[str], taken: int) -> None:
