@@ -3,6 +3,7 @@ can read back of an agent, so a test can check that forgotten words are nowhere.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from xaiclient import Client
@@ -35,3 +36,38 @@ def ask(c: Client, agent: str, text: str, ts: int) -> tuple[str, dict[str, Any]]
     sid = c.session_open(agent, ts=ts)["session_id"]
     forgotten = c.session_send(sid, text, ts=ts, explain=True).finish()["context"]["forgotten"]
     return sid, dict(forgotten or {})
+
+
+def found(c: Client, agent: str, query: str, ts: int) -> str:
+    """What ``memory.search`` recalls for ``query`` at ``ts``, as one text: what a turn could show."""
+    items = c.call("memory.search", agent_id=agent, query=query, ts=ts)["items"]
+    return repr([i["text"] for i in items])
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A request said after two matters were told, each in its own session: the sessions' ids and
+    explain's ``forgotten`` of the request turn."""
+
+    meant: str
+    other: str
+    request: str
+    forgotten: dict[str, Any]
+
+
+def two_matters_then_ask(
+    c: Client,
+    agent: str,
+    meant: tuple[list[str], int],
+    other: tuple[list[str], int],
+    request: str,
+    ts: int,
+) -> Asked:
+    """The shape the forget end-to-end tests share: the matter meant and another matter told in two
+    sessions (lines, start), lived in the order of their times, then ``request`` said as the first
+    turn of a new session at ``ts`` (left open, so a question back can be answered in it)."""
+    sids: dict[int, str] = {}
+    for i, (lines, start) in sorted(enumerate((meant, other)), key=lambda e: e[1][1]):
+        sids[i] = talk(c, agent, lines, start)
+    sid, forgotten = ask(c, agent, request, ts)
+    return Asked(sids[0], sids[1], sid, forgotten)

@@ -13,7 +13,7 @@ the halves (``all`` reports train and test apart; the test half is never tuned o
 from __future__ import annotations
 
 from ..kit import Section
-from .forget_honoured import run_set
+from .forget_honoured import run_dev
 
 # Main at ac6d5e1 with the set alone committed (5014f28), XAID_PERF_FORGET_SPLIT=all.
 BEFORE = (
@@ -25,12 +25,11 @@ BEFORE = (
 
 
 def run(quick: bool) -> Section:
-    section = run_set(
+    return run_dev(
         quick,
         "forgets_dev10.json",
         "dev10",
         "Forget does what was asked, no more: dev set 10 (issue 24 item 2)",
         "forget_dev10",
+        before=BEFORE,
     )
-    section.notes.append(BEFORE)
-    return section

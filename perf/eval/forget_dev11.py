@@ -14,7 +14,7 @@ never tuned on).
 from __future__ import annotations
 
 from ..kit import Section
-from .forget_honoured import run_set
+from .forget_honoured import run_dev
 
 # Main at fe0c86c with the set alone committed (9e40edf), XAID_PERF_FORGET_SPLIT=all.
 BEFORE = (
@@ -26,12 +26,11 @@ BEFORE = (
 
 
 def run(quick: bool) -> Section:
-    section = run_set(
+    return run_dev(
         quick,
         "forgets_dev11.json",
         "dev11",
         "Forget said without the word forget: dev set 11 (issue 24 item 2)",
         "forget_dev11",
+        before=BEFORE,
     )
-    section.notes.append(BEFORE)
-    return section

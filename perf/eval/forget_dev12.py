@@ -11,7 +11,7 @@ plays the test halves of forgets_dev11, forgets_dev10 and forgets_dev5 (never tu
 from __future__ import annotations
 
 from ..kit import Section
-from .forget_honoured import run_set
+from .forget_honoured import run_dev
 
 # Main at c0fdd76 with the set and this module committed (2481b01), same command.
 BEFORE = (
@@ -29,7 +29,7 @@ EARLIER = (
 
 
 def run(quick: bool) -> Section:
-    section = run_set(
+    return run_dev(
         quick,
         "forgets_dev12.json",
         "dev12",
@@ -37,10 +37,6 @@ def run(quick: bool) -> Section:
         "(issue 24 item 2)",
         "forget_dev12",
         splits=("train", "test"),
+        earlier=EARLIER,
+        before=BEFORE,
     )
-    section.notes.append(BEFORE)
-    for name, label in EARLIER:
-        earlier = run_set(quick, name, label, label, "forget_dev12", splits=("test",))
-        section.rows += earlier.rows
-        section.notes += earlier.notes
-    return section

@@ -13,7 +13,7 @@ test halves of forgets_dev12, dev11, dev10 and dev5 (never tuned on).
 from __future__ import annotations
 
 from ..kit import Section
-from .forget_honoured import run_set
+from .forget_honoured import run_dev
 
 EARLIER = (
     ("forgets_dev12.json", "dev12"),
@@ -24,7 +24,7 @@ EARLIER = (
 
 
 def run(quick: bool) -> Section:
-    section = run_set(
+    return run_dev(
         quick,
         "forgets_dev13.json",
         "dev13",
@@ -32,9 +32,5 @@ def run(quick: bool) -> Section:
         "halves (issue 24 item 2)",
         "forget_dev13",
         splits=("train", "test"),
+        earlier=EARLIER,
     )
-    for name, label in EARLIER:
-        earlier = run_set(quick, name, label, label, "forget_dev13", splits=("test",))
-        section.rows += earlier.rows
-        section.notes += earlier.notes
-    return section

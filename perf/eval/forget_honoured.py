@@ -304,7 +304,7 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
             refs += "".join(
                 f"; {focus} {n[f'{k}:focus:{focus}:honoured']}/{n[f'{k}:focus:{focus}:requests']}"
                 f" (collateral {n[f'{k}:focus:{focus}:collateral']})"
-                for focus in ("two_matters", "continuation")
+                for focus in ("two_matters", "continuation", "passing")
                 if n[f"{k}:focus:{focus}:requests"]
             )
             rows += [
@@ -412,3 +412,28 @@ def run_set(
         *tally.misses,
     ]
     return Section(title, rows, notes, area=area)
+
+
+def run_dev(
+    quick: bool,
+    name: str,
+    label: str,
+    title: str,
+    area: str,
+    *,
+    splits: Sequence[str] | None = None,
+    earlier: Sequence[tuple[str, str]] = (),
+    before: str | None = None,
+) -> Section:
+    """One pass's area: its own set ``name`` played (``splits`` as in ``run_set``), the figures
+    before the pass as a note, then the test halves of the ``earlier`` sets (file, label), never
+    tuned on, in the same section, so that a gain on the new set is read next to any loss on the
+    older ones. The per-pass modules differ only in these arguments."""
+    section = run_set(quick, name, label, title, area, splits=splits)
+    if before is not None:
+        section.notes.append(before)
+    for set_name, set_label in earlier:
+        played = run_set(quick, set_name, set_label, set_label, area, splits=("test",))
+        section.rows += played.rows
+        section.notes += played.notes
+    return section

@@ -65,13 +65,23 @@ PASSING = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="thirteenth pass (forget_topic._matters): a request naming only the person (Arlo) who is in "
-    "another conversation asks back and hides neither; this mention of the same matter is not told "
-    "apart from another matter by its words",
+@pytest.mark.parametrize(
+    "lang",
+    [
+        pytest.param(
+            "en",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="thirteenth pass (forget_topic._matters): a request naming only the person "
+                "(Arlo) who is in another conversation asks back and hides neither; this mention "
+                "of the same matter is not told apart from another matter by its words",
+            ),
+        ),
+        # Fourteenth pass: 阿伦又求我… says the matter goes on (forget_topic._goes_on_later), so it
+        # is a mention of it, not the person's other matter.
+        "zh",
+    ],
 )
-@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_mention_in_a_later_session_goes_with_the_matter(client: Client, lang: str) -> None:
     told, passing, asked, gone, kept = PASSING[lang]
     client.agent_create("mia")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from testkit.forgetting import everything, talk
+from testkit.forgetting import everything, found, talk
 from xaid.memory.forget_request import declines
 
 DAY = 86_400_000
@@ -45,25 +45,20 @@ CASES = {
 }
 
 
-def _found(client: Client, query: str, ts: int) -> str:
-    items = client.call("memory.search", agent_id="mia", query=query, ts=ts)["items"]
-    return repr([i["text"] for i in items])
-
-
 def _asked(client: Client, lang: str) -> tuple[str, dict[str, object]]:
     told, other, request, word, kept, query, _yes, _no = CASES[lang]
     client.agent_create("mia")
     talk(client, "mia", told, T0)
     talk(client, "mia", other, T0 + DAY)
-    assert word in _found(client, query, T0 + 2 * DAY)
+    assert word in found(client, "mia", query, T0 + 2 * DAY)
     sid = client.session_open("mia", ts=T0 + 3 * DAY)["session_id"]
     asked = client.session_send(sid, request, ts=T0 + 3 * DAY, explain=True).finish()
     forgotten = asked["context"]["forgotten"]
     assert forgotten["decision"] == "ask" and forgotten["deleted"] == 0
     assert forgotten["hidden"]  # explain names what it held back (ids, never the words)
     assert word not in repr(forgotten["hidden"])
-    assert word not in _found(client, query, T0 + 3 * DAY + MINUTE)
-    assert kept in _found(client, kept, T0 + 3 * DAY + MINUTE)  # the other evening stays
+    assert word not in found(client, "mia", query, T0 + 3 * DAY + MINUTE)
+    assert kept in found(client, "mia", kept, T0 + 3 * DAY + MINUTE)  # the other evening stays
     return sid, forgotten
 
 
@@ -83,7 +78,7 @@ def test_a_no_shows_the_candidate_again(client: Client, lang: str) -> None:
     sid, _ = _asked(client, lang)
     answered = client.session_send(sid, no, ts=T0 + 3 * DAY + MINUTE, explain=True).finish()
     assert answered["context"]["forgotten"] is None
-    assert word in _found(client, query, T0 + 4 * DAY)
+    assert word in found(client, "mia", query, T0 + 4 * DAY)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -93,7 +88,7 @@ def test_silence_keeps_it_hidden_and_the_list_complete(client: Client, lang: str
     moved_on = "anyway, what should I cook tonight?" if lang == "en" else "对了，今晚吃什么好？"
     client.session_send(sid, moved_on, ts=T0 + 3 * DAY + MINUTE).finish()
     client.session_close(sid, ts=T0 + 3 * DAY + 2 * MINUTE, wait=True)
-    assert word not in _found(client, query, T0 + 10 * DAY)
+    assert word not in found(client, "mia", query, T0 + 10 * DAY)
     # Nor does the next conversation's head bring it up (the standing block of the latest talks).
     later = client.session_open("mia", ts=T0 + 10 * DAY)["session_id"]
     hello = "hi, how are you?" if lang == "en" else "在吗？"
@@ -152,7 +147,7 @@ def test_that_asked_about_in_an_open_conversation_stays_hidden_after_it_closes(
         "forgotten"
     ]
     client.session_close(sid, ts=T0 + 2 * MINUTE, wait=True)
-    assert word not in _found(client, said, T0 + DAY)
+    assert word not in found(client, "mia", said, T0 + DAY)
     listed = repr(client.call("memory.list", agent_id="mia", kind="utterance"))
     if forgotten["sure"]:
         assert word not in listed  # carried out at once

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from testkit.forgetting import everything, talk
+from testkit.forgetting import everything, talk, two_matters_then_ask
 
 DAY = 86_400_000
 T0 = 1_764_536_400_000  # Sunday 2025-11-30 21:00 UTC
@@ -42,15 +42,13 @@ def test_the_same_person_in_another_matter_stays(client: Client, lang: str) -> N
     client.agent_create("mia")
     # The other matter two weeks back, outside "the other day": the resolution leaves it by time
     # and meaning, and the name the request says must not take it back.
-    older = talk(client, "mia", other, T0 - 4 * DAY)
-    target = talk(client, "mia", told, T0 + 6 * DAY)
-    sid = client.session_open("mia", ts=T0 + 9 * DAY)["session_id"]
-    result = client.session_send(sid, request, ts=T0 + 9 * DAY, explain=True).finish()
-    forgotten = result["context"]["forgotten"]
-    assert forgotten["decision"] == "forget", forgotten
+    asked = two_matters_then_ask(
+        client, "mia", (told, T0 + 6 * DAY), (other, T0 - 4 * DAY), request, T0 + 9 * DAY
+    )
+    assert asked.forgotten["decision"] == "forget", asked.forgotten
     later = T0 + 16 * DAY
-    assert gone not in everything(client, "mia", [target, sid], gone, later)
-    assert kept in everything(client, "mia", [older], kept, later)
+    assert gone not in everything(client, "mia", [asked.meant, asked.request], gone, later)
+    assert kept in everything(client, "mia", [asked.other], kept, later)
 
 
 @pytest.mark.parametrize(

@@ -181,6 +181,13 @@ def test_what_holds_a_forgotten_turn() -> None:
             1,
         ),
         (["我快两周没吃药了", "对了我下个月要搬家，东西还一点没收拾"], 1),
+        # a turn opening on an aspect word says the telling goes on (fourteenth pass)
+        (["The sofa finally arrived.", "My brother quit uni.", "still taking money for fees"], 2),
+        (["沙发终于到了", "我弟退学了", "还一直跟家里要学费"], 2),
+        (["沙发终于到了", "我弟退学了", "又去找他前女友了"], 2),
+        # ... not "also" (a new matter may open so), nor 还好 (fine)
+        (["My brother quit uni.", "also the boiler broke"], 1),
+        (["我弟退学了", "还好今天没下雨"], 1),
     ],
 )
 def test_a_turn_that_points_back_goes_with_the_one_before(lines: list[str], taken: int) -> None:
@@ -203,3 +210,29 @@ def test_the_words_beyond_a_person_in_two_matters() -> None:
     assert names == ("我爸",)
     assert "爸" not in forget_topic.beyond("我爸钱上那些事", names)
     assert not forget_topic.topic_words(forget_topic.beyond("the Kyle stuff", ("kyle",)))
+
+
+@pytest.mark.parametrize(
+    ("line", "said_at", "goes_on"),
+    [
+        ("saw Tomas at the pharmacy again, poor guy", 5, True),
+        ("Tomas still hasn't told his boss", 5, True),
+        ("Tomas and I built a bookshelf", 5, False),  # the person's other matter: no aspect word
+        ("Tomas is still the best cook I know", 1, False),  # said before the telling
+        ("老钱又去医院了，脸色很差", 5, True),
+        ("老钱还没跟家里说", 5, True),
+        ("跟老钱去钓鱼了", 5, False),
+        ("老钱又请我吃饭了", 1, False),
+    ],
+)
+def test_a_later_line_saying_the_matter_goes_on_is_a_passing_mention(
+    line: str, said_at: int, goes_on: bool
+) -> None:
+    """Only a line of a later conversation that says the matter goes on (an aspect word: again,
+    still, 又, 还没) is read as a passing mention of it; the same person's other matter is not."""
+    telling = [
+        Candidate(1, "told", D0 + 3 * DAY, "Tomas has been diagnosed with diabetes"),
+        Candidate(2, "told", D0 + 3 * DAY + 60_000, "老钱查出来糖尿病"),
+    ]
+    other = Candidate(3, "later", D0 + said_at * DAY, line)
+    assert forget_topic._goes_on_later([*telling, other], {0, 1}, 2) is goes_on

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from testkit.forgetting import everything, talk
+from testkit.forgetting import everything, found, two_matters_then_ask
 
 DAY = 86_400_000
 MINUTE = 60_000
@@ -79,26 +79,20 @@ SHORT_LINE = {
 }
 
 
-def _found(client: Client, query: str, ts: int) -> str:
-    items = client.call("memory.search", agent_id="mia", query=query, ts=ts)["items"]
-    return repr([i["text"] for i in items])
-
-
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_request_s_other_words_choose_the_person_s_matter(client: Client, lang: str) -> None:
     other, told, request, gone, kept = TWO_MATTERS[lang]
     client.agent_create("mia")
     # The other matter is the later one: by time it would be the likelier.
-    target = talk(client, "mia", told, T0)
-    older = talk(client, "mia", other, T0 + 3 * DAY)
-    sid = client.session_open("mia", ts=T0 + 6 * DAY)["session_id"]
-    result = client.session_send(sid, request, ts=T0 + 6 * DAY, explain=True).finish()
-    forgotten = result["context"]["forgotten"]
+    asked = two_matters_then_ask(
+        client, "mia", (told, T0), (other, T0 + 3 * DAY), request, T0 + 6 * DAY
+    )
+    forgotten = asked.forgotten
     assert forgotten["decision"] == "forget", forgotten
     later = T0 + 13 * DAY
-    assert gone not in everything(client, "mia", [target, sid], gone, later)
-    assert kept in _found(client, kept, later), forgotten
-    assert kept in everything(client, "mia", [older], kept, later)
+    assert gone not in everything(client, "mia", [asked.meant, asked.request], gone, later)
+    assert kept in found(client, "mia", kept, later), forgotten
+    assert kept in everything(client, "mia", [asked.other], kept, later)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -107,15 +101,14 @@ def test_naming_only_a_person_in_two_matters_asks_and_hides_neither(
 ) -> None:
     first, second, request, words = PERSON_ONLY[lang]
     client.agent_create("mia")
-    talk(client, "mia", first, T0)
-    talk(client, "mia", second, T0 + 2 * DAY)
-    sid = client.session_open("mia", ts=T0 + 5 * DAY)["session_id"]
-    result = client.session_send(sid, request, ts=T0 + 5 * DAY, explain=True).finish()
-    forgotten = result["context"]["forgotten"]
+    asked = two_matters_then_ask(
+        client, "mia", (first, T0), (second, T0 + 2 * DAY), request, T0 + 5 * DAY
+    )
+    forgotten = asked.forgotten
     assert forgotten["decision"] == "ask" and forgotten["deleted"] == 0, forgotten
     assert forgotten["hidden"] == [], forgotten
     for word in words:
-        assert word in _found(client, word, T0 + 5 * DAY + MINUTE)
+        assert word in found(client, "mia", word, T0 + 5 * DAY + MINUTE)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
