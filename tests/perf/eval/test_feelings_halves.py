@@ -34,6 +34,10 @@ SETS: dict[str, tuple[frozenset[str], int]] = {
         ),
         1,
     ),
+    "feelings_dev14.json": (
+        frozenset({"joy-tears", "relief", "slang", "idiom", "understatement", "calm"}),
+        2,
+    ),
 }
 
 
