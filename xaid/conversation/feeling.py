@@ -20,13 +20,20 @@ FITTED_ON = "use"  # the embedder the learned reader was fitted on (learned.py)
 
 
 async def hear(
-    classifier: Classifier, embeddings: Embeddings, cfg: MoodConfig, agent_id: str, text: str
+    classifier: Classifier,
+    embeddings: Embeddings,
+    cfg: MoodConfig,
+    agent_id: str,
+    text: str,
+    bare: bool = False,
 ) -> turn_feel.Heard:
     """The message read by ``classifier`` and, with ``mood.turn_meaning`` and the default embedder,
-    by meaning. The message's vector is asked for as a query's (recall may ask for the same text);
-    the words beside its tears, where it cries, as a message's."""
+    by meaning, unless it is an opener (``bare``, conversation/opener.py: it says nothing of its
+    own, and "有人没", "anyone there?", is 人没了, "gone", to the embedder). The message's vector is
+    asked for as a query's (recall may ask for the same text); the words beside its tears, where it
+    cries, as a message's."""
     rules = classifier.classify(text)
-    if not cfg.turn_meaning or embeddings.profile.name != FITTED_ON:
+    if bare or not cfg.turn_meaning or embeddings.profile.name != FITTED_ON:
         return turn_feel.Heard(rules)
     first, *rest = turn_feel.texts(text)
     vectors = [await embeddings.embed_query(agent_id, first)]

@@ -369,11 +369,6 @@ class Turns:
         forget is stored as a placeholder and carried out in the same transaction. The words' cues
         (whose words they ask about, which days) are read there too, with the participants."""
         cfg = self.settings.config
-        felt = (
-            await feeling.hear(self.classifier, self.embeddings, cfg.mood, agent.agent_id, msg.text)
-            if agent_cfg.mood
-            else None
-        )
         asked_text = msg.text
         # the scheduler decides at the first live turn: what does that message say, by meaning?
         # (``first_live``: the session as the turn read it had no live turn yet)
@@ -387,6 +382,14 @@ class Turns:
             and agent_cfg.memory
             and first_live
             and await opener.read(self.embeddings, agent.agent_id, msg.text)
+        )
+        # an opener is not read by meaning either: "有人没" (anyone there?) is 人没了 to the embedder
+        felt = (
+            await feeling.hear(
+                self.classifier, self.embeddings, cfg.mood, agent.agent_id, msg.text, bare
+            )
+            if agent_cfg.mood
+            else None
         )
         if deciding and first_live and not bare:
             first = await first_words.read(
