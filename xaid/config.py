@@ -463,6 +463,13 @@ class MoodConfig:
         "sign'). An unreadable answer, or no model, leaves the embedder's reading; counted in stats "
         "as mood_model_calls and mood_model_unreadable.",
     )
+    turn_meaning: bool = doc(
+        True,
+        "Read each live user turn by meaning too (docs/mood.md, 'The turn's own feeling'): where the "
+        "rules read no strong feeling, the learned reader of the message's embedding decides, and "
+        "crying is read from the words beside it (tears of joy read good). Only with the default "
+        "embedder; one embedding of the message per turn. Off: the rules alone.",
+    )
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from . import (
     candidates,
     checkin,
     cheer,
+    feeling,
     first_words,
     forgetting,
     opener,
@@ -368,7 +369,6 @@ class Turns:
         forget is stored as a placeholder and carried out in the same transaction. The words' cues
         (whose words they ask about, which days) are read there too, with the participants."""
         cfg = self.settings.config
-        reading = self.classifier.classify(msg.text) if agent_cfg.mood else None
         asked_text = msg.text
         # the scheduler decides at the first live turn: what does that message say, by meaning?
         # (``first_live``: the session as the turn read it had no live turn yet)
@@ -383,6 +383,14 @@ class Turns:
             and first_live
             and await opener.read(self.embeddings, agent.agent_id, msg.text)
         )
+        # an opener is not read by meaning either: "有人没" (anyone there?) is 人没了 to the embedder
+        felt = (
+            await feeling.hear(
+                self.classifier, self.embeddings, cfg.mood, agent.agent_id, msg.text, bare
+            )
+            if agent_cfg.mood
+            else None
+        )
         if deciding and first_live and not bare:
             first = await first_words.read(
                 self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
@@ -395,9 +403,14 @@ class Turns:
 
         def write(conn: apsw.Connection) -> _Heard:
             sql.require_open(conn, msg.session_id)
+            at_ms = clock.for_state(msg.ts_ms, self.clock)  # the message keeps its own time
+            reading = (
+                feeling.settle(conn, felt, agent.agent_id, at_ms, cfg.mood)
+                if felt is not None
+                else None
+            )
             stored, mood = words.store(conn, msg, reading, cfg.mood, self.clock)
             sql.count_live_turn(conn, msg.session_id)
-            at_ms = clock.for_state(msg.ts_ms, self.clock)  # the message keeps its own time
             verdict = None
             forgotten = None
             if planned is not None:

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import faces, lexicon_en, lexicon_zh
+from . import faces, lexicon_en, lexicon_zh, tears
 from . import loss as loss_rules
 from .classifier import BASELINE_AROUSAL, Reading, RuleClassifier
 from .meaning import (
@@ -57,7 +57,7 @@ from .meaning import (
     band,
     session_text,
 )
-from .state import MoodParams, MoodState, merge, neutral
+from .state import MoodParams, MoodState, decay, merge, neutral
 
 MODEL_PATH = Path(__file__).with_name("feelings_model.npz")
 LABELS: tuple[Label, ...] = ("low", "neutral", "good")
@@ -170,11 +170,15 @@ class Own:
 
 def own_reading(lines: Sequence[str]) -> Own:
     """Each line read by the rules and merged from a neutral mood a minute apart, as the live turns
-    move the mood: the session's own feeling, without what earlier days left."""
+    move the mood: the session's own feeling, without what earlier days left. Tears are read by the
+    words beside them and the mood so far (tears.in_mood): "I GOT IN 😭😭😭" is not a strong low
+    that stands against the reader (``decide``)."""
     params = MoodParams()
     state: MoodState = neutral(_T0, params)
     for i, line in enumerate(lines):
-        state = merge(state, _RULES.classify(line), _T0 + (i + 1) * _MINUTE, params)
+        at = _T0 + (i + 1) * _MINUTE
+        reading = tears.in_mood(line, _RULES.classify(line), decay(state, at).valence)
+        state = merge(state, reading, at, params)
     return Own(state.valence, state.fatigue, state.confidence)
 
 
