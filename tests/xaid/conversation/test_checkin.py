@@ -145,7 +145,7 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
     after = item("plan", 'how it went: "driving test tomorrow at 2. third attempt"')
     assert lead(after, "home at last", "en", None, bare=True, hour=19) == "Hey! How did the test"
     met = item("plan", 'how it went: "seeing the client on thursday"')
-    assert lead(met, "home at last", "en", None, bare=True, hour=19) == "Hey! How did the"
+    assert lead(met, "home at last", "en", None, bare=True, hour=19) == "Hey! Last time you said"
 
 
 @pytest.mark.parametrize(

@@ -161,8 +161,8 @@ def test_a_greeting_echoes_a_greeting_another_opener_a_greeting_by_the_hour() ->
     assert echo("u up", "en", True, None) == ""  # the hour unknown: no greeting at all
     assert echo("my knee hurts", "en", False, 9) is None  # content: answered, not steered
     exam = _item("plan", 'how it went: "exam tomorrow"')
-    assert lead(exam, "u up", "en", None, True, 9) == "Morning! How did the"
-    assert lead(exam, "u up", "en", None, True, None) == "How did the"
+    assert lead(exam, "u up", "en", None, True, 9) == "Morning! How did the exam"
+    assert lead(exam, "u up", "en", None, True, None) == "How did the exam"
     assert lead(exam, "u up", "en", None) == ""  # not read as an opener: no lead
     assert lead(exam, "今天会下雨吗？", "zh", None, False, 9) == ""
 
