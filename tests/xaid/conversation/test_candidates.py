@@ -188,7 +188,9 @@ def test_a_held_back_matter_gets_no_candidates(
 def test_with_none_naming_it_the_first_candidate_is_sent_whole(tmp_path: Path, lang: str) -> None:
     name, line, greeting, lead, _, _ = SCENES[lang]
     alternatives = (
-        " you were tired.|| you had a long week." if lang == "en" else "的事，现在好点了吗？||的，今天好点了吗？"
+        " you were tired.|| you had a long week."
+        if lang == "en"
+        else "的事，现在好点了吗？||的，今天好点了吗？"
     )
     env = {"XAID_SCHEDULER_CANDIDATES": "2"}
     with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
