@@ -22,7 +22,9 @@ led by a person, a place, a number, a long clause; controls), ``morning_dev11``;
 morning_dev12.json, a twelfth (plans said without a subject, arrivals as openers, a pet gone
 missing, feelings only; controls), ``morning_dev12``; dev13, morning_dev13.json, a thirteenth (an
 evening after a morning or afternoon event, arrivals said as content, names easy to cut or fuse,
-English matters of many kinds; controls), ``morning_dev13``;
+English matters of many kinds; controls), ``morning_dev13``; dev14, morning_dev14.json, a
+fourteenth (matters still ahead, evenings after the event, arrivals in new words, asked-not-to-ask
+controls with a pronoun or without a verb of raising), ``morning_dev14``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -113,6 +115,7 @@ SCENE_SETS = {
     "dev11": SCENARIOS / "morning_dev11.json",  # eleventh: arming kinds, zh lead shapes (morning11)
     "dev12": SCENARIOS / "morning_dev12.json",  # twelfth: subjectless plans, arrivals (morning12)
     "dev13": SCENARIOS / "morning_dev13.json",  # thirteenth: after the event, names (morning13)
+    "dev14": SCENARIOS / "morning_dev14.json",  # fourteenth: arrivals, do-not-ask (morning14)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -131,6 +134,7 @@ SET_TITLES = {
     "dev11": " (eleventh dev scenes)",
     "dev12": " (twelfth dev scenes)",
     "dev13": " (thirteenth dev scenes)",
+    "dev14": " (fourteenth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -145,6 +149,7 @@ SET_AREAS = {
     "dev11": "morning_dev11",
     "dev12": "morning_dev12",
     "dev13": "morning_dev13",
+    "dev14": "morning_dev14",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

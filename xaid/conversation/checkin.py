@@ -171,10 +171,17 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     ):
         # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
         return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
-    if lang == "en" and kind == "ahead" and (event := event_word_en(item.topic)):
-        # "How are you feeling about the interview" (morning13); "How did the" is left to the
-        # model, which names what happened after it ("pitch with Harbor Foods go?")
-        return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
+    if lang == "en" and kind in ("ahead", "event"):
+        # "How are you feeling about the interview" (morning13), "How did the scan" (morning14):
+        # once the check-in turns to "how did it go" at the event's hour (arm.over_at), the
+        # evening's lead is "How did the", and left to name the matter the 1.5B named another
+        # ("How did the last chat go?", "How did the day go?", "How did the meeting go?" for a
+        # pitch to the board). With no event word to name it by, the model says what they said
+        # ("Last time you said"), as the Chinese lead does.
+        if (event := event_word_en(item.topic)) is not None:
+            return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
+        if kind == "event":
+            kind = "feeling"
     if lang == "zh" and kind in ("event", "ahead"):
         event = event_word(item.topic) or matter_name(item.topic)
         if event is None:

@@ -27,9 +27,16 @@ next morning's matter got no lead; the openers now hold arrivals in both languag
 kind of a run "before work" is said without the work (it pulled every "off work" to content), an
 arrival with news is a content kind, and the margin is 0.11, midway between that train half's
 nearest content (+0.09) and its lowest opener ("knock knock", +0.10; the rest from +0.19). Known
-misses: "just left the office", "shift's over" (+0.06); "got home and the power's out" (+0.12)
-is taken for an opener. Under another embedder than the one it was set on,
-only the structure reads. Pure but for ``read``: the caller embeds.
+misses then: "just left the office", "shift's over" (+0.06); "got home and the power's out" (+0.12)
+is taken for an opener. Arrivals again (morning14): the way home was one opener kind, the leaving
+and the transit were none, so "just left the office" (+0.06), "just got off the train" (-0.01),
+"clocked out, waiting for the bus" (-0.03), 刚下地铁 (+0.07), "打卡下班，等公交呢" (-0.01) read as
+content and their matter got no lead; leaving work, a ride home, clocking off and getting off one
+are kinds in both languages now (+0.13 to +0.44 on morning_dev13/dev14's train halves; openers_dev9's
+train half unchanged: no message with content taken for an opener, its nearest +0.09; counterweights
+in the content bank, a finished task or a delay with its subject, pulled arrivals back under the
+margin and were not kept). Under another embedder than the one it was set on, only the structure
+reads. Pure but for ``read``: the caller embeds.
 """
 
 from __future__ import annotations
@@ -74,6 +81,11 @@ OPENERS: tuple[str, ...] = (
     "work is over for today",
     "just walked in the door",
     "my shift is done, heading home",
+    # on the way, the leaving and the transit home as kinds of their own (morning14)
+    "leaving the office now",
+    "on the bus home",
+    "clocked off for the day",
+    "just got off the subway",
     "what's up",
     "你好",
     "早上好",
@@ -92,6 +104,9 @@ OPENERS: tuple[str, ...] = (
     "收工了",
     "刚进家门",
     "从公司出来了",
+    "在回家的地铁上",
+    "刚打卡下班",
+    "刚下公交",
     "又是我",
     "晚上好",
 )

@@ -126,6 +126,10 @@ PARROT_WALKS, PARROT_SHARE_TAIL = 0.75, 0.4  # nearly all of theirs, then a tail
 PARROT_WALK_MIN = 8  # tokens of their sentence before walking through it says more than a phrase
 PARROT_WHOLE_MIN = 4  # tokens of a short sentence of theirs said back whole ("只想睡觉。")
 SHORT_ECHO_MIN, SHORT_ECHO_COVER = 3, 0.7  # a short sentence of one clause of theirs
+# The particles that colour a Chinese clause's mood without adding to what it says (a closed class):
+# "终于到家啦。" is "终于到家了。" said back, which the set of its characters hid by one (morning14); 吧,
+# 呢 and 吗 ask, and stay.
+_MOOD_PARTICLES = frozenset("了啦呀啊哦嘛喔咯")
 _FIRST_PERSON_TOKENS = frozenset({"我", "i", "im", "my", "me"})  # as echo.tokens spells them
 _QUOTED = re.compile(r"“[^”]*(?:”|$)|\"[^\"]*(?:\"|$)|「[^」]*(?:」|$)")
 _QUESTION = re.compile(r"[？?]|[吗呢][。！!]?\s*$")
@@ -249,12 +253,12 @@ def _short_echo(body: str, heard: Iterable[str]) -> bool:
     English "Home at last." to "Home at last. I'm exhausted…". A friend answers such a line with
     words of its own ("到家就好。", "睡吧。", "Finally!"). Not a greeting said back ("早上好！" to
     "早上好。", "Good morning!"), nor a sentence to the listener."""
-    mine = {t.key for t in echo.tokens(body)}
+    mine = {t.key for t in echo.tokens(body)} - _MOOD_PARTICLES
     if len(mine) < SHORT_ECHO_MIN or _LISTENER.search(body):
         return False
     for text in heard:
         for clause in _CLAUSES.split(text):
-            theirs = {t.key for t in echo.tokens(clause)}
+            theirs = {t.key for t in echo.tokens(clause)} - _MOOD_PARTICLES
             if not theirs or greeting_echo(clause, "zh") or greeting_echo(clause, "en"):
                 continue
             if mine <= theirs and len(mine) >= SHORT_ECHO_COVER * len(theirs):

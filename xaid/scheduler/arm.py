@@ -135,11 +135,20 @@ CANCELLED = (
 # speak of something: "累到不想说话" is too tired to talk, and the tiredness is asked about. As the
 # English "don't ... ask" may hold a few words between, the Chinese may hold whom it is said to
 # ("别跟我提这事", "不要再和我聊这个", "别对我说"): a 跟/和/对/向/给 + a pronoun before the verb.
+# The verb's object may stand inside "bring … up" ("please don't bring him up again", "don't bring
+# my dad up": a pronoun or a possessive and its noun, morning14), "we" may be followed by "just"
+# ("can we just not talk about her"), and hearing of someone is raising them too, when what is not
+# to be heard is a person or it ("i don't want to hear his name again", "don't want to hear about
+# it"; not "the results", a worry), as 不想再听到 is with what it would hear after it or before it
+# (他的名字我不想再听到了).
+_OBJECT_EN = r"(?:it|that|this|him|her|them|(?:my|his|her|their|that) [a-z'-]+) "
 _DO_NOT_ASK = re.compile(
-    r"\b(?:don'?t|do not|never|rather not|stop|no more|(?:can|could|shall) we not|let'?s not)\b(?:\W+\w+){0,3}?\W+"
-    r"(?:bring(?:ing)? (?:it |that |this )?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about)\b"
+    r"\b(?:don'?t|do not|never|rather not|stop|no more|(?:can|could|shall) we (?:just )?not|let'?s not)\b"
+    r"(?:\W+\w+){0,3}?\W+"
+    rf"(?:bring(?:ing)? (?:{_OBJECT_EN})?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about"
+    r"|hear(?:ing)? (?:(?:his|her|their) name|about (?:it|that|this|him|her|them)\b))\b"
     r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:[跟和对向给][我你咱俺]们?)?再?(?:主动)?"
-    r"(?:提|问|聊|说(?!话))"
+    r"(?:提|问|聊|说(?!话)|听到(?=[了他她它这那]|$))"
 )
 DO_NOT_ASK = (
     "don't bring it up",

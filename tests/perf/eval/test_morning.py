@@ -90,6 +90,22 @@ def test_the_thirteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() ->
             assert any(s["names"] for s in mine)
 
 
+def test_the_fourteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() -> None:
+    """morning_dev14.json: 12 scenes per language; each half holds in each language an arrival
+    opener after the event's time, a name from memory and a control asked not to be raised."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev14"])["scenes"]
+    for lang in ("en", "zh"):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert len(mine) == 6
+            assert sum(s["may_raise"] for s in mine) >= 4
+            assert any(s["held_back"] for s in mine)
+            assert any("too_early" in s for s in mine)
+            assert any(s["names"] for s in mine)
+
+
 @pytest.mark.parametrize(
     ("lang", "reply", "ok"),
     [

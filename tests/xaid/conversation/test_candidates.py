@@ -118,11 +118,13 @@ def _reply(client: Client, text: str) -> tuple[str, str, dict[str, object], dict
 SCENES = {
     "en": (
         "Mia",
-        "I have an interview at Northwind tomorrow and I'm so nervous.",
+        # no event word to name it by (a client is who, not what): the lead leaves the matter to
+        # the model's words (morning14: "How did the interview" names it itself)
+        "I'm seeing the client at Northwind tomorrow and I'm so nervous.",
         "Morning.",
-        "Morning! How did the",
-        " day go?|| interview at Northwind go?",
-        " interview at Northwind go?",
+        "Morning! Last time you said",
+        " you were nervous.|| you were seeing the client at Northwind.",
+        " you were seeing the client at Northwind.",
     ),
     "zh": (
         "小雅",
@@ -186,7 +188,9 @@ def test_a_held_back_matter_gets_no_candidates(
 def test_with_none_naming_it_the_first_candidate_is_sent_whole(tmp_path: Path, lang: str) -> None:
     name, line, greeting, lead, _, _ = SCENES[lang]
     alternatives = (
-        " day go?|| weekend go?" if lang == "en" else "的事，现在好点了吗？||的，今天好点了吗？"
+        " you were tired.|| you had a long week."
+        if lang == "en"
+        else "的事，现在好点了吗？||的，今天好点了吗？"
     )
     env = {"XAID_SCHEDULER_CANDIDATES": "2"}
     with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
@@ -202,7 +206,7 @@ def test_after_a_lead_that_names_nothing_the_words_after_it_are_sampled_again(
     tmp_path: Path, lang: str
 ) -> None:
     """``scheduler.lead_candidates`` 2 (``scheduler.candidates`` 1): a lead that leaves the matter to
-    the model ("Morning! How did the", "早。上次你说") is sent at once, and when the model's words
+    the model ("Morning! Last time you said", "早。上次你说") is sent at once, and when the model's words
     after it name nothing of the matter ("的事，现在好点了吗？", as the 1.5B wrote "嗨，上次你说的吗？"
     on a dev scene) they are asked for once more."""
     _second_taken(tmp_path / "d", lang, {"XAID_SCHEDULER_LEAD_CANDIDATES": "2"})

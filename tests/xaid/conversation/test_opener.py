@@ -100,7 +100,32 @@ def test_an_arrival_is_an_opener(model: UseEmbedder, bank: Contrast, text: str) 
 
 @pytest.mark.parametrize(
     "text",
-    ["work was a nightmare today, my boss yelled at me", "下班路上被追尾了", "到家发现钥匙丢了"],
+    [
+        "just left the office",
+        "just got off the train",
+        "clocked out, waiting for the bus",
+        "刚下地铁",
+        "打卡下班，等公交呢",
+        "刚出公司",
+    ],
+)
+def test_leaving_work_and_the_ride_home_are_openers(
+    model: UseEmbedder, bank: Contrast, text: str
+) -> None:
+    """morning14 (issue 25 gap 2): the way home was the bank's one kind of arrival; leaving work and
+    the ride were none, so these read as content (-0.03 to +0.07) and the matter got no lead."""
+    assert _bare(model, bank, text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "work was a nightmare today, my boss yelled at me",
+        "下班路上被追尾了",
+        "到家发现钥匙丢了",
+        "on the bus home and some guy spilled coffee all over me",
+        "地铁上手机被偷了",
+    ],
 )
 def test_an_arrival_with_news_is_no_opener(model: UseEmbedder, bank: Contrast, text: str) -> None:
     """Getting home and what happened there or on the way is news, answered first. (Known miss:
@@ -136,8 +161,8 @@ def test_a_greeting_echoes_a_greeting_another_opener_a_greeting_by_the_hour() ->
     assert echo("u up", "en", True, None) == ""  # the hour unknown: no greeting at all
     assert echo("my knee hurts", "en", False, 9) is None  # content: answered, not steered
     exam = _item("plan", 'how it went: "exam tomorrow"')
-    assert lead(exam, "u up", "en", None, True, 9) == "Morning! How did the"
-    assert lead(exam, "u up", "en", None, True, None) == "How did the"
+    assert lead(exam, "u up", "en", None, True, 9) == "Morning! How did the exam"
+    assert lead(exam, "u up", "en", None, True, None) == "How did the exam"
     assert lead(exam, "u up", "en", None) == ""  # not read as an opener: no lead
     assert lead(exam, "今天会下雨吗？", "zh", None, False, 9) == ""
 

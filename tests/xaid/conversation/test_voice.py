@@ -209,6 +209,9 @@ QUOTED_ZH = (
          "Back-to-back calls from 8 to 7, my brain is mush. Sleep ok?", "Morning! "),
         # a short sentence of one clause of theirs, a word moved or left out (make demo's 1.5B)
         ("终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。", (), "", "终于到了家。", ""),
+        # a mood particle changed does not hide it (morning14), in either language's short echo
+        ("终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。", (), "", "终于到家啦。", ""),
+        ("只想睡觉。明天还得跟经理讲清楚修复方案。", (), "", "只想睡觉啊。", ""),
         (DEMO_EVENING, (), "", "想睡觉。", ""),
         ("Home at last. I'm exhausted: the release slipped again.", (), "", "Home at last.", ""),
         ("I just want to sleep. Tomorrow I have to walk my manager through the fix.", (), "",

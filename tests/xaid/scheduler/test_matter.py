@@ -236,6 +236,13 @@ def test_the_messages_together_are_not_read_past_a_loss() -> None:
         "科目三又挂了，第三次了。明天别跟我提这事",
         "面试的事以后不要再和我聊了",
         "please don't ever ask me about the audition",
+        # morning14: the object inside "bring … up", "just" after "can we", hearing of them
+        "the court date is friday. please don't bring him up again",
+        "interview on monday, don't bring my boss up though",
+        "exam tomorrow, can we just not talk about it",
+        "the hearing is on friday and i don't want to hear his name again",
+        "周五开庭，他的名字我不想再听到了",
+        "明天的复诊，别再提她了",
     ],
 )
 def test_asked_not_to_bring_it_up_nothing_is_armed(line: str) -> None:
@@ -249,6 +256,11 @@ def test_asked_not_to_bring_it_up_nothing_is_armed(line: str) -> None:
         "我们明天聊聊官司的事吧",
         "we can not wait",
         "你别跟我客气，官司的事明天再说",
+        # raising children, a worry about news, a class: no person or "it" not to be heard of
+        "i don't want to bring the kids up in this city",
+        "exam results tomorrow, I don't want to hear bad news",
+        "明天不想听课",
+        "不想听他唠叨了，明天还得去他家",
     ],
 )
 def test_asking_to_talk_about_it_is_not_asking_not_to(line: str) -> None:
