@@ -21,11 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from perf.scenarios.associative_dev10_make import EN_REPLY, EN_TALK, ZH_REPLY, ZH_TALK
 from perf.scenarios.associative_make import Case as C
-from perf.scenarios.associative_make import Line, User, add_session, record, save
+from perf.scenarios.associative_make import User, pooled_sample, save
 
 OUT = Path(__file__).with_name("associative_dev13.json")
-DAYS = 42
-SESSIONS = 32
 
 EN_MORE = [
     "my landlord finally fixed the boiler, only took three weeks",
@@ -650,32 +648,6 @@ USERS = [
 ]
 
 
-def sample(user: User, rng: random.Random) -> dict[str, object]:
-    """32 sessions over six weeks (the first and last day always), 3-5 small-talk lines each drawn
-    from the language's pool without repeats until it runs out; B on every other session of the
-    first four weeks, its look-alike on the first session 12-16 days after it."""
-    talk, reply = (EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)
-    days = sorted({0, DAYS - 1, *rng.sample(range(1, DAYS - 1), SESSIONS - 2)})
-    early = [d for d in days if d < 28]
-    b_days = sorted(rng.sample(early[1::2], len(user.cases)))
-    said: dict[int, list[Line]] = {d: [] for d in days}
-    for index, (case, day) in enumerate(zip(user.cases, b_days, strict=True)):
-        said[day].append((case.b, index))
-        later = [d for d in days if day + 12 <= d <= DAYS - 1]
-        said[later[min(len(later) - 1, rng.randint(0, 3))]].append((case.lookalike, None))
-    pool: list[str] = []
-    conversation: dict[str, object] = {"speaker_a": user.name, "speaker_b": user.friend}
-    evidence: dict[int, str] = {}
-    for n, day in enumerate(days, 1):
-        lines: list[Line] = []
-        for _ in range(rng.randint(3, 5)):
-            if not pool:
-                pool = rng.sample(talk, len(talk))
-            lines.append((pool.pop(), None))
-        add_session(conversation, n, day, user, lines, said[day], reply, rng, evidence)
-    return record(user, conversation, evidence)
-
-
 def main() -> int:
     rng = random.Random(13)
     return save(
@@ -688,7 +660,14 @@ def main() -> int:
             "by hand for this set (layout: perf/scenarios/associative_dev13_make.py). Train zh-1, zh-2, "
             "en-1, en-2; test zh-3, zh-4, en-3, en-4."
         ),
-        [sample(user, rng) for user in USERS],
+        [
+            pooled_sample(
+                user,
+                rng,
+                *((EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)),
+            )
+            for user in USERS
+        ],
     )
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 START = dt.date(2026, 1, 12)
+DAYS = 42  # six weeks
+SESSIONS = 32  # sessions of a pooled user: most days, not all (held-out set 5's shape)
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,33 @@ def record(
         "conversation": conversation,
         "qa": qa,
     }
+
+
+def pooled_sample(
+    user: User, rng: random.Random, talk: list[str], reply: list[str]
+) -> dict[str, object]:
+    """32 sessions over six weeks (the first and last day always), 3-5 small-talk lines each drawn
+    from ``talk`` without repeats until it runs out; B on every other session of the
+    first four weeks, its look-alike on the first session 12-16 days after it."""
+    days = sorted({0, DAYS - 1, *rng.sample(range(1, DAYS - 1), SESSIONS - 2)})
+    early = [d for d in days if d < 28]
+    b_days = sorted(rng.sample(early[1::2], len(user.cases)))
+    said: dict[int, list[Line]] = {d: [] for d in days}
+    for index, (case, day) in enumerate(zip(user.cases, b_days, strict=True)):
+        said[day].append((case.b, index))
+        later = [d for d in days if day + 12 <= d <= DAYS - 1]
+        said[later[min(len(later) - 1, rng.randint(0, 3))]].append((case.lookalike, None))
+    pool: list[str] = []
+    conversation: dict[str, object] = {"speaker_a": user.name, "speaker_b": user.friend}
+    evidence: dict[int, str] = {}
+    for n, day in enumerate(days, 1):
+        lines: list[Line] = []
+        for _ in range(rng.randint(3, 5)):
+            if not pool:
+                pool = rng.sample(talk, len(talk))
+            lines.append((pool.pop(), None))
+        add_session(conversation, n, day, user, lines, said[day], reply, rng, evidence)
+    return record(user, conversation, evidence)
 
 
 def check(data: dict[str, object]) -> list[str]:
