@@ -92,6 +92,12 @@ SETS = {
         "Associative recall at a turn's 400 tokens (dev set 13, 32 sessions of pooled small talk over "
         "six weeks, a look-alike of the mention two weeks after B: train and test halves)",
     ),
+    "dev14": AssocSet(
+        DEV.with_name("associative_dev14.json"),
+        "associative_dev14",
+        "Associative recall at a turn's 400 tokens (dev set 14, pooled small talk, the mention names a "
+        "place or person another way or B is linked to it through one: train and test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -232,6 +238,12 @@ _ABOUT = {
         "per language; the mention names a person, activity, place or date (表姐今天突然给我打电话; "
         "driving up to Hull on sunday) as B did or another way (潮汕 → 汕头, ukulele → uke), and a "
         "look-alike repeating the mention's words comes 12-16 days after B."
+    ),
+    "associative_dev14.json": (
+        "eight users (four per language), 32 sessions over six weeks of dev13's pooled small talk; the "
+        "mention names a place or a person by another word than B did (鹏城 → 深圳, 太后 → 我妈, the big "
+        "apple → new york) or B is linked to it through a place or person (断桥 → 杭州, the colosseum → "
+        "Rome), and a look-alike repeating the mention's words comes 12-16 days after B."
     ),
 }
 _ABOUT_SHARED_WORD = (

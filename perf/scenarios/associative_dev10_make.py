@@ -9,37 +9,15 @@ checks that each answer word is said in B and nowhere else in that user's histor
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import random
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from perf.scenarios.associative_make import Case, Line, User, add_session, record, save
 
 OUT = Path(__file__).with_name("associative_dev10.json")
 DAYS = 42
-START = dt.date(2026, 1, 12)
-
-
-@dataclass(frozen=True)
-class Case:
-    """B (said weeks before), a look-alike of the mention said after B, the mention, B's words."""
-
-    kind: str
-    b: str
-    answer: str
-    lookalike: str
-    mention: str
-
-
-@dataclass(frozen=True)
-class User:
-    sample_id: str
-    split: str
-    lang: str
-    name: str
-    friend: str
-    cases: tuple[Case, ...]
 
 
 EN_TALK = [
@@ -800,18 +778,10 @@ USERS = [
 ]
 
 
-def stamp(day: int, minute: int) -> str:
-    """A LoCoMo session time for ``day`` days after START at ``minute`` past 18:00."""
-    when = dt.datetime.combine(START + dt.timedelta(days=day), dt.time(18)) + dt.timedelta(
-        minutes=minute
-    )
-    return f"{when:%-I:%M} {when:%p}".lower() + f" on {when.day} {when:%B}, {when.year}"
-
-
 def sample(user: User, rng: random.Random) -> dict[str, object]:
     """Six weeks, one session a day: 3-5 small-talk lines, the case lines on their days."""
     talk, reply = (EN_TALK, EN_REPLY) if user.lang == "en" else (ZH_TALK, ZH_REPLY)
-    said: dict[int, list[tuple[str, int | None]]] = {d: [] for d in range(DAYS)}
+    said: dict[int, list[Line]] = {d: [] for d in range(DAYS)}
     b_days = sorted(rng.sample(range(1, 24), len(user.cases)))
     for index, (case, day) in enumerate(zip(user.cases, b_days, strict=True)):
         said[day].append((case.b, index))
@@ -819,82 +789,15 @@ def sample(user: User, rng: random.Random) -> dict[str, object]:
     conversation: dict[str, object] = {"speaker_a": user.name, "speaker_b": user.friend}
     evidence: dict[int, str] = {}
     for day in range(DAYS):
-        lines: list[tuple[str, int | None]] = [
-            (t, None) for t in rng.sample(talk, rng.randint(3, 5))
-        ]
-        for line in said[day]:
-            lines.insert(rng.randint(0, len(lines)), line)
-        turns: list[dict[str, str]] = []
-        for text, case_at in lines:
-            dia = f"D{day + 1}:{len(turns) + 1}"
-            if case_at is not None:
-                evidence[case_at] = dia
-            turns.append({"speaker": user.name, "dia_id": dia, "text": text})
-            turns.append(
-                {
-                    "speaker": user.friend,
-                    "dia_id": f"D{day + 1}:{len(turns) + 1}",
-                    "text": rng.choice(reply),
-                }
-            )
-        conversation[f"session_{day + 1}_date_time"] = stamp(day, rng.randint(0, 180))
-        conversation[f"session_{day + 1}"] = turns
-    qa = [
-        {
-            "question": case.mention,
-            "answer": case.answer,
-            "evidence": [evidence[i]],
-            "category": 1,
-            "lang": user.lang,
-            "split": user.split,
-            "kind": case.kind,
-        }
-        for i, case in enumerate(user.cases)
-    ]
-    return {
-        "sample_id": user.sample_id,
-        "split": user.split,
-        "lang": user.lang,
-        "conversation": conversation,
-        "qa": qa,
-    }
-
-
-def check(data: dict[str, object]) -> list[str]:
-    """Each answer word said in B's turn and in no other turn (nor the mention) of that user."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from perf.eval import locomo_score as score
-
-    problems = []
-    for s in data["samples"]:  # type: ignore[attr-defined]
-        conv = s["conversation"]
-        turns = [
-            t
-            for k, v in conv.items()
-            if k.startswith("session_") and isinstance(v, list)
-            for t in v
-        ]
-        for q in s["qa"]:
-            for word in score.answer_words(q["answer"]):
-                holders = {t["dia_id"] for t in turns if word in score.words(t["text"])}
-                if holders != set(q["evidence"]) or word in score.words(q["question"]):
-                    problems.append(f"{s['sample_id']}: {word!r} in {sorted(holders)}")
-    return problems
+        lines: list[Line] = [(t, None) for t in rng.sample(talk, rng.randint(3, 5))]
+        add_session(conversation, day + 1, day, user, lines, said[day], reply, rng, evidence)
+    return record(user, conversation, evidence)
 
 
 def write(out: Path, about: str, users: list[User], seed: int) -> int:
     """Lays ``users`` on the calendar (seeded) into ``out``; 1 when an answer word is not B's alone."""
     rng = random.Random(seed)
-    data: dict[str, object] = {
-        "format": 1,
-        "about": about,
-        "samples": [sample(user, rng) for user in users],
-    }
-    problems = check(data)
-    for p in problems:
-        print(p)
-    out.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return 1 if problems else 0
+    return save(out, about, [sample(user, rng) for user in users])
 
 
 def main() -> int:

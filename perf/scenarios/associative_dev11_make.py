@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from perf.scenarios.associative_dev10_make import Case as C
-from perf.scenarios.associative_dev10_make import User, write
+from perf.scenarios.associative_dev10_make import write
+from perf.scenarios.associative_make import Case as C
+from perf.scenarios.associative_make import User
 
 OUT = Path(__file__).with_name("associative_dev11.json")
 

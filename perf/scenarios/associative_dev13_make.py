@@ -14,20 +14,16 @@ Naples → Italy). The answer-word check is associative_dev10_make's.
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from perf.scenarios.associative_dev10_make import EN_REPLY, EN_TALK, ZH_REPLY, ZH_TALK, User, check
-from perf.scenarios.associative_dev10_make import Case as C
+from perf.scenarios.associative_dev10_make import EN_REPLY, EN_TALK, ZH_REPLY, ZH_TALK
+from perf.scenarios.associative_make import Case as C
+from perf.scenarios.associative_make import User, pooled_sample, save
 
 OUT = Path(__file__).with_name("associative_dev13.json")
-DAYS = 42
-SESSIONS = 32
-START = dt.date(2026, 1, 12)
 
 EN_MORE = [
     "my landlord finally fixed the boiler, only took three weeks",
@@ -652,79 +648,11 @@ USERS = [
 ]
 
 
-def stamp(day: int, minute: int) -> str:
-    """A LoCoMo session time for ``day`` days after START at ``minute`` past 18:00."""
-    when = dt.datetime.combine(START + dt.timedelta(days=day), dt.time(18)) + dt.timedelta(
-        minutes=minute
-    )
-    return f"{when:%-I:%M} {when:%p}".lower() + f" on {when.day} {when:%B}, {when.year}"
-
-
-def sample(user: User, rng: random.Random) -> dict[str, object]:
-    """32 sessions over six weeks (the first and last day always), 3-5 small-talk lines each drawn
-    from the language's pool without repeats until it runs out; B on every other session of the
-    first four weeks, its look-alike on the first session 12-16 days after it."""
-    talk, reply = (EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)
-    days = sorted({0, DAYS - 1, *rng.sample(range(1, DAYS - 1), SESSIONS - 2)})
-    early = [d for d in days if d < 28]
-    b_days = sorted(rng.sample(early[1::2], len(user.cases)))
-    said: dict[int, list[tuple[str, int | None]]] = {d: [] for d in days}
-    for index, (case, day) in enumerate(zip(user.cases, b_days, strict=True)):
-        said[day].append((case.b, index))
-        later = [d for d in days if day + 12 <= d <= DAYS - 1]
-        said[later[min(len(later) - 1, rng.randint(0, 3))]].append((case.lookalike, None))
-    pool: list[str] = []
-    conversation: dict[str, object] = {"speaker_a": user.name, "speaker_b": user.friend}
-    evidence: dict[int, str] = {}
-    for n, day in enumerate(days, 1):
-        lines: list[tuple[str, int | None]] = []
-        for _ in range(rng.randint(3, 5)):
-            if not pool:
-                pool = rng.sample(talk, len(talk))
-            lines.append((pool.pop(), None))
-        for line in said[day]:
-            lines.insert(rng.randint(0, len(lines)), line)
-        turns: list[dict[str, str]] = []
-        for text, case_at in lines:
-            dia = f"D{n}:{len(turns) + 1}"
-            if case_at is not None:
-                evidence[case_at] = dia
-            turns.append({"speaker": user.name, "dia_id": dia, "text": text})
-            turns.append(
-                {
-                    "speaker": user.friend,
-                    "dia_id": f"D{n}:{len(turns) + 1}",
-                    "text": rng.choice(reply),
-                }
-            )
-        conversation[f"session_{n}_date_time"] = stamp(day, rng.randint(0, 180))
-        conversation[f"session_{n}"] = turns
-    qa = [
-        {
-            "question": case.mention,
-            "answer": case.answer,
-            "evidence": [evidence[i]],
-            "category": 1,
-            "lang": user.lang,
-            "split": user.split,
-            "kind": case.kind,
-        }
-        for i, case in enumerate(user.cases)
-    ]
-    return {
-        "sample_id": user.sample_id,
-        "split": user.split,
-        "lang": user.lang,
-        "conversation": conversation,
-        "qa": qa,
-    }
-
-
 def main() -> int:
     rng = random.Random(13)
-    data: dict[str, object] = {
-        "format": 1,
-        "about": (
+    return save(
+        OUT,
+        (
             "Associative dev set 13 (branch assoc13, issue 28): eight users (four per language), 32 "
             "sessions over six weeks of small talk from one pool per language, eight cases each (a "
             "person, an activity, a place, a date): B said in the first four weeks, a look-alike sharing "
@@ -732,13 +660,15 @@ def main() -> int:
             "by hand for this set (layout: perf/scenarios/associative_dev13_make.py). Train zh-1, zh-2, "
             "en-1, en-2; test zh-3, zh-4, en-3, en-4."
         ),
-        "samples": [sample(user, rng) for user in USERS],
-    }
-    problems = check(data)
-    for p in problems:
-        print(p)
-    OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return 1 if problems else 0
+        [
+            pooled_sample(
+                user,
+                rng,
+                *((EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)),
+            )
+            for user in USERS
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ the episodes of the last ``recent_days`` (L1 by time, so "Morning" brings back y
 words share nothing); and, when the query names past days ("last weekend", "上周三"), the turns said
 on them. Items are every turn of both sides (utterances), facts and episode summaries.
 
+A vector match counts by its cosine less its hubness above a typical line's (hubs.py): small talk near
+every line ("周一好烦", "mm, tell me more?") no longer crowds out the line a mention is about.
+
 Relevance is a linear mix of cosine and bm25 (``memory.fusion = "mix"``) or the two rankings fused by
 reciprocal rank (``"rrf"``: 1/(60 + rank) from each list); measured on LoCoMo and the companion set,
 the mix was a point better at 400 tokens and the same at 1,000 (docs/memory.md). Then
@@ -50,7 +53,7 @@ from ..embed.profiles import MINILM, EmbedProfile
 from ..store import memory as sql
 from ..store import utterances as utterance_sql
 from ..text import tokens
-from . import associate, cues, hide, index, pack, recency, rows, shown, successor, utterances
+from . import associate, cues, hide, hubs, index, pack, recency, rows, shown, successor, utterances
 from .pack import About, Hit, ago
 from .rules import extract
 from .vectors import AgentVectors
@@ -336,8 +339,9 @@ def search(
     # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
     # Below a few thousand vectors the ranking takes under a millisecond: not worth a thread hop.
     near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
+    offered = pool * hubs.WIDER if hubs.SHARE else pool
     ranking = (
-        _POOL.submit(near.nearest, vector, pool)
+        _POOL.submit(near.nearest, vector, offered)
         if near is not None and vector is not None and len(near) > OWN_THREAD_FROM
         else None
     )
@@ -359,10 +363,16 @@ def search(
     keywords = dict(index.keyword(conn, agent_id, said, pool)) if said.strip() else {}
     window = recall_window(asked, mention)
     in_window = _said_in(conn, agent_id, window, now_ms, pool) if window else set()
-    if ranking is not None:
-        sims = dict(ranking.result())
-    else:
-        sims = dict(near.nearest(vector, pool)) if near is not None and vector is not None else {}
+    nearest = (
+        ranking.result()
+        if ranking is not None
+        else near.nearest(vector, offered)
+        if near is not None and vector is not None
+        else []
+    )
+    # Ranked by cosine less hubness (hubs.py); recency's pairing reads the plain cosines.
+    sims = hubs.discounted(near, nearest, pool) if near is not None else {}
+    cosines = dict(nearest)
     min_cos = profile.min_cosine_cjk if chinese else profile.min_cosine
     if opener:  # nothing to match on: only a strong vector match counts
         min_cos = max(min_cos, profile.opener_cosine)
@@ -413,7 +423,7 @@ def search(
         found,
         about,
         near.cosine if near is not None else _no_cosine,
-        sims,
+        cosines,
         memo,
     )
     for item_id in hidden:  # ... nor a neighbour of a hit, nor a replaced turn's successor

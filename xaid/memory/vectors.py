@@ -90,6 +90,9 @@ class AgentVectors:
         self.dead = 0
         self.row: dict[int, int] = {}
         self._floats: np.ndarray | None = None  # rows[:n] as float32 (``_float_rows``); None: stale
+        # hubs.py's kept hubness by item (-1: a typical line's), and the rows it was measured with
+        self.hubs: dict[int, float] = {}
+        self.hubs_base = 0
 
     def __len__(self) -> int:
         return len(self.row)
