@@ -355,7 +355,8 @@ def read(text: str) -> ChangeReading:
     strong = False
     topic = ""
     parts = clauses(text)
-    for clause, users in zip(parts, _owners(parts), strict=True):
+    done_at: int | None = None  # the clause of a strong cue told as done
+    for at, (clause, users) in enumerate(zip(parts, _owners(parts), strict=True)):
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
         n = (_NOW_ZH if zh else _NOW_EN).search(clause)
@@ -365,13 +366,14 @@ def read(text: str) -> ChangeReading:
             continue
         if s is not None and not strong:
             cue, strong, topic = s.group(), True, ""
+            done_at = at if _done(clause, s) else None
         elif cue is None and n is not None:
             cue, topic = n.group(), clause[: n.start()]
     if cue is None:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
     now = bool(_NOW_EN.search(present) or _NOW_ZH.search(present))
-    if _UNREAL.search(text) or _DENIED.search(text):
+    if _unreal(text, parts, done_at) or _DENIED.search(text):
         return ChangeReading(cue, strong, "unreal")
     if blocked := _not_done(text):
         return ChangeReading(cue, strong, blocked)
@@ -390,6 +392,34 @@ def read(text: str) -> ChangeReading:
     if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None, topic)
+
+
+# A change told as done: a Chinese clause with 了 after its change word (瑜伽课调到周四早上了), an
+# English change word in the past ("moved", "sold", "gave up").
+_PAST_CUE_EN = re.compile(
+    r"(?:ed|left|sold|quit|gave up|given up|got rid of|broke up|split up)$", re.I
+)
+# What makes a later clause's words a condition on the change rather than what follows from it.
+_CONDITION = re.compile(r"(?<![a-z'])(?:if|unless)(?![a-z'])|如果|要是|假如|假设|万一|的话", re.I)
+
+
+def _done(clause: str, cue: re.Match[str]) -> bool:
+    if cjk_clause(clause):
+        return "了" in clause[cue.start() :]
+    return bool(_PAST_CUE_EN.search(cue.group()))
+
+
+def _unreal(text: str, parts: list[str], done_at: int | None) -> bool:
+    """Whether the statement's words of the unreal (a plan, a wish, a condition) touch its change.
+    After a change told as done, a later clause's future is what follows from it, not a plan for
+    it ("瑜伽课调到周四早上了，以后得六点半起": the class did move; "sold the car, gonna bus it
+    from tomorrow"); a condition said after it still makes it one ("I'd switch, if…")."""
+    if done_at is None:
+        return bool(_UNREAL.search(text))
+    return any(
+        _UNREAL.search(clause) and (at <= done_at or _CONDITION.search(clause))
+        for at, clause in enumerate(parts)
+    )
 
 
 def _not_done(text: str) -> str | None:
@@ -570,7 +600,10 @@ _DATED = re.compile(
 # A habit or a standing state, which a date does not bind: "every", "usually", 每, 平时, 经常.
 _HABIT = re.compile(
     r"(?<![a-z'])(?:every|usually|always|normally|most (?:days|weeks|mornings|evenings|nights)|"
-    r"each (?:day|week|morning)|often|regularly)(?![a-z'])|每|平时|一般|经常|常常|总是|一直|通常",
+    r"each (?:day|week|morning)|often|regularly|"
+    # a weekday or a part of the day in the plural recurs: "on Wednesday nights", "Sundays"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends)"
+    r"(?![a-z'])|每|平时|一般|经常|常常|总是|一直|通常",
     re.I,
 )
 
