@@ -351,3 +351,37 @@ def test_a_change_told_as_done_is_not_made_a_plan_by_what_follows_from_it(text: 
 )
 def test_a_change_not_yet_done_or_on_a_condition_stays_a_plan(text: str) -> None:
     assert change_cues.read(text).blocked == "unreal"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "唱诗班新来了个指挥，上海来的，现在排练强度大多了。",
+        "小区门口的菜市场翻新过，现在干净多了。",
+        "The conductor is from Shanghai, rehearsals are way harder now.",
+        "They repainted the gym, it's much brighter now.",
+    ],
+)
+def test_a_bare_now_that_compares_is_no_change(text: str) -> None:
+    """How something is by degree now (branch update14: the choir's news made the user's choir
+    history)."""
+    assert change_cues.read(text).cue is None
+
+
+@pytest.mark.parametrize(
+    "text", ["新找的牙医在拜博，比之前那家轻多了", "Switched to the new dentist, way gentler now."]
+)
+def test_a_change_said_with_a_comparison_is_still_one(text: str) -> None:
+    reading = change_cues.read(text)
+    assert reading.change and reading.blocked is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "王者新出的英雄太离谱了，有点想卸载了。",
+        "The new heroes are awful, kind of want to uninstall it.",
+    ],
+)
+def test_a_wish_softened_by_degree_is_still_a_wish(text: str) -> None:
+    assert change_cues.read(text).change is False
