@@ -15,7 +15,10 @@ before the updates7 change: no false change first), and so is perf/scenarios/upd
 changes and 21 controls of seven kinds per language: someone else's change, tried once, a quote, a
 hypothetical, a past narrative, an addition, a refusal; written before the update10 change), and so
 is perf/scenarios/supersede_dev13.json (16 changes and 16 controls per language, the controls mostly
-news of the thing itself, not the user's change; written before the supersede13 change).
+news of the thing itself, not the user's change; written before the supersede13 change), and so
+is perf/scenarios/supersede_dev14.json (16 changes said indirectly, of times and places, with a
+reason, and 16 controls, among them a habit with a one-off exception, per language; written before
+the update14 change).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -180,6 +183,7 @@ SETS = (
     "supersede_dev8",
     "updates_dev10",
     "supersede_dev13",
+    "supersede_dev14",
 )
 CONTROL_AIM = Aim(">=", 100.0)
 

@@ -126,7 +126,7 @@ _UNREAL = re.compile(
     # a condition said after its clause (房租再涨的话), a guess (估计得搬, 说不定, 或许), a weighing
     # (琢磨着, 寻思, 盘算, 纠结要不要), a wish (好想搬去, 真想换, 巴不得): none has happened
     r"的话|要不是|估计|说不定|或许|琢磨|寻思|盘算|纠结|要不要|希望|但愿|巴不得|恨不得|"
-    r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直)想(?![起到过法念象必通开])|差点|差一点|险些|"
+    r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直|点)想(?![起到过法念象必通开])|差点|差一点|险些|"
     r"过(?:[一两几]个?)?(?:天|周|阵子|段时间)|回头|改天|"
     r"(?<![a-z'])(?:i wish|wish i|hoping|i hope|'d like to|would like to|dream(?:ing)? of|wanna|"
     r"tempted|debating|almost|nearly)(?![a-z'])",
@@ -355,7 +355,8 @@ def read(text: str) -> ChangeReading:
     strong = False
     topic = ""
     parts = clauses(text)
-    for clause, users in zip(parts, _owners(parts), strict=True):
+    done_at: int | None = None  # the clause of a strong cue told as done
+    for at, (clause, users) in enumerate(zip(parts, _owners(parts), strict=True)):
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
         n = (_NOW_ZH if zh else _NOW_EN).search(clause)
@@ -365,13 +366,14 @@ def read(text: str) -> ChangeReading:
             continue
         if s is not None and not strong:
             cue, strong, topic = s.group(), True, ""
-        elif cue is None and n is not None:
+            done_at = at if _done(clause, s) else None
+        elif cue is None and n is not None and not _compares(clause, n):
             cue, topic = n.group(), clause[: n.start()]
     if cue is None:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
     now = bool(_NOW_EN.search(present) or _NOW_ZH.search(present))
-    if _UNREAL.search(text) or _DENIED.search(text):
+    if _unreal(text, parts, done_at) or _DENIED.search(text):
         return ChangeReading(cue, strong, "unreal")
     if blocked := _not_done(text):
         return ChangeReading(cue, strong, blocked)
@@ -390,6 +392,84 @@ def read(text: str) -> ChangeReading:
     if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None, topic)
+
+
+# A change told as done: a Chinese clause with 了 after its change word (瑜伽课调到周四早上了), an
+# English change word in the past ("moved", "sold", "gave up").
+_PAST_CUE_EN = re.compile(
+    r"(?:ed|left|sold|quit|gave up|given up|got rid of|broke up|split up)$", re.I
+)
+# What makes a later clause's words a condition on the change rather than what follows from it.
+_CONDITION = re.compile(r"(?<![a-z'])(?:if|unless)(?![a-z'])|如果|要是|假如|假设|万一|的话", re.I)
+
+
+# A present word whose clause compares ("现在排练强度大多了", "parking is way easier now") tells how
+# something is by degree, not a new value of what the user said: the choir with a new conductor is
+# still the user's choir. Only a bare present cue is read so; a named change still is one.
+_COMPARED = re.compile(
+    r"(?<![a-z'])(?:way|much|so much|a lot|loads|far|even) (?:[a-z]+er|more|less|better|worse)"
+    r"(?![a-z'])|(?<![a-z'])(?:better|worse) than(?![a-z'])|[多些]了|得多|越来越|比以前|比原来",
+    re.I,
+)
+# The end of the one an earlier statement named: a pet dies, a shop closes, a doctor retires, a
+# phone is stolen ("Biscuit passed away in the spring", 饼干春天走了). That statement is then no
+# longer true, whoever's deed it was and whether or not a new value follows.
+_BARE_NOW = re.compile(r"now|these days|nowadays|现在|如今|目前|最近|这些天|这阵子|这段时间", re.I)
+
+
+def _compares(clause: str, cue: re.Match[str]) -> bool:
+    """The clause's present word is a bare "now" and the clause compares: how something is
+    by degree. The former named as former ("比之前那家轻多了") still says the user changed."""
+    return bool(_BARE_NOW.fullmatch(cue.group()) and _COMPARED.search(clause))
+
+
+_ENDED = re.compile(
+    r"(?<![a-z'])(?:died|passed away|passed on|(?:was|got) put (?:down|to sleep)|(?:was|got) stolen|"
+    r"went bust|closed down|shut down|(?:closed|shut) for good|retired)(?![a-z'])|"
+    r"走了|去世|过世|没了|死了|不在了|被偷了|丢了|倒闭|关门了|退休了",
+    re.I,
+)
+_TITLE = re.compile(r"^(?:dr|mr|mrs|ms|miss)\.?\s+", re.I)
+
+
+def ended(text: str, earlier: str) -> bool:
+    """A clause of the statement opens with a name the earlier statement gave (after "my", "the",
+    我家的, a title) and tells that one's end, not for a bounded stretch ("the pool is shut for two
+    weeks"): the earlier statement is history."""
+    text = unquoted(text)
+    if _BOUNDED.search(text):
+        return False
+    known = _known(earlier)
+    for clause in clauses(text):
+        opening = _TITLE.sub("", _OWNER.sub("", clause.casefold(), count=1).lstrip())
+        for name in known:
+            if not opening.startswith(name):
+                continue
+            rest = opening[len(name) :].replace("’", "'")
+            if (name.isascii() and rest[:1].isalpha()) or rest.startswith(("'s", "的")):
+                continue  # another word, or something of that one's ("Biscuit's vet died")
+            if _ENDED.search(rest):
+                return True
+    return False
+
+
+def _done(clause: str, cue: re.Match[str]) -> bool:
+    if cjk_clause(clause):
+        return "了" in clause[cue.start() :]
+    return bool(_PAST_CUE_EN.search(cue.group()))
+
+
+def _unreal(text: str, parts: list[str], done_at: int | None) -> bool:
+    """Whether the statement's words of the unreal (a plan, a wish, a condition) touch its change.
+    After a change told as done, a later clause's future is what follows from it, not a plan for
+    it ("瑜伽课调到周四早上了，以后得六点半起": the class did move; "sold the car, gonna bus it
+    from tomorrow"); a condition said after it still makes it one ("I'd switch, if…")."""
+    if done_at is None:
+        return bool(_UNREAL.search(text))
+    return any(
+        _UNREAL.search(clause) and (at <= done_at or _CONDITION.search(clause))
+        for at, clause in enumerate(parts)
+    )
 
 
 def _not_done(text: str) -> str | None:
@@ -570,7 +650,10 @@ _DATED = re.compile(
 # A habit or a standing state, which a date does not bind: "every", "usually", 每, 平时, 经常.
 _HABIT = re.compile(
     r"(?<![a-z'])(?:every|usually|always|normally|most (?:days|weeks|mornings|evenings|nights)|"
-    r"each (?:day|week|morning)|often|regularly)(?![a-z'])|每|平时|一般|经常|常常|总是|一直|通常",
+    r"each (?:day|week|morning)|often|regularly|"
+    # a weekday or a part of the day in the plural recurs: "on Wednesday nights", "Sundays"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights|weekends)"
+    r"(?![a-z'])|每|平时|一般|经常|常常|总是|一直|通常",
     re.I,
 )
 

@@ -94,6 +94,9 @@ OBJECT_PAIRING = False
 # News of a thing the earlier statement names is no change of the user's (branch supersede13);
 # False is the variant measured against.
 THING_NEWS = True
+# The end of the one an earlier statement named ("Biscuit passed away", 饼干春天走了) replaces it
+# (branch update14); False is the variant measured against.
+ENDINGS = True
 # An earlier statement that tells one dated happening ("went to a support group yesterday") is a
 # record of that day, never replaced (branch supersede13, for LoCoMo's chats); False is the variant.
 EPISODES_HOLD = True
@@ -386,6 +389,9 @@ def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earli
         if e is acted and not holds(e):
             sure.append(e)
             continue
+        if ENDINGS and e.cosine >= max(FLOOR, top - MARGIN) and _ends(text, e):
+            sure.append(e)  # the one it named has ended: "Biscuit passed away in the spring"
+            continue
         if e.cosine < min(NEAR, FLOOR):
             break
         if holds(e):
@@ -483,6 +489,17 @@ def stands(text: str) -> bool:
     support group yesterday", 昨天去了个陶艺工作坊) is a record of that day (``change_cues.episode``).
     Read for the pairs here and for the turns a superseded fact came from (xaid.memory.episodes)."""
     return EPISODES_HOLD and change_cues.episode(text)
+
+
+def _ends(text: str, e: Earlier) -> bool:
+    """The statement tells the end of the one the earlier statement named, which is then history
+    (not for another setting, not a record of one day)."""
+    old = e.utterance.text
+    return (
+        change_cues.ended(text, old)
+        and not elsewhere(text, old)
+        and not (e.utterance.utterance_id >= 0 and stands(old))
+    )
 
 
 def _acted_on(text: str, near: Sequence[Earlier]) -> Earlier | None:

@@ -147,6 +147,31 @@ def test_the_thirteenth_dev_set_has_the_things_own_news_among_its_controls() -> 
     _keys_in_their_statement(cases)
 
 
+def test_the_fourteenth_dev_set_has_indirect_changes_and_six_kinds_of_control() -> None:
+    """supersede_dev14.json (written before branch update14's change): per language 16 changes and
+    16 controls, halves alternating, every kind of control on both halves, among them a habit with
+    a one-off exception ("skipped the gym today"), which a rule reading "today … instead" as a
+    change would fail."""
+    cases = kit.load_scenario("supersede_dev14.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "change", "train")] == kinds[(lang, "change", "test")] == 8
+        assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 8
+        ours = [c for c in cases if c["lang"] == lang and c["kind"] == "control"]
+        assert {c["control"] for c in ours} == {
+            "thing_news",
+            "addition",
+            "someone_else",
+            "plan",
+            "retold",
+            "exception",
+        }
+        for kind in {c["control"] for c in ours}:
+            assert {c["split"] for c in ours if c["control"] == kind} == {"train", "test"}
+    _keys_in_their_statement(cases)
+
+
 def _keys_in_their_statement(cases: list[dict[str, Any]]) -> None:
     """A change's old key is in the earlier statement only and its new key in the later one only;
     a control's kept key is in the earlier one only; the probe names none of them."""

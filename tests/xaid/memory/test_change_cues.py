@@ -305,6 +305,11 @@ def test_what_a_named_change_acts_on_is_read_only_when_the_user_does_it() -> Non
         ("Every Friday I go to the market.", False),
         ("我每周六都去爬山。", False),
         ("I live in Leeds.", False),
+        # a weekday or a part of the day in the plural recurs: a habit, not one evening
+        ("I play five-a-side football on Wednesday nights.", False),
+        ("On Wednesday night we went bowling with the team.", True),
+        ("我们周三晚上都踢五人制足球。", False),
+        ("周三那天晚上我们去打了保龄球。", True),
     ],
 )
 def test_one_dated_happening_is_told_as_an_episode(text: str, told: bool) -> None:
@@ -316,3 +321,67 @@ def test_the_conversations_own_gap_is_no_change_but_a_change_dated_by_since_is()
     assert change_cues.read("Hey Mel, what's up? Been a busy week since we talked.").cue is None
     assert change_cues.read("Since we chatted last, it's been tough.").cue is None
     assert change_cues.read("Since we moved to Porto the commute is nothing.").change
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "瑜伽课调到周四早上了，以后得六点半起，要命",
+        "健身卡退了，明天开始在家练。",
+        "Sold the car in the end, gonna get the bus from tomorrow.",
+        "Moved my spin class to Thursdays, I'm up at six from next week.",
+    ],
+)
+def test_a_change_told_as_done_is_not_made_a_plan_by_what_follows_from_it(text: str) -> None:
+    """The future in a later clause is the change's consequence (branch update14: 瑜伽课调到周四早上了，
+    以后得六点半起 was read as a plan and replaced nothing)."""
+    reading = change_cues.read(text)
+    assert reading.change and reading.blocked is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "以后可能得把瑜伽课调到周四。",
+        "Thinking of switching my spin class to Thursdays.",
+        # a condition after the change still makes it one that has not happened
+        "到时候就换成豆奶了，要是超市有货的话。",
+        "I'll have switched to soy by then, if the shop stocks it.",
+    ],
+)
+def test_a_change_not_yet_done_or_on_a_condition_stays_a_plan(text: str) -> None:
+    assert change_cues.read(text).blocked == "unreal"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "唱诗班新来了个指挥，上海来的，现在排练强度大多了。",
+        "小区门口的菜市场翻新过，现在干净多了。",
+        "The conductor is from Shanghai, rehearsals are way harder now.",
+        "They repainted the gym, it's much brighter now.",
+    ],
+)
+def test_a_bare_now_that_compares_is_no_change(text: str) -> None:
+    """How something is by degree now (branch update14: the choir's news made the user's choir
+    history)."""
+    assert change_cues.read(text).cue is None
+
+
+@pytest.mark.parametrize(
+    "text", ["新找的牙医在拜博，比之前那家轻多了", "Switched to the new dentist, way gentler now."]
+)
+def test_a_change_said_with_a_comparison_is_still_one(text: str) -> None:
+    reading = change_cues.read(text)
+    assert reading.change and reading.blocked is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "王者新出的英雄太离谱了，有点想卸载了。",
+        "The new heroes are awful, kind of want to uninstall it.",
+    ],
+)
+def test_a_wish_softened_by_degree_is_still_a_wish(text: str) -> None:
+    assert change_cues.read(text).change is False

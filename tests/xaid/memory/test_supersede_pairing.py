@@ -228,3 +228,37 @@ def test_what_the_rules_read_of_a_turn_is_remembered_while_its_words_stay(
         assert len(memo) > 0
     memo.discard([1, 2])  # what an erase or the forgetting curve does to the items' entries
     assert len(memo) == 0
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "Biscuit passed away in the spring, the kids picked out two guinea pigs last weekend.",
+            "We've got a hamster called Biscuit.",
+        ),
+        ("Dr Patel retired, so that's a new dentist to find.", "My dentist is Dr Patel in town."),
+        ("饼干春天走了，上周末孩子们挑了两只豚鼠回来。", "我们家养了一只仓鼠，叫饼干。"),
+        ("豆豆上个月丢了，找了好久都没找到。", "我养了一只柯基叫豆豆。"),
+    ],
+)
+def test_the_end_of_the_one_an_earlier_statement_named_replaces_it(new: str, old: str) -> None:
+    """No change word (branch update14): the one named is gone, so "we've got Biscuit" is history;
+    a rival as near leaves it to the cosine, and a farther one is not it."""
+    assert replaced(new, [(old, 0.40), ("unrelated", 0.15)]) == [old]
+    assert replaced(new, [(old, 0.20), ("unrelated", 0.15)]) == []
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The Vale Road pool is shut for two weeks for repairs.", "I swim at the Vale Road pool."),
+        ("Biscuit's vet died last year, lovely man.", "We've got a hamster called Biscuit."),
+        ("淮海路游泳馆暂时关门了，说要检修。", "我常去淮海路游泳馆，名叫海豚馆。"),
+        ("饼干的兽医去世了，挺好的一个人。", "我们家养了一只仓鼠，叫饼干。"),
+    ],
+)
+def test_a_bounded_closure_or_the_end_of_something_else_replaces_nothing(
+    new: str, old: str
+) -> None:
+    assert replaced(new, [(old, 0.40), ("unrelated", 0.15)]) == []
