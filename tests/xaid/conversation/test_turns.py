@@ -249,14 +249,16 @@ def test_ingest_is_atomic_and_keeps_timestamps(client: Client) -> None:
 
 def test_generation_queue_is_fair_across_agents(slow_daemon: InProcessDaemon) -> None:
     """Agent A queues three turns before agent B queues one: B must not wait behind all of A's.
-    Memory is off so that each turn goes straight to the queue: recall would embed each message
-    first, one at a time, and B's could reach the queue only after A's turns had run."""
+    Memory and mood are off so that each turn goes straight to the queue: recall, and the mood's
+    reading of the message by meaning (mood.turn_meaning), would embed each message first, one at a
+    time behind the embedder's first load, and B's could reach the queue only after A's turns had
+    run."""
     order: list[str] = []
 
     async def scenario() -> None:
         async with AsyncClient(slow_daemon.socket) as c:
             for agent in ("a", "b"):
-                await c.agent_create(agent, config={"memory": False})
+                await c.agent_create(agent, config={"memory": False, "mood": False})
             a_sessions = [(await c.session_open("a"))["session_id"] for _ in range(3)]
             b_session = (await c.session_open("b"))["session_id"]
 
