@@ -377,16 +377,18 @@ class Turns:
         # the reply (checkin.py), meaning reads no loss in it nor a matter it settles, and its
         # memories wait for the next message (memory.hold_for_openers), whether or not the
         # scheduler is on.
-        bare = (
+        greeting = (
             planned is None
-            and agent_cfg.memory
             and first_live
+            and (agent_cfg.memory or agent_cfg.mood)
             and await opener.read(self.embeddings, agent.agent_id, msg.text)
         )
-        # an opener is not read by meaning either: "有人没" (anyone there?) is 人没了 to the embedder
+        bare = greeting and agent_cfg.memory
+        # an opener is not read by meaning either, memory on or off: "有人没" (anyone there?) is 人没了
+        # to the embedder, and a greeting that sets a tone would miss the opening read ahead
         felt = (
             await feeling.hear(
-                self.classifier, self.embeddings, cfg.mood, agent.agent_id, msg.text, bare
+                self.classifier, self.embeddings, cfg.mood, agent.agent_id, msg.text, greeting
             )
             if agent_cfg.mood
             else None
