@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..kit import MODELS, SCENARIOS, Row, Section, median, progress, scratch_daemon, wait_model
-from .replies import CHECKS, at, base_ms, daemon_env, judge, scene_agent
+from ..kit import SCENARIOS, Row, Section, median, progress, scratch_daemon, wait_model
+from .replies import CHECKS, at, base_ms, daemon_env, judge, models_to_run, scene_agent
 from .role_judge import speaks_as_user
 
 SCENES = SCENARIOS / "later_turns_dev14.json"
@@ -52,12 +52,6 @@ class Probe:
     memories_new: int  # memories new to the session at the probe
     first_token_ms: float
     directive: str
-
-
-def _models() -> list[str]:
-    wanted = [m.strip() for m in os.environ.get("XAID_PERF_LATER_MODELS", "").split(",")]
-    names = [m for m in wanted if m] or ["qwen2.5-1.5b"]
-    return [m for m in names if m in MODELS and Path(MODELS[m]).is_file()]
 
 
 def run_model(model: str, seed: int, data: dict[str, Any]) -> list[Probe]:
@@ -156,7 +150,7 @@ def run(quick: bool) -> Section:
     )
     probes: list[Probe] = []
     loads: list[float] = []
-    for model in _models():
+    for model in models_to_run("XAID_PERF_LATER_MODELS", ("qwen2.5-1.5b",)):
         for seed in seeds:
             progress(f"later_turns: {model}, seed {seed}, {len(data['scenes'])} scenes")
             probes += run_model(model, seed, data)

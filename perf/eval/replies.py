@@ -52,6 +52,7 @@ from ..kit import (
     Row,
     Section,
     median,
+    model_env,
     progress,
     scratch_daemon,
     wait_model,
@@ -228,18 +229,8 @@ def scene_agent(
 
 
 def daemon_env(model: str, seed: int) -> dict[str, str]:
-    """A scratch daemon on ``model`` (a name of MODELS) with llm.seed ``seed``, clock in UTC, and the
-    sampling XAID_PERF_REPLY_LLM asks for: what every reply-judging area runs."""
-    env = {
-        "XAID_LLM_PROVIDER": "llama_cpp",
-        "XAID_LLM_MODEL_PATH": MODELS[model],
-        "XAID_LLM_MODEL": "smollm2-135m",  # what an empty model_path means here (model_path wins)
-        "XAID_LLM_SEED": str(seed),
-        "XAID_MEMORY_TIMEZONE": "UTC",
-        "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
-    }
-    env.update(sampling())
-    return env
+    """kit.model_env with the sampling XAID_PERF_REPLY_LLM asks for: what every reply-judging area runs."""
+    return {**model_env(model, seed), **sampling()}
 
 
 def run_model(
@@ -319,11 +310,11 @@ def _pick(scenes: list[dict[str, Any]], per_lang: int) -> list[dict[str, Any]]:
     return picked
 
 
-def models_to_run() -> list[str]:
-    wanted = [
-        m.strip() for m in os.environ.get("XAID_PERF_REPLY_MODELS", "").split(",") if m.strip()
-    ]
-    names = wanted or list(MODELS)
+def models_to_run(var: str = "XAID_PERF_REPLY_MODELS", default: tuple[str, ...] = ()) -> list[str]:
+    """The MODELS names ``var`` lists (comma-separated), else ``default``, else every one; those
+    whose file is here ("" is the embedded SmolLM2)."""
+    wanted = [m.strip() for m in os.environ.get(var, "").split(",") if m.strip()]
+    names = wanted or list(default) or list(MODELS)
     return [m for m in names if m in MODELS and (not MODELS[m] or Path(MODELS[m]).is_file())]
 
 
