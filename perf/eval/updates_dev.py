@@ -18,7 +18,10 @@ is perf/scenarios/supersede_dev13.json (16 changes and 16 controls per language,
 news of the thing itself, not the user's change; written before the supersede13 change), and so
 is perf/scenarios/supersede_dev14.json (16 changes said indirectly, of times and places, with a
 reason, and 16 controls, among them a habit with a one-off exception, per language; written before
-the update14 change).
+the update14 change), and so is perf/scenarios/updates_dev15.json (20 changes, 8 of them with no
+change word and the old value far in meaning, and 28 controls that restate, add a detail, add a
+second value, tell the past, weigh a change not made or suppose one, per language; written before
+the update15 change).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -184,6 +187,7 @@ SETS = (
     "updates_dev10",
     "supersede_dev13",
     "supersede_dev14",
+    "updates_dev15",
 )
 CONTROL_AIM = Aim(">=", 100.0)
 
