@@ -66,7 +66,7 @@ _STRONG_ZH = re.compile(
     r"自从|(?:以后|之后)[^，。！？；,]{0,4}就"
 )
 _NOW_ZH = re.compile(
-    r"现在(?![这那的])|如今|最近|目前|这些天|这阵子|这段时间|已经[^，。！？；,]{0,8}了|终于|开始|"
+    r"现在|如今|最近|目前|这些天|这阵子|这段时间|已经[^，。！？；,]{0,8}了|终于|开始|"
     # the former value named as former: 旧车送人了, 之前那家太贵了
     rf"旧(?:的)?[{cjk.IDEOGRAPHS}]|(?:之前|原来)那[个家位张辆台部款]|"
     # only or all of it now (新闻基本只看它了, 外卖全在美团点了), long since (饭盒早就收起来了), a
@@ -256,6 +256,15 @@ _HAD = re.compile(r"(?:改|换|搬|转)过")
 _EXPERIENCED = re.compile(
     rf"(?<![不难经通超错路度越穿跨])(?<=[{cjk.IDEOGRAPHS}])过(?![了来去年日节])"
 )
+
+
+def _experienced(parts: list[str]) -> bool:
+    """A clause up to the change's own tells an experience (做过临时工，三天就辞了): the change is
+    part of that story. Not "not since" (自从改喝燕麦拿铁，胃就没再疼过: 没…过 is what has not
+    happened since the change, which is a consequence, not a story)."""
+    return any(_EXPERIENCED.search(p) and "没" not in p for p in parts)
+
+
 # A change verb closed by 的 (两千块卖掉的, 去年搬来的): the 是…的 form tells when or how a past
 # event happened, not that something changed now.
 _EVENT_TOLD = re.compile(r"^[掉走来去完出]?的\W*$")
@@ -377,6 +386,7 @@ def read(text: str) -> ChangeReading:
     topic = ""
     parts = clauses(text)
     done_at: int | None = None  # the clause of a strong cue told as done
+    cue_at = 0  # the clause of the cue read
     for at, (clause, users) in enumerate(zip(parts, _owners(parts), strict=True)):
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
@@ -388,10 +398,10 @@ def read(text: str) -> ChangeReading:
         if not users:
             continue
         if s is not None and not strong:
-            cue, strong, topic = s.group(), True, ""
+            cue, strong, topic, cue_at = s.group(), True, "", at
             done_at = at if _done(clause, s) else None
         elif cue is None and n is not None and not _compares(clause, n):
-            cue, topic = n.group(), clause[: n.start()]
+            cue, topic, cue_at = n.group(), clause[: n.start()], at
     if cue is None:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
@@ -414,7 +424,7 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "restated")
     if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
-    if _EXPERIENCED.search(text) and not now:
+    if not now and _experienced(parts[: cue_at + 1]):
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None, topic)
 
@@ -658,7 +668,7 @@ def reads_other(text: str) -> str | None:
         return "addition"
     if _PAST.search(text) or _HAD.search(text):
         return "past"
-    if _EXPERIENCED.search(text) and not _NOW_ZH.search(text):
+    if not _NOW_ZH.search(text) and _experienced(clauses(text)):
         return "past"
     if not any(_owners(clauses(text))):
         return "someone_else"
