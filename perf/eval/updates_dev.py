@@ -18,7 +18,10 @@ is perf/scenarios/supersede_dev13.json (16 changes and 16 controls per language,
 news of the thing itself, not the user's change; written before the supersede13 change), and so
 is perf/scenarios/supersede_dev14.json (16 changes said indirectly, of times and places, with a
 reason, and 16 controls, among them a habit with a one-off exception, per language; written before
-the update14 change).
+the update14 change), and so is perf/scenarios/updates_dev15.json (20 changes, 8 of them with no
+change word and the old value far in meaning, and 28 controls that restate, add a detail, add a
+second value, tell the past, weigh a change not made or suppose one, per language; written before
+the update15 change).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -111,6 +114,17 @@ BEFORE7 = (
     "stage in the past ('Back in college I switched…'); read as a change but not paired by the "
     "embedder this time: a wish (好想搬去…), progress (已经读到一半了)"
 )
+# main 31df8a1 with updates_dev15.json alone committed (713bfe2), this runner, rules alone:
+# 2026-12-04 06:25-06:35 UTC.
+BEFORE15 = (
+    "before update15 (713bfe2, rules alone): updates_dev15 controls kept train en 14/14, zh 13/14, "
+    "test en 11/14, zh 11/14 (kept and found by the probe: train 14/14, 12/14, test 10/14, 9/14); "
+    "changes ranked above the old train en 6/10, zh 8/10, test en 5/10, zh 4/10 (strict 2/10, "
+    "4/10, 2/10, 2/10). Train: the Chinese control made history was a hypothetical with an "
+    "indefinite time (哪天地铁修到我家门口，我立马就不骑了); the changes missed carry no change word "
+    "('three months sober on Sunday, the lime and soda life…' 0.23 from the Guinness; 联通光纤周二装"
+    "好了 0.43). The default 1.5B asked about each of the 48 train pairs answered no to all"
+)
 # main ac6d5e1 (before branch update10) with updates_dev10.json alone committed, this runner, rules
 # alone: 2026-12-03 11:22-11:25 UTC (per-case play through perf.eval.updates_dev.evaluate).
 BEFORE10 = (
@@ -184,6 +198,7 @@ SETS = (
     "updates_dev10",
     "supersede_dev13",
     "supersede_dev14",
+    "updates_dev15",
 )
 CONTROL_AIM = Aim(">=", 100.0)
 
@@ -360,6 +375,7 @@ def run(quick: bool) -> Section:
             f"{who}: {time.monotonic() - started:.0f} s",
         ]
     section.notes += [
+        BEFORE15,
         BEFORE10,
         TRIED10,
         BEFORE7,

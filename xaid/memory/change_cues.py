@@ -56,7 +56,10 @@ _NOW_EN = re.compile(
 _STRONG_ZH = re.compile(
     # 换 as in 转换插头 (an adapter) or 交换 (an exchange) names no switch
     r"改|(?<![转交])换|不再|戒|辞|搬|离开|离职|转行|转学|转[到成去为网投]|跳槽|放弃|分手|分了|卖了|卖掉|不续|没续|"
-    r"调到|挪到|迁|退了|不干了|不[^，。！？；,了]{1,4}了|没再|告别|迷上|取消|卸了|卸载|"
+    r"调到|挪到|迁|退了|不干了|"
+    # 不…了 is a quit (不骑了, 咖啡不喝了); not when 不 sits inside a verb and its complement, the
+    # potential form (离不开, 受不了, 吃不消: "can't do without", a state that goes on)
+    r"(?<![离少舍受忘睡吃看用买])不[^，。！？；,了]{1,4}了|没再|告别|迷上|取消|卸了|卸载|"
     # made into something else (弄成了博士茶, 变成, 搞成), the new one in place of the old (而不是)
     r"(?:弄|搞|变)成|而不是|"
     # a change said as its reason or its date: 自从搬家以后…, 公交涨价以后我就…了
@@ -115,6 +118,10 @@ _ADDITION = re.compile(
     r"还(?![是在没不有要会能得可行好挺真])[^，。！？；,]{0,8}了",
     re.I,
 )
+# Something done on the side of what is (顺便在学西班牙语, "doing Spanish on the side"): beside the
+# earlier one whatever else the words say, a "no longer" too (点个tapas已经不慌了 is the new one's
+# progress, not an end of the old).
+_ASIDE = re.compile(r"(?<![a-z'])on the side(?![a-z'])|顺便|顺带|捎带", re.I)
 _UNREAL = re.compile(
     r"(?<![a-z'])(?:if|unless|would|'d love|suppose|maybe|might|thinking (?:about|of)|considering|"
     r"planning|plan to|hope to|want to|next (?:year|month|week)|someday|one day|tomorrow|gonna|"
@@ -122,6 +129,8 @@ _UNREAL = re.compile(
     # 以后 is the future at a clause's start or after a person ("我以后想…"); after an event it is
     # "after" (减肥成功以后)
     r"如果|要是|假如|假设|万一|考虑|打算|准备|想要|可能|也许|明年|下个月|明天|下周|将来|"
+    # an indefinite time ahead (哪天地铁修到家门口我就不骑了) or another life (下辈子): never yet
+    r"哪天|哪一天|有朝一日|总有一天|到时候|下辈子|"
     r"(?:^|[，。！？；,\s]|[我你他她]们?)以后(?!都|就|再也)|"
     # a condition said after its clause (房租再涨的话), a guess (估计得搬, 说不定, 或许), a weighing
     # (琢磨着, 寻思, 盘算, 纠结要不要), a wish (好想搬去, 真想换, 巴不得): none has happened
@@ -129,7 +138,7 @@ _UNREAL = re.compile(
     r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直|点)想(?![起到过法念象必通开])|差点|差一点|险些|"
     r"过(?:[一两几]个?)?(?:天|周|阵子|段时间)|回头|改天|"
     r"(?<![a-z'])(?:i wish|wish i|hoping|i hope|'d like to|would like to|dream(?:ing)? of|wanna|"
-    r"tempted|debating|almost|nearly)(?![a-z'])",
+    r"tempted|debating|almost|nearly|in another life|in an ideal world)(?![a-z'])",
     re.I,
 )
 # Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
@@ -242,13 +251,34 @@ _TRIAL = re.compile(
 # A change had before, as experience (换过一次, 搬过三次家): what happened, not how things are now,
 # even beside a "now" (扫地机器人已经用了两年，刷子换过一次).
 _HAD = re.compile(r"(?:改|换|搬|转)过")
+# Past experience told as a story: a verb with the experiential 过 (做过临时工，三天就辞了; 在北京待过一年),
+# not 过 as a verb's own result (年检过了), a direction (过来) or in a word (不过, 难过, 经过).
+_EXPERIENCED = re.compile(
+    rf"(?<![不难经通超错路度越穿跨])(?<=[{cjk.IDEOGRAPHS}])过(?![了来去年日节])"
+)
+
+
+def _experienced(parts: list[str]) -> bool:
+    """A clause up to the change's own tells an experience (做过临时工，三天就辞了): the change is
+    part of that story. Not "not since" (自从改喝燕麦拿铁，胃就没再疼过: 没…过 is what has not
+    happened since the change, which is a consequence, not a story)."""
+    return any(_EXPERIENCED.search(p) and "没" not in p for p in parts)
+
+
+# A change verb closed by 的 (两千块卖掉的, 去年搬来的): the 是…的 form tells when or how a past
+# event happened, not that something changed now.
+_EVENT_TOLD = re.compile(r"^[掉走来去完出]?的\W*$")
 _PAST = re.compile(
     r"(?<![a-z'])(?:when i was|as a (?:kid|child|teen)|years ago|back then|in the old days|"
     r"growing up|used to|back (?:in|when)|in (?:high school|college|uni|university|grad school)|"
     r"at (?:uni|university|college)|as a student|in my (?:teens|twenties|thirties)|"
     # a time before a life stage: "before uni I worked in a call centre", "before I met Sam"
-    r"before (?:uni|university|college|grad school|(?:the )?kids|i (?:met|moved|had|got|started|was)))"
+    r"before (?:uni|university|college|grad school|(?:the )?kids|i (?:met|moved|had|got|started|was))|"
+    # a story remembered ("remember when I was temping…") or the first of a kind ("my first car was")
+    r"remember when|remember that time|my first [a-z]+ (?:was|were))"
     r"(?![a-z'])|"
+    # 想起, 记得: a story remembered; 第一辆车是…: the first of a kind, told as the past
+    r"想起|记得|第一[辆个份台部只家][^，。！？；,]{0,4}是|"
     r"小时候|那时候|当年|以前(?![的那])|上学的时候|年轻的时候|那年|那会儿|岁的时候|曾经|当时|那阵子|"
     r"那几年|(?:大学|高中|初中|小学|读书|上学|毕业|研究生)(?:的时候|那会|时)",
     re.I,
@@ -356,19 +386,22 @@ def read(text: str) -> ChangeReading:
     topic = ""
     parts = clauses(text)
     done_at: int | None = None  # the clause of a strong cue told as done
+    cue_at = 0  # the clause of the cue read
     for at, (clause, users) in enumerate(zip(parts, _owners(parts), strict=True)):
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
+        if s is not None and zh and _EVENT_TOLD.match(clause[s.end() :]):
+            s = None  # 两千块卖掉的: when a past event happened, not a change now
         n = (_NOW_ZH if zh else _NOW_EN).search(clause)
         if s is None and n is None:
             continue
         if not users:
             continue
         if s is not None and not strong:
-            cue, strong, topic = s.group(), True, ""
+            cue, strong, topic, cue_at = s.group(), True, "", at
             done_at = at if _done(clause, s) else None
         elif cue is None and n is not None and not _compares(clause, n):
-            cue, topic = n.group(), clause[: n.start()]
+            cue, topic, cue_at = n.group(), clause[: n.start()], at
     if cue is None:
         return ChangeReading(None, False, None)
     present = _RECALLING.sub(" ", text)
@@ -379,7 +412,7 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, blocked)
     if _LAPSE.search(text):
         return ChangeReading(cue, strong, "lapse")
-    if (_ADDITION.search(text) and not strong) or _BOTH.search(text):
+    if (_ADDITION.search(text) and not strong) or _BOTH.search(text) or _ASIDE.search(text):
         return ChangeReading(cue, strong, "addition")
     if _ONCE.search(text) or (_OCCASION.search(text) and not _LASTS.search(text)):
         return ChangeReading(cue, strong, "once")
@@ -390,6 +423,8 @@ def read(text: str) -> ChangeReading:
     if _STILL.search(text):
         return ChangeReading(cue, strong, "restated")
     if (_PAST.search(text) and not now) or _HAD.search(text):
+        return ChangeReading(cue, strong, "past")
+    if not now and _experienced(parts[: cue_at + 1]):
         return ChangeReading(cue, strong, "past")
     return ChangeReading(cue, strong, None, topic)
 
@@ -629,9 +664,11 @@ def reads_other(text: str) -> str | None:
         return "trial"
     if _LAPSE.search(text):
         return "lapse"
-    if _ADDITION.search(text) or _BOTH.search(text):
+    if _ADDITION.search(text) or _BOTH.search(text) or _ASIDE.search(text):
         return "addition"
     if _PAST.search(text) or _HAD.search(text):
+        return "past"
+    if not _NOW_ZH.search(text) and _experienced(clauses(text)):
         return "past"
     if not any(_owners(clauses(text))):
         return "someone_else"

@@ -172,6 +172,35 @@ def test_the_fourteenth_dev_set_has_indirect_changes_and_six_kinds_of_control() 
     _keys_in_their_statement(cases)
 
 
+def test_the_fifteenth_dev_set_weights_controls_and_has_far_changes_on_both_halves() -> None:
+    """updates_dev15.json (written before branch update15's change): per language 20 changes (8 with
+    no change word and the old value far in meaning) and 28 controls of six kinds that restate or
+    add to a value without changing it, every style and kind on both halves, keys in the right
+    statement only."""
+    cases = kit.load_scenario("updates_dev15.json")["cases"]
+    assert len({c["id"] for c in cases}) == len(cases)
+    kinds = Counter((c["lang"], c["kind"], c["split"]) for c in cases)
+    for lang in ("en", "zh"):
+        assert kinds[(lang, "change", "train")] == kinds[(lang, "change", "test")] == 10
+        assert kinds[(lang, "control", "train")] == kinds[(lang, "control", "test")] == 14
+        ours = [c for c in cases if c["lang"] == lang]
+        styles = Counter(c["style"] for c in ours if c["kind"] == "change")
+        assert styles == {"far": 8, "unlisted": 6, "colloquial": 6}
+        controls = {c["control"] for c in ours if c["kind"] == "control"}
+        assert controls == {
+            "restated",
+            "detail",
+            "alongside",
+            "past_story",
+            "negated",
+            "hypothetical",
+        }
+        for kind in controls | set(styles):
+            split = {c["split"] for c in ours if kind in (c.get("control"), c.get("style"))}
+            assert split == {"train", "test"}, (lang, kind)
+    _keys_in_their_statement(cases)
+
+
 def _keys_in_their_statement(cases: list[dict[str, Any]]) -> None:
     """A change's old key is in the earlier statement only and its new key in the later one only;
     a control's kept key is in the earlier one only; the probe names none of them."""

@@ -385,3 +385,59 @@ def test_a_change_said_with_a_comparison_is_still_one(text: str) -> None:
 )
 def test_a_wish_softened_by_degree_is_still_a_wish(text: str) -> None:
     assert change_cues.read(text).change is False
+
+
+# Branch update15 (perf/scenarios/updates_dev15.json's train half): non-changes read by the
+# sentence's structure. A potential complement (离不开: "can't do without") is no quit; 现在 before
+# 这/那/的 names the present one itself; a change verb closed by 的 (是…的) tells when a past event
+# happened; an experiential 过 or a remembered story is the past; an indefinite time ahead (哪天, "in
+# another life") is a hypothetical; something done on the side (顺便, "on the side") is beside the
+# earlier one.
+NON_CHANGES_15 = [
+    ("现在真离不开南京了，早上去菜场买鸭血的日子太舒服", None),
+    ("我第一辆车是台破捷达，两千块卖掉的，跟现在这台比简直是拖拉机", None),
+    ("想起护校前在呼叫中心做过临时工，三天就辞了哈哈", "past"),
+    (
+        "remember when I was temping in that call centre before nursing school? I quit after "
+        "three days lol",
+        "past",
+    ),
+    ("my first car was a rusty Fiesta that I sold for 200 quid, never again", "past"),
+    ("哪天地铁修到我家门口，我立马就不骑了", "unreal"),
+    (
+        "in another life I'm one of those people who meal preps on Sundays instead of ordering "
+        "pad thai",
+        "unreal",
+    ),
+    ("这几个月顺便在学西班牙语，点个tapas已经不慌了", "addition"),
+    ("been doing Spanish on the side these last few months, I can order tapas now", "addition"),
+]
+
+
+@pytest.mark.parametrize(("text", "blocked"), NON_CHANGES_15)
+def test_a_story_a_someday_an_aside_or_a_potential_form_is_no_change(
+    text: str, blocked: str | None
+) -> None:
+    reading = change_cues.read(text)
+    if blocked is not None:
+        assert reading.blocked == blocked, reading
+    else:  # no quit or sale read: at most a word of now, which the pairing weighs by meaning
+        assert not reading.strong, reading
+
+
+# The same shapes where they do say a change: 不…了 after a noun is a quit, 现在 alone is a word of
+# now, a change verb with its object is no 是…的, and a now beside 过 keeps the change.
+CHANGES_15 = [
+    "车不开了，现在骑电动车上班。",
+    "我现在住在杭州了。",
+    "手机卖掉了，换了台小米。",
+    "以前试过跑步，现在改游泳了。",
+    "自从改喝燕麦拿铁，胃就没再疼过。",  # 没…过: what has not happened since, no story
+    "I quit the gym and run by the canal now.",
+]
+
+
+@pytest.mark.parametrize("text", CHANGES_15)
+def test_the_same_shapes_still_read_a_change_when_they_say_one(text: str) -> None:
+    reading = change_cues.read(text)
+    assert reading.change, reading
