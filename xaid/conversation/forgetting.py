@@ -161,7 +161,26 @@ async def plan(
         # Not sure it asks to forget, and nothing said comes near what it names ("forget the pasta,
         # let's do tacos"): the memory is the second opinion, and it says this is not about it.
         return None
+    if unsure and _clear_either_way(text, resolution):
+        # Not sure from the words alone, but they point at something said and the memory finds
+        # one matter clearly ("吃药那个事你别存着了" after one telling of the pills): asking "do you
+        # want me to forget…?" would only ask what the user just said. The same bar as a sure
+        # request's match (forget_topic.CLEAR and MARGIN), never a weak one.
+        unsure = False
     return Plan(request, resolution, unsure=unsure, probability=found.probability)
+
+
+def _clear_either_way(text: str, resolution: Resolution) -> bool:
+    """Whether a request the classifier was not sure of is one all the same: it points at words
+    the user said (forget_intent.points_at_words) and its topic matches one matter clearly, told in
+    one conversation (a retelling taken from another is a guess on top of the reading's doubt, as
+    for what a question back hides: forget_topic.seed_telling)."""
+    return (
+        resolution.decision == "forget"
+        and not resolution.tied
+        and len(forget_topic.seed_telling(resolution)) == len(resolution.matches)
+        and forget_intent.points_at_words(text)
+    )
 
 
 SAYS_WHAT_WORDS = 2  # content words beside the request that say what "that" is ("the meds thing")
@@ -290,7 +309,7 @@ def _carry_out(
         return _confirmed_unsure(conn, agent_id, session_id, pending)
     if pending is not None and resolution is not None:
         asked = forget.replies_to(conn, pending.request_message_id)
-        deleted, ids = _matched(conn, agent_id, request, resolution, asked)
+        deleted, ids = _matched(conn, agent_id, request, _asked_about(resolution), asked)
         return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
     if request.kind == "previous" and resolution is not None and resolution.message_ids:
         deleted, ids = forget.forget_messages(conn, agent_id, resolution.message_ids)
@@ -336,8 +355,21 @@ def _confirmed_unsure(
         more, more_ids = forget.forget_messages(conn, agent_id, [pending.request_message_id])
         return Forgotten(request, deleted + more, (*ids, *more_ids), "confirmed", resolution)
     asked = [pending.request_message_id, *forget.replies_to(conn, pending.request_message_id)]
-    deleted, ids = _matched(conn, agent_id, request, resolution, asked)
+    deleted, ids = _matched(conn, agent_id, request, _asked_about(resolution), asked)
     return Forgotten(request, deleted, tuple(ids), "confirmed", resolution)
+
+
+def _asked_about(resolution: Resolution) -> Resolution:
+    """What a yes to the question back agrees to forget: the question named the seed's telling;
+    when the person named is in two matters (``tied``), the other matter, taken along as a
+    retelling, was not asked about and stays (the yes to "Do you mean when you said: Nadia is
+    thinking of quitting uni?" is not a yes to her dad's rehab)."""
+    if not resolution.tied:
+        return resolution
+    told = set(forget_topic.seed_telling(resolution))
+    return dataclasses.replace(
+        resolution, matches=tuple(m for m in resolution.matches if m.message_id in told)
+    )
 
 
 def _matched(

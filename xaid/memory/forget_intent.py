@@ -49,17 +49,31 @@ _GO_EN = re.compile(
     r"\b(?:forg[eo]?t\w*|forgt|unremember|unsay|unhear|eras\w*|delet\w*|wip(?:e|ing)\w*|scrub\w*"
     r"|scratch|scrap\w*|strike|purge|bin|remov\w*|drop|toss|ditch|dump|shred|clear|get rid|throw (?:\w+ )?away"
     r"|disappear|go away|gone|never happened|let (?:\w+ ){0,5}go|pretend|act (?:like|as if)"
-    r"|rem(?:em)?b?e?r\w*|keep|keeping|kept|hold\w*|stor(?:e|ed|ing)|sav(?:e|ed|ing)|record\w*)\b"
+    r"|rem(?:em)?b?e?r\w*|keep|keeping|kept|hold\w*|stor(?:e|ed|ing)|sav(?:e|ed|ing)|record\w*"
+    r"|unsaid|unhear\w*|never (?:said|mentioned|told|heard|happened)|take (?:\w+ ){0,2}back"
+    r"|leave (?:\w+ ){0,3}out|fil(?:e|ed|ing) (?:\w+ )?away|hang\w* on(?:to)?)\b"
 )
 _GO_ZH = re.compile(
     r"忘|删|清除|清掉|抹|去掉|销毁|烧掉|格式化|失忆|别记|不要记|不要再记|别存|不要存|别留|不要留|别保存|不要保存|不要保留"
     r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回"
 )
+# Letting something said go without a verb of removing: "周五晚上我发的那通牢骚，就算了吧", "不作数",
+# "收回", "当耳边风" (a closed class of words that void or drop). Alone they mostly mean "never
+# mind" or a quarrel put behind ("算了，不去了", "那次吵架早翻篇了"), so they open the gate only in a
+# message that points at the user's own words to the companion (``_SAID_TO_YOU_ZH``); the
+# classifier then decides, as for every other opening.
+_VOID_ZH = re.compile(r"算了|算我没|作废|不作数|不算数|不算了|收回|耳边风|没这回事|让它过去|翻篇")
+_SAID_TO_YOU_ZH = re.compile(
+    r"(?:跟你|和你|对你|冲你|给你|同你)[^，。！？]{0,12}?(?:说|讲|提|发|吐槽|抱怨|聊|哭诉|倒)"
+    r"|我[^，。！？]{0,10}?(?:说的|讲的|提的|发的|吐槽的|抱怨的|聊的)|牢骚|那些话|那番话|那段话|胡话|那通"
+)
 # A reference to something said: "what I told you", "the X thing", a quoted word, 说的, 那件事.
 _SAID = re.compile(
     r"\b(?:i|we) (?:\w+ ){0,2}(?:said|told|mentioned|shared|brought up|talked|typed|wrote)\b"
-    r"|\btelling you\b|\b(?:thing|stuff|story|bit|part|incident|saga|situation|confession|episode)\b"
+    r"|\btelling you\b|\b(?:thing|stuff|story|bit|part|incident|saga|situation|confession|episode"
+    r"|rant|venting|vented|meltdown)\b"
     r"|['\"\u2018\u2019\u201c\u201d]|说|讲|提|告诉|那件|那个|那事|的事|那档|这句|那句|那些|这个"
+    r"|吐槽|牢骚|抱怨|哭诉|胡话|那通|那茬|那摊"
 )
 # The user's own forgetting: "I forgot my keys", "我又忘了带伞", "忘在家里了".
 _SELF = re.compile(
@@ -141,6 +155,27 @@ CUE_NAMES = (
 )
 
 
+# Quoted speech: "Sam messaged 'forget I said anything about the salary'" quotes someone else's
+# request (double or curly quotes, 「」, or single quotes around words, not an apostrophe).
+_QUOTED = re.compile(r"[\"\u201c\u201d\u300c\u300d]|(?:^|\s)'[^']{2,}'")
+
+
+def points_at_words(text: str) -> bool:
+    """Whether ``text`` refers to something the user said (``_SAID``: "the bit about", "what I
+    told you", 那件事, 牢骚) and has none of the look-alikes' cues: quoted speech, the user's own
+    forgetting, a reminder, someone else's words, a wish, asking what it remembers, or a question
+    not put politely. A reading the classifier is not sure of is carried out without asking back when it
+    does and the memory matches one matter clearly (conversation.forgetting: the memory is the
+    second opinion); "deleted the pics from the hen do" names a thing, not words said, and is
+    still asked about."""
+    low = _norm(text)
+    if not _SAID.search(low) or _QUOTED.search(low):
+        return False
+    if any(c.search(low) for c in (_SELF, _REMIND, _REPORTED, _WISH, _ASKS_MEMORY)):
+        return False
+    return not (_QUESTION.search(low) and not _POLITE.search(low))
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").split())
 
@@ -149,7 +184,9 @@ def goes(text: str) -> bool:
     """The gate: whether ``text`` has a verb of removing or not keeping. Without one a message is
     never a request (most messages stop here, unembedded)."""
     low = _norm(text)
-    return bool(_GO_EN.search(low) or _GO_ZH.search(low))
+    if _GO_EN.search(low) or _GO_ZH.search(low):
+        return True
+    return bool(_VOID_ZH.search(low) and _SAID_TO_YOU_ZH.search(low))
 
 
 _CLAUSE_ENDS = re.compile(r"[.!?;。！？；…\n,，、(){}\[\]\u2014]+|\s-\s")

@@ -736,11 +736,19 @@ def _phrase_en(norm: str) -> str:
         r"\bwhere (?P<t>[^,.!?;]+)", norm
     )
     topic = re.split(r" - ", m.group("t") if m else norm)[0]
-    topic = _GO_EN.split(topic)[0]
+    before, *after = _GO_EN.split(topic, maxsplit=1)
+    topic = before
     topic = re.split(
         r"\b(?:from (?:your |the )?(?:memory|memories|records?|mind)|please|ok|i don't|can you|could you)\b",
         topic,
     )[0]
+    if not topic.strip(" ,.!?") and after and after[-1]:
+        # The verb first ("could you forget the Rafa stuff"): the topic is what follows it, not
+        # the whole message, whose request words would read as what the topic says of the matter.
+        rest = re.split(r"[,.!?;]| - ", after[-1])[0]
+        topic = re.split(
+            r"\b(?:from (?:your |the )?(?:memory|memories|records?|mind)|please)\b", rest
+        )[0]
     topic = re.sub(
         r"^(?:(?:what |the (?:part|bit|thing|stuff) )?(?:where |that )?(?:i|we) [\w' ]*?"
         r"(?:said|told you|talked|mentioned|shared)(?: about| regarding)? )",

@@ -17,11 +17,18 @@ block of the prompt's head, ``standing.compose``), reversibly:
 
 A turn of a conversation still open has no memories yet: its message is recorded, and
 consolidation hides what it makes of it (``renew``).
+
+Two things drawn from the matter are not memory items, and are held back where they are read
+(``holds``): the profile's lines (L3, in the prompt's head: ``standing.session_head``) and the
+scheduler's check-ins (``fire``): a question back that kept "The user's stepmom has a lump" in the
+profile, or asked the next morning how the biopsy went, brought up the very thing the user had
+just asked to let go. Both are chosen as a yes would delete them (``forget.forget_messages``: the
+profile's sentences and the recall topics that hold the turns' words).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import apsw
 
@@ -70,6 +77,14 @@ def items(conn: apsw.Connection, agent_id: str) -> frozenset[int]:
 def episodes(conn: apsw.Connection, agent_id: str) -> frozenset[int]:
     """The agent's episodes held back (by episode id): the standing block leaves them out too."""
     return hidden_sql.sources(conn, agent_id, "episode")
+
+
+def holds(conn: apsw.Connection, agent_id: str) -> Callable[[str | None], bool] | None:
+    """Whether a text (a profile line, a check-in's topic or keywords) holds what the agent's
+    questions back hid: a hidden turn, or a fact hidden with it (``forget_topic.holding``, the
+    selection a yes deletes). None when nothing is hidden: most agents, most turns."""
+    texts = hidden_sql.said(conn, agent_id)
+    return forget_topic.holding(texts) if texts else None
 
 
 def _is_user(conn: apsw.Connection, message_id: int) -> bool:

@@ -24,7 +24,7 @@ import apsw
 from .. import clock
 from ..store import memory as sql
 from ..text import tokens
-from . import hide, persona
+from . import hide, persona, rewrite
 
 MAX_EPISODES = 3
 HEADER = "How your last talks with the user went (newest first):"
@@ -75,4 +75,9 @@ def session_head(
     """What a session's head holds of the agent's memory as of ``now_ms``: the profile and the
     standing block. The one place both a turn and the prewarm read it, so the two heads are the same
     bytes (the head cache is keyed by them)."""
-    return persona.current_text(conn, agent_id, now_ms), compose(conn, agent_id, standing_tokens)
+    profile = persona.current_text(conn, agent_id, now_ms)
+    held = hide.holds(conn, agent_id) if profile else None
+    if profile and held is not None:
+        # A question back about a forget holds back the profile's lines drawn from its matter.
+        profile = rewrite.without(profile, held, head=persona.HEADER)
+    return profile, compose(conn, agent_id, standing_tokens)

@@ -19,6 +19,7 @@ import apsw
 import numpy as np
 
 from ..clock import DAY_MS
+from ..memory import hide
 from ..mood import loss
 from ..mood.tone import VERY_LOW_VALENCE
 from ..store import memory as memory_sql
@@ -309,6 +310,9 @@ def _choose(
                 )
         elif item.not_before <= now_ms:
             live.append(item)
+    asked_about = hide.holds(conn, agent_id)
+    if asked_about is not None:  # a question back about a forget holds back its matter's check-ins
+        live = [i for i in live if not (asked_about(i.topic) or asked_about(" ".join(i.keywords)))]
     if not live:
         return Verdict(None, "nothing is due")
     last = sql.last_pushed(conn, agent_id)

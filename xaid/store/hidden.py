@@ -60,6 +60,22 @@ def messages(conn: apsw.Connection, agent_id: str, session_id: str) -> dict[int,
     }
 
 
+def said(conn: apsw.Connection, agent_id: str) -> list[str]:
+    """The words of the agent's hidden user turns, and of the facts hidden with them (the profile
+    restates a fact in its own words): what a profile line or a check-in may hold."""
+    turns = conn.execute(
+        "SELECT m.text FROM hidden h JOIN messages m ON m.message_id = h.message_id "
+        "WHERE h.agent_id = ? AND m.role = 'user'",
+        (agent_id,),
+    )
+    facts = conn.execute(
+        "SELECT m.text FROM hidden h JOIN memory_items m ON m.item_id = h.item_id "
+        "WHERE h.agent_id = ? AND m.kind = 'fact'",
+        (agent_id,),
+    )
+    return [str(r[0]) for r in (*turns, *facts) if r[0]]
+
+
 def lift(conn: apsw.Connection, agent_id: str, request_id: int) -> int:
     """Show again what the question back of ``request_id`` hid; how many rows were lifted."""
     conn.execute("DELETE FROM hidden WHERE agent_id = ? AND request_id = ?", (agent_id, request_id))
