@@ -98,6 +98,12 @@ SETS = {
         "Associative recall at a turn's 400 tokens (dev set 14, pooled small talk, the mention names a "
         "place or person another way or B is linked to it through one: train and test halves)",
     ),
+    "dev15": AssocSet(
+        DEV.with_name("associative_dev15.json"),
+        "associative_dev15",
+        "Associative recall at a turn's 400 tokens (dev set 15, pooled small talk, the mention names a "
+        "person, a relative or role, or a city another way than B did: train and test halves)",
+    ),
     "heldout4": AssocSet(
         DEV.with_name("associative_heldout4.json"),
         "associative4",
@@ -244,6 +250,13 @@ _ABOUT = {
         "mention names a place or a person by another word than B did (鹏城 → 深圳, 太后 → 我妈, the big "
         "apple → new york) or B is linked to it through a place or person (断桥 → 杭州, the colosseum → "
         "Rome), and a look-alike repeating the mention's words comes 12-16 days after B."
+    ),
+    "associative_dev15.json": (
+        "eight users (four per language), 32 sessions over six weeks of dev13's pooled small talk; the "
+        "mention names a person by another form of the name (珍姐 → 阿珍, 老周 → 周哥, Elizabeth → Liz, "
+        "William → Bill), a relative or role by another word (对象 → 男朋友, 老丈人 → 岳父, my other half → "
+        "my husband, our kid) or a city by its nickname's plain name (山城 → 重庆, the Granite City → "
+        "Aberdeen), and a look-alike repeating the mention's words comes 12-16 days after B."
     ),
 }
 _ABOUT_SHARED_WORD = (

@@ -22,8 +22,8 @@ import numpy as np
 from ..embed.onnx import from_blob
 from ..text import cjk
 from ..text.stopwords import CJK_PAIR, ENGLISH
+from . import name_forms, relatives, shown, unchanged, vectors
 from . import rows as search_rows
-from . import shown, unchanged, vectors
 
 VEC_TABLE = "memory_vectors"
 _FLOAT_TABLE = "memory_vec"  # float32 vectors, before int8 (schema 4 and earlier)
@@ -36,6 +36,13 @@ COMMON_DOCS = (
 # plain BM25 over the turns finds it (issue 28, associative_dev13's train half in process, Chinese
 # B's words 50.0 -> 68.8 %). False: as before.
 NUMBERED = True
+# A search (not consolidation's pairing) looks a name the query says up in its other forms too, where
+# the agent's turns say them (阿珍 for 珍姐, 周哥 for 老周, Matthew for Matt: xaid.memory.name_forms).
+# False: as before.
+NAME_FORMS = True
+# ... and a relation word in the other words of its relation, for a relation that names one person (男朋友
+# for 对象, manager for boss: xaid.memory.relatives). False: as before.
+RELATIVES = True
 KEYWORD_SCAN = 300  # matches per keyword index that are ranked, newest first (see keyword)
 VEC_CHUNK = (
     256  # vec0 allocates a partition's rows in chunks of this many; 1024 (its default) wastes space
@@ -377,17 +384,25 @@ def _or(terms: list[str]) -> str | None:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms) or None
 
 
-def keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
+def keyword(
+    conn: apsw.Connection, agent_id: str, text: str, k: int, forms: bool = False
+) -> list[tuple[int, float]]:
     """(item_id, bm25 relevance ≥ 0) from the keyword indexes, best first; remembered while the
-    database is unchanged (xaid.memory.unchanged: a repeated query reads no index again)."""
+    database is unchanged (xaid.memory.unchanged: a repeated query reads no index again). ``forms``:
+    a name is searched in its other forms too (``NAME_FORMS``; a search's, not consolidation's)."""
     return list(
         unchanged.read(
-            conn, agent_id, ("keyword", text, k), lambda: tuple(_keyword(conn, agent_id, text, k))
+            conn,
+            agent_id,
+            ("keyword", text, k, forms and NAME_FORMS, forms and RELATIVES),
+            lambda: tuple(_keyword(conn, agent_id, text, k, forms)),
         )
     )
 
 
-def _keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tuple[int, float]]:
+def _keyword(
+    conn: apsw.Connection, agent_id: str, text: str, k: int, forms: bool
+) -> list[tuple[int, float]]:
     """``keyword`` read from the indexes.
 
     Each index is read newest first and stops after KEYWORD_SCAN of the agent's matches, which are
@@ -395,10 +410,22 @@ def _keyword(conn: apsw.Connection, agent_id: str, text: str, k: int) -> list[tu
     be in a thousand of them. Older matches are still reached through their vectors.
     """
     scores: dict[int, float] = {}
+    latin, pairs, trigrams = latin_words(text), cjk_pairs(text), _cjk_trigrams(text)
+    if forms and NAME_FORMS:
+        names = name_forms.capitalised_names(text)
+        if names:
+            stems = _stems(conn, [n.lower() for n in names])
+            latin += name_forms.english(conn, agent_id, names, stems)
+        pairs += name_forms.chinese(conn, pairs)
+    if forms and RELATIVES:
+        latin += relatives.english(conn, latin, lambda words: _stems(conn, words))
+        other_pairs, other_trigrams = relatives.chinese(conn, text)
+        pairs += other_pairs
+        trigrams += other_trigrams
     for table, terms in (
-        ("memory_fts", latin_words(text)),
-        ("memory_fts_cjk", _cjk_trigrams(text)),
-        ("memory_fts_bigram", cjk_pairs(text) + (cjk.numbered(text) if NUMBERED else [])),
+        ("memory_fts", latin),
+        ("memory_fts_cjk", trigrams),
+        ("memory_fts_bigram", pairs + (cjk.numbered(text) if NUMBERED else [])),
     ):
         query = _or(_rankable(conn, f"{table}_terms", terms))
         if not query:

@@ -7,7 +7,10 @@ words share nothing); and, when the query names past days ("last weekend", "上�
 on them. Items are every turn of both sides (utterances), facts and episode summaries.
 
 A vector match counts by its cosine less its hubness above a typical line's (hubs.py): small talk near
-every line ("周一好烦", "mm, tell me more?") no longer crowds out the line a mention is about.
+every line ("周一好烦", "mm, tell me more?") no longer crowds out the line a mention is about. A person
+the query names is also looked up by keyword in the other forms of the name (name_forms.py: 阿珍 for
+珍姐, Matthew for Matt) and, for a relation of one person, the other words of it (relatives.py: 对象
+for 男朋友, manager for boss), where the agent's turns say them.
 
 Relevance is a linear mix of cosine and bm25 (``memory.fusion = "mix"``) or the two rankings fused by
 reciprocal rank (``"rrf"``: 1/(60 + rank) from each list); measured on LoCoMo and the companion set,
@@ -360,7 +363,7 @@ def search(
         if cues.KEYWORDS_WITHOUT_NOW and mention and not opener
         else asked.topic
     )
-    keywords = dict(index.keyword(conn, agent_id, said, pool)) if said.strip() else {}
+    keywords = dict(index.keyword(conn, agent_id, said, pool, forms=True)) if said.strip() else {}
     window = recall_window(asked, mention)
     in_window = _said_in(conn, agent_id, window, now_ms, pool) if window else set()
     nearest = (
