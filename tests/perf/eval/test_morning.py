@@ -106,6 +106,23 @@ def test_the_fourteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() ->
             assert any(s["names"] for s in mine)
 
 
+def test_the_fifteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() -> None:
+    """morning_dev15.json: English weighted (7 scenes per half, Chinese 6); each half holds in each
+    language a matter asked not to be raised in a LATER session than the one that armed it (held
+    back), a later do-not-ask about another thing (the matter still raised), and a name from memory."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev15"])["scenes"]
+    for lang, size in (("en", 7), ("zh", 6)):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert len(mine) == size
+            later = [s for s in mine if len(s["history"]) > 1]
+            assert any(not s["may_raise"] and s["held_back"] for s in later)
+            assert any(s["may_raise"] for s in later)
+            assert any(s["names"] for s in mine)
+
+
 @pytest.mark.parametrize(
     ("lang", "reply", "ok"),
     [
