@@ -41,9 +41,10 @@ The strict judge, one verdict per rule and reply:
 - holds_back (scenes where the scheduler holds the matter back: the user asked not to bring it up,
   or a loss came since): none of the held-back matter's words appears;
 - role: the reply does not speak as the user (echoes the opener's first person, "我回来了", "I'm
-  back"; says the user's feeling in the first person, "我好累", "I'm exhausted", or as a sentence of
-  its own without 我, "累得要死！"; claims the user's
-  matter, "my interview", "我的面试") and does not address the companion by its own name;
+  back", or its news as a statement of its own, "到家了！" to "到家了"; quotes the user's earlier words
+  as what it said itself, "我说资历太浅"; says the user's feeling in the first person, "我好累",
+  "I'm exhausted", or as a sentence of its own without 我, "累得要死！"; claims the user's matter,
+  "my interview", "我的面试") and does not address the companion by its own name;
 - tense (scenes that list ``too_early``, morning_dev13 on): after the event's time the reply asks
   how it went, not whether they are ready: none of the scene's before-question words ("ready",
   "good luck", "准备", "加油") appears;
@@ -233,6 +234,11 @@ def name_breaks(text: str, name: str, history: str) -> bool:
     return False
 
 
+def _user_lines(scene: dict[str, Any]) -> list[str]:
+    """The user's own lines of a scene's history (what a reply must not quote as its own words)."""
+    return [t for part in scene["history"] for role, t in part["lines"] if role == "user"]
+
+
 def judge(
     scene: dict[str, Any], agent_name: str, text: str, finish: str, history: str
 ) -> dict[str, bool]:
@@ -243,7 +249,7 @@ def judge(
     return {
         "picks_up": not scene["may_raise"] or any(mentions(text, w) for w in scene["picks_up"]),
         "holds_back": not any(mentions(text, w) for w in scene.get("held_back", [])),
-        "role": not speaks_as_user(text, scene["probe"]["text"], matter)
+        "role": not speaks_as_user(text, scene["probe"]["text"], matter, _user_lines(scene))
         and not addresses(text, agent_name),
         "tense": not any(mentions(text, w) for w in scene.get("too_early", [])),
         "names": not any(name_breaks(text, n, history) for n in scene.get("names", [])),

@@ -38,6 +38,32 @@ def test_a_friends_words_pass(reply: str) -> None:
     assert not speaks_as_user(reply, "早。", ["搬家", "exam"])
 
 
+@pytest.mark.parametrize(
+    ("reply", "opener", "said", "broken"),
+    [
+        # the companion quoting the user's words as its own saying (morning15, issue 25 gap 2)
+        ("早。我说资历太浅，怕面试过不了。", "早", ["面试官说我资历太浅"], True),
+        (
+            "Morning! I said I'd quit the job, remember.",
+            "morning",
+            ["honestly i'd quit the job"],
+            True,
+        ),
+        ("早。你说资历太浅，面试怎么样了？", "早", ["面试官说我资历太浅"], False),
+        ("Morning! Like I said, you've got this.", "morning", ["i'm scared of the exam"], False),
+        # the opener's news said back as the companion's own, nothing to the listener
+        ("终于到家了！今天好累。", "到家了", [], True),
+        ("Made it home! Long day.", "made it home", [], True),
+        ("下班啦！辛苦了", "下班了", [], False),
+        ("Welcome home! How did the pitch go?", "made it home", [], False),
+    ],
+)
+def test_own_words_and_arrivals_said_back_fail_the_role_rule(
+    reply: str, opener: str, said: list[str], broken: bool
+) -> None:
+    assert speaks_as_user(reply, opener, [], said) is broken
+
+
 def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
     """morning_dev2.json: at least 12 scenes per language that may raise their matter and 2 held
     back, each half ("train" tuned on, "test" not) holding both kinds in both languages."""
