@@ -236,7 +236,7 @@ def name_breaks(text: str, name: str, history: str) -> bool:
 
 def _user_lines(scene: dict[str, Any]) -> list[str]:
     """The user's own lines of a scene's history (what a reply must not quote as its own words)."""
-    return [t for part in scene["history"] for role, t in part["lines"] if role == "user"]
+    return [t for part in scene.get("history", []) for role, t in part["lines"] if role == "user"]
 
 
 def judge(
