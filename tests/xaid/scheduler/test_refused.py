@@ -132,6 +132,18 @@ def _two_sessions(client: Client, agent: str, first: list[str], later: list[str]
             ["他今天发朋友圈了，跟朋友喝酒喝到半夜", "算了，以后别再提他了"],
             False,
         ),
+        # the later session says nothing of the matter but the refusal: no keyword came up, so
+        # before it stayed pending and was raised the next morning (issue 25 gap 3)
+        (
+            ["my brother Tom borrowed 2k off me and now he's ignoring my texts"],
+            ["ugh. please don't bring him up again"],
+            False,
+        ),
+        (
+            ["跟男朋友冷战第三天了，他一条消息都没回", "我也不想先低头"],
+            ["算了，以后别再提他了"],
+            False,
+        ),
         (
             ["my mum's scan is on wednesday morning, they're checking if the lump has grown"],
             ["work was a disaster today. don't ask me about work lol"],
