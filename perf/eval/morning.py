@@ -24,7 +24,10 @@ missing, feelings only; controls), ``morning_dev12``; dev13, morning_dev13.json,
 evening after a morning or afternoon event, arrivals said as content, names easy to cut or fuse,
 English matters of many kinds; controls), ``morning_dev13``; dev14, morning_dev14.json, a
 fourteenth (matters still ahead, evenings after the event, arrivals in new words, asked-not-to-ask
-controls with a pronoun or without a verb of raising), ``morning_dev14``;
+controls with a pronoun or without a verb of raising), ``morning_dev14``; dev15,
+morning_dev15.json, a fifteenth (English scene kinds of many sorts, asked-not-to-ask said in a later
+session than the one that armed the matter, and later do-not-asks about another thing after which the
+matter is still asked about; names next to a date, an hour or a verb), ``morning_dev15``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -38,9 +41,10 @@ The strict judge, one verdict per rule and reply:
 - holds_back (scenes where the scheduler holds the matter back: the user asked not to bring it up,
   or a loss came since): none of the held-back matter's words appears;
 - role: the reply does not speak as the user (echoes the opener's first person, "我回来了", "I'm
-  back"; says the user's feeling in the first person, "我好累", "I'm exhausted", or as a sentence of
-  its own without 我, "累得要死！"; claims the user's
-  matter, "my interview", "我的面试") and does not address the companion by its own name;
+  back", or its news as a statement of its own, "到家了！" to "到家了"; quotes the user's earlier words
+  as what it said itself, "我说资历太浅"; says the user's feeling in the first person, "我好累",
+  "I'm exhausted", or as a sentence of its own without 我, "累得要死！"; claims the user's matter,
+  "my interview", "我的面试") and does not address the companion by its own name;
 - tense (scenes that list ``too_early``, morning_dev13 on): after the event's time the reply asks
   how it went, not whether they are ready: none of the scene's before-question words ("ready",
   "good luck", "准备", "加油") appears;
@@ -116,6 +120,7 @@ SCENE_SETS = {
     "dev12": SCENARIOS / "morning_dev12.json",  # twelfth: subjectless plans, arrivals (morning12)
     "dev13": SCENARIOS / "morning_dev13.json",  # thirteenth: after the event, names (morning13)
     "dev14": SCENARIOS / "morning_dev14.json",  # fourteenth: arrivals, do-not-ask (morning14)
+    "dev15": SCENARIOS / "morning_dev15.json",  # fifteenth: later do-not-ask (morning15)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -135,6 +140,7 @@ SET_TITLES = {
     "dev12": " (twelfth dev scenes)",
     "dev13": " (thirteenth dev scenes)",
     "dev14": " (fourteenth dev scenes)",
+    "dev15": " (fifteenth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -150,6 +156,7 @@ SET_AREAS = {
     "dev12": "morning_dev12",
     "dev13": "morning_dev13",
     "dev14": "morning_dev14",
+    "dev15": "morning_dev15",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
@@ -227,6 +234,11 @@ def name_breaks(text: str, name: str, history: str) -> bool:
     return False
 
 
+def _user_lines(scene: dict[str, Any]) -> list[str]:
+    """The user's own lines of a scene's history (what a reply must not quote as its own words)."""
+    return [t for part in scene.get("history", []) for role, t in part["lines"] if role == "user"]
+
+
 def judge(
     scene: dict[str, Any], agent_name: str, text: str, finish: str, history: str
 ) -> dict[str, bool]:
@@ -237,7 +249,7 @@ def judge(
     return {
         "picks_up": not scene["may_raise"] or any(mentions(text, w) for w in scene["picks_up"]),
         "holds_back": not any(mentions(text, w) for w in scene.get("held_back", [])),
-        "role": not speaks_as_user(text, scene["probe"]["text"], matter)
+        "role": not speaks_as_user(text, scene["probe"]["text"], matter, _user_lines(scene))
         and not addresses(text, agent_name),
         "tense": not any(mentions(text, w) for w in scene.get("too_early", [])),
         "names": not any(name_breaks(text, n, history) for n in scene.get("names", [])),

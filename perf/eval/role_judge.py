@@ -7,6 +7,7 @@ product's own check (xaid/conversation/voice.py) so the judge does not grade its
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
@@ -38,10 +39,65 @@ def opener_clauses(opener: str) -> list[str]:
     return out
 
 
-def speaks_as_user(text: str, opener: str, matter: list[str]) -> bool:
-    """The reply is written as the user: their opener, their feeling or their matter in the first person."""
+# The companion quoting itself as the user: "我说资历太浅" (the user had said their experience was too
+# thin) or "I said I'd quit", where what "I" said is the user's own words. A friend says "你说…".
+_SAID_ZH = re.compile(
+    r"我(?:上次|之前|昨天|昨晚|前天|那天)?(?:说|讲)(?:过)?[，,：:]?\s*([\u3400-\u9fff]{3,})"
+)
+_SAID_EN = re.compile(
+    r"\bI (?:said|told you|mentioned)(?: that)?,? ((?:[a-z'-]+ ){2}[a-z'-]+)", re.I
+)
+# What the opener says besides its greeting, said back as a statement of the companion's own: to
+# "made it home", "Made it home!"; to "到家了", "到家了！". A friend asks it or says it of the listener
+# ("到家了？", "You made it home!").
+_GREETING_WORDS = re.compile(
+    r"\b(?:hi|hey|hello|hiya|morning|good morning|evening|ok|okay|so|well|yo)\b|早上好|早安|早|嗨|哈喽|你好|晚上好"
+)
+_SENTENCES = re.compile(r"[^。！？!?.\n]+[。！？!?.\n]*")
+_TO_LISTENER = re.compile(
+    r"你|您|辛苦|欢迎|\byou\b|\byour|\bwelcome\b|\bglad\b|\bnice\b|[？?吗吧呢]", re.I
+)
+
+
+def _core(text: str) -> str:
+    """The words of a short message without its greeting, punctuation and final particles."""
+    low = _GREETING_WORDS.sub(" ", text.lower().replace("’", "'"))
+    low = re.sub(r"[^\w\u3400-\u9fff' ]+", " ", low)
+    low = re.sub(r"[啦呀啊哦喔嘛]+(?=\s|$)", "", low)
+    return " ".join(low.split())
+
+
+def says_back_arrival(text: str, opener: str) -> bool:
+    """A sentence of the reply is the opener's own news ("made it home", "到家了"), said as a statement,
+    and nothing in the whole reply turns to the listener: the companion says it arrived. Chinese
+    drops its subjects, so "下班啦！辛苦了" or "到家了？累吗" (news acknowledged, then the listener) pass."""
+    core = _core(opener)
+    if len(_HAN.findall(core)) < 2 and len(core.split()) < 2:
+        return False
+    if _TO_LISTENER.search(text):
+        return False
+    return any(
+        _core(sentence).endswith(core) and len(_core(sentence)) <= len(core) + 4
+        for sentence in _SENTENCES.findall(text)
+    )
+
+
+def quotes_user_as_own(text: str, said: Sequence[str]) -> bool:
+    """The reply says "I said" of the user's own words ("我说资历太浅", "I said I'd quit")."""
+    theirs = [" ".join(s.lower().replace("’", "'").split()) for s in said]
+    quoted = [m.group(1)[:3] for m in _SAID_ZH.finditer(text)]
+    quoted += [m.group(1).lower() for m in _SAID_EN.finditer(text.replace("’", "'"))]
+    return any(q in s for q in quoted for s in theirs)
+
+
+def speaks_as_user(text: str, opener: str, matter: list[str], said: Sequence[str] = ()) -> bool:
+    """The reply is written as the user: their opener, their feeling or their matter in the first
+    person; their arrival said back as its own; their earlier words quoted as what "I" said (``said``:
+    the user's lines of the history)."""
     low = text.lower().replace("’", "'")
     if any(c in text or c in low for c in opener_clauses(opener)):
+        return True
+    if says_back_arrival(text, opener) or quotes_user_as_own(text, said):
         return True
     if _FIRST_PERSON_EN.search(low) or _FIRST_PERSON_ZH.search(text):
         return True

@@ -778,15 +778,18 @@ class Turns:
                 no_copy_tokens=llm.no_copy_tokens,
                 prefix=lead if round_ == 0 else "",
             )
+            memory_texts = [context.memories or "", *(t for _, t in context.shown)]
+            quoted = voice.quoted(
+                heard.verdict.item.topic if heard.verdict and heard.verdict.item else None
+            )
             checked = voice.Voice(
                 turn.text,
-                voice.names_in([context.memories or "", *(t for _, t in context.shown)]),
+                voice.names_in(memory_texts),
                 checking,
-                voice.quoted(
-                    heard.verdict.item.topic if heard.verdict and heard.verdict.item else None
-                ),
+                quoted,
                 agent.name or "",
                 hardship,
+                voice.numeral_words_in([*memory_texts, *quoted]),
             )
             completion = await self._generate(
                 agent,

@@ -150,6 +150,9 @@ _DO_NOT_ASK = re.compile(
     r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:[跟和对向给][我你咱俺]们?)?再?(?:主动)?"
     r"(?:提|问|聊|说(?!话)|听到(?=[了他她它这那]|$))"
 )
+DO_NOT_ASK_SHAPE = (
+    _DO_NOT_ASK  # the general shape, for reading what it asks not to raise (refused.py)
+)
 DO_NOT_ASK = (
     "don't bring it up",
     "dont bring it up",

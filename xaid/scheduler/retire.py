@@ -42,7 +42,7 @@ from ..memory import change_cues
 from ..store.recall import RecallItem
 from ..text import timeparse
 from ..text.clauses import clauses
-from . import arm, matter
+from . import arm, matter, refused
 
 # Cosine of the embedder (USE-multilingual-v3) between a later line and the words an item quotes
 # from which the line is about that matter; set on retire_dev8.json's train half, where a line
@@ -233,11 +233,21 @@ def retired(
 ) -> list[Retired]:
     """The pending items (plans, worries, their ``ahead`` twins, undated matters) that a later line
     says are off, moot or already told; a loss's or a feeling's item is about the person, not a
-    matter, and stays."""
+    matter, and stays, unless the user asked later not to have it raised (refused.py)."""
     vectors = item_vectors or {}
-    out: list[Retired] = []
+    # asked, after it was armed, not to have it raised (refused.py): whatever its scene
+    pending = [i for i in items if i.state == "pending"]
+    wish = refused.taken_back(
+        pending,
+        [line.text for line in lines],
+        [line.vector for line in lines],
+        vectors,
+        {i.item_id: quoted(i) for i in pending},
+        SAME_MATTER,
+    )
+    out = [Retired(item_id, text, refused.HOW) for item_id, text in wish.items()]
     for item in items:
-        if item.scene not in ("plan", "worry", "ahead", "matter", "manual"):
+        if item.scene not in ("plan", "worry", "ahead", "matter", "manual") or item.item_id in wish:
             continue
         for line in lines:
             how = settled(line, item, vectors.get(item.item_id))
@@ -295,6 +305,8 @@ def moved_reason(m: Moved) -> str:
 
 def reason(r: Retired) -> str:
     """The closing reason ``scheduler.list --all`` shows."""
+    if r.how == refused.HOW:
+        return f"the user asked later not to have it brought up: {r.text[:80]}"
     return f"the user said later it is {r.how}: {r.text[:80]}"
 
 

@@ -38,6 +38,32 @@ def test_a_friends_words_pass(reply: str) -> None:
     assert not speaks_as_user(reply, "早。", ["搬家", "exam"])
 
 
+@pytest.mark.parametrize(
+    ("reply", "opener", "said", "broken"),
+    [
+        # the companion quoting the user's words as its own saying (morning15, issue 25 gap 2)
+        ("早。我说资历太浅，怕面试过不了。", "早", ["面试官说我资历太浅"], True),
+        (
+            "Morning! I said I'd quit the job, remember.",
+            "morning",
+            ["honestly i'd quit the job"],
+            True,
+        ),
+        ("早。你说资历太浅，面试怎么样了？", "早", ["面试官说我资历太浅"], False),
+        ("Morning! Like I said, you've got this.", "morning", ["i'm scared of the exam"], False),
+        # the opener's news said back as the companion's own, nothing to the listener
+        ("终于到家了！今天好累。", "到家了", [], True),
+        ("Made it home! Long day.", "made it home", [], True),
+        ("下班啦！辛苦了", "下班了", [], False),
+        ("Welcome home! How did the pitch go?", "made it home", [], False),
+    ],
+)
+def test_own_words_and_arrivals_said_back_fail_the_role_rule(
+    reply: str, opener: str, said: list[str], broken: bool
+) -> None:
+    assert speaks_as_user(reply, opener, [], said) is broken
+
+
 def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
     """morning_dev2.json: at least 12 scenes per language that may raise their matter and 2 held
     back, each half ("train" tuned on, "test" not) holding both kinds in both languages."""
@@ -103,6 +129,23 @@ def test_the_fourteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() ->
             assert sum(s["may_raise"] for s in mine) >= 4
             assert any(s["held_back"] for s in mine)
             assert any("too_early" in s for s in mine)
+            assert any(s["names"] for s in mine)
+
+
+def test_the_fifteenth_dev_set_keeps_its_gaps_in_both_halves_and_languages() -> None:
+    """morning_dev15.json: English weighted (7 scenes per half, Chinese 6); each half holds in each
+    language a matter asked not to be raised in a LATER session than the one that armed it (held
+    back), a later do-not-ask about another thing (the matter still raised), and a name from memory."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev15"])["scenes"]
+    for lang, size in (("en", 7), ("zh", 6)):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert len(mine) == size
+            later = [s for s in mine if len(s["history"]) > 1]
+            assert any(not s["may_raise"] and s["held_back"] for s in later)
+            assert any(s["may_raise"] for s in later)
             assert any(s["names"] for s in mine)
 
 

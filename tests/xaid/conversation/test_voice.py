@@ -548,3 +548,77 @@ def test_a_daemon_asks_again_from_the_listeners_words_after_a_parrot(
         stats = c.stats()["memory"]
     assert stats["voice_listener_leads"] == 1 and stats["voice_retries"] == 1
     assert text.startswith(lead)
+
+
+@pytest.mark.parametrize(
+    ("memory", "words"),
+    [
+        # a word before a date or an hour said with a numeral, whatever word comes before it
+        (["表姐周琳八号结婚，非让我当伴娘"], ("周琳",)),
+        (["周四下午跟客户陈立三点开会谈续约"], ("陈立",)),
+        (["我妹林晓五月结婚"], ("林晓",)),
+        # a time itself, a weekday, a function word before a count: no word of memory
+        (["明天下午三点开会", "每周五次健身", "还有三天就考试了", "我们第三次见面"], ()),
+        # English writes its numbers apart: nothing to fuse
+        (["dinner with Marcus on the 3rd", "Professor Okafor at 2"], ()),
+    ],
+)
+def test_the_words_of_memory_before_a_numeral(memory: list[str], words: tuple[str, ...]) -> None:
+    """morning15 (issue 25 gap 4): names_in knows 林晓 only after 跟/找/叫/朋友…; a word before a
+    numeral and its unit is read wherever it stands (表姐周琳八号, 客户陈立三点)."""
+    from xaid.conversation.voice import numeral_words_in
+
+    assert numeral_words_in(memory) == words
+
+
+@pytest.mark.parametrize(
+    ("reply", "broken"),
+    [
+        ("早！周琳八的婚礼准备得怎么样了？", True),
+        ("嗨，陈立三的续约谈得怎么样？", True),
+        ("早！周琳八号的婚礼准备得怎么样了？", False),
+        ("嗨，跟陈立三点的会开得怎么样？", False),
+        ("Morning! How did dinner with Marcus on the 3rd go?", False),
+    ],
+)
+def test_a_word_run_into_its_numeral_is_dropped(reply: str, broken: bool) -> None:
+    from xaid.conversation.voice import numeral_words_in
+
+    words = numeral_words_in(
+        ["表姐周琳八号结婚", "跟客户陈立三点开会谈续约", "dinner with Marcus on the 3rd"]
+    )
+    for seed in range(10):  # however the stream is cut
+        gate = VoiceGate(Voice("早", ("Marcus",), numeral_words=words))
+        streamed(gate, reply, seed)
+        assert (gate.broken == "name") is broken
+
+
+ZH_EVENING = "终于到家了。我筋疲力尽：版本又延期了，电话会一直开到九点。"
+EN_EVENING = "Home at last. I'm exhausted: the release slipped again and I was on calls until nine."
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "restated"),
+    [
+        # `make demo`'s Chinese evening: the user's fact said back as the companion's own (gap 1)
+        (ZH_EVENING, "电话会一直持续到晚上九点。", True),
+        (ZH_EVENING, "版本又延期了，电话会开到九点。", True),
+        (EN_EVENING, "The release slipped again and the calls went until nine.", True),
+        # a friend responds: a clause of its own, a question, the listener, whose words they are
+        (ZH_EVENING, "电话会开到九点，真辛苦。", False),
+        (ZH_EVENING, "九点才结束，太辛苦了！", False),
+        (ZH_EVENING, "你终于回家了，好好休息。", False),
+        (EN_EVENING, "Calls until nine, that's brutal.", False),
+        (EN_EVENING, "The release slipped again? Ugh.", False),
+        (EN_EVENING, "Sounds like you were on calls until nine.", False),
+    ],
+)
+def test_a_fact_of_theirs_restated_as_the_companions_own(
+    said: str, reply: str, restated: bool
+) -> None:
+    from xaid.conversation.voice import restates
+
+    assert restates(reply, [said]) is restated
+    gate = VoiceGate(Voice(said))
+    streamed(gate, reply, 3)
+    assert (gate.broken == "parrot") is restated
