@@ -85,7 +85,7 @@ def test_a_later_turn_that_calls_up_a_memory_begins_with_the_lead(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_lead_at_a_first_turn_when_spoken_of_or_asked_not_to(tmp_path: Path, lang: Lang) -> None:
-    name, said, _, message, _ = SCENES[lang]
+    name, said, lead_in, message, _ = SCENES[lang]
     with InProcessDaemon(tmp_path / "first") as d, d.client() as c:
         _agent(c, name, said, "ok")
         sid = c.session_open("mia", ts=EVENING)["session_id"]
@@ -99,7 +99,12 @@ def test_no_lead_at_a_first_turn_when_spoken_of_or_asked_not_to(tmp_path: Path, 
     with InProcessDaemon(tmp_path / "avoid") as d, d.client() as c:
         _agent(c, name, said, "ok")
         c.scheduler_config("mia", avoid=["Emma" if lang == "en" else "读研"])
-        _, _, context = _later(c, "hey", message)
+        _, _, context = _later(c, lead_in, message)
+        assert not context["lead"]
+    with InProcessDaemon(tmp_path / "quiet") as d, d.client() as c:
+        _agent(c, name, said, "ok")
+        c.scheduler_config("mia", quiet=True)  # the scheduler holds every matter back
+        _, _, context = _later(c, lead_in, message)
         assert not context["lead"]
 
 
