@@ -24,7 +24,8 @@ words, and ``control`` scenes whose message calls up nothing worth raising, judg
 ``dragged_in``: the reply names one of the history's ``memory_words``, which a friend would not drag
 in). ``XAID_PERF_LATER_SPLIT`` (train, test; default both) replays one half: dev15's ``split``
 field; dev14, which has none, by order within each language, the first five train, the last five
-test. ``XAID_PERF_LATER_RAW`` names the file every reply is written to.
+test. ``XAID_PERF_LATER_IDS`` (comma-separated scene ids) replays only those, to try a change on a
+few train scenes. ``XAID_PERF_LATER_RAW`` names the file every reply is written to.
 """
 
 from __future__ import annotations
@@ -245,6 +246,12 @@ def run(quick: bool) -> Section:
         raise ValueError(f"XAID_PERF_LATER_SCENES={chosen!r}: one of {', '.join(SETS)}")
     data = json.loads(SETS[chosen].read_text(encoding="utf-8"))
     data["scenes"] = halves(data["scenes"], os.environ.get("XAID_PERF_LATER_SPLIT", ""))
+    if ids := {
+        i.strip() for i in os.environ.get("XAID_PERF_LATER_IDS", "").split(",") if i.strip()
+    }:
+        data["scenes"] = [
+            s for s in data["scenes"] if s["id"] in ids
+        ]  # a few scenes, to try a change
     if quick:  # the first two scenes of each language
         data["scenes"] = [
             s for lang in ("en", "zh") for s in [s for s in data["scenes"] if s["lang"] == lang][:2]

@@ -44,7 +44,7 @@ from ..text.lang import Lang
 from .candidates import names_matter
 from .checkin import GENTLE_BELOW
 
-LEADS: dict[Lang, str] = {"en": "Wait, didn't you say", "zh": "你之前不是说"}
+LEADS: dict[Lang, str] = {"en": "Wait, didn't you say the other day", "zh": "你前几天不是说"}
 _OWN_KINDS = frozenset({"utterance", "fact"})  # what the user said, not an episode's summary
 
 

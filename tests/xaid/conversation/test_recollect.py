@@ -26,6 +26,7 @@ from xaid.text.lang import Lang
 
 DAY = 86_400_000
 MINUTE = 60_000
+ON = {"XAID_MEMORY_LATER_LEAD_SHARE": "0.9"}  # off by default (docs/memory.md)
 START = 1_764_547_200_000  # 2025-12-01 00:00 UTC
 EVENING = START + 5 * DAY + 19 * 3_600_000
 
@@ -71,13 +72,13 @@ def test_a_later_turn_that_calls_up_a_memory_begins_with_the_lead(
     tmp_path: Path, lang: Lang
 ) -> None:
     name, said, lead_in, message, control = SCENES[lang]
-    with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "d", env=ON) as d, d.client() as c:
         _agent(c, name, said, " ok||fine")
         text, deltas, context = _later(c, lead_in, message)
         assert context["lead"] == recollect.LEADS[lang]
         assert text.startswith(recollect.LEADS[lang]) and deltas == text
         # the control: nothing of the memory in what they say, no lead (a second agent, same memory)
-    with InProcessDaemon(tmp_path / "c") as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "c", env=ON) as d, d.client() as c:
         _agent(c, name, said, " ok||fine")
         text, _, context = _later(c, lead_in, control)
         assert not context["lead"] and not text.startswith(recollect.LEADS[lang])
@@ -86,22 +87,22 @@ def test_a_later_turn_that_calls_up_a_memory_begins_with_the_lead(
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_lead_at_a_first_turn_when_spoken_of_or_asked_not_to(tmp_path: Path, lang: Lang) -> None:
     name, said, lead_in, message, _ = SCENES[lang]
-    with InProcessDaemon(tmp_path / "first") as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "first", env=ON) as d, d.client() as c:
         _agent(c, name, said, "ok")
         sid = c.session_open("mia", ts=EVENING)["session_id"]
         first = c.session_send(sid, message, ts=EVENING, explain=True).finish()
         assert not first["context"]["lead"]  # the check-in's turn (checkin.py), not this one
     spoken = "Emma" if lang == "en" else "读研"
-    with InProcessDaemon(tmp_path / "spoken") as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "spoken", env=ON) as d, d.client() as c:
         _agent(c, name, said, f"how is {spoken}?||ok")  # the lead-in's reply names it
         _, _, context = _later(c, "hey", message)
         assert not context["lead"]
-    with InProcessDaemon(tmp_path / "avoid") as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "avoid", env=ON) as d, d.client() as c:
         _agent(c, name, said, "ok")
         c.scheduler_config("mia", avoid=["Emma" if lang == "en" else "读研"])
         _, _, context = _later(c, lead_in, message)
         assert not context["lead"]
-    with InProcessDaemon(tmp_path / "quiet") as d, d.client() as c:
+    with InProcessDaemon(tmp_path / "quiet", env=ON) as d, d.client() as c:
         _agent(c, name, said, "ok")
         c.scheduler_config("mia", quiet=True)  # the scheduler holds every matter back
         _, _, context = _later(c, lead_in, message)
@@ -116,7 +117,7 @@ def test_words_after_the_lead_are_sampled_again_until_they_name_the_memory(
     named = " Emma moved to Denver?" if lang == "en" else "你弟在读研，学建筑吗？"
     # the lead-in's reply, then the probe's two candidates: the first names nothing of the memory
     replies = ("ok|| that?||" + named) if lang == "en" else "好的||那个吗？||" + named
-    env = {"XAID_MEMORY_LATER_LEAD_TRIES": "2"}
+    env = {**ON, "XAID_MEMORY_LATER_LEAD_TRIES": "2"}
     with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
         _agent(c, name, said, replies)
         text, deltas, context = _later(c, lead_in, message)
