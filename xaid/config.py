@@ -354,6 +354,22 @@ class MemoryConfig:
         "turn fell from 86 % to 45 % (first_turn_dev11 test half), too much to trade for its first "
         "word by default.",
     )
+    later_lead_share: float = doc(
+        0.0,
+        "A later turn of a session whose message is near by meaning to something the user said in an "
+        "earlier session, not yet spoken of in this one, begins its reply with the daemon's lead "
+        '("Wait, didn\'t you say", "你之前不是说") for the model to name it and go on '
+        "(conversation/recollect.py, llama_cpp only; never a memory the scheduler would hold back). "
+        "Near: a cosine of at least this share of the embedder's cut for a real vector match "
+        "(its profile's min_cosine, min_cosine_cjk for a Chinese message); 0.9 is the share tuned on "
+        "the train halves. 0 (the default): off: on later_turns_dev15's test half the lead fired once "
+        "and picked up nothing more (docs/memory.md).",
+    )
+    later_lead_tries: int = doc(
+        1,
+        "After a later turn's lead, the model's words are sampled up to this many times until they "
+        "name the memory's words (as the check-in candidates do); 1 is off.",
+    )
     hold_for_openers: bool = doc(
         True,
         "When a session's first message is an opener, a greeting with nothing of its own to say "
@@ -614,6 +630,7 @@ def _validate(cfg: Config) -> None:
         ("llm.max_queue", cfg.llm.max_queue),
         ("scheduler.candidates", cfg.scheduler.candidates),
         ("scheduler.lead_candidates", cfg.scheduler.lead_candidates),
+        ("memory.later_lead_tries", cfg.memory.later_lead_tries),
         ("llm.repeat_penalty", cfg.llm.repeat_penalty),
         ("mood.half_life_hours", cfg.mood.half_life_hours),
         ("mood.history_limit", cfg.mood.history_limit),
@@ -633,6 +650,7 @@ def _validate(cfg: Config) -> None:
         ("memory.later_turn_tokens", cfg.memory.later_turn_tokens),
         ("memory.standing_tokens", cfg.memory.standing_tokens),
         ("memory.first_word_ms", cfg.memory.first_word_ms),
+        ("memory.later_lead_share", cfg.memory.later_lead_share),
     ):
         if value < 0:
             raise bad(name, f"must be 0 or more, got {value}")

@@ -51,6 +51,7 @@ from . import (
     forgetting,
     opener,
     prompt,
+    recollect,
     slot,
     voice,
     words,
@@ -179,6 +180,9 @@ class _Recalled:
     view: _View
     memory_ms: float
     standing: standing.Standing | None = None
+    # at a later turn, the hit nearest the message by meaning, the scheduler not holding it back
+    # (recollect.py): what the turn's lead may be about
+    strong: recollect.Recollection | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,9 +309,12 @@ class Turns:
         agent_cfg: AgentConfig,
         turn: UserTurn,
         heard: _Heard,
+        opened_ms: int | None = None,
     ) -> _Recalled:
         """This turn's memories (L1 by time, L2 by relevance), the user's profile (L3) when the
-        session has not taken it yet, and the session's view for the first round: one read.
+        session has not taken it yet, and the session's view for the first round: one read. At a
+        later turn (``opened_ms``: the session's start), the hit said before it that is nearest the
+        message by meaning (recollect.py), when strong enough for a lead and not held back.
 
         One step after another, on purpose: the embedder takes both cores of a small machine for
         its few milliseconds, and reading the keyword indexes beside it made both slower (the
@@ -324,6 +331,9 @@ class Turns:
             else None
         )
         with_profile = remember and (forgotten or sid not in self.profiles)
+        near_enough = recollect.near_enough(
+            self.embeddings.profile, turn.text, cfg.later_lead_share
+        )
 
         def read(conn: apsw.Connection) -> _Recalled:
             # read only: the hits are marked referenced with the reply, off the path to the first token
@@ -350,7 +360,16 @@ class Turns:
                 if with_profile
                 else (None, None)
             )
-            return _Recalled(hits, profile, self._view(conn, sid), 0.0, stands)
+            strong = None
+            if opened_ms is not None and cfg.later_lead_share and hits:
+                strong = recollect.nearest(conn, agent.agent_id, vector, hits, opened_ms)
+                carried = heard.mood.valence if heard.mood is not None else None
+                if strong is not None and (
+                    strong.cosine < near_enough
+                    or recollect.held(conn, agent.agent_id, strong, carried, turn.ts_ms)
+                ):
+                    strong = None
+            return _Recalled(hits, profile, self._view(conn, sid), 0.0, stands, strong)
 
         recalled = await self.db.run(read)
         memory_ms = (time.perf_counter() - start) * 1000 if remember else 0.0
@@ -496,7 +515,15 @@ class Turns:
         if turn.card is not None:
             self.cards[sid] = turn.card
         heard = await self._hear(agent, agent_cfg, sid, turn, session.live_turns == 0)
-        recalled = await self._recall(agent, agent_cfg, turn, heard)
+        # a later turn may begin with the daemon's lead about a memory it calls up (recollect.py)
+        later = (
+            session.live_turns > 0
+            and heard.forgotten is None
+            and (heard.verdict is None or heard.verdict.item is None)
+        )
+        recalled = await self._recall(
+            agent, agent_cfg, turn, heard, session.opened_ms if later else None
+        )
         if sid not in self.profiles:  # the session's head, as of its first turn (or a forget)
             self.profiles[sid] = (agent.agent_id, recalled.profile)
             self.standings[sid] = recalled.standing
@@ -754,7 +781,7 @@ class Turns:
         reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
-        lead = self._lead(heard, framing)
+        lead = self._lead(heard, framing, recalled)
         turn_to = _Bridge("", ()) if lead else self._bridge(heard, framing)
         checking = llm.voice_check == "on" or (
             llm.voice_check == "auto" and self.queue.provider.name != "scripted"
@@ -800,8 +827,9 @@ class Turns:
                 start,
                 turn,
                 checked,
-                self._matter(heard, lead) if round_ == 0 else (),
+                self._matter(heard, lead, recalled) if round_ == 0 else (),
                 turn_to if round_ == 0 else _Bridge("", ()),
+                self._later_tries(heard, recalled, lead),
             )
             if not completion.tool_calls:
                 return completion, messages, context
@@ -822,18 +850,39 @@ class Turns:
                 await self._run_tool(agent, sid, call, emit, turn)
         raise ProviderError(f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
 
-    def _lead(self, heard: _Heard, framing: _Framing) -> str:
-        """The daemon's first words of this reply (xaid/conversation/checkin.py), or ""."""
-        if (
-            heard.verdict is None
-            or not self.settings.config.scheduler.lead
-            or not getattr(self.queue.provider, "continues_prefix", False)
-        ):
+    def _lead(self, heard: _Heard, framing: _Framing, recalled: _Recalled) -> str:
+        """The daemon's first words of this reply, or "": a check-in's (checkin.py) at a session's
+        first turn, or at a later one the lead about a memory the message calls up (recollect.py)."""
+        if not getattr(self.queue.provider, "continues_prefix", False):
+            return ""
+        if recalled.strong is not None:  # only ever found at a later turn with nothing asked first
+            return self._recollected(heard, framing, recalled)
+        if heard.verdict is None or not self.settings.config.scheduler.lead:
             return ""
         hour = clock.local(heard.user.ts_ms).hour
         return checkin.lead(
             heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour
         )
+
+    def _recollected(self, heard: _Heard, framing: _Framing, recalled: _Recalled) -> str:
+        """A later turn's lead (recollect.lead), when the memory is in the prompt for the model to
+        name: shown at this turn or an earlier one, or in the head's standing block."""
+        rec = recalled.strong
+        if rec is None:
+            return ""
+        shown = {k for h in framing.fresh for k in h.keys}
+        shown |= {k for b in self.shown.get(heard.user.session_id, []) for k in b.keys}
+        if not rec.hit.keys <= shown and not recollect.spoken_of(rec, [framing.standing or ""]):
+            return ""
+        said = [m.text for m in recalled.view.history if m.message_id != heard.user.message_id]
+        return recollect.lead(rec, framing.lang, heard.mood, said, heard.user.text)
+
+    def _later_tries(self, heard: _Heard, recalled: _Recalled, lead: str) -> int:
+        """How many tries the words after a later turn's lead get (memory.later_lead_tries); 0 for
+        any other turn (a check-in's candidates count by the scheduler's settings, ``_tries``)."""
+        if not lead or recalled.strong is None:
+            return 0
+        return self.settings.config.memory.later_lead_tries
 
     def _bridge(self, heard: _Heard, framing: _Framing) -> _Bridge:
         """The daemon's turn to the suggested matter after the model's first sentence, for a first
@@ -851,11 +900,17 @@ class Turns:
             return _Bridge("", ())
         return _Bridge(checkin.bridge(item, framing.lang, heard.mood), tuple(item.keywords))
 
-    def _matter(self, heard: _Heard, lead: str) -> tuple[str, ...]:
+    def _matter(self, heard: _Heard, lead: str, recalled: _Recalled) -> tuple[str, ...]:
         """The suggested matter's words, which check-in candidates must name (candidates.py), or ()
         when this turn samples no candidates: no suggestion, a provider that cannot continue a reply
         it did not send, or ``scheduler.candidates`` at 1 and no ``lead`` that leaves the matter to
-        the model (``checkin.leaves_matter``: "早。上次你说", while the mood allows asking)."""
+        the model (``checkin.leaves_matter``: "早。上次你说", while the mood allows asking). After a
+        later turn's lead, the recalled memory's words (less the message's own) when
+        ``memory.later_lead_tries`` is 2 or more."""
+        if lead and recalled.strong is not None:
+            if self.settings.config.memory.later_lead_tries < 2:
+                return ()
+            return recollect.matter(recalled.strong, heard.user.text)
         item = heard.verdict.item if heard.verdict else None
         if item is None or not getattr(self.queue.provider, "continues_prefix", False):
             return ()
@@ -958,7 +1013,7 @@ class Turns:
             "suggestion": context.suggestion,
             "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
             "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
-            "lead": self._lead(heard, framing),
+            "lead": self._lead(heard, framing, recalled),
             "forgotten": forgotten.to_wire() if forgotten is not None else None,
         }
 
@@ -983,6 +1038,7 @@ class Turns:
         checked: voice.Voice,
         matter: tuple[str, ...] = (),
         turn_to: _Bridge | None = None,
+        tries: int = 0,
     ) -> Completion:
         """Stream the reply through the voice check (xaid/conversation/voice.py) and the opening fix;
         a sentence that breaks the voice is not sent, and once the model is asked again. With the
@@ -1015,7 +1071,7 @@ class Turns:
                 if out := opening.feed(held):
                     await emit("text", {"delta": out})
 
-            picked = await self._pick(request, checked, matter, attempt_one, send)
+            picked = await self._pick(request, checked, matter, attempt_one, send, tries)
             if picked is not None:
                 gate, completion = picked
                 if completion is None:  # none named the matter: the chosen one goes on
@@ -1090,15 +1146,17 @@ class Turns:
         matter: tuple[str, ...],
         attempt: _Attempt,
         send: Callable[[str], Awaitable[None]],
+        tries: int = 0,
     ) -> tuple[voice.VoiceGate, Completion | None] | None:
         """Check-in candidates (xaid/conversation/candidates.py): sample the reply's first words
         until they name the matter. The gate and the whole completion of the one taken; the gate
         of the one chosen and None when none named it (the caller continues after it); None when
-        every candidate broke the voice (the caller runs the turn as without candidates)."""
+        every candidate broke the voice (the caller runs the turn as without candidates). ``tries``:
+        how many (0: the check-in's, ``_tries``)."""
         if candidates.names_matter(request.prefix, matter):
             return None  # the lead names it already ("早。上次说的面试")
         tried: list[tuple[candidates.Window, voice.VoiceGate, Completion]] = []
-        for _ in range(self._tries(request.prefix)):
+        for _ in range(tries or self._tries(request.prefix)):
             window = candidates.Window(matter, request.prefix, lead_sent=bool(tried))
             gate = voice.VoiceGate(checked, request.prefix)
             completion = await attempt(gate, window)

@@ -166,14 +166,24 @@ def held_back(
     (its ``loss`` item), while that session is less than four days old or the mood has not
     recovered. A neutral "ok" two days after a death is not recovery; the days count too. Without a
     mood (``carried`` None) the days alone count."""
+    sore = sore_until_recovered(conn, agent_id, carried, now_ms)
+    return [] if sore is None else [i for i in live if i.created_ms < sore]
+
+
+def sore_until_recovered(
+    conn: apsw.Connection, agent_id: str, carried: float | None, now_ms: int
+) -> int | None:
+    """When the latest very low or loss-telling session was, while what was said before it waits
+    (``held_back``; a later turn's lead, conversation/recollect.py, waits too); None when nothing
+    does."""
     times = [t for t in (_sore_since(conn, agent_id), _loss_since(conn, agent_id)) if t is not None]
     if not times:
-        return []
+        return None
     sore = max(times)
     recovered = carried is None or carried > RECOVERED_VALENCE
     if recovered and now_ms - sore >= FRESH_GRIEF_MS:
-        return []
-    return [i for i in live if i.created_ms < sore]
+        return None
+    return sore
 
 
 def _follows_up(last: RecallItem, item: RecallItem) -> bool:
