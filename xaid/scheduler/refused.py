@@ -33,7 +33,7 @@ import numpy as np
 from ..memory.rules import lexicon_en as people_en
 from ..memory.rules import lexicon_zh as people_zh
 from ..store.recall import RecallItem
-from ..text import features
+from ..text import cjk, features
 from ..text.clauses import clauses
 from . import arm, matter
 
@@ -56,7 +56,6 @@ _CLOSED_ZH = re.compile(
     r"|这件事|那件事|这事|那事|这个|那个|这些|那些|的事|事情|件|名字|了|啦|吧|啊|呀|哦|嘛|呢|好吗|行吗|好不好"
     r"|真的|拜托|求你|求求你|算了|都|也|还|就|千万|请|一下|的"
 )
-_HAN = re.compile(r"[\u3400-\u9fff]")
 _WORD_EN = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _PERSON_PRONOUN = re.compile(r"\b(?:him|her|them|he|she|they)\b|[他她]们?")
 _PEOPLE = frozenset(people_en.RELATIONS) | frozenset(people_zh.RELATIONS)
@@ -74,7 +73,7 @@ def object_words(text: str) -> str | None:
             continue
         rest = _CLOSED_ZH.sub(" ", clause)
         words = [w for w in _WORD_EN.findall(rest) if w not in _CLOSED_EN]
-        han = "".join(_HAN.findall(rest))
+        han = "".join(cjk.HAN.findall(rest))
         return " ".join([*words, han] if len(han) >= 2 else words)
     return ""  # one of arm.DO_NOT_ASK's wordings, with nothing of its own
 
@@ -82,7 +81,7 @@ def object_words(text: str) -> str | None:
 def _holds_person(text: str) -> bool:
     low = text.lower()
     return bool(features.features(text).proper_nouns) or any(
-        (p in low if _HAN.search(p) else re.search(rf"\b{p}\b", low)) for p in _PEOPLE
+        (p in low if cjk.has(p) else re.search(rf"\b{p}\b", low)) for p in _PEOPLE
     )
 
 
