@@ -648,9 +648,26 @@ USERS = [
 ]
 
 
-def main() -> int:
-    rng = random.Random(13)
+def save_pooled(out: Path, about: str, users: list[User], seed: int) -> int:
+    """A set of ``users`` over this set's small-talk pools (one per language), written to ``out``:
+    dev sets 13 onwards differ only in their cases, their seed and what they say about themselves."""
+    rng = random.Random(seed)
     return save(
+        out,
+        about,
+        [
+            pooled_sample(
+                user,
+                rng,
+                *((EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)),
+            )
+            for user in users
+        ],
+    )
+
+
+def main() -> int:
+    return save_pooled(
         OUT,
         (
             "Associative dev set 13 (branch assoc13, issue 28): eight users (four per language), 32 "
@@ -660,14 +677,8 @@ def main() -> int:
             "by hand for this set (layout: perf/scenarios/associative_dev13_make.py). Train zh-1, zh-2, "
             "en-1, en-2; test zh-3, zh-4, en-3, en-4."
         ),
-        [
-            pooled_sample(
-                user,
-                rng,
-                *((EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)),
-            )
-            for user in USERS
-        ],
+        USERS,
+        13,
     )
 
 

@@ -13,14 +13,13 @@ small talk is associative_dev13's pools, the calendar associative_make.pooled_sa
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from perf.scenarios.associative_dev13_make import EN_FILLER, EN_REPLIES, ZH_FILLER, ZH_REPLIES
+from perf.scenarios.associative_dev13_make import save_pooled
 from perf.scenarios.associative_make import Case as C
-from perf.scenarios.associative_make import User, pooled_sample, save
+from perf.scenarios.associative_make import User
 
 OUT = Path(__file__).with_name("associative_dev14.json")
 
@@ -549,8 +548,7 @@ USERS = [
 
 
 def main() -> int:
-    rng = random.Random(14)
-    return save(
+    return save_pooled(
         OUT,
         (
             "Associative dev set 14 (branch assoc14, issue 28): eight users (four per language), 32 "
@@ -562,14 +560,8 @@ def main() -> int:
             "perf/scenarios/associative_dev14_make.py). Train zh-1, zh-2, en-1, en-2; test zh-3, zh-4, "
             "en-3, en-4."
         ),
-        [
-            pooled_sample(
-                user,
-                rng,
-                *((EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)),
-            )
-            for user in USERS
-        ],
+        USERS,
+        14,
     )
 
 

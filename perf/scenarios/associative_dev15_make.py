@@ -18,14 +18,13 @@ associative_make.pooled_sample. Train zh-1, zh-2, en-1, en-2; test zh-3, zh-4, e
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from perf.scenarios.associative_dev13_make import EN_FILLER, EN_REPLIES, ZH_FILLER, ZH_REPLIES
+from perf.scenarios.associative_dev13_make import save_pooled
 from perf.scenarios.associative_make import Case as C
-from perf.scenarios.associative_make import User, pooled_sample, save
+from perf.scenarios.associative_make import User
 
 OUT = Path(__file__).with_name("associative_dev15.json")
 
@@ -554,8 +553,7 @@ USERS = [
 
 
 def main() -> int:
-    rng = random.Random(15)
-    return save(
+    return save_pooled(
         OUT,
         (
             "Associative dev set 15 (branch recall15, issue 28): eight users (four per language), 32 "
@@ -568,14 +566,8 @@ def main() -> int:
             "perf/scenarios/associative_dev15_make.py). Train zh-1, zh-2, en-1, en-2; test zh-3, "
             "zh-4, en-3, en-4."
         ),
-        [
-            pooled_sample(
-                user,
-                rng,
-                *((EN_FILLER, EN_REPLIES) if user.lang == "en" else (ZH_FILLER, ZH_REPLIES)),
-            )
-            for user in USERS
-        ],
+        USERS,
+        15,
     )
 
 
