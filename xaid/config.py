@@ -482,11 +482,10 @@ class MoodConfig:
     )
     turn_meaning: bool = doc(
         True,
-        "Read each user message by meaning too, live (a turn) or imported (session.ingest) "
-        "(docs/mood.md, 'The turn's own feeling'): where the rules read no strong feeling, the "
-        "learned reader of the message's embedding decides, and crying is read from the words "
-        "beside it (tears of joy read good). Only with the default embedder; one embedding of the "
-        "message per turn, an import's in one batch. Off: the rules alone.",
+        "Read each live user turn by meaning too (docs/mood.md, 'The turn's own feeling'): where the "
+        "rules read no strong feeling, the learned reader of the message's embedding decides, and "
+        "crying is read from the words beside it (tears of joy read good). Only with the default "
+        "embedder; one embedding of the message per turn. Off: the rules alone.",
     )
 
 

@@ -6,17 +6,12 @@
 2. A turn with mood on vs off: one daemon, scripted provider, agents that differ only in
    ``{"mood": false}``, turns interleaved; once with memory off (mood alone) and once with the
    default memory on.
-3. An import read as lived (feel15): the daemon's CPU per user message of one ``session.ingest`` of
-   1,000 messages with each user message read by meaning, its embeddings in one batch
-   (``mood.turn_meaning`` on, conversation/feeling.py ``hear_all``), against the rules alone (off:
-   what ``session.ingest`` did before), on two fresh daemons one after the other.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from pathlib import Path
 
 from xaid.mood.classifier import RuleClassifier
 
@@ -134,43 +129,6 @@ def turn_cost(turns: int, memory: bool) -> dict[str, list[float]]:
     return samples
 
 
-INGESTED = (
-    1_000  # messages in the measured import (session.ingest's most), user and assistant alternating
-)
-
-
-def daemon_cpu_s(pid: int) -> float:
-    """CPU seconds (user and system, every thread) the process ``pid`` has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def ingest_cpu(count: int, meaning: bool) -> float:
-    """The daemon's CPU ms per user message of one ``session.ingest`` of ``count`` messages, with
-    ``mood.turn_meaning`` on or off; a short import first loads the embedder (not counted)."""
-    now = (int(time.time() * 1000) // DAY) * DAY - 2 * DAY
-    texts = [t[:300] for t in messages(count, seed=83)]
-    env = {"XAID_MOOD_TURN_MEANING": "true" if meaning else "false"}
-    with scratch_daemon(env) as daemon, daemon.client(timeout=900.0) as client:
-        client.agent_create("importer", name="Mia")
-        warm = client.session_open("importer", ts=now)["session_id"]
-        client.session_ingest(warm, [{"role": "user", "text": "warming up", "ts": now}])
-        sid = client.session_open("importer", ts=now + HOUR)["session_id"]
-        said = [
-            {
-                "role": "user" if i % 2 == 0 else "assistant",
-                "text": t,
-                "ts": now + HOUR + i * MINUTE,
-            }
-            for i, t in enumerate(texts)
-        ]
-        pid = daemon.process.pid
-        before = daemon_cpu_s(pid)
-        client.session_ingest(sid, said)
-        spent = daemon_cpu_s(pid) - before
-    return spent * 1000 / sum(1 for m in said if m["role"] == "user")
-
-
 def run(quick: bool) -> Section:
     count, passes, turns = (500, 3, 50) if quick else (2000, 5, 200)
     load_before = os.getloadavg()[0]
@@ -212,20 +170,6 @@ def run(quick: bool) -> Section:
                     note=f"mood off: {off:.2f} ms; added {on - off:+.2f} ms",
                 )
             )
-    imported = 200 if quick else INGESTED
-    progress(f"mood: one session.ingest of {imported} messages, read by meaning vs the rules alone")
-    off, on = ingest_cpu(imported, False), ingest_cpu(imported, True)
-    rows.append(
-        Row(
-            "ingest: daemon CPU per user message, read by meaning (mood.turn_meaning on)",
-            on,
-            "ms",
-            ratio=ratio(on, off),
-            baseline="the rules alone (turn_meaning off)",
-            note=f"rules alone: {off:.2f} ms; one import of {imported} messages, half of them the "
-            "user's, their embeddings in one batch",
-        )
-    )
     notes = [
         f"Load average (1 min) just before the run: {load_before:.2f}.",
         f"Classifier: {len(texts):,} generated messages, {len([t for t in texts if is_zh(t)]):,} of them Chinese: "

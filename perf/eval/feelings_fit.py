@@ -60,16 +60,6 @@ BLEND_SETS = (*CORPUS_SETS, "feelings_dev12.json")
 # feel13, measured and not kept (docs/mood.md): the same blend with these added, over texts whose faces
 # are written as words (learned.whole, faces.gloss); the English test halves fell.
 FEEL13_SETS = ("feelings_dev13.json", "feelings_corpus13.json")
-# feel15, measured and not kept (``--blend --feel15``, docs/mood.md): the same blend with the later dev
-# sets' train halves and feel15's corpus of relief and calm lines with glad-sounding words
-# (feelings_corpus15.json) added; the Chinese test halves fell.
-FEEL15_SETS = (
-    "feelings_dev13.json",
-    "feelings_dev14.json",
-    "feelings_dev15.json",
-    "feelings_corpus13.json",
-    "feelings_corpus15.json",
-)
 BLEND = 0.5  # the base head's share of the logits; the new head has the rest
 FOLDS = 6
 STEPS = 800
@@ -250,7 +240,6 @@ def blend_refit(
     vectors: np.ndarray,
     owns: list[learned.Own],
     out: Path,
-    sets: Sequence[str] = TRAIN_SETS + BLEND_SETS,
 ) -> int:
     """``--blend``: a valence head fitted on ``rows`` (``with_tails``) at CORPUS_L2 with the base
     model's standardiser and gain, its logits averaged with the base head's (weights and biases
@@ -268,7 +257,7 @@ def blend_refit(
     about = tiredness + (
         f"valence: logits {BLEND} x the base head ({valence_about(base_path)}) + "
         f"{1 - BLEND} x a head fitted on {len(felt)} rows (train halves of "
-        f"{', '.join(sets)}, meaning.FEELINGS, each session's tail as a row of "
+        f"{', '.join(TRAIN_SETS + BLEND_SETS)}, meaning.FEELINGS, each session's tail as a row of "
         f"its own), l2 {CORPUS_L2}, rule gain {base.rule_gain}; standardiser and tiredness head kept"
     )
     model.save(out, about)
@@ -311,17 +300,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the model whose head --blend averages with (feel12: feel3's head, the "
         "feelings_model.npz of main before feel12)",
     )
-    parser.add_argument(
-        "--feel15",
-        action="store_true",
-        help="with --blend: FEEL15_SETS too (the later dev sets' train halves, feel15's corpus)",
-    )
     args = parser.parse_args(argv)
     from xaid.embed.use import UseEmbedder
 
     sets = TRAIN_SETS + (CORPUS_SETS if args.corpus else BLEND_SETS if args.blend else ())
-    if args.blend and args.feel15:
-        sets += FEEL15_SETS
     rows = training_rows(sets)
     if args.blend:
         rows = with_tails(rows)
@@ -336,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.corpus and kept is not None:
         return corpus_refit(kept, rows, vectors, owns, folds, args.out)
     if args.blend and kept is not None:
-        return blend_refit(kept, args.base, rows, vectors, owns, args.out, sets)
+        return blend_refit(kept, args.base, rows, vectors, owns, args.out)
 
     def head(keep: list[int], y: list[int], features: Features, classes: int) -> Head:
         return Head(

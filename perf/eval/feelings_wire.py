@@ -13,18 +13,11 @@ language:
 - losses not asked about: a loss session passes when no "how did it go" (scene plan or worry, the
   held-out harness's ``asks_how_it_went``) is pending; the gentle check-in about the person counts
   separately (the scheduler stays with the person).
-
-``python -m perf.eval.feelings_wire [SETS] [SPLIT]`` (feel15; a dev harness, not an area) plays the
-named feelings sets (default ``dev15,dev14,dev13``, SPLIT ``test``, ``train`` or ``both``) this way,
-ingested, and prints per language the mood right after the import (before the close) and the next
-morning, judged as perf/eval/feelings_turns.py judges them, and the calm sessions read as a feeling
-right after the import: the wire path the held-out harness imports history through.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,7 +42,6 @@ class Played:
     item: dict[str, Any]
     morning: MoodState
     pending: tuple[dict[str, Any], ...]
-    now: MoodState | None = None  # ingested: the mood right after the import, before the close
 
     @property
     def asked(self) -> bool:
@@ -86,15 +78,13 @@ def play(client: Client, item: dict[str, Any], ingest: bool = False) -> Played:
             for n, line in enumerate(item["lines"])
         ]
         client.session_ingest(sid, said)
-        now = _state(client.mood_get(agent, ts=said[-1]["ts"]))
     else:
-        now = None
         for n, line in enumerate(item["lines"]):
             client.session_send(sid, line, ts=START_MS + n * MINUTE).finish()
     client.session_close(sid, ts=START_MS + len(item["lines"]) * MINUTE, wait=True)
     morning = _state(client.mood_get(agent, ts=MORNING_MS))
     pending = client.scheduler_list(agent, states=["pending"])["items"]
-    return Played(item, morning, tuple(pending), now)
+    return Played(item, morning, tuple(pending))
 
 
 def play_all(
@@ -169,38 +159,3 @@ def rows_of(label: str, played: Sequence[Played], judge: Any) -> tuple[list[Row]
                 )
             )
     return rows, misses
-
-
-def main(argv: list[str]) -> None:
-    from .feelings_play import judged_toned, load
-    from .feelings_turns import right
-
-    names = (argv[0] if argv else "dev15,dev14,dev13").split(",")
-    split = argv[1] if len(argv) > 1 else "test"
-    for name in names:
-        items = [
-            i
-            for i in load(f"feelings_{name}.json")
-            if split == "both" or i.get("split", split) == split
-        ]
-        played, _ = play_all(items, ingest=True)
-        for lang in ("en", "zh"):
-            part = [p for p in played if p.item["lang"] == lang]
-            calm = [p for p in part if p.item["expect"] == "neutral"]
-            now = sum(p.now is not None and right(p.item["expect"], p.now) for p in part)
-            loud = sum(p.now is not None and not right("neutral", p.now) for p in calm)
-            morning = sum(judged_toned(p.item, p.morning) for p in part)
-            print(
-                f"{name} {split} {lang} ingested: right after the import {now}/{len(part)}; "
-                f"calm read as a feeling {loud}/{len(calm)}; next morning {morning}/{len(part)}"
-            )
-            for p in part:
-                if not judged_toned(p.item, p.morning):
-                    print(
-                        f"  morning miss {p.item['id']} want {p.item['expect']}: "
-                        f"v{p.morning.valence:+.2f} {p.item['lines']}"
-                    )
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -38,22 +38,6 @@ SETS: dict[str, tuple[frozenset[str], int]] = {
         frozenset({"joy-tears", "relief", "slang", "idiom", "understatement", "calm"}),
         2,
     ),
-    "feelings_dev15.json": (
-        frozenset(
-            {
-                "calm-glad",
-                "relief",
-                "mixed",
-                "understatement",
-                "idiom",
-                "euphemism",
-                "slang",
-                "plain",
-                "calm",
-            }
-        ),
-        2,
-    ),
 }
 
 

@@ -11,10 +11,9 @@ from xaiclient.wire import Busy, Conflict, Overloaded, XaiError
 
 from ... import shares
 from ...app import App
-from ...clock import at, for_state
-from ...conversation import agent_config, feeling, words
+from ...clock import at
+from ...conversation import agent_config, words
 from ...conversation.turns import UserTurn
-from ...mood import turn_feel
 from ...store import sessions as sql
 from ...store.agents import Agent
 from ...store.errors import StorageFailed
@@ -157,46 +156,21 @@ async def ingest(call: Call) -> dict[str, Any]:
         raise Busy(f"session {session_id!r} is generating a reply")
     rows = [Message(session_id, session.agent_id, *fields) for fields in parsed]
     agent = await load_agent(call, session.agent_id)
+    classify = call.app.classifier.classify if agent_config.mood_enabled(agent.config) else None
+    readings = [classify(m.text) if classify and m.role == "user" else None for m in rows]
     mood_cfg, clock = call.app.config.mood, call.app.clock
-    heard = await _heard(call, session_id, rows, agent_config.mood_enabled(agent.config))
 
     def write(conn: apsw.Connection) -> list[int]:
         sql.require_open(conn, session_id)
-        # imported history moves the mood as if it had been lived: the turn's own reading and store
-        ids: list[int] = []
-        for msg, felt in zip(rows, heard, strict=True):
-            at_ms = for_state(msg.ts_ms, clock)  # the message keeps its own time, as a turn's
-            reading = (
-                feeling.settle(conn, felt, msg.agent_id, at_ms, mood_cfg)
-                if felt is not None
-                else None
-            )
-            ids.append(words.store(conn, msg, reading, mood_cfg, clock)[0].message_id or 0)
-        return ids
+        # imported history moves the mood as if it had been lived: the turn's own store
+        return [
+            words.store(conn, msg, reading, mood_cfg, clock)[0].message_id or 0
+            for msg, reading in zip(rows, readings, strict=True)
+        ]
 
     ids = await call.app.db.run(write)
     call.app.live.touch(session_id)  # an import in progress is not an idle session
     return {"count": len(ids), "message_ids": ids}
-
-
-async def _heard(
-    call: Call, session_id: str, rows: list[Message], mood: bool
-) -> list[turn_feel.Heard | None]:
-    """Each user message of an import read as a live turn reads it (conversation/feeling.py), the
-    lot embedded in one batch; None for the other roles, and for every message with mood off."""
-    said = [i for i, m in enumerate(rows) if m.role == "user"] if mood else []
-    out: list[turn_feel.Heard | None] = [None] * len(rows)
-    if not said:
-        return out
-    # the session's first user message may be an opener, which a live first turn leaves to the rules
-    opening = await call.app.db.run(sql.last_user_message, session_id) is None
-    app = call.app
-    heard = await feeling.hear_all(
-        app.classifier, app.embeddings, app.config.mood, [rows[i].text for i in said], opening
-    )
-    for i, h in zip(said, heard, strict=True):
-        out[i] = h
-    return out
 
 
 @method("session.close")
