@@ -15,7 +15,8 @@ timing each call and each stage inside it by the thread's CPU time (``time.threa
 machine shared by several people the wall time is mostly waiting for a core). The vector ranking is
 kept on the calling thread (the daemon gives it a thread of its own past 4,096 vectors), so its CPU
 time is counted; numpy's BLAS has one thread, as in the daemon. Before the queries, each process
-warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm`` where it has it).
+warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm`` and
+``index.warm_hubs`` where it has them).
 
 Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
 embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
@@ -49,6 +50,8 @@ STAGES = (
     ("xaid.memory.index", "keyword", "keyword search (3 FTS5 indexes)"),
     ("xaid.memory.index", "_rankable", "  terms' document counts"),
     ("xaid.memory.vectors", "AgentVectors.nearest", "vector ranking (numpy)"),
+    ("xaid.memory.hubs", "discounted", "the hubness discount (hubs.py)"),
+    ("xaid.memory.hubs", "_measure", "  the candidates' hubness measured"),
     ("xaid.memory.index", "items_said", "the candidates' items and turns"),
     ("xaid.memory.retrieve", "_about", "the memories behind them (values, sources)"),
     ("xaid.memory.retrieve", "_relevance", "relevance (cosine and bm25 mixed)"),
@@ -78,13 +81,17 @@ embedder, profile = load_embedder(cfg.memory)
 conn = connect(Path(db))
 retrieve.OWN_THREAD_FROM = 1 << 62  # the vector ranking on this thread: its CPU time counted
 from xaid.memory import index, pack
-# As the daemon does at start: the vectors, the rows, and (where the tree has it) the turns' lines.
+# As the daemon does at start: the vectors, the rows, and (where the tree has them) the turns' lines
+# and the vectors' hubness.
 work, dev = json.loads(Path(work_path).read_text(encoding="utf-8"))
 for agent in sorted({w[0] for w in work} | {d[1] for d in dev}):
     index.warm(conn, agent, embedder.dim)
     start = 0 if hasattr(pack, "warm") else None
     while start is not None:
         start = pack.warm(conn, agent, start)
+    start = 0 if hasattr(index, "warm_hubs") else None
+    while start is not None:
+        start = index.warm_hubs(conn, agent, embedder.dim, start)
 spent = {}
 def timed(f, label):
     def g(*args, **kwargs):

@@ -22,7 +22,7 @@ import numpy as np
 from ..embed.onnx import from_blob
 from ..text import cjk
 from ..text.stopwords import CJK_PAIR, ENGLISH
-from . import name_forms, relatives, shown, unchanged, vectors
+from . import hubs, name_forms, relatives, shown, unchanged, vectors
 from . import rows as search_rows
 
 VEC_TABLE = "memory_vectors"
@@ -213,6 +213,14 @@ def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:
     the rows its searches read (``warm_rows``)."""
     warm_rows(conn, agent_id)
     return len(vectors.load(conn, VEC_TABLE, agent_id, dim)) if _has_vectors(conn) else 0
+
+
+def warm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int | None:
+    """The hubness of a chunk of the agent's vectors, measured now (at start-up) rather than at
+    the searches that first meet them (xaid.memory.hubs.warm); where the next chunk starts, None
+    when done."""
+    near = vectors_of(conn, agent_id, dim)
+    return hubs.warm(near, start) if near is not None and len(near) else None
 
 
 def warm_rows(conn: apsw.Connection, agent_id: str) -> int:

@@ -74,3 +74,51 @@ def test_hubness_is_kept_until_the_agent_has_grown_by_a_quarter() -> None:
     for n in range(25, 41):
         near.put(n, vectors.quantize(talk[n - 1]))
     assert hubs.hubness(near, [1])[1] != first  # measured afresh against 40 rows
+
+
+def _many(n: int, dim: int, seed: int) -> vectors.AgentVectors:
+    """``n`` lines in ``dim`` dimensions (the real models' 512), some near each other: sizes at
+    which BLAS picks different kernels for different batches."""
+    rng = np.random.default_rng(seed)
+    topics = rng.normal(size=(12, dim))
+    rows = topics[rng.integers(0, 12, size=n)] + rng.normal(scale=1.2, size=(n, dim))
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    q = np.stack([vectors.quantize(r) for r in rows.astype(np.float32)])
+    return vectors.AgentVectors(dim, 1, list(range(1, n + 1)), q)
+
+
+def test_a_lines_hubness_is_the_same_float_whichever_lines_it_is_measured_with() -> None:
+    """A search measures its candidates' hubness in one batch, the start-up warm-up in chunks: a
+    line must get the same figure either way, or the first searches' items depend on what was asked
+    before (and on whether the daemon had finished warming up)."""
+    near = _many(700, 512, 11)
+    ids = list(range(1, 601))
+    together = hubs.hubness(near, ids)
+    near.hubs.clear()
+    a_few_at_a_time: dict[int, float] = {}
+    for start in range(0, len(ids), 7):  # the few new candidates of one search after another
+        a_few_at_a_time.update(hubs.hubness(near, ids[start : start + 7]))
+    assert a_few_at_a_time == together
+
+
+def test_warming_measures_every_live_line_so_that_searches_measure_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    near = _many(600, 512, 13)
+    near.remove(5)  # a deleted line is not measured
+    lazily = hubs.hubness(near, [1, 300, 600])
+    near.hubs.clear()
+    near.hubs_base = 0
+    start: int | None = 0
+    calls = 0
+    while start is not None:
+        start = hubs.warm(near, start)
+        calls += 1
+    assert calls == -(-600 // hubs.WARM_ROWS)  # a chunk a call, so requests interleave
+    assert set(near.hubs) == {-1, *(i for i in range(1, 601) if i != 5)}
+
+    def measured(*_args: object) -> np.ndarray:
+        raise AssertionError("a search measured a line the warm-up had measured")
+
+    monkeypatch.setattr(hubs, "_measure", measured)
+    assert hubs.hubness(near, [1, 300, 600]) == lazily

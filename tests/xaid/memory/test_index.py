@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import apsw
 import pytest
 
 from xaid.memory import index
@@ -156,3 +157,45 @@ def test_an_opener_is_greetings_and_nothing_else(text: str, opener: bool) -> Non
     """Greetings are taken out as words of their own (English) or wherever they stand (Chinese);
     what is left says whether the turn has anything to match memories on."""
     assert index.is_opener(text) is opener
+
+
+def test_warming_the_hubness_measures_every_vector_of_that_agent_only(db: Database) -> None:
+    """At start-up the daemon measures each agent's hubness a chunk per call (so that requests
+    interleave), so that the first searches find it kept instead of measuring their candidates."""
+    import numpy as np
+
+    from xaid.memory import hubs
+
+    rng = np.random.default_rng(7)
+    rows = rng.normal(size=(650, 16)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    db.call(index.ensure_vector_table, 16, "test-model")
+    mine = db.call(
+        lambda c: [
+            index.add(c, "a", "fact", next(_SOURCE), f"m{i}", 0, rows[i]) for i in range(600)
+        ]
+    )
+    db.call(
+        lambda c: [
+            index.add(c, "b", "fact", next(_SOURCE), f"o{i}", 0, rows[600 + i]) for i in range(50)
+        ]
+    )
+
+    def warm(c: apsw.Connection, agent_id: str) -> int:
+        start: int | None = 0
+        calls = 0
+        while start is not None:
+            start = index.warm_hubs(c, agent_id, 16, start)
+            calls += 1
+        return calls
+
+    assert db.call(warm, "a") == -(-600 // hubs.WARM_ROWS)
+
+    def held(c: apsw.Connection, agent_id: str) -> set[int]:
+        near = index.vectors_of(c, agent_id, 16)
+        assert near is not None
+        return set(near.hubs)
+
+    assert db.call(held, "a") == {-1, *mine}
+    assert db.call(held, "b") == set()
+    assert db.call(warm, "nobody") == 1  # an agent without vectors: nothing to do
