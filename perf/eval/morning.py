@@ -27,7 +27,10 @@ fourteenth (matters still ahead, evenings after the event, arrivals in new words
 controls with a pronoun or without a verb of raising), ``morning_dev14``; dev15,
 morning_dev15.json, a fifteenth (English scene kinds of many sorts, asked-not-to-ask said in a later
 session than the one that armed the matter, and later do-not-asks about another thing after which the
-matter is still asked about; names next to a date, an hour or a verb), ``morning_dev15``;
+matter is still asked about; names next to a date, an hour or a verb), ``morning_dev15``; dev16,
+morning_dev16.json, a sixteenth (what arming misreads: an operation or illness that is no death, a
+decision with a date, a feeling with no event, results awaited, a plan someone else made; controls),
+``morning_dev16``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -121,6 +124,7 @@ SCENE_SETS = {
     "dev13": SCENARIOS / "morning_dev13.json",  # thirteenth: after the event, names (morning13)
     "dev14": SCENARIOS / "morning_dev14.json",  # fourteenth: arrivals, do-not-ask (morning14)
     "dev15": SCENARIOS / "morning_dev15.json",  # fifteenth: later do-not-ask (morning15)
+    "dev16": SCENARIOS / "morning_dev16.json",  # sixteenth: arming kinds (morning16)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -141,6 +145,7 @@ SET_TITLES = {
     "dev13": " (thirteenth dev scenes)",
     "dev14": " (fourteenth dev scenes)",
     "dev15": " (fifteenth dev scenes)",
+    "dev16": " (sixteenth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -157,6 +162,7 @@ SET_AREAS = {
     "dev13": "morning_dev13",
     "dev14": "morning_dev14",
     "dev15": "morning_dev15",
+    "dev16": "morning_dev16",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

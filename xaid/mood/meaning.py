@@ -260,6 +260,13 @@ LOSSES: dict[bool, tuple[str, ...]] = {
 # asks about them the next time ("how did your dad's surgery go?", "any news of the cat?"); a loss
 # is not asked about (issue 24 item 6). Only the scheduler's reading of a loss by meaning alone
 # weighs them (``Prototypes.open_lead``); the mood's reading of the ordinary lines is LOSSES[False].
+# Since morning16 also the kinds session 15 found read as losses (issue 25): an animal's operation
+# (a pet and a vet sit near "our dog died"), missing home and family far away, a decision with a
+# date (an offer, a move: family and home again), results still to come. On the loss lines of
+# losses_dev.json and of the Morning dev sets' train halves, 2 of 30 read OPEN_MARGIN nearer an open
+# worry with them (1 without), both in sessions whose death the rules read ("thanks. just numb",
+# "外公昨天夜里走了…"). Missing family says no "home": "I miss my family back home" put the openers
+# "home", "home!!" and "anyone home?" past GRAVE_MARGIN (grave news, so no check-in at all).
 OPEN: tuple[str, ...] = (
     "my dad is having an operation next week",
     "my mum is in hospital and the doctors are treating her",
@@ -267,12 +274,20 @@ OPEN: tuple[str, ...] = (
     "I've been feeling really lonely lately",
     "I failed the exam",
     "I had a big fight with my roommate",
+    "my dog is having an operation tomorrow",
+    "I miss my family so much, they live far away",
+    "I have to decide by Friday whether to take the offer",
+    "I'm waiting for my test results",
     "我爸下周要做手术",
     "妈妈住院了，医生在治疗",
     "猫跑丢了，还没找到",
     "最近一个人，好孤单",
     "考试没过",
     "跟室友吵了一架",
+    "狗狗明天要做手术",
+    "好想家，好想爸妈",
+    "周五之前得决定去不去",
+    "在等检查结果",
 )
 
 

@@ -31,6 +31,16 @@ WORRIES = [
     "my father's in hospital with a chest infection, they're treating it with antibiotics",
     "been so lonely since the kids moved out, the house is dead quiet",
 ]
+# The kinds morning16 added to meaning.OPEN (issue 25): an animal's operation (a pet and a vet sit
+# near "our dog died"), missing home and family far away. The prototypes alone read each as a loss;
+# before them none of these was OPEN_MARGIN nearer an open worry (-0.02 to +0.03), so a session that
+# closed low armed a loss and nothing was asked.
+KINDS16 = [
+    "our old spaniel goes in for surgery on his leg on friday",
+    "我家狗狗后天要做手术，医生说年纪大了有风险",
+    "I miss my mum and dad so much, haven't been home since summer",
+    "想家想得睡不着，好久没见到我爸妈了",
+]
 LOSSES = [
     "猫咪昨晚没挺过来",  # a pet's death said softly: near a pet gone missing, the reader is sure
     "she dumped me after six years",
@@ -60,7 +70,7 @@ def drafted(text: str) -> draft.Draft:
     return draft.draft([message], {1: 0.5}, MoodState(), "Mia")
 
 
-@pytest.mark.parametrize("text", WORRIES)
+@pytest.mark.parametrize("text", WORRIES + KINDS16)
 def test_a_worry_near_a_loss_is_asked_about_not_mourned(
     use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
 ) -> None:

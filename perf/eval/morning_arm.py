@@ -1,0 +1,112 @@
+"""What the scheduler arms from a Morning set's evenings, without a chat model: a quick harness.
+
+The Morning scene (perf/eval/morning.py) judges the 1.5B's reply, minutes per scene on a shared
+2-core machine. Session 15 found the English misses were arming misses (no item, or the wrong kind:
+a pet's operation read as a loss, a pending decision not armed), and those are decided before any
+model speaks. So this plays each scene's history into a scratch daemon with the scripted provider
+(it stands in for the chat model, which arming never calls), then reads the agent's items with
+``scheduler.list`` and judges them at the scene's probe time:
+
+- a scene that ``may_raise`` is ``armed`` when an item other than a loss's check-in is pending and
+  due at the probe; for the set's kind ``results`` (an event told in the past whose outcome is
+  still to come) no item due may be an ``ahead`` one (the event is over: no "how do you feel
+  about it");
+- a control (``may_raise`` false) is right when no such item is due at the probe: a death keeps its
+  gentle ``loss`` item only, a do-not-ask and a closed matter arm nothing to ask about.
+
+``python -m perf.eval.morning_arm SET [HALF]`` (SET as XAID_PERF_MORNING_SCENES: dev16, dev15, …)
+prints each scene's items and the figures per half and language.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from ..kit import scratch_daemon, wait_model
+from . import heldout_files
+from .morning import PRIVATE, SCENE_SETS
+from .replies import at, base_ms, scene_agent
+
+
+@dataclass(frozen=True, slots=True)
+class Armed:
+    """One scene's verdict: the items due at its probe (scene, topic) and whether that is right."""
+
+    scene: str
+    lang: str
+    half: str
+    may_raise: bool
+    due: tuple[tuple[str, str], ...]
+    right: bool
+    losses: (
+        int  # loss check-ins armed (shown, not judged: the reply judge holds them to gentleness)
+    )
+
+
+def _due(items: list[dict[str, Any]], probe_ms: int) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (str(i["scene"]), str(i["topic"]))
+        for i in items
+        if i["scene"] != "loss" and i["not_before"] <= probe_ms <= i["not_after"]
+    )
+
+
+def judge(scene: dict[str, Any], due: tuple[tuple[str, str], ...]) -> bool:
+    if not scene["may_raise"]:
+        return not due
+    if scene.get("kind") == "results":
+        return bool(due) and all(kind != "ahead" for kind, _ in due)
+    return bool(due)
+
+
+def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
+    env = {"XAID_LLM_PROVIDER": "scripted", "XAID_MEMORY_TIMEZONE": "UTC"}
+    out: list[Armed] = []
+    with scratch_daemon(env) as daemon, daemon.client(timeout=600.0) as client:
+        wait_model(client, 600, 0.05)
+        for scene in scenes:
+            agent_id = f"{scene['id']}-arm"
+            scene_agent(client, scene, agent_id, "Mia", True, base)
+            items = client.scheduler_list(agent_id, states=["pending"], limit=50)["items"]
+            due = _due(items, at(base, scene["probe"]))
+            out.append(
+                Armed(
+                    scene["id"],
+                    scene["lang"],
+                    str(scene.get("half", "")),
+                    scene["may_raise"],
+                    due,
+                    judge(scene, due),
+                    sum(i["scene"] == "loss" for i in items),
+                )
+            )
+    return out
+
+
+def main(argv: list[str]) -> None:
+    chosen = argv[0] if argv else "dev16"
+    if chosen in PRIVATE:
+        raise SystemExit("held-out sets are run by the lead, not scene by scene")
+    half = argv[1] if len(argv) > 1 else ""
+    data = heldout_files.scenes(SCENE_SETS[chosen])
+    scenes = [s for s in data["scenes"] if not half or s.get("half") == half]
+    judged = play(scenes, base_ms(data))
+    for a in judged:
+        shown = "; ".join(f"{k}: {t[:70]}" for k, t in a.due) or "-"
+        loss = " (+loss)" if a.losses else ""
+        print(f"{'ok ' if a.right else 'BAD'} {a.half:5} {a.scene:28}{loss} {shown}")
+    for h in sorted({a.half for a in judged}):
+        for lang in ("en", "zh"):
+            cell = [a for a in judged if a.half == h and a.lang == lang]
+            raise_ = [a for a in cell if a.may_raise]
+            held = [a for a in cell if not a.may_raise]
+            print(
+                f"{h or '-'} {lang}: armed right {sum(a.right for a in raise_)}/{len(raise_)},"
+                f" controls right {sum(a.right for a in held)}/{len(held)}"
+            )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
