@@ -210,8 +210,11 @@ def test_a_later_turn_that_recalls_nothing_new_reads_only_its_message(
     assert second.messages[: len(ahead)] == ahead
     assert ahead[-1].role == "system" and ahead[-1] == second.messages[-2]  # the directive
     assert [m.content for m in second.messages[len(ahead) :]] == [SMALL_TALK[lang][1]]
-    # turn 1's directive was read before its message too: the same words stand before turn 2's
-    assert first.messages[-2] == second.messages[-2]
+    # turn 1's directive is the first turn's whole one; turn 2's the later turns' steady part and
+    # tail (xaid.conversation.prompt.directive), read ahead with the exchange
+    said = second.messages[-2].content
+    assert first.messages[-2] != second.messages[-2] and first.messages[-2].role == "system"
+    assert said.endswith("Reply in English." if lang == "en" else "用中文回复。")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
