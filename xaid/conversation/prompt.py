@@ -11,7 +11,8 @@ never change within a session come first and everything that can change per turn
 2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
 3. the conversation, in order, with the memories recalled at earlier turns of this session
    still in the places where they were first shown (those a turn held back past its slot's cap
-   stand after its reply, before the next user message);
+   stand after its reply, before the next user message; at the turn that shows them, after its
+   directive, which is read ahead before them: a turn that cannot show them yet still finds it);
 4. system: the turn's directive, in the user's language: the tone (the mood's band), the
    scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
    the length of the reply. At a later turn with nothing asked first it is a steady part (the
@@ -310,4 +311,21 @@ def _assemble(
         kept.pop(0)
     last_user = max((i for i, m in enumerate(kept) if m.role == "user"), default=len(kept))
     kept[last_user:last_user] = late
+    if late and not asks_first(context):
+        # the directive goes before the blocks the newest message carries (the memories held back
+        # at the turn before; ``ahead``'s stand-in's): the read-ahead ends with the directive
+        # guessed before them, so a turn whose held-back block is not shown (not read in time)
+        # still finds the directive's steady part read and reads from its tail on (issue 28 item 3)
+        at = last_user
+        while at > 0 and kept[at - 1].role == "system" and _carried(kept[at - 1], history, shown):
+            at -= 1
+        kept.insert(at, kept.pop(last_user))
     return (head, *([earlier_msg] if earlier_msg else []), *kept), taken < len(history)
+
+
+def _carried(message: ChatMessage, history: Sequence[Message], shown: dict[int, list[str]]) -> bool:
+    """Whether ``message`` is one of the memory blocks the newest user message carries."""
+    newest = next((m for m in reversed(history) if m.role == "user"), None)
+    if newest is None or newest.message_id is None:
+        return False
+    return message.content in shown.get(newest.message_id, [])

@@ -187,3 +187,49 @@ def test_read_ahead_holds_the_steady_part_of_the_next_directive(
         stable = prompt.steady(AGENT, first_lang)  # no two turns in a row switched the session
         assert guess.startswith(stable) and said.startswith(stable), (guess, said)
         assert said.endswith("Reply in English." if ctx["lang"] == "en" else "用中文回复。")
+
+
+@pytest.mark.parametrize(
+    ("lang", "held", "text"),
+    [
+        (
+            "en",
+            "You remember:\n- (last May) The user's sister Anna moved to Kyoto.",
+            "So, any plans?",
+        ),
+        ("zh", "你记得：\n- （去年五月）用户的妹妹安娜搬去了京都。", "周末有什么安排吗？"),
+    ],
+)
+def test_the_directive_stands_before_a_held_back_block(lang: Lang, held: str, text: str) -> None:
+    """The memories a turn held back past its slot are read ahead after its reply and shown before
+    the next message only if the provider had the time to read them. The read-ahead ends with the
+    directive guessed before that block, so the next turn agrees with it through the directive
+    whether the block is shown (it reads its new memories and message) or not (it reads only its
+    message), and its new memories still end the prompt with the line on using them."""
+    history = [msg(1, "user", "hey / 你好"), msg(2, "assistant", "hi!")]
+    context = prompt.Context(lang=lang, steady=lang, shown=((prompt.AHEAD_ID, held),))
+    read_ahead = prompt.ahead(AGENT, history, 2000, context)
+    assert read_ahead[-1] == ChatMessage("system", held)
+    assert read_ahead[-2].content == prompt.directive(AGENT, context, lang)
+    history.append(msg(3, "user", text))
+    new = "- (2 days ago) 用户下周去上海。"
+    for shown in (((3, held),), ()):
+        ctx = prompt.Context(lang=lang, steady=lang, shown=shown, memories=new)
+        turn = prompt.build(AGENT, history, 2000, ctx)
+        agreed = read_ahead if shown else read_ahead[:-1]
+        assert turn[: len(agreed)] == agreed
+        assert [m.content for m in turn[len(agreed) :]] == [prompt.recalled(ctx, lang), text]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_directive_that_asks_first_still_stands_last(lang: Lang) -> None:
+    """A forget to confirm stands right before the message, after a held-back block too."""
+    held = "You remember:\n- (last May) Anna moved to Kyoto."
+    history = [msg(1, "user", "hi"), msg(2, "assistant", "hi!"), msg(3, "user", "forget Anna")]
+    ctx = prompt.Context(lang=lang, steady=lang, shown=((3, held),), forgotten="Confirm it.")
+    turn = prompt.build(AGENT, history, 2000, ctx)
+    assert [m.content for m in turn[-3:]] == [
+        held,
+        prompt.directive(AGENT, ctx, lang),
+        "forget Anna",
+    ]
