@@ -11,10 +11,13 @@ never change within a session come first and everything that can change per turn
 2. system: "Earlier: …" chunks of this session (Layer A; written once, only ever appended);
 3. the conversation, in order, with the memories recalled at earlier turns of this session
    still in the places where they were first shown (those a turn held back past its slot's cap
-   stand after its reply, before the next user message);
+   stand after its reply, before the next user message; at the turn that shows them, after its
+   directive, which is read ahead before them: a turn that cannot show them yet still finds it);
 4. system: the turn's directive, in the user's language: the tone (the mood's band), the
    scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
-   the length of the reply;
+   the length of the reply. At a later turn with nothing asked first it is a steady part (the
+   name, the tone's rule, the length; in the session's steady language) and then a tail of the
+   few words that move with the message (the tone's band, the reply's language): ``directive``;
 5. system: the memories this turn recalls that are not shown yet, ending with how to use them;
    when the directive carries a suggestion or a forget to confirm, 4 and 5 change places
    (``late_parts``);
@@ -25,7 +28,8 @@ model re-reads the previous user message, its reply, any newly recalled memories
 message: a mood crossing a band or a new profile no longer re-reads everything. All of that but
 the turn's own part is known once the reply is stored (``ahead``), and is read then, with the
 directive the next turn has when it asks nothing first: such a turn reads only its new memories (if
-any) and its message. History that does not fit the budget is dropped oldest-first; so are the
+any) and its message, and where its tone or language moved, the directive's short tail too.
+History that does not fit the budget is dropped oldest-first; so are the
 oldest "Earlier" chunks beyond a third of it.
 
 Small models (0.5-1.5B) follow a short imperative placed right before the message much better
@@ -38,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..mood.tone import unsaid
 from ..providers.base import ChatMessage, ToolCall
 from ..store.agents import Agent
 from ..store.sessions import Message
@@ -75,6 +80,10 @@ class Context:
         tuple[int, str], ...
     ] = ()  # memories of earlier turns: (user message id they preceded, block)
     lang: Lang | None = None  # the user's language; None: detected from the history
+    # A later turn's directive in two parts (``directive``): its steady part in this language, then
+    # the tail that moves with the message (the tone, without its rule, and the reply's language).
+    # None: the session's first turn, whose directive is one sentence after another as it was.
+    steady: Lang | None = None
     instructions: str = ""  # the agent's own extra instructions (AgentConfig.system_prompt)
     extra: tuple[str, ...] = field(default_factory=tuple)
 
@@ -106,6 +115,10 @@ class _Phrasing:
     recall: str  # without this a small model reads the memories and ignores them
     length: str
     joiner: str
+    # a later turn's directive says the length and the language apart: the length in its steady
+    # part, the language in its tail (the user may switch languages from one message to the next)
+    sentences: str
+    language: str
 
 
 _PHRASING: dict[Lang, _Phrasing] = {
@@ -114,12 +127,16 @@ _PHRASING: dict[Lang, _Phrasing] = {
         "如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。",
         "用中文回复，一到三句话，简短自然。",
         "",
+        "回复一到三句话，简短自然。",
+        "用中文回复。",
     ),
     "en": _Phrasing(
         "You are {name}, their friend.",
         "If something you remember matters to what they say now, bring it up with a caring word.",
         "Reply in English, in one to three short sentences.",
         " ",
+        "Reply in one to three short sentences.",
+        "Reply in English.",
     ),
 }
 
@@ -134,7 +151,16 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
     """The turn's instruction, in the user's language: who speaks, what to do first, then how to
     say it. It does not say how to use the turn's memories: that line closes their own block
     (``recalled``), so with nothing to do first the directive is the same whether or not the turn
-    recalls anything, and the one read ahead after the previous reply still holds."""
+    recalls anything, and the one read ahead after the previous reply still holds.
+
+    At a later turn with nothing to do first (``context.steady``) it is a steady part and a tail:
+    what does not depend on the message first (who speaks, that the tone is shown and never named,
+    the length; in the session's steady language), then the tone's few words and the reply's
+    language. The read-ahead after the previous reply holds the steady part whatever the user says
+    next, so a turn whose tone or language moved reads only the tail again (5-20 tokens), not the
+    whole directive (53-72 on a LoCoMo-size agent, 1.2-1.6 s on the 1.5B on two cores)."""
+    if context.steady is not None and not asks_first(context):
+        return f"{steady(agent, context.steady)}{_PHRASING[context.steady].joiner}{tail(context, lang)}"
     words = _PHRASING.get(lang, _PHRASING["en"])
     first = context.forgotten or context.suggestion
     parts = [words.friend.format(name=agent.name)]
@@ -144,6 +170,20 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
         parts.append(context.tone)
     parts.append(words.length)
     return words.joiner.join(parts)
+
+
+def steady(agent: Agent, lang: Lang) -> str:
+    """A later turn's directive up to its tail, the same for every message of the session in
+    ``lang``: who speaks, that the tone is shown and never named, the length."""
+    words = _PHRASING[lang]
+    return words.joiner.join((words.friend.format(name=agent.name), unsaid(lang), words.sentences))
+
+
+def tail(context: Context, lang: Lang) -> str:
+    """A later turn's directive after its steady part, in the user's language: the tone without
+    its rule (``context.tone``, ``xaid.mood.tone.guidance(..., rule=False)``), then the language."""
+    words = _PHRASING.get(lang, _PHRASING["en"])
+    return words.joiner.join(t for t in (context.tone, words.language) if t)
 
 
 def recalled(context: Context, lang: Lang) -> str | None:
@@ -271,4 +311,21 @@ def _assemble(
         kept.pop(0)
     last_user = max((i for i, m in enumerate(kept) if m.role == "user"), default=len(kept))
     kept[last_user:last_user] = late
+    if late and not asks_first(context):
+        # the directive goes before the blocks the newest message carries (the memories held back
+        # at the turn before; ``ahead``'s stand-in's): the read-ahead ends with the directive
+        # guessed before them, so a turn whose held-back block is not shown (not read in time)
+        # still finds the directive's steady part read and reads from its tail on (issue 28 item 3)
+        at = last_user
+        while at > 0 and kept[at - 1].role == "system" and _carried(kept[at - 1], history, shown):
+            at -= 1
+        kept.insert(at, kept.pop(last_user))
     return (head, *([earlier_msg] if earlier_msg else []), *kept), taken < len(history)
+
+
+def _carried(message: ChatMessage, history: Sequence[Message], shown: dict[int, list[str]]) -> bool:
+    """Whether ``message`` is one of the memory blocks the newest user message carries."""
+    newest = next((m for m in reversed(history) if m.role == "user"), None)
+    if newest is None or newest.message_id is None:
+        return False
+    return message.content in shown.get(newest.message_id, [])

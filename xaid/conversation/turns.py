@@ -198,6 +198,9 @@ class _Framing:
     # recalled, within the turn's allowance, but past its slot's cap: shown after the reply, where
     # the provider reads them while the user reads the reply (see ``Turns._read_ahead``)
     later: list[retrieve.Hit] = field(default_factory=list)
+    # the tone without its rule: a later turn's directive tail (prompt.tail)
+    band: str | None = None
+    steady: Lang | None = None  # a later turn: the language of its directive's steady part
 
 
 class Turns:
@@ -247,6 +250,9 @@ class Turns:
         self.cards: dict[str, str] = {}
         # A question back about what to forget, waiting for the next turn's yes (conversation.forgetting).
         self.pending: dict[str, forgetting.Pending] = {}
+        # session -> (the language of its later turns' steady directive part, the last turn's
+        # language): see ``_steady_after``. In memory, like the read-ahead it serves.
+        self.steady: dict[str, tuple[Lang, Lang]] = {}
 
     def closed(self, session_id: str) -> None:
         self.cards.pop(session_id, None)
@@ -256,6 +262,7 @@ class Turns:
         self.standings.pop(session_id, None)
         self.deferred.pop(session_id, None)
         self.folds.pop(session_id, None)
+        self.steady.pop(session_id, None)
 
     def forgot(self, erased: Erasure) -> None:
         """Memory of an agent was erased (memory.erase): its open sessions take the profile afresh
@@ -530,7 +537,10 @@ class Turns:
         profile = self.profiles[sid][1]
         self.live.touch(sid)
         tools, warnings = await self._tools(agent_cfg, emit)
-        framing = self._frame(agent, sid, heard, recalled)
+        # a later turn's directive: its steady part in the session's steady language (None at the
+        # first turn, whose layout is as it was, and after a restart until a turn sets it)
+        steady = self.steady[sid][0] if session.live_turns > 0 and sid in self.steady else None
+        framing = self._frame(agent, sid, heard, recalled, steady)
         progress = _Progress()
         completion, messages, context = await self._rounds(
             agent, agent_cfg, turn, heard, recalled, framing, profile, tools, emit, progress, start
@@ -541,7 +551,8 @@ class Turns:
             turn.ts_ms,
         )
         self._keep_shown(sid, heard.user, framing)
-        await self._read_ahead(agent, agent_cfg, heard, framing, profile)
+        self._steady_after(sid, framing.lang)
+        await self._read_ahead(agent, agent_cfg, heard, framing, profile, messages)
         timings = Timings(
             recalled.memory_ms,
             progress.queued_ms,
@@ -603,7 +614,9 @@ class Turns:
         await emit("notice", {"code": "tools_unsupported", "message": warning})
         return (), [warning]
 
-    def _frame(self, agent: Agent, sid: str, heard: _Heard, recalled: _Recalled) -> _Framing:
+    def _frame(
+        self, agent: Agent, sid: str, heard: _Heard, recalled: _Recalled, steady: Lang | None
+    ) -> _Framing:
         """The language and tone of the reply, and which recalled memories are new to the prompt:
         memories folded into "Earlier" with their turns are no longer shown."""
         view, forgotten = recalled.view, heard.forgotten
@@ -614,6 +627,7 @@ class Turns:
             said = [heard.verdict.item.topic, *said]
         lang = forgotten.request.lang if forgotten is not None else language(said)
         guidance = tone.guidance(heard.mood, lang) if heard.mood is not None else None
+        band = tone.guidance(heard.mood, lang, rule=False) if heard.mood is not None else None
         self._prune_shown(sid, view.uptos, view.history)
         held = self.deferred.get(sid)
         # the session showed memories, or held them back from its slot (an opener's: the message
@@ -629,7 +643,7 @@ class Turns:
         fresh = [h for h in recalled.hits if not h.keys <= present]
         short = stands is not None
         cap, allowance = self._slot(later)
-        timed = self._timed_cap(agent, heard, lang, guidance)
+        timed = self._timed_cap(agent, heard, lang, guidance, band, steady)
         if timed is not None:
             cap = min(cap, timed) if cap else timed
         header = retrieve.header_tokens(lang, short)
@@ -650,7 +664,19 @@ class Turns:
             taken = {id(h) for h in now}  # a cut line is a copy: the whole of it is held back
             rest = [h for h in fresh if id(h) not in taken]
             fresh = now
-        return _Framing(lang, guidance, fresh, stands.text if stands else None, short, rest)
+        return _Framing(
+            lang, guidance, fresh, stands.text if stands else None, short, rest, band, steady
+        )
+
+    def _steady_after(self, sid: str, lang: Lang) -> None:
+        """The steady language of the session's next turns, once this turn's language is known: the
+        first turn's, then another only once two turns in a row are in it. Why sticky: the steady
+        part is read ahead after each reply, before the user's next language is known; a user who
+        writes one line in the other language then re-reads only the tail (its "Reply in ..."),
+        and one who switches for good re-reads the steady part once, at the second such turn."""
+        held = self.steady.get(sid)
+        steady = lang if held is None or held[1] == lang else held[0]
+        self.steady[sid] = (steady, lang)
 
     def _read(self, held: Held) -> bool:
         """Whether the provider has had the time to read the held-back memories since the reply (at
@@ -663,7 +689,13 @@ class Turns:
         return time.monotonic() - held.handed >= held.tokens / rates[len(rates) // 2]
 
     def _timed_cap(
-        self, agent: Agent, heard: _Heard, lang: Lang, guidance: str | None
+        self,
+        agent: Agent,
+        heard: _Heard,
+        lang: Lang,
+        guidance: str | None,
+        band: str | None = None,
+        steady: Lang | None = None,
     ) -> int | None:
         """The slot that memory.first_word_ms leaves at the provider's recent median prompt-read
         rate, after the rest of what the turn reads before its first word (its directive, its
@@ -680,16 +712,17 @@ class Turns:
         if not ms or not rates or not getattr(self.queue.provider, "reads_ahead", False):
             return None  # with nothing read ahead, what is held back is read at the next turn
         suggestion, forgotten = self._asks(heard, lang)
-        # the directive and the line on using memories that ends the slot's block ("-": the block)
-        said = "\n".join(
-            prompt.late_parts(
-                agent,
-                prompt.Context(
-                    tone=guidance, suggestion=suggestion, forgotten=forgotten, memories="-"
-                ),
-                lang,
-            )
+        # the directive and the line on using memories that ends the slot's block ("-": the block);
+        # of a later turn's directive only its tail: the steady part is read ahead with the exchange
+        context = prompt.Context(
+            tone=guidance, suggestion=suggestion, forgotten=forgotten, memories="-"
         )
+        if steady is not None and not prompt.asks_first(context):
+            context = dataclasses.replace(context, tone=band, steady=steady)
+        parts = prompt.late_parts(agent, context, lang)
+        if context.steady is not None:
+            parts = (prompt.tail(context, lang), *parts[1:])
+        said = "\n".join(parts)
         rest = text_tokens.count(said) + text_tokens.count(heard.user.text) + 3 * TEMPLATE_TOKENS
         return max(slot.FLOOR, int(rates[len(rates) // 2] * ms / 1000) - rest)
 
@@ -721,14 +754,20 @@ class Turns:
         framing: _Framing,
         profile: str | None,
         view: _View,
+        steady: Lang | None = None,
+        ahead: bool = False,
     ) -> prompt.Context:
+        """The turn's prompt context; ``ahead``: the next turn's, as guessed after the reply (nothing
+        asked first). ``steady``: a later turn's directive in two parts (prompt.directive), unless
+        something is asked first, whose directive stays whole as it was."""
         lang = framing.lang
-        suggestion, forgotten = self._asks(heard, lang)
+        suggestion, forgotten = (None, None) if ahead else self._asks(heard, lang)
+        split = steady is not None and not (suggestion or forgotten)
         return prompt.Context(
             profile=profile,
             standing=framing.standing,
             card=self.cards.get(sid),
-            tone=framing.guidance,
+            tone=framing.band if split else framing.guidance,
             earlier=tuple(text for _, text in view.chunks),
             folded_upto=view.uptos,
             memories=retrieve.render(framing.fresh, lang, framing.short) if framing.fresh else None,
@@ -738,6 +777,7 @@ class Turns:
             shown=tuple((b.message_id, b.text) for b in self.shown.get(sid, [])),
             lang=lang,
             instructions=agent_cfg.system_prompt,
+            steady=steady if split else None,
         )
 
     def _fit(
@@ -790,7 +830,7 @@ class Turns:
         for round_ in range(MAX_TOOL_ROUNDS + 1):
             if round_ > 0:
                 view = await self.db.run(self._view, sid)
-            context = self._context(sid, agent_cfg, heard, framing, profile, view)
+            context = self._context(sid, agent_cfg, heard, framing, profile, view, framing.steady)
             messages, context = self._fit(agent, sid, view, context, budget)
             request = GenerateRequest(
                 messages,
@@ -955,12 +995,15 @@ class Turns:
         heard: _Heard,
         framing: _Framing,
         profile: str | None,
+        read: tuple[ChatMessage, ...] = (),
     ) -> None:
         """Once the reply is stored: hand the provider what the session's next turn will start with
         (this exchange, and the memories held back from its slot), to read while the user reads the
         reply. Without it the next turn reads them before its first word: the last user message
         and reply (what a turn's directive stood before is not kept) and any held-back memories.
-        Nothing when the provider keeps no prompt cache (``reads_ahead``)."""
+        Nothing when the provider keeps no prompt cache (``reads_ahead``). ``read``: the prompt
+        this turn's reply was written after, which the provider holds: the held-back memories count
+        as read (``_read``) once all that follows it is (``_unread``)."""
         provider = self.queue.provider
         if not getattr(provider, "reads_ahead", False):
             return
@@ -970,7 +1013,8 @@ class Turns:
             return  # a tool round or an interrupted reply: the next prompt is not this one's sequel
         llm = self.settings.config.llm
         budget = max(256, llm.n_ctx - agent_cfg.reply_tokens(llm.max_tokens))
-        context = self._context(sid, agent_cfg, heard, framing, profile, view)
+        steady = self.steady[sid][0] if sid in self.steady else None
+        context = self._context(sid, agent_cfg, heard, framing, profile, view, steady, ahead=True)
         held = self.deferred.get(sid)
         block = held.block(prompt.AHEAD_ID).text if held else None
         context = dataclasses.replace(
@@ -982,9 +1026,8 @@ class Turns:
         if messages:
             provider.read_ahead(sid, agent.agent_id, messages)
             if held is not None:
-                exchange = [m.text for m in view.history[-2:]]
                 held.handed = time.monotonic()
-                held.tokens = sum(text_tokens.count(t) for t in [*exchange, block or ""])
+                held.tokens = _unread(read, messages)
 
     def _explain(
         self,
@@ -1009,7 +1052,7 @@ class Turns:
             "earlier": list(context.earlier[: context.folds]),
             "folded_upto": context.folded_upto[context.folds - 1] if context.folds else 0,
             "mood": mood.to_wire() if mood is not None else None,
-            "tone": framing.guidance,
+            "tone": context.tone,  # as the directive says it (a later turn's: without its rule)
             "suggestion": context.suggestion,
             "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
             "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
@@ -1275,3 +1318,17 @@ class Turns:
             await self._store(
                 Message(sid, agent.agent_id, "tool", outcome, turn.at(), tool_call_id=call.call_id)
             )
+
+
+def _unread(held: Sequence[ChatMessage], ahead: Sequence[ChatMessage]) -> int:
+    """The tokens of ``ahead`` after the longest run of whole messages it shares with ``held`` (what
+    the provider's context holds), chat template included: what the read-ahead has to read. Not
+    only the exchange and the held-back block: the memories the turn showed before its directive,
+    which is not kept, are read again too, and so is the next directive (LoCoMo's turn 2 read 243
+    tokens when the held-back block was shown on a count of the exchange and the block alone)."""
+    same = 0
+    for have, want in zip(held, ahead, strict=False):
+        if have != want:
+            break
+        same += 1
+    return sum(text_tokens.count(m.content) + TEMPLATE_TOKENS for m in ahead[same:])

@@ -76,11 +76,21 @@ _NEVER = {
     "en": "Show this only in how you speak: never say what you think they feel or that you noticed it.",
     "zh": "只在语气里体现：不要说出你觉得对方是什么情绪，也不要说你察觉到了。",
 }
+# The same rule said once for every mood, in a later turn's steady part of the directive
+# (xaid.conversation.prompt): it holds whatever the tone, so it is read ahead with the rest of that part,
+# and the tone itself shrinks to the few words that change with the message.
+_UNSAID = {
+    "en": "Let how they feel show only in how you speak: never say what you think they feel or "
+    "that you noticed it.",
+    "zh": "对方的情绪只在语气里体现：不要说出你觉得对方是什么情绪，也不要说你察觉到了。",
+}
 _LABEL = {"en": "Tone: ", "zh": "语气："}
 
 
-def guidance(state: MoodState, lang: str = "en") -> str | None:
-    """The tone directive in ``lang`` ("en" or "zh"), or None when the mood is neutral."""
+def guidance(state: MoodState, lang: str = "en", rule: bool = True) -> str | None:
+    """The tone directive in ``lang`` ("en" or "zh"), or None when the mood is neutral. ``rule``
+    False: without the clause that the tone is shown and never named (a later turn's directive says
+    that once, in its steady part: ``unsaid``)."""
     b = bands(state)
     if b.neutral:
         return None
@@ -90,5 +100,11 @@ def guidance(state: MoodState, lang: str = "en") -> str | None:
         parts.append(_VALENCE[lang][b.valence])
     if b.tension:
         parts.append(_TENSION[lang])
-    parts.append(_NEVER[lang])
+    if rule:
+        parts.append(_NEVER[lang])
     return _LABEL[lang] + ("" if lang == "zh" else " ").join(parts)
+
+
+def unsaid(lang: str = "en") -> str:
+    """The rule that the tone is shown, never named, for any mood (neutral too), in ``lang``."""
+    return _UNSAID.get(lang, _UNSAID["en"])

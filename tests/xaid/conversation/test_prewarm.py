@@ -170,19 +170,24 @@ def test_a_first_turn_reads_only_a_capped_slot_after_the_prewarmed_head(
     # exchange and the memories turn 1 held back from its slot (more than the cap: this history's
     # recall does not fit 64 tokens)
     sid, agent, ahead = aheads[-2]  # handed over after reply 1 (the last one after reply 2)
-    # ... then the directive turn 2 would have with nothing new recalled (it recalls a slot here,
-    # so its prompt parts from the read-ahead there)
-    told, predicted = ahead[:-1], ahead[-1]
+    # ... then the directive turn 2 would have with its tone and language as turn 1's, and after it
+    # the memories turn 1 held back from its slot (more than the cap: this history's recall does not
+    # fit 64 tokens): a turn whose block was not read in time parts from the read-ahead after the
+    # directive, not before it (xaid.conversation.prompt, issue 28 item 3)
+    told, predicted, held = ahead[:-2], ahead[-2], ahead[-1]
     assert predicted.role == "system" and predicted.content.startswith(("You are Mia", "你是Mia"))
     assert (sid, agent) == (second.session, "mia") and second.messages[: len(told)] == told
-    assert told[-1].role == "system" and told[-1].content.startswith(tuple(SHORT_HEADERS.values()))
-    assert tokens.count(told[-1].content) > CAP
-    # so turn 2 itself reads its own capped slot, the directive and the message
-    rest = second.messages[len(told) :]
-    assert [m.role for m in rest][-1:] == ["user"] and len(rest) <= 3
+    assert held.role == "system" and held.content.startswith(tuple(SHORT_HEADERS.values()))
+    assert tokens.count(held.content) > CAP
+    # turn 2 shows the block where it was read, after its directive (whose steady part was read)
+    said = second.messages[len(told)]
+    assert said.role == "system" and said.content[:20] == predicted.content[:20]
+    assert second.messages[len(told) + 1] == held
+    # so turn 2 itself reads its directive's tail at most, its own capped slot and the message
+    rest = second.messages[len(told) + 2 :]
+    assert [m.role for m in rest][-1:] == ["user"] and len(rest) <= 2
     assert all(tokens.count(b) <= CAP for b in _memory_blocks(GenerateRequest(tuple(rest))))
-    directive = tokens.count(second.messages[-2].content)
-    assert _cost(rest) <= CAP + directive + tokens.count(SECOND[lang]) + 3 * 4
+    assert _cost(rest) <= CAP + tokens.count(SECOND[lang]) + 2 * 4
 
 
 SMALL_TALK = {
@@ -210,8 +215,11 @@ def test_a_later_turn_that_recalls_nothing_new_reads_only_its_message(
     assert second.messages[: len(ahead)] == ahead
     assert ahead[-1].role == "system" and ahead[-1] == second.messages[-2]  # the directive
     assert [m.content for m in second.messages[len(ahead) :]] == [SMALL_TALK[lang][1]]
-    # turn 1's directive was read before its message too: the same words stand before turn 2's
-    assert first.messages[-2] == second.messages[-2]
+    # turn 1's directive is the first turn's whole one; turn 2's the later turns' steady part and
+    # tail (xaid.conversation.prompt.directive), read ahead with the exchange
+    said = second.messages[-2].content
+    assert first.messages[-2] != second.messages[-2] and first.messages[-2].role == "system"
+    assert said.endswith("Reply in English." if lang == "en" else "用中文回复。")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

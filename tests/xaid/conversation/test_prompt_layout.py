@@ -40,8 +40,12 @@ def test_the_head_stays_byte_identical_when_the_mood_crosses_a_band(tmp_path: Pa
     assert turns[0]["tone"] is None and turns[1]["tone"] is not None
     assert len({t["system_prompt"] for t in turns}) == 1
     assert turns[1]["tone"] in turns[1]["directive"] and "Tone:" not in turns[1]["system_prompt"]
-    assert turns[3]["lang"] == "zh" and turns[3]["directive"].startswith("你是Mia")
+    # one line in Chinese in an English session: the directive's steady part stays the session's
+    # (read ahead), its tail is the user's language (xaid.conversation.prompt.directive)
+    assert turns[3]["lang"] == "zh" and turns[3]["directive"].startswith("You are Mia")
+    assert turns[3]["directive"].endswith("用中文回复。")
     assert turns[3]["tone"] and turns[3]["tone"].startswith("语气：")
+    assert turns[3]["tone"] in turns[3]["directive"]
 
 
 def test_layer_a_folds_reach_the_prompt_only_when_the_context_is_full(tmp_path: Path) -> None:
