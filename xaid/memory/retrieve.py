@@ -76,13 +76,6 @@ WEAK_SHARE = 0.5  # a vector match below the model's cut: from half the cut, at 
 # rules below, -1.1 at 1,000 (samples 0, 2); 0.35 -0.7 at 400 (samples 0, 2). Kept as it was.
 MIX_COSINE = 0.45
 MIX_KEYWORD = 0.25
-# bm25's weight for a query written in words (Latin script): a word match is a sharper signal than
-# a Chinese query's, whose keywords are overlapping character pairs (index.cjk_pairs) that match
-# across word boundaries (天被 in 今天被骂了). Issue 28 (branch locomo16), in process on LoCoMo's
-# train samples 0 and 2 at 1,000 tokens, answer-token recall: 0.25 77.1 %, 0.35 78.1 %; the
-# companion set at 1,000, English 94.3 -> 94.7 % on its odd samples, 95.2 = 95.2 on its even ones;
-# the same weight for Chinese questions lost there (90.4 -> 89.6 %), so Chinese keeps MIX_KEYWORD.
-MIX_KEYWORD_WORDS = 0.35
 RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al.): rank 1 scores 1/61, rank 40 1/100
 ROLE_BOOST = 1.15  # "what did you recommend": the companion's turns first
 WINDOW_BOOST = 0.2  # said on a day the query names
@@ -228,39 +221,28 @@ def _about_turn(u: index.Said) -> About:
     return About(u.value, u.status == "current", u.role, u.speaker, (u.ref,), u.prev_id)
 
 
-def keyword_weight_of(chinese: bool) -> float:
-    """bm25's weight in the mix for a query in Chinese (character pairs) or in words."""
-    return MIX_KEYWORD if chinese else MIX_KEYWORD_WORDS
-
-
 def _rrf(order: Sequence[int]) -> dict[int, float]:
     return {item_id: 1.0 / (RRF_K + rank) for rank, item_id in enumerate(order, 1)}
 
 
 def _relevance(
-    sims: dict[int, float],
-    keywords: dict[int, float],
-    min_cos: float,
-    fusion: str,
-    weak: bool,
-    keyword_weight: float = MIX_KEYWORD,
+    sims: dict[int, float], keywords: dict[int, float], min_cos: float, fusion: str, weak: bool
 ) -> dict[int, float]:
     """0..1 per item from its vector and keyword evidence: "mix", the linear mix of cosine and bm25 (the
-    default), or "rrf", which fuses the two rankings by rank so that neither score's scale matters.
-    ``keyword_weight``: bm25's weight in the mix, by the query's script (``keyword_weight_of``)."""
+    default), or "rrf", which fuses the two rankings by rank so that neither score's scale matters."""
     vec = {i: c for i, c in sims.items() if c >= min_cos * (WEAK_SHARE if weak else 1.0)}
     if fusion == "mix":
         best_kw = max(keywords.values(), default=0.0) or 1.0
         # One pass, the weak share below applied as it goes: the same arithmetic, in the same order,
         # as mixing every item and then halving the weak ones in a second dict (~300 a search).
-        total = MIX_COSINE + keyword_weight
+        total = MIX_COSINE + MIX_KEYWORD
         out: dict[int, float] = {}
         for i in {*vec, *keywords}:
             c = vec.get(i)
             kw = keywords.get(i)
             r = (
                 MIX_COSINE * (0.0 if c is None else c)
-                + keyword_weight * (0.0 if kw is None else kw) / best_kw
+                + MIX_KEYWORD * (0.0 if kw is None else kw) / best_kw
             ) / total
             out[i] = r * WEAK_SHARE if kw is None and c is not None and c < min_cos else r
         return out
@@ -427,7 +409,6 @@ def search(
         min_cos,
         fusion,
         fill and not opener,
-        keyword_weight_of(chinese),
     )
     if replaced:
         _follow_replaced(conn, agent_id, replaced, relevance, found, about, near, now_ms)

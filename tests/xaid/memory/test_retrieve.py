@@ -374,24 +374,3 @@ def test_scores_are_the_same_floats_as_the_loop_in_search(role: str | None, open
         window = {i for i in found if rng.random() < 0.1}
         args = (found, about, relevance, recent, window, role, opener, now)
         assert list(retrieve._score(*args).items()) == list(_scores_as_before(*args).items())
-
-
-@pytest.mark.parametrize(
-    ("query", "keyword_first"),
-    [
-        ("what restaurant did I book for Lowri's birthday?", True),
-        ("Where does my sister Anna live these days", True),
-        ("我妈来的时候我订的是哪家饭店？", False),
-        ("小雨的婚礼在哪个酒店办来着", False),
-    ],
-)
-def test_a_word_match_weighs_more_than_a_character_pair_match(
-    query: str, keyword_first: bool
-) -> None:
-    """Issue 28 (branch locomo16): bm25 over whole words is a sharper signal than bm25 over Chinese
-    character pairs, which match across word boundaries. A query in words gives the best keyword
-    match (no vector match behind it) more than a plain vector match at cosine 0.7; a Chinese query
-    keeps the pair weight, under which the vector match stays first."""
-    weight = retrieve.keyword_weight_of(index.mostly_cjk(query))
-    got = retrieve._relevance({1: 0.7}, {2: 9.0}, 0.24, "mix", False, weight)
-    assert (got[2] > got[1]) is keyword_first, got
