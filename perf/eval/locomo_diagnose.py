@@ -137,6 +137,8 @@ class Tally:
     by_category: dict[tuple[str, int], list[float]] = field(default_factory=dict)  # answer recall
     by_lang: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # answer recall
     examples: list[str] = field(default_factory=list)
+    # xaid's block counted with the model's own tokenizer (--tokenizer), over the budget, by language
+    real_fill: dict[str, list[float]] = field(default_factory=dict)
 
     def add(self, system: str, answer: locomo.Answer, category: int = 0, lang: str = "") -> None:
         if answer.answer is not None:
@@ -191,6 +193,9 @@ def diagnose_question(
     tally.questions += 1
     category = int(q.get("category") or 0)
     lang = str(q.get("lang") or "")
+    if REAL is not None:
+        real = sum(REAL(h.text) for h in hits) / budget
+        tally.real_fill.setdefault(lang or "all", []).append(real)
     tally.add("xaid", mine, category, lang)
     baselines = base()
     hybrid = baselines.get("hybrid")
@@ -281,6 +286,20 @@ def _why_not_a_candidate(conn: Any, agent: str, ref: str, seen: Watch) -> str:
     return "not a candidate: in neither index's candidates"
 
 
+# The model's tokenizer (--tokenizer GGUF): what xaid's blocks really hold of the budget, the way
+# the daemon's model reads them; the estimate (xaid.text.tokens) is what packing counts.
+REAL: Callable[[str], int] | None = None
+
+
+def _fill_line(lang: str, xs: list[float]) -> str:
+    s = sorted(xs)
+    return (
+        f"  xaid block, real tokens / budget, {lang}: median {s[len(s) // 2]:.3f}, "
+        f"p5 {s[int(len(s) * 0.05)]:.3f}, p95 {s[min(len(s) - 1, int(len(s) * 0.95))]:.3f}, "
+        f"mean {sum(s) / len(s):.3f}  ({len(s)} blocks)"
+    )
+
+
 def report(tally: Tally) -> str:
     lines = [f"{tally.questions} questions"]
     for name in ("xaid", "bm25", "dense", "hybrid"):
@@ -302,6 +321,7 @@ def report(tally: Tally) -> str:
             )
             + f"  ({len(tally.by_category.get(('xaid', c), []))} q.)"
         )
+    lines += [_fill_line(lang, xs) for lang, xs in sorted(tally.real_fill.items()) if xs]
     for lang in sorted({g for _s, g in tally.by_lang}):
         lines.append(
             f"  lang {lang} answer-token recall: "
@@ -502,12 +522,20 @@ def main(argv: list[str] | None = None) -> int:
         help="write the AFTER variant against the baselines, BEFORE in the notes, to perf/RESULTS.md",
     )
     parser.add_argument("--note", action="append", default=[], help="a note for --record")
+    parser.add_argument(
+        "--tokenizer",
+        type=Path,
+        help="a GGUF (Qwen2.5): also count xaid's blocks with the model's own tokenizer",
+    )
     args = parser.parse_args(argv)
     variants = [
         (v.split(":", 1)[0], _settings(v.split(":", 1)[1] if ":" in v else ""))
         for v in args.variant
     ]
     variants = variants or [("as is", {})]
+    if args.tokenizer is not None:
+        global REAL
+        REAL = kit.gguf_counter(args.tokenizer)
     if args.associative:
         from . import associative
 
@@ -585,6 +613,8 @@ def main(argv: list[str] | None = None) -> int:
                         whole.answer.setdefault(s, []).extend(xs)
                     for s, xs in t.evidence.items():
                         whole.evidence.setdefault(s, []).extend(xs)
+                    for s, xs in t.real_fill.items():
+                        whole.real_fill.setdefault(s, []).extend(xs)
                     for s, (used, turns) in t.spent.items():
                         summed = whole.spent.setdefault(s, [0, 0])
                         summed[0] += used
