@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
-from pathlib import Path
-
 import apsw
 import pytest
 
 from xaid.memory import index
-from xaid.store import agents
-from xaid.store.agents import Agent
 from xaid.store.db import Database
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> Database:
-    db = Database(tmp_path / "k.db")
-    db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
-    db.call(agents.insert, Agent("b", "b", "", {}, 0, 0))
-    return db
-
-
-_SOURCE = itertools.count(1)
-
-
-def _add(db: Database, agent_id: str, texts: list[str]) -> list[int]:
-    return db.call(
-        lambda c: [index.add(c, agent_id, "fact", next(_SOURCE), t, 0, None) for t in texts]
-    )
+from . import lines
 
 
 def test_chinese_words_of_two_and_three_characters_are_found(db: Database) -> None:
-    ids = _add(
+    ids = lines.add(
         db,
         "a",
         ["用户下周去上海见客户。", "The user met Anna at the 咖啡馆 in Kyoto.", "用户喜欢猫。"],
@@ -63,7 +43,7 @@ def test_a_date_in_digits_is_found_by_keyword(
 ) -> None:
     """A date written in digits is found by the day it names, in Chinese ("22号", "2日" as "2号") as
     in English; another day of the same month ranks below it."""
-    ids = _add(db, "a", [said, other, "今天好累 so tired today"])
+    ids = lines.add(db, "a", [said, other, "今天好累 so tired today"])
     found = [i for i, _ in db.call(index.keyword, "a", mention, 5)]
     assert found[0] == ids[0], found
 
@@ -73,8 +53,8 @@ def test_a_word_in_too_many_memories_does_not_crowd_out_a_rare_one(
 ) -> None:
     monkeypatch.setattr(index, "COMMON_DOCS", 20)
     monkeypatch.setattr(index, "KEYWORD_SCAN", 10)
-    old = _add(db, "a", ["My sister Anna lives in Kyoto.", "我妹妹安娜住在京都。"])
-    _add(db, "a", [f"Friend number {i} lives nearby. 朋友{i}住在附近。" for i in range(60)])
+    old = lines.add(db, "a", ["My sister Anna lives in Kyoto.", "我妹妹安娜住在京都。"])
+    lines.add(db, "a", [f"Friend number {i} lives nearby. 朋友{i}住在附近。" for i in range(60)])
     found = [i for i, _ in db.call(index.keyword, "a", "Where does Anna live now? lives", 5)]
     assert found[0] == old[0]  # older than 60 matches of "lives", still found through "anna"
     found = [i for i, _ in db.call(index.keyword, "a", "安娜住在哪里", 5)]
@@ -84,7 +64,7 @@ def test_a_word_in_too_many_memories_does_not_crowd_out_a_rare_one(
 
 
 def test_deleted_memories_leave_the_keyword_indexes(db: Database) -> None:
-    _add(db, "a", ["用户在腾讯工作。 The user works at Tencent."])
+    lines.add(db, "a", ["用户在腾讯工作。 The user works at Tencent."])
     db.call(index.remove_agent, "a")
     assert db.call(index.keyword, "a", "腾讯 tencent", 5) == []
     for table in ("memory_fts_terms", "memory_fts_cjk_terms", "memory_fts_bigram_terms"):
@@ -102,7 +82,7 @@ def test_a_vector_table_full_of_holes_is_rewritten_with_its_live_vectors(db: Dat
     db.call(index.ensure_vector_table, 16, "test-model")
     ids = db.call(
         lambda c: [
-            index.add(c, "a", "fact", next(_SOURCE), f"m{i}", 0, rows[i]) for i in range(3000)
+            index.add(c, "a", "fact", next(lines.SOURCE), f"m{i}", 0, rows[i]) for i in range(3000)
         ]
     )
     gone = [
@@ -123,7 +103,7 @@ def test_a_vector_table_full_of_holes_is_rewritten_with_its_live_vectors(db: Dat
 
 
 def test_english_words_match_by_their_stems(db: Database) -> None:
-    ids = _add(
+    ids = lines.add(
         db,
         "a",
         ["You could try reading The Midnight Library.", "It symbolizes love, faith and strength."],
@@ -172,12 +152,13 @@ def test_warming_the_hubness_measures_every_vector_of_that_agent_only(db: Databa
     db.call(index.ensure_vector_table, 16, "test-model")
     mine = db.call(
         lambda c: [
-            index.add(c, "a", "fact", next(_SOURCE), f"m{i}", 0, rows[i]) for i in range(600)
+            index.add(c, "a", "fact", next(lines.SOURCE), f"m{i}", 0, rows[i]) for i in range(600)
         ]
     )
     db.call(
         lambda c: [
-            index.add(c, "b", "fact", next(_SOURCE), f"o{i}", 0, rows[600 + i]) for i in range(50)
+            index.add(c, "b", "fact", next(lines.SOURCE), f"o{i}", 0, rows[600 + i])
+            for i in range(50)
         ]
     )
 

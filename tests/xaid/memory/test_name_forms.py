@@ -4,36 +4,12 @@
 
 from __future__ import annotations
 
-import itertools
-from pathlib import Path
-
 import pytest
 
-from xaid.memory import index, name_forms
-from xaid.store import agents
-from xaid.store.agents import Agent
+from xaid.memory import name_forms
 from xaid.store.db import Database
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> Database:
-    db = Database(tmp_path / "n.db")
-    db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
-    db.call(agents.insert, Agent("b", "b", "", {}, 0, 0))
-    return db
-
-
-_SOURCE = itertools.count(1)
-
-
-def _add(db: Database, agent_id: str, texts: list[str]) -> list[int]:
-    return db.call(
-        lambda c: [index.add(c, agent_id, "utterance", next(_SOURCE), t, 0, None) for t in texts]
-    )
-
-
-def _found(db: Database, query: str, forms: bool, agent_id: str = "a") -> list[int]:
-    return [i for i, _ in db.call(index.keyword, agent_id, query, 20, forms)]
+from . import lines
 
 
 @pytest.mark.parametrize(
@@ -100,10 +76,10 @@ def test_too_short_the_same_word_or_another_name_is_no_form(a: str, b: str) -> N
 def test_a_name_said_another_way_is_found_only_with_forms(
     db: Database, said: str, lookalike: str, mention: str
 ) -> None:
-    ids = _add(db, "a", [said, lookalike])
-    _add(db, "b", [said])  # another agent's turns are never found
-    assert ids[0] not in _found(db, mention, forms=False)
-    assert _found(db, mention, forms=True) == [ids[0]]
+    ids = lines.add(db, "a", [said, lookalike])
+    lines.add(db, "b", [said])  # another agent's turns are never found
+    assert ids[0] not in lines.found(db, mention, forms=False)
+    assert lines.found(db, mention, forms=True) == [ids[0]]
 
 
 @pytest.mark.parametrize(
@@ -126,14 +102,14 @@ def test_a_name_said_another_way_is_found_only_with_forms(
 def test_what_only_looks_like_another_form_is_not_found(
     db: Database, other: str, query: str
 ) -> None:
-    _add(db, "a", [other, "今天地铁好挤", "the bus was late again"])
-    assert _found(db, query, forms=True) == _found(db, query, forms=False)
+    lines.add(db, "a", [other, "今天地铁好挤", "the bus was late again"])
+    assert lines.found(db, query, forms=True) == lines.found(db, query, forms=False)
 
 
 def test_a_form_the_agent_mostly_writes_in_lower_case_is_a_word(db: Database) -> None:
     """ "Chris" reaches "Christopher", not "christening" said in passing (with a capital only where it
     opens a sentence)."""
-    ids = _add(
+    ids = lines.add(
         db,
         "a",
         [
@@ -143,4 +119,4 @@ def test_a_form_the_agent_mostly_writes_in_lower_case_is_a_word(db: Database) ->
             "another christening next week, so many babies",
         ],
     )
-    assert _found(db, "bumped into Chris at the shops", forms=True) == [ids[0]]
+    assert lines.found(db, "bumped into Chris at the shops", forms=True) == [ids[0]]

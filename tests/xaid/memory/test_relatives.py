@@ -5,35 +5,11 @@ keyword indexes in a scratch database."""
 
 from __future__ import annotations
 
-import itertools
-from pathlib import Path
-
 import pytest
 
-from xaid.memory import index
-from xaid.store import agents
-from xaid.store.agents import Agent
 from xaid.store.db import Database
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> Database:
-    db = Database(tmp_path / "r.db")
-    db.call(agents.insert, Agent("a", "a", "", {}, 0, 0))
-    return db
-
-
-_SOURCE = itertools.count(1)
-
-
-def _add(db: Database, texts: list[str]) -> list[int]:
-    return db.call(
-        lambda c: [index.add(c, "a", "utterance", next(_SOURCE), t, 0, None) for t in texts]
-    )
-
-
-def _found(db: Database, query: str, forms: bool) -> list[int]:
-    return [i for i, _ in db.call(index.keyword, "a", query, 20, forms)]
+from . import lines
 
 
 @pytest.mark.parametrize(
@@ -48,9 +24,9 @@ def _found(db: Database, query: str, forms: bool) -> list[int]:
 def test_another_word_for_the_one_person_is_found_only_with_forms(
     db: Database, said: str, mention: str
 ) -> None:
-    ids = _add(db, [said, "地铁好挤", "the bus was late again"])
-    assert ids[0] not in _found(db, mention, forms=False)
-    assert _found(db, mention, forms=True) == [ids[0]]
+    ids = lines.add(db, "a", [said, "地铁好挤", "the bus was late again"])
+    assert ids[0] not in lines.found(db, mention, forms=False)
+    assert lines.found(db, mention, forms=True) == [ids[0]]
 
 
 @pytest.mark.parametrize(
@@ -64,5 +40,5 @@ def test_another_word_for_the_one_person_is_found_only_with_forms(
 def test_a_relation_of_several_people_finds_only_its_own_word(
     db: Database, other: str, mention: str
 ) -> None:
-    _add(db, [other, "今天地铁好挤", "the bus was late again"])
-    assert _found(db, mention, forms=True) == _found(db, mention, forms=False)
+    lines.add(db, "a", [other, "今天地铁好挤", "the bus was late again"])
+    assert lines.found(db, mention, forms=True) == lines.found(db, mention, forms=False)
