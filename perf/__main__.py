@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",
     "checkin_dev": "perf.eval.checkin_dev",
+    "loss17": "perf.eval.losses17",
     "retire": "perf.eval.retire",
     "meaning": "perf.eval.meaning_dev",
     "feelings": "perf.eval.feelings",
