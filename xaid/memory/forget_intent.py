@@ -170,6 +170,17 @@ CUE_NAMES = (
 _QUOTED = re.compile(r"[\"\u201c\u201d\u300c\u300d]|(?:^|\s)'[^']{2,}'")
 
 
+# A plan changed in the same breath ("算了，周末不去露营了，当我没说", "黄山不去了，当我没说", "scratch
+# the camping plan, we're not going"): the "never mind" takes back a plan the message itself
+# replaces, which an update keeps track of; it is not a request to forget what was told. A verb of
+# one character between 不 and 了 (不去了, 不买了, 不换了), not one of saying or keeping (不提了, 不说了).
+_PLAN_CHANGED = re.compile(
+    r"不(?![提说讲记存留用行早好对是会能想])[\u4e00-\u9fff]{1,4}了"
+    r"|\b(?:not|no longer) (?:going|doing|buying|moving|coming)\b|\bcall(?:ed|ing) (?:it )?off\b"
+    r"|\bcancel+(?:ed|ing)?\b"
+)
+
+
 def points_at_words(text: str) -> bool:
     """Whether ``text`` refers to something the user said (``_SAID``: "the bit about", "what I
     told you", 那件事, 牢骚) and has none of the look-alikes' cues: quoted speech, the user's own
@@ -181,7 +192,7 @@ def points_at_words(text: str) -> bool:
     low = _norm(text)
     if not _SAID.search(low) or _QUOTED.search(low):
         return False
-    if any(c.search(low) for c in (_SELF, _REMIND, _REPORTED, _WISH, _ASKS_MEMORY)):
+    if any(c.search(low) for c in (_SELF, _REMIND, _REPORTED, _WISH, _ASKS_MEMORY, _PLAN_CHANGED)):
         return False
     return not (_QUESTION.search(low) and not _POLITE.search(low))
 
