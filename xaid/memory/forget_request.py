@@ -763,9 +763,12 @@ def _phrase_zh(said: str) -> str:
     """The topic: the clause that names what was said, with the request words and leads taken off."""
     named = next((c for c in _clauses_zh(said) if _SAID_ZH.search(c)), said)
     core = _GO_ZH.split(named)[0] or named
-    core = re.sub(r"^(?:那个|这个)(?=[^，,。！？的]{2,})", "", core)  # 那个相亲男: not 那(then) + 个
+    # 那个相亲男 names 相亲男: not 那 ("then", a lead) and 个.
+    core = re.sub(r"^(?:那个|这个)(?=[^，,。！？的]{2,})", "", core)
     core = re.sub(rf"^{_ZH_POLITE}(?:把)?", "", core)
-    core = re.sub(r"(?:你|就|都|全|给|从你那儿|从记忆里|从你记忆里|帮我|请|麻烦|以后|也)+$", "", core)
+    core = re.sub(
+        r"(?:你|就|都|全|给|从你那儿|从记忆里|从你记忆里|帮我|请|麻烦|以后|也)+$", "", core
+    )
     core = re.sub(rf"^{_WHEN_ZH}(?:我|我们)?", "", core)
     core = re.sub(
         r"^(?:我|我们)?(?:说|讲|提到|提|吐槽|告诉你)(?:过)?(?:的)?(?:关于)?(?:我)?", "", core

@@ -364,9 +364,7 @@ def resolve(
     # request ("friday morning: three meetings" for "what I said on friday night in a temper", or
     # anything at all for a phrase that is nothing but the time, 周日下午跟你讲的那些): when some
     # turn was said in the time named, the seed is among those turns.
-    by_time = (
-        span_of_time is not None and not words and any(m.in_time for m in scored)
-    )
+    by_time = span_of_time is not None and not words and any(m.in_time for m in scored)
     if by_time and not seed.in_time:
         seed_at = max((i for i, m in enumerate(scored) if m.in_time), key=lambda i: scored[i].score)
         seed, _origin = scored[seed_at], candidates[seed_at]
