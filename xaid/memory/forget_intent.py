@@ -65,6 +65,7 @@ _GO_ZH = re.compile(
     r"忘|删|清除|清掉|抹|去掉|销毁|烧掉|格式化|失忆|别记|不要记|不要再记|别存|不要存|别留|不要留|别保存|不要保存|不要保留"
     r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回"
     r"|(?:别|不要|不用|甭)再提(?!醒)|以后(?:都|就)?(?:别|不要|不用)再?提(?!醒)"
+    r"|划掉|清空|丢掉|扔掉|拿掉|撤掉|消掉|去除"
 )
 # Letting something said go without a verb of removing: "周五晚上我发的那通牢骚，就算了吧", "不作数",
 # "收回", "当耳边风" (a closed class of words that void or drop). Alone they mostly mean "never
@@ -72,6 +73,14 @@ _GO_ZH = re.compile(
 # message that points at the user's own words to the companion (``_SAID_TO_YOU_ZH``); the
 # classifier then decides, as for every other opening.
 _VOID_ZH = re.compile(r"算了|算我没|作废|不作数|不算数|不算了|收回|耳边风|没这回事|让它过去|翻篇")
+# Letting it drop from talk ("跟你吐槽的我妈那些事，不提了", "我说的那些话你别往心里去了"): like
+# ``_VOID_ZH``, and besides the user's own words to the companion, a matter named (那件事, 的事,
+# 那段) opens the gate for them too ("周末那事就不提了，太丢人"); "算了不提了，说点开心的" names none
+# and stays shut.
+_DROP_ZH = re.compile(r"不提了|不说了|别再说了|别放在?心上|别往心里去")
+_MATTER_ZH = re.compile(r"[那这](?:件|档子?)?事|的事|那些事|[那这]段|那茬")
+# ... unless the drop was agreed with someone else ("洗碗那事我们说好了翻篇，不提了": a quarrel over).
+_AMONG_US_ZH = re.compile(r"我们|咱们|咱俩|他们|她们")
 _SAID_TO_YOU_ZH = re.compile(
     r"(?:跟你|和你|对你|冲你|给你|同你)[^，。！？]{0,12}?(?:说|讲|提|发|吐槽|抱怨|聊|哭诉|倒)"
     r"|我[^，。！？]{0,10}?(?:说的|讲的|提的|发的|吐槽的|抱怨的|聊的)|牢骚|那些话|那番话|那段话|胡话|那通"
@@ -206,6 +215,10 @@ def goes(text: str) -> bool:
     never a request (most messages stop here, unembedded)."""
     low = _FORGOT_TO_TELL.sub(" ", _norm(text))
     if _GO_EN.search(low) or _GO_ZH.search(low):
+        return True
+    if _DROP_ZH.search(low) and (
+        _SAID_TO_YOU_ZH.search(low) or (_MATTER_ZH.search(low) and not _AMONG_US_ZH.search(low))
+    ):
         return True
     return bool(_VOID_ZH.search(low) and _SAID_TO_YOU_ZH.search(low))
 
