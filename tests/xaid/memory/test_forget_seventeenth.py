@@ -2,8 +2,9 @@
 both languages; each case of a request fails on the code before (the look-alikes' cases are guards
 and pass either way):
 
-- "don't bring it up again" / 别再提 opens the gate (the classifier then decides); a reminder to
-  raise something (别再提醒我) and "don't bring it up with my mum" do not;
+- "don't bring it up again" / 别再提 opens the gate (the classifier then decides), and so do
+  不提了/划掉 said of the user's words to the companion or of a matter; a reminder (别再提醒我),
+  "don't bring it up with my mum", "别提了，今天倒霉透了" and a quarrel dropped among others do not;
 - "forgot to tell you, …" / 忘了告诉你 is the user's own forgetting: no gate, and a ``self`` cue;
 - a Chinese request that names only "that" once its request words are off is about the previous
   message, not a topic of its own words;
@@ -35,9 +36,24 @@ def test_not_bringing_it_up_again_opens_the_gate(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "跟你吐槽的我妈那些事，不提了",
+        "那天跟你说我想辞职的事，划掉吧",
+        "我说的那些话你就别往心里去了",
+        "my cousin's stuff, please stop bringing it up",
+    ],
+)
+def test_letting_words_drop_from_talk_opens_the_gate(text: str) -> None:
+    assert forget_intent.goes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "don't bring it up with my mum please, she'll worry",
         "别再提醒我喝水了，烦死了",
         "别提了，今天倒霉透了",
+        "算了不提了，说点开心的",
+        "洗碗那事我们说好了翻篇，不提了",
     ],
 )
 def test_raising_something_else_opens_no_gate(text: str) -> None:
