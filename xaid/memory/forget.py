@@ -638,7 +638,36 @@ def forget_messages(
 
     conn.create_scalar_function(MATCH_FUNCTION, matches, 1, deterministic=True)  # type: ignore[arg-type]
     count += _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", (), holds)
+    count += _forget_quoted(conn, agent_id, said)
     return count, doomed
+
+
+def _forget_quoted(
+    conn: apsw.Connection, agent_id: str, said: Sequence[tuple[int, str, str]]
+) -> int:
+    """The sentences of its own conversation's episode that quote a forgotten turn word for word
+    (用户说："我把她拉黑了"). ``forget_topic.holding`` looks for a short turn nowhere ("好的" would be
+    found in everything), so the episode of the evening it was said in kept quoting it; a quote in
+    that one episode is that turn, however short (seventeenth pass)."""
+    count = 0
+    for _mid, session_id, text in said:
+        quoted = text.strip()
+        if not quoted:
+            continue
+        quotes = tuple(f"{a}{quoted}{b}" for a, b in ('""', "\u201c\u201d", "\u300c\u300d"))
+
+        def holds(sentence: str, quotes: tuple[str, ...] = quotes) -> bool:
+            return any(q in sentence for q in quotes)
+
+        for episode_id, summary in list(
+            conn.execute(
+                "SELECT episode_id, summary FROM episodes WHERE agent_id = ? AND session_id = ?",
+                (agent_id, session_id),
+            )
+        ):
+            if holds(summary):
+                count += _forget_in_episode(conn, agent_id, episode_id, summary, holds)
+    return count
 
 
 def said_elsewhere(

@@ -43,6 +43,12 @@ from .forget_request import ForgetRequest
 
 WEIGHTS = Path(__file__).with_name("forget_intent.json")
 
+# "Forgot to tell you, …", "忘了告诉你…": the user's own forgetting to say something new, never a
+# request; its forget-word does not open the gate (``goes``) and it is one of the ``_SELF`` cues.
+_FORGOT_TO_TELL = re.compile(
+    r"(?:^|[.!?,，。！？]\s*)(?:(?:oh|btw|also|and|oops|i)\W+)*(?:forgot|forgotten) to (?:tell|mention|say|ask)\b"
+    r"|(?:^|[，。！？,.!?]\s*)(?:(?:哦|对了|还有|我)\W*)*忘(?:了|记)(?:告诉|跟你说|和你说|说|讲|提)"
+)
 # A verb that removes or does not keep (the general shape of the request), in either language,
 # typos included by stem ("forgett", "delet", "remeber").
 _GO_EN = re.compile(
@@ -51,11 +57,15 @@ _GO_EN = re.compile(
     r"|disappear|go away|gone|never happened|let (?:\w+ ){0,5}go|pretend|act (?:like|as if)"
     r"|rem(?:em)?b?e?r\w*|keep|keeping|kept|hold\w*|stor(?:e|ed|ing)|sav(?:e|ed|ing)|record\w*"
     r"|unsaid|unhear\w*|never (?:said|mentioned|told|heard|happened)|take (?:\w+ ){0,2}back"
-    r"|leave (?:\w+ ){0,3}out|fil(?:e|ed|ing) (?:\w+ )?away|hang\w* on(?:to)?)\b"
+    r"|leave (?:\w+ ){0,3}out|fil(?:e|ed|ing) (?:\w+ )?away|hang\w* on(?:to)?"
+    r"|(?:don't|do not|not|never) (?:\w+ ){0,2}(?:bring\w*|mention\w*) (?:\w+ ){0,3}(?:again|anymore|any more)"
+    r"|(?:stop|quit) bringing (?:\w+ ){0,2}up)\b"
 )
 _GO_ZH = re.compile(
     r"忘|删|清除|清掉|抹|去掉|销毁|烧掉|格式化|失忆|别记|不要记|不要再记|别存|不要存|别留|不要留|别保存|不要保存|不要保留"
     r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回"
+    r"|(?:别|不要|不用|甭)再提(?!醒)|以后(?:都|就)?(?:别|不要|不用)再?提(?!醒)"
+    r"|划掉|清空|丢掉|扔掉|拿掉|撤掉|消掉|去除"
 )
 # Letting something said go without a verb of removing: "周五晚上我发的那通牢骚，就算了吧", "不作数",
 # "收回", "当耳边风" (a closed class of words that void or drop). Alone they mostly mean "never
@@ -63,6 +73,14 @@ _GO_ZH = re.compile(
 # message that points at the user's own words to the companion (``_SAID_TO_YOU_ZH``); the
 # classifier then decides, as for every other opening.
 _VOID_ZH = re.compile(r"算了|算我没|作废|不作数|不算数|不算了|收回|耳边风|没这回事|让它过去|翻篇")
+# Letting it drop from talk ("跟你吐槽的我妈那些事，不提了", "我说的那些话你别往心里去了"): like
+# ``_VOID_ZH``, and besides the user's own words to the companion, a matter named (那件事, 的事,
+# 那段) opens the gate for them too ("周末那事就不提了，太丢人"); "算了不提了，说点开心的" names none
+# and stays shut.
+_DROP_ZH = re.compile(r"不提了|不说了|别再说了|别放在?心上|别往心里去")
+_MATTER_ZH = re.compile(r"[那这](?:件|档子?)?事|的事|那些事|[那这]段|那茬")
+# ... unless the drop was agreed with someone else ("洗碗那事我们说好了翻篇，不提了": a quarrel over).
+_AMONG_US_ZH = re.compile(r"我们|咱们|咱俩|他们|她们")
 _SAID_TO_YOU_ZH = re.compile(
     r"(?:跟你|和你|对你|冲你|给你|同你)[^，。！？]{0,12}?(?:说|讲|提|发|吐槽|抱怨|聊|哭诉|倒)"
     r"|我[^，。！？]{0,10}?(?:说的|讲的|提的|发的|吐槽的|抱怨的|聊的)|牢骚|那些话|那番话|那段话|胡话|那通"
@@ -72,13 +90,14 @@ _SAID = re.compile(
     r"\b(?:i|we) (?:\w+ ){0,2}(?:said|told|mentioned|shared|brought up|talked|typed|wrote)\b"
     r"|\btelling you\b|\b(?:thing|stuff|story|bit|part|incident|saga|situation|confession|episode"
     r"|rant|venting|vented|meltdown)\b"
-    r"|['\"\u2018\u2019\u201c\u201d]|说|讲|提|告诉|那件|那个|那事|的事|那档|这句|那句|那些|这个"
+    r"|['\"\u2018\u2019\u201c\u201d]|说|讲|提|告诉|那件|那个|那事|的事|那档|这句|那句|那些|这个|[那这]段"
     r"|吐槽|牢骚|抱怨|哭诉|胡话|那通|那茬|那摊"
 )
 # The user's own forgetting: "I forgot my keys", "我又忘了带伞", "忘在家里了".
 _SELF = re.compile(
     r"\bi (?:\w+ )?(?:forgot|forget|blanked)\b|我(?:又|都|总|老|也|居然|全|把)?[^，。！？]{0,6}忘"
     r"|忘了带|忘带|忘在|忘得|忘记(?:关|放|打|吃|带)"
+    r"|" + _FORGOT_TO_TELL.pattern
 )
 # A reminder: "don't forget to", "remember to", "别忘了", "记得".
 _REMIND = re.compile(
@@ -160,6 +179,17 @@ CUE_NAMES = (
 _QUOTED = re.compile(r"[\"\u201c\u201d\u300c\u300d]|(?:^|\s)'[^']{2,}'")
 
 
+# A plan changed in the same breath ("算了，周末不去露营了，当我没说", "黄山不去了，当我没说", "scratch
+# the camping plan, we're not going"): the "never mind" takes back a plan the message itself
+# replaces, which an update keeps track of; it is not a request to forget what was told. A verb of
+# one character between 不 and 了 (不去了, 不买了, 不换了), not one of saying or keeping (不提了, 不说了).
+_PLAN_CHANGED = re.compile(
+    r"不(?![提说讲记存留用行早好对是会能想])[\u4e00-\u9fff]{1,4}了"
+    r"|\b(?:not|no longer) (?:going|doing|buying|moving|coming)\b|\bcall(?:ed|ing) (?:it )?off\b"
+    r"|\bcancel+(?:ed|ing)?\b"
+)
+
+
 def points_at_words(text: str) -> bool:
     """Whether ``text`` refers to something the user said (``_SAID``: "the bit about", "what I
     told you", 那件事, 牢骚) and has none of the look-alikes' cues: quoted speech, the user's own
@@ -171,7 +201,7 @@ def points_at_words(text: str) -> bool:
     low = _norm(text)
     if not _SAID.search(low) or _QUOTED.search(low):
         return False
-    if any(c.search(low) for c in (_SELF, _REMIND, _REPORTED, _WISH, _ASKS_MEMORY)):
+    if any(c.search(low) for c in (_SELF, _REMIND, _REPORTED, _WISH, _ASKS_MEMORY, _PLAN_CHANGED)):
         return False
     return not (_QUESTION.search(low) and not _POLITE.search(low))
 
@@ -183,8 +213,12 @@ def _norm(text: str) -> str:
 def goes(text: str) -> bool:
     """The gate: whether ``text`` has a verb of removing or not keeping. Without one a message is
     never a request (most messages stop here, unembedded)."""
-    low = _norm(text)
+    low = _FORGOT_TO_TELL.sub(" ", _norm(text))
     if _GO_EN.search(low) or _GO_ZH.search(low):
+        return True
+    if _DROP_ZH.search(low) and (
+        _SAID_TO_YOU_ZH.search(low) or (_MATTER_ZH.search(low) and not _AMONG_US_ZH.search(low))
+    ):
         return True
     return bool(_VOID_ZH.search(low) and _SAID_TO_YOU_ZH.search(low))
 

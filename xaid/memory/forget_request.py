@@ -690,7 +690,8 @@ _SAID_ZH = re.compile(
 _GO_ZH = re.compile(
     r"(?<!别)(?<!不要)(?:忘了|忘掉|忘记|删|清掉|清除|抹掉|抹去|去掉)"
     r"|(?:别|不要|不用|不必|甭|用不着)(?:再)?(?:往心里)?(?:记|存|留|保存)"
-    r"|当(?:作|做)?(?:我)?(?:没|没有)(?:说|讲|提|听)"
+    r"|当(?:作|做)?(?:我)?(?:没|没有)(?:说|讲|提|听|发生)"
+    r"|(?:别|不要|不用|甭)再?提(?!醒)|翻篇"
 )
 _NOT_ZH = re.compile(
     r"吗|呢|是不是|会不会|记得|还记|别忘|不要忘|忘不了|(?:^|[，,。！？])我(?:又|总|老|也)?忘了|我想忘|真想"
@@ -762,8 +763,12 @@ def _phrase_zh(said: str) -> str:
     """The topic: the clause that names what was said, with the request words and leads taken off."""
     named = next((c for c in _clauses_zh(said) if _SAID_ZH.search(c)), said)
     core = _GO_ZH.split(named)[0] or named
+    # 那个相亲男 names 相亲男: not 那 ("then", a lead) and 个.
+    core = re.sub(r"^(?:那个|这个)(?=[^，,。！？的]{2,})", "", core)
     core = re.sub(rf"^{_ZH_POLITE}(?:把)?", "", core)
-    core = re.sub(r"(?:你|就|都|全|给|从你那儿|从记忆里|从你记忆里|帮我|请|麻烦)+$", "", core)
+    core = re.sub(
+        r"(?:你|就|都|全|给|从你那儿|从记忆里|从你记忆里|帮我|请|麻烦|以后|也)+$", "", core
+    )
     core = re.sub(rf"^{_WHEN_ZH}(?:我|我们)?", "", core)
     core = re.sub(
         r"^(?:我|我们)?(?:说|讲|提到|提|吐槽|告诉你)(?:过)?(?:的)?(?:关于)?(?:我)?", "", core
@@ -778,6 +783,16 @@ def _phrase_zh(said: str) -> str:
     )
     found = _object_zh(core)
     return found.phrase if found is not None and found.phrase else core
+
+
+_SIGH_ZH = re.compile(r"^(?:唉|哎|哎呀|哎哟|嗯|呃|额|啊|算了|好吧|那个|其实|还是)+")
+
+
+def _only_that_zh(phrase: str) -> bool:
+    """Whether a Chinese topic phrase names nothing but "that" (刚说的, 这个, 这些, 那段): the words
+    of ``_PREVIOUS_ZH`` alone, after a sigh or a "never mind" (唉, 算了) and the punctuation."""
+    bare = re.sub(r"(?:说|讲)$", "", _SIGH_ZH.sub("", re.sub(r"[\W_]+", "", phrase)))
+    return not bare or bare == "个" or _PREVIOUS_ZH.fullmatch(bare) is not None
 
 
 # How near a request's prototypes a message must be, and by how much nearer them than any
@@ -809,7 +824,11 @@ def read_unframed(text: str) -> ForgetRequest:
         said = re.sub(r"\s+", "", text)
         if m := _ASK_END_ZH.match(said):
             said = m.group("body")
-        return by_meaning(Unframed(text, "zh", _phrase_zh(said)), 1.0, 0.0) or ForgetRequest(
+        phrase = _phrase_zh(said)
+        if _only_that_zh(phrase):
+            # "唉，刚说的就当没发生过吧", "这个你以后别再提了啊": what it names is only "that".
+            return ForgetRequest("previous", lang="zh")
+        return by_meaning(Unframed(text, "zh", phrase), 1.0, 0.0) or ForgetRequest(
             "previous", lang="zh"
         )
     norm = " ".join(text.lower().replace("\u2019", "'").split())
