@@ -60,7 +60,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
-from . import cheer, echo
+from . import assistant, cheer, echo
 from .greetings import greeting_echo
 
 # A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
@@ -429,7 +429,7 @@ class Voice:
     numeral_words: tuple[str, ...] = ()  # words of memory before a numeral ("林晓" of "林晓五月")
 
     def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
-        """Which rule ``sentence`` breaks ("role", "parrot", "cheer" or "name"), or None; ``whole``: the
+        """Which rule ``sentence`` breaks ("role", "parrot", "cheer", "name" or "assistant"), or None; ``whole``: the
         sentence from its start, where a state said without "我" is read too (echoes_user);
         ``before``: what of the same sentence was sent before it (the lead's words)."""
         if not self.on:
@@ -455,6 +455,8 @@ class Voice:
             return "name"
         if any(numeral_fused(sentence, w) for w in self.numeral_words):
             return "name"
+        if assistant.speaks_as_assistant(sentence, self.said) is not None:
+            return "assistant"
         return None
 
 
@@ -723,6 +725,8 @@ class VoiceGate:
         """How much of an unfinished sentence holds no risk: up to its first, or up to a tail that
         could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
         risk = self._risk(text)
+        if (said := assistant.cue(text)) is not None:
+            risk = said if risk is None else min(risk, said)  # "As an AI…" waits for its end
         if risk is not None:
             return risk
         for cut in range(max(0, len(text) - 4), len(text)):
@@ -741,6 +745,13 @@ class VoiceGate:
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
+        if (
+            self.voice.on
+            and (at := assistant.speaks_as_assistant(sentence, self.voice.said)) is not None
+        ):
+            risk = (
+                at if risk is None else min(risk, at)
+            )  # a generic assistant's words (assistant.py)
         before, self._before, self._head = self._before + self._head, "", ""
         if not self._begun and (
             self.voice.breaks(sentence, True, before) in ("parrot", "cheer")
