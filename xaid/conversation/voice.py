@@ -35,7 +35,12 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   ("周敏杭"), and not misspelt: its characters swapped ("晓林"), one changed after the surname
   ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods");
 - cheer: it does not applaud a hardship: a short glad sentence with nothing of theirs in it
-  ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both).
+  ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both);
+- assistant: it does not speak as a generic assistant: it does not call itself an AI, a model or a
+  program, say it lacks what a program lacks (real-time information, feelings, opinions of its own)
+  or offer service ("How can I assist you today?", "有什么可以帮您的吗？"), unless the user asked what
+  it is (assistant.py). Its cue words ("As an AI", "作为", "assist", "帮") hold the sentence as "我"
+  does, so that "As an AI language model," is not sent before the sentence shows what it is.
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
 stand, and of the broken one its whole clauses before the break. Text goes out a whole clause at a
