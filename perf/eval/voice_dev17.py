@@ -51,7 +51,8 @@ def run(quick: bool) -> Section:
                     len(wrong),
                     "replies",
                     aim=Aim("<=", 0),
-                    note=f"of {len(fine)}" + (f": {', '.join(wrong)}" if half == "train" else ""),
+                    note=f"of {len(fine)}"
+                    + (f": {', '.join(wrong)}" if half == "train" and wrong else ""),
                 )
             )
     return section
