@@ -141,7 +141,7 @@ def asked_what_it_is(said: str) -> bool:
 def speaks_as_assistant(sentence: str, said: str = "") -> int | None:
     """Where ``sentence`` starts speaking as a generic assistant (the module docstring), or None;
     ``said``: the user's newest message (asked what the companion is, it may say so)."""
-    rules = (_SERVICE_EN, _SERVICE_ZH)
+    rules: list[re.Pattern[str]] = [_SERVICE_EN, _SERVICE_ZH]
     if not asked_what_it_is(said):
         rules += (_SELF_EN, _SELF_ZH, _LACKS_EN, _LACKS_ZH, _EXPERIENCE_EN)
     found = [m.start() for rule in rules if (m := rule.search(sentence))]
