@@ -119,9 +119,6 @@ class _Phrasing:
     # part, the language in its tail (the user may switch languages from one message to the next)
     sentences: str
     language: str
-    # a later turn's steady part says how the companion speaks of itself (issue 25 item 2): asked
-    # what it likes or for something current, the 1.5B answered "As an AI language model, …"
-    own: str
 
 
 _PHRASING: dict[Lang, _Phrasing] = {
@@ -132,7 +129,6 @@ _PHRASING: dict[Lang, _Phrasing] = {
         "",
         "回复一到三句话，简短自然。",
         "用中文回复。",
-        "用你自己的口吻说话：像朋友那样直接说你喜欢什么、怎么想，不要免责声明，也不要问能帮什么忙。",
     ),
     "en": _Phrasing(
         "You are {name}, their friend.",
@@ -141,8 +137,6 @@ _PHRASING: dict[Lang, _Phrasing] = {
         " ",
         "Reply in one to three short sentences.",
         "Reply in English.",
-        "Speak in your own voice: say what you like and think, as a friend does, with no "
-        "disclaimers and no offers of help.",
     ),
 }
 
@@ -180,12 +174,9 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
 
 def steady(agent: Agent, lang: Lang) -> str:
     """A later turn's directive up to its tail, the same for every message of the session in
-    ``lang``: who speaks and in whose voice (its own: no disclaimer, no service), that the tone is
-    shown and never named, the length."""
+    ``lang``: who speaks, that the tone is shown and never named, the length."""
     words = _PHRASING[lang]
-    return words.joiner.join(
-        (words.friend.format(name=agent.name), words.own, unsaid(lang), words.sentences)
-    )
+    return words.joiner.join((words.friend.format(name=agent.name), unsaid(lang), words.sentences))
 
 
 def tail(context: Context, lang: Lang) -> str:

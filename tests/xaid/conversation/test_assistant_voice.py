@@ -14,11 +14,8 @@ import pytest
 
 from testkit.inproc import InProcessDaemon
 from testkit.streaming import streamed
-from xaid.conversation import prompt
 from xaid.conversation.assistant import asked_what_it_is, speaks_as_assistant
 from xaid.conversation.voice import Voice, VoiceGate
-from xaid.store.agents import Agent
-from xaid.text.lang import Lang
 
 
 @pytest.mark.parametrize(
@@ -141,19 +138,3 @@ def test_a_daemon_drops_assistant_talk_asks_again_and_counts_it(
     assert deltas == result["text"] == kept
     assert stats["voice_assistant"] == 1 and stats["voice_dropped"] == 1
     assert stats["voice_retries"] == 1 and stats.get("voice_failed", 0) == 0
-
-
-@pytest.mark.parametrize(("lang", "own"), [("en", "no disclaimers"), ("zh", "不要免责声明")])
-def test_a_later_turns_directive_asks_for_its_own_voice_in_the_part_read_ahead(
-    lang: Lang, own: str
-) -> None:
-    """The line on its own voice stands in the steady part, which the runner reads while the user
-    reads the previous reply; the tail a turn reads again when its tone or language moved is as
-    short as it was."""
-    agent = Agent("a1", "Mia" if lang == "en" else "小雅", "")
-    ctx = prompt.Context(tone=None, lang=lang, steady=lang)
-    said = prompt.directive(agent, ctx, lang)
-    assert own in prompt.steady(agent, lang) and said.startswith(prompt.steady(agent, lang))
-    assert own not in prompt.tail(ctx, lang)
-    first = prompt.directive(agent, prompt.Context(lang=lang), lang)  # a session's first turn
-    assert own not in first
