@@ -96,6 +96,7 @@ _SERVICE_EN = re.compile(
     r"|\bhow (?:can|may|could|might) I (?:help|be of)\b"
     r"|\bwhat can I (?:help you with|do for you)\b"
     r"|\banything (?:else )?(?:that )?I (?:can|could|may) help\b"
+    r"|\b(?:need|want|require) anything else\b"
     r"|\bhelp you with (?:anything|any|that|whatever)\b"
     r"|\b(?:any|other|more|further|additional) questions\b[^.!?]{0,40}\b(?:ask|let me know|reach out)\b"
     r"|\b(?:ask|let me know)\b[^.!?]{0,30}\b(?:any|other|more|further|additional) questions\b"

@@ -754,9 +754,12 @@ class VoiceGate:
             self.voice.on
             and (at := assistant.speaks_as_assistant(sentence, self.voice.said)) is not None
         ):
-            risk = (
-                at if risk is None else min(risk, at)
-            )  # a generic assistant's words (assistant.py)
+            # a generic assistant's words (assistant.py) go with their whole sentence, when none of
+            # it was sent: the clause before them frames them ("As a friend, I can't give opinions"
+            # left "As a friend." on the screen, perf later_turns)
+            if not self._begun:
+                at = len(sentence) - len(sentence.lstrip())
+            risk = at if risk is None else min(risk, at)
         before, self._before, self._head = self._before + self._head, "", ""
         if not self._begun and (
             self.voice.breaks(sentence, True, before) in ("parrot", "cheer")

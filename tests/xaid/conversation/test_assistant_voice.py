@@ -39,6 +39,13 @@ from xaid.conversation.voice import Voice, VoiceGate
         ("在吗", "在呢！有什么可以帮您的吗？", "在呢！"),
         ("刚看完一本书，结局太好哭了", "懂你！我没有个人感受，但结局确实动人。", "懂你！"),
         ("你喜欢下雨天吗？", "喜欢！不过我只是个机器人。", "喜欢！"),
+        # the 1.5B in perf later_turns: the clause before the disclaimer goes with it
+        ("do you like rainy days?", "As a friend, I don't have personal preferences.", ""),
+        (
+            "lol my roommate set off the smoke alarm",
+            "Oh no! Let me know if you need anything else.",
+            "Oh no! ",
+        ),
     ],
 )
 def test_a_sentence_in_a_generic_assistants_voice_is_never_sent(
