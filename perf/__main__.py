@@ -62,6 +62,7 @@ AREAS: dict[str, str] = {
     "voice_dev": "perf.eval.voice_dev",
     "voice_live": "perf.eval.voice_live",
     "voice_dev8": "perf.eval.voice_dev8",
+    "voice_dev17": "perf.eval.voice_dev17",
     "tone_dev9": "perf.eval.tone_dev9",
     "understanding": "perf.eval.understanding",
     "morning": "perf.eval.morning",

@@ -262,7 +262,8 @@ class LLMConfig:
     voice_check: str = doc(
         "auto",
         "Check every reply sentence by sentence for the companion's voice (never speaks as the user, "
-        "never hands the user's own words back, names from memory whole; xaid/conversation/voice.py): "
+        "never hands the user's own words back, names from memory whole, never a generic assistant's "
+        "disclaimers or service talk; xaid/conversation/voice.py): "
         "on, off, or auto (on for a real model, off for the scripted provider, whose echo repeats the "
         "user by design).",
     )

@@ -15,7 +15,9 @@ reads and what the user waits for; this area measures both on the same scenes:
   ``XAID_PERF_LATER_PAUSE_S`` (8 s) between the two turns, the time a user reads and types, in
   which the runner reads the next turn's start ahead;
 - the probe's reply judged by replies.py's rules (lang, picks_up, own_name, no_detection, no_loop,
-  length) and the strict judge's role rule; what the turn read before its first word
+  length), the strict judge's role rule and the gate's assistant rule on the reply as sent
+  (xaid/conversation/assistant.py: "As an AI language model, …"), with the gate's counters at the
+  probe (sentences it dropped, retries); what the turn read before its first word
   (``usage.prompt_read_tokens``) and how many memories were new to it.
 
 ``XAID_PERF_LATER_SCENES=dev15`` replays perf/scenarios/later_turns_dev15.json instead (session 15:
@@ -37,6 +39,9 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from xaid.conversation.assistant import speaks_as_assistant
+from xaid.conversation.voice import SENTENCE_END
 
 from ..kit import SCENARIOS, Row, Section, median, progress, scratch_daemon, wait_model
 from .replies import (
@@ -77,6 +82,8 @@ class Probe:
     dragged_in: bool = False  # a control's reply names one of the history's memory_words
     lead: str = ""  # the daemon's first words of the probe's reply (explain's "lead"), if any
     recalled: list[str] = field(default_factory=list)  # the probe's hits: "score kind: content"
+    assistant: bool = False  # a sentence of the reply speaks as a generic assistant (assistant.py)
+    voice: dict[str, int] = field(default_factory=dict)  # the gate's stats counters at the probe
 
 
 def lead_ins(scene: dict[str, Any]) -> list[dict[str, Any]]:
@@ -113,9 +120,16 @@ def run_model(model: str, seed: int, data: dict[str, Any]) -> list[Probe]:
             for line in before:
                 lead = client.session_send(sid, line["text"], ts=at(base, line)).finish()
                 time.sleep(PAUSE_S)
+            counted = client.stats()["memory"]
             result = client.session_send(
                 sid, scene["probe"]["text"], ts=at(base, scene["probe"]), explain=True
             ).finish()
+            now = client.stats()["memory"]
+            voice = {
+                k: int(now[k]) - int(counted.get(k, 0))
+                for k in now
+                if k.startswith("voice_") and now[k] != counted.get(k, 0)
+            }
             text, usage = result["text"], result["usage"]
             probe = Probe(
                 model,
@@ -139,6 +153,8 @@ def run_model(model: str, seed: int, data: dict[str, Any]) -> list[Probe]:
                     f"{h['score']:.3f} {h['kind']}: {h['content'][:80]}"
                     for h in result["context"]["memories"]
                 ],
+                as_assistant(text, scene["probe"]["text"]),
+                voice,
             )
             out.append(probe)
             failed = failures(probe)
@@ -156,7 +172,14 @@ def failures(p: Probe) -> list[str]:
     failed = [
         k for k, ok in p.checks.items() if not ok and not (k == "picks_up" and p.kind == "control")
     ]
-    return failed + ["role"] * p.role + ["dragged_in"] * p.dragged_in
+    return failed + ["role"] * p.role + ["dragged_in"] * p.dragged_in + ["assistant"] * p.assistant
+
+
+def as_assistant(text: str, said: str) -> bool:
+    """A sentence of ``text`` speaks as a generic assistant (the gate's own rule, assistant.py)."""
+    ends = [m.end() for m in SENTENCE_END.finditer(text)]
+    sentences = [text[a:b] for a, b in zip([0, *ends], [*ends, len(text)], strict=True)]
+    return any(speaks_as_assistant(s, said) is not None for s in sentences if s.strip())
 
 
 def section(
@@ -211,6 +234,16 @@ def section(
         )
         mine = everyone
         rows.append(Row(f"role breaks, {tag}", float(sum(p.role for p in mine)), "replies"))
+        dropped = sum(p.voice.get("voice_assistant", 0) for p in mine)
+        rows.append(
+            Row(
+                f"assistant voice, {tag}",
+                float(sum(p.assistant for p in mine)),
+                "replies",
+                note=f"the reply as sent; sentences the gate dropped as assistant talk: {dropped}, "
+                f"retries {sum(p.voice.get('voice_retries', 0) for p in mine)}",
+            )
+        )
         with_new = [p for p in mine if p.memories_new]
         rows.append(
             Row(

@@ -45,11 +45,14 @@ def run(quick: bool) -> Section:
     return labelled(SET, "Voice check and repair on voice_dev8 (issue 25 item 2)", BREAKS)
 
 
-def labelled(name: str, title: str, breaks: tuple[str, ...]) -> Section:
+def labelled(
+    name: str, title: str, breaks: tuple[str, ...], found: list[Verdict] | None = None
+) -> Section:
     """Recall per label of ``breaks``, precision, false alarms and replies shown mid-clause, per
-    language and half, of the voice check on the labelled replies of perf/scenarios/``name``."""
+    language and half, of the voice check on the labelled replies of perf/scenarios/``name``
+    (``found``: their verdicts, when the caller has them already)."""
     section = Section(title)
-    found = verdicts(name, ended=True)
+    found = verdicts(name, ended=True) if found is None else found
     for lang in ("en", "zh"):
         for half in ("train", "test"):
             mine = [v for v in found if v.lang == lang and v.half == half]

@@ -1129,6 +1129,7 @@ class Turns:
             self.counters["voice_dropped"] += 1
             self.counters["voice_parrot"] += gate.broken == "parrot"
             self.counters["voice_cheer"] += gate.broken == "cheer"
+            self.counters["voice_assistant"] += gate.broken == "assistant"
             if tries == 0 and (continues or not gate.kept):
                 self.counters["voice_retries"] += 1
                 lead = "" if gate.kept.strip() else voice.listener_lead(checked.said, gate.broken)

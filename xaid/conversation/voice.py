@@ -35,7 +35,12 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   ("周敏杭"), and not misspelt: its characters swapped ("晓林"), one changed after the surname
   ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods");
 - cheer: it does not applaud a hardship: a short glad sentence with nothing of theirs in it
-  ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both).
+  ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both);
+- assistant: it does not speak as a generic assistant: it does not call itself an AI, a model or a
+  program, say it lacks what a program lacks (real-time information, feelings, opinions of its own)
+  or offer service ("How can I assist you today?", "有什么可以帮您的吗？"), unless the user asked what
+  it is (assistant.py). Its cue words ("As an AI", "作为", "assist", "帮") hold the sentence as "我"
+  does, so that "As an AI language model," is not sent before the sentence shows what it is.
 
 A sentence that breaks a rule is not sent, and the reply ends before it: the sentences before it
 stand, and of the broken one its whole clauses before the break. Text goes out a whole clause at a
@@ -60,7 +65,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
-from . import cheer, echo
+from . import assistant, cheer, echo
 from .greetings import greeting_echo
 
 # A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
@@ -429,7 +434,7 @@ class Voice:
     numeral_words: tuple[str, ...] = ()  # words of memory before a numeral ("林晓" of "林晓五月")
 
     def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
-        """Which rule ``sentence`` breaks ("role", "parrot", "cheer" or "name"), or None; ``whole``: the
+        """Which rule ``sentence`` breaks ("role", "parrot", "cheer", "name" or "assistant"), or None; ``whole``: the
         sentence from its start, where a state said without "我" is read too (echoes_user);
         ``before``: what of the same sentence was sent before it (the lead's words)."""
         if not self.on:
@@ -455,6 +460,8 @@ class Voice:
             return "name"
         if any(numeral_fused(sentence, w) for w in self.numeral_words):
             return "name"
+        if assistant.speaks_as_assistant(sentence, self.said) is not None:
+            return "assistant"
         return None
 
 
@@ -723,6 +730,8 @@ class VoiceGate:
         """How much of an unfinished sentence holds no risk: up to its first, or up to a tail that
         could still become one ("I" of "I'm", "Alv" of "Alvarez")."""
         risk = self._risk(text)
+        if (said := assistant.cue(text)) is not None:
+            risk = said if risk is None else min(risk, said)  # "As an AI…" waits for its end
         if risk is not None:
             return risk
         for cut in range(max(0, len(text) - 4), len(text)):
@@ -741,6 +750,16 @@ class VoiceGate:
         if echo is not None and (echo > 0 or not self._begun):
             risk = echo if risk is None else min(risk, echo)
         echoed = echo is not None
+        if (
+            self.voice.on
+            and (at := assistant.speaks_as_assistant(sentence, self.voice.said)) is not None
+        ):
+            # a generic assistant's words (assistant.py) go with their whole sentence, when none of
+            # it was sent: the clause before them frames them ("As a friend, I can't give opinions"
+            # left "As a friend." on the screen, perf later_turns)
+            if not self._begun:
+                at = len(sentence) - len(sentence.lstrip())
+            risk = at if risk is None else min(risk, at)
         before, self._before, self._head = self._before + self._head, "", ""
         if not self._begun and (
             self.voice.breaks(sentence, True, before) in ("parrot", "cheer")
