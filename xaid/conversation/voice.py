@@ -662,6 +662,10 @@ class VoiceGate:
             if self._expect and not piece:
                 return out
             self._expect = ""
+        if not self._held and self.kept.endswith(" "):
+            # The space before a dropped sentence was sent; the next attempt's first token brings
+            # its own (" Maybe"): one space on the screen, not two.
+            piece = piece.lstrip(" ")
         self._held += piece
         while (m := _END.search(self._held)) is not None:
             sentence, self._held = self._held[: m.end()], self._held[m.end() :]

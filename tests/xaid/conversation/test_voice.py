@@ -622,3 +622,33 @@ def test_a_fact_of_theirs_restated_as_the_companions_own(
     gate = VoiceGate(Voice(said))
     streamed(gate, reply, 3)
     assert (gate.broken == "parrot") is restated
+
+
+@pytest.mark.parametrize(
+    ("said", "broken", "again"),
+    [
+        (
+            "That is a fun idea! How can I assist you today?",
+            "assistant",
+            " Maybe a walk by the river?",
+        ),
+        (
+            "That is a fun idea! As an AI language model, I have no plans. ",
+            "role",
+            " Maybe a walk?",
+        ),
+        ("好主意！作为一个AI语言模型，我没有周末。", "assistant", " 要不去河边走走？"),
+    ],
+)
+def test_a_retry_after_a_dropped_sentence_leaves_one_space_not_two(
+    said: str, broken: str, again: str
+) -> None:
+    gate = VoiceGate(Voice("Any plans for the weekend? 周末有什么打算？"))
+    for piece in (said[:10], said[10:25], said[25:]):
+        gate.feed(piece)
+    assert gate.broken == broken  # the sentence and the space before it: sent, then dropped
+    prefix = gate.continue_after()
+    assert gate.feed(prefix) == ""
+    shown = gate.feed(again) + gate.finish()
+    assert shown.strip() == again.strip()
+    assert "  " not in gate.kept and gate.kept.endswith(again.strip())
