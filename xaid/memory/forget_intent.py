@@ -38,6 +38,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..text import cjk
 from . import forget_request
 from .forget_request import ForgetRequest
 
@@ -184,7 +185,7 @@ _QUOTED = re.compile(r"[\"\u201c\u201d\u300c\u300d]|(?:^|\s)'[^']{2,}'")
 # replaces, which an update keeps track of; it is not a request to forget what was told. A verb of
 # one character between 不 and 了 (不去了, 不买了, 不换了), not one of saying or keeping (不提了, 不说了).
 _PLAN_CHANGED = re.compile(
-    r"不(?![提说讲记存留用行早好对是会能想])[\u4e00-\u9fff]{1,4}了"
+    rf"不(?![提说讲记存留用行早好对是会能想])[{cjk.IDEOGRAPHS}]{{1,4}}了"
     r"|\b(?:not|no longer) (?:going|doing|buying|moving|coming)\b|\bcall(?:ed|ing) (?:it )?off\b"
     r"|\bcancel+(?:ed|ing)?\b"
 )
