@@ -356,19 +356,18 @@ def resolve(
         scored.append(
             Match(c.message_id, c.ts_ms, score, float(meaning[i]), share, in_time, c.session_id)
         )
-    seed_at = max(range(len(scored)), key=lambda i: scored[i].score)
-    seed, _origin = scored[seed_at], candidates[seed_at]
-    span = _span(candidates, scored, units, seed_at)
     # Named by a time and by no word any turn holds: the time says which conversation (seventeenth
     # pass). The best turn overall may be one said at another time that only sounds like the
     # request ("friday morning: three meetings" for "what I said on friday night in a temper", or
     # anything at all for a phrase that is nothing but the time, 周日下午跟你讲的那些): when some
     # turn was said in the time named, the seed is among those turns.
     by_time = span_of_time is not None and not words and any(m.in_time for m in scored)
-    if by_time and not seed.in_time:
-        seed_at = max((i for i, m in enumerate(scored) if m.in_time), key=lambda i: scored[i].score)
-        seed, _origin = scored[seed_at], candidates[seed_at]
-        span = _span(candidates, scored, units, seed_at)
+    seed_at = max(
+        (i for i, m in enumerate(scored) if m.in_time or not by_time),
+        key=lambda i: scored[i].score,
+    )
+    seed, _origin = scored[seed_at], candidates[seed_at]
+    span = _span(candidates, scored, units, seed_at)
     fitting: list[str] = []
     if by_time:
         # Named by a time alone ("everything from friday night", 昨天那些): the session said then
