@@ -111,9 +111,8 @@ class Embeddings:
                 start: int | None = 0
                 while start is not None:
                     start = await self.db.run(pack.warm, agent_id, start)
-            for (
-                agent_id
-            ) in agent_ids:  # then the hubness of their vectors (hubs.py), a chunk per call
+            # then the hubness of their vectors (hubs.py), a chunk per call
+            for agent_id in agent_ids:
                 at: int | None = 0
                 while at is not None:
                     at = await self.db.run(index.warm_hubs, agent_id, dim, at)

@@ -99,13 +99,7 @@ def warm(near: AgentVectors, start: int) -> int | None:
     memo = _kept(near)
     stop = min(near.n, start + WARM_ROWS)
     rows = start + np.flatnonzero(near.alive[start:stop])
-    todo = [
-        (i, r) for i, r in zip(near.ids[rows].tolist(), rows.tolist(), strict=True) if i not in memo
-    ]
-    if todo:
-        at = np.array([r for _, r in todo], dtype=np.int64)
-        for (item_id, _), hub in zip(todo, _measure(near, at).tolist(), strict=True):
-            memo[item_id] = hub
+    _keep(near, memo, [i for i in near.ids[rows].tolist() if i not in memo])
     return stop if stop < near.n else None
 
 
@@ -115,12 +109,15 @@ def _measured(near: AgentVectors, item_ids: Sequence[int]) -> dict[int, float]:
     memo = _kept(near)
     if memo.keys() >= set(item_ids):  # after the warm-up, nearly always: one set operation
         return memo
-    missing = [i for i in item_ids if i not in memo and i in near.row]
-    if missing:
-        at = np.array([near.row[i] for i in missing], dtype=np.int64)
-        for item_id, hub in zip(missing, _measure(near, at).tolist(), strict=True):
-            memo[item_id] = hub
+    _keep(near, memo, [i for i in item_ids if i not in memo and i in near.row])
     return memo
+
+
+def _keep(near: AgentVectors, memo: dict[int, float], item_ids: list[int]) -> None:
+    """Measure the hubness of ``item_ids`` (each with a row) and keep it in ``memo``."""
+    if item_ids:
+        at = np.array([near.row[i] for i in item_ids], dtype=np.int64)
+        memo.update(zip(item_ids, _measure(near, at).tolist(), strict=True))
 
 
 def hubness(near: AgentVectors, item_ids: list[int]) -> dict[int, float]:
