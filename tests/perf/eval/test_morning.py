@@ -272,3 +272,21 @@ def test_the_tenth_dev_set_has_its_kinds_and_controls() -> None:
             assert {"plan", "first", "worry", "loss", "routine"} <= kinds
             assert any(s["probe_kind"] == "content" and s["may_raise"] for s in mine)
             assert all(not s["may_raise"] for s in mine if s["kind"] in ("loss", "routine"))
+
+
+def test_the_eighteenth_dev_set_keeps_its_controls_in_both_halves_and_languages() -> None:
+    """morning_dev18.json: at least 10 scenes per language; each half holds in each language five
+    and more scenes that may raise their matter, a do-not-ask control and a routine one (nothing to
+    raise), a plain morning opener after a work disaster, and a name from memory."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev18"])["scenes"]
+    assert morning.SET_AREAS["dev18"] == "morning_dev18"
+    for lang in ("en", "zh"):
+        assert sum(s["lang"] == lang for s in scenes) >= 10
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert sum(s["may_raise"] for s in mine) >= 5
+            assert {"held", "routine"} <= {s["kind"] for s in mine if not s["may_raise"]}
+            assert any(s["kind"] == "emotion" and s["probe"]["day"] == 1 for s in mine)
+            assert any(s["names"] for s in mine)
