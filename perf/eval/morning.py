@@ -128,7 +128,8 @@ SCENE_SETS = {
     "dev14": SCENARIOS / "morning_dev14.json",  # fourteenth: arrivals, do-not-ask (morning14)
     "dev15": SCENARIOS / "morning_dev15.json",  # fifteenth: later do-not-ask (morning15)
     "dev16": SCENARIOS / "morning_dev16.json",  # sixteenth: arming kinds (morning16)
-    "dev18": SCENARIOS / "morning_dev18.json",  # eighteenth: everyday matters, new words (morning18)
+    "dev18": SCENARIOS
+    / "morning_dev18.json",  # eighteenth: everyday matters, new words (morning18)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
