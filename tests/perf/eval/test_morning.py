@@ -290,3 +290,24 @@ def test_the_eighteenth_dev_set_keeps_its_controls_in_both_halves_and_languages(
             assert {"held", "routine"} <= {s["kind"] for s in mine if not s["may_raise"]}
             assert any(s["kind"] == "emotion" and s["probe"]["day"] == 1 for s in mine)
             assert any(s["names"] for s in mine)
+
+
+@pytest.mark.parametrize(
+    ("reply", "opener", "broken"),
+    [
+        # `make demo`'s English morning: the companion reports on itself as the user would
+        ("Good morning! Just wanted to let you know how I'm doing.", "Morning.", True),
+        ("Morning! I'm doing great today.", "morning", True),
+        ("早！我今天过得不错。", "早", True),
+        ("嗨！跟你说一下我的近况。", "嗨", True),
+        # asked after it, or about the listener: a friend's words
+        ("Morning! I'm good, thanks. How did the pitch go?", "morning! how are you?", False),
+        ("Good morning! I hope you're doing well.", "morning", False),
+        ("早！我挺好的，你呢？", "早，你呢？", False),
+        ("早！睡得还好吗？", "早", False),
+    ],
+)
+def test_a_report_on_its_own_wellbeing_unasked_fails_the_role_rule(
+    reply: str, opener: str, broken: bool
+) -> None:
+    assert speaks_as_user(reply, opener, []) is broken
