@@ -30,7 +30,10 @@ session than the one that armed the matter, and later do-not-asks about another 
 matter is still asked about; names next to a date, an hour or a verb), ``morning_dev15``; dev16,
 morning_dev16.json, a sixteenth (what arming misreads: an operation or illness that is no death, a
 decision with a date, a feeling with no event, results awaited, a plan someone else made; controls),
-``morning_dev16``;
+``morning_dev16``; dev18, morning_dev18.json, an eighteenth (everyday matters in new words: a work
+disaster and its exhaustion opened with a plain "Morning."/"早。", a named client, interviews,
+fights, money, sleep, a friend's operation, dated decisions with a place, feelings; do-not-ask and
+routine controls), ``morning_dev18``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -125,6 +128,8 @@ SCENE_SETS = {
     "dev14": SCENARIOS / "morning_dev14.json",  # fourteenth: arrivals, do-not-ask (morning14)
     "dev15": SCENARIOS / "morning_dev15.json",  # fifteenth: later do-not-ask (morning15)
     "dev16": SCENARIOS / "morning_dev16.json",  # sixteenth: arming kinds (morning16)
+    "dev18": SCENARIOS
+    / "morning_dev18.json",  # eighteenth: everyday matters, new words (morning18)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -146,6 +151,7 @@ SET_TITLES = {
     "dev14": " (fourteenth dev scenes)",
     "dev15": " (fifteenth dev scenes)",
     "dev16": " (sixteenth dev scenes)",
+    "dev18": " (eighteenth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -163,6 +169,7 @@ SET_AREAS = {
     "dev14": "morning_dev14",
     "dev15": "morning_dev15",
     "dev16": "morning_dev16",
+    "dev18": "morning_dev18",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

@@ -90,14 +90,48 @@ def quotes_user_as_own(text: str, said: Sequence[str]) -> bool:
     return any(q in s for q in quoted for s in theirs)
 
 
+# The companion telling of its own wellbeing or day as the user does coming back, when nobody asked
+# after it: `make demo`'s English morning ended "Just wanted to let you know how I'm doing." Written
+# apart from the product's rule (xaid/conversation/self_report.py), more plainly: a frame that reports
+# the speaker's own state, or a sentence that opens with it.
+_SELF_REPORT_EN = re.compile(
+    r"\b(?:let you know|tell you|update you|fill you in)\b[^.!?]{0,30}\b(?:how|that) I(?:'m| am|'ve been| feel)\b"
+    r"|(?:^|[.!?]\s+)I(?:'m| am|'ve been)(?: doing| feeling)?(?: so| really| pretty| very)? "
+    r"(?:well|good|great|fine|okay|wonderful|amazing)(?:\s*[,.!]|\s+(?:today|thanks|too)\b)"
+    r"|(?:^|[.!?]\s+)(?:I had a (?:good|great|lovely|nice|long|busy) (?:day|morning|night)|I slept (?:well|great))\b"
+    r"|(?:^|[.!?]\s+)my (?:day|morning|night) (?:was|has been|is going)\b",
+    re.I,
+)
+_SELF_REPORT_ZH = re.compile(
+    r"(?:^|[。！？!?，,])我(?:今天|最近|昨晚|现在)?(?:也|还)?(?:挺|很|还|特别)?(?:好|不错)(?:的|了|啊)?(?=[。！!，,～~]|$)"
+    r"|我(?:今天|昨晚|最近)?(?:过得|睡得)(?:很|挺|还|特别)?(?:好|不错|香)|(?:跟你|和你|告诉你)(?:说|讲|汇报)?(?:一下)?我的(?:近况|情况)"
+)
+_ASKED_AFTER = re.compile(
+    r"\bhow (?:are|r|have) (?:you|u)\b|\b(?:and|what about) (?:you|u)\b|\byou\s*\?"
+    r"|你呢|你好吗|你(?:今天|最近)?(?:怎么样|过得)",
+    re.I,
+)
+
+
+def reports_on_itself(text: str, opener: str) -> bool:
+    """The reply tells of the speaker's own wellbeing or day, unasked ("Just wanted to let you know
+    how I'm doing.", "我今天过得不错"): the user's part in the scene, taken by the companion."""
+    if _ASKED_AFTER.search(opener):
+        return False
+    low = text.replace("’", "'")
+    return bool(_SELF_REPORT_EN.search(low) or _SELF_REPORT_ZH.search(text))
+
+
 def speaks_as_user(text: str, opener: str, matter: list[str], said: Sequence[str] = ()) -> bool:
     """The reply is written as the user: their opener, their feeling or their matter in the first
     person; their arrival said back as its own; their earlier words quoted as what "I" said (``said``:
-    the user's lines of the history)."""
+    the user's lines of the history); a report on its own wellbeing or day, unasked."""
     low = text.lower().replace("’", "'")
     if any(c in text or c in low for c in opener_clauses(opener)):
         return True
     if says_back_arrival(text, opener) or quotes_user_as_own(text, said):
+        return True
+    if reports_on_itself(text, opener):
         return True
     if _FIRST_PERSON_EN.search(low) or _FIRST_PERSON_ZH.search(text):
         return True

@@ -272,3 +272,42 @@ def test_the_tenth_dev_set_has_its_kinds_and_controls() -> None:
             assert {"plan", "first", "worry", "loss", "routine"} <= kinds
             assert any(s["probe_kind"] == "content" and s["may_raise"] for s in mine)
             assert all(not s["may_raise"] for s in mine if s["kind"] in ("loss", "routine"))
+
+
+def test_the_eighteenth_dev_set_keeps_its_controls_in_both_halves_and_languages() -> None:
+    """morning_dev18.json: at least 10 scenes per language; each half holds in each language five
+    and more scenes that may raise their matter, a do-not-ask control and a routine one (nothing to
+    raise), a plain morning opener after a work disaster, and a name from memory."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev18"])["scenes"]
+    assert morning.SET_AREAS["dev18"] == "morning_dev18"
+    for lang in ("en", "zh"):
+        assert sum(s["lang"] == lang for s in scenes) >= 10
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert sum(s["may_raise"] for s in mine) >= 5
+            assert {"held", "routine"} <= {s["kind"] for s in mine if not s["may_raise"]}
+            assert any(s["kind"] == "emotion" and s["probe"]["day"] == 1 for s in mine)
+            assert any(s["names"] for s in mine)
+
+
+@pytest.mark.parametrize(
+    ("reply", "opener", "broken"),
+    [
+        # `make demo`'s English morning: the companion reports on itself as the user would
+        ("Good morning! Just wanted to let you know how I'm doing.", "Morning.", True),
+        ("Morning! I'm doing great today.", "morning", True),
+        ("早！我今天过得不错。", "早", True),
+        ("嗨！跟你说一下我的近况。", "嗨", True),
+        # asked after it, or about the listener: a friend's words
+        ("Morning! I'm good, thanks. How did the pitch go?", "morning! how are you?", False),
+        ("Good morning! I hope you're doing well.", "morning", False),
+        ("早！我挺好的，你呢？", "早，你呢？", False),
+        ("早！睡得还好吗？", "早", False),
+    ],
+)
+def test_a_report_on_its_own_wellbeing_unasked_fails_the_role_rule(
+    reply: str, opener: str, broken: bool
+) -> None:
+    assert speaks_as_user(reply, opener, []) is broken
