@@ -228,13 +228,52 @@ def warm_rows(conn: apsw.Connection, agent_id: str) -> int:
     at start-up (~10k rows, tens of ms, for two years of daily conversation) instead of a few
     hundred at each of the first searches. Half of ``MAX_ROWS`` at most, so searches still have room."""
     held = search_rows.of(conn, agent_id)
+    limit = search_rows.MAX_ROWS // 2
     read = conn.execute(
         f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
         "AND u.utterance_id = m.source_id WHERE m.agent_id = ? ORDER BY m.item_id DESC LIMIT ?",
-        (agent_id, search_rows.MAX_ROWS // 2),
+        (agent_id, limit),
     )
-    held.items.update((r[0], _item_said(r)) for r in read)
+    rows = [(r[0], _item_said(r)) for r in read]
+    held.items.update(rows)
+    if len(rows) < limit:  # every item of the agent: the turns around any turn are among them
+        _warm_turns(held, [row for _, row in rows])
+    _warm_values(conn, agent_id, [item for _, (item, said) in rows if said is None])
     return len(held.items)
+
+
+def _warm_turns(held: search_rows.Rows, rows: Sequence[tuple[Item, Said | None]]) -> None:
+    """``turns_around``'s two halves for every turn of the agent, made from its items and turns
+    read whole (``rows``) instead of read by SQL at the first searches that link a hit to its
+    neighbours (perf/RESULTS.md, search_stages: up to ~0.3 ms of each of the first ~30 searches).
+    The same rows that query gives: a turn by its own id, and the turns that follow each turn in
+    id order (the order of ``utterances_by_prev``)."""
+    turns = [(item, said) for item, said in rows if said is not None]
+    if len(held.turns) + 2 * len(turns) > search_rows.MAX_ROWS:
+        return
+    nexts: dict[int, list[tuple[Item, Said]]] = {said.utterance_id: [] for _, said in turns}
+    for item, said in sorted(turns, key=lambda t: t[1].utterance_id):
+        held.turns[said.utterance_id] = (item, said)
+        if said.prev_id is not None:
+            nexts.setdefault(said.prev_id, []).append((item, said))
+    held.nexts.update((u, tuple(following)) for u, following in nexts.items())
+
+
+WARM_KEYS = 400  # memories per read of their values and sources at start-up (bound parameters)
+
+
+def _warm_values(conn: apsw.Connection, agent_id: str, items: Sequence[Item]) -> None:
+    """The values and sources of the agent's facts, episodes and highlights among ``items``, read
+    now (``rows.values``, ``rows.refs``) rather than a few at each of the first searches."""
+    for start in range(0, len(items), WARM_KEYS):
+        chunk = items[start : start + WARM_KEYS]
+        by_kind: dict[str, list[int]] = {}
+        for item in chunk:
+            by_kind.setdefault(item.kind, []).append(item.source_id)
+        for kind, source_ids in by_kind.items():
+            if kind in search_rows.VALUE_KINDS:
+                search_rows.values(conn, agent_id, kind, source_ids)
+        search_rows.refs(conn, agent_id, [(item.kind, item.source_id) for item in chunk])
 
 
 def vectors_of(conn: apsw.Connection, agent_id: str, dim: int) -> vectors.AgentVectors | None:
