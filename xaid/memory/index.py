@@ -400,12 +400,27 @@ def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list
         return terms
     # The Latin index holds stems ("lives" is there as "live"): look a word up by its stem.
     spelled = _stems(conn, terms) if terms_table == "memory_fts_terms" else {t: t for t in terms}
-    keys = list(dict.fromkeys(spelled.values()))
-    marks = ",".join("?" * len(keys))
-    found = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", keys))
-    docs = {t: found.get(spelled[t], 0) for t in terms}
+    counts = _doc_counts(conn, terms_table, list(dict.fromkeys(spelled.values())))
+    docs = {t: counts[spelled[t]] for t in terms}
     kept = [t for t in terms if docs[t] <= COMMON_DOCS]
     return kept or [min(terms, key=lambda t: docs[t])]
+
+
+def _doc_counts(conn: apsw.Connection, terms_table: str, keys: list[str]) -> dict[str, int]:
+    """How many memories hold each of ``keys`` (0: none), remembered while the database is
+    unchanged (xaid.memory.unchanged.shared): the vocabulary table counts a term's documents by
+    reading its whole list, ~0.4 ms of each new query's keyword search on two years of
+    conversation (perf/RESULTS.md, search_stages), and most of a query's words were another's
+    ("最近", "what", "推荐"). Only the terms not remembered are read, in one query."""
+    counts: dict[str, int] = unchanged.shared(conn, terms_table)
+    missing = [k for k in keys if k not in counts]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        found = dict(
+            conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", missing)
+        )
+        counts.update((k, int(found.get(k, 0))) for k in missing)
+    return {k: counts[k] for k in keys}
 
 
 _TOKENIZERS: weakref.WeakKeyDictionary[apsw.Connection, Any] = weakref.WeakKeyDictionary()
