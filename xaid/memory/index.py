@@ -410,8 +410,8 @@ def _doc_counts(conn: apsw.Connection, terms_table: str, keys: list[str]) -> dic
     """How many memories hold each of ``keys`` (0: none), remembered while the database is
     unchanged (xaid.memory.unchanged.shared): the vocabulary table counts a term's documents by
     reading its whole list, ~0.4 ms of each new query's keyword search on two years of
-    conversation (perf/RESULTS.md, search_stages), and most of a query's words were another's
-    ("最近", "what", "推荐"). Only the terms not remembered are read, in one query."""
+    conversation (perf/RESULTS.md, search_stages), and about half of a new query's words were an
+    earlier query's ("最近", "推荐", "tonight"). Only the terms not remembered are read, in one query."""
     counts: dict[str, int] = unchanged.shared(conn, terms_table)
     missing = [k for k in keys if k not in counts]
     if missing:
