@@ -20,10 +20,10 @@ The stages are timed in wall time and in the thread's CPU time (``time.thread_ti
 machine shared by several people the wall time is mostly waiting for a core, the CPU time is what
 the code costs. The stage process runs as the daemon does: numpy's BLAS on one thread
 (xaid/__main__.py sets it; with several, a small matrix product spun for milliseconds on a loaded
-machine) and what the daemon warms at start warmed first (``index.warm``; ``pack.warm`` and
-``index.warm_hubs`` where the tree has them). Memory's model calls per consolidated session while
-the agents were built (the scripted provider, whose answers never parse: every question the rules
-leave open is asked) are reported for both trees (issue 28 item 5).
+machine) and what the daemon warms at start warmed first (``index.warm``; ``pack.warm``,
+``index.warm_hubs`` and ``retrieve.warm`` where the tree has them). Memory's model calls per
+consolidated session while the agents were built (the scripted provider, whose answers never parse:
+every question the rules leave open is asked) are reported for both trees (issue 28 item 5).
 
 "Before" is a daemon running the code of ``$XAID_PERF_SEARCH_BASELINE`` (a checkout of the tree
 before the change, e.g. ``git worktree add /tmp/base main``); unset, only this tree's daemon runs.
@@ -87,8 +87,8 @@ cfg = load(None, {})
 embedder, profile = load_embedder(cfg.memory)
 conn = connect(Path(db))
 from xaid.memory import index, pack
-# As the daemon does at start: the vectors, the rows, and (where the tree has them) the turns' lines
-# and the vectors' hubness.
+# As the daemon does at start: the vectors, the rows, and (where the tree has them) the turns' lines,
+# the vectors' hubness and what the rules read of the turns.
 for agent in sorted({w[1] for w in json.loads(Path(work_path).read_text(encoding="utf-8"))}):
     index.warm(conn, agent, embedder.dim)
     start = 0 if hasattr(pack, "warm") else None
@@ -97,6 +97,9 @@ for agent in sorted({w[1] for w in json.loads(Path(work_path).read_text(encoding
     start = 0 if hasattr(index, "warm_hubs") else None
     while start is not None:
         start = index.warm_hubs(conn, agent, embedder.dim, start)
+    start = 0 if hasattr(retrieve, "warm") else None
+    while start is not None:
+        start = retrieve.warm(conn, agent, start)
 out = {}
 for attempt in ("first", "again"):
     for label, agent, text, ts in json.loads(Path(work_path).read_text(encoding="utf-8")):

@@ -15,8 +15,8 @@ timing each call and each stage inside it by the thread's CPU time (``time.threa
 machine shared by several people the wall time is mostly waiting for a core). The vector ranking is
 kept on the calling thread (the daemon gives it a thread of its own past 4,096 vectors), so its CPU
 time is counted; numpy's BLAS has one thread, as in the daemon. Before the queries, each process
-warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm`` and
-``index.warm_hubs`` where it has them).
+warms what the daemon warms at start (its tree's ``index.warm``, and ``pack.warm``,
+``index.warm_hubs`` and ``retrieve.warm`` where it has them).
 
 Around ``retrieve.search``, what ``memory.search`` does first is timed too: the query's cues and its
 embedding (CPU per query, English and Chinese), and the whole in the process's CPU time and in wall
@@ -81,8 +81,8 @@ embedder, profile = load_embedder(cfg.memory)
 conn = connect(Path(db))
 retrieve.OWN_THREAD_FROM = 1 << 62  # the vector ranking on this thread: its CPU time counted
 from xaid.memory import index, pack
-# As the daemon does at start: the vectors, the rows, and (where the tree has them) the turns' lines
-# and the vectors' hubness.
+# As the daemon does at start: the vectors, the rows, and (where the tree has them) the turns' lines,
+# the vectors' hubness and what the rules read of the turns.
 work, dev = json.loads(Path(work_path).read_text(encoding="utf-8"))
 for agent in sorted({w[0] for w in work} | {d[1] for d in dev}):
     index.warm(conn, agent, embedder.dim)
@@ -92,6 +92,9 @@ for agent in sorted({w[0] for w in work} | {d[1] for d in dev}):
     start = 0 if hasattr(index, "warm_hubs") else None
     while start is not None:
         start = index.warm_hubs(conn, agent, embedder.dim, start)
+    start = 0 if hasattr(retrieve, "warm") else None
+    while start is not None:
+        start = retrieve.warm(conn, agent, start)
 spent = {}
 def timed(f, label):
     def g(*args, **kwargs):

@@ -57,7 +57,7 @@ def _words(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().translate(_KEPT)
 
 
-def _words_of(memo: shown.Memo | None) -> Callable[[int, str], str]:
+def words_of(memo: shown.Memo | None) -> Callable[[int, str], str]:
     """``_words`` of an item's text by (item id, text), remembered in the agent's memo: both callers
     read it for every candidate of every search (~270 at 1,000 tokens on two years of
     conversation), and the same turns come back search after search."""
@@ -96,7 +96,7 @@ def collapse_repeats(
     kept: set[int] = set()
     seen: set[tuple[str | None, str]] = set()
     out: list[int] = []
-    words = _words_of(memo)
+    words = words_of(memo)
     for item_id in ranked[:WINDOW]:
         item = found[item_id]
         if item.kind != "utterance":
@@ -122,7 +122,7 @@ def said_once(
     """``ids`` without the lines said more than once among the candidates ``scored`` (the same
     words once case, spacing and punctuation are set aside): a stock line's copies each sit before
     an unrelated turn, so none of them is a question whose answer follows (retrieve's neighbours)."""
-    words = _words_of(memo)
+    words = words_of(memo)
     counts: dict[str, int] = {}
     for i in scored:
         item = found[i]

@@ -31,7 +31,7 @@ from ..embed.onnx import EmbedWorker
 from ..settings import Settings
 from ..store import Database
 from ..store.errors import StorageFailed
-from . import index, pack
+from . import index, pack, retrieve
 from .erase import Erasure
 
 log = logging.getLogger(__name__)
@@ -97,8 +97,10 @@ class Embeddings:
         ~0.4 s at 100k memories, which would otherwise land on that agent's first turn; then the
         lines of each agent's newest turns as a search shows them (``pack.warm``, a chunk per call:
         ~0.2 s for two years of daily conversation), which would otherwise land on its first searches;
-        last, the hubness of each agent's vectors (``index.warm_hubs``: ~0.1 s for the two-year agent's
-        2,133 vectors), which the first searches measured for their candidates, up to 47 ms each."""
+        then the hubness of each agent's vectors (``index.warm_hubs``: ~0.1 s for the two-year agent's
+        2,133 vectors), which the first searches measured for their candidates, up to 47 ms each;
+        last, what the rules read of each agent's turns (``retrieve.warm``: ~0.1 s for its 8,652
+        turns), which the first ~30 searches read of ~40 candidates each."""
         try:
             agent_ids = await self.db.run(
                 lambda conn: [
@@ -116,6 +118,11 @@ class Embeddings:
                 at: int | None = 0
                 while at is not None:
                     at = await self.db.run(index.warm_hubs, agent_id, dim, at)
+            # last, what the rules read of their turns' words (retrieve.warm), a chunk per call
+            for agent_id in agent_ids:
+                turn: int | None = 0
+                while turn is not None:
+                    turn = await self.db.run(retrieve.warm, agent_id, turn)
         except StorageFailed as exc:
             log.error("vectors not preloaded: %s", exc.message)
 

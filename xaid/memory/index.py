@@ -228,13 +228,52 @@ def warm_rows(conn: apsw.Connection, agent_id: str) -> int:
     at start-up (~10k rows, tens of ms, for two years of daily conversation) instead of a few
     hundred at each of the first searches. Half of ``MAX_ROWS`` at most, so searches still have room."""
     held = search_rows.of(conn, agent_id)
+    limit = search_rows.MAX_ROWS // 2
     read = conn.execute(
         f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
         "AND u.utterance_id = m.source_id WHERE m.agent_id = ? ORDER BY m.item_id DESC LIMIT ?",
-        (agent_id, search_rows.MAX_ROWS // 2),
+        (agent_id, limit),
     )
-    held.items.update((r[0], _item_said(r)) for r in read)
+    rows = [(r[0], _item_said(r)) for r in read]
+    held.items.update(rows)
+    if len(rows) < limit:  # every item of the agent: the turns around any turn are among them
+        _warm_turns(held, [row for _, row in rows])
+    _warm_values(conn, agent_id, [item for _, (item, said) in rows if said is None])
     return len(held.items)
+
+
+def _warm_turns(held: search_rows.Rows, rows: Sequence[tuple[Item, Said | None]]) -> None:
+    """``turns_around``'s two halves for every turn of the agent, made from its items and turns
+    read whole (``rows``) instead of read by SQL at the first searches that link a hit to its
+    neighbours (perf/RESULTS.md, search_stages: up to ~0.3 ms of each of the first ~30 searches).
+    The same rows that query gives: a turn by its own id, and the turns that follow each turn in
+    id order (the order of ``utterances_by_prev``)."""
+    turns = [(item, said) for item, said in rows if said is not None]
+    if len(held.turns) + 2 * len(turns) > search_rows.MAX_ROWS:
+        return
+    nexts: dict[int, list[tuple[Item, Said]]] = {said.utterance_id: [] for _, said in turns}
+    for item, said in sorted(turns, key=lambda t: t[1].utterance_id):
+        held.turns[said.utterance_id] = (item, said)
+        if said.prev_id is not None:
+            nexts.setdefault(said.prev_id, []).append((item, said))
+    held.nexts.update((u, tuple(following)) for u, following in nexts.items())
+
+
+WARM_KEYS = 400  # memories per read of their values and sources at start-up (bound parameters)
+
+
+def _warm_values(conn: apsw.Connection, agent_id: str, items: Sequence[Item]) -> None:
+    """The values and sources of the agent's facts, episodes and highlights among ``items``, read
+    now (``rows.values``, ``rows.refs``) rather than a few at each of the first searches."""
+    for start in range(0, len(items), WARM_KEYS):
+        chunk = items[start : start + WARM_KEYS]
+        by_kind: dict[str, list[int]] = {}
+        for item in chunk:
+            by_kind.setdefault(item.kind, []).append(item.source_id)
+        for kind, source_ids in by_kind.items():
+            if kind in search_rows.VALUE_KINDS:
+                search_rows.values(conn, agent_id, kind, source_ids)
+        search_rows.refs(conn, agent_id, [(item.kind, item.source_id) for item in chunk])
 
 
 def vectors_of(conn: apsw.Connection, agent_id: str, dim: int) -> vectors.AgentVectors | None:
@@ -361,12 +400,27 @@ def _rankable(conn: apsw.Connection, terms_table: str, terms: list[str]) -> list
         return terms
     # The Latin index holds stems ("lives" is there as "live"): look a word up by its stem.
     spelled = _stems(conn, terms) if terms_table == "memory_fts_terms" else {t: t for t in terms}
-    keys = list(dict.fromkeys(spelled.values()))
-    marks = ",".join("?" * len(keys))
-    found = dict(conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", keys))
-    docs = {t: found.get(spelled[t], 0) for t in terms}
+    counts = _doc_counts(conn, terms_table, list(dict.fromkeys(spelled.values())))
+    docs = {t: counts[spelled[t]] for t in terms}
     kept = [t for t in terms if docs[t] <= COMMON_DOCS]
     return kept or [min(terms, key=lambda t: docs[t])]
+
+
+def _doc_counts(conn: apsw.Connection, terms_table: str, keys: list[str]) -> dict[str, int]:
+    """How many memories hold each of ``keys`` (0: none), remembered while the database is
+    unchanged (xaid.memory.unchanged.shared): the vocabulary table counts a term's documents by
+    reading its whole list, ~0.4 ms of each new query's keyword search on two years of
+    conversation (perf/RESULTS.md, search_stages), and about half of a new query's words were an
+    earlier query's ("最近", "推荐", "tonight"). Only the terms not remembered are read, in one query."""
+    counts: dict[str, int] = unchanged.shared(conn, terms_table)
+    missing = [k for k in keys if k not in counts]
+    if missing:
+        marks = ",".join("?" * len(missing))
+        found = dict(
+            conn.execute(f"SELECT term, doc FROM {terms_table} WHERE term IN ({marks})", missing)
+        )
+        counts.update((k, int(found.get(k, 0))) for k in missing)
+    return {k: counts[k] for k in keys}
 
 
 _TOKENIZERS: weakref.WeakKeyDictionary[apsw.Connection, Any] = weakref.WeakKeyDictionary()

@@ -281,8 +281,9 @@ WARM_CHUNK = 500  # turns whose lines one call of ``warm`` works out: ~10-25 ms 
 
 
 def warm(conn: apsw.Connection, agent_id: str, start: int = 0) -> int | None:
-    """Work out the lines of the agent's remembered turns (xaid.memory.rows: its newest, read at
-    start-up) into its memo, ``WARM_CHUNK`` of them from ``start`` on, newest first; the next
+    """Work out the lines of the agent's remembered items (xaid.memory.rows: its newest, read at
+    start-up; a turn's line, or a fact's or episode's text and its tokens) into its memo,
+    ``WARM_CHUNK`` of them from ``start`` on, newest first; the next
     ``start``, or None when all are done. Run at start-up, one chunk per database call so requests
     interleave: the first search after a start used to make the line of every candidate turn it
     tried (~150 at 1,000 tokens, 60-90 µs each for a Chinese turn under load), which was the
@@ -298,6 +299,8 @@ def warm(conn: apsw.Connection, agent_id: str, start: int = 0) -> int | None:
         if said is not None:
             a = About(said.value, said.status == "current", said.role, said.speaker)
             _turn(item, a, 0.0, frozenset(), memo, zone)
+        else:  # a fact's or an episode's line: its text's tokens, counted at the first searches
+            _item_line(item, memo)
     end = start + WARM_CHUNK
     return end if end < len(ids) else None
 

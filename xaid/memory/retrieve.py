@@ -61,7 +61,7 @@ from .pack import About, Hit, ago
 from .rules import extract
 from .vectors import AgentVectors
 
-__all__ = ["Hit", "ago", "mark_referenced", "render", "search"]
+__all__ = ["Hit", "ago", "mark_referenced", "render", "search", "warm"]
 
 CANDIDATES = 40  # per index, at least; more for a larger budget (candidates_for)
 MAX_CANDIDATES = 200
@@ -633,6 +633,31 @@ def _asks(memo: shown.Memo, item: index.Item) -> bool:
     if ASKS_ANY:
         return memo.judged("asks any", item.item_id, item.text, extract.asks)
     return memo.asks(item.item_id, item.text, extract.is_question)
+
+
+WARM_TURNS = 1000  # turns read per call of ``warm`` (~10 ms of the database thread)
+
+
+def warm(conn: apsw.Connection, agent_id: str, start: int = 0) -> int | None:
+    """What the rules read of the words of the agent's remembered turns (xaid.memory.rows, read at
+    start-up), into its memo, ``WARM_TURNS`` of them from ``start`` on, newest first: whether each
+    asks (a hit's neighbours, ``_asks``) and its words without case or punctuation (a line's
+    repeats, xaid.memory.associate). Each search reads them of its ~270 candidates, and the first
+    ~30 searches after a start worked them out for most (~40 turns each, perf/RESULTS.md,
+    search_stages). They depend on a turn's words alone, so these are what any search would read;
+    the next ``start``, or None when all are done. One chunk per database call, so requests
+    interleave."""
+    held = rows.of(conn, agent_id)
+    ids = sorted(held.items, reverse=True)
+    memo = shown.memo(conn, agent_id)
+    words = associate.words_of(memo)
+    for item_id in ids[start : start + WARM_TURNS]:
+        item, said = held.items[item_id]
+        if said is not None:
+            _asks(memo, item)
+            words(item_id, item.text)
+    end = start + WARM_TURNS
+    return end if end < len(ids) else None
 
 
 def mark_referenced(conn: apsw.Connection, hits: Sequence[Hit], now_ms: int) -> None:

@@ -45,6 +45,7 @@ _VALUE_SQL = {
     "episode": "SELECT episode_id, 0.5 + 0.5 * tension, 1, 0 FROM episodes "
     "WHERE agent_id = ? AND episode_id IN ({})",
 }
+VALUE_KINDS = frozenset(_VALUE_SQL)  # the kinds ``values`` reads
 
 
 @dataclass(frozen=True, slots=True)

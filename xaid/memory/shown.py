@@ -79,6 +79,14 @@ class Memo:
     def __len__(self) -> int:
         return len(self._lines) + sum(len(d) for d in self._judged.values())
 
+    def lines(self) -> int:
+        """How many items' lines are remembered (tests: what start-up worked out)."""
+        return len(self._lines)
+
+    def readings(self, what: str) -> dict[int, str]:
+        """The items whose ``what`` reading is remembered, with the words it was read from (tests)."""
+        return {item_id: text for item_id, (text, _) in self._judged.get(what, {}).items()}
+
     def get(self, item_id: int, key: Hashable) -> Line | Long | None:
         """The remembered entry when it was made from ``key``; None otherwise (a changed memory)."""
         line = self._lines.get(item_id)

@@ -27,12 +27,14 @@ import apsw
 T = TypeVar("T")
 
 MAX_READS = 128  # remembered answers per connection, all agents together: the latest kept
+MAX_SHARED = 50_000  # entries of one ``shared`` table: past it the table starts over
 
 
 @dataclass
 class _Memo:
     stamp: tuple[int, int]
     found: OrderedDict[tuple[str, Hashable], Any] = field(default_factory=OrderedDict)
+    tables: dict[Hashable, dict[Any, Any]] = field(default_factory=dict)
 
 
 _HELD: weakref.WeakKeyDictionary[apsw.Connection, _Memo] = weakref.WeakKeyDictionary()
@@ -48,10 +50,7 @@ def read(conn: apsw.Connection, agent_id: str, key: Hashable, fetch: Callable[[]
     """``fetch()``'s answer for ``(agent_id, key)``, remembered while the database is unchanged.
     ``fetch`` must only read (a write would move the stamp after the answer was stamped), and its
     answer is shared between callers: it must be immutable (a tuple of tuples)."""
-    now = stamp(conn)
-    memo = _HELD.get(conn)
-    if memo is None or memo.stamp != now:
-        memo = _HELD[conn] = _Memo(now)
+    memo = _current(conn)
     full = (agent_id, key)
     if full in memo.found:
         memo.found.move_to_end(full)
@@ -60,6 +59,27 @@ def read(conn: apsw.Connection, agent_id: str, key: Hashable, fetch: Callable[[]
     while len(memo.found) > MAX_READS:
         memo.found.popitem(last=False)
     return answer
+
+
+def _current(conn: apsw.Connection) -> _Memo:
+    """What this connection remembers, emptied first if the database changed since."""
+    now = stamp(conn)
+    memo = _HELD.get(conn)
+    if memo is None or memo.stamp != now:
+        memo = _HELD[conn] = _Memo(now)
+    return memo
+
+
+def shared(conn: apsw.Connection, name: Hashable) -> dict[Any, Any]:
+    """A table of answers that belong to no agent (the keyword indexes' document count of a term,
+    which bm25 reads over every agent's rows), kept entry by entry while the database is unchanged,
+    like ``read``'s: a query's words are looked up once, then found by the next query that says
+    them. Callers put in only what they read from the database since this call; values must be
+    immutable. Empty again after any write; bounded (``MAX_SHARED``)."""
+    table = _current(conn).tables.setdefault(name, {})
+    if len(table) >= MAX_SHARED:
+        table.clear()
+    return table
 
 
 def drop_agent(conn: apsw.Connection, agent_id: str) -> None:
@@ -75,4 +95,4 @@ def held(agent_id: str) -> int:
     return sum(1 for m in list(_HELD.values()) for k in m.found if k[0] == agent_id)
 
 
-__all__ = ["MAX_READS", "drop_agent", "held", "read", "stamp"]
+__all__ = ["MAX_READS", "MAX_SHARED", "drop_agent", "held", "read", "shared", "stamp"]

@@ -105,15 +105,17 @@ def _search(c: Any, agent: str, query: str) -> list[dict[str, Any]]:
     return list(found["items"])
 
 
-def _turn_items(db: Path, agent: str) -> int:
+def _items(db: Path, agent: str) -> dict[str, int]:
+    """The agent's items by kind."""
     conn = connect(db)
     try:
-        return int(
-            conn.execute(
-                "SELECT count(*) FROM memory_items WHERE agent_id = ? AND kind = 'utterance'",
+        return {
+            str(kind): int(n)
+            for kind, n in conn.execute(
+                "SELECT kind, count(*) FROM memory_items WHERE agent_id = ? GROUP BY kind",
                 (agent,),
-            ).get
-        )
+            )
+        }
     finally:
         conn.close()
 
@@ -129,13 +131,14 @@ def _open_lines(agent: str) -> int:
             continue
         except apsw.ThreadingViolationError:
             pass  # open, and busy on the daemon's database thread
-        held += len(memos[agent]) if agent in memos else 0
+        held += memos[agent].lines() if agent in memos else 0
     return held
 
 
 def test_lines_worked_out_at_start_up_are_the_ones_a_search_makes(tmp_path: Path) -> None:
-    """After a restart the daemon works out its agents' turn lines before any search asks, in both
-    languages, and a search then returns exactly what it returned before the restart."""
+    """After a restart the daemon works out its agents' lines (turns, episodes, facts) before any
+    search asks, in both languages, and a search then returns exactly what it returned before the
+    restart."""
     agent = f"mia-{uuid.uuid4().hex[:8]}"
     daemon = InProcessDaemon(tmp_path / "d")
     daemon.start()
@@ -158,12 +161,13 @@ def test_lines_worked_out_at_start_up_are_the_ones_a_search_makes(tmp_path: Path
         daemon.stop()
         assert _open_lines(agent) == 0  # the daemon's connection, and its lines, are gone
         daemon.start()
-        turns = _turn_items(daemon.db_path, agent)
-        assert turns == len(TURNS) * 6
+        items = _items(daemon.db_path, agent)
+        assert items["utterance"] == len(TURNS) * 6 and items["episode"] == 6
         deadline = time.monotonic() + 60
-        while _open_lines(agent) < turns and time.monotonic() < deadline:
+        while _open_lines(agent) < sum(items.values()) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _open_lines(agent) == turns  # every turn's line, before any search
+        # every turn's line, and every episode's and fact's, before any search
+        assert _open_lines(agent) == sum(items.values())
         with daemon.client() as c:
             assert [_search(c, agent, q) for q in queries] == before
     finally:

@@ -354,3 +354,58 @@ def test_a_record_is_kept_for_the_row_it_was_made_from_only() -> None:
     # A row read again is a new object, even with the same values: the record is made again.
     assert rows.made(held, 7, same_words, make) is not first and len(made) == 2
     assert len(held) == 1
+
+
+def test_turns_values_and_sources_warmed_at_start_up_are_the_ones_sql_reads(
+    history: Client, daemon: InProcessDaemon
+) -> None:
+    """``index.warm_rows`` makes the turns around every turn (``turns_around``'s two halves) and the
+    other kinds' values and sources from the rows it reads whole: the same answers, in the same
+    order, as reading them by SQL a search at a time, and nothing of them left after a write."""
+    conn = connect(daemon.db_path)
+    uids = [
+        int(r[0])
+        for r in conn.execute("SELECT utterance_id FROM utterances WHERE agent_id = ?", (AGENT,))
+    ]
+    others = [
+        (str(r[0]), int(r[1]))
+        for r in conn.execute(
+            "SELECT kind, source_id FROM memory_items WHERE agent_id = ? AND kind != 'utterance'",
+            (AGENT,),
+        )
+    ]
+    assert len(uids) == 4 * len(DAYS) and {k for k, _ in others} >= {"episode"}
+    until = START + 7 * DAY
+
+    def read() -> tuple[Any, ...]:
+        kinds = sorted({k for k, _ in others})
+        return (
+            index.turns_around(conn, AGENT, uids, uids, until),
+            {k: rows.values(conn, AGENT, k, [s for kk, s in others if kk == k]) for k in kinds},
+            rows.refs(conn, AGENT, others),
+        )
+
+    cold = read()  # each by SQL (nothing remembered on this connection yet)
+    rows.drop_agent(conn, AGENT)
+    index.warm_rows(conn, AGENT)
+    held = rows.of(conn, AGENT)
+    assert set(held.turns) == set(uids) and set(held.nexts) == set(uids)
+    assert set(held.refs) == set(others) and len(held.values) == len(others)
+    assert rows.room(held.turns, uids) == [] and rows.room(held.nexts, uids) == []
+    assert read() == cold  # answered from what was warmed, no SQL missing
+    # a turn said since (a write on the daemon's connection): the warmed rows go, SQL is read again
+    last = max(uids)
+    _history(history, f"kai-{uuid.uuid4().hex[:8]}", 1)  # another agent's write moves nothing here
+    assert rows.of(conn, AGENT) is held
+    sid = history.session_open(AGENT, ts=START + 5 * DAY)["session_id"]
+    history.session_ingest(sid, [{"role": "user", "text": "I'm back.", "ts": START + 5 * DAY}])
+    history.session_close(sid, ts=START + 5 * DAY + 60_000, wait=True)
+    assert rows.of(conn, AGENT) is not held
+    fresh = index.turns_around(conn, AGENT, [], [last], until)
+    assert [said.ref for _, said in fresh] == [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT ref FROM utterances WHERE agent_id = ? AND prev_id = ?", (AGENT, last)
+        )
+    ]
+    conn.close()

@@ -128,3 +128,50 @@ def test_one_agents_answer_is_never_given_for_another(tmp_path: Path) -> None:
     assert index.keyword(conn, "mia", "wrist", 40)
     assert index.keyword(conn, "kai", "wrist", 40) == []
     conn.close()
+
+
+@pytest.mark.parametrize("other_connection", [False, True])
+@pytest.mark.parametrize(
+    ("table", "common", "rare", "said"),
+    [
+        ("memory_fts_terms", "gardens", "tomato", "the {} at the allotment"),
+        ("memory_fts_bigram_terms", "花园", "番茄", "今天去{}了"),
+    ],
+)
+def test_a_terms_document_count_is_remembered_until_a_write(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    other_connection: bool,
+    table: str,
+    common: str,
+    rare: str,
+    said: str,
+) -> None:
+    """The keyword indexes' document counts (``index._rankable``), in English (stems: "gardens" is
+    counted as "garden") and Chinese: remembered once read, the same terms kept as reading them
+    afresh, and a term one more memory says (written on this connection or committed on another)
+    counted again, so that it is left out once it is too common."""
+    monkeypatch.setattr(index, "COMMON_DOCS", 2)
+    conn, _ = _one_agent(tmp_path / "x.db")
+    for source_id, text in enumerate([said.format(common), f"{common} {rare}"], 10):
+        index.add(conn, "mia", "utterance", source_id, said.format(text), 3, None)
+    assert index._rankable(conn, table, [common, rare]) == [common, rare]  # 2 memories each at most
+    assert set(unchanged.shared(conn, table).values()) <= {1, 2} and unchanged.shared(conn, table)
+    read: list[str] = []
+
+    def trace(_cursor: apsw.Cursor, sql: str, _bindings: object) -> bool:
+        read.append(sql)
+        return True
+
+    conn.exec_trace = trace
+    assert index._rankable(conn, table, [common, rare]) == [common, rare]
+    conn.exec_trace = None
+    assert read and not [sql for sql in read if table in sql]  # remembered: no count read again
+    writer = connect(tmp_path / "x.db") if other_connection else conn
+    with writer:
+        index.add(writer, "mia", "utterance", 20, said.format(common), 4, None)
+    assert not unchanged.shared(conn, table)  # the write dropped them
+    assert index._rankable(conn, table, [common, rare]) == [rare]  # in 3 memories now: too common
+    if other_connection:
+        writer.close()
+    conn.close()
