@@ -1,9 +1,11 @@
 """The eighteenth pass's story span (issue 24 item 2), with the real default embedder in both
 languages: a matter told over a few lines in a conversation it opened goes whole when a request
-names it, though its later lines neither point back nor are near it in meaning
-(forget_topic._span, STORY_TURNS); a line that turns to something else ends the story, and so does
-the end of the conversation's first STORY_TURNS turns. 对了 ("oh, and") turns away; it does not
-answer the line before it."""
+names it, though its later lines are not near it in meaning, when they say the story goes on
+("then", "still", 第二天, 还在: forget_topic._STORY_GOES_ON, STORY_TURNS); a line that turns to
+something else (对了, "anyway", a meal or a part of the day of its own: _TURNS_AWAY) ends the story;
+对了 ("oh, and") does not answer the line before it. A telling followed by a line that says none of
+this keeps that line (test_forget_request_e2e's "I like tea in the morning", test_forget_meaning_e2e's
+"中午在公司楼下吃了碗牛肉面"). The story and turning-away cases fail on the code before."""
 
 from __future__ import annotations
 
@@ -29,17 +31,20 @@ OLDER = {
 STORY = {
     "en": [
         "lost two grand at the casino on friday night",
-        "the bank called twice today",
-        "I keep replaying every hand",
+        "then the bank called twice",
+        "my wife still has no idea",
     ],
     "zh": [
         "公司年会上我喝多了，当着全部门吐了一地",
-        "领导今天看我的眼神都不对",
-        "真想换个城市生活",
+        "第二天领导看我的眼神都不对",
+        "同事们到现在还在群里传那段视频",
     ],
 }
 REQUEST = {"en": "the casino loss", "zh": "年会喝醉出丑"}
-AWAY = {"en": "anyway, what should I cook tonight?", "zh": "对了，周末想去看个电影"}
+AWAY = {
+    "en": ["anyway, what should I cook tonight?", "had a bowl of ramen for lunch, really good"],
+    "zh": ["对了，周末想去看个电影", "中午在楼下吃了碗牛肉面，还挺好吃的"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +75,14 @@ def test_a_story_told_over_a_few_lines_goes_whole(
     assert sorted(texts) == sorted(STORY[lang])
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("lang", "away"), [(lang, k) for lang in ("en", "zh") for k in (0, 1)])
 def test_a_line_that_turns_away_ends_the_story(
-    embed: Callable[[list[str]], np.ndarray], lang: str
+    embed: Callable[[list[str]], np.ndarray], lang: str, away: int
 ) -> None:
-    """Fails on the code before in Chinese: 对了 read as an answer (对) carried the telling on."""
-    res, texts = resolve(embed, lang, [*STORY[lang], AWAY[lang]])
+    """A line that changes the subject or sets a scene of its own in the day (a meal, a part of
+    the day) is a new matter. Fails on the code before: the story's lines were not taken, and 对了
+    read as an answer (对) carried the telling on."""
+    res, texts = resolve(embed, lang, [*STORY[lang], AWAY[lang][away]])
     assert res.decision == "forget", res
     assert sorted(texts) == sorted(STORY[lang])
 
