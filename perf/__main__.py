@@ -45,6 +45,7 @@ AREAS: dict[str, str] = {
     "forget_dev14": "perf.eval.forget_dev14",
     "forget_dev15": "perf.eval.forget_dev15",
     "forget_dev17": "perf.eval.forget_dev17",
+    "forget_dev18": "perf.eval.forget_dev18",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",

@@ -304,7 +304,7 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
             refs += "".join(
                 f"; {focus} {n[f'{k}:focus:{focus}:honoured']}/{n[f'{k}:focus:{focus}:requests']}"
                 f" (collateral {n[f'{k}:focus:{focus}:collateral']})"
-                for focus in ("two_matters", "continuation", "passing")
+                for focus in ("two_matters", "continuation", "passing", "story", "mixed")
                 if n[f"{k}:focus:{focus}:requests"]
             )
             rows += [
