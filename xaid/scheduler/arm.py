@@ -150,6 +150,21 @@ _DO_NOT_ASK = re.compile(
     r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:[跟和对向给][我你咱俺]们?)?再?(?:主动)?"
     r"(?:提|问|聊|说(?!话)|听到(?=[了他她它这那]|$))"
 )
+# Taking the words back is asking not to have them raised: "let's pretend i never said any of
+# this", "act like you never heard that", "forget i said anything", "就当我没说过", "你就当没听过吧".
+# The shape is a wish that the telling be undone (pretend / act as if / forget, 当…没), never a plain
+# past statement: "i never said that to her" and 当时我没说 tell what happened. "forget what i said
+# earlier" is left out: it is how a correction starts ("…, the meeting is friday").
+_NEVER_SAID = re.compile(
+    r"\b(?:pretend|act (?:like|as if)|forget)\b(?:\W+\w+){0,3}?\W+(?:i|we|you)\W+"
+    r"(?:never|didn'?t|did not|don'?t)\W+(?:ever\W+)?"
+    r"(?:said|say|told|tell|mentioned|mention|talked|brought|heard|hear)\b"
+    r"|\b(?:pretend|act (?:like|as if))\b(?:\W+\w+){0,3}?\W+never happened\b"
+    r"|\bforget (?:that )?i (?:ever )?(?:said|mentioned|told you)"
+    r" (?:anything|any of (?:this|that|it)|(?:this|that|it)\b(?!\W+\w))"
+    r"|(?<!每)当(?:作|做)?我(?:什么都|啥都|从来)?没(?:说|提|讲)(?:过)?(?!话)"
+    r"|当(?:作|做)?(?:你)?没(?:听(?:过|见|到)|这回事)"
+)
 DO_NOT_ASK_SHAPE = (
     _DO_NOT_ASK  # the general shape, for reading what it asks not to raise (refused.py)
 )
@@ -263,6 +278,7 @@ def do_not_ask(text: str) -> bool:
     return (
         _has(text, DO_NOT_ASK)
         or _DO_NOT_ASK.search(text.lower().replace("\u2019", "'")) is not None
+        or _NEVER_SAID.search(text.lower().replace("\u2019", "'")) is not None
     )
 
 
