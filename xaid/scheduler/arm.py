@@ -424,6 +424,35 @@ def _before(
     return Arm(topic, words, "ahead", start, until, priority)
 
 
+# What comes of an event rather than an event of its own: "results next week", 下周出结果.
+_OUTCOME_WORDS = frozenset({"results", "结果"})
+_CLAUSE_SPAN = re.compile(r"[^.!?;,\n。！？；，、]+")
+
+
+def told_over(text: str, ahead: timeparse.TimeRef, times: Sequence[timeparse.TimeRef]) -> bool:
+    """The event was told as over and the date ahead is when its outcome comes: "had a phone
+    interview with a gallery this afternoon, they'll let me know next week", "上午面了一家出版社，说
+    下周给结果". The clause of the date ahead names no event of its own (an outcome word at most), and
+    an earlier clause tells in the past of an event, or of a day not after the message's (``times``:
+    the message's times, ``ahead`` among them). "long day today, interview tomorrow at 10" keeps
+    its interview ahead: its clause names it."""
+    spans = [(m.start(), m.end()) for m in _CLAUSE_SPAN.finditer(text)]
+    at = next((i for i, (lo, hi) in enumerate(spans) if lo <= ahead.start < hi), None)
+    if at is None or _events(text[slice(*spans[at])]) - _OUTCOME_WORDS:
+        return False
+    for lo, hi in spans[:at]:
+        clause = text[lo:hi]
+        if not timeparse.past_tense(clause):
+            continue
+        done_day = any(
+            lo <= t.start < hi and t.direction != "future" and t.date_to < ahead.date_from
+            for t in times
+        )
+        if done_day or _events(clause) - _OUTCOME_WORDS:
+            return True
+    return False
+
+
 def _plan(
     u: Utterance, later: Sequence[Utterance], worried: bool, ended_ms: int, learned: bool = False
 ) -> Arm | None:
@@ -442,13 +471,16 @@ def _plan(
     day_end = day_start(ahead.date_to) + DAY_MS
     over = over_at(text, ahead)
     not_before = day_end if over is None else max(over, _next_morning(ended_ms))
+    done = told_over(text, ahead, timeparse.find_times(text, u.message.ts_ms))
+    if done:  # the event is behind them: how it went, from the next morning; nothing "ahead"
+        not_before = _next_morning(ended_ms)
     worried = worried or _has(text, WORRY)
     scene = "worry" if worried else "plan"
     window = (14 if worried else 7) * DAY_MS
     priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
     topic = _TOPIC[language([text])]["plan"].format(said=_short(text))
     priority = round(priority, 3)
-    before = _before(text, words, ahead.date_from, ended_ms, priority, over)
+    before = None if done else _before(text, words, ahead.date_from, ended_ms, priority, over)
     return Arm(topic, words, scene, not_before, day_end + window, priority, before)
 
 
