@@ -8,9 +8,11 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
 ``scheduler.list`` and judges them at the scene's probe time:
 
 - a scene that ``may_raise`` is ``armed`` when an item other than a loss's check-in is pending and
-  due at the probe; for the set's kind ``results`` (an event told in the past whose outcome is
-  still to come) no item due may be an ``ahead`` one (the event is over: no "how do you feel
-  about it");
+  due at the probe, and fire.py would not pass it over: its source episode holds at least
+  ``fire.MIN_TENSION`` (an item whose episode holds less is closed as "no open tension" at the
+  first turn, so the first turn gets nothing from it; dev18's train half had one reported armed);
+  for the set's kind ``results`` (an event told in the past whose outcome is still to come) no
+  item due may be an ``ahead`` one (the event is over: no "how do you feel about it");
 - a control (``may_raise`` false) is right when no such item is due at the probe: a death keeps its
   gentle ``loss`` item only, a do-not-ask and a closed matter arm nothing to ask about.
 
@@ -21,8 +23,11 @@ prints each scene's items and the figures per half and language.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from xaid.scheduler.fire import MIN_TENSION
 
 from ..kit import scratch_daemon, wait_model
 from . import heldout_files
@@ -45,12 +50,34 @@ class Armed:
     )
 
 
-def _due(items: list[dict[str, Any]], probe_ms: int) -> tuple[tuple[str, str], ...]:
+def _held(item: dict[str, Any], tension: Mapping[int, float]) -> bool:
+    """Whether fire.py's tension gate lets the item through (fire._tension, on the wire): a
+    manual item without an episode always, any other without one never."""
+    episode = item.get("source_episode")
+    if episode is None:
+        return item["scene"] == "manual"
+    return tension.get(int(episode), 0.0) >= MIN_TENSION
+
+
+def _due(
+    items: list[dict[str, Any]], probe_ms: int, tension: Mapping[int, float]
+) -> tuple[tuple[str, str], ...]:
+    """The items the first turn at ``probe_ms`` could get: due, not a loss's, not passed over."""
     return tuple(
         (str(i["scene"]), str(i["topic"]))
         for i in items
-        if i["scene"] != "loss" and i["not_before"] <= probe_ms <= i["not_after"]
+        if i["scene"] != "loss"
+        and i["not_before"] <= probe_ms <= i["not_after"]
+        and _held(i, tension)
     )
+
+
+def _tensions(client: Any, agent_id: str, items: list[dict[str, Any]]) -> dict[int, float]:
+    episodes = {int(i["source_episode"]) for i in items if i.get("source_episode") is not None}
+    return {
+        e: float(client.call("memory.get", agent_id=agent_id, id=f"episode:{e}")["tension"])
+        for e in episodes
+    }
 
 
 def judge(scene: dict[str, Any], due: tuple[tuple[str, str], ...]) -> bool:
@@ -70,7 +97,7 @@ def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
             agent_id = f"{scene['id']}-arm"
             scene_agent(client, scene, agent_id, "Mia", True, base)
             items = client.scheduler_list(agent_id, states=["pending"], limit=50)["items"]
-            due = _due(items, at(base, scene["probe"]))
+            due = _due(items, at(base, scene["probe"]), _tensions(client, agent_id, items))
             out.append(
                 Armed(
                     scene["id"],

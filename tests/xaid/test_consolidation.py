@@ -147,3 +147,42 @@ def test_a_consolidation_embeds_each_text_once(
         assert c.session_close(sid, ts=T0 + 600_000, wait=True)["episode_id"] is not None
     assert set(lines) <= set(sent)  # the lines were read by meaning at all
     assert sorted(t for t in set(sent) if sent.count(t) > 1) == []
+
+
+DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
+HOUR = 3_600_000
+
+
+def test_a_tired_close_that_arms_a_check_in_keeps_it_for_the_next_morning(
+    daemon: InProcessDaemon,
+) -> None:
+    """A session that closes worn out with no date and no line the rules read as strong arms
+    "how they are doing now" (arm._emotion, from the closing mood read by meaning), but the
+    episode's own tension (draft.py) sees no tiredness, and fire.py closed the item as holding no
+    open tension: the next morning's "Morning." got no check-in (morning_dev18's train half, whose
+    scene this evening is worded after). The armed item raises the episode's tension as an undated
+    matter's does. Language plays no part (the closing mood and the item's kind); the Chinese
+    evenings tried for this test armed a matter or read a strong line, whose tension was kept."""
+    evening = DAY0 + 22 * HOUR
+    lines = (
+        (
+            "user",
+            "spent the whole evening rolling back an update that took down the booking page. running on fumes",
+        ),
+        ("assistant", "That sounds brutal."),
+        ("user", "going to bed, my brain is mush"),
+    )
+    with daemon.client() as c:
+        c.agent_create("mia")
+        sid = c.session_open("mia", ts=evening)["session_id"]
+        c.session_ingest(
+            sid,
+            [{"role": r, "text": t, "ts": evening + i * 60_000} for i, (r, t) in enumerate(lines)],
+        )
+        c.session_close(sid, ts=evening + 10 * 60_000, wait=True)
+        items = c.call("scheduler.list", agent_id="mia")["items"]
+        assert [i["scene"] for i in items] == ["emotion"], items
+        morning = DAY0 + 32 * HOUR
+        peeked = c.call("scheduler.check_in", agent_id="mia", ts=morning, peek=True)
+        assert peeked["suggestion"], peeked
+        assert "rolling back" in peeked["suggestion"]

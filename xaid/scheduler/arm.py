@@ -61,6 +61,14 @@ MATTER_DAYS = 4  # an undated matter is asked about from the next morning for th
 # The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
 # fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
 MATTER_TENSION = 0.5
+# The items armed for what the episode's own tension does not see: an undated matter, and the
+# feeling a session closed on when it was tiredness (fatigue, read by meaning at consolidation)
+# rather than a low valence or a strong line (draft.py counts those). `make demo`'s kind of
+# evening, "spent the whole evening rolling back a release… running on fumes" / "going to bed, my
+# brain is mush", armed "how they are doing now; last time they sounded worn out", and the next
+# morning's "Morning." got nothing: the episode held 0.0 tension and fire.py closed the item as
+# resolved (morning_dev18's train half).
+OPEN_SCENES = frozenset({"matter", "emotion"})
 # A closing mood this tired or this low arms the feeling item though no single line read strong to
 # the rules: a feeling said in words no lexicon holds, read by meaning at consolidation.
 STRONG_CLOSE = 0.5
@@ -149,6 +157,21 @@ _DO_NOT_ASK = re.compile(
     r"|hear(?:ing)? (?:(?:his|her|their) name|about (?:it|that|this|him|her|them)\b))\b"
     r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:[跟和对向给][我你咱俺]们?)?再?(?:主动)?"
     r"(?:提|问|聊|说(?!话)|听到(?=[了他她它这那]|$))"
+)
+# Taking the words back is asking not to have them raised: "let's pretend i never said any of
+# this", "act like you never heard that", "forget i said anything", "就当我没说过", "你就当没听过吧".
+# The shape is a wish that the telling be undone (pretend / act as if / forget, 当…没), never a plain
+# past statement: "i never said that to her" and 当时我没说 tell what happened. "forget what i said
+# earlier" is left out: it is how a correction starts ("…, the meeting is friday").
+_NEVER_SAID = re.compile(
+    r"\b(?:pretend|act (?:like|as if)|forget)\b(?:\W+\w+){0,3}?\W+(?:i|we|you)\W+"
+    r"(?:never|didn'?t|did not|don'?t)\W+(?:ever\W+)?"
+    r"(?:said|say|told|tell|mentioned|mention|talked|brought|heard|hear)\b"
+    r"|\b(?:pretend|act (?:like|as if))\b(?:\W+\w+){0,3}?\W+never happened\b"
+    r"|\bforget (?:that )?i (?:ever )?(?:said|mentioned|told you)"
+    r" (?:anything|any of (?:this|that|it)|(?:this|that|it)\b(?!\W+\w))"
+    r"|(?<!每)当(?:作|做)?我(?:什么都|啥都|从来)?没(?:说|提|讲)(?:过)?(?!话)"
+    r"|当(?:作|做)?(?:你)?没(?:听(?:过|见|到)|这回事)"
 )
 DO_NOT_ASK_SHAPE = (
     _DO_NOT_ASK  # the general shape, for reading what it asks not to raise (refused.py)
@@ -263,6 +286,7 @@ def do_not_ask(text: str) -> bool:
     return (
         _has(text, DO_NOT_ASK)
         or _DO_NOT_ASK.search(text.lower().replace("\u2019", "'")) is not None
+        or _NEVER_SAID.search(text.lower().replace("\u2019", "'")) is not None
     )
 
 
@@ -400,6 +424,35 @@ def _before(
     return Arm(topic, words, "ahead", start, until, priority)
 
 
+# What comes of an event rather than an event of its own: "results next week", 下周出结果.
+_OUTCOME_WORDS = frozenset({"results", "结果"})
+_CLAUSE_SPAN = re.compile(r"[^.!?;,\n。！？；，、]+")
+
+
+def told_over(text: str, ahead: timeparse.TimeRef, times: Sequence[timeparse.TimeRef]) -> bool:
+    """The event was told as over and the date ahead is when its outcome comes: "had a phone
+    interview with a gallery this afternoon, they'll let me know next week", "上午面了一家出版社，说
+    下周给结果". The clause of the date ahead names no event of its own (an outcome word at most), and
+    an earlier clause tells in the past of an event, or of a day not after the message's (``times``:
+    the message's times, ``ahead`` among them). "long day today, interview tomorrow at 10" keeps
+    its interview ahead: its clause names it."""
+    spans = [(m.start(), m.end()) for m in _CLAUSE_SPAN.finditer(text)]
+    at = next((i for i, (lo, hi) in enumerate(spans) if lo <= ahead.start < hi), None)
+    if at is None or _events(text[slice(*spans[at])]) - _OUTCOME_WORDS:
+        return False
+    for lo, hi in spans[:at]:
+        clause = text[lo:hi]
+        if not timeparse.past_tense(clause):
+            continue
+        done_day = any(
+            lo <= t.start < hi and t.direction != "future" and t.date_to < ahead.date_from
+            for t in times
+        )
+        if done_day or _events(clause) - _OUTCOME_WORDS:
+            return True
+    return False
+
+
 def _plan(
     u: Utterance, later: Sequence[Utterance], worried: bool, ended_ms: int, learned: bool = False
 ) -> Arm | None:
@@ -418,13 +471,16 @@ def _plan(
     day_end = day_start(ahead.date_to) + DAY_MS
     over = over_at(text, ahead)
     not_before = day_end if over is None else max(over, _next_morning(ended_ms))
+    done = told_over(text, ahead, timeparse.find_times(text, u.message.ts_ms))
+    if done:  # the event is behind them: how it went, from the next morning; nothing "ahead"
+        not_before = _next_morning(ended_ms)
     worried = worried or _has(text, WORRY)
     scene = "worry" if worried else "plan"
     window = (14 if worried else 7) * DAY_MS
     priority = 0.8 + 0.2 * u.intensity if worried else 0.7 + 0.2 * u.intensity
     topic = _TOPIC[language([text])]["plan"].format(said=_short(text))
     priority = round(priority, 3)
-    before = _before(text, words, ahead.date_from, ended_ms, priority, over)
+    before = None if done else _before(text, words, ahead.date_from, ended_ms, priority, over)
     return Arm(topic, words, scene, not_before, day_end + window, priority, before)
 
 

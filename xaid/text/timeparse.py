@@ -172,6 +172,12 @@ _FUTURE = re.compile(
     re.I,
 )
 
+
+def past_tense(clause: str) -> bool:
+    """The clause tells what happened: a cue of the past ("had", "did", 了, 过) and none of the future."""
+    return bool(_PAST.search(clause)) and not _FUTURE.search(clause)
+
+
 Span = tuple[date, date, str, tuple[int, int] | None]
 # The start of a span still going on, just before or after a weekday: "since", 从 … 开始/起, 以来.
 _SINCE = re.compile(r"(?:\bsince\s+|自从\s*)$", re.I)
@@ -225,8 +231,7 @@ class _Ctx:
         return bool(_LOOKS_BACK.search(before)) and not _DUE.search(before)
 
     def past(self) -> bool:
-        clause = self.clause()
-        return bool(_PAST.search(clause)) and not _FUTURE.search(clause)
+        return past_tense(self.clause())
 
     def since(self) -> bool:
         """The match is where something still going on began: "since Sunday", 自从周日, 周日以来; or

@@ -15,6 +15,7 @@ from xaid.memory import draft
 from xaid.scheduler import arm
 from xaid.store.mood import MoodState
 from xaid.store.sessions import Message
+from xaid.text import timeparse
 
 HOUR = 3_600_000
 DAY = 24 * HOUR
@@ -210,3 +211,42 @@ def test_through_a_daemon_the_evening_after_a_morning_interview_asks_how_it_went
         last = c.session_send(sid, evening, ts=tonight, explain=True).finish()
     assert first["context"]["lead"] == before
     assert last["context"]["lead"] == after
+
+
+# --- an event told as over, its outcome still to come ---------------------------------------------
+# The date ahead is when the outcome comes ("they'll let me know next week", 说下周给结果), not the
+# event's: nothing "ahead" (no "how are you preparing"), and "how it went" from the next morning.
+TOLD_OVER = [
+    "had a phone interview with a gallery this afternoon, they said they'd let me know next week",
+    "did the second interview at the bank today. they'll call by friday",
+    "今天上午面了一家出版社，说下周给结果",
+    "下午视频面试了一家设计公司，说周五前通知",
+]
+STILL_AHEAD = [
+    "had a long day today, interview tomorrow at 10",
+    "today was rough. the presentation is on friday",
+    "went to the doctor today, surgery next month",
+    "今天累死了，周五还要答辩",
+    "interview on friday, results the week after",
+    "面试在周五，下周出结果",
+]
+
+
+@pytest.mark.parametrize("line", TOLD_OVER)
+def test_an_event_told_as_over_is_asked_about_from_the_next_morning_with_nothing_ahead(
+    line: str,
+) -> None:
+    found = arm.matters(drafted([line], 0.6), None)
+    assert [a.scene for a in found if a.scene == "ahead"] == []
+    after = next(a for a in found if a.scene in ("plan", "worry"))
+    assert after.not_before == MONDAY + DAY + 3 * HOUR  # the next morning (six hours after 21:00)
+    assert after.before is None
+
+
+@pytest.mark.parametrize("line", STILL_AHEAD)
+def test_an_event_of_its_own_in_the_clause_of_the_date_keeps_it_ahead(line: str) -> None:
+    at = MONDAY + 21 * HOUR
+    times = timeparse.find_times(line, at)
+    ahead = timeparse.earliest_future(times)
+    assert ahead is not None and not arm.told_over(line, ahead, times)
+    assert "ahead" in [a.scene for a in arm.matters(drafted([line], 0.6), None)]

@@ -267,6 +267,40 @@ def test_asking_to_talk_about_it_is_not_asking_not_to(line: str) -> None:
     assert not arm.do_not_ask(line)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the hearing is on friday. actually just pretend i never told you about it",
+        "my boss wants to see me monday. forget i said anything",
+        "ok act like you never heard that, the court thing is next week",
+        "interview thursday... can we pretend this never happened",
+        "周五开庭。算了，就当我没说过",
+        "下周要去复查，你就当没听过吧",
+        "周一老板找我谈话，当我什么都没说",
+    ],
+)
+def test_taking_the_words_back_is_asking_not_to_raise_them(line: str) -> None:
+    assert arm.do_not_ask(line)
+    assert arm.matters(drafted(line), CALM, read=readings(m1=(0.95, 0.0))) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "i never said that to her, she made it up",
+        "forget what i said earlier, the meeting is on friday not monday",
+        "forget i said the meeting was monday, it's friday",
+        "let's pretend we're on holiday this weekend",
+        "i didn't tell him i'm quitting yet",
+        "当时我没说，后来挺后悔的",
+        "每当我没说话的时候他就着急",
+        "我没说过要辞职啊",
+    ],
+)
+def test_a_plain_past_or_a_correction_is_not_taking_the_words_back(line: str) -> None:
+    assert not arm.do_not_ask(line)
+
+
 @pytest.mark.parametrize("line", ["need to pick up groceries tomorrow", "明天去买菜"])
 def test_an_errand_of_the_rules_is_never_a_matter(line: str) -> None:
     assert arm.matters(drafted(line), CALM, read=readings(m1=(0.95, 0.0))) == []

@@ -479,3 +479,19 @@ def test_the_quick_path_finds_what_the_full_scan_finds(text: str) -> None:
 @given(st.lists(st.sampled_from(_VOCABULARY), min_size=1, max_size=8).map("".join))
 def test_the_quick_path_finds_what_the_full_scan_finds_unspaced(text: str) -> None:
     assert _quick_path(text) == [(m.span(), m.lastgroup) for m in timeparse._PATTERN.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("clause", "past"),
+    [
+        ("had a phone interview this afternoon", True),
+        ("did the second round today", True),
+        ("今天上午面了一家出版社", True),
+        ("they'll let me know next week", False),
+        ("interview tomorrow at 10", False),
+        ("说下周给结果", False),
+        ("明天要去面试", False),
+    ],
+)
+def test_past_tense_reads_what_happened(clause: str, past: bool) -> None:
+    assert timeparse.past_tense(clause) is past

@@ -1,0 +1,48 @@
+"""perf/eval/morning_arm.py judges what the first turn would get: an item fire.py passes over for
+want of episode tension (fire.MIN_TENSION) is not counted as armed (dev18's en18-rollback-fumes
+was reported armed while fire.py closed its item as "no open tension")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perf.eval.morning_arm import _due, judge
+from xaid.scheduler.fire import MIN_TENSION
+
+PROBE = 1_000
+
+
+def _item(scene: str, episode: int | None, lo: int = 0, hi: int = 2_000) -> dict[str, Any]:
+    return {
+        "scene": scene,
+        "topic": f"{scene} topic",
+        "not_before": lo,
+        "not_after": hi,
+        "source_episode": episode,
+    }
+
+
+def test_an_item_whose_episode_holds_too_little_tension_is_not_due() -> None:
+    items = [_item("emotion", 7)]
+    assert _due(items, PROBE, {7: MIN_TENSION - 0.01}) == ()
+    assert _due(items, PROBE, {}) == ()  # an episode not read counts as none, as fire.py's 0.0
+    assert _due(items, PROBE, {7: MIN_TENSION}) == (("emotion", "emotion topic"),)
+
+
+def test_a_manual_item_without_an_episode_passes_and_any_other_does_not() -> None:
+    assert _due([_item("manual", None)], PROBE, {}) == (("manual", "manual topic"),)
+    assert _due([_item("matter", None)], PROBE, {}) == ()
+
+
+def test_losses_and_items_outside_their_window_are_not_due() -> None:
+    tension = {1: 1.0}
+    assert _due([_item("loss", 1)], PROBE, tension) == ()
+    assert _due([_item("plan", 1, lo=PROBE + 1)], PROBE, tension) == ()
+    assert _due([_item("plan", 1, hi=PROBE - 1)], PROBE, tension) == ()
+
+
+def test_a_scene_that_may_raise_is_wrong_when_its_only_item_is_passed_over() -> None:
+    scene = {"may_raise": True}
+    assert not judge(scene, _due([_item("emotion", 3)], PROBE, {3: 0.0}))
+    assert judge(scene, _due([_item("emotion", 3)], PROBE, {3: 0.5}))
+    assert judge({"may_raise": False}, _due([_item("matter", 3)], PROBE, {3: 0.0}))
