@@ -195,9 +195,7 @@ class Consolidation:
         # a line that settles or moves an earlier matter is not itself a new one to ask about
         settled = [r.text for r in retiring] + [m.text for m in moving]
         arms = [a for a in arms if not retire.quotes_any(a, settled)]
-        if any(a.scene in arm.OPEN_SCENES for a in arms):
-            # left open, though no date or strong line said so (draft.py reads neither an undated
-            # matter nor a tired close): the item armed for it must not be passed over by fire.py
+        if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
         summary_vec, turn_vectors = await episodes.embed(self, [d.summary], turns)
         changes = await self._changes(agent_id, turns, d.started_ms)

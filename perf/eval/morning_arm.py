@@ -8,9 +8,10 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
 ``scheduler.list`` and judges them at the scene's probe time:
 
 - a scene that ``may_raise`` is ``armed`` when an item other than a loss's check-in is pending and
-  due at the probe, and fire.py would not pass it over: its source episode holds at least
-  ``fire.MIN_TENSION`` (an item whose episode holds less is closed as "no open tension" at the
-  first turn, so the first turn gets nothing from it; dev18's train half had one reported armed);
+  due at the probe, and fire.py would not pass it over (``fire.holds_tension``: its source episode
+  holds at least ``fire.MIN_TENSION``, or it is a feeling item whose episode is there; any other
+  item is closed as "no open tension" at the first turn, so the first turn gets nothing from it;
+  dev18's train half had one reported armed);
   for the set's kind ``results`` (an event told in the past whose outcome is still to come) no
   item due may be an ``ahead`` one (the event is over: no "how do you feel about it");
 - a control (``may_raise`` false) is right when no such item is due at the probe: a death keeps its
@@ -27,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from xaid.scheduler.fire import MIN_TENSION
+from xaid.scheduler.fire import holds_tension
 
 from ..kit import scratch_daemon, wait_model
 from . import heldout_files
@@ -56,7 +57,7 @@ def _held(item: dict[str, Any], tension: Mapping[int, float]) -> bool:
     episode = item.get("source_episode")
     if episode is None:
         return item["scene"] == "manual"
-    return tension.get(int(episode), 0.0) >= MIN_TENSION
+    return holds_tension(str(item["scene"]), tension.get(int(episode)))
 
 
 def _due(

@@ -160,8 +160,9 @@ def test_a_tired_close_that_arms_a_check_in_keeps_it_for_the_next_morning(
     "how they are doing now" (arm._emotion, from the closing mood read by meaning), but the
     episode's own tension (draft.py) sees no tiredness, and fire.py closed the item as holding no
     open tension: the next morning's "Morning." got no check-in (morning_dev18's train half, whose
-    scene this evening is worded after). The armed item raises the episode's tension as an undated
-    matter's does. Language plays no part (the closing mood and the item's kind); the Chinese
+    scene this evening is worded after). A feeling item is open while its episode is there
+    (fire.holds_tension), and the episode's tension, which ranks it in every search, stays as
+    draft.py read it. Language plays no part (the closing mood and the item's kind); the Chinese
     evenings tried for this test armed a matter or read a strong line, whose tension was kept."""
     evening = DAY0 + 22 * HOUR
     lines = (
@@ -182,6 +183,8 @@ def test_a_tired_close_that_arms_a_check_in_keeps_it_for_the_next_morning(
         c.session_close(sid, ts=evening + 10 * 60_000, wait=True)
         items = c.call("scheduler.list", agent_id="mia")["items"]
         assert [i["scene"] for i in items] == ["emotion"], items
+        episode = c.call("memory.get", agent_id="mia", id=f"episode:{items[0]['source_episode']}")
+        assert episode["tension"] < 0.3  # the case the gate read as closed
         morning = DAY0 + 32 * HOUR
         peeked = c.call("scheduler.check_in", agent_id="mia", ts=morning, peek=True)
         assert peeked["suggestion"], peeked

@@ -61,14 +61,6 @@ MATTER_DAYS = 4  # an undated matter is asked about from the next morning for th
 # The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
 # fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
 MATTER_TENSION = 0.5
-# The items armed for what the episode's own tension does not see: an undated matter, and the
-# feeling a session closed on when it was tiredness (fatigue, read by meaning at consolidation)
-# rather than a low valence or a strong line (draft.py counts those). `make demo`'s kind of
-# evening, "spent the whole evening rolling back a release… running on fumes" / "going to bed, my
-# brain is mush", armed "how they are doing now; last time they sounded worn out", and the next
-# morning's "Morning." got nothing: the episode held 0.0 tension and fire.py closed the item as
-# resolved (morning_dev18's train half).
-OPEN_SCENES = frozenset({"matter", "emotion"})
 # A closing mood this tired or this low arms the feeling item though no single line read strong to
 # the rules: a feeling said in words no lexicon holds, read by meaning at consolidation.
 STRONG_CLOSE = 0.5

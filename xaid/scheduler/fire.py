@@ -148,6 +148,22 @@ def avoided(item: RecallItem, s: Settings) -> bool:
     return False
 
 
+def holds_tension(scene: str, tension: float | None) -> bool:
+    """Whether an item is still open by its source episode's tension (``_tension``: None when the
+    episode is gone, forgotten or deleted): at least ``MIN_TENSION``, or armed for the feeling a
+    session closed on (scene "emotion") while its episode is there. The feeling item is armed
+    from the closing mood read by meaning (arm.STRONG_CLOSE: tired or low), which draft.py's
+    tension does not count: `make demo`'s kind of evening ("spent the whole evening rolling back a
+    release... running on fumes" / "going to bed, my brain is mush") armed "how they are doing now"
+    on an episode of tension 0.0, and the next morning's "Morning." got nothing (morning_dev18's
+    train half). Raising that episode's tension instead, as an undated matter's is
+    (arm.MATTER_TENSION), also raised the episode in every search (an episode ranks by 0.5 + 0.5 x
+    its tension, memory/rows.py) and cost a held-out update (set 3, zh 75 -> 74/84)."""
+    if scene == "emotion" and tension is not None:
+        return True
+    return (tension or 0.0) >= MIN_TENSION
+
+
 def _tension(conn: apsw.Connection, item: RecallItem) -> float | None:
     if item.source_episode is None:
         return None if item.scene != "manual" else 1.0
@@ -313,7 +329,7 @@ def _choose(
             # friday's interview") it is not over, and is asked about after it (_still_ahead)
             if close and not _still_ahead(item, [text], now_ms):
                 sql.close(conn, item.item_id, "resolved", "the user brought it up")
-        elif (_tension(conn, item) or 0.0) < MIN_TENSION:
+        elif not holds_tension(item.scene, _tension(conn, item)):
             if close:
                 sql.close(
                     conn, item.item_id, "resolved", "the source episode holds no open tension"

@@ -1,5 +1,5 @@
 """perf/eval/morning_arm.py judges what the first turn would get: an item fire.py passes over for
-want of episode tension (fire.MIN_TENSION) is not counted as armed (dev18's en18-rollback-fumes
+want of episode tension (fire.holds_tension) is not counted as armed (dev18's en18-rollback-fumes
 was reported armed while fire.py closed its item as "no open tension")."""
 
 from __future__ import annotations
@@ -23,10 +23,17 @@ def _item(scene: str, episode: int | None, lo: int = 0, hi: int = 2_000) -> dict
 
 
 def test_an_item_whose_episode_holds_too_little_tension_is_not_due() -> None:
-    items = [_item("emotion", 7)]
+    items = [_item("plan", 7)]
     assert _due(items, PROBE, {7: MIN_TENSION - 0.01}) == ()
     assert _due(items, PROBE, {}) == ()  # an episode not read counts as none, as fire.py's 0.0
-    assert _due(items, PROBE, {7: MIN_TENSION}) == (("emotion", "emotion topic"),)
+    assert _due(items, PROBE, {7: MIN_TENSION}) == (("plan", "plan topic"),)
+
+
+def test_a_feeling_item_is_due_while_its_episode_is_there_whatever_its_tension() -> None:
+    """fire.holds_tension: the closing mood armed it, which the episode's tension does not count."""
+    items = [_item("emotion", 7)]
+    assert _due(items, PROBE, {7: 0.0}) == (("emotion", "emotion topic"),)
+    assert _due(items, PROBE, {}) == ()  # the episode gone (forgotten): nothing to ask after
 
 
 def test_a_manual_item_without_an_episode_passes_and_any_other_does_not() -> None:
@@ -43,6 +50,6 @@ def test_losses_and_items_outside_their_window_are_not_due() -> None:
 
 def test_a_scene_that_may_raise_is_wrong_when_its_only_item_is_passed_over() -> None:
     scene = {"may_raise": True}
-    assert not judge(scene, _due([_item("emotion", 3)], PROBE, {3: 0.0}))
-    assert judge(scene, _due([_item("emotion", 3)], PROBE, {3: 0.5}))
+    assert not judge(scene, _due([_item("plan", 3)], PROBE, {3: 0.0}))
+    assert judge(scene, _due([_item("plan", 3)], PROBE, {3: 0.5}))
     assert judge({"may_raise": False}, _due([_item("matter", 3)], PROBE, {3: 0.0}))
