@@ -99,7 +99,12 @@ class TurnFigure:
     prompt: int
     read: int | None
     head: str
-    slot: int  # tokens of the turn's memory block (xaid.text.tokens), read before its first word
+    # the sizes of two parts of the turn's prompt (xaid.text.tokens), not what the turn read: the
+    # slot is read before its first word (with the line on using it that closes the block: 19-21
+    # tokens), the directive may have been read ahead (a first turn's opening, a later turn's steady
+    # part): LoCoMo's turn 1 read 76 = slot 38, that line 19, the message 7 and the chat template's
+    # tokens around them; its directive (18) was the opening read ahead with the head
+    slot: int  # tokens of the turn's memory block's header and lines
     directive: int  # tokens of the turn's directive
 
 
@@ -374,7 +379,8 @@ def run(quick: bool) -> Section:
                         + " ms (recall, timings.memory_ms: "
                         + ", ".join(f"{t.memory_ms:.0f}" for t in run_.turns)
                         + f"), p50 of turns 2-{turns} {median(later) if later else 0:.0f} ms; "
-                        f"tokens read/prompt {_reads(run_)}; of them memory block + directive "
+                        f"tokens read/prompt {_reads(run_)}; in the prompt, read at the turn or "
+                        f"found read ahead: memory slot (header and lines) + directive "
                         f"{_parts(run_)}; runner's head cache after the other agent's turn: "
                         f"{run_.after_other}, after the session: {run_.head_cache}."
                     )

@@ -528,3 +528,64 @@ def test_a_first_turn_after_the_read_ahead_reads_only_its_slot_directive_and_mes
     assert prompt_whole - prompt_short > slot.FLOOR  # because they were not in the prompt
     assert restored >= 1 and short < prompt_short  # the head came from the read-ahead
     assert gone  # a forget drops the agent's cached head
+
+
+# --- a first turn with content of its own after the opening read ahead (issue 28 items 3-4) ------
+
+ONE_LANGUAGE = {
+    "en": [(role, text) for role, text in HISTORY if text.isascii()],
+    "zh": [(role, text) for role, text in HISTORY if not text.isascii()],
+}
+ASKED = {  # neutral questions about the history: no feeling that would move the tone's band
+    "en": "What should I get Lin for the wedding, the camera or hiking gear?",
+    "zh": "林的婚礼礼物送什么好，相机还是登山装备？",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_turn_with_content_starts_with_the_head_and_the_opening_read_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The opening handed over with the head is the directive of a session that opens with a
+    greeting; a first message with content of its own, in the language of the agent's history and
+    moving no tone, has the same directive, and its memories stand after it: its prompt extends the
+    head and the opening byte for byte, so llama.cpp (here the scripted provider, which records what
+    it is handed) reads only the memories and the message. The directive is not read again at such
+    a turn (session_ttft's "memory block + directive" are the sizes of those parts in the prompt,
+    not what was read).
+
+    The scheduler is off: with a check-in due, the opening greets and asks after the matter while
+    a first message with content has the reply answer it first ("Answer what they just said ...",
+    fire.Verdict.directive), a directive of its own that stands after the memories, right before
+    the message; such a turn reads its memories and directive (only the head was read ahead)."""
+    rec = _record(monkeypatch)
+    now = int(time.time() * 1000)  # the opening is built as of the daemon's clock
+    env = {"XAID_SCHEDULER_ENABLED": "false"}
+    with InProcessDaemon(tmp_path, env=env) as proc, proc.client() as c:
+        c.agent_create("mia", name="Mia", persona_init="Warm, curious, a little teasing.")
+        sid = c.session_open("mia", ts=now - DAY)["session_id"]
+        c.session_ingest(
+            sid,
+            [
+                {"role": role, "text": text, "ts": now - DAY + i * MINUTE}
+                for i, (role, text) in enumerate(ONE_LANGUAGE[lang])
+            ],
+        )
+        c.session_close(sid, ts=now - DAY + 30 * MINUTE, wait=True)
+        deadline = time.monotonic() + 30
+        while not any(a == "mia" for a, _, _ in rec.handed):
+            assert time.monotonic() < deadline, rec.handed
+            time.sleep(0.05)
+        _, head, opening = [h for h in rec.handed if h[0] == "mia"][-1]
+        first = c.session_open("mia", ts=now)["session_id"]
+        context = c.session_send(first, ASKED[lang], ts=now, explain=True).finish()["context"]
+    turn = rec.requests[-1]
+    assert context["lang"] == lang and context["suggestion"] is None
+    assert turn.messages[0].content == head
+    assert turn.messages[1:2] == opening  # the directive read ahead, byte for byte
+    assert opening[0].content == context["directive"]
+    assert opening[0].content.startswith("You are Mia" if lang == "en" else "你是Mia")
+    # after it: the turn's own memories (it recalls the wedding), then the message; nothing else
+    rest = turn.messages[2:]
+    assert [m.role for m in rest] == ["system", "user"] and rest[-1].content == ASKED[lang]
+    assert rest[0].content.startswith((*HEADERS.values(), *SHORT_HEADERS.values()))

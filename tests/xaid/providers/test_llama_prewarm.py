@@ -135,6 +135,69 @@ def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
     assert warm.text == read_head_only.text
 
 
+CONTENT = {  # a first turn with content of its own: the opening's directive, memories, the message
+    "en": ("You are Mia, their friend. Reply in English, in one to three short sentences.",
+           "You remember:\n- (2 days ago) The user has a job interview at the bank on Friday.\n"
+           "If something you remember matters to what they say now, bring it up with a caring word.",
+           "Where is my interview again?"),
+    "zh": ("你是小林，对方的朋友。用中文回复，一到三句话，简短自然。",
+           "你记得：\n- (2天前) 用户周五在银行有面试。\n如果你记得的事和对方现在说的有关，就自然地提一句，表示关心。",
+           "我的面试在哪儿来着？"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_turn_with_content_reads_its_memories_and_message_after_the_opening(
+    tmp_path: Path, lang: str
+) -> None:
+    """A first turn with content of its own has the opening's directive (xaid.conversation.prompt:
+    the same language and tone, nothing asked first) and its memories after it: after another
+    agent's turn took the context, the head cache gives back the head and the opening, and the
+    turn reads only the memory block, the message and the chat template's tokens around them."""
+    head = HEAD_EN if lang == "en" else HEAD_ZH
+    directive, memories, said = CONTENT[lang]
+    messages = (
+        ChatMessage("system", head),
+        ChatMessage("system", directive),
+        ChatMessage("system", memories),
+        ChatMessage("user", said),
+    )
+
+    def ask(p: LlamaCppProvider, session: str) -> Completion:
+        request = GenerateRequest(
+            messages, max_tokens=6, temperature=0.0, session=session, agent="mia"
+        )
+        out = p.generate(request, lambda _piece: None, threading.Event())
+        p.settle()
+        return out
+
+    cold = provider(tmp_path / "cold")
+    try:
+        assert cold.prewarm("mia", head) == "done"  # the head alone
+        read_head_only = ask(cold, "s0")
+    finally:
+        cold.close()
+    p = provider(tmp_path / "warm")
+    try:
+        opening = [{"role": "system", "content": directive}]
+        assert p.prewarm("mia", head, opening=opening) == "done"
+        turn(p, "other", HEAD_ZH if lang == "en" else HEAD_EN, "hi", agent="bo")
+        warm = ask(p, "s1")
+        assert p.heads.counters.restores == 1
+        own = p._llm.tokenize(  # what follows the opening: the memories and the message
+            f"<|im_start|>system\n{memories}<|im_end|>\n<|im_start|>user\n{said}<|im_end|>\n"
+            "<|im_start|>assistant\n".encode(),
+            add_bos=False,
+            special=True,
+        )
+    finally:
+        p.close()
+    assert read_head_only.prompt_eval_tokens is not None and warm.prompt_eval_tokens is not None
+    assert read_head_only.prompt_eval_tokens >= warm.prompt_eval_tokens + 15  # the directive
+    assert warm.prompt_eval_tokens <= len(own) + 1
+    assert warm.text == read_head_only.text
+
+
 def test_a_prewarm_leaves_off_when_told_and_goes_on_later(tmp_path: Path) -> None:
     p = provider(tmp_path)
     try:
