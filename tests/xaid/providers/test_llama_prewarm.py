@@ -47,7 +47,14 @@ def provider(directory: Path) -> LlamaCppProvider:
 
 
 def turn(p: LlamaCppProvider, session: str, head: str, said: str, agent: str = "mia") -> Completion:
-    messages = (ChatMessage("system", head), ChatMessage("user", said))
+    return _answer(p, (ChatMessage("system", head), ChatMessage("user", said)), session, agent)
+
+
+def _answer(
+    p: LlamaCppProvider, messages: tuple[ChatMessage, ...], session: str, agent: str = "mia"
+) -> Completion:
+    """The agent's greedy six-token answer to ``messages`` in ``session``, its state saved when
+    it ends."""
     request = GenerateRequest(messages, max_tokens=6, temperature=0.0, session=session, agent=agent)
     out = p.generate(request, lambda _piece: None, threading.Event())
     p.settle()
@@ -102,19 +109,11 @@ def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
         ChatMessage("user", said),
     )
 
-    def greet(p: LlamaCppProvider, session: str) -> Completion:
-        request = GenerateRequest(
-            messages, max_tokens=6, temperature=0.0, session=session, agent="mia"
-        )
-        out = p.generate(request, lambda _piece: None, threading.Event())
-        p.settle()
-        return out
-
     opening = [{"role": "system", "content": directive}]
     cold = provider(tmp_path / "cold")
     try:
         assert cold.prewarm("mia", head) == "done"  # the head alone, as before
-        read_head_only = greet(cold, "s0")
+        read_head_only = _answer(cold, messages, "s0")
     finally:
         cold.close()
     p = provider(tmp_path / "warm")
@@ -124,7 +123,7 @@ def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
         assert p.read_aheads["openings"] == 1
         other = HEAD_ZH if lang == "en" else HEAD_EN
         turn(p, "other", other, "hi", agent="bo")  # takes the context
-        warm = greet(p, "s1")
+        warm = _answer(p, messages, "s1")
         assert p.heads.counters.restores == 1  # the file gave back the head and the opening
     finally:
         p.close()
@@ -163,18 +162,10 @@ def test_a_first_turn_with_content_reads_its_memories_and_message_after_the_open
         ChatMessage("user", said),
     )
 
-    def ask(p: LlamaCppProvider, session: str) -> Completion:
-        request = GenerateRequest(
-            messages, max_tokens=6, temperature=0.0, session=session, agent="mia"
-        )
-        out = p.generate(request, lambda _piece: None, threading.Event())
-        p.settle()
-        return out
-
     cold = provider(tmp_path / "cold")
     try:
         assert cold.prewarm("mia", head) == "done"  # the head alone
-        read_head_only = ask(cold, "s0")
+        read_head_only = _answer(cold, messages, "s0")
     finally:
         cold.close()
     p = provider(tmp_path / "warm")
@@ -182,7 +173,7 @@ def test_a_first_turn_with_content_reads_its_memories_and_message_after_the_open
         opening = [{"role": "system", "content": directive}]
         assert p.prewarm("mia", head, opening=opening) == "done"
         turn(p, "other", HEAD_ZH if lang == "en" else HEAD_EN, "hi", agent="bo")
-        warm = ask(p, "s1")
+        warm = _answer(p, messages, "s1")
         assert p.heads.counters.restores == 1
         own = p._llm.tokenize(  # what follows the opening: the memories and the message
             f"<|im_start|>system\n{memories}<|im_end|>\n<|im_start|>user\n{said}<|im_end|>\n"
