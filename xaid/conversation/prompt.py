@@ -12,12 +12,14 @@ never change within a session come first and everything that can change per turn
 3. the conversation, in order, with the memories recalled at earlier turns of this session
    still in the places where they were first shown (those a turn held back past its slot's cap
    stand after its reply, before the next user message; at the turn that shows them, after its
-   directive, which is read ahead before them: a turn that cannot show them yet still finds it);
+   directive's steady part and before its tail, both read ahead with them: a turn that cannot show
+   them yet still finds the steady part, one whose tone or language moved re-reads only the tail);
 4. system: the turn's directive, in the user's language: the tone (the mood's band), the
    scheduler's suggestion or how to confirm a forget request, the language, the agent's name and
    the length of the reply. At a later turn with nothing asked first it is a steady part (the
    name, the tone's rule, the length; in the session's steady language) and then a tail of the
-   few words that move with the message (the tone's band, the reply's language): ``directive``;
+   few words that move with the message (the tone's band, the reply's language), two messages
+   with the memories held back at the turn before between them: ``directive``;
 5. system: the memories this turn recalls that are not shown yet, ending with how to use them;
    when the directive carries a suggestion or a forget to confirm, 4 and 5 change places
    (``late_parts``);
@@ -158,7 +160,8 @@ def directive(agent: Agent, context: Context, lang: Lang) -> str:
     the length; in the session's steady language), then the tone's few words and the reply's
     language. The read-ahead after the previous reply holds the steady part whatever the user says
     next, so a turn whose tone or language moved reads only the tail again (5-20 tokens), not the
-    whole directive (53-72 on a LoCoMo-size agent, 1.2-1.6 s on the 1.5B on two cores)."""
+    whole directive (53-72 on a LoCoMo-size agent, 1.2-1.6 s on the 1.5B on two cores). The prompt
+    holds the two as separate messages (``late_parts``); this is their text joined (``explain``)."""
     if context.steady is not None and not asks_first(context):
         return f"{steady(agent, context.steady)}{_PHRASING[context.steady].joiner}{tail(context, lang)}"
     words = _PHRASING.get(lang, _PHRASING["en"])
@@ -201,15 +204,22 @@ def recalled(context: Context, lang: Lang) -> str | None:
 def late_parts(agent: Agent, context: Context, lang: Lang) -> tuple[str, ...]:
     """What stands between the conversation and the newest user message, in order.
 
-    With nothing to do first: the directive, then the memories new to the turn. The directive is
+    With nothing to do first: the directive, then the memories new to the turn; at a later turn
+    the directive is two messages, its steady part and its tail (``directive``), so that a held-back
+    block can stand between them (``_assemble``). The directive is
     what the runner read ahead after the previous reply (``ahead``), so a turn that recalls new
     memories reads only them and its message before its first word, not the directive again
     (40-80 tokens, 1.3-2.5 s on the 1.5B on two cores). With a suggestion or a forget to confirm
     the directive stands last, right before the message, where a small model follows it best
     (that directive was never guessed ahead at a later turn, so its place costs nothing)."""
-    said, block = directive(agent, context, lang), recalled(context, lang)
-    order = (block, said) if asks_first(context) else (said, block)
-    return tuple(text for text in order if text)
+    block = recalled(context, lang)
+    if context.steady is not None and not asks_first(context):
+        # two messages: memories held back at the turn before stand between them (``_assemble``)
+        parts: tuple[str | None, ...] = (steady(agent, context.steady), tail(context, lang), block)
+    else:
+        said = directive(agent, context, lang)
+        parts = (block, said) if asks_first(context) else (said, block)
+    return tuple(text for text in parts if text)
 
 
 def to_chat(msg: Message) -> ChatMessage:
@@ -312,10 +322,14 @@ def _assemble(
     last_user = max((i for i, m in enumerate(kept) if m.role == "user"), default=len(kept))
     kept[last_user:last_user] = late
     if late and not asks_first(context):
-        # the directive goes before the blocks the newest message carries (the memories held back
-        # at the turn before; ``ahead``'s stand-in's): the read-ahead ends with the directive
-        # guessed before them, so a turn whose held-back block is not shown (not read in time)
-        # still finds the directive's steady part read and reads from its tail on (issue 28 item 3)
+        # the directive (a later turn's: its steady part) goes before the blocks the newest
+        # message carries (the memories held back at the turn before; ``ahead``'s stand-in's), and
+        # a later turn's tail after them. The read-ahead ends with the steady part, the held-back
+        # block and the guessed tail: a turn whose block is not shown (not read in time) still
+        # finds the steady part read and reads from its tail on, and one whose tone or language
+        # moved re-reads only the tail, not the block before it (LoCoMo's turn 2 in session_ttft
+        # read 109 tokens, the block again, when it stood after the whole directive; issue 28
+        # item 3)
         at = last_user
         while at > 0 and kept[at - 1].role == "system" and _carried(kept[at - 1], history, shown):
             at -= 1

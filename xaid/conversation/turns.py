@@ -721,7 +721,7 @@ class Turns:
             context = dataclasses.replace(context, tone=band, steady=steady)
         parts = prompt.late_parts(agent, context, lang)
         if context.steady is not None:
-            parts = (prompt.tail(context, lang), *parts[1:])
+            parts = parts[1:]  # the tail and the block: the steady part was read ahead
         said = "\n".join(parts)
         rest = text_tokens.count(said) + text_tokens.count(heard.user.text) + 3 * TEMPLATE_TOKENS
         return max(slot.FLOOR, int(rates[len(rates) // 2] * ms / 1000) - rest)

@@ -76,20 +76,17 @@ def test_a_moved_tone_or_language_rereads_only_the_tail(
     history.append(msg(3, "user", text))
     now = prompt.Context(tone=tone.guidance(after, lang, rule=False), lang=lang, steady=steady)
     turn = prompt.build(AGENT, history, 2000, now)
-    assert turn[: len(read_ahead) - 1] == read_ahead[:-1]  # everything before the directive
+    # everything up to the directive's tail, its steady part included, is what was read ahead
+    assert turn[: len(read_ahead) - 1] == read_ahead[:-1]
+    assert read_ahead[-2].content == prompt.steady(AGENT, steady)
     guess, said = read_ahead[-1].content, turn[len(read_ahead) - 1].content
-    assert guess != said and said == prompt.directive(AGENT, now, lang)
-    kept = shared_chars(guess, said)
-    assert said[:kept].startswith(prompt.steady(AGENT, steady))  # the steady part holds
-    reread = tokens.count(said[kept:])
+    assert guess != said and said == prompt.tail(now, lang)
+    assert prompt.directive(AGENT, now, lang).endswith(said)
+    reread = tokens.count(said)
     whole = tokens.count(
         prompt.directive(AGENT, prompt.Context(tone=tone.guidance(after, lang)), lang)
     )
-    assert reread <= tokens.count(prompt.tail(now, lang)) + 1 and reread * 2 < whole, (
-        said[kept:],
-        reread,
-        whole,
-    )
+    assert reread * 2 < whole, (said, reread, whole)
     # the tail says the reply's language and the tone in the user's language
     assert said.endswith("Reply in English." if lang == "en" else "用中文回复。")
     assert (tone.guidance(after, lang, rule=False) or "") in said
@@ -181,11 +178,12 @@ def test_read_ahead_holds_the_steady_part_of_the_next_directive(
     assert contexts[0]["directive"].startswith(prompt.steady(AGENT, first_lang)) is False
     for n in range(1, len(lines)):
         ahead, turn, ctx = aheads[n - 1], prompts[n], contexts[n]
-        assert turn[: len(ahead) - 1] == ahead[:-1]  # the exchange and what stood before it
-        said, guess = turn[len(ahead) - 1].content, ahead[-1].content
-        assert said == ctx["directive"]
+        # the exchange, what stood before it and the directive's steady part
+        assert turn[: len(ahead) - 1] == ahead[:-1]
         stable = prompt.steady(AGENT, first_lang)  # no two turns in a row switched the session
-        assert guess.startswith(stable) and said.startswith(stable), (guess, said)
+        assert ahead[-2].content == stable, ahead
+        said = turn[len(ahead) - 1].content  # the tail, guessed or not
+        assert ctx["directive"].startswith(stable) and ctx["directive"].endswith(said)
         assert said.endswith("Reply in English." if ctx["lang"] == "en" else "用中文回复。")
 
 
@@ -200,25 +198,41 @@ def test_read_ahead_holds_the_steady_part_of_the_next_directive(
         ("zh", "你记得：\n- （去年五月）用户的妹妹安娜搬去了京都。", "周末有什么安排吗？"),
     ],
 )
-def test_the_directive_stands_before_a_held_back_block(lang: Lang, held: str, text: str) -> None:
+def test_a_held_back_block_stands_between_the_steady_part_and_the_tail(
+    lang: Lang, held: str, text: str
+) -> None:
     """The memories a turn held back past its slot are read ahead after its reply and shown before
-    the next message only if the provider had the time to read them. The read-ahead ends with the
-    directive guessed before that block, so the next turn agrees with it through the directive
-    whether the block is shown (it reads its new memories and message) or not (it reads only its
-    message), and its new memories still end the prompt with the line on using them."""
+    the next message only if the provider had the time to read them. The read-ahead is the steady
+    part of the directive, that block, then the guessed tail, so the next turn agrees with it:
+    through the tail when the block is shown and the tail holds (it reads its new memories and
+    message); through the block when the tone or the language moved (it reads the tail again, not
+    the block: LoCoMo's turn 2 re-read 109 tokens when the block stood after the whole directive);
+    through the steady part when the block is not shown. Its new memories still end the prompt with
+    the line on using them."""
+    other: Lang = "zh" if lang == "en" else "en"
     history = [msg(1, "user", "hey / 你好"), msg(2, "assistant", "hi!")]
     context = prompt.Context(lang=lang, steady=lang, shown=((prompt.AHEAD_ID, held),))
     read_ahead = prompt.ahead(AGENT, history, 2000, context)
-    assert read_ahead[-1] == ChatMessage("system", held)
-    assert read_ahead[-2].content == prompt.directive(AGENT, context, lang)
+    assert [m.content for m in read_ahead[-3:]] == [
+        prompt.steady(AGENT, lang),
+        held,
+        prompt.tail(context, lang),
+    ]
     history.append(msg(3, "user", text))
     new = "- (2 days ago) 用户下周去上海。"
-    for shown in (((3, held),), ()):
-        ctx = prompt.Context(lang=lang, steady=lang, shown=shown, memories=new)
+    cases: tuple[tuple[tuple[tuple[int, str], ...], Lang, int], ...] = (
+        (((3, held),), lang, len(read_ahead)),  # shown, the tail as guessed
+        (((3, held),), other, len(read_ahead) - 1),  # shown, a line in the other language
+        ((), lang, len(read_ahead) - 2),  # not read in time: not shown
+    )
+    for shown, said_in, agreed in cases:
+        ctx = prompt.Context(lang=said_in, steady=lang, shown=shown, memories=new)
         turn = prompt.build(AGENT, history, 2000, ctx)
-        agreed = read_ahead if shown else read_ahead[:-1]
-        assert turn[: len(agreed)] == agreed
-        assert [m.content for m in turn[len(agreed) :]] == [prompt.recalled(ctx, lang), text]
+        assert turn[:agreed] == read_ahead[:agreed]
+        rest = [m.content for m in turn[agreed:]]
+        tail = [] if agreed == len(read_ahead) else [prompt.tail(ctx, said_in)]
+        assert rest == [*tail, prompt.recalled(ctx, said_in), text], rest
+        assert held not in rest
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

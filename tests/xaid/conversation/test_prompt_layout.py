@@ -167,15 +167,19 @@ def test_each_turns_prompt_starts_with_the_previous_one_up_to_its_directive(
     assert len(prompts) == 4 and all(r.agent == "mia" for r in requests if r.session == sid)
     fresh = [len(ctx["memories_new"]) for ctx in contexts]
     assert fresh[0] > 0 and sum(fresh[1:]) > 0, fresh  # memories at turn 1, and new ones later
-    # each turn's directive: among its last three messages (the directive, then the memories new to
-    # the turn, or these two the other way round when it asks something first), the message last
+    # each turn's directive: among its last four messages (the directive, a later turn's as its
+    # steady part and its tail, then the memories new to the turn, or these the other way round when
+    # it asks something first), the message last
     directives = [
-        max(i for i, m in enumerate(p) if m.content == ctx["directive"])
+        max(i for i, m in enumerate(p) if m.content and ctx["directive"].startswith(m.content))
         for p, ctx in zip(prompts, contexts, strict=True)
     ]
     assert all(
-        d >= len(p) - 3 and p[-1].role == "user" for p, d in zip(prompts, directives, strict=True)
+        d >= len(p) - 4 and p[-1].role == "user" for p, d in zip(prompts, directives, strict=True)
     )
+    for p, d, ctx in zip(prompts, directives, contexts, strict=True):
+        parts = [m.content for m in p[d : d + 2]]
+        assert ctx["directive"] in (parts[0], " ".join(parts), "".join(parts))
     # turn 1's memories, as they are shown from turn 2 on (without the line on using them)
     first_block = next(m for m in prompts[1] if m.role == "system" and "Anna" in m.content)
     for n, (earlier, later) in enumerate(itertools.pairwise(prompts)):
