@@ -31,7 +31,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire, matter, occasion, retire
+from .scheduler import arm, fire, matter, occasion, retire, worn
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -355,7 +355,17 @@ class Consolidation:
             parts=parts,
             session=session,
             occasions=occasions,
+            worn=await self._worn([m.text for m in said.values()]),
         )
+
+    async def _worn(self, lines: list[str]) -> float | None:
+        """How much nearer a worn-out evening than an ordinary one the session's user lines read
+        together (scheduler/worn.py); None under another embedder than its margins were set on."""
+        if not lines or self.embeddings.profile.name != worn.FITTED_ON:
+            return None
+        bank = await self.embeddings.bank(worn.BANK.texts(), worn.BANK.from_vectors)
+        vector = (await self.embed_readable([meaning.session_text(lines)]))[0]
+        return None if bank is None or vector is None else worn.lead(bank, vector)
 
     async def _occasions(self) -> meaning.Contrast | None:
         """scheduler/occasion.py's prototypes under the daemon's embedder, embedded once; None

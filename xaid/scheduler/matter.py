@@ -291,6 +291,9 @@ class Readings:
     # The messages whose meaning is an occasion a friend asks about afterwards (occasion.py: a
     # first day, a lesson, a session at the gym), not routine: with a date ahead, a plan.
     occasions: frozenset[int] = frozenset()
+    # How much nearer a worn-out evening than an ordinary one the user's lines read together
+    # (worn.py); None when not read (another embedder): a tiredness meaning read is then armed as before.
+    worn: float | None = None
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None
