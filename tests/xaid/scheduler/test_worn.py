@@ -50,7 +50,7 @@ def drafted(*texts: str, intensity: float = 0.3) -> draft.Draft:
         Message("s", "a", "user", t, EVENING + n * 60_000, message_id=n + 1)
         for n, t in enumerate(texts)
     ]
-    return draft.draft(messages, {m.message_id: intensity for m in messages}, MoodState(), "Mia")
+    return draft.draft(messages, {n + 1: intensity for n in range(len(texts))}, MoodState(), "Mia")
 
 
 def test_an_ordinary_evening_reads_below_the_floor_and_a_worn_out_one_above(
