@@ -500,11 +500,16 @@ def _matter(
 
 
 def _emotion(
-    d: Draft, closing: MoodState | None, worn_lead: float | None = None, alone: bool = False
+    d: Draft,
+    closing: MoodState | None,
+    worn_lead: float | None = None,
+    alone: bool = False,
+    plain: bool = False,
 ) -> tuple[Arm, str] | None:
     """The feeling the session closed on, and the user's words it quotes. ``worn_lead``: how much
     nearer a worn-out evening than an ordinary one the session reads (worn.py; None: not read);
-    ``alone``: nothing else is armed from the session."""
+    ``alone``: nothing else is armed from the session; ``plain``: it reads as an ordinary evening
+    (``Readings.plain``), and a feeling only meaning read is not armed."""
     if closing is None:
         return None
     valence, fatigue = closing.valence, closing.fatigue
@@ -529,7 +534,7 @@ def _emotion(
         # worn.FLOOR ("made soup, read a bit… off to bed"); a session that closed low and reads
         # worn.SURE nearer a worn-out one is one ("hit by a truck"), though the head missed it.
         tired = fatigue >= STRONG_CLOSE and (worn_lead is None or worn_lead >= worn.FLOOR)
-        if not (tired or valence <= -STRONG_CLOSE or worn_out):
+        if plain or not (tired or valence <= -STRONG_CLOSE or worn_out):
             return None
         if any(_has(u.message.text, JOKING) for u in d.utterances):
             return None
@@ -667,11 +672,13 @@ def matters(
     learned = None
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
         learned = _learned(d, lost, worried, read) or _occasion(d, lost, worried, read)
+        if learned is not None and learned.scene == "matter" and read.plain():
+            learned = None  # an ordinary evening: no undated matter read by meaning alone (worn.py)
         found += [learned] if learned is not None else []
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))
-    elif (felt := _emotion(d, closing, read.worn, not found)) is not None and not (
+    elif (felt := _emotion(d, closing, read.worn, not found, read.plain())) is not None and not (
         found
         and (
             worried

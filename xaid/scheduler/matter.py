@@ -37,6 +37,7 @@ from .. import clock
 from ..mood.classifier import RuleClassifier
 from ..mood.meaning import LOSS_MARGIN
 from ..text import timeparse
+from .worn import ORDINARY
 
 MODEL_PATH = Path(__file__).with_name("checkin_model.npz")
 # The user's lines are read together (Readings.session) only while they are a short exchange: a long
@@ -305,6 +306,14 @@ class Readings:
     # How much nearer a worn-out evening than an ordinary one the user's lines read together
     # (worn.py); None when not read (another embedder): a tiredness meaning read is then armed as before.
     worn: float | None = None
+    # How much nearer an ordinary evening than anything a friend follows up (worn.py's PLAIN); at
+    # worn.ORDINARY and more nothing meaning alone found is armed. None when not read.
+    ordinary: float | None = None
+
+    def plain(self) -> bool:
+        """The session reads as an ordinary evening (worn.ORDINARY nearer it than anything to
+        follow up)."""
+        return self.ordinary is not None and self.ordinary >= ORDINARY
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None

@@ -26,6 +26,15 @@ of the two nearest of each, ``meaning.nearest``).
   be asked (which arm nothing) or tell of a loss (whose gentle check-in replaces the feeling's)
   read above +0.1.
 
+The same ordinary evenings also stand against everything a friend follows up (``FOLLOWED``: the
+occasions of occasion.py, the open worries of mood/meaning.py, the worn-out evenings): a session
+whose lines together read ``ORDINARY`` nearer an ordinary evening than those arms nothing that
+meaning alone found, neither an undated matter of the check-in reader ("今天挺平常的，下班去超市买了点
+菜" read as a matter) nor a feeling only meaning read. On the same train halves the routine evenings
+read +0.105 to +0.27, the scenes with something to ask about +0.125 at most (an anxious night
+that cannot sleep); the routine evenings that were armed read +0.162 and more: ``ORDINARY`` is
+between the two.
+
 Under another embedder than the one the margins were set on, nothing is read. Pure: the caller
 embeds.
 """
@@ -34,11 +43,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..mood.meaning import Contrast, Written
+from ..mood.meaning import OPEN, Contrast, Written
+from .occasion import OCCASIONS
 
 FITTED_ON = "use"  # the embedder the margins were measured under (embed/profiles.py)
 FLOOR = -0.08  # nearer an ordinary evening than this: no check-in on a tiredness meaning read
 SURE = 0.12  # nearer a worn-out evening by this much: a low session is checked on as worn out
+ORDINARY = 0.15  # nearer an ordinary evening than anything followed up: nothing meaning alone armed
 
 WORN_OUT: tuple[str, ...] = (
     "I'm completely exhausted, I have nothing left",
@@ -56,7 +67,7 @@ WORN_OUT: tuple[str, ...] = (
     "加了一周的班，困得站着都能睡着",
     "熬到半夜，眼睛都睁不开了",
 )
-ORDINARY: tuple[str, ...] = (
+EVENINGS: tuple[str, ...] = (
     "just an ordinary day, heading to bed now",
     "nothing special happened today, good night",
     "had dinner and watched some TV, going to sleep",
@@ -72,9 +83,14 @@ ORDINARY: tuple[str, ...] = (
 )
 
 # The worn-out evenings (near) and the ordinary ones (far).
-BANK = Written(WORN_OUT, ORDINARY)
+BANK = Written(WORN_OUT, EVENINGS)
+# What a friend follows up: occasions, open worries, worn-out evenings.
+FOLLOWED: tuple[str, ...] = (*OCCASIONS, *OPEN, *WORN_OUT)
+# The ordinary evenings (near) and what a friend follows up (far).
+PLAIN = Written(EVENINGS, FOLLOWED)
 
 
 def lead(bank: Contrast, vector: np.ndarray) -> float:
-    """How much nearer a worn-out evening than an ordinary one (``bank``: ``BANK`` embedded)."""
+    """How much nearer the bank's near side than its far one (``bank``: ``BANK`` or ``PLAIN``
+    embedded)."""
     return bank.lead(vector)
