@@ -7,9 +7,11 @@
 - arm._lost: a loss read by meaning alone in a line the mood rules read as tired ("累得要死") is no
   loss, and a real death said softly stays one;
 - arm._pending: a loss read by meaning alone that names a date ahead (a friend's operation) is an
-  event still ahead, asked about as a plan; a death the rules read stays a loss with its date.
+  event still ahead, asked about as a plan; a death the rules read stays a loss with its date;
+- worn.PLAIN: a session that reads ``worn.ORDINARY`` nearer an ordinary evening than anything a
+  friend follows up arms neither an undated matter of the reader nor a feeling only meaning read.
 
-The bank's readings are the real ones (USE-multilingual-v3); arming is the pure function. The
+The banks' readings are the real ones (USE-multilingual-v3); arming is the pure function. The
 wordings are written for these tests, not taken from perf/scenarios/arm_dev19.json.
 """
 
@@ -139,3 +141,45 @@ def test_a_death_told_with_its_funeral_ahead_stays_a_loss() -> None:
     text = "grandad died last night, the funeral is on Friday"
     items = arm.matters(drafted(text), MoodState(valence=-0.6), frozenset({1}), _sure(1))
     assert [a.scene for a in items] == ["loss"]
+
+
+PLAIN_EVENINGS = [
+    "今天就是上班、吃饭、回家，平平常常，晚安",
+    "下班回家煮了个面，看了两集纪录片，准备睡了",
+]
+FOLLOWED = [
+    "房东说押金不退了，我明天得去跟他理论",
+    "my landlord won't give the deposit back, I'm going to fight it",
+    "kid's had a temperature since lunch, keeping an eye on her tonight",
+]
+
+
+@pytest.fixture(scope="module")
+def plain_bank(use_embedder: UseEmbedder) -> Contrast:
+    return worn.PLAIN.from_vectors(list(np.asarray(use_embedder.embed(worn.PLAIN.texts()))))
+
+
+def test_an_ordinary_evening_reads_plain_and_a_matter_does_not(
+    use_embedder: UseEmbedder, plain_bank: Contrast
+) -> None:
+    vectors = np.asarray(use_embedder.embed(PLAIN_EVENINGS + FOLLOWED))
+    leads = [worn.lead(plain_bank, v) for v in vectors]
+    assert all(x >= worn.ORDINARY for x in leads[:2]), leads
+    assert all(x < worn.ORDINARY for x in leads[2:]), leads
+
+
+@pytest.mark.parametrize("text", PLAIN_EVENINGS)
+def test_an_ordinary_evening_the_reader_takes_for_a_matter_arms_nothing(
+    use_embedder: UseEmbedder, plain_bank: Contrast, text: str
+) -> None:
+    (vector,) = np.asarray(use_embedder.embed([text]))
+    sure = {1: matter.Read(matter=0.9, loss=0.0, none=0.1)}  # the reader's misreading
+    plain = matter.Readings(sure, 0.5, 0.15, ordinary=worn.lead(plain_bank, vector))
+    assert arm.matters(drafted(text), MoodState(), frozenset(), plain) == []
+    unread = matter.Readings(sure, 0.5, 0.15)
+    assert [a.scene for a in arm.matters(drafted(text), MoodState(), frozenset(), unread)] == [
+        "matter"
+    ]
+    # a feeling only meaning read is not armed on it either
+    tired = MoodState(valence=0.0, fatigue=0.8)
+    assert arm.matters(drafted(text), tired, frozenset(), plain) == []
