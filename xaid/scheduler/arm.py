@@ -590,22 +590,6 @@ def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
     return (said in losses or said in read.told) and not read.loss_doubted(said)
 
 
-def _pending(u: Utterance, read: Readings) -> bool:
-    """A loss read by meaning alone that is an event still ahead: the message names a date after
-    today and neither the rules of mood.loss nor one of its clauses read alone (``read.told``) tell
-    of a loss. "my friend 王小雨 has her operation on Thursday" read +0.08 nearer a loss (a friend,
-    a hospital), and the morning after asked nothing about it; a death is a thing that happened,
-    and told with its funeral ahead ("外公昨天夜里走了，周六出殡") the rules or its clause read it.
-    ``matters`` takes no loss from a session whose every lost line is one of these."""
-    text = u.message.text
-    return (
-        _ahead(u) is not None
-        and not loss.ruled(text)
-        and not loss.losses(text)
-        and u.message.message_id not in read.told
-    )
-
-
 def _learned(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings) -> Arm | None:
     """The matter the reader is surest of, where the rules armed none. Read by meaning at three
     reaches: each user message, each sentence of a message that holds several (a worry said as an
@@ -661,8 +645,6 @@ def matters(
     if any(do_not_ask(t) for t in texts):
         return []
     lost = [u for u in d.utterances if _lost(u, losses, read)]
-    if lost and all(_pending(u, read) for u in lost):
-        lost = []  # what is told is an event still ahead, not a loss: asked about as a plan
     worried = any(_has(t, WORRY) for t in texts)
     found = [
         a
