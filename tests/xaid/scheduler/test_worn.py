@@ -6,8 +6,6 @@
   evening is checked on as worn out though the tiredness head missed it;
 - arm._lost: a loss read by meaning alone in a line the mood rules read as tired ("累得要死") is no
   loss, and a real death said softly stays one;
-- arm._pending: a loss read by meaning alone that names a date ahead (a friend's operation) is an
-  event still ahead, asked about as a plan; a death the rules read stays a loss with its date;
 - worn.PLAIN: a session that reads ``worn.ORDINARY`` nearer an ordinary evening than anything a
   friend follows up arms neither an undated matter of the reader nor a feeling only meaning read.
 
@@ -124,21 +122,6 @@ def test_a_death_said_softly_stays_a_loss(
     (vector,) = np.asarray(use_embedder.embed([text]))
     assert prototypes.loss(vector) >= meaning.LOSS_MARGIN
     assert not matter.tired(text)
-    items = arm.matters(drafted(text), MoodState(valence=-0.6), frozenset({1}), _sure(1))
-    assert [a.scene for a in items] == ["loss"]
-
-
-@pytest.mark.parametrize(
-    "text", ["my friend Lin has her operation on Thursday", "好朋友周四要做手术，我答应去陪她"]
-)
-def test_an_event_ahead_meaning_read_as_a_loss_is_asked_about_after_it(text: str) -> None:
-    items = arm.matters(drafted(text), MoodState(), frozenset({1}), _sure(1))
-    assert items and all(a.scene not in ("loss", "emotion") for a in items), items
-    assert any(a.scene in ("plan", "worry") for a in items)
-
-
-def test_a_death_told_with_its_funeral_ahead_stays_a_loss() -> None:
-    text = "grandad died last night, the funeral is on Friday"
     items = arm.matters(drafted(text), MoodState(valence=-0.6), frozenset({1}), _sure(1))
     assert [a.scene for a in items] == ["loss"]
 
