@@ -55,7 +55,7 @@ from ..mood.state import MoodState
 from ..text import cjk, features, hour_said, stopwords, timeparse
 from ..text.lang import language
 from . import worn
-from .matter import NO_READINGS, Readings, tired
+from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
 MATTER_DAYS = 4  # an undated matter is asked about from the next morning for this many days
@@ -576,17 +576,12 @@ def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
     """A loss: the rules of mood.loss say so (a word of the lexicons only when meaning does not put
     the message far from a loss, ``read.rule_vetoed``), or meaning did and the reader does not doubt
     it, or a clause of the message told of one by itself (``read.told``: a loss and its plan in one
-    breath). Not by meaning when the mood rules read the message as tired (``matter.tired``):
-    "通宵赶方案，累得要死" read +0.08 nearer a loss for its 死, and the morning checked on no
-    tiredness (arm_dev19.json's train half; of the lines that meaning reads as a loss in the losses
-    and Morning dev sets' train halves, the tired ones read 0.94 and more, the losses 0.17 at most)."""
+    breath)."""
     said = u.message.message_id
     if loss.losses(u.message.text):
         return True
     if loss.ruled(u.message.text):  # a word of the lexicons: meaning may veto it ("my phone died")
         return not read.rule_vetoed(said)
-    if (said in losses or said in read.told) and tired(u.message.text):
-        return False
     return (said in losses or said in read.told) and not read.loss_doubted(said)
 
 

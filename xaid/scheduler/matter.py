@@ -137,17 +137,6 @@ def still_on(text: str) -> bool:
     return bool(_ONGOING.search(low) or _WORRY.search(low))
 
 
-# The fatigue from which the mood rules read an utterance as tired (the reader's cue "tired").
-TIRED = 0.4
-
-
-def tired(text: str) -> bool:
-    """The mood rules read the utterance as tired (its fatigue at least ``TIRED``): "累得要死",
-    "累成狗", "dead tired". A word of dying in it is then a figure of tiredness, and meaning, which
-    reads the word, puts the line near a death (arm._lost)."""
-    return _MOOD.classify(text).fatigue >= TIRED
-
-
 def cues(text: str, ts_ms: int) -> np.ndarray:
     """The utterance's shape, one 0/1 (or 0..1) value per name of ``CUE_NAMES``."""
     low = " ".join(text.lower().replace("\u2019", "'").split())
@@ -160,7 +149,7 @@ def cues(text: str, ts_ms: int) -> np.ndarray:
         bool(_WORRY.search(low)),
         mood.valence <= -0.3,
         mood.valence >= 0.3,
-        mood.fatigue >= TIRED,
+        mood.fatigue >= 0.4,
         "?" in low or "？" in low or low.endswith("吗"),
         bool(_DONE.search(low)),
         bool(_HYPOTHETICAL.search(low)),
