@@ -31,7 +31,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire, matter, occasion, retire, worn
+from .scheduler import arm, evening, fire, matter, occasion, retire
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -344,7 +344,7 @@ class Consolidation:
             if whole and first is not None and read_more[-1] is not None
             else None
         )
-        evening = await self._evening([m.text for m in said.values()])
+        ordinary = await self._ordinary([m.text for m in said.values()])
         bank = await self._occasions()
         occasions = frozenset(
             i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
@@ -356,25 +356,17 @@ class Consolidation:
             parts=parts,
             session=session,
             occasions=occasions,
-            worn=evening[0],
-            ordinary=evening[1],
+            ordinary=ordinary,
         )
 
-    async def _evening(self, lines: list[str]) -> tuple[float | None, float | None]:
-        """How much nearer a worn-out evening than an ordinary one, and an ordinary evening than
-        anything followed up, the session's user lines read together (scheduler/worn.py); None
-        under another embedder than its margins were set on."""
-        if not lines or self.embeddings.profile.name != worn.FITTED_ON:
-            return None, None
-        tired = await self.embeddings.bank(worn.BANK.texts(), worn.BANK.from_vectors)
-        plain = await self.embeddings.bank(worn.PLAIN.texts(), worn.PLAIN.from_vectors)
+    async def _ordinary(self, lines: list[str]) -> float | None:
+        """How much nearer an ordinary evening than anything followed up the session's user lines
+        read together (scheduler/evening.py); None under another embedder than its margin was set on."""
+        if not lines or self.embeddings.profile.name != evening.FITTED_ON:
+            return None
+        bank = await self.embeddings.bank(evening.PLAIN.texts(), evening.PLAIN.from_vectors)
         vector = (await self.embed_readable([meaning.session_text(lines)]))[0]
-        if vector is None:
-            return None, None
-        return (
-            None if tired is None else worn.lead(tired, vector),
-            None if plain is None else worn.lead(plain, vector),
-        )
+        return None if bank is None or vector is None else evening.lead(bank, vector)
 
     async def _occasions(self) -> meaning.Contrast | None:
         """scheduler/occasion.py's prototypes under the daemon's embedder, embedded once; None

@@ -54,7 +54,6 @@ from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, features, hour_said, stopwords, timeparse
 from ..text.lang import language
-from . import worn
 from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
@@ -499,47 +498,28 @@ def _matter(
     )
 
 
-def _emotion(
-    d: Draft,
-    closing: MoodState | None,
-    worn_lead: float | None = None,
-    alone: bool = False,
-    plain: bool = False,
-) -> tuple[Arm, str] | None:
-    """The feeling the session closed on, and the user's words it quotes. ``worn_lead``: how much
-    nearer a worn-out evening than an ordinary one the session reads (worn.py; None: not read);
-    ``alone``: nothing else is armed from the session; ``plain``: it reads as an ordinary evening
-    (``Readings.plain``), and a feeling only meaning read is not armed."""
+def _emotion(d: Draft, closing: MoodState | None, plain: bool = False) -> tuple[Arm, str] | None:
+    """The feeling the session closed on, and the user's words it quotes. ``plain``: the session
+    reads as an ordinary evening (``Readings.plain``), and a feeling only meaning read is not armed."""
     if closing is None:
         return None
     valence, fatigue = closing.valence, closing.fatigue
+    if valence > -0.3 and fatigue < 0.5:
+        return None
     peak = max(d.utterances, key=lambda u: u.intensity, default=None)
     if peak is None or _has(peak.message.text, JOKING):
-        return None
-    worn_out = (
-        alone
-        and peak.intensity < 0.5
-        and valence < 0
-        and worn_lead is not None
-        and worn_lead >= worn.SURE
-    )
-    if valence > -0.3 and fatigue < 0.5 and not worn_out:
         return None
     said = peak.message.text
     if peak.intensity < 0.5:
         # No line the rules read as strong ("totally wiped", "my brain is mush", 心里一点底都没有),
         # but the closing mood, read by meaning at consolidation, is: the feeling is in the whole
-        # session, so its user lines together are its words. A tiredness only meaning read is an
-        # evening that was just over when the session reads nearer an ordinary evening than
-        # worn.FLOOR ("made soup, read a bit… off to bed"); a session that closed low and reads
-        # worn.SURE nearer a worn-out one is one ("hit by a truck"), though the head missed it.
-        tired = fatigue >= STRONG_CLOSE and (worn_lead is None or worn_lead >= worn.FLOOR)
-        if plain or not (tired or valence <= -STRONG_CLOSE or worn_out):
+        # session, so its user lines together are its words. Not on an ordinary evening (evening.py):
+        # "今天就正常上班下班，吃了碗面，没啥特别的 / 睡啦" read 0.53 tired to the tiredness head.
+        if plain or not (fatigue >= STRONG_CLOSE or valence <= -STRONG_CLOSE):
             return None
         if any(_has(u.message.text, JOKING) for u in d.utterances):
             return None
         said = " ".join(u.message.text for u in d.utterances)
-        fatigue = max(fatigue, STRONG_CLOSE) if worn_out else fatigue
     lang = language([said])
     feeling = _TOPIC[lang]["worn" if fatigue >= 0.5 else "low"]
     topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(said))
@@ -650,12 +630,12 @@ def matters(
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
         learned = _learned(d, lost, worried, read) or _occasion(d, lost, worried, read)
         if learned is not None and learned.scene == "matter" and read.plain():
-            learned = None  # an ordinary evening: no undated matter read by meaning alone (worn.py)
+            learned = None  # an ordinary evening: no undated matter by meaning alone (evening.py)
         found += [learned] if learned is not None else []
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))
-    elif (felt := _emotion(d, closing, read.worn, not found, read.plain())) is not None and not (
+    elif (felt := _emotion(d, closing, read.plain())) is not None and not (
         found
         and (
             worried

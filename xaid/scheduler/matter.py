@@ -37,7 +37,7 @@ from .. import clock
 from ..mood.classifier import RuleClassifier
 from ..mood.meaning import LOSS_MARGIN
 from ..text import timeparse
-from .worn import ORDINARY
+from .evening import ORDINARY
 
 MODEL_PATH = Path(__file__).with_name("checkin_model.npz")
 # The user's lines are read together (Readings.session) only while they are a short exchange: a long
@@ -292,15 +292,12 @@ class Readings:
     # The messages whose meaning is an occasion a friend asks about afterwards (occasion.py: a
     # first day, a lesson, a session at the gym), not routine: with a date ahead, a plan.
     occasions: frozenset[int] = frozenset()
-    # How much nearer a worn-out evening than an ordinary one the user's lines read together
-    # (worn.py); None when not read (another embedder): a tiredness meaning read is then armed as before.
-    worn: float | None = None
-    # How much nearer an ordinary evening than anything a friend follows up (worn.py's PLAIN); at
-    # worn.ORDINARY and more nothing meaning alone found is armed. None when not read.
+    # How much nearer an ordinary evening than anything a friend follows up (evening.py: PLAIN); at
+    # evening.ORDINARY and more nothing meaning alone found is armed. None when not read.
     ordinary: float | None = None
 
     def plain(self) -> bool:
-        """The session reads as an ordinary evening (worn.ORDINARY nearer it than anything to
+        """The session reads as an ordinary evening (evening.ORDINARY nearer it than anything to
         follow up)."""
         return self.ordinary is not None and self.ordinary >= ORDINARY
 
