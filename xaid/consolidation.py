@@ -31,7 +31,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, fire, matter, occasion, retire
+from .scheduler import arm, evening, fire, matter, occasion, retire
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -344,6 +344,7 @@ class Consolidation:
             if whole and first is not None and read_more[-1] is not None
             else None
         )
+        ordinary = await self._ordinary([m.text for m in said.values()])
         bank = await self._occasions()
         occasions = frozenset(
             i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
@@ -355,7 +356,17 @@ class Consolidation:
             parts=parts,
             session=session,
             occasions=occasions,
+            ordinary=ordinary,
         )
+
+    async def _ordinary(self, lines: list[str]) -> float | None:
+        """How much nearer an ordinary evening than anything followed up the session's user lines
+        read together (scheduler/evening.py); None under another embedder than its margin was set on."""
+        if not lines or self.embeddings.profile.name != evening.FITTED_ON:
+            return None
+        bank = await self.embeddings.bank(evening.PLAIN.texts(), evening.PLAIN.from_vectors)
+        vector = (await self.embed_readable([meaning.session_text(lines)]))[0]
+        return None if bank is None or vector is None else evening.lead(bank, vector)
 
     async def _occasions(self) -> meaning.Contrast | None:
         """scheduler/occasion.py's prototypes under the daemon's embedder, embedded once; None

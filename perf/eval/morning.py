@@ -130,6 +130,7 @@ SCENE_SETS = {
     "dev16": SCENARIOS / "morning_dev16.json",  # sixteenth: arming kinds (morning16)
     "dev18": SCENARIOS
     / "morning_dev18.json",  # eighteenth: everyday matters, new words (morning18)
+    "arm19": SCENARIOS / "arm_dev19.json",  # arm19: strong tiredness, others' operations, routine
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -152,6 +153,7 @@ SET_TITLES = {
     "dev15": " (fifteenth dev scenes)",
     "dev16": " (sixteenth dev scenes)",
     "dev18": " (eighteenth dev scenes)",
+    "arm19": " (arm19 dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -170,6 +172,7 @@ SET_AREAS = {
     "dev15": "morning_dev15",
     "dev16": "morning_dev16",
     "dev18": "morning_dev18",
+    "arm19": "morning_arm19",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

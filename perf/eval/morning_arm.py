@@ -12,8 +12,12 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
   holds at least ``fire.MIN_TENSION``, or it is a feeling item whose episode is there; any other
   item is closed as "no open tension" at the first turn, so the first turn gets nothing from it;
   dev18's train half had one reported armed);
-  for the set's kind ``results`` (an event told in the past whose outcome is still to come) no
-  item due may be an ``ahead`` one (the event is over: no "how do you feel about it");
+  when the event is over at the probe, no item due may be an ``ahead`` one (no "how do you feel
+  about it", "good luck" after it): for the kind ``results`` (an event told in the past whose
+  outcome is still to come) and for every scene that lists ``too_early`` (the words of a question
+  before the event, which morning.py's tense rule holds the reply to: the scene is probed after
+  its event, whatever its kind; arm19: until then the "ahead" items were judged for ``results``
+  only, and a friend's operation probed the evening after passed with an "ahead" item due);
 - a control (``may_raise`` false) is right when no such item is due at the probe: a death keeps its
   gentle ``loss`` item only, a do-not-ask and a closed matter arm nothing to ask about.
 
@@ -81,10 +85,15 @@ def _tensions(client: Any, agent_id: str, items: list[dict[str, Any]]) -> dict[i
     }
 
 
+def after_event(scene: dict[str, Any]) -> bool:
+    """The scene is probed after its event: its kind is ``results`` or it lists ``too_early``."""
+    return scene.get("kind") == "results" or bool(scene.get("too_early"))
+
+
 def judge(scene: dict[str, Any], due: tuple[tuple[str, str], ...]) -> bool:
     if not scene["may_raise"]:
         return not due
-    if scene.get("kind") == "results":
+    if after_event(scene):
         return bool(due) and all(kind != "ahead" for kind, _ in due)
     return bool(due)
 

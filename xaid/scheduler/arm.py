@@ -498,8 +498,9 @@ def _matter(
     )
 
 
-def _emotion(d: Draft, closing: MoodState | None) -> tuple[Arm, str] | None:
-    """The feeling the session closed on, and the user's words it quotes."""
+def _emotion(d: Draft, closing: MoodState | None, plain: bool = False) -> tuple[Arm, str] | None:
+    """The feeling the session closed on, and the user's words it quotes. ``plain``: the session
+    reads as an ordinary evening (``Readings.plain``), and a feeling only meaning read is not armed."""
     if closing is None:
         return None
     valence, fatigue = closing.valence, closing.fatigue
@@ -512,8 +513,9 @@ def _emotion(d: Draft, closing: MoodState | None) -> tuple[Arm, str] | None:
     if peak.intensity < 0.5:
         # No line the rules read as strong ("totally wiped", "my brain is mush", 心里一点底都没有),
         # but the closing mood, read by meaning at consolidation, is: the feeling is in the whole
-        # session, so its user lines together are its words.
-        if not (fatigue >= STRONG_CLOSE or valence <= -STRONG_CLOSE):
+        # session, so its user lines together are its words. Not on an ordinary evening (evening.py):
+        # "今天就正常上班下班，吃了碗面，没啥特别的 / 睡啦" read 0.53 tired to the tiredness head.
+        if plain or not (fatigue >= STRONG_CLOSE or valence <= -STRONG_CLOSE):
             return None
         if any(_has(u.message.text, JOKING) for u in d.utterances):
             return None
@@ -627,11 +629,13 @@ def matters(
     learned = None
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
         learned = _learned(d, lost, worried, read) or _occasion(d, lost, worried, read)
+        if learned is not None and learned.scene == "matter" and read.plain():
+            learned = None  # an ordinary evening: no undated matter by meaning alone (evening.py)
         found += [learned] if learned is not None else []
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))
-    elif (felt := _emotion(d, closing)) is not None and not (
+    elif (felt := _emotion(d, closing, read.plain())) is not None and not (
         found
         and (
             worried

@@ -37,6 +37,7 @@ from .. import clock
 from ..mood.classifier import RuleClassifier
 from ..mood.meaning import LOSS_MARGIN
 from ..text import timeparse
+from .evening import ORDINARY
 
 MODEL_PATH = Path(__file__).with_name("checkin_model.npz")
 # The user's lines are read together (Readings.session) only while they are a short exchange: a long
@@ -291,6 +292,14 @@ class Readings:
     # The messages whose meaning is an occasion a friend asks about afterwards (occasion.py: a
     # first day, a lesson, a session at the gym), not routine: with a date ahead, a plan.
     occasions: frozenset[int] = frozenset()
+    # How much nearer an ordinary evening than anything a friend follows up (evening.py: PLAIN); at
+    # evening.ORDINARY and more nothing meaning alone found is armed. None when not read.
+    ordinary: float | None = None
+
+    def plain(self) -> bool:
+        """The session reads as an ordinary evening (evening.ORDINARY nearer it than anything to
+        follow up)."""
+        return self.ordinary is not None and self.ordinary >= ORDINARY
 
     def matter(self, message_id: int | None) -> float:
         read = self.by_id.get(message_id) if message_id is not None else None

@@ -53,3 +53,31 @@ def test_a_scene_that_may_raise_is_wrong_when_its_only_item_is_passed_over() -> 
     assert not judge(scene, _due([_item("plan", 3)], PROBE, {3: 0.0}))
     assert judge(scene, _due([_item("plan", 3)], PROBE, {3: 0.5}))
     assert judge({"may_raise": False}, _due([_item("matter", 3)], PROBE, {3: 0.0}))
+
+
+def test_an_ahead_item_is_wrong_after_the_event_whatever_the_kind() -> None:
+    """A scene that lists ``too_early`` is probed after its event: an "ahead" item due then would
+    ask "how's the prep?" about an operation already done (arm19: until then only ``results``
+    scenes were held to it). Before the event, or with no event said, it is armed right."""
+    ahead = _due([_item("ahead", 3), _item("plan", 3, lo=PROBE + 1)], PROBE, {3: 0.5})
+    after = {"may_raise": True, "kind": "health", "too_early": ["ready", "准备"]}
+    assert not judge(after, ahead)
+    assert not judge({"may_raise": True, "kind": "results"}, ahead)
+    assert judge({"may_raise": True, "kind": "health"}, ahead)
+    assert judge(after, _due([_item("plan", 3)], PROBE, {3: 0.5}))
+    assert not judge(after, _due([_item("ahead", 3), _item("plan", 3)], PROBE, {3: 0.5}))
+
+
+def test_the_arm19_dev_set_holds_each_kind_in_both_halves_and_languages() -> None:
+    """arm_dev19.json: in each half and language, strong tiredness, someone else's operation or
+    illness, a routine evening and a loss, and at least one scene probed after its event."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["arm19"])["scenes"]
+    for lang in ("en", "zh"):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            kinds = {s["kind"] for s in mine}
+            assert {"emotion", "health", "routine", "loss"} <= kinds
+            assert all(not s["may_raise"] for s in mine if s["kind"] in ("routine", "loss"))
+            assert any("too_early" in s for s in mine)
