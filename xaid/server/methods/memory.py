@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import apsw
+import numpy as np
 from xaiclient.wire import BadParams, Busy
 
 from ... import cpu
 from ...app import App
 from ...clock import at
-from ...memory import forget, imported, portable, retrieve
+from ...memory import cues, forget, imported, portable, retrieve
 from ...memory.pack import Hit
 from ...store import memory as sql
 from ...store import utterances as utterance_sql
@@ -67,29 +69,77 @@ async def find(
     kinds: frozenset[str] | None = None,
     touch: bool = False,
 ) -> tuple[list[Hit], int]:
-    """The search of ``memory.search``, for the methods and the web page alike: one ranking."""
-    asked = await app.db.run(retrieve.read_cues, agent_id, query, now_ms)
-    # One text, embedded straight away (not through the batch queue) and kept for a repeat.
-    vector = (
-        await app.embeddings.embed_query(agent_id, asked.topic) if asked.topic.strip() else None
-    )
+    """The search of ``memory.search``, for the methods and the web page alike: one ranking.
+
+    The query's embedding (on the embed worker's thread) and what the search reads without it
+    (``retrieve.prepare``: the keyword candidates, the last days' episodes, the named days' turns,
+    on the database thread) run at the same time: the first database call reads the query's cues,
+    starts the embedding of their topic and goes on with the rest; the second ranks with the
+    vector. A vector kept from the same words asked before (``Embeddings.kept_query``) needs no
+    embedding, and the search is one call then. A write that lands between the two calls is seen
+    by the second only, as one between two searches would be."""
     cfg = app.config.memory
-    return await app.db.run(
-        lambda conn: retrieve.search(
+    budget = budget_tokens or cfg.budget_tokens
+    found: list[np.ndarray | None] = []
+    failed: list[BaseException] = []
+
+    async def embed(topic: str) -> None:
+        try:
+            found.append(await app.embeddings.embed_query(agent_id, topic))
+        except Exception as exc:  # raised by find as it was before the two ran side by side
+            failed.append(exc)
+
+    def ranked(
+        conn: apsw.Connection,
+        vector: np.ndarray | None,
+        asked: cues.Cues,
+        early: retrieve.Early | None = None,
+    ) -> tuple[list[Hit], int]:
+        return retrieve.search(
             conn,
             agent_id,
             query,
             vector,
             now_ms,
             k=min(k, 200),
-            budget_tokens=budget_tokens or cfg.budget_tokens,
+            budget_tokens=budget,
             recent_days=cfg.recent_days,
             kinds=kinds,
             touch=touch,
             profile=app.embeddings.profile,
             fusion=cfg.fusion,
             asked=asked,
+            early=early,
         )
+
+    async with anyio.create_task_group() as tg:
+
+        def first(conn: apsw.Connection) -> tuple[list[Hit], int] | retrieve.Early:
+            asked = retrieve.read_cues(conn, agent_id, query, now_ms)
+            if not asked.topic.strip() or not app.embeddings.readable(asked.topic):
+                return ranked(conn, None, asked)  # nothing the model could embed: no vector
+            kept = app.embeddings.kept_query(agent_id, asked.topic)
+            if kept is not None:
+                return ranked(conn, kept, asked)
+            anyio.from_thread.run_sync(tg.start_soon, embed, asked.topic)
+            return retrieve.prepare(
+                conn,
+                agent_id,
+                query,
+                now_ms,
+                budget_tokens=budget,
+                recent_days=cfg.recent_days,
+                asked=asked,
+            )
+
+        done = await app.db.run(first)
+    if not isinstance(done, retrieve.Early):
+        return done
+    if failed:
+        raise failed[0]
+    early = done
+    return await app.db.run(
+        lambda conn: ranked(conn, found[0] if found else None, early.asked, early)
     )
 
 
