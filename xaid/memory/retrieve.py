@@ -47,7 +47,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import apsw
 import numpy as np
@@ -62,7 +61,7 @@ from .pack import About, Hit, ago
 from .rules import extract
 from .vectors import AgentVectors
 
-__all__ = ["Early", "Hit", "ago", "mark_referenced", "prepare", "render", "search", "warm"]
+__all__ = ["Hit", "ago", "mark_referenced", "render", "search", "warm"]
 
 CANDIDATES = 40  # per index, at least; more for a larger budget (candidates_for)
 MAX_CANDIDATES = 200
@@ -309,34 +308,46 @@ def turn_k(budget_tokens: int) -> int:
     return max(TURN_MIN_K, budget_tokens // TURN_TOKENS_PER_ITEM)
 
 
-@dataclass(frozen=True)
-class Early:
-    """What ``search`` reads before it needs the query's vector: the query's cues (an opener's
-    none), its keyword candidates (FTS5 bm25), the last days' episodes and the turns of the days it
-    names. ``prepare`` reads them; ``memory.search`` does so on the database thread while the
-    embed worker embeds the query, then hands them to ``search`` with the vector."""
-
-    asked: cues.Cues
-    opener: bool
-    mention: bool
-    recent_ids: set[int]
-    keywords: dict[int, float]
-    in_window: set[int]
-
-
-def prepare(
+def search(
     conn: apsw.Connection,
     agent_id: str,
     query: str,
+    vector: np.ndarray | None,
     now_ms: int,
     *,
+    k: int,
     budget_tokens: int,
     recent_days: int,
+    kinds: frozenset[str] | None = None,
+    touch: bool = True,
+    profile: EmbedProfile = MINILM,
+    fusion: str = "mix",
+    fill: bool = True,
     asked: cues.Cues | None = None,
-) -> Early:
-    """The part of ``search`` that needs no vector (``Early``), for ``search``'s ``early``: the same
-    reads ``search`` makes without it, so the hits are the same either way."""
+    lang: str | None = None,
+) -> tuple[list[Hit], int]:
+    """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
+    embedding model's, whose cosine cuts decide what counts as a vector match. ``fill`` lets weak vector
+    matches take budget the real ones leave (memory.search); a turn's prompt takes real matches only,
+    since every memory shown is read again by the model and a stray one is worse than none.
+
+    ``asked``: the query's cues when the caller has read them already (``read_cues``).
+    ``lang``: the hits become a prompt block (``render`` in that language), and the budget counts the
+    block as the model reads it, its header and each line's date included; None (``memory.search``):
+    the budget counts the items' texts, which is what the caller is given."""
+    chinese = index.mostly_cjk(query)
+    if chinese and not profile.multilingual:
+        vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
     pool = candidates_for(budget_tokens)
+    # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
+    # Below a few thousand vectors the ranking takes under a millisecond: not worth a thread hop.
+    near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
+    offered = pool * hubs.WIDER if hubs.SHARE else pool
+    ranking = (
+        _POOL.submit(near.nearest, vector, offered)
+        if near is not None and vector is not None and len(near) > OWN_THREAD_FROM
+        else None
+    )
     opener = index.is_opener(
         query
     )  # "Morning", "早": nothing to match on; keyword hits would be noise
@@ -355,64 +366,6 @@ def prepare(
     keywords = dict(index.keyword(conn, agent_id, said, pool, forms=True)) if said.strip() else {}
     window = recall_window(asked, mention)
     in_window = _said_in(conn, agent_id, window, now_ms, pool) if window else set()
-    return Early(asked, opener, mention, recent_ids, keywords, in_window)
-
-
-def search(
-    conn: apsw.Connection,
-    agent_id: str,
-    query: str,
-    vector: np.ndarray | None,
-    now_ms: int,
-    *,
-    k: int,
-    budget_tokens: int,
-    recent_days: int,
-    kinds: frozenset[str] | None = None,
-    touch: bool = True,
-    profile: EmbedProfile = MINILM,
-    fusion: str = "mix",
-    fill: bool = True,
-    asked: cues.Cues | None = None,
-    lang: str | None = None,
-    early: Early | None = None,
-) -> tuple[list[Hit], int]:
-    """The ``k`` best memories within ``budget_tokens`` for ``query`` at ``now_ms``; the profile is the
-    embedding model's, whose cosine cuts decide what counts as a vector match. ``fill`` lets weak vector
-    matches take budget the real ones leave (memory.search); a turn's prompt takes real matches only,
-    since every memory shown is read again by the model and a stray one is worse than none.
-
-    ``asked``: the query's cues when the caller has read them already (``read_cues``).
-    ``early``: what ``prepare`` read of this query, agent, time and budget, when the caller read it
-    already (while the query was being embedded); ``asked`` is then its.
-    ``lang``: the hits become a prompt block (``render`` in that language), and the budget counts the
-    block as the model reads it, its header and each line's date included; None (``memory.search``):
-    the budget counts the items' texts, which is what the caller is given."""
-    chinese = index.mostly_cjk(query)
-    if chinese and not profile.multilingual:
-        vector = None  # an English-only model maps all Chinese text close together: its similarity is noise
-    pool = candidates_for(budget_tokens)
-    # The vector ranking (numpy) runs on its own thread while this one reads the keyword indexes.
-    # Below a few thousand vectors the ranking takes under a millisecond: not worth a thread hop.
-    near = index.vectors_of(conn, agent_id, len(vector)) if vector is not None else None
-    offered = pool * hubs.WIDER if hubs.SHARE else pool
-    ranking = (
-        _POOL.submit(near.nearest, vector, offered)
-        if near is not None and vector is not None and len(near) > OWN_THREAD_FROM
-        else None
-    )
-    if early is None:
-        early = prepare(
-            conn,
-            agent_id,
-            query,
-            now_ms,
-            budget_tokens=budget_tokens,
-            recent_days=recent_days,
-            asked=asked,
-        )
-    asked, opener, mention = early.asked, early.opener, early.mention
-    recent_ids, keywords, in_window = early.recent_ids, early.keywords, early.in_window
     nearest = (
         ranking.result()
         if ranking is not None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 import apsw
 import numpy as np
 from xaiclient.wire import BadParams, Busy
@@ -14,6 +13,7 @@ from ...app import App
 from ...clock import at
 from ...memory import cues, forget, imported, portable, retrieve
 from ...memory.pack import Hit
+from ...store import agents as agent_sql
 from ...store import memory as sql
 from ...store import utterances as utterance_sql
 from ..dispatch import Call, bad_params, method, not_found
@@ -44,7 +44,6 @@ async def search(call: Call) -> dict[str, Any]:
     p.done()
     if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
-    await load_agent(call, agent_id)
     hits, tokens = await find(
         call.app,
         agent_id,
@@ -54,6 +53,7 @@ async def search(call: Call) -> dict[str, Any]:
         budget_tokens=budget,
         kinds=frozenset(kinds) if kinds else None,
         touch=touch,
+        check_agent=True,  # load_agent's check, in find's first database call
     )
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
@@ -68,32 +68,20 @@ async def find(
     budget_tokens: int | None = None,
     kinds: frozenset[str] | None = None,
     touch: bool = False,
+    check_agent: bool = False,
 ) -> tuple[list[Hit], int]:
     """The search of ``memory.search``, for the methods and the web page alike: one ranking.
 
-    The query's embedding (on the embed worker's thread) and what the search reads without it
-    (``retrieve.prepare``: the keyword candidates, the last days' episodes, the named days' turns,
-    on the database thread) run at the same time: the first database call reads the query's cues,
-    starts the embedding of their topic and goes on with the rest; the second ranks with the
-    vector. A vector kept from the same words asked before (``Embeddings.kept_query``) needs no
-    embedding, and the search is one call then. A write that lands between the two calls is seen
-    by the second only, as one between two searches would be."""
+    Two database calls and the embedding between them, each a hop to another thread (~0.1 ms on
+    a quiet machine, up to several at the tail of a loaded one): the first reads the query's
+    cues (and, with ``check_agent``, that the agent exists: ``not_found`` otherwise, as
+    ``load_agent``), the second ranks with the vector. When there is nothing to embed (no topic;
+    words the model cannot read, whose vector search would drop) or the vector of the same words
+    is kept (``Embeddings.kept_query``), the first call ranks straight away: one call in all."""
     cfg = app.config.memory
-    budget = budget_tokens or cfg.budget_tokens
-    found: list[np.ndarray | None] = []
-    failed: list[BaseException] = []
-
-    async def embed(topic: str) -> None:
-        try:
-            found.append(await app.embeddings.embed_query(agent_id, topic))
-        except Exception as exc:  # raised by find as it was before the two ran side by side
-            failed.append(exc)
 
     def ranked(
-        conn: apsw.Connection,
-        vector: np.ndarray | None,
-        asked: cues.Cues,
-        early: retrieve.Early | None = None,
+        conn: apsw.Connection, vector: np.ndarray | None, asked: cues.Cues
     ) -> tuple[list[Hit], int]:
         return retrieve.search(
             conn,
@@ -102,45 +90,33 @@ async def find(
             vector,
             now_ms,
             k=min(k, 200),
-            budget_tokens=budget,
+            budget_tokens=budget_tokens or cfg.budget_tokens,
             recent_days=cfg.recent_days,
             kinds=kinds,
             touch=touch,
             profile=app.embeddings.profile,
             fusion=cfg.fusion,
             asked=asked,
-            early=early,
         )
 
-    async with anyio.create_task_group() as tg:
+    def first(conn: apsw.Connection) -> tuple[list[Hit], int] | cues.Cues | None:
+        if check_agent and agent_sql.get(conn, agent_id) is None:
+            return None
+        asked = retrieve.read_cues(conn, agent_id, query, now_ms)
+        if not asked.topic.strip() or not app.embeddings.readable(asked.topic):
+            return ranked(conn, None, asked)
+        kept = app.embeddings.kept_query(agent_id, asked.topic)
+        return asked if kept is None else ranked(conn, kept, asked)
 
-        def first(conn: apsw.Connection) -> tuple[list[Hit], int] | retrieve.Early:
-            asked = retrieve.read_cues(conn, agent_id, query, now_ms)
-            if not asked.topic.strip() or not app.embeddings.readable(asked.topic):
-                return ranked(conn, None, asked)  # nothing the model could embed: no vector
-            kept = app.embeddings.kept_query(agent_id, asked.topic)
-            if kept is not None:
-                return ranked(conn, kept, asked)
-            anyio.from_thread.run_sync(tg.start_soon, embed, asked.topic)
-            return retrieve.prepare(
-                conn,
-                agent_id,
-                query,
-                now_ms,
-                budget_tokens=budget,
-                recent_days=cfg.recent_days,
-                asked=asked,
-            )
-
-        done = await app.db.run(first)
-    if not isinstance(done, retrieve.Early):
+    done = await app.db.run(first)
+    if done is None:
+        raise not_found("agent", agent_id)
+    if not isinstance(done, cues.Cues):
         return done
-    if failed:
-        raise failed[0]
-    early = done
-    return await app.db.run(
-        lambda conn: ranked(conn, found[0] if found else None, early.asked, early)
-    )
+    asked = done
+    # One text, embedded straight away (not through the batch queue) and kept for a repeat.
+    vector = await app.embeddings.embed_query(agent_id, asked.topic)
+    return await app.db.run(lambda conn: ranked(conn, vector, asked))
 
 
 @method("memory.list", bulky=True)
