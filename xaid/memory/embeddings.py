@@ -14,7 +14,6 @@ Eraser) and are never looked up under another agent's id.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import weakref
 from collections import OrderedDict
@@ -185,19 +184,6 @@ class Embeddings:
         while len(self._queries) > QUERY_VECTORS:
             self._queries.popitem(last=False)
         return vector
-
-    def kept_query(self, agent_id: str, text: str) -> np.ndarray | None:
-        """The vector ``embed_query`` keeps for these words of ``agent_id``, else None (nothing is
-        embedded), marked as the latest used as ``embed_query`` marks it. Read from the database
-        thread by ``memory.search``, so a repeated query is searched in one database call: each
-        step is one operation of the C OrderedDict, whole under the GIL, and a copy dropped on the
-        event loop in between (an erase, the oldest let go) is simply not moved."""
-        key = (agent_id, text)
-        found = self._queries.get(key)
-        if found is not None:
-            with contextlib.suppress(KeyError):
-                self._queries.move_to_end(key)
-        return found
 
     def erased(self, erased: Erasure) -> None:
         """Memory of an agent was erased: its queries' vectors go, whatever they were about."""

@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import apsw
-import numpy as np
 from xaiclient.wire import BadParams, Busy
 
 from ... import cpu
 from ...app import App
 from ...clock import at
-from ...memory import cues, forget, imported, portable, retrieve
+from ...memory import forget, imported, portable, retrieve
 from ...memory.pack import Hit
-from ...store import agents as agent_sql
 from ...store import memory as sql
 from ...store import utterances as utterance_sql
 from ..dispatch import Call, bad_params, method, not_found
@@ -44,6 +42,7 @@ async def search(call: Call) -> dict[str, Any]:
     p.done()
     if kinds is not None and not (all(isinstance(k, str) for k in kinds) and set(kinds) <= KINDS):
         raise bad_params(f"param 'kinds' may hold only {', '.join(sorted(KINDS))}")
+    await load_agent(call, agent_id)
     hits, tokens = await find(
         call.app,
         agent_id,
@@ -53,7 +52,6 @@ async def search(call: Call) -> dict[str, Any]:
         budget_tokens=budget,
         kinds=frozenset(kinds) if kinds else None,
         touch=touch,
-        check_agent=True,  # load_agent's check, in find's first database call
     )
     return {"items": [h.to_wire() for h in hits], "tokens": tokens}
 
@@ -68,22 +66,16 @@ async def find(
     budget_tokens: int | None = None,
     kinds: frozenset[str] | None = None,
     touch: bool = False,
-    check_agent: bool = False,
 ) -> tuple[list[Hit], int]:
-    """The search of ``memory.search``, for the methods and the web page alike: one ranking.
-
-    Two database calls and the embedding between them, each a hop to another thread (~0.1 ms on
-    a quiet machine, up to several at the tail of a loaded one): the first reads the query's
-    cues (and, with ``check_agent``, that the agent exists: ``not_found`` otherwise, as
-    ``load_agent``), the second ranks with the vector. When there is nothing to embed (no topic;
-    words the model cannot read, whose vector search would drop) or the vector of the same words
-    is kept (``Embeddings.kept_query``), the first call ranks straight away: one call in all."""
+    """The search of ``memory.search``, for the methods and the web page alike: one ranking."""
+    asked = await app.db.run(retrieve.read_cues, agent_id, query, now_ms)
+    # One text, embedded straight away (not through the batch queue) and kept for a repeat.
+    vector = (
+        await app.embeddings.embed_query(agent_id, asked.topic) if asked.topic.strip() else None
+    )
     cfg = app.config.memory
-
-    def ranked(
-        conn: apsw.Connection, vector: np.ndarray | None, asked: cues.Cues
-    ) -> tuple[list[Hit], int]:
-        return retrieve.search(
+    return await app.db.run(
+        lambda conn: retrieve.search(
             conn,
             agent_id,
             query,
@@ -98,25 +90,7 @@ async def find(
             fusion=cfg.fusion,
             asked=asked,
         )
-
-    def first(conn: apsw.Connection) -> tuple[list[Hit], int] | cues.Cues | None:
-        if check_agent and agent_sql.get(conn, agent_id) is None:
-            return None
-        asked = retrieve.read_cues(conn, agent_id, query, now_ms)
-        if not asked.topic.strip() or not app.embeddings.readable(asked.topic):
-            return ranked(conn, None, asked)
-        kept = app.embeddings.kept_query(agent_id, asked.topic)
-        return asked if kept is None else ranked(conn, kept, asked)
-
-    done = await app.db.run(first)
-    if done is None:
-        raise not_found("agent", agent_id)
-    if not isinstance(done, cues.Cues):
-        return done
-    asked = done
-    # One text, embedded straight away (not through the batch queue) and kept for a repeat.
-    vector = await app.embeddings.embed_query(agent_id, asked.topic)
-    return await app.db.run(lambda conn: ranked(conn, vector, asked))
+    )
 
 
 @method("memory.list", bulky=True)

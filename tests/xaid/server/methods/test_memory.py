@@ -1,7 +1,7 @@
-"""memory.search through a real daemon (xaid/server/methods/memory.py ``find``): the agent check
-and the query's cues in the first database call, which ranks at once when there is nothing to
-embed or the query's vector is kept; otherwise the query is embedded and a second call ranks.
-Whichever way a search goes, the same query gets the same items."""
+"""memory.search through a real daemon (xaid/server/methods/memory.py ``find``): the same query
+gets the same items whether its words are embedded for it or their vector is kept from the first
+time (a change to how a search is sequenced, tried in branch search19-inline, must keep that); an
+unknown agent is ``not_found``; words the model cannot read are not embedded and still found."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_a_search_gets_the_same_items_embedded_and_from_the_kept_vector(client: 
     remember(client, "mia", LINES)
     first = {q: items(client, "mia", q) for q in QUERIES}
     start = embedded(client)
-    for query in QUERIES:  # the vectors are kept: each search is one database call now
+    for query in QUERIES:  # the vectors are kept: nothing is embedded again
         assert items(client, "mia", query) == first[query], query
     assert embedded(client) == start
     assert any("Lisbon" in text for _, _, text in first["where does my sister live?"])
