@@ -1,6 +1,6 @@
 """memory.search through a real daemon (xaid/server/methods/memory.py ``find``): the same query
 gets the same items whether its words are embedded for it or their vector is kept from the first
-time (a change to how a search is sequenced, tried in branch search19-inline, must keep that); an
+time (any change to how a search is sequenced must keep that); an
 unknown agent is ``not_found``; words the model cannot read are not embedded and still found."""
 
 from __future__ import annotations
