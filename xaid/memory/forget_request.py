@@ -432,7 +432,7 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
         if not obj and (about := _about_before(clause, whole)) is not None:
             return _object_zh(about)  # "关于工资的事，别记了": the topic is the clause before
         if not obj and (named := _named_before(clause, whole)) is not None:
-            return _object_zh(named)  # "在酒吧哭那段，你别存着了": as for a bare 忘了吧
+            return _object_zh(named)  # "在酒吧哭的事，你别存着了": as for a bare 忘了吧
         return _object_zh(obj)
     if _BARE_ZH.match(clause):  # "关于我换工作的事，你就忘了吧": the topic is the clause before
         about = _about_before(clause, whole) or _named_before(clause, whole)
@@ -503,8 +503,7 @@ _UNSAID_ZH = re.compile(
 # A clause that names what was said: "上回说的那个老同学的事", "我表哥欠钱的事", "工资那件事".
 _NAMED_ZH = re.compile(
     r"(?:.*(?:说的|说过的|讲的|讲过的|提的|提过的|提到的|聊的|聊过的|告诉你的).+"
-    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|那事儿|那档子事|的记录|的话|那些话|那段话|的内容|的计划"
-    r"|" + TALK_REF_ZH + r"))(?:你|都|就|也|全|全部|给)*"
+    r"|.+(?:的事|的事情|那事|那件事|那个事|那些事|那事儿|那档子事|的记录|的话|那些话|那段话|的内容|的计划))(?:你|都|就|也|全|全部|给)*"
 )
 
 

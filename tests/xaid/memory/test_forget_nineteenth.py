@@ -33,7 +33,7 @@ def test_a_stretch_of_talk_named_by_a_measure_word_is_the_previous_words(text: s
 @pytest.mark.parametrize(
     ("text", "topic"),
     [
-        ("在酒吧门口哭那段，你别存着了，太丢人", "在酒吧门口哭"),
+        ("在酒吧门口哭的事，你别存着了，太丢人", "在酒吧门口哭"),
         ("对象借网贷的事你别存着了", "对象借网贷"),
         ("关于我表姐离婚那档子事，你也别存着了", "表姐离婚"),
         ("周日下午吐槽房东的那些统统忘掉", "吐槽房东"),
