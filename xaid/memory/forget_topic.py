@@ -428,8 +428,6 @@ def resolve(
             and abs(c.ts_ms - seed.ts_ms) <= TIME_ALONE_MS
         }
 
-    rivals: set[int] = set()
-
     def told(at: int, telling: set[int], never: Collection[int] = ()) -> set[int]:
         """The telling seeded at ``at`` with its retellings elsewhere (``never``: not those)."""
         # The turns the request points at as much as at the seed, or that hold every word it
@@ -447,7 +445,7 @@ def resolve(
             for i, m in enumerate(scored)
             if m.in_time is False and candidates[i].ts_ms < candidates[at].ts_ms
         }
-        again = _retellings(candidates, units, telling, pointed, other_time | set(never), rivals)
+        again = _retellings(candidates, units, telling, pointed, other_time | set(never))
         first = min(again, key=lambda i: candidates[i].ts_ms, default=None)
         if first is not None and candidates[first].ts_ms < candidates[at].ts_ms:
             # The seed was a later mention ("fourth driving test is on the 20th"): the matter was
@@ -498,9 +496,7 @@ def resolve(
     ordered = (seed, *sorted((scored[i] for i in whole if i != seed_at), key=lambda m: m.ts_ms))
     if seed.score < ASK_FLOOR and not fitting:  # a time alone that something fits is not weak
         return Resolution("none", (), runner_up, span_of_time, rest=rest)
-    if tied or (rivals - whole - other):
-        # A later conversation the request fits as well, sharing one word with the seed's (the
-        # rivals of ``_retellings``): ask which, and hide neither meanwhile (``likely``).
+    if tied:
         return Resolution("ask", ordered, runner_up, span_of_time, tied=True)
     if seed.score >= CLEAR and seed.score - runner_up >= MARGIN:
         return Resolution("forget", ordered, runner_up, span_of_time, rest=rest)
@@ -733,7 +729,6 @@ def _retellings(
     telling: set[int],
     pointed: Collection[int] = (),
     excluded: Collection[int] = (),
-    rivals: set[int] | None = None,
 ) -> set[int]:
     """The same matter told again elsewhere: a turn outside the telling that shares a specific
     anchor with it (a word of the telling that few turns hold: ``RARE_WORD_TURNS``) and is near it
@@ -748,14 +743,7 @@ def _retellings(
     in another matter ("Dmitri helped me move the sofa"), the same place or a story that sounds
     alike is not the matter: meaning alone, or a name alone with loose meaning, never takes a turn
     from another conversation (issue 24: an older session lost to a look-alike is data lost).
-    ``excluded``: turns never taken (said outside the time a request names, before its seed).
-
-    ``rivals`` (nineteenth pass): filled with the turns of a later conversation that would be taken
-    on one anchor only because the request points at them as much as at the telling, with nothing
-    saying the matter goes on. Two conversations that share one word and that the request fits
-    alike ("年会出丑那档子事" after "年会抽奖抽到了电饭煲" and, days later, "年会上我喝多了抱着总监唱歌")
-    are two matters the request may mean, not one told twice: they are left out, and the caller
-    asks which instead of forgetting both on a guess."""
+    ``excluded``: turns never taken (said outside the time a request names, before its seed)."""
     if units is None or not telling:
         return set()
     words = [set(topic_words(c.text)) for c in candidates]
@@ -771,26 +759,10 @@ def _retellings(
             continue
         close = max(float(units[i] @ units[j]) for j in telling)
         count = anchors(candidates[i].text, words[i] & rare, holders)
-        goes_on = _goes_on_later(candidates, telling, i)
-        lower = count >= 2 or i in pointed or goes_on
+        lower = count >= 2 or i in pointed or _goes_on_later(candidates, telling, i)
         bar = RETELL_TWO_ANCHORS_COSINE if lower else RETELL_ONE_ANCHOR_COSINE
-        if close < bar:
-            continue
-        later = all(
-            candidates[i].session_id != candidates[j].session_id
-            and candidates[i].ts_ms > candidates[j].ts_ms
-            for j in telling
-        )
-        if (
-            rivals is not None
-            and later
-            and count < 2
-            and not goes_on
-            and close < RETELL_ONE_ANCHOR_COSINE
-        ):
-            rivals.add(i)  # only the request's pointing took it: another matter it may mean
-            continue
-        found.add(i)
+        if close >= bar:
+            found.add(i)
     return found | _goes_on(candidates, units, found | telling) - telling
 
 
