@@ -140,9 +140,6 @@ _GENERIC_EN = frozenset(
     ).split()
 )
 _CJK_STOP = set("的了很我你他她它们是在有就都也还吗呢吧啊呀这那个一不没事说过跟和对给把")
-# 事 after a measure word or a question word is "the matter" (那件事, 那档子事, 这码事, 啥事, 怎么回
-# 事), as after a character of _CJK_STOP; after any other it ends a word (同事, 婚事, 心事).
-_CJK_HEADS = {"事": frozenset("件档桩码啥么回点")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +323,7 @@ def _stem(word: str) -> str:
 def topic_words(phrase: str) -> tuple[str, ...]:
     """The topic's content words (English, stemmed to five letters) and character pairs (Chinese)."""
     out = [_stem(w) for w in _content_en(phrase)]
-    out += cjk.pairs(phrase, _CJK_STOP, _CJK_HEADS)
+    out += cjk.pairs(phrase, _CJK_STOP)
     return tuple(dict.fromkeys(out))
 
 
@@ -335,7 +332,7 @@ def shared(words: Sequence[str], text: str) -> float:
     if not words:
         return 0.0
     stems = {_stem(w) for w in _content_en(text)}
-    pairs = set(cjk.pairs(text, _CJK_STOP, _CJK_HEADS))
+    pairs = set(cjk.pairs(text, _CJK_STOP))
     return sum(1 for w in words if w in stems or w in pairs) / len(words)
 
 

@@ -22,7 +22,7 @@ differently from stored ones, so it takes a migration that rebuilds the indexes,
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 
 IDEOGRAPHS = (
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # the body of a character class: [{IDEOGRAPHS}A-Za-z]
@@ -48,30 +48,12 @@ def runs(text: str) -> list[str]:
     return RUN.findall(text)
 
 
-def pairs(
-    text: str, stop: Collection[str] = (), heads: Mapping[str, Collection[str]] | None = None
-) -> list[str]:
+def pairs(text: str, stop: Collection[str] = ()) -> list[str]:
     """Every pair of adjacent Chinese characters within a run, first occurrence first, leaving out a
     pair with a ``stop`` character in it: most Chinese words are two characters, and a pair with a
-    particle or a pronoun in it is not a word.
-
-    ``heads``: characters of ``stop`` that are a function word only after another function word,
-    with the characters besides ``stop`` that make them one. 事 is "the matter" in 的事, 那个事,
-    那件事, 啥事, and the head of a word after any other character: 同事 (a colleague), 婚事, 心事,
-    故事. A pair that ends in a head after a character that is neither in ``stop`` nor the head's
-    own is kept: without it "新同事" kept only "新同" (issue 24, nineteenth pass)."""
-    heads = heads or {}
+    particle or a pronoun in it is not a word."""
     found = (run[i : i + 2] for run in RUN.findall(text) for i in range(len(run) - 1))
-    return list(dict.fromkeys(p for p in found if _word(p, stop, heads)))
-
-
-def _word(pair: str, stop: Collection[str], heads: Mapping[str, Collection[str]]) -> bool:
-    first, second = pair[0], pair[1]
-    if first in stop:
-        return False
-    if second not in stop:
-        return True
-    return second in heads and first not in heads[second]
+    return list(dict.fromkeys(p for p in found if not (p[0] in stop or p[1] in stop)))
 
 
 # A number written in digits with the Chinese character after it: "3月", "22号", "5公里"'s "5公", "两点"

@@ -8,15 +8,15 @@ both languages; each request case fails on the code before (the look-alikes are 
   voided ("刚才那局不算") does not;
 - a forget under a negation is a reminder ("别弄忘了", "don't let me forget"): no gate, and the
   ``remind`` cue, while "你能不能忘掉" still opens it;
-- a function character in a request's person no longer cuts the topic: "对象借网贷的事" keeps 对象,
-  and a topic's 新同事 keeps 同事 (forget_topic._CJK_HEADS).
+- a function character in a request's person is no longer stripped as a polite lead:
+  "对象借网贷的事" keeps 对象 (forget_request._ZH_POLITE no longer holds a bare 对).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from xaid.memory import forget_intent, forget_request, forget_topic
+from xaid.memory import forget_intent, forget_request
 
 REMIND = forget_intent.CUE_NAMES.index("remind")
 
@@ -89,10 +89,3 @@ def test_the_clause_with_a_verb_of_removing_is_the_request_clause() -> None:
     text = "昨晚聊的那些就算了吧，早上已经和好了，别留着"
     assert forget_intent.request_clause(text) == "别留着"
     assert forget_intent.request_clause("唉，前面那几句不算") == "前面那几句不算"
-
-
-def test_a_colleague_is_a_word_of_the_topic() -> None:
-    assert "同事" in forget_topic.topic_words("新同事那茬")
-    assert "婚事" in forget_topic.topic_words("表妹婚事那事")
-    assert forget_topic.topic_words("那件事") == ()
-    assert forget_topic.shared(("同事",), "组里新来的同事总在背后说我坏话") == 1.0

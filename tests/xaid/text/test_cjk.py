@@ -66,14 +66,3 @@ def test_numbers_in_digits_keep_the_character_after_them() -> None:
     assert cjk.numbered("跑了5公里，花了30分钟") == ["5公", "30分"]
     assert cjk.numbered("march 22nd is my brother's wedding, 3 weeks away") == []
     assert cjk.numbered("三月二十二号") == []  # numerals in characters are pairs already
-
-
-def test_a_head_after_a_content_character_ends_a_word() -> None:
-    """事 is "the matter" after a function character (的事, 那事) or one the caller names (那件事),
-    and the head of a word after any other (同事, 婚事): with ``heads`` the word is kept."""
-    stop = set("的了我那这个事")
-    assert cjk.pairs("新同事那个事", stop) == ["新同"]
-    heads = {"事": frozenset("件")}
-    assert cjk.pairs("新同事那个事", stop, heads) == ["新同", "同事"]
-    assert cjk.pairs("表妹的婚事那件事", stop, heads) == ["表妹", "婚事"]
-    assert cjk.pairs("事情", stop, heads) == []  # a head opens no word
