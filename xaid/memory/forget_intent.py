@@ -109,7 +109,7 @@ _SELF = re.compile(
 _REMIND = re.compile(
     r"\b(?:don't|do not|never) (?:let me )?forget\b|\bremember (?:to|that|i)\b|\bremind\b|\bkeep in mind\b"
     r"|\bmake sure\b|别忘|不要忘|别让我忘|记得|记着我|记住我|提醒|帮我记"
-    r"|(?:别|不要|不能|可别|千万别|千万不要)[弄搞给让我你把它]{1,3}(?:忘|丢)"
+    r"|(?:别|不要|(?<!能)不能|可别|千万别|千万不要)[弄搞给让我你把它]{1,3}(?:忘|丢)"
 )
 # A forget said under a negation ("don't let me forget", "别弄忘了", "千万别给我搞忘"): a reminder,
 # the opposite of a request to forget. Its forget-word opens no gate (``goes``), as the user's own

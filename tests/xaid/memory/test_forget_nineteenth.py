@@ -89,3 +89,9 @@ def test_the_clause_with_a_verb_of_removing_is_the_request_clause() -> None:
     text = "昨晚聊的那些就算了吧，早上已经和好了，别留着"
     assert forget_intent.request_clause(text) == "别留着"
     assert forget_intent.request_clause("唉，前面那几句不算") == "前面那几句不算"
+
+
+@pytest.mark.parametrize("text", ["阿伟的事你能不能把它忘了", "能不能给我忘掉那段"])
+def test_a_polite_can_you_forget_is_no_reminder(text: str) -> None:
+    assert forget_intent.shape(text)[REMIND] == 0.0
+    assert forget_intent.goes(text)
