@@ -73,13 +73,18 @@ _GO_ZH = re.compile(
 # mind" or a quarrel put behind ("算了，不去了", "那次吵架早翻篇了"), so they open the gate only in a
 # message that points at the user's own words to the companion (``_SAID_TO_YOU_ZH``); the
 # classifier then decides, as for every other opening.
-_VOID_ZH = re.compile(r"算了|算我没|作废|不作数|不算数|不算了|收回|耳边风|没这回事|让它过去|翻篇")
+_VOID_ZH = re.compile(
+    r"算了|算我没|作废|不作数|不算数|不算了|收回|耳边风|没这回事|让它过去|翻篇|不算(?=\W|$)"
+)
 # Letting it drop from talk ("跟你吐槽的我妈那些事，不提了", "我说的那些话你别往心里去了"): like
 # ``_VOID_ZH``, and besides the user's own words to the companion, a matter named (那件事, 的事,
 # 那段) opens the gate for them too ("周末那事就不提了，太丢人"); "算了不提了，说点开心的" names none
 # and stays shut.
 _DROP_ZH = re.compile(r"不提了|不说了|别再说了|别放在?心上|别往心里去")
 _MATTER_ZH = re.compile(r"[那这](?:件|档子?)?事|的事|那些事|[那这]段|那茬")
+# ... or by a demonstrative and a measure word (那个事, 那两句, 这条: forget_request.TALK_REF_ZH),
+# which opens the gate for a drop or a void as a matter does (nineteenth pass).
+_TALK_ZH = re.compile(r"[那这]个事|" + forget_request.TALK_REF_ZH)
 # ... unless the drop was agreed with someone else ("洗碗那事我们说好了翻篇，不提了": a quarrel over).
 _AMONG_US_ZH = re.compile(r"我们|咱们|咱俩|他们|她们")
 _SAID_TO_YOU_ZH = re.compile(
@@ -104,6 +109,14 @@ _SELF = re.compile(
 _REMIND = re.compile(
     r"\b(?:don't|do not|never) (?:let me )?forget\b|\bremember (?:to|that|i)\b|\bremind\b|\bkeep in mind\b"
     r"|\bmake sure\b|别忘|不要忘|别让我忘|记得|记着我|记住我|提醒|帮我记"
+    r"|(?:别|不要|(?<!能)不能|可别|千万别|千万不要)[弄搞给让我你把它]{1,3}(?:忘|丢)"
+)
+# A forget said under a negation ("don't let me forget", "别弄忘了", "千万别给我搞忘"): a reminder,
+# the opposite of a request to forget. Its forget-word opens no gate (``goes``), as the user's own
+# "forgot to tell you" does not; another verb of removing in the message still does.
+_DONT_FORGET = re.compile(
+    r"\b(?:don't|dont|do not|never) (?:let (?:me|it|that|this|us) )?forget\b"
+    r"|(?:别|不要|(?<!能)不能|可别|千万别|千万不要)[弄搞给让我你把它]{0,3}忘(?:了|记|掉)?"
 )
 # A question, asked rather than a request put politely.
 _QUESTION = re.compile(
@@ -211,17 +224,24 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().replace("\u2019", "'").split())
 
 
-def goes(text: str) -> bool:
+def goes(text: str, talk: bool = True) -> bool:
     """The gate: whether ``text`` has a verb of removing or not keeping. Without one a message is
-    never a request (most messages stop here, unembedded)."""
-    low = _FORGOT_TO_TELL.sub(" ", _norm(text))
+    never a request (most messages stop here, unembedded). ``talk``: a drop or a void of a stretch
+    of talk named by a demonstrative and a measure word opens it too (``_TALK_ZH``: "刚才那段不算",
+    "那个事你别放心上")."""
+    low = _DONT_FORGET.sub(" ", _FORGOT_TO_TELL.sub(" ", _norm(text)))
     if _GO_EN.search(low) or _GO_ZH.search(low):
         return True
-    if _DROP_ZH.search(low) and (
-        _SAID_TO_YOU_ZH.search(low) or (_MATTER_ZH.search(low) and not _AMONG_US_ZH.search(low))
-    ):
+    among_us = _AMONG_US_ZH.search(low)
+    named = _MATTER_ZH.search(low) or (talk and _TALK_ZH.search(low))
+    if _DROP_ZH.search(low) and (_SAID_TO_YOU_ZH.search(low) or (named and not among_us)):
         return True
-    return bool(_VOID_ZH.search(low) and _SAID_TO_YOU_ZH.search(low))
+    if not _VOID_ZH.search(low):
+        return False
+    # Voided with a stretch of talk named ("刚才那段不算", "那两句算了"): words to the companion;
+    # "刚才那局不算" names a game, not talk, and stays shut.
+    voided = talk and _TALK_ZH.search(low) and not among_us
+    return bool(_SAID_TO_YOU_ZH.search(low) or voided)
 
 
 _CLAUSE_ENDS = re.compile(r"[.!?;。！？；…\n,，、(){}\[\]\u2014]+|\s-\s")
@@ -231,9 +251,13 @@ def request_clause(text: str) -> str:
     """The clause of ``text`` that holds the verb of removing ("so please don't hold on to it" of a
     three-sentence message with an aside), or the whole text: its vector says how the request is
     put, with less of what it is about than the whole message's."""
-    for part in _CLAUSE_ENDS.split(text):
-        if part.strip() and goes(part):
-            return part.strip()
+    parts = [p.strip() for p in _CLAUSE_ENDS.split(text) if p.strip()]
+    # A clause with a verb of removing first ("昨晚聊的那些就算了吧，…，别留着": the 别留着); a
+    # stretch of talk voided or dropped (``goes``'s ``talk``) only when no clause has one.
+    for talk in (False, True):
+        for part in parts:
+            if goes(part, talk):
+                return part
     return text
 
 

@@ -265,7 +265,8 @@ def _parse_en(clause: str, whole: str) -> ForgetRequest | None:
 # -- Chinese -------------------------------------------------------------------------------------
 _ZH_POLITE = (
     r"(?:请|请你|你|就|还是|麻烦你?|拜托你?|能不能|能否|可不可以|可以|你能不能|你能否|你可以|你可不可以|帮我|"
-    r"求你|我要你|我希望你|我想让你|我想请你|你就|你还是|那就|那你|那|好|好吧|嗯|对了|对|另外|还有|以后|以后也)*"
+    r"求你|我要你|我希望你|我想让你|我想请你|你就|你还是|那就|那你|那|好|好吧|嗯|对了|另外|还有|以后|以后也"
+    r"|你能|能|可否)*"
 )
 _ZH_END = r"(?:吧|啊|呀|哦|喔|嘛|了|掉|好吗|好不好|行吗|行不行|可以吗|谢谢|哈|呗)*"
 _FORGET_VERB = r"(?:忘了|忘掉|忘记|忘却|忘)"
@@ -275,7 +276,7 @@ _BA = re.compile(
 )
 _DONT_KEEP = re.compile(
     rf"^(?P<pre>.*?)(?:别|不要|不用|不必|无需|没必要|不需要|甭)(?:再)?(?:给我)?"
-    rf"(?:记住|记得|记下来|记下|记着|记|存下来|存起来|存下|保存|存|留着|留下)(?![恨错性账仇])"
+    rf"(?:记住|记得|记下来|记下|记着|记|存下来|存起来|存下|存着|保存|存|留着|留下)(?![恨错性账仇])"
     rf"(?P<x>.*?){_ZH_END}$"
 )
 _FORGET_IMPERATIVE = re.compile(
@@ -284,8 +285,8 @@ _FORGET_IMPERATIVE = re.compile(
 _DELETE_IMPERATIVE = re.compile(rf"^{_ZH_POLITE}{_DELETE_VERB}(?P<x>.+?){_ZH_END}$")
 # The object first, the verb last, no 把: "刚才那句话删掉吧", "那段话忘了吧".
 _OBJECT_FIRST = re.compile(
-    rf"^{_ZH_POLITE}(?P<x>.+?)(?:给|都|全|全部|也)?"
-    rf"(?P<v>{_DELETE_VERB}|忘掉|忘了吧|忘记吧){_ZH_END}$"
+    rf"^{_ZH_POLITE}(?P<x>.+?)(?:给|都|全|全部|全都|统统|通通|也)?"
+    rf"(?P<v>{_DELETE_VERB}|忘掉|忘了吧|忘记吧|撤回|撤了){_ZH_END}$"
 )
 _ABOUT_ZH = re.compile(r"^(?:关于|有关)(?P<x>.+)$")
 # A forget or delete with no object at all: what it takes is named in the clause before, if anywhere.
@@ -294,17 +295,23 @@ _BARE_ZH = re.compile(rf"^{_ZH_POLITE}(?:{_FORGET_VERB}|{_DELETE_VERB})(?:它|�
 _ASK_ZH = re.compile(
     r"^(?P<body>(?:请问)?(?:你|您)?(?:可以|能|能不能|能否|可不可以|可否).+?)(?:吗|好吗|行吗|可以吗|呢)$"
 )
+# A stretch of talk pointed at by a demonstrative and a measure word of talk (a closed class of the
+# grammar, not a list of requests): 这条, 那段, 那两句, 这几句话, 那番话, 那通, 那茬, 那些. It names
+# something said as 那句话 does, whatever the verb after it (删了, 撤回, 不算, 别存着).
+TALK_REF_ZH = r"[这那](?:[一两几]|几个)?(?:段|句|条|番|通|茬|些)(?:话|对话)?"
 # What "that" is in Chinese: the previous message, whatever of these it is said with.
 _PREVIOUS_ZH = re.compile(
     r"(?:我|我们|你|刚才|刚刚|刚|上面|前面|之前|方才|最后|说的|讲的|说过的|告诉你的"
     r"|跟你说的|和你说的|对你说的|发的|打的|写的|那句话|这句话|那几句话|这几句话|那几句|这几句"
     r"|那句|这句|那段话|这段话|那段|这段|的话|话|这个|那个|这件事情|那件事情|这件事|那件事"
     r"|这事儿|那事儿|这事|那事|这些话|那些话|这些|那些|它|的|都|全部|全|给|也|内容|东西|信息"
-    r"|一条|条)+"
+    r"|一条|条|聊的|聊过的|" + TALK_REF_ZH + r")+"
 )
-_SPEECH_ZH = re.compile(r"话|说的|讲的|句|聊的|记录|记忆|事|这个|那个|内容|关于|告诉你|提到|信息")
+_SPEECH_ZH = re.compile(
+    r"话|说的|讲的|句|聊的|记录|记忆|事|这个|那个|内容|关于|告诉你|提到|信息|对话|" + TALK_REF_ZH
+)
 _SPEECH_STRONG_ZH = re.compile(
-    r"话|说的|讲的|句|聊的|记录|记忆|事|内容|关于|告诉你|提到|信息"
+    r"话|说的|讲的|句|聊的|记录|记忆|事|内容|关于|告诉你|提到|信息|对话|" + TALK_REF_ZH
 )  # what "删" may take
 
 
@@ -357,9 +364,9 @@ _TOPIC_LEAD = re.compile(
     r"(?:说的|说过的|讲的|讲过的|告诉你的|提到的|提过的|聊的|聊过的)?(?:那些|那个|那件)?(?:关于|有关)?"
 )
 _TOPIC_TRAIL = re.compile(
-    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|那个事|那事|这事|相关的|有关的|事情|的|都|全部|全|也|给|你|就)+$"
+    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|那个事|那档子事|那档事|那事|这事|相关的|有关的|事情|的|都|全部|全都|全|统统|通通|也|给|你|就)+$"
 )
-_TOPIC_TRAIL_END = re.compile(r"(?:都|全部|全|也|给)+$")
+_TOPIC_TRAIL_END = re.compile(r"(?:都|全部|全都|全|统统|通通|也|给)+$")
 _NEVER_MIND_ZH = re.compile(r"算了|没关系|无所谓|不重要|没事|不要紧|随便")
 _QUESTION_ZH = re.compile(r"吗|呢|是不是|有没有|会不会|怎么|为什么|什么|谁|哪")
 
@@ -409,6 +416,7 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
     if m := _DONT_KEEP.match(clause):
         pre, x = m.group("pre"), m.group("x")
         pre = re.sub(rf"^{_ZH_POLITE}", "", pre)
+        pre = re.sub(r"^(?:也|都|还是|就)+$", "", pre)  # "你也别存着了": no object of its own
         if pre and x:
             return None
         if (
@@ -423,6 +431,8 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
             return None
         if not obj and (about := _about_before(clause, whole)) is not None:
             return _object_zh(about)  # "关于工资的事，别记了": the topic is the clause before
+        if not obj and (named := _named_before(clause, whole)) is not None:
+            return _object_zh(named)  # "在酒吧哭的事，你别存着了": as for a bare 忘了吧
         return _object_zh(obj)
     if _BARE_ZH.match(clause):  # "关于我换工作的事，你就忘了吧": the topic is the clause before
         about = _about_before(clause, whole) or _named_before(clause, whole)
@@ -463,15 +473,25 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
         return _object_zh(x) if _deletable_zh(x) else None
     if m := _OBJECT_FIRST.match(clause):
         x = clause[: m.start("v")]  # with any 那 the polite lead took: "那段话忘了吧"
-        if _NEVER_MIND_ZH.search(whole):
-            return None
+        talk = re.search(rf"{TALK_REF_ZH}(?:都|全|全部|全都|统统|通通|也|给)*$", x)
+        if _NEVER_MIND_ZH.search(whole) and not talk:
+            return None  # "算了，忘了吧"; but "算了算了，刚那句撤回" names the words it takes back
         if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x):
             return ForgetRequest("previous", lang="zh")  # only speech: "那张照片删掉" stays a task
         if re.search(r"想|希望|要是", x):
             return None  # "我真想把说过的那些话都删掉": the user's own wish
-        if _NAMED_ZH.fullmatch(x):  # "我朋友的那些事你都忘了吧": a topic, then the verb
-            return _object_zh(x)
+        if _NAMED_ZH.fullmatch(x) or talk:  # "我朋友的那些事你都忘了吧": a topic, then the verb
+            return _object_zh(x)  # ... or a stretch of talk: "周五晚上的那些统统忘掉"
+    if m := _VOIDED_ZH.match(clause):  # "刚才那段不算", "那两句作废": talk named, then voided
+        return _object_zh(m.group("x"))
     return None
+
+
+# A stretch of talk named (TALK_REF_ZH) and voided after it: "刚才那段不算", "那几句话作废吧".
+_VOIDED_ZH = re.compile(
+    rf"^{_ZH_POLITE}(?P<x>.*?{TALK_REF_ZH})(?:你)?(?:就|都|也|全)?(?:当)?"
+    rf"(?:不算数|不算|不作数|作废|撤回|收回){_ZH_END}$"
+)
 
 
 # "当我没说过", "就当没听过吧", "当我没提过": the words to be as if unsaid, with what they are

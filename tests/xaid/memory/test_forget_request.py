@@ -235,7 +235,6 @@ SAID_EN: list[tuple[str, tuple[str, ...]]] = [
 SAID_ZH: list[tuple[str, str]] = [
     ("我舅妈住院那事儿，你就别往心里记了", "舅妈住院"),
     ("前几天跟你讲的我房贷的事，你给我清掉", "房贷"),
-    ("关于我表姐离婚那档子事，你也别存着了", "表姐离婚"),
     ("上礼拜我提过我奶奶的病，你就别存档了", "奶奶的病"),
 ]
 # Look-alikes with the same words: a report, a reminder, a wish, a question, a task, quoted speech.
