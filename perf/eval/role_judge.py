@@ -122,14 +122,27 @@ def reports_on_itself(text: str, opener: str) -> bool:
     return bool(_SELF_REPORT_EN.search(low) or _SELF_REPORT_ZH.search(text))
 
 
+# A span in quotation marks: the user's words quoted back ('上次你说"我妈住院了"', 'you said
+# "my interview went badly"'), whose first person is theirs, not the companion's.
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』')
+
+
+def unquoted(text: str) -> str:
+    """``text`` without the spans it quotes: the first-person rules below judge the companion's own
+    words, not the user's words it quotes (the lead often quotes them)."""
+    return _QUOTED.sub(" ", text)
+
+
 def speaks_as_user(text: str, opener: str, matter: list[str], said: Sequence[str] = ()) -> bool:
     """The reply is written as the user: their opener, their feeling or their matter in the first
     person; their arrival said back as its own; their earlier words quoted as what "I" said (``said``:
-    the user's lines of the history); a report on its own wellbeing or day, unasked."""
+    the user's lines of the history); a report on its own wellbeing or day, unasked. The first person
+    inside a quotation is the one quoted, not the reply's."""
+    if says_back_arrival(text, opener) or quotes_user_as_own(text, said):
+        return True
+    text = unquoted(text)
     low = text.lower().replace("’", "'")
     if any(c in text or c in low for c in opener_clauses(opener)):
-        return True
-    if says_back_arrival(text, opener) or quotes_user_as_own(text, said):
         return True
     if reports_on_itself(text, opener):
         return True

@@ -64,6 +64,28 @@ def test_own_words_and_arrivals_said_back_fail_the_role_rule(
     assert speaks_as_user(reply, opener, [], said) is broken
 
 
+@pytest.mark.parametrize(
+    ("reply", "broken"),
+    [
+        # the user's words quoted back, attributed to them: their first person stays theirs
+        ('早。上次你说"我妈住院了"，阿姨好些了吗？', False),
+        ("早！你说“我今天好累”，睡得还行吗？", False),
+        ('Morning! You said "my interview went badly", how are you holding up?', False),
+        ("Morning! You told me “I'm so exhausted”, did you sleep?", False),
+        # the same words as the reply's own, outside any quotation
+        ("早。我妈住院了，心里好乱。", True),
+        ("早！我今天好累。", True),
+        ("Morning! My interview went badly.", True),
+        ("Morning! I'm so exhausted, did you sleep?", True),
+    ],
+)
+def test_the_first_person_inside_a_quotation_is_the_one_quoted(reply: str, broken: bool) -> None:
+    """The judge's first-person and "my + matter word" rules fired inside the lead's quotation of
+    the user's own words (session 18's dev18 run: "我妈" in '上次你说"…我妈…"'): a quoted span is
+    the user's voice reported, not the companion taking it."""
+    assert speaks_as_user(reply, "早。", ["妈", "interview"]) is broken
+
+
 def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
     """morning_dev2.json: at least 12 scenes per language that may raise their matter and 2 held
     back, each half ("train" tuned on, "test" not) holding both kinds in both languages."""
