@@ -917,8 +917,8 @@ def previous_telling(
     """What "forget that" said in a conversation refers to: its last user turn and the turns before
     it that the same telling goes on from (``turns`` in time order, ``units`` their embeddings). A
     turn belongs with the one after it when that one goes on about someone it named (it opens on a
-    third person's pronoun: "She made me promise") or is ``SPAN_SEED_COSINE`` close to it, or
-    ``SPAN_JOIN_COSINE`` close to a turn taken, said within ``GAP_MS``; a turn that is none of
+    third person's pronoun: "She made me promise") or is ``SPAN_SEED_COSINE`` close to it (to
+    the nearest turn taken, past those passed over), said within ``GAP_MS``; a turn that is none of
     these is passed over and taken when an earlier one is (``BRIDGE_TURNS``: "lost my licence",
     "my boss doesn't know yet" between the drink-driving stop and the taxis), and the walk ends
     after more than that, or at a turn that opened a new matter ("对了，…"). "Also I owe the taxman 3k. It's
@@ -931,10 +931,9 @@ def previous_telling(
         later = turns[i + 1]
         if later.ts_ms - turns[i].ts_ms > GAP_MS or _TURNS_AWAY.match(later.text.strip()):
             break  # a pause, or the later turn opened a new matter ("对了，…", "anyway, …")
-        close = units is not None and (
-            float(units[i] @ units[i + 1]) >= SPAN_SEED_COSINE
-            or max(float(units[i] @ units[j]) for j in taken) >= SPAN_JOIN_COSINE
-        )
+        # Close to the nearest turn taken (the next one, unless lines were passed over): a short
+        # line's cosine to some other turn is noise ("对，三万多了" is 0.26 to "今晚做了千层面").
+        close = units is not None and float(units[i] @ units[taken[-1]]) >= SPAN_SEED_COSINE
         if close or (not passed and _opens_on(later.text)):
             taken += [*passed, i]
             passed = []

@@ -13,7 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from xaiclient import Client
 
+from testkit.forgetting import MONDAY, ask, talk
 from xaid.embed.use import UseEmbedder
 from xaid.memory import forget_topic
 from xaid.memory.forget_topic import Candidate
@@ -109,3 +111,39 @@ def test_what_was_said_before_a_turn_that_opened_a_new_matter_stays(
     matter, whatever its meaning."""
     session = [STORY[lang][0], BEFORE[lang], BESIDE[lang]]
     assert STORY[lang][0] not in previous(embed, session)
+
+
+# A conversation that was the telling and nothing else, then a request naming it: its episode was
+# made of those turns alone, so it goes whole, the mood it closed on with it (forget.derived).
+# Fails on the code before: the summary's quotes went, its frame and closing mood stayed.
+WHOLE = {
+    "en": (
+        [
+            "my dog Biscuit swallowed a sock and the vet had to operate",
+            "Biscuit's surgery cost two thousand and I'm heartbroken and broke",
+        ],
+        "please forget what I told you about Biscuit's surgery",
+    ),
+    "zh": (
+        [
+            "我家狗狗豆豆误吞了袜子，兽医给豆豆做了手术",
+            "豆豆的手术花了两千块，我难过得哭了一整晚，心都碎了",
+        ],
+        "豆豆做手术那件事，你忘了吧",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_episode_of_a_conversation_wholly_forgotten_goes(client: Client, lang: str) -> None:
+    lines, request = WHOLE[lang]
+    client.agent_create("mia")
+    other = talk(client, "mia", [OLDER[lang]], MONDAY)
+    told_in = talk(client, "mia", lines, MONDAY + 3 * DAY)
+    episodes = client.memory_list("mia", kind="episode")["items"]
+    assert len(episodes) == 2
+    _sid, forgotten = ask(client, "mia", request, MONDAY + 5 * DAY)
+    assert forgotten["decision"] == "forget", forgotten
+    left = client.memory_list("mia", kind="episode")["items"]
+    assert [e["session_id"] for e in left] == [other], left
+    assert told_in in {e["session_id"] for e in episodes}
