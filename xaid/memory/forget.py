@@ -731,11 +731,8 @@ def derived(
     conn: apsw.Connection, agent_id: str, message_ids: Sequence[int]
 ) -> list[tuple[str, int]]:
     """What was made of these messages alone, as (kind, source id): the turns copying them, then
-    the facts, highlights and episodes whose every source is one of them. A yes to "forget that"
-    deletes these (``_delete_derived``); a question back hides them (memory/hide.py). An episode's
-    sources are its session's user turns: when every one of them goes, its summary told nothing
-    else (a model's summary retells them in words no sentence match finds, and the closing mood
-    it keeps was theirs), so it goes whole."""
+    the facts and highlights whose every source is one of them. A yes to "forget that" deletes
+    these (``_delete_derived``); a question back hides them (memory/hide.py)."""
     if not message_ids:
         return []
     marks = ",".join("?" * len(message_ids))
@@ -746,7 +743,7 @@ def derived(
             (agent_id, *message_ids),
         )
     ]
-    for kind in ("fact", "highlight", "episode"):
+    for kind in ("fact", "highlight"):
         found += [
             (kind, r[0])
             for r in conn.execute(

@@ -78,14 +78,6 @@ SPAN_SHARE = 0.5  # ... or score this share of the seed's score against the topi
 # none of these ("I like tea in the morning" after "my ex lives in Leeds") may be a new matter:
 # taking it would be a guess.
 STORY_TURNS = 4
-# A line of one telling may hold nothing that ties it to the lines around it ("didn't even text",
-# "we're not speaking now", 全场的人都看见了: a cosine under 0.2, no pronoun, no aspect word;
-# twentieth pass, forgets_dev20.json's train half). Between two lines of the telling it is the
-# telling's all the same: a new matter said in the middle of a story, which the story then takes
-# up again without pointing back, is rare; a new matter after it is what the walk stops at. So the
-# walk passes over up to this many such lines in a row and takes them when a line further on
-# joins; at the end of the conversation, or at a line that turns away, they are left.
-BRIDGE_TURNS = 2
 _STORY_GOES_ON = re.compile(
     r"\b(?:it|it's|its|again|still|yet|already|anymore|then|afterwards|later|since|nobody"
     r"|no one|no-one)\b|没人|谁都|谁也"
@@ -661,14 +653,11 @@ def _span(
     turns in time order, each next turn (within ``GAP_MS`` of the last one taken) joins while it is
     close to a turn already taken, scores near the seed, or goes on about the same person (a
     third person's pronoun in it; walking back, the later turn opening on one); the first that
-    does none of these is passed over, and joins when a turn further on does (``BRIDGE_TURNS``:
-    "Fatima is having IVF." "Second round, it's hard." "She's not telling anyone."; "my best
-    friend forgot my birthday" "didn't even text" "we're not speaking now" "saw her posting from a
-    party": the telling went on through them); more than that ends the telling on that side.
-    Walking forward in a conversation the telling opened, a next turn that says the story goes on
-    (``_STORY_GOES_ON``) joins it (``STORY_TURNS``); forward, the walk ends at a turn that turns to
-    something else (``_TURNS_AWAY``, a question), and backward at one opened by such a turn (what
-    was said before "对了，…" or "anyway, …" was another matter)."""
+    does none of these ends the telling on that side, unless the turn after it goes on about that
+    person ("Fatima is having IVF." "Second round, it's hard." "She's not telling anyone."): then
+    both join. Walking forward in a conversation the telling opened, a next turn that says the
+    story goes on (``_STORY_GOES_ON``) joins it (``STORY_TURNS``), until one turns to something
+    else (``_TURNS_AWAY``, a question)."""
     origin = candidates[seed_at]
     session = sorted(
         (i for i, c in enumerate(candidates) if c.session_id == origin.session_id),
@@ -690,53 +679,42 @@ def _span(
         text = candidates[session[k]].text.strip()
         return bool(_TURNS_AWAY.match(text)) or text.endswith(("?", "？"))
 
-    def joins(i: int, last: int, step: int, later: int) -> int:
-        """2: tied to the telling by meaning; 1: by a word (a pronoun, pointing back); 0: not."""
+    def joins(i: int, last: int, step: int) -> bool:
         if not within(i, last):
-            return 0
+            return False
         close = units is not None and max(float(units[i] @ units[j]) for j in span) >= (
             SPAN_JOIN_COSINE
         )
-        if close or scored[i].score >= SPAN_SHARE * scored[seed_at].score:
-            return 2
-        # Walking back, the later turn opening on a pronoun or pointing back ties this one to the
-        # telling only when that later turn is the telling's (no line passed over between).
-        return int(goes_on(i) or (opens_on(i) if step > 0 else later == last and opens_on(later)))
+        near = scored[i].score >= SPAN_SHARE * scored[seed_at].score
+        return close or near or goes_on(i) or (opens_on(i) if step > 0 else opens_on(last))
 
     for step in (-1, 1):
         last, k = seed_at, at + step
         # Walking on after the backward walk: the telling opened the conversation (it holds every
         # turn before the seed), so the lines that follow are its story until one turns away.
         opened = step > 0 and all(i in span for i in session[:at])
-        passed: list[int] = []  # lines passed over, taken when a later line of the telling joins
         while 0 <= k < len(session):
             if step > 0 and turns_away(k):
                 break  # "对了，…", "anyway, …": whatever its words, a new matter begins
-            if step < 0 and _TURNS_AWAY.match(candidates[session[k + 1]].text.strip()):
-                break  # the line after it opened a new matter: what was said before is another
-            tie = joins(session[k], last, step, session[k + 1] if step < 0 else last)
-            if (
-                not tie
-                and opened
+            if joins(session[k], last, step) or (
+                opened
                 and k < STORY_TURNS
                 and within(session[k], last)
                 and _STORY_GOES_ON.search(candidates[session[k]].text)
             ):
-                tie = 1
-            # A word alone (a pronoun, "it") ties a line to the one right before it: it carries
-            # the telling over one line passed, not two (that "she" may be someone said between).
-            if tie == 2 or (tie == 1 and len(passed) <= 1):
                 span.add(session[k])
-                span.update(passed)
-                passed = []
                 last, k = session[k], k + step
                 continue
-            if len(passed) < BRIDGE_TURNS and within(session[k], last):
-                # Not tied to the telling by anything of its own ("didn't even text", 全场的人都
-                # 看见了); a line further on that is (by meaning, a pronoun, the story's own
-                # words) says the telling went on through it.
-                passed.append(session[k])
-                k += step
+            after = k + step
+            if (
+                step > 0
+                and after < len(session)
+                and within(session[k], last)
+                and within(session[after], session[k])
+                and goes_on(session[after])
+            ):
+                span |= {session[k], session[after]}
+                last, k = session[after], after + step
                 continue
             break
     return span
@@ -917,30 +895,20 @@ def previous_telling(
     """What "forget that" said in a conversation refers to: its last user turn and the turns before
     it that the same telling goes on from (``turns`` in time order, ``units`` their embeddings). A
     turn belongs with the one after it when that one goes on about someone it named (it opens on a
-    third person's pronoun: "She made me promise") or is ``SPAN_SEED_COSINE`` close to it (to
-    the nearest turn taken, past those passed over), said within ``GAP_MS``; a turn that is none of
-    these is passed over and taken when an earlier one is (``BRIDGE_TURNS``: "lost my licence",
-    "my boss doesn't know yet" between the drink-driving stop and the taxis), and the walk ends
-    after more than that, or at a turn that opened a new matter ("对了，…"). "Also I owe the taxman 3k. It's
+    third person's pronoun: "She made me promise") or is ``SPAN_SEED_COSINE`` close to it, said within
+    ``GAP_MS``; the first turn that is neither ends the telling. "Also I owe the taxman 3k. It's
     from the side hustle", then "scratch that": both go, not the sofa said before them."""
     if not turns:
         return Resolution("none", (), 0.0, None)
     taken = [len(turns) - 1]
-    passed: list[int] = []  # lines passed over (``BRIDGE_TURNS``), taken when an earlier one is
     for i in range(len(turns) - 2, -1, -1):
         later = turns[i + 1]
-        if later.ts_ms - turns[i].ts_ms > GAP_MS or _TURNS_AWAY.match(later.text.strip()):
-            break  # a pause, or the later turn opened a new matter ("对了，…", "anyway, …")
-        # Close to the nearest turn taken (the next one, unless lines were passed over): a short
-        # line's cosine to some other turn is noise ("对，三万多了" is 0.26 to "今晚做了千层面").
-        close = units is not None and float(units[i] @ units[taken[-1]]) >= SPAN_SEED_COSINE
-        if close or (not passed and _opens_on(later.text)):
-            taken += [*passed, i]
-            passed = []
-        elif len(passed) < BRIDGE_TURNS:
-            passed.append(i)
-        else:
+        if later.ts_ms - turns[i].ts_ms > GAP_MS:
             break
+        close = units is not None and float(units[i] @ units[i + 1]) >= SPAN_SEED_COSINE
+        if not (close or _opens_on(later.text)):
+            break
+        taken.append(i)
     matches = tuple(
         Match(turns[i].message_id, turns[i].ts_ms, 1.0, 1.0, 0.0, None, turns[i].session_id)
         for i in taken
