@@ -187,6 +187,8 @@ def play_request(
     keep_lines = [
         *(line for s in case["sessions"] if s["role"] != "target" for line in s["lines"]),
         *(s["lines"][0] for s in case["sessions"] if s.get("then_request")),
+        # A target session's lines of another matter (forgets_dev20: a line beside the telling).
+        *(line for s in case["sessions"] for line in s.get("survive", ())),
         *keep["lines"],
     ]
     kept = _found(c, agent, keep_lines, probe)
@@ -197,6 +199,13 @@ def play_request(
             s.get("like", s["role"])
             for s in case["sessions"]
             if s["role"] not in ("target", "passing")
+            for w in keep_words
+            if w in lost and contains(s["lines"], [w])
+        }
+        | {
+            "beside the telling"
+            for s in case["sessions"]
+            if s["role"] == "target"
             for w in keep_words
             if w in lost and contains(s["lines"], [w])
         }
@@ -304,7 +313,15 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
             refs += "".join(
                 f"; {focus} {n[f'{k}:focus:{focus}:honoured']}/{n[f'{k}:focus:{focus}:requests']}"
                 f" (collateral {n[f'{k}:focus:{focus}:collateral']})"
-                for focus in ("two_matters", "continuation", "passing", "story", "mixed")
+                for focus in (
+                    "two_matters",
+                    "continuation",
+                    "passing",
+                    "story",
+                    "mixed",
+                    "turnaway",
+                    "neighbour",
+                )
                 if n[f"{k}:focus:{focus}:requests"]
             )
             rows += [
