@@ -11,17 +11,17 @@ from __future__ import annotations
 import datetime as dt
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
-import apsw
 import pytest
 
 from testkit.inproc import InProcessDaemon
 from xaid.memory import index, pack, shown
 from xaid.memory.pack import About
-from xaid.store.db import connect
 from xaid.text import tokens
+
+from . import warmed
 
 DAY = 86_400_000
 START = int(dt.datetime(2025, 9, 30, 20, 0, tzinfo=dt.UTC).timestamp() * 1000)
@@ -93,48 +93,6 @@ TURNS = [
 ]
 
 
-# Days just before today: the start-up maintenance's forgetting curve, which runs on the real clock,
-# leaves these turns alone.
-RECENT = (time.time_ns() // 1_000_000 // DAY - 8) * DAY + 20 * 3_600_000
-
-
-def _search(c: Any, agent: str, query: str) -> list[dict[str, Any]]:
-    found = c.memory_search(
-        agent, query, k=200, budget_tokens=1000, ts=RECENT + 7 * DAY, touch=False
-    )
-    return list(found["items"])
-
-
-def _items(db: Path, agent: str) -> dict[str, int]:
-    """The agent's items by kind."""
-    conn = connect(db)
-    try:
-        return {
-            str(kind): int(n)
-            for kind, n in conn.execute(
-                "SELECT kind, count(*) FROM memory_items WHERE agent_id = ? GROUP BY kind",
-                (agent,),
-            )
-        }
-    finally:
-        conn.close()
-
-
-def _open_lines(agent: str) -> int:
-    """The agent's remembered lines on open connections (a stopped daemon's closed connection may
-    linger until it is collected, its memo with it)."""
-    held = 0
-    for conn, memos in list(shown._MEMOS.items()):
-        try:
-            conn.filename  # noqa: B018 - raises once the connection is closed
-        except apsw.ConnectionClosedError:
-            continue
-        except apsw.ThreadingViolationError:
-            pass  # open, and busy on the daemon's database thread
-        held += memos[agent].lines() if agent in memos else 0
-    return held
-
-
 def test_lines_worked_out_at_start_up_are_the_ones_a_search_makes(tmp_path: Path) -> None:
     """After a restart the daemon works out its agents' lines (turns, episodes, facts) before any
     search asks, in both languages, and a search then returns exactly what it returned before the
@@ -145,30 +103,25 @@ def test_lines_worked_out_at_start_up_are_the_ones_a_search_makes(tmp_path: Path
     try:
         with daemon.client() as c:
             c.agent_create(agent)
-            for day in range(6):
-                ts = RECENT + day * DAY
-                sid = c.session_open(agent, ts=ts)["session_id"]
-                c.session_ingest(
-                    sid,
-                    [
-                        {"role": r, "text": f"{t} ({day})", "ts": ts + i * 60_000}
-                        for i, (r, t) in enumerate(TURNS)
-                    ],
-                )
-                c.session_close(sid, ts=ts + 3_600_000, wait=True)
+            warmed.give_days(c, agent, TURNS, 6)
             queries = ["What happened to my wrist?", "我的手腕怎么了？"]
-            before = [_search(c, agent, q) for q in queries]
+            before = [warmed.search(c, agent, q) for q in queries]
         daemon.stop()
-        assert _open_lines(agent) == 0  # the daemon's connection, and its lines, are gone
+        assert (
+            sum(m.lines() for m in warmed.open_memos(agent)) == 0
+        )  # the daemon's connection, and its lines, are gone
         daemon.start()
-        items = _items(daemon.db_path, agent)
+        items = Counter(kind for _, kind, _ in warmed.items(daemon.db_path, agent))
         assert items["utterance"] == len(TURNS) * 6 and items["episode"] == 6
         deadline = time.monotonic() + 60
-        while _open_lines(agent) < sum(items.values()) and time.monotonic() < deadline:
+        while (
+            sum(m.lines() for m in warmed.open_memos(agent)) < sum(items.values())
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         # every turn's line, and every episode's and fact's, before any search
-        assert _open_lines(agent) == sum(items.values())
+        assert sum(m.lines() for m in warmed.open_memos(agent)) == sum(items.values())
         with daemon.client() as c:
-            assert [_search(c, agent, q) for q in queries] == before
+            assert [warmed.search(c, agent, q) for q in queries] == before
     finally:
         daemon.stop()

@@ -7,20 +7,21 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import apsw
 import numpy as np
 import pytest
 
 from testkit.inproc import InProcessDaemon
 from xaid.embed.onnx import OnnxEmbedder
-from xaid.memory import index, retrieve, shown
+from xaid.memory import index, retrieve
 from xaid.memory.pack import About
 from xaid.memory.rules import extract
 from xaid.store import agents
 from xaid.store import memory as sql
 from xaid.store import utterances as utterance_sql
 from xaid.store.agents import Agent
-from xaid.store.db import Database, connect
+from xaid.store.db import Database
+
+from . import warmed
 
 DAY = retrieve.DAY_MS
 NOW = 1_764_536_400_000 + 12 * 3_600_000
@@ -390,48 +391,10 @@ WARM_TURNS = [
     ("assistant", "啊，要不要去医院看看手腕？"),
     ("user", "嗯嗯。"),
 ]
-# Days just before today: the start-up maintenance's forgetting curve (real clock) leaves them.
-RECENT = (time.time_ns() // 1_000_000 // DAY - 8) * DAY + 20 * 3_600_000
-
-
-def _open_memo(agent: str) -> shown.Memo | None:
-    """The agent's memo on the daemon's open connection (a stopped daemon's closed one may linger
-    until it is collected)."""
-    for conn, memos in list(shown._MEMOS.items()):
-        try:
-            conn.filename  # noqa: B018 - raises once the connection is closed
-        except apsw.ConnectionClosedError:
-            continue
-        except apsw.ThreadingViolationError:
-            pass  # open, and busy on the daemon's database thread
-        if agent in memos:
-            return memos[agent]
-    return None
-
-
-def _turns_of(db: Path, agent: str) -> dict[int, str]:
-    conn = connect(db)
-    try:
-        return {
-            int(i): str(t)
-            for i, t in conn.execute(
-                "SELECT item_id, text FROM memory_items WHERE agent_id = ? AND kind = 'utterance'",
-                (agent,),
-            )
-        }
-    finally:
-        conn.close()
 
 
 def _asked(c: Any, agent: str, queries: list[str]) -> list[list[dict[str, Any]]]:
-    return [
-        list(
-            c.memory_search(agent, q, k=200, budget_tokens=1000, ts=RECENT + 7 * DAY, touch=False)[
-                "items"
-            ]
-        )
-        for q in queries
-    ]
+    return [warmed.search(c, agent, q) for q in queries]
 
 
 def test_what_the_rules_read_of_turns_at_start_up_is_what_a_search_reads(tmp_path: Path) -> None:
@@ -444,24 +407,16 @@ def test_what_the_rules_read_of_turns_at_start_up_is_what_a_search_reads(tmp_pat
     try:
         with daemon.client() as c:
             c.agent_create(agent)
-            for day in range(4):
-                ts = RECENT + day * DAY
-                sid = c.session_open(agent, ts=ts)["session_id"]
-                lines = [
-                    {"role": r, "text": f"{t} ({day})", "ts": ts + i * 60_000}
-                    for i, (r, t) in enumerate(WARM_TURNS)
-                ]
-                c.session_ingest(sid, lines)
-                c.session_close(sid, ts=ts + 3_600_000, wait=True)
+            warmed.give_days(c, agent, WARM_TURNS, 4)
             queries = ["What happened to my wrist?", "我的手腕怎么了？", "Dario"]
             before = _asked(c, agent, queries)
         daemon.stop()
         daemon.start()
-        turns = _turns_of(daemon.db_path, agent)
+        turns = {i: t for i, k, t in warmed.items(daemon.db_path, agent) if k == "utterance"}
         assert len(turns) == 4 * len(WARM_TURNS)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            memo = _open_memo(agent)
+            memo = next(iter(warmed.open_memos(agent)), None)
             if memo is not None and len(memo.readings("asks any")) == len(turns):
                 break
             time.sleep(0.05)
@@ -478,7 +433,7 @@ def test_what_the_rules_read_of_turns_at_start_up_is_what_a_search_reads(tmp_pat
         with daemon.client() as c:
             assert _asked(c, agent, queries) == before
             c.memory_forget(agent, query="Dario")
-            memo = _open_memo(agent)
+            memo = next(iter(warmed.open_memos(agent)), None)
             assert memo is None or not any(
                 "Dario" in t
                 for what in ("asks any", "same words")

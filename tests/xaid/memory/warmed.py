@@ -1,0 +1,70 @@
+"""What the start-up warming tests of retrieve and pack share: days of turns given to an agent just
+before today, a week-later ``memory.search``, the agent's stored items, and the memos the daemon's
+open connections hold for it (xaid.memory.shown)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from xaid.memory import retrieve, shown
+from xaid.store.db import connect
+
+DAY = retrieve.DAY_MS
+# Days just before today: the start-up maintenance's forgetting curve, which runs on the real clock,
+# leaves these turns alone.
+RECENT = (time.time_ns() // 1_000_000 // DAY - 8) * DAY + 20 * 3_600_000
+
+
+def give_days(c: Any, agent: str, turns: list[tuple[str, str]], days: int) -> None:
+    """One session a day from ``RECENT`` on, each the same turns marked with its day, consolidated."""
+    for day in range(days):
+        ts = RECENT + day * DAY
+        sid = c.session_open(agent, ts=ts)["session_id"]
+        lines = [
+            {"role": r, "text": f"{t} ({day})", "ts": ts + i * 60_000}
+            for i, (r, t) in enumerate(turns)
+        ]
+        c.session_ingest(sid, lines)
+        c.session_close(sid, ts=ts + 3_600_000, wait=True)
+
+
+def search(c: Any, agent: str, query: str) -> list[dict[str, Any]]:
+    """The items ``memory.search`` returns a week after ``RECENT`` at 1,000 tokens (untouched)."""
+    found = c.memory_search(
+        agent, query, k=200, budget_tokens=1000, ts=RECENT + 7 * DAY, touch=False
+    )
+    return list(found["items"])
+
+
+def items(db: Path, agent: str) -> list[tuple[int, str, str]]:
+    """The agent's memory items as stored: (item id, kind, text)."""
+    conn = connect(db)
+    try:
+        return [
+            (int(i), str(k), str(t))
+            for i, k, t in conn.execute(
+                "SELECT item_id, kind, text FROM memory_items WHERE agent_id = ?", (agent,)
+            )
+        ]
+    finally:
+        conn.close()
+
+
+def open_memos(agent: str) -> list[shown.Memo]:
+    """The agent's memos on open connections (a stopped daemon's closed connection may linger until
+    it is collected, its memo with it)."""
+    out = []
+    for conn, memos in list(shown._MEMOS.items()):
+        try:
+            conn.filename  # noqa: B018 - raises once the connection is closed
+        except apsw.ConnectionClosedError:
+            continue
+        except apsw.ThreadingViolationError:
+            pass  # open, and busy on the daemon's database thread
+        if agent in memos:
+            out.append(memos[agent])
+    return out
