@@ -366,7 +366,7 @@ class Consolidation:
             return None
         bank = await self.embeddings.bank(evening.PLAIN.texts(), evening.PLAIN.from_vectors)
         vector = (await self.embed_readable([meaning.session_text(lines)]))[0]
-        return None if bank is None or vector is None else evening.lead(bank, vector)
+        return None if bank is None or vector is None else bank.lead(vector)
 
     async def _occasions(self) -> meaning.Contrast | None:
         """scheduler/occasion.py's prototypes under the daemon's embedder, embedded once; None

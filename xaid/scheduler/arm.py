@@ -275,10 +275,11 @@ def came_up(text: str, words: Sequence[str], happened: bool = True) -> bool:
 
 def do_not_ask(text: str) -> bool:
     """The user asked not to have something brought up (the list's wordings or the general shape)."""
+    low = text.lower().replace("\u2019", "'")
     return (
         _has(text, DO_NOT_ASK)
-        or _DO_NOT_ASK.search(text.lower().replace("\u2019", "'")) is not None
-        or _NEVER_SAID.search(text.lower().replace("\u2019", "'")) is not None
+        or _DO_NOT_ASK.search(low) is not None
+        or _NEVER_SAID.search(low) is not None
     )
 
 

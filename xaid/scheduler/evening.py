@@ -12,10 +12,10 @@ What sets them apart is what kind of evening it was, so the session's user lines
 compared, on the daemon's multilingual embedder, with two small banks of prototypes written as
 kinds in both languages: ordinary evenings (dinner, a programme, bed) and everything a friend
 follows up (``FOLLOWED``: the occasions of occasion.py, the open worries of mood/meaning.py, and
-worn-out evenings, so that tiredness is not read as an evening like any other). ``lead``: how much
-nearer the ordinary ones (the mean of the two nearest of each, ``meaning.nearest``). From
-``ORDINARY`` on, nothing that meaning alone found is armed (arm.py); dated plans, rule-read
-feelings and losses are not touched.
+worn-out evenings, so that tiredness is not read as an evening like any other). ``PLAIN``
+embedded, its ``Contrast.lead`` says how much nearer the ordinary ones (the mean of the two
+nearest of each, ``meaning.nearest``). From ``ORDINARY`` on, nothing that meaning alone found is
+armed (arm.py); dated plans, rule-read feelings and losses are not touched.
 
 ``ORDINARY`` was set on the train halves of the Morning dev sets and arm_dev19.json: the routine
 evenings read +0.105 to +0.27, the scenes with something to ask about +0.125 at most (an anxious
@@ -29,9 +29,7 @@ embeds.
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..mood.meaning import OPEN, Contrast, Written
+from ..mood.meaning import OPEN, Written
 from .occasion import OCCASIONS
 
 FITTED_ON = "use"  # the embedder the margin was measured under (embed/profiles.py)
@@ -73,9 +71,3 @@ EVENINGS: tuple[str, ...] = (
 FOLLOWED: tuple[str, ...] = (*OCCASIONS, *OPEN, *WORN_OUT)
 # The ordinary evenings (near) and what a friend follows up (far).
 PLAIN = Written(EVENINGS, FOLLOWED)
-
-
-def lead(bank: Contrast, vector: np.ndarray) -> float:
-    """How much nearer an ordinary evening than anything followed up (``bank``: ``PLAIN``
-    embedded)."""
-    return bank.lead(vector)

@@ -52,7 +52,7 @@ def test_an_ordinary_evening_reads_plain_and_what_a_friend_follows_up_does_not(
     use_embedder: UseEmbedder, bank: Contrast
 ) -> None:
     vectors = np.asarray(use_embedder.embed(PLAIN_EVENINGS + FOLLOWED))
-    leads = [evening.lead(bank, v) for v in vectors]
+    leads = [bank.lead(v) for v in vectors]
     assert all(x >= evening.ORDINARY for x in leads[:2]), leads
     assert all(x < evening.ORDINARY for x in leads[2:]), leads
 
@@ -63,7 +63,7 @@ def test_an_ordinary_evening_the_reader_takes_for_a_matter_arms_nothing(
 ) -> None:
     (vector,) = np.asarray(use_embedder.embed([text]))
     sure = {1: matter.Read(matter=0.9, loss=0.0, none=0.1)}  # the reader's misreading
-    plain = matter.Readings(sure, 0.5, 0.15, ordinary=evening.lead(bank, vector))
+    plain = matter.Readings(sure, 0.5, 0.15, ordinary=bank.lead(vector))
     assert plain.plain()
     assert arm.matters(drafted(text), MoodState(), frozenset(), plain) == []
     unread = matter.Readings(sure, 0.5, 0.15)
@@ -77,7 +77,7 @@ def test_a_tiredness_only_meaning_read_on_an_ordinary_evening_arms_no_check_in(
 ) -> None:
     (vector,) = np.asarray(use_embedder.embed([text]))
     tired = MoodState(valence=0.0, fatigue=0.8)  # the tiredness head carried it to the morning
-    plain = matter.Readings({}, 1.0, 0.0, ordinary=evening.lead(bank, vector))
+    plain = matter.Readings({}, 1.0, 0.0, ordinary=bank.lead(vector))
     assert arm.matters(drafted(text), tired, frozenset(), plain) == []
     unread = arm.matters(drafted(text), tired, frozenset(), matter.NO_READINGS)
     assert [a.scene for a in unread] == ["emotion"]
@@ -86,7 +86,7 @@ def test_a_tiredness_only_meaning_read_on_an_ordinary_evening_arms_no_check_in(
 def test_a_tired_evening_is_still_checked_on(use_embedder: UseEmbedder, bank: Contrast) -> None:
     text = FOLLOWED[3]
     (vector,) = np.asarray(use_embedder.embed([text]))
-    read = matter.Readings({}, 1.0, 0.0, ordinary=evening.lead(bank, vector))
+    read = matter.Readings({}, 1.0, 0.0, ordinary=bank.lead(vector))
     items = arm.matters(drafted(text), MoodState(valence=0.0, fatigue=0.8), frozenset(), read)
     assert [a.scene for a in items] == ["emotion"]
     # a line the rules read strongly is theirs, whatever the evening reads
