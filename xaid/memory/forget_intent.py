@@ -106,17 +106,21 @@ _SELF = re.compile(
     r"|" + _FORGOT_TO_TELL.pattern
 )
 # A reminder: "don't forget to", "remember to", "别忘了", "记得".
+# A forget under a negation in Chinese: the negation, then who or what lets it slip (别弄忘了,
+# 千万别给我搞忘); shared by the reminder cue and ``_DONT_FORGET``.
+_NOT_ZH = r"(?:别|不要|(?<!能)不能|可别|千万别|千万不要)"
+_LET_SLIP_ZH = r"[弄搞给让我你把它]"
 _REMIND = re.compile(
     r"\b(?:don't|do not|never) (?:let me )?forget\b|\bremember (?:to|that|i)\b|\bremind\b|\bkeep in mind\b"
     r"|\bmake sure\b|别忘|不要忘|别让我忘|记得|记着我|记住我|提醒|帮我记"
-    r"|(?:别|不要|(?<!能)不能|可别|千万别|千万不要)[弄搞给让我你把它]{1,3}(?:忘|丢)"
+    rf"|{_NOT_ZH}{_LET_SLIP_ZH}{{1,3}}(?:忘|丢)"
 )
 # A forget said under a negation ("don't let me forget", "别弄忘了", "千万别给我搞忘"): a reminder,
 # the opposite of a request to forget. Its forget-word opens no gate (``goes``), as the user's own
 # "forgot to tell you" does not; another verb of removing in the message still does.
 _DONT_FORGET = re.compile(
     r"\b(?:don't|dont|do not|never) (?:let (?:me|it|that|this|us) )?forget\b"
-    r"|(?:别|不要|(?<!能)不能|可别|千万别|千万不要)[弄搞给让我你把它]{0,3}忘(?:了|记|掉)?"
+    rf"|{_NOT_ZH}{_LET_SLIP_ZH}{{0,3}}忘(?:了|记|掉)?"
 )
 # A question, asked rather than a request put politely.
 _QUESTION = re.compile(

@@ -269,6 +269,8 @@ _ZH_POLITE = (
     r"|你能|能|可否)*"
 )
 _ZH_END = r"(?:吧|啊|呀|哦|喔|嘛|了|掉|好吗|好不好|行吗|行不行|可以吗|谢谢|哈|呗)*"
+# The words of "all of it" between an object and its verb or at a topic's end (都, 全部, 统统, 也, 给).
+_ALL_ZH = r"都|全部|全都|全|统统|通通|也|给"
 _FORGET_VERB = r"(?:忘了|忘掉|忘记|忘却|忘)"
 _DELETE_VERB = r"(?:删了|删掉|删除|删去|删|抹掉|抹去|清除|清掉|去掉)"
 _BA = re.compile(
@@ -285,7 +287,7 @@ _FORGET_IMPERATIVE = re.compile(
 _DELETE_IMPERATIVE = re.compile(rf"^{_ZH_POLITE}{_DELETE_VERB}(?P<x>.+?){_ZH_END}$")
 # The object first, the verb last, no 把: "刚才那句话删掉吧", "那段话忘了吧".
 _OBJECT_FIRST = re.compile(
-    rf"^{_ZH_POLITE}(?P<x>.+?)(?:给|都|全|全部|全都|统统|通通|也)?"
+    rf"^{_ZH_POLITE}(?P<x>.+?)(?:{_ALL_ZH})?"
     rf"(?P<v>{_DELETE_VERB}|忘掉|忘了吧|忘记吧|撤回|撤了){_ZH_END}$"
 )
 _ABOUT_ZH = re.compile(r"^(?:关于|有关)(?P<x>.+)$")
@@ -364,9 +366,9 @@ _TOPIC_LEAD = re.compile(
     r"(?:说的|说过的|讲的|讲过的|告诉你的|提到的|提过的|聊的|聊过的)?(?:那些|那个|那件)?(?:关于|有关)?"
 )
 _TOPIC_TRAIL = re.compile(
-    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|那个事|那档子事|那档事|那事|这事|相关的|有关的|事情|的|都|全部|全都|全|统统|通通|也|给|你|就)+$"
+    rf"(?:的{_MEMORY_HEAD_ZH}|那些事|那件事|那个事|那档子事|那档事|那事|这事|相关的|有关的|事情|的|{_ALL_ZH}|你|就)+$"
 )
-_TOPIC_TRAIL_END = re.compile(r"(?:都|全部|全都|全|统统|通通|也|给)+$")
+_TOPIC_TRAIL_END = re.compile(rf"(?:{_ALL_ZH})+$")
 _NEVER_MIND_ZH = re.compile(r"算了|没关系|无所谓|不重要|没事|不要紧|随便")
 _QUESTION_ZH = re.compile(r"吗|呢|是不是|有没有|会不会|怎么|为什么|什么|谁|哪")
 
@@ -473,7 +475,7 @@ def _parse_zh(clause: str, whole: str) -> ForgetRequest | None:
         return _object_zh(x) if _deletable_zh(x) else None
     if m := _OBJECT_FIRST.match(clause):
         x = clause[: m.start("v")]  # with any 那 the polite lead took: "那段话忘了吧"
-        talk = re.search(rf"{TALK_REF_ZH}(?:都|全|全部|全都|统统|通通|也|给)*$", x)
+        talk = re.search(rf"{TALK_REF_ZH}(?:{_ALL_ZH})*$", x)
         if _NEVER_MIND_ZH.search(whole) and not talk:
             return None  # "算了，忘了吧"; but "算了算了，刚那句撤回" names the words it takes back
         if _PREVIOUS_ZH.fullmatch(x) and _SPEECH_ZH.search(x):
