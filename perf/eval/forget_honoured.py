@@ -196,16 +196,10 @@ def play_request(
     n = tally.counts
     lost_by = sorted(
         {
-            s.get("like", s["role"])
+            # a word lost from the target session itself is a line beside the telling (dev20)
+            "beside the telling" if s["role"] == "target" else s.get("like", s["role"])
             for s in case["sessions"]
-            if s["role"] not in ("target", "passing")
-            for w in keep_words
-            if w in lost and contains(s["lines"], [w])
-        }
-        | {
-            "beside the telling"
-            for s in case["sessions"]
-            if s["role"] == "target"
+            if s["role"] != "passing"
             for w in keep_words
             if w in lost and contains(s["lines"], [w])
         }
