@@ -77,10 +77,13 @@ import os
 import re
 import time
 from collections import Counter, defaultdict
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from testkit.scratch import ScratchDaemon
+from xaid.clock import ManualClock
 from xaid.text.lang import cjk_share
 
 from ..kit import (
@@ -95,7 +98,7 @@ from ..kit import (
     scratch_daemon,
     wait_model,
 )
-from . import heldout_files
+from . import heldout_files, night
 from .replies import (
     DETECTION,
     MAX_CHARS,
@@ -103,6 +106,7 @@ from .replies import (
     addresses,
     at,
     base_ms,
+    history_end,
     looped,
     mentions,
     scene_agent,
@@ -218,6 +222,8 @@ class Judged:
     probe_kind: str = (
         ""  # "opener" or "content" where the set says (morning_dev9): content gets no lead
     )
+    read_tokens: int = -1  # prompt tokens the model read before its first token (-1: not told)
+    night: bool = False  # played after the night (``nights``): the head and opening read ahead
 
 
 # --- the judge ------------------------------------------------------------------------------------
@@ -303,6 +309,13 @@ def twins() -> bool:
     return os.environ.get("XAID_PERF_MORNING_OFF", "1") != "0"
 
 
+def nights() -> bool:
+    """Whether each probe comes after the night a real daemon would have had since the history
+    (XAID_PERF_MORNING_NIGHT=1, perf/eval/night.py): its head and opening read ahead as of five
+    minutes before the probe. Off: the probe follows the history at once, as it always did."""
+    return os.environ.get("XAID_PERF_MORNING_NIGHT", "0") == "1"
+
+
 def run_model(
     model: str,
     seed: int,
@@ -328,7 +341,14 @@ def run_model(
         key, _, value = pair.partition("=")
         env[key.strip()] = value.strip()
     out: list[Judged] = []
-    with scratch_daemon(env) as daemon, daemon.client(timeout=1800.0) as client:
+    with ExitStack() as stack:
+        daemon: ScratchDaemon
+        clock: ManualClock | None = None
+        if nights():
+            daemon, clock = stack.enter_context(night.night_daemon(env))
+        else:
+            daemon = stack.enter_context(scratch_daemon(env))
+        client = stack.enter_context(daemon.client(timeout=1800.0))
         wait_model(client, 600, 0.05)
         for scene in scenes:
             name = names[scene["lang"]]
@@ -336,8 +356,13 @@ def run_model(
             for run in range(runs):
                 for memory in (True, False) if twins() else (True,):
                     agent_id = f"{scene['id']}-{run}-{'on' if memory else 'off'}"
-                    scene_agent(client, scene, agent_id, name, memory, base)
                     ts = at(base, scene["probe"])
+                    if clock is not None:
+                        clock.set(history_end(scene, base))
+                    scene_agent(client, scene, agent_id, name, memory, base)
+                    slept = clock is not None and night.pass_night(
+                        daemon, client, clock, agent_id, ts
+                    )
                     sid = client.session_open(agent_id, ts=ts)["session_id"]
                     sampled = _sampled(client)
                     started = time.perf_counter()
@@ -373,8 +398,14 @@ def run_model(
                         str(scene.get("half", "")),
                         _sampled(client) - sampled,
                         str(scene.get("probe_kind", "")),
+                        int(result["usage"].get("prompt_read_tokens") or -1),
+                        slept,
                     )
                     out.append(j)
+                    if (
+                        clock is not None
+                    ):  # one user's daemon: tonight's read-ahead is for the next scene's agent alone
+                        client.agent_delete(agent_id)
                     failed = [k for k, ok in j.checks.items() if not ok]
                     verdict = (
                         ""
@@ -383,7 +414,8 @@ def run_model(
                     )
                     progress(
                         f"morning {model} seed {seed} {scene['id'] if not private else len(out)} "
-                        f"run {run} memory {'on' if memory else 'off'}: {wall:.1f} s{verdict}"
+                        f"run {run} memory {'on' if memory else 'off'}: {wall:.1f} s, own first "
+                        f"token {own:.1f} s, read {j.read_tokens}{verdict}"
                     )
     return out
 
@@ -469,8 +501,18 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
                 median([j.own_token_ms / 1000 for j in mine]),
                 "s",
                 FIRST_AIM if model == DEFAULT_MODEL else None,
-                note=f"median of {len(mine)}, at the client: recall, reading the whole prompt (no head "
-                "cache) and the first token after the lead",
+                note=f"median of {len(mine)}, at the client: recall, reading what the context does not "
+                "hold and the first token after the lead; "
+                + (
+                    "after the night (perf/eval/night.py: head and opening read ahead as of 5 min before)"
+                    if all(j.night for j in mine)
+                    else "the probe right after the history (no head read ahead)"
+                )
+                + (
+                    f"; prompt tokens read, median {median([j.read_tokens for j in mine]):.0f}"
+                    if all(j.read_tokens >= 0 for j in mine)
+                    else ""
+                ),
             )
         )
     scenes = sorted({j.scene for j in judged})

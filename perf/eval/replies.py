@@ -225,7 +225,13 @@ def scene_agent(
                 for i, (role, text) in enumerate(part["lines"])
             ],
         )
-        client.session_close(sid, ts=ts + len(part["lines"]) * 60_000 + 60_000, wait=True)
+        client.session_close(sid, ts=history_end({"history": [part]}, base), wait=True)
+
+
+def history_end(scene: dict[str, Any], base: int) -> int:
+    """When ``scene_agent``'s last session closed: the end of the scene's history."""
+    last = scene["history"][-1]
+    return at(base, last) + len(last["lines"]) * 60_000 + 60_000
 
 
 def daemon_env(model: str, seed: int) -> dict[str, str]:
