@@ -33,7 +33,9 @@ decision with a date, a feeling with no event, results awaited, a plan someone e
 ``morning_dev16``; dev18, morning_dev18.json, an eighteenth (everyday matters in new words: a work
 disaster and its exhaustion opened with a plain "Morning."/"早。", a named client, interviews,
 fights, money, sleep, a friend's operation, dated decisions with a place, feelings; do-not-ask and
-routine controls), ``morning_dev18``;
+routine controls), ``morning_dev18``; dev20, morning_dev20.json, a twentieth (dated matters ahead or
+just past that no event word of the scheduler names: a mortgage signing, a birth due, wisdom teeth,
+movers, a cast off; 签房贷合同, 拔智齿, 拆石膏), ``morning_dev20``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -135,6 +137,7 @@ SCENE_SETS = {
     "dev18": SCENARIOS
     / "morning_dev18.json",  # eighteenth: everyday matters, new words (morning18)
     "arm19": SCENARIOS / "arm_dev19.json",  # arm19: strong tiredness, others' operations, routine
+    "dev20": SCENARIOS / "morning_dev20.json",  # twentieth: dated matters no event word names (lead20)
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -158,6 +161,7 @@ SET_TITLES = {
     "dev16": " (sixteenth dev scenes)",
     "dev18": " (eighteenth dev scenes)",
     "arm19": " (arm19 dev scenes)",
+    "dev20": " (twentieth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -177,6 +181,7 @@ SET_AREAS = {
     "dev16": "morning_dev16",
     "dev18": "morning_dev18",
     "arm19": "morning_arm19",
+    "dev20": "morning_dev20",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
