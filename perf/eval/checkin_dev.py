@@ -38,7 +38,7 @@ from .scheduler import BASE_MS
 DEV = kit.SCENARIOS / "checkin_dev.json"
 SET_ENV = "XAID_PERF_CHECKIN_SET"
 # Each set's own area, so a run of one keeps the other's section.
-AREAS = {"checkin_dev": "checkin_dev", "arm_dev9": "arm9"}
+AREAS = {"checkin_dev": "checkin_dev", "arm_dev9": "arm9", "checkin_dev20": "arm20"}
 START_MS = BASE_MS + 21 * HOUR  # day 0, 21:00 UTC
 INTRUSIVE_AIM = Aim("<=", 5.0)  # %
 QUICK = 20
