@@ -67,7 +67,12 @@ is given once; default 1); XAID_PERF_MORNING_OFF=0 skips the memory-off twins;
 XAID_PERF_MORNING_CANDIDATES sets the daemons' scheduler.candidates (check-in candidates);
 XAID_PERF_MORNING_FROM_RAW (raw files, comma-separated) judges earlier runs again as one section
 instead of playing, XAID_PERF_MORNING_NOTES (" || " between notes) puts notes before its own and
-XAID_PERF_MORNING_AREA=NAME writes the section as the set's area + "_NAME", beside the set's own. Every reply goes to
+XAID_PERF_MORNING_AREA=NAME writes the section as the set's area + "_NAME", beside the set's own;
+XAID_PERF_MORNING_NIGHT=1 gives each probe the night a real daemon has had since the history
+(perf/eval/night.py: the head and the opening its refresh builds at the probe's time, read by the
+model before the turn, each scene's agent deleted after its probe as in a one-user daemon): without
+it the probe comes at once and reads the whole prompt, which no user opening the app the next
+morning would wait for. Every reply goes to
 /tmp/xaid-perf-morning-<set>.json (or XAID_PERF_MORNING_RAW); for the later held-out sets (``PRIVATE``)
 only there: the section and the progress lines keep the counts, not which scene failed or what it said.
 """
