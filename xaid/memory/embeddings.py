@@ -95,12 +95,7 @@ class Embeddings:
     async def _warm(self, dim: int) -> None:
         """Each agent's vectors into memory, one agent per database call so requests interleave:
         ~0.4 s at 100k memories, which would otherwise land on that agent's first turn; then the
-        lines of each agent's newest turns as a search shows them (``pack.warm``, a chunk per call:
-        ~0.2 s for two years of daily conversation), which would otherwise land on its first searches;
-        then the hubness of each agent's vectors (``index.warm_hubs``: ~0.1 s for the two-year agent's
-        2,133 vectors), which the first searches measured for their candidates, up to 47 ms each;
-        last, what the rules read of each agent's turns (``retrieve.warm``: ~0.1 s for its 8,652
-        turns), which the first ~30 searches read of ~40 candidates each."""
+        rest of what its first searches would work out (``_warm_searches``), agent by agent."""
         try:
             agent_ids = await self.db.run(
                 lambda conn: [
@@ -109,22 +104,50 @@ class Embeddings:
             )
             for agent_id in agent_ids:
                 await self.db.run(index.warm, agent_id, dim)
-            for agent_id in agent_ids:  # then the lines of their turns, a chunk per call
-                start: int | None = 0
-                while start is not None:
-                    start = await self.db.run(pack.warm, agent_id, start)
-            # then the hubness of their vectors (hubs.py), a chunk per call
             for agent_id in agent_ids:
-                at: int | None = 0
-                while at is not None:
-                    at = await self.db.run(index.warm_hubs, agent_id, dim, at)
-            # last, what the rules read of their turns' words (retrieve.warm), a chunk per call
-            for agent_id in agent_ids:
-                turn: int | None = 0
-                while turn is not None:
-                    turn = await self.db.run(retrieve.warm, agent_id, turn)
+                await self._warm_searches(agent_id, dim)
         except StorageFailed as exc:
             log.error("vectors not preloaded: %s", exc.message)
+
+    async def warm_agent(self, agent_id: str) -> None:
+        """What the agent's next searches would work out about the memories a consolidation just
+        added, worked out now, off the user's path (xaid.memory.service runs it after each job): a
+        daemon runs for months, what start-up warmed is soon a small part of an agent's memories,
+        and each job's new items make the agent's remembered rows start over (xaid.memory.rows).
+        Without it the first searches after a job read their candidates' rows again and drew (a
+        line and its tokens) and read (the rules) each new line that met them. Hubness is left to
+        the searches (hubs.py): measured now, against the agent's vectors as they stand, a line's
+        figure would differ from the one a later search measures against more rows, and so would
+        the items it returns (tried: the same searches returned other items). Nothing without an
+        embedding model (searches then measure no vectors either)."""
+        if self.worker is None:
+            return
+        dim = self.worker.embedder.dim
+        try:
+            # the rows first: a job's new items moved the agent's generation, so the rows its
+            # searches had read start over (xaid.memory.rows), and the warm steps walk them
+            await self.db.run(index.warm, agent_id, dim)
+            await self._warm_searches(agent_id, dim, hubness=False)
+        except StorageFailed as exc:
+            log.warning("memories of %s not warmed: %s", agent_id, exc.message)
+
+    async def _warm_searches(self, agent_id: str, dim: int, hubness: bool = True) -> None:
+        """The lines of the agent's newest turns as a search shows them (``pack.warm``, a chunk per
+        call: ~0.2 s for two years of daily conversation), which would otherwise land on its first
+        searches; then the hubness of its vectors (``index.warm_hubs``: ~0.1 s for the two-year
+        agent's 2,133 vectors), which the first searches measured for their candidates, up to 47 ms
+        each; last, what the rules read of its turns (``retrieve.warm``: ~0.1 s for its 8,652
+        turns), which the first ~30 searches read of ~40 candidates each. A chunk per database call,
+        so requests interleave; what is known already is looked up, not worked out again."""
+        start: int | None = 0
+        while start is not None:
+            start = await self.db.run(pack.warm, agent_id, start)
+        at: int | None = 0 if hubness else None
+        while at is not None:
+            at = await self.db.run(index.warm_hubs, agent_id, dim, at)
+        turn: int | None = 0
+        while turn is not None:
+            turn = await self.db.run(retrieve.warm, agent_id, turn)
 
     async def _reindex(self) -> None:
         """Runs before ``ready`` is set, so it calls the worker itself (``embed`` waits for ready)."""

@@ -159,6 +159,9 @@ class Memory:
                 return False
         if (event := self._done.pop(session_id, None)) is not None:
             event.set()
+        # what the next searches would work out about the new memories, now (the caller waiting on
+        # the close has its answer already; the next job waits the few ms this takes)
+        await self.embeddings.warm_agent(agent_id)
         return True
 
     # -- sweeps: idle sessions, the forgetting curve ----------------------------------------

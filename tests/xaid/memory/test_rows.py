@@ -24,6 +24,8 @@ from testkit.inproc import InProcessDaemon
 from xaid.memory import index, rows
 from xaid.store.db import connect
 
+from .warmed import searches_alone  # noqa: F401 - autouse: no warm after a job here
+
 DAY = 86_400_000
 START = int(dt.datetime(2026, 3, 2, 19, 0, tzinfo=dt.UTC).timestamp() * 1000)
 AGENT = f"mia-{uuid.uuid4().hex[:8]}"

@@ -20,6 +20,8 @@ from testkit.inproc import InProcessDaemon
 from xaid.memory import fence, shown
 from xaid.store.db import connect
 
+from .warmed import searches_alone  # noqa: F401 - autouse: no warm after a job here
+
 DAY = 86_400_000
 START = int(dt.datetime(2026, 3, 2, 19, 0, tzinfo=dt.UTC).timestamp() * 1000)
 # Each test's own agent: ``shown.holding`` counts every connection of the process, and an earlier

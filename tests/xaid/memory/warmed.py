@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import apsw
+import pytest
 
 from xaid.memory import retrieve, shown
+from xaid.memory.embeddings import Embeddings
 from xaid.store.db import connect
 
 DAY = retrieve.DAY_MS
@@ -68,3 +70,15 @@ def open_memos(agent: str) -> list[shown.Memo]:
         if agent in memos:
             out.append(memos[agent])
     return out
+
+
+@pytest.fixture(autouse=True)
+def searches_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test module that imports it: what searches remember, with nothing else filling the rows
+    and the lines (the warm after each consolidation, ``Embeddings.warm_agent``, is left out; its
+    own test is test_embeddings_warm.py)."""
+
+    async def no_warm(self: Embeddings, agent_id: str) -> None:
+        return None
+
+    monkeypatch.setattr(Embeddings, "warm_agent", no_warm)
