@@ -142,7 +142,7 @@ SCENE_SETS = {
     "dev18": SCENARIOS
     / "morning_dev18.json",  # eighteenth: everyday matters, new words (morning18)
     "arm19": SCENARIOS / "arm_dev19.json",  # arm19: strong tiredness, others' operations, routine
-    "dev20": SCENARIOS / "morning_dev20.json",  # twentieth: dated matters no event word names (lead20)
+    "dev20": SCENARIOS / "morning_dev20.json",  # twentieth: matters no event word names
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
