@@ -5,6 +5,7 @@ scripted one: these tests are about what the daemon keeps and shows, not about t
 
 from __future__ import annotations
 
+import datetime as dt
 import socket
 import time
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ DAY_MS = 86_400_000
 XSS = '<script>alert("xss")</script><img src=x onerror=alert(2)>'
 EN_SESSION = [
     "My sister Anna lives in Kyoto.",
-    "I have a job interview on Friday and I'm really nervous.",
+    "I have a job interview on {day} and I'm really nervous.",  # three days after it is said
     f"I typed {XSS} into a form today, funny.",
 ]
 ZH_SESSION = ["我弟弟叫小明，他住在杭州。", "我今天很累，工作压力好大。"]
@@ -44,14 +45,17 @@ def free_port() -> int:
 
 def seed(c: Client) -> None:
     """Two closed sessions days apart (episodes, facts, mood), a manual matter due now (then
-    suggested through check_in) and the interview left armed for Friday."""
+    suggested through check_in) and the interview left armed for two days from now. The weekday is
+    named from the session's own day: a fixed "Friday" said yesterday was already past on a
+    Saturday, and nothing was left armed."""
     now = int(time.time() * 1000)
     c.agent_create("mia", name="Mia")
     for days_ago, said in ((6, ZH_SESSION), (1, EN_SESSION)):
         ts = now - days_ago * DAY_MS
+        day = dt.datetime.fromtimestamp((ts + 3 * DAY_MS) / 1000, dt.UTC).strftime("%A")
         sid = c.session_open("mia", ts=ts)["session_id"]
         for i, text in enumerate(said):
-            c.session_send(sid, text, ts=ts + i * 60_000).finish()
+            c.session_send(sid, text.format(day=day), ts=ts + i * 60_000).finish()
         c.session_close(sid, ts=ts + 3_600_000, wait=True)
     c.call("scheduler.arm", agent_id="mia", topic="the dentist appointment", not_before=now - 1000)
     c.call("scheduler.check_in", agent_id="mia")
