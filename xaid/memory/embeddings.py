@@ -95,7 +95,12 @@ class Embeddings:
     async def _warm(self, dim: int) -> None:
         """Each agent's vectors into memory, one agent per database call so requests interleave:
         ~0.4 s at 100k memories, which would otherwise land on that agent's first turn; then the
-        rest of what its first searches would work out (``_warm_searches``), agent by agent."""
+        lines of each agent's newest turns as a search shows them (``pack.warm``, a chunk per call:
+        ~0.2 s for two years of daily conversation), which would otherwise land on its first searches;
+        then the hubness of each agent's vectors (``index.warm_hubs``: ~0.1 s for the two-year agent's
+        2,133 vectors), which the first searches measured for their candidates, up to 47 ms each;
+        last, what the rules read of each agent's turns (``retrieve.warm``: ~0.1 s for its 8,652
+        turns), which the first ~30 searches read of ~40 candidates each."""
         try:
             agent_ids = await self.db.run(
                 lambda conn: [
@@ -105,7 +110,11 @@ class Embeddings:
             for agent_id in agent_ids:
                 await self.db.run(index.warm, agent_id, dim)
             for agent_id in agent_ids:
-                await self._warm_searches(agent_id, dim)
+                await self._in_chunks(pack.warm, agent_id)
+            for agent_id in agent_ids:
+                await self._in_chunks(index.warm_hubs, agent_id, dim)
+            for agent_id in agent_ids:
+                await self._in_chunks(retrieve.warm, agent_id)
         except StorageFailed as exc:
             log.error("vectors not preloaded: %s", exc.message)
 
@@ -122,32 +131,22 @@ class Embeddings:
         embedding model (searches then measure no vectors either)."""
         if self.worker is None:
             return
-        dim = self.worker.embedder.dim
         try:
             # the rows first: a job's new items moved the agent's generation, so the rows its
             # searches had read start over (xaid.memory.rows), and the warm steps walk them
-            await self.db.run(index.warm, agent_id, dim)
-            await self._warm_searches(agent_id, dim, hubness=False)
+            await self.db.run(index.warm, agent_id, self.worker.embedder.dim)
+            await self._in_chunks(pack.warm, agent_id)
+            await self._in_chunks(retrieve.warm, agent_id)
         except StorageFailed as exc:
             log.warning("memories of %s not warmed: %s", agent_id, exc.message)
 
-    async def _warm_searches(self, agent_id: str, dim: int, hubness: bool = True) -> None:
-        """The lines of the agent's newest turns as a search shows them (``pack.warm``, a chunk per
-        call: ~0.2 s for two years of daily conversation), which would otherwise land on its first
-        searches; then the hubness of its vectors (``index.warm_hubs``: ~0.1 s for the two-year
-        agent's 2,133 vectors), which the first searches measured for their candidates, up to 47 ms
-        each; last, what the rules read of its turns (``retrieve.warm``: ~0.1 s for its 8,652
-        turns), which the first ~30 searches read of ~40 candidates each. A chunk per database call,
-        so requests interleave; what is known already is looked up, not worked out again."""
-        start: int | None = 0
-        while start is not None:
-            start = await self.db.run(pack.warm, agent_id, start)
-        at: int | None = 0 if hubness else None
+    async def _in_chunks(self, step: Callable[..., int | None], *args: Any) -> None:
+        """A warm step run to its end, a chunk per database call so requests interleave: ``step``
+        takes the connection, ``args`` and where its chunk starts, and returns where the next one
+        does, None when done; what is known already is looked up, not worked out again."""
+        at: int | None = 0
         while at is not None:
-            at = await self.db.run(index.warm_hubs, agent_id, dim, at)
-        turn: int | None = 0
-        while turn is not None:
-            turn = await self.db.run(retrieve.warm, agent_id, turn)
+            at = await self.db.run(step, *args, at)
 
     async def _reindex(self) -> None:
         """Runs before ``ready`` is set, so it calls the worker itself (``embed`` waits for ready)."""
