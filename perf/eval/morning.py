@@ -412,9 +412,8 @@ def run_model(
                         slept,
                     )
                     out.append(j)
-                    if (
-                        clock is not None
-                    ):  # one user's daemon: tonight's read-ahead is for the next scene's agent alone
+                    # one user's daemon: tonight's read-ahead is for the next scene's agent alone
+                    if clock is not None:
                         client.agent_delete(agent_id)
                     failed = [k for k, ok in j.checks.items() if not ok]
                     verdict = (

@@ -66,9 +66,9 @@ def _files(folder: Path) -> tuple[tuple[str, int, int], ...]:
     return tuple(found)
 
 
-def _counters(client: Any) -> str:
+def _counters(client: Any) -> tuple[Any, Any]:
     model = client.status()["model"]
-    return repr((model.get("head_cache"), model.get("read_ahead")))
+    return model.get("head_cache"), model.get("read_ahead")
 
 
 def pass_night(

@@ -225,13 +225,17 @@ def scene_agent(
                 for i, (role, text) in enumerate(part["lines"])
             ],
         )
-        client.session_close(sid, ts=history_end({"history": [part]}, base), wait=True)
+        client.session_close(sid, ts=_closed(part, base), wait=True)
+
+
+def _closed(part: dict[str, Any], base: int) -> int:
+    """When ``scene_agent`` closes the session of one part of a history: a minute after its last line."""
+    return at(base, part) + len(part["lines"]) * 60_000 + 60_000
 
 
 def history_end(scene: dict[str, Any], base: int) -> int:
     """When ``scene_agent``'s last session closed: the end of the scene's history."""
-    last = scene["history"][-1]
-    return at(base, last) + len(last["lines"]) * 60_000 + 60_000
+    return _closed(scene["history"][-1], base)
 
 
 def daemon_env(model: str, seed: int) -> dict[str, str]:
