@@ -117,6 +117,33 @@ for attempt in ("first", "again"):
             out.setdefault(f"{label} {attempt} {shape} cpu", []).append((time.thread_time() - c3) * 1000)
         out.setdefault(f"{label} {attempt} cues", []).append((t1 - t0) * 1000)
         out.setdefault(f"{label} {attempt} embed", []).append((t2 - t1) * 1000)
+# What a turn arriving after a consolidation waits for at most: the longest database call of the
+# warm after a job (xaid.memory.embeddings.warm_agent; the job moved the agent's rows' generation),
+# as this tree runs it, three times per agent.
+import inspect
+from xaid.memory import rows
+def calls(step, *args):
+    at, ms = 0, []
+    while at is not None:
+        t0 = time.perf_counter()
+        at = step(conn, *args, at)
+        ms.append((time.perf_counter() - t0) * 1000)
+    return ms
+if hasattr(pack, "warm") and hasattr(retrieve, "warm"):
+    labels = {w[1]: w[0] for w in json.loads(Path(work_path).read_text(encoding="utf-8"))}
+    for agent, label in sorted(labels.items()):
+        for _ in range(3):
+            rows.drop_agent(conn, agent)
+            if "start" in inspect.signature(index.warm_rows).parameters:
+                ms = calls(index.warm_rows, agent)
+                t0 = time.perf_counter()
+                index.warm_vectors(conn, agent, embedder.dim)
+            else:
+                ms, t0 = [], time.perf_counter()
+                index.warm(conn, agent, embedder.dim)
+            ms.append((time.perf_counter() - t0) * 1000)
+            ms += calls(pack.warm, agent) + calls(retrieve.warm, agent)
+            out.setdefault(f"{label} first warm call", []).append(max(ms))
 Path(out_path).write_text(json.dumps(out), encoding="utf-8")
 """
 
@@ -405,20 +432,26 @@ def run(quick: bool) -> Section:
         "search cpu": "retrieve.search's CPU time (thread_time; memory.search's shape)",
         "turn cpu": "retrieve.search's CPU time (thread_time; a turn's shape)",
         "embed": "embedding the query in process",
+        "warm call": "the longest database call of the warm after a consolidation (the agent's "
+        "rows started over) in process",
     }
     for label in ("LoCoMo", "two years"):
         for stage, what in stage_names.items():
-            for attempt in ("first", "again") if stage != "embed" else ("first",):
+            once = stage in ("embed", "warm call")
+            for attempt in ("first",) if once else ("first", "again"):
                 key = f"{label} {attempt} {stage}"
                 if key not in after.stages:
                     continue
                 section.rows += _percentile_rows(
-                    f"{what} {{name}}, {label}"
-                    + (f", {PASSES[attempt]}" if stage != "embed" else ""),
+                    f"{what} {{name}}, {label}" + ("" if once else f", {PASSES[attempt]}"),
                     after.stages[key],
-                    before.stages[key] if before is not None else None,
-                    f"{len(after.stages[key])} queries (every other one of the run's), "
-                    "each tree on its own daemon's database",
+                    before.stages.get(key) if before is not None else None,
+                    (
+                        f"{len(after.stages[key])} warms (3 per agent)"
+                        if stage == "warm call"
+                        else f"{len(after.stages[key])} queries (every other one of the run's)"
+                    )
+                    + ", each tree on its own daemon's database",
                     aimed=False,
                 )
     _consolidation_calls(section, after, before)

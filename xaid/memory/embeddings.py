@@ -93,8 +93,9 @@ class Embeddings:
             await self._warm(embedder.dim)
 
     async def _warm(self, dim: int) -> None:
-        """Each agent's vectors into memory, one agent per database call so requests interleave:
-        ~0.4 s at 100k memories, which would otherwise land on that agent's first turn; then the
+        """Each agent's rows its searches read (``index.warm_rows``, a chunk per database call) and
+        its vectors into memory (one agent per call, so requests interleave: ~0.4 s at 100k
+        memories, which would otherwise land on that agent's first turn); then the
         lines of each agent's newest turns as a search shows them (``pack.warm``, a chunk per call:
         ~0.2 s for two years of daily conversation), which would otherwise land on its first searches;
         then the hubness of each agent's vectors (``index.warm_hubs``: ~0.1 s for the two-year agent's
@@ -108,7 +109,8 @@ class Embeddings:
                 ]
             )
             for agent_id in agent_ids:
-                await self.db.run(index.warm, agent_id, dim)
+                await self._in_chunks(index.warm_rows, agent_id)
+                await self.db.run(index.warm_vectors, agent_id, dim)
             for agent_id in agent_ids:
                 await self._in_chunks(pack.warm, agent_id)
             for agent_id in agent_ids:
@@ -134,7 +136,8 @@ class Embeddings:
         try:
             # the rows first: a job's new items moved the agent's generation, so the rows its
             # searches had read start over (xaid.memory.rows), and the warm steps walk them
-            await self.db.run(index.warm, agent_id, self.worker.embedder.dim)
+            await self._in_chunks(index.warm_rows, agent_id)
+            await self.db.run(index.warm_vectors, agent_id, self.worker.embedder.dim)
             await self._in_chunks(pack.warm, agent_id)
             await self._in_chunks(retrieve.warm, agent_id)
         except StorageFailed as exc:

@@ -209,9 +209,18 @@ def remove_agent(conn: apsw.Connection, agent_id: str) -> None:
 
 
 def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:
-    """Load an agent's vectors into memory now (at start-up) rather than at its first search, and
-    the rows its searches read (``warm_rows``)."""
-    warm_rows(conn, agent_id)
+    """Load an agent's vectors into memory now rather than at its first search, and the rows its
+    searches read (``warm_rows``), in one call (the daemon runs the two steps apart, see
+    xaid.memory.embeddings)."""
+    at: int | None = 0
+    while at is not None:
+        at = warm_rows(conn, agent_id, at)
+    return warm_vectors(conn, agent_id, dim)
+
+
+def warm_vectors(conn: apsw.Connection, agent_id: str, dim: int) -> int:
+    """The agent's vectors in memory (~0.4 s at 100k memories the first time, the new ones only
+    after that); how many it has."""
     return len(vectors.load(conn, VEC_TABLE, agent_id, dim)) if _has_vectors(conn) else 0
 
 
@@ -223,23 +232,45 @@ def warm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int
     return hubs.warm(near, start) if near is not None and len(near) else None
 
 
-def warm_rows(conn: apsw.Connection, agent_id: str) -> int:
-    """The agent's newest items with their turns' rows, remembered now (xaid.memory.rows): one read
-    at start-up (~10k rows, tens of ms, for two years of daily conversation) instead of a few
-    hundred at each of the first searches. Half of ``MAX_ROWS`` at most, so searches still have room."""
+WARM_ROWS = 1_000  # items read per call of ``warm_rows``: ~12 ms of the database thread
+
+
+def warm_rows(conn: apsw.Connection, agent_id: str, start: int = 0) -> int | None:
+    """The agent's newest items with their turns' rows, remembered now (xaid.memory.rows) instead
+    of a few hundred at each of the first searches: ``WARM_ROWS`` of them below item id ``start``
+    (0: from the newest), newest first; the next ``start``, None when done. Half of ``MAX_ROWS``
+    at most, so searches still have room. Run a chunk per database call: the whole of two years of
+    daily conversation (~10k items) was one call of 90-170 ms, which a turn arriving after a
+    consolidation (xaid.memory.service) waited for. The last call, which finds nothing older, makes
+    the turns around each turn (~20 ms for two years) when every item of the agent is held (none
+    was written between the calls)."""
     held = search_rows.of(conn, agent_id)
-    limit = search_rows.MAX_ROWS // 2
+    wanted = min(WARM_ROWS, search_rows.MAX_ROWS // 2 - len(held.items))
+    if wanted <= 0:
+        return None
     read = conn.execute(
+        # the chunk's ids first, from the agent's index alone: ordering its whole rows instead
+        # sorted every older item of the agent at each call
         f"{_ITEM_SAID} FROM memory_items m LEFT JOIN utterances u ON m.kind = 'utterance' "
-        "AND u.utterance_id = m.source_id WHERE m.agent_id = ? ORDER BY m.item_id DESC LIMIT ?",
-        (agent_id, limit),
+        "AND u.utterance_id = m.source_id WHERE m.item_id IN (SELECT item_id FROM memory_items "
+        "WHERE agent_id = ? AND item_id < ? ORDER BY item_id DESC LIMIT ?) ORDER BY m.item_id DESC",
+        (agent_id, start or _NO_ITEM, wanted),
     )
     rows = [(r[0], _item_said(r)) for r in read]
     held.items.update(rows)
-    if len(rows) < limit:  # every item of the agent: the turns around any turn are among them
-        _warm_turns(held, [row for _, row in rows])
     _warm_values(conn, agent_id, [item for _, (item, said) in rows if said is None])
-    return len(held.items)
+    if rows:
+        return rows[-1][0]
+    count = conn.execute(
+        "SELECT COUNT(*) FROM memory_items WHERE agent_id = ?", (agent_id,)
+    ).fetchone()
+    # every item of the agent held: the turns around any turn are among them
+    if count is not None and len(held.items) == count[0]:
+        _warm_turns(held, list(held.items.values()))
+    return None
+
+
+_NO_ITEM = 1 << 62  # above any item id: ``warm_rows`` from the newest
 
 
 def _warm_turns(held: search_rows.Rows, rows: Sequence[tuple[Item, Said | None]]) -> None:

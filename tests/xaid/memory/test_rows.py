@@ -273,9 +273,49 @@ def test_rows_warmed_at_start_up_are_the_rows_a_search_reads(tmp_path: Path) -> 
     both = list(ids.values())
     cold = index.items_said(conn, "kai", both, 10)
     rows.drop_agent(conn, "kai")
-    assert index.warm_rows(conn, "kai") == 1 and list(rows.of(conn, "kai").items) == [ids["kai"]]
+    _warm_rows(conn, "kai")
+    assert list(rows.of(conn, "kai").items) == [ids["kai"]]
     assert index.items_said(conn, "kai", both, 10) == cold
     assert not rows.of(conn, "mia").items  # warming one agent reads nothing of another's
+    conn.close()
+
+
+def _warm_rows(conn: apsw.Connection, agent: str) -> int:
+    """``index.warm_rows`` run to its end, a chunk at a time as the daemon runs it; the calls."""
+    at: int | None = 0
+    calls = 0
+    while at is not None:
+        at = index.warm_rows(conn, agent, at)
+        calls += 1
+    return calls
+
+
+def test_rows_warmed_a_chunk_at_a_time_are_the_rows_of_one_read(
+    history: Client, daemon: InProcessDaemon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chunks of 5 items (a database call each, so a turn arriving after a consolidation waits for
+    one chunk, not two years of memories) hold what one read of all of them holds; a write between
+    two chunks leaves the turns around each turn to the searches, never made of rows read before it."""
+    conn = connect(daemon.db_path)
+    rows.drop_agent(conn, AGENT)
+    _warm_rows(conn, AGENT)
+    whole = rows.of(conn, AGENT)
+    assert whole.turns and whole.nexts
+    monkeypatch.setattr(index, "WARM_ROWS", 5)
+    rows.drop_agent(conn, AGENT)
+    assert _warm_rows(conn, AGENT) > len(whole.items) // 5
+    chunked = rows.of(conn, AGENT)
+    for part in ("items", "turns", "nexts", "values", "refs"):
+        assert getattr(chunked, part) == getattr(whole, part), part
+    rows.drop_agent(conn, AGENT)
+    at = index.warm_rows(conn, AGENT, 0)
+    sid = history.session_open(AGENT, ts=START + 5 * DAY)["session_id"]
+    history.session_ingest(sid, [{"role": "user", "text": "我回来了。", "ts": START + 5 * DAY}])
+    history.session_close(sid, ts=START + 5 * DAY + 60_000, wait=True)
+    while at is not None:
+        at = index.warm_rows(conn, AGENT, at)
+    after = rows.of(conn, AGENT)
+    assert after.items and not after.turns and not after.nexts
     conn.close()
 
 
@@ -389,7 +429,7 @@ def test_turns_values_and_sources_warmed_at_start_up_are_the_ones_sql_reads(
 
     cold = read()  # each by SQL (nothing remembered on this connection yet)
     rows.drop_agent(conn, AGENT)
-    index.warm_rows(conn, AGENT)
+    _warm_rows(conn, AGENT)
     held = rows.of(conn, AGENT)
     assert set(held.turns) == set(uids) and set(held.nexts) == set(uids)
     assert set(held.refs) == set(others) and len(held.values) == len(others)
