@@ -537,7 +537,10 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
         notes.append(
             f"{model}: suggestion given in {sum(j.suggestion for j in mine)}/{len(mine)} memory-on probes "
             f"of the scenes that may raise their matter, begun with the daemon's lead in "
-            f"{sum(bool(j.lead) for j in mine)}"
+            f"{sum(bool(j.lead) for j in mine)}; "
+            + "; ".join(
+                _given_note([j for j in mine if j.lang == lang], lang) for lang in ("en", "zh")
+            )
         )
         if sampled := [j for j in mine if j.candidates]:
             counts = Counter(j.candidates for j in sampled)
@@ -566,6 +569,18 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             f"{title}: {own}", rows, notes, area=f"{SET_AREAS.get(chosen, 'morning')}_{own}"
         )
     return Section(title, rows, notes, area=SET_AREAS.get(chosen, ""))
+
+
+def _given_note(mine: list[Judged], lang: str) -> str:
+    """Where one language's pick-ups are lost (counts only, so a held-out set's notes say it too):
+    no suggestion given (the scheduler armed nothing, or held it back) or a suggestion the reply
+    did not pick up (the model)."""
+    given = [j for j in mine if j.suggestion]
+    return (
+        f"{lang}: suggestion {len(given)}/{len(mine)}, picked up with one "
+        f"{_share(given, 'picks_up')[0]}/{len(given)}, without "
+        f"{_share([j for j in mine if not j.suggestion], 'picks_up')[0]}/{len(mine) - len(given)}"
+    )
 
 
 def _half_note(judged: list[Judged]) -> str:

@@ -90,6 +90,45 @@ def quotes_user_as_own(text: str, said: Sequence[str]) -> bool:
     return any(q in s for q in quoted for s in theirs)
 
 
+# The user's words recited after "you said" with their first person left as it was: "上次你说跟室友
+# 吵翻了，她现在见了我就当没看见" (the roommate ignores the companion, as written), "工作、装修、我妈那边"
+# (the companion's mother). Reported speech turns their "我" into "你", "I" into "you"; unquoted, the
+# first person is the speaker's. A first person of the reply's own after it ("我鼓励你早点休息") is
+# not their words and passes.
+_TOLD_ZH = re.compile(r"你(?:上次|之前|昨天|昨晚|前天|刚才|那天)?(?:说|提到|讲|告诉我)")
+_TOLD_EN = re.compile(r"\byou (?:said|mentioned|told me|wrote)\b", re.I)
+_SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
+_FIRST_EN = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|myself)\b")
+
+
+def recites_their_first_person(text: str, said: Sequence[str]) -> bool:
+    """After "你说" / "you said", in the same sentence, a "我" (or "I", "my", "me") inside four
+    characters (three words) copied from the user's lines (``said``)."""
+    text = unquoted(text)
+    theirs_zh = [s for s in said if _HAN.search(s)]
+    theirs_en = [" ".join(re.findall(r"[\w']+", s.lower().replace("’", "'"))) for s in said]
+    for told in _TOLD_ZH.finditer(text):
+        end = _SENTENCE_END.search(text, told.end())
+        rest = text[told.end() : end.start() if end else len(text)]
+        for i, ch in enumerate(rest):
+            if ch != "我":
+                continue
+            windows = [rest[max(0, j) : j + 4] for j in (i - 1, i)]  # 我 and what follows it
+            if any(len(w) == 4 and w in s for w in windows for s in theirs_zh):
+                return True
+    for told in _TOLD_EN.finditer(text):
+        end = _SENTENCE_END.search(text, told.end())
+        words = re.findall(r"[\w']+", text[told.end() : end.start() if end else len(text)].lower())
+        for i, word in enumerate(words):
+            if not _FIRST_EN.fullmatch(word.replace("’", "'")):
+                continue
+            for j in range(max(0, i - 2), i + 1):
+                run = words[j : j + 3]
+                if len(run) == 3 and any(f" {' '.join(run)} " in f" {s} " for s in theirs_en):
+                    return True
+    return False
+
+
 # The companion telling of its own wellbeing or day as the user does coming back, when nobody asked
 # after it: `make demo`'s English morning ended "Just wanted to let you know how I'm doing." Written
 # apart from the product's rule (xaid/conversation/self_report.py), more plainly: a frame that reports
@@ -136,9 +175,14 @@ def unquoted(text: str) -> str:
 def speaks_as_user(text: str, opener: str, matter: list[str], said: Sequence[str] = ()) -> bool:
     """The reply is written as the user: their opener, their feeling or their matter in the first
     person; their arrival said back as its own; their earlier words quoted as what "I" said (``said``:
-    the user's lines of the history); a report on its own wellbeing or day, unasked. The first person
-    inside a quotation is the one quoted, not the reply's."""
-    if says_back_arrival(text, opener) or quotes_user_as_own(text, said):
+    the user's lines of the history) or recited after "you said" in their own first person; a
+    report on its own wellbeing or day, unasked. The first person inside a quotation is the one
+    quoted, not the reply's."""
+    if (
+        says_back_arrival(text, opener)
+        or quotes_user_as_own(text, said)
+        or recites_their_first_person(text, said)
+    ):
         return True
     text = unquoted(text)
     low = text.lower().replace("’", "'")

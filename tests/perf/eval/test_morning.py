@@ -86,6 +86,37 @@ def test_the_first_person_inside_a_quotation_is_the_one_quoted(reply: str, broke
     assert speaks_as_user(reply, "早。", ["妈", "interview"]) is broken
 
 
+THEIRS = [
+    "跟室友因为水电费吵翻了，她现在见了我就当没看见，回家都不想出房间。",
+    "服务器又宕机了，我守着数据迁移熬到十二点多，眼睛都睁不开了。",
+    "The landlord keeps ignoring my emails about the boiler, and I had to shower at the gym.",
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "broken"),
+    [
+        # their words after "you said", their first person kept: the companion's, as written
+        ("早。上次你说服务器又宕机了，我守着数据迁移熬到十二点多，眼睛都睁不开了。", True),
+        ("早上好！上次你说跟室友因为水电费吵翻了，她现在见了我就当没看见？感觉怎么样了？", True),
+        ("Morning! Last time you said the landlord keeps ignoring my emails. Any news?", True),
+        # the same turned to the listener, a first person of the reply's own, or quoted
+        ("早。上次你说服务器又宕机了，你守着数据迁移熬到十二点多，今天还好吗？", False),
+        ("早上好！上次你说跟室友吵翻了，她现在见了你就当没看见。感觉怎么样了？", False),
+        ("早。上次你说服务器又宕机了，我一直惦记着，今天还好吗？", False),
+        ("早。上次你说“我守着数据迁移熬到十二点多”，今天还好吗？", False),
+        ("Morning! Last time you said the landlord keeps ignoring your emails. Any news?", False),
+        ("Morning! You said the boiler broke. I had to look up who fixes those.", False),
+    ],
+)
+def test_their_words_recited_after_you_said_keep_no_first_person_of_theirs(
+    reply: str, broken: bool
+) -> None:
+    """Reported speech turns the user's "我"/"I" into "你"/"you": left as it was, the reply says the
+    roommate ignores the companion (the 1.5B on dev20 and dev18, about one Chinese lead in eight)."""
+    assert speaks_as_user(reply, "早。", [], THEIRS) is broken
+
+
 def test_the_second_dev_set_keeps_a_test_half_in_both_languages() -> None:
     """morning_dev2.json: at least 12 scenes per language that may raise their matter and 2 held
     back, each half ("train" tuned on, "test" not) holding both kinds in both languages."""
@@ -250,6 +281,10 @@ def test_earlier_runs_are_judged_again_as_one_section_beside_the_sets_own(
     picks = {r.figure: r.note for r in out.rows if r.figure.startswith("picks up the matter")}
     assert picks["picks up the matter, qwen2.5-1.5b, en, memory on"].startswith("0/1")
     assert picks["picks up the matter, qwen2.5-1.5b, zh, memory on"].startswith("1/1")
+    # where each language's pick-ups are lost, in counts a held-out set's notes may show
+    given = next(n for n in out.notes if "suggestion given in" in n)
+    assert "en: suggestion 1/1, picked up with one 0/1, without 0/0" in given
+    assert "zh: suggestion 1/1, picked up with one 1/1, without 0/0" in given
 
 
 def test_the_ninth_dev_set_and_the_opener_set_have_their_shape() -> None:
