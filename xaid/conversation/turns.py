@@ -1144,6 +1144,7 @@ class Turns:
                 if out := opening.feed(gate.give_up()):
                     await emit("text", {"delta": out})
         assert completion is not None
+        self.counters["voice_person"] += gate.turned
         if not completion.tool_calls and (close := opening.feed(gate.end())):
             await emit("text", {"delta": close})  # a reply cut after a clause ends as a sentence
         if rest := opening.finish():

@@ -36,6 +36,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   ("王思元"), a capitalised near-spelling ("Harbour Food" for "Harbor Foods");
 - cheer: it does not applaud a hardship: a short glad sentence with nothing of theirs in it
   ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both);
+- person: the user's words recited after "you said" ("上次你说…她现在见了我就当没看见") are turned to
+  the listener ("见了你") before the sentence is checked and sent, as reported speech turns them
+  (person.py), not dropped;
 - assistant: it does not speak as a generic assistant: it does not call itself an AI, a model or a
   program, say it lacks what a program lacks (real-time information, feelings, opinions of its own)
   or offer service ("How can I assist you today?", "有什么可以帮您的吗？"), unless the user asked what
@@ -65,7 +68,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
-from . import assistant, cheer, echo
+from . import assistant, cheer, echo, person
 from .greetings import greeting_echo
 
 # A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
@@ -613,6 +616,7 @@ class VoiceGate:
         self.broken: str | None = None  # the rule a dropped sentence broke
         self.dropped = ""  # the words that broke it
         self.own_sentences = 0  # sentences of the model's own words sent whole
+        self.turned = 0  # sentences whose recited first person was turned to the listener
         self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
         self._head = ""  # what of the current sentence has been sent
         starts = ["我", "I", "感觉", "觉得", *((voice.own[:3],) if voice.own else ())] + [
@@ -639,8 +643,12 @@ class VoiceGate:
         return self.continue_after() + words
 
     def continue_after(self) -> str:
-        """Start another attempt after what was sent; the provider echoes it as its prefix."""
+        """Start another attempt after what was sent; the provider echoes it as its prefix. The
+        sentence it left open (the lead's "上次你说服务器又宕机了，") is the next words' ``before`` again:
+        a retry after a dropped sentence lost it, and its "我守着…" went out as the user's words
+        (perf morning, dev18)."""
         self._expect, self._fresh, self._held, self.broken = self.kept, False, "", None
+        self._before = _open_tail(self.kept)
         self._head = ""
         self._begun = False
         return self.kept
@@ -746,7 +754,14 @@ class VoiceGate:
 
     def _pass(self, sentence: str) -> str:
         """Check a whole sentence (what is still held of it) from its first risk on: what can be
-        sent; on a break the words from the risk on are dropped and the gate closes."""
+        sent; on a break the words from the risk on are dropped and the gate closes. The user's
+        words recited after "you said" are turned to the listener first (person.py)."""
+        if self.voice.on:
+            told = person.to_listener(
+                sentence, (self.voice.said, *self.voice.quoted), self._before + self._head
+            )
+            self.turned += told != sentence
+            sentence = told
         risk = self._risk(sentence)
         echo = echoes_user(sentence, self.voice.said) if self.voice.on else None
         if echo is None and self.voice.on and risk is not None:

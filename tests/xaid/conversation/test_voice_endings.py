@@ -91,7 +91,10 @@ def test_a_reply_the_model_ended_is_left_as_it_is_and_a_cut_is_never_empty() -> 
         "I think the best thing you can do right now is."
     )
     gate = VoiceGate(Voice("嗨，我回来了。"), "早。上次你说")  # the daemon's lead is not closed
-    assert streamed(gate, "早。上次你说我回来了。", 2) + gate.end() == "早。上次你说"
+    assert streamed(gate, "早。上次你说我累得要死。", 2) + gate.end() == "早。上次你说"
+    # (their own "我回来了" after it is reported speech, turned to the listener: person.py)
+    gate = VoiceGate(Voice("嗨，我回来了。"), "早。上次你说")
+    assert streamed(gate, "早。上次你说我回来了。", 2) + gate.end() == "早。上次你说你回来了。"
 
 
 def test_a_daemon_sends_the_closing_mark_and_stores_what_was_shown(tmp_path: Path) -> None:

@@ -1,0 +1,121 @@
+"""Reported speech: the user's words said back after "you said" take the listener's person.
+
+After the daemon's lead ("早。上次你说"), a small model often recites the user's earlier words as
+they were, first person and all: "上次你说跟室友因为水电费吵翻了，她现在见了我就当没看见" says the
+roommate ignores the companion, "工作、装修、我妈那边" names the companion's mother (the 1.5B on the
+Morning dev sets 18 and 20: one Chinese lead in eight). Reported speech turns the speaker's "我"
+into "你" and "I" into "you", as a friend does without thinking, and the model did so in the other
+runs of the same scenes ("她现在见了你就当没看见").
+
+So in a sentence that gives words to the listener ("你说", "你提到", "you said", "you mentioned"),
+the first person inside a run copied from the user's words (echo.align: three tokens or more, the
+first person not the run's last) is turned to the second, before the sentence is sent. The reply's
+own first person ("我鼓励你早点休息": not their words), a quotation ("你说“我…”": their words as
+theirs) and what comes before the attribution are left as they are. Grammar, not a phrase list: the
+person of a pronoun inside copied words, in both languages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from . import echo
+
+_TOLD = re.compile(
+    r"你(?:刚才|之前|上次|昨天|昨晚|前天|那天)?(?:说|提到|讲|告诉我)"
+    r"|\byou (?:just )?(?:said|mentioned|told me|wrote)\b",
+    re.I,
+)
+_SECOND_EN = {
+    "i": "you",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'd": "you'd",
+    "i'll": "you'll",
+    "my": "your",
+    "me": "you",
+    "myself": "yourself",
+    "mine": "yours",
+    "we": "you",
+    "we're": "you're",
+    "we've": "you've",
+    "we'd": "you'd",
+    "we'll": "you'll",
+    "our": "your",
+    "us": "you",
+    "ours": "yours",
+    "ourselves": "yourselves",
+}
+_AGREE_EN = {"am": "are", "was": "were"}  # "I was" becomes "you were"
+_WORD_EN = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+MIN_COPIED = 3  # tokens of a copied run before its first person is taken as theirs
+
+
+def _opens_quote(text: str) -> bool:
+    return (
+        text.count("“") > text.count("”")
+        or text.count('"') % 2 == 1
+        or text.count("「") > text.count("」")
+    )
+
+
+def to_listener(sentence: str, theirs: Iterable[str], before: str = "") -> str:
+    """``sentence`` with the user's first person turned to the second inside the runs it copies
+    from ``theirs`` (the user's texts) after words given to the listener; ``before``: the same
+    sentence's words already sent (the lead's "上次你说")."""
+    told = _TOLD.search(before + sentence)
+    if told is None:
+        return sentence
+    after = max(0, told.end() - len(before))  # where the words given to the listener start
+    marked: dict[int, tuple[int, str]] = {}  # start → (end, the second person)
+    for text in theirs:
+        for found in echo.align(sentence, text):
+            for start, end in found.spans:
+                run = [t for t in echo.tokens(sentence[start:end])]
+                if len(run) < MIN_COPIED:
+                    continue
+                for token in run[:-1]:
+                    at = start + token.start
+                    word = sentence[at : start + token.end]
+                    second = _second(word)
+                    if second is None or at < after or _opens_quote(before + sentence[:at]):
+                        continue
+                    marked[at] = (at + len(word), second)
+    out = sentence
+    for at in sorted(marked, reverse=True):
+        end, second = marked[at]
+        if second == "you" and (agree := re.match(r"\s+(am|was)\b", out[end:], re.I)):
+            verb = agree.group(1)
+            out = out[: end + agree.start(1)] + _AGREE_EN[verb.lower()] + out[end + agree.end(1) :]
+        out = out[:at] + second + out[end:]
+    return out
+
+
+def second_person(text: str) -> str:
+    """English words of the user's said back to them: every first person turned to the second
+    ("tomorrow i finally tell my boss i'm quitting" → "tomorrow you finally tell your boss you're
+    quitting"), "I was" agreeing as "you were" (checkin.py's lead names a matter in their words)."""
+    out = text
+    for m in reversed(list(_WORD_EN.finditer(text))):
+        second = _second(m.group(0))
+        if second is None:
+            continue
+        rest = out[m.end() :]
+        if second == "you" and (agree := re.match(r"\s+(am|was)\b", rest, re.I)):
+            verb = agree.group(1)
+            rest = rest[: agree.start(1)] + _AGREE_EN[verb.lower()] + rest[agree.end(1) :]
+        out = out[: m.start()] + second + rest
+    return out
+
+
+def _second(word: str) -> str | None:
+    """The second person of a first-person word, in its case ("My" → "Your"); None for others."""
+    if word == "我":
+        return "你"
+    second = _SECOND_EN.get(word.lower().replace("’", "'"))
+    if second is None:
+        return None
+    if word in ("I", "i"):  # the pronoun's capital is no sentence start of its own
+        return second
+    return second[0].upper() + second[1:] if word[0].isupper() else second
