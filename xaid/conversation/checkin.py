@@ -37,6 +37,7 @@ from ..store.mood import MoodState
 from ..store.recall import RecallItem
 from ..text import cjk, hour_said, timeparse
 from ..text.lang import Lang
+from . import person
 from .candidates import names_matter
 from .greetings import greeting_echo
 from .voice import quoted
@@ -180,6 +181,13 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         # ("Last time you said"), as the Chinese lead does.
         if (event := event_word_en(item.topic)) is not None:
             return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
+        if (clause := matter_clause_en(item.topic)) is not None:
+            # No event word: what they said, turned to them ("Morning! Last time you said you
+            # finally tell your boss you're quitting,"), as the Chinese lead says their clause.
+            # After "How are you feeling about the" the 1.5B named the matter vaguely or not at
+            # all ("…about the upcoming change?", morning_dev20); after a bare "Last time you
+            # said" it went on with another line of the evening (lead20).
+            return f"{_LEADS[(lang, 'feeling')].format(echo=greeting).strip()} {clause},"
         if kind == "event":
             kind = "feeling"
     if lang == "zh" and kind in ("event", "ahead"):
@@ -222,6 +230,47 @@ def event_word_en(topic: str) -> str | None:
         if (event := arm.event_word_en(word)) is not None and event not in _VAGUE_EN:
             return event
     return None
+
+
+# Where the user's first English clause ends: a mark, or a conjunction that starts another.
+_CLAUSE_END_EN = re.compile(
+    r"[,.;:!?…()]|\s[-–—]\s|\s(?:and|but|so|because|cause|cuz|though|lol|haha|omg)\b", re.I
+)
+# How a clause that says a matter in a sentence of its own starts: its subject (a pronoun, a
+# determiner, whose), or, with the subject dropped as people do, an -ing ("getting my wisdom teeth
+# out": "you're getting your wisdom teeth out").
+_SUBJECT_EN = re.compile(
+    r"^(?:i|i'm|i've|i'll|we|we're|we've|we'll|my|our|the|a|an|this|that)\b", re.I
+)
+_DROPPED_EN = re.compile(r"^[a-z]+ing\b", re.I)
+CLAUSE_WORDS = (3, 12)  # an English clause this long names a matter
+_OPEN_END_EN = re.compile(
+    r"\b(?:is|are|was|were|be|on|at|in|by|for|until|till|this|next|the|a|to)$", re.I
+)
+
+
+def matter_clause_en(topic: str) -> str | None:
+    """The matter in the user's own first English clause, said back to them: its time goes (said
+    another day, "tomorrow" is wrong), its first person becomes the second (person.second_person),
+    a dropped subject is said ("you're getting…"); None where no pronoun, determiner or -ing starts
+    it (said back after "you said", such a start is no sentence for sure: "dad gets his cast off"
+    would pass, "wed at the clinic" would not), where its time taken out left it unfinished, or for
+    other than ``CLAUSE_WORDS`` words."""
+    said = quoted(topic)
+    if not said:
+        return None
+    clause = _CLAUSE_END_EN.split(said[0].strip(), maxsplit=1)[0]
+    clause = " ".join(hour_said.without_hours(timeparse.without_times(clause)).split())
+    low, high = CLAUSE_WORDS
+    if not low <= len(clause.split()) <= high or cjk.has(clause):
+        return None
+    if _OPEN_END_EN.search(clause):
+        return None  # its time taken out left it unfinished: "the interview at Brightwell is"
+    if _DROPPED_EN.match(clause):
+        clause = "i'm " + clause
+    elif not _SUBJECT_EN.match(clause):
+        return None
+    return person.second_person(clause)
 
 
 _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")

@@ -18,6 +18,7 @@ from xaid.conversation.checkin import (
     greeting_echo,
     lead,
     leaves_matter,
+    matter_clause_en,
     matter_name,
 )
 from xaid.store.mood import MoodState
@@ -95,7 +96,8 @@ def test_a_matter_still_ahead_is_asked_about_not_how_it_went() -> None:
 
 def test_a_chinese_matter_no_event_word_names_is_led_by_the_users_first_clause() -> None:
     """No word of the list names "陪姥姥去城里配眼镜": the lead names it in the user's own first
-    clause (its particles dropped) instead of falling back to "上次你说"; English is led as before."""
+    clause (its particles dropped) instead of falling back to "上次你说"; so does English, said back
+    to them (``matter_clause_en``)."""
     ahead = item("ahead", '还没到，准备得怎么样、心里怎么样："周六要陪姥姥去配眼镜了，她念叨好久"')
     assert matter_name(ahead.topic) == "陪姥姥去配眼镜"  # the day and the modal: said another day
     assert lead(ahead, "早呀", "zh", None) == "早。陪姥姥去配眼镜的事，你"
@@ -105,7 +107,9 @@ def test_a_chinese_matter_no_event_word_names_is_led_by_the_users_first_clause()
     long = item("ahead", '还没到："下礼拜六一大早要陪姥姥坐车去城里那家老店配眼镜了"')
     assert matter_name(long.topic) is None and lead(long, "早", "zh", None) == "早。上次你说"
     en = item("ahead", 'it is still ahead: "Saturday I take my gran to get her glasses"')
-    assert lead(en, "Morning.", "en", None) == "Morning! How are you feeling about the"
+    assert lead(en, "Morning.", "en", None) == (
+        "Morning! Last time you said you take your gran to get her glasses,"
+    )
 
 
 def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day() -> None:
@@ -141,11 +145,39 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
     )
     assert event_word_en(hospital.topic) == "surgery"
     client = item("ahead", 'it is still ahead: "seeing the client on thursday"')
-    assert lead(client, "Morning.", "en", None) == "Morning! How are you feeling about the"
+    assert (
+        lead(client, "Morning.", "en", None)
+        == "Morning! Last time you said you're seeing the client,"
+    )
     after = item("plan", 'how it went: "driving test tomorrow at 2. third attempt"')
     assert lead(after, "home at last", "en", None, bare=True, hour=19) == "Hey! How did the test"
     met = item("plan", 'how it went: "seeing the client on thursday"')
-    assert lead(met, "home at last", "en", None, bare=True, hour=19) == "Hey! Last time you said"
+    assert lead(met, "home at last", "en", None, bare=True, hour=19) == (
+        "Hey! Last time you said you're seeing the client,"
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "clause"),
+    [
+        # its day goes, its first person is theirs said back, a dropped subject is said
+        ("tomorrow i finally tell my boss i'm quitting", "you finally tell your boss you're quitting"),
+        ("getting my wisdom teeth out tomorrow morning. dreading it", "you're getting your wisdom teeth out"),
+        ("we sign the mortgage papers on thursday and i'm weirdly terrified", "you sign the mortgage papers"),
+        ("the adoption agency comes to inspect our flat tomorrow", "the adoption agency comes to inspect your flat"),
+        # no sentence to say back: too short, no subject, or left unfinished by its time
+        ("dentist friday", None),
+        ("wed at the clinic for the scan", None),
+        ("the interview at Brightwell is thursday", None),
+    ],
+)  # fmt: skip
+def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | None) -> None:
+    """morning_dev20's train half: after "How are you feeling about the" the 1.5B wrote "…about the
+    upcoming change?" for quitting a job; the lead now says the user's clause, as the Chinese does."""
+    assert matter_clause_en(f'it is still ahead: "{said}"') == clause
+    if clause is not None:
+        ahead = item("ahead", f'it is still ahead: "{said}"')
+        assert lead(ahead, "Morning.", "en", None) == f"Morning! Last time you said {clause},"
 
 
 @pytest.mark.parametrize(
