@@ -52,11 +52,13 @@ _WORD_EN = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 MIN_COPIED = 3  # tokens of a copied run before its first person is taken as theirs
 
 
-def _opens_quote(text: str) -> bool:
+def quoting(before: str) -> bool:
+    """The words come inside a quotation the sentence opened and has not closed ("你记得：“我妈…"):
+    the user's words quoted as theirs, not said as the companion's (the voice check reads it too)."""
     return (
-        text.count("“") > text.count("”")
-        or text.count('"') % 2 == 1
-        or text.count("「") > text.count("」")
+        before.count("“") > before.count("”")
+        or before.count('"') % 2 == 1
+        or before.count("「") > before.count("」")
     )
 
 
@@ -79,7 +81,7 @@ def to_listener(sentence: str, theirs: Iterable[str], before: str = "") -> str:
                     at = start + token.start
                     word = sentence[at : start + token.end]
                     second = _second(word)
-                    if second is None or at < after or _opens_quote(before + sentence[:at]):
+                    if second is None or at < after or quoting(before + sentence[:at]):
                         continue
                     marked[at] = (at + len(word), second)
     out = sentence

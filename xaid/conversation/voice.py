@@ -70,6 +70,7 @@ from dataclasses import dataclass
 from ..text import cjk, stopwords, timeparse
 from . import assistant, cheer, echo, person
 from .greetings import greeting_echo
+from .person import quoting as _quoting
 
 # A sentence ends at these marks; "3. " at a line's start numbers a list's item, it ends nothing.
 _END = re.compile(r"[。！？!?\n]|(?<!\n\d)(?<!\n\d\d)(?<!^\d)(?<!^\d\d)\.(?=\s)|…")
@@ -394,16 +395,6 @@ def addresses_itself(sentence: str, own: str) -> bool:
     comma and ending the clause. The opening's "Morning, Mia!" is opening.py's to mend; "我是小雅"
     and "Mia is here" name the speaker, not the listener."""
     return re.search(rf"[,，]\s*{re.escape(own)}\s*(?=[.!?。！？,，]|$)", sentence) is not None
-
-
-def _quoting(before: str) -> bool:
-    """The words come inside a quotation the sentence opened and has not closed ("你记得：“我妈…"):
-    the user's words quoted as theirs, not said as the companion's."""
-    return (
-        before.count("“") > before.count("”")
-        or before.count('"') % 2 == 1
-        or (before.count("「") > before.count("」"))
-    )
 
 
 def _to_listener(sentence: str, spans: Iterable[tuple[int, int]]) -> bool:
