@@ -267,10 +267,12 @@ def matter_clause_en(topic: str) -> str | None:
     if _OPEN_END_EN.search(clause):
         return None  # its time taken out left it unfinished: "the interview at Brightwell is"
     if _DROPPED_EN.match(clause):
-        clause = "i'm " + clause
+        clause = "i'm " + clause[0].lower() + clause[1:]
     elif not _SUBJECT_EN.match(clause):
         return None
-    return person.second_person(clause)
+    said_back = person.second_person(clause)
+    # mid-sentence after "you said": "Your sister's due" is "your sister's due"
+    return said_back[0].lower() + said_back[1:]
 
 
 _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")

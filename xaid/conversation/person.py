@@ -47,6 +47,7 @@ _SECOND_EN = {
     "ours": "yours",
     "ourselves": "yourselves",
 }
+_I_FORMS = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 _AGREE_EN = {"am": "are", "was": "were"}  # "I was" becomes "you were"
 _WORD_EN = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 MIN_COPIED = 3  # tokens of a copied run before its first person is taken as theirs
@@ -118,6 +119,6 @@ def _second(word: str) -> str | None:
     second = _SECOND_EN.get(word.lower().replace("’", "'"))
     if second is None:
         return None
-    if word in ("I", "i"):  # the pronoun's capital is no sentence start of its own
+    if word.lower().replace("’", "'") in _I_FORMS:  # I's capital is its own, no sentence start
         return second
     return second[0].upper() + second[1:] if word[0].isupper() else second

@@ -118,9 +118,10 @@ def _reply(client: Client, text: str) -> tuple[str, str, dict[str, object], dict
 SCENES = {
     "en": (
         "Mia",
-        # no event word to name it by (a client is who, not what): the lead leaves the matter to
-        # the model's words (morning14: "How did the interview" names it itself)
-        "I'm seeing the client at Northwind tomorrow and I'm so nervous.",
+        # no event word to name it by (a client is who, not what), and a first clause that is no
+        # sentence to say back (checkin.matter_clause_en): the lead leaves the matter to the
+        # model's words (morning14: "How did the interview" names it itself)
+        "Client at Northwind tomorrow and I'm so nervous.",
         "Morning.",
         "Morning! Last time you said",
         " you were nervous.|| you were seeing the client at Northwind.",

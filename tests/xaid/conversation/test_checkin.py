@@ -165,6 +165,10 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
         ("getting my wisdom teeth out tomorrow morning. dreading it", "you're getting your wisdom teeth out"),
         ("we sign the mortgage papers on thursday and i'm weirdly terrified", "you sign the mortgage papers"),
         ("the adoption agency comes to inspect our flat tomorrow", "the adoption agency comes to inspect your flat"),
+        # mid-sentence after "you said": no capital but a name's
+        ("I'm seeing the client at Northwind tomorrow", "you're seeing the client at Northwind"),
+        ("My sister's due tomorrow", "your sister's due"),
+        ("Getting my wisdom teeth out tomorrow", "you're getting your wisdom teeth out"),
         # no sentence to say back: too short, no subject, or left unfinished by its time
         ("dentist friday", None),
         ("wed at the clinic for the scan", None),
