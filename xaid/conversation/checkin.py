@@ -242,7 +242,12 @@ _CLAUSE_END_EN = re.compile(
 _SUBJECT_EN = re.compile(
     r"^(?:i|i'm|i've|i'll|we|we're|we've|we'll|my|our|the|a|an|this|that)\b", re.I
 )
-_DROPPED_EN = re.compile(r"^[a-z]+ing\b", re.I)
+# An -ing with an object or a particle after it: a verb ("getting my…", "seeing the client",
+# "meeting with HR"), not a noun that ends so ("nothing is packed", "morning run", "wedding prep").
+_DROPPED_EN = re.compile(
+    r"^[a-z]+ing (?:my|our|the|a|an|his|her|their|up|out|in|on|off|to|for|with|back|home)\b",
+    re.I,
+)
 CLAUSE_WORDS = (3, 12)  # an English clause this long names a matter
 _OPEN_END_EN = re.compile(
     r"\b(?:is|are|was|were|be|on|at|in|by|for|until|till|this|next|the|a|to)$", re.I
@@ -252,10 +257,10 @@ _OPEN_END_EN = re.compile(
 def matter_clause_en(topic: str) -> str | None:
     """The matter in the user's own first English clause, said back to them: its time goes (said
     another day, "tomorrow" is wrong), its first person becomes the second (person.second_person),
-    a dropped subject is said ("you're getting…"); None where no pronoun, determiner or -ing starts
-    it (said back after "you said", such a start is no sentence for sure: "dad gets his cast off"
-    would pass, "wed at the clinic" would not), where its time taken out left it unfinished, or for
-    other than ``CLAUSE_WORDS`` words."""
+    a dropped subject is said ("you're getting…"); None where no pronoun, determiner or verb in -ing
+    starts it (without one it may be no sentence to say back after "you said", "wed at the clinic";
+    "dad gets his cast off" is one and is left out with them), where its time taken out left it
+    unfinished, or for other than ``CLAUSE_WORDS`` words."""
     said = quoted(topic)
     if not said:
         return None

@@ -173,6 +173,9 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
         ("dentist friday", None),
         ("wed at the clinic for the scan", None),
         ("the interview at Brightwell is thursday", None),
+        # a noun in -ing is no dropped "I'm"
+        ("nothing is packed for the move yet", None),
+        ("morning run with the club tomorrow", None),
     ],
 )  # fmt: skip
 def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | None) -> None:
