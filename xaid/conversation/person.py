@@ -75,7 +75,7 @@ def to_listener(sentence: str, theirs: Iterable[str], before: str = "") -> str:
     for text in theirs:
         for found in echo.align(sentence, text):
             for start, end in found.spans:
-                run = [t for t in echo.tokens(sentence[start:end])]
+                run = echo.tokens(sentence[start:end])
                 if len(run) < MIN_COPIED:
                     continue
                 for token in run[:-1]:
@@ -88,10 +88,7 @@ def to_listener(sentence: str, theirs: Iterable[str], before: str = "") -> str:
     out = sentence
     for at in sorted(marked, reverse=True):
         end, second = marked[at]
-        if second == "you" and (agree := re.match(r"\s+(am|was)\b", out[end:], re.I)):
-            verb = agree.group(1)
-            out = out[: end + agree.start(1)] + _AGREE_EN[verb.lower()] + out[end + agree.end(1) :]
-        out = out[:at] + second + out[end:]
+        out = _put(out, at, end, second)
     return out
 
 
@@ -101,15 +98,18 @@ def second_person(text: str) -> str:
     quitting"), "I was" agreeing as "you were" (checkin.py's lead names a matter in their words)."""
     out = text
     for m in reversed(list(_WORD_EN.finditer(text))):
-        second = _second(m.group(0))
-        if second is None:
-            continue
-        rest = out[m.end() :]
-        if second == "you" and (agree := re.match(r"\s+(am|was)\b", rest, re.I)):
-            verb = agree.group(1)
-            rest = rest[: agree.start(1)] + _AGREE_EN[verb.lower()] + rest[agree.end(1) :]
-        out = out[: m.start()] + second + rest
+        if (second := _second(m.group(0))) is not None:
+            out = _put(out, m.start(), m.end(), second)
     return out
+
+
+def _put(text: str, start: int, end: int, second: str) -> str:
+    """``text`` with the word at ``start:end`` turned to ``second``, and a verb right after "you"
+    agreeing with it ("I was" -> "you were")."""
+    rest = text[end:]
+    if second == "you" and (agree := re.match(r"\s+(am|was)\b", rest, re.I)):
+        rest = rest[: agree.start(1)] + _AGREE_EN[agree.group(1).lower()] + rest[agree.end(1) :]
+    return text[:start] + second + rest
 
 
 def _second(word: str) -> str | None:
