@@ -21,9 +21,12 @@ machine shared by several people the wall time is mostly waiting for a core, the
 the code costs. The stage process runs as the daemon does: numpy's BLAS on one thread
 (xaid/__main__.py sets it; with several, a small matrix product spun for milliseconds on a loaded
 machine) and what the daemon warms at start warmed first (``index.warm``; ``pack.warm``,
-``index.warm_hubs`` and ``retrieve.warm`` where the tree has them). Memory's model calls per
-consolidated session while the agents were built (the scripted provider, whose answers never parse:
-every question the rules leave open is asked) are reported for both trees (issue 28 item 5).
+``index.warm_hubs`` and ``retrieve.warm`` where the tree has them); after the queries it times the
+longest database call of the warm that follows a consolidation (the agent's rows started over), as
+the tree runs it: one call of ``index.warm`` before warm21, the chunks of ``index.warm_rows`` since.
+Memory's model calls per consolidated session while the agents were built (the scripted provider,
+whose answers never parse: every question the rules leave open is asked) are reported for both
+trees (issue 28 item 5).
 
 "Before" is a daemon running the code of ``$XAID_PERF_SEARCH_BASELINE`` (a checkout of the tree
 before the change, e.g. ``git worktree add /tmp/base main``); unset, only this tree's daemon runs.
