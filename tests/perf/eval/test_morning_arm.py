@@ -81,3 +81,17 @@ def test_the_arm19_dev_set_holds_each_kind_in_both_halves_and_languages() -> Non
             assert {"emotion", "health", "routine", "loss"} <= kinds
             assert all(not s["may_raise"] for s in mine if s["kind"] in ("routine", "loss"))
             assert any("too_early" in s for s in mine)
+
+
+def test_the_arm22_dev_set_holds_matters_and_controls_in_both_halves_and_languages() -> None:
+    """arm_dev22.json: in each half and language, matters that may be raised (some probed after
+    their event) and controls that must arm nothing to ask about."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["arm22"])["scenes"]
+    for lang in ("en", "zh"):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert sum(s["may_raise"] for s in mine) == 8
+            assert {"routine", "held"} & {s["kind"] for s in mine if not s["may_raise"]}
+            assert any("too_early" in s for s in mine)
