@@ -369,12 +369,28 @@ def _next_morning(ended_ms: int) -> int:
 
 # When a one-day event is over, for the turn from "are you ready?" to "how did it go?": an event
 # said at an hour ("at 9:30", 下午两点) that much later; said with a part of the day ("tomorrow
-# morning", 明早) at its end; said with neither, or for the evening or the night, or over several
-# days, at the end of its last day, as before (a day's event with no hour may be a dinner or a
-# concert: "how did it go?" at 18:00 would come before it). Session 12: "interview tomorrow at 10",
-# asked about at 19:00 on the day, got "how are you feeling about the interview?"
-# (perf/scenarios/morning_dev13.json).
+# morning", 明早) at its end; said with neither, at ``DAY_OVER_HOUR``, the end of a working day,
+# unless it is of the evening's kind (``_of_the_evening``: a dinner or a concert with no hour is
+# still to come at 18:00); for the evening or the night, or over several days, at the end of its
+# last day. Session 12: "interview tomorrow at 10", asked about at 19:00 on the day, got "how are
+# you feeling about the interview?" (perf/scenarios/morning_dev13.json); arm_dev22: a landlord's
+# inspection "tomorrow", a crown swapped "on wednesday", jury duty "starts monday", asked the
+# evening of the day how the preparation goes.
 EVENT_HOURS = 2.0
+DAY_OVER_HOUR = 17.0
+EVENING_EN = frozenset(
+    "party parties dinner date concert gig show drinks banquet reception premiere open-mic stand-up "
+    "standup play recital ball prom game match".split()
+)
+EVENING_ZH = tuple(
+    "派对 聚餐 晚宴 饭局 约会 演唱会 音乐会 演出 话剧 晚会 年会 婚宴 酒会 比赛 球赛".split()
+)
+
+
+def _of_the_evening(text: str) -> bool:
+    """The event is of the evening's kind: a dinner, a concert, a date (whole words in English)."""
+    words = re.findall(r"[a-z][a-z'-]+", text.lower().replace("open mic", "open-mic"))
+    return bool(EVENING_EN.intersection(words)) or _has(text, EVENING_ZH)
 
 
 def over_at(text: str, ahead: timeparse.TimeRef) -> int | None:
@@ -387,8 +403,10 @@ def over_at(text: str, ahead: timeparse.TimeRef) -> int | None:
         end = hour + EVENT_HOURS
     elif ahead.hours is not None:
         end = float(ahead.hours[1])
-    else:
+    elif _of_the_evening(text):
         return None
+    else:
+        end = DAY_OVER_HOUR
     return day_start(ahead.date_from) + int(end * HOUR_MS) if end < 24 else None
 
 

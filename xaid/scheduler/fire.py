@@ -229,9 +229,11 @@ def _loss_since(conn: apsw.Connection, agent_id: str) -> int | None:
 
 
 def pressing(item: RecallItem, now_ms: int) -> float:
-    """How pressing a due matter is: its priority, less a little for every day it has been due, so
-    yesterday's interview comes before a check-up a week ago of the same weight."""
-    return item.priority - STALE_PER_DAY * max(0, now_ms - item.not_before) / DAY_MS
+    """How pressing a due matter is: its priority, less a little for every whole day it has been
+    due, so yesterday's interview comes before a check-up a week ago of the same weight. Whole
+    days: a matter due since 17:00 yesterday (an event of no hour, arm.DAY_OVER_HOUR) is no staler
+    the next morning than one due since midnight."""
+    return item.priority - STALE_PER_DAY * (max(0, now_ms - item.not_before) // DAY_MS)
 
 
 def evaluate(

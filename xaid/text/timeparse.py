@@ -319,7 +319,9 @@ def _weekday(c: _Ctx, wd: int, mode: str | int, part: str | None) -> Span:
     elif mode == "cue" and c.past() and c.moved() is None:
         d = c.today - timedelta((c.today.weekday() - wd) % 7)
     else:
-        d = c.today + timedelta((wd - c.today.weekday()) % 7)
+        # Today's own name said ahead ("starts monday" on a Monday) is the coming one: today is
+        # "today" to whoever speaks, unless a part of it still to come is named ("monday night").
+        d = c.today + timedelta((wd - c.today.weekday()) % 7 or (0 if part else 7))
     return _day(d, part)
 
 

@@ -40,8 +40,8 @@ def test_a_matter_still_ahead_is_asked_about_before_its_day_and_after_it(lang: s
     after = found.get("plan") or found["worry"]
     before = found["ahead"]
     assert before.not_before == MONDAY + DAY + 3 * HOUR  # the next morning (six hours after 21:00)
-    assert before.not_after == MONDAY + 4 * DAY  # to the end of Thursday
-    assert after.not_before == MONDAY + 4 * DAY  # from Friday: "how did it go?"
+    assert before.not_after == MONDAY + 3 * DAY + 17 * HOUR  # to Thursday's end of work (no hour)
+    assert after.not_before == MONDAY + 3 * DAY + 17 * HOUR  # then "how did it go?"
     assert before.keywords == after.keywords and before.priority == after.priority
     assert before.topic.endswith(f'"{AHEAD[lang]}"')
 
@@ -164,16 +164,34 @@ def test_an_event_of_one_day_turns_from_before_to_after_when_it_is_over(
     [
         "the concert is tomorrow night, so nervous",
         "明天晚上有演出，好紧张",
-        "my exam is tomorrow, wish me luck",  # no hour said: it may be any time of the day
-        "明天考试，好紧张",
+        "dinner with his parents tomorrow, first time meeting them",  # an evening's kind, no hour
+        "明天约会，第一次见面好紧张",
     ],
 )
-def test_an_event_of_the_evening_or_of_no_hour_stays_ahead_to_the_end_of_its_day(
-    line: str,
-) -> None:
+def test_an_event_of_the_evening_stays_ahead_to_the_end_of_its_day(line: str) -> None:
     found = {a.scene: a for a in arm.matters(drafted([line], 0.6), None)}
     after = found.get("plan") or found["worry"]
     assert found["ahead"].not_after == MONDAY + 2 * DAY == after.not_before
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my exam is tomorrow, wish me luck",
+        "明天考试，好紧张",
+        "the interview is on wednesday, so nervous",
+        "周三去医院复查，希望别再疼了",
+    ],
+)
+def test_an_event_of_no_hour_is_over_at_the_end_of_a_working_day(line: str) -> None:
+    """arm_dev22: a landlord's inspection "tomorrow", a crown swapped "on wednesday", asked at 19:00
+    of the day how the preparation goes. With no hour and nothing of the evening's kind, the day's
+    event is over at 17:00: before it "how are you feeling", after it "how did it go"."""
+    found = {a.scene: a for a in arm.matters(drafted([line], 0.6), None)}
+    after = found.get("plan") or found["worry"]
+    turn = found["ahead"].not_after
+    assert turn == after.not_before
+    assert (turn - MONDAY) % DAY == 17 * HOUR and turn > MONDAY + DAY
 
 
 @pytest.mark.parametrize(

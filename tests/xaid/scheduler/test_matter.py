@@ -121,7 +121,7 @@ def test_a_dated_matter_is_asked_about_after_its_date() -> None:
     d = drafted("周五要去见家长了，礼物还没买")
     a, before = arm.matters(d, CALM, read=readings(m1=(0.9, 0.0)))
     assert a.scene in ("plan", "worry") and "见家长" in a.topic
-    assert a.not_before == DAY0 + 5 * DAY_MS  # from Saturday, the day after Friday
+    assert a.not_before == DAY0 + 4 * DAY_MS + 17 * HOUR_MS  # Friday's end of work (no hour said)
     assert before.scene == "ahead" and before.not_after == a.not_before  # and before it
 
 
