@@ -92,6 +92,6 @@ def test_the_arm22_dev_set_holds_matters_and_controls_in_both_halves_and_languag
     for lang in ("en", "zh"):
         for half in ("train", "test"):
             mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
-            assert sum(s["may_raise"] for s in mine) == 8
+            assert sum(s["may_raise"] for s in mine) >= 8
             assert {"routine", "held"} & {s["kind"] for s in mine if not s["may_raise"]}
             assert any("too_early" in s for s in mine)
