@@ -29,7 +29,8 @@ by the learned reader where the rules' lists say nothing:
   utterance's meaning and its shape, fitted on a labelled dev set) may find the utterance that
   leaves a matter a friend would follow up, said in words no list holds ("tmrw's the big day",
   "娃发烧三天了", a landlord keeping the deposit, a decision due). With a date ahead it is a plan
-  (ask after it); without one, scene "matter": from the next morning for four days. Its topic and
+  (ask after it); without one, scene "matter": six hours on (the next morning after an evening,
+  the same evening after a morning) for four days. Its topic and
   keywords are the user's own utterance. A loss read by meaning alone (the prototypes) is doubted
   when the reader gives it less than its loss floor; a loss the rules of mood.loss read stands.
 - occasion: where neither took a line, a date ahead and a meaning nearer occasions than routine
@@ -57,7 +58,12 @@ from ..text.lang import language
 from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
-MATTER_DAYS = 4  # an undated matter is asked about from the next morning for this many days
+MATTER_DAYS = 4  # an undated matter is asked about for this many days, from the next morning ...
+# ... or from this long after its session when that comes first: a matter told in the morning (a car
+# at the garage, a child sent home with a fever, a talk with the manager "later") is asked about that
+# afternoon or evening, as the feeling of a session is (arm_dev22's same-day scenes: due only from
+# midnight, nothing was asked at 15:00-18:00). After an evening session it is the next morning.
+MATTER_AFTER_MS = 6 * HOUR_MS
 # The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
 # fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
 MATTER_TENSION = 0.5
@@ -499,9 +505,10 @@ def _matter(
     d: Draft, u: Utterance, later: Sequence[Utterance], worried: bool, p: float, said: str = ""
 ) -> Arm | None:
     """What the reader found (probability ``p``) in ``u``: a plan when a date ahead is named, else
-    an undated matter (an ordeal, results awaited, a decision) asked about from the next morning
-    (not the same evening) for ``MATTER_DAYS``. ``said``: the words that hold it, when they are
-    not the whole of ``u`` (one of its sentences, or the session's messages together)."""
+    an undated matter (an ordeal, results awaited, a decision) asked about ``MATTER_AFTER_MS``
+    after the session (that evening after a morning, the next morning after an evening) for
+    ``MATTER_DAYS``. ``said``: the words that hold it, when they are not the whole of ``u`` (one
+    of its sentences, or the session's messages together)."""
     if _ahead(u) is not None:
         return _plan(u, later, worried, d.ended_ms, learned=True)
     text = said or u.message.text
@@ -509,7 +516,7 @@ def _matter(
     if _has(own, TRIVIAL) or _called_off(own, keywords(own), later):
         return None
     words = keywords(text)
-    not_before = _next_morning(d.ended_ms)
+    not_before = d.ended_ms + MATTER_AFTER_MS
     topic = _TOPIC[language([text])]["matter"].format(said=_short(text))
     priority = 0.6 + 0.2 * p + (0.1 if worried or _has(text, WORRY) else 0.0)
     return Arm(

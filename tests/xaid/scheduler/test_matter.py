@@ -117,6 +117,26 @@ def test_an_undated_matter_is_asked_about_from_the_next_morning_in_the_users_wor
     assert a.not_after - a.not_before == arm.MATTER_DAYS * DAY_MS
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "car wouldn't start this morning, the garage is having a look today",
+        "女儿发烧了，今天没去幼儿园，饭也不吃",
+    ],
+)
+def test_a_matter_told_in_the_morning_is_asked_about_that_evening(line: str) -> None:
+    """arm_dev22's same-day scenes: told at 08:00, the matter was due only from midnight, and a
+    session at 17:00 heard nothing of it. Six hours on, as the session's feeling is; after an
+    evening session that is the next morning, as before."""
+    at = DAY0 + 8 * HOUR_MS
+    message = Message("s", "a", "user", line, at, message_id=1)
+    morning = draft.draft([message], {1: 0.5}, CALM, "Mia")
+    (a,) = arm.matters(morning, CALM, read=readings(m1=(0.9, 0.0)))
+    assert a.scene == "matter" and a.not_before == at + 6 * HOUR_MS  # 14:00 the same day
+    (b,) = arm.matters(drafted(line), CALM, read=readings(m1=(0.9, 0.0)))
+    assert b.not_before == EVENING + 6 * HOUR_MS > DAY0 + DAY_MS  # 02:00 the next day
+
+
 def test_a_dated_matter_is_asked_about_after_its_date() -> None:
     d = drafted("周五要去见家长了，礼物还没买")
     a, before = arm.matters(d, CALM, read=readings(m1=(0.9, 0.0)))
