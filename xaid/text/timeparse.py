@@ -346,6 +346,28 @@ def _calendar(c: _Ctx, month: int, day: int, year: int | None) -> Span | None:
         return None
 
 
+def _month_part(c: _Ctx, shift: int | None, part: str) -> Span:
+    """A part of a month: its first week (1st-7th), its middle (11th-20th), its last seven days;
+    of the month ``shift`` months away, or (None) this month's, the next's when this month's part
+    is over and the clause is not in the past ("月初" said on the 25th, "月底要搬家")."""
+    first = _add_months(c.today.replace(day=1), shift or 0)
+    last = monthrange(first.year, first.month)[1]
+    lo, hi = {"start": (1, 7), "mid": (11, 20), "end": (last - 6, last)}[part]
+    if shift is None and c.today.day > hi and not c.past():
+        return _month_part(c, 1, part)
+    return first.replace(day=lo), first.replace(day=hi), "week", None
+
+
+def _mid_month(c: _Ctx, month: int) -> Span:
+    """The middle of a named month (11th-20th): the nearest one in the clause's tense."""
+    year = c.today.year
+    if c.past():
+        year -= month > c.today.month
+    else:
+        year += month < c.today.month
+    return date(year, month, 11), date(year, month, 20), "week", None
+
+
 def _month_day(c: _Ctx, day: int, shift: int | None) -> Span | None:
     """The day-th of a month: of the month ``shift`` months away, or the nearest one in the clause's tense."""
     if not 1 <= day <= 31:
@@ -417,6 +439,16 @@ _AFTER_DAY = (
     r"my|our|is|was|will|morning|afternoon|evening|night|instead|now|then|btw|anyway)\b))"
 )
 _EN_SHIFT = {"last": -1, "this": 0, "next": 1}
+_EN_PARTS_SHIFT = {"last": -1, "this": 0, "next": 1}  # "the end of the month": None, this or next
+_EN_PART_OF_MONTH = {
+    "end": "end",
+    "late": "end",
+    "start": "start",
+    "beginning": "start",
+    "early": "start",
+    "middle": "mid",
+    "mid": "mid",
+}
 _EN_MODES: dict[str | None, str | int] = {
     "last": -1,
     "next": 1,
@@ -495,6 +527,21 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         + _AFTER_DAY,
         lambda g, c: _month_day(c, int(g[0]), None),
     ),
+    (
+        r"\b(?:the\s+)?(end|start|beginning|middle)\s+of\s+(the|this|next|last)\s+month\b",
+        lambda g, c: _month_part(
+            c, _EN_PARTS_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]
+        ),
+    ),
+    (
+        r"\b(early|mid|late)[\s-]+(this|next|last)\s+month\b",
+        lambda g, c: _month_part(
+            c, _EN_PARTS_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]
+        ),
+    ),
+    (r"\bmid[\s-]+" + _MONTH + r"\b", lambda g, c: _mid_month(c, _MONTHS[g[0][:3].lower()])),
+    (r"\b(?:in|within)\s+a\s+fortnight\b", lambda g, c: _offset(c, 2, "week", 1)),
+    (r"\ba\s+fortnight\s+ago\b", lambda g, c: _offset(c, 2, "week", -1)),
 ]
 
 # -- Chinese ------------------------------------------------------------------------------------------
@@ -578,6 +625,14 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         r"(?![线楼床门口位座机房院车窗台店馆厅仓码鞋球选箱柜])",
         lambda g, c: _month_day(c, _num(g[1]), None if g[0] is None else _ZH_SHIFT[g[0][0]]),
     ),
+    (
+        rf"(?:{_ZH_PRE}|(?<![0-9一二三四五六七八九十岁年日个正腊满每]))月(底|初|中)(?![间央心秋])",
+        lambda g, c: _month_part(
+            c,
+            None if g[0] is None else _ZH_SHIFT[g[0]],
+            {"底": "end", "初": "start", "中": "mid"}[g[1]],
+        ),
+    ),
     (rf"{_ZH_PRE}月(?![亮光饼球色])", lambda g, c: _span(c, "month", _ZH_SHIFT[g[0]])),
     (
         rf"({_zh_words({'前年': -2, '去年': -1, '今年': 0, '明年': 1, '后年': 2})})(?![轻纪龄级代])",
@@ -596,6 +651,14 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
         lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], 1),
     ),
     (_GUARD["前"] + r"前([两几])天", lambda g, c: _offset(c, _num(g[0]), "day", -1)),
+    (
+        r"(?:(?<![不经超度难通路错])(过))?半个月(以后|之后|以前|之前|前|后)?",
+        lambda g, c: (
+            None
+            if not (g[0] or g[1])
+            else _offset(c, 2, "week", -1 if g[1] and "前" in g[1] else 1)
+        ),
+    ),
     (rf"(?:([0-9]{{4}})年)?{_ZH_DNUM}月{_ZH_DNUM}[日号]", _zh_date),
 ]
 
@@ -641,7 +704,7 @@ _MAYBE_ZH = "[天日今明昨周期拜末号月年过前]"  # every Chinese rule
 # (tests/xaid/text/test_timeparse.py checks every rule's vocabulary against it).
 _HAS_ZH = re.compile(_MAYBE_ZH)
 _MAYBE = re.compile(
-    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|tonite|2nite|"
+    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|tonite|2nite|fortnight|mid|"
     + "|".join(_EN_TYPED)
     + "|"
     + _MAYBE_ZH,

@@ -145,10 +145,38 @@ CHINESE = [
     ("明后天", "2026-11-26", "2026-11-27", "day"),
     ("12月3号", "2026-12-03", "2026-12-03", "day"),
     ("2027年1月5日", "2027-01-05", "2027-01-05", "day"),
+    # a part of a month: its last week, its first, its middle (session 22: "月底要搬家" was no date)
+    ("月底", "2026-11-24", "2026-11-30", "week"),
+    ("这个月底", "2026-11-24", "2026-11-30", "week"),
+    ("本月底", "2026-11-24", "2026-11-30", "week"),
+    ("下个月底", "2026-12-25", "2026-12-31", "week"),
+    ("下个月初", "2026-12-01", "2026-12-07", "week"),
+    ("月初", "2026-12-01", "2026-12-07", "week"),  # the 25th: this month's start is past
+    ("下月中", "2026-12-11", "2026-12-20", "week"),
+    ("上个月底", "2026-10-25", "2026-10-31", "week"),
+    ("半个月后", "2026-12-09", "2026-12-09", "week"),
+    ("过半个月", "2026-12-09", "2026-12-09", "week"),
+    ("半个月前", "2026-11-11", "2026-11-11", "week"),
+]
+# English parts of a month and a fortnight, beside the Chinese above.
+MONTH_PARTS_EN = [
+    ("the end of the month", "2026-11-24", "2026-11-30", "week"),
+    ("end of this month", "2026-11-24", "2026-11-30", "week"),
+    ("the end of next month", "2026-12-25", "2026-12-31", "week"),
+    ("the start of next month", "2026-12-01", "2026-12-07", "week"),
+    ("early next month", "2026-12-01", "2026-12-07", "week"),
+    ("the beginning of next month", "2026-12-01", "2026-12-07", "week"),
+    ("the middle of next month", "2026-12-11", "2026-12-20", "week"),
+    ("mid-december", "2026-12-11", "2026-12-20", "week"),
+    ("mid january", "2027-01-11", "2027-01-20", "week"),
+    ("in a fortnight", "2026-12-09", "2026-12-09", "week"),
+    ("a fortnight ago", "2026-11-11", "2026-11-11", "week"),
 ]
 
 
-@pytest.mark.parametrize(("text", "date_from", "date_to", "granularity"), ENGLISH + CHINESE)
+@pytest.mark.parametrize(
+    ("text", "date_from", "date_to", "granularity"), ENGLISH + CHINESE + MONTH_PARTS_EN
+)
 def test_expression_resolves(text: str, date_from: str, date_to: str, granularity: str) -> None:
     ref = only(text)
     assert (
