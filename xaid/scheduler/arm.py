@@ -58,11 +58,11 @@ from ..text.lang import language
 from .matter import NO_READINGS, Readings
 
 MAX_PER_EPISODE = 2
-MATTER_DAYS = 4  # an undated matter is asked about for this many days, from the next morning ...
-# ... or from this long after its session when that comes first: a matter told in the morning (a car
-# at the garage, a child sent home with a fever, a talk with the manager "later") is asked about that
-# afternoon or evening, as the feeling of a session is (arm_dev22's same-day scenes: due only from
-# midnight, nothing was asked at 15:00-18:00). After an evening session it is the next morning.
+MATTER_DAYS = 4  # an undated matter is asked about for this many days, from MATTER_AFTER_MS on
+# ... after its session: a matter told in the morning (a car at the garage, a child sent home with a
+# fever, a talk with the manager "later") is asked about that afternoon or evening, as the feeling of
+# a session is (arm_dev22's same-day scenes: due only from midnight, nothing was asked at
+# 15:00-18:00); after an evening session that is the next morning, as before.
 MATTER_AFTER_MS = 6 * HOUR_MS
 # The episode's tension (draft.py: a date ahead, a strong feeling) knows nothing of an undated matter;
 # fire.py passes over items whose episode holds less than 0.3, so one armed raises it to this.
@@ -304,10 +304,14 @@ def event_word_en(word: str) -> str | None:
     return None
 
 
+def _en_words(text: str) -> list[str]:
+    """The English words of a text, lower-cased ("open mic" as one)."""
+    return re.findall(r"[a-z][a-z'-]+", text.lower().replace("open mic", "open-mic"))
+
+
 def _events(text: str) -> set[str]:
     """The event words in a text: what makes a dated line a matter worth asking about."""
-    words = re.findall(r"[a-z][a-z'-]+", text.lower().replace("open mic", "open-mic"))
-    found = {e for w in words if (e := event_word_en(w)) is not None}
+    found = {e for w in _en_words(text) if (e := event_word_en(w)) is not None}
     found |= {m.group() for m in _ZH_TRIP.finditer(text)}
     return found | {e for e in EVENTS_ZH if e in text}
 
@@ -395,8 +399,7 @@ EVENING_ZH = tuple(
 
 def _of_the_evening(text: str) -> bool:
     """The event is of the evening's kind: a dinner, a concert, a date (whole words in English)."""
-    words = re.findall(r"[a-z][a-z'-]+", text.lower().replace("open mic", "open-mic"))
-    return bool(EVENING_EN.intersection(words)) or _has(text, EVENING_ZH)
+    return bool(EVENING_EN.intersection(_en_words(text))) or _has(text, EVENING_ZH)
 
 
 def over_at(text: str, ahead: timeparse.TimeRef) -> int | None:

@@ -439,7 +439,6 @@ _AFTER_DAY = (
     r"my|our|is|was|will|morning|afternoon|evening|night|instead|now|then|btw|anyway)\b))"
 )
 _EN_SHIFT = {"last": -1, "this": 0, "next": 1}
-_EN_PARTS_SHIFT = {"last": -1, "this": 0, "next": 1}  # "the end of the month": None, this or next
 _EN_PART_OF_MONTH = {
     "end": "end",
     "late": "end",
@@ -529,15 +528,11 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     ),
     (
         r"\b(?:the\s+)?(end|start|beginning|middle)\s+of\s+(the|this|next|last)\s+month\b",
-        lambda g, c: _month_part(
-            c, _EN_PARTS_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]
-        ),
+        lambda g, c: _month_part(c, _EN_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]),
     ),
     (
         r"\b(early|mid|late)[\s-]+(this|next|last)\s+month\b",
-        lambda g, c: _month_part(
-            c, _EN_PARTS_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]
-        ),
+        lambda g, c: _month_part(c, _EN_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]),
     ),
     (r"\bmid[\s-]+" + _MONTH + r"\b", lambda g, c: _mid_month(c, _MONTHS[g[0][:3].lower()])),
     (r"\b(?:in|within)\s+a\s+fortnight\b", lambda g, c: _offset(c, 2, "week", 1)),
