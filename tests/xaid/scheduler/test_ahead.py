@@ -239,6 +239,7 @@ TOLD_OVER = [
     "did the second interview at the bank today. they'll call by friday",
     "今天上午面了一家出版社，说下周给结果",
     "下午视频面试了一家设计公司，说周五前通知",
+    "handed in the visa application today, they decide next week",  # a regular past verb first
 ]
 STILL_AHEAD = [
     "had a long day today, interview tomorrow at 10",
@@ -247,6 +248,8 @@ STILL_AHEAD = [
     "今天累死了，周五还要答辩",
     "interview on friday, results the week after",
     "面试在周五，下周出结果",
+    "booked the dentist for friday",  # the verb is in the clause of the date: nothing before it
+    "excited and nervous, the visa interview is next week",
 ]
 
 
