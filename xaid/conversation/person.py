@@ -116,9 +116,10 @@ def _second(word: str) -> str | None:
     """The second person of a first-person word, in its case ("My" → "Your"); None for others."""
     if word == "我":
         return "你"
-    second = _SECOND_EN.get(word.lower().replace("’", "'"))
+    key = word.lower().replace("’", "'")
+    second = _SECOND_EN.get(key)
     if second is None:
         return None
-    if word.lower().replace("’", "'") in _I_FORMS:  # I's capital is its own, no sentence start
+    if key in _I_FORMS:  # I's capital is its own, no sentence start
         return second
     return second[0].upper() + second[1:] if word[0].isupper() else second

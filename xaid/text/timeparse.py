@@ -479,6 +479,12 @@ def _en_weekend(g: tuple, c: _Ctx) -> Span:
     return _weekend(c, {"last": -1, "next": 1}.get((g[0] or "").lower()))
 
 
+def _en_month_part(g: tuple, c: _Ctx) -> Span:
+    """ "the end of next month", "early this month": the part (g[0]) of the month named (g[1]; "the"
+    is this month's, or the next's when its part is over)."""
+    return _month_part(c, _EN_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()])
+
+
 def _en_date(g: tuple, c: _Ctx) -> Span | None:
     month, day = (g[0], g[1]) if g[0] else (g[3], g[2])
     return _calendar(c, _MONTHS[month[:3].lower()], int(day), None)
@@ -528,12 +534,9 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     ),
     (
         r"\b(?:the\s+)?(end|start|beginning|middle)\s+of\s+(the|this|next|last)\s+month\b",
-        lambda g, c: _month_part(c, _EN_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]),
+        _en_month_part,
     ),
-    (
-        r"\b(early|mid|late)[\s-]+(this|next|last)\s+month\b",
-        lambda g, c: _month_part(c, _EN_SHIFT.get(g[1].lower()), _EN_PART_OF_MONTH[g[0].lower()]),
-    ),
+    (r"\b(early|mid|late)[\s-]+(this|next|last)\s+month\b", _en_month_part),
     (r"\bmid[\s-]+" + _MONTH + r"\b", lambda g, c: _mid_month(c, _MONTHS[g[0][:3].lower()])),
     (r"\b(?:in|within)\s+a\s+fortnight\b", lambda g, c: _offset(c, 2, "week", 1)),
     (r"\ba\s+fortnight\s+ago\b", lambda g, c: _offset(c, 2, "week", -1)),
@@ -699,7 +702,7 @@ _MAYBE_ZH = "[天日今明昨周期拜末号月年过前]"  # every Chinese rule
 # (tests/xaid/text/test_timeparse.py checks every rule's vocabulary against it).
 _HAS_ZH = re.compile(_MAYBE_ZH)
 _MAYBE = re.compile(
-    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|tonite|2nite|fortnight|mid|"
+    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|tonite|2nite|fortnight|mid[\s-]|"
     + "|".join(_EN_TYPED)
     + "|"
     + _MAYBE_ZH,

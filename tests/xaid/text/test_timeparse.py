@@ -70,7 +70,6 @@ ENGLISH = [
     # today's own name said ahead is the coming one (arm_dev22: "starts monday" said on a Monday)
     ("on Wednesday", "2026-12-02", "2026-12-02", "day"),
     ("Wednesday night", "2026-11-25", "2026-11-25", "part_of_day"),
-    ("周三", "2026-12-02", "2026-12-02", "day"),
     ("last Sunday", "2026-11-22", "2026-11-22", "day"),
     ("next sunday", "2026-12-06", "2026-12-06", "day"),
     ("in 3 days", "2026-11-28", "2026-11-28", "day"),
@@ -145,6 +144,7 @@ CHINESE = [
     ("明后天", "2026-11-26", "2026-11-27", "day"),
     ("12月3号", "2026-12-03", "2026-12-03", "day"),
     ("2027年1月5日", "2027-01-05", "2027-01-05", "day"),
+    ("周三", "2026-12-02", "2026-12-02", "day"),  # today's own name said ahead: next week's
     # a part of a month: its last week, its first, its middle (session 22: "月底要搬家" was no date)
     ("月底", "2026-11-24", "2026-11-30", "week"),
     ("这个月底", "2026-11-24", "2026-11-30", "week"),
@@ -481,6 +481,8 @@ _VOCABULARY = [
     *"now on by until the before after may May March Mar june sept december day days years".split(),
     *"昨天 今天 明天 后天 大前天 明后天 今早 明晚 昨夜 上 下 这 本 个 周 星期 礼拜 一 三 日 天 周末 月 号".split(),
     *"5 去年 今年 明年 几 两 十 前 后 以后 之前 过 年 下午 晚上 2023年 5月 7日 楼 起".split(),
+    # the parts of a month and the fortnight (session 22)
+    *"end start beginning middle early late mid mid- fortnight 底 初 中 半 半个月".split(),
 ]
 
 
