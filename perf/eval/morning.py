@@ -144,6 +144,7 @@ SCENE_SETS = {
     "arm19": SCENARIOS / "arm_dev19.json",  # arm19: strong tiredness, others' operations, routine
     "dev20": SCENARIOS / "morning_dev20.json",  # twentieth: matters no event word names
     "arm22": SCENARIOS / "arm_dev22.json",  # arm22: everyday matters, the day after and the evening
+    "arm23": SCENARIOS / "arm_dev23.json",  # arm23: someone ill or in hospital, against losses
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -169,6 +170,7 @@ SET_TITLES = {
     "arm19": " (arm19 dev scenes)",
     "dev20": " (twentieth dev scenes)",
     "arm22": " (arm22 dev scenes)",
+    "arm23": " (arm23 dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -190,6 +192,7 @@ SET_AREAS = {
     "arm19": "morning_arm19",
     "dev20": "morning_dev20",
     "arm22": "morning_arm22",
+    "arm23": "morning_arm23",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

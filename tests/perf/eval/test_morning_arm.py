@@ -95,3 +95,17 @@ def test_the_arm22_dev_set_holds_matters_and_controls_in_both_halves_and_languag
             assert sum(s["may_raise"] for s in mine) >= 8
             assert {"routine", "held"} & {s["kind"] for s in mine if not s["may_raise"]}
             assert any("too_early" in s for s in mine)
+
+
+def test_the_arm23_dev_set_holds_illnesses_and_losses_in_both_halves_and_languages() -> None:
+    """arm_dev23.json: in each half and language, someone ill or in hospital (a matter a friend asks
+    after) beside deaths and a break-up (controls: a gentle check-in only)."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["arm23"])["scenes"]
+    for lang in ("en", "zh"):
+        for half in ("train", "test"):
+            mine = [s for s in scenes if s["lang"] == lang and s["half"] == half]
+            assert sum(s["may_raise"] for s in mine) >= 4
+            assert {s["kind"] for s in mine if not s["may_raise"]} == {"loss"}
+            assert all(s["picks_up"] for s in mine if s["may_raise"])
