@@ -20,6 +20,13 @@ _PATTERNS = (
         rf"\bput (?:my|our|her|his|their|the) (?:\w+ )?(?:{_KIN_EN}) (?:down|to sleep)\b",
         re.IGNORECASE,
     ),
+    # "she didn't make it", "grandad didn't make it through the night": a death; "I didn't make it
+    # to the gym" and "we didn't make it in time" are not (a person other than "I", nowhere after it)
+    re.compile(
+        rf"\b(?:he|she|they|(?:my|our|her|his|their) (?:\w+ )?(?:{_KIN_EN}))\s+(?:just\s+)?"
+        r"(?:didn'?t|did not|never)\s+make it\b(?!\s+(?:to|in|on|back|out|there|here|home|for|up)\b)",
+        re.IGNORECASE,
+    ),
     # 刚走了 is "just left"; 走了，去超市 goes somewhere: neither is a death. Up to six characters
     # between: a day and a manner ("奶奶礼拜天安详地走了", feel12's dev set) is how it is told gently
     re.compile(

@@ -32,7 +32,9 @@ by the learned reader where the rules' lists say nothing:
   (ask after it); without one, scene "matter": six hours on (the next morning after an evening,
   the same evening after a morning) for four days. Its topic and
   keywords are the user's own utterance. A loss read by meaning alone (the prototypes) is doubted
-  when the reader gives it less than its loss floor; a loss the rules of mood.loss read stands.
+  when the reader gives it less than its loss floor, and taken for grave news still open (someone
+  ill or in care, asked after: a matter) when the reader is unsure of it (matter.UNSURE_LOSS); a
+  loss the rules of mood.loss read stands.
 - occasion: where neither took a line, a date ahead and a meaning nearer occasions than routine
   (occasion.py: a first day, a lesson, a session at the gym, said in passing) make it a plan.
 Nothing is armed from a session in which the user asked not to have it brought up, and a plan
@@ -603,20 +605,31 @@ def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:
     return (said in losses or said in read.told) and not read.loss_doubted(said)
 
 
-def _learned(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings) -> Arm | None:
+def _learned(
+    d: Draft,
+    lost: Sequence[Utterance],
+    worried: bool,
+    read: Readings,
+    near_loss: frozenset[int] = frozenset(),
+) -> Arm | None:
     """The matter the reader is surest of, where the rules armed none. Read by meaning at three
     reaches: each user message, each sentence of a message that holds several (a worry said as an
     aside in a chat about something else), and the messages together (a matter told over several:
     the offer, then the answer they want soon). The words quoted are the ones that were read: a
     sentence, or, when the messages together leave a matter and none of them was lost, all of them
-    (a message alone, "been putting it off since summer", names nothing of the call to the dad)."""
+    (a message alone, "been putting it off since summer", names nothing of the call to the dad).
+    A message meaning read near a loss (``near_loss``) that was not taken for one because the
+    reader is unsure (``Readings.unsure``) is grave news still open: a matter, at the threshold."""
     best: tuple[float, int, str] | None = None  # (probability, index of the message, its words)
     for i, u in enumerate(d.utterances):
         if u in lost:
             continue
         said = u.message.message_id
+        whole = read.matter(said)
+        if said in near_loss and read.unsure(said):
+            whole = max(whole, read.threshold)
         for p, text in [
-            (read.matter(said), ""),
+            (whole, ""),
             *((x.read.matter, x.text) for x in read.sentences(said)),
         ]:
             if best is None or p > best[0]:
@@ -666,7 +679,7 @@ def matters(
     ]
     learned = None
     if not found:  # the rules are precise where they fire; the reader adds what their lists miss
-        learned = _learned(d, lost, worried, read) or _occasion(d, lost, worried, read)
+        learned = _learned(d, lost, worried, read, losses) or _occasion(d, lost, worried, read)
         if learned is not None and learned.scene == "matter" and read.plain():
             learned = None  # an ordinary evening: no undated matter by meaning alone (evening.py)
         found += [learned] if learned is not None else []

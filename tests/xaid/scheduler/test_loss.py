@@ -15,6 +15,7 @@ import pytest
 from xaiclient import Client
 
 from xaid.memory import draft
+from xaid.mood import loss
 from xaid.scheduler import arm, fire, matter
 from xaid.store.mood import MoodState
 from xaid.store.recall import RecallItem
@@ -49,6 +50,12 @@ def drafted(*lines: str) -> draft.Draft:
         # half: the 1.5B asked "明天带它去火化的事，你准备好了吗？")
         ("旺财今天走了，陪了我十一年", "明天带它去火化"),
         ("Biscuit didn't make it through the night.", "We're taking her to be cremated tomorrow."),
+        # a death said gently, beside a stay in hospital: meaning alone reads it as near an illness
+        # as a death (arm_dev23), so the lexicons' words say it
+        ("Nan had been in the hospital for weeks. She slipped away this morning.",),
+        ("My grandad didn't make it through the night.",),
+        ("舅舅在医院住了两个月，今天早上还是没挺过来",),
+        ("外婆抢救无效，今天凌晨走的。",),
     ],
 )
 def test_a_loss_arms_a_check_in_on_the_person_never_how_it_went(lines: tuple[str, ...]) -> None:
@@ -62,6 +69,62 @@ def test_a_loss_read_by_meaning_alone_is_still_a_loss() -> None:
     d = drafted("我家狗狗昨晚人没了，陪了我十三年。")
     assert [a.scene for a in arm.matters(d, LOW)] != ["loss"]  # the rules alone miss it
     assert [a.scene for a in arm.matters(d, LOW, frozenset({1}))] == ["loss"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I didn't make it to the gym today.",
+        "We didn't make it in time for the train.",
+        "She didn't make it to the party.",
+    ],
+)
+def test_not_making_it_somewhere_is_no_death(line: str) -> None:
+    assert not loss.ruled(line)
+
+
+def test_someone_in_care_read_near_a_loss_by_meaning_alone_is_asked_after_when_the_reader_is_unsure() -> (
+    None
+):
+    """A fall and a ward sit as near the loss prototypes as a death (arm_dev23's train half): a loss
+    meaning alone reads and the reader neither rules out nor is sure of (matter.UNSURE_LOSS) is grave
+    news still open, a matter a friend asks after ("how's your grandma?"); the reader sure of a
+    loss, or a grieving session, keeps the gentle check-in."""
+    d = drafted("Grandma had a fall today, she's on the ward now with a broken hip.")
+    unsure = matter.Readings({1: matter.Read(0.2, 0.45, 0.35)}, 0.5, 0.15)
+    assert [a.scene for a in arm.matters(d, LOW, frozenset({1}), unsure)] == ["matter"]
+    sure = matter.Readings({1: matter.Read(0.1, 0.8, 0.1)}, 0.5, 0.15)
+    assert [a.scene for a in arm.matters(d, LOW, frozenset({1}), sure)] == ["loss"]
+    grieving = replace(unsure, grieving=True)
+    assert [a.scene for a in arm.matters(d, LOW, frozenset({1}), grieving)] == ["loss"]
+    # not read near a loss at all: the reader's low matter arms nothing, as before
+    assert arm.matters(d, MoodState(), frozenset(), unsure) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (
+            "grandma had a fall in her kitchen today. she's on the ward now, they think she's broken her hip",
+            "grandma",
+        ),
+        ("老婆今天手术做完了，医生说挺顺利，就是人还很虚", "老婆"),
+    ],
+)
+def test_someone_in_care_is_asked_after_the_next_day_through_the_daemon(
+    client: Client, line: str, words: str
+) -> None:
+    """Through a real daemon, SQLite, the default embedder and the check-in reader (arm_dev23's train
+    half): before ill23 each armed the loss check-in, which never names the person."""
+    client.agent_create("mia")
+    night = DAY0 + 20 * HOUR
+    sid = client.session_open("mia", ts=night)["session_id"]
+    client.session_send(sid, line, ts=night).finish()
+    client.session_close(sid, ts=night + 600_000, wait=True)
+    items = client.scheduler_list("mia", states=["pending"])["items"]
+    assert [i["scene"] for i in items] == ["matter"], items
+    assert words in items[0]["topic"]
+    assert items[0]["not_before"] <= night + 12 * HOUR  # due the next morning
 
 
 @pytest.mark.parametrize(
