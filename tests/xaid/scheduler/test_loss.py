@@ -10,6 +10,7 @@ death said as "人没了" has no word of the rules). The scripted provider is ne
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from xaiclient import Client
@@ -24,6 +25,20 @@ from xaid.store.sessions import Message
 DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
 HOUR = 3_600_000
 LOW = MoodState(valence=-0.7, arousal=0.3, fatigue=0.2)
+
+
+NIGHT = DAY0 + 20 * HOUR
+
+
+def told_at_night(client: Client, line: str) -> list[dict[str, Any]]:
+    """The items pending after ``line`` was told to a new agent at 20:00 on day 0 and its session
+    closed (consolidated through the real daemon: SQLite, the default embedder, the reader)."""
+    client.agent_create("mia")
+    sid = client.session_open("mia", ts=NIGHT)["session_id"]
+    client.session_send(sid, line, ts=NIGHT).finish()
+    client.session_close(sid, ts=NIGHT + 600_000, wait=True)
+    items: list[dict[str, Any]] = client.scheduler_list("mia", states=["pending"])["items"]
+    return items
 
 
 def drafted(*lines: str) -> draft.Draft:
@@ -116,15 +131,10 @@ def test_someone_in_care_is_asked_after_the_next_day_through_the_daemon(
 ) -> None:
     """Through a real daemon, SQLite, the default embedder and the check-in reader (arm_dev23's train
     half): before ill23 each armed the loss check-in, which never names the person."""
-    client.agent_create("mia")
-    night = DAY0 + 20 * HOUR
-    sid = client.session_open("mia", ts=night)["session_id"]
-    client.session_send(sid, line, ts=night).finish()
-    client.session_close(sid, ts=night + 600_000, wait=True)
-    items = client.scheduler_list("mia", states=["pending"])["items"]
+    items = told_at_night(client, line)
     assert [i["scene"] for i in items] == ["matter"], items
     assert words in items[0]["topic"]
-    assert items[0]["not_before"] <= night + 12 * HOUR  # due the next morning
+    assert items[0]["not_before"] <= NIGHT + 12 * HOUR  # due the next morning
 
 
 @pytest.mark.parametrize(
@@ -168,14 +178,9 @@ def test_the_directive_stays_with_the_person(lang: str, line: str, says: str, ne
 def test_three_days_after_a_loss_the_check_in_never_asks_how_it_went(
     client: Client, line: str, says: str, never: str
 ) -> None:
-    client.agent_create("mia")
-    night = DAY0 + 20 * HOUR
-    sid = client.session_open("mia", ts=night)["session_id"]
-    client.session_send(sid, line, ts=night).finish()
-    client.session_close(sid, ts=night + 600_000, wait=True)
-    items = client.call("scheduler.list", agent_id="mia")["items"]
+    items = told_at_night(client, line)  # every item is pending right after the session
     assert [i["scene"] for i in items] == ["loss"], items
-    later = night + 3 * 24 * HOUR + 13 * HOUR
+    later = NIGHT + 3 * 24 * HOUR + 13 * HOUR
     peeked = client.call("scheduler.check_in", agent_id="mia", ts=later, peek=True)
     suggestion = peeked["suggestion"] or ""
     assert never not in suggestion and says in suggestion, peeked
@@ -221,10 +226,5 @@ def test_a_death_and_its_dated_plan_in_one_message_arm_only_the_check_in(
 ) -> None:
     """Through a real daemon, SQLite and the default embedder: before feel6 each of these armed a
     "how it went" (plan, and its twin "ahead") on the funeral; the scheduler now stays with the person."""
-    client.agent_create("mia")
-    night = DAY0 + 20 * HOUR
-    sid = client.session_open("mia", ts=night)["session_id"]
-    client.session_send(sid, line, ts=night).finish()
-    client.session_close(sid, ts=night + 600_000, wait=True)
-    items = client.scheduler_list("mia", states=["pending"])["items"]
+    items = told_at_night(client, line)
     assert [i["scene"] for i in items] == ["loss"], items
