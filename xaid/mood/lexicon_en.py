@@ -144,8 +144,6 @@ CUES: dict[str, Entry] = {
     # a diagnosis said by what it means, with no name of an illness the lists hold
     "no cure": (GRAVE, 0.85),
     "incurable": (GRAVE, 0.85),
-    "stage four": (GRAVE, 0.85),
-    "stage 4": (GRAVE, 0.85),
     # sadness
     "sad": (SAD, 0.65),
     "sadder": (SAD, 0.7),
