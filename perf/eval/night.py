@@ -35,6 +35,10 @@ REFRESH_S = 0.5  # the refresh loop's period here (the daemon's own is prewarm.R
 BEFORE_MS = 5 * 60_000  # the last refresh before the probe: at most one period before it
 POLL_S = 1.0
 QUIET_POLLS = 3  # polls in a row that see nothing change: the model has read what it was given
+# ... once an opening was read ahead after the clock moved; before that, this many: on a busy machine
+# the refresh may not have begun within three polls (CI with two other jobs on 2 cores: the greeting
+# then read 50 tokens where the night leaves it under 40).
+IDLE_POLLS = 10
 NIGHT_TIMEOUT_S = 180.0
 
 
@@ -77,14 +81,16 @@ def pass_night(
     """Move the clock to ``BEFORE_MS`` before the probe and wait until the model has read the head
     and the opening the refresh builds then: the agent's head-cache files exist and neither they
     nor the model's read-ahead counters (``status``) change over ``QUIET_POLLS`` polls
-    ``POLL_S`` apart. Each poll is a frame to the runner, to which a read-ahead gives way for a
-    moment (then goes on), so polls are a second apart. False when nothing settled within
+    ``POLL_S`` apart (``IDLE_POLLS`` until an opening was read ahead after the clock moved).
+    Each poll is a frame to the runner, to which a read-ahead gives way for a moment (then goes
+    on), so polls are a second apart. False when nothing settled within
     ``NIGHT_TIMEOUT_S`` (the turn then reads what the context lacks, as without the night)."""
     started = time.monotonic()
     clock.set(probe_ms - BEFORE_MS)
     folder = daemon.state_dir / "head_cache" / agent_dir_name(agent_id)
+    before = _openings(client)
     last, same = None, 0
-    while same < QUIET_POLLS:
+    while same < (QUIET_POLLS if _openings(client) != before else IDLE_POLLS):
         if time.monotonic() - started > NIGHT_TIMEOUT_S:
             return False
         time.sleep(POLL_S)
@@ -92,3 +98,9 @@ def pass_night(
         same = same + 1 if now == last and now[0] else 0
         last = now
     return True
+
+
+def _openings(client: Any) -> int:
+    """The openings the model has read ahead (or begun and given way), as ``status`` counts them."""
+    read = client.status()["model"].get("read_ahead") or {}
+    return int(read.get("openings", 0)) + int(read.get("opening_yields", 0))
