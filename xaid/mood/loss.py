@@ -35,6 +35,27 @@ _PATTERNS = (
 )
 
 
+# A being called by its name, where the verb is what is done after a death or said of one: "we lost
+# Whiskers on sunday", "buried Noodle under the apple tree", "had to say goodbye to Biscuit", "had
+# to put Max down"; 把团子埋在了树下, 我家小黑周日没了 (losses_dev17's pets said softly). A capitalised
+# word may be a thing ("lost Google Drive access"): these are read by ``ruled``, which meaning may
+# veto, not by ``losses``, which it never does.
+_NAMED = (
+    re.compile(
+        r"\b(?:[Ll]ost|[Bb]uried|[Bb]urying)\s+(?!I\b|The\b|A\b|An\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[A-Z][a-z]{2,}\b"
+    ),
+    re.compile(
+        r"\b(?:had to|have to|we|I) (?:say goodbye to|let|put) (?!I\b|The\b)[A-Z][a-z]{2,}"
+        r"(?: go\b| down\b| to sleep\b|(?= (?:this|last|today|yesterday|on)\b))"
+    ),
+    re.compile(r"把[\u4e00-\u9fff]{1,3}埋(?:在|了|到)"),
+    re.compile(
+        r"(?:我家|我们家)的?[\u4e00-\u9fff]{1,3}?"
+        r"(?:周[一二三四五六日天]|昨天|昨晚|前天|今天|今早|上周|上个月)[\u4e00-\u9fff]{0,3}?没了"
+    ),
+)
+
+
 def losses(text: str) -> list[str]:
     """The spans that say someone close has died (none for most messages)."""
     return [m.group() for pattern in _PATTERNS for m in pattern.finditer(text)]
@@ -65,7 +86,12 @@ _WORD_EN = re.compile(
 def ruled(text: str) -> bool:
     """Whether the rules read a loss: a death said without a word for dying (``losses``), or a
     word of the lexicons for a death, grave news or a break-up."""
-    return bool(losses(text) or _WORD_EN.search(text) or any(w in text for w in _WORDS_ZH))
+    return bool(
+        losses(text)
+        or _WORD_EN.search(text)
+        or any(w in text for w in _WORDS_ZH)
+        or any(p.search(text) for p in _NAMED)
+    )
 
 
 def is_loss(text: str, meaning_margin: float | None = None) -> bool:

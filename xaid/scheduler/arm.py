@@ -678,7 +678,14 @@ def matters(
         if u not in lost and (a := _plan(u, d.utterances[i + 1 :], worried, d.ended_ms)) is not None
     ]
     learned = None
-    if not found:  # the rules are precise where they fire; the reader adds what their lists miss
+    # The rules are precise where they fire; the reader adds what their lists miss, but not beside a
+    # loss the rules read: the session is about it, and a friend stays with the person rather than
+    # asking after the day's other lines (losses_dev17: "加班到八点，外卖还送错了" beside 我家小黑周日没了,
+    # "the house feels so empty without her" read near an open worry beside the goodbye to a dog). A
+    # loss meaning alone reads is not sure enough to silence the rest: "纠结死了" over an offer in
+    # Shenzhen read as one, and the offer is what a friend asks about (morning_dev.json).
+    told_loss = any(loss.ruled(u.message.text) for u in lost)
+    if not found and not told_loss:
         learned = _learned(d, lost, worried, read, losses) or _occasion(d, lost, worried, read)
         if learned is not None and learned.scene == "matter" and read.plain():
             learned = None  # an ordinary evening: no undated matter by meaning alone (evening.py)

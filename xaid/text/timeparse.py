@@ -163,7 +163,7 @@ _LOOKS_BACK = re.compile(
 _DUE = re.compile(r"\b(?:due|starts?|begins?|ends?|expires?|left|away|from now|until|till)\b", re.I)
 _PAST = re.compile(
     r"\b(?:was|were|did|didn't|went|had|saw|met|(?<!'ve\s)(?<!\u2019ve\s)(?<!have\s)(?<!'s\s)(?<!has\s)got|came|"
-    r"told|said|left|spent|visited|called|talked|finished|started|ago)\b|(?<![为除])了(?!解)|(?<![不难经通])过(?![来去])|刚才",
+    r"told|said|left|spent|visited|called|talked|finished|started|lost|died|buried|ago)\b|(?<![为除])了(?!解)|(?<![不难经通])过(?![来去])|刚才",
     re.I,
 )
 _FUTURE = re.compile(

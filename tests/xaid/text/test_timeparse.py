@@ -254,6 +254,9 @@ def test_direction(text: str, direction: str) -> None:
         ("I've got my scan results on Monday", "2026-11-30"),  # having, not a past tense
         ("She has got a recital on Monday", "2026-11-30"),
         ("I got my scan results on Monday", "2026-11-23"),
+        # the verbs of a death are past: "on sunday" is the Sunday gone (losses_dev17 armed a plan)
+        ("we lost Whiskers on Monday", "2026-11-23"),
+        ("she died on Monday", "2026-11-23"),
     ],
 )
 def test_bare_weekday_follows_the_tense_of_its_clause(text: str, expected: str) -> None:
