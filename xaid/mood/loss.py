@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import cjk
 from . import lexicon_en as en
 from . import lexicon_zh as zh
 from .meaning import LOSS_MARGIN
@@ -40,18 +41,20 @@ _PATTERNS = (
 # to put Max down"; 把团子埋在了树下, 我家小黑周日没了 (losses_dev17's pets said softly). A capitalised
 # word may be a thing ("lost Google Drive access"): these are read by ``ruled``, which meaning may
 # veto, not by ``losses``, which it never does.
+_NOT_A_NAME = (  # a capitalised word that is no being's name: a pronoun, an article, a day, a month
+    r"(?!I\b|The\b|An?\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
+    r"|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+)
 _NAMED = (
+    re.compile(rf"\b(?:[Ll]ost|[Bb]uried|[Bb]urying)\s+{_NOT_A_NAME}[A-Z][a-z]{{2,}}\b"),
     re.compile(
-        r"\b(?:[Ll]ost|[Bb]uried|[Bb]urying)\s+(?!I\b|The\b|A\b|An\b|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[A-Z][a-z]{2,}\b"
-    ),
-    re.compile(
-        r"\b(?:had to|have to|we|I) (?:say goodbye to|let|put) (?!I\b|The\b)[A-Z][a-z]{2,}"
+        rf"\b(?:had to|have to|we|I) (?:say goodbye to|let|put) {_NOT_A_NAME}[A-Z][a-z]{{2,}}"
         r"(?: go\b| down\b| to sleep\b|(?= (?:this|last|today|yesterday|on)\b))"
     ),
-    re.compile(r"把[\u4e00-\u9fff]{1,3}埋(?:在|了|到)"),
+    re.compile(f"把[{cjk.IDEOGRAPHS}]{{1,3}}埋(?:在|了|到)"),
     re.compile(
-        r"(?:我家|我们家)的?[\u4e00-\u9fff]{1,3}?"
-        r"(?:周[一二三四五六日天]|昨天|昨晚|前天|今天|今早|上周|上个月)[\u4e00-\u9fff]{0,3}?没了"
+        f"(?:我家|我们家)的?[{cjk.IDEOGRAPHS}]{{1,3}}?"
+        f"(?:周[一二三四五六日天]|昨天|昨晚|前天|今天|今早|上周|上个月)[{cjk.IDEOGRAPHS}]{{0,3}}?没了"
     ),
 )
 
