@@ -88,19 +88,22 @@ def pass_night(
     started = time.monotonic()
     clock.set(probe_ms - BEFORE_MS)
     folder = daemon.state_dir / "head_cache" / agent_dir_name(agent_id)
-    before = _openings(client)
-    last, same = None, 0
-    while same < (QUIET_POLLS if _openings(client) != before else IDLE_POLLS):
+    before = _openings(_counters(client)[1])
+    last, same, opened = None, 0, False
+    while same < (QUIET_POLLS if opened else IDLE_POLLS):
         if time.monotonic() - started > NIGHT_TIMEOUT_S:
             return False
         time.sleep(POLL_S)
         now = (_files(folder), _counters(client))
+        opened = opened or _openings(now[1][1]) != before
         same = same + 1 if now == last and now[0] else 0
         last = now
     return True
 
 
-def _openings(client: Any) -> int:
-    """The openings the model has read ahead (or begun and given way), as ``status`` counts them."""
-    read = client.status()["model"].get("read_ahead") or {}
+def _openings(read_ahead: dict[str, int] | None) -> int:
+    """The openings the model has read ahead (or begun and given way), from ``status``'s
+    ``read_ahead`` counters: read from the poll's own status call, since each call is a frame the
+    runner's read-ahead gives way to."""
+    read = read_ahead or {}
     return int(read.get("openings", 0)) + int(read.get("opening_yields", 0))
