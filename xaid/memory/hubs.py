@@ -20,9 +20,10 @@ sets and the companion set (docs/memory.md).
 
 Hubness is a property of the agent's vectors, not of the query: measured against at most
 ``REFERENCE`` rows of the agent and kept on the agent's ``AgentVectors`` until they have grown by a
-quarter, when it is measured afresh. The daemon measures every row at start-up (``warm``, a chunk
-per database call, after the vectors are loaded); a candidate not measured yet (a line said since,
-or the first search after the agent grew) is measured when it first is one. Measured at the first
+quarter, when it is measured afresh. The daemon measures every row at start-up and again after
+each consolidation (``warm``, a chunk per database call: the new rows, or all of them once the agent
+has grown by a quarter); a candidate not measured yet (a turn's line said since) is measured when it
+first is one. Measured at the first
 searches instead, it was most of their cost: on the two-year agent of ``perf search`` (2,133
 vectors) the first query measured 856 candidates (47 ms CPU), the first ten 14 ms each, and a first
 pass over 200 queries had a p95 of 12.0 ms against 4.8 ms once every row was known; measuring all
@@ -45,6 +46,14 @@ TYPICAL_SAMPLE = 256  # rows whose mean hubness stands for a typical line's
 WIDER = 3  # the vector ranking offers this many times the pool before the discount
 REGROW = 1.25  # the kept hubness is measured afresh once the agent has this many times the rows
 WARM_ROWS = 256  # rows measured per call at start-up (~12 ms), so that requests interleave
+# An agent with at most this many rows has every row measured afresh after each consolidation
+# (~0.1 s for the two-year agent's 2,133, ~0.4 s at this size here), so that its hubness is that of
+# the rows as they stand; beyond it, only the new rows are, and every row once it has grown by a
+# quarter (``REGROW``).
+AFRESH_UP_TO = 8192
+# Rows measured per call then (~3 ms): the warm runs on the database thread, between the requests
+# of a daemon in use, where 256 rows a call held a turn of another agent for up to ~12 ms.
+REWARM_ROWS = 64
 
 
 def _reference(near: AgentVectors) -> tuple[np.ndarray, np.ndarray]:
@@ -91,13 +100,17 @@ def _kept(near: AgentVectors) -> dict[int, float]:
     return memo
 
 
-def warm(near: AgentVectors, start: int) -> int | None:
+def warm(near: AgentVectors, start: int, afresh: bool = False) -> int | None:
     """Measure the hubness of the agent's live rows ``start`` to ``start + WARM_ROWS`` not measured
     yet, so that searches find it kept; where the next call starts, None when the rows are done.
     Each row's figure is its own (its cosines to the reference rows), whichever rows it is measured
-    with, so a search ranks the same whether the row was measured here or when it was a candidate."""
+    with, so a search ranks the same whether the row was measured here or when it was a candidate.
+    ``afresh`` (after a consolidation): the first call drops what was kept when the agent has at most
+    ``AFRESH_UP_TO`` rows, so every row is measured against the rows as they now stand."""
+    if afresh and start == 0 and len(near) <= AFRESH_UP_TO:
+        near.hubs.clear()
     memo = _kept(near)
-    stop = min(near.n, start + WARM_ROWS)
+    stop = min(near.n, start + (REWARM_ROWS if afresh else WARM_ROWS))
     rows = start + np.flatnonzero(near.alive[start:stop])
     _keep(near, memo, [i for i in near.ids[rows].tolist() if i not in memo])
     return stop if stop < near.n else None

@@ -220,8 +220,12 @@ def warm(conn: apsw.Connection, agent_id: str, dim: int) -> int:
 
 def warm_vectors(conn: apsw.Connection, agent_id: str, dim: int) -> int:
     """The agent's vectors in memory (~0.4 s at 100k memories the first time, the new ones only
-    after that); how many it has."""
-    return len(vectors.load(conn, VEC_TABLE, agent_id, dim)) if _has_vectors(conn) else 0
+    after that) and ready to rank; how many it has."""
+    if not _has_vectors(conn):
+        return 0
+    near = vectors.load(conn, VEC_TABLE, agent_id, dim)
+    near.warm()
+    return len(near)
 
 
 def warm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int | None:
@@ -230,6 +234,13 @@ def warm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int
     when done."""
     near = vectors_of(conn, agent_id, dim)
     return hubs.warm(near, start) if near is not None and len(near) else None
+
+
+def rewarm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int | None:
+    """``warm_hubs`` after a consolidation: the agent's hubness measured afresh against its rows as
+    the job left them (all of them up to ``hubs.AFRESH_UP_TO``, else the new ones)."""
+    near = vectors_of(conn, agent_id, dim)
+    return hubs.warm(near, start, afresh=True) if near is not None and len(near) else None
 
 
 WARM_ROWS = 1_000  # items read per call of ``warm_rows``: ~12 ms of the database thread

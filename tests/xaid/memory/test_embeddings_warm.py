@@ -33,6 +33,17 @@ def test_new_memories_are_worked_out_after_each_consolidation_before_any_search(
             time.sleep(0.05)
         # every turn's, episode's and fact's line, with no search asked
         assert sum(m.lines() for m in warmed.open_memos(agent)) == len(stored)
+        # and every vector's hubness, and the rows as floats to rank (after the last job's warm)
+        while time.monotonic() < deadline and not all(
+            near._floats is not None and set(near.row) <= set(near.hubs)
+            for near in warmed.open_vectors(agent)
+        ):
+            time.sleep(0.05)
+        held = warmed.open_vectors(agent)
+        assert held and all(len(near) > len(TURNS) for near in held)
+        for near in held:
+            assert set(near.row) <= set(near.hubs)
+            assert near._floats is not None and len(near._floats[1]) == len(near)
         found = warmed.search(c, agent, "What happened to my wrist?")
         assert any("wrist" in i["text"] for i in found)
         found_zh = warmed.search(c, agent, "我的手腕怎么了？")

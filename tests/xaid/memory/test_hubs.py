@@ -122,3 +122,35 @@ def test_warming_measures_every_live_line_so_that_searches_measure_none(
 
     monkeypatch.setattr(hubs, "_measure", measured)
     assert hubs.hubness(near, [1, 300, 600]) == lazily
+
+
+def _warm_all(near: vectors.AgentVectors, afresh: bool) -> None:
+    start: int | None = 0
+    while start is not None:
+        start = hubs.warm(near, start, afresh=afresh)
+
+
+def test_after_a_consolidation_every_line_is_measured_against_the_lines_as_they_now_stand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line measured when it was new, against fewer lines, would keep that figure until the agent
+    had grown by a quarter; the warm after a job measures every line again, so the figures are the
+    ones a search measuring against today's lines gets. Past ``AFRESH_UP_TO`` only new lines are."""
+    rng = np.random.default_rng(17)
+    rows = _unit(rng.normal(size=(700, DIM)))
+    q = np.stack([vectors.quantize(r) for r in rows])
+    near = vectors.AgentVectors(DIM, 1, list(range(1, 601)), q[:600])
+    _warm_all(near, afresh=False)
+    before = dict(near.hubs)
+    for i in range(600, 700):  # a job's new lines: fewer than a quarter more
+        near.put(i + 1, q[i])
+    _warm_all(near, afresh=True)
+    today = vectors.AgentVectors(DIM, 1, list(range(1, 701)), q)  # the same lines, nothing kept
+    assert near.hubs == hubs.hubness(today, list(range(1, 701))) | {-1: today.hubs[-1]}
+    assert near.hubs != before | {k: v for k, v in near.hubs.items() if k > 600}
+    monkeypatch.setattr(hubs, "AFRESH_UP_TO", 500)
+    kept = dict(near.hubs)
+    near.put(701, q[0] * -1)
+    _warm_all(near, afresh=True)
+    assert {k: v for k, v in near.hubs.items() if k != 701} == kept  # the rest kept as it was
+    assert 701 in near.hubs

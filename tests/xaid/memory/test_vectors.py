@@ -97,9 +97,32 @@ def test_float_copy_ranks_bitwise_as_a_fresh_conversion_and_follows_changes() ->
     assert agent.nearest(data[850], 1)[0][0] == 800
     agent.put(800, vectors.quantize(data[3]))  # replaced in place
     assert {i for i, _ in agent.nearest(data[3], 2)} == {3, 800}
-    agent.remove(3)  # a removed vector is never ranked (the copy is set aside while rows are dead)
+    agent.remove(3)  # a removed vector is never ranked, and the copy holds the live rows only
     assert 3 not in {i for i, _ in agent.nearest(data[3], 800)}
     assert agent.nearest(data[7], 40) == _converted_each_time(agent, data[7], 40)
+    kept = agent._float_rows()
+    assert kept is not None and 3 not in agent.ids[kept[0]].tolist()  # dead rows: still a copy
+    agent.put(3, vectors.quantize(data[3]))  # back, in a new row: the copy follows
+    assert agent.nearest(data[3], 1)[0][0] in {3, 800}
+    assert agent.nearest(data[9], 40) == _converted_each_time(agent, data[9], 40)
+
+
+def test_warm_makes_the_float_copy_before_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a consolidation's changes the copy is made by the warm (off the user's path), not by
+    the next search; an agent past ``FLOAT_ROWS`` keeps none."""
+    data = _clustered(300, seed=7)
+    agent = vectors.AgentVectors(DIM, 0)
+    for i, v in enumerate(data):
+        agent.put(i, vectors.quantize(v))
+    agent.remove(5)
+    assert agent._floats is None
+    agent.warm()
+    assert agent._floats is not None and len(agent._floats[1]) == 299
+    assert agent.nearest(data[8], 20) == _converted_each_time(agent, data[8], 20)
+    monkeypatch.setattr(vectors, "FLOAT_ROWS", 200)
+    agent.warm()
+    assert agent._floats is None  # too many rows to keep as floats: converted at each ranking
+    assert agent.nearest(data[8], 20) == _converted_each_time(agent, data[8], 20)
 
 
 @pytest.fixture

@@ -1,20 +1,22 @@
 """What the start-up warming tests of retrieve and pack share: days of turns given to an agent just
-before today, a week-later ``memory.search``, the agent's stored items, and the memos the daemon's
-open connections hold for it (xaid.memory.shown)."""
+before today, a week-later ``memory.search``, the agent's stored items, and the memos and vectors
+the daemon's open connections hold for it (xaid.memory.shown, xaid.memory.vectors)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import apsw
 import pytest
 
-from xaid.memory import retrieve, shown
+from xaid.memory import retrieve, shown, vectors
 from xaid.memory.embeddings import Embeddings
 from xaid.store.db import connect
 
+_T = TypeVar("_T")
 DAY = retrieve.DAY_MS
 # Days just before today: the start-up maintenance's forgetting curve, which runs on the real clock,
 # leaves these turns alone.
@@ -56,20 +58,30 @@ def items(db: Path, agent: str) -> list[tuple[int, str, str]]:
         conn.close()
 
 
-def open_memos(agent: str) -> list[shown.Memo]:
-    """The agent's memos on open connections (a stopped daemon's closed connection may linger until
-    it is collected, its memo with it)."""
+def _held_open(caches: Mapping[apsw.Connection, Mapping[str, _T]], agent: str) -> list[_T]:
+    """What ``caches`` (per connection, per agent) hold for ``agent`` on open connections (a stopped
+    daemon's closed connection may linger until it is collected, its caches with it)."""
     out = []
-    for conn, memos in list(shown._MEMOS.items()):
+    for conn, held in list(caches.items()):
         try:
             conn.filename  # noqa: B018 - raises once the connection is closed
         except apsw.ConnectionClosedError:
             continue
         except apsw.ThreadingViolationError:
             pass  # open, and busy on the daemon's database thread
-        if agent in memos:
-            out.append(memos[agent])
+        if agent in held:
+            out.append(held[agent])
     return out
+
+
+def open_memos(agent: str) -> list[shown.Memo]:
+    """The agent's memos on open connections."""
+    return _held_open(shown._MEMOS, agent)
+
+
+def open_vectors(agent: str) -> list[vectors.AgentVectors]:
+    """The agent's vectors held on open connections."""
+    return _held_open(vectors._CACHES, agent)
 
 
 @pytest.fixture(autouse=True)
