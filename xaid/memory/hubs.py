@@ -51,9 +51,9 @@ WARM_ROWS = 256  # rows measured per call at start-up (~12 ms), so that requests
 # the rows as they stand; beyond it, only the new rows are, and every row once it has grown by a
 # quarter (``REGROW``).
 AFRESH_UP_TO = 8192
-# Rows measured per call then (~3 ms): the warm runs on the database thread, between the requests
+# Rows measured per call then (~1.5 ms): the warm runs on the database thread, between the requests
 # of a daemon in use, where 256 rows a call held a turn of another agent for up to ~12 ms.
-REWARM_ROWS = 64
+REWARM_ROWS = 32
 
 
 def _reference(near: AgentVectors) -> tuple[np.ndarray, np.ndarray]:
@@ -86,6 +86,14 @@ def _measure(near: AgentVectors, rows_at: np.ndarray) -> np.ndarray:
     return top.mean(axis=1)
 
 
+def _typical_rows(near: AgentVectors) -> np.ndarray:
+    """The live rows whose mean hubness stands for a typical line's."""
+    live = np.flatnonzero(near.alive[: near.n] & (near.norms[: near.n] > 0))
+    if len(live) > TYPICAL_SAMPLE:
+        live = live[np.linspace(0, len(live) - 1, TYPICAL_SAMPLE).astype(np.int64)]
+    return live
+
+
 def _kept(near: AgentVectors) -> dict[int, float]:
     """The agent's kept hubness by item (a typical line's under key -1), afresh when it has grown."""
     memo = near.hubs
@@ -93,9 +101,7 @@ def _kept(near: AgentVectors) -> dict[int, float]:
         return memo
     memo.clear()
     near.hubs_base = max(1, len(near))
-    live = np.flatnonzero(near.alive[: near.n] & (near.norms[: near.n] > 0))
-    if len(live) > TYPICAL_SAMPLE:
-        live = live[np.linspace(0, len(live) - 1, TYPICAL_SAMPLE).astype(np.int64)]
+    live = _typical_rows(near)
     memo[-1] = float(_measure(near, live).mean()) if len(live) else 0.0
     return memo
 
@@ -105,15 +111,43 @@ def warm(near: AgentVectors, start: int, afresh: bool = False) -> int | None:
     yet, so that searches find it kept; where the next call starts, None when the rows are done.
     Each row's figure is its own (its cosines to the reference rows), whichever rows it is measured
     with, so a search ranks the same whether the row was measured here or when it was a candidate.
-    ``afresh`` (after a consolidation): the first call drops what was kept when the agent has at most
-    ``AFRESH_UP_TO`` rows, so every row is measured against the rows as they now stand."""
-    if afresh and start == 0 and len(near) <= AFRESH_UP_TO:
-        near.hubs.clear()
+    ``afresh`` (after a consolidation): every row is measured again against the rows as they now
+    stand (``rewarm``) when the agent has at most ``AFRESH_UP_TO`` rows."""
+    if afresh and len(near) <= AFRESH_UP_TO:
+        return rewarm(near, start)
     memo = _kept(near)
-    stop = min(near.n, start + (REWARM_ROWS if afresh else WARM_ROWS))
+    stop = min(near.n, start + WARM_ROWS)
     rows = start + np.flatnonzero(near.alive[start:stop])
     _keep(near, memo, [i for i in near.ids[rows].tolist() if i not in memo])
     return stop if stop < near.n else None
+
+
+def rewarm(near: AgentVectors, start: int) -> int | None:
+    """Every live row's hubness measured again, ``REWARM_ROWS`` a call, into a memo of its own that
+    replaces the kept one whole at the last call: meanwhile searches use the kept one, complete, and
+    measure nothing themselves (cleared at the first call, the searches between the calls measured
+    the candidates not measured yet, tens of ms). A typical line's figure is the mean of the sample's
+    figures as measured here, which is bitwise what measuring the sample in one batch gives. When the
+    rows changed between two calls (a write moved the agent's generation), the new memo is dropped:
+    searches go on with the kept one, the next job's warm measures afresh."""
+    if start == 0:
+        near.hubs_next, near.hubs_next_generation = {}, near.generation
+    staged = near.hubs_next
+    if staged is None or near.hubs_next_generation != near.generation:
+        near.hubs_next = None
+        return None
+    stop = min(near.n, start + REWARM_ROWS)
+    rows = start + np.flatnonzero(near.alive[start:stop])
+    if len(rows):
+        staged.update(zip(near.ids[rows].tolist(), _measure(near, rows).tolist(), strict=True))
+    if stop < near.n:
+        return stop
+    sample = near.ids[_typical_rows(near)].tolist()
+    staged[-1] = (
+        float(np.array([staged[i] for i in sample], dtype=np.float32).mean()) if sample else 0.0
+    )
+    near.hubs, near.hubs_base, near.hubs_next = staged, max(1, len(near)), None
+    return None
 
 
 def _measured(near: AgentVectors, item_ids: Sequence[int]) -> dict[int, float]:

@@ -94,6 +94,9 @@ class AgentVectors:
         # hubs.py's kept hubness by item (-1: a typical line's), and the rows it was measured with
         self.hubs: dict[int, float] = {}
         self.hubs_base = 0
+        # hubs.rewarm's memo in the making, and the generation of the rows it is measured against
+        self.hubs_next: dict[int, float] | None = None
+        self.hubs_next_generation = 0
 
     def __len__(self) -> int:
         return len(self.row)

@@ -154,3 +154,25 @@ def test_after_a_consolidation_every_line_is_measured_against_the_lines_as_they_
     _warm_all(near, afresh=True)
     assert {k: v for k, v in near.hubs.items() if k != 701} == kept  # the rest kept as it was
     assert 701 in near.hubs
+
+
+def test_searches_between_the_calls_of_a_rewarm_use_the_kept_figures_and_measure_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The new figures replace the kept ones whole at the last call; a search in between finds the
+    kept memo complete. A write between two calls (the generation moved) drops the new memo."""
+    near = _many(300, 512, 19)
+    _warm_all(near, afresh=False)
+    kept = dict(near.hubs)
+    assert hubs.warm(near, 0, afresh=True) == hubs.REWARM_ROWS  # one call of several
+    assert near.hubs == kept and near.hubs_next
+
+    def measured(*_args: object) -> np.ndarray:
+        raise AssertionError("a search measured a line")
+
+    with monkeypatch.context() as m:
+        m.setattr(hubs, "_measure", measured)
+        assert hubs.hubness(near, list(range(1, 301))) == {i: kept[i] for i in range(1, 301)}
+    near.generation += 1  # a write between two calls
+    assert hubs.warm(near, hubs.REWARM_ROWS, afresh=True) is None
+    assert near.hubs == kept and near.hubs_next is None
