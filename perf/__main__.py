@@ -25,6 +25,7 @@ AREAS: dict[str, str] = {
     "memory": "perf.bench.memory",
     "search": "perf.bench.search",
     "search_stages": "perf.bench.search_stages",
+    "heap": "perf.bench.heap",
     "mood": "perf.bench.mood",
     # later: "evaluation", a module with the same run(quick) -> Section
     "scheduler": "perf.eval.scheduler",

@@ -116,6 +116,11 @@ class ServerConfig:
         "any (itself included), the total at most twice it; session.open past it gets 'overloaded'.",
     )
     uvloop: bool = doc(True, "Run on uvloop when it is installed; false forces plain asyncio.")
+    freeze_heap: bool = doc(
+        True,
+        "Once start-up is done, leave what it built out of Python's full garbage collections "
+        "(gc.freeze), which then pause the daemon for less; false: every collection walks it all.",
+    )
     drain_seconds: float = doc(
         10.0, "On SIGTERM, how long running turns may finish before they are cancelled."
     )

@@ -22,7 +22,7 @@ from anyio.abc import TaskGroup
 from xaiclient.wire import Forbidden, Overloaded, XaiError, encode_frame
 
 from . import config as config_mod
-from . import embed, providers
+from . import embed, heap, providers
 from .app import App
 from .clock import Clock, reset_zone, resolve_zone, use_zone, zone
 from .config import Config, ConfigError
@@ -294,6 +294,7 @@ async def _serve(
 
 
 def run(cfg: Config, config_path: str | None = None) -> None:
+    heap.freeze_after_start(cfg.server.freeze_heap)  # the daemon's own process (xaid/heap.py)
     options: dict[str, bool] = {}
     if cfg.server.uvloop:
         try:

@@ -19,6 +19,7 @@ import apsw
 from anyio.abc import TaskGroup
 from xaiclient.wire import Internal
 
+from .. import heap
 from ..clock import DAY_MS, Clock
 from ..live import LiveSessions
 from ..settings import Settings
@@ -86,6 +87,7 @@ class Memory:
             await self.start()
         await self.embeddings.start(tg)
         await self._startup_sweep()
+        heap.started()  # what start-up built stays out of full collections (xaid/heap.py)
         if self.swept is not None:
             tg.start_soon(self.swept)
         tg.start_soon(self._sweeper)

@@ -8,6 +8,7 @@ from typing import Any
 
 from xaiclient.wire import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, UnsupportedProtocol
 
+from ... import heap
 from ...conversation import banks
 from ...stats import prometheus, rss_kib
 from ...store import recall
@@ -78,6 +79,7 @@ async def status(call: Call) -> dict[str, Any]:
         "connections": app.connections,
         "active_turns": len(app.live.active),
         "rss_kib": rss_kib(),
+        "heap": heap.to_wire(),
         "database": str(app.db.path),
         "config": app.config.source,
     }
