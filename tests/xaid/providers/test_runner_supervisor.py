@@ -189,7 +189,10 @@ def test_the_daemon_process_holds_no_llama_cpp(daemon: DaemonProcess) -> None:
         assert int(f.read()) > 0  # under memory pressure the kernel takes the model first
     fds = os.listdir(f"/proc/{runner['pid']}/fd")
     held = [os.readlink(f"/proc/{runner['pid']}/fd/{fd}") for fd in fds]
-    assert not [h for h in held if str(daemon.state_dir) in h]  # no database, no WAL
+    # no database, no WAL: what the runner may hold there is its own prompt heads (llm.head_cache_mb),
+    # one of which the read-ahead after start-up may be writing at this very moment
+    heads = str(daemon.state_dir / "head_cache")
+    assert not [h for h in held if str(daemon.state_dir) in h and not h.startswith(heads)]
     assert len([h for h in held if h.startswith("socket:")]) == 1  # its end of the socketpair only
 
 
