@@ -20,10 +20,10 @@ sets and the companion set (docs/memory.md).
 
 Hubness is a property of the agent's vectors, not of the query: measured against at most
 ``REFERENCE`` rows of the agent and kept on the agent's ``AgentVectors`` until they have grown by a
-quarter, when it is measured afresh. The daemon measures every row at start-up and again after
-each consolidation (``warm``, a chunk per database call: the new rows, or all of them once the agent
-has grown by a quarter); a candidate not measured yet (a turn's line said since) is measured when it
-first is one. Measured at the first
+quarter, when it is measured afresh. The daemon measures every row at start-up (``warm``) and again
+after each consolidation (``rewarm``: every row against the rows the job left, installed whole; past
+``AFRESH_UP_TO`` rows, ``warm``'s new rows only), a chunk per database call; a candidate not measured
+yet (a turn's line said since) is measured when it first is one. Measured at the first
 searches instead, it was most of their cost: on the two-year agent of ``perf search`` (2,133
 vectors) the first query measured 856 candidates (47 ms CPU), the first ten 14 ms each, and a first
 pass over 200 queries had a p95 of 12.0 ms against 4.8 ms once every row was known; measuring all

@@ -228,19 +228,20 @@ def warm_vectors(conn: apsw.Connection, agent_id: str, dim: int) -> int:
     return len(near)
 
 
-def warm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int | None:
+def warm_hubs(
+    conn: apsw.Connection, agent_id: str, dim: int, start: int, afresh: bool = False
+) -> int | None:
     """The hubness of a chunk of the agent's vectors, measured now (at start-up) rather than at
     the searches that first meet them (xaid.memory.hubs.warm); where the next chunk starts, None
-    when done."""
+    when done. ``afresh``: after a consolidation (``rewarm_hubs``)."""
     near = vectors_of(conn, agent_id, dim)
-    return hubs.warm(near, start) if near is not None and len(near) else None
+    return hubs.warm(near, start, afresh) if near is not None and len(near) else None
 
 
 def rewarm_hubs(conn: apsw.Connection, agent_id: str, dim: int, start: int) -> int | None:
     """``warm_hubs`` after a consolidation: the agent's hubness measured afresh against its rows as
     the job left them (all of them up to ``hubs.AFRESH_UP_TO``, else the new ones)."""
-    near = vectors_of(conn, agent_id, dim)
-    return hubs.warm(near, start, afresh=True) if near is not None and len(near) else None
+    return warm_hubs(conn, agent_id, dim, start, afresh=True)
 
 
 WARM_ROWS = 1_000  # items read per call of ``warm_rows``: ~12 ms of the database thread
