@@ -35,7 +35,10 @@ disaster and its exhaustion opened with a plain "Morning."/"早。", a named cli
 fights, money, sleep, a friend's operation, dated decisions with a place, feelings; do-not-ask and
 routine controls), ``morning_dev18``; dev20, morning_dev20.json, a twentieth (dated matters ahead or
 just past that no event word of the scheduler names: a mortgage signing, a birth due, wisdom teeth,
-movers, a cast off; 签房贷合同, 拔智齿, 拆石膏), ``morning_dev20``;
+movers, a cast off; 签房贷合同, 拔智齿, 拆石膏), ``morning_dev20``; dev25, morning_dev25.json, a
+twenty-fifth (a Chinese matter said after an opening clause, 跟你说个事，…; dated events in their own words;
+a child's fever, a mother in hospital, sleeplessness in a long clause; English twins; controls),
+``morning_dev25``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -145,6 +148,7 @@ SCENE_SETS = {
     "dev20": SCENARIOS / "morning_dev20.json",  # twentieth: matters no event word names
     "arm22": SCENARIOS / "arm_dev22.json",  # arm22: everyday matters, the day after and the evening
     "arm23": SCENARIOS / "arm_dev23.json",  # arm23: someone ill or in hospital, against losses
+    "dev25": SCENARIOS / "morning_dev25.json",  # twenty-fifth: a matter after an opening clause
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -171,6 +175,7 @@ SET_TITLES = {
     "dev20": " (twentieth dev scenes)",
     "arm22": " (arm22 dev scenes)",
     "arm23": " (arm23 dev scenes)",
+    "dev25": " (twenty-fifth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -193,6 +198,7 @@ SET_AREAS = {
     "dev20": "morning_dev20",
     "arm22": "morning_arm22",
     "arm23": "morning_arm23",
+    "dev25": "morning_dev25",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
