@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from ..memory import index
 from ..memory.rules.lexicon_zh import RELATIONS
 from ..scheduler import arm
 from ..scheduler.arm import EVENTS_ZH
@@ -232,6 +233,30 @@ def event_word_en(topic: str) -> str | None:
     return None
 
 
+# A clause that speaks to the listener about the telling, not of the matter: short, and in the
+# second person ("跟你说个事", "我跟你讲", "你知道吗", "you know what").
+_TO_YOU = re.compile(r"你|\byou\b", re.I)
+# At most this long: a Chinese clause in characters, an English one in letters over three.
+TO_YOU_CHARS = 6
+
+
+def _leads_in(clause: str) -> bool:
+    """Whether ``clause`` only leads into what the user tells: it holds no content word ("唉", "so"),
+    or it is a short one said to the listener (``_TO_YOU``)."""
+    if index.content_words(clause) == 0:
+        return True
+    size = len(clause) if cjk.has(clause) else len(clause) // 3
+    return size <= TO_YOU_CHARS and _TO_YOU.search(clause) is not None
+
+
+def first_content_clause(clauses: list[str]) -> str:
+    """The user's first clause that tells something: the ones before it only lead into it
+    (``_leads_in``). Said back as the matter, "跟你说个事" of "跟你说个事，房东突然说下个月要涨五百房租"
+    made the lead "早。跟你说个事的事，你" (morning_dev25). The first clause when every one leads in."""
+    said = [c.strip() for c in clauses if c.strip()]
+    return next((c for c in said if not _leads_in(c)), said[0] if said else "")
+
+
 # Where the user's first English clause ends: a mark, or a conjunction that starts another.
 _CLAUSE_END_EN = re.compile(
     r"[,.;:!?…()]|\s[-–—]\s|\s(?:and|but|so|because|cause|cuz|though|lol|haha|omg)\b", re.I
@@ -264,7 +289,7 @@ def matter_clause_en(topic: str) -> str | None:
     said = quoted(topic)
     if not said:
         return None
-    clause = _CLAUSE_END_EN.split(said[0].strip(), maxsplit=1)[0]
+    clause = first_content_clause(_CLAUSE_END_EN.split(said[0].strip()))
     clause = " ".join(hour_said.without_hours(timeparse.without_times(clause)).split())
     low, high = CLAUSE_WORDS
     if not low <= len(clause.split()) <= high or cjk.has(clause):
@@ -310,7 +335,7 @@ def matter_name(topic: str, particles: bool = False) -> str | None:
     said = quoted(topic)
     if not said:
         return None
-    clause = _CLAUSE_END.split(said[0].strip(), maxsplit=1)[0]
+    clause = first_content_clause(_CLAUSE_END.split(said[0].strip()))
     clause = hour_said.without_hours(timeparse.without_times(clause))
     clause = (
         _WHOSE.sub("你", clause, count=1)

@@ -190,6 +190,24 @@ def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | Non
 @pytest.mark.parametrize(
     ("said", "name"),
     [
+        ("跟你说个事，房东突然说下个月要涨五百房租", "房东突然说要涨五百房租"),
+        ("我跟你讲，明天要去见客户", "去见客户"),
+        ("唉，今天被老板骂了", "被老板骂了"),
+        ("最近老是睡不好，半夜三点就醒", "最近老是睡不好"),  # a clause of its own: no lead-in
+    ],
+)
+def test_a_clause_that_only_leads_in_is_not_said_back_as_the_matter(said: str, name: str) -> None:
+    """morning_dev25: "跟你说个事" before the matter made the lead "早。跟你说个事的事，你". A clause with
+    no content word, or a short one said to the listener, only leads into what follows; English
+    alike ("you know what, …")."""
+    assert matter_name(f'现在怎么样了："{said}"', particles=True) == name
+    en = 'it is still ahead: "you know what, my sister is moving to Leeds on friday"'
+    assert matter_clause_en(en) == "your sister is moving to Leeds"
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
         ("我妹林晓五月结婚，伴娘服到现在还没定下来", "你妹林晓五月结婚"),  # 我妹 is whose: 你妹
         ("我姐下周三生孩子，我有点慌", "你姐生孩子"),
         ("明天上午十点去银行面试，第三轮了", "去银行面试"),  # the hour goes with the day
