@@ -484,7 +484,10 @@ class MoodConfig:
         "Ask the chat model, once per consolidated session that the embedder reads as low or good "
         "(not a loss), which of the two it carries to the next day (docs/mood.md, 'The model's "
         "sign'). An unreadable answer, or no model, leaves the embedder's reading; counted in stats "
-        "as mood_model_calls and mood_model_unreadable.",
+        "as mood_model_calls and mood_model_unreadable. Also, where a low session's loss read by "
+        "meaning is one the check-in reader is sure is a matter, whether what it told of is still "
+        "alive and with them (docs/scheduler.md, 'Where the readers disagree'); counted as "
+        "loss_model_calls and loss_model_alive.",
     )
     turn_meaning: bool = doc(
         True,

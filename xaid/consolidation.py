@@ -188,6 +188,7 @@ class Consolidation:
             read = replace(
                 read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike, open=felt.open
             )
+            read = await self._still_there(agent_id, d, read, felt.losses)
         arms = await cpu.run(
             arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
         )
@@ -308,6 +309,26 @@ class Consolidation:
             self.counters["mood_model_unreadable"] += 1
             return felt
         return learned.signed(felt, sign)
+
+    async def _still_there(
+        self, agent_id: str, d: draft.Draft, read: matter.Readings, losses: frozenset[int]
+    ) -> matter.Readings:
+        """Where the readers disagree on a low session's loss (``matter.Readings.contested``: read
+        near a death, the reader sure of a matter), the chat model is asked once whether what the
+        session told of is still alive and with them (mood/asked.py); a yes makes those lines a
+        worry a friend asks after. Only with ``mood.ask_model``; no model, or an answer that is no
+        yes, leaves the loss: asking "how is it going" after a death is the worse mistake."""
+        ids = frozenset(i for i in losses if read.contested(i))
+        if not ids or not self.settings.config.mood.ask_model:
+            return read
+        lines = [u.message.text for u in d.utterances]
+        answer = await self.ask(
+            asked.alive_prompt(lines), asked.ANSWER_TOKENS, agent_id, counter="loss_model_calls"
+        )
+        if asked.alive(answer) is not True:
+            return read
+        self.counters["loss_model_alive"] += 1
+        return replace(read, alive=ids)
 
     async def _matters_read(self, d: draft.Draft) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:

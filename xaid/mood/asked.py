@@ -1,4 +1,7 @@
-"""A session's closing feeling asked of the chat model: one short call, one word back.
+"""What the embedder cannot tell of a session, asked of the chat model: one short call, one word back.
+
+Two questions: the session's closing feeling (``prompt``, ``label``), and whether what a low session
+told of is still alive and with them (``alive_prompt``, ``alive``: a worry, not a loss).
 
 Issue 24 item 5 names two ways of reading what a session leaves for the next day by meaning: the
 embedder (meaning.py's prototypes, learned.py's reader) and the default model once per consolidated
@@ -41,3 +44,28 @@ def label(answer: str | None) -> Label | None:
         return None
     m = _FIRST_WORD.match(answer.lower())
     return _ANSWERS.get(m.group(1)) if m else None
+
+
+# Whether what a low session told of is still there: a child with a fever, a rent rise, a parent
+# in hospital (a worry to ask after) or someone gone (a loss, kept company). Asked as "still alive
+# and still with them", the 1.5B answered yes to 6 of 6 such worries and no to 7 of 10 losses
+# (deaths said softly, break-ups, a miscarriage); asked "did someone die?" it answered no to 7 of
+# 10 losses, and asked "gone or ongoing" it answered gone to 5 of 6 worries (session 25, by hand).
+_ALIVE = (
+    "A friend told you this today:\n{said}\n\n"
+    "Is the person or thing they talk about still alive and still with them? Answer yes or no."
+)
+_YES_NO = {"yes": True, "no": False}
+
+
+def alive_prompt(lines: Sequence[str]) -> str:
+    """The question whether what the session's user ``lines`` tell of is still there."""
+    return _ALIVE.format(said=session_text(lines))
+
+
+def alive(answer: str | None) -> bool | None:
+    """True for a yes, False for a no, None for anything else (then nothing is decided by it)."""
+    if answer is None:
+        return None
+    m = _FIRST_WORD.match(answer.lower())
+    return _YES_NO.get(m.group(1)) if m else None
