@@ -41,7 +41,13 @@ def test_a_line_the_model_says_is_still_there_is_no_loss() -> None:
 
 @pytest.mark.parametrize(
     ("answer", "read"),
-    [("Yes.", True), ("no", False), (" NO.", False), ("echo: A friend told you", None), (None, None)],
+    [
+        ("Yes.", True),
+        ("no", False),
+        (" NO.", False),
+        ("echo: A friend told you", None),
+        (None, None),
+    ],
 )
 def test_only_a_yes_or_a_no_is_read(answer: str | None, read: bool | None) -> None:
     assert asked.alive(answer) is read
