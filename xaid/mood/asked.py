@@ -38,12 +38,16 @@ def prompt(lines: Sequence[str]) -> str:
     return _PROMPT.format(said=session_text(lines))
 
 
+def _first_word(answer: str | None) -> str | None:
+    """The answer's first word, lower-cased: the only part of it either question reads."""
+    m = _FIRST_WORD.match(answer.lower()) if answer is not None else None
+    return m.group(1) if m else None
+
+
 def label(answer: str | None) -> Label | None:
     """The feeling the answer names, or None when it does not begin with one of the words offered."""
-    if answer is None:
-        return None
-    m = _FIRST_WORD.match(answer.lower())
-    return _ANSWERS.get(m.group(1)) if m else None
+    word = _first_word(answer)
+    return _ANSWERS.get(word) if word else None
 
 
 # Whether what a low session told of is still there: a child with a fever, a rent rise, a parent
@@ -65,7 +69,5 @@ def alive_prompt(lines: Sequence[str]) -> str:
 
 def alive(answer: str | None) -> bool | None:
     """True for a yes, False for a no, None for anything else (then nothing is decided by it)."""
-    if answer is None:
-        return None
-    m = _FIRST_WORD.match(answer.lower())
-    return _YES_NO.get(m.group(1)) if m else None
+    word = _first_word(answer)
+    return _YES_NO.get(word) if word else None
