@@ -51,11 +51,17 @@ def turn(p: LlamaCppProvider, session: str, head: str, said: str, agent: str = "
 
 
 def _answer(
-    p: LlamaCppProvider, messages: tuple[ChatMessage, ...], session: str, agent: str = "mia"
+    p: LlamaCppProvider,
+    messages: tuple[ChatMessage, ...],
+    session: str,
+    agent: str = "mia",
+    tokens: int = 6,
 ) -> Completion:
-    """The agent's greedy six-token answer to ``messages`` in ``session``, its state saved when
-    it ends."""
-    request = GenerateRequest(messages, max_tokens=6, temperature=0.0, session=session, agent=agent)
+    """The agent's greedy answer of ``tokens`` tokens to ``messages`` in ``session``, its state
+    saved when it ends."""
+    request = GenerateRequest(
+        messages, max_tokens=tokens, temperature=0.0, session=session, agent=agent
+    )
     out = p.generate(request, lambda _piece: None, threading.Event())
     p.settle()
     return out
@@ -94,6 +100,13 @@ OPENINGS = {
 }  # fmt: skip
 
 
+# The greedy answer compared after a state restored from the file with one read in a batch: its
+# first token. Later tokens may part by the order of floating-point sums (on an Intel machine with
+# AMX, llama.cpp's extra buffers off, the zh answer after the restored opening was "早？？" against
+# "早！" read whole: the same first token, another second).
+FIRST = 1
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
     tmp_path: Path, lang: str
@@ -113,7 +126,7 @@ def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
     cold = provider(tmp_path / "cold")
     try:
         assert cold.prewarm("mia", head) == "done"  # the head alone, as before
-        read_head_only = _answer(cold, messages, "s0")
+        read_head_only = _answer(cold, messages, "s0", tokens=FIRST)
     finally:
         cold.close()
     p = provider(tmp_path / "warm")
@@ -123,7 +136,7 @@ def test_an_opening_read_after_the_head_leaves_the_greeting_to_read(
         assert p.read_aheads["openings"] == 1
         other = HEAD_ZH if lang == "en" else HEAD_EN
         turn(p, "other", other, "hi", agent="bo")  # takes the context
-        warm = _answer(p, messages, "s1")
+        warm = _answer(p, messages, "s1", tokens=FIRST)
         assert p.heads.counters.restores == 1  # the file gave back the head and the opening
     finally:
         p.close()
