@@ -350,11 +350,11 @@ class Readings:
         read = self.by_id.get(message_id) if message_id is not None else None
         if read is None or self.grieving:
             return False
-        return (
-            read.loss < self.loss_floor
-            or self.unsure(message_id)
-            or (read.matter >= self.threshold and read.matter > read.loss)
-        )
+        return read.loss < self.loss_floor or self.unsure(message_id) or self.sure_of_matter(read)
+
+    def sure_of_matter(self, read: Read) -> bool:
+        """The reader reads a matter at its threshold or more, and surer of it than of a loss."""
+        return read.matter >= self.threshold and read.matter > read.loss
 
     def contested(self, message_id: int | None) -> bool:
         """The session is grieving, so a loss meaning read here would stand, while the reader is
@@ -371,8 +371,7 @@ class Readings:
             and self.grieving
             and message_id not in self.told
             and not self.open_worry(message_id)
-            and read.matter >= self.threshold
-            and read.matter > read.loss
+            and self.sure_of_matter(read)
             and read.loss < RULED_OUT
         )
 
