@@ -116,7 +116,7 @@ def warm(near: AgentVectors, start: int, afresh: bool = False) -> int | None:
     if afresh and len(near) <= AFRESH_UP_TO:
         return rewarm(near, start)
     memo = _kept(near)
-    stop = min(near.n, start + WARM_ROWS)
+    stop = min(near.n, start + (REWARM_ROWS if afresh else WARM_ROWS))
     rows = start + np.flatnonzero(near.alive[start:stop])
     _keep(near, memo, [i for i in near.ids[rows].tolist() if i not in memo])
     return stop if stop < near.n else None
