@@ -14,6 +14,7 @@ unless the user chose a policy (xaid/__main__.py sets it for the daemon's proces
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -28,14 +29,15 @@ from ..config import LLMConfig
 from . import cpu_quirks, llama_prefix, llama_state, model_files, no_copy
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .head_cache import HeadCache, HeadState, model_identity
+from .llama_interrupt import Interrupt
 from .llama_state import SessionStates
 
 log = logging.getLogger(__name__)
 TOOL_FORMATS = frozenset(
     {"chatml-function-calling", "functionary", "functionary-v1", "functionary-v2"}
 )
-# A prewarm reads its head this many tokens at a time and looks for a waiting turn in between: at
-# ~70 tokens/s (the 1.5B on 2 cores) a turn waits at most ~0.5 s for the chunk under way.
+# A prewarm reads its head this many tokens at a time and looks for a waiting turn in between; a
+# turn that arrives mid-chunk stops the chunk (llama_interrupt.py) where llama.cpp allows it.
 PREWARM_CHUNK = 32
 
 
@@ -83,10 +85,12 @@ class LlamaCppProvider:
         self._head_files: dict[tuple[str, bytes], tuple[int, ...]] = {}
         self._unsaved_head: tuple[str, str] | None = None  # to save once the reply is sent
         # read_ahead: "done", "yielded" (a turn came first), "tokens" read; the openings after
-        # a prewarmed head: "openings", "opening_yields", "opening_tokens"
+        # a prewarmed head: "openings", "opening_yields", "opening_tokens"; "interrupted": reads
+        # of any kind that a turn stopped mid-chunk
         self.read_aheads: Counter[str] = Counter()
         self.extra_buffers = cpu_quirks.decide(cfg.extra_buffers, cpu_quirks.cpu_flags())
         self._llm: Any = None
+        self._interrupt: Interrupt | None = None  # stops a read ahead mid-chunk
 
     @property
     def supports_tools(self) -> bool:
@@ -147,6 +151,7 @@ class LlamaCppProvider:
                 )
         except Exception as exc:  # llama.cpp reports a bad file as ValueError or RuntimeError
             raise ProviderError(f"cannot load {path}: {exc}") from None
+        self._interrupt = Interrupt.install(self._llm.ctx)
         if self.heads.capacity > 0:
             self.heads.model = model_identity(
                 path,
@@ -175,6 +180,7 @@ class LlamaCppProvider:
         if self._llm is not None:
             self._llm.close()
             self._llm = None
+            self._interrupt = None
 
     def prewarm(
         self,
@@ -217,7 +223,7 @@ class LlamaCppProvider:
         held = _agreeing(llm, tokens)
         done = "cached"
         if held < len(tokens):
-            read = _read_rest(llm, tokens, held, stop)
+            read = self._read(tokens, held, stop)
             self.read_aheads["opening_tokens"] += llm.n_tokens - held
             self.read_aheads["openings" if read else "opening_yields"] += 1
             if not read:
@@ -247,7 +253,7 @@ class LlamaCppProvider:
             return "skipped"
 
         self.states.switch(llm, "")  # the session in the context keeps its state
-        if not _read_rest(llm, tokens, _agreeing(llm, tokens), stop):
+        if not self._read(tokens, _agreeing(llm, tokens), stop):
             self.heads.counters.prewarm_yields += 1
             return "yielded"
         saved = llama_state.copy_out(llm)
@@ -279,10 +285,24 @@ class LlamaCppProvider:
         held = _agreeing(llm, tokens)
         if held == len(tokens):
             return "done"
-        done = _read_rest(llm, tokens, held, stop)
+        done = self._read(tokens, held, stop)
         self.read_aheads["tokens"] += llm.n_tokens - held
         self.read_aheads["done" if done else "yielded"] += 1
         return "done" if done else "yielded"
+
+    def _read(self, tokens: Sequence[int], held: int, stop: Callable[[], bool]) -> bool:
+        """``_read_rest`` in the live context: True when it holds ``tokens`` now, False when a
+        turn came first (``interrupted`` counts the reads it stopped mid-chunk)."""
+        done = _read_rest(self._llm, tokens, held, stop, self._interrupt)
+        if done == "interrupted":
+            self.read_aheads["interrupted"] += 1
+        return done == "done"
+
+    def interrupt_reading(self) -> None:
+        """A turn is waiting (called from the runner's reader thread): whatever is being read ahead
+        stops now, not at the end of its chunk."""
+        if self._interrupt is not None:
+            self._interrupt.ring()
 
     def _ahead_tokens(self, messages: Sequence[dict[str, Any]]) -> list[int] | None:
         """The tokens of ``messages`` as the chat template starts a prompt with them (no assistant
@@ -516,20 +536,37 @@ def _agreeing(llm: Any, tokens: Sequence[int]) -> int:
     return held
 
 
-def _read_rest(llm: Any, tokens: Sequence[int], held: int, stop: Callable[[], bool]) -> bool:
+def _read_rest(
+    llm: Any,
+    tokens: Sequence[int],
+    held: int,
+    stop: Callable[[], bool],
+    interrupt: Interrupt | None = None,
+) -> str:
     """Make the live context hold exactly ``tokens``, of which it holds the first ``held``: what
     follows them goes, the rest is read in chunks of ``PREWARM_CHUNK``, and ``stop`` is asked
-    between chunks. False when it said a turn is waiting (what was read so far stays). Shared by
-    ``prewarm`` (an agent's head) and ``read_ahead`` (a session's next turn's start)."""
+    between chunks; a ``ring`` of ``interrupt`` stops the chunk under way (llama_interrupt.py).
+    "done", or when a turn is waiting "yielded" (between chunks) or "interrupted" (mid-chunk);
+    what was read so far stays either way. Shared by ``prewarm`` (an agent's head) and
+    ``read_ahead`` (a session's next turn's start)."""
     import llama_cpp
 
     llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
     llm.n_tokens = held
-    while llm.n_tokens < len(tokens):
-        if stop():
-            return False
-        llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
-        # llama.cpp books decoded tokens to its prompt-eval counter at the next synchronise: here,
-        # not inside the next turn, whose ``prompt_eval_tokens`` would count this chunk too
-        llama_cpp.llama_synchronize(llm.ctx)
-    return True
+    with interrupt.armed() if interrupt is not None else contextlib.nullcontext():
+        while llm.n_tokens < len(tokens):
+            if stop():
+                return "yielded"
+            try:
+                llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
+            except RuntimeError:
+                # an aborted decode leaves whole chunks in the KV cache and ``n_tokens`` unmoved
+                if interrupt is None or not interrupt.rung:
+                    raise
+                return "interrupted"
+            finally:
+                # llama.cpp books a decode's tokens, an aborted one's too, to its prompt-eval
+                # counter at the next synchronise: here, not inside the next turn, whose
+                # ``prompt_eval_tokens`` would count this chunk too
+                llama_cpp.llama_synchronize(llm.ctx)
+    return "done"

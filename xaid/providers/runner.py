@@ -33,6 +33,7 @@ import socket
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,9 @@ def _mark_runner(record: logging.LogRecord) -> bool:
 class Inbox:
     """The reader thread's side: requests queue for the main thread, cancels act at once."""
 
-    def __init__(self, chan: FrameChannel):
+    def __init__(self, chan: FrameChannel, wake: Callable[[], None] = lambda: None):
         self.chan = chan
+        self.wake = wake  # a turn came: what the model reads ahead stops now
         self.requests: queue.Queue[dict[Any, Any] | None] = queue.Queue()
         self.cancels: dict[int, threading.Event] = {}
         self._lock = threading.Lock()
@@ -92,9 +94,12 @@ class Inbox:
                 if frame.get("op") == "cancel":
                     self.event(int(frame["id"])).set()
                 else:
-                    if frame.get("op") == "generate":
+                    turn = frame.get("op") == "generate"
+                    if turn:
                         self.event(int(frame["id"]))
                     self.requests.put(frame)
+                    if turn:
+                        self.wake()
         except RunnerGone:
             pass  # the daemon closed its end or died: stop what runs, then end
         except Exception:
@@ -107,12 +112,13 @@ class Inbox:
 
 def serve(chan: FrameChannel, provider: LlamaCppProvider) -> None:
     """Frames in order, one at a time. A ``prewarm`` (an agent's head to read ahead of time) waits
-    until nothing else does, the newest per agent, and stops as soon as any frame comes in: it
-    is work for an idle model, never in front of a turn. An ``erase_agent`` drops the agent's
+    until nothing else does, the newest per agent, and stops as soon as any frame comes in (a turn
+    stops even the chunk under way: llama_interrupt.py): it is work for an idle model, never in
+    front of a turn. An ``erase_agent`` drops the agent's
     waiting prewarm too (it would write the erased profile back). A ``read_ahead`` (the start of a
     session's next turn, handed over after its reply) is the same kind of work and goes before
     the heads: that session's user is reading the reply now."""
-    inbox = Inbox(chan)
+    inbox = Inbox(chan, provider.interrupt_reading)
     threading.Thread(target=inbox.read, name="runner-reader", daemon=True).start()
     # agent -> (head to prewarm, the opening that may follow it), oldest first
     heads: OrderedDict[str, tuple[str, list[dict[str, Any]]]] = OrderedDict()
