@@ -72,6 +72,7 @@ AREAS: dict[str, str] = {
     "morning": "perf.eval.morning",
     "session_ttft": "perf.bench.session_ttft",
     "read_speed": "perf.bench.read_speed",
+    "read_chunks": "perf.bench.read_chunks",
     "turn_recall": "perf.eval.turn_recall",
     "first_turn_dev11": "perf.eval.first_turn_dev11",
     "opener_slot_dev12": "perf.eval.opener_slot_dev12",

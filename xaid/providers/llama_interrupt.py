@@ -1,11 +1,12 @@
 """Reading ahead that a turn stops at once, not at the end of the chunk under way.
 
 The runner reads an agent's head, a session's next start and an opening while the model is idle,
-``PREWARM_CHUNK`` tokens at a time (xaid/providers/llama_cpp.py). A turn that arrives meanwhile used
-to wait for the chunk under way: one ``llama_decode`` of 32 tokens, 350-650 ms for the 1.5B on two
-cores (a small batch streams all the weights once, like a decode step, on top of its own tokens).
-``session_ttft`` measured it: a session's first turn right after another agent's reply (whose
-exchange the runner was reading ahead) waited 685-1,086 ms for what takes ~700 ms after a pause.
+a chunk at a time (xaid/providers/llama_cpp.py). A turn that arrives meanwhile used to wait for the
+chunk under way: one ``llama_decode`` of 32 tokens, 350-650 ms for the 1.5B on two cores (a small
+batch streams all the weights once, like a decode step, on top of its own tokens). ``session_ttft``
+measured it: a session's first turn right after another agent's reply (whose exchange the runner
+was reading ahead) waited 685-1,086 ms for what takes ~700 ms after a pause. With the wait gone,
+the chunks could grow to what reads fastest (``PREWARM_CHUNK``).
 
 llama.cpp asks an abort callback between the nodes of a decode's graph on the CPU backend; a decode
 it aborts returns 2 and removes the positions of the unfinished micro-batch from the KV cache, so
