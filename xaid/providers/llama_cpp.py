@@ -36,14 +36,13 @@ log = logging.getLogger(__name__)
 TOOL_FORMATS = frozenset(
     {"chatml-function-calling", "functionary", "functionary-v1", "functionary-v2"}
 )
-# What is read ahead is read this many tokens at a time, with a look for a waiting frame in between.
-# A small batch streams every weight once, as a decode step does, so bigger chunks read faster: 512
-# tokens of the 1.5B on two cores at 97 tokens/s in chunks of 32, 153 in chunks of 128 (perf
-# read_chunks). A turn that lands mid-chunk stops the chunk (llama_interrupt.py), so the chunk no
-# longer bounds its wait; where that interrupt is missing the turn waits for the chunk under way,
-# and the smaller one keeps that wait under ~0.5 s.
-PREWARM_CHUNK = 128
-UNINTERRUPTIBLE_CHUNK = 32
+# What is read ahead is read this many tokens at a time, with a look for a waiting frame in between;
+# a turn that lands mid-chunk stops the chunk (llama_interrupt.py). A small batch streams every weight
+# once, as a decode step does, so bigger chunks would read faster (512 tokens of the 1.5B on two
+# cores: 97 tokens/s in chunks of 32, 153 in chunks of 128; perf read_chunks), but the model's calls
+# of consolidation, which do not interrupt, would wait for a chunk of 128 (~0.8 s) where they wait
+# for one of 32 (~0.3 s).
+PREWARM_CHUNK = 32
 
 
 def usable_cores() -> int:
@@ -549,9 +548,8 @@ def _read_rest(
     interrupt: Interrupt | None = None,
 ) -> str:
     """Make the live context hold exactly ``tokens``, of which it holds the first ``held``: what
-    follows them goes, the rest is read in chunks of ``PREWARM_CHUNK`` (``UNINTERRUPTIBLE_CHUNK``
-    without ``interrupt``), and ``stop`` is asked between chunks; a ``ring`` of ``interrupt``
-    stops the chunk under way (llama_interrupt.py).
+    follows them goes, the rest is read in chunks of ``PREWARM_CHUNK``, and ``stop`` is asked
+    between chunks; a ``ring`` of ``interrupt`` stops the chunk under way (llama_interrupt.py).
     "done", or when a turn is waiting "yielded" (between chunks) or "interrupted" (mid-chunk);
     what was read so far stays either way. Shared by ``prewarm`` (an agent's head) and
     ``read_ahead`` (a session's next turn's start)."""
@@ -559,13 +557,12 @@ def _read_rest(
 
     llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
     llm.n_tokens = held
-    chunk = PREWARM_CHUNK if interrupt is not None else UNINTERRUPTIBLE_CHUNK
     with interrupt.armed() if interrupt is not None else contextlib.nullcontext():
         while llm.n_tokens < len(tokens):
             if stop():
                 return "yielded"
             try:
-                llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + chunk]))
+                llm.eval(list(tokens[llm.n_tokens : llm.n_tokens + PREWARM_CHUNK]))
             except RuntimeError:
                 # an aborted decode leaves whole chunks in the KV cache and ``n_tokens`` unmoved
                 if interrupt is None or not interrupt.rung:

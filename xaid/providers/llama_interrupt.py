@@ -5,8 +5,11 @@ a chunk at a time (xaid/providers/llama_cpp.py). A turn that arrives meanwhile u
 chunk under way: one ``llama_decode`` of 32 tokens, 350-650 ms for the 1.5B on two cores (a small
 batch streams all the weights once, like a decode step, on top of its own tokens). ``session_ttft``
 measured it: a session's first turn right after another agent's reply (whose exchange the runner
-was reading ahead) waited 685-1,086 ms for what takes ~700 ms after a pause. With the wait gone,
-the chunks could grow to what reads fastest (``PREWARM_CHUNK``).
+was reading ahead) waited 685-1,086 ms for what takes ~700 ms after a pause.
+
+Only a turn rings (a ``generate`` frame of an agent's conversation, runner.Inbox): a consolidation's
+calls to the model come one after another with a few milliseconds between them, and stopping the
+read at each would leave it no progress at all while they last, where it reads a chunk before each.
 
 llama.cpp asks an abort callback between the nodes of a decode's graph on the CPU backend; a decode
 it aborts returns 2 and removes the positions of the unfinished micro-batch from the KV cache, so

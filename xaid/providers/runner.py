@@ -73,7 +73,7 @@ class Inbox:
 
     def __init__(self, chan: FrameChannel, wake: Callable[[], None] = lambda: None):
         self.chan = chan
-        self.wake = wake  # a turn came: what the model reads ahead stops now
+        self.wake = wake  # a turn came (an agent's, not consolidation's): reading ahead stops now
         self.requests: queue.Queue[dict[Any, Any] | None] = queue.Queue()
         self.cancels: dict[int, threading.Event] = {}
         self._lock = threading.Lock()
@@ -94,12 +94,12 @@ class Inbox:
                 if frame.get("op") == "cancel":
                     self.event(int(frame["id"])).set()
                 else:
-                    turn = frame.get("op") == "generate"
-                    if turn:
+                    generate = frame.get("op") == "generate"
+                    if generate:
                         self.event(int(frame["id"]))
                     self.requests.put(frame)
-                    if turn:
-                        self.wake()
+                    if generate and (frame.get("request") or {}).get("agent"):
+                        self.wake()  # a turn: someone waits for its first word
         except RunnerGone:
             pass  # the daemon closed its end or died: stop what runs, then end
         except Exception:

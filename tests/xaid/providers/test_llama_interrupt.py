@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import socket
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,8 @@ def test_a_ring_with_nothing_read_ahead_leaves_the_turn_alone(tmp_path: Path) ->
 
 
 def test_the_runners_reader_rings_for_a_turn_and_for_nothing_else() -> None:
+    """A turn is a ``generate`` of an agent's conversation; consolidation's calls (no agent) come
+    a few milliseconds apart and would leave reading ahead no progress, so they do not ring."""
     ours, daemons = socket.socketpair()
     rings: list[int] = []
     inbox = Inbox(FrameChannel(ours), lambda: rings.append(inbox.requests.qsize()))
@@ -121,13 +124,18 @@ def test_the_runners_reader_rings_for_a_turn_and_for_nothing_else() -> None:
     try:
         daemon.send({"op": "prewarm", "agent": "a", "head": "You are Mia."})
         daemon.send({"op": "read_ahead", "session": "s", "agent": "a", "messages": []})
-        daemon.send({"op": "generate", "id": 1, "request": {}})
-        daemon.send({"op": "cancel", "id": 1})
+        daemon.send({"op": "generate", "id": 1, "request": {"agent": "", "session": ""}})
+        daemon.send({"op": "generate", "id": 2, "request": {"agent": "a", "session": "s"}})
+        daemon.send({"op": "cancel", "id": 2})
         daemon.send({"op": "forget", "session": "s"})
-        ops = [inbox.requests.get(timeout=10)["op"] for _ in range(4)]  # type: ignore[index]
+        deadline = time.monotonic() + 10
+        while inbox.requests.qsize() < 5:  # every frame read before any is taken
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        ops = [inbox.requests.get(timeout=10)["op"] for _ in range(5)]  # type: ignore[index]
     finally:
         daemons.close()
         reader.join(timeout=10)
         ours.close()
-    assert ops == ["prewarm", "read_ahead", "generate", "forget"]
-    assert rings == [3]  # once, for the turn, with its frame already queued
+    assert ops == ["prewarm", "read_ahead", "generate", "generate", "forget"]
+    assert rings == [4]  # once, for the turn, with its frame already queued
