@@ -113,6 +113,8 @@ class LlamaCppProvider:
             "state_cache": self.states.describe(),
             "head_cache": self.heads.describe(),
             "read_ahead": dict(self.read_aheads),
+            # whether a turn stops a read ahead mid-chunk (llama_interrupt.py), or only between
+            "read_ahead_interruptible": self._interrupt is not None,
             "chat_format": self.cfg.chat_format or "(from the GGUF file)",
             "tools": self.supports_tools,
         }

@@ -127,6 +127,9 @@ def test_status_and_stats_report_speed_of_recent_turns(llama_daemon: DaemonProce
         result = c.session_send(sid, "Tell me about your day.").finish()
         speed = c.stats()["llm_speed"]
         status = c.status()["llm_speed"]
+        model = c.status()["model"]
+    # the runner's llama.cpp offers the abort callback: a turn stops a read ahead mid-chunk
+    assert model["read_ahead_interruptible"] is True
     assert speed["first_token_ms"]["count"] == before + 1 and speed["first_token_ms"]["p50"] > 0
     if result["usage"]["completion_tokens"] >= 2:
         assert speed["generation_tokens_per_s"]["p50"] > 0

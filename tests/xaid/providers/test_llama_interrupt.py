@@ -79,6 +79,7 @@ def test_a_turn_stops_a_read_ahead_mid_chunk_and_the_turn_answers_as_a_cold_read
                 p.interrupt_reading()
             return False
 
+        assert p.describe()["read_ahead_interruptible"]
         ahead = [{"role": "system", "content": HEADS[lang]}]
         assert p.read_ahead("s", ahead, a_turn_came_just_after_the_check) == "yielded"
         assert p.read_aheads["interrupted"] == 1
