@@ -8,7 +8,6 @@ nothing is read ahead never touches a turn.
 
 from __future__ import annotations
 
-import dataclasses
 import socket
 import threading
 import time
@@ -16,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from xaid.config import LLMConfig
-from xaid.providers.base import ChatMessage, GenerateRequest
-from xaid.providers.llama_cpp import PREWARM_CHUNK, LlamaCppProvider, embedded_model_path
+from xaid.providers.base import ChatMessage
+from xaid.providers.llama_cpp import PREWARM_CHUNK, LlamaCppProvider
 from xaid.providers.runner import Inbox
 from xaid.providers.runner_frames import FrameChannel
+
+from .test_llama_prewarm import _answer, provider
 
 HEADS = {
     "en": "You are Mia, a warm companion. The user likes long walks by the river. " * 8,
@@ -29,22 +29,11 @@ HEADS = {
 SAID = {"en": "Morning! Any plans?", "zh": "早，今天有什么打算？"}
 
 
-def provider(directory: Path) -> LlamaCppProvider:
-    cfg = dataclasses.replace(
-        LLMConfig(), model_path=str(embedded_model_path()), n_ctx=1024, n_threads=2, seed=3
-    )
-    p = LlamaCppProvider(cfg, None, directory)
-    p.load()
-    return p
-
-
 def first_token(p: LlamaCppProvider, lang: str, session: str) -> tuple[str, int]:
     """The greedy first piece of the session's turn and how many of its prompt tokens it found
     in the context (the prompt's length less what llama.cpp read)."""
     messages = (ChatMessage("system", HEADS[lang]), ChatMessage("user", SAID[lang]))
-    request = GenerateRequest(messages, max_tokens=1, temperature=0.0, session=session, agent="a")
-    out = p.generate(request, lambda _piece: None, threading.Event())
-    p.settle()
+    out = _answer(p, messages, session, agent="a", tokens=1)
     assert out.prompt_eval_tokens is not None
     return out.text, out.prompt_tokens - out.prompt_eval_tokens
 
