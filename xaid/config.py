@@ -459,6 +459,13 @@ class SchedulerConfig:
         "many times until they name the matter (docs/scheduler.md); 1 is off. Each try costs the "
         "model's time before its first word.",
     )
+    ask_model: bool = doc(
+        True,
+        "Where the rules and the check-in reader arm nothing from a session that is not an ordinary "
+        "evening, weigh once whether it leaves a matter a friend would ask about next time: the chat "
+        "model's probability of yes against no (docs/scheduler.md, 'The model weighs what the reader "
+        "missed'; llama_cpp only). Counted in stats as matter_model_calls and matter_model_open.",
+    )
     lead_candidates: int = doc(
         1,
         'After a lead that names nothing of the matter itself ("早。上次你说", "Morning! Last time you '

@@ -30,8 +30,8 @@ from .memory import draft, episodes, fence, hide, persona, supersede, utterances
 from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
-from .providers.base import ChatMessage, GenerateRequest
-from .scheduler import arm, evening, fire, matter, occasion, retire
+from .providers.base import ChatMessage, Completion, GenerateRequest
+from .scheduler import arm, evening, fire, matter, occasion, retire, weighed
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -41,6 +41,7 @@ from .store import sessions as session_sql
 from .store.mood import MoodState
 from .store.utterances import NewUtterance
 from .text.clauses import clauses
+from .text.lang import language
 
 log = logging.getLogger(__name__)
 FENCE_RETRIES = (
@@ -115,12 +116,26 @@ class Consolidation:
         (``counter``: mood_model_calls); None when the model is unavailable."""
         self.counters[counter] += 1
         request = GenerateRequest((ChatMessage("user", prompt),), (), max_tokens, 0.0)
+        out = await self._call(request, agent_id)
+        return None if out is None else out.text
+
+    async def weigh(
+        self, prompt: str, choices: tuple[str, ...], agent_id: str, counter: str
+    ) -> tuple[float, ...] | None:
+        """The log-probabilities the model gives ``choices`` as its answer to ``prompt``
+        (GenerateRequest.choices); None when the model is unavailable or cannot weigh."""
+        self.counters[counter] += 1
+        request = GenerateRequest((ChatMessage("user", prompt),), (), 1, 0.0, choices=choices)
+        out = await self._call(request, agent_id)
+        return out.choice_logprobs if out is not None and out.choice_logprobs else None
+
+    async def _call(self, request: GenerateRequest, agent_id: str = "") -> Completion | None:
         try:
             job = self.queue.submit(f"memory:{agent_id}", request)
             async with job.pieces:
                 async for _ in job.pieces:
                     pass
-            return (await job.result()).text
+            return await job.result()
         except XaiError as exc:
             log.info("memory LLM call skipped: %s", exc.message)
             return None
@@ -189,9 +204,11 @@ class Consolidation:
                 read, grieving=felt.grieving, told=felt.told, unlike=felt.unlike, open=felt.open
             )
             read = await self._still_there(agent_id, d, read, felt.losses)
-        arms = await cpu.run(
-            arm.matters, d, closing, felt.losses if felt is not None else frozenset(), read
-        )
+        losses = felt.losses if felt is not None else frozenset()
+        arms = await cpu.run(arm.matters, d, closing, losses, read)
+        if not arms and await self._weighed_open(agent_id, d, read):
+            read = replace(read, weighed_open=True)
+            arms = await cpu.run(arm.matters, d, closing, losses, read)
         retiring, moving = await self._retiring(agent_id, d)
         # a line that settles or moves an earlier matter is not itself a new one to ask about
         settled = [r.text for r in retiring] + [m.text for m in moving]
@@ -329,6 +346,29 @@ class Consolidation:
             return read
         self.counters["loss_model_alive"] += 1
         return replace(read, alive=ids)
+
+    async def _weighed_open(self, agent_id: str, d: draft.Draft, read: matter.Readings) -> bool:
+        """Where nothing was armed, whether the chat model, weighing the session once, says it
+        leaves a matter (scheduler/weighed.py). Not asked of an ordinary evening, a session that
+        asked not to have it raised, or one the reader finds nothing near a matter in
+        (``weighed.ASK_FROM``); only with ``scheduler.ask_model``. No model, or one that cannot
+        weigh: nothing armed, as before."""
+        lines = [u.message.text for u in d.utterances]
+        if (
+            not self.settings.config.scheduler.ask_model
+            or read.plain()
+            or read.best() < weighed.ASK_FROM
+            or any(arm.do_not_ask(t) for t in lines)
+        ):
+            return False
+        lang = language(lines)
+        logprobs = await self.weigh(
+            weighed.prompt(lines, lang), weighed.CHOICES, agent_id, "matter_model_calls"
+        )
+        if logprobs is None or not weighed.is_open(logprobs, lang):
+            return False
+        self.counters["matter_model_open"] += 1
+        return True
 
     async def _matters_read(self, d: draft.Draft) -> matter.Readings:
         """The check-in reader's probabilities for the session's user messages (scheduler/matter.py:

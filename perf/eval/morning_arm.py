@@ -22,11 +22,15 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
   gentle ``loss`` item only, a do-not-ask and a closed matter arm nothing to ask about.
 
 ``python -m perf.eval.morning_arm SET [HALF]`` (SET as XAID_PERF_MORNING_SCENES: dev16, dev15, …)
-prints each scene's items and the figures per half and language.
+prints each scene's items and the figures per half and language. XAID_PERF_ARM_MODEL (a name of
+perf.kit.MODELS, e.g. qwen2.5-1.5b) plays them with that chat model instead, for what consolidation
+asks it (the loss question, the matter weighed: scheduler/weighed.py); XAID_PERF_ARM_ENV adds
+daemon settings ("XAID_SCHEDULER_ASK_MODEL=0").
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,7 +40,7 @@ from xaid.scheduler.fire import holds_tension
 
 from ..kit import scratch_daemon, wait_model
 from . import heldout_files
-from .morning import PRIVATE, SCENE_SETS
+from .morning import PRIVATE, SCENE_SETS, model_path
 from .replies import at, base_ms, scene_agent
 
 
@@ -100,6 +104,18 @@ def judge(scene: dict[str, Any], due: tuple[tuple[str, str], ...]) -> bool:
 
 def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
     env = {"XAID_LLM_PROVIDER": "scripted", "XAID_MEMORY_TIMEZONE": "UTC"}
+    if model := os.environ.get("XAID_PERF_ARM_MODEL", ""):
+        # the chat model consolidation asks (the loss question, the matter weighed, summaries)
+        env.update(
+            {
+                "XAID_LLM_PROVIDER": "llama_cpp",
+                "XAID_LLM_MODEL_PATH": model_path(model) or "",
+                "OMP_WAIT_POLICY": "PASSIVE",
+            }
+        )
+    for pair in filter(None, os.environ.get("XAID_PERF_ARM_ENV", "").split(",")):
+        key, _, value = pair.partition("=")  # more daemon settings: "XAID_X=v,XAID_Y=w"
+        env[key.strip()] = value.strip()
     out: list[Armed] = []
     with scratch_daemon(env) as daemon, daemon.client(timeout=600.0) as client:
         wait_model(client, 600, 0.05)

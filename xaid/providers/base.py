@@ -106,6 +106,12 @@ class GenerateRequest:
     # provider that can continue (llama_cpp, the runner, scripted) emits them first and returns
     # them as the start of Completion.text; one that cannot (openai) leaves them out.
     prefix: str = ""
+    # Answers to weigh instead of generating: the provider reads the prompt and returns, in
+    # Completion.choice_logprobs, the log-probability of each one's first token as the reply's first
+    # token (a yes/no question asked of the model with its doubt, not only its greedy word: the 1.5B
+    # answers "yes" to nearly every such question, yet ranks the answers well; perf/eval/
+    # matter_judge.py). A provider that cannot weigh returns no logprobs and generates nothing.
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -119,6 +125,9 @@ class Completion:
     # prefix was reused) and the time it spent reading them; None when the provider cannot tell.
     prompt_eval_tokens: int | None = None
     prompt_eval_ms: float | None = None
+    # For a request with ``choices``: one log-probability per choice, in its order; () when the
+    # provider cannot weigh.
+    choice_logprobs: tuple[float, ...] = ()
 
 
 Emit = Callable[[str], None]

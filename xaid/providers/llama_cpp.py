@@ -26,7 +26,7 @@ from typing import Any
 
 from .. import catalogue as models
 from ..config import LLMConfig
-from . import cpu_quirks, llama_prefix, llama_state, model_files, no_copy
+from . import cpu_quirks, llama_prefix, llama_state, llama_weigh, model_files, no_copy
 from .base import Completion, Emit, GenerateRequest, ProviderError, ToolCall
 from .head_cache import HeadCache, HeadState, model_identity
 from .llama_interrupt import Interrupt
@@ -341,7 +341,7 @@ class LlamaCppProvider:
         if (head := _head_of(request)) and self.heads.enabled:
             self._start_from_head(request.agent, head)
         before = self._perf()
-        out = self._complete(request, emit, cancelled)
+        out = self._weigh(request) if request.choices else self._complete(request, emit, cancelled)
         after = self._perf()
         if before is not None and after is not None:
             out.prompt_eval_tokens = max(0, after[0] - before[0])
@@ -397,6 +397,18 @@ class LlamaCppProvider:
             self._heads_known[key] = ()
         elif self.heads.store(agent, head, HeadState(saved.tokens, saved.data)):
             self._heads_known[key] = self._head_files[key] = saved.tokens
+
+    def _weigh(self, request: GenerateRequest) -> Completion:
+        """The choices' log-probabilities after the prompt, nothing generated (llama_weigh.py)."""
+        try:
+            read, logprobs = llama_weigh.weigh(
+                self._llm, [m.to_openai() for m in request.messages], request.choices
+            )
+        except ProviderError:
+            raise
+        except Exception as exc:
+            raise ProviderError(f"llama.cpp failed: {exc}") from None
+        return Completion(prompt_tokens=read, choice_logprobs=logprobs)
 
     def _complete(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event

@@ -113,6 +113,8 @@ class OpenAICompatProvider:
     def generate(
         self, request: GenerateRequest, emit: Emit, cancelled: threading.Event
     ) -> Completion:
+        if request.choices:  # no weighing over this API: the caller decides as with no model
+            return Completion()
         if not self._loaded:
             self.load()
         scheme, host, port, path = self._target()

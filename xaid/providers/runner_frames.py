@@ -116,6 +116,7 @@ def request_to_map(request: GenerateRequest) -> dict[str, Any]:
         "no_copy": request.no_copy,
         "no_copy_tokens": request.no_copy_tokens,
         "prefix": request.prefix,
+        "choices": list(request.choices),
     }
 
 
@@ -140,6 +141,7 @@ def request_from_map(data: dict[str, Any]) -> GenerateRequest:
         no_copy=data["no_copy"],
         no_copy_tokens=data["no_copy_tokens"],
         prefix=data.get("prefix", ""),
+        choices=tuple(data.get("choices", ())),
     )
 
 
@@ -152,6 +154,7 @@ def completion_to_map(out: Completion) -> dict[str, Any]:
         "finish_reason": out.finish_reason,
         "prompt_eval_tokens": out.prompt_eval_tokens,
         "prompt_eval_ms": out.prompt_eval_ms,
+        "choice_logprobs": list(out.choice_logprobs),
     }
 
 
@@ -164,4 +167,5 @@ def completion_from_map(data: dict[str, Any]) -> Completion:
         finish_reason=data["finish_reason"],
         prompt_eval_tokens=data["prompt_eval_tokens"],
         prompt_eval_ms=data["prompt_eval_ms"],
+        choice_logprobs=tuple(data.get("choice_logprobs", ())),
     )

@@ -13,7 +13,9 @@ Its behaviour, all derived from the conversation so tests can predict every byte
   message (an agent's ``system_prompt``) is said when the user's words hold none, so that a test
   can script a reply without the user saying its words;
 - otherwise → "echo: " followed by the user's text, streamed one word at a time;
-- a request with a ``prefix`` gets the prefix first, then the text above, as a model continuing it.
+- a request with a ``prefix`` gets the prefix first, then the text above, as a model continuing it;
+- a request with ``choices`` is weighed: log-probability 0 for each choice the text above starts
+  with (any case), ``UNLIKELY`` for the others, nothing emitted.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .base import ChatMessage, Completion, Emit, GenerateRequest, ProviderError,
 
 _TOOL = re.compile(r"\[\[tool:(\w+)\s*(\{.*?\})?\]\]", re.S)
 _SAY = re.compile(r"\[\[say:(.*?)\]\]", re.S)
+UNLIKELY = -30.0  # the log-probability of a choice its reply does not start with
 
 
 class ScriptedProvider:
@@ -100,6 +103,12 @@ class ScriptedProvider:
     ) -> Completion:
         reply = self._reply(request)
         prompt_tokens = sum(len(m.content.split()) for m in request.messages)
+        if request.choices:  # weighed, not said: the choice its reply starts with is certain
+            said = reply.strip().lower() if isinstance(reply, str) else ""
+            logprobs = tuple(
+                0.0 if said.startswith(c.lower()) else UNLIKELY for c in request.choices
+            )
+            return Completion("", [], prompt_tokens, 0, "stop", choice_logprobs=logprobs)
         if isinstance(reply, ToolCall):
             return Completion("", [reply], prompt_tokens, 1, "tool_calls")
         words = reply.split(" ")

@@ -57,7 +57,7 @@ from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, features, hour_said, stopwords, timeparse
 from ..text.lang import language
-from .matter import NO_READINGS, Readings
+from .matter import NO_READINGS, SESSION_CHARS, Readings
 
 MAX_PER_EPISODE = 2
 MATTER_DAYS = 4  # an undated matter is asked about for this many days, from MATTER_AFTER_MS on
@@ -641,8 +641,23 @@ def _learned(
         assert read.session is not None
         p, text = max(p, read.session.matter), " ".join(u.message.text for u in d.utterances)
     if p < read.threshold:
-        return None
+        if not read.weighed_open:
+            return None
+        i, text = _weighed(d, lost, i, text)
     return _matter(d, d.utterances[i], d.utterances[i + 1 :], worried, p, text)
+
+
+def _weighed(d: Draft, lost: Sequence[Utterance], best: int, text: str) -> tuple[int, str]:
+    """What the model's "the session leaves a matter" arms (weighed.py), which says nothing of the
+    line: the first with a date ahead (a plan: "getting my wisdom teeth out tomorrow morning"),
+    else the user's lines together while they are a short exchange (the reader's best alone was
+    "i'll be a hamster for a week"), else the reader's best (``best``, ``text``)."""
+    kept = [(j, u) for j, u in enumerate(d.utterances) if u not in lost]
+    dated = next((j for j, u in kept if _ahead(u) is not None), None)
+    if dated is not None:
+        return dated, ""
+    together = " ".join(u.message.text for _, u in kept)
+    return (kept[0][0], together) if kept and len(together) <= SESSION_CHARS else (best, text)
 
 
 def _occasion(d: Draft, lost: Sequence[Utterance], worried: bool, read: Readings) -> Arm | None:

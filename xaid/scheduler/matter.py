@@ -298,6 +298,16 @@ class Readings:
     # The messages the chat model says tell of something still alive and with them, asked where
     # the readers disagree (``contested``): a worry, not a loss.
     alive: frozenset[int] = frozenset()
+    # The chat model, weighing the whole session once where nothing else armed (weighed.py), says
+    # it leaves a matter: the reader's best line is armed though below ``threshold``.
+    weighed_open: bool = False
+
+    def best(self) -> float:
+        """The reader's highest matter reading of the session: a message, a sentence of one, or the
+        messages together."""
+        reads = [*self.by_id.values(), *(p.read for p in self.parts)]
+        reads += [self.session] if self.session is not None else []
+        return max((r.matter for r in reads), default=0.0)
 
     def plain(self) -> bool:
         """The session reads as an ordinary evening (evening.ORDINARY nearer it than anything to

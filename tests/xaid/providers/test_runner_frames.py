@@ -36,6 +36,7 @@ REQUEST = GenerateRequest(
     repeat_penalty=1.1,
     no_copy="我今天很累",
     no_copy_tokens=4,
+    choices=("yes", "是", "no"),
 )
 
 
@@ -45,6 +46,8 @@ def test_a_request_and_a_completion_come_back_equal() -> None:
         "晴天。Sunny.", [ToolCall("c", "weather", {"city": "Oslo"})], 40, 3, "tool_calls", 12, 3.5
     )
     assert completion_from_map(completion_to_map(out)) == out
+    weighed = Completion(prompt_tokens=40, choice_logprobs=(-0.1, -2.5, -30.0))
+    assert completion_from_map(completion_to_map(weighed)) == weighed
     cfg = dataclasses.replace(LLMConfig(), model="smollm2-135m", n_ctx=1024, extra_buffers="off")
     assert config_from_map(config_to_map(cfg)) == cfg
     assert config_from_map({**config_to_map(cfg), "from_a_newer_daemon": 1}) == cfg
