@@ -12,6 +12,13 @@ and AVX-512.
 
 ``llm.extra_buffers`` forces either way ("on" for a fixed llama.cpp, "off" for a CPU this probe does
 not know about).
+
+Tried and not kept (session 27): only the AMX buffer type faults, and llama.cpp's other one,
+CPU_REPACK, can be had alone through ``tensor_buft_overrides`` (the weights' names matched to it).
+On the AMX Xeon it read prompts slower than the plain buffers, whose Q4_K matmuls go through
+llamafile's kernels there (the 1.5B, 256 tokens: 117 against 160 tokens/s; 32: 90 against 96;
+decoding 12.2 against 10.4 tokens/s), and a tensor it cannot repack (an f32 norm) put in it killed
+the process at load. The plain buffers stay.
 """
 
 from __future__ import annotations
