@@ -317,6 +317,10 @@ def _consolidated(counters: dict[str, int]) -> int:
     )
 
 
+# Model calls consolidation makes beside the memory's own ``llm_calls`` (Consolidation.ask/weigh).
+QUESTION_COUNTERS = ("mood_model_calls", "loss_model_calls", "matter_model_calls")
+
+
 def _consolidation_calls(section: Section, after: _Run, before: _Run | None) -> None:
     """Model calls per consolidated session while the agents were built (scripted provider: its
     answers never parse, so every question the rules leave open is asked), issue 28 item 5."""
@@ -342,6 +346,19 @@ def _consolidation_calls(section: Section, after: _Run, before: _Run | None) -> 
             + f"{sessions} sessions; llm_calls {after.counters.get('llm_calls', 0)}: "
             + ", ".join(f"{k} {after.counters.get(k, 0)}" for k in keys)
             + f", fact_unsure_calls {after.counters.get('fact_unsure_calls', 0)}",
+        )
+    )
+    # the mood's and the scheduler's questions go through the same model, counted apart
+    asked = {k: after.counters.get(k, 0) for k in QUESTION_COUNTERS}
+    section.rows.append(
+        Row(
+            "all model calls per consolidated session: the memory's and the mood's and "
+            "scheduler's questions (building the agents)",
+            (after.counters.get("llm_calls", 0) + sum(asked.values())) / sessions,
+            "",
+            Aim("<=", 1.0),
+            note=f"{sessions} sessions; llm_calls {after.counters.get('llm_calls', 0)}, "
+            + ", ".join(f"{k} {v}" for k, v in asked.items()),
         )
     )
 
