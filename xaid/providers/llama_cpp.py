@@ -226,7 +226,7 @@ class LlamaCppProvider:
             return "skipped"
         self.states.switch(llm, "")  # the session in the context keeps its state
         self._start_from_head(agent, head, turn=False)  # nothing when the context holds it
-        held = _agreeing(llm, tokens)
+        held = llama_state.agreeing(llm, tokens)
         done = "cached"
         if held < len(tokens):
             read = self._read(tokens, held, stop)
@@ -259,7 +259,7 @@ class LlamaCppProvider:
             return "skipped"
 
         self.states.switch(llm, "")  # the session in the context keeps its state
-        if not self._read(tokens, _agreeing(llm, tokens), stop):
+        if not self._read(tokens, llama_state.agreeing(llm, tokens), stop):
             self.heads.counters.prewarm_yields += 1
             return "yielded"
         saved = llama_state.copy_out(llm)
@@ -288,7 +288,7 @@ class LlamaCppProvider:
         if tokens is None:
             return "skipped"
         self.states.switch(llm, session)
-        held = _agreeing(llm, tokens)
+        held = llama_state.agreeing(llm, tokens)
         if held == len(tokens):
             return "done"
         done = self._read(tokens, held, stop)
@@ -542,16 +542,6 @@ def _head_of(request: GenerateRequest) -> str:
     if not request.agent or not request.messages or request.messages[0].role != "system":
         return ""
     return request.messages[0].content
-
-
-def _agreeing(llm: Any, tokens: Sequence[int]) -> int:
-    """How many of ``tokens`` the live context already holds, from the start."""
-    held = 0
-    for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
-        if int(have) != want:
-            break
-        held += 1
-    return held
 
 
 def _read_rest(

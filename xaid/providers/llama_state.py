@@ -186,6 +186,16 @@ def restore(llm: Any, saved: Saved) -> bool:
     return SessionStates._restore(llm, saved)
 
 
+def agreeing(llm: Any, tokens: Sequence[int]) -> int:
+    """How many of ``tokens`` the live context already holds, from the start."""
+    held = 0
+    for have, want in zip(llm.input_ids[: llm.n_tokens], tokens, strict=False):
+        if int(have) != want:
+            break
+        held += 1
+    return held
+
+
 def holds(llm: Any, tokens: tuple[int, ...]) -> bool:
     """Whether the live context already starts with ``tokens`` (then restoring them saves nothing)."""
     n = len(tokens)

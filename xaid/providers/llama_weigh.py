@@ -19,19 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from . import llama_prefix
+from . import llama_prefix, llama_state
 from .base import ProviderError
-
-
-def _held(llm: Any, tokens: Sequence[int]) -> int:
-    """How many of ``tokens`` the live context already holds, from the start."""
-    live = llm.input_ids[: llm.n_tokens]
-    n = 0
-    for a, b in zip(live, tokens, strict=False):
-        if int(a) != b:
-            break
-        n += 1
-    return n
 
 
 def weigh(
@@ -52,7 +41,7 @@ def weigh(
         if not first:
             raise ProviderError(f"the choice {choice!r} has no token")
         firsts.append(int(first[0]))
-    held = min(_held(llm, tokens), len(tokens) - 1)
+    held = min(llama_state.agreeing(llm, tokens), len(tokens) - 1)
     llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, held, -1)
     llm.n_tokens = held
     llm.eval(tokens[held:])

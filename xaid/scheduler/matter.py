@@ -299,7 +299,7 @@ class Readings:
     # the readers disagree (``contested``): a worry, not a loss.
     alive: frozenset[int] = frozenset()
     # The chat model, weighing the whole session once where nothing else armed (weighed.py), says
-    # it leaves a matter: the reader's best line is armed though below ``threshold``.
+    # it leaves a matter: armed though below ``threshold`` (arm._weighed says which words).
     weighed_open: bool = False
 
     def best(self) -> float:

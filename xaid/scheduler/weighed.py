@@ -12,8 +12,9 @@ in English against the reader's 0.70-0.80; in Chinese about the reader's). So th
 weighed (GenerateRequest.choices) and a session counts as open above a per-language threshold
 chosen on the dev sets' train halves, where few ordinary evenings pass.
 
-What is armed is still the reader's best line (arm._learned), as a matter or a plan by its date:
-the model says only that the session leaves something, not which line.
+The model says only that the session leaves something, not which line; arm._weighed picks it: the
+first line with a date ahead (a plan), else the user's lines together while they are a short
+exchange, else the reader's best line.
 """
 
 from __future__ import annotations
