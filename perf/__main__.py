@@ -52,6 +52,7 @@ AREAS: dict[str, str] = {
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
     "present_dev": "perf.eval.present_dev",
+    "supersede_chat": "perf.eval.supersede_chat",
     "recall_dev9": "perf.eval.recall_dev9",
     "openers_dev": "perf.eval.openers_dev",
     "locomo": "perf.eval.locomo",
