@@ -262,3 +262,63 @@ def test_a_bounded_closure_or_the_end_of_something_else_replaces_nothing(
     new: str, old: str
 ) -> None:
     assert replaced(new, [(old, 0.40), ("unrelated", 0.15)]) == []
+
+
+# Session 28: in a chat a change word often sits in a question to the other ("any more paintings
+# coming up?", 你换新工作了吗？), and a statement about a theme the user talks of often is near
+# many earlier lines at once. Neither is one thing that changed.
+ASKED = [
+    (
+        "Wow, Mel! Any more paintings coming up?",
+        "I paint watercolours on weekends, mostly landscapes.",
+    ),
+    ("哇！你还要换新风格吗？", "我画画主要用水彩。"),
+]
+
+
+@pytest.mark.parametrize(("new", "old"), ASKED)
+def test_a_change_word_inside_a_question_replaces_nothing(new: str, old: str) -> None:
+    assert replaced(new, [(old, 0.6)]) == []
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("I've switched to green tea, no more coffee. How are you?", "I drink four coffees a day."),
+        ("我已经戒咖啡了，现在改喝豆浆。你最近怎么样？", "我每天早上喝两杯美式咖啡。"),
+    ],
+)
+def test_a_change_told_beside_a_question_still_replaces(new: str, old: str) -> None:
+    assert replaced(new, [(old, 0.5)]) == [old]
+
+
+THEME = [
+    (
+        "Thanks, Mel! I'm working on some new paintings lately, so fun.",
+        [
+            "Thanks, Mel! I painted a lake at sunrise.",
+            "Thanks Mel, painting keeps me calm.",
+            "Thanks so much, Mel! My painting class was great.",
+        ],
+    ),
+    (
+        "谢谢你！最近在画新的画，好开心。",
+        ["谢谢你！我画了一幅日出的湖。", "谢谢，画画让我平静。", "谢谢你！画画课真的很棒。"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("new", "olds"), THEME)
+def test_a_statement_near_many_earlier_ones_is_a_theme_and_replaces_none(
+    new: str, olds: list[str]
+) -> None:
+    assert supersede.MOST_REPLACED == 2
+    assert replaced(new, [(o, 0.6 - 0.02 * n) for n, o in enumerate(olds)]) == []
+
+
+@pytest.mark.parametrize(("new", "olds"), THEME)
+def test_the_same_change_near_two_earlier_statements_replaces_both(
+    new: str, olds: list[str]
+) -> None:
+    """A standing thing said twice (the job, then a day at that job) is still one thing."""
+    assert len(replaced(new, [(o, 0.6 - 0.02 * n) for n, o in enumerate(olds[:2])])) == 2

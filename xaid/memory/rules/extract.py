@@ -158,11 +158,32 @@ def _is_question_clause(clause: str) -> bool:
     return bool(_EN_QUESTION.match(core))
 
 
+def _asked_in_form(clause: str) -> bool:
+    """A clause that asks by its form, a question mark or a final 吗: a question word alone may be
+    indefinite ("哪天地铁修到我家门口，我就不骑了": some day; "when the lease ends, I'll move")."""
+    s = clause.strip()
+    core = s.rstrip(_SOFT_PUNCT)
+    if core.endswith(("?", "？")) or s.rstrip(_SOFT_PUNCT + "?？").endswith(("?", "？")):
+        return True
+    return bool(core) and cjk.has(core) and bool(_ZH_ENDING_Q.search(core))
+
+
 def is_question(text: str) -> bool:
     """Whether the message only asks: "do I like coffee?" and "你喜欢什么？" state nothing about the user,
     while "I like tea, do you?" still does."""
     clauses = [c for c, _ in _split(text) if c.strip(_SOFT_PUNCT)]
     return bool(clauses) and all(_is_question_clause(c) for c in clauses)
+
+
+def stated(text: str) -> str:
+    """The part of a message that states rather than asks: its clauses that are not questions by
+    their form, in order ("Wow, Mel! Any more paintings coming up?" states "Wow, Mel"). A change said inside a
+    question ("how's the new job?", 你换新工作了吗) is asked about, not told."""
+    clauses = [c for c, _ in _split(text) if c.strip(_SOFT_PUNCT)]
+    kept = [c for c in clauses if not _asked_in_form(c)]
+    if len(kept) == len(clauses):
+        return text  # asks nothing: the message as said
+    return "".join(c if cjk.has(c) else c + " " for c in kept).strip()
 
 
 def asks(text: str) -> bool:

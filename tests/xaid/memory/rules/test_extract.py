@@ -10,7 +10,15 @@ import random
 
 import pytest
 
-from xaid.memory.rules.extract import KINDS, SUBJECTS, Candidate, candidates, describe, is_question
+from xaid.memory.rules.extract import (
+    KINDS,
+    SUBJECTS,
+    Candidate,
+    candidates,
+    describe,
+    is_question,
+    stated,
+)
 from xaid.text import cjk, features
 
 CASES = [
@@ -409,3 +417,30 @@ def test_a_name_with_a_rare_character_is_kept_whole() -> None:
     name to 王 with low confidence."""
     (c,) = candidates("我叫王㛃")
     assert (c.subject, c.key) == ("user.name", "王㛃") and c.confidence >= 0.8
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Wow, Mel! Any more paintings coming up?", "Wow, Mel!"),
+        ("How's the new job going? I switched to tea btw", "I switched to tea btw"),
+        ("我换工作了，你呢？", "我换工作了，"),
+        ("你还有别的新点子让我画吗？谢谢，你最好了。", "谢谢，你最好了。"),
+        ("你最近是不是换了新风格？", ""),
+    ],
+)
+def test_stated_is_the_part_that_does_not_ask(text: str, said: str) -> None:
+    assert stated(text) == said
+
+
+@pytest.mark.parametrize("text", ["I moved to Porto, loving it.", "我搬到通州了，房子带院子。"])
+def test_a_message_that_asks_nothing_is_stated_as_said(text: str) -> None:
+    assert stated(text) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["哪天地铁修到我家门口，我立马就不骑了", "When the lease ends, I'll move to Leeds."]
+)
+def test_a_question_word_used_indefinitely_is_stated(text: str) -> None:
+    """哪天 is "some day" here and "when" opens a condition: only a question's form drops a clause."""
+    assert stated(text) == text
