@@ -51,9 +51,12 @@ SET = "supersede_dev28.json"
 COMPANION = Path(__file__).resolve().parents[1] / "scenarios" / "companion_recall.json"
 CHANGE_AIM = Aim(">=", 90.0)
 CONTROL_AIM = Aim(">=", 100.0)
-# main 1157b92 with the set committed (before any change to xaid/), this runner: filled in by the run
-# that measured it (perf/RESULTS.md, section supersede_chat28_before).
-BEFORE = ""
+# main 1157b92 with the set committed (before any change to xaid/), this runner, 2026-12-05 21:31 UTC.
+BEFORE = (
+    "before (main 1157b92, same runner and set): changes train en 2/3, zh 2/3, test en 3/3, zh 3/3; "
+    "controls train en 4/4, zh 4/4, test en 2/4, zh 3/4; user turns made history: companion en "
+    "14/346 (4.05 %), zh 30/343 (8.75 %), LoCoMo 786/2951 (26.6 %)"
+)
 
 
 def _group(case: dict[str, Any]) -> str:
