@@ -299,6 +299,10 @@ class ChangeReading:
     # what the clause of a present cue opens with, before the cue ("豆豆" in "豆豆现在胖得跟个球似的",
     # "Luna is" in "Luna is now sleeping on my keyboard"); empty for a named change
     topic: str = ""
+    # the clause of the cue, and a clause beside a named change that says something again
+    # ("还是做前端" after "我从星海辞职了"): what it restates is held, unless the change names it
+    clause: str = ""
+    restates: str = ""
 
     @property
     def change(self) -> bool:
@@ -420,13 +424,17 @@ def read(text: str) -> ChangeReading:
         return ChangeReading(cue, strong, "trial")
     if _BOUNDED.search(text):
         return ChangeReading(cue, strong, "temporary")
-    if _STILL.search(text):
+    still_at = next((i for i, c in enumerate(parts) if _STILL.search(c)), None)
+    if still_at is not None and (done_at is None or still_at == done_at):
         return ChangeReading(cue, strong, "restated")
     if (_PAST.search(text) and not now) or _HAD.search(text):
         return ChangeReading(cue, strong, "past")
     if not now and _experienced(parts[: cue_at + 1]):
         return ChangeReading(cue, strong, "past")
-    return ChangeReading(cue, strong, None, topic)
+    # beside a change named and told as done in a clause of its own, a "still" restates something
+    # else ("我从星海辞职了……还是做前端": the kind of work); the pairing holds what it restates
+    restates = parts[still_at] if still_at is not None else ""
+    return ChangeReading(cue, strong, None, topic, parts[cue_at], restates)
 
 
 # A change told as done: a Chinese clause with 了 after its change word (瑜伽课调到周四早上了), an

@@ -383,6 +383,13 @@ def told(text: str) -> change_cues.ChangeReading:
     return change_cues.ChangeReading(None, False, None)
 
 
+def _restated(reading: change_cues.ChangeReading, old: str) -> bool:
+    """The earlier statement is what a "still" beside the change says again ("我在望京上班" for
+    "还是在望京上班，…终于不用点外卖了"), and the change's own clause does not name it (as "我从星海
+    辞职了" names "我在星海科技做前端开发" beside "还是做前端")."""
+    return bool(reading.restates) and agree(reading.restates, old) and not agree(reading.clause, old)
+
+
 def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earlier]]:
     """(replaced by the rules, unsure) among one statement's earlier ones, nearest first. Pure
     computation (the cues, the words, the rules' slots): ``cpu.run`` keeps it off the event loop."""
@@ -401,6 +408,7 @@ def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earli
         old = e.utterance.text
         return (
             elsewhere(text, old)
+            or _restated(reading, old)
             or change_cues.describes(text, old)
             or (THING_NEWS and news_of_named(news, old) and not new_time_of(text, old))
             or (e.utterance.utterance_id >= 0 and stands(old))

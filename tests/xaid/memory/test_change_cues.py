@@ -160,7 +160,6 @@ LOOK_ALIKES = [
     ("They've moved me to the Bradford site for now, until the refurb is done.", "temporary"),
     ("胃不好，咖啡先停了，改喝温水，等好了再说。", "temporary"),
     ("Still at Camden, the new lifts finally work.", "restated"),
-    ("还是在望京上班，楼下新开了家面馆，终于不用点外卖了", "restated"),
     ("Bought a ukulele, switching between both now.", "addition"),
     ("单位发了个iPhone，现在两台换着用", "addition"),
 ]
@@ -441,3 +440,25 @@ CHANGES_15 = [
 def test_the_same_shapes_still_read_a_change_when_they_say_one(text: str) -> None:
     reading = change_cues.read(text)
     assert reading.change, reading
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我从星海辞职了，这周一开始去云帆网络上班，还是做前端。",
+        "I quit Northlight last month, still in design though.",
+    ],
+)
+def test_a_named_change_told_as_done_is_not_undone_by_a_still_about_something_else(
+    text: str,
+) -> None:
+    """The still restates the kind of work; the employer changed (session 28, supersede_dev28)."""
+    reading = change_cues.read(text)
+    assert reading.change and reading.strong
+
+
+@pytest.mark.parametrize(
+    "text", ["still at Camden, finally got the flat sorted", "我还在望京，最近终于把家收拾好了"]
+)
+def test_a_still_with_only_a_word_of_now_restates(text: str) -> None:
+    assert change_cues.read(text).blocked == "restated"

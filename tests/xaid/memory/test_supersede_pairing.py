@@ -322,3 +322,45 @@ def test_the_same_change_near_two_earlier_statements_replaces_both(
 ) -> None:
     """A standing thing said twice (the job, then a day at that job) is still one thing."""
     assert len(replaced(new, [(o, 0.6 - 0.02 * n) for n, o in enumerate(olds[:2])])) == 2
+
+
+@pytest.mark.parametrize(
+    ("new", "restated", "named"),
+    [
+        (
+            "还是在望京上班，楼下新开了家面馆，终于不用点外卖了",
+            "我在望京上班。",
+            "我中午一般点外卖。",
+        ),
+        (
+            "Still working in Shoreditch, but I quit the gym by the office.",
+            "I work in Shoreditch.",
+            "I go to the gym by the office.",
+        ),
+    ],
+)
+def test_what_a_still_beside_the_change_says_again_is_held(
+    new: str, restated: str, named: str
+) -> None:
+    """The change replaces what its own clause names; the place said again stays current."""
+    assert replaced(new, [(restated, 0.55)]) == []
+    assert replaced(new, [(named, 0.55)]) == [named]
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "我从星海辞职了，这周一开始去云帆网络上班，还是做前端。",
+            "我在星海科技做前端开发，天天加班。",
+        ),
+        (
+            "I quit Northlight last month, still doing design though.",
+            "I'm a designer at Northlight.",
+        ),
+    ],
+)
+def test_a_change_that_names_the_old_statement_replaces_it_beside_a_still(
+    new: str, old: str
+) -> None:
+    assert replaced(new, [(old, 0.55)]) == [old]
