@@ -33,6 +33,9 @@ _STRONG_EN = re.compile(
     r"got rid of|done with|broke up|split up|on hold|put [^.,;!?]{0,20} away|for good|went (?:vegan|"
     r"vegetarian)|converted|upgraded|turned|deleted|uninstalled|unsubscribed|lapsed|no more|"
     r"(?:took|taken|taking) over|(?:went|gone|going|moved|switched) back to|(?:not|never) going back|"
+    # leaving a job as people say it, as 辞/离职/交了辞呈 say it in Chinese
+    r"resign(?:ed|ing)?|handed in (?:my|our|his|her) notice|(?:gave|given|put in) (?:my |our )?notice|"
+    r"my last day (?:at|was)|"
     # back to the earlier one as a state: "I'm back to paper books", "we're back on the bus"
     r"(?:i'm|i am|we're|we are) back (?:to|on)|"
     # the new one in place of the old: "on my lunch break rather than at dawn", "ported my number
@@ -46,7 +49,11 @@ _STRONG_EN = re.compile(
 # Words that say "as things are now": a replacement said in the present, weaker alone.
 _NOW_EN = re.compile(
     r"(?<![a-z'])(?:now|these days|nowadays|currently|at the moment|at present|lately|new|finally|"
-    r"since (?:the|last|then)|all about|anymore|the old (?:one|thing|place|[a-z]+)|"
+    r"since (?:the|last|then)|all about|"
+    # a state of the user's with the day or month it began: "since Monday I'm at Fernwood"
+    r"since (?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december),? (?:i|we)(?:'[a-z]+)?|"
+    r"anymore|the old (?:one|thing|place|[a-z]+)|"
     # a state with its start: "insured with Direct Line from this month", "ever since", "as of May"
     r"from (?:this|next) (?:week|month|year)|from now on|ever since|as of|"
     # a stretch of months up to now: "these last couple of months" (weeks are too short for a habit)

@@ -462,3 +462,21 @@ def test_a_named_change_told_as_done_is_not_undone_by_a_still_about_something_el
 )
 def test_a_still_with_only_a_word_of_now_restates(text: str) -> None:
     assert change_cues.read(text).blocked == "restated"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I handed in my notice at Northlight last week.",
+        "I resigned from the bank in the end.",
+        "Since Monday I'm at Fernwood Games doing UI art.",
+        "我上周交了辞呈。",
+        "我从星海离职了。",
+    ],
+)
+def test_leaving_a_job_reads_as_a_change_in_both_languages(text: str) -> None:
+    assert change_cues.read(text).change
+
+
+def test_a_day_something_else_began_is_no_change_of_the_users() -> None:
+    assert not change_cues.read("The shop has been shut since Monday.").change
