@@ -150,8 +150,11 @@ _UNREAL = re.compile(
 )
 # Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
 _ONCE = re.compile(
-    r"(?<![a-z'])(?:for once|just this once|this one time|(?:tried|gave) [^.,;!?]{0,30} (?:once|a go|a try))"
-    r"(?![a-z'])|这一次|就这一次|破例|试了一次|试了一下|偶尔",
+    r"(?<![a-z'])(?:for once|just this once|this one time|(?:tried|gave) [^.,;!?]{0,30} (?:once|a go|a try)|"
+    # a deed of this very moment on a thing just named ("Calling her now.", "Doing it now."): the
+    # "now" of an act, not of how things are (session 28: thanks lines on the companion set)
+    r"[a-z]+ing (?:it|her|him|them|that|this) (?:right )?now)"
+    r"(?![a-z'])|这一次|就这一次|破例|试了一次|试了一下|偶尔|现在就|这就去|马上就?去",
     re.I,
 )
 # A lapse of memory or a reminder ("forgot to book the pitch", "don't forget to remind me", 我把做饭

@@ -480,3 +480,15 @@ def test_leaving_a_job_reads_as_a_change_in_both_languages(text: str) -> None:
 
 def test_a_day_something_else_began_is_no_change_of_the_users() -> None:
     assert not change_cues.read("The shop has been shut since Monday.").change
+
+
+@pytest.mark.parametrize(
+    "text", ["Omg yes thank you. Doing it now.", "Calling her now.", "嗯嗯，那我现在就做一组"]
+)
+def test_the_now_of_an_act_of_this_moment_is_one_occasion(text: str) -> None:
+    assert change_cues.read(text).blocked == "once"
+
+
+@pytest.mark.parametrize("text", ["I'm cycling to work now.", "我现在骑车上班了。"])
+def test_the_now_of_how_things_are_still_reads_as_a_change(text: str) -> None:
+    assert change_cues.read(text).change
