@@ -323,7 +323,10 @@ def _carry_out(
     if resolution.decision == "ask":
         seed = forget.message_text(conn, agent_id, resolution.message_ids[0])
         if seed is not None:
-            return Forgotten(request, 0, (), "ask", resolution, forget_topic.gist(seed))
+            gist = forget_topic.gist(seed)
+            if resolution.wide:  # a yes forgets all of it: the question says how much that is
+                gist = forget_topic.wider(request.lang, gist, resolution)
+            return Forgotten(request, 0, (), "ask", resolution, gist)
     # The words named, not the time: "what I said the other night" names no words to match.
     deleted, ids = forget.forget_terms(conn, agent_id, forget_topic.untimed(request.terms))
     return Forgotten(request, deleted, tuple(ids), "words" if deleted else "none", resolution)

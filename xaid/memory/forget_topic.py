@@ -48,6 +48,12 @@ ASK_FLOOR = 0.2  # below this nothing matches: say so and ask what to forget
 # "scratch that" read as a topic); the five that hid the right matter scored 0.266 to 0.70, and one
 # of two evenings that fit a time alone 0.221.
 HIDE_FLOOR = 0.25
+# A match wider than this many of the user's turns is asked about first, whatever its score (session
+# 28): in a long chat every line is near many others (thanks, the friend's name, one style), so a
+# telling's span and its retellings can snowball: "forget what I told you about the military
+# aptitude test" on a LoCoMo conversation matched 60-odd turns over ten sessions and deleted 157.
+# On the forget dev sets (4-20) no request's match held more than 4 turns, in at most 4 sessions.
+WIDEST = 12
 # A request named by a time alone is clear below CLEAR when the turns said then lead everything
 # said at other times by this much (the time is what the request names).
 TIME_MARGIN = 0.15
@@ -191,6 +197,9 @@ class Resolution:
     # The request's words beyond the person that two matters share ("Marco's health stuff" ->
     # "'s health stuff"): the caller embeds them and resolves again with ``rest_vec`` to choose.
     rest: str = ""
+    # The match holds more than ``WIDEST`` turns: asked about, never forgotten on its score, and
+    # nothing held back while asking (hiding it would hide half a history on a guess)
+    wide: bool = False
 
     @property
     def message_ids(self) -> tuple[int, ...]:
@@ -202,7 +211,13 @@ class Resolution:
             "matched": [m.to_wire() for m in self.matches],
             "runner_up": round(self.runner_up, 3),
             "window": list(self.window) if self.window else None,
+            "wide": self.wide,
         }
+
+    @property
+    def sessions(self) -> int:
+        """How many conversations the match spans."""
+        return len({m.session_id for m in self.matches})
 
 
 # -- time -------------------------------------------------------------------------------------------
@@ -495,6 +510,8 @@ def resolve(
         return Resolution("none", (), runner_up, span_of_time, rest=rest)
     if tied:
         return Resolution("ask", ordered, runner_up, span_of_time, tied=True)
+    if len(ordered) > WIDEST:
+        return Resolution("ask", ordered, runner_up, span_of_time, rest=rest, wide=True)
     if seed.score >= CLEAR and seed.score - runner_up >= MARGIN:
         return Resolution("forget", ordered, runner_up, span_of_time, rest=rest)
     if by_time and len(fitting) > 1:
@@ -519,8 +536,8 @@ def likely(resolution: Resolution) -> bool:
     """Whether the candidate a question back is about is likely enough to hide meanwhile
     (``HIDE_FLOOR``, or said in the time the request named). Not when the request names a person
     in two matters and nothing else: hiding one would be a coin toss, and the wrong one is a matter
-    the user never asked about (issue 24: collateral)."""
-    if not resolution.matches or resolution.tied:
+    the user never asked about (issue 24: collateral); nor when the match is ``wide``."""
+    if not resolution.matches or resolution.tied or resolution.wide:
         return False
     seed = resolution.matches[0]
     return seed.score >= HIDE_FLOOR or bool(seed.in_time)
@@ -948,6 +965,15 @@ def holding(texts: Sequence[str]) -> Callable[[str | None], bool]:
         )
 
     return holds
+
+
+def wider(lang: str, gist: str, resolution: Resolution) -> str:
+    """The candidate of a ``wide`` match with how much a yes would forget: "Nadia is thinking of…
+    (and 40 other things you said, in 9 conversations)"."""
+    more, sessions = len(resolution.matches) - 1, resolution.sessions
+    if lang == "zh":
+        return f"{gist}（还有另外{more}句话，在{sessions}次聊天里）"
+    return f"{gist} (and {more} other things you said, in {sessions} conversations)"
 
 
 def gist(text: str, limit: int = 40) -> str:

@@ -387,7 +387,9 @@ def _restated(reading: change_cues.ChangeReading, old: str) -> bool:
     """The earlier statement is what a "still" beside the change says again ("我在望京上班" for
     "还是在望京上班，…终于不用点外卖了"), and the change's own clause does not name it (as "我从星海
     辞职了" names "我在星海科技做前端开发" beside "还是做前端")."""
-    return bool(reading.restates) and agree(reading.restates, old) and not agree(reading.clause, old)
+    return (
+        bool(reading.restates) and agree(reading.restates, old) and not agree(reading.clause, old)
+    )
 
 
 def judge(text: str, near: Sequence[Earlier]) -> tuple[list[Earlier], list[Earlier]]:

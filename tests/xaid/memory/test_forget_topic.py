@@ -236,3 +236,31 @@ def test_a_later_line_saying_the_matter_goes_on_is_a_passing_mention(
     ]
     other = Candidate(3, "later", D0 + said_at * DAY, line)
     assert forget_topic._goes_on_later([*telling, other], {0, 1}, 2) is goes_on
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        (
+            "en",
+            "What I told you the other night about my cousin's money trouble, please forget it.",
+        ),
+        ("zh", "那天晚上跟你说的我表哥欠钱的事，忘掉吧"),
+    ],
+)
+def test_a_match_wider_than_widest_is_asked_about_and_nothing_is_held_back(
+    embed: Callable[[list[str]], np.ndarray],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    text: str,
+) -> None:
+    """The cousin's three turns against a bound of two: a yes decides, not a score (session 28: a
+    LoCoMo chat matched 60-odd turns for one request and lost 157)."""
+    clear, _ = resolve(embed, lang, text)
+    assert clear.decision == "forget" and not clear.wide  # three turns: one matter
+    monkeypatch.setattr(forget_topic, "WIDEST", 2)
+    res, _ = resolve(embed, lang, text)
+    assert res.decision == "ask" and res.wide and len(res.matches) == 3
+    assert not forget_topic.likely(res)
+    more = forget_topic.wider(lang, "gist", res)
+    assert "2" in more and str(res.sessions) in more
