@@ -51,7 +51,7 @@ HIDE_FLOOR = 0.25
 # A match wider than this many of the user's turns is asked about first, whatever its score (session
 # 28): in a long chat every line is near many others (thanks, the friend's name, one style), so a
 # telling's span and its retellings can snowball: "forget what I told you about the military
-# aptitude test" on a LoCoMo conversation matched 60-odd turns over ten sessions and deleted 157.
+# aptitude test" on a LoCoMo conversation matched 57 user turns in ten sessions and deleted 157.
 # On the forget dev sets (4-20) no request's match held more than 4 turns, in at most 4 sessions.
 WIDEST = 12
 # A request named by a time alone is clear below CLEAR when the turns said then lead everything
