@@ -148,6 +148,17 @@ _UNREAL = re.compile(
     r"tempted|debating|almost|nearly|in another life|in an ideal world)(?![a-z'])",
     re.I,
 )
+# A clause whose subject is an indefinite quantity announces news without naming what changed ("A
+# lot's changed since last time", "Lots has been going on since then!", 最近发生了好多事): an opener
+# of chat, not a change of anything said before (session 28: on LoCoMo's chats such openers made
+# earlier greetings and plans history).
+_ANNOUNCES = re.compile(
+    r"^\W*(?:(?:so |oh |wow,? |well,? )?(?:a lot|lots|so much|much|tons|loads|everything|a bunch)"
+    r"(?:'s| has| have| is| of (?:stuff|things))?\s+(?:been |happened|changed|going|new|happening)|"
+    r"(?:最近|这阵子|这段时间)?(?:发生了|变了)?(?:好多|很多|太多)(?:事|变化)|(?:一切|什么)都变了)",
+    re.I,
+)
+_TELLS_AFTER = re.compile(r"\s[-–—]+\s|[:：—]\s*")
 # Not a lasting change: a one-off or a try ("for once I took the bus", 就这一次, 试了一次).
 _ONCE = re.compile(
     r"(?<![a-z'])(?:for once|just this once|this one time|(?:tried|gave) [^.,;!?]{0,30} (?:once|a go|a try)|"
@@ -402,6 +413,13 @@ def read(text: str) -> ChangeReading:
     done_at: int | None = None  # the clause of a strong cue told as done
     cue_at = 0  # the clause of the cue read
     for at, (clause, users) in enumerate(zip(parts, _owners(parts), strict=True)):
+        if _ANNOUNCES.match(clause):
+            # "a lot has changed since we talked": news to come, nothing named changed; what follows
+            # a dash or a colon is the news itself ("A lot's happened - I quit my job!")
+            told = _TELLS_AFTER.split(clause, maxsplit=1)
+            if len(told) < 2:
+                continue
+            clause = told[1]
         zh = cjk_clause(clause)
         s = (_STRONG_ZH if zh else _STRONG_EN).search(clause)
         if s is not None and zh and _EVENT_TOLD.match(clause[s.end() :]):

@@ -492,3 +492,29 @@ def test_the_now_of_an_act_of_this_moment_is_one_occasion(text: str) -> None:
 @pytest.mark.parametrize("text", ["I'm cycling to work now.", "我现在骑车上班了。"])
 def test_the_now_of_how_things_are_still_reads_as_a_change(text: str) -> None:
     assert change_cues.read(text).change
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hey! Lots has been going on since then!",
+        "A lot's changed since last time.",
+        "最近发生了好多事。",
+    ],
+)
+def test_news_announced_names_no_change(text: str) -> None:
+    """An opener of chat: what changed is still to be told (session 28, LoCoMo's chats)."""
+    assert not change_cues.read(text).change
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A lot has happened - I quit my job!",
+        "好多事都变了：我辞职了。",
+        "最近发生了好多事，我换工作了。",
+    ],
+)
+def test_the_news_after_the_announcement_is_read(text: str) -> None:
+    reading = change_cues.read(text)
+    assert reading.change and reading.strong
