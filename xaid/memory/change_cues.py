@@ -90,6 +90,14 @@ _OTHER_EN = re.compile(
     r"^\W*(?:(?:my|our)\s+(?P<who>(?:[a-z'-]+\s+){0,2}[a-z'-]+)|he|she|they|he's|she's|they're)(?![a-z'])",
     re.I,
 )
+# The one the user talks to, or a congratulation, opening a clause: their news, not the user's
+# change (session 28: on LoCoMo's chats "Congrats on the trophy! … finally …" made earlier lines
+# history).
+_SECOND = re.compile(
+    r"^\W*(?:you(?:'re|'ve|'d)?|your\s+[a-z'-]+|congrats|congratulations|well done|way to go)"
+    r"(?![a-z'])|^\W*(?:你|您|恭喜|祝贺)",
+    re.I,
+)
 # Family words that name one person without "my" ("Dad's obsessed with the new kebab shop"); the
 # other people words need a "my" (a bare "friend" or "boss" is rarely a clause's subject).
 _FAMILY = frozenset(
@@ -331,7 +339,11 @@ class ChangeReading:
 
 
 def _someone_else(clause: str) -> bool:
-    """The clause's subject is another person: "my brother switched…", "she moved", 我哥现在改…."""
+    """The clause's subject is another person: "my brother switched…", "she moved", 我哥现在改…,
+    or the one the user talks to ("You finally moved to Leeds!", "Congrats on the new job!", 恭喜你
+    换了新工作)."""
+    if _SECOND.match(clause) and not (_FIRST_EN.search(clause) or "我" in clause):
+        return True  # unless the user is in it too: "Your advice worked: I switched to tea"
     if cjk_clause(clause):
         m = _OTHER_ZH.match(clause)
         if m is None:

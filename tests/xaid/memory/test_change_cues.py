@@ -518,3 +518,23 @@ def test_news_announced_names_no_change(text: str) -> None:
 def test_the_news_after_the_announcement_is_read(text: str) -> None:
     reading = change_cues.read(text)
     assert reading.change and reading.strong
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You finally moved to Leeds!",
+        "Congrats on the trophy! It must feel great to finally win.",
+        "恭喜你换了新工作！",
+        "你终于搬家了！",
+    ],
+)
+def test_the_news_of_the_one_the_user_talks_to_is_not_the_users_change(text: str) -> None:
+    assert not change_cues.read(text).change
+
+
+@pytest.mark.parametrize(
+    "text", ["Your advice worked: I switched to tea.", "恭喜我吧，我换工作了！"]
+)
+def test_a_second_person_beside_the_user_leaves_the_change_the_users(text: str) -> None:
+    assert change_cues.read(text).change
