@@ -45,6 +45,7 @@ from ..kit import (
     scratch_daemon,
 )
 from . import locomo
+from .present_dev import train_misses
 from .understanding import ingested_session
 
 SET = "supersede_dev28.json"
@@ -98,11 +99,6 @@ def evaluate(cases: list[dict[str, Any]], base: int) -> dict[str, CaseTally]:
     return tallies
 
 
-def _chinese(sample: locomo.Sample) -> bool:
-    text = "".join(t.text for _opened, turns in sample.sessions for t in turns[:20])
-    return sum("\u4e00" <= ch <= "\u9fff" for ch in text) > len(text) / 10
-
-
 def natural_chat(path: Path) -> dict[str, tuple[int, int]]:
     """Per language, (user turns made history, user turns) after ingesting every sample of ``path``."""
     out: dict[str, tuple[int, int]] = {}
@@ -113,7 +109,8 @@ def natural_chat(path: Path) -> dict[str, tuple[int, int]]:
             locomo.ingest(c, agent, sample)
             turns = c.memory_list(agent, kind="utterance", limit=100_000)["items"]
             user = [i for i in turns if i.get("role") == "user"]
-            lang = "zh" if _chinese(sample) else "en"
+            # the companion set's questions name their language; LoCoMo's are English
+            lang = next((str(q["lang"]) for q in sample.qa if q.get("lang")), "en")
             made, total = out.get(lang, (0, 0))
             out[lang] = (made + sum(i["status"] != "current" for i in user), total + len(user))
             progress(f"supersede_chat: {path.name} {sample.sample_id}")
@@ -139,11 +136,7 @@ def run(quick: bool) -> Section:
                 note=f"{t.hits}/{t.total}",
             )
         )
-    train = CaseTally()
-    for group, t in tallies.items():
-        if group.startswith("train "):
-            train.misses += t.misses
-    section.notes.append(misses("train half (test half not named)", train))
+    section.notes.append(misses("train half (test half not named)", train_misses(tallies)))
     files = [("companion", COMPANION)]
     if not quick and os.environ.get("XAID_PERF_LOCOMO"):
         files.append(("LoCoMo", Path(os.environ["XAID_PERF_LOCOMO"])))

@@ -146,18 +146,6 @@ def _split(text: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _is_question_clause(clause: str) -> bool:
-    s = clause.strip()
-    core = s.rstrip(_SOFT_PUNCT)
-    if not core:
-        return False
-    if core.endswith(("?", "？")) or s.rstrip(_SOFT_PUNCT + "?？").endswith(("?", "？")):
-        return True
-    if cjk.has(core):
-        return bool(_ZH_ENDING_Q.search(core) or _ZH_QUESTION.search(core))
-    return bool(_EN_QUESTION.match(core))
-
-
 def _asked_in_form(clause: str) -> bool:
     """A clause that asks by its form, a question mark or a final 吗: a question word alone may be
     indefinite ("哪天地铁修到我家门口，我就不骑了": some day; "when the lease ends, I'll move")."""
@@ -166,6 +154,18 @@ def _asked_in_form(clause: str) -> bool:
     if core.endswith(("?", "？")) or s.rstrip(_SOFT_PUNCT + "?？").endswith(("?", "？")):
         return True
     return bool(core) and cjk.has(core) and bool(_ZH_ENDING_Q.search(core))
+
+
+def _is_question_clause(clause: str) -> bool:
+    """A clause that asks by its form, or by a question word it opens with or holds."""
+    if _asked_in_form(clause):
+        return True
+    core = clause.strip().rstrip(_SOFT_PUNCT)
+    if not core:
+        return False
+    if cjk.has(core):
+        return bool(_ZH_QUESTION.search(core))
+    return bool(_EN_QUESTION.match(core))
 
 
 def is_question(text: str) -> bool:
