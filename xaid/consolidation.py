@@ -110,21 +110,23 @@ class Consolidation:
         return [memo[t] for t in texts]
 
     async def ask(
-        self, prompt: str, max_tokens: int, agent_id: str, counter: str = "llm_calls"
+        self, prompt: str, max_tokens: int, agent_id: str, counter: str | None = "llm_calls"
     ) -> str | None:
         """One short LLM call for the memory's own decisions (counted as ``llm_calls``) or the mood's
-        (``counter``: mood_model_calls); None when the model is unavailable."""
-        self.counters[counter] += 1
+        (``counter``: mood_model_calls; None: the caller counts); None when the model is unavailable."""
+        if counter:
+            self.counters[counter] += 1
         request = GenerateRequest((ChatMessage("user", prompt),), (), max_tokens, 0.0)
         out = await self._call(request, agent_id)
         return None if out is None else out.text
 
     async def weigh(
-        self, prompt: str, choices: tuple[str, ...], agent_id: str, counter: str
+        self, prompt: str, choices: tuple[str, ...], agent_id: str, counter: str | None
     ) -> tuple[float, ...] | None:
         """The log-probabilities the model gives ``choices`` as its answer to ``prompt``
         (GenerateRequest.choices); None when the model is unavailable or cannot weigh."""
-        self.counters[counter] += 1
+        if counter:
+            self.counters[counter] += 1
         request = GenerateRequest((ChatMessage("user", prompt),), (), 1, 0.0, choices=choices)
         out = await self._call(request, agent_id)
         return out.choice_logprobs if out is not None and out.choice_logprobs else None
@@ -314,14 +316,20 @@ class Consolidation:
         self, agent_id: str, lines: list[str], felt: learned.Session
     ) -> learned.Session:
         """The feeling the embedder read, with its sign asked of the chat model once (mood/asked.py,
-        ``learned.asked_sign``) when ``mood.ask_model`` is on; an answer that names no feeling (no
-        model, an echo) leaves it as read."""
+        ``learned.asked_sign``) when ``mood.ask_model`` is on: the offered words weighed, or, from a
+        provider that cannot weigh (an OpenAI-compatible endpoint), its one-word answer. Weights or
+        an answer that name no feeling (no model, an echo) leave it as read."""
         if not self.settings.config.mood.ask_model or not learned.asked_sign(felt):
             return felt
-        answer = await self.ask(
-            asked.prompt(lines), asked.ANSWER_TOKENS, agent_id, counter="mood_model_calls"
-        )
-        sign = asked.label(answer)
+        self.counters["mood_model_calls"] += 1
+        question = asked.prompt(lines)
+        logprobs = await self.weigh(question, asked.CHOICES, agent_id, counter=None)
+        if logprobs is not None:
+            sign = asked.weighed(logprobs)
+        else:
+            sign = asked.label(
+                await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)
+            )
         if sign is None:
             self.counters["mood_model_unreadable"] += 1
             return felt

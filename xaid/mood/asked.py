@@ -11,13 +11,19 @@ between logistics. A chat model reads the whole situation.
 
 The question offers plain feeling words (sad, happy, fine) rather than the labels (low, good,
 neutral): asked for "low, good or neutral" the 1.5B answered the last word offered for nearly
-everything (docs/mood.md, feel3). The answer is read only where it *begins* with an offered word;
-anything else (an echo, a sentence, a refusal) is unreadable and the embedder's reading stands.
-Pure: consolidation makes the call (``Consolidation.ask``, the path the memory's own questions take).
+everything (docs/mood.md, feel3). The words are weighed, not generated (``weighed``; GenerateRequest.
+choices): the 1.5B leans to "sad", greedily answering it to a standing ovation and a proposal, yet its
+log-probability of "happy" against "sad" orders good sessions above low ones almost perfectly (AUC
+0.95-0.99 on the feelings dev sets, the learned reader 0.87-0.96; docs/mood.md, feel29), so the sign is
+read against an offset chosen on the dev sets' train halves (``HAPPY_OFFSET``). A provider that cannot
+weigh answers in words, read only where the answer *begins* with an offered word (``label``); anything
+else (an echo, a sentence, a refusal) is unreadable and the embedder's reading stands.
+Pure: consolidation makes the call (``Consolidation.weigh``/``ask``, the memory's own questions' path).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -31,6 +37,17 @@ _PROMPT = (
 )
 _ANSWERS: dict[str, Label] = {"sad": "low", "happy": "good", "fine": "neutral"}
 _FIRST_WORD = re.compile(r"\W*([a-z]+)")
+# The offered words weighed as the answer's first token, each as the model may begin it.
+CHOICES = ("sad", "Sad", "happy", "Happy", "fine", "Fine")
+# Nats added to "happy" before it is set against "sad": the default 1.5B gives "sad" more than its
+# due. On the train halves of feelings_dev3-dev14 (where the learned reader reads a feeling) the
+# fewest signs read wrong lie at 0.75 in both languages (en 28, zh 21 of ~210); 0.5 is within one
+# wrong of it in each (30, 22) and reads fewer lows as good (en 5 against 9, zh 6 against 8): a
+# cheerful morning after a layoff hurts more than a gentle one after good news.
+HAPPY_OFFSET = 0.5
+# Below this share of the next token on the offered words together the model would answer
+# something else (an echo, a sentence): nothing is read. The 1.5B never gave them under 0.47.
+READABLE = 0.05
 
 
 def prompt(lines: Sequence[str]) -> str:
@@ -42,6 +59,25 @@ def _first_word(answer: str | None) -> str | None:
     """The answer's first word, lower-cased: the only part of it either question reads."""
     m = _FIRST_WORD.match(answer.lower()) if answer is not None else None
     return m.group(1) if m else None
+
+
+def weighed(logprobs: Sequence[float]) -> Label | None:
+    """The feeling the weights of ``CHOICES`` name: "neutral" where "fine" leads, else "good" where
+    "happy" with ``HAPPY_OFFSET`` outweighs "sad", else "low"; None where the offered words together
+    are unlikely (``READABLE``) or the weights are not the choices'."""
+    if len(logprobs) != len(CHOICES):
+        return None
+    sad, happy, fine = (_logsumexp(logprobs[i : i + 2]) for i in range(0, len(CHOICES), 2))
+    if _logsumexp((sad, happy, fine)) < math.log(READABLE):
+        return None
+    if fine > max(sad, happy):
+        return "neutral"
+    return "good" if happy + HAPPY_OFFSET > sad else "low"
+
+
+def _logsumexp(values: Sequence[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 def label(answer: str | None) -> Label | None:

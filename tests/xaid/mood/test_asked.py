@@ -1,10 +1,14 @@
 """The session's feeling asked of the chat model (xaid/mood/asked.py, learned.asked_sign/signed, and
 consolidation's call): which answers are read, when the model is asked, what its sign changes, and,
 through a real daemon, that the call is made once per consolidated session and counted. The scripted
-provider stands in for the model: it answers what a ``[[say:…]]`` in the session's words tells it
-to, and otherwise echoes (an answer that names no feeling)."""
+provider stands in for the model: it answers (and weighs as certain) what a ``[[say:…]]`` in the
+session's words tells it to, and otherwise echoes (weights and an answer that name no feeling)."""
 
 from __future__ import annotations
+
+import math
+import threading
+from pathlib import Path
 
 import pytest
 from xaiclient import Client
@@ -32,6 +36,34 @@ def test_only_an_answer_that_begins_with_a_word_offered_is_read(
     assert asked.label(answer) == label
 
 
+def _weights(sad: float, happy: float, fine: float) -> tuple[float, ...]:
+    """Log-probabilities of ``asked.CHOICES`` with each word's two spellings sharing its chance."""
+    half = math.log(0.5)
+    return tuple(v + half for v in (sad, sad, happy, happy, fine, fine))
+
+
+@pytest.mark.parametrize(
+    ("p_sad", "p_happy", "p_fine", "label"),
+    [
+        (0.55, 0.40, 0.05, "good"),  # "sad" ahead by less than the offset: the model's lean to it
+        (0.75, 0.20, 0.05, "low"),  # ahead by more: a low
+        (0.05, 0.90, 0.05, "good"),
+        (0.20, 0.20, 0.60, "neutral"),  # "fine" leads: the reader's feeling stands
+        (0.01, 0.01, 0.01, None),  # the model would answer something else
+    ],
+)
+def test_the_weighed_words_name_the_sign_past_the_models_lean_to_sad(
+    p_sad: float, p_happy: float, p_fine: float, label: str | None
+) -> None:
+    logprobs = _weights(math.log(p_sad), math.log(p_happy), math.log(p_fine))
+    assert asked.weighed(logprobs) == label
+
+
+def test_weights_that_are_not_the_choices_are_not_read() -> None:
+    assert asked.weighed(()) is None
+    assert asked.weighed((0.0, -1.0)) is None
+
+
 def test_the_question_holds_the_session_and_ends_with_the_instruction() -> None:
     q = asked.prompt(["罚单加爆胎", "运气可真好啊"])
     assert "罚单加爆胎，运气可真好啊" in q and q.rstrip().endswith("Answer with one word.")
@@ -57,10 +89,10 @@ NIGHT = 1_764_536_400_000  # day 0, 21:00 UTC
 MORNING = NIGHT + 12 * HOUR
 
 
-def evening(c: Client, line: str) -> dict[str, int]:
-    c.agent_create("mia")
+def evening(c: Client, line: str, agent: str = "mia") -> dict[str, int]:
+    c.agent_create(agent)
     before = c.stats()["memory"]
-    sid = c.session_open("mia", ts=NIGHT)["session_id"]
+    sid = c.session_open(agent, ts=NIGHT)["session_id"]
     c.session_send(sid, line, ts=NIGHT).finish()
     c.session_close(sid, ts=NIGHT + 600_000, wait=True)
     after = c.stats()["memory"]
@@ -96,3 +128,34 @@ def test_an_answer_naming_no_feeling_leaves_the_reading(client: Client, line: st
 @pytest.mark.parametrize("line", ["Dentist moved to Thursday.", "周四去银行办卡"])
 def test_a_plain_session_costs_no_call(client: Client, line: str) -> None:
     assert evening(client, line)["mood_model_calls"] == 0
+
+
+def test_an_endpoint_that_cannot_weigh_is_asked_for_its_word(tmp_path: Path) -> None:
+    """An OpenAI-compatible endpoint (a local HTTP server answering one word to every request stands
+    in for one) has no weights to give: consolidation asks it for the word instead, once a session,
+    and its "sad" leaves the morning lower than its "happy" after the same good week."""
+    from testkit.inproc import InProcessDaemon
+
+    from ..providers.test_openai_compat import FakeEndpoint, content
+
+    server = FakeEndpoint()
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    env = {"XAID_LLM_PROVIDER": "openai", "XAID_LLM_BASE_URL": server.base_url}
+    line = "Won the raffle, got promoted, best week of my life!!"
+    calls, morning = {}, {}
+    try:
+        with InProcessDaemon(tmp_path / "d", env=env) as d, d.client() as c:
+            for word in ("sad", "happy"):
+                server.reply.events = [content(word, "stop")]
+                calls[word] = evening(c, line, agent=word)
+                morning[word] = c.mood_get(word, ts=MORNING)["valence"]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+    asked_for = [r for r in server.requests if "How will they feel" in str(r["body"]["messages"])]
+    assert len(asked_for) == 2
+    for word in ("sad", "happy"):
+        assert calls[word]["mood_model_calls"] == 1 and calls[word]["mood_model_unreadable"] == 0
+    assert morning["sad"] < morning["happy"]
