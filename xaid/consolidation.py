@@ -315,21 +315,25 @@ class Consolidation:
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session
     ) -> learned.Session:
-        """The feeling the embedder read, with its sign asked of the chat model once (mood/asked.py,
-        ``learned.asked_sign``) when ``mood.ask_model`` is on: the offered words weighed, or, from a
-        provider that cannot weigh (an OpenAI-compatible endpoint), its one-word answer. Weights or
-        an answer that name no feeling (no model, an echo) leave it as read."""
-        if not self.settings.config.mood.ask_model or not learned.asked_sign(felt):
+        """The feeling the embedder read, with the chat model's once (mood/asked.py) when
+        ``mood.ask_model`` is on and no loss decided it: the offered words weighed, which give the
+        sign of a feeling the reader read and raise one it missed (``asked.weighed``); a provider
+        that cannot weigh (an OpenAI-compatible endpoint) is asked for its word where the reader
+        read a feeling (``learned.asked_sign``). Weights or a word that name no feeling (no model,
+        an echo) leave it as read."""
+        if not self.settings.config.mood.ask_model or felt.lost:
             return felt
-        self.counters["mood_model_calls"] += 1
         question = asked.prompt(lines)
         logprobs = await self.weigh(question, asked.CHOICES, agent_id, counter=None)
         if logprobs is not None:
-            sign = asked.weighed(logprobs)
-        else:
+            sign = asked.weighed(logprobs, felt.label)
+        elif learned.asked_sign(felt):
             sign = asked.label(
                 await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)
             )
+        else:
+            return felt
+        self.counters["mood_model_calls"] += 1
         if sign is None:
             self.counters["mood_model_unreadable"] += 1
             return felt

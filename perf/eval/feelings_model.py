@@ -1,4 +1,5 @@
-"""``python -m perf.eval.feelings_model [GGUF] [SPLIT]``: the default model reading a session's feeling once.
+"""``python -m perf.eval.feelings_model [GGUF] [SET|devs] [SPLIT]``: the default model reading a
+session's feeling once.
 
 Issue 24 item 5 names two ways of reading what a session carries to the next day by meaning: the
 embedder (prototypes, the learned reader of mood/learned.py) or the default model, one short call per
@@ -12,7 +13,13 @@ later, the same judge):
 - model: the model's label carried at meaning's usual strength (READ_VALENCE), tiredness and losses
   as the learned reader reads them;
 - learned, model where unsure: the model's label only where the learned reader's own label is below
-  ``learned.SECOND_OPINION`` and no strong rule reading or loss decided.
+  ``learned.SECOND_OPINION`` and no strong rule reading or loss decided;
+- learned, the model's sign: its word where the reader reads a feeling (the daemon's way before feel29,
+  and still with a provider that cannot weigh);
+- learned, the model's sign weighed: the offered words weighed there (``asked.weighed``, the daemon's
+  way since feel29), with the AUC of the weights' lean to "happy" over "sad" for good against low.
+
+``devs`` pools every dev set with halves (``DEVS``), one SPLIT of each.
 
 The call is what consolidation's ``ask`` sends (one user message, temperature 0, a few tokens), made
 here on the provider directly; printed per language: carried as a friend would, the false feelings
@@ -38,7 +45,7 @@ from xaid.config import LLMConfig
 from xaid.embed.use import UseEmbedder
 from xaid.mood import asked, learned, meaning
 from xaid.mood.state import HOUR_MS, MoodParams, decay, merge
-from xaid.providers.base import ChatMessage, GenerateRequest
+from xaid.providers.base import ChatMessage, Completion, GenerateRequest
 from xaid.providers.llama_cpp import LlamaCppProvider
 
 from ..kit import MODELS
@@ -46,7 +53,16 @@ from . import feelings_play
 
 CACHE = Path(os.environ.get("XAID_PERF_FEELINGS_ANSWERS", "/tmp/xaid-feelings-answers.json"))
 SIGN_ONLY = os.environ.get("XAID_PERF_FEELINGS_SIGN_ONLY") == "1"
-WAYS = ("rules", "learned", "model", "learned, model where unsure", "learned, the model's sign")
+WAYS = (
+    "rules",
+    "learned",
+    "model",
+    "learned, model where unsure",
+    "learned, the model's sign",
+    "learned, the model's sign weighed",
+)
+# ``python -m perf.eval.feelings_model devs SPLIT``: every dev set with halves, pooled
+DEVS = ("dev3", "dev4", "dev5", "dev6", "dev7", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14")
 
 
 class Answers:
@@ -55,29 +71,42 @@ class Answers:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.known: dict[str, str] = json.loads(CACHE.read_text()) if CACHE.exists() else {}
+        self.known: dict[str, Any] = json.loads(CACHE.read_text()) if CACHE.exists() else {}
         self.provider: LlamaCppProvider | None = None
         self.seconds, self.calls = 0.0, 0
 
     def get(self, key: str, lines: list[str]) -> str:
+        """The model's word, as consolidation asked it before feel29 (and still asks a provider that
+        cannot weigh)."""
         if key not in self.known:
-            if self.provider is None:
-                self.provider = LlamaCppProvider(
-                    dataclasses.replace(
-                        LLMConfig(), model_path=self.path, n_ctx=1024, n_threads=0, seed=5
-                    )
-                )
-                self.provider.load()
-            request = GenerateRequest(
-                (ChatMessage("user", asked.prompt(lines)),), (), asked.ANSWER_TOKENS, 0.0
-            )
-            start = time.perf_counter()
-            out = self.provider.generate(request, lambda _piece: None, threading.Event())
-            self.seconds += time.perf_counter() - start
-            self.calls += 1
-            self.known[key] = out.text
+            self.known[key] = self._call(lines, ()).text
             CACHE.write_text(json.dumps(self.known, ensure_ascii=False, indent=0))
-        return self.known[key]
+        return str(self.known[key])
+
+    def weights(self, key: str, lines: list[str]) -> list[float]:
+        """The log-probabilities of ``asked.CHOICES``, as consolidation weighs them (feel29)."""
+        if f"{key}#weighed" not in self.known:
+            self.known[f"{key}#weighed"] = list(self._call(lines, asked.CHOICES).choice_logprobs)
+            CACHE.write_text(json.dumps(self.known, ensure_ascii=False, indent=0))
+        return list(self.known[f"{key}#weighed"])
+
+    def _call(self, lines: list[str], choices: tuple[str, ...]) -> Completion:
+        if self.provider is None:
+            self.provider = LlamaCppProvider(
+                dataclasses.replace(
+                    LLMConfig(), model_path=self.path, n_ctx=1024, n_threads=0, seed=5
+                )
+            )
+            self.provider.load()
+        tokens = 1 if choices else asked.ANSWER_TOKENS
+        request = GenerateRequest(
+            (ChatMessage("user", asked.prompt(lines)),), (), tokens, 0.0, choices=choices
+        )
+        start = time.perf_counter()
+        out = self.provider.generate(request, lambda _piece: None, threading.Event())
+        self.seconds += time.perf_counter() - start
+        self.calls += 1
+        return out
 
 
 def main(path: str, name: str, split: str) -> None:
@@ -87,10 +116,12 @@ def main(path: str, name: str, split: str) -> None:
         return np.asarray(embedder.embed(texts), dtype=np.float32)
 
     answers = Answers(path)
-    items = [
-        i for i in feelings_play.load(f"feelings_{name}.json") if i.get("split", split) == split
-    ]
-    tally = ways_tally(items, name, embed, answers, verbose=True)
+    tally: Counter[str] = Counter()
+    for one in DEVS if name == "devs" else (name,):
+        items = [
+            i for i in feelings_play.load(f"feelings_{one}.json") if i.get("split", split) == split
+        ]
+        tally += ways_tally(items, one, embed, answers, verbose=name != "devs")
     report(tally, f"{name} {split}", answers)
 
 
@@ -125,12 +156,20 @@ def ways_tally(
         ruled = felt.own.confidence > 0 and abs(felt.own.valence) >= learned.RULES_FIRST
         unsure = not lost and not ruled and max(p.values()) < learned.SECOND_OPINION
         signed = learned.signed(felt, said) if learned.asked_sign(felt) else felt
+        weighed = felt
+        if learned.asked_sign(felt):
+            weights = answers.weights(f"{name}:{item['id']}", lines)
+            sign = asked.weighed(weights)
+            weighed = learned.signed(felt, sign) if sign else felt
+            if item["expect"] in ("good", "low"):  # the weights' order of good above low (AUC)
+                tally[f"{item['lang']}:order:{item['expect']}:{weights_order(weights):.6f}"] += 1
         ways: dict[str, tuple[meaning.Label, float | None] | None] = {
             "rules": None,  # nothing stored at consolidation: the live turns' own mood
             "learned": (felt.label, felt.strength),
             "model": ("low" if lost else said, None),
             "learned, model where unsure": (said, None) if unsure else (felt.label, felt.strength),
             "learned, the model's sign": (signed.label, signed.strength),
+            "learned, the model's sign weighed": (weighed.label, weighed.strength),
         }
         lang = item["lang"]
         tally[f"{lang}:n"] += 1
@@ -138,6 +177,7 @@ def ways_tally(
         tally[f"{lang}:neutral"] += item["expect"] == "neutral"
         calls = {"model": 1, "learned, model where unsure": int(unsure)}
         calls["learned, the model's sign"] = int(learned.asked_sign(felt))
+        calls["learned, the model's sign weighed"] = int(learned.asked_sign(felt))
         for way, carried in ways.items():
             reading = (
                 None
@@ -159,10 +199,32 @@ def ways_tally(
     return tally
 
 
+def weights_order(weights: list[float]) -> float:
+    """How far the weights lean to "happy" over "sad" (log-odds, before asked.HAPPY_OFFSET)."""
+    sad, happy = (float(np.logaddexp(weights[i], weights[i + 1])) for i in (0, 2))
+    return happy - sad
+
+
+def auc(tally: Counter[str], lang: str) -> float | None:
+    """The chance a good session's weights lean further to "happy" than a low one's (ties half)."""
+    scores: dict[str, list[float]] = {"good": [], "low": []}
+    for key, n in tally.items():
+        parts = key.split(":")
+        if parts[0] == lang and parts[1] == "order":
+            scores[parts[2]].extend([float(parts[3])] * n)
+    good, low = scores["good"], scores["low"]
+    if not good or not low:
+        return None
+    wins = sum((g > v) + 0.5 * (g == v) for g in good for v in low)
+    return wins / (len(good) * len(low))
+
+
 def report(tally: Counter[str], label: str, answers: Answers) -> None:
     for lang in ("en", "zh"):
         n, calm = tally[f"{lang}:n"], tally[f"{lang}:neutral"]
         print(f"{label} {lang}: learned unsure on {tally[f'{lang}:unsure']} of {n}")
+        if (order := auc(tally, lang)) is not None:
+            print(f"  the weights order good above low where asked: AUC {order:.3f}")
         for w in WAYS:
             print(
                 f"  {w}: {tally[f'{lang}:{w}']}/{n} carried as a friend would; false feelings on "

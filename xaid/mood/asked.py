@@ -48,6 +48,11 @@ HAPPY_OFFSET = 0.5
 # Below this share of the next token on the offered words together the model would answer
 # something else (an echo, a sentence): nothing is read. The 1.5B never gave them under 0.47.
 READABLE = 0.05
+# Where the reader reads nothing (an idiom, slang, a face it averages away), the model's feeling
+# stands when it takes this share of the three words (after HAPPY_OFFSET): carried as a trace, the
+# sign the reader did not choose (learned.signed). The best of 0.6-0.95 on the train halves (en +6,
+# zh +5 sessions carried, no calm day given a tone); the model alone carries calm days as feelings.
+RAISE_AT = 0.6
 
 
 def prompt(lines: Sequence[str]) -> str:
@@ -61,18 +66,26 @@ def _first_word(answer: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def weighed(logprobs: Sequence[float]) -> Label | None:
-    """The feeling the weights of ``CHOICES`` name: "neutral" where "fine" leads, else "good" where
-    "happy" with ``HAPPY_OFFSET`` outweighs "sad", else "low"; None where the offered words together
-    are unlikely (``READABLE``) or the weights are not the choices'."""
+def weighed(logprobs: Sequence[float], read: Label = "low") -> Label | None:
+    """The feeling the weights of ``CHOICES`` name for a session the reader read as ``read``.
+
+    Where it read a feeling: "neutral" where "fine" leads (the reading stands), else "good" where
+    "happy" with ``HAPPY_OFFSET`` outweighs "sad", else "low". Where it read none: the leading word's
+    feeling when it takes ``RAISE_AT`` of the three, else "neutral". None where the offered words
+    together are unlikely (``READABLE``) or the weights are not the choices'."""
     if len(logprobs) != len(CHOICES):
         return None
     sad, happy, fine = (_logsumexp(logprobs[i : i + 2]) for i in range(0, len(CHOICES), 2))
     if _logsumexp((sad, happy, fine)) < math.log(READABLE):
         return None
-    if fine > max(sad, happy):
-        return "neutral"
-    return "good" if happy + HAPPY_OFFSET > sad else "low"
+    if read != "neutral":
+        if fine > max(sad, happy):
+            return "neutral"
+        return "good" if happy + HAPPY_OFFSET > sad else "low"
+    scores: dict[Label, float] = {"low": sad, "good": happy + HAPPY_OFFSET, "neutral": fine}
+    lead = max(scores, key=lambda k: scores[k])
+    share = math.exp(scores[lead] - _logsumexp(tuple(scores.values())))
+    return lead if share >= RAISE_AT else "neutral"
 
 
 def _logsumexp(values: Sequence[float]) -> float:

@@ -59,6 +59,22 @@ def test_the_weighed_words_name_the_sign_past_the_models_lean_to_sad(
     assert asked.weighed(logprobs) == label
 
 
+@pytest.mark.parametrize(
+    ("p_sad", "p_happy", "p_fine", "label"),
+    [
+        (0.80, 0.10, 0.10, "low"),  # the reader missed a feeling the model is sure of
+        (0.10, 0.50, 0.40, "good"),  # "happy" with its offset takes more than RAISE_AT
+        (0.50, 0.30, 0.20, "neutral"),  # no word sure enough: the calm reading stands
+        (0.10, 0.10, 0.80, "neutral"),
+    ],
+)
+def test_a_feeling_the_reader_missed_is_raised_only_where_the_model_is_sure(
+    p_sad: float, p_happy: float, p_fine: float, label: str
+) -> None:
+    logprobs = _weights(math.log(p_sad), math.log(p_happy), math.log(p_fine))
+    assert asked.weighed(logprobs, "neutral") == label
+
+
 def test_weights_that_are_not_the_choices_are_not_read() -> None:
     assert asked.weighed(()) is None
     assert asked.weighed((0.0, -1.0)) is None
@@ -69,7 +85,9 @@ def test_the_question_holds_the_session_and_ends_with_the_instruction() -> None:
     assert "罚单加爆胎，运气可真好啊" in q and q.rstrip().endswith("Answer with one word.")
 
 
-def test_the_model_is_asked_which_feeling_not_whether() -> None:
+def test_a_word_is_asked_only_which_feeling_not_whether() -> None:
+    """A provider that cannot weigh gives its word, asked only where the reader read a feeling:
+    a model's word alone carries calm days as feelings."""
     assert learned.asked_sign(learned.Session(NOTHING, "good", 0.5, P))
     assert not learned.asked_sign(learned.Session(NOTHING, "neutral", 0.0, P))
     assert not learned.asked_sign(learned.Session(NOTHING, "low", 0.85, P, lost=True))
@@ -126,8 +144,25 @@ def test_an_answer_naming_no_feeling_leaves_the_reading(client: Client, line: st
 
 
 @pytest.mark.parametrize("line", ["Dentist moved to Thursday.", "周四去银行办卡"])
-def test_a_plain_session_costs_no_call(client: Client, line: str) -> None:
-    assert evening(client, line)["mood_model_calls"] == 0
+def test_a_plain_session_is_weighed_and_stays_calm(client: Client, line: str) -> None:
+    """Weighing costs one reading of the question; the stand-in's echo begins with no word offered,
+    so nothing is read and the morning stays calm."""
+    calls = evening(client, line)
+    assert calls == {"mood_model_calls": 1, "mood_model_unreadable": 1, "llm_calls": 0}
+    assert client.mood_get("mia", ts=MORNING)["bands"]["valence"] == "neutral"
+
+
+@pytest.mark.parametrize(
+    "line", ["Dentist moved to Thursday. [[say:sadq]]", "周四去银行办卡 [[say:sadq]]"]
+)
+def test_a_feeling_the_reader_missed_is_raised_as_a_trace(client: Client, line: str) -> None:
+    """The reader reads an errand (the marker "sadq" is no word the rules know: with the question
+    off the morning is exactly calm); the stand-in model weighs "sad" as certain: the morning keeps
+    a low trace, which sets no tone (the reader did not choose it)."""
+    calls = evening(client, line)
+    mood = client.mood_get("mia", ts=MORNING)
+    assert calls == {"mood_model_calls": 1, "mood_model_unreadable": 0, "llm_calls": 0}
+    assert mood["valence"] < 0 and mood["bands"]["valence"] == "neutral"
 
 
 def test_an_endpoint_that_cannot_weigh_is_asked_for_its_word(tmp_path: Path) -> None:
