@@ -488,10 +488,13 @@ class MoodConfig:
     history_limit: int = doc(500, "Mood changes kept per agent (older ones are pruned).")
     ask_model: bool = doc(
         True,
-        "Ask the chat model, once per consolidated session that the embedder reads as low or good "
-        "(not a loss), which of the two it carries to the next day (docs/mood.md, 'The model's "
-        "sign'). An unreadable answer, or no model, leaves the embedder's reading; counted in stats "
-        "as mood_model_calls and mood_model_unreadable. Also, where a low session's loss read by "
+        "Ask the chat model, once per consolidated session that no loss decided, which feeling it "
+        "carries to the next day: its weights for sad, happy and fine give the sign where the "
+        "embedder read low or good, and raise a feeling it read none of where the model is sure "
+        "(docs/mood.md, 'The sign weighed'); a provider that cannot weigh is asked for its word "
+        "where the embedder read a feeling. Weights or a word naming no feeling, or no model, leave "
+        "the embedder's reading; counted in stats as mood_model_calls and mood_model_unreadable. "
+        "Also, where a low session's loss read by "
         "meaning is one the check-in reader is sure is a matter, whether what it told of is still "
         "alive and with them (docs/scheduler.md, 'Where the readers disagree'); counted as "
         "loss_model_calls and loss_model_alive.",

@@ -16,8 +16,10 @@ later, the same judge):
   ``learned.SECOND_OPINION`` and no strong rule reading or loss decided;
 - learned, the model's sign: its word where the reader reads a feeling (the daemon's way before feel29,
   and still with a provider that cannot weigh);
-- learned, the model's sign weighed: the offered words weighed there (``asked.weighed``, the daemon's
-  way since feel29), with the AUC of the weights' lean to "happy" over "sad" for good against low.
+- learned, the model's sign weighed: the offered words weighed wherever no loss decided
+  (``asked.weighed``, the daemon's way since feel29: the sign where the reader read a feeling, a
+  feeling raised where it read none), with the AUC of the weights' lean to "happy" over "sad" for
+  good against low where the reader read a feeling.
 
 ``devs`` pools every dev set with halves (``DEVS``), one SPLIT of each.
 
@@ -157,11 +159,12 @@ def ways_tally(
         unsure = not lost and not ruled and max(p.values()) < learned.SECOND_OPINION
         signed = learned.signed(felt, said) if learned.asked_sign(felt) else felt
         weighed = felt
-        if learned.asked_sign(felt):
+        if not lost:  # consolidation's _signed: weighed wherever no loss decided
             weights = answers.weights(f"{name}:{item['id']}", lines)
-            sign = asked.weighed(weights)
+            sign = asked.weighed(weights, felt.label)
             weighed = learned.signed(felt, sign) if sign else felt
-            if item["expect"] in ("good", "low"):  # the weights' order of good above low (AUC)
+            if learned.asked_sign(felt) and item["expect"] in ("good", "low"):
+                # how well the weights order good above low where the reader read a feeling (AUC)
                 tally[f"{item['lang']}:order:{item['expect']}:{weights_order(weights):.6f}"] += 1
         ways: dict[str, tuple[meaning.Label, float | None] | None] = {
             "rules": None,  # nothing stored at consolidation: the live turns' own mood
@@ -177,7 +180,7 @@ def ways_tally(
         tally[f"{lang}:neutral"] += item["expect"] == "neutral"
         calls = {"model": 1, "learned, model where unsure": int(unsure)}
         calls["learned, the model's sign"] = int(learned.asked_sign(felt))
-        calls["learned, the model's sign weighed"] = int(learned.asked_sign(felt))
+        calls["learned, the model's sign weighed"] = int(not lost)
         for way, carried in ways.items():
             reading = (
                 None
