@@ -301,8 +301,8 @@ class Consolidation:
         )
         lost = felt.lost
         told = told if lost else frozenset()  # a session carried as good told of no loss
-        felt = await self._signed(agent_id, lines, felt)
-        tired = learned.still_tired(model, felt.own, whole, last)
+        felt, worn = await self._signed(agent_id, lines, felt)
+        tired = learned.still_tired(model, felt.own, whole, last) or worn
         reading = learned.carry(closing, felt.own, felt.label, lost, tired, felt.strength)
         grieving = learned.grieving(felt)
         if reading is None:
@@ -314,30 +314,30 @@ class Consolidation:
 
     async def _signed(
         self, agent_id: str, lines: list[str], felt: learned.Session
-    ) -> learned.Session:
+    ) -> tuple[learned.Session, bool]:
         """The feeling the embedder read, with the chat model's once (mood/asked.py) when
-        ``mood.ask_model`` is on and no loss decided it: the offered words weighed, which give the
-        sign of a feeling the reader read and raise one it missed (``asked.weighed``); a provider
-        that cannot weigh (an OpenAI-compatible endpoint) is asked for its word where the reader
-        read a feeling (``learned.asked_sign``). Weights or a word that name no feeling (no model,
-        an echo) leave it as read."""
+        ``mood.ask_model`` is on and no loss decided it, and whether the model is sure they will be
+        tired: the offered words weighed, which give the sign of a feeling the reader read and
+        raise one it missed (``asked.weighed``); a provider that cannot weigh (an OpenAI-compatible
+        endpoint) is asked for its word where the reader read a feeling (``learned.asked_sign``).
+        Weights or a word that name no feeling (no model, an echo) leave it as read."""
         if not self.settings.config.mood.ask_model or felt.lost:
-            return felt
+            return felt, False
         question = asked.prompt(lines)
         logprobs = await self.weigh(question, asked.CHOICES, agent_id, counter=None)
         if logprobs is not None:
-            sign = asked.weighed(logprobs, felt.label)
+            read = asked.weighed(logprobs, felt.label)
+            sign, worn = (read.label, read.tired) if read else (None, False)
         elif learned.asked_sign(felt):
-            sign = asked.label(
-                await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)
-            )
+            answer = await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)
+            sign, worn = asked.label(answer), False
         else:
-            return felt
+            return felt, False
         self.counters["mood_model_calls"] += 1
         if sign is None:
             self.counters["mood_model_unreadable"] += 1
-            return felt
-        return learned.signed(felt, sign)
+            return felt, False
+        return learned.signed(felt, sign), worn
 
     async def _still_there(
         self, agent_id: str, d: draft.Draft, read: matter.Readings, losses: frozenset[int]

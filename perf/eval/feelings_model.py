@@ -87,10 +87,11 @@ class Answers:
 
     def weights(self, key: str, lines: list[str]) -> list[float]:
         """The log-probabilities of ``asked.CHOICES``, as consolidation weighs them (feel29)."""
-        if f"{key}#weighed" not in self.known:
-            self.known[f"{key}#weighed"] = list(self._call(lines, asked.CHOICES).choice_logprobs)
+        cached = f"{key}#weighed{len(asked.CHOICES)}"  # the question offering tired: 8 choices
+        if cached not in self.known:
+            self.known[cached] = list(self._call(lines, asked.CHOICES).choice_logprobs)
             CACHE.write_text(json.dumps(self.known, ensure_ascii=False, indent=0))
-        return list(self.known[f"{key}#weighed"])
+        return list(self.known[cached])
 
     def _call(self, lines: list[str], choices: tuple[str, ...]) -> Completion:
         if self.provider is None:
@@ -158,11 +159,12 @@ def ways_tally(
         ruled = felt.own.confidence > 0 and abs(felt.own.valence) >= learned.RULES_FIRST
         unsure = not lost and not ruled and max(p.values()) < learned.SECOND_OPINION
         signed = learned.signed(felt, said) if learned.asked_sign(felt) else felt
-        weighed = felt
+        weighed, worn = felt, False
         if not lost:  # consolidation's _signed: weighed wherever no loss decided
             weights = answers.weights(f"{name}:{item['id']}", lines)
-            sign = asked.weighed(weights, felt.label)
-            weighed = learned.signed(felt, sign) if sign else felt
+            read = asked.weighed(weights, felt.label)
+            if read is not None:
+                weighed, worn = learned.signed(felt, read.label), read.tired
             if learned.asked_sign(felt) and item["expect"] in ("good", "low"):
                 # how well the weights order good above low where the reader read a feeling (AUC)
                 tally[f"{item['lang']}:order:{item['expect']}:{weights_order(weights):.6f}"] += 1
@@ -178,14 +180,16 @@ def ways_tally(
         tally[f"{lang}:n"] += 1
         tally[f"{lang}:unsure"] += unsure
         tally[f"{lang}:neutral"] += item["expect"] == "neutral"
+        tally[f"{lang}:unworn"] += not item.get("fatigue")
         calls = {"model": 1, "learned, model where unsure": int(unsure)}
         calls["learned, the model's sign"] = int(learned.asked_sign(felt))
         calls["learned, the model's sign weighed"] = int(not lost)
         for way, carried in ways.items():
+            tired_here = tired or (worn and way == WAYS[-1])
             reading = (
                 None
                 if carried is None
-                else learned.carry(closing, felt.own, carried[0], lost, tired, carried[1])
+                else learned.carry(closing, felt.own, carried[0], lost, tired_here, carried[1])
             )
             state = merge(closing, reading, at, MoodParams()) if reading else closing
             morning = decay(state, at + feelings_play.NIGHT_HOURS * HOUR_MS)
@@ -194,6 +198,9 @@ def ways_tally(
             tally[f"{lang}:{way}:calls"] += calls.get(way, 0)
             # a feeling carried where there was none: a valence band the next morning on a calm day
             tally[f"{lang}:{way}:false"] += item["expect"] == "neutral" and not ok
+            # tiredness carried where none was labelled: a tired band the next morning
+            worn_band = feelings_play.bands(morning).fatigue in ("tired", "exhausted")
+            tally[f"{lang}:{way}:worn_false"] += worn_band and not item.get("fatigue")
             if verbose and way == WAYS[-1] and not ok:
                 print(f"  miss {item['id']} want {item['expect']}: v{morning.valence:+.2f}")
         if verbose:
@@ -231,7 +238,8 @@ def report(tally: Counter[str], label: str, answers: Answers) -> None:
         for w in WAYS:
             print(
                 f"  {w}: {tally[f'{lang}:{w}']}/{n} carried as a friend would; false feelings on "
-                f"calm days {tally[f'{lang}:{w}:false']}/{calm}; model calls per session "
+                f"calm days {tally[f'{lang}:{w}:false']}/{calm}; tired where none was said "
+                f"{tally[f'{lang}:{w}:worn_false']}/{tally[f'{lang}:unworn']}; model calls per session "
                 f"{tally[f'{lang}:{w}:calls'] / max(1, n):.2f}"
             )
     if answers.calls:

@@ -26,33 +26,48 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .meaning import Label, session_text
 
 ANSWER_TOKENS = 4
 _PROMPT = (
     "A friend told you this today:\n{said}\n\n"
-    "How will they feel tomorrow because of it: sad, happy, or fine (nothing to carry)? "
+    "How will they feel tomorrow because of it: sad, happy, tired, or fine (nothing to carry)? "
     "Answer with one word."
 )
-_ANSWERS: dict[str, Label] = {"sad": "low", "happy": "good", "fine": "neutral"}
+_ANSWERS: dict[str, Label] = {"sad": "low", "happy": "good", "tired": "neutral", "fine": "neutral"}
 _FIRST_WORD = re.compile(r"\W*([a-z]+)")
 # The offered words weighed as the answer's first token, each as the model may begin it.
-CHOICES = ("sad", "Sad", "happy", "Happy", "fine", "Fine")
+CHOICES = ("sad", "Sad", "happy", "Happy", "tired", "Tired", "fine", "Fine")
 # Nats added to "happy" before it is set against "sad": the default 1.5B gives "sad" more than its
 # due. On the train halves of feelings_dev3-dev14 (where the learned reader reads a feeling) the
-# fewest signs read wrong lie at 0.75 in both languages (en 28, zh 21 of ~210); 0.5 is within one
-# wrong of it in each (30, 22) and reads fewer lows as good (en 5 against 9, zh 6 against 8): a
-# cheerful morning after a layoff hurts more than a gentle one after good news.
-HAPPY_OFFSET = 0.5
+# fewest signs read wrong lie at 1.0-1.25 (en 28 and 27, zh 23 and 24 of ~210, 51 together); of the
+# two, 1.0 reads fewer lows as good (en 5 against 10, zh 8 against 11): a cheerful morning after a
+# layoff hurts more than a gentle one after good news.
+HAPPY_OFFSET = 1.0
 # Below this share of the next token on the offered words together the model would answer
 # something else (an echo, a sentence): nothing is read. The 1.5B never gave them under 0.47.
 READABLE = 0.05
 # Where the reader reads nothing (an idiom, slang, a face it averages away), the model's feeling
-# stands when it takes this share of the three words (after HAPPY_OFFSET): carried as a trace, the
-# sign the reader did not choose (learned.signed). The best of 0.6-0.95 on the train halves (en +6,
-# zh +5 sessions carried, no calm day given a tone); the model alone carries calm days as feelings.
+# stands when it takes this share of sad, happy and fine (after HAPPY_OFFSET): carried as a trace,
+# the sign the reader did not choose (learned.signed). The best of 0.6-0.95 on the train halves, no
+# calm day given a tone there; the model's word alone carries calm days as feelings.
 RAISE_AT = 0.6
+# They will be tired when "tired" takes this share of the four words, whatever the reader's
+# tiredness head read (learned.still_tired): "Up at 5 for the school run, then a double shift"
+# names no tiredness. Of 0.2-0.7 on the train halves, the only share that adds sessions carried
+# tired without a session carried tired that was not (en +1, zh 0; the head was fitted there).
+TIRED_AT = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """What the weights of ``CHOICES`` read: the feeling to carry ("neutral": the reader's reading
+    stands) and whether they will be tired tomorrow."""
+
+    label: Label
+    tired: bool
 
 
 def prompt(lines: Sequence[str]) -> str:
@@ -66,26 +81,29 @@ def _first_word(answer: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def weighed(logprobs: Sequence[float], read: Label = "low") -> Label | None:
-    """The feeling the weights of ``CHOICES`` name for a session the reader read as ``read``.
+def weighed(logprobs: Sequence[float], read: Label = "low") -> Weighed | None:
+    """What the weights of ``CHOICES`` say of a session the reader read as ``read``.
 
-    Where it read a feeling: "neutral" where "fine" leads (the reading stands), else "good" where
-    "happy" with ``HAPPY_OFFSET`` outweighs "sad", else "low". Where it read none: the leading word's
-    feeling when it takes ``RAISE_AT`` of the three, else "neutral". None where the offered words
+    The feeling, where it read one: "neutral" where "fine" leads sad and happy (the reading
+    stands), else "good" where "happy" with ``HAPPY_OFFSET`` outweighs "sad", else "low". Where it
+    read none: the leading word's of sad, happy and fine when it takes ``RAISE_AT`` of them, else
+    "neutral". Tired where "tired" takes ``TIRED_AT`` of the four. None where the offered words
     together are unlikely (``READABLE``) or the weights are not the choices'."""
     if len(logprobs) != len(CHOICES):
         return None
-    sad, happy, fine = (_logsumexp(logprobs[i : i + 2]) for i in range(0, len(CHOICES), 2))
-    if _logsumexp((sad, happy, fine)) < math.log(READABLE):
+    sad, happy, tired, fine = (_logsumexp(logprobs[i : i + 2]) for i in range(0, len(CHOICES), 2))
+    offered = _logsumexp((sad, happy, tired, fine))
+    if offered < math.log(READABLE):
         return None
+    worn = math.exp(tired - offered) >= TIRED_AT
     if read != "neutral":
         if fine > max(sad, happy):
-            return "neutral"
-        return "good" if happy + HAPPY_OFFSET > sad else "low"
+            return Weighed("neutral", worn)
+        return Weighed("good" if happy + HAPPY_OFFSET > sad else "low", worn)
     scores: dict[Label, float] = {"low": sad, "good": happy + HAPPY_OFFSET, "neutral": fine}
     lead = max(scores, key=lambda k: scores[k])
     share = math.exp(scores[lead] - _logsumexp(tuple(scores.values())))
-    return lead if share >= RAISE_AT else "neutral"
+    return Weighed(lead if share >= RAISE_AT else "neutral", worn)
 
 
 def _logsumexp(values: Sequence[float]) -> float:

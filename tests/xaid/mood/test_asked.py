@@ -36,31 +36,34 @@ def test_only_an_answer_that_begins_with_a_word_offered_is_read(
     assert asked.label(answer) == label
 
 
-def _weights(sad: float, happy: float, fine: float) -> tuple[float, ...]:
-    """Log-probabilities of ``asked.CHOICES`` with each word's two spellings sharing its chance."""
-    half = math.log(0.5)
-    return tuple(v + half for v in (sad, sad, happy, happy, fine, fine))
+def _weights(sad: float, happy: float, fine: float, tired: float = 1e-6) -> tuple[float, ...]:
+    """Log-probabilities of ``asked.CHOICES`` from each word's chance, its two spellings sharing it."""
+    chances = {"sad": sad, "happy": happy, "tired": tired, "fine": fine}
+    return tuple(math.log(chances[c.lower()] / 2) for c in asked.CHOICES)
 
 
 @pytest.mark.parametrize(
-    ("p_sad", "p_happy", "p_fine", "label"),
+    ("sad", "happy", "fine", "label"),
     [
         (0.55, 0.40, 0.05, "good"),  # "sad" ahead by less than the offset: the model's lean to it
         (0.75, 0.20, 0.05, "low"),  # ahead by more: a low
         (0.05, 0.90, 0.05, "good"),
         (0.20, 0.20, 0.60, "neutral"),  # "fine" leads: the reader's feeling stands
-        (0.01, 0.01, 0.01, None),  # the model would answer something else
     ],
 )
 def test_the_weighed_words_name_the_sign_past_the_models_lean_to_sad(
-    p_sad: float, p_happy: float, p_fine: float, label: str | None
+    sad: float, happy: float, fine: float, label: str
 ) -> None:
-    logprobs = _weights(math.log(p_sad), math.log(p_happy), math.log(p_fine))
-    assert asked.weighed(logprobs) == label
+    read = asked.weighed(_weights(sad, happy, fine))
+    assert read is not None and read.label == label and not read.tired
+
+
+def test_words_the_model_would_not_say_read_nothing() -> None:
+    assert asked.weighed(_weights(0.01, 0.01, 0.01, 0.01)) is None
 
 
 @pytest.mark.parametrize(
-    ("p_sad", "p_happy", "p_fine", "label"),
+    ("sad", "happy", "fine", "label"),
     [
         (0.80, 0.10, 0.10, "low"),  # the reader missed a feeling the model is sure of
         (0.10, 0.50, 0.40, "good"),  # "happy" with its offset takes more than RAISE_AT
@@ -69,10 +72,19 @@ def test_the_weighed_words_name_the_sign_past_the_models_lean_to_sad(
     ],
 )
 def test_a_feeling_the_reader_missed_is_raised_only_where_the_model_is_sure(
-    p_sad: float, p_happy: float, p_fine: float, label: str
+    sad: float, happy: float, fine: float, label: str
 ) -> None:
-    logprobs = _weights(math.log(p_sad), math.log(p_happy), math.log(p_fine))
-    assert asked.weighed(logprobs, "neutral") == label
+    read = asked.weighed(_weights(sad, happy, fine), "neutral")
+    assert read is not None and read.label == label
+
+
+@pytest.mark.parametrize(("tired", "worn"), [(0.85, True), (0.55, False)])
+def test_tiredness_is_read_where_the_model_is_sure_of_it(tired: float, worn: bool) -> None:
+    rest = (1 - tired) / 3
+    readings: tuple[meaning.Label, ...] = ("low", "neutral")
+    for reading in readings:
+        read = asked.weighed(_weights(rest, rest, rest, tired), reading)
+        assert read is not None and read.tired is worn
 
 
 def test_weights_that_are_not_the_choices_are_not_read() -> None:
@@ -163,6 +175,24 @@ def test_a_feeling_the_reader_missed_is_raised_as_a_trace(client: Client, line: 
     mood = client.mood_get("mia", ts=MORNING)
     assert calls == {"mood_model_calls": 1, "mood_model_unreadable": 0, "llm_calls": 0}
     assert mood["valence"] < 0 and mood["bands"]["valence"] == "neutral"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Up at 5, school run, then a double shift. [[say:tiredq]]",
+        "五点起床送孩子，又上了两个班 [[say:tiredq]]",
+    ],
+)
+def test_tiredness_the_model_is_sure_of_is_carried_to_the_morning(
+    client: Client, line: str
+) -> None:
+    """The stand-in model weighs "tired" as certain ("tiredq" is no word the rules know): the
+    morning is tired; a plain session's is not."""
+    evening(client, line)
+    evening(client, "Dentist moved to Thursday.", agent="plain")
+    assert client.mood_get("mia", ts=MORNING)["bands"]["fatigue"] in ("tired", "exhausted")
+    assert client.mood_get("plain", ts=MORNING)["bands"]["fatigue"] not in ("tired", "exhausted")
 
 
 def test_an_endpoint_that_cannot_weigh_is_asked_for_its_word(tmp_path: Path) -> None:
