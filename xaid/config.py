@@ -489,9 +489,10 @@ class MoodConfig:
     ask_model: bool = doc(
         True,
         "Ask the chat model, once per consolidated session that no loss decided, which feeling it "
-        "carries to the next day: its weights for sad, happy and fine give the sign where the "
-        "embedder read low or good, and raise a feeling it read none of where the model is sure "
-        "(docs/mood.md, 'The sign weighed'); a provider that cannot weigh is asked for its word "
+        "carries to the next day: its weights for sad, happy, tired and fine give the sign where "
+        "the embedder read low or good, raise a feeling it read none of where the model is sure, "
+        "and carry tiredness the model is sure of (docs/mood.md, 'The sign weighed, and "
+        "tiredness'); a provider that cannot weigh is asked for its word "
         "where the embedder read a feeling. Weights or a word naming no feeling, or no model, leave "
         "the embedder's reading; counted in stats as mood_model_calls and mood_model_unreadable. "
         "Also, where a low session's loss read by "

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..providers.base import logsumexp
 from .meaning import Label, session_text
 
 ANSWER_TOKENS = 4
@@ -91,8 +92,8 @@ def weighed(logprobs: Sequence[float], read: Label = "low") -> Weighed | None:
     together are unlikely (``READABLE``) or the weights are not the choices'."""
     if len(logprobs) != len(CHOICES):
         return None
-    sad, happy, tired, fine = (_logsumexp(logprobs[i : i + 2]) for i in range(0, len(CHOICES), 2))
-    offered = _logsumexp((sad, happy, tired, fine))
+    sad, happy, tired, fine = (logsumexp(logprobs[i : i + 2]) for i in range(0, len(CHOICES), 2))
+    offered = logsumexp((sad, happy, tired, fine))
     if offered < math.log(READABLE):
         return None
     worn = math.exp(tired - offered) >= TIRED_AT
@@ -102,13 +103,8 @@ def weighed(logprobs: Sequence[float], read: Label = "low") -> Weighed | None:
         return Weighed("good" if happy + HAPPY_OFFSET > sad else "low", worn)
     scores: dict[Label, float] = {"low": sad, "good": happy + HAPPY_OFFSET, "neutral": fine}
     lead = max(scores, key=lambda k: scores[k])
-    share = math.exp(scores[lead] - _logsumexp(tuple(scores.values())))
+    share = math.exp(scores[lead] - logsumexp(tuple(scores.values())))
     return Weighed(lead if share >= RAISE_AT else "neutral", worn)
-
-
-def _logsumexp(values: Sequence[float]) -> float:
-    top = max(values)
-    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 def label(answer: str | None) -> Label | None:

@@ -9,8 +9,9 @@ token.
 from __future__ import annotations
 
 import json
+import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -131,6 +132,14 @@ class Completion:
 
 
 Emit = Callable[[str], None]
+
+
+def logsumexp(values: Sequence[float]) -> float:
+    """The log of the summed chances of ``values`` (log-probabilities): how the memory's questions
+    pool a choice's spellings ("yes", "Yes") and choices that answer alike from
+    ``Completion.choice_logprobs``."""
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 class Provider(Protocol):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..providers.base import logsumexp
 from ..text.lang import Lang
 
 QUESTION: dict[Lang, str] = {
@@ -65,16 +66,11 @@ def p_yes(logprobs: Sequence[float]) -> float | None:
     could not weigh them."""
     if len(logprobs) != len(CHOICES):
         return None
-    yes = _logsumexp(logprobs[: len(YES)])
-    no = _logsumexp(logprobs[len(YES) :])
+    yes = logsumexp(logprobs[: len(YES)])
+    no = logsumexp(logprobs[len(YES) :])
     return 1.0 / (1.0 + math.exp(no - yes))
 
 
 def is_open(logprobs: Sequence[float], lang: Lang) -> bool:
     p = p_yes(logprobs)
     return p is not None and p >= OPEN_AT[lang]
-
-
-def _logsumexp(values: Sequence[float]) -> float:
-    top = max(values)
-    return top + math.log(sum(math.exp(v - top) for v in values))
