@@ -324,16 +324,16 @@ class Consolidation:
         if not self.settings.config.mood.ask_model or felt.lost:
             return felt, False
         question = asked.prompt(lines)
-        logprobs = await self.weigh(question, asked.CHOICES, agent_id, counter=None)
+        # counted when put, as the memory's own calls are (a provider that cannot weigh counts one
+        # here for a calm session, where nothing is then read)
+        logprobs = await self.weigh(question, asked.CHOICES, agent_id, counter="mood_model_calls")
+        sign: meaning.Label | None = None
+        worn = False
         if logprobs is not None:
             read = asked.weighed(logprobs, felt.label)
             sign, worn = (read.label, read.tired) if read else (None, False)
         elif learned.asked_sign(felt):
-            answer = await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)
-            sign, worn = asked.label(answer), False
-        else:
-            return felt, False
-        self.counters["mood_model_calls"] += 1
+            sign = asked.label(await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None))
         if sign is None:
             self.counters["mood_model_unreadable"] += 1
             return felt, False

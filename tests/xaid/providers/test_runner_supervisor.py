@@ -70,6 +70,13 @@ def wait_for(c: Client, state: str, timeout: float = 60) -> dict[str, Any]:
     return m
 
 
+def asked_model(c: Client) -> int:
+    """The questions consolidation has put to the model: the memory's own and the mood's (which
+    a session's consolidation weighs first)."""
+    memory = c.stats()["memory"]
+    return int(memory.get("llm_calls", 0)) + int(memory.get("mood_model_calls", 0))
+
+
 def kill_at_first_text(c: Client, sid: str, text: str, signum: int) -> tuple[XaiError, list[str]]:
     """Send a turn and kill the runner as soon as the reply starts to stream."""
     pid = wait_for(c, "ready")["runner"]["pid"]
@@ -140,8 +147,8 @@ def test_a_runner_killed_during_a_consolidation_loses_no_memory(
         c.agent_create(agent)
         pid = wait_for(c, "ready")["runner"]["pid"]
         before = model(c)["runner"]["crashes"].get(signal.Signals(signum).name, 0)
-        calls = c.stats()["memory"].get("llm_calls", 0)
-        os.kill(pid, signal.SIGSTOP)  # the summary waits for the runner until we kill it
+        calls = asked_model(c)
+        os.kill(pid, signal.SIGSTOP)  # the model's questions wait for the runner until we kill it
         try:
             sid = c.session_open(agent, ts=T0)["session_id"]
             c.session_ingest(
@@ -150,10 +157,7 @@ def test_a_runner_killed_during_a_consolidation_loses_no_memory(
             )
             c.session_close(sid, wait=False)
             deadline = time.monotonic() + 60
-            while (
-                c.stats()["memory"].get("llm_calls", 0) <= calls
-                or not c.status()["queue"]["running"]
-            ):
+            while asked_model(c) <= calls or not c.status()["queue"]["running"]:
                 assert time.monotonic() < deadline, "the consolidation never asked the model"
                 time.sleep(0.02)
             assert c.ping() == {}  # the daemon answers while the model is stuck
