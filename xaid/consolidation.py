@@ -333,7 +333,9 @@ class Consolidation:
             read = asked.weighed(logprobs, felt.label)
             sign, worn = (read.label, read.tired) if read else (None, False)
         elif learned.asked_sign(felt):
-            sign = asked.label(await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None))
+            sign = asked.label(
+                await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)
+            )
         if sign is None:
             self.counters["mood_model_unreadable"] += 1
             return felt, False
