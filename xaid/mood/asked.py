@@ -1,7 +1,8 @@
-"""What the embedder cannot tell of a session, asked of the chat model: one short call, one word back.
+"""What the embedder cannot tell of a session, asked of the chat model: one short call, one word.
 
-Two questions: the session's closing feeling (``prompt``, ``label``), and whether what a low session
-told of is still alive and with them (``alive_prompt``, ``alive``: a worry, not a loss).
+Two questions: the session's closing feeling and tiredness (``prompt``; its words weighed,
+``weighed``, or a word answered, ``label``), and whether what a low session told of is still alive
+and with them (``alive_prompt``, ``alive``: a worry, not a loss).
 
 Issue 24 item 5 names two ways of reading what a session leaves for the next day by meaning: the
 embedder (meaning.py's prototypes, learned.py's reader) and the default model once per consolidated
@@ -9,7 +10,7 @@ session. The embedder reads a text by its topic before its feeling: irony ("What
 has been"), good news said flatly among errands ("Oh and the biopsy was benign"), a feeling said
 between logistics. A chat model reads the whole situation.
 
-The question offers plain feeling words (sad, happy, fine) rather than the labels (low, good,
+The question offers plain feeling words (sad, happy, tired, fine) rather than the labels (low, good,
 neutral): asked for "low, good or neutral" the 1.5B answered the last word offered for nearly
 everything (docs/mood.md, feel3). The words are weighed, not generated (``weighed``; GenerateRequest.
 choices): the 1.5B leans to "sad", greedily answering it to a standing ovation and a proposal, yet its
