@@ -155,7 +155,7 @@ def rows_of(
 def model_rows(dev6: list[dict[str, Any]], embed: Embed) -> list[Row]:
     """dev6's halves with the chat model asked which feeling (mood/asked.py, consolidation's
     ``_signed``), from the answers ``python -m perf.eval.feelings_model`` kept (the 1.5B,
-    temperature 0; its ``CACHE``); halves it has no answer for are left out."""
+    temperature 0; its ``CACHE``); halves it has no word or weights for are left out."""
     from .feelings_model import WAYS as MODEL_WAYS
     from .feelings_model import Answers, ways_tally
 
@@ -163,7 +163,7 @@ def model_rows(dev6: list[dict[str, Any]], embed: Embed) -> list[Row]:
     rows: list[Row] = []
     for split in ("test", "train"):
         items = [i for i in dev6 if i["split"] == split]
-        if all(f"dev6:{i['id']}" in answers.known for i in items):
+        if all(answers.kept(f"dev6:{i['id']}") for i in items):
             tally = ways_tally(items, "dev6", embed, answers)
             note = "; qwen2.5-coder-1.5b's answers kept by feelings_model (the last way is kept)"
             rows += rows_of(f"dev6 {split} half", tally, MODEL_WAYS[2:], note)

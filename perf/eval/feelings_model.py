@@ -47,11 +47,11 @@ from xaid.config import LLMConfig
 from xaid.embed.use import UseEmbedder
 from xaid.mood import asked, learned, meaning
 from xaid.mood.state import HOUR_MS, MoodParams, decay, merge
-from xaid.providers.base import ChatMessage, Completion, GenerateRequest
+from xaid.providers.base import ChatMessage, Completion, GenerateRequest, logsumexp
 from xaid.providers.llama_cpp import LlamaCppProvider
 
 from ..kit import MODELS
-from . import feelings_play
+from . import feelings_play, matter_judge
 
 CACHE = Path(os.environ.get("XAID_PERF_FEELINGS_ANSWERS", "/tmp/xaid-feelings-answers.json"))
 SIGN_ONLY = os.environ.get("XAID_PERF_FEELINGS_SIGN_ONLY") == "1"
@@ -85,9 +85,17 @@ class Answers:
             CACHE.write_text(json.dumps(self.known, ensure_ascii=False, indent=0))
         return str(self.known[key])
 
+    def kept(self, key: str) -> bool:
+        """Whether both the word and the weights for ``key`` are kept (no model call needed)."""
+        return key in self.known and self._weighed(key) in self.known
+
+    @staticmethod
+    def _weighed(key: str) -> str:
+        return f"{key}#weighed{len(asked.CHOICES)}"  # the question offering tired: 8 choices
+
     def weights(self, key: str, lines: list[str]) -> list[float]:
         """The log-probabilities of ``asked.CHOICES``, as consolidation weighs them (feel29)."""
-        cached = f"{key}#weighed{len(asked.CHOICES)}"  # the question offering tired: 8 choices
+        cached = self._weighed(key)
         if cached not in self.known:
             self.known[cached] = list(self._call(lines, asked.CHOICES).choice_logprobs)
             CACHE.write_text(json.dumps(self.known, ensure_ascii=False, indent=0))
@@ -120,12 +128,13 @@ def main(path: str, name: str, split: str) -> None:
 
     answers = Answers(path)
     tally: Counter[str] = Counter()
+    leans: dict[str, list[float]] = {}
     for one in DEVS if name == "devs" else (name,):
         items = [
             i for i in feelings_play.load(f"feelings_{one}.json") if i.get("split", split) == split
         ]
-        tally += ways_tally(items, one, embed, answers, verbose=name != "devs")
-    report(tally, f"{name} {split}", answers)
+        tally += ways_tally(items, one, embed, answers, verbose=name != "devs", leans=leans)
+    report(tally, f"{name} {split}", answers, leans)
 
 
 def ways_tally(
@@ -134,8 +143,11 @@ def ways_tally(
     embed: feelings_play.Embed,
     answers: Answers,
     verbose: bool = False,
+    leans: dict[str, list[float]] | None = None,
 ) -> Counter[str]:
-    """Per language, how many sessions each of ``WAYS`` carries as labelled (``{lang}:{way}``)."""
+    """Per language, how many sessions each of ``WAYS`` carries as labelled (``{lang}:{way}``);
+    ``leans`` gathers, per ``{lang}:{expect}`` of the good and low sessions the reader read a
+    feeling in, how far the weights lean to "happy" (``lean``)."""
     bank = meaning.Prototypes.build(embed)
     model = learned.default()
     tally: Counter[str] = Counter()
@@ -165,9 +177,8 @@ def ways_tally(
             read = asked.weighed(weights, felt.label)
             if read is not None:
                 weighed, worn = learned.signed(felt, read.label), read.tired
-            if learned.asked_sign(felt) and item["expect"] in ("good", "low"):
-                # how well the weights order good above low where the reader read a feeling (AUC)
-                tally[f"{item['lang']}:order:{item['expect']}:{weights_order(weights):.6f}"] += 1
+            if leans is not None and learned.asked_sign(felt) and item["expect"] in ("good", "low"):
+                leans.setdefault(f"{item['lang']}:{item['expect']}", []).append(lean(weights))
         ways: dict[str, tuple[meaning.Label, float | None] | None] = {
             "rules": None,  # nothing stored at consolidation: the live turns' own mood
             "learned": (felt.label, felt.strength),
@@ -209,31 +220,20 @@ def ways_tally(
     return tally
 
 
-def weights_order(weights: list[float]) -> float:
+def lean(weights: list[float]) -> float:
     """How far the weights lean to "happy" over "sad" (log-odds, before asked.HAPPY_OFFSET)."""
-    sad, happy = (float(np.logaddexp(weights[i], weights[i + 1])) for i in (0, 2))
+    sad, happy = (logsumexp(weights[i : i + 2]) for i in (0, 2))
     return happy - sad
 
 
-def auc(tally: Counter[str], lang: str) -> float | None:
-    """The chance a good session's weights lean further to "happy" than a low one's (ties half)."""
-    scores: dict[str, list[float]] = {"good": [], "low": []}
-    for key, n in tally.items():
-        parts = key.split(":")
-        if parts[0] == lang and parts[1] == "order":
-            scores[parts[2]].extend([float(parts[3])] * n)
-    good, low = scores["good"], scores["low"]
-    if not good or not low:
-        return None
-    wins = sum((g > v) + 0.5 * (g == v) for g in good for v in low)
-    return wins / (len(good) * len(low))
-
-
-def report(tally: Counter[str], label: str, answers: Answers) -> None:
+def report(
+    tally: Counter[str], label: str, answers: Answers, leans: dict[str, list[float]] | None = None
+) -> None:
     for lang in ("en", "zh"):
         n, calm = tally[f"{lang}:n"], tally[f"{lang}:neutral"]
         print(f"{label} {lang}: learned unsure on {tally[f'{lang}:unsure']} of {n}")
-        if (order := auc(tally, lang)) is not None:
+        good, low = ((leans or {}).get(f"{lang}:{e}", []) for e in ("good", "low"))
+        if (order := matter_judge.auc(good, low)) is not None:
             print(f"  the weights order good above low where asked: AUC {order:.3f}")
         for w in WAYS:
             print(
