@@ -330,8 +330,8 @@ class Consolidation:
         sign: meaning.Label | None = None
         worn = False
         if logprobs is not None:
-            read = asked.weighed(logprobs, felt.label)
-            sign, worn = (read.label, read.tired) if read else (None, False)
+            if (read := asked.weighed(logprobs, felt.label)) is not None:
+                sign, worn = read.label, read.tired
         elif learned.asked_sign(felt):
             sign = asked.label(
                 await self.ask(question, asked.ANSWER_TOKENS, agent_id, counter=None)

@@ -107,8 +107,8 @@ ASKED_STATES_NOTHING = True
 # One change replaces one thing: when the rules would replace more than this many earlier
 # statements for one new one, the new one is about a theme the user talks of often (thanks, their
 # painting, their support network), not one thing that changed: none is replaced, and none is put to
-# the model either (session 28: on LoCoMo's chats 101 of 128 statements the rules paired replaced two to fourteen
-# earlier turns each). 0: no bound (the variant).
+# the model either (session 28: on LoCoMo's chats 101 of 128 statements the rules paired replaced
+# two to fourteen earlier turns each). 0: no bound (the variant).
 MOST_REPLACED = 2
 FACT_NEAR = (
     0.3  # a fact drawn from the old turn is about the new statement's subject (or words agree)

@@ -83,7 +83,7 @@ def _first_word(answer: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def weighed(logprobs: Sequence[float], read: Label = "low") -> Weighed | None:
+def weighed(logprobs: Sequence[float], read: Label) -> Weighed | None:
     """What the weights of ``CHOICES`` say of a session the reader read as ``read``.
 
     The feeling, where it read one: "neutral" where "fine" leads sad and happy (the reading

@@ -54,12 +54,12 @@ def _weights(sad: float, happy: float, fine: float, tired: float = 1e-6) -> tupl
 def test_the_weighed_words_name_the_sign_past_the_models_lean_to_sad(
     sad: float, happy: float, fine: float, label: str
 ) -> None:
-    read = asked.weighed(_weights(sad, happy, fine))
+    read = asked.weighed(_weights(sad, happy, fine), "low")
     assert read is not None and read.label == label and not read.tired
 
 
 def test_words_the_model_would_not_say_read_nothing() -> None:
-    assert asked.weighed(_weights(0.01, 0.01, 0.01, 0.01)) is None
+    assert asked.weighed(_weights(0.01, 0.01, 0.01, 0.01), "low") is None
 
 
 @pytest.mark.parametrize(
@@ -88,8 +88,8 @@ def test_tiredness_is_read_where_the_model_is_sure_of_it(tired: float, worn: boo
 
 
 def test_weights_that_are_not_the_choices_are_not_read() -> None:
-    assert asked.weighed(()) is None
-    assert asked.weighed((0.0, -1.0)) is None
+    assert asked.weighed((), "low") is None
+    assert asked.weighed((0.0, -1.0), "low") is None
 
 
 def test_the_question_holds_the_session_and_ends_with_the_instruction() -> None:
