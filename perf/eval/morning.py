@@ -40,7 +40,8 @@ twenty-fifth (a Chinese matter said after an opening clause, 跟你说个事，�
 a child's fever, a mother in hospital, sleeplessness in a long clause; English twins; controls),
 ``morning_dev25``; dev30, morning_dev30.json, a thirtieth (arming on matters in new words: a friend's or a
 child's matter, a speech, a first date, a wait on a visa or results, an offer to answer; 相亲, 科目二, 复查,
-money lent, 装修拖期, a friend's interview; controls), ``morning_dev30``;
+money lent, 装修拖期, a friend's interview; controls), ``morning_dev30``; dev31, morning_dev31.json, a thirty-first (the later held-out sets' shape: one line
+said and one answer, probed the next morning or later the same day), ``morning_dev31``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -152,6 +153,7 @@ SCENE_SETS = {
     "arm23": SCENARIOS / "arm_dev23.json",  # arm23: someone ill or in hospital, against losses
     "dev25": SCENARIOS / "morning_dev25.json",  # twenty-fifth: a matter after an opening clause
     "dev30": SCENARIOS / "morning_dev30.json",  # thirtieth: arming on matters in new words
+    "dev31": SCENARIOS / "morning_dev31.json",  # thirty-first: one line said, one answer
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -180,6 +182,7 @@ SET_TITLES = {
     "arm23": " (arm23 dev scenes)",
     "dev25": " (twenty-fifth dev scenes)",
     "dev30": " (thirtieth dev scenes)",
+    "dev31": " (thirty-first dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -204,6 +207,7 @@ SET_AREAS = {
     "arm23": "morning_arm23",
     "dev25": "morning_dev25",
     "dev30": "morning_dev30",
+    "dev31": "morning_dev31",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
