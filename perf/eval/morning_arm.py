@@ -22,7 +22,10 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
   gentle ``loss`` item only, a do-not-ask and a closed matter arm nothing to ask about.
 
 ``python -m perf.eval.morning_arm SET [HALF]`` (SET as XAID_PERF_MORNING_SCENES: dev16, dev15, …)
-prints each scene's items and the figures per half and language. XAID_PERF_ARM_MODEL (a name of
+prints each scene's items and the figures per half and language; SET ``all`` plays every dev set
+that starts on 2026-01-05 in one daemon (about 500 scenes; with the model, about half an hour here)
+and adds the figures of all the train halves and all the test halves together.
+XAID_PERF_ARM_ONLY (scene ids, comma-separated) plays only those scenes of the set(s). XAID_PERF_ARM_MODEL (a name of
 perf.kit.MODELS, e.g. qwen2.5-1.5b) plays them with that chat model instead, for what consolidation
 asks it (the loss question, the matter weighed: scheduler/weighed.py); XAID_PERF_ARM_ENV adds
 daemon settings ("XAID_SCHEDULER_ASK_MODEL=0").
@@ -138,21 +141,50 @@ def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
     return out
 
 
+ALL_FROM = (
+    "2026-01-05"  # ``all``: the dev sets whose day 0 is this Monday (one clock for one daemon)
+)
+
+
+def every_dev_set() -> tuple[list[dict[str, Any]], int]:
+    """The scenes of every dev Morning set starting on ``ALL_FROM``, each half named by its set
+    ("dev30:train"), and their day 0: one daemon plays them all, the model loaded once."""
+    scenes: list[dict[str, Any]] = []
+    base = 0
+    for name, path in SCENE_SETS.items():
+        data = heldout_files.scenes(path)
+        if name in PRIVATE or data.get("start") != ALL_FROM:
+            continue
+        base = base_ms(data)
+        scenes += [{**s, "half": f"{name}:{s.get('half', '')}"} for s in data["scenes"]]
+    return scenes, base
+
+
 def main(argv: list[str]) -> None:
     chosen = argv[0] if argv else "dev16"
     if chosen in PRIVATE:
         raise SystemExit("held-out sets are run by the lead, not scene by scene")
     half = argv[1] if len(argv) > 1 else ""
-    data = heldout_files.scenes(SCENE_SETS[chosen])
-    scenes = [s for s in data["scenes"] if not half or s.get("half") == half]
-    judged = play(scenes, base_ms(data))
+    if chosen == "all":
+        scenes, base = every_dev_set()
+        scenes = [s for s in scenes if not half or s["half"].endswith(f":{half}")]
+    else:
+        data = heldout_files.scenes(SCENE_SETS[chosen])
+        scenes = [s for s in data["scenes"] if not half or s.get("half") == half]
+        base = base_ms(data)
+    if only := {i for i in os.environ.get("XAID_PERF_ARM_ONLY", "").split(",") if i}:
+        scenes = [s for s in scenes if s["id"] in only]  # the scenes a change can move
+    judged = play(scenes, base)
     for a in judged:
         shown = "; ".join(f"{k}: {t[:70]}" for k, t in a.due) or "-"
         loss = " (+loss)" if a.losses else ""
         print(f"{'ok ' if a.right else 'BAD'} {a.half:5} {a.scene:28}{loss} {shown}")
-    for h in sorted({a.half for a in judged}):
+    halves = sorted({a.half for a in judged})
+    if chosen == "all":  # the sets' halves together, as well as each
+        halves += sorted({a.half.split(":")[1] for a in judged} - set(halves))
+    for h in halves:
         for lang in ("en", "zh"):
-            cell = [a for a in judged if a.half == h and a.lang == lang]
+            cell = [a for a in judged if lang == a.lang and h in (a.half, a.half.split(":")[-1])]
             raise_ = [a for a in cell if a.may_raise]
             held = [a for a in cell if not a.may_raise]
             print(

@@ -41,11 +41,17 @@ YES = ("yes", "Yes", "是")
 NO = ("no", "No", "否")
 CHOICES = YES + NO
 # P(yes) from which a session counts as open, per language of its lines (the default model's
-# scale: the Chinese question draws more yes): the lowest at which no ordinary evening of the train
-# halves (checkin_dev.json and the Morning dev sets, perf/eval/matter_judge.py) that the reader
-# reads within [ASK_FROM, its threshold) passes; of the matters the reader missed there, en 9/18
-# and zh 5/7 do (at 0.80 and 0.90: 15/18 and 7/7, with 2/4 and 1/6 ordinary evenings).
-OPEN_AT: dict[Lang, float] = {"en": 0.85, "zh": 0.93}
+# scale: the Chinese question draws more yes). Session 27 took the lowest at which no ordinary
+# evening of the train halves (checkin_dev.json and the Morning dev sets, perf/eval/matter_judge.py)
+# that the reader reads within [ASK_FROM, its threshold) passes: 0.85 and 0.93. That left half the
+# matters the model is asked about unarmed (train halves en 11/24, zh 5/8; "dentist says I need a
+# crown", "waited 40 minutes and she never showed" at 0.83), and a missed matter is a morning the
+# companion seems to have forgotten: on the held-out Morning sets the English misses were matters
+# never armed. Session 30 takes the highest threshold at which 85 % of those matters of the train
+# halves (now with morning_dev30/dev31's) arm: en 0.80 (21/24, with 2 of the 4 ordinary evenings
+# there), zh 0.90 (8/8, 1 of 7); the test halves: en 11 -> 18/20 matters, 0/8 evenings; zh 5 -> 8/11,
+# 0 -> 3/7 (RESULTS ``arm30``).
+OPEN_AT: dict[Lang, float] = {"en": 0.80, "zh": 0.90}
 # Below this best reading of the reader nothing is asked (a session with no line near a matter at
 # all): it bounds the calls, and the line armed is the reader's best, which should be a candidate.
 ASK_FROM = 0.10
