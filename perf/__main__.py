@@ -75,6 +75,7 @@ AREAS: dict[str, str] = {
     "read_speed": "perf.bench.read_speed",
     "read_chunks": "perf.bench.read_chunks",
     "matter_judge": "perf.eval.matter_judge",
+    "forget_judge": "perf.eval.forget_judge",
     "turn_recall": "perf.eval.turn_recall",
     "first_turn_dev11": "perf.eval.first_turn_dev11",
     "opener_slot_dev12": "perf.eval.opener_slot_dev12",

@@ -1,6 +1,7 @@
 """A loss said softly is not a matter to follow up: area ``loss17`` (issue 24).
 
-``python -m perf loss17`` plays perf/scenarios/losses_dev17.json (checkin_dev.json's session format)
+``python -m perf loss17`` (XAID_PERF_LOSS17_MODEL=qwen2.5-1.5b: with the chat model consolidation
+asks) plays perf/scenarios/losses_dev17.json (checkin_dev.json's session format)
 the way ``checkin_dev`` plays its set: each session as its own agent on ONE real daemon (scripted
 provider, the default embedder USE-multilingual-v3, real SQLite), the user's lines one a minute from
 day 0 21:00 UTC, the session closed with ``wait=True`` so consolidation has armed what it arms, then
@@ -31,6 +32,9 @@ AREA = "loss17"
 QUICK = 20
 # The test half's misses are named only when this is "1": tune on the train half without reading them.
 SHOW_TEST = "XAID_PERF_LOSS17_SHOW_TEST"
+# A model of perf.kit.MODELS (qwen2.5-1.5b) the daemon loads instead of the scripted provider: what
+# consolidation asks it (the loss question, the mood's and the matter's weighed questions) counts too.
+MODEL = "XAID_PERF_LOSS17_MODEL"
 
 
 # The items that ask how something went (or, ``ahead``, how they feel about it): never about a loss.
@@ -93,10 +97,13 @@ def run(quick: bool) -> Section:
     if quick:
         cases = cases[: QUICK // 2] + [c for c in cases if c.lang == "zh"][: QUICK // 2]
     progress(f"{SET}: {len(cases)} sessions")
-    judged = kit.played_on_one_daemon(cases, checkin_dev.play, SET)[0]
+    model = os.environ.get(MODEL, "")
+    env = kit.model_env(model) if model else None
+    judged = kit.played_on_one_daemon(cases, checkin_dev.play, SET, env)[0]
     rows: list[Row] = []
     notes = [
-        f"Each session of perf/scenarios/{SET}.json played on one real daemon (scripted provider, "
+        f"Each session of perf/scenarios/{SET}.json played on one real daemon "
+        f"({f'{model} loaded by llama.cpp' if model else 'scripted provider'}, "
         "USE-multilingual-v3), closed with wait=True, then scheduler.list (pending). A loss is right "
         "with the gentle check-in or nothing; a plan, worry, ahead, matter or manual item pending is a "
         "'how did it go' about it; an emotion item alone is counted apart.",

@@ -40,8 +40,9 @@ twenty-fifth (a Chinese matter said after an opening clause, 跟你说个事，�
 a child's fever, a mother in hospital, sleeplessness in a long clause; English twins; controls),
 ``morning_dev25``; dev30, morning_dev30.json, a thirtieth (arming on matters in new words: a friend's or a
 child's matter, a speech, a first date, a wait on a visa or results, an offer to answer; 相亲, 科目二, 复查,
-money lent, 装修拖期, a friend's interview; controls), ``morning_dev30``; dev31, morning_dev31.json, a thirty-first (the later held-out sets' shape: one line
-said and one answer, probed the next morning or later the same day), ``morning_dev31``;
+money lent, 装修拖期, a friend's interview; controls), ``morning_dev30``; dev31, morning_dev31.json, a
+thirty-first (the later held-out sets' shape: one line said and one answer, probed the next morning
+or later the same day), ``morning_dev31``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
