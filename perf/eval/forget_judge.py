@@ -28,8 +28,8 @@ import numpy as np
 
 from xaid.text.lang import Lang
 
-from ..kit import DEFAULT_MODEL, MODELS, Row, Section, progress
-from .matter_judge import auc
+from ..kit import DEFAULT_MODEL, Row, Section
+from .matter_judge import auc, yes_probabilities
 from .meaning_dev import load
 
 SETS = (
@@ -121,28 +121,8 @@ def _daemon(all_messages: list[Message]) -> list[tuple[str, float]]:
 
 
 def _model(all_messages: list[Message], model: str) -> list[float]:
-    from xaid.config import LLMConfig
-    from xaid.providers import llama_weigh
-    from xaid.providers.llama_cpp import LlamaCppProvider, passive_openmp
-    from xaid.scheduler import weighed
-
-    passive_openmp()
-    provider = LlamaCppProvider(LLMConfig(model_path=MODELS[model], n_ctx=2048, head_cache_mb=0))
-    provider.load()
-    out: list[float] = []
-    try:
-        for n, m in enumerate(all_messages):
-            lang: Lang = "zh" if m.lang == "zh" else "en"
-            chat = [{"role": "user", "content": QUESTION[lang].format(text=m.text)}]
-            _, logprobs = llama_weigh.weigh(provider._llm, chat, weighed.CHOICES)
-            p = weighed.p_yes(logprobs)
-            assert p is not None
-            out.append(p)
-            if n % 100 == 0:
-                progress(f"forget judge: {n}/{len(all_messages)}")
-    finally:
-        provider.close()
-    return out
+    prompts = [QUESTION["zh" if m.lang == "zh" else "en"].format(text=m.text) for m in all_messages]
+    return yes_probabilities(prompts, model, "forget judge")
 
 
 def run(quick: bool) -> Section:

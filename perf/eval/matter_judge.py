@@ -31,8 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-from xaid.text.lang import Lang
-
 from ..kit import DEFAULT_MODEL, MODELS, SCENARIOS, Row, Section, progress
 from .morning import SCENE_SETS
 
@@ -79,9 +77,10 @@ def auc(pos: Sequence[float], neg: Sequence[float]) -> float | None:
     return wins / (len(pos) * len(neg))
 
 
-def _model_scores(all_cases: Sequence[Case], model: str) -> list[float]:
-    """P(yes) for each session, asked and weighed as consolidation does (scheduler/weighed.py's
-    question, providers/llama_weigh.py's reading of the logits)."""
+def yes_probabilities(prompts: Sequence[str], model: str, label: str) -> list[float]:
+    """P(yes) / (P(yes) + P(no)) after each prompt (one user turn), read as consolidation reads its
+    weighed questions (scheduler/weighed.py's choices, providers/llama_weigh.py's reading of the
+    logits), the model loaded once; ``label`` names the progress lines."""
     from xaid.config import LLMConfig
     from xaid.providers import llama_weigh
     from xaid.providers.llama_cpp import LlamaCppProvider, passive_openmp
@@ -92,18 +91,25 @@ def _model_scores(all_cases: Sequence[Case], model: str) -> list[float]:
     provider.load()  # applies this CPU's quirks (cpu_quirks.py)
     out: list[float] = []
     try:
-        for n, case in enumerate(all_cases):
-            lang: Lang = "zh" if case.lang == "zh" else "en"
-            chat = [{"role": "user", "content": weighed.prompt(case.lines, lang)}]
+        for n, prompt in enumerate(prompts):
+            chat = [{"role": "user", "content": prompt}]
             _, logprobs = llama_weigh.weigh(provider._llm, chat, weighed.CHOICES)
             p = weighed.p_yes(logprobs)
             assert p is not None
             out.append(p)
             if n % 50 == 0:
-                progress(f"matter judge: {n}/{len(all_cases)}")
+                progress(f"{label}: {n}/{len(prompts)}")
     finally:
         provider.close()
     return out
+
+
+def _model_scores(all_cases: Sequence[Case], model: str) -> list[float]:
+    """P(yes) for each session, asked as consolidation asks (scheduler/weighed.py's question)."""
+    from xaid.scheduler import weighed
+
+    prompts = [weighed.prompt(c.lines, "zh" if c.lang == "zh" else "en") for c in all_cases]
+    return yes_probabilities(prompts, model, "matter judge")
 
 
 def _reader_scores(all_cases: Sequence[Case]) -> list[float]:
