@@ -109,3 +109,21 @@ def test_the_arm23_dev_set_holds_illnesses_and_losses_in_both_halves_and_languag
             assert sum(s["may_raise"] for s in mine) >= 4
             assert {s["kind"] for s in mine if not s["may_raise"]} == {"loss"}
             assert all(s["picks_up"] for s in mine if s["may_raise"])
+
+
+def test_all_plays_every_dev_set_on_one_clock_and_names_each_half_by_its_set() -> None:
+    """``morning_arm all``: one daemon, one day 0, so only the sets that start on ALL_FROM; each
+    scene's half says its set ("dev30:train") so the figures can be read per set and together; no
+    held-out scene is ever among them; scene ids stay unique (each is an agent of one daemon)."""
+    from perf.eval import heldout_files, morning
+    from perf.eval.morning_arm import ALL_FROM, every_dev_set
+
+    scenes, base = every_dev_set()
+    sets = {s["half"].split(":")[0] for s in scenes}
+    assert {"dev30", "dev31", "dev25"} <= sets and not sets & morning.PRIVATE
+    assert "dev" not in sets and "dev2" not in sets  # day 0 in 2025-12: another clock
+    assert all(heldout_files.scenes(morning.SCENE_SETS[n])["start"] == ALL_FROM for n in sets)
+    assert len({s["id"] for s in scenes}) == len(scenes)
+    dev30 = [s for s in scenes if s["half"].startswith("dev30:")]
+    assert {s["half"] for s in dev30} == {"dev30:train", "dev30:test"} and len(dev30) == 32
+    assert base > 0
