@@ -8,7 +8,9 @@ whether the 1.5B can tell a request to forget from a look-alike: asked per messa
 asks the companion to forget, delete or not keep something they said, its P(yes) against P(no),
 read as scheduler/weighed.py reads its own question (the same choices). Beside it, what the daemon
 does with the message (the frames and the classifier, forget_intent_dev.after: fire, ask or none)
-and the classifier's probability (0 where no verb of removing opens it).
+and the classifier's probability where it reads the message as a request (``recognise`` asked
+again without the frames' or the prototypes' agreement; 0 where it reads none: no verb of removing,
+or below its ask-back cut), so the classifier's AUC is that of its reading, not of its raw score.
 
 Messages: every request (``expect`` forget) and look-alike of forgets_dev3.json to forgets_dev20.json,
 both halves (the classifier was fitted on some train halves; the test halves it never saw). Figures
@@ -72,7 +74,7 @@ class Message:
 class Read:
     message: Message
     daemon: str  # fire | ask | none
-    classifier: float  # its probability; 0 where it is not read
+    classifier: float  # its probability where it reads a request; 0 where it reads none
     model: float  # P(yes) / (P(yes) + P(no))
 
 

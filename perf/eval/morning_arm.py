@@ -25,10 +25,10 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
 prints each scene's items and the figures per half and language; SET ``all`` plays every dev set
 that starts on 2026-01-05 in one daemon (about 500 scenes; with the model, about half an hour here)
 and adds the figures of all the train halves and all the test halves together.
-XAID_PERF_ARM_ONLY (scene ids, comma-separated) plays only those scenes of the set(s). XAID_PERF_ARM_MODEL (a name of
-perf.kit.MODELS, e.g. qwen2.5-1.5b) plays them with that chat model instead, for what consolidation
-asks it (the loss question, the matter weighed: scheduler/weighed.py); XAID_PERF_ARM_ENV adds
-daemon settings ("XAID_SCHEDULER_ASK_MODEL=0").
+XAID_PERF_ARM_ONLY (scene ids, comma-separated) plays only those scenes of the set(s).
+XAID_PERF_ARM_MODEL (a name of perf.kit.MODELS, e.g. qwen2.5-1.5b) plays them with that chat model
+instead, for what consolidation asks it (the loss question, the matter weighed:
+scheduler/weighed.py); XAID_PERF_ARM_ENV adds daemon settings ("XAID_SCHEDULER_ASK_MODEL=0").
 """
 
 from __future__ import annotations
@@ -141,9 +141,8 @@ def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
     return out
 
 
-ALL_FROM = (
-    "2026-01-05"  # ``all``: the dev sets whose day 0 is this Monday (one clock for one daemon)
-)
+# ``all``: the dev sets whose day 0 is this Monday (one clock for one daemon)
+ALL_FROM = "2026-01-05"
 
 
 def every_dev_set() -> tuple[list[dict[str, Any]], int]:
