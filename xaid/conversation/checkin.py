@@ -19,10 +19,9 @@ An opening is composed only when
   hour ("Morning!"/"早。" before noon, "Hey!"/"嗨，" after): a first message with something of its
   own to say is answered, not steered;
 and it follows the item and the mood: an event is asked about ("How did the", "上次说的面试", the
-event's own word from the user's line); a feeling
-is asked after ("Last time you said", "上次你说"); while the mood is very low (a loss) the lead is
-warm first ("I've been thinking of you since you told me", "一直惦记着你。上次你说") and never asks
-how something went. It
+event's own word from the user's line); a feeling is asked after ("Last time you said", "上次你说");
+for a loss, and for anything while the mood is very low, the lead is warm first ("I've been
+thinking of you since you told me", "一直惦记着你。上次你说") and never asks how something went. It
 never names a feeling it detected, and it is in the user's language.
 """
 
@@ -65,6 +64,12 @@ _AHEAD_SCENES = frozenset({"ahead"})
 # did the" would ask how an ordeal still under way "went".
 _FEELING_SCENES = frozenset({"emotion", "matter"})
 _ASKED = _EVENT_SCENES | _AHEAD_SCENES | _FEELING_SCENES  # a loss is kept company, not asked about
+# A loss (arm.py's "loss" item) is led gently whatever the mood has become by the morning: the
+# carried valence of a session that told of a death fades overnight above ``GENTLE_BELOW``, and the
+# item then fell through to no lead at all. Left alone with the loss directive, the 1.5B greeted
+# as if nothing had been said ("Hi! It's been great chatting with you today.", morning_dev30's
+# grandpa), and a matter read as a loss (a sick pet, a deadline) was named by nothing.
+_LOSS_SCENES = frozenset({"loss"})
 
 # The neutral greeting of an opener that is no greeting ("u there?", "醒了", "ugh"), by whether the
 # user's hour is before noon: a greeting fits any opener, a "welcome back" or "在呢" only its own.
@@ -86,6 +91,7 @@ _LEADS = {
     ("zh", "said"): "{echo}上次你说{said}，",
     ("zh", "tired"): "{echo}上次你说很累，",
     ("zh", "gentle"): "{echo}一直惦记着你。上次你说",
+    ("zh", "gentle_said"): "{echo}一直惦记着你。上次你说{said}，你",
 }
 
 
@@ -145,8 +151,8 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
     as the lead would have begun it ("By the way, how did the" …, "对了，上次说的面试" …). Told only
     by the directive to ask after answering, the 1.5B answered and stopped (issue 25: the held-out
     scenes with a suggestion and a message of its own picked up 0 of 4). None while the mood is very
-    low: then the reply stays with what they said."""
-    if item is None or _gentle(mood):
+    low, or for a loss: then the reply stays with what they said."""
+    if item is None or _gentle(mood) or item.scene in _LOSS_SCENES:
         return ""
     turn = _TURN[lang]
     rest = _opened(item, lang, mood, turn)[len(turn) :]
@@ -156,7 +162,7 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
 
 def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str) -> str:
     """The words that turn to the item's matter after ``greeting`` (the echo, or a "by the way")."""
-    if _gentle(mood):
+    if _gentle(mood) or item.scene in _LOSS_SCENES:
         kind = "gentle"
     elif item.scene in _EVENT_SCENES:
         kind = "event"
@@ -166,6 +172,17 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
+    if (
+        lang == "zh"
+        and kind == "gentle"
+        and item.scene in _LOSS_SCENES
+        and (name := matter_name(item.topic, particles=True)) is not None
+    ):
+        # the loss in their words, its day out, then 你: "嗨，一直惦记着你。上次你说姑姑走了，你" goes on
+        # "感觉怎么样？". After a bare "上次你说" the 1.5B named nothing ("上次你说的挺好的，谢谢你",
+        # morning_dev32); after "…姑姑走了，" it quoted the rest of the evening back, the memorial
+        # planned for next week with it; the 你 keeps it speaking to them (as the ahead lead's does)
+        return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
     if (
         lang == "zh"
         and kind == "feeling"
@@ -312,12 +329,12 @@ _OF_IT = re.compile(r"的事$")
 # the modal (text/owed.py's closed class), which said back the next day would say it still has to be.
 _HEAD = re.compile(r"^(?:我)?(?:一大?早)?[还也又都就先再]*(?:得|要|必须|需要|打算|准备)?")
 # 我 heading the clause is its subject (dropped: "我周四考教资面试" → "考教资面试") unless it is
-# whose (我家, 我的, 我妈: said back as 你家, 你的, 你妈).
+# whose (我家, 我的, 我妈, 我们家: said back as 你家, 你的, 你妈, 你们家).
 # 妹, 姐, 哥, 弟 alone are kin too ("我妹林晓五月结婚": the lead said "妹林晓…", the name run into
 # the kin word, morning13); the closed class of one-character kin words RELATIONS does not hold.
 _KIN = "妹姐哥弟"
 _WHOSE = re.compile(
-    f"^我(?=[家的{_KIN}]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
+    f"^我(?=[家的们{_KIN}]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
 )
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
 

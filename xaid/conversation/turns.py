@@ -421,7 +421,12 @@ class Turns:
         )
         if deciding and first_live and not bare:
             first = await first_words.read(
-                self.db, self.embeddings, agent.agent_id, msg.text, msg.ts_ms
+                self.db,
+                self.embeddings,
+                agent.agent_id,
+                msg.text,
+                msg.ts_ms,
+                felt.reading if felt is not None else None,
             )
         else:
             first = fire.FirstWords()

@@ -43,6 +43,7 @@ SURE = (
 JOY_LEAD = 0.2  # the words beside the tears read good by this much more than low: tears of joy
 SAD_SURE = 0.8  # ...or low this surely: sad tears, whatever the mood before
 CONFIDENCE = 0.6  # how sure a reading by meaning is (the rules' plain cues read 0.5-0.9)
+MEANING_CUE = "meaning:"  # a reading by meaning names its label among its cues: "meaning:low"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,14 @@ def settle(heard: Heard, before: float) -> Reading:
     return heard.joy if heard.joy is not None and before >= tears.GLAD else heard.reading
 
 
+def by_meaning(reading: Reading) -> bool:
+    """Whether the turn's feeling is the learned reader's, where the rules read none this strong:
+    it reads annoyance and grief alike as "low" ("traffic was insane on the way back" and "I lost the
+    baby" both about -0.75), so what hangs on how grave a message is asks meaning's prototypes too
+    (conversation/first_words.py ``weigh``)."""
+    return any(c.startswith(MEANING_CUE) for c in reading.cues)
+
+
 def _own(reading: Reading) -> learned.Own:
     return learned.Own(reading.valence, reading.fatigue, reading.confidence)
 
@@ -113,7 +122,7 @@ def _by_meaning(model: learned.Model, rules: Reading, vector: np.ndarray) -> Rea
         fatigue=rules.fatigue,
         intensity=round(strength, 4),
         confidence=CONFIDENCE,
-        cues=(*rules.cues, f"meaning:{label}"),
+        cues=(*rules.cues, f"{MEANING_CUE}{label}"),
         lasting=rules.lasting,
     )
 

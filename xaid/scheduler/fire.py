@@ -60,6 +60,10 @@ class FirstWords:
     # nearer grave news than any ordinary first message of the dev sets (meaning.SOMBRE_MARGIN),
     # though not surely grave: the daemon does not turn such a reply to another matter
     sombre: bool = False
+    # read very low by the turn's learned reader alone (mood/turn_feel.py), and meaning's prototypes
+    # read it no nearer grave news than an ordinary line: annoyance ("traffic was insane", 堵死了,
+    # "the wifi has been dead all day"), not a sore spot; the check-in still comes
+    light: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,10 +352,14 @@ def _choose(
         live = [i for i in live if _follows_up(last, i)]
         if not live:
             return Verdict(None, "the last suggestion was too recent (min_gap)")
-    if (said is not None and said <= VERY_LOW_VALENCE) or (
-        said is None and carried is not None and carried <= CARRIED_VERY_LOW
-    ):
+    if said is not None and said <= VERY_LOW_VALENCE and not first.light:
         return Verdict(None, "the user is very low right now")
+    if said is None and carried is not None and carried <= CARRIED_VERY_LOW:
+        # still deep in it from before: only a loss's check-in, which keeps them company and asks
+        # nothing ("thinking of you"), is what a friend says then; no matter is poked
+        live = [i for i in live if i.scene == "loss"]
+        if not live:
+            return Verdict(None, "the user is very low right now")
     if first.lost or (
         text and loss.ruled(text)
     ):  # a loss told now: the reply is about it, nothing else

@@ -10,6 +10,7 @@ punctuation of either language and at a joining "and" / "but" / "so"; shared by 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 
@@ -17,3 +18,17 @@ _CLAUSE = re.compile(r"[,;.!?，。；！？…]+|\s+(?:and|but|so)\s+", re.I)
 def clauses(text: str) -> list[str]:
     """The text's clauses, stripped, in order (the whole text when it is one clause)."""
     return [c.strip() for c in _CLAUSE.split(text) if c and c.strip()]
+
+
+def until(text: str, stop: Callable[[str], bool]) -> str:
+    """``text`` up to its first clause after the first for which ``stop`` holds, the marks that
+    joined them trimmed: "my grandad passed away last night. funeral's on saturday" stopped at a
+    clause naming a day ahead is "my grandad passed away last night". The whole text when no later
+    clause stops it."""
+    marks = list(_CLAUSE.finditer(text))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        clause = text[m.end() : end].strip()
+        if clause and text[: m.start()].strip() and stop(clause):
+            return text[: m.start()].rstrip()
+    return text

@@ -101,6 +101,30 @@ def test_grave_news_first_gets_no_check_in(client: Client, first: str, lang: str
     )
 
 
+@pytest.mark.parametrize(
+    ("first", "lang"),
+    [
+        # read very low by the learned reader alone, no nearer grave news than an ordinary line
+        ("the roadworks outside my flat were insane today", "en"),
+        ("今天的外卖等了一个半小时，饿疯了", "zh"),
+        # near "our cat ran off" by meaning, but told laughing
+        ("the neighbour's dog keeps napping on my doormat lol", "en"),
+        ("楼下的狗天天在我门口睡觉哈哈", "zh"),
+    ],
+)
+def test_an_everyday_complaint_first_keeps_the_check_in(
+    client: Client, first: str, lang: str
+) -> None:
+    """Before session 31 each of these held the day's check-in back ("very low right now", "grave
+    news"): a friend answers the complaint and still asks about yesterday's interview."""
+    plan = "interview at Northwind tomorrow" if lang == "en" else "明天去字节面试"
+    _said(client, "mia", plan)
+    at = DAY0 + 2 * DAY_MS + 9 * HOUR_MS
+    sid = client.session_open("mia", ts=at)["session_id"]
+    result = client.session_send(sid, first, ts=at, explain=True).finish()
+    assert result["context"]["suggestion"], result["context"]["suggestion_reason"]
+
+
 FIRST_DAYS = {
     "en": "starting at the garden centre tomorrow, first day at a new job in ages. no idea what to wear",
     "zh": "明天第一天去新单位上班，连地铁怎么换乘都还没搞明白",

@@ -1,10 +1,11 @@
-"""A message cut into its clauses (xaid/text/clauses.py), in both languages."""
+"""A message cut into its clauses (xaid/text/clauses.py), in both languages, and cut short before
+the clause that stops it."""
 
 from __future__ import annotations
 
 import pytest
 
-from xaid.text.clauses import clauses
+from xaid.text.clauses import clauses, until
 
 
 @pytest.mark.parametrize(
@@ -25,3 +26,16 @@ from xaid.text.clauses import clauses
 )
 def test_a_message_is_cut_at_punctuation_and_joining_words(text: str, parts: list[str]) -> None:
     assert clauses(text) == parts
+
+
+def test_until_stops_before_the_first_later_clause_that_stops_it() -> None:
+    def ahead(c: str) -> bool:
+        return "saturday" in c.lower() or "明天" in c
+
+    assert until("my grandad passed away. funeral's on saturday and mum", ahead) == (
+        "my grandad passed away"
+    )
+    assert until("豆豆今早走了，陪了我十年，明天把它埋了", ahead) == "豆豆今早走了，陪了我十年"
+    # the first clause is never cut away, nor a text no clause stops
+    assert until("明天把它埋了，唉", ahead) == "明天把它埋了，唉"
+    assert until("nothing ahead here, just sad", ahead) == "nothing ahead here, just sad"
