@@ -96,9 +96,9 @@ def weigh(margin: float, heard: Reading | None) -> Weight:
     ``meaning.LOSS_MARGIN``. On perf/scenarios/first_messages_dev31.json (``python -m
     perf.eval.first_gate``) the ordinary first messages held back went en 6 -> 2 and zh 8 -> 3 of 20
     on its train half, en 3 -> 0 and zh 4 -> 1 on its test half; grave ones held back 7 -> 6 of 10
-    each (train), en 10 -> 8, zh 8 -> 7 (test): the two the prototypes miss ("he left me…", "I
-    don't see the point of anything anymore") now rely on the very low mood's own care (no daemon
-    turn to the matter, checkin.bridge)."""
+    each (train), en 10 -> 8, zh 8 -> 7 (test): those the prototypes miss (a break-up said plainly,
+    "he left me…"; a layoff; "I don't see the point of anything anymore") now rely on the very low
+    mood's own care (no daemon turn to the matter, checkin.bridge)."""
     laughing = (
         heard is not None
         and heard.confidence > 0
