@@ -173,16 +173,6 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
     if (
-        lang == "en"
-        and kind == "gentle"
-        and item.scene in _LOSS_SCENES
-        and (clause := matter_clause_en(item.topic)) is not None
-    ):
-        # the loss said back, as the Chinese lead does: "Hey! I've been thinking of you since you
-        # told me your aunt Carol died." Left to name it after "since you told me", the 1.5B named
-        # the rite ahead ("about Dan's funeral", "with the funeral coming up", session 31's dev losses)
-        return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {clause}."
-    if (
         lang == "zh"
         and kind == "gentle"
         and item.scene in _LOSS_SCENES

@@ -243,10 +243,7 @@ def test_a_loss_is_led_gently_whatever_the_mood_by_morning() -> None:
     if nothing had been said) and not a question about how it went."""
     for mood in (None, MoodState(valence=-0.2), MoodState(valence=0.1)):
         en = lead(item("loss", 'how they are holding up: "my grandpa died"'), "hi", "en", mood)
-        assert en == "Hey! I've been thinking of you since you told me your grandpa died.", mood
-        # no clause to say back (a name first): the model names it
-        pet = lead(item("loss", 'how they are holding up: "Peanut died today"'), "hi", "en", mood)
-        assert pet == "Hey! I've been thinking of you since you told me", mood
+        assert en == "Hey! I've been thinking of you since you told me", mood
         # in Chinese the loss in their words, its day out
         zh = lead(item("loss", '陪着对方："外婆昨晚走了，后天出殡"'), "早", "zh", mood)
         assert zh == "早。一直惦记着你。上次你说外婆走了，你", mood
