@@ -85,7 +85,8 @@ def read_all(texts: list[str], embed: Any) -> list[Read]:
         own = turn_feel.texts(text)
         vectors = [np.asarray(v, dtype=np.float32) for v in embed(own)]
         heard = turn_feel.settle(turn_feel.read(model, text, rules, vectors), 0.0)
-        vector = np.asarray(embed([text])[0], dtype=np.float32)
+        # the turn embeds the message with its faces as words; first_words, the message itself
+        vector = vectors[0] if own[0] == text else np.asarray(embed([text])[0], dtype=np.float32)
         lost = matter.told_in_clause(bank.loss(vector), reader.read(vector, text, 0))
         out.append(Read(heard, rules.valence, lost, loss.ruled(text), bank.grave(vector)))
     return out

@@ -102,9 +102,14 @@ def _daemon(all_messages: list[Message]) -> list[tuple[str, float]]:
     from .forget_intent_dev import after
 
     embedder = UseEmbedder()
+    seen: dict[str, np.ndarray] = {}
 
     def embed(texts: list[str]) -> np.ndarray:
-        return np.asarray(embedder.embed(texts))
+        """The embedder, each text once: ``after`` and the probability below read the same two
+        texts of a message (it and its request clause)."""
+        if missing := [t for t in dict.fromkeys(texts) if t not in seen]:
+            seen.update(zip(missing, np.asarray(embedder.embed(missing)), strict=True))
+        return np.asarray([seen[t] for t in texts])
 
     read = after(embed)
     intent = forget_intent.default()

@@ -367,10 +367,6 @@ def _ahead_of(text: str, ts_ms: int) -> timeparse.TimeRef | None:
     return ahead if ahead is not None and ahead.date_from > today else None
 
 
-def _ahead_in(text: str, ts_ms: int) -> bool:
-    return _ahead_of(text, ts_ms) is not None
-
-
 def called_off(text: str) -> bool:
     """The text calls something off ("cancelled", 取消, 不去了)."""
     return _has(text, CANCELLED)
@@ -602,7 +598,7 @@ def _loss(d: Draft, said: Utterance) -> Arm:
     "since you told me about your grandad's funeral", or in Chinese retold "后天出殡，请了一周假"
     (session 31, the Morning dev sets' losses)."""
     text = said.message.text
-    told = clauses.until(text, lambda c: _ahead_in(c, said.message.ts_ms))
+    told = clauses.until(text, lambda c: _ahead_of(c, said.message.ts_ms) is not None)
     topic = _TOPIC[language([text])]["loss"].format(said=_short(told))
     start = _next_morning(d.ended_ms)
     return Arm(topic, keywords(text), "loss", start, d.ended_ms + 7 * DAY_MS, 0.9)
