@@ -315,6 +315,7 @@ def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[
                     "mixed",
                     "turnaway",
                     "neighbour",
+                    "everyday",
                 )
                 if n[f"{k}:focus:{focus}:requests"]
             )
