@@ -35,7 +35,15 @@ from typing import Any, Literal
 import apsw
 import numpy as np
 
-from ..memory import forget, forget_intent, forget_prototypes, forget_request, forget_topic, hide
+from ..memory import (
+    forget,
+    forget_intent,
+    forget_prototypes,
+    forget_request,
+    forget_topic,
+    hide,
+    private_matters,
+)
 from ..memory.embeddings import Embeddings
 from ..memory.forget_request import ForgetRequest
 from ..memory.forget_topic import Resolution
@@ -140,8 +148,9 @@ async def plan(
     vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
     phrase_vec, matrix = _matrix(vectors)
     beside = text.replace(forget_intent.request_clause(text), " ")
+    private = await _private_leads(embeddings, matrix)
     resolution = forget_topic.resolve(
-        phrase, phrase_vec, candidates, matrix, text, ts_ms, beside=beside
+        phrase, phrase_vec, candidates, matrix, text, ts_ms, beside=beside, private=private
     )
     if forget_topic.topic_words(resolution.rest):
         # The person it names is in two matters near the seed: its other words choose
@@ -149,7 +158,15 @@ async def plan(
         rest = await embeddings.embed_readable([resolution.rest])
         if rest and rest[0] is not None:
             resolution = forget_topic.resolve(
-                phrase, phrase_vec, candidates, matrix, text, ts_ms, rest_vec=rest[0], beside=beside
+                phrase,
+                phrase_vec,
+                candidates,
+                matrix,
+                text,
+                ts_ms,
+                rest_vec=rest[0],
+                beside=beside,
+                private=private,
             )
     if resolution.decision != "forget" and here and not _says_what(text, ts_ms):
         # Read as a topic, but it names nothing of its own ("这个其实你不用留着", "unsay that
@@ -168,6 +185,17 @@ async def plan(
         # request's match (forget_topic.CLEAR and MARGIN), never a weak one.
         unsure = False
     return Plan(request, resolution, unsure=unsure, probability=found.probability)
+
+
+async def _private_leads(embeddings: Embeddings, matrix: np.ndarray | None) -> np.ndarray | None:
+    """Each candidate's lead toward a private matter over an everyday one (private_matters.py),
+    read from the vectors already made; None under an embedder the cuts were not read under."""
+    if matrix is None or embeddings.profile.name != private_matters.FITTED_ON:
+        return None
+    bank = await embeddings.bank(private_matters.BANK.texts(), private_matters.BANK.from_vectors)
+    if bank is None:
+        return None
+    return np.array([bank.lead(row) if row.any() else 0.0 for row in matrix], dtype=np.float32)
 
 
 def _clear_either_way(text: str, resolution: Resolution) -> bool:

@@ -37,6 +37,7 @@ import numpy as np
 from .. import clock
 from ..clock import DAY_MS
 from ..text import cjk, stopwords, timeparse
+from . import private_matters
 
 # Cuts measured on the dev set with USE-multilingual-v3 (docs/memory.md, "Forget by meaning").
 CLEAR = 0.28  # the seed's score at or above which a match may be forgotten without asking
@@ -367,6 +368,7 @@ def resolve(
     tz: tzinfo | None = None,
     rest_vec: np.ndarray | None = None,
     beside: str = "",
+    private: np.ndarray | None = None,
 ) -> Resolution:
     """Which of ``candidates`` (earlier user turns, ``vectors`` their embeddings in the same order)
     the topic ``phrase`` refers to, and whether that is clear enough to forget (module doc). Without
@@ -375,7 +377,9 @@ def resolve(
     ``rest`` of an earlier call (the words beyond a person in two matters), which chooses between
     them (``_nearer``); ``beside``: the request's words beside its request clause, where those
     words are looked for ("forget what I said about Ben, the fridge drama I mean": the phrase kept
-    only Ben); the phrase when empty."""
+    only Ben); the phrase when empty. ``private``: each candidate's lead toward a private matter
+    (private_matters.py), which chooses between a person's matters where the request's words do
+    not."""
     zone = tz or clock.zone()
     span_of_time = window(request_text, now_ms, zone)
     exact = named_days(request_text, now_ms, zone) if span_of_time is not None else None
@@ -471,7 +475,7 @@ def resolve(
     # request's other words to say (``_matters``); the others are never taken as a retelling on
     # the person alone.
     other: set[int] = set()
-    rest, tied = "", False
+    rest, tied, by_kind, named_score = "", False, False, seed.score
     holders = [] if by_time else _holders(phrase, candidates, scored, span, seed_at)
     if holders:
         matters = [span, *(_span(candidates, scored, units, i) for i in holders)]
@@ -492,6 +496,21 @@ def resolve(
             for k, i in enumerate([seed_at, *holders])
         ]
         chosen, apart = _matters(rest, rest_vec, units, matters, eligible)
+        by_kind = False
+        if (
+            private is not None
+            and not chosen
+            and not _holds_words(rest, [candidates[i].text for i in span])
+        ):
+            # The request's words beyond the person name nothing of the seed's matter ("the Marcus
+            # stuff, it's his business"): of an everyday matter and a private one, it means the
+            # private one (private_matters.py). One as near as the seed stays a question back
+            # (``tied`` below), now about the private one.
+            leads = [max(float(private[i]) for i in m) for m in matters]
+            chosen = private_matters.private_one(leads)
+            if chosen:
+                apart = [k for k in range(len(matters)) if k != chosen]
+                by_kind = True
         if chosen:
             seed_at = max(matters[chosen], key=lambda i: scored[i].score)
             span, seed = matters[chosen], scored[seed_at]
@@ -506,13 +525,16 @@ def resolve(
         (m.score for i, m in enumerate(scored) if i not in whole and i not in other), default=0.0
     )
     ordered = (seed, *sorted((scored[i] for i in whole if i != seed_at), key=lambda m: m.ts_ms))
-    if seed.score < ASK_FLOOR and not fitting:  # a time alone that something fits is not weak
+    # Chosen by its kind, the private matter scores what the request's person made the seed score
+    # (a tie with the everyday one still asks, below, now about the private one).
+    score = max(seed.score, named_score) if by_kind else seed.score
+    if score < ASK_FLOOR and not fitting:  # a time alone that something fits is not weak
         return Resolution("none", (), runner_up, span_of_time, rest=rest)
     if tied:
         return Resolution("ask", ordered, runner_up, span_of_time, tied=True)
     if len(ordered) > WIDEST:
         return Resolution("ask", ordered, runner_up, span_of_time, rest=rest, wide=True)
-    if seed.score >= CLEAR and seed.score - runner_up >= MARGIN:
+    if score >= CLEAR and score - runner_up >= MARGIN:
         return Resolution("forget", ordered, runner_up, span_of_time, rest=rest)
     if by_time and len(fitting) > 1:
         return Resolution("ask", ordered, runner_up, span_of_time)
@@ -566,6 +588,12 @@ def _holders(
         if named_in_both(phrase, telling, [candidates[i].text]):
             best[sid] = i
     return sorted(best.values(), key=lambda i: -scored[i].score)
+
+
+def _holds_words(phrase: str, texts: Sequence[str]) -> bool:
+    """Whether one of ``texts`` holds a content word of ``phrase``."""
+    words = topic_words(phrase)
+    return bool(words) and any(shared(words, t) > 0 for t in texts)
 
 
 def named_in_both(phrase: str, one: Sequence[str], other: Sequence[str]) -> tuple[str, ...]:
