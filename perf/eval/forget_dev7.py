@@ -21,10 +21,10 @@ SET = "forget_requests_dev7.json"
 HALVES = ("test", "train")
 
 
-def tally(read: Callable[[str], Reading], half: str) -> Counter[str]:
+def tally(read: Callable[[str], Reading], half: str, name: str = SET) -> Counter[str]:
     """Per language: requests, recognised, asked; look-alikes ("negatives"), mis-fired, asked
-    about (the keys forget_intent_dev.rows_of reads)."""
-    data = load_scenario(SET)
+    about (the keys forget_intent_dev.rows_of reads), of ``name`` (a set in dev7's format)."""
+    data = load_scenario(name)
     counts: Counter[str] = Counter()
     for case in data["requests"]:
         if case["split"] == half:
