@@ -28,7 +28,9 @@ Counted per language and half:
 
 ``XAID_PERF_FORGET_ANSWER=1`` answers a question back the way a person who meant it would ("yes,
 that" / "对，就是那个") in the next turn, and counts the case honoured only when the words are then
-gone; the asks stay counted apart (the rows say "asks answered yes"). Off by default, as in the
+gone; the asks stay counted apart (the rows say "asks answered yes"). ``=read`` answers as a person
+who reads the question: yes when it offers a line of the matter meant, else "no, the one about
+<a gone word>" / "不是，是<a gone word>那件" (session 32: such a no names the matter again). Off by default, as in the
 held-out harness (understanding.py), which was left as it is: with the retrained classifier there
 is no middle band, and on the dev4 test half 2 of 40 requests were asked back, so answering would
 move the figures by at most that and would no longer compare with the earlier held-out runs.
@@ -42,7 +44,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +70,12 @@ SEARCH_BUDGET = 4000
 ANSWER_ENV = "XAID_PERF_FORGET_ANSWER"
 SPLIT_ENV = "XAID_PERF_FORGET_SPLIT"  # "test" (default), "train" or "all"
 YES = {"en": "yes, that", "zh": "对，就是那个"}
+# A person who reads the question back and it offers something else names the matter by a word of it.
+NO_INSTEAD = {"en": "no, the one about {word}", "zh": "不是，是{word}那件"}
+ANSWERED = {"1": " (asks answered yes)", "read": " (asks answered as read)"}
+Answer = Callable[
+    [dict[str, Any]], str
+]  # the user's reply to a question back (explain's forgotten)
 
 
 @dataclass
@@ -81,11 +89,39 @@ def _send(c: Client, sid: str, text: str, ts: int) -> dict[str, Any]:
     return dict(c.session_send(sid, text, ts=ts, explain=True).finish()["context"])
 
 
+def answerer(mode: str, case: dict[str, Any]) -> Answer | None:
+    """How the simulated user answers a question back (``XAID_PERF_FORGET_ANSWER``): "1", yes to
+    every one; "read", as a person who reads it: yes when it offers a line of the matter meant (a
+    target session's), else "no, the one about <a word of it>"; anything else, never."""
+    lang = case["lang"]
+    if case.get("expect") == "ask":  # two matters fit: the question is the answer measured
+        return None
+    if mode == "1":
+        return lambda _: YES[lang]
+    if mode != "read":
+        return None
+    meant = [line for s in case["sessions"] if s["role"] == "target" for line in s["lines"]]
+
+    def read(forgotten: dict[str, Any]) -> str:
+        offered = str(forgotten.get("asked") or "").rstrip("…")
+        if offered and any(line.startswith(offered) for line in meant):
+            return YES[lang]
+        return NO_INSTEAD[lang].format(word=case["gone"][0])
+
+    return read
+
+
 def _session(
-    c: Client, agent: str, lines: Sequence[str], ts: int, lang: str, answer: bool, asks_from: int
+    c: Client,
+    agent: str,
+    lines: Sequence[str],
+    ts: int,
+    lang: str,
+    answer: Answer | None,
+    asks_from: int,
 ) -> list[dict[str, Any]]:
     """A chat session, a minute a line; the request turns start at ``asks_from``. With ``answer``,
-    a question back from a request turn is answered yes in the next turn (its context is added)."""
+    a question back from a request turn is answered in the next turn (its context is added)."""
     sid = c.session_open(agent, ts=ts)["session_id"]
     out: list[dict[str, Any]] = []
     t = ts
@@ -95,8 +131,8 @@ def _session(
         if i >= asks_from:
             out.append(ctx)
             asked = (ctx.get("forgotten") or {}).get("decision") == "ask"
-            if answer and asked:
-                out.append(_send(c, sid, YES[lang], t))
+            if answer is not None and asked:
+                out.append(_send(c, sid, answer(ctx["forgotten"]), t))
                 t += MINUTE
     c.session_close(sid, ts=t, wait=True)
     return out
@@ -154,13 +190,14 @@ def _whose(item: dict[str, Any], case: dict[str, Any]) -> str:
 
 
 def play_request(
-    c: Client, case: dict[str, Any], keep: dict[str, Any], base: int, answer: bool, tally: Tally
+    c: Client, case: dict[str, Any], keep: dict[str, Any], base: int, mode: str, tally: Tally
 ) -> None:
     lang, split = case["lang"], case["split"]
     key = f"{split}:{lang}"
     agent = f"f4-{case['id']}"
     c.agent_create(agent, name=AGENT_NAME)
-    _session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]), lang, False, 99)
+    _session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]), lang, None, 99)
+    answer = answerer(mode, case)
     r = case["request"]
     contexts: list[dict[str, Any]] = []
     for s in case["sessions"]:
@@ -169,7 +206,7 @@ def play_request(
             lines = [*s["lines"], *r["lines"]]
             contexts += _session(c, agent, lines, ts, lang, answer, len(s["lines"]))
         else:
-            _session(c, agent, s["lines"], ts, lang, False, 99)
+            _session(c, agent, s["lines"], ts, lang, None, 99)
     if not r.get("same_session"):
         contexts += _session(c, agent, r["lines"], at(base, r["day"], r["hour"]), lang, answer, 0)
     decisions = [(ctx.get("forgotten") or {}).get("decision") for ctx in contexts]
@@ -264,11 +301,11 @@ def play_negative(
     key = f"{split}:{lang}"
     agent = f"f4-{neg['id']}"
     c.agent_create(agent, name=AGENT_NAME)
-    _session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]), lang, False, 99)
+    _session(c, agent, keep["lines"], at(base, keep["day"], keep["hour"]), lang, None, 99)
     h = neg["history"]
-    _session(c, agent, h["lines"], at(base, h["day"], h["hour"]), lang, False, 99)
+    _session(c, agent, h["lines"], at(base, h["day"], h["hour"]), lang, None, 99)
     said = at(base, neg["said"]["day"], neg["said"]["hour"])
-    ctx = _session(c, agent, [neg["text"]], said, lang, False, 0)
+    ctx = _session(c, agent, [neg["text"]], said, lang, None, 0)
     decision = (ctx[0].get("forgotten") or {}).get("decision")
     probe = at(base, neg["probe"]["day"], neg["probe"]["hour"])
     kept = _found(c, agent, [*h["lines"], *keep["lines"]], probe)
@@ -291,10 +328,10 @@ def play_negative(
         )
 
 
-def rows_of(tally: Tally, split: str, answer: bool, name: str = "dev4") -> list[Row]:
+def rows_of(tally: Tally, split: str, mode: str, name: str = "dev4") -> list[Row]:
     n = tally.counts
     rows: list[Row] = []
-    label = f"{name} {split}" + (" (asks answered yes)" if answer else "")
+    label = f"{name} {split}" + ANSWERED.get(mode, "")
     for lang in LANGS:
         k = f"{split}:{lang}"
         req, neg = n[f"{k}:requests"], n[f"{k}:negatives"]
@@ -399,7 +436,7 @@ def run_set(
     halves to play (default: ``XAID_PERF_FORGET_SPLIT``'s)."""
     data = load_scenario(name)
     base = day0(data)
-    answer = os.environ.get(ANSWER_ENV, "") == "1"
+    mode = os.environ.get(ANSWER_ENV, "")
     if splits is None:
         which = os.environ.get(SPLIT_ENV, "test") or "test"
         splits = ("train", "test") if which == "all" else (which,)
@@ -409,13 +446,13 @@ def run_set(
         reqs = [r for r in data["requests"] if r["split"] in splits][::every]
         for i, case in enumerate(reqs):
             progress(f"{area}: request {i + 1}/{len(reqs)} {case['id']}")
-            play_request(c, case, data["keep"][case["lang"]], base, answer, tally)
+            play_request(c, case, data["keep"][case["lang"]], base, mode, tally)
         negs = [r for r in data["negatives"] if r["split"] in splits][::every]
         for neg in negs:
             play_negative(c, neg, data["keep"][neg["lang"]], base, tally)
     rows: list[Row] = []
     for split in splits:
-        rows += rows_of(tally, split, answer, label)
+        rows += rows_of(tally, split, mode, label)
     notes = [
         f"perf/scenarios/{name}, halves {', '.join(splits)}"
         + (", every fifth case (--quick)" if quick else ""),

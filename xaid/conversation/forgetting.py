@@ -130,6 +130,8 @@ async def plan(
     ``session_id``: the conversation the words are said in, where "that" looks for what it means."""
     if pending is not None and forget_request.confirms(text):
         return Plan(pending.request, pending.resolution, pending)
+    if pending is not None and (instead := forget_request.named_instead(text)) is not None:
+        return await _instead(db, embeddings, agent_id, pending, instead, text, ts_ms)
     found = await _recognise(embeddings, text)
     if found is None:
         return None
@@ -196,6 +198,40 @@ async def _private_leads(embeddings: Embeddings, matrix: np.ndarray | None) -> n
     if bank is None:
         return None
     return np.array([bank.lead(row) if row.any() else 0.0 for row in matrix], dtype=np.float32)
+
+
+async def _instead(
+    db: Database,
+    embeddings: Embeddings,
+    agent_id: str,
+    pending: Pending,
+    instead: str,
+    text: str,
+    ts_ms: int,
+) -> Plan | None:
+    """A "no" to the question back that names the matter meant instead ("no, the one about his
+    job", "不是，是他换工作那件", "no, the other one"): the request again, its topic the words it
+    named before with these, resolved against the earlier turns but the ones the question offered.
+    None where there is no such question (one asking whether they meant to forget at all is
+    answered no) or nothing comes near: then the no only shows the offered turns again (settle).
+    The topic names no words to take elsewhere (``terms``): only what the resolution matched goes."""
+    asked = pending.resolution
+    if asked is None or pending.unsure or pending.request.kind != "topic":
+        return None
+    declined = set(forget_topic.seed_telling(asked))
+    said = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
+    candidates = [c for c in said if c.message_id not in declined]
+    lang = pending.request.lang
+    phrase = ("" if lang == "zh" else " ").join((pending.request.phrase, instead)).strip()
+    vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
+    phrase_vec, matrix = _matrix(vectors)
+    private = await _private_leads(embeddings, matrix)
+    resolution = forget_topic.resolve(
+        phrase, phrase_vec, candidates, matrix, text, ts_ms, beside=instead, private=private
+    )
+    if resolution.decision == "none":
+        return None
+    return Plan(ForgetRequest("topic", lang=lang, phrase=phrase), resolution)
 
 
 def _clear_either_way(text: str, resolution: Resolution) -> bool:

@@ -613,6 +613,39 @@ def declines(text: str) -> bool:
     return bool(_NO_ZH.match(said) if cjk.has(said) else _NO_EN.match(said))
 
 
+# What a "no" to the question back goes on to say when it names the matter meant instead: the no
+# itself, then "I mean", "it's the", 我是说, 是 (a closed class), then the words that name it.
+_INSTEAD_EN = re.compile(
+    r"^[\s,.;:!…-]*(?:(?:i|i'm)\s+(?:mean|meant|was talking about)\b|it'?s|it was|i said)?[\s,]*"
+)
+_INSTEAD_ZH = re.compile(r"^[\s，,。.；;：:！!…]*(?:我(?:是说|说的是|指的是)|是)?")
+# A no that cancels in so many words ("nope, never mind", "不是，算了"): nothing else is meant.
+_CANCEL = re.compile(
+    r"\b(?:never ?mind|forget it|keep it|leave it|it'?s fine|all good|thanks|thank you|that'?s all)\b"
+    r"|算了|没事|不用|留着吧|谢谢"
+)
+
+
+def named_instead(text: str) -> str | None:
+    """What a "no" to the question back names instead ("no, the one about his job", "不是，是他换工作
+    那件"): the words after the no, when there are any and they do not cancel; None for a bare no
+    ("nope", "不是", "no, keep it"). A friend hears "no, the other one" as the request again, and
+    "the one about his job" as what it means: before, the user had to ask all over again."""
+    if not declines(text):
+        return None
+    said = " ".join(text.lower().replace("\u2019", "'").split())
+    zh = cjk.has(said)
+    m = (_NO_ZH if zh else _NO_EN).match(said)
+    if m is None:
+        return None
+    rest = said[m.end() :]
+    opening = (_INSTEAD_ZH if zh else _INSTEAD_EN).match(rest)
+    rest = (rest[opening.end() :] if opening else rest).strip(" ，,。.！!？?…")
+    if not re.search(r"\w", rest) or _CANCEL.search(rest):
+        return None
+    return rest
+
+
 def ask_instruction(lang: str, gist: str) -> str:
     """The directive for a request whose topic is not clear: ask back about the one candidate,
     in a few of the user's own words, and say that nothing is deleted until they confirm."""

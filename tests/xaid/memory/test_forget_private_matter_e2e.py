@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from testkit.forgetting import MONDAY, Asked, everything, two_matters_then_ask
+from testkit.forgetting import MONDAY, Asked, everything, found, two_matters_then_ask
 
 DAY = 86_400_000
 YES = {"en": "yes, that", "zh": "对，就是那个"}
@@ -100,3 +100,41 @@ def test_a_request_naming_the_happy_matter_takes_it(client: Client, lang: str) -
     asked = _asked(client, NAMED[lang], 6, 2)
     assert asked.forgotten["decision"] == "forget", asked.forgotten
     _gone_and_kept(client, asked, NAMED[lang])
+
+
+INSTEAD = {
+    "en": ("no, the one about the gate", "no, the other one", "nope"),
+    "zh": ("不是，是他修门那次", "不对，是另一件", "不是"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_no_that_names_the_other_matter_forgets_that_one(
+    client: Client, lang: str, which: int
+) -> None:
+    """The question offered the private matter; "no, the one about the gate" (or "no, the other
+    one") names the one meant: it goes, and the one offered is shown again, kept."""
+    asked = _asked(client, VAGUE[lang], 2, 6)
+    assert asked.forgotten["decision"] == "ask", asked.forgotten
+    said = MONDAY + 9 * DAY + 60_000
+    answer = client.session_send(asked.request, INSTEAD[lang][which], ts=said, explain=True)
+    forgotten = answer.finish()["context"]["forgotten"]
+    assert forgotten is not None and forgotten["decision"] == "forget", forgotten
+    meant, _, _, private, everyday = VAGUE[lang]
+    later = MONDAY + 16 * DAY
+    assert everyday not in everything(client, "mia", [asked.other, asked.request], everyday, later)
+    assert private in everything(client, "mia", [asked.meant], private, later)
+    assert private in found(client, "mia", meant[0], later)  # no longer held back from recall
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bare_no_forgets_nothing(client: Client, lang: str) -> None:
+    asked = _asked(client, VAGUE[lang], 2, 6)
+    said = MONDAY + 9 * DAY + 60_000
+    answer = client.session_send(asked.request, INSTEAD[lang][2], ts=said, explain=True)
+    assert answer.finish()["context"]["forgotten"] is None
+    meant, other, _, private, everyday = VAGUE[lang]
+    later = MONDAY + 16 * DAY
+    assert private in found(client, "mia", meant[0], later)
+    assert everyday in found(client, "mia", other[0], later)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from xaid.memory import forget_prototypes
+from xaid.memory import forget_prototypes, forget_request
 from xaid.memory.forget import term_matcher
 from xaid.memory.forget_request import (
     ForgetRequest,
@@ -313,3 +313,24 @@ def test_the_meaning_step_decides_after_the_cue_words() -> None:
         assert by_meaning(candidate, 0.6, 0.4) is not None
         assert by_meaning(candidate, 0.2, 0.1) is None  # not near any request
         assert by_meaning(candidate, 0.5, 0.7) is None  # a look-alike is clearly nearer
+
+
+@pytest.mark.parametrize(
+    ("said", "named"),
+    [
+        ("no, the one about his job", "the one about his job"),
+        ("No I meant the gate thing", "the gate thing"),
+        ("no, the other one", "the other one"),
+        ("不是，是他换工作那件", "他换工作那件"),
+        ("没有，我说的是他修门那次", "他修门那次"),
+        ("nope", None),
+        ("no, keep it", None),
+        ("nope, never mind", None),
+        ("no thanks", None),
+        ("不是", None),
+        ("不是，算了", None),
+        ("yes please", None),
+    ],
+)
+def test_a_no_may_name_what_was_meant_instead(said: str, named: str | None) -> None:
+    assert forget_request.named_instead(said) == named
