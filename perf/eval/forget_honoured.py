@@ -91,7 +91,8 @@ def _send(c: Client, sid: str, text: str, ts: int) -> dict[str, Any]:
 
 def answerer(mode: str, case: dict[str, Any]) -> Answer | None:
     """How the simulated user answers a question back (``XAID_PERF_FORGET_ANSWER``): "1", yes to
-    every one; "read", as a person who reads it: yes when it offers a line of the matter meant (a
+    every one; "read", as a person who reads it: yes when it asks whether to forget at all or
+    offers a line of the matter meant (a
     target session's), else "no, the one about <a word of it>"; anything else, never."""
     lang = case["lang"]
     if case.get("expect") == "ask":  # two matters fit: the question is the answer measured
@@ -104,8 +105,8 @@ def answerer(mode: str, case: dict[str, Any]) -> Answer | None:
 
     def read(forgotten: dict[str, Any]) -> str:
         offered = str(forgotten.get("asked") or "").rstrip("…")
-        if offered and any(line.startswith(offered) for line in meant):
-            return YES[lang]
+        if forgotten.get("sure") is False or any(line.startswith(offered) for line in meant):
+            return YES[lang]  # "do you want me to forget …?" after a request: yes
         return NO_INSTEAD[lang].format(word=case["gone"][0])
 
     return read

@@ -20,7 +20,10 @@ perf/scenarios/README.md) were written apart from the rules and are kept out of 
    time, or "that" in the same session); it passes when the turn reports ``context.forgotten`` and a
    week later ``memory.search`` for the history finds none of the words. Negatives (forget-words
    that ask nothing) count a mis-fire when their turn reports ``context.forgotten``. Every agent also
-   has an unrelated older session whose words must survive (collateral loss is counted).
+   has an unrelated older session whose words must survive (collateral loss is counted). A request
+   the companion asked back about is played once more on a fresh agent by a user who answers as a
+   person who reads the question (``reading_user``: yes when it offers a line of the history, else
+   "no, the one about <a gone word>"), and counted in a row of its own beside the unanswered one.
 3. feelings (heldout_feelings.json): a message in a session, closed and consolidated; the next
    morning ``mood.get``: a pass when the valence sign (and the fatigue band, where labelled) agree.
    Losses (a death, a break-up, a diagnosis) also pass only when consolidation armed no "how it
@@ -90,6 +93,7 @@ from ..kit import (
     wait_model,
 )
 from . import heldout_files
+from .forget_honoured import NO_INSTEAD, YES
 
 UPDATE_AIM = Aim(">=", 90.0)
 CONTROL_AIM = Aim(">=", 100.0)
@@ -262,6 +266,10 @@ class Forgets:
     asked: ByKey = field(default_factory=ByKey)  # recognised, but asked back instead of forgetting
     misfired: ByKey = field(default_factory=ByKey)  # a hit is bad
     collateral: ByKey = field(default_factory=ByKey)  # unrelated words lost: a hit is bad
+    # The same requests played again by a user who answers the question back as a person who
+    # reads it (``reading_user``): honoured, and an unrelated older session lost
+    answered: ByKey = field(default_factory=ByKey)
+    answered_lost: ByKey = field(default_factory=ByKey)
 
 
 @dataclass
@@ -285,17 +293,44 @@ def ingested_session(c: Client, agent: str, lines: Sequence[str], ts: int) -> No
     c.session_close(sid, ts=ts + len(lines) * MINUTE, wait=True)
 
 
-def chat_session(c: Client, agent: str, lines: Sequence[str], ts: int) -> list[dict[str, Any]]:
+def chat_session(
+    c: Client,
+    agent: str,
+    lines: Sequence[str],
+    ts: int,
+    answer: Callable[[dict[str, Any]], str] | None = None,
+) -> list[dict[str, Any]]:
     """A session lived through ``session.send`` with ``explain``, a minute a line, closed and
-    consolidated a minute after the last; each turn's ``context`` (what was forgotten, the mood)."""
+    consolidated a minute after the last; each turn's ``context`` (what was forgotten, the mood).
+    With ``answer``, a question back about a forget is answered in the next turn (its context
+    follows the question's)."""
     sid = c.session_open(agent, ts=ts)["session_id"]
     contexts = []
-    for i, line in enumerate(lines):
-        contexts.append(
-            c.session_send(sid, line, ts=ts + i * MINUTE, explain=True).finish()["context"]
-        )
-    c.session_close(sid, ts=ts + len(lines) * MINUTE, wait=True)
+    t = ts
+    for line in lines:
+        ctx = c.session_send(sid, line, ts=t, explain=True).finish()["context"]
+        contexts.append(ctx)
+        t += MINUTE
+        if answer is not None and (ctx.get("forgotten") or {}).get("decision") == "ask":
+            said = answer(ctx["forgotten"])
+            contexts.append(c.session_send(sid, said, ts=t, explain=True).finish()["context"])
+            t += MINUTE
+    c.session_close(sid, ts=t, wait=True)
     return contexts
+
+
+def reading_user(case: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
+    """A user who reads the question back: yes when it offers a line of the matter meant (the
+    case's history), else a no that names it by a word of it (forget_honoured.NO_INSTEAD)."""
+    meant, lang = case["history"]["lines"], case["lang"]
+
+    def answer(forgotten: dict[str, Any]) -> str:
+        offered = str(forgotten.get("asked") or "").rstrip("…")
+        if forgotten.get("sure") is False or any(line.startswith(offered) for line in meant):
+            return YES[lang]  # "do you want me to forget …?" after a request: yes
+        return NO_INSTEAD[lang].format(word=case["gone"][0])
+
+    return answer
 
 
 def fired(contexts: Sequence[dict[str, Any]]) -> bool:
@@ -424,10 +459,17 @@ def still_there(
     return False
 
 
-def play_request(
-    c: Client, case: dict[str, Any], keep: dict[str, Any], base: int, out: Forgets
-) -> None:
-    agent = f"hf-{case['id']}"
+def lived_request(
+    c: Client,
+    agent: str,
+    case: dict[str, Any],
+    keep: dict[str, Any],
+    base: int,
+    answer: Callable[[dict[str, Any]], str] | None = None,
+) -> tuple[list[dict[str, Any]], bool, bool]:
+    """One agent lives the case's older sessions, its history and its request (``answer``: how
+    a question back is answered, if at all); (the request turns' contexts, whether the gone words
+    are still found a week later, whether an unrelated older session lost its words)."""
     c.agent_create(agent, name=AGENT_NAME)
     keeps = keeps_of(case, keep)
     for k in keeps:
@@ -435,14 +477,21 @@ def play_request(
     h, r = case["history"], case["request"]
     h_ts = at(base, h["day"], h["hour"])
     if r.get("same_session"):
-        said = chat_session(c, agent, [*h["lines"], *r["lines"]], h_ts)[len(h["lines"]) :]
+        lines = [*h["lines"], *r["lines"]]
+        said = chat_session(c, agent, lines, h_ts, answer)[len(h["lines"]) :]
     else:
         chat_session(c, agent, h["lines"], h_ts)
-        said = chat_session(c, agent, r["lines"], at(base, r["day"], r["hour"]))
-    forgot = fired(said)
+        said = chat_session(c, agent, r["lines"], at(base, r["day"], r["hour"]), answer)
     probe_ts = at(base, case["probe"]["day"], case["probe"]["hour"])
     left = still_there(c, agent, [*h["lines"], " ".join(case["gone"])], case["gone"], probe_ts)
-    lost = lost_any(c, agent, keeps, probe_ts)
+    return said, left, lost_any(c, agent, keeps, probe_ts)
+
+
+def play_request(
+    c: Client, case: dict[str, Any], keep: dict[str, Any], base: int, out: Forgets
+) -> None:
+    said, left, lost = lived_request(c, f"hf-{case['id']}", case, keep, base)
+    forgot = fired(said)
     why = "; ".join(
         w for w, bad in (("not recognised", not forgot), ("words still found", left)) if bad
     )
@@ -452,6 +501,12 @@ def play_request(
     out.asked.add(lang, asked_back(said), case["id"])
     out.by_ref.add(f"{lang}/{case['refers_by']}", forgot and not left, case["id"])
     out.collateral.add(lang, lost, case["id"])
+    if asked_back(said):  # the same case again, its question answered as a person would
+        said, left, lost = lived_request(
+            c, f"hfa-{case['id']}", case, keep, base, reading_user(case)
+        )
+    out.answered.add(lang, fired(said) and not left, case["id"])
+    out.answered_lost.add(lang, lost, case["id"])
 
 
 def play_negative(
@@ -617,6 +672,13 @@ def forget_rows(f: Forgets) -> Parts:
                 f"recognised {f.recognised.get(lang).hits}/{f.recognised.get(lang).total}"
                 f", of which asked back (not answered here) {f.asked.get(lang).hits}"
             ),
+        ),
+        *per_lang_rows(
+            "held-out forget, questions back answered as a person who reads them: the words gone"
+            " a week later",
+            f.answered,
+            FORGET_AIM,
+            lambda lang: f"an unrelated older session lost {f.answered_lost.get(lang).hits}",
         ),
         *per_lang_rows(
             "held-out forget: mis-fires on forget-words that ask nothing", f.misfired, MISFIRE_AIM
