@@ -496,7 +496,6 @@ def resolve(
             for k, i in enumerate([seed_at, *holders])
         ]
         chosen, apart = _matters(rest, rest_vec, units, matters, eligible)
-        by_kind = False
         if (
             private is not None
             and not chosen
