@@ -27,6 +27,7 @@ time and scores, never its words (they are what the user wants gone).
 from __future__ import annotations
 
 import dataclasses
+import re
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -200,6 +201,10 @@ async def _private_leads(embeddings: Embeddings, matrix: np.ndarray | None) -> n
     return np.array([bank.lead(row) if row.any() else 0.0 for row in matrix], dtype=np.float32)
 
 
+# "The other one", 另一件: what the question offered is not it, the request's words name the rest.
+_ELSE = re.compile(r"\b(?:other|another|else)\b|另一|另外|别的")
+
+
 async def _instead(
     db: Database,
     embeddings: Embeddings,
@@ -218,6 +223,8 @@ async def _instead(
     asked = pending.resolution
     if asked is None or pending.unsure or pending.request.kind != "topic":
         return None
+    if not set(forget_topic.topic_words(instead)) - {"one", "ones"} and not _ELSE.search(instead):
+        return None  # "I meant it", "no, the one": nothing named, nothing else pointed at
     declined = set(forget_topic.seed_telling(asked))
     said = await db.run(forget.candidates, agent_id, ts_ms, _placeholders())
     candidates = [c for c in said if c.message_id not in declined]

@@ -619,6 +619,9 @@ _INSTEAD_EN = re.compile(
     r"^[\s,.;:!…-]*(?:(?:i|i'm)\s+(?:mean|meant|was talking about)\b|it'?s|it was|i said)?[\s,]*"
 )
 _INSTEAD_ZH = re.compile(r"^[\s，,。.；;：:！!…]*(?:我(?:是说|说的是|指的是)|是)?")
+# ... or with no no at all: "I meant the gate thing", 我说的是他修门那次.
+_MEANT_EN = re.compile(r"^(?:(?:oh|sorry|um+|well)[\s,]+)*i (?:mean|meant|was talking about)\b")
+_MEANT_ZH = re.compile(r"^(?:(?:哦|呃|额|嗯)+[\s，,]*)?我(?:是说|说的是|指的是)")
 # A no that cancels in so many words ("nope, never mind", "不是，算了"): nothing else is meant.
 _CANCEL = re.compile(
     r"\b(?:never ?mind|forget it|keep it|leave it|it'?s fine|all good|thanks|thank you|that'?s all)\b"
@@ -630,12 +633,13 @@ def named_instead(text: str) -> str | None:
     """What a "no" to the question back names instead ("no, the one about his job", "不是，是他换工作
     那件"): the words after the no, when there are any and they do not cancel; None for a bare no
     ("nope", "不是", "no, keep it"). A friend hears "no, the other one" as the request again, and
-    "the one about his job" as what it means: before, the user had to ask all over again."""
-    if not declines(text):
-        return None
+    "the one about his job" as what it means: before, the user had to ask all over again. An answer
+    that says what was meant without a no ("I meant the gate thing", 我说的是他修门那次) is one too."""
     said = " ".join(text.lower().replace("\u2019", "'").split())
+    if not said or len(said) > NO_MAX_CHARS:
+        return None
     zh = cjk.has(said)
-    m = (_NO_ZH if zh else _NO_EN).match(said)
+    m = (_NO_ZH if zh else _NO_EN).match(said) or (_MEANT_ZH if zh else _MEANT_EN).match(said)
     if m is None:
         return None
     rest = said[m.end() :]

@@ -138,3 +138,32 @@ def test_a_bare_no_forgets_nothing(client: Client, lang: str) -> None:
     later = MONDAY + 16 * DAY
     assert private in found(client, "mia", meant[0], later)
     assert everyday in found(client, "mia", other[0], later)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "I meant the one about the gate"), ("zh", "我说的是他修门那次")]
+)
+def test_saying_what_was_meant_without_a_no_names_it_too(
+    client: Client, lang: str, said: str
+) -> None:
+    asked = _asked(client, VAGUE[lang], 2, 6)
+    at = MONDAY + 9 * DAY + 60_000
+    forgotten = client.session_send(asked.request, said, ts=at, explain=True).finish()["context"]
+    assert (forgotten["forgotten"] or {}).get("decision") == "forget", forgotten["forgotten"]
+    meant, _, _, private, everyday = VAGUE[lang]
+    later = MONDAY + 16 * DAY
+    assert everyday not in everything(client, "mia", [asked.other, asked.request], everyday, later)
+    assert private in found(client, "mia", meant[0], later)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_answer_that_names_nothing_forgets_nothing(client: Client, lang: str) -> None:
+    """ "I meant it" names nothing and points at nothing else: nothing is forgotten on it."""
+    asked = _asked(client, VAGUE[lang], 2, 6)
+    at = MONDAY + 9 * DAY + 60_000
+    said = {"en": "I meant it", "zh": "我说的是那个"}[lang]
+    forgotten = client.session_send(asked.request, said, ts=at, explain=True).finish()["context"]
+    assert forgotten["forgotten"] is None
+    _, other, _, _, everyday = VAGUE[lang]
+    later = MONDAY + 16 * DAY
+    assert everyday in found(client, "mia", other[0], later)
