@@ -91,9 +91,8 @@ def _send(c: Client, sid: str, text: str, ts: int) -> dict[str, Any]:
 
 def answerer(mode: str, case: dict[str, Any]) -> Answer | None:
     """How the simulated user answers a question back (``XAID_PERF_FORGET_ANSWER``): "1", yes to
-    every one; "read", as a person who reads it: yes when it asks whether to forget at all or
-    offers a line of the matter meant (a
-    target session's), else "no, the one about <a word of it>"; anything else, never."""
+    every one; "read", as a person who reads it (``reader``, the target sessions' lines the matter
+    meant); anything else, never."""
     lang = case["lang"]
     if case.get("expect") == "ask":  # two matters fit: the question is the answer measured
         return None
@@ -102,12 +101,18 @@ def answerer(mode: str, case: dict[str, Any]) -> Answer | None:
     if mode != "read":
         return None
     meant = [line for s in case["sessions"] if s["role"] == "target" for line in s["lines"]]
+    return reader(lang, meant, case["gone"][0])
+
+
+def reader(lang: str, meant: Sequence[str], word: str) -> Answer:
+    """A user who reads the question back: yes when it asks whether to forget at all or offers a
+    line of ``meant``; else a no that names the matter by ``word`` (``NO_INSTEAD``)."""
 
     def read(forgotten: dict[str, Any]) -> str:
         offered = str(forgotten.get("asked") or "").rstrip("…")
         if forgotten.get("sure") is False or any(line.startswith(offered) for line in meant):
             return YES[lang]  # "do you want me to forget …?" after a request: yes
-        return NO_INSTEAD[lang].format(word=case["gone"][0])
+        return NO_INSTEAD[lang].format(word=word)
 
     return read
 

@@ -93,7 +93,7 @@ from ..kit import (
     wait_model,
 )
 from . import heldout_files
-from .forget_honoured import NO_INSTEAD, YES
+from .forget_honoured import reader
 
 UPDATE_AIM = Aim(">=", 90.0)
 CONTROL_AIM = Aim(">=", 100.0)
@@ -320,17 +320,9 @@ def chat_session(
 
 
 def reading_user(case: dict[str, Any]) -> Callable[[dict[str, Any]], str]:
-    """A user who reads the question back: yes when it offers a line of the matter meant (the
-    case's history), else a no that names it by a word of it (forget_honoured.NO_INSTEAD)."""
-    meant, lang = case["history"]["lines"], case["lang"]
-
-    def answer(forgotten: dict[str, Any]) -> str:
-        offered = str(forgotten.get("asked") or "").rstrip("…")
-        if forgotten.get("sure") is False or any(line.startswith(offered) for line in meant):
-            return YES[lang]  # "do you want me to forget …?" after a request: yes
-        return NO_INSTEAD[lang].format(word=case["gone"][0])
-
-    return answer
+    """A user who reads the question back (forget_honoured.reader), the case's history the matter
+    meant."""
+    return reader(case["lang"], case["history"]["lines"], case["gone"][0])
 
 
 def fired(contexts: Sequence[dict[str, Any]]) -> bool:
