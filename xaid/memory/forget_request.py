@@ -622,6 +622,12 @@ _INSTEAD_ZH = re.compile(r"^[\s，,。.；;：:！!…]*(?:我(?:是说|说的�
 # ... or with no no at all: "I meant the gate thing", 我说的是他修门那次.
 _MEANT_EN = re.compile(r"^(?:(?:oh|sorry|um+|well)[\s,]+)*i (?:mean|meant|was talking about)\b")
 _MEANT_ZH = re.compile(r"^(?:(?:哦|呃|额|嗯)+[\s，,]*)?我(?:是说|说的是|指的是)")
+# What names a matter in Chinese: a measure word after 那 or 的事 (他换工作那件, 他修门那次, 工作的事),
+# or "the other one" (另一件, 别的那个).
+_MATTER_ZH = re.compile(r"那(?:件|次|个|段|些|回|事)|的事|另一|另外|别的")
+# ... and what says something new in English: the speaker as a subject ("I want…", "let's…").
+_SAYS_EN = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|we|we're|let's)\b")
+INSTEAD_MAX_WORDS = 10
 # A no that cancels in so many words ("nope, never mind", "不是，算了"): nothing else is meant.
 _CANCEL = re.compile(
     r"\b(?:never ?mind|forget it|keep it|leave it|it'?s fine|all good|thanks|thank you|that'?s all)\b"
@@ -647,7 +653,11 @@ def named_instead(text: str) -> str | None:
     rest = (rest[opening.end() :] if opening else rest).strip(" ，,。.！!？?…")
     if not re.search(r"\w", rest) or _CANCEL.search(rest):
         return None
-    return rest
+    # A matter named, not a new thing said: "no, I want to talk about my weekend" and "不是，我想聊
+    # 聊周末" turn the talk elsewhere; read as a topic they could forget a weekend nobody asked about.
+    if zh:
+        return rest if _MATTER_ZH.search(rest) else None
+    return None if _SAYS_EN.search(rest) or len(rest.split()) > INSTEAD_MAX_WORDS else rest
 
 
 def ask_instruction(lang: str, gist: str) -> str:

@@ -156,12 +156,22 @@ def test_saying_what_was_meant_without_a_no_names_it_too(
     assert private in found(client, "mia", meant[0], later)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_an_answer_that_names_nothing_forgets_nothing(client: Client, lang: str) -> None:
-    """ "I meant it" names nothing and points at nothing else: nothing is forgotten on it."""
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "I meant it"),
+        ("zh", "我说的是那个"),
+        ("en", "no, I want to tell you about the gate Walt fixed instead"),
+        ("zh", "不是，我想跟你聊聊老王修门"),
+    ],
+)
+def test_an_answer_that_names_no_matter_forgets_nothing(
+    client: Client, lang: str, said: str
+) -> None:
+    """ "I meant it" names nothing and points at nothing else; "no, I want to tell you about …"
+    says something new, though it holds the other matter's words: nothing is forgotten on either."""
     asked = _asked(client, VAGUE[lang], 2, 6)
     at = MONDAY + 9 * DAY + 60_000
-    said = {"en": "I meant it", "zh": "我说的是那个"}[lang]
     forgotten = client.session_send(asked.request, said, ts=at, explain=True).finish()["context"]
     assert forgotten["forgotten"] is None
     _, other, _, _, everyday = VAGUE[lang]
