@@ -71,6 +71,13 @@ _ASKED = _EVENT_SCENES | _AHEAD_SCENES | _FEELING_SCENES  # a loss is kept compa
 # grandpa), and a matter read as a loss (a sick pet, a deadline) was named by nothing.
 _LOSS_SCENES = frozenset({"loss"})
 
+
+def _company(item: RecallItem, mood: MoodState | None) -> bool:
+    """The reply keeps them company and asks nothing: a loss, or anything while the mood is very
+    low (``_gentle``)."""
+    return _gentle(mood) or item.scene in _LOSS_SCENES
+
+
 # The neutral greeting of an opener that is no greeting ("u there?", "醒了", "ugh"), by whether the
 # user's hour is before noon: a greeting fits any opener, a "welcome back" or "在呢" only its own.
 NOON = 12
@@ -152,7 +159,7 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
     by the directive to ask after answering, the 1.5B answered and stopped (issue 25: the held-out
     scenes with a suggestion and a message of its own picked up 0 of 4). None while the mood is very
     low, or for a loss: then the reply stays with what they said."""
-    if item is None or _gentle(mood) or item.scene in _LOSS_SCENES:
+    if item is None or _company(item, mood):
         return ""
     turn = _TURN[lang]
     rest = _opened(item, lang, mood, turn)[len(turn) :]
@@ -162,7 +169,7 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
 
 def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str) -> str:
     """The words that turn to the item's matter after ``greeting`` (the echo, or a "by the way")."""
-    if _gentle(mood) or item.scene in _LOSS_SCENES:
+    if _company(item, mood):
         kind = "gentle"
     elif item.scene in _EVENT_SCENES:
         kind = "event"

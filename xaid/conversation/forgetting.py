@@ -148,10 +148,8 @@ async def plan(
         # words; those words are the topic, resolved like any other.
         request = ForgetRequest("topic", lang=request.lang, phrase=text)
     phrase = request.phrase or request.what or ""
-    vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
-    phrase_vec, matrix = _matrix(vectors)
+    phrase_vec, matrix, private = await _read(embeddings, phrase, candidates)
     beside = text.replace(forget_intent.request_clause(text), " ")
-    private = await _private_leads(embeddings, matrix)
     resolution = forget_topic.resolve(
         phrase, phrase_vec, candidates, matrix, text, ts_ms, beside=beside, private=private
     )
@@ -188,6 +186,16 @@ async def plan(
         # request's match (forget_topic.CLEAR and MARGIN), never a weak one.
         unsure = False
     return Plan(request, resolution, unsure=unsure, probability=found.probability)
+
+
+async def _read(
+    embeddings: Embeddings, phrase: str, candidates: Sequence[forget_topic.Candidate]
+) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """What forget_topic.resolve reads of a topic and the earlier turns: the phrase's vector, the
+    turns' (``_matrix``) and each turn's lead toward a private matter (``_private_leads``)."""
+    vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
+    phrase_vec, matrix = _matrix(vectors)
+    return phrase_vec, matrix, await _private_leads(embeddings, matrix)
 
 
 async def _private_leads(embeddings: Embeddings, matrix: np.ndarray | None) -> np.ndarray | None:
@@ -230,9 +238,7 @@ async def _instead(
     candidates = [c for c in said if c.message_id not in declined]
     lang = pending.request.lang
     phrase = ("" if lang == "zh" else " ").join((pending.request.phrase, instead)).strip()
-    vectors = await embeddings.embed_readable([phrase, *(c.text for c in candidates)])
-    phrase_vec, matrix = _matrix(vectors)
-    private = await _private_leads(embeddings, matrix)
+    phrase_vec, matrix, private = await _read(embeddings, phrase, candidates)
     resolution = forget_topic.resolve(
         phrase, phrase_vec, candidates, matrix, text, ts_ms, beside=instead, private=private
     )

@@ -45,6 +45,12 @@ class ForgetRequest:
         return ("" if self.lang == "zh" else " ").join(self.terms)
 
 
+def _normal(text: str) -> str:
+    """The text as the English readers compare it: lower case, a curly apostrophe straight, its
+    spaces single."""
+    return " ".join(text.lower().replace("\u2019", "'").split())
+
+
 # -- English -------------------------------------------------------------------------------------
 _FILLER = r"(?:(?:ok(?:ay)?|actually|hey|oh|um+|uh+|so|and|also|wait|hm+|no|sorry|well|look|listen|but)\b[,\s]*)*"
 _POLITE = (
@@ -586,7 +592,7 @@ _YES_ZH = re.compile(
 def confirms(text: str) -> bool:
     """Whether ``text`` answers the question back with yes ("yes", "yep, that one", "对", "是的",
     "嗯嗯，删吧"); a "no", a question or anything longer cancels."""
-    said = " ".join(text.lower().replace("\u2019", "'").split())
+    said = _normal(text)
     if not said or len(said) > 40:
         return False
     return bool(_YES_ZH.match(said) if cjk.has(said) else _YES_EN.match(said))
@@ -607,7 +613,7 @@ NO_MAX_CHARS = 60
 
 def declines(text: str) -> bool:
     """Whether ``text`` answers the question back with no: it opens on a no-word and is short."""
-    said = " ".join(text.lower().replace("\u2019", "'").split())
+    said = _normal(text)
     if not said or len(said) > NO_MAX_CHARS:
         return False
     return bool(_NO_ZH.match(said) if cjk.has(said) else _NO_EN.match(said))
@@ -641,7 +647,7 @@ def named_instead(text: str) -> str | None:
     ("nope", "不是", "no, keep it"). A friend hears "no, the other one" as the request again, and
     "the one about his job" as what it means: before, the user had to ask all over again. An answer
     that says what was meant without a no ("I meant the gate thing", 我说的是他修门那次) is one too."""
-    said = " ".join(text.lower().replace("\u2019", "'").split())
+    said = _normal(text)
     if not said or len(said) > NO_MAX_CHARS:
         return None
     zh = cjk.has(said)
@@ -794,7 +800,7 @@ def unframed(text: str) -> Unframed | None:
         if not (_SAID_ZH.search(said) and _GO_ZH.search(said)) or _NOT_ZH.search(said):
             return None
         return Unframed(text, "zh", _phrase_zh(said))
-    norm = " ".join(text.lower().replace("\u2019", "'").split())
+    norm = _normal(text)
     if not (_SAID_EN.search(norm) and _GO_EN.search(norm)) or _NOT_EN.search(norm):
         return None
     return Unframed(text, "en", _phrase_en(norm))
@@ -900,5 +906,5 @@ def read_unframed(text: str) -> ForgetRequest:
         return by_meaning(Unframed(text, "zh", phrase), 1.0, 0.0) or ForgetRequest(
             "previous", lang="zh"
         )
-    norm = " ".join(text.lower().replace("\u2019", "'").split())
+    norm = _normal(text)
     return by_meaning(Unframed(text, "en", _phrase_en(norm)), 1.0, 0.0) or ForgetRequest("previous")
