@@ -43,7 +43,10 @@ child's matter, a speech, a first date, a wait on a visa or results, an offer to
 money lent, 装修拖期, a friend's interview; controls), ``morning_dev30``; dev31, morning_dev31.json, a
 thirty-first (the later held-out sets' shape: one line said and one answer, probed the next morning
 or later the same day), ``morning_dev31``; dev32, morning_dev32.json, a thirty-second (a first
-message of its own the day after a matter; grave matters that are no loss; losses), ``morning_dev32``;
+message of its own the day after a matter; grave matters that are no loss; losses), ``morning_dev32``; dev33, morning_dev33.json, a
+thirty-third (the matter not in the history's first line: small talk first, a long message with the
+matter in its middle, the matter three days back; a return after nine days; a content probe),
+``morning_dev33``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -157,6 +160,7 @@ SCENE_SETS = {
     "dev30": SCENARIOS / "morning_dev30.json",  # thirtieth: arming on matters in new words
     "dev31": SCENARIOS / "morning_dev31.json",  # thirty-first: one line said, one answer
     "dev32": SCENARIOS / "morning_dev32.json",  # thirty-second: news of their own; grave, no loss
+    "dev33": SCENARIOS / "morning_dev33.json",  # thirty-third: the matter not in the first line
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -187,6 +191,7 @@ SET_TITLES = {
     "dev30": " (thirtieth dev scenes)",
     "dev31": " (thirty-first dev scenes)",
     "dev32": " (thirty-second dev scenes)",
+    "dev33": " (thirty-third dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -213,6 +218,7 @@ SET_AREAS = {
     "dev30": "morning_dev30",
     "dev31": "morning_dev31",
     "dev32": "morning_dev32",
+    "dev33": "morning_dev33",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
