@@ -43,10 +43,10 @@ child's matter, a speech, a first date, a wait on a visa or results, an offer to
 money lent, 装修拖期, a friend's interview; controls), ``morning_dev30``; dev31, morning_dev31.json, a
 thirty-first (the later held-out sets' shape: one line said and one answer, probed the next morning
 or later the same day), ``morning_dev31``; dev32, morning_dev32.json, a thirty-second (a first
-message of its own the day after a matter; grave matters that are no loss; losses), ``morning_dev32``; dev33, morning_dev33.json, a
-thirty-third (the matter not in the history's first line: small talk first, a long message with the
-matter in its middle, the matter three days back; a return after nine days; a content probe),
-``morning_dev33``;
+message of its own the day after a matter; grave matters that are no loss; losses), ``morning_dev32``;
+dev33, morning_dev33.json, a thirty-third (the matter not in the history's first line: small
+talk first, a long message with the matter in its middle, the matter three days back; a return
+after nine days; a content probe), ``morning_dev33``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True

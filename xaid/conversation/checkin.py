@@ -206,7 +206,7 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         # ("Last time you said"), as the Chinese lead does.
         if (event := event_word_en(item.topic)) is not None:
             return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
-        if (clause := matter_clause_en(item.topic)) is not None:
+        if (clause := matter_clause_en(item.topic, item.created_ms)) is not None:
             # No event word: what they said, turned to them ("Morning! Last time you said you
             # finally tell your boss you're quitting,"), as the Chinese lead says their clause.
             # After "How are you feeling about the" the 1.5B named the matter vaguely or not at
@@ -215,8 +215,14 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
             return f"{_LEADS[(lang, 'feeling')].format(echo=greeting).strip()} {clause},"
         if kind == "event":
             kind = "feeling"
+    elif lang == "en" and item.scene == "matter" and (clause := matter_clause_en(item.topic)):
+        # an undated matter said back as the Chinese lead says it ("Morning! Last time you said your
+        # landlord says he's selling the building,"): after a bare "Last time you said" the 1.5B
+        # wrote "you had a hard day at work" of a day spent carrying boxes for a move
+        # (morning_dev33), which names nothing a friend would have kept
+        return f"{_LEADS[(lang, 'feeling')].format(echo=greeting).strip()} {clause},"
     if lang == "zh" and kind in ("event", "ahead"):
-        event = event_word(item.topic) or matter_name(item.topic)
+        event = event_word(item.topic) or matter_name(item.topic, said_ms=item.created_ms)
         if event is None:
             kind = "feeling"  # nothing short to name it by: the model says what they said
         return _LEADS[(lang, kind)].format(echo=greeting, event=event or "").strip()
@@ -273,6 +279,43 @@ def _leads_in(clause: str) -> bool:
     return size <= TO_YOU_CHARS and _TO_YOU.search(clause) is not None
 
 
+def _spans(text: str, ends: re.Pattern[str]) -> list[tuple[int, str]]:
+    """The clauses of ``text`` between ``ends``, each with where it starts."""
+    out, at = [], 0
+    for m in ends.finditer(text):
+        out.append((at, text[at : m.start()]))
+        at = m.end()
+    out.append((at, text[at:]))
+    return [(i, c) for i, c in out if c.strip()]
+
+
+def _untimed(clause: str) -> str:
+    return " ".join(hour_said.without_hours(timeparse.without_times(clause)).split())
+
+
+def _too_short(clause: str) -> bool:
+    """Without its time, too short to name a matter: "周三上午做" is "做", "it's wednesday" is "it's"."""
+    rest = _untimed(clause)
+    return len(rest) < NAME_CHARS[0] if cjk.has(rest) else len(rest.split()) < CLAUSE_WORDS[0]
+
+
+def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
+    """The user's clause that holds the matter. A dated matter's is the clause of its date ahead of
+    the day it was said (``said_ms``), or, when that clause is no more than its date ("周三上午做", "it's
+    wednesday morning"), the one before it: "今天上班没啥事，平平淡淡。终于约上了膝盖的核磁，周三上午做"
+    led with its first clause made "早上好！上班没啥事的事，你" (morning_dev33), and a deadline said
+    after "yeah. but" named nothing. Else the first clause that tells something
+    (``first_content_clause``)."""
+    parts = _spans(said, ends)
+    ahead = arm.ahead_of(said, said_ms) if said_ms is not None else None
+    if ahead is not None and parts:
+        at = max(i for i, (start, _) in enumerate(parts) if start <= ahead.start or i == 0)
+        if _too_short(parts[at][1]) and at > 0 and not _leads_in(parts[at - 1][1]):
+            at -= 1
+        return parts[at][1].strip()
+    return first_content_clause([c for _, c in parts])
+
+
 def first_content_clause(clauses: list[str]) -> str:
     """The user's first clause that tells something: the ones before it only lead into it
     (``_leads_in``). Said back as the matter, "跟你说个事" of "跟你说个事，房东突然说下个月要涨五百房租"
@@ -303,18 +346,18 @@ _OPEN_END_EN = re.compile(
 )
 
 
-def matter_clause_en(topic: str) -> str | None:
+def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     """The matter in the user's own first English clause, said back to them: its time goes (said
     another day, "tomorrow" is wrong), its first person becomes the second (person.second_person),
     a dropped subject is said ("you're getting…"); None where no pronoun, determiner or verb in -ing
     starts it (without one it may be no sentence to say back after "you said", "wed at the clinic";
     "dad gets his cast off" is one and is left out with them), where its time taken out left it
-    unfinished, or for other than ``CLAUSE_WORDS`` words."""
+    unfinished, or for other than ``CLAUSE_WORDS`` words. ``said_ms``: when it was said, for the
+    clause of a date ahead (``matter_clause``)."""
     said = quoted(topic)
     if not said:
         return None
-    clause = first_content_clause(_CLAUSE_END_EN.split(said[0].strip()))
-    clause = " ".join(hour_said.without_hours(timeparse.without_times(clause)).split())
+    clause = _untimed(matter_clause(said[0].strip(), _CLAUSE_END_EN, said_ms))
     low, high = CLAUSE_WORDS
     if not low <= len(clause.split()) <= high or cjk.has(clause):
         return None
@@ -346,7 +389,7 @@ _WHOSE = re.compile(
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
 
 
-def matter_name(topic: str, particles: bool = False) -> str | None:
+def matter_name(topic: str, particles: bool = False, said_ms: int | None = None) -> str | None:
     """The matter in the user's own first clause, when no event word names it: "周四要去见男朋友爸妈了，
     他爸以前是法官" → "去见男朋友爸妈" (the lead "早。去见男朋友爸妈的事，你"). With no word of the
     list the lead fell back to "上次你说", and the model, told what is ahead, wrote of it as of a
@@ -355,11 +398,12 @@ def matter_name(topic: str, particles: bool = False) -> str | None:
     "去找中介退押金", morning12: the lead said "明天…" on the day itself), its 我 becomes 你 (后天得带我爸
     去做胃镜 → 带你爸去做胃镜) and its sentence-final particles go; a clause of more than
     ``NAME_CHARS`` characters is no name. ``particles``: keep them (what they said goes on after
-    it, "上次你说豆豆在小区走丢了，"); a "的事" is dropped either way (the lead adds its own)."""
+    it, "上次你说豆豆在小区走丢了，"); a "的事" is dropped either way (the lead adds its own).
+    ``said_ms``: when it was said, for the clause of a date ahead (``matter_clause``)."""
     said = quoted(topic)
     if not said:
         return None
-    clause = first_content_clause(_CLAUSE_END.split(said[0].strip()))
+    clause = matter_clause(said[0].strip(), _CLAUSE_END, said_ms)
     clause = hour_said.without_hours(timeparse.without_times(clause))
     clause = (
         _WHOSE.sub("你", clause, count=1)

@@ -358,10 +358,11 @@ def day_start(d: dt.date) -> int:
 
 def _ahead(u: Utterance) -> timeparse.TimeRef | None:
     """The date ahead the utterance names, after today ("this week", "tonight" are not later)."""
-    return _ahead_of(u.message.text, u.message.ts_ms)
+    return ahead_of(u.message.text, u.message.ts_ms)
 
 
-def _ahead_of(text: str, ts_ms: int) -> timeparse.TimeRef | None:
+def ahead_of(text: str, ts_ms: int) -> timeparse.TimeRef | None:
+    """The date ahead ``text`` names, said at ``ts_ms``: after that day."""
     ahead = timeparse.earliest_future(timeparse.find_times(text, ts_ms))
     today = clock.local(ts_ms).date()
     return ahead if ahead is not None and ahead.date_from > today else None
@@ -598,7 +599,7 @@ def _loss(d: Draft, said: Utterance) -> Arm:
     "since you told me about your grandad's funeral", or in Chinese retold "后天出殡，请了一周假"
     (session 31, the Morning dev sets' losses)."""
     text = said.message.text
-    told = clauses.until(text, lambda c: _ahead_of(c, said.message.ts_ms) is not None)
+    told = clauses.until(text, lambda c: ahead_of(c, said.message.ts_ms) is not None)
     topic = _TOPIC[language([text])]["loss"].format(said=_short(told))
     start = _next_morning(d.ended_ms)
     return Arm(topic, keywords(text), "loss", start, d.ended_ms + 7 * DAY_MS, 0.9)

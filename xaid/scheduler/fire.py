@@ -42,6 +42,13 @@ _KIND = {
 CARRIED_VERY_LOW = -0.8
 RECOVERED_VALENCE = -0.25  # out of the "low" band (mood/tone.py): older matters may come up again
 FRESH_GRIEF_MS = 4 * DAY_MS  # and not within four days of the loss, however the mood reads
+# A matter that came due while the user was away is still the first thing a friend asks at the next
+# meeting, past its window: "flying to Lisbon tomorrow for the pitch", then nine days of silence and
+# "Hey, I'm back." (morning_dev33: the plan's week had run out, and the reply asked nothing). Things
+# with an outcome only (a feeling is not asked after weeks later), and for at most ``AWAY_DAYS``
+# from when it came due.
+AWAY_SCENES = frozenset({"plan", "worry", "matter"})
+AWAY_DAYS = 21
 STALE_PER_DAY = (
     0.03  # priority a due matter loses per day since it became due: fresher is more pressing
 )
@@ -268,7 +275,9 @@ def evaluate(
     # which the caller stored first and passes as ``text`` (an opener's as "")
     said_before = session_sql.user_texts(conn, session_id)[:-1]
     text = "\n".join([*said_before, text]) if said_before else text
-    verdict = _choose(conn, agent_id, s, text, now_ms, said, carried, True, first or FirstWords())
+    verdict = _choose(
+        conn, agent_id, s, text, now_ms, said, carried, True, first or FirstWords(), session_id
+    )
     if verdict.item is not None:
         sql.mark_pushed(conn, verdict.item.item_id, session_id, now_ms)
     return verdict
@@ -305,9 +314,11 @@ def _choose(
     carried: float | None,
     close: bool,
     first: FirstWords | None = None,
+    session_id: str | None = None,
 ) -> Verdict:
     """The one due item to suggest now, or why none; with ``close``, items past their time or
-    settled by ``text`` are closed on the way (else they are only passed over)."""
+    settled by ``text`` are closed on the way (else they are only passed over). ``session_id``: the
+    session being decided for, whose own lines are no earlier meeting (``missed``)."""
     live: list[RecallItem] = []
     pending = sql.items(conn, agent_id)
     # this very message says a matter is off, moot or told ("the interview got cancelled")
@@ -321,7 +332,7 @@ def _choose(
         {m.item_id: m for m in retire.moved(pending, [line], first.item_vectors)} if text else {}
     )
     for item in pending:
-        if now_ms > item.not_after:
+        if now_ms > item.not_after and not missed(conn, item, now_ms, session_id):
             if close:
                 sql.close(conn, item.item_id, "expired", "past not_after")
         elif item.item_id in settled:
@@ -382,6 +393,17 @@ def _choose(
         return Verdict(None, "quiet mode")
     best = max(live, key=lambda i: (pressing(i, now_ms), -i.not_before))
     return Verdict(best, "all conditions hold")
+
+
+def missed(conn: apsw.Connection, item: RecallItem, now_ms: int, session_id: str | None) -> bool:
+    """The item's window passed while the user was away: a matter with an outcome
+    (``AWAY_SCENES``), no word from them since it came due (in a session other than
+    ``session_id``), and not more than ``AWAY_DAYS`` since. It stays due for this meeting."""
+    return (
+        item.scene in AWAY_SCENES
+        and now_ms <= item.not_before + AWAY_DAYS * DAY_MS
+        and not session_sql.spoke_since(conn, item.agent_id, item.not_before, session_id)
+    )
 
 
 def _repeats(a: arm.Arm, item: RecallItem) -> bool:

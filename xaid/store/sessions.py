@@ -162,6 +162,19 @@ def user_texts(conn: apsw.Connection, session_id: str) -> list[str]:
     ]
 
 
+def spoke_since(
+    conn: apsw.Connection, agent_id: str, since_ms: int, other_than: str | None
+) -> bool:
+    """Whether the user said anything to the agent at or after ``since_ms`` in a session other than
+    ``other_than`` (the one being decided for): whether they have met since."""
+    row = conn.execute(
+        "SELECT 1 FROM messages WHERE agent_id = ? AND role = 'user' AND ts_ms >= ? "
+        "AND session_id IS NOT ? LIMIT 1",
+        (agent_id, since_ms, other_than),
+    ).fetchone()
+    return row is not None
+
+
 def latest_user_texts(conn: apsw.Connection, agent_id: str, limit: int) -> list[str]:
     """The agent's latest ``limit`` user messages, oldest first (what language its user writes in)."""
     rows = conn.execute(

@@ -28,9 +28,24 @@ DAY = 86_400_000
 START = 1_764_547_200_000  # 2025-12-01 00:00 UTC
 
 
-def item(scene: str, topic: str) -> RecallItem:
+def item(scene: str, topic: str, created_ms: int = 0) -> RecallItem:
     return RecallItem(
-        1, "mia", 1, topic, (), scene, 0, DAY, 0.8, "pending", 0, None, None, None, None, None
+        1,
+        "mia",
+        1,
+        topic,
+        (),
+        scene,
+        0,
+        DAY,
+        0.8,
+        "pending",
+        created_ms,
+        None,
+        None,
+        None,
+        None,
+        None,
     )
 
 
@@ -129,8 +144,47 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     assert lead(whose, "早", "zh", None) == "早。上次你说你家旺仔跑丢了，"  # whose 我: 你
     long = item("matter", '现在怎么样了："装修师傅说下周再来看看卫生间那个一直在渗水的角落"')
     assert lead(long, "早", "zh", None) == "早。上次你说"  # no short clause names it
+    # English says an undated matter back too (morning_dev33), and stays bare where no clause does
     en = item("matter", 'how it is going: "my sleep has been awful lately"')
-    assert lead(en, "Morning.", "en", None) == "Morning! Last time you said"
+    assert lead(en, "Morning.", "en", None) == (
+        "Morning! Last time you said your sleep has been awful lately,"
+    )
+    bare = item("matter", 'how it is going: "carried boxes up four flights all day for the move"')
+    assert lead(bare, "Morning.", "en", None) == "Morning! Last time you said"
+
+
+def test_a_dated_matter_is_led_by_the_clause_of_its_date() -> None:
+    """morning_dev33: the matter in the middle of a message, after small talk, is the clause of its
+    date ahead (or the one before it, when that clause is only the date), not the first clause."""
+    monday_night = 1_767_646_800_000  # 2026-01-05 21:00 UTC, a Monday
+    knee = item(
+        "ahead",
+        '还没到："今天上班没啥事，平平淡淡。终于约上了膝盖的核磁，周三上午做，说实话有点怕"',
+        created_ms=monday_night,
+    )
+    assert lead(knee, "早上好", "zh", None) == "早上好！终于约上了膝盖的核磁的事，你"
+    report = item(
+        "ahead",
+        'it is still ahead: "yeah. but the grant report is due friday and i\'ve written two pages"',
+        created_ms=monday_night,
+    )
+    assert lead(report, "morning", "en", None) == (
+        "Morning! Last time you said the grant report is due,"
+    )
+    mri = item(
+        "ahead",
+        'it is still ahead: "long day. work was fine, and I finally booked the MRI for my knee, '
+        "it's wednesday morning\"",
+        created_ms=monday_night,
+    )
+    assert lead(mri, "morning", "en", None) == (
+        "Morning! Last time you said you finally booked the MRI for your knee,"
+    )
+    # no date ahead of the day it was said: the first clause that tells something, as before
+    today = item(
+        "matter", '现在怎么样了："今天上班没啥事，终于约上了膝盖的核磁"', created_ms=monday_night
+    )
+    assert matter_name(today.topic, said_ms=today.created_ms) == "上班没啥事"
 
 
 def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() -> None:
