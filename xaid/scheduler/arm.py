@@ -492,14 +492,16 @@ def told_over(text: str, ahead: timeparse.TimeRef, times: Sequence[timeparse.Tim
 def _plan(
     u: Utterance, later: Sequence[Utterance], worried: bool, ended_ms: int, learned: bool = False
 ) -> Arm | None:
-    """A dated matter: an event word of the lists with a date ahead, or (``learned``) any utterance
-    the reader took for a matter, with a date ahead; with its twin before the date (``before``)
+    """A dated matter: an event word of the lists or a worry with a date ahead, or (``learned``) any
+    utterance the reader took for a matter, with a date ahead; with its twin before the date (``before``)
     when the morning after the session (``ended_ms``) comes before it."""
     text = u.message.text
     ahead = _ahead(u)
     if ahead is None:
         return None
-    if not (learned or _event(text)) or _has(text, TRIVIAL):
+    # a line that fears what is ahead is a matter whatever names it ("finally booked the MRI for my
+    # knee, it's wednesday morning. kinda dreading it": no event word, morning_dev33)
+    if not (learned or _event(text) or _has(text, WORRY)) or _has(text, TRIVIAL):
         return None
     words = keywords(text)
     if _called_off(text, words, later):
