@@ -317,6 +317,13 @@ def test_the_event_word_is_what_happens_not_where() -> None:
     assert event_word("今天天气不错") is None
 
 
+def test_the_event_word_keeps_the_numeral_that_names_it() -> None:
+    """morning_dev33: "科目三" cut to "科目" made the lead "科目的事"; a numeral that counts stays out."""
+    assert event_word("周四下午两点科目三考试，我一到坡道起步就熄火") == "科目三"
+    assert event_word("下周科目二") == "科目二"
+    assert event_word("明天面试三家公司") == "面试"
+
+
 def _armed(client: Client, agent: str, lines: list[str]) -> None:
     client.agent_create(agent, name="小雅")
     sid = client.session_open(agent, ts=START + 22 * 3_600_000)["session_id"]
