@@ -246,14 +246,12 @@ def event_word(topic: str) -> str | None:
     # the user's word goes on with its numeral ("科目三", "科目二"): cut before it, the lead said "科目的事"
     # (morning_dev33), a name with its number cut off
     at, word = best[1], best[3]
-    return word + (_NUMBERED.match(topic, at + len(word)) or _NONE).group()
+    numeral = _NUMBERED.match(topic, at + len(word))
+    return word + (numeral.group() if numeral else "")
 
 
 # a numeral that names ("科目三考试"), not one that counts ("面试三家", "考两门": a measure word follows)
-_NUMBERED = re.compile(
-    r"(?:[一二三四五六七八九十](?![家个次轮场门位天周年月点号件道题本篇份间所]))?"
-)
-_NONE = re.compile("").match("")
+_NUMBERED = re.compile(r"[一二三四五六七八九十](?![家个次轮场门位天周年月点号件道题本篇份间所])")
 
 
 # Where or who, not what: "How did the hospital", "How did the client" ask nothing (as _VAGUE).
