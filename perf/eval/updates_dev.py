@@ -21,7 +21,9 @@ reason, and 16 controls, among them a habit with a one-off exception, per langua
 the update14 change), and so is perf/scenarios/updates_dev15.json (20 changes, 8 of them with no
 change word and the old value far in meaning, and 28 controls that restate, add a detail, add a
 second value, tell the past, weigh a change not made or suppose one, per language; written before
-the update15 change).
+the update15 change), and so is perf/scenarios/updates_dev33.json (12 controls, half of them someone
+else's change said with a change word, and 6 of the user's own changes told beside another person,
+per language; written before session 33's change).
 ``XAID_PERF_UPDATES_SETS=updates_dev2`` plays one set.
 
 Each case gets its own agent: the earlier statement is ingested in a session on day 0, the later
@@ -199,6 +201,7 @@ SETS = (
     "supersede_dev13",
     "supersede_dev14",
     "updates_dev15",
+    "updates_dev33",
 )
 CONTROL_AIM = Aim(">=", 100.0)
 
