@@ -390,12 +390,18 @@ def _users(clause: str) -> bool | None:
     return False if _OTHER_EN.match(clause) else None
 
 
+# The speaker alone, cut from a subject of two at its "and": "me and my partner moved to York" is
+# read as "me" and "my partner moved to York", which is the user's move too (updates_dev33).
+_ME_ALONE = re.compile(r"^\W*(?:me|i|myself)\W*$", re.I)
+
+
 def _owners(clauses: list[str]) -> list[bool]:
     """Each clause's owner: its own subject, else the previous clause's, else the speaker (Chinese
-    often says no subject at all: "钢琴不学了")."""
+    often says no subject at all: "钢琴不学了"); the speaker with someone ("me and my partner") is
+    the speaker."""
     out: list[bool] = []
-    for clause in clauses:
-        mine = _users(clause)
+    for i, clause in enumerate(clauses):
+        mine = True if i and _ME_ALONE.match(clauses[i - 1]) else _users(clause)
         out.append(mine if mine is not None else (out[-1] if out else True))
     return out
 

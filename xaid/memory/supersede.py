@@ -298,10 +298,17 @@ def earlier_turns(
             continue
         if extract.is_question(u.text):
             continue
+        stated = utterance_sql.facts_stated_in(conn, agent_id, uid)
+        # the one fact a turn states is that turn said again ("I live in Leeds." / "The user lives
+        # in Leeds."): it goes with the turn, however far the new words are from it ("me and my
+        # partner moved to York last month" left "The user lives in Leeds." current, first for
+        # "Where do I live?", updates_dev33); of several, those about what the new one is about
         facts = tuple(
             f
-            for f in utterance_sql.facts_stated_in(conn, agent_id, uid)
-            if fact_cos.get(f, 0.0) >= FACT_NEAR or _agrees_with_fact(conn, agent_id, f, text)
+            for f in stated
+            if len(stated) == 1
+            or fact_cos.get(f, 0.0) >= FACT_NEAR
+            or _agrees_with_fact(conn, agent_id, f, text)
         )
         out.append(Found(u, facts))
     return out
