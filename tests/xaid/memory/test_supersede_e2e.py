@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from .test_supersede import DAY, T0, memory_counters, search, session, turns
+from .test_supersede import DAY, T0, memory_counters, search, session, turns, two_sessions
 
 FAR = [
     (
@@ -88,3 +88,27 @@ def test_going_on_about_the_same_thing_in_one_session_replaces_nothing(
     client.agent_create("mia", name="Kai")
     session(client, "mia", lines, T0)
     assert turns(client, "mia") == {lines[0]: "current", lines[1]: "current"}
+
+
+WITH_SOMEONE = [
+    # the user's own move told beside a partner: a subject of two cut at its "and" ("me" / "my
+    # partner moved…") was read as the partner's; and the one fact the old turn stated ("The user
+    # lives in Leeds.") stayed current, first for the question, far as it is from the new words
+    ("I live in Leeds.", "me and my partner moved to York last month, closer to her work", "York"),
+    ("我住在南京。", "我跟老公上个月搬到苏州了，离他公司近", "苏州"),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "new"), WITH_SOMEONE)
+def test_a_change_told_beside_someone_takes_the_old_turns_fact_with_it(
+    client: Client, before: str, after: str, new: str
+) -> None:
+    said = two_sessions(client, before, after)
+    assert said[before] == "superseded" and said[after] == "current", said
+    current = client.memory_list("mia", kind="fact", status="current")["items"]
+    old_place = before.replace("I live in ", "").replace("我住在", "").strip(".。")
+    assert not any(old_place in f["text"] for f in current), current
+    found = search(
+        client, "mia", "Where do I live?" if new == "York" else "我住在哪？", T0 + 13 * DAY
+    )
+    assert found and new in found[0], found
