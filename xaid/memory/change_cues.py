@@ -151,6 +151,9 @@ _UNREAL = re.compile(
     # (琢磨着, 寻思, 盘算, 纠结要不要), a wish (好想搬去, 真想换, 巴不得): none has happened
     r"的话|要不是|估计|说不定|或许|琢磨|寻思|盘算|纠结|要不要|希望|但愿|巴不得|恨不得|"
     r"(?:好|真|很|特|超|挺|老|总|我|也|还|一直|点)想(?![起到过法念象必通开])|差点|差一点|险些|"
+    # a want said with its subject dropped, at a clause's start (想把安卓换成iPhone，…又回来了), or an
+    # intent that did not hold (本想转行, 本来想搬, 原本打算)
+    r"(?:^|[，。！？；,\s])想(?![起到过法念象必通开了来])|(?:本|原|原本|本来)想|"
     r"过(?:[一两几]个?)?(?:天|周|阵子|段时间)|回头|改天|"
     r"(?<![a-z'])(?:i wish|wish i|hoping|i hope|'d like to|would like to|dream(?:ing)? of|wanna|"
     r"tempted|debating|almost|nearly|in another life|in an ideal world)(?![a-z'])",
