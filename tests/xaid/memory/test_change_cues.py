@@ -47,7 +47,24 @@ NOT_CHANGES = [
     ("我哥现在改喝黑咖啡了。", None),
     ("我闺蜜上个月搬到深圳了。", None),
     ("小时候我们搬过三次家。", "past"),
+    # a want with its subject dropped, an intent that did not hold (session 33)
+    ("想把安卓换成iPhone，到店里看了一圈又回来了", "unreal"),
+    ("本想转行做设计，报了个班，没坚持下来", "unreal"),
+    ("my sister and her husband moved to York", None),
 ]
+
+# the speaker with someone else as the subject of a change: theirs too (updates_dev33)
+WITH_SOMEONE = [
+    "me and my partner moved to York last month",
+    "I and my wife sold the Golf, we share her car now",
+    "想通了，辞职了",
+    "辞职了，想歇一阵",
+]
+
+
+@pytest.mark.parametrize("text", WITH_SOMEONE)
+def test_the_speakers_change_told_with_someone_or_after_thinking_is_a_change(text: str) -> None:
+    assert change_cues.read(text).change, change_cues.read(text)
 
 
 @pytest.mark.parametrize(("text", "blocked"), NOT_CHANGES)
