@@ -60,10 +60,11 @@ def test_the_readers_best_reading_counts_sentences_and_the_session() -> None:
 
 NIGHT = 1_764_536_400_000  # day 0, 21:00 UTC
 # The Morning dev sets' train halves (morning_dev20, morning_dev4): left open, yet neither the rules
-# nor the reader arm them; the model's answer is scripted in a line of its own.
+# nor the reader arm them; the model's answer is scripted in a line of its own. (morning_dev20 said
+# "… dreading it" too, which the rules arm as a worry since session 33.)
 LINES = {
     "en": (
-        "getting my wisdom teeth out tomorrow morning. dreading it",
+        "getting my wisdom teeth out tomorrow morning",
         "i'll be a hamster for a week",
     ),
     "zh": ("我家猫豆包从周二就不怎么吃东西，明天一早带它去看兽医", "嗯，睡了"),
