@@ -628,10 +628,11 @@ def forget_messages(
             "SELECT 1 FROM messages WHERE message_id = ? AND agent_id = ?", (m, agent_id)
         ).fetchone()
     ]
-    doomed = sorted({mid for mid, _, _ in said} | set(replies) | set(owned))
+    holds = forget_topic.holding([text for _, _, text in said])
+    checked_in = _check_in_replies(conn, agent_id, holds) if said else []
+    doomed = sorted({mid for mid, _, _ in said} | set(replies) | set(owned) | set(checked_in))
     count = _delete_message_rows(conn, doomed)
     count += _delete_derived(conn, agent_id, doomed)
-    holds = forget_topic.holding([text for _, _, text in said])
 
     def matches(text: str) -> int:
         return int(holds(text))
@@ -640,6 +641,34 @@ def forget_messages(
     count += _forget_where(conn, agent_id, MATCH_FUNCTION + "({col})", (), holds)
     count += _forget_quoted(conn, agent_id, said)
     return count, doomed
+
+
+def _check_in_replies(
+    conn: apsw.Connection, agent_id: str, holds: Callable[[str | None], bool]
+) -> list[int]:
+    """The replies that asked after a forgotten matter: the answer to the first message of each
+    session its check-in was pushed in (a recall item whose topic quotes the forgotten words). Its
+    lead names the matter in words of its own ("对了，医生让你去做穿刺的事，你" of "我查出来甲状腺结节了，
+    医生让我下个月去做穿刺"), which a request naming "甲状腺那事" did not find in it; the check-in was
+    drawn from the matter, and goes with it."""
+    out: list[int] = []
+    for topic, session_id, pushed_ms in list(
+        conn.execute(
+            "SELECT topic, pushed_session, pushed_ms FROM recall_items WHERE agent_id = ? "
+            "AND pushed_session IS NOT NULL",
+            (agent_id,),
+        )
+    ):
+        if not holds(topic):
+            continue
+        asked = conn.execute(
+            "SELECT message_id FROM messages WHERE session_id = ? AND role = 'user' AND ts_ms <= ? "
+            "ORDER BY ts_ms DESC, message_id DESC LIMIT 1",
+            (session_id, pushed_ms),
+        ).fetchone()
+        if asked is not None:
+            out += _replies_to(conn, session_id, asked[0])
+    return out
 
 
 def _forget_quoted(
