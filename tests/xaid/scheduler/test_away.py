@@ -12,29 +12,14 @@ from xaiclient import Client
 
 from xaid.scheduler.fire import AWAY_DAYS
 
-HOUR = 3_600_000
-DAY = 24 * HOUR
-SUNDAY_NIGHT = 1_764_536_400_000  # 2025-11-30 21:00 UTC, a Sunday
+from .test_timing import DAY, HOUR, SUNDAY_NIGHT, first_turn, session
+
 EVERY = ["pending", "pushed", "expired", "resolved", "cancelled"]
 
 PLANS = [
     ("Flying out tomorrow for the pitch to the new client, first one on my own.", "pitch"),
     ("明天去见新客户，第一次自己一个人去谈方案。", "客户"),
 ]
-
-
-def session(c: Client, agent: str, lines: list[str], ts: int) -> None:
-    sid = c.session_open(agent, ts=ts)["session_id"]
-    for i, line in enumerate(lines):
-        c.session_send(sid, line, ts=ts + i * 60_000).finish()
-    c.session_close(sid, ts=ts + len(lines) * 60_000, wait=True)
-
-
-def first_turn(c: Client, agent: str, text: str, ts: int) -> dict:
-    sid = c.session_open(agent, ts=ts)["session_id"]
-    context = c.session_send(sid, text, ts=ts, explain=True).finish()["context"]
-    c.session_close(sid, ts=ts + 60_000, wait=True)
-    return context
 
 
 def plan_item(c: Client, agent: str) -> dict:
