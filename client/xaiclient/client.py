@@ -222,20 +222,29 @@ class AsyncClient(Api):
         self.path = str(socket_path or default_socket_path())
         self.client_name = client_name
         self._router = Router(max_frame)
-        self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
+        # A plain non-blocking socket, not asyncio's streams: when a write fails (the daemon refused
+        # a frame and closed), a stream transport closes the socket and drops what the daemon said
+        # before it closed, and its reader raises ahead of the bytes it holds; the socket stays open
+        # here until ``close``, so the read loop still reads that error (frame_too_large, not a bare
+        # "unavailable": tests/client/test_client_errors.py saw the race on CI).
+        self._sock: socket.socket | None = None
+        self._write_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._signals: dict[int, asyncio.Event] = {}
         self._failure: XaiError | None = None
         self.server: Any = None
 
     async def connect(self) -> AsyncClient:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.setblocking(False)
         try:
-            self._reader, self._writer = await asyncio.open_unix_connection(self.path)
+            await asyncio.get_running_loop().sock_connect(sock, self.path)
         except OSError as exc:
+            sock.close()
             raise DaemonUnavailable(
                 self.path, exc.strerror or str(exc), denied=exc.errno == errno.EACCES
             ) from None
+        self._sock = sock
         self._task = asyncio.create_task(self._read_loop())
         try:
             self.server = await self.call(
@@ -256,15 +265,16 @@ class AsyncClient(Api):
     async def close(self) -> None:
         if self._task:
             self._task.cancel()
-        if self._writer:
-            self._writer.close()
-            with contextlib.suppress(OSError):
-                await self._writer.wait_closed()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._sock:
+            self._sock.close()
 
     async def _read_loop(self) -> None:
-        assert self._reader is not None
+        assert self._sock is not None
+        loop = asyncio.get_running_loop()
         try:
-            while data := await self._reader.read(_CHUNK):
+            while data := await loop.sock_recv(self._sock, _CHUNK):
                 for rid in self._router.receive(data):
                     if sig := self._signals.get(rid):
                         sig.set()
@@ -294,19 +304,24 @@ class AsyncClient(Api):
             await sig.wait()
 
     async def _send(self, frame: bytes) -> None:
-        if self._writer is None:
+        if self._sock is None:
             raise XaiError("unavailable", "not connected; call connect() first")
         if self._failure is not None:
             raise self._failure
-        self._writer.write(frame)
         try:
-            await self._writer.drain()
+            # shielded: a caller cancelled mid-frame (a timeout around ``call``) must not leave half
+            # a frame on the wire for the next one to follow; the frame is written whole regardless
+            await asyncio.shield(self._write(self._sock, frame))
         except OSError:
             # The reader still gets what the daemon said before it closed; that is the error to raise.
             if self._task is not None:
                 with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                     await asyncio.wait_for(asyncio.shield(self._task), _SALVAGE_S)
             raise (self._failure or self._router.lost(self.path)) from None
+
+    async def _write(self, sock: socket.socket, frame: bytes) -> None:
+        async with self._write_lock:  # one frame at a time on the wire, whoever sends
+            await asyncio.get_running_loop().sock_sendall(sock, frame)
 
     async def call(self, method: str, **params: Any) -> Any:
         rid, frame = self._router.request(method, params)

@@ -44,9 +44,10 @@ def test_the_daemons_frame_too_large_surfaces_as_itself(daemon: InProcessDaemon)
 
 
 def test_async_client_frame_too_large_from_the_daemon(daemon_process: DaemonProcess) -> None:
-    """On the subprocess daemon: in-process, the daemon's close after its frame_too_large answer can
-    reach the async client while it is still writing the big frame, and it then reports 'unavailable'
-    (seen once on CI); a race of the async client's salvage, left open."""
+    """The daemon's close after its frame_too_large answer can reach the async client while it is
+    still writing the big frame. Over asyncio's streams the failed write closed the socket and the
+    reader raised ahead of the bytes it held, so the client reported 'unavailable' (seen twice on
+    CI); the client now writes on a plain socket it keeps open until ``close``, and reads the error."""
     daemon = daemon_process
 
     async def main() -> str:
