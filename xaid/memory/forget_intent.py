@@ -39,6 +39,7 @@ from typing import Literal
 import numpy as np
 
 from ..text import cjk
+from ..text.fold import fold
 from . import forget_request
 from .forget_request import ForgetRequest
 
@@ -216,7 +217,7 @@ def points_at_words(text: str) -> bool:
     does and the memory matches one matter clearly (conversation.forgetting: the memory is the
     second opinion); "deleted the pics from the hen do" names a thing, not words said, and is
     still asked about."""
-    low = _norm(text)
+    low = fold(text)
     if not _SAID.search(low) or _QUOTED.search(low):
         return False
     if any(c.search(low) for c in (_SELF, _REMIND, _REPORTED, _WISH, _ASKS_MEMORY, _PLAN_CHANGED)):
@@ -224,16 +225,12 @@ def points_at_words(text: str) -> bool:
     return not (_QUESTION.search(low) and not _POLITE.search(low))
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.lower().replace("\u2019", "'").split())
-
-
 def goes(text: str, talk: bool = True) -> bool:
     """The gate: whether ``text`` has a verb of removing or not keeping. Without one a message is
     never a request (most messages stop here, unembedded). ``talk``: a drop or a void of a stretch
     of talk named by a demonstrative and a measure word opens it too (``_TALK_ZH``: "刚才那段不算",
     "那个事你别放心上")."""
-    low = _DONT_FORGET.sub(" ", _FORGOT_TO_TELL.sub(" ", _norm(text)))
+    low = _DONT_FORGET.sub(" ", _FORGOT_TO_TELL.sub(" ", fold(text)))
     if _GO_EN.search(low) or _GO_ZH.search(low):
         return True
     among_us = _AMONG_US_ZH.search(low)
@@ -268,7 +265,7 @@ def request_clause(text: str) -> str:
 def shape(text: str, framed: bool | None = None) -> np.ndarray:
     """The cues of ``CUE_NAMES`` as 0/1, in that order; the last is whether a frame of
     forget_request.py takes the message (``framed``, when the caller has parsed it already)."""
-    low = _norm(text)
+    low = fold(text)
     if framed is None:
         framed = forget_request.parse(text) is not None
     return np.array([goes(text), *(bool(c.search(low)) for c in _CUES), framed], dtype=np.float32)

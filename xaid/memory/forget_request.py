@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..text import cjk
+from ..text.fold import fold
 
 Kind = Literal["topic", "previous"]
 
@@ -43,12 +44,6 @@ class ForgetRequest:
         if self.kind != "topic":
             return None
         return ("" if self.lang == "zh" else " ").join(self.terms)
-
-
-def _normal(text: str) -> str:
-    """The text as the English readers compare it: lower case, a curly apostrophe straight, its
-    spaces single."""
-    return " ".join(text.lower().replace("\u2019", "'").split())
 
 
 # -- English -------------------------------------------------------------------------------------
@@ -592,7 +587,7 @@ _YES_ZH = re.compile(
 def confirms(text: str) -> bool:
     """Whether ``text`` answers the question back with yes ("yes", "yep, that one", "对", "是的",
     "嗯嗯，删吧"); a "no", a question or anything longer cancels."""
-    said = _normal(text)
+    said = fold(text)
     if not said or len(said) > 40:
         return False
     return bool(_YES_ZH.match(said) if cjk.has(said) else _YES_EN.match(said))
@@ -613,7 +608,7 @@ NO_MAX_CHARS = 60
 
 def declines(text: str) -> bool:
     """Whether ``text`` answers the question back with no: it opens on a no-word and is short."""
-    said = _normal(text)
+    said = fold(text)
     if not said or len(said) > NO_MAX_CHARS:
         return False
     return bool(_NO_ZH.match(said) if cjk.has(said) else _NO_EN.match(said))
@@ -647,7 +642,7 @@ def named_instead(text: str) -> str | None:
     ("nope", "不是", "no, keep it"). A friend hears "no, the other one" as the request again, and
     "the one about his job" as what it means: before, the user had to ask all over again. An answer
     that says what was meant without a no ("I meant the gate thing", 我说的是他修门那次) is one too."""
-    said = _normal(text)
+    said = fold(text)
     if not said or len(said) > NO_MAX_CHARS:
         return None
     zh = cjk.has(said)
@@ -800,7 +795,7 @@ def unframed(text: str) -> Unframed | None:
         if not (_SAID_ZH.search(said) and _GO_ZH.search(said)) or _NOT_ZH.search(said):
             return None
         return Unframed(text, "zh", _phrase_zh(said))
-    norm = _normal(text)
+    norm = fold(text)
     if not (_SAID_EN.search(norm) and _GO_EN.search(norm)) or _NOT_EN.search(norm):
         return None
     return Unframed(text, "en", _phrase_en(norm))
@@ -906,5 +901,5 @@ def read_unframed(text: str) -> ForgetRequest:
         return by_meaning(Unframed(text, "zh", phrase), 1.0, 0.0) or ForgetRequest(
             "previous", lang="zh"
         )
-    norm = _normal(text)
+    norm = fold(text)
     return by_meaning(Unframed(text, "en", _phrase_en(norm)), 1.0, 0.0) or ForgetRequest("previous")

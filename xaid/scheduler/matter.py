@@ -37,6 +37,7 @@ from .. import clock
 from ..mood.classifier import RuleClassifier
 from ..mood.meaning import LOSS_MARGIN
 from ..text import timeparse
+from ..text.fold import fold
 from .evening import ORDINARY
 
 MODEL_PATH = Path(__file__).with_name("checkin_model.npz")
@@ -126,20 +127,20 @@ def ahead(text: str, ts_ms: int) -> bool:
 def done(text: str) -> bool:
     """Done and dusted ("went well", "made it", 搞定, 顺利): the cue the reader weighs, read alone by
     the scheduler's retiring of a matter already told (retire.py)."""
-    return bool(_DONE.search(" ".join(text.lower().replace("\u2019", "'").split())))
+    return bool(_DONE.search(fold(text)))
 
 
 def still_on(text: str) -> bool:
     """The words say a matter is still going on or still feared ("still nervous about the
     interview", 面试还是好紧张): the reader's cues of something ongoing and of a worry, read alone by
     the scheduler's retiring (retire.py), where such a clause keeps its matter armed."""
-    low = " ".join(text.lower().replace("\u2019", "'").split())
+    low = fold(text)
     return bool(_ONGOING.search(low) or _WORRY.search(low))
 
 
 def cues(text: str, ts_ms: int) -> np.ndarray:
     """The utterance's shape, one 0/1 (or 0..1) value per name of ``CUE_NAMES``."""
-    low = " ".join(text.lower().replace("\u2019", "'").split())
+    low = fold(text)
     mood = _MOOD.classify(text)
     values = (
         ahead(text, ts_ms),

@@ -42,6 +42,7 @@ from ..memory import change_cues
 from ..store.recall import RecallItem
 from ..text import timeparse
 from ..text.clauses import clauses
+from ..text.fold import fold
 from . import arm, matter, refused
 
 # Cosine of the embedder (USE-multilingual-v3) between a later line and the words an item quotes
@@ -125,7 +126,7 @@ _MOOT = re.compile(
 
 def moot(text: str) -> bool:
     """The words deny the matter any need or relevance now ("doesn't matter now", 无所谓了)."""
-    return _MOOT.search(" ".join(text.lower().replace("\u2019", "'").split())) is not None
+    return _MOOT.search(fold(text)) is not None
 
 
 def _names_past_day(text: str, ts_ms: int) -> bool:
