@@ -50,6 +50,7 @@ AREAS: dict[str, str] = {
     "forget_dev19": "perf.eval.forget_dev19",
     "forget_dev20": "perf.eval.forget_dev20",
     "forget_dev32": "perf.eval.forget_dev32",
+    "forget_dev34": "perf.eval.forget_dev34",
     "forget_words32": "perf.eval.forget_words32",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
