@@ -66,25 +66,7 @@ AGREE_GRID = [
     1.01,
 ]  # 1.01: agreeing counts for nothing
 OUT = Path(forget_intent.__file__).with_name("forget_intent.json")
-LATER_SETS = (
-    "forgets_dev5.json",
-    "forgets_dev6.json",
-    "forgets_dev10.json",
-    "forgets_dev11.json",
-    # The twelfth pass on (issue 24 item 2, session 34): the train halves of every dev set in this
-    # format written since, and of forgets_dev34.json, the set of a writer who never read the rules.
-    "forgets_dev12.json",
-    "forgets_dev13.json",
-    "forgets_dev14.json",
-    "forgets_dev15.json",
-    "forgets_dev17.json",
-    "forgets_dev18.json",
-    "forgets_dev19.json",
-    "forgets_dev20.json",
-    "forgets_dev32.json",
-    "forgets_dev34.json",
-)
-WORD_SETS = ("forget_requests_dev7.json", "forget_requests_dev32.json")
+LATER_SETS = ("forgets_dev5.json", "forgets_dev6.json", "forgets_dev10.json", "forgets_dev11.json")
 CORPUS = "forget_intent_corpus11.json"
 
 
@@ -125,14 +107,13 @@ def examples() -> tuple[list[str], list[int], list[bool]]:
                 texts.append(neg["text"])
                 labels.append(0)
                 dev3.append(True)
-    for name in WORD_SETS:
-        words = load(name)
-        for key, label in (("requests", 1), ("lookalikes", 0)):
-            for item in words[key]:
-                if item["split"] == "train":
-                    texts.append(item["text"])
-                    labels.append(label)
-                    dev3.append(True)
+    dev7 = load("forget_requests_dev7.json")
+    for key, label in (("requests", 1), ("lookalikes", 0)):
+        for item in dev7[key]:
+            if item["split"] == "train":
+                texts.append(item["text"])
+                labels.append(label)
+                dev3.append(True)
     corpus = load(CORPUS)
     for lang in ("en", "zh"):
         for key, label in (("requests", 1), ("lookalikes", 0)):

@@ -61,13 +61,19 @@ _GO_EN = re.compile(
     r"|unsaid|unhear\w*|never (?:said|mentioned|told|heard|happened)|take (?:\w+ ){0,2}back"
     r"|leave (?:\w+ ){0,3}out|fil(?:e|ed|ing) (?:\w+ )?away|hang\w* on(?:to)?"
     r"|(?:don't|do not|not|never) (?:\w+ ){0,2}(?:bring\w*|mention\w*) (?:\w+ ){0,3}(?:again|anymore|any more)"
-    r"|(?:stop|quit) bringing (?:\w+ ){0,2}up)\b"
+    r"|(?:stop|quit) bringing (?:\w+ ){0,2}up"
+    # a wish that it not be, or not be on file: "can that just not exist", "off the record"
+    r"|(?:not|never|n't) (?:\w+ )?exist\w*|off the record)\b"
 )
 _GO_ZH = re.compile(
     r"忘|删|清除|清掉|抹|去掉|销毁|烧掉|格式化|失忆|别记|不要记|不要再记|别存|不要存|别留|不要留|别保存|不要保存|不要保留"
     r"|当我没|当没|没说过|没听|假装不知道|别往|记下来|记住|记着|存着|留着|撤回|收回"
     r"|(?:别|不要|不用|甭)再提(?!醒)|以后(?:都|就)?(?:别|不要|不用)再?提(?!醒)"
     r"|划掉|清空|丢掉|扔掉|拿掉|撤掉|消掉|去除"
+    # Not kept, said with any negation ("可不能留证据", "你那儿也别有这段", "不许存"), or not to come
+    # up again ("不希望以后再从你这儿冒出来"): the shape of not keeping; the classifier decides.
+    r"|(?:别|不要|不能|不许|不准|甭|不想|不希望)(?:再|给我|帮我|你)?(?:留|存|记|保存|保留|有[这那])"
+    r"|(?:别|不要|不想|不希望)[^，。！？]{0,12}再[^，。！？]{0,8}(?:冒出来|冒出|出现|提起)"
 )
 # Letting something said go without a verb of removing: "周五晚上我发的那通牢骚，就算了吧", "不作数",
 # "收回", "当耳边风" (a closed class of words that void or drop). Alone they mostly mean "never
@@ -100,9 +106,12 @@ _SAID = re.compile(
     r"|['\"\u2018\u2019\u201c\u201d]|说|讲|提|告诉|那件|那个|那事|的事|那档|这句|那句|那些|这个|[那这]段"
     r"|吐槽|牢骚|抱怨|哭诉|胡话|那通|那茬|那摊"
 )
-# The user's own forgetting: "I forgot my keys", "我又忘了带伞", "忘在家里了".
+# The user's own forgetting: "I forgot my keys", "我又忘了带伞", "忘在家里了". Not "帮我忘掉" (the
+# listener asked to forget for them) nor "我说的那些忘了吧" (their words, a request): no 帮/替/给
+# before the 我, no verb of saying between it and the 忘.
 _SELF = re.compile(
-    r"\bi (?:\w+ )?(?:forgot|forget|blanked)\b|我(?:又|都|总|老|也|居然|全|把)?[^，。！？]{0,6}忘"
+    r"\bi (?:\w+ )?(?:forgot|forget|blanked)\b"
+    r"|(?<![帮替给])我(?:又|都|总|老|也|居然|全|把)?(?:(?!说|讲|提|告诉|跟你|和你|对你|吐槽|抱怨)[^，。！？]){0,6}忘"
     r"|忘了带|忘带|忘在|忘得|忘记(?:关|放|打|吃|带)"
     r"|" + _FORGOT_TO_TELL.pattern
 )

@@ -562,6 +562,10 @@ def parse(text: str) -> ForgetRequest | None:
     if cjk.has(text):
         for clause in _at_edges(_clauses_zh(text)):
             if (found := _parse_zh(clause, text)) is not None:
+                # A frame's topic that is only a sigh or "that" ("算了算了当我没说", "唉 刚那个你别记哈")
+                # names nothing: it means what was just said, as read_unframed says of it.
+                if found.kind == "topic" and _only_that_zh(found.phrase or ""):
+                    return ForgetRequest("previous", lang="zh")
                 return found
         return None
     for clause in _at_edges(_clauses_en(text)):
@@ -808,7 +812,7 @@ def _phrase_en(norm: str) -> str:
     )
     topic = re.split(r" - ", m.group("t") if m else norm)[0]
     before, *after = _GO_EN.split(topic, maxsplit=1)
-    topic = before
+    topic = _SIGH_EN.sub("", before.strip())  # "ugh, scratch that": a sigh names nothing
     topic = re.split(
         r"\b(?:from (?:your |the )?(?:memory|memories|records?|mind)|please|ok|i don't|can you|could you)\b",
         topic,
@@ -855,7 +859,8 @@ def _phrase_zh(said: str) -> str:
     return found.phrase if found is not None and found.phrase else core
 
 
-_SIGH_ZH = re.compile(r"^(?:唉|哎|哎呀|哎哟|嗯|呃|额|啊|算了|好吧|那个|其实|还是)+")
+# The longer sighs first: an alternation takes the first that matches, and "哎" would leave "呀".
+_SIGH_ZH = re.compile(r"^(?:哎呀|哎哟|唉|哎|嗯|呃|额|啊|算了|好吧|那个|其实|还是)+")
 
 
 def _only_that_zh(phrase: str) -> bool:
@@ -902,4 +907,14 @@ def read_unframed(text: str) -> ForgetRequest:
             "previous", lang="zh"
         )
     norm = fold(text)
-    return by_meaning(Unframed(text, "en", _phrase_en(norm)), 1.0, 0.0) or ForgetRequest("previous")
+    phrase = _phrase_en(norm)
+    if _PREVIOUS_EN.match(phrase):
+        return ForgetRequest("previous")  # "ugh, scratch that, venting over": "that" after a sigh
+    return by_meaning(Unframed(text, "en", phrase), 1.0, 0.0) or ForgetRequest("previous")
+
+
+# Interjections and leads before what a request names: "ugh", "oh god", "ok so", "wait no".
+_SIGH_EN = re.compile(
+    r"^(?:(?:ugh+|argh+|oh+|god|omg|ok(?:ay)?|um+|uh+|hmm+|wait|no|nah|lol|haha\w*|yeah|well|so|anyway"
+    r"|actually|jeez|geez|oops|welp)\b[\s,.!?-]*)+"
+)

@@ -191,3 +191,44 @@ def test_a_verb_first_request_names_what_follows_the_verb() -> None:
     matters was then taken as told apart and one forgotten on a guess)."""
     request = forget_request.read_unframed("could you forget the Rafa stuff")
     assert request.phrase == "the rafa stuff"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the stuff about my brother's arrest... can that just not exist anymore?",
+        "老周离婚那事，你那儿也别有这段了",
+        "那些聊天记录可不能留着啊，你懂的",
+        "我姐的事我不希望以后再从你这儿冒出来",
+    ],
+)
+def test_not_keeping_said_with_any_negation_is_read_and_recognised(text: str) -> None:
+    """Session 34: a wish that it not be kept or come up again, with any negation (不能留, 别有这段,
+    不希望…再…冒出来, "not exist"), opens the gate like 别留 did; the classifier then reads it as a
+    request (these are no training sentence)."""
+    assert forget_intent.goes(text)
+    assert read(text) is not None, f"{text!r}: p={probability(text):.2f}"
+
+
+@pytest.mark.parametrize("text", ["这家店别有一番风味", "今天没什么特别的事"])
+def test_a_negation_without_keeping_stays_shut(text: str) -> None:
+    assert not forget_intent.goes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "own"),
+    [
+        ("帮我忘掉吧，小林的事", False),  # the listener asked to forget for the user
+        ("我说的那些你帮我忘了吧", False),  # the user's words, a request
+        ("我跟你吐槽的那些忘了吧", False),
+        ("我又把伞忘在地铁上了", True),  # the user's own forgetting
+        ("我都忘了今天是周几", True),
+    ],
+)
+def test_the_user_s_own_forgetting_is_not_a_request_for_help_forgetting(
+    text: str, own: bool
+) -> None:
+    """The ``self`` cue: 帮我/替我/给我 before the 我, or a verb of saying between it and the 忘, is
+    the listener asked to forget what the user said, not the user forgetting."""
+    self_cue = forget_intent.shape(text)[forget_intent.CUE_NAMES.index("self")]
+    assert bool(self_cue) is own

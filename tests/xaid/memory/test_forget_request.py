@@ -58,6 +58,9 @@ PREVIOUS_ZH = [
     "好吧，把这件事忘了吧",
     "不用记这个了",
     "把我刚才说的话删了吧",
+    # A frame whose topic is only a sigh or "that" names nothing (session 34): what was just said.
+    "算了算了当我没说，吐槽完舒服多了，这段别存哈",
+    "哎呀 刚那个你别记哈",
 ]
 NEGATIVE_EN = [
     "I forgot my keys.",
@@ -344,3 +347,20 @@ def test_the_meaning_step_decides_after_the_cue_words() -> None:
 )
 def test_a_no_may_name_what_was_meant_instead(said: str, named: str | None) -> None:
     assert forget_request.named_instead(said) == named
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "terms"),
+    [
+        ("ugh, scratch that, venting over, don't keep this bit", "previous", ()),
+        ("oh god ok, delete that", "previous", ()),
+        ("oh no, wipe the bit about my dad", "topic", ("dad",)),
+        ("ok so delete the tom thing", "topic", ("tom",)),
+    ],
+)
+def test_a_sigh_before_the_verb_names_nothing(text: str, kind: str, terms: tuple[str, ...]) -> None:
+    """Session 34: "ugh, scratch that" was read as a request to forget a topic named "ugh", which
+    meaning then matched to anything; a sigh or a lead (ugh, oh god, ok so) is taken off before
+    the topic is read, and what is left may be "that"."""
+    found = forget_request.read_unframed(text)
+    assert (found.kind, found.terms) == (kind, terms)
