@@ -71,6 +71,7 @@ AREAS: dict[str, str] = {
     "voice_live": "perf.eval.voice_live",
     "voice_dev8": "perf.eval.voice_dev8",
     "voice_dev17": "perf.eval.voice_dev17",
+    "voice_dev34": "perf.eval.voice_dev34",
     "tone_dev9": "perf.eval.tone_dev9",
     "understanding": "perf.eval.understanding",
     "morning": "perf.eval.morning",
