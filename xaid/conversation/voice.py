@@ -68,7 +68,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..text import cjk, stopwords, timeparse
-from . import assistant, cheer, echo, person
+from . import assistant, cheer, echo, person, stance
 from .greetings import greeting_echo
 from .person import quoting as _quoting
 
@@ -446,6 +446,8 @@ class Voice:
                 return "role"
             if speaks_as_user(sentence, self.said, before):
                 return "role"
+            if self.quoted and stance.claims_their_part(sentence, before):
+                return "role"  # an opening on their matter: its first person is a friend's stance
             if whole and self.hardship and cheer.applauds(sentence, self.said):
                 return "cheer"
         if self.own and addresses_itself(before + sentence, self.own):
@@ -610,7 +612,9 @@ class VoiceGate:
         self.turned = 0  # sentences whose recited first person was turned to the listener
         self._before = _open_tail(lead)  # the lead's unfinished last sentence ("上次你说")
         self._head = ""  # what of the current sentence has been sent
-        starts = ["我", "I", "感觉", "觉得", *((voice.own[:3],) if voice.own else ())] + [
+        starts = ["我", "I", "感觉", "觉得", *((voice.own[:3],) if voice.own else ())]
+        starts += ["My", "my"] if voice.quoted else []  # "My knee is still sore" (stance.py)
+        starts += [
             c for n in voice.names for c in ((n[:3],) if n.isascii() else tuple(n))
         ]  # any character of a Chinese name: "晓林" garbles 林晓 from its second
         starts += voice.numeral_words  # "周琳" held until its numeral shows its unit
