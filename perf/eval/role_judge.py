@@ -26,9 +26,11 @@ _FIRST_PERSON_ZH = re.compile(
 
 
 # A state said as the speaker's own without a "我": a sentence that opens with a degree complement
-# ("累得要死！", `make demo`'s evening reply) and neither addresses the listener nor asks.
+# ("累得要死！", `make demo`'s evening reply) and neither addresses the listener nor asks. Said of the
+# listener before it ("你吓坏了，…", session 34) it is a friend's empathy, not the speaker's state.
 _OWN_STATE_ZH = re.compile(
-    r"(?:^|[。！？!?\n])\s*[\u3400-\u9fff]{1,3}(?:得要死|得要命|得不行|死了|坏了|瘫了|死我了)[^。！？!?\n你您吧吗呢]*[。！!]"
+    r"(?:^|[。！？!?\n])\s*(?:(?![你您])[\u3400-\u9fff]){1,3}(?:得要死|得要命|得不行|死了|坏了|瘫了|死我了)"
+    r"[^。！？!?\n你您吧吗呢]*[。！!]"
 )
 
 

@@ -30,6 +30,7 @@ def test_the_users_voice_fails_the_role_rule(reply: str, opener: str) -> None:
     [
         "早！累坏了吧？",
         "早。上次说的搬家怎么样了？",
+        "早！你吓坏了，搬家的事总算定下来了。",  # the state said of the listener: empathy (session 34)
         "Morning! How did the bar exam go?",
         "Exhausted, huh?",
     ],
