@@ -232,3 +232,22 @@ def test_the_user_s_own_forgetting_is_not_a_request_for_help_forgetting(
     the listener asked to forget what the user said, not the user forgetting."""
     self_cue = forget_intent.shape(text)[forget_intent.CUE_NAMES.index("self")]
     assert bool(self_cue) is own
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        ("Keep it up, you're doing great!", False),
+        ("keep going, you've got this", False),
+        ("Keep me posted on how it goes!", False),
+        ("keep an eye on the weather tomorrow", False),
+        ("please don't keep what I said about my brother", True),
+        ("you don't need to keep any of that", True),
+        ("keep it to yourself and don't store it", True),
+    ],
+)
+def test_keep_for_going_on_does_not_open_the_gate(text: str, opens: bool) -> None:
+    """Session 34: "keep" for going on or staying ("keep it up", "keep me posted") opened the gate
+    in about 400 of 4,000 LoCoMo turns and the classifier asked back about 78 of them; keeping
+    what was said still opens it."""
+    assert forget_intent.goes(text) is opens
