@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from ..text import cjk
+
 # English: "I" as a subject, with its auxiliary, and the adverbs that may stand before the predicate.
 _I_EN = re.compile(
     r"(?<![\w'])I(?:'m|'ve|'ll|'d| am| was| have| had| will| would| do| did| can| could)?"
@@ -109,7 +111,7 @@ def claims_their_part(sentence: str, before: str = "") -> bool:
             return True
     for m in _I_ZH.finditer(sentence, start):
         rest = sentence[m.end() :]
-        if not rest or not ("\u4e00" <= rest[0] <= "\u9fff"):
+        if not cjk.HAN.match(rest):
             continue  # "…，我。" or 我 before a mark: nothing said of the speaker here
         adverbs = _ADVERBS_ZH.match(rest)
         predicate = rest[adverbs.end() :] if adverbs else rest
