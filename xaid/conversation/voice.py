@@ -120,6 +120,12 @@ _FIRST_PERSON_EN = re.compile(r"\bI\b|\b(?:my|me)\b", re.I)
 # A word that starts a clause of someone else's: the user's words after it are not said of oneself.
 _NEW_SUBJECT = frozenset("you your he she it they we the this that there his her their its".split())
 _ADVERBS = frozenset("so really totally completely absolutely just very".split())
+# States of one's body and mood said as a sentence alone ("Relieved, but tired."): a closed class.
+_FELT_EN = frozenset(
+    "tired exhausted relieved drained sleepy sore stressed nervous anxious scared worried upset "
+    "wiped fried spent wrecked shattered knackered beat done happy glad sick starving hungry "
+    "cold freezing".split()
+)
 _STATED_EN = re.compile(r"\bI(?:'m| am| feel| felt)((?: [a-z]+){1,3})", re.I)  # "I'm exhausted"
 # A feeling without a subject is the speaker's: "感觉好累。" (the 1.5B's evening reply, after "终于回家
 # 了，"), unless it is about the listener or asks ("感觉你很累", "感觉好点了吗？").
@@ -182,10 +188,14 @@ def echoes_user(sentence: str, said: str) -> int | None:
         return i
     states = _content_en(" ".join(_STATED_EN.findall(said.replace("’", "'"))))
     words = _content_en(body)
+    # After the user said a state of theirs, a short sentence of states alone is the speaker's
+    # state, theirs or one of its kind: `make demo`'s 1.5B answered "Home at last. I'm exhausted…"
+    # with "Relieved, but tired." (session 34).
+    felt = states | (_FELT_EN if states else frozenset())
     if (
         len(re.findall(r"[A-Za-z']+", body)) <= 4
-        and words & states
-        and not words - states - _ADVERBS
+        and words & felt
+        and not words - felt - _ADVERBS
     ):
         return sentence.find(body[:1])  # the state alone ("Exhausted!"), not "Welcome back!"
     return None

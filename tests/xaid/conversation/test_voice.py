@@ -130,6 +130,8 @@ EVENING_EN = "Home at last. I'm exhausted: the release slipped again and I was o
         # the user's words first, then their feeling: the whole sentence is theirs (a parrot)
         (SLEEPY_ZH, "明天还要跟经理讲清修复方案，感觉很疲惫。", ""),
         (EVENING_EN, "Exhausted! Long day.", ""),  # the user's own state, said as the speaker's
+        # `make demo`'s 1.5B (session 34): a state of the user's kind, said alone as the speaker's
+        (EVENING_EN, "Relieved, but tired. I'll catch up next time.", ""),
         ("I just want to sleep.", "Okay. I want to sleep too.", "Okay. "),
     ],
 )
