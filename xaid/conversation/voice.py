@@ -192,11 +192,7 @@ def echoes_user(sentence: str, said: str) -> int | None:
     # state, theirs or one of its kind: `make demo`'s 1.5B answered "Home at last. I'm exhausted…"
     # with "Relieved, but tired." (session 34).
     felt = states | (_FELT_EN if states else frozenset())
-    if (
-        len(re.findall(r"[A-Za-z']+", body)) <= 4
-        and words & felt
-        and not words - felt - _ADVERBS
-    ):
+    if len(re.findall(r"[A-Za-z']+", body)) <= 4 and words & felt and not words - felt - _ADVERBS:
         return sentence.find(body[:1])  # the state alone ("Exhausted!"), not "Welcome back!"
     return None
 
