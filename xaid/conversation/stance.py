@@ -33,8 +33,8 @@ _ADVERBS_EN = re.compile(
     r"definitely|kinda|kind of|sort of|a bit|a little|pretty|very|always|even|been|being|only|"
     r"truly|genuinely|absolutely|literally|seriously|super|quite|sooo+))*\s+"
 )
-# A friend's stance: of mind, of feeling toward the listener, of being there. "know" only in the
-# present ("I know how hard it is"), not "I'll know by Friday" (``_WILL_KNOW``).
+# A friend's stance: of mind, of feeling toward the listener, of being there. After "I'll" only the
+# narrower ``_STANCE_FUTURE_EN``: "I know how hard it is" is a stance, "I'll know by Friday" is not.
 _STANCE_EN = re.compile(
     r"(?:remember|recall|think|thought|thinking|wonder|wondering|wondered|hope|hoping|hoped|wish|bet|"
     r"guess|believe|know|understand|get it|get that|see|hear|care|love|'d love|like|miss|missed|"
@@ -93,13 +93,12 @@ def claims_their_part(sentence: str, before: str = "") -> bool:
     that is not a friend's stance toward the listener: the user's life said as the companion's.
     ``before``: what of the same sentence came before it, read only for what stands before a
     first person ("跟" of "想说什么都可以跟我说")."""
-    whole = _QUOTED.sub(lambda q: " " * len(q.group(0)), before + sentence)
+    text = _QUOTED.sub(lambda q: " " * len(q.group(0)), before + sentence)  # same length
     start = len(before)
-    sentence = whole
-    if any(m.start() >= start for p in (_MY_EN, _MY_ZH) for m in p.finditer(sentence)):
+    if any(m.start() >= start for p in (_MY_EN, _MY_ZH) for m in p.finditer(text)):
         return True
-    for m in _I_EN.finditer(sentence, start):
-        rest = sentence[m.end() :]
+    for m in _I_EN.finditer(text, start):
+        rest = text[m.end() :]
         adverbs = _ADVERBS_EN.match(rest)
         predicate = rest[adverbs.end() :] if adverbs else rest.lstrip()
         if not predicate or not predicate[:1].isalpha():
@@ -109,8 +108,8 @@ def claims_their_part(sentence: str, before: str = "") -> bool:
         stance = _STANCE_FUTURE_EN if _FUTURE_EN.search(m.group(0)) else _STANCE_EN
         if not stance.match(predicate):
             return True
-    for m in _I_ZH.finditer(sentence, start):
-        rest = sentence[m.end() :]
+    for m in _I_ZH.finditer(text, start):
+        rest = text[m.end() :]
         if not cjk.HAN.match(rest):
             continue  # "…，我。" or 我 before a mark: nothing said of the speaker here
         adverbs = _ADVERBS_ZH.match(rest)

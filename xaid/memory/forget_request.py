@@ -861,6 +861,11 @@ def _phrase_zh(said: str) -> str:
 
 # The longer sighs first: an alternation takes the first that matches, and "哎" would leave "呀".
 _SIGH_ZH = re.compile(r"^(?:哎呀|哎哟|唉|哎|嗯|呃|额|啊|算了|好吧|那个|其实|还是)+")
+# Interjections and leads before what an English request names: "ugh", "oh god", "ok so", "wait no".
+_SIGH_EN = re.compile(
+    r"^(?:(?:ugh+|argh+|oh+|god|omg|ok(?:ay)?|um+|uh+|hmm+|wait|no|nah|lol|haha\w*|yeah|well|so|anyway"
+    r"|actually|jeez|geez|oops|welp)\b[\s,.!?-]*)+"
+)
 
 
 def _only_that_zh(phrase: str) -> bool:
@@ -911,10 +916,3 @@ def read_unframed(text: str) -> ForgetRequest:
     if _PREVIOUS_EN.match(phrase):
         return ForgetRequest("previous")  # "ugh, scratch that, venting over": "that" after a sigh
     return by_meaning(Unframed(text, "en", phrase), 1.0, 0.0) or ForgetRequest("previous")
-
-
-# Interjections and leads before what a request names: "ugh", "oh god", "ok so", "wait no".
-_SIGH_EN = re.compile(
-    r"^(?:(?:ugh+|argh+|oh+|god|omg|ok(?:ay)?|um+|uh+|hmm+|wait|no|nah|lol|haha\w*|yeah|well|so|anyway"
-    r"|actually|jeez|geez|oops|welp)\b[\s,.!?-]*)+"
-)
