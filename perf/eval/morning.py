@@ -161,6 +161,7 @@ SCENE_SETS = {
     "dev31": SCENARIOS / "morning_dev31.json",  # thirty-first: one line said, one answer
     "dev32": SCENARIOS / "morning_dev32.json",  # thirty-second: news of their own; grave, no loss
     "dev33": SCENARIOS / "morning_dev33.json",  # thirty-third: the matter not in the first line
+    "accept35": SCENARIOS / "morning_accept35.json",  # issue 25 item 1's test: never tuned on
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -192,6 +193,7 @@ SET_TITLES = {
     "dev31": " (thirty-first dev scenes)",
     "dev32": " (thirty-second dev scenes)",
     "dev33": " (thirty-third dev scenes)",
+    "accept35": " (acceptance scenes, session 35)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -219,12 +221,14 @@ SET_AREAS = {
     "dev31": "morning_dev31",
     "dev32": "morning_dev32",
     "dev33": "morning_dev33",
+    "accept35": "morning_accept35",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
-PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4", "heldout5"})
+PRIVATE = frozenset({"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "accept35"})
 CHECKS = ("picks_up", "holds_back", "role", "tense", "names", "lang", "no_detection", "length")
 PICK_AIM = Aim(">=", 90.0)
+SCENE_SHARE = 0.9  # issue 25 item 1: a scene passes when at least 9 of its 10 runs pick up
 ROLE_AIM = Aim("<=", 0.0)
 FIRST_AIM = Aim("<=", 1.5)
 # Where the issue's models also live on this machine (kit.MODELS names the catalogue's file names).
@@ -501,6 +505,8 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
                 )
             )
             rows.append(Row(f"picks up, {model}, {lang}, memory off", rate_off, "%"))
+            if row := _scene_row(raise_on, model, lang):
+                rows.append(row)
             role_breaks = sum(not j.checks["role"] for j in on)
             rows.append(
                 Row(
@@ -601,6 +607,27 @@ def section(judged: list[Judged], chosen: str, seeds: tuple[int, ...], runs: int
             f"{title}: {own}", rows, notes, area=f"{SET_AREAS.get(chosen, 'morning')}_{own}"
         )
     return Section(title, rows, notes, area=SET_AREAS.get(chosen, ""))
+
+
+def _scene_row(raise_on: list[Judged], model: str, lang: str) -> Row | None:
+    """Issue 25 item 1 counts scenes, not replies: a scene passes when at least 9 of its 10 runs
+    (seeds × runs) pick up its matter. Only where every scene had 10 runs or more: with two seeds a
+    scene's share says little. Counts only, so a private set's row says it too."""
+    by_scene: dict[str, list[bool]] = defaultdict(list)
+    for j in raise_on:
+        by_scene[j.scene].append(j.checks["picks_up"])
+    if not by_scene or min(len(v) for v in by_scene.values()) < 10:
+        return None
+    passed = sum(sum(v) >= SCENE_SHARE * len(v) for v in by_scene.values())
+    worst = min(sum(v) / len(v) for v in by_scene.values())
+    return Row(
+        f"scenes picked up in at least 9 of 10 runs, {model}, {lang}, memory on",
+        100 * passed / len(by_scene),
+        "%",
+        Aim(">=", 100.0) if model == DEFAULT_MODEL else None,
+        note=f"{passed}/{len(by_scene)} scenes, {min(len(v) for v in by_scene.values())}+ runs each; "
+        f"the weakest scene picked up in {100 * worst:.0f} % of its runs",
+    )
 
 
 def _given_note(mine: list[Judged], lang: str) -> str:

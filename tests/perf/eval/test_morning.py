@@ -369,3 +369,36 @@ def test_a_report_on_its_own_wellbeing_unasked_fails_the_role_rule(
     reply: str, opener: str, broken: bool
 ) -> None:
     assert speaks_as_user(reply, opener, []) is broken
+
+
+def test_a_scene_passes_when_nine_of_its_ten_runs_pick_up() -> None:
+    """Issue 25 item 1 counts scenes: with ten runs each, a scene picked up in 9 passes and one in 8
+    fails, whatever the replies' total; with fewer runs there is no such row (two seeds say little
+    of one scene)."""
+    from perf.eval import morning
+
+    def replies(scene: str, picked: int, runs: int = 10) -> list[morning.Judged]:
+        return [
+            morning.Judged(
+                "qwen2.5-1.5b",
+                scene,
+                "en",
+                True,
+                seed,
+                0,
+                True,
+                "Morning!",
+                {k: True for k in morning.CHECKS} | {"picks_up": seed < picked},
+                True,
+                900.0,
+                250,
+            )
+            for seed in range(runs)
+        ]
+
+    row = morning._scene_row(
+        replies("a", 9) + replies("b", 8) + replies("c", 10), "qwen2.5-1.5b", "en"
+    )
+    assert row is not None and row.note.startswith("2/3 scenes")
+    assert "weakest scene picked up in 80 %" in row.note
+    assert morning._scene_row(replies("a", 10, runs=2), "qwen2.5-1.5b", "en") is None
