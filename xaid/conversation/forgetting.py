@@ -142,6 +142,8 @@ async def plan(
     if request.kind != "topic":
         if here or session_id is None or not _says_what(text, ts_ms):
             telling = await _previous_telling(embeddings, here, ts_ms) if here else None
+            if telling is not None:
+                telling = await _whole(embeddings, here, telling)
             return Plan(request, telling, unsure=unsure, probability=found.probability)
         # "That" said first thing in a conversation ("the meds thing I told you about... forget
         # that"): nothing here to point back to, so it names something said before, in its own
@@ -172,7 +174,7 @@ async def plan(
     if resolution.decision != "forget" and here and not _says_what(text, ts_ms):
         # Read as a topic, but it names nothing of its own ("这个其实你不用留着", "unsay that
         # please"): it points at what was just said in this conversation, as "that" does.
-        telling = await _previous_telling(embeddings, here, ts_ms)
+        telling = await _whole(embeddings, here, await _previous_telling(embeddings, here, ts_ms))
         that = ForgetRequest("previous", lang=request.lang)
         return Plan(that, telling, unsure=unsure, probability=found.probability)
     if unsure and resolution.decision == "none":
@@ -185,6 +187,7 @@ async def plan(
         # want me to forget…?" would only ask what the user just said. The same bar as a sure
         # request's match (forget_topic.CLEAR and MARGIN), never a weak one.
         unsure = False
+    resolution = await _whole(embeddings, candidates, resolution)
     return Plan(request, resolution, unsure=unsure, probability=found.probability)
 
 
@@ -244,6 +247,7 @@ async def _instead(
     )
     if resolution.decision == "none":
         return None
+    resolution = await _whole(embeddings, candidates, resolution)
     return Plan(ForgetRequest("topic", lang=lang, phrase=phrase), resolution)
 
 
@@ -284,6 +288,38 @@ async def _previous_telling(
     if vectors and all(v is not None for v in vectors):
         units = forget_topic.unit_rows(np.vstack([v for v in vectors if v is not None]))
     return forget_topic.previous_telling(turns, units, ts_ms)
+
+
+async def _whole(
+    embeddings: Embeddings,
+    candidates: Sequence[forget_topic.Candidate],
+    resolution: Resolution,
+) -> Resolution:
+    """``resolution`` with the lines its telling goes on in (forget_topic.goes_on_with), walked out
+    from what it took a turn at a time: "小陈报销作假被发现了" matched, "公司在查" said a minute
+    after goes with it, as the line before it when "that" took only the last. Not where the
+    request names a person in two matters, nor a match already asked about for its width."""
+    if not resolution.matches or resolution.tied or resolution.wide:
+        return resolution
+    while len(resolution.matches) < forget_topic.WIDEST:
+        pairs = forget_topic.edges(resolution, candidates)
+        if not pairs:
+            break
+        vectors = await embeddings.embed_readable(
+            [t for a, b in pairs for t in (a.text, b.text, f"{a.text} {b.text}")]
+        )
+        taken = set(resolution.message_ids)
+        added = []
+        for k, (a, b) in enumerate(pairs):
+            earlier, later, joined = vectors[3 * k : 3 * k + 3]
+            if earlier is None or later is None or joined is None:
+                continue  # a line the embedder cannot read: nothing tells
+            if forget_topic.goes_on_with(earlier, later, joined):
+                added.append(b if a.message_id in taken else a)
+        if not added:
+            break
+        resolution = forget_topic.with_turns(resolution, added)
+    return resolution
 
 
 # The prototypes' vectors, embedded once per embedder (a daemon has one; tests start several).
