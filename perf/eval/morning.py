@@ -47,6 +47,10 @@ message of its own the day after a matter; grave matters that are no loss; losse
 dev33, morning_dev33.json, a thirty-third (the matter not in the history's first line: small
 talk first, a long message with the matter in its middle, the matter three days back; a return
 after nine days; a content probe), ``morning_dev33``;
+accept35, morning_accept35.json, issue 25 item 1's acceptance scenes (written by a writer who never
+read the rules or the earlier sets, never tuned on, private like the held-out sets; played with ten
+runs per scene its section counts the scenes picked up in at least 9 of their 10),
+``morning_accept35``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
