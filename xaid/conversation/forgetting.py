@@ -295,30 +295,27 @@ async def _whole(
     candidates: Sequence[forget_topic.Candidate],
     resolution: Resolution,
 ) -> Resolution:
-    """``resolution`` with the lines its telling goes on in (forget_topic.goes_on_with), walked out
-    from what it took a turn at a time: "小陈报销作假被发现了" matched, "公司在查" said a minute
-    after goes with it, as the line before it when "that" took only the last. Not where the
-    request names a person in two matters, nor a match already asked about for its width."""
+    """``resolution`` with the lines its telling began in (forget_topic.began_at), walked back from
+    the first turn taken a turn at a time: "that" said after "I think I'm going to quit my degree" /
+    "My parents would kill me." takes both. Not where the request names a person in two matters,
+    nor a match already asked about for its width."""
     if not resolution.matches or resolution.tied or resolution.wide:
         return resolution
     while len(resolution.matches) < forget_topic.WIDEST:
-        pairs = forget_topic.edges(resolution, candidates)
-        if not pairs:
+        earlier = forget_topic.before_telling(resolution, candidates)
+        first = min(resolution.matches, key=lambda m: m.ts_ms)
+        later = next((c for c in candidates if c.message_id == first.message_id), None)
+        if earlier is None or later is None:
             break
         vectors = await embeddings.embed_readable(
-            [t for a, b in pairs for t in (a.text, b.text, f"{a.text} {b.text}")]
+            [earlier.text, later.text, f"{earlier.text} {later.text}"]
         )
-        taken = set(resolution.message_ids)
-        added = []
-        for k, (a, b) in enumerate(pairs):
-            earlier, later, joined = vectors[3 * k : 3 * k + 3]
-            if earlier is None or later is None or joined is None:
-                continue  # a line the embedder cannot read: nothing tells
-            if forget_topic.goes_on_with(earlier, later, joined):
-                added.append(b if a.message_id in taken else a)
-        if not added:
+        a, b, joined = [*vectors, None, None, None][:3]  # none when no embedder reads
+        if a is None or b is None or joined is None:
+            break  # a line the embedder cannot read: nothing tells
+        if not forget_topic.began_at(a, b, joined, later.text):
             break
-        resolution = forget_topic.with_turns(resolution, added)
+        resolution = forget_topic.with_turns(resolution, [earlier])
     return resolution
 
 

@@ -961,60 +961,54 @@ def previous_telling(
     return Resolution("forget", matches, 0.0, None)
 
 
-# A telling goes on in lines that are neither near the one before in meaning nor say so in a word
-# ("today in the office toilet I had a panic attack" / "couldn't breathe, crouched for ten minutes"
-# / "nobody noticed, I think"; "小陈报销作假被发现了" / "公司在查"): under USE such a pair is 0.20-0.25
-# apart, as a new matter said right after is (session 35). What tells them apart is which line the
-# two mean together: a line that goes on adds little of its own, so the pair embedded as one text
-# stays with the line before it; a new matter, said fully, pulls the pair to itself. Read on the
-# train halves of forget dev sets 4-34 (the target sessions' adjacent lines): the pair stays with the
-# earlier line by GOES_ON_LEAD or more in 158 of 259 pairs of one telling and 99 of 125 whose later
-# line is a reaction ("Nobody noticed, I think.", 公司在查), against 1 of 74 pairs of small talk and
-# the matter said after it, and 0 of 5 of a matter and a new one after it (at 0.1: 179, 107, 2, 0;
-# the requests honoured on those halves were the same, and one more line of small talk went).
-# It reads which line carries the weight, not whether the later one is about the earlier: "the new
-# sofa arrived today" after "my brother got arrested" stays with the arrest too. So it is read only
-# beside the telling's first conversation (``edges``), never beside a later mention.
-GOES_ON_LEAD = 0.15
+# A telling's lines need not be near each other in meaning nor say so in a word ("I think I'm going
+# to quit my degree, I've failed two modules" / "My parents would kill me."; "我姐偷偷跟我说她怀孕了，
+# 才七周" / "做完检查之前谁都不告诉"): under USE such a pair is 0.1-0.25 apart, as a new matter said
+# right after is (session 35). So "that" took the last line and left the one the matter was in.
+# What tells a pair of one telling from small talk and the matter said after it is which line the
+# two mean together: embedded as one text, the pair stays with the matter. Read on the train halves of
+# forget dev sets 4-34 (the target sessions' adjacent lines): the pair stays with the earlier line by
+# GOES_ON_LEAD or more in 137 of 259 pairs of one telling and 92 of 125 whose later line is a
+# reaction ("Nobody noticed, I think.", 公司在查), against 0 of 74 pairs of small talk and the matter
+# said after it. It reads which line carries the weight, not whether the later one is about the
+# earlier: "I like tea in the morning." stays with "My ex is called Tom and he lives in Leeds." by
+# 0.29, "the new sofa arrived today" with "my brother got arrested" by 0.33. So it is read backwards
+# only, from a line taken to the one before it: a weighty line before what was taken is where the
+# telling began; a light line after it may be anything (tried both ways: the forward reading took
+# "tea in the morning" with the ex, which test_forget_request_e2e keeps).
+GOES_ON_LEAD = 0.2
 
 
-def goes_on_with(earlier: np.ndarray, later: np.ndarray, joined: np.ndarray) -> bool:
-    """Whether the later turn goes on with the earlier one's telling: ``joined`` (the two said as
-    one text) is nearer the earlier turn's vector than the later one's by ``GOES_ON_LEAD``."""
+def began_at(earlier: np.ndarray, later: np.ndarray, joined: np.ndarray, later_text: str) -> bool:
+    """Whether the telling the later turn is part of began at the earlier one: the later turn
+    points back or goes on about someone named (``_opens_on``), the two are ``SPAN_SEED_COSINE``
+    close, or ``joined`` (the two said as one text) is nearer the earlier turn's vector than the
+    later one's by ``GOES_ON_LEAD``."""
     e, lt, j = (_unit(np.asarray(v, dtype=np.float32)) for v in (earlier, later, joined))
+    if _opens_on(later_text) or float(e @ lt) >= SPAN_SEED_COSINE:
+        return True
     return float(j @ e) - float(j @ lt) >= GOES_ON_LEAD
 
 
-def edges(
-    resolution: Resolution, candidates: Sequence[Candidate]
-) -> list[tuple[Candidate, Candidate]]:
-    """The turns right outside what ``resolution`` took, as (earlier, later) pairs to weigh with
-    ``goes_on_with``: in the conversation where the matter was first told (its earliest turn taken),
-    the turn said just before the first turn taken there and just after the last (within
-    ``GAP_MS``), each paired with the taken turn beside it. Only there: a passing mention later
-    ("saw the dent on his car again this morning") sits among other matters of that day, and the
-    line after it is one of them, however much lighter. A turn that turns to something else
-    (``_TURNS_AWAY``, a question) is no pair: whatever its words, a new matter begins there."""
-    taken = set(resolution.message_ids)
-    out: list[tuple[Candidate, Candidate]] = []
+def before_telling(resolution: Resolution, candidates: Sequence[Candidate]) -> Candidate | None:
+    """The turn said just before what ``resolution`` took, within ``GAP_MS``, in the conversation
+    where the matter was first told (its earliest turn taken): the one ``began_at`` weighs. Only
+    there: a later mention ("saw the dent on his car again this morning") sits among that day's
+    other matters."""
     told = min(resolution.matches, key=lambda m: m.ts_ms, default=None)
-    for session in (told.session_id,) if told is not None else ():
-        turns = sorted((c for c in candidates if c.session_id == session), key=lambda c: c.ts_ms)
-        at = [k for k, c in enumerate(turns) if c.message_id in taken]
-        if not at:
-            continue
-        first, last = at[0], at[-1]
-        if first > 0 and turns[first].ts_ms - turns[first - 1].ts_ms <= GAP_MS:
-            out.append((turns[first - 1], turns[first]))
-        if last + 1 < len(turns) and turns[last + 1].ts_ms - turns[last].ts_ms <= GAP_MS:
-            after = turns[last + 1].text.strip()
-            if not (_TURNS_AWAY.match(after) or after.endswith(("?", "？"))):
-                out.append((turns[last], turns[last + 1]))
-    return out
+    if told is None:
+        return None
+    turns = sorted(
+        (c for c in candidates if c.session_id == told.session_id), key=lambda c: c.ts_ms
+    )
+    at = next((k for k, c in enumerate(turns) if c.message_id == told.message_id), None)
+    if not at or turns[at].ts_ms - turns[at - 1].ts_ms > GAP_MS:
+        return None
+    return turns[at - 1]
 
 
 def with_turns(resolution: Resolution, added: Sequence[Candidate]) -> Resolution:
-    """``resolution`` with the turns ``added`` to its telling (``edges``, ``goes_on_with``), in
+    """``resolution`` with the turns ``added`` to its telling (``before_telling``, ``began_at``), in
     time order after the seed; explain shows them with the seed's scores: they were taken because
     the seed was."""
     if not added or not resolution.matches:

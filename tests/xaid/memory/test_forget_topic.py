@@ -266,25 +266,42 @@ def test_a_match_wider_than_widest_is_asked_about_and_nothing_is_held_back(
     assert "2" in more and str(res.sessions) in more
 
 
-def test_the_lines_beside_a_telling_are_weighed_only_where_it_was_first_told() -> None:
-    """forget_topic.edges: the turn before and after what was taken, in the conversation of its
-    earliest turn, within GAP_MS; a later turn that turns away (a question, "anyway") is no pair,
-    and a later mention's neighbours are never weighed (they are that day's other matters)."""
+def test_the_line_before_a_telling_is_weighed_only_where_it_was_first_told() -> None:
+    """forget_topic.before_telling: the turn just before the first one taken, in the conversation
+    of the earliest turn taken, within GAP_MS; a later mention's neighbours are never weighed (they
+    are that day's other matters), nor a turn said long before."""
     told = [
         Candidate(1, "a", D0, "made pancakes"),
         Candidate(2, "a", D0 + 60_000, "my brother got arrested"),
         Candidate(3, "a", D0 + 120_000, "mum cried all evening"),
-        Candidate(4, "a", D0 + 180_000, "anyway what should I cook tonight?"),
         Candidate(5, "b", D0 + DAY, "bought a trumpet"),
         Candidate(6, "b", D0 + DAY + 60_000, "saw the police car at his place again"),
-        Candidate(7, "b", D0 + DAY + 120_000, "watched a film"),
     ]
-    seed = forget_topic.Match(2, D0 + 60_000, 0.6, 0.5, 1.0, None, "a")
+    seed = forget_topic.Match(3, D0 + 120_000, 0.6, 0.5, 1.0, None, "a")
     later = forget_topic.Match(6, D0 + DAY + 60_000, 0.5, 0.4, 1.0, None, "b")
     res = forget_topic.Resolution("forget", (later, seed), 0.1, None)
-    pairs = [(a.message_id, b.message_id) for a, b in forget_topic.edges(res, told)]
-    assert pairs == [(1, 2), (2, 3)]
-    grown = forget_topic.with_turns(res, [told[2]])
+    before = forget_topic.before_telling(res, told)
+    assert before is not None and before.message_id == 2
+    grown = forget_topic.with_turns(res, [before])
     assert grown.message_ids == (6, 2, 3)  # the seed first, the rest in time order
-    pairs = [(a.message_id, b.message_id) for a, b in forget_topic.edges(grown, told)]
-    assert pairs == [(1, 2)]  # after the arrest's telling comes a question: a new matter
+    before = forget_topic.before_telling(grown, told)
+    assert before is not None and before.message_id == 1
+    far = [Candidate(1, "a", D0 - HOUR, "made pancakes"), *told[1:]]
+    assert forget_topic.before_telling(grown, far) is None
+
+
+def test_a_telling_began_at_the_weighty_line_before_not_at_small_talk(
+    embed: Callable[[list[str]], np.ndarray],
+) -> None:
+    """forget_topic.began_at with the real embedder: the matter before its reaction is where the
+    telling began; small talk before the matter is not; nor, read backwards only, is a weighty
+    line before small talk said after it ("tea in the morning" stays with the ex by 0.29)."""
+
+    def began(earlier: str, later: str) -> bool:
+        a, b, joined = embed([earlier, later, f"{earlier} {later}"])
+        return forget_topic.began_at(a, b, joined, later)
+
+    assert began("我表姐偷偷去做了第二次试管", "家里人都不知道")
+    assert began("my manager said my contract might not be renewed", "my wife doesn't know yet")
+    assert not began("今天中午吃了麻辣烫", "我表姐偷偷去做了第二次试管")
+    assert not began("made pancakes this morning", "my brother got arrested last night")
