@@ -50,7 +50,9 @@ after nine days; a content probe), ``morning_dev33``;
 accept35, morning_accept35.json, issue 25 item 1's acceptance scenes (written by a writer who never
 read the rules or the earlier sets, never tuned on, private like the held-out sets; played with ten
 runs per scene its section counts the scenes picked up in at least 9 of their 10),
-``morning_accept35``;
+``morning_accept35``; dev35, morning_dev35.json, a thirty-fifth (Chinese first, 24 matters and 4
+do-not-ask controls as people type them, 8 English; halves train and test; written for the next
+change to issue 25 item 1 in Chinese), ``morning_dev35``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -166,6 +168,7 @@ SCENE_SETS = {
     "dev32": SCENARIOS / "morning_dev32.json",  # thirty-second: news of their own; grave, no loss
     "dev33": SCENARIOS / "morning_dev33.json",  # thirty-third: the matter not in the first line
     "accept35": SCENARIOS / "morning_accept35.json",  # issue 25 item 1's test: never tuned on
+    "dev35": SCENARIOS / "morning_dev35.json",  # thirty-fifth: Chinese first, as people type
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -198,6 +201,7 @@ SET_TITLES = {
     "dev32": " (thirty-second dev scenes)",
     "dev33": " (thirty-third dev scenes)",
     "accept35": " (acceptance scenes, session 35)",
+    "dev35": " (thirty-fifth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -226,6 +230,7 @@ SET_AREAS = {
     "dev32": "morning_dev32",
     "dev33": "morning_dev33",
     "accept35": "morning_accept35",
+    "dev35": "morning_dev35",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

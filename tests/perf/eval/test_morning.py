@@ -402,3 +402,19 @@ def test_a_scene_passes_when_nine_of_its_ten_runs_pick_up() -> None:
     assert row is not None and row.note.startswith("2/3 scenes")
     assert "weakest scene picked up in 80 %" in row.note
     assert morning._scene_row(replies("a", 10, runs=2), "qwen2.5-1.5b", "en") is None
+
+
+def test_the_thirty_fifth_dev_set_keeps_both_halves_and_its_controls() -> None:
+    """morning_dev35.json loads as the harness checks it, Chinese first, with matters in both
+    halves of both languages and do-not-ask controls: a change tuned on its train half is still
+    measured on a test half of each language."""
+    from perf.eval import heldout_files, morning
+
+    scenes = heldout_files.scenes(morning.SCENE_SETS["dev35"])["scenes"]
+    for lang in ("en", "zh"):
+        for half in ("train", "test"):
+            assert any(
+                s["lang"] == lang and s["half"] == half and s["may_raise"] for s in scenes
+            ), (lang, half)
+    assert sum(s["lang"] == "zh" for s in scenes) > sum(s["lang"] == "en" for s in scenes)
+    assert any(not s["may_raise"] and s["held_back"] for s in scenes)
