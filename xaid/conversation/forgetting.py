@@ -302,15 +302,13 @@ async def _whole(
     if not resolution.matches or resolution.tied or resolution.wide:
         return resolution
     while len(resolution.matches) < forget_topic.WIDEST:
-        earlier = forget_topic.before_telling(resolution, candidates)
-        first = min(resolution.matches, key=lambda m: m.ts_ms)
-        later = next((c for c in candidates if c.message_id == first.message_id), None)
-        if earlier is None or later is None:
+        pair = forget_topic.before_telling(resolution, candidates)
+        if pair is None:
             break
-        vectors = await embeddings.embed_readable(
+        earlier, later = pair
+        a, b, joined = await embeddings.embed_readable(
             [earlier.text, later.text, f"{earlier.text} {later.text}"]
         )
-        a, b, joined = [*vectors, None, None, None][:3]  # none when no embedder reads
         if a is None or b is None or joined is None:
             break  # a line the embedder cannot read: nothing tells
         if not forget_topic.began_at(a, b, joined, later.text):

@@ -990,11 +990,13 @@ def began_at(earlier: np.ndarray, later: np.ndarray, joined: np.ndarray, later_t
     return float(j @ e) - float(j @ lt) >= GOES_ON_LEAD
 
 
-def before_telling(resolution: Resolution, candidates: Sequence[Candidate]) -> Candidate | None:
+def before_telling(
+    resolution: Resolution, candidates: Sequence[Candidate]
+) -> tuple[Candidate, Candidate] | None:
     """The turn said just before what ``resolution`` took, within ``GAP_MS``, in the conversation
-    where the matter was first told (its earliest turn taken): the one ``began_at`` weighs. Only
-    there: a later mention ("saw the dent on his car again this morning") sits among that day's
-    other matters."""
+    where the matter was first told, with the first turn taken there (its earliest): the pair
+    ``began_at`` weighs. Only there: a later mention ("saw the dent on his car again this morning")
+    sits among that day's other matters."""
     told = min(resolution.matches, key=lambda m: m.ts_ms, default=None)
     if told is None:
         return None
@@ -1004,7 +1006,7 @@ def before_telling(resolution: Resolution, candidates: Sequence[Candidate]) -> C
     at = next((k for k, c in enumerate(turns) if c.message_id == told.message_id), None)
     if not at or turns[at].ts_ms - turns[at - 1].ts_ms > GAP_MS:
         return None
-    return turns[at - 1]
+    return turns[at - 1], turns[at]
 
 
 def with_turns(resolution: Resolution, added: Sequence[Candidate]) -> Resolution:

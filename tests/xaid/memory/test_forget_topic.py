@@ -280,12 +280,12 @@ def test_the_line_before_a_telling_is_weighed_only_where_it_was_first_told() -> 
     seed = forget_topic.Match(3, D0 + 120_000, 0.6, 0.5, 1.0, None, "a")
     later = forget_topic.Match(6, D0 + DAY + 60_000, 0.5, 0.4, 1.0, None, "b")
     res = forget_topic.Resolution("forget", (later, seed), 0.1, None)
-    before = forget_topic.before_telling(res, told)
-    assert before is not None and before.message_id == 2
-    grown = forget_topic.with_turns(res, [before])
+    pair = forget_topic.before_telling(res, told)
+    assert pair is not None and [c.message_id for c in pair] == [2, 3]
+    grown = forget_topic.with_turns(res, [pair[0]])
     assert grown.message_ids == (6, 2, 3)  # the seed first, the rest in time order
-    before = forget_topic.before_telling(grown, told)
-    assert before is not None and before.message_id == 1
+    pair = forget_topic.before_telling(grown, told)
+    assert pair is not None and [c.message_id for c in pair] == [1, 2]
     far = [Candidate(1, "a", D0 - HOUR, "made pancakes"), *told[1:]]
     assert forget_topic.before_telling(grown, far) is None
 
