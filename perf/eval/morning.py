@@ -52,7 +52,9 @@ read the rules or the earlier sets, never tuned on, private like the held-out se
 runs per scene its section counts the scenes picked up in at least 9 of their 10),
 ``morning_accept35``; dev35, morning_dev35.json, a thirty-fifth (Chinese first, 24 matters and 4
 do-not-ask controls as people type them, 8 English; halves train and test; written for the next
-change to issue 25 item 1 in Chinese), ``morning_dev35``;
+change to issue 25 item 1 in Chinese), ``morning_dev35``; dev36, morning_dev36.json, a thirty-sixth
+(Chinese first: 30 matters, many told in an earlier session with small talk since, 4 controls, 6
+English; halves train and test), ``morning_dev36``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -169,6 +171,7 @@ SCENE_SETS = {
     "dev33": SCENARIOS / "morning_dev33.json",  # thirty-third: the matter not in the first line
     "accept35": SCENARIOS / "morning_accept35.json",  # issue 25 item 1's test: never tuned on
     "dev35": SCENARIOS / "morning_dev35.json",  # thirty-fifth: Chinese first, as people type
+    "dev36": SCENARIOS / "morning_dev36.json",  # thirty-sixth: Chinese first, small talk since
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -202,6 +205,7 @@ SET_TITLES = {
     "dev33": " (thirty-third dev scenes)",
     "accept35": " (acceptance scenes, session 35)",
     "dev35": " (thirty-fifth dev scenes)",
+    "dev36": " (thirty-sixth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -231,6 +235,7 @@ SET_AREAS = {
     "dev33": "morning_dev33",
     "accept35": "morning_accept35",
     "dev35": "morning_dev35",
+    "dev36": "morning_dev36",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.

@@ -404,13 +404,14 @@ def test_a_scene_passes_when_nine_of_its_ten_runs_pick_up() -> None:
     assert morning._scene_row(replies("a", 10, runs=2), "qwen2.5-1.5b", "en") is None
 
 
-def test_the_thirty_fifth_dev_set_keeps_both_halves_and_its_controls() -> None:
-    """morning_dev35.json loads as the harness checks it, Chinese first, with matters in both
-    halves of both languages and do-not-ask controls: a change tuned on its train half is still
-    measured on a test half of each language."""
+@pytest.mark.parametrize("chosen", ["dev35", "dev36"])
+def test_the_chinese_first_dev_sets_keep_both_halves_and_their_controls(chosen: str) -> None:
+    """morning_dev35.json and morning_dev36.json load as the harness checks them, Chinese first,
+    with matters in both halves of both languages and do-not-ask controls: a change tuned on a
+    train half is still measured on a test half of each language."""
     from perf.eval import heldout_files, morning
 
-    scenes = heldout_files.scenes(morning.SCENE_SETS["dev35"])["scenes"]
+    scenes = heldout_files.scenes(morning.SCENE_SETS[chosen])["scenes"]
     for lang in ("en", "zh"):
         for half in ("train", "test"):
             assert any(
