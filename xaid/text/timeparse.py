@@ -211,7 +211,13 @@ class _Ctx:
     __slots__ = ("end", "hour", "start", "text", "today")
 
     def __init__(self, text: str, now: datetime):
-        self.text, self.today, self.hour = text, now.date(), now.hour + now.minute / 60
+        # The small hours belong to the day before, as people count them: "明天下午路演" said at 01:00
+        # is this afternoon's pitch ("tomorrow" is after they sleep), "今天好累" the day just ended.
+        # Resolved against the calendar, the pitch was a day late and the check-in before it
+        # asked nothing that evening (morning_dev36's train half). Its hour runs on past 24.
+        small = now.hour < NIGHT_UNTIL_HOUR
+        self.text, self.today = text, (now - timedelta(days=1) if small else now).date()
+        self.hour = now.hour + now.minute / 60 + (24 if small else 0)
         self.start = self.end = 0
 
     def clause(self) -> str:

@@ -396,13 +396,33 @@ def test_tonight_is_sooner_than_tomorrow() -> None:
 
 def test_time_zone_moves_the_local_day() -> None:
     late = int(
-        datetime(2026, 11, 25, 17, 30, tzinfo=UTC).timestamp() * 1000
-    )  # 01:30 on the 26th in Shanghai
+        datetime(2026, 11, 25, 21, 30, tzinfo=UTC).timestamp() * 1000
+    )  # 05:30 on the 26th in Shanghai
     assert only("today", late).date_from == d("2026-11-25")
     shanghai = find_times("today", late, ZoneInfo("Asia/Shanghai"))[0]
     assert shanghai.date_from == d("2026-11-26")
     assert annotate("明天", late, ZoneInfo("Asia/Shanghai")) == "明天 [2026-11-27]"
     assert annotate("明天", late) == "明天 [2026-11-26]"
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("明天下午路演 投资人五个", "2026-11-26"),  # said at 01:30: the afternoon after they sleep
+        ("pitching tomorrow at 2, can't sleep", "2026-11-26"),
+        ("今天真的好累", "2026-11-25"),  # the day just ended
+        ("today was a lot", "2026-11-25"),
+        ("后天出发", "2026-11-27"),
+    ],
+)
+def test_the_small_hours_belong_to_the_day_before(text: str, day: str) -> None:
+    """At 01:30 "tomorrow" is the day that begins when they wake, as people count days: resolved
+    against the calendar, a pitch "tomorrow afternoon" said after midnight was a day late."""
+    small = int(datetime(2026, 11, 26, 1, 30, tzinfo=UTC).timestamp() * 1000)
+    assert find_times(text, small)[0].date_from == d(day)
+    assert find_times("今晚又要熬夜了", small)[0].direction != "future"  # the night they are in
+    dawn = int(datetime(2026, 11, 26, 6, 0, tzinfo=UTC).timestamp() * 1000)
+    assert find_times("明天下午路演", dawn)[0].date_from == d("2026-11-27")  # after the night
 
 
 def test_month_ends_and_week_edges() -> None:
