@@ -192,8 +192,8 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
     if (
         lang == "zh"
-        and kind == "feeling"
-        and (name := matter_name(item.topic, particles=True)) is not None
+        and kind in ("feeling", "tired")
+        and (name := matter_name(item.topic, particles=True, sentence=True)) is not None
     ):
         # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
         return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
@@ -224,8 +224,11 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     if lang == "zh" and kind in ("event", "ahead"):
         event = event_word(item.topic) or matter_name(item.topic, said_ms=item.created_ms)
         if event is None:
-            kind = "feeling"  # nothing short to name it by: the model says what they said
-        return _LEADS[(lang, kind)].format(echo=greeting, event=event or "").strip()
+            # nothing short to name it by: what they said, said back whole, or the model says it
+            said = matter_name(item.topic, True, item.created_ms, sentence=True)
+            kind = "feeling" if said is None else "said"
+            return _LEADS[(lang, kind)].format(echo=greeting, said=said).strip()
+        return _LEADS[(lang, kind)].format(echo=greeting, event=event).strip()
     return _LEADS[(lang, kind)].format(echo=greeting).strip()
 
 
@@ -300,7 +303,9 @@ def _spans(text: str, ends: re.Pattern[str]) -> list[tuple[int, str]]:
 
 
 def _untimed(clause: str) -> str:
-    return " ".join(hour_said.without_hours(timeparse.without_times(clause)).split())
+    """``clause`` without its times: every date (said another day, "明天" is wrong) and the hour
+    it starts with (``hour_said.without_leading_hour``)."""
+    return " ".join(hour_said.without_leading_hour(timeparse.without_times(clause)).split())
 
 
 def _too_short(clause: str) -> bool:
@@ -397,9 +402,15 @@ _WHOSE = re.compile(
     f"^我(?=[家的们{_KIN}]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
 )
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
+# ... and one this long may be said back whole ("上次你说新版本一上线就把支付搞挂了，"): a sentence is
+# what "上次你说" reports. Held to NAME_CHARS, a 13-character first clause left the bare "上次你说",
+# and the 1.5B went on "的那件事，怎么了？" (morning_dev18's train half).
+SAID_CHARS = 20
 
 
-def matter_name(topic: str, particles: bool = False, said_ms: int | None = None) -> str | None:
+def matter_name(
+    topic: str, particles: bool = False, said_ms: int | None = None, sentence: bool = False
+) -> str | None:
     """The matter in the user's own first clause, when no event word names it: "周四要去见男朋友爸妈了，
     他爸以前是法官" → "去见男朋友爸妈" (the lead "早。去见男朋友爸妈的事，你"). With no word of the
     list the lead fell back to "上次你说", and the model, told what is ahead, wrote of it as of a
@@ -409,17 +420,19 @@ def matter_name(topic: str, particles: bool = False, said_ms: int | None = None)
     去做胃镜 → 带你爸去做胃镜) and its sentence-final particles go; a clause of more than
     ``NAME_CHARS`` characters is no name. ``particles``: keep them (what they said goes on after
     it, "上次你说豆豆在小区走丢了，"); a "的事" is dropped either way (the lead adds its own).
+    ``sentence``: a clause of up to ``SAID_CHARS`` is said back whole (not a loss: a long painful
+    sentence quoted back is heavy, and the gentle lead leaves it to the model).
     ``said_ms``: when it was said, for the clause of a date ahead (``matter_clause``)."""
     said = quoted(topic)
     if not said:
         return None
     clause = matter_clause(said[0].strip(), _CLAUSE_END, said_ms)
-    clause = hour_said.without_hours(timeparse.without_times(clause))
+    clause = _untimed(clause)
     clause = (
         _WHOSE.sub("你", clause, count=1)
         if _WHOSE.match(clause)
         else _HEAD.sub("", clause, count=1)
     )
     clause = (_OF_IT if particles else _TAIL).sub("", clause).replace("我", "你")
-    low, high = NAME_CHARS
+    low, high = NAME_CHARS[0], SAID_CHARS if sentence else NAME_CHARS[1]
     return clause if low <= len(clause) <= high and cjk.has(clause) else None

@@ -129,9 +129,9 @@ SCENES = {
     ),
     "zh": (
         "小雅",
-        # a first clause too long to be said back as the matter's name (checkin.NAME_CHARS; "唉"
-        # before it only leads in): the lead stays "上次你说" and leaves the matter to the model
-        "唉，今晚不知道为什么心里一直空落落的，什么都提不起劲，算了先睡吧",
+        # a first clause too long to be said back (checkin.SAID_CHARS; "唉" before it only leads
+        # in): the lead stays "上次你说" and leaves the matter to the model
+        "唉，今晚不知道为什么心里一直空落落的像缺了一块一样，什么都提不起劲，算了先睡吧",
         "早",
         "早。上次你说",
         "的事，现在好点了吗？||心里空落落的，今天好点了吗？",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from xaid.text.hour_said import hour_of
+from xaid.text.hour_said import hour_of, without_leading_hour
 
 
 @pytest.mark.parametrize(
@@ -19,6 +19,8 @@ from xaid.text.hour_said import hour_of
         ("we're meeting at ten", 10.0),
         ("presenting first thing tomorrow", 8.0),
         ("lunch with dad at noon", 12.0),
+        ("mum's getting her knee replaced tomorrow morning, driving her to St. Mary's at 6", 6.0),
+        ("flight at 5:40 tomorrow morning", 5 + 40 / 60),
         ("明天上午十点去银行面试", 10.0),
         ("明天下午两点考科目三", 14.0),
         ("晚上7点半吃饭", 19.5),
@@ -44,3 +46,20 @@ def test_the_hour_said_is_read(text: str, hour: float | None) -> None:
 )
 def test_no_hour_is_read_where_none_is_said(text: str) -> None:
     assert hour_of(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "left"),
+    [
+        ("十点去银行面试", "去银行面试"),  # when it was to happen: aside another day
+        ("下午两点考科目三", "考科目三"),
+        ("加班到十二点", "加班到十二点"),  # later in the clause, the hour is what it says
+        ("每天都是三四点才睡着", "每天都是三四点才睡着"),
+        ("好一点了", "好一点了"),  # 一点 is "a little"
+        ("早点睡", "早点睡"),
+    ],
+)
+def test_only_the_hour_a_clause_starts_with_is_cut(text: str, left: str) -> None:
+    """checkin.matter_name says a clause back another day: "十点" of "十点去银行面试" is aside, but
+    cut from "加班到十二点" it left "加班到"."""
+    assert without_leading_hour(text) == left
