@@ -192,7 +192,7 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
     if (
         lang == "zh"
-        and kind in ("feeling", "tired")
+        and kind == "feeling"
         and (name := matter_name(item.topic, particles=True, sentence=True)) is not None
     ):
         # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
