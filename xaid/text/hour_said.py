@@ -80,9 +80,10 @@ def _zh_number(s: str) -> int:
 _EN_MORNING = re.compile(r"\b(?:morning|dawn|sunrise)\b", re.I)
 
 
-def _bare(hour: int, morning: bool = False) -> int:
+def _bare(hour: int, text: str = "") -> int:
     """An hour said without am/pm or a part of the day: up to ``AFTERNOON_UNTIL``, the afternoon's,
-    unless the ``morning`` is said with it."""
+    unless ``text``, where it was said, names the morning."""
+    morning = _EN_MORNING.search(text) is not None
     return hour + 12 if 1 <= hour <= AFTERNOON_UNTIL and not morning else hour
 
 
@@ -104,14 +105,10 @@ def _en(text: str) -> float | None:
     if m := _EN_AT.search(text):
         said = m[1].lower()
         hour = int(said) if said.isdigit() else _EN_WORDS[said]
-        morning = _EN_MORNING.search(text) is not None
-        return _bare(hour, morning) + int(m[2] or 0) / 60 if 1 <= hour <= 12 else None
+        return _bare(hour, text) + int(m[2] or 0) / 60 if 1 <= hour <= 12 else None
     if m := _EN_CLOCK.search(text):
         hour = int(m[1])
-        morning = _EN_MORNING.search(text) is not None
-        return (
-            (_bare(hour, morning) if hour <= 12 else hour) + int(m[2]) / 60 if hour < 24 else None
-        )
+        return (_bare(hour, text) if hour <= 12 else hour) + int(m[2]) / 60 if hour < 24 else None
     if _EN_NOON.search(text):
         return 12.0
     return None
