@@ -21,6 +21,12 @@ model speaks. So this plays each scene's history into a scratch daemon with the 
 - a control (``may_raise`` false) is right when no such item is due at the probe: a death keeps its
   gentle ``loss`` item only, a do-not-ask and a closed matter arm nothing to ask about.
 
+Beside it, what the first turn would get (``scheduler.check_in``, peeked at the probe time): the
+suggestion ``picks`` the scene's matter when one of its ``picks_up`` words is in its topic. A loose
+proxy (a word like 娃 is in an anecdote about the child's dinner too), but it sees the order of the
+items, which ``armed`` does not: a later evening's small talk armed beside the operation told
+before, and asked first (morning_dev36).
+
 ``python -m perf.eval.morning_arm SET [HALF]`` (SET as XAID_PERF_MORNING_SCENES: dev16, dev15, …)
 prints each scene's items and the figures per half and language; SET ``all`` plays every dev set
 that starts on 2026-01-05 in one daemon (about 500 scenes; with the model, about half an hour here)
@@ -60,6 +66,8 @@ class Armed:
     losses: (
         int  # loss check-ins armed (shown, not judged: the reply judge holds them to gentleness)
     )
+    chosen: str | None = None  # the topic the first turn would get (scheduler.check_in, peeked)
+    picks: bool = False  # it names the scene's matter (one of its ``picks_up`` words)
 
 
 def _held(item: dict[str, Any], tension: Mapping[int, float]) -> bool:
@@ -105,6 +113,16 @@ def judge(scene: dict[str, Any], due: tuple[tuple[str, str], ...]) -> bool:
     return bool(due)
 
 
+def picks(scene: dict[str, Any], topic: str | None) -> bool:
+    """The suggestion names the scene's matter: one of its ``picks_up`` words is in the topic
+    (the user's own words, quoted at its end). A control picks right when nothing is suggested
+    but a loss's check-in, which asks nothing."""
+    if not scene["may_raise"]:
+        return topic is None or topic.startswith("loss")
+    low = (topic or "").casefold()
+    return any(w.casefold() in low for w in scene.get("picks_up", ()))
+
+
 def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
     env = {"XAID_LLM_PROVIDER": "scripted", "XAID_MEMORY_TIMEZONE": "UTC"}
     if model := os.environ.get("XAID_PERF_ARM_MODEL", ""):
@@ -126,7 +144,10 @@ def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
             agent_id = f"{scene['id']}-arm"
             scene_agent(client, scene, agent_id, "Mia", True, base)
             items = client.scheduler_list(agent_id, states=["pending"], limit=50)["items"]
-            due = _due(items, at(base, scene["probe"]), _tensions(client, agent_id, items))
+            probe = at(base, scene["probe"])
+            due = _due(items, probe, _tensions(client, agent_id, items))
+            peek = client.scheduler_check_in(agent_id, ts=probe, peek=True)["item"]
+            chosen = f"{peek['scene']}: {peek['topic']}" if peek else None
             out.append(
                 Armed(
                     scene["id"],
@@ -136,6 +157,8 @@ def play(scenes: list[dict[str, Any]], base: int) -> list[Armed]:
                     due,
                     judge(scene, due),
                     sum(i["scene"] == "loss" for i in items),
+                    chosen,
+                    picks(scene, chosen),
                 )
             )
     return out
@@ -178,6 +201,7 @@ def main(argv: list[str]) -> None:
         shown = "; ".join(f"{k}: {t[:70]}" for k, t in a.due) or "-"
         loss = " (+loss)" if a.losses else ""
         print(f"{'ok ' if a.right else 'BAD'} {a.half:5} {a.scene:28}{loss} {shown}")
+        print(f"    {'picks' if a.picks else 'MISS '} {(a.chosen or '-')[:110]}")
     halves = sorted({a.half for a in judged})
     if chosen == "all":  # the sets' halves together, as well as each
         halves += sorted({a.half.split(":")[1] for a in judged} - set(halves))
@@ -188,7 +212,8 @@ def main(argv: list[str]) -> None:
             held = [a for a in cell if not a.may_raise]
             print(
                 f"{h or '-'} {lang}: armed right {sum(a.right for a in raise_)}/{len(raise_)},"
-                f" controls right {sum(a.right for a in held)}/{len(held)}"
+                f" controls right {sum(a.right for a in held)}/{len(held)},"
+                f" suggestion names the matter {sum(a.picks for a in raise_)}/{len(raise_)}"
             )
 
 

@@ -145,6 +145,32 @@ def test_a_dated_matter_is_asked_about_after_its_date() -> None:
     assert before.scene == "ahead" and before.not_after == a.not_before  # and before it
 
 
+@pytest.mark.parametrize(
+    ("dated", "light"),
+    [
+        (
+            "the vet is removing the lump on thursday",
+            "saw a guy in a dinosaur suit on the train today",
+        ),
+        ("周四给猫做手术，切掉那个硬块", "今天地铁上看到一个人穿恐龙服"),
+    ],
+)
+def test_a_matter_meaning_alone_found_does_not_outrank_a_dated_one(dated: str, light: str) -> None:
+    """The reader's probability says how sure it is that something is left open, not how pressing
+    it is: a later evening's anecdote read at 0.87 (morning_dev36: the dinosaur suit) outranked
+    the operation told two evenings before, and the morning asked about the suit. A date said and
+    its day come is the surer matter; with no worry on either side the dated one is asked first."""
+
+    def calm(line: str) -> draft.Draft:  # said without feeling: the plan's priority its least
+        return draft.draft([Message("s", "a", "user", line, EVENING, message_id=1)], {1: 0.0},
+                           CALM, "Mia")  # fmt: skip
+
+    (plan, _) = arm.matters(calm(dated), CALM, read=readings(m1=(0.1, 0.0)))
+    (guess,) = arm.matters(calm(light), CALM, read=readings(m1=(1.0, 0.0)))
+    assert plan.scene == "plan" and guess.scene == "matter"
+    assert guess.priority <= plan.priority
+
+
 def test_below_the_threshold_nothing_is_armed() -> None:
     assert arm.matters(drafted("my kid's had a fever since tuesday"), CALM,
                        read=readings(m1=(0.55, 0.0))) == []  # fmt: skip
