@@ -19,6 +19,9 @@ month. The ambiguous cases are settled once, here, so every consumer reads the s
   下个周末/上个周末 are the weekends of next/last week. Plain "weekend(s)" is not a date.
 * Vague counts: "a couple" = 2, "a few" / 几 = 3, so "in a few days" / 过几天 is one day, today + 3.
 * "in 2 weeks", 三个月后 land on one day; the granularity names the unit the speaker counted in.
+* A countdown lands on the day it counts to: "a week left till", "two weeks away", "3 days to go",
+  "T-minus 5 days", "two more sleeps", 还有十天, 只剩八天, 还差一个星期, 倒计时45天. Not a quantity
+  ("10 days of PTO left", 还有十天年假) nor "took two weeks to".
   A weekend is a two-day span of granularity "week".
 * Habits ("on Mondays", 每周一), idioms ("Sunday best", "Good Friday") and words that merely contain a
   time word (目前天气, 之后天气, 明白, 聪明天才, 这周围, 如今年轻人) are not dates, and 马上周末 is 周末,
@@ -406,11 +409,11 @@ def _nth(today: date, day: int, step: int) -> date | None:
 # -- English ------------------------------------------------------------------------------------------
 
 _EN_OFFSET = {
-    "the day before yesterday": -2,
+    "day before yesterday": -2,
     "yesterday": -1,
     "today": 0,
     "tomorrow": 1,
-    "the day after tomorrow": 2,
+    "day after tomorrow": 2,
 }
 # How people type the days in a hurry (a plan said as "gym tmrw" is still tomorrow's).
 _EN_TYPED = {
@@ -428,6 +431,16 @@ _EN_TYPED = {
 _PART = r"(?:\s+(morning|afternoon|evening|night))?"
 _NUM = r"([0-9]{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple(?:\s+of)?|a\s+few|an?)"
 _UNIT = r"(day|week|month|year)s?"
+# What a countdown counts: the units, and the nights a child counts ("two more sleeps").
+_COUNTED = r"((?:day|week|month|year)s?|sleeps|nights)"
+
+
+def _counted(word: str) -> str:
+    """The unit of a countdown's word: a sleep or a night is a day."""
+    unit = word.lower().rstrip("s")
+    return "day" if unit in ("sleep", "night") else unit
+
+
 _MONTH = (
     r"(jan(?:uary)?|feb(?:ruary)?|(?-i:Mar(?:ch)?)|apr(?:il)?|(?-i:May)|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -465,7 +478,10 @@ _EN_MODES: dict[str | None, str | int] = {
 
 def _en_day(g: tuple, c: _Ctx) -> Span:
     return _day(
-        c.today + timedelta(_EN_OFFSET[_EN_TYPED.get(w := " ".join(g[0].lower().split()), w)]),
+        c.today
+        + timedelta(
+            _EN_OFFSET[_EN_TYPED.get(w := " ".join(g[0].lower().split()), w).removeprefix("the ")]
+        ),
         g[1] and g[1].lower(),
     )
 
@@ -498,11 +514,8 @@ def _en_date(g: tuple, c: _Ctx) -> Span | None:
 
 _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     (
-        r"\b(the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|today|tomorrow|"
-        + "|".join(_EN_TYPED)
-        + ")"
-        + _PART
-        + r"\b",
+        r"\b((?:the\s+)?day\s+before\s+yesterday|(?:the\s+)?day\s+after\s+tomorrow|yesterday|today|"
+        r"tomorrow|" + "|".join(_EN_TYPED) + ")" + _PART + r"\b",
         _en_day,
     ),
     (r"\b(tonight|tonite|2nite|this\s+(morning|afternoon|evening)|last\s+night)\b", _en_part),
@@ -524,6 +537,31 @@ _EN_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     (
         r"(?<!once\s)(?<!twice\s)\bin\s+" + _NUM + r"\s+" + _UNIT + r"\b(?!-)",
         lambda g, c: None if c.looks_back() else _offset(c, _num(g[0]), g[1].lower(), 1),
+    ),
+    # A countdown names the day counted down to: "a week left till my defense", "6 weeks to go",
+    # "the recital is 3 days away", "we're 20 days out", "25 days till vacation", "T-minus 5 days",
+    # "two more sleeps". Not "10 days of PTO left" (a quantity: something comes between), "took two
+    # weeks to come through", "two weeks out of hospital" (since), "a week away from home".
+    (
+        r"\b(?:t-?\s?minus\s+)?"
+        + _NUM
+        + r"\s+(?:more\s+)?"
+        + _COUNTED
+        + r"\s+(?:left\s+(?:till|til|until|before|to)\b|left\b(?!\s+(?:of|over|in\s+the))|to\s+go\b"
+        r"|till\b|til\b|until\b)",
+        lambda g, c: _offset(c, _num(g[0]), _counted(g[1]), 1),
+    ),
+    (
+        r"\b(?:is|are|was|'s|'re|only|just|still|now)\s+"
+        + _NUM
+        + r"\s+"
+        + _COUNTED
+        + r"\s+(?:away|out)\b(?!\s+(?:of|from\s+(?:home|work)))",
+        lambda g, c: _offset(c, _num(g[0]), _counted(g[1]), 1),
+    ),
+    (
+        r"\bt-?\s?minus\s+" + _NUM + r"\s+" + _COUNTED + r"\b",
+        lambda g, c: _offset(c, _num(g[0]), _counted(g[1]), 1),
     ),
     (
         r"\b" + _NUM + r"\s+" + _UNIT + r"\s+(ago|from\s+now|from\s+today)\b",
@@ -650,6 +688,17 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
             c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], -1 if "前" in g[2] else 1
         ),
     ),
+    # A countdown: "CFA还有十天", "离答辩只剩八天", "还差一个星期", "倒计时45天", "三天倒计时". Not a
+    # quantity of something else ("还有十天年假没休", "还剩两天班"): the unit is not followed by a noun.
+    (
+        rf"(?:还有|还剩下?|只剩下?|就剩下?|仅剩下?|剩下?|还差|只差|倒计时)\s*{_ZH_NUM}"
+        rf"(天|日|周|个?星期|个?礼拜|个月|年)(?![假年班课活工的钱份])",
+        lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], 1),
+    ),
+    (
+        rf"{_ZH_NUM}(天|日|周|个?星期|个?礼拜|个月|年)倒计时",
+        lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], 1),
+    ),
     (
         rf"(?<![不经超度难通路错])过{_ZH_NUM}(天|周|个星期|个月)",
         lambda g, c: _offset(c, _num(g[0]), _ZH_UNITS[g[1].lstrip("个")], 1),
@@ -708,7 +757,7 @@ _MAYBE_ZH = "[天日今明昨周期拜末号月年过前]"  # every Chinese rule
 # (tests/xaid/text/test_timeparse.py checks every rule's vocabulary against it).
 _HAS_ZH = re.compile(_MAYBE_ZH)
 _MAYBE = re.compile(
-    r"[0-9]|day|week|month|year|night|morning|afternoon|evening|tomorrow|tonite|2nite|fortnight|mid[\s-]|"
+    r"[0-9]|day|week|month|year|night|sleep|morning|afternoon|evening|tomorrow|tonite|2nite|fortnight|mid[\s-]|"
     + "|".join(_EN_TYPED)
     + "|"
     + _MAYBE_ZH,
