@@ -308,9 +308,19 @@ def _untimed(clause: str) -> str:
     return " ".join(hour_said.without_leading_hour(timeparse.without_times(clause)).split())
 
 
+# A count or an ordinal that names no matter: "第一次", "分三次", "第二轮"; "the first one", "the next round".
+_COUNTS = re.compile(
+    r"[分第]?[0-9一二三四五六七八九十两几]+[次轮回遍趟场]"
+    r"|\b(?:the\s+)?(?:first|second|third|fourth|next|last|1st|2nd|3rd)\s+(?:one|round|time)(?:'s)?\b",
+    re.I,
+)
+
+
 def _too_short(clause: str) -> bool:
-    """Without its time, too short to name a matter: "周三上午做" is "做", "it's wednesday" is "it's"."""
-    rest = _untimed(clause)
+    """Without its time and its counts, too short to name a matter: "周三上午做" is "做", "it's
+    wednesday" is "it's", "第一次明天上午" of "要做根管 分三次 第一次明天上午" is nothing (said back,
+    "上次说的第一次" named no tooth, morning_dev36's train half)."""
+    rest = " ".join(_COUNTS.sub(" ", _untimed(clause)).split())
     return len(rest) < NAME_CHARS[0] if cjk.has(rest) else len(rest.split()) < CLAUSE_WORDS[0]
 
 
@@ -325,8 +335,14 @@ def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
     ahead = arm.ahead_of(said, said_ms) if said_ms is not None else None
     if ahead is not None and parts:
         at = max(i for i, (start, _) in enumerate(parts) if start <= ahead.start or i == 0)
-        if _too_short(parts[at][1]) and at > 0 and not _leads_in(parts[at - 1][1]):
-            at -= 1
+        # back over the clauses that name nothing ("分三次" before "第一次明天上午") to one that does,
+        # else on to the next: "第一次明天上午 要做根管"
+        named = next(
+            (i for i in range(at, -1, -1) if not _too_short(parts[i][1])),
+            next((i for i in range(at, len(parts)) if not _too_short(parts[i][1])), at),
+        )
+        if named != at and not _leads_in(parts[named][1]):
+            at = named
         return parts[at][1].strip()
     return first_content_clause([c for _, c in parts])
 

@@ -191,6 +191,20 @@ def test_a_dated_matter_is_led_by_the_clause_of_its_date() -> None:
     assert lead(mri, "morning", "en", None) == (
         "Morning! Last time you said you finally booked the MRI for your knee,"
     )
+    # the clause of its date only counts ("第一次明天上午": the first of three visits), and so does
+    # the one before it: back to the clause that names the matter, or on to the one after
+    # (morning_dev36's train half: "上次说的第一次" named no tooth)
+    for said in ("要做根管 分三次 第一次明天上午", "第一次明天上午 要做根管"):
+        canal = item("plan", f'后来怎么样了："{said}"', created_ms=monday_night)
+        assert matter_name(canal.topic, said_ms=canal.created_ms) == "做根管"
+    visits = item(
+        "ahead",
+        'it is still ahead: "getting a root canal, three visits. the first one is tomorrow morning"',
+        created_ms=monday_night,
+    )
+    assert lead(visits, "morning", "en", None) == (
+        "Morning! Last time you said you're getting a root canal,"
+    )
     # no date ahead of the day it was said: the first clause that tells something, as before
     today = item(
         "matter", '现在怎么样了："今天上班没啥事，终于约上了膝盖的核磁"', created_ms=monday_night
