@@ -115,6 +115,8 @@ def test_an_undated_matter_is_asked_about_from_the_next_morning_in_the_users_wor
     assert "fever" in a.keywords
     assert a.not_before >= DAY0 + DAY_MS  # not the same evening
     assert a.not_after - a.not_before == arm.MATTER_DAYS * DAY_MS
+    # still asked about five days on (morning_dev36: a mortgage in approval, small talk between)
+    assert a.not_after > EVENING + 5 * DAY_MS
 
 
 @pytest.mark.parametrize(
