@@ -366,8 +366,11 @@ def _ahead(u: Utterance) -> timeparse.TimeRef | None:
 
 
 def ahead_of(text: str, ts_ms: int) -> timeparse.TimeRef | None:
-    """The date ahead ``text`` names, said at ``ts_ms``: after that day."""
-    ahead = timeparse.earliest_future(timeparse.find_times(text, ts_ms))
+    """The date ahead ``text`` names, said at ``ts_ms``: after that day; not one of a supposition
+    (``timeparse.supposed``: "这次再挂就要重新约一个月后了" is a month's wait if the driving test
+    fails, and was asked about the day after it as a matter still ahead, morning_dev36)."""
+    refs = timeparse.find_times(text, ts_ms)
+    ahead = timeparse.earliest_future([r for r in refs if not timeparse.supposed(text, r)])
     today = clock.local(ts_ms).date()
     return ahead if ahead is not None and ahead.date_from > today else None
 

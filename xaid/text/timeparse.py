@@ -181,6 +181,29 @@ def past_tense(clause: str) -> bool:
     return bool(_PAST.search(clause)) and not _FUTURE.search(clause)
 
 
+# What would follow a supposition: after "if"/"unless" in English ("if I fail I'd have to retake it
+# in two weeks"), after a 就 that answers 如果/要是/假如/万一 or 再 in Chinese ("这次再挂就要重新约一个月
+# 后了": fail again and it is a month's wait). A time there is what would follow, not a day set for
+# something. A time in the supposition itself (如果明天不下雨就去爬山, 明天再不交就要扣分了) or
+# before "if" (the scan is Wednesday morning, they're checking if it has grown) is left as it was.
+_SUPPOSED = re.compile(
+    r"\b(?:if|unless)\b|(?:如果|要是|假如|假设|万一|再)[^\s，。,！？]*?就",
+    re.I,
+)
+# Where a clause ends for a supposition: a mark, or a space in Chinese typed without marks ("之前挂过
+# 一次 灯光那块紧张到打错了 这次再挂就要重新约一个月后了").
+_CLAUSE_BREAKS = re.compile(
+    rf"[.!?;,\n。！？；，、]|(?<=[{cjk.IDEOGRAPHS}])\s+(?=[{cjk.IDEOGRAPHS}])"
+)
+
+
+def supposed(text: str, ref: TimeRef) -> bool:
+    """``ref`` is named in a clause of ``text`` after a supposition (``_SUPPOSED``): what would
+    follow, not a day set. The scheduler arms no plan for it (arm.ahead_of)."""
+    lo = max((m.end() for m in _CLAUSE_BREAKS.finditer(text, 0, ref.start)), default=0)
+    return bool(_SUPPOSED.search(text[lo : ref.start]))
+
+
 Span = tuple[date, date, str, tuple[int, int] | None]
 # The start of a span still going on, just before or after a weekday: "since", 从 … 开始/起, 以来.
 _SINCE = re.compile(r"(?:\bsince\s+|自从\s*)$", re.I)

@@ -597,3 +597,25 @@ def test_a_countdown_names_the_day_it_counts_to(text: str, expected: str) -> Non
 )
 def test_a_number_of_days_that_counts_something_else_is_no_day_ahead(text: str) -> None:
     assert earliest_future(find_times(text, TS)) is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "supposed"),
+    [
+        ("上次没过 这次再挂就要等一个月后才能补考", True),  # fail again, and it is a month's wait
+        ("要是面试没过就得下个月再投", True),
+        ("if the biopsy is bad they'd operate in two weeks", True),
+        ("unless it clears up I'm back at the clinic next week", True),
+        ("如果明天不下雨就去爬山", False),  # the time is in the supposition: a plan all the same
+        ("明天再不交作业就要扣分了", False),  # a deadline tomorrow
+        ("再过两天就考试了", False),
+        ("the scan is on friday, they're checking if it has grown", False),
+        ("third attempt on thursday. if i fail again i give up", False),
+    ],
+)
+def test_a_time_after_a_supposition_is_what_would_follow(text: str, supposed: bool) -> None:
+    """The scheduler arms no plan for it (arm.ahead_of): morning_dev36's "这次再挂就要重新约一个月后了"
+    was asked about the day after the driving test as a matter still ahead."""
+    ref = earliest_future(find_times(text, TS))
+    assert ref is not None, text
+    assert timeparse.supposed(text, ref) is supposed
