@@ -734,6 +734,16 @@ def matters(
         if learned is not None and learned.scene == "matter" and read.plain():
             learned = None  # an ordinary evening: no undated matter by meaning alone (evening.py)
         found += [learned] if learned is not None else []
+    elif (
+        not told_loss
+        and (other := _learned(d, lost, worried, read, losses)) is not None
+        and other.scene in ("plan", "worry")
+        and all(window_day(other.not_before) != window_day(a.not_before) for a in found)
+    ):
+        # beside a plan of the rules' lists, the reader's surest line when it is another dated
+        # matter: "CFA一级还有十天 题刷不完" (0.91) after "周末打算做模考" (a mock exam, the lists' 考),
+        # and the mornings between them asked nothing of the exam (morning_dev36's train half)
+        found.append(other)
     if lost and not any(_has(u.message.text, JOKING) for u in lost):
         found = [a for a in found if not any(came_up(u.message.text, a.keywords) for u in lost)]
         found.append(_loss(d, lost[0]))

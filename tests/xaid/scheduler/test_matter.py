@@ -148,6 +148,25 @@ def test_a_dated_matter_is_asked_about_after_its_date() -> None:
 
 
 @pytest.mark.parametrize(
+    "lines",
+    [
+        ("CFA level one is twelve days away, can't finish the question bank", "mock test saturday"),
+        ("CFA一级还剩十二天 题刷不完", "周六打算做一套模考"),
+    ],
+)
+def test_the_readers_dated_matter_is_armed_beside_a_plan_of_the_lists(
+    lines: tuple[str, str],
+) -> None:
+    """The lists take the mock test; the exam twelve days away is the reader's alone, and was
+    dropped for it, so the mornings between asked nothing of the exam (morning_dev36)."""
+    d = drafted(*lines)
+    armed = arm.matters(d, CALM, read=readings(m1=(0.9, 0.0), m2=(0.1, 0.0)))
+    days = sorted({arm.window_day(a.not_before) for a in armed if a.scene in ("plan", "worry")})
+    assert len(days) == 2, armed  # the practice test's and the exam's
+    assert any(a.scene == "ahead" and "CFA" in a.topic for a in armed)
+
+
+@pytest.mark.parametrize(
     ("dated", "light"),
     [
         (
