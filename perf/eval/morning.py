@@ -54,7 +54,9 @@ runs per scene its section counts the scenes picked up in at least 9 of their 10
 do-not-ask controls as people type them, 8 English; halves train and test; written for the next
 change to issue 25 item 1 in Chinese), ``morning_dev35``; dev36, morning_dev36.json, a thirty-sixth
 (Chinese first: 30 matters, many told in an earlier session with small talk since, 4 controls, 6
-English; halves train and test), ``morning_dev36``;
+English; halves train and test), ``morning_dev36``; dev37, morning_dev37.json, a thirty-seventh
+(heavy evenings: the matter told with loud feelings, 20 Chinese and 6 English, 6 controls; halves
+train and test), ``morning_dev37``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -172,6 +174,7 @@ SCENE_SETS = {
     "accept35": SCENARIOS / "morning_accept35.json",  # issue 25 item 1's test: never tuned on
     "dev35": SCENARIOS / "morning_dev35.json",  # thirty-fifth: Chinese first, as people type
     "dev36": SCENARIOS / "morning_dev36.json",  # thirty-sixth: Chinese first, small talk since
+    "dev37": SCENARIOS / "morning_dev37.json",  # thirty-seventh: heavy evenings, loud feelings
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -206,6 +209,7 @@ SET_TITLES = {
     "accept35": " (acceptance scenes, session 35)",
     "dev35": " (thirty-fifth dev scenes)",
     "dev36": " (thirty-sixth dev scenes)",
+    "dev37": " (thirty-seventh dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -236,6 +240,7 @@ SET_AREAS = {
     "accept35": "morning_accept35",
     "dev35": "morning_dev35",
     "dev36": "morning_dev36",
+    "dev37": "morning_dev37",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
