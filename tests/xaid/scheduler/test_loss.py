@@ -123,6 +123,24 @@ def test_a_thing_lost_or_a_place_not_reached_is_no_death(line: str) -> None:
     assert not loss.ruled(line)
 
 
+@pytest.mark.parametrize(
+    ("line", "ruled"),
+    [
+        # a death said of the speaker is a way of speaking (morning_dev37: a best man's nerves)
+        ("上台讲五分钟 我真的会当场去世", False),
+        ("被老板看到我直接原地去世", False),
+        ("if she reads this i'm literally gonna die", False),
+        ("i died laughing at the wedding video", False),
+        # another's death, and whose (的) a death, stay losses
+        ("我妈去世三年了 今天又梦到她", True),
+        ("我去世的外婆留给我一个镯子", True),
+        ("my grandpa died on sunday", True),
+    ],
+)
+def test_a_death_said_of_the_speaker_is_no_loss(line: str, ruled: bool) -> None:
+    assert loss.ruled(line) is ruled
+
+
 def test_a_capitalised_thing_lost_is_vetoed_by_meaning() -> None:
     """ "lost Google Drive access" has the shape of a named being lost: the rules read it, and
     meaning far from a loss vetoes it (``is_loss``), as it does "my phone died"."""
