@@ -752,10 +752,12 @@ def matters(
         and (
             worried
             or (learned is not None and learned.scene == "matter")
-            or any(_said_with(a, felt[1]) for a in found)
+            or any(_said_with(a, felt[1]) or a.before is not None for a in found)
         )
     ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling;
-        # a plan said with the feeling, asked about the next morning (its ahead twin), the feeling
+        # a plan said with the feeling, or any plan with an ahead twin ("how do you feel about it",
+        # due the next morning), the feeling: a heavy evening's "cant stop crying" (0.88) outranked
+        # "custody hearing for the kids is thursday" and the morning named no hearing (dev37)
         found.append(felt[0])
     found.sort(key=lambda a: -a.priority)
     kept = found[:MAX_PER_EPISODE]
