@@ -359,9 +359,27 @@ class Readings:
         if message_id in self.told:
             return False
         read = self.by_id.get(message_id) if message_id is not None else None
-        if read is None or self.grieving:
+        if read is None:
             return False
+        if self.grieving:
+            return self.beside_a_matter(message_id)
         return read.loss < self.loss_floor or self.unsure(message_id) or self.sure_of_matter(read)
+
+    def beside_a_matter(self, message_id: int | None) -> bool:
+        """A grieving session's line that the reader all but rules out as a loss (``RULED_OUT``) and
+        is not sure tells a matter itself (that is ``contested``, for the chat model), while another
+        line of the session is surely a matter: a heavy evening, not a death. "睡不着 脑子停不下来"
+        (0.05 loss) opened the evening of a thyroid biopsy awaiting its pathology ("要等病理", 0.83
+        matter); meaning put the sleepless line near a loss, and the biopsy was kept company as a
+        grief instead of asked after (morning_dev37's train half). The deaths said softly that the
+        reader misreads read 0.13 to 0.40 loss."""
+        read = self.by_id.get(message_id) if message_id is not None else None
+        return (
+            read is not None
+            and read.loss < RULED_OUT
+            and not self.sure_of_matter(read)
+            and any(self.sure_of_matter(r) for i, r in self.by_id.items() if i != message_id)
+        )
 
     def sure_of_matter(self, read: Read) -> bool:
         """The reader reads a matter at its threshold or more, and surer of it than of a loss."""

@@ -210,6 +210,18 @@ def test_a_loss_read_by_meaning_alone_is_doubted_only_when_the_reader_doubts_it(
     assert [a.scene for a in kept] == ["loss"]
 
 
+def test_a_grieving_evenings_sleepless_line_beside_a_matter_is_no_loss() -> None:
+    """A heavy evening, not a death: the line meaning puts near a loss is one the reader all but
+    rules out (under matter.RULED_OUT), and another line is surely a matter (a biopsy awaiting its
+    result): the matter is asked after (morning_dev37). A death said softly reads more loss to
+    the reader and stays one."""
+    d = drafted("睡不着 脑子停不下来", "今天去做了穿刺 要等病理结果 吓死了")
+    heavy = replace(readings(m1=(0.30, 0.05), m2=(0.90, 0.05)), grieving=True)
+    assert [a.scene for a in arm.matters(d, CALM, frozenset({1}), heavy)] == ["matter"]
+    soft = replace(readings(m1=(0.30, 0.20), m2=(0.90, 0.05)), grieving=True)
+    assert "loss" in [a.scene for a in arm.matters(d, CALM, frozenset({1}), soft)]
+
+
 def test_a_loss_read_by_meaning_gives_way_to_a_matter_the_reader_is_surer_of() -> None:
     """A call put off for months, feared to end in a row, reads close to a loss to the prototypes;
     the reader, surer of a matter than of a loss, has the matter armed, except while grieving."""
