@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from perf.eval import morning_arm
 from perf.eval.morning_arm import _due, judge
 from xaid.scheduler.fire import MIN_TENSION
 
@@ -127,3 +128,15 @@ def test_all_plays_every_dev_set_on_one_clock_and_names_each_half_by_its_set() -
     dev30 = [s for s in scenes if s["half"].startswith("dev30:")]
     assert {s["half"] for s in dev30} == {"dev30:train", "dev30:test"} and len(dev30) == 32
     assert base > 0
+
+
+def test_a_suggestion_picks_the_matter_by_one_of_the_scenes_words() -> None:
+    scene = {"may_raise": True, "picks_up": ["手术", "surgery"]}
+    assert morning_arm.picks(scene, 'plan: 后来怎么样了："周四手术"')
+    assert morning_arm.picks(scene, 'plan: how it went: "Surgery on thursday"')  # any case
+    assert not morning_arm.picks(scene, 'matter: 现在怎么样了："地铁上看到恐龙服"')
+    assert not morning_arm.picks(scene, None)
+    control = {"may_raise": False, "picks_up": []}
+    assert morning_arm.picks(control, None)
+    assert morning_arm.picks(control, "loss: 对方最近怎么样")  # a loss's check-in asks nothing
+    assert not morning_arm.picks(control, 'matter: 现在怎么样了："前任订婚了"')
