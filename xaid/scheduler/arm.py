@@ -47,7 +47,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import clock
 from ..clock import DAY_MS, HOUR_MS
@@ -596,6 +596,26 @@ def _emotion(d: Draft, closing: MoodState | None, plain: bool = False) -> tuple[
     return arm, said
 
 
+# A plan of the coming week, still ahead, is asked about before the evening's feeling alone.
+SOON_DAYS = 7
+
+
+def _below_soon_plans(felt: Arm, found: Sequence[Arm], ended_ms: int) -> Arm:
+    """The feeling item, ranked just below the session's plans still ahead whose day comes within
+    ``SOON_DAYS``: their ahead twin asks how they feel about it, and the feeling waits for a later
+    first turn. A heavy evening's "cant stop crying" (0.88) outranked "custody hearing for the
+    kids is thursday" (0.7), and the morning named no hearing (morning_dev37's train half). Not
+    left out: "I'm exhausted and sad tonight" beside a dentist on Friday is a feeling of its own."""
+    soon = [
+        a.priority
+        for a in found
+        if a.before is not None and a.not_before - ended_ms <= SOON_DAYS * DAY_MS
+    ]
+    if not soon or felt.priority < min(soon):
+        return felt
+    return replace(felt, priority=round(min(soon) - 0.01, 3))
+
+
 def _said_with(plan: Arm, said: str) -> bool:
     """Whether a feeling's words hold a plan still ahead the next morning (its ``ahead`` twin
     asks how they feel about it): "明早七点约了私教练腿，上回练完三天下不了楼梯" closed tired, and
@@ -752,13 +772,11 @@ def matters(
         and (
             worried
             or (learned is not None and learned.scene == "matter")
-            or any(_said_with(a, felt[1]) or a.before is not None for a in found)
+            or any(_said_with(a, felt[1]) for a in found)
         )
     ):  # the worry item covers the fear; an undated matter, due the same morning, the feeling;
-        # a plan said with the feeling, or any plan with an ahead twin ("how do you feel about it",
-        # due the next morning), the feeling: a heavy evening's "cant stop crying" (0.88) outranked
-        # "custody hearing for the kids is thursday" and the morning named no hearing (dev37)
-        found.append(felt[0])
+        # a plan said with the feeling, asked about the next morning (its ahead twin), the feeling
+        found.append(_below_soon_plans(felt[0], found, d.ended_ms))
     found.sort(key=lambda a: -a.priority)
     kept = found[:MAX_PER_EPISODE]
     return kept + [a.before for a in kept if a.before is not None]

@@ -109,17 +109,28 @@ def test_a_feeling_on_its_own_line_is_still_armed(lang: str) -> None:
     ],
 )
 def test_a_feeling_beside_a_dated_matter_is_asked_about_through_it(lines: tuple[str, ...]) -> None:
-    """A heavy evening that tells of a hearing or an exam ahead: the friend asks how they feel
-    about it (its ahead twin asks just that), not only how they are. The feeling's own item (0.88)
+    """A heavy evening that tells of a hearing or an exam this week: the friend asks how they feel
+    about it (its ahead twin asks just that) before how they are. The feeling's own item (0.88)
     outranked it, and the morning named no hearing (morning_dev37's train half)."""
     messages = [
         Message("s", "a", "user", text, DAY0 + 20 * 3_600_000 + i * 60_000, message_id=i + 1)
         for i, text in enumerate(lines)
     ]
     d = draft.draft(messages, {1: 0.8, 2: 0.3, 3: 0.6}, TIRED, "Mia")
-    scenes = [a.scene for a in arm.matters(d, TIRED)]
-    assert "emotion" not in scenes
-    assert "ahead" in scenes
+    armed = {a.scene: a for a in arm.matters(d, TIRED)}
+    assert armed["ahead"].priority > armed["emotion"].priority  # asked first; the feeling waits
+
+
+def test_a_feeling_beside_a_plan_weeks_away_keeps_its_rank() -> None:
+    """A wedding next month says nothing of tonight's exhaustion: the feeling is asked first."""
+    lines = ("my sister's wedding is next month", "work is brutal, i'm completely exhausted")
+    messages = [
+        Message("s", "a", "user", text, DAY0 + 20 * 3_600_000 + i * 60_000, message_id=i + 1)
+        for i, text in enumerate(lines)
+    ]
+    d = draft.draft(messages, {1: 0.3, 2: 0.8}, TIRED, "Mia")
+    armed = {a.scene: a for a in arm.matters(d, TIRED)}
+    assert armed["emotion"].priority > armed["plan"].priority
 
 
 TIRED = MoodState(valence=-0.5, arousal=0.4, fatigue=0.8)
