@@ -193,7 +193,7 @@ _SUPPOSED = re.compile(
 # Where a clause ends for a supposition: a mark, or a space in Chinese typed without marks ("之前挂过
 # 一次 灯光那块紧张到打错了 这次再挂就要重新约一个月后了").
 _CLAUSE_BREAKS = re.compile(
-    rf"[.!?;,\n。！？；，、]|(?<=[{cjk.IDEOGRAPHS}])\s+(?=[{cjk.IDEOGRAPHS}])"
+    rf"[{re.escape(_BREAKS)}]|(?<=[{cjk.IDEOGRAPHS}])\s+(?=[{cjk.IDEOGRAPHS}])"
 )
 
 
