@@ -2,13 +2,14 @@
 
 ``python -m perf retire`` (issues 24 item 6 and 25, branches retire8 and retire9). Every scene of
 perf/scenarios/retire_dev8.json (or the set ``XAID_PERF_RETIRE_SET`` names: ``retire_dev9``, played
-in its own area ``retire9``) is played as its own agent on ONE real daemon (scripted provider,
-the default embedder USE-multilingual-v3, real SQLite): session 1 arms a dated matter (the user's
-lines one a minute, closed with ``wait=True``), session 2 days later says something of it or of
-something else, and then a conversation opens at each probe time (``scheduler.check_in``, recorded
-as a real opening is, so ``min_gap`` applies between them). What is judged, by rules and without a
-model, is whether the scheduler suggests the session-1 matter (its ``plan``/``worry``/``ahead``
-items, session 2 began: at session 2's own first turn or at a probe.
+in its own area ``retire9``; ``retire_dev38`` in ``retire38``) is played as its own agent on ONE
+real daemon (scripted provider, the default embedder USE-multilingual-v3, real SQLite): session 1
+arms a dated matter (the user's lines one a minute, closed with ``wait=True``), session 2 days later
+says something of it or of something else (ingested as history for the sets of ``INGESTED``), and
+then a conversation opens at each probe time (``scheduler.check_in``, recorded as a real opening is,
+so ``min_gap`` applies between them). What is judged, by rules and without a model, is whether the
+scheduler suggests the session-1 matter (its ``plan``/``worry``/``ahead`` items, session 2 began: at
+session 2's own first turn or at a probe.
 
 - ``retire`` (cancelled, moot, told in passing): right when the matter is never suggested;
 - ``hold`` (a loss of something else): right when the matter is not suggested at the probes, which
@@ -45,7 +46,7 @@ from .scheduler import BASE_MS
 DEV = kit.SCENARIOS / "retire_dev8.json"
 SET_ENV = "XAID_PERF_RETIRE_SET"
 # Each set's own area, so a run of one keeps the other's section.
-AREAS = {"retire_dev8": "retire", "retire_dev9": "retire9"}
+AREAS = {"retire_dev8": "retire", "retire_dev9": "retire9", "retire_dev38": "retire38"}
 QUICK = 12
 # Main's xaid (ceca500) on this set with this harness, before retire8's change: (right, counted) per
 # half and language, and the wrong scenes' kinds.
@@ -63,6 +64,10 @@ BEFORE9: dict[tuple[str, str], tuple[int, int, str]] = {
     ("train", "zh"): (7, 16, "mention 1/3, moved 0/3, moot 2/3, sad 2/3, controls 2/4"),
 }
 MATTER_SCENES = ("plan", "worry", "ahead", "matter")
+# Sets whose later sessions are ingested (retire_dev38: an undated worry told in session 1 would be
+# asked about at session 2's own opening, before the user tells how it ended; what is measured is
+# whether the telling retires it).
+INGESTED = frozenset({"retire_dev38"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,7 @@ class Scene:
     sessions: tuple[Session, ...]
     probes: tuple[int, ...]
     new_day: int | None = None  # a moved matter's new day (day number from day 0)
+    ingested: bool = False  # later sessions ingested as history (INGESTED)
 
 
 def _at(day: int, hour: int) -> int:
@@ -105,6 +111,7 @@ def load(name: str = "retire_dev8") -> list[Scene]:
             tuple(Session(_at(s["day"], s["hour"]), tuple(s["lines"])) for s in i["sessions"]),
             tuple(_at(d, h) for d, h in i.get("probes", default)),
             i.get("new_day"),
+            name in INGESTED,
         )
         for i in doc["items"]
     ]
@@ -146,10 +153,21 @@ def _items(client: Client, agent: str) -> list[dict[str, Any]]:
     return list(client.scheduler_list(agent, states=states, limit=200)["items"])
 
 
-def _play_session(client: Client, agent: str, s: Session) -> None:
+def _play_session(client: Client, agent: str, s: Session, told: bool = False) -> None:
+    """One session, its lines sent as turns; ``told``: ingested instead, the user's words reaching
+    the daemon as history, with no check-in of the session's own to take the matter first."""
     sid = client.session_open(agent, ts=s.at_ms)["session_id"]
-    for n, line in enumerate(s.lines):
-        client.session_send(sid, line, ts=s.at_ms + n * MINUTE).finish()
+    if told:
+        client.session_ingest(
+            sid,
+            [
+                {"role": "user", "text": line, "ts": s.at_ms + n * MINUTE}
+                for n, line in enumerate(s.lines)
+            ],
+        )
+    else:
+        for n, line in enumerate(s.lines):
+            client.session_send(sid, line, ts=s.at_ms + n * MINUTE).finish()
     client.session_close(sid, ts=s.at_ms + len(s.lines) * MINUTE, wait=True)
 
 
@@ -161,7 +179,7 @@ def play(client: Client, scene: Scene) -> Judged:
     armed = tuple(i["item_id"] for i in first_items)
     words = {w for i in first_items for w in i["keywords"]}
     for s in later:
-        _play_session(client, scene.id, s)
+        _play_session(client, scene.id, s, told=scene.ingested)
     reasons = []
     suggested: list[tuple[int, int, str]] = []
     for at in scene.probes:
@@ -251,7 +269,9 @@ def run(quick: bool) -> Section:
             if part:
                 got, wrong = rows_of(f"{split} half, {lang}", part)
                 rows += got
-                before = (BEFORE if name == "retire_dev8" else BEFORE9).get((split, lang))
+                before = {"retire_dev8": BEFORE, "retire_dev9": BEFORE9}.get(name, {}).get(
+                    (split, lang)
+                )
                 if before is not None:
                     right, counted, kinds = before
                     main = "ceca500" if name == "retire_dev8" else "e313420"
@@ -267,5 +287,6 @@ def run(quick: bool) -> Section:
     title = {
         "retire_dev8": "A later loss or 'it doesn't matter now' retires a how-did-it-go (retire_dev8)",
         "retire_dev9": "A matter follows what the user said since: mentioned, moved, moot, sad (retire_dev9)",
+        "retire_dev38": "A matter whose end the user told is not asked again (retire_dev38)",
     }[name]
     return Section(title, rows, notes, area=AREAS[name])
