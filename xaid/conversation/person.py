@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..text.clauses import clauses
 from . import echo
 
 _TOLD = re.compile(
@@ -51,6 +52,17 @@ _I_FORMS = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 _AGREE_EN = {"am": "are", "was": "were"}  # "I was" becomes "you were"
 _WORD_EN = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 MIN_COPIED = 3  # tokens of a copied run before its first person is taken as theirs
+# A question's form: an A-not-A (是不是, 该不该, 会不会), 是否 / 难道, a final particle, a question mark,
+# or English's inverted auxiliary before the first person ("am I", "should I", "do I").
+_ASKS_ZH = re.compile(r"([\u4e00-\u9fff])不\1|是否|难道|[吗么嘛][呀啊]?$|[？?]$")
+_ASKS_EN = re.compile(
+    r"\b(?:am|was|do|did|should|shall|will|would|could|can|have|is|are)\s+(?:i|we)\b|\?$", re.I
+)
+_FIRST_ZH = re.compile(r"我")
+_FIRST_EN = re.compile(r"\b(?:i|i'm|im|me|my|myself|we|us|our)\b", re.I)
+_UNTURN_EN = {"you": "i", "your": "my", "yourself": "myself", "you're": "i'm", "are": "am"}
+_SPACED_ZH = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+QUESTION_COVERED = 0.8  # of the user's own question, walked through by the recited clause
 
 
 def quoting(before: str) -> bool:
@@ -90,6 +102,63 @@ def to_listener(sentence: str, theirs: Iterable[str], before: str = "") -> str:
         end, second = marked[at]
         out = _put(out, at, end, second)
     return out
+
+
+def recites_their_question(sentence: str, theirs: Iterable[str], before: str = "") -> int | None:
+    """Where a clause of ``sentence`` starts that says back, after words given to the listener, a
+    question the user asked of themselves ("我是不是有病", "am I overreacting"); None if none.
+
+    Turned to the listener, such a question changes what it is: the user's doubt about themselves
+    becomes the companion's question to them, "上次你说阿凯说你太作了，你是不是有病" (the 1.5B on
+    morning_dev37, twice), which a reader takes as an insult. A friend reports the doubt ("你说你怀疑
+    自己"), never asks it back; the clause is left out. Read as the form of the user's own clause
+    (first person and a question's form, in either language), not as a list of hurtful words."""
+    told = _TOLD.search(before + sentence)
+    if told is None:
+        return None
+    after = max(0, told.end() - len(before))
+    asked = [c for text in theirs for c in _their_clauses(text) if _self_question(c)]
+    if not asked:
+        return None
+    start = 0
+    for part in re.split(r"(?<=[，,；;。！？!?])", sentence):
+        here, start = start, start + len(part)
+        if here + len(part) <= after or not part.strip():
+            continue
+        mine = _unturned(part)
+        for question in asked:
+            want = len(echo.tokens(question))
+            for found in echo.align(mine, question):
+                for a, b in found.spans:  # one run, the asker's person in it: asked, not reported
+                    run = mine[a:b]
+                    if _first_person(run) and len(echo.tokens(run)) >= QUESTION_COVERED * want:
+                        return max(here, after)
+    return None
+
+
+def _their_clauses(text: str) -> list[str]:
+    """The user's clauses, a space between Chinese words a break as people type it ("删了又加回来
+    我是不是有病")."""
+    return [p for c in clauses(text) for p in _SPACED_ZH.split(c) if p.strip()]
+
+
+def _self_question(clause: str) -> bool:
+    """A clause of the user's that asks something of themselves: their first person and a
+    question's form."""
+    if _FIRST_ZH.search(clause):
+        return bool(_ASKS_ZH.search(clause.rstrip("。.！! ")))
+    return bool(_FIRST_EN.search(clause) and _ASKS_EN.search(clause.rstrip(". !")))
+
+
+def _first_person(text: str) -> bool:
+    return bool(_FIRST_ZH.search(text) or _FIRST_EN.search(text))
+
+
+def _unturned(text: str) -> str:
+    """``text`` with the listener's person put back to the speaker's, for aligning what was turned
+    (or written turned) with the user's own words."""
+    text = text.replace("你", "我")
+    return _WORD_EN.sub(lambda m: _UNTURN_EN.get(m.group(0).lower(), m.group(0)), text)
 
 
 def second_person(text: str) -> str:

@@ -38,7 +38,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   ("That's great to hear!", "太棒了！") when the user told of a bad day (cheer.py reads both);
 - person: the user's words recited after "you said" ("上次你说…她现在见了我就当没看见") are turned to
   the listener ("见了你") before the sentence is checked and sent, as reported speech turns them
-  (person.py), not dropped;
+  (person.py), not dropped; but a question the user asked of themselves ("我是不是有病", "am I
+  overreacting") is not said back as the companion's question to them ("你是不是有病", read as an
+  insult): its clause is left out (``their_question``, person.recites_their_question);
 - assistant: it does not speak as a generic assistant: it does not call itself an AI, a model or a
   program, say it lacks what a program lacks (real-time information, feelings, opinions of its own)
   or offer service ("How can I assist you today?", "有什么可以帮您的吗？"), unless the user asked what
@@ -757,12 +759,13 @@ class VoiceGate:
         """Check a whole sentence (what is still held of it) from its first risk on: what can be
         sent; on a break the words from the risk on are dropped and the gate closes. The user's
         words recited after "you said" are turned to the listener first (person.py)."""
+        asked = None  # a question the user asked of themselves, said back to them
         if self.voice.on:
-            told = person.to_listener(
-                sentence, (self.voice.said, *self.voice.quoted), self._before + self._head
-            )
+            theirs = (self.voice.said, *self.voice.quoted)
+            told = person.to_listener(sentence, theirs, self._before + self._head)
             self.turned += told != sentence
             sentence = told
+            asked = person.recites_their_question(sentence, theirs, self._before + self._head)
         risk = self._risk(sentence)
         echo = echoes_user(sentence, self.voice.said) if self.voice.on else None
         if echo is None and self.voice.on and risk is not None:
@@ -790,11 +793,14 @@ class VoiceGate:
             )
         ):  # the whole sentence is theirs (or a cheer at their hardship), from its first word
             risk, echoed = len(sentence) - len(sentence.lstrip()), True  # the space stays
-        if (
-            risk is not None
-            and (rule := self.voice.breaks(sentence[risk:], echoed, before + sentence[:risk]))
-            is not None
-        ):
+        rule = (
+            None
+            if risk is None
+            else self.voice.breaks(sentence[risk:], echoed, before + sentence[:risk])
+        )
+        if asked is not None and (rule is None or risk is None or asked < risk):
+            risk, rule = asked, "their_question"
+        if risk is not None and rule is not None:
             cut = _clause_end(sentence[:risk])  # the clause the risk stands in goes with it
             self.broken, self.dropped = rule, sentence[cut:]
             sentence = sentence[:cut]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from testkit.streaming import streamed
-from xaid.conversation.person import to_listener
+from xaid.conversation.person import recites_their_question, to_listener
 from xaid.conversation.voice import Voice, VoiceGate
 
 ROOMMATE = "跟室友因为水电费吵翻了，她现在见了我就当没看见，回家都不想出房间。"
@@ -81,3 +81,50 @@ def test_a_retry_after_a_dropped_sentence_still_reads_the_lead_it_continues() ->
     assert again == lead
     out = streamed(gate, lead + "我守着数据迁移熬到十二点多，眼睛都睁不开了。", 1)
     assert out == "你守着数据迁移熬到十二点多，眼睛都睁不开了。" and gate.broken is None
+
+
+FIGHT = ["阿凯说我太作了 说要冷静一段时间 不就是想分手呗", "我把他微信删了又加回来 我是不是有病"]
+TEXTS = ["Jake went through my texts last night. am I overreacting?"]
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "theirs", "at"),
+    [
+        # the 1.5B on morning_dev37 (both seeds): her doubt said back as a question to her
+        ("在呢。一直惦记着你。上次你说", "阿凯说你太作了，你是不是有病呢。", FIGHT, 8),
+        ("在呢。上次你说", "阿凯说我太作了，我是不是有病？", FIGHT, 8),
+        ("Hey! ", "Last time you said Jake went through your texts, are you overreacting?", TEXTS, 48),
+    ],
+)  # fmt: skip
+def test_a_question_they_asked_of_themselves_is_not_asked_back(
+    before: str, sentence: str, theirs: list[str], at: int
+) -> None:
+    assert recites_their_question(sentence, theirs, before) == at
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "theirs"),
+    [
+        ("早。上次你说", "我是不是该早点问你？", FIGHT),  # the companion's own question
+        ("早。", "你说你怀疑自己是不是有病，其实不是。", FIGHT),  # their doubt reported, not asked
+        ("早。", "你是不是有病？", FIGHT),  # no words given to the listener: other rules judge it
+        ("Hey! ", "Last time you said Jake went through your texts. How are you now?", TEXTS),
+        ("早。上次你说", "三十了，你的人生都做不了主了，我担心你。", ["三十了 我的人生都做不了主"]),
+    ],
+)  # fmt: skip
+def test_a_question_of_the_companions_own_or_a_doubt_reported_stays(
+    before: str, sentence: str, theirs: list[str]
+) -> None:
+    assert recites_their_question(sentence, theirs, before) is None
+
+
+def test_the_gate_leaves_their_question_out_and_keeps_what_came_before() -> None:
+    """Through the voice check as a turn streams it: the recitation before the question goes out
+    turned, the question is dropped with its clause, and the reply ends there as a sentence."""
+    lead = "在呢。上次你说"
+    reply = "阿凯说我太作了，我是不是有病呢。"
+    for seed in range(5):
+        gate = VoiceGate(Voice("在吗", quoted=tuple(FIGHT)), lead)
+        out = streamed(gate, lead + reply, seed) + gate.end()
+        assert out == lead + "阿凯说你太作了。"
+        assert gate.broken == "their_question"
