@@ -213,7 +213,9 @@ class Consolidation:
             arms = await cpu.run(arm.matters, d, closing, losses, read)
         retiring, moving = await self._retiring(agent_id, d)
         # a line that settles or moves an earlier matter is not itself a new one to ask about
-        settled = [r.text for r in retiring] + [m.text for m in moving]
+        settled = [t for r in retiring for t in (r.telling or (r.text,))] + [
+            m.text for m in moving
+        ]
         arms = [a for a in arms if not retire.quotes_any(a, settled)]
         if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
@@ -471,12 +473,17 @@ class Consolidation:
         said = [u.message for u in d.utterances]
         item_vectors: dict[int, np.ndarray] = {}
         line_vectors: list[np.ndarray | None] = [None] * len(said)
+        session: retire.Line | None = None
         if self.embeddings.profile.name == "use":  # the embedder retire.SAME_MATTER was set on
             # the items' words as the session's first turn read them (embedded once for both)
             item_vectors = await first_words.item_vectors(self.embeddings, agent_id, pending)
-            line_vectors = await self.embed_readable([m.text for m in said])
+            whole = meaning.session_text([m.text for m in said])
+            *line_vectors, whole_vector = await self.embed_readable(
+                [*(m.text for m in said), whole]
+            )
+            session = retire.Line(whole, d.started_ms, whole_vector)
         lines = [retire.Line(m.text, m.ts_ms, v) for m, v in zip(said, line_vectors, strict=True)]
-        retiring = retire.retired(items, lines, item_vectors)
+        retiring = retire.retired(items, lines, item_vectors, session)
         gone = {r.item_id for r in retiring}
         live = [i for i in pending if i.item_id not in gone]
         return retiring, retire.moved(live, lines, item_vectors)

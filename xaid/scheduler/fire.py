@@ -27,7 +27,7 @@ from ..store import recall as sql
 from ..store import sessions as session_sql
 from ..store.recall import RecallItem, Settings
 from ..text import cjk
-from . import arm, retire
+from . import arm, matter, retire
 
 MIN_TENSION = 0.3
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
@@ -464,6 +464,9 @@ def after_session(
             conn, item.item_id, any(arm.came_up(t, item.keywords) for t in user_texts[1:])
         )
     by_outcome: list[RecallItem] = []
+    # the lines that told of a matter already under way and not as still going on: its telling,
+    # not a new undated matter ("still no sign of her" is one: matter.still_on)
+    spoke: list[str] = []
     for item in sql.items(conn, agent_id):
         if (
             item.source_episode == episode_id
@@ -473,15 +476,27 @@ def after_session(
             continue
         if any(arm.came_up(t, item.keywords, happened=False) for t in user_texts):
             sql.close(conn, item.item_id, "resolved", "talked about in a later session")
+            if _begun(item, now_ms):  # how it went, told: "结果出来了 良性！！" after the biopsy
+                spoke += [
+                    t
+                    for t in user_texts
+                    if arm.came_up(t, item.keywords, happened=False) and not matter.still_on(t)
+                ]
         elif any(arm.came_up(t, item.keywords, _begun(item, now_ms)) for t in user_texts):
             by_outcome.append(item)
     # "It went well" names no matter: after a push it answers what was asked; else it settles the latest one
+    told: list[str] = []  # the lines that told how it went: the telling, no new matter
     if by_outcome and not pushed:
         one = max(by_outcome, key=lambda i: i.not_before)
         sql.close(conn, one.item_id, "resolved", "talked about in a later session")
+        told = [t for t in user_texts if arm.came_up(t, one.keywords, True)]
     waiting = [i for i in sql.items(conn, agent_id) if i.source_episode != episode_id]
     for a in arms:
-        if any(_repeats(a, i) for i in waiting):
+        if (
+            any(_repeats(a, i) for i in waiting)
+            or retire.quotes_any(a, told)
+            or (a.scene == "matter" and retire.quotes_any(a, spoke))
+        ):
             continue
         sql.insert(
             conn,

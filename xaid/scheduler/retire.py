@@ -49,6 +49,13 @@ from . import arm, matter, refused
 # from which the line is about that matter; set on retire_dev8.json's train half, where a line
 # about the same matter read 0.27-0.68 (told in passing 0.45-0.57) and one about another 0.05-0.30.
 SAME_MATTER = 0.4
+# The same cosine between the whole later session (the user's lines joined) and the item's words,
+# from which a line of it that reads as settling settles that matter though it names nothing: "修好了
+# 花了八百" after a leak, its next line "师傅说是防水层老化" says what was fixed. The line that says
+# how a matter ended is short and says it of the matter the session is about. Set on retire_dev38's
+# train half: sessions that tell a matter's end read 0.21-0.48, sessions about something else
+# 0.05-0.28 (a sister's baby beside a sick hamster 0.28).
+SAME_SESSION = 0.35
 _QUOTED = re.compile(r'"(.+)"\s*$', re.S)  # arm.py quotes the user's words at the end of a topic
 # The aspect of a thing completed ("already", 已经…了), beside the reader's cue of done and dusted.
 _COMPLETED = re.compile(r"\balready\b|已经[^，。！？；,]{0,8}了")
@@ -80,6 +87,10 @@ class Retired:
     item_id: int
     text: str
     how: str
+    # the session's lines that tell of that matter: the settling one, and those as close to the
+    # matter's words as a session about it (``SAME_SESSION``: "师傅说是防水层老化" after "修好了"),
+    # none of them a new matter to ask about
+    telling: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +199,18 @@ def _names(part: str, item: RecallItem) -> bool:
     return arm.came_up(part, item.keywords, happened=False)
 
 
-def settled(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> str | None:
+def settled(
+    line: Line, item: RecallItem, item_vector: np.ndarray | None, session: Line | None = None
+) -> str | None:
     """How ``line`` settles the item's matter, or None. By its words: a clause that names the
     matter (a keyword, ``arm.came_up``) and itself reads as settling it, so "I quit my job, the
     interview on Friday is for the new place" retires nothing; by meaning: the whole line close to
     the matter (``SAME_MATTER``) and read as settling ("the friday thing? cancelled."), or one of its
     clauses ("牙的事不用管了，…明年再去种": the year ahead is another thing's), unless a clause
     names the matter as still on ("lost my umbrella, doesn't matter. still nervous about the
-    interview")."""
+    interview"). ``session``: the later session's lines together, whose meaning close to the
+    matter (``SAME_SESSION``) stands for the line's own ("解冻了 终于" in a session about the frozen
+    card), unless the line says the matter is still on."""
     own = own_day(item)
     if _MOVED_TO.search(line.text.lower()) and settles(line.text, line.ts_ms, True, own) is None:
         return (
@@ -209,14 +224,37 @@ def settled(line: Line, item: RecallItem, item_vector: np.ndarray | None) -> str
             return how
     if any(matter.still_on(part) for part in named):
         return None
-    if _cosine(line, item_vector) < SAME_MATTER:
+    if _cosine(line, item_vector) < SAME_MATTER and not _session_tells(
+        session, item_vector, line, own
+    ):
         return None
     how = settles(line.text, line.ts_ms, day, own)
     if how is not None:
         return how
     parts = clauses(line.text)
-    return next(
+    how = next(
         (h for p in parts if len(parts) > 1 and (h := settles(p, line.ts_ms, day, own))), None
+    )
+    if how is None and own is not None and day and _session_tells(session, item_vector, line, own):
+        # a dated matter whose day is past, and a session about it that says nothing of it still
+        # going on: they told how it went ("judge knocked it down to a warning!!!" after court)
+        assert session is not None
+        return None if matter.still_on(session.text) else "told"
+    return how
+
+
+def _session_tells(
+    session: Line | None, item_vector: np.ndarray | None, line: Line, own: dt.date | None
+) -> bool:
+    """The session as a whole is about the matter (``SAME_SESSION``), and neither ``line`` says it
+    is still on nor the session moves it to another day ("路演挪到16号" then "我能多改几天ppt了": the
+    second line is the extra days, not the matter off)."""
+    return (
+        session is not None
+        and _cosine(session, item_vector) >= SAME_SESSION
+        and not matter.still_on(line.text)
+        and _MOVED_TO.search(session.text.lower()) is None
+        and _other_day_ahead(session.text, session.ts_ms, own) is None
     )
 
 
@@ -231,10 +269,12 @@ def retired(
     items: Sequence[RecallItem],
     lines: Sequence[Line],
     item_vectors: dict[int, np.ndarray] | None = None,
+    session: Line | None = None,
 ) -> list[Retired]:
     """The pending items (plans, worries, their ``ahead`` twins, undated matters) that a later line
     says are off, moot or already told; a loss's or a feeling's item is about the person, not a
-    matter, and stays, unless the user asked later not to have it raised (refused.py)."""
+    matter, and stays, unless the user asked later not to have it raised (refused.py).
+    ``session``: the lines together, with their vector (``settled``)."""
     vectors = item_vectors or {}
     # asked, after it was armed, not to have it raised (refused.py): whatever its scene
     pending = [i for i in items if i.state == "pending"]
@@ -251,9 +291,11 @@ def retired(
         if item.scene not in ("plan", "worry", "ahead", "matter", "manual") or item.item_id in wish:
             continue
         for line in lines:
-            how = settled(line, item, vectors.get(item.item_id))
+            vector = vectors.get(item.item_id)
+            how = settled(line, item, vector, session)
             if how is not None:
-                out.append(Retired(item.item_id, line.text, how))
+                told = [o.text for o in lines if o is line or _cosine(o, vector) >= SAME_SESSION]
+                out.append(Retired(item.item_id, line.text, how, tuple(told)))
                 break
     return out
 

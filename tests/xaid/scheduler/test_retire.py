@@ -222,3 +222,62 @@ def test_a_first_message_that_tells_of_a_loss_gets_no_check_in(
         "the user is telling of a loss",
         "the user is very low right now",
     )
+
+
+def _told_since(client: Client, agent: str, first: str, later: list[str], at: int) -> list[dict]:
+    """Monday evening's matter, then ``at`` a session that says more of it (after a greeting, before
+    the matter's "how did it go" is due, so that consolidation reads it); the check-ins at the next
+    openings, Friday and Sunday."""
+    client.agent_create(agent)
+    sid = client.session_open(agent, ts=DAY0 + 20 * HOUR)["session_id"]
+    client.session_send(sid, first, ts=DAY0 + 20 * HOUR).finish()
+    client.session_close(sid, ts=DAY0 + 20 * HOUR + 600_000, wait=True)
+    armed = client.scheduler_list(agent)["items"]
+    assert {i["scene"] for i in armed} & {"plan", "worry", "matter"}, armed
+    sid = client.session_open(agent, ts=at)["session_id"]
+    hello = "早" if any("\u4e00" <= c <= "\u9fff" for c in first) else "morning"
+    client.session_send(sid, hello, ts=at).finish()
+    for n, line in enumerate(later, 1):
+        client.session_send(sid, line, ts=at + n * 60_000).finish()
+    client.session_close(sid, ts=at + 600_000, wait=True)
+    got = []
+    for when in (DAY0 + 4 * DAY + 9 * HOUR, DAY0 + 6 * DAY + 10 * HOUR):
+        item = client.scheduler_check_in(agent, ts=when)["item"]
+        if item is not None and item["scene"] in ("plan", "worry", "ahead", "matter"):
+            got.append(item)
+    return got
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "at"),
+    [
+        # an undated trouble, and later that night a session whose short line says it is over
+        (
+            "家里热水器坏了 一直往外漏水 楼下邻居都上来敲门了",
+            ["修好了！换了个阀门 三百块", "师傅说用了十年了 水垢太多 该换个新的了"],
+            DAY0 + 23 * HOUR,
+        ),
+        # a dated matter, and that day's evening a session that tells how it went, naming nothing
+        (
+            "court on tuesday for that parking fine, wish me luck",
+            ["the judge waived the whole thing!!!", "walked out grinning like an idiot"],
+            DAY0 + DAY + 15 * HOUR,
+        ),
+    ],
+)  # fmt: skip
+def test_a_matter_whose_end_they_told_is_not_asked_again(
+    client: Client, first: str, later: list[str], at: int
+) -> None:
+    """retire_dev38's kinds (perf/eval/retire.py): the whole session's meaning is close to the
+    matter (retire.SAME_SESSION), so its lines tell of it though they name nothing of it; the
+    telling is no new matter to ask about either."""
+    assert _told_since(client, "mia", first, later, at) == []
+    assert not client.scheduler_list("mia", states=["pending"])["items"]
+
+
+def test_news_that_is_no_end_keeps_the_matter() -> None:
+    """The same session gate, with the line saying it is still going on: nothing is settled."""
+    leak = _item('现在怎么样了："家里热水器坏了 一直往外漏水"', ("热水器",), scene="matter")
+    line = retire.Line("还没修好 师傅说零件要等", WEDNESDAY, None)
+    session = retire.Line(line.text, WEDNESDAY, None)
+    assert retire.retired([leak], [line], {}, session) == []
