@@ -171,7 +171,10 @@ _PAST = re.compile(
 )
 _FUTURE = re.compile(
     r"\b(?:will|won't|shall|gonna|going\s+to|plan|planning|want|wants|need|hope)\b|'ll\b|"
-    r"(?<![重主只])要|(?<![开聚约晚宴大机])会|将|打算|准备|想|马上|快要|就要",
+    r"(?<![重主只])要|(?<![开聚约晚宴大机])会|将|打算|准备|想|马上|快要|就要"
+    # 就…了 after a time still ahead is the near future ("明天就走了", "这周日就跑了"), as 就要 is
+    r"|(?:明天|明早|明晚|后天|下周|下星期|下礼拜|下个?月|明年|这周[一二三四五六日天末]|这个?星期[一二三四五六日天]"
+    r"|这个?礼拜[一二三四五六日天])[^，。！？,.!?\s]{0,6}?就",
     re.I,
 )
 

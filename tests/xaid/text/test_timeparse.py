@@ -549,6 +549,12 @@ def test_the_quick_path_finds_what_the_full_scan_finds_unspaced(text: str) -> No
         ("interview tomorrow at 10", False),
         ("说下周给结果", False),
         ("明天要去面试", False),
+        # 就…了 after a time still ahead is the near future, not what happened
+        ("这周日就跑了", False),
+        ("明天就走了", False),
+        ("下周就考试了", False),
+        ("上周日就跑了", True),
+        ("昨天就跑了", True),
     ],
 )
 def test_past_tense_reads_what_happened(clause: str, past: bool) -> None:
