@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..text import cjk
 from ..text.clauses import clauses
 from . import echo
 
@@ -54,14 +55,14 @@ _WORD_EN = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 MIN_COPIED = 3  # tokens of a copied run before its first person is taken as theirs
 # A question's form: an A-not-A (是不是, 该不该, 会不会), 是否 / 难道, a final particle, a question mark,
 # or English's inverted auxiliary before the first person ("am I", "should I", "do I").
-_ASKS_ZH = re.compile(r"([\u4e00-\u9fff])不\1|是否|难道|[吗么嘛][呀啊]?$|[？?]$")
+_ASKS_ZH = re.compile(rf"([{cjk.IDEOGRAPHS}])不\1|是否|难道|[吗么嘛][呀啊]?$|[？?]$")
 _ASKS_EN = re.compile(
     r"\b(?:am|was|do|did|should|shall|will|would|could|can|have|is|are)\s+(?:i|we)\b|\?$", re.I
 )
 _FIRST_ZH = re.compile(r"我")
 _FIRST_EN = re.compile(r"\b(?:i|i'm|im|me|my|myself|we|us|our)\b", re.I)
 _UNTURN_EN = {"you": "i", "your": "my", "yourself": "myself", "you're": "i'm", "are": "am"}
-_SPACED_ZH = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_SPACED_ZH = re.compile(rf"(?<=[{cjk.IDEOGRAPHS}])\s+(?=[{cjk.IDEOGRAPHS}])")
 QUESTION_COVERED = 0.8  # of the user's own question, walked through by the recited clause
 
 
