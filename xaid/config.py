@@ -464,7 +464,10 @@ class SchedulerConfig:
         "Where the rules and the check-in reader arm nothing from a session that is not an ordinary "
         "evening, weigh once whether it leaves a matter a friend would ask about next time: the chat "
         "model's probability of yes against no (docs/scheduler.md, 'The model weighs what the reader "
-        "missed'; llama_cpp only). Counted in stats as matter_model_calls and matter_model_open.",
+        "missed'; llama_cpp only). Counted in stats as matter_model_calls and matter_model_open. "
+        "Also, where a later session is near a pending matter in meaning and the rules read it "
+        "neither settled nor still going on, whether it told how that matter ended (docs/scheduler.md, "
+        "'Told in a session about it'); counted as ended_model_calls and ended_model_told.",
     )
     lead_candidates: int = doc(
         1,

@@ -31,7 +31,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, Completion, GenerateRequest
-from .scheduler import arm, evening, fire, matter, occasion, retire, weighed
+from .scheduler import arm, ended, evening, fire, matter, occasion, retire, weighed
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -39,6 +39,7 @@ from .store import memory as sql
 from .store import recall as recall_sql
 from .store import sessions as session_sql
 from .store.mood import MoodState
+from .store.recall import RecallItem
 from .store.utterances import NewUtterance
 from .text.clauses import clauses
 from .text.lang import language
@@ -213,9 +214,7 @@ class Consolidation:
             arms = await cpu.run(arm.matters, d, closing, losses, read)
         retiring, moving = await self._retiring(agent_id, d)
         # a line that settles or moves an earlier matter is not itself a new one to ask about
-        settled = [t for r in retiring for t in (r.telling or (r.text,))] + [
-            m.text for m in moving
-        ]
+        settled = [t for r in retiring for t in (r.telling or (r.text,))] + [m.text for m in moving]
         arms = [a for a in arms if not retire.quotes_any(a, settled)]
         if any(a.scene == "matter" for a in arms):  # left open, though no date or feeling said so
             d.tension = max(d.tension, arm.MATTER_TENSION)
@@ -486,7 +485,43 @@ class Consolidation:
         retiring = retire.retired(items, lines, item_vectors, session)
         gone = {r.item_id for r in retiring}
         live = [i for i in pending if i.item_id not in gone]
-        return retiring, retire.moved(live, lines, item_vectors)
+        moving = retire.moved(live, lines, item_vectors)
+        kept = gone | {m.item_id for m in moving}
+        retiring += await self._ended(
+            agent_id, [i for i in live if i.item_id not in kept], lines, item_vectors, session
+        )
+        return retiring, moving
+
+    async def _ended(
+        self,
+        agent_id: str,
+        pending: list[RecallItem],
+        lines: list[retire.Line],
+        item_vectors: dict[int, np.ndarray],
+        session: retire.Line | None,
+    ) -> list[retire.Retired]:
+        """The pending matters the chat model says this session told the end of, where the rules
+        read nothing settled (scheduler/ended.py): asked of a session near the matter in meaning,
+        one weighed question per matter; only with ``scheduler.ask_model``."""
+        if not self.settings.config.scheduler.ask_model:
+            return []
+        asked = retire.to_weigh(
+            pending, lines, item_vectors, session, ended.ASK_FROM, ended.MAX_ITEMS
+        )
+        lang = language([line.text for line in lines])
+        out = []
+        for item in asked:
+            said = [line.text for line in lines]
+            logprobs = await self.weigh(
+                ended.prompt(retire.quoted(item), said, lang),
+                ended.CHOICES,
+                agent_id,
+                "ended_model_calls",
+            )
+            if logprobs is not None and ended.is_ended(logprobs, lang):
+                self.counters["ended_model_told"] += 1
+                out.append(retire.told_by_model(item, lines, item_vectors.get(item.item_id)))
+        return out
 
     async def _told_in_clauses(
         self, bank: meaning.Prototypes, said: list[session_sql.Message]

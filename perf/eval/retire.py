@@ -32,6 +32,7 @@ Both halves are reported; the test half is never tuned on.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -211,8 +212,15 @@ def play(client: Client, scene: Scene) -> Judged:
     return Judged(scene, armed, asked, open_after, tuple(reasons), probed)
 
 
-def play_all(scenes: Sequence[Scene]) -> list[Judged]:
-    return kit.played_on_one_daemon(scenes, play, "retire")[0]
+MODEL_ENV = "XAID_PERF_RETIRE_MODEL"  # a perf.kit.MODELS name: consolidation asks that chat model
+
+
+def play_all(scenes: Sequence[Scene]) -> tuple[list[Judged], dict[str, int]]:
+    """Every scene on one daemon: the scripted provider, or the model ``XAID_PERF_RETIRE_MODEL``
+    names (consolidation's weighed questions: the matter left, its end told, scheduler/ended.py);
+    the daemon's memory counters after."""
+    model = os.environ.get(MODEL_ENV, "")
+    return kit.played_on_one_daemon(scenes, play, "retire", kit.model_env(model) if model else None)
 
 
 def _pct(part: int, whole: int) -> float:
@@ -263,13 +271,18 @@ def run(quick: bool) -> Section:
     if quick:
         scenes = scenes[: QUICK // 2] + [s for s in scenes if s.lang == "zh"][: QUICK // 2]
     progress(f"retire: {len(scenes)} scenes")
-    judged = play_all(scenes)
+    judged, counters = play_all(scenes)
     rows: list[Row] = []
+    model = os.environ.get(MODEL_ENV, "")
     notes = [
-        f"Each scene of perf/scenarios/{name}.json played on one real daemon (scripted provider, "
+        f"Each scene of perf/scenarios/{name}.json played on one real daemon "
+        f"({'the chat model ' + model if model else 'scripted provider'}, "
         "USE-multilingual-v3): session 1 arms a dated matter, session 2 says something later, then "
         "scheduler.check_in at the probe times (recorded). Judged: is the session-1 matter suggested after "
-        "session 2 began (perf/eval/retire.py)."
+        "session 2 began (perf/eval/retire.py).",
+        "consolidation's model calls: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counters.items()) if k.endswith("model_calls"))
+        + f"; ended_model_told {counters.get('ended_model_told', 0)}",
     ]
     for split in ("test", "train"):
         for lang in ("en", "zh"):

@@ -258,6 +258,42 @@ def _session_tells(
     )
 
 
+def to_weigh(
+    items: Sequence[RecallItem],
+    lines: Sequence[Line],
+    item_vectors: dict[int, np.ndarray],
+    session: Line | None,
+    floor: float,
+    most: int,
+) -> list[RecallItem]:
+    """The pending matters (not a loss's or a feeling's item) whose end the chat model is asked
+    about (ended.py): the session near them in meaning (cosine ≥ ``floor``), no line saying a matter
+    still goes on and none moving one or naming another day ahead; the closest ``most`` first."""
+    if session is None or any(matter.still_on(line.text) for line in lines):
+        return []
+    if _MOVED_TO.search(session.text.lower()):
+        return []
+    near = []
+    for item in items:
+        if item.state != "pending" or item.scene not in ("plan", "worry", "ahead", "matter"):
+            continue
+        if _other_day_ahead(session.text, session.ts_ms, own_day(item)) is not None:
+            continue
+        closeness = _cosine(session, item_vectors.get(item.item_id))
+        if closeness >= floor:
+            near.append((closeness, item))
+    near.sort(key=lambda pair: -pair[0])
+    return [item for _, item in near[:most]]
+
+
+def told_by_model(item: RecallItem, lines: Sequence[Line], vector: np.ndarray | None) -> Retired:
+    """The item the chat model says the session told the end of, its telling the session's lines
+    about it (as ``retired`` keeps them)."""
+    told = [line.text for line in lines if _cosine(line, vector) >= SAME_SESSION]
+    last = lines[-1].text if lines else ""
+    return Retired(item.item_id, last, "told", tuple(told) or (last,))
+
+
 def begun(item: RecallItem, now_ms: int) -> bool:
     """Whether the matter's day has come: a plan is due from the day after it; its ``ahead`` twin
     ends with that day; an undated matter is under way."""

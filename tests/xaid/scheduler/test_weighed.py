@@ -6,22 +6,14 @@ certain the answer ``[[say:…]]`` in the session's words tells it to (providers
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pytest
 from xaiclient import Client
 
 from testkit.inproc import InProcessDaemon
+from testkit.weighing import logprobs
 from xaid.scheduler import matter, weighed
-
-
-def logprobs(p_yes: float) -> tuple[float, ...]:
-    """The log-probabilities of ``weighed.CHOICES`` for a model with this P(yes), its mass on the
-    lower-case words."""
-    yes = [math.log(p_yes), -30.0, -30.0]
-    no = [math.log(1 - p_yes), -30.0, -30.0]
-    return tuple(yes + no)
 
 
 @pytest.mark.parametrize(
