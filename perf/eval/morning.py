@@ -56,7 +56,9 @@ change to issue 25 item 1 in Chinese), ``morning_dev35``; dev36, morning_dev36.j
 (Chinese first: 30 matters, many told in an earlier session with small talk since, 4 controls, 6
 English; halves train and test), ``morning_dev36``; dev37, morning_dev37.json, a thirty-seventh
 (heavy evenings: the matter told with loud feelings, 20 Chinese and 6 English, 6 controls; halves
-train and test), ``morning_dev37``;
+train and test), ``morning_dev37``; dev38, morning_dev38.json, a thirty-eighth (holding back: a
+do-not-ask, a loss, a worry settled and told, beside ordinary matters; 26 Chinese and 10 English;
+halves train and test), ``morning_dev38``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -175,6 +177,7 @@ SCENE_SETS = {
     "dev35": SCENARIOS / "morning_dev35.json",  # thirty-fifth: Chinese first, as people type
     "dev36": SCENARIOS / "morning_dev36.json",  # thirty-sixth: Chinese first, small talk since
     "dev37": SCENARIOS / "morning_dev37.json",  # thirty-seventh: heavy evenings, loud feelings
+    "dev38": SCENARIOS / "morning_dev38.json",  # thirty-eighth: holding back
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -210,6 +213,7 @@ SET_TITLES = {
     "dev35": " (thirty-fifth dev scenes)",
     "dev36": " (thirty-sixth dev scenes)",
     "dev37": " (thirty-seventh dev scenes)",
+    "dev38": " (thirty-eighth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -241,6 +245,7 @@ SET_AREAS = {
     "dev35": "morning_dev35",
     "dev36": "morning_dev36",
     "dev37": "morning_dev37",
+    "dev38": "morning_dev38",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
