@@ -32,8 +32,9 @@ import numpy as np
 
 from ..memory.rules import lexicon_en as people_en
 from ..memory.rules import lexicon_zh as people_zh
+from .. import clock
 from ..store.recall import RecallItem
-from ..text import cjk, features
+from ..text import cjk, features, timeparse
 from ..text.clauses import clauses
 from . import arm, matter
 
@@ -98,10 +99,12 @@ def taken_back(
     item_vectors: dict[int, np.ndarray],
     quoted: dict[int, str],
     same_matter: float,
+    times: Sequence[int] = (),
 ) -> dict[int, str]:
     """The pending items a do-not-ask among the session's user lines ``texts`` (in order, with their
-    ``vectors``) takes back, each with the line that did. ``quoted``: the user's words each item
-    quotes; ``same_matter``: the cosine from which a line is about an item's matter."""
+    ``vectors`` and, when known, their ``times``) takes back, each with the line that did.
+    ``quoted``: the user's words each item quotes; ``same_matter``: the cosine from which a line is
+    about an item's matter."""
     out: dict[int, str] = {}
     for i, text in enumerate(texts):
         said = object_words(text)
@@ -109,6 +112,8 @@ def taken_back(
             continue
         if said:
             hit = [it for it in items if arm.came_up(said, it.keywords, happened=False)]
+            if not hit and i < len(times):
+                hit = _of_the_day(items, said, times[i])
         else:
             hit = [
                 it
@@ -122,6 +127,15 @@ def taken_back(
         for it in hit:
             out.setdefault(it.item_id, text)
     return out
+
+
+def _of_the_day(items: Sequence[RecallItem], said: str, now_ms: int) -> list[RecallItem]:
+    """The items armed on a past day the do-not-ask's object names and nothing else of it matched
+    ("昨天的事你别再提了", "what i told you last night, drop it"): what was said that day is meant."""
+    today = clock.local(now_ms).date()
+    days = [(t.date_from, t.date_to) for t in timeparse.find_times(said, now_ms)]
+    days = [(a, b) for a, b in days if b < today]
+    return [it for it in items if any(a <= clock.local(it.created_ms).date() <= b for a, b in days)]
 
 
 def _antecedent(

@@ -321,6 +321,7 @@ def retired(
         vectors,
         {i.item_id: quoted(i) for i in pending},
         SAME_MATTER,
+        [line.ts_ms for line in lines],
     )
     out = [Retired(item_id, text, refused.HOW) for item_id, text in wish.items()]
     for item in items:

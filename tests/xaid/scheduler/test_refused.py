@@ -10,6 +10,8 @@ scheduler suggests is judged).
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from xaiclient import Client
 
@@ -88,6 +90,25 @@ def test_which_items_a_later_do_not_ask_takes_back(lines: list[str], taken: list
     said = [retire.Line(t, TUESDAY + n * 60_000) for n, t in enumerate(lines)]
     got = retire.retired(items, said)
     assert sorted(r.item_id for r in got if r.how == refused.HOW) == taken
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "家丑 昨天的事你别再提了 我不想让人知道",
+        "昨天说的那些 以后别再提了",
+        "please never bring up yesterday's stuff again",
+    ],
+)
+def test_a_do_not_ask_naming_a_past_day_takes_back_what_was_armed_that_day(line: str) -> None:
+    """morning_dev38's train half: a brother's arrest told on Monday, "昨天的事你别再提了" on
+    Tuesday; the object names a day, not a keyword. The matter of another day stays."""
+    sunday = dataclasses.replace(
+        _item('现在怎么样了："房东说下个月不续租了"', ("房东", "续租"), 3),
+        created_ms=DAY0 - 5 * HOUR,
+    )
+    got = retire.retired([sunday, BOYFRIEND, SCAN], [retire.Line(line, TUESDAY)])
+    assert sorted(r.item_id for r in got if r.how == refused.HOW) == [1, 2]
 
 
 def test_a_bare_do_not_ask_as_the_first_words_takes_back_the_matter_armed_last() -> None:
