@@ -208,8 +208,11 @@ class Consolidation:
             )
             read = await self._still_there(agent_id, d, read, felt.losses)
         losses = felt.losses if felt is not None else frozenset()
+        if await self._mourning(agent_id, d):
+            read = replace(read, mourning=True)
         arms = await cpu.run(arm.matters, d, closing, losses, read)
-        if not arms and await self._weighed_open(agent_id, d, read):
+        grief = read.mourning and all(u.message.message_id in losses for u in d.utterances)
+        if not arms and not grief and await self._weighed_open(agent_id, d, read):
             read = replace(read, weighed_open=True)
             arms = await cpu.run(arm.matters, d, closing, losses, read)
         retiring, moving = await self._retiring(agent_id, d)
@@ -450,6 +453,17 @@ class Consolidation:
         if self.embeddings.profile.name != occasion.FITTED_ON:
             return None
         return await self.embeddings.bank(occasion.BANK.texts(), occasion.BANK.from_vectors)
+
+    async def _mourning(self, agent_id: str, d: draft.Draft) -> bool:
+        """Whether a loss item of the agent's, pending or asked, was armed within
+        fire.FRESH_GRIEF_MS before this session began (matter.Readings.mourning)."""
+        items = await self.db.run(recall_sql.items, agent_id, recall_sql.STATES)
+        return any(
+            i.scene == "loss"
+            and i.state in ("pending", "pushed")
+            and 0 <= d.started_ms - i.created_ms < fire.FRESH_GRIEF_MS
+            for i in items
+        )
 
     async def _retiring(
         self, agent_id: str, d: draft.Draft

@@ -668,14 +668,15 @@ def _learned(
     sentence, or, when the messages together leave a matter and none of them was lost, all of them
     (a message alone, "been putting it off since summer", names nothing of the call to the dad).
     A message meaning read near a loss (``near_loss``) that was not taken for one because the
-    reader is unsure (``Readings.unsure``) is grave news still open: a matter, at the threshold."""
+    reader is unsure (``Readings.unsure``) is grave news still open: a matter, at the threshold;
+    not in the days after a loss (``Readings.mourning``), when it is that grief going on."""
     best: tuple[float, int, str] | None = None  # (probability, index of the message, its words)
     for i, u in enumerate(d.utterances):
         if u in lost:
             continue
         said = u.message.message_id
         whole = read.matter(said)
-        if said in near_loss and read.unsure(said):
+        if said in near_loss and read.unsure(said) and not read.mourning:
             whole = max(whole, read.threshold)
         for p, text in [
             (whole, ""),

@@ -302,6 +302,10 @@ class Readings:
     # The chat model, weighing the whole session once where nothing else armed (weighed.py), says
     # it leaves a matter: armed though below ``threshold`` (arm._weighed says which words).
     weighed_open: bool = False
+    # The agent lost someone within fire.FRESH_GRIEF_MS before this session (a loss item still
+    # pending or asked): a line read near a loss is that grief going on, not grave news still open
+    # (arm._learned: "把它的碗和猫爬架都收起来了 看着难受" the day after the cat died).
+    mourning: bool = False
 
     def best(self) -> float:
         """The reader's highest matter reading of the session: a message, a sentence of one, or the
@@ -326,8 +330,10 @@ class Readings:
         news of the cat?") though the reader, fitted with few of them, reads less than its
         threshold ("our cat slipped out last night and hasn't come back": 0.37 matter, 0.62 loss).
         A pet's death said softly sits near a pet gone missing ("猫咪昨晚没挺过来": 0.11 nearer the
-        open worries); the reader's 0.97 loss keeps it a loss."""
-        if message_id not in self.open:
+        open worries); the reader's 0.97 loss keeps it a loss. Not in the days after a loss
+        (``mourning``): "把它的碗和猫爬架都收起来了" the day after the cat died sits near a pet gone
+        missing too, and is that grief."""
+        if message_id not in self.open or self.mourning:
             return False
         read = self.by_id.get(message_id)
         return read is None or read.loss < CLAUSE_LOSS

@@ -30,9 +30,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import clock
 from ..memory.rules import lexicon_en as people_en
 from ..memory.rules import lexicon_zh as people_zh
-from .. import clock
 from ..store.recall import RecallItem
 from ..text import cjk, features, timeparse
 from ..text.clauses import clauses

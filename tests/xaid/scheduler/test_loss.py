@@ -332,3 +332,30 @@ def test_a_death_and_its_dated_plan_in_one_message_arm_only_the_check_in(
     "how it went" (plan, and its twin "ahead") on the funeral; the scheduler now stays with the person."""
     items = told_at_night(client, line)
     assert [i["scene"] for i in items] == ["loss"], items
+
+
+@pytest.mark.parametrize(
+    ("loss_lines", "grief"),
+    [
+        (  # morning_dev38's train half: the cat's things put away the next day
+            ("年糕没撑过去 肾衰 今天下午在宠物医院走的", "它最后还舔了一下我手指 呜呜呜"),
+            "把它的碗和猫爬架都收起来了 看着难受",
+        ),
+    ],
+)
+def test_the_day_after_a_loss_a_line_of_that_grief_is_no_matter(
+    client: Client, loss_lines: tuple[str, ...], grief: str
+) -> None:
+    """Read near a loss and near a pet gone missing, the line would be grave news still open (a
+    matter at the threshold, matter.Readings.open_worry); in the days after the loss it is that
+    grief (Readings.mourning), and the next morning asks after the person, not "现在怎么样了"."""
+    client.agent_create("mia")
+    for n, lines in enumerate((loss_lines, (grief,))):
+        at = NIGHT + n * 24 * HOUR
+        sid = client.session_open("mia", ts=at)["session_id"]
+        client.session_ingest(
+            sid, [{"role": "user", "text": t, "ts": at + i * 60_000} for i, t in enumerate(lines)]
+        )
+        client.session_close(sid, ts=at + 600_000, wait=True)
+    items = client.scheduler_list("mia", states=["pending"])["items"]
+    assert [i["scene"] for i in items] == ["loss"], items
