@@ -28,6 +28,16 @@ _PATTERNS = (
         r"(?:didn'?t|did not|never)\s+make it\b(?!\s+(?:to|in|on|back|out|there|here|home|for|up)\b)",
         re.IGNORECASE,
     ),
+    # "passed" without "away", said of a close person with when or how it happened: "grandpa Walt
+    # passed this morning", "my nan passed peacefully in her sleep" (morning_dev38's train half: armed
+    # as grave news still open). "my sister passed!!" (an exam) and "dad passed the bar" are not.
+    re.compile(
+        rf"\b(?:{_KIN_EN})(?: [A-Z][a-z]+)? (?:just |finally |quietly )?passed\s+"
+        r"(?:on\b(?!\s+(?:the|a|an|my|his|her|their|our|that|this|it)\b)|peacefully|quietly"
+        r"|in (?:her|his|their) sleep|overnight|this (?:morning|afternoon|evening)"
+        r"|last night|yesterday|today|early this|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)",
+        re.IGNORECASE,
+    ),
     # 刚走了 is "just left"; 走了，去超市 goes somewhere: neither is a death. Up to six characters
     # between: a day and a manner ("奶奶礼拜天安详地走了", feel12's dev set) is how it is told gently
     re.compile(

@@ -141,6 +141,24 @@ def test_a_death_said_of_the_speaker_is_no_loss(line: str, ruled: bool) -> None:
     assert loss.ruled(line) is ruled
 
 
+@pytest.mark.parametrize(
+    ("line", "ruled"),
+    [
+        # "passed" without "away", of a close person with when or how (morning_dev38's train half)
+        ("grandpa Walt passed this morning. hospice called at 6", True),
+        ("my nan passed peacefully in her sleep", True),
+        ("our dog passed on sunday", True),
+        # an exam passed, news passed on
+        ("my sister passed!! first try", False),
+        ("dad passed the bar exam today", False),
+        ("my brother passed his driving test yesterday", False),
+        ("grandpa passed on the news to everyone", False),
+    ],
+)
+def test_passed_of_a_close_person_with_when_or_how_is_a_death(line: str, ruled: bool) -> None:
+    assert bool(loss.losses(line)) is ruled
+
+
 def test_a_capitalised_thing_lost_is_vetoed_by_meaning() -> None:
     """ "lost Google Drive access" has the shape of a named being lost: the rules read it, and
     meaning far from a loss vetoes it (``is_loss``), as it does "my phone died"."""
