@@ -862,6 +862,7 @@ class Turns:
                 agent.name or "",
                 hardship,
                 voice.numeral_words_in([*memory_texts, *quoted]),
+                tuple(memory_texts),
             )
             completion = await self._generate(
                 agent,

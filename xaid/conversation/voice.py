@@ -434,6 +434,9 @@ class Voice:
     own: str = ""  # the companion's own name: never the one it speaks to ("That's good, Mia.")
     hardship: bool = False  # the user told of something hard: no bare applause (cheer.py)
     numeral_words: tuple[str, ...] = ()  # words of memory before a numeral ("林晓" of "林晓五月")
+    # the memory the prompt shows: where a question the user asked of themselves may be recited
+    # from (person.recites_their_question), though the check-in quotes another of their lines
+    memory: tuple[str, ...] = ()
 
     def breaks(self, sentence: str, whole: bool = False, before: str = "") -> str | None:
         """Which rule ``sentence`` breaks ("role", "parrot", "cheer", "name" or "assistant"), or None; ``whole``: the
@@ -765,7 +768,9 @@ class VoiceGate:
             told = person.to_listener(sentence, theirs, self._before + self._head)
             self.turned += told != sentence
             sentence = told
-            asked = person.recites_their_question(sentence, theirs, self._before + self._head)
+            asked = person.recites_their_question(
+                sentence, (*theirs, *self.voice.memory), self._before + self._head
+            )
         risk = self._risk(sentence)
         echo = echoes_user(sentence, self.voice.said) if self.voice.on else None
         if echo is None and self.voice.on and risk is not None:

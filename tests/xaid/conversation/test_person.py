@@ -128,3 +128,16 @@ def test_the_gate_leaves_their_question_out_and_keeps_what_came_before() -> None
         out = streamed(gate, lead + reply, seed) + gate.end()
         assert out == lead + "阿凯说你太作了。"
         assert gate.broken == "their_question"
+
+
+def test_a_question_recited_from_memory_the_check_in_does_not_quote_is_left_out() -> None:
+    """morning_dev37 again, live: the check-in quoted the line about 阿凯, and the model took "我是不是
+    有病" from the memory the prompt shows (Voice.memory), not from what the check-in quoted."""
+    lead = "在呢。一直惦记着你。上次你说"
+    memory = (
+        "[3天前] 用户：阿凯说我太作了 说要冷静一段时间\n[3天前] 用户：我把他微信删了又加回来 我是不是有病",
+    )
+    for seed in range(5):
+        gate = VoiceGate(Voice("在吗", quoted=(FIGHT[0],), memory=memory), lead)
+        out = streamed(gate, lead + "阿凯说我太作了，我是不是有病呢。", seed) + gate.end()
+        assert out == lead + "阿凯说你太作了。"
