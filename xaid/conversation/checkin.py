@@ -20,8 +20,10 @@ An opening is composed only when
   own to say is answered, not steered;
 and it follows the item and the mood: an event is asked about ("How did the", "上次说的面试", the
 event's own word from the user's line); a feeling is asked after ("Last time you said", "上次你说");
-for a loss, and for anything while the mood is very low, the lead is warm first ("I've been
-thinking of you since you told me", "一直惦记着你。上次你说") and never asks how something went. It
+for a loss, a whole question about them that names nothing of the loss ("I've been thinking of you.
+How are you holding up?", "一直惦记着你，这两天还好吗？"); for anything while the mood is very low, the
+lead is warm first ("I've been thinking of you since you told me", "一直惦记着你。上次你说"); neither
+asks how something went. It
 never names a feeling it detected, and it is in the user's language.
 """
 
@@ -98,7 +100,10 @@ _LEADS = {
     ("zh", "said"): "{echo}上次你说{said}，",
     ("zh", "tired"): "{echo}上次你说很累，",
     ("zh", "gentle"): "{echo}一直惦记着你。上次你说",
-    ("zh", "gentle_said"): "{echo}一直惦记着你。上次你说{said}，你",
+    # a loss: the person, not the loss, and nothing for the model to recite ("一直惦记着你。上次你说外婆
+    # 走了" went on with the funeral, "…和阿哲分手了" named what they had told: morning_dev38)
+    ("en", "loss"): "{echo} I've been thinking of you. How are you holding up?",
+    ("zh", "loss"): "{echo}一直惦记着你，这两天还好吗？",
 }
 
 
@@ -179,17 +184,12 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
-    if (
-        lang == "zh"
-        and kind == "gentle"
-        and item.scene in _LOSS_SCENES
-        and (name := matter_name(item.topic, particles=True)) is not None
-    ):
-        # the loss in their words, its day out, then 你: "嗨，一直惦记着你。上次你说姑姑走了，你" goes on
-        # "感觉怎么样？". After a bare "上次你说" the 1.5B named nothing ("上次你说的挺好的，谢谢你",
-        # morning_dev32); after "…姑姑走了，" it quoted the rest of the evening back, the memorial
-        # planned for next week with it; the 你 keeps it speaking to them (as the ahead lead's does)
-        return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
+    if kind == "gentle" and item.scene in _LOSS_SCENES:
+        # a whole question about them, the loss unnamed. After a bare "上次你说" the 1.5B named
+        # nothing ("上次你说的挺好的，谢谢你", morning_dev32); after "上次你说姑姑走了，你" (session 32) it
+        # recited the loss, the funeral with it, or the break-up by name: what a friend leaves
+        # unsaid the morning after (morning_dev38's train half, 5 of 6 Chinese losses on seed 1)
+        return _LEADS[(lang, "loss")].format(echo=greeting).strip()
     if (
         lang == "zh"
         and kind == "feeling"

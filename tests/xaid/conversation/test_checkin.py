@@ -319,18 +319,16 @@ def test_after_a_loss_the_lead_is_gentle_and_never_asks_how_it_went() -> None:
 def test_a_loss_is_led_gently_whatever_the_mood_by_morning() -> None:
     """The carried mood of a session that told of a death may have faded above the gentle band by
     the next morning; the loss item still gets the warm lead, not none (the model alone greeted as
-    if nothing had been said) and not a question about how it went."""
+    if nothing had been said) and not a question about how it went. The lead asks after them and
+    names nothing of the loss: after "上次你说外婆走了，你" the 1.5B recited the loss back, the funeral
+    and the break-up by name with it (morning_dev38's train half)."""
     for mood in (None, MoodState(valence=-0.2), MoodState(valence=0.1)):
         en = lead(item("loss", 'how they are holding up: "my grandpa died"'), "hi", "en", mood)
-        assert en == "Hey! I've been thinking of you since you told me", mood
-        # in Chinese the loss in their words, its day out
-        zh = lead(item("loss", '陪着对方："外婆昨晚走了，后天出殡"'), "早", "zh", mood)
-        assert zh == "早。一直惦记着你。上次你说外婆走了，你", mood
-        ours = lead(item("loss", '陪着对方："我们家阿黄今天下午没了"'), "早", "zh", mood)
-        assert ours == "早。一直惦记着你。上次你说你们家阿黄没了，你", mood
-        # a clause too long to say back: the bare lead, the model words it
-        long = '陪着对方："老公说他不确定还想不想继续这段婚姻，我们现在分房睡"'
-        assert lead(item("loss", long), "早", "zh", mood) == "早。一直惦记着你。上次你说"
+        assert en == "Hey! I've been thinking of you. How are you holding up?", mood
+        for told in ('陪着对方："外婆昨晚走了，后天出殡"', '陪着对方："我们家阿黄今天下午没了"'):
+            zh = lead(item("loss", told), "早", "zh", mood)
+            assert zh == "早。一直惦记着你，这两天还好吗？", mood
+            assert not any(w in zh for w in ("外婆", "出殡", "阿黄", "上次你说"))
     # a message of its own: no lead and no bridge, the reply stays with what they said
     assert lead(item("loss", '陪着对方："外婆昨晚走了"'), "今天好冷", "zh", None) == ""
     assert bridge(item("loss", 'how they are holding up: "my grandpa died"'), "en", None) == ""
