@@ -20,8 +20,9 @@ An opening is composed only when
   own to say is answered, not steered;
 and it follows the item and the mood: an event is asked about ("How did the", "上次说的面试", the
 event's own word from the user's line); a feeling is asked after ("Last time you said", "上次你说");
-for a loss, a whole question about them that names nothing of the loss ("I've been thinking of you.
-How are you holding up?", "一直惦记着你，这两天还好吗？"); for anything while the mood is very low, the
+for a death or a break-up the rules read, a whole question about them that names nothing of the loss
+("I've been thinking of you. How are you holding up?", "一直惦记着你，这两天还好吗？"); for a loss read
+by meaning alone, and for anything while the mood is very low, the
 lead is warm first ("I've been thinking of you since you told me", "一直惦记着你。上次你说"); neither
 asks how something went. It
 never names a feeling it detected, and it is in the user's language.
@@ -33,6 +34,7 @@ import re
 
 from ..memory import index
 from ..memory.rules.lexicon_zh import RELATIONS
+from ..mood import loss
 from ..scheduler import arm
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
@@ -104,6 +106,7 @@ _LEADS = {
     # 走了" went on with the funeral, "…和阿哲分手了" named what they had told: morning_dev38)
     ("en", "loss"): "{echo} I've been thinking of you. How are you holding up?",
     ("zh", "loss"): "{echo}一直惦记着你，这两天还好吗？",
+    ("zh", "gentle_said"): "{echo}一直惦记着你。上次你说{said}，你",
 }
 
 
@@ -184,12 +187,26 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
-    if kind == "gentle" and item.scene in _LOSS_SCENES:
-        # a whole question about them, the loss unnamed. After a bare "上次你说" the 1.5B named
-        # nothing ("上次你说的挺好的，谢谢你", morning_dev32); after "上次你说姑姑走了，你" (session 32) it
-        # recited the loss, the funeral with it, or the break-up by name: what a friend leaves
-        # unsaid the morning after (morning_dev38's train half, 5 of 6 Chinese losses on seed 1)
+    if (
+        kind == "gentle"
+        and item.scene in _LOSS_SCENES
+        and loss.ruled(" ".join(quoted(item.topic)) or item.topic)
+    ):
+        # a death or a break-up in the rules' words: a whole question about them, the loss
+        # unnamed. After "上次你说姑姑走了，你" (session 32) the 1.5B recited the loss, the funeral
+        # with it, or the break-up by name: what a friend leaves unsaid the morning after
+        # (morning_dev38's train half, 5 of 6 Chinese losses on seed 1)
         return _LEADS[(lang, "loss")].format(echo=greeting).strip()
+    if (
+        lang == "zh"
+        and kind == "gentle"
+        and item.scene in _LOSS_SCENES
+        and (name := matter_name(item.topic, particles=True)) is not None
+    ):
+        # a loss read by meaning alone, often grave news still open (a parent in hospital, a
+        # friend's biopsy): said back in their words, its day out, then 你, so that the reply names
+        # it. After a bare "上次你说" the 1.5B named nothing ("上次你说的挺好的，谢谢你", morning_dev32)
+        return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
     if (
         lang == "zh"
         and kind == "feeling"

@@ -329,6 +329,9 @@ def test_a_loss_is_led_gently_whatever_the_mood_by_morning() -> None:
             zh = lead(item("loss", told), "早", "zh", mood)
             assert zh == "早。一直惦记着你，这两天还好吗？", mood
             assert not any(w in zh for w in ("外婆", "出殡", "阿黄", "上次你说"))
+        # a loss read by meaning alone, often grave news still open: said back, so it is named
+        ill = lead(item("loss", '陪着对方："我妈这周住院了，说是心脏有点问题"'), "早", "zh", mood)
+        assert ill.startswith("早。一直惦记着你。上次你说") and "住院" in ill, mood
     # a message of its own: no lead and no bridge, the reply stays with what they said
     assert lead(item("loss", '陪着对方："外婆昨晚走了"'), "今天好冷", "zh", None) == ""
     assert bridge(item("loss", 'how they are holding up: "my grandpa died"'), "en", None) == ""
