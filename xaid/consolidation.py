@@ -522,10 +522,10 @@ class Consolidation:
         asked = retire.to_weigh(
             pending, lines, item_vectors, session, ended.ASK_FROM, ended.MAX_ITEMS
         )
-        lang = language([line.text for line in lines])
+        said = [line.text for line in lines]
+        lang = language(said)
         out = []
         for item in asked:
-            said = [line.text for line in lines]
             logprobs = await self.weigh(
                 ended.prompt(retire.quoted(item), said, lang),
                 ended.CHOICES,

@@ -286,12 +286,19 @@ def to_weigh(
     return [item for _, item in near[:most]]
 
 
+def _telling(
+    lines: Sequence[Line], vector: np.ndarray | None, line: Line | None = None
+) -> tuple[str, ...]:
+    """The session's lines that tell of the matter whose words have ``vector``: ``line`` (the one
+    that settled it), and those as close to it as a session about it (``SAME_SESSION``)."""
+    return tuple(o.text for o in lines if o is line or _cosine(o, vector) >= SAME_SESSION)
+
+
 def told_by_model(item: RecallItem, lines: Sequence[Line], vector: np.ndarray | None) -> Retired:
     """The item the chat model says the session told the end of, its telling the session's lines
     about it (as ``retired`` keeps them)."""
-    told = [line.text for line in lines if _cosine(line, vector) >= SAME_SESSION]
     last = lines[-1].text if lines else ""
-    return Retired(item.item_id, last, "told", tuple(told) or (last,))
+    return Retired(item.item_id, last, "told", _telling(lines, vector) or (last,))
 
 
 def begun(item: RecallItem, now_ms: int) -> bool:
@@ -331,8 +338,7 @@ def retired(
             vector = vectors.get(item.item_id)
             how = settled(line, item, vector, session)
             if how is not None:
-                told = [o.text for o in lines if o is line or _cosine(o, vector) >= SAME_SESSION]
-                out.append(Retired(item.item_id, line.text, how, tuple(told)))
+                out.append(Retired(item.item_id, line.text, how, _telling(lines, vector, line)))
                 break
     return out
 
