@@ -31,7 +31,7 @@ from .memory.embeddings import Embeddings
 from .memory.episodes import PlannedFact
 from .mood import asked, learned, meaning, tracker
 from .providers.base import ChatMessage, Completion, GenerateRequest
-from .scheduler import arm, ended, evening, fire, matter, occasion, retire, weighed
+from .scheduler import arm, ended, evening, fire, matter, occasion, retire, telling, weighed
 from .settings import Settings
 from .store import Database
 from .store import agents as agent_sql
@@ -238,6 +238,7 @@ class Consolidation:
             changes,
             retiring,
             moving,
+            read.felt_alone,
         )
         if agent_config.memory_enabled(agent.config):
             await db.run(
@@ -428,6 +429,7 @@ class Consolidation:
         occasions = frozenset(
             i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
         )
+        felt, tells, felt_alone = await self._feeling_only([m.text for m in said.values()])
         return matter.Readings(
             by_id,
             reader.threshold,
@@ -436,7 +438,26 @@ class Consolidation:
             session=session,
             occasions=occasions,
             ordinary=ordinary,
+            felt=felt,
+            tells=tells,
+            felt_alone=felt_alone,
         )
+
+    async def _feeling_only(self, lines: list[str]) -> tuple[frozenset[str], frozenset[str], bool]:
+        """The clauses of the session's user lines that say only how they feel, those that tell
+        what happened, and whether the lines say nothing but how they feel (scheduler/telling.py);
+        nothing under another embedder than its margins were set on."""
+        parts = telling.spoken(lines)
+        if not parts or self.embeddings.profile.name != telling.FITTED_ON:
+            return frozenset(), frozenset(), False
+        bank = await self.embeddings.bank(telling.BANK.texts(), telling.BANK.from_vectors)
+        vectors = await self.embed_readable([*parts, meaning.session_text(lines)])
+        if bank is None or any(v is None for v in vectors):
+            return frozenset(), frozenset(), False
+        read = [v for v in vectors if v is not None]
+        felt = frozenset(p for p, v in zip(parts, read, strict=False) if telling.felt(bank, v))
+        tells = frozenset(p for p, v in zip(parts, read, strict=False) if telling.tells(bank, v))
+        return felt, tells, telling.alone(bank, read[-1], read[:-1])
 
     async def _ordinary(self, lines: list[str]) -> float | None:
         """How much nearer an ordinary evening than anything followed up the session's user lines
@@ -639,8 +660,10 @@ class Consolidation:
         changes: supersede.Plan,
         retiring: list[retire.Retired],
         moving: list[retire.Moved],
+        felt_alone: bool = False,
     ) -> int:
-        """One transaction: the episode, the scheduler's settling of the session, the job's completion."""
+        """One transaction: the episode, the scheduler's settling of the session, the job's
+        completion. ``felt_alone``: the session said only how the user feels (scheduler/telling.py)."""
         fence.check(conn, agent_id, seen)
         if (existing := sql.episode_for_session(conn, session_id)) is not None:
             sql.finish_job(conn, job_id, "done", self.clock.now_ms())
@@ -659,6 +682,7 @@ class Consolidation:
             d.ended_ms,
             retiring,
             moving,
+            felt_alone,
         )
         hide.renew(
             conn, agent_id, session_id, self.clock.now_ms()

@@ -39,7 +39,7 @@ from ..scheduler import arm
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
-from ..text import cjk, hour_said, timeparse
+from ..text import cjk, clauses, hour_said, timeparse
 from ..text.lang import Lang
 from . import person
 from .candidates import names_matter
@@ -311,12 +311,7 @@ def _leads_in(clause: str) -> bool:
 
 def _spans(text: str, ends: re.Pattern[str]) -> list[tuple[int, str]]:
     """The clauses of ``text`` between ``ends``, each with where it starts."""
-    out, at = [], 0
-    for m in ends.finditer(text):
-        out.append((at, text[at : m.start()]))
-        at = m.end()
-    out.append((at, text[at:]))
-    return [(i, c) for i, c in out if c.strip()]
+    return [(i, c) for i, c in clauses.pieces(text, ends) if c.strip()]
 
 
 def _untimed(clause: str) -> str:

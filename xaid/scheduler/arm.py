@@ -51,6 +51,7 @@ from dataclasses import dataclass, replace
 
 from .. import clock
 from ..clock import DAY_MS, HOUR_MS
+from ..memory import index
 from ..memory.draft import Draft, Utterance
 from ..mood import loss
 from ..mood.lexicon_en import CUES
@@ -530,13 +531,23 @@ def _plan(
 
 
 def _matter(
-    d: Draft, u: Utterance, later: Sequence[Utterance], worried: bool, p: float, said: str = ""
+    d: Draft,
+    u: Utterance,
+    later: Sequence[Utterance],
+    worried: bool,
+    p: float,
+    said: str = "",
+    felt: frozenset[str] = frozenset(),
+    tells: frozenset[str] = frozenset(),
 ) -> Arm | None:
     """What the reader found (probability ``p``) in ``u``: a plan when a date ahead is named, else
     an undated matter (an ordeal, results awaited, a decision) asked about ``MATTER_AFTER_MS``
     after the session (that evening after a morning, the next morning after an evening) for
     ``MATTER_DAYS``. ``said``: the words that hold it, when they are not the whole of ``u`` (one
-    of its sentences, or the session's messages together)."""
+    of its sentences, or the session's messages together). ``felt``, ``tells``: the clauses that
+    say only how they feel and those that tell what happened (Readings.felt, Readings.tells): words
+    that tell something are quoted from the first clause that is no such feeling, which the
+    check-in's lead says back ("早。上次你说大刘周六结婚，", not "早。上次你说完了完了，")."""
     if _ahead(u) is not None:
         return _plan(u, later, worried, d.ended_ms, learned=True)
     text = said or u.message.text
@@ -545,7 +556,12 @@ def _matter(
         return None
     words = keywords(text)
     not_before = d.ended_ms + MATTER_AFTER_MS
-    topic = _TOPIC[language([text])]["matter"].format(said=_short(text))
+    told = (
+        clauses.since(text, lambda c: c in felt or index.content_words(c) == 0)
+        if any(c in tells for _, c in clauses.spans(text))
+        else text
+    )
+    topic = _TOPIC[language([text])]["matter"].format(said=_short(told))
     # The reader's probability is how sure it is that something is left open, not how pressing
     # it is, so it counts for little: at 0.6 + 0.2p a later evening's anecdote it read at 0.87 ("今天
     # 地铁上看到一个人穿恐龙服") outranked a cat's operation told two evenings before (a plan, 0.7),
@@ -694,7 +710,9 @@ def _learned(
         if not read.weighed_open:
             return None
         i, text = _weighed(d, lost, i, text)
-    return _matter(d, d.utterances[i], d.utterances[i + 1 :], worried, p, text)
+    return _matter(
+        d, d.utterances[i], d.utterances[i + 1 :], worried, p, text, read.felt, read.tells
+    )
 
 
 def _weighed(d: Draft, lost: Sequence[Utterance], best: int, text: str) -> tuple[int, str]:

@@ -434,6 +434,21 @@ def _still_ahead(item: RecallItem, user_texts: list[str], now_ms: int) -> bool:
     )
 
 
+# What a session of feelings alone arms: a matter meaning found in it, or the feeling it closed on.
+_FELT_SCENES = frozenset({"matter", "emotion"})
+
+
+def _about_waiting(a: arm.Arm, waiting: Sequence[RecallItem], now_ms: int) -> bool:
+    """A matter found by meaning in a session that only said how the user feels, or the feeling
+    itself (``_FELT_SCENES``), while one told before still waits (any but a loss's check-in, its
+    window not past): the feeling is about it. Armed on its own,
+    "还是睡不着 心口堵得慌 一闭眼脑子就乱转" outranked the labour arbitration told five days before, and
+    the morning asked how the sleeping went (morning_dev37's test half)."""
+    return a.scene in _FELT_SCENES and any(
+        i.scene != "loss" and i.not_after >= now_ms for i in waiting
+    )
+
+
 def after_session(
     conn: apsw.Connection,
     agent_id: str,
@@ -444,11 +459,15 @@ def after_session(
     now_ms: int,
     retired: Sequence[retire.Retired] = (),
     moved: Sequence[retire.Moved] = (),
+    felt_alone: bool = False,
 ) -> None:
     """At consolidation: outcomes of a push in this session, matters it settled, matters it leaves.
     ``retired``: earlier matters a line of this session says are off, moot or already told
     (retire.py), closed before anything else is judged; ``moved``: earlier matters it moves to
-    another day, whose windows follow them and which are not closed for being talked about."""
+    another day, whose windows follow them and which are not closed for being talked about.
+    ``felt_alone``: the session said how the user feels and nothing of what happened (telling.py,
+    "还是睡不着 心口堵得慌"); a matter meaning found in it is that feeling about one still waiting,
+    which is asked after instead (``_about_waiting``)."""
     for r in retired:
         now = sql.get(conn, agent_id, r.item_id)
         if now is not None and now.state == "pending":  # not pushed meanwhile
@@ -496,6 +515,7 @@ def after_session(
             any(_repeats(a, i) for i in waiting)
             or retire.quotes_any(a, told)
             or (a.scene == "matter" and retire.quotes_any(a, spoke))
+            or (felt_alone and _about_waiting(a, waiting, now_ms))
         ):
             continue
         sql.insert(

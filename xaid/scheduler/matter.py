@@ -306,6 +306,14 @@ class Readings:
     # pending or asked): a line read near a loss is that grief going on, not grave news still open
     # (arm._learned: "把它的碗和猫爬架都收起来了 看着难受" the day after the cat died).
     mourning: bool = False
+    # The clauses of the user's lines that say only how they feel (telling.FELT: "气到睡不着", "心脏砰砰
+    # 跳"), and those that tell what happened (telling.TELLS): a matter's words that hold one that
+    # tells are quoted from the first clause that is no such feeling (arm._matter).
+    felt: frozenset[str] = frozenset()
+    tells: frozenset[str] = frozenset()
+    # The session says how they feel and nothing of what happened (telling.alone: "还是睡不着 心口堵得
+    # 慌"): a matter meaning finds in it is the feeling about one still waiting (fire.after_session).
+    felt_alone: bool = False
 
     def best(self) -> float:
         """The reader's highest matter reading of the session: a message, a sentence of one, or the
