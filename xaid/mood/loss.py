@@ -16,7 +16,10 @@ from .meaning import LOSS_MARGIN
 _KIN_EN = "|".join(sorted(en.KIN, key=len, reverse=True))
 _KIN_ZH = "|".join(sorted(zh.KIN, key=len, reverse=True))
 _PATTERNS = (
-    re.compile(rf"\blost (?:my|our|her|his|their) (?:\w+ )?(?:{_KIN_EN})\b", re.IGNORECASE),
+    # not a thing of theirs: "lost my grandma's ring" (morning_dev39: kept company as a death)
+    re.compile(
+        rf"\blost (?:my|our|her|his|their) (?:\w+ )?(?:{_KIN_EN})\b(?!['’]s?\b)", re.IGNORECASE
+    ),
     re.compile(
         rf"\bput (?:my|our|her|his|their|the) (?:\w+ )?(?:{_KIN_EN}) (?:down|to sleep)\b",
         re.IGNORECASE,

@@ -117,6 +117,9 @@ def test_a_named_pets_death_said_softly_arms_only_the_check_in(lines: tuple[str,
         "I didn't make it to the gym today.",
         "We didn't make it in time for the train.",
         "She didn't make it to the party.",
+        # a close person's thing lost (morning_dev39: "lost my grandma's ring" kept company as a death)
+        "lost my grandma's ring at the gym",
+        "we lost our parents' old house",
     ],
 )
 def test_a_thing_lost_or_a_place_not_reached_is_no_death(line: str) -> None:
