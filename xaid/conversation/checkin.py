@@ -383,6 +383,18 @@ _DROPPED_EN = re.compile(
     r"^[a-z]+ing (?:my|our|the|a|an|his|her|their|up|out|in|on|off|to|for|with|back|home)\b",
     re.I,
 )
+# A past verb with an object or a particle after it, the subject dropped as people type it: "got put
+# on a PIP today", "filed in small claims", "found a lump", "lost my grandma's ring" ("you got put on
+# a PIP"). After a bare "Last time you said" the 1.5B went on with the feeling of the evening ("you
+# were feeling low", morning_dev39's train half). "got" takes any word ("got fired"); "need to" is
+# said back too ("you need to tell them yes or no"); not a feeling said as a participle ("stressed
+# about", "tired of": no object of that kind follows).
+_DONE_EN = re.compile(
+    r"^(?:got \w+|(?:[a-z]{3,}ed|need|had|went|lost|found|took|made|told|saw|left|broke|fell|sent|paid"
+    r"|bought|gave|heard) (?:my|our|the|a|an|his|her|their|up|out|in|on|off|to|for|with|back"
+    r"|home|into|at|by)\b)",
+    re.I,
+)
 CLAUSE_WORDS = (3, 12)  # an English clause this long names a matter
 _OPEN_END_EN = re.compile(
     r"\b(?:is|are|was|were|be|on|at|in|by|for|until|till|this|next|the|a|to)$", re.I
@@ -392,11 +404,12 @@ _OPEN_END_EN = re.compile(
 def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     """The matter in the user's own first English clause, said back to them: its time goes (said
     another day, "tomorrow" is wrong), its first person becomes the second (person.second_person),
-    a dropped subject is said ("you're getting…"); None where no pronoun, determiner or verb in -ing
-    starts it (without one it may be no sentence to say back after "you said", "wed at the clinic";
-    "dad gets his cast off" is one and is left out with them), where its time taken out left it
-    unfinished, or for other than ``CLAUSE_WORDS`` words. ``said_ms``: when it was said, for the
-    clause of a date ahead (``matter_clause``)."""
+    a dropped subject is said ("you're getting…", "you got put on…"); None where no pronoun,
+    determiner, verb in -ing or past verb with its object starts it (without one it may be no
+    sentence to say back after "you said", "wed at the clinic"; "dad gets his cast off" is one and
+    is left out with them), where its time taken out left it unfinished, or for other than
+    ``CLAUSE_WORDS`` words. ``said_ms``: when it was said, for the clause of a date ahead
+    (``matter_clause``)."""
     said = quoted(topic)
     if not said:
         return None
@@ -408,6 +421,8 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
         return None  # its time taken out left it unfinished: "the interview at Brightwell is"
     if _DROPPED_EN.match(clause):
         clause = "i'm " + clause[0].lower() + clause[1:]
+    elif _DONE_EN.match(clause):
+        clause = "i " + clause[0].lower() + clause[1:]
     elif not _SUBJECT_EN.match(clause):
         return None
     said_back = person.second_person(clause)

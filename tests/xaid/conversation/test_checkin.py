@@ -255,6 +255,10 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
         # a noun in -ing is no dropped "I'm"
         ("nothing is packed for the move yet", None),
         ("morning run with the club tomorrow", None),
+        # a past verb with its object, the subject dropped (morning_dev39's train half)
+        ("booked the vet, it's on thursday", "you booked the vet"),
+        # a feeling as a participle is no such verb
+        ("stressed about the move on saturday", None),
     ],
 )  # fmt: skip
 def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | None) -> None:
@@ -264,6 +268,25 @@ def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | Non
     if clause is not None:
         ahead = item("ahead", f'it is still ahead: "{said}"')
         assert lead(ahead, "Morning.", "en", None) == f"Morning! Last time you said {clause},"
+
+
+@pytest.mark.parametrize(
+    ("said", "lead_said"),
+    [
+        (
+            "got put on a performance plan today. whatever",
+            "Hey! Last time you said you got put on a performance plan,",
+        ),
+        (
+            "filed a complaint with the council, no answer yet",
+            "Hey! Last time you said you filed a complaint with the council,",
+        ),
+    ],
+)  # fmt: skip
+def test_a_matter_said_with_its_subject_dropped_is_said_back(said: str, lead_said: str) -> None:
+    """morning_dev39's train half: "got put on a PIP today" had no subject to say back, and after a
+    bare "Last time you said" the 1.5B went on with the evening's feeling ("you were feeling low")."""
+    assert lead(item("matter", f'how it is going: "{said}"'), "hey", "en", None) == lead_said
 
 
 @pytest.mark.parametrize(
