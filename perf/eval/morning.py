@@ -325,7 +325,8 @@ def name_breaks(text: str, name: str, history: str) -> bool:
                 if after[:1] == word[0] and after != word:
                     return True
         return False
-    for m in re.finditer(rf"(?i)\b{re.escape(name[: max(3, len(name) - 2)])}[a-z]*", text):
+    # a name may end in its own "'s" ("St. Mary's"): the letters after the cut run through it
+    for m in re.finditer(rf"(?i)\b{re.escape(name[: max(3, len(name) - 2)])}[a-z'’]*", text):
         if m.group(0).lower() not in (name.lower(), name.lower() + "s", name.lower() + "'s"):
             return True
     return False

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from perf.eval.morning import name_breaks
 from perf.eval.role_judge import speaks_as_user
 
 
@@ -419,3 +420,19 @@ def test_the_chinese_first_dev_sets_keep_both_halves_and_their_controls(chosen: 
             ), (lang, half)
     assert sum(s["lang"] == "zh" for s in scenes) > sum(s["lang"] == "en" for s in scenes)
     assert any(not s["may_raise"] and s["held_back"] for s in scenes)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "breaks"),
+    [
+        ("he's in detox at St. Mary's, how is he?", "St. Mary's", False),
+        ("he's in detox at St. Mary, how is he?", "St. Mary's", True),
+        ("How did Alvarez's pitch go?", "Alvarez", False),
+        ("How did Alvar's pitch go?", "Alvarez", True),
+    ],
+)
+def test_a_name_is_judged_copied_exactly_with_its_own_possessive(
+    text: str, name: str, breaks: bool
+) -> None:
+    """A name that ends in "'s" ("St. Mary's") said back whole was judged cut (morning_dev39)."""
+    assert name_breaks(text, name, "") is breaks
