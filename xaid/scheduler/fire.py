@@ -440,12 +440,18 @@ _FELT_SCENES = frozenset({"matter", "emotion"})
 
 def _about_waiting(a: arm.Arm, waiting: Sequence[RecallItem], now_ms: int) -> bool:
     """A matter found by meaning in a session that only said how the user feels, or the feeling
-    itself (``_FELT_SCENES``), while one told before still waits (any but a loss's check-in, its
-    window not past): the feeling is about it. Armed on its own,
+    itself (``_FELT_SCENES``), while one told before still waits to be asked within the feeling's
+    own window (any but a loss's check-in): the feeling is about it. Armed on its own,
     "还是睡不着 心口堵得慌 一闭眼脑子就乱转" outranked the labour arbitration told five days before, and
-    the morning asked how the sleeping went (morning_dev37's test half)."""
+    the morning asked how the sleeping went (morning_dev37's test half). A plan whose day is weeks
+    away (a dentist next month) asks nothing in the meantime: the feeling is armed."""
     return a.scene in _FELT_SCENES and any(
-        i.scene != "loss" and i.not_after >= now_ms for i in waiting
+        i.scene != "loss"
+        and i.not_before <= a.not_after
+        and now_ms <= i.not_after
+        # asked before its day (ahead) only when that day comes within the week
+        and (i.scene != "ahead" or i.not_after <= now_ms + arm.SOON_DAYS * DAY_MS)
+        for i in waiting
     )
 
 

@@ -119,3 +119,17 @@ def test_a_later_session_of_feelings_alone_leaves_the_matter_waiting_first(
     result = client.session_send(sid, "早" if lang == "zh" else "morning", ts=at, explain=True)
     suggestion = result.finish()["context"]["suggestion"]
     assert suggestion and ("外地" in suggestion or "night shift" in suggestion), suggestion
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_feelings_alone_are_armed_when_nothing_waits_to_be_asked_soon(
+    client: Client, lang: str
+) -> None:
+    """A plan weeks away asks nothing in the meantime: the night of feelings after it is kept."""
+    plan = "12月28号去银行面试" if lang == "zh" else "job interview at the bank on december 28"
+    client.agent_create("mia", name="Mia")
+    _session(client, "mia", DAY0 + 20 * HOUR_MS, [plan])
+    before = {i["item_id"] for i in _pending(client, "mia")}
+    _session(client, "mia", DAY0 + 2 * DAY_MS + 23 * HOUR_MS, WAITING[lang][1])
+    after = {i["item_id"] for i in _pending(client, "mia")}
+    assert before and after > before
