@@ -336,6 +336,10 @@ def _too_short(clause: str) -> bool:
     return len(rest) < NAME_CHARS[0] if cjk.has(rest) else len(rest.split()) < CLAUSE_WORDS[0]
 
 
+# Someone named by a pronoun: in Chinese 他, 她, 它 (and their plurals).
+_PRONOUN = re.compile(r"[他她它]")
+
+
 def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
     """The user's clause that holds the matter. A dated matter's is the clause of its date ahead of
     the day it was said (``said_ms``), or, when that clause is no more than its date ("周三上午做", "it's
@@ -355,6 +359,20 @@ def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
         )
         if named != at and not _leads_in(parts[named][1]):
             at = named
+        if _PRONOUN.search(parts[at][1]):
+            # a clause that names its someone by a pronoun ("她说下周把我俩叫过去当面说清楚") said back
+            # days later names no one: the nearest clause before it that names them without one
+            # ("我已经找辅导员了"; morning_dev39's train half, "去找他当面谈一次的事" for a deposit)
+            at = next(
+                (
+                    i
+                    for i in range(at - 1, -1, -1)
+                    if not _PRONOUN.search(parts[i][1])
+                    and not _too_short(parts[i][1])
+                    and not _leads_in(parts[i][1])
+                ),
+                at,
+            )
         return parts[at][1].strip()
     return first_content_clause([c for _, c in parts])
 

@@ -205,6 +205,17 @@ def test_a_dated_matter_is_led_by_the_clause_of_its_date() -> None:
     assert lead(visits, "morning", "en", None) == (
         "Morning! Last time you said you're getting a root canal,"
     )
+    # the clause of its date names its someone by a pronoun: back to the clause that names them
+    # (morning_dev39's train half: "上次你说她说把你俩叫过去当面说清楚，" for a roommate's accusation)
+    tutor = item(
+        "ahead",
+        '还没到："我已经找辅导员了，她说下周三把我们叫过去当面说清楚"',
+        created_ms=monday_night,
+    )
+    assert matter_name(tutor.topic, said_ms=tutor.created_ms) == "已经找辅导员"
+    # no clause before it names them: the clause of its date, as before
+    alone = item("ahead", '还没到："他说随便，周末再去找他当面谈一次"', created_ms=monday_night)
+    assert matter_name(alone.topic, said_ms=alone.created_ms) == "去找他当面谈一次"
     # no date ahead of the day it was said: the first clause that tells something, as before
     today = item(
         "matter", '现在怎么样了："今天上班没啥事，终于约上了膝盖的核磁"', created_ms=monday_night
