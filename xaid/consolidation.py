@@ -429,7 +429,7 @@ class Consolidation:
         occasions = frozenset(
             i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
         )
-        felt, tells, felt_alone = await self._feeling_only([m.text for m in said.values()])
+        felt, tells, felt_alone = await self._told_or_felt([m.text for m in said.values()])
         return matter.Readings(
             by_id,
             reader.threshold,
@@ -443,7 +443,7 @@ class Consolidation:
             felt_alone=felt_alone,
         )
 
-    async def _feeling_only(self, lines: list[str]) -> tuple[frozenset[str], frozenset[str], bool]:
+    async def _told_or_felt(self, lines: list[str]) -> tuple[frozenset[str], frozenset[str], bool]:
         """The clauses of the session's user lines that say only how they feel, those that tell
         what happened, and whether the lines say nothing but how they feel (scheduler/telling.py);
         nothing under another embedder than its margins were set on."""

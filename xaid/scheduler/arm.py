@@ -547,7 +547,7 @@ def _matter(
     of its sentences, or the session's messages together). ``felt``, ``tells``: the clauses that
     say only how they feel and those that tell what happened (Readings.felt, Readings.tells): words
     that tell something are quoted from the first clause that is no such feeling, which the
-    check-in's lead says back ("早。上次你说大刘周六结婚，", not "早。上次你说完了完了，")."""
+    check-in's lead says back ("早。上次你说去面签，", not "早。上次你说心口堵得慌，")."""
     if _ahead(u) is not None:
         return _plan(u, later, worried, d.ended_ms, learned=True)
     text = said or u.message.text
