@@ -35,6 +35,7 @@ import re
 from ..memory import index
 from ..memory.rules.lexicon_zh import RELATIONS
 from ..mood import loss
+from ..mood.lexicon_en import KIN as KIN_EN
 from ..scheduler import arm
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
@@ -463,7 +464,12 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     elif _DONE_EN.match(clause):
         clause = "i " + clause[0].lower() + clause[1:]
     elif _NAMED_EN.match(clause) and not _SUBJECT_EN.match(clause):
-        return person.second_person(clause)  # a name keeps its capital: "Pepper's getting…"
+        # a name keeps its capital ("Pepper's getting…"); their kin is theirs: "your dad's having
+        # his hernia op" (after "you said dad's having his hernia op," the 1.5B went on as the
+        # user, "I was so worried": morning_dev16's test half, session 39)
+        first = re.match(r"[a-z]+", clause, re.I)
+        kin = first is not None and first.group().lower() in KIN_EN
+        return ("your " if kin else "") + person.second_person(clause)
     elif not _SUBJECT_EN.match(clause):
         return None
     said_back = person.second_person(clause)

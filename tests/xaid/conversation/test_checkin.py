@@ -296,6 +296,8 @@ def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | Non
         ("Rosie's been coughing all night", "Hey! Last time you said Rosie's been coughing all night,"),
         ("Max hasn't eaten since monday", "Hey! Last time you said Max hasn't eaten,"),
         ("landlord says he's selling up", "Hey! Last time you said landlord says he's selling up,"),
+        # their kin is theirs: said back as the user's own, "your" (else the 1.5B went on as them)
+        ("sister's moving to Leeds soon", "Hey! Last time you said your sister's moving to Leeds soon,"),
         # an adverb first is no one who does something
         ("finally got the boiler sorted", "Hey! Last time you said"),
     ],
