@@ -464,9 +464,10 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     elif _DONE_EN.match(clause):
         clause = "i " + clause[0].lower() + clause[1:]
     elif _NAMED_EN.match(clause) and not _SUBJECT_EN.match(clause):
-        # a name keeps its capital ("Pepper's getting…"); their kin is theirs: "your dad's having
-        # his hernia op" (after "you said dad's having his hernia op," the 1.5B went on as the
-        # user, "I was so worried": morning_dev16's test half, session 39)
+        # a name keeps its capital ("Pepper's getting…"); their kin is theirs, as a friend says it:
+        # "your dad's having his hernia op". (After "you said dad's having his hernia op," the 1.5B
+        # went on as the user, "I was so worried", in one of two seeds of morning_dev16's test half;
+        # with "your" it still did in that seed: the role check, not this, is what catches it.)
         first = re.match(r"[a-z]+", clause, re.I)
         kin = first is not None and first.group().lower() in KIN_EN
         return ("your " if kin else "") + person.second_person(clause)
