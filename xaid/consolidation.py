@@ -455,9 +455,8 @@ class Consolidation:
         if bank is None or any(v is None for v in vectors):
             return frozenset(), frozenset(), False
         read = [v for v in vectors if v is not None]
-        felt = frozenset(p for p, v in zip(parts, read, strict=False) if telling.felt(bank, v))
-        tells = frozenset(p for p, v in zip(parts, read, strict=False) if telling.tells(bank, v))
-        return felt, tells, telling.alone(bank, read[-1], read[:-1])
+        told = telling.read(bank, parts, read[:-1], read[-1])
+        return told.felt, told.tells, told.alone
 
     async def _ordinary(self, lines: list[str]) -> float | None:
         """How much nearer an ordinary evening than anything followed up the session's user lines

@@ -443,11 +443,11 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     """The matter in the user's own first English clause, said back to them: its time goes (said
     another day, "tomorrow" is wrong), its first person becomes the second (person.second_person),
     a dropped subject is said ("you're getting…", "you got put on…"); None where no pronoun,
-    determiner, verb in -ing or past verb with its object starts it (without one it may be no
-    sentence to say back after "you said", "wed at the clinic"; "dad gets his cast off" is one and
-    is left out with them), where its time taken out left it unfinished, or for other than
-    ``CLAUSE_WORDS`` words. ``said_ms``: when it was said, for the clause of a date ahead
-    (``matter_clause``)."""
+    determiner, verb in -ing, past verb with its object, or one word before a verb that is no noun
+    ("dad gets his cast off", their kin said back as theirs) starts it (without one it may be no
+    sentence to say back after "you said", "wed at the clinic"), where its time taken out left it
+    unfinished, or for other than ``CLAUSE_WORDS`` words. ``said_ms``: when it was said, for the
+    clause of a date ahead (``matter_clause``)."""
     said = quoted(topic)
     if not said:
         return None

@@ -311,7 +311,7 @@ class Readings:
     # tells are quoted from the first clause that is no such feeling (arm._matter).
     felt: frozenset[str] = frozenset()
     tells: frozenset[str] = frozenset()
-    # The session says how they feel and nothing of what happened (telling.alone: "还是睡不着 心口堵得
+    # The session says how they feel and nothing of what happened (telling.Told.alone: "还是睡不着 心口堵得
     # 慌"): a matter meaning finds in it is the feeling about one still waiting (fire.after_session).
     felt_alone: bool = False
 

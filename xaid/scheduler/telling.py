@@ -28,6 +28,8 @@ than the one they were set on, nothing is read. Pure: the caller embeds.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..memory import index
@@ -170,21 +172,26 @@ def spoken(lines: list[str]) -> list[str]:
     return list(dict.fromkeys(c for c in said if index.content_words(c) > 0))
 
 
-def felt(bank: Contrast, vector: np.ndarray) -> bool:
-    """The clause says only how they feel (``FELT``; ``bank``: ``BANK`` embedded)."""
-    return bank.lead(vector) >= FELT
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a session's clauses say: those only of how they feel (``FELT``), those that tell what
+    happened (``TELLS``), and whether the lines say how they feel and nothing of what happened
+    (``alone``: no clause tells, and together they read as a feeling, ``ALONE``, or every clause
+    does, ``EVERY``)."""
+
+    felt: frozenset[str]
+    tells: frozenset[str]
+    alone: bool
 
 
-def tells(bank: Contrast, vector: np.ndarray) -> bool:
-    """The clause tells what happened (``TELLS``)."""
-    return bank.lead(vector) <= TELLS
-
-
-def alone(bank: Contrast, session: np.ndarray, parts: list[np.ndarray]) -> bool:
-    """The session's lines (read together: ``session``; clause by clause: ``parts``) say how they
-    feel and nothing of what happened: no clause tells (``TELLS``), and together they read as a
-    feeling (``ALONE``) or every clause does (``EVERY``)."""
-    leads = [bank.lead(v) for v in parts]
-    if not leads or min(leads) <= TELLS:
-        return False
-    return bank.lead(session) >= ALONE or min(leads) >= EVERY
+def read(bank: Contrast, parts: list[str], vectors: list[np.ndarray], session: np.ndarray) -> Told:
+    """The ``parts`` (``spoken``, with their ``vectors``) and the lines together (``session``)
+    against ``bank`` (``BANK`` embedded), each read once."""
+    leads = [bank.lead(v) for v in vectors]
+    alone = bool(leads) and min(leads) > TELLS
+    alone = alone and (bank.lead(session) >= ALONE or min(leads) >= EVERY)
+    return Told(
+        frozenset(p for p, lead in zip(parts, leads, strict=True) if lead >= FELT),
+        frozenset(p for p, lead in zip(parts, leads, strict=True) if lead <= TELLS),
+        alone,
+    )

@@ -40,7 +40,8 @@ def test_a_feeling_reads_felt_and_what_happened_does_not(
     use_embedder: UseEmbedder, bank: Contrast
 ) -> None:
     vectors = np.asarray(use_embedder.embed(FEELINGS + TELLINGS))
-    assert [telling.felt(bank, v) for v in vectors] == [True] * 4 + [False] * 4
+    told = telling.read(bank, FEELINGS + TELLINGS, list(vectors), vectors[0])
+    assert [t in told.felt for t in FEELINGS + TELLINGS] == [True] * 4 + [False] * 4
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_a_session_of_feelings_alone_says_nothing_else(
 ) -> None:
     parts = telling.spoken(lines)
     vectors = list(np.asarray(use_embedder.embed([*parts, session_text(lines)])))
-    assert telling.alone(bank, vectors[-1], vectors[:-1]) is alone
+    assert telling.read(bank, parts, vectors[:-1], vectors[-1]).alone is alone
 
 
 def _session(client: Client, agent: str, at: int, lines: list[str]) -> None:
