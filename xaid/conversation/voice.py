@@ -13,7 +13,9 @@ prompt alone did not stop it (issue 25). So every sentence the model writes is h
   the user gave as theirs ("Exhausted!"), a feeling without a subject ("终于回家了，感觉好累。"),
   "I", "my" or "me" followed by the user's words before another subject starts ("My legs are
   jelly too", not "I'm so glad the check-up went well"), none of them addressing the listener or
-  asking (a friend says "累坏了吧？", "感觉你很累"). The
+  asking (a friend says "累坏了吧？", "感觉你很累"), nor a state of its own in a word the user used of
+  theirs, in their newest message or the check-in's quote ("I was so worried" after "you said your
+  dad's having his hernia op", whose evening said "worried"; ``states_their_word``). The
   first characters of each sentence are held until it ends or is long enough to tell, since such a
   sentence has no "我" to hold it by;
 - parrot: it does not hand the user their own words back as its own: a sentence of some length
@@ -457,6 +459,8 @@ class Voice:
                 return "role"
             if speaks_as_user(sentence, self.said, before):
                 return "role"
+            if states_their_word(sentence, (self.said, *self.quoted)):
+                return "role"
             if self.quoted and stance.claims_their_part(sentence, before):
                 return "role"  # an opening on their matter: its first person is a friend's stance
             if whole and self.hardship and cheer.applauds(sentence, self.said):
@@ -484,6 +488,51 @@ def speaks_as_user(sentence: str, said: str, before: str = "") -> bool:
     if _FELT_ZH.match(sentence.strip()) and not cjk.HAN.search(before.rstrip()[-1:]):
         return True
     return bool(_STATE_ZH.search(sentence) or _STATE_EN.search(low))
+
+
+# The speaker's own state, said with a word the user used of theirs: "I was so worried" after "you
+# said your dad's having his hernia op" when they had said "he's pretending he isn't worried" (the
+# 1.5B, morning_dev16's test half: the user's evening told again in their voice); "我也好紧张" after
+# their "好紧张". A friend turns it to them ("I'm so worried for you", "我也替你紧张") or asks.
+_OWN_STATE_EN = re.compile(
+    r"\bI(?:'m| am| was| feel| felt| got| get)(?: so| really| a bit| a little| just| very| pretty"
+    r"| kinda| totally)? ([a-z]+)",
+    re.I,
+)
+# (in Chinese with its degree, which a state takes and "我知道" does not)
+_OWN_STATE_ZH = re.compile(
+    f"我(?:也|还|真的|都)?(?:很|好|有点|特别|太|真|超)([{cjk.IDEOGRAPHS}]{{2}})"
+)
+# What the speaker is in a conversation, not a state of the user's day: "Yes, I'm here!".
+_PRESENT_EN = frozenset({"here", "listening"})
+# After the state, the words that turn it to the listener.
+_FOR_THEM = re.compile(
+    r"\s*(?:for|about|with|to hear|that)?\s*(?:you|your)\b|\s*替你|\s*为你|\s*你", re.I
+)
+
+
+def states_their_word(sentence: str, theirs: Iterable[str]) -> bool:
+    """``sentence`` says the speaker's own state ("I'm", "I was", "I feel", 我（好）) in a word of the
+    user's (``theirs``: their newest message, the words of theirs the check-in quotes), not turned
+    to the listener after it."""
+    said = " ".join(theirs)
+    if _ASKS.search(sentence):
+        return False
+    words = {w for w in re.findall(r"[a-z]{3,}", said.lower()) if w not in stopwords.ENGLISH}
+    low = sentence.replace("\u2019", "'")
+    for m in _OWN_STATE_EN.finditer(low):
+        word = m.group(1).lower()
+        if word in words and word not in _PRESENT_EN and not _FOR_THEM.match(low, m.end()):
+            return True
+    for m in _OWN_STATE_ZH.finditer(sentence):
+        state = m.group(1)
+        if (
+            _content_zh(state) == set(state)
+            and state in said
+            and not _FOR_THEM.match(sentence, m.end())
+        ):
+            return True
+    return False
 
 
 def name_broken(sentence: str, name: str, others: Iterable[str] = ()) -> bool:

@@ -257,6 +257,51 @@ def test_a_friends_echo_of_the_users_words_passes(
         assert streamed(gate, lead + reply, seed) == lead + reply and gate.broken is None
 
 
+HERNIA = (
+    "dad's having his hernia op on wednesday. he's pretending he isn't worried but he's called me "
+    "three times today"
+)
+SHIYOU = "她说下周把我俩叫过去当面说清楚，我好紧张"
+
+
+@pytest.mark.parametrize(
+    ("quoted", "lead", "reply", "sent"),
+    [
+        # the 1.5B after the check-in's lead (morning_dev16's test half): their worry said as its own
+        ((HERNIA,), "Hey! Last time you said your dad's having his hernia op,",
+         " I was so worried. He's not even worried about it though!", ""),
+        ((HERNIA,), "Hey! Last time you said your dad's having his hernia op,",
+         " I was so worried he wasn't feeling well.", ""),
+        ((SHIYOU,), "早。上次你说她要把你俩叫过去当面说清楚，", "我也好紧张。", ""),
+    ],
+)  # fmt: skip
+def test_their_state_said_as_the_companions_own_is_cut(
+    quoted: tuple[str, ...], lead: str, reply: str, sent: str
+) -> None:
+    for seed in range(5):
+        gate = VoiceGate(Voice("home finally", quoted=quoted), lead)
+        # the lead stands (the daemon's own), nothing of the model's after it
+        assert streamed(gate, lead + reply, seed).rstrip() == lead + sent and gate.broken == "role"
+
+
+@pytest.mark.parametrize(
+    ("quoted", "reply"),
+    [
+        # turned to them, asked, or a word of theirs that is no state of the speaker's
+        ((HERNIA,), "I was so worried for you. How did the op go?"),
+        ((HERNIA,), "I'm worried about you, is he home yet?"),
+        ((HERNIA,), "Hey! I'm here. How did wednesday go?"),
+        ((SHIYOU,), "我也替你紧张。当面说清楚也好。"),
+        ((SHIYOU,), "我很担心你，后来说清楚了吗？"),
+        ((SHIYOU,), "我知道这种事很难，慢慢来。"),
+    ],
+)  # fmt: skip
+def test_the_companions_own_feeling_for_them_passes(quoted: tuple[str, ...], reply: str) -> None:
+    for seed in range(5):
+        gate = VoiceGate(Voice("home finally", quoted=quoted), "")
+        assert streamed(gate, reply, seed) == reply and gate.broken is None
+
+
 def test_a_daemon_counts_a_parrot_and_asks_again(tmp_path: Path) -> None:
     """The scripted provider's [[say:…]] stands in for the 1.5B that answered the demo's evening
     line with itself: dropped, asked again, the same again: the words are kept and it is counted."""
