@@ -28,6 +28,9 @@ from xaid.conversation.opening import OpeningGuard, could_start, fix, fix_head
             "嗨！你好。有什么想聊的吗？",
         ),  # after a second greeting
         ("Hi! Good morning, Mia!", "Mia", "Hi! Good morning!"),
+        # right after a greeting, the name that starts a sentence reads as the user's: "我"
+        ("嗨！小满在这儿，想和你聊聊天。", "小满", "嗨！我在这儿，想和你聊聊天。"),
+        ("早上好！小雅很想你", "小雅", "早上好！我很想你"),
     ],
 )
 def test_a_greeting_with_the_companions_own_name_loses_the_name(
@@ -40,7 +43,6 @@ def test_a_greeting_with_the_companions_own_name_loses_the_name(
     ("reply", "name"),
     [
         ("我是小雅，很高兴认识你", "小雅"),  # the companion naming itself
-        ("早上好！小雅很想你", "小雅"),  # past the greeting, a sentence of its own
         ("Mia is here for you.", "Mia"),
         ("Miami was fun, right?", "Mia"),
         ("Morning! How was the exam?", "Mia"),
@@ -62,6 +64,8 @@ def test_the_name_anywhere_else_stays(reply: str, name: str) -> None:
         "I am so sorry to hear that.",
         "Hello there, Mia~ hi",
         "  Hi, Mia!",
+        "嗨！小雅在这儿，想和你聊聊天。",
+        "早上好！小雅",
     ],
 )
 def test_the_stream_sends_what_is_stored_however_it_is_cut(reply: str) -> None:
@@ -74,6 +78,8 @@ def test_the_stream_sends_what_is_stored_however_it_is_cut(reply: str) -> None:
             out += guard.feed(reply[i : i + k])
             i += k
         assert out + guard.finish() == fix_head(reply, name)
+    if reply.startswith("嗨！小雅在"):
+        assert fix_head(reply, name) == "嗨！我在这儿，想和你聊聊天。"
 
 
 def test_an_opening_that_cannot_become_the_name_is_not_held() -> None:
