@@ -231,6 +231,10 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
             # all ("…about the upcoming change?", morning_dev20); after a bare "Last time you
             # said" it went on with another line of the evening (lead20).
             return f"{_LEADS[(lang, 'feeling')].format(echo=greeting).strip()} {clause},"
+        if kind == "ahead" and (event := event_word_en(item.topic, vague=True)) is not None:
+            # nothing else to say it by: where or who does, ahead of it ("How are you feeling
+            # about the results"; bare, the 1.5B ended it "…about the situation?")
+            return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
         if kind == "event":
             kind = "feeling"
     elif lang == "en" and item.scene == "matter" and (clause := matter_clause_en(item.topic)):
@@ -276,20 +280,24 @@ _NUMBERED = re.compile(r"[一二三四五六七八九十](?![家个次轮场门�
 
 
 # Where or who, not what: "How did the hospital", "How did the client" ask nothing (as _VAGUE).
+# Ahead of it, "How are you feeling about the results" asks what a friend asks.
 _VAGUE_EN = frozenset(
     "hospital doctor client therapist vet results moving flying hiking camping".split()
 )
 
 
-def event_word_en(topic: str) -> str | None:
+def event_word_en(topic: str, vague: bool = False) -> str | None:
     """The first event word of the user's words in the topic, in English: "I pitch to Harbor Foods
     tomorrow" → "pitch". After "How are you feeling about the" the 1.5B named no matter of its own
     ("…about the preparation?", morning_dev12's test half): the English lead of a matter still
     ahead names the event the user said, as the Chinese one does (``event_word``), and the model
-    words the rest."""
+    words the rest. ``vague``: a word that says where or who (``_VAGUE_EN``) will do, as it does
+    after "How are you feeling about the": left bare there, the 1.5B wrote "…about the last time
+    you talked?" and "…about the situation?" for "neurologist goes over the results with me next
+    week" (morning_dev39's test half, both seeds, three runs)."""
     said = quoted(topic)
     for word in re.findall(r"[a-z][a-z'-]+", said[0].lower() if said else ""):
-        if (event := arm.event_word_en(word)) is not None and event not in _VAGUE_EN:
+        if (event := arm.event_word_en(word)) is not None and (vague or event not in _VAGUE_EN):
             return event
     return None
 

@@ -245,6 +245,13 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
     assert lead(met, "home at last", "en", None, bare=True, hour=19) == (
         "Hey! Last time you said you're seeing the client,"
     )
+    # ahead, with no clause to say back, where or who does: bare, the 1.5B wrote "…about the
+    # situation?" (morning_dev39's test half); after it, "How did the results" asks nothing
+    results = "neurologist goes over the results with me next week"
+    waiting = item("ahead", f'it is still ahead: "{results}"')
+    assert lead(waiting, "Morning.", "en", None) == "Morning! How are you feeling about the results"
+    came = item("plan", f'how it went: "{results}"')
+    assert lead(came, "home at last", "en", None, bare=True, hour=19) == "Hey! Last time you said"
 
 
 @pytest.mark.parametrize(
