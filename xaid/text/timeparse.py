@@ -833,8 +833,19 @@ def without_times(text: str) -> str:
             continue
         out.append(text[pos : ref.start])
         pos = ref.end
+        if (relative := _RELATIVE.match(text, pos)) is not None:
+            pos = relative.end()  # the time's own "before" or "after" goes with it
     out.append(text[pos:])
     return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+# "before" or "after" a time, said right after it: "周五前得回人家" without its time is "得回人家", not
+# "前得回人家" (a check-in's lead said "早。前得回人家的事，你", morning_dev; "中介让前回话的事",
+# morning_dev18). A single 前 or 后 only before what a deadline goes on with (a modal, an adverb, a
+# verb of handing in, giving back, moving, finishing) or the clause's end: "前男友", "后悔" are words.
+_RELATIVE = re.compile(
+    r"(?:之前|以前|之后|以后)|[前后](?=[得要必需就才再都还也交回给搬完定做办，,。.!！?？\s]|$)"
+)
 
 
 # What joins two times said together ("周一到周五", 明天和后天, 今天或者明天): the closed class.

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xaid.text import timeparse
-from xaid.text.timeparse import TimeRef, annotate, earliest_future, find_times
+from xaid.text.timeparse import TimeRef, annotate, earliest_future, find_times, without_times
 
 TS = int(datetime(2026, 11, 25, 14, 0, tzinfo=UTC).timestamp() * 1000)
 assert datetime.fromtimestamp(TS / 1000, UTC).weekday() == 2  # a Wednesday
@@ -625,3 +625,24 @@ def test_a_time_after_a_supposition_is_what_would_follow(text: str, supposed: bo
     ref = earliest_future(find_times(text, TS))
     assert ref is not None, text
     assert timeparse.supposed(text, ref) is supposed
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        # the time's own "before" or "after" goes with it (a lead said "早。前得回人家的事，你")
+        ("周五前得回人家", "得回人家"),
+        ("中介让周五前回话", "中介让回话"),
+        ("周三之前要给人家答复", "要给人家答复"),
+        ("下个月之前搬走", "搬走"),
+        ("3号以后再说", "再说"),
+        ("周五后就放假", "就放假"),
+        # where 前 or 后 starts a word of its own, it stays
+        ("今天前男友找我了", "前男友找我了"),
+        ("昨天后悔死了", "后悔死了"),
+        ("明天得去找中介", "得去找中介"),
+        ("finish the draft before friday", "finish the draft before"),
+    ],
+)
+def test_a_clause_without_its_times_loses_their_before_and_after(said: str, left: str) -> None:
+    assert without_times(said) == left
