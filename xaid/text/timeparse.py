@@ -643,6 +643,9 @@ _ZH_DNUM = r"([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二�
 _ZH_PRE = r"(?<![马晚早一])(上上|下下|上|下|这|本)个?"
 _ZH_WEEK = r"(?:周|星期|礼拜)"
 _ZH_NOT_YI = r"(?![起下样般直点些次定])"  # 下周一起去 is "next week, together", not next Monday
+# 天天 is "every day": "这周天天加班" is this week, overtime every day, not this Sunday (which armed a
+# plan for Sunday); the weather, the sky or daybreak after it keep Sunday ("星期天天气好").
+_ZH_DAILY = r"天(?![气空色亮黑晴阴一])"
 _ZH_UNITS = {
     "天": "day",
     "日": "day",
@@ -677,11 +680,12 @@ _ZH_RULES: list[tuple[str, Callable[[tuple, _Ctx], Span | None]]] = [
     (rf"({_zh_words([*_ZH_OFFSET, '明后天'])}){_ZH_PART}", _zh_day),
     (rf"({_zh_words(_ZH_PARTS)})", lambda g, c: _day(c.today + timedelta(_ZH_PARTS[g[0]]), g[0])),
     (
-        rf"(?:{_ZH_PRE}|(?<![个每一两三几第])){_ZH_WEEK}(一{_ZH_NOT_YI}|[二三四五六日天]){_ZH_PART}",
+        rf"(?:{_ZH_PRE}|(?<![个每一两三几第])){_ZH_WEEK}(一{_ZH_NOT_YI}|[二三四五六日]|天(?!{_ZH_DAILY}))"
+        rf"{_ZH_PART}",
         _zh_weekday,
     ),
     (
-        rf"{_ZH_PRE}{_ZH_WEEK}(?![二三四五六日天末围边到期年全刊岁转报]|一{_ZH_NOT_YI})",
+        rf"{_ZH_PRE}{_ZH_WEEK}(?![二三四五六日末围边到期年全刊岁转报]|天(?!{_ZH_DAILY})|一{_ZH_NOT_YI})",
         lambda g, c: _span(c, "week", _ZH_SHIFT[g[0]]),
     ),
     (

@@ -646,3 +646,21 @@ def test_a_time_after_a_supposition_is_what_would_follow(text: str, supposed: bo
 )
 def test_a_clause_without_its_times_loses_their_before_and_after(said: str, left: str) -> None:
     assert without_times(said) == left
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "granularity"),
+    [
+        # 天天 is every day: the week, not its Sunday
+        ("这周天天加班", "这周", "week"),
+        ("这礼拜天天双班", "这礼拜", "week"),
+        ("下周天天有课", "下周", "week"),
+        # Sunday, where what follows is the weather, the sky or daybreak, or anything else
+        ("星期天天气好", "星期天", "day"),
+        ("礼拜天天一亮就走", "礼拜天", "day"),
+        ("这礼拜天去爬山", "这礼拜天", "day"),
+    ],
+)
+def test_every_day_of_a_week_is_not_its_sunday(text: str, said: str, granularity: str) -> None:
+    ref = only(text)
+    assert (ref.text, ref.granularity) == (said, granularity)
