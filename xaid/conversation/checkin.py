@@ -31,6 +31,7 @@ never names a feeling it detected, and it is in the user's language.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..memory import index
 from ..memory.rules.lexicon_zh import RELATIONS
@@ -231,7 +232,10 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
             # all ("…about the upcoming change?", morning_dev20); after a bare "Last time you
             # said" it went on with another line of the evening (lead20).
             return f"{_LEADS[(lang, 'feeling')].format(echo=greeting).strip()} {clause},"
-        if kind == "ahead" and (event := event_word_en(item.topic, vague=True)) is not None:
+        if (
+            kind == "ahead"
+            and (event := event_word_en(item.topic, vague=True, more=item.keywords)) is not None
+        ):
             # nothing else to say it by: where or who does, ahead of it ("How are you feeling
             # about the results"; bare, the 1.5B ended it "…about the situation?")
             return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
@@ -286,7 +290,7 @@ _VAGUE_EN = frozenset(
 )
 
 
-def event_word_en(topic: str, vague: bool = False) -> str | None:
+def event_word_en(topic: str, vague: bool = False, more: Sequence[str] = ()) -> str | None:
     """The first event word of the user's words in the topic, in English: "I pitch to Harbor Foods
     tomorrow" → "pitch". After "How are you feeling about the" the 1.5B named no matter of its own
     ("…about the preparation?", morning_dev12's test half): the English lead of a matter still
@@ -294,9 +298,10 @@ def event_word_en(topic: str, vague: bool = False) -> str | None:
     words the rest. ``vague``: a word that says where or who (``_VAGUE_EN``) will do, as it does
     after "How are you feeling about the": left bare there, the 1.5B wrote "…about the last time
     you talked?" and "…about the situation?" for "neurologist goes over the results with me next
-    week" (morning_dev39's test half, both seeds, three runs)."""
+    week" (morning_dev39's test half, both seeds, three runs). ``more``: words after the quote's
+    (the item's keywords: a long line is quoted cut, "…neurologist goes over the re…")."""
     said = quoted(topic)
-    for word in re.findall(r"[a-z][a-z'-]+", said[0].lower() if said else ""):
+    for word in [*re.findall(r"[a-z][a-z'-]+", said[0].lower() if said else ""), *more]:
         if (event := arm.event_word_en(word)) is not None and (vague or event not in _VAGUE_EN):
             return event
     return None

@@ -5,6 +5,7 @@ in for a model that continues the prefix (it sends the prefix, then its echo).""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -252,6 +253,12 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
     assert lead(waiting, "Morning.", "en", None) == "Morning! How are you feeling about the results"
     came = item("plan", f'how it went: "{results}"')
     assert lead(came, "home at last", "en", None, bare=True, hour=19) == "Hey! Last time you said"
+    # a long line is quoted cut: its keywords hold the word past the cut
+    cut = dataclasses.replace(
+        item("ahead", 'it is still ahead: "loud and tiny. neurologist goes over the re…"'),
+        keywords=("loud", "tiny", "neurologist", "goes", "results"),
+    )
+    assert lead(cut, "hey", "en", None) == "Hey! How are you feeling about the results"
 
 
 @pytest.mark.parametrize(
