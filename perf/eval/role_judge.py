@@ -104,8 +104,8 @@ _FIRST_EN = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|myself)\b")
 
 
 def recites_their_first_person(text: str, said: Sequence[str]) -> bool:
-    """After "你说" / "you said", in the same sentence, a "我" (or "I", "my", "me") inside four
-    characters (three words) copied from the user's lines (``said``)."""
+    """After "你说" / "you said", in the same sentence, a "我" (or "I", "my", "me") with what follows
+    it inside four characters (three words) copied from the user's lines (``said``)."""
     text = unquoted(text)
     theirs_zh = [s for s in said if _HAN.search(s)]
     theirs_en = [" ".join(re.findall(r"[\w']+", s.lower().replace("’", "'"))) for s in said]
@@ -124,7 +124,10 @@ def recites_their_first_person(text: str, said: Sequence[str]) -> bool:
         for i, word in enumerate(words):
             if not _FIRST_EN.fullmatch(word.replace("’", "'")):
                 continue
-            for j in range(max(0, i - 2), i + 1):
+            # the first person and what follows it, as the Chinese windows read "我" and after:
+            # "…threw up after dinner, I thought it might be serious" has the companion's "I"
+            # after their words, not theirs ("after dinner. I hate this"; session 40)
+            for j in range(max(0, i - 1), i + 1):
                 run = words[j : j + 3]
                 if len(run) == 3 and any(f" {' '.join(run)} " in f" {s} " for s in theirs_en):
                     return True

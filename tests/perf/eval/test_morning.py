@@ -92,6 +92,7 @@ THEIRS = [
     "跟室友因为水电费吵翻了，她现在见了我就当没看见，回家都不想出房间。",
     "服务器又宕机了，我守着数据迁移熬到十二点多，眼睛都睁不开了。",
     "The landlord keeps ignoring my emails about the boiler, and I had to shower at the gym.",
+    "threw up after dinner. I hate this",
 ]
 
 
@@ -109,6 +110,12 @@ THEIRS = [
         ("早。上次你说“我守着数据迁移熬到十二点多”，今天还好吗？", False),
         ("Morning! Last time you said the landlord keeps ignoring your emails. Any news?", False),
         ("Morning! You said the boiler broke. I had to look up who fixes those.", False),
+        # their words, then the companion's own "I" (session 40): not their "I hate this"
+        (
+            "Hey! Last time you said you threw up after dinner, I thought it might be serious.",
+            False,
+        ),
+        ("Hey! Last time you said you threw up after dinner, I hate this.", True),
     ],
 )
 def test_their_words_recited_after_you_said_keep_no_first_person_of_theirs(
