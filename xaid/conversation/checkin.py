@@ -328,9 +328,22 @@ def _spans(text: str, ends: re.Pattern[str]) -> list[tuple[int, str]]:
     return [(i, c) for i, c in clauses.pieces(text, ends) if c.strip()]
 
 
+# What makes a word with 说 before it (说出, 说完, 说好, 说明, 说起, 说服, 说到): a closed class.
+_SAID_WORD = frozenset("出完好明起服到")
+
+
 def _untimed(clause: str) -> str:
     """``clause`` without its times: every date (said another day, "明天" is wrong) and the hour
-    it starts with (``hour_said.without_leading_hour``)."""
+    it starts with (``hour_said.without_leading_hour``). A 说 that reported the time goes with it
+    where it would make a word of its own with what follows: "学校说下周出拟录取名单" would be
+    "学校说出拟录取名单" ("spoke out the list"; the lead said "说出拟录取名单的事", morning_dev35);
+    "房东说下个月要涨房租" keeps it ("房东说要涨房租")."""
+    for ref in reversed(timeparse.find_times(clause, 0)):
+        if (
+            clause[ref.start - 1 : ref.start] == "说"
+            and clause[ref.end : ref.end + 1] in _SAID_WORD
+        ):
+            clause = clause[: ref.start - 1] + clause[ref.start :]
     return " ".join(hour_said.without_leading_hour(timeparse.without_times(clause)).split())
 
 

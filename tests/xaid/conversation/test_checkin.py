@@ -148,6 +148,12 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     assert lead(owed, "早", "zh", None) == "早。去银行交材料的事，你"
     dad = item("plan", '后来怎么样了："后天一早得陪我妈去拔牙，她怕得要命"')
     assert lead(dad, "嗨", "zh", None) == "嗨，上次说的陪你妈去拔牙"
+    # the time's own 前 and the 说 that reported it go with it (session 40): not "前得回人家",
+    # "说出拟录取名单"
+    offer = item("ahead", '还没到："周五前得回人家，还没想好"')
+    assert matter_name(offer.topic) == "回人家"
+    listed = item("ahead", '还没到："学校说下周出拟录取名单"')
+    assert matter_name(listed.topic) == "学校出拟录取名单"
     felt = item("matter", '现在怎么样了："最近老是睡不好，半夜三点就醒"')
     assert lead(felt, "早", "zh", None) == "早。上次你说最近老是睡不好，"
     lost_cat = item("matter", '现在怎么样了："花卷跑出去了，到现在还没回来"')
