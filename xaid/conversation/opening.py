@@ -24,6 +24,7 @@ GREETINGS = (
     "hiya", "hey there", "hey", "hi there", "hi", "howdy", "welcome back", "welcome home",
     "早上好", "早安", "中午好", "下午好", "晚上好", "晚安", "你好", "您好", "哈喽", "哈啰", "嗨", "嘿", "早",
 )  # fmt: skip
+_ANY_GREETING = "|".join(re.escape(g) for g in sorted(GREETINGS, key=len, reverse=True))
 _PUNCT = r"[\s,，、!！。.~～?？…:：;；]"
 _SEP = r"[\s,，、]*"
 MARGIN = 4  # characters after the name that decide it was a vocative: its punctuation, a space
@@ -36,9 +37,8 @@ def hold_for(name: str) -> int:
 
 
 def _pattern(name: str) -> re.Pattern[str]:
-    greetings = "|".join(re.escape(g) for g in sorted(GREETINGS, key=len, reverse=True))
     return re.compile(
-        rf"^(?P<lead>\s*)(?:(?P<greeting>(?:(?:{greetings})[\s,，、!！~～]*)*(?:{greetings}))[\s,，、!！~～]*)?"
+        rf"^(?P<lead>\s*)(?:(?P<greeting>(?:(?:{_ANY_GREETING})[\s,，、!！~～]*)*(?:{_ANY_GREETING}))[\s,，、!！~～]*)?"
         rf"{re.escape(name)}(?={_PUNCT}|$)",
         re.I,
     )
@@ -46,9 +46,8 @@ def _pattern(name: str) -> re.Pattern[str]:
 
 def _speaks_of_itself(name: str) -> re.Pattern[str]:
     """A greeting, then a Chinese name and the sentence it starts: "嗨！小满在这儿，想和你聊聊天。"."""
-    greetings = "|".join(re.escape(g) for g in sorted(GREETINGS, key=len, reverse=True))
     return re.compile(
-        rf"^(?P<head>\s*(?:(?:{greetings})[\s,，、!！~～]*)+){re.escape(name)}(?=[{cjk.IDEOGRAPHS}])",
+        rf"^(?P<head>\s*(?:(?:{_ANY_GREETING})[\s,，、!！~～]*)+){re.escape(name)}(?=[{cjk.IDEOGRAPHS}])",
         re.I,
     )
 
