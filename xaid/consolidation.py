@@ -430,6 +430,7 @@ class Consolidation:
             i for i, v in vectors.items() if bank is not None and occasion.is_occasion(bank, v)
         )
         felt, tells, felt_alone = await self._told_or_felt([m.text for m in said.values()])
+        asides = await self._asides([m.text for m in said.values()])
         return matter.Readings(
             by_id,
             reader.threshold,
@@ -441,7 +442,41 @@ class Consolidation:
             felt=felt,
             tells=tells,
             felt_alone=felt_alone,
+            asides=asides,
         )
+
+    async def _asides(self, lines: list[str]) -> dict[str, frozenset[str]]:
+        """The first clauses that only lead into each user line, and into the lines joined as
+        arm.py quotes a matter told over several (telling.asides), by that text: "破防了" of
+        "破防了 今天一对一 老板说我这季度绩效给C"; of the lines "破防了" / "今天一对一 老板说我这季度绩效给C" /
+        …, the first line, read against them all (a clause against the lines together reads
+        further the more there are: a headline first, "下班路上追尾了", read 0.34 among eight), and
+        the asides of the first line that is not one. None under another embedder than the
+        margins were set on."""
+        if self.embeddings.profile.name != telling.FITTED_ON:
+            return {}
+        said = [line for line in lines if telling.spoken([line])]
+        out: dict[str, frozenset[str]] = {}
+        for line in said:
+            parts = telling.spoken([line])
+            if len(parts) > 1 and (found := await self._leading(parts, line)):
+                out[line] = frozenset(found)
+        if len(said) > 1:
+            leading = await self._leading(said, " ".join(lines))
+            first = said[len(leading)]
+            skip = {c for line in leading for c in telling.spoken([line])}
+            skip |= out.get(first, frozenset())
+            if skip:
+                out[" ".join(lines)] = frozenset(skip)
+        return out
+
+    async def _leading(self, parts: list[str], text: str) -> list[str]:
+        """telling.asides of ``parts`` (clauses of ``text``, or its lines) against ``text``."""
+        vectors = await self.embed_readable([*parts, text])
+        if any(v is None for v in vectors):
+            return []
+        read = [v for v in vectors if v is not None]
+        return telling.asides(parts, read[:-1], read[-1])
 
     async def _told_or_felt(self, lines: list[str]) -> tuple[frozenset[str], frozenset[str], bool]:
         """The clauses of the session's user lines that say only how they feel, those that tell

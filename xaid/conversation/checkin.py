@@ -202,20 +202,21 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     if (
         lang == "zh"
         and kind == "gentle"
-        and item.scene in _LOSS_SCENES
         and (name := matter_name(item.topic, particles=True)) is not None
     ):
         # a loss read by meaning alone, often grave news still open (a parent in hospital, a
-        # friend's biopsy): said back in their words, its day out, then 你, so that the reply names
-        # it. After a bare "上次你说" the 1.5B named nothing ("上次你说的挺好的，谢谢你", morning_dev32)
+        # friend's biopsy), or a matter while the mood is very low: said back in their words, its
+        # day out, then 你, so that the reply names it. After a bare "上次你说" the 1.5B named nothing
+        # ("上次你说的挺好的，谢谢你", morning_dev32; "一直惦记着你。上次你说" for a loan not paid back,
+        # morning_dev30)
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
-    if (
-        lang == "zh"
-        and kind == "feeling"
-        and (name := matter_name(item.topic, particles=True, sentence=True)) is not None
-    ):
-        # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
-        return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
+    if lang == "zh" and kind == "feeling":
+        if (name := matter_name(item.topic, particles=True, sentence=True)) is not None:
+            # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
+            return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
+        if (event := matter_name(item.topic, said_ms=item.created_ms)) is not None:
+            # no sentence to say back, but its event in two characters ("明天下午路演" → "上次说的路演")
+            return _LEADS[(lang, "event")].format(echo=greeting, event=event).strip()
     if lang == "en" and kind in ("ahead", "event"):
         # "How are you feeling about the interview" (morning13), "How did the scan" (morning14):
         # once the check-in turns to "how did it go" at the event's hour (arm.over_at), the
@@ -519,6 +520,7 @@ _WHOSE = re.compile(
     f"^我(?=[家的们{_KIN}]|" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + ")"
 )
 NAME_CHARS = (3, 12)  # a clause this long names a matter; longer is a sentence, shorter a fragment
+EVENT_CHARS = 2  # ... or this long, when it is what is left of a clause after its time ("路演")
 # ... and one this long may be said back whole ("上次你说新版本一上线就把支付搞挂了，"): a sentence is
 # what "上次你说" reports. Held to NAME_CHARS, a 13-character first clause left the bare "上次你说",
 # and the 1.5B went on "的那件事，怎么了？" (morning_dev18's train half).
@@ -543,8 +545,8 @@ def matter_name(
     said = quoted(topic)
     if not said:
         return None
-    clause = matter_clause(said[0].strip(), _CLAUSE_END, said_ms)
-    clause = _untimed(clause)
+    whole = matter_clause(said[0].strip(), _CLAUSE_END, said_ms)
+    clause = _untimed(whole)
     clause = (
         _WHOSE.sub("你", clause, count=1)
         if _WHOSE.match(clause)
@@ -552,4 +554,9 @@ def matter_name(
     )
     clause = (_OF_IT if particles else _TAIL).sub("", clause).replace("我", "你")
     low, high = NAME_CHARS[0], SAID_CHARS if sentence else NAME_CHARS[1]
+    if not sentence and cjk.count(clause) == len(clause) < len(whole):
+        # what is left of a clause once its time and its modal are cut may be the event itself in
+        # two characters: "明天下午路演" → "路演", "明天还要复诊" → "复诊" ("上次说的路演"); with
+        # none, the lead fell back to a bare "上次你说" (morning_dev36, dev35's train half)
+        low = EVENT_CHARS
     return clause if low <= len(clause) <= high and cjk.has(clause) else None

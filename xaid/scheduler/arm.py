@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .. import clock
@@ -539,6 +539,7 @@ def _matter(
     said: str = "",
     felt: frozenset[str] = frozenset(),
     tells: frozenset[str] = frozenset(),
+    asides: Mapping[str, frozenset[str]] | None = None,
 ) -> Arm | None:
     """What the reader found (probability ``p``) in ``u``: a plan when a date ahead is named, else
     an undated matter (an ordeal, results awaited, a decision) asked about ``MATTER_AFTER_MS``
@@ -547,7 +548,8 @@ def _matter(
     of its sentences, or the session's messages together). ``felt``, ``tells``: the clauses that
     say only how they feel and those that tell what happened (Readings.felt, Readings.tells): words
     that tell something are quoted from the first clause that is no such feeling, which the
-    check-in's lead says back ("早。上次你说去面签，", not "早。上次你说心口堵得慌，")."""
+    check-in's lead says back ("早。上次你说去面签，", not "早。上次你说心口堵得慌，"); so are they from
+    after the clauses that only lead into them (``asides``, Readings.asides: "破防了")."""
     if _ahead(u) is not None:
         return _plan(u, later, worried, d.ended_ms, learned=True)
     text = said or u.message.text
@@ -556,9 +558,12 @@ def _matter(
         return None
     words = keywords(text)
     not_before = d.ended_ms + MATTER_AFTER_MS
+    leading = (asides or {}).get(text, frozenset())
+    spans = [c for _, c in clauses.spans(text)]
+    skip = (felt if any(c in tells for c in spans) else frozenset()) | leading
     told = (
-        clauses.since(text, lambda c: c in felt or index.content_words(c) == 0)
-        if any(c in tells for _, c in clauses.spans(text))
+        clauses.since(text, lambda c: c in skip or index.content_words(c) == 0)
+        if leading or any(c in tells for c in spans)
         else text
     )
     topic = _TOPIC[language([text])]["matter"].format(said=_short(told))
@@ -711,7 +716,15 @@ def _learned(
             return None
         i, text = _weighed(d, lost, i, text)
     return _matter(
-        d, d.utterances[i], d.utterances[i + 1 :], worried, p, text, read.felt, read.tells
+        d,
+        d.utterances[i],
+        d.utterances[i + 1 :],
+        worried,
+        p,
+        text,
+        read.felt,
+        read.tells,
+        read.asides,
     )
 
 

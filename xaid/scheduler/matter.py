@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -311,6 +312,10 @@ class Readings:
     # tells are quoted from the first clause that is no such feeling (arm._matter).
     felt: frozenset[str] = frozenset()
     tells: frozenset[str] = frozenset()
+    # The first clauses of a text that only lead into it (telling.asides: "破防了", "有个事只想跟你说"),
+    # by the text they lead into (each user line, and the lines joined as arm.py quotes a matter
+    # told over several): a matter's words are quoted from after them (arm._matter).
+    asides: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # The session says how they feel and nothing of what happened (telling.Told.alone: "还是睡不着 心口堵得
     # 慌"): a matter meaning finds in it is the feeling about one still waiting (fire.after_session).
     felt_alone: bool = False

@@ -12,11 +12,15 @@ about the matter.
 So each clause of the user's lines is compared, on the daemon's multilingual embedder, with two
 small banks of prototypes written as kinds in both languages: states of the body and mind (can't
 sleep, shaking, crying, self-blame, dread) and things that happen to a person (at work, with money,
-a dispute, results awaited, a family matter, a theft, a fine). Two uses:
+a dispute, results awaited, a family matter, a theft, a fine). Three uses:
 
 - the quote: where a clause that tells (``TELLS``) comes later, the matter's words are quoted from
   the first clause that is not a strong feeling (``FELT``), and the lead says that back
   (arm._matter);
+- the asides (``asides``): the first clauses of a line, or the first lines of a session, that only
+  lead into it ("破防了", "有个事只想跟你说", "想好了") sit far from its meaning as a whole, where a
+  later one holds it ("今天一对一 老板说我这季度绩效给C"); the matter's words are quoted from there
+  too ("上次你说破防了，" named nothing of a grade C, morning_dev36);
 - a session of feelings alone (``alone``: no clause tells, and the lines read as a feeling together,
   ``ALONE``, or clause by clause, ``EVERY``) arms no matter or feeling of its own beside a matter
   still waiting (fire.after_session).
@@ -33,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..memory import index
-from ..mood.meaning import Contrast, Written
+from ..mood.meaning import Contrast, Written, unit
 from ..text import clauses
 
 FITTED_ON = "use"  # the embedder the margins were measured under (embed/profiles.py)
@@ -56,6 +60,16 @@ TELLS = -0.1
 # 砸了" reads +0.04 together, its clauses +0.07 at least. Small talk and a child's fever told in few
 # words read from +0.00 to +0.06 clause by clause ("豆豆下午开始发烧 38度9 喂了退烧药才睡着").
 EVERY = 0.05
+
+# A text's first clauses, or a session's first lines, this far from the text's own meaning (cosine
+# with its vector) only lead into it, where a later one reads ``CENTRAL`` or nearer. As lines of a
+# session: "破防了" 0.21 before "今天一对一 老板说我这季度绩效给C" (0.56), "有个事只想跟你说" 0.16 before
+# "我们在做试管 这次移植完了 下周二验血" (0.66), "最近手头真的紧" 0.28 before "首付凑齐了 但房贷还在审批…"
+# (0.82); a headline said first reads 0.5 and more ("下班路上追尾了 后怕到现在 腿一直在抖" 0.53). As
+# clauses of a line: "心态崩了" 0.26 before "物业说楼上漏水把我家天花板泡坏了" (0.87). Set on the quotes
+# of the Chinese check-ins of the Morning dev sets (scripted leads, perf/RESULTS.md morning_leads_s41).
+ASIDE = 0.35
+CENTRAL = 0.4
 
 # States of the body and the mind, each said plainly in both languages.
 STATES: tuple[str, ...] = (
@@ -170,6 +184,19 @@ def spoken(lines: list[str]) -> list[str]:
     "ok" are read as nothing."""
     said = (c for line in lines for _, c in clauses.spans(line))
     return list(dict.fromkeys(c for c in said if index.content_words(c) > 0))
+
+
+def asides(parts: list[str], vectors: list[np.ndarray], whole: np.ndarray) -> list[str]:
+    """The first of a text's clauses or lines (``parts``, in order, with their ``vectors``;
+    ``whole`` the text's own vector) that only lead into it: none when the first reads ``ASIDE`` or
+    nearer the whole, else those before the first that reads ``CENTRAL`` or nearer (none when no
+    part does)."""
+    to = unit(np.asarray(whole, dtype=np.float32))
+    near = [float(unit(np.asarray(v, dtype=np.float32)) @ to) for v in vectors]
+    if not near or near[0] >= ASIDE:
+        return []
+    at = next((i for i, n in enumerate(near) if n >= CENTRAL), None)
+    return [] if at is None else parts[:at]
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,6 +171,30 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     assert lead(bare, "Morning.", "en", None) == "Morning! Last time you said"
 
 
+def test_what_is_left_of_a_clause_after_its_time_may_name_the_event_in_two_characters() -> None:
+    """"明天下午路演" is "路演" once its time is cut: short, but the event itself ("上次说的路演"); with
+    none the lead fell back to a bare "上次你说" (morning_dev36). A clause of two characters as it
+    was said is no name."""
+    pitch = item("matter", '现在怎么样了："明天下午路演 投资人有五个"')
+    assert lead(pitch, "嗨", "zh", None) == "嗨，上次说的路演"
+    vet = item("ahead", '还没到："明天还要复诊 它还是不吃东西"')
+    assert lead(vet, "早", "zh", None) == "早。复诊的事，你"
+    said_so = item("matter", '现在怎么样了："路演 投资人有五个"')
+    assert lead(said_so, "嗨", "zh", None) == "嗨，上次你说"
+    assert matter_name('现在怎么样了："明天下午路演"', particles=True, sentence=True) is None
+
+
+def test_a_matter_is_named_gently_while_the_mood_is_very_low() -> None:
+    """Very low, the lead keeps them company and asks nothing of how it went, but names the matter
+    in their words where a short clause does: after a bare "一直惦记着你。上次你说" the 1.5B named
+    nothing of a loan not paid back (morning_dev30)."""
+    low = MoodState(valence=-0.6)
+    owed = item("matter", '现在怎么样了："借给朋友的两万块还没还"')
+    assert lead(owed, "早", "zh", low) == "早。一直惦记着你。上次你说借给朋友的两万块还没还，你"
+    long = item("matter", '现在怎么样了："老公说他不确定还想不想继续这段婚姻"')
+    assert lead(long, "早", "zh", low) == "早。一直惦记着你。上次你说"  # no short clause names it
+
+
 def test_a_dated_matter_is_led_by_the_clause_of_its_date() -> None:
     """morning_dev33: the matter in the middle of a message, after small talk, is the clause of its
     date ahead (or the one before it, when that clause is only the date), not the first clause."""

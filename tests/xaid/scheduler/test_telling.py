@@ -134,3 +134,44 @@ def test_feelings_alone_are_armed_when_nothing_waits_to_be_asked_soon(
     _session(client, "mia", DAY0 + 2 * DAY_MS + 23 * HOUR_MS, WAITING[lang][1])
     after = {i["item_id"] for i in _pending(client, "mia")}
     assert before and after > before
+
+
+@pytest.mark.parametrize(
+    ("line", "asides"),
+    [
+        ("心态崩了 物业说楼上漏水把我家天花板泡坏了 要等保险来定损", ["心态崩了"]),
+        ("懵了 今天开会 领导说我们组下个月要解散", ["懵了", "今天开会"]),
+        ("ugh, whatever, my landlord says he's keeping the whole deposit", ["ugh", "whatever"]),
+        ("我妈昨天摔了一跤 现在在医院 医生说要住院观察", []),  # the headline first
+        ("my landlord says he's keeping the whole deposit, ugh", []),
+    ],
+)
+def test_the_clauses_that_only_lead_into_a_line_are_asides(
+    use_embedder: UseEmbedder, line: str, asides: list[str]
+) -> None:
+    """Far from the line's meaning as a whole (telling.ASIDE), where a later clause holds it."""
+    parts = telling.spoken([line])
+    vectors = list(np.asarray(use_embedder.embed([*parts, line])))
+    assert telling.asides(parts, vectors[:-1], vectors[-1]) == asides
+
+
+ASIDE_FIRST = {
+    "zh": ["心态崩了 物业说楼上漏水把我家天花板泡坏了 要等保险来定损"],
+    "zh-lines": ["心态崩了", "物业说楼上漏水把我家天花板泡坏了 要等保险来定损"],
+    "en": [
+        "ok so, long story, my landlord is keeping the whole deposit and I might take him to small claims"
+    ],
+}
+
+
+@pytest.mark.parametrize("told", ["zh", "zh-lines", "en"])
+def test_a_matter_is_quoted_from_after_the_words_that_lead_into_it(
+    client: Client, told: str
+) -> None:
+    """Quoted from its first clause or line, the lead said back "上次你说破防了，" of a quarter's grade
+    C (morning_dev36): the matter is quoted from where the meaning of what they said is."""
+    client.agent_create("mia", name="Mia")
+    _session(client, "mia", DAY0 + 21 * HOUR_MS, ASIDE_FIRST[told])
+    topics = [str(i["topic"]) for i in _pending(client, "mia")]
+    assert topics and all(("物业" in t or "landlord" in t) for t in topics), topics
+    assert not any(("心态崩了" in t or "long story" in t) for t in topics), topics
