@@ -172,7 +172,7 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
 
 
 def test_what_is_left_of_a_clause_after_its_time_may_name_the_event_in_two_characters() -> None:
-    """"明天下午路演" is "路演" once its time is cut: short, but the event itself ("上次说的路演"); with
+    """ "明天下午路演" is "路演" once its time is cut: short, but the event itself ("上次说的路演"); with
     none the lead fell back to a bare "上次你说" (morning_dev36). A clause of two characters as it
     was said is no name."""
     pitch = item("matter", '现在怎么样了："明天下午路演 投资人有五个"')
