@@ -443,8 +443,11 @@ _NAMED_EN = re.compile(
 )
 # An -ing with an object or a particle after it: a verb ("getting my…", "seeing the client",
 # "meeting with HR"), not a noun that ends so ("nothing is packed", "morning run", "wedding prep").
+# So is what they are about to do: "gonna finally call my dad about it" ("you're gonna…"; said
+# back as it was, "Last time you said gonna finally call your dad", dev3 with the 1.5B).
 _DROPPED_EN = re.compile(
-    r"^[a-z]+ing (?:my|our|the|a|an|his|her|their|up|out|in|on|off|to|for|with|back|home)\b",
+    r"^(?:[a-z]+ing (?:my|our|the|a|an|his|her|their|up|out|in|on|off|to|for|with|back|home)\b"
+    r"|(?:gonna|about to) )",
     re.I,
 )
 # A past verb with an object or a particle after it, the subject dropped as people type it: "got put

@@ -297,6 +297,7 @@ def test_an_english_lead_names_the_event_ahead_the_user_said_not_where_or_who() 
         # its day goes, its first person is theirs said back, a dropped subject is said
         ("tomorrow i finally tell my boss i'm quitting", "you finally tell your boss you're quitting"),
         ("getting my wisdom teeth out tomorrow morning. dreading it", "you're getting your wisdom teeth out"),
+        ("gonna finally call my dad about it, the money thing", "you're gonna finally call your dad about it"),
         ("we sign the mortgage papers on thursday and i'm weirdly terrified", "you sign the mortgage papers"),
         ("the adoption agency comes to inspect our flat tomorrow", "the adoption agency comes to inspect your flat"),
         # mid-sentence after "you said": no capital but a name's
