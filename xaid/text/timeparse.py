@@ -640,7 +640,9 @@ _ZH_PARTS = {
 _ZH_PART = r"(早上|早晨|上午|中午|下午|傍晚|晚上|夜里|凌晨)?"
 _ZH_NUM = r"([0-9]{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九几])"
 _ZH_DNUM = r"([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
-_ZH_PRE = r"(?<![马晚早一])(上上|下下|上|下|这|本)个?"
+# 马上, 晚上, 早上, 一下 are no week before 周; 这 and 本 after those characters are ("半马这周日就跑了":
+# the half marathon is this Sunday, read as last Sunday with only 周日 matched, morning_dev36)
+_ZH_PRE = r"((?<![马晚早一])(?:上上|下下|上|下)|这|本)个?"
 _ZH_WEEK = r"(?:周|星期|礼拜)"
 _ZH_NOT_YI = r"(?![起下样般直点些次定])"  # 下周一起去 is "next week, together", not next Monday
 # 天天 is "every day": "这周天天加班" is this week, overtime every day, not this Sunday (which armed a

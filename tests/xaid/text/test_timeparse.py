@@ -326,6 +326,9 @@ def test_words_that_merely_start_like_time_words_are_not_split() -> None:
     assert only("下周一开会").date_from == d("2026-11-30")
     assert only("看一下周五的安排").date_from == d("2026-11-27")  # 一下 + 周五, not 下周五
     assert only("马上周末了").date_from == d("2026-11-28")  # 马上 + 周末, not 上周末
+    # 这 after such a character is still this week's: the half marathon is this Sunday
+    assert only("报的半马这周日就跑了").date_from == d("2026-11-29")
+    assert only("早这周五就交了").date_from == d("2026-11-27")
     assert only("前天气温很低").date_from == d(
         "2026-11-23"
     )  # 前天 + 气温 is the day before yesterday
