@@ -202,13 +202,16 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     if (
         lang == "zh"
         and kind == "gentle"
-        and (name := matter_name(item.topic, particles=True)) is not None
+        and (
+            name := matter_name(item.topic, particles=True, sentence=item.scene not in _LOSS_SCENES)
+        )
+        is not None
     ):
         # a loss read by meaning alone, often grave news still open (a parent in hospital, a
         # friend's biopsy), or a matter while the mood is very low: said back in their words, its
         # day out, then 你, so that the reply names it. After a bare "上次你说" the 1.5B named nothing
         # ("上次你说的挺好的，谢谢你", morning_dev32; "一直惦记着你。上次你说" for a loan not paid back,
-        # morning_dev30)
+        # morning_dev30). A matter's may be a sentence (``SAID_CHARS``), a loss's is kept short.
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
     if lang == "zh" and kind == "feeling":
         if (name := matter_name(item.topic, particles=True, sentence=True)) is not None:

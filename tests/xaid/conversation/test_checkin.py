@@ -191,8 +191,10 @@ def test_a_matter_is_named_gently_while_the_mood_is_very_low() -> None:
     low = MoodState(valence=-0.6)
     owed = item("matter", '现在怎么样了："借给朋友的两万块还没还"')
     assert lead(owed, "早", "zh", low) == "早。一直惦记着你。上次你说借给朋友的两万块还没还，你"
-    long = item("matter", '现在怎么样了："老公说他不确定还想不想继续这段婚姻"')
-    assert lead(long, "早", "zh", low) == "早。一直惦记着你。上次你说"  # no short clause names it
+    told = item("matter", '现在怎么样了："深圳那边的offer下来了，钱多不少"')
+    assert lead(told, "早", "zh", low) == "早。一直惦记着你。上次你说深圳那边的offer下来了，你"
+    long = item("matter", '现在怎么样了："装修师傅说下周再来看看卫生间那个一直在渗水的角落"')
+    assert lead(long, "早", "zh", low) == "早。一直惦记着你。上次你说"  # no sentence to say back
 
 
 def test_a_dated_matter_is_led_by_the_clause_of_its_date() -> None:
