@@ -417,7 +417,11 @@ def test_a_loss_is_led_gently_whatever_the_mood_by_morning() -> None:
     for mood in (None, MoodState(valence=-0.2), MoodState(valence=0.1)):
         en = lead(item("loss", 'how they are holding up: "my grandpa died"'), "hi", "en", mood)
         assert en == "Hey! I've been thinking of you. How are you holding up?", mood
-        for told in ('陪着对方："外婆昨晚走了，后天出殡"', '陪着对方："我们家阿黄今天下午没了"'):
+        for told in (
+            '陪着对方："外婆昨晚走了，后天出殡"',
+            '陪着对方："我们家阿黄今天下午没了"',
+            '陪着对方："豆豆走了 兽医说是心脏有问题"',  # read a loss by meaning: a being gone
+        ):
             zh = lead(item("loss", told), "早", "zh", mood)
             assert zh == "早。一直惦记着你，这两天还好吗？", mood
             assert not any(w in zh for w in ("外婆", "出殡", "阿黄", "上次你说"))

@@ -162,6 +162,23 @@ def test_passed_of_a_close_person_with_when_or_how_is_a_death(line: str, ruled: 
     assert bool(loss.losses(line)) is ruled
 
 
+@pytest.mark.parametrize(
+    ("line", "gone"),
+    [
+        ("豆豆走了 兽医说是心脏有问题", True),
+        ("今天下午阿黄没了", True),
+        ("他不在了，我还是不敢相信", True),
+        # grave news still open, and a going somewhere
+        ("我爸住院了 医生说要观察", False),
+        ("他走了，去超市买菜", False),
+        ("我妈刚做完手术，人还没醒", False),
+    ],
+)
+def test_of_words_read_as_a_loss_a_being_gone_is_a_death(line: str, gone: bool) -> None:
+    """loss.gone: the check-in's lead names grave news still open and never a death."""
+    assert loss.gone(line) is gone
+
+
 def test_a_capitalised_thing_lost_is_vetoed_by_meaning() -> None:
     """ "lost Google Drive access" has the shape of a named being lost: the rules read it, and
     meaning far from a loss vetoes it (``is_loss``), as it does "my phone died"."""
