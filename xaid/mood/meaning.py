@@ -278,6 +278,10 @@ OPEN: tuple[str, ...] = (
     "I miss my family so much, they live far away",
     "I have to decide by Friday whether to take the offer",
     "I'm waiting for my test results",
+    # money owed and a court case: "房东说押金一分不退 我要去起诉他" read 0.09 nearer a loss (a
+    # divorce, a break-up) than an ordinary line and was kept company as one, every older matter
+    # held back four days with it (session 41)
+    "someone owes me money and won't pay, I'm taking them to court",
     "我爸下周要做手术",
     "妈妈住院了，医生在治疗",
     "猫跑丢了，还没找到",
@@ -288,6 +292,7 @@ OPEN: tuple[str, ...] = (
     "好想家，好想爸妈",
     "周五之前得决定去不去",
     "在等检查结果",
+    "有人欠钱不还，我要去法院起诉",
 )
 
 

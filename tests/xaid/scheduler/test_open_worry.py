@@ -41,6 +41,13 @@ KINDS16 = [
     "I miss my mum and dad so much, haven't been home since summer",
     "想家想得睡不着，好久没见到我爸妈了",
 ]
+# Money owed and a court case (session 41): the prototypes alone read each nearer a loss (a divorce,
+# a break-up); kept company as a loss, a deposit the landlord keeps was never asked about, and every
+# older matter waited four days behind it.
+KINDS41 = [
+    "房东说押金一分不退 我要去起诉他",
+    "my ex never paid back the loan, I'm lawyering up",
+]
 LOSSES = [
     "猫咪昨晚没挺过来",  # a pet's death said softly: near a pet gone missing, the reader is sure
     "she dumped me after six years",
@@ -70,7 +77,7 @@ def drafted(text: str) -> draft.Draft:
     return draft.draft([message], {1: 0.5}, MoodState(), "Mia")
 
 
-@pytest.mark.parametrize("text", WORRIES + KINDS16)
+@pytest.mark.parametrize("text", WORRIES + KINDS16 + KINDS41)
 def test_a_worry_near_a_loss_is_asked_about_not_mourned(
     use_embedder: UseEmbedder, prototypes: meaning.Prototypes, text: str
 ) -> None:
@@ -104,7 +111,7 @@ def pending_after(client: Client, *lines: str) -> list[dict]:
     return list(client.call("scheduler.list", agent_id="mia", states=["pending"])["items"])
 
 
-@pytest.mark.parametrize("text", WORRIES[:2])
+@pytest.mark.parametrize("text", [*WORRIES[:2], KINDS41[0]])
 def test_a_worry_arms_a_check_in_through_the_daemon(client: Client, text: str) -> None:
     items = pending_after(client, text)
     assert items and all(i["scene"] != "loss" for i in items), items
