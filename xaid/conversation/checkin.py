@@ -465,6 +465,37 @@ _DONE_EN = re.compile(
     re.I,
 )
 CLAUSE_WORDS = (3, 12)  # an English clause this long names a matter
+# Where a clause longer than that may end: before what it goes on with ("…small claims court | over
+# the deposit my old landlord kept"), once it has said this many words.
+_GOES_ON_EN = frozenset(
+    "over about for because since after before with from until while when which who that where".split()
+)
+_CUT_AT_LEAST = 5
+# A word a cut may not end on: a verb run into its subject ("something bad's" of "…bad's about to
+# happen"), or one that needs what follows ("like", "than").
+_HALF_SAID_EN = re.compile(r"(?:['’]s|['’]re|['’]m|^(?:like|than|as|so|just|really|very))$", re.I)
+
+
+def _cut_long_en(clause: str, most: int) -> str:
+    """A clause of more than ``most`` words cut before the last word of ``_GOES_ON_EN`` within them,
+    when at least ``_CUT_AT_LEAST`` words stay: "I have to show up in small claims court over the
+    deposit my old landlord kept" is "I have to show up in small claims court". Left whole it was
+    no clause to say back, and the lead was a bare "Last time you said" (morning_dev31, once
+    2b4870c quoted the matter from after "got a letter"). Unchanged where there is no such word."""
+    words = clause.split()
+    if len(words) <= most:
+        return clause
+    at = max(
+        (
+            i
+            for i in range(_CUT_AT_LEAST, most + 1)
+            if words[i].lower() in _GOES_ON_EN and not _HALF_SAID_EN.search(words[i - 1])
+        ),
+        default=0,
+    )
+    return " ".join(words[:at]) if at else clause
+
+
 _DANGLING_EN = re.compile(r"\s+(?:since|from|as of)$", re.I)
 _OPEN_END_EN = re.compile(
     r"\b(?:is|are|was|were|be|on|at|in|by|for|until|till|this|next|the|a|to)$", re.I
@@ -487,6 +518,7 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     # its time taken out left "since" or "from" with nothing after it: "Mochi hasn't come home since"
     clause = _DANGLING_EN.sub("", clause)
     low, high = CLAUSE_WORDS
+    clause = _cut_long_en(clause, high)
     if not low <= len(clause.split()) <= high or cjk.has(clause):
         return None
     if _OPEN_END_EN.search(clause):
@@ -513,9 +545,15 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
 _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
 _TAIL = re.compile(r"(?:的事)?[了啦呢吧啊呀哦喔嘛]*$")
 _OF_IT = re.compile(r"的事$")
-# What heads a clause of the user's own plan before its verb, once its time is cut: the adverbs and
-# the modal (text/owed.py's closed class), which said back the next day would say it still has to be.
-_HEAD = re.compile(r"^(?:我)?(?:一大?早)?[还也又都就先再]*(?:得|要|必须|需要|打算|准备)?")
+# What heads a clause of the user's own plan before its verb, once its time is cut: a conjunction
+# that joined it to the clause before ("可我下个月要交房租了": the lead said "可你要交房租的事"), the
+# adverbs and the modal (text/owed.py's closed class), which said back the next day would say it
+# still has to be.
+_HEAD = re.compile(
+    r"^(?:(?:可是|可|但是|但|不过|而且|所以|然后)(?=我|[还也又都就先再得要必需打准]))?"
+    r"(?:我)?(?:一大?早)?[还也又都就先再]*"
+    r"(?:得|要|必须|需要|打算|准备)?"
+)
 # 我 heading the clause is its subject (dropped: "我周四考教资面试" → "考教资面试") unless it is
 # whose (我家, 我的, 我妈, 我们家: said back as 你家, 你的, 你妈, 你们家).
 # 妹, 姐, 哥, 弟 alone are kin too ("我妹林晓五月结婚": the lead said "妹林晓…", the name run into

@@ -154,6 +154,9 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     assert matter_name(offer.topic) == "回人家"
     listed = item("ahead", '还没到："学校说下周出拟录取名单"')
     assert matter_name(listed.topic) == "学校出拟录取名单"
+    # a conjunction that joined it to the clause before goes too, not a word that starts like one
+    assert matter_name('还没到："可我下个月要交房租了"') == "交房租"
+    assert matter_name('还没到："可乐喝完了"') == "可乐喝完"
     felt = item("matter", '现在怎么样了："最近老是睡不好，半夜三点就醒"')
     assert lead(felt, "早", "zh", None) == "早。上次你说最近老是睡不好，"
     lost_cat = item("matter", '现在怎么样了："花卷跑出去了，到现在还没回来"')
@@ -347,6 +350,9 @@ def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | Non
         ("sister's moving to Leeds soon", "Hey! Last time you said your sister's moving to Leeds soon,"),
         # an adverb first is no one who does something
         ("finally got the boiler sorted", "Hey! Last time you said"),
+        # a long clause ends before what it goes on with (else it was no clause to say back)
+        ("I have to show up in small claims court over the deposit my old landlord kept",
+         "Hey! Last time you said you have to show up in small claims court,"),
     ],
 )  # fmt: skip
 def test_a_matter_said_with_its_subject_dropped_or_named_is_said_back(
