@@ -59,21 +59,22 @@ def test_the_question_holds_the_session_and_ends_with_the_instruction() -> None:
 
 
 NIGHT = 1_764_536_400_000  # day 0, 21:00 UTC
-# morning_dev25's evenings; the model's answer is scripted where it leaves the readings as they are
-# without it (in a line of the telling, or in one of its own, it moved what was read)
+# morning_dev25's Chinese evening and a baby's fever (the rent rise of morning_dev25 that stood here
+# is read as a worry still open by meaning since session 41, and no longer contested); the model's
+# answer is scripted where it leaves the readings as they are without it (in a line of the telling,
+# or in one of its own, it moved what was read)
 LINES = {
     "zh": (
         ("user", "儿子又发烧了，三十九度多，刚吃了退烧药"),
         ("user", "今晚估计又睡不成了 [[say:{answer}]]"),
     ),
     "en": (
-        ("user", "So my landlord just texted that the rent goes up by 300 next month"),
-        ("assistant", "Oof, that's a jump."),
-        ("user", "not sure I can afford to stay honestly"),
+        ("user", "the baby has had a fever for three days and the doctor says wait"),
+        ("user", "I'm so scared, I can't sleep"),
         ("user", "[[say:{answer}]]"),
     ),
 }
-WORD = {"zh": "发烧", "en": "afford"}
+WORD = {"zh": "发烧", "en": "fever"}
 
 
 def evening(
