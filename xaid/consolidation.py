@@ -455,28 +455,33 @@ class Consolidation:
         margins were set on."""
         if self.embeddings.profile.name != telling.FITTED_ON:
             return {}
-        said = [line for line in lines if telling.spoken([line])]
+        spoken = [(line, parts) for line in lines if (parts := telling.spoken([line]))]
         out: dict[str, frozenset[str]] = {}
-        for line in said:
-            parts = telling.spoken([line])
+        for line, parts in spoken:
             if len(parts) > 1 and (found := await self._leading(parts, line)):
                 out[line] = frozenset(found)
-        if len(said) > 1:
-            leading = await self._leading(said, " ".join(lines))
-            first = said[len(leading)]
-            skip = {c for line in leading for c in telling.spoken([line])}
-            skip |= out.get(first, frozenset())
+        if len(spoken) > 1:
+            together = arm.together(lines)
+            leading = await self._leading([line for line, _ in spoken], together)
+            skip = {c for _, parts in spoken[: len(leading)] for c in parts}
+            skip |= out.get(spoken[len(leading)][0], frozenset())
             if skip:
-                out[" ".join(lines)] = frozenset(skip)
+                out[together] = frozenset(skip)
         return out
 
     async def _leading(self, parts: list[str], text: str) -> list[str]:
         """telling.asides of ``parts`` (clauses of ``text``, or its lines) against ``text``."""
+        read = await self._with_whole(parts, text)
+        return [] if read is None else telling.asides(parts, *read)
+
+    async def _with_whole(
+        self, parts: list[str], text: str
+    ) -> tuple[list[np.ndarray], np.ndarray] | None:
+        """The vectors of ``parts`` and of ``text`` they are read against; None when any is
+        unreadable."""
         vectors = await self.embed_readable([*parts, text])
-        if any(v is None for v in vectors):
-            return []
         read = [v for v in vectors if v is not None]
-        return telling.asides(parts, read[:-1], read[-1])
+        return None if len(read) < len(vectors) else (read[:-1], read[-1])
 
     async def _told_or_felt(self, lines: list[str]) -> tuple[frozenset[str], frozenset[str], bool]:
         """The clauses of the session's user lines that say only how they feel, those that tell
@@ -486,11 +491,10 @@ class Consolidation:
         if not parts or self.embeddings.profile.name != telling.FITTED_ON:
             return frozenset(), frozenset(), False
         bank = await self.embeddings.bank(telling.BANK.texts(), telling.BANK.from_vectors)
-        vectors = await self.embed_readable([*parts, meaning.session_text(lines)])
-        if bank is None or any(v is None for v in vectors):
+        read = await self._with_whole(parts, meaning.session_text(lines))
+        if bank is None or read is None:
             return frozenset(), frozenset(), False
-        read = [v for v in vectors if v is not None]
-        told = telling.read(bank, parts, read[:-1], read[-1])
+        told = telling.read(bank, parts, *read)
         return told.felt, told.tells, told.alone
 
     async def _ordinary(self, lines: list[str]) -> float | None:

@@ -589,7 +589,7 @@ def matter_name(
     if not said:
         return None
     whole = matter_clause(said[0].strip(), _CLAUSE_END, said_ms)
-    clause = _untimed(whole)
+    clause = untimed = _untimed(whole)
     clause = (
         _WHOSE.sub("你", clause, count=1)
         if _WHOSE.match(clause)
@@ -597,7 +597,7 @@ def matter_name(
     )
     clause = (_OF_IT if particles else _TAIL).sub("", clause).replace("我", "你")
     low, high = NAME_CHARS[0], SAID_CHARS if sentence else NAME_CHARS[1]
-    if not sentence and cjk.count(clause) == len(clause) and _untimed(whole) != whole.strip():
+    if not sentence and cjk.count(clause) == len(clause) and untimed != whole.strip():
         # what is left of a clause once its time and its modal are cut may be the event itself in
         # two characters: "明天下午路演" → "路演", "明天还要复诊" → "复诊" ("上次说的路演"); with
         # none, the lead fell back to a bare "上次你说" (morning_dev36, dev35's train half)

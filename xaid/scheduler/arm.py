@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .. import clock
@@ -386,6 +386,12 @@ def _called_off(text: str, words: Sequence[str], later: Sequence[Utterance]) -> 
     return any(came_up(t, words) or _events(t) & _events(text) for t in called_off)
 
 
+def together(lines: Iterable[str]) -> str:
+    """A session's user lines as one text to quote (a matter or a feeling told over several):
+    also the key of what consolidation reads of them as one (Readings.asides)."""
+    return " ".join(lines)
+
+
 def _next_morning(ended_ms: int) -> int:
     """The start of the next local day, and at least six hours on: the morning after a session."""
     next_day = clock.local(ended_ms).date() + dt.timedelta(days=1)
@@ -601,7 +607,7 @@ def _emotion(d: Draft, closing: MoodState | None, plain: bool = False) -> tuple[
             return None
         if any(_has(u.message.text, JOKING) for u in d.utterances):
             return None
-        said = " ".join(u.message.text for u in d.utterances)
+        said = together(u.message.text for u in d.utterances)
     lang = language([said])
     feeling = _TOPIC[lang]["worn" if fatigue >= 0.5 else "low"]
     topic = _TOPIC[lang]["emotion"].format(feeling=feeling, said=_short(said))
@@ -710,7 +716,7 @@ def _learned(
     p, i, text = best
     if not lost and len(d.utterances) > 1 and read.session_sure():
         assert read.session is not None
-        p, text = max(p, read.session.matter), " ".join(u.message.text for u in d.utterances)
+        p, text = max(p, read.session.matter), together(u.message.text for u in d.utterances)
     if p < read.threshold:
         if not read.weighed_open:
             return None
