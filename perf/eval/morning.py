@@ -60,7 +60,10 @@ train and test), ``morning_dev37``; dev38, morning_dev38.json, a thirty-eighth (
 do-not-ask, a loss, a worry settled and told, beside ordinary matters; 26 Chinese and 10 English;
 halves train and test), ``morning_dev38``; dev39, morning_dev39.json, a thirty-ninth (the matter
 told beside loud feelings, or told once and only the feeling after; 20 Chinese and 20 English, 8
-controls; halves train and test), ``morning_dev39``;
+controls; halves train and test), ``morning_dev39``; dev42, morning_dev42.json, a forty-second
+(Chinese typed as chat: a reaction line before the matter, the matter as a reason or an aside, small
+talk since; subjects no list was written for; 28 Chinese and 12 English, 11 controls; halves train
+and test), ``morning_dev42``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -181,6 +184,7 @@ SCENE_SETS = {
     "dev37": SCENARIOS / "morning_dev37.json",  # thirty-seventh: heavy evenings, loud feelings
     "dev38": SCENARIOS / "morning_dev38.json",  # thirty-eighth: holding back
     "dev39": SCENARIOS / "morning_dev39.json",  # thirty-ninth: the matter beside the feeling
+    "dev42": SCENARIOS / "morning_dev42.json",  # forty-second: chat-typed Chinese, asides
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -218,6 +222,7 @@ SET_TITLES = {
     "dev37": " (thirty-seventh dev scenes)",
     "dev38": " (thirty-eighth dev scenes)",
     "dev39": " (thirty-ninth dev scenes)",
+    "dev42": " (forty-second dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -251,6 +256,7 @@ SET_AREAS = {
     "dev37": "morning_dev37",
     "dev38": "morning_dev38",
     "dev39": "morning_dev39",
+    "dev42": "morning_dev42",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
