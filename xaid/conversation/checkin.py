@@ -43,6 +43,7 @@ from ..store.mood import MoodState
 from ..store.recall import RecallItem
 from ..text import cjk, clauses, hour_said, timeparse
 from ..text.lang import Lang
+from ..text.stopwords import ENGLISH
 from . import person
 from .candidates import names_matter
 from .greetings import greeting_echo
@@ -251,7 +252,18 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         # (morning_dev33), which names nothing a friend would have kept
         return f"{_LEADS[(lang, 'feeling')].format(echo=greeting).strip()} {clause},"
     if lang == "zh" and kind in ("event", "ahead"):
-        event = event_word(item.topic) or matter_name(item.topic, said_ms=item.created_ms)
+        # named where it is told: an event word of the clause of its date (or of the first that
+        # tells something), then of the line, then that clause's own name, and only then a word that
+        # says where or how (``_VAGUE``). The vague word first in the line had said "结果的事" for
+        # "月底过户 结果卖家突然说要加三万" (结果 there is "and then"; morning_dev42)
+        quote = quoted(item.topic)
+        clause = matter_clause(quote[0].strip(), _CLAUSE_END, item.created_ms) if quote else ""
+        event = (
+            event_word(clause, vague=False)
+            or event_word(item.topic, vague=False)
+            or matter_name(item.topic, said_ms=item.created_ms)
+            or event_word(item.topic)
+        )
         if event is None:
             # nothing short to name it by: what they said, said back whole, or the model says it
             said = matter_name(item.topic, True, item.created_ms, sentence=True)
@@ -261,14 +273,14 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     return _LEADS[(lang, kind)].format(echo=greeting).strip()
 
 
-def event_word(topic: str) -> str | None:
+def event_word(topic: str, vague: bool = True) -> str | None:
     """The first event word of the user's words in the topic (longest where several start there):
     "明天去字节面试产品经理" → "面试". In Chinese the model, left to name the matter after "上次你说的",
     wrote "那件事" or quoted the whole line back; the word itself, after "上次说的", it follows with
     the question ("怎么样了？")."""
     best: tuple[bool, int, int, str] | None = None
     for word in EVENTS_ZH:
-        if len(word) < 2 or (at := topic.find(word)) < 0:
+        if len(word) < 2 or (at := topic.find(word)) < 0 or (word in _VAGUE and not vague):
             continue
         key = (word in _VAGUE, at, -len(word), word)
         if best is None or key < best:
@@ -304,9 +316,22 @@ def event_word_en(topic: str, vague: bool = False, more: Sequence[str] = ()) -> 
     week" (morning_dev39's test half, both seeds, three runs). ``more``: words after the quote's
     (the item's keywords: a long line is quoted cut, "…neurologist goes over the re…")."""
     said = quoted(topic)
-    for word in [*re.findall(r"[a-z][a-z'-]+", said[0].lower() if said else ""), *more]:
+    words = re.findall(r"[a-z][a-z'-]+", said[0].lower() if said else "")
+    for at, word in enumerate([*words, *more]):
         if (event := arm.event_word_en(word)) is not None and (vague or event not in _VAGUE_EN):
-            return event
+            return _compound_en(words, at) or event
+    return None
+
+
+def _compound_en(words: Sequence[str], at: int) -> str | None:
+    """The event word at ``at`` with the one that heads it a word or two on, when only content words
+    stand between: "final round interview" ("How did the final" was said of the final round
+    interview, morning_dev42), "dentist appointment". None where there is none."""
+    for head in (at + 2, at + 1):
+        between = words[at + 1 : head + 1]
+        event = arm.event_word_en(words[head]) if head < len(words) else None
+        if event is not None and event not in _VAGUE_EN and not set(between) & ENGLISH:
+            return " ".join(words[at : head + 1])
     return None
 
 
@@ -347,7 +372,9 @@ def _untimed(clause: str) -> str:
             and clause[ref.end : ref.end + 1] in _SAID_WORD
         ):
             clause = clause[: ref.start - 1] + clause[ref.start :]
-    return " ".join(hour_said.without_leading_hour(timeparse.without_times(clause)).split())
+    rest = " ".join(hour_said.without_leading_hour(timeparse.without_times(clause)).split())
+    # the 的 that tied the time to its noun goes with it: "后天早上七点的航班飞成都" is "航班飞成都"
+    return rest[1:].lstrip() if rest.startswith("的") and rest != clause.strip() else rest
 
 
 # A count or an ordinal that names no matter: "第一次", "分三次", "第二轮"; "the first one", "the next round".
@@ -361,9 +388,26 @@ _COUNTS = re.compile(
 def _too_short(clause: str) -> bool:
     """Without its time and its counts, too short to name a matter: "周三上午做" is "做", "it's
     wednesday" is "it's", "第一次明天上午" of "要做根管 分三次 第一次明天上午" is nothing (said back,
-    "上次说的第一次" named no tooth, morning_dev36's train half)."""
-    rest = " ".join(_COUNTS.sub(" ", _untimed(clause)).split())
-    return len(rest) < NAME_CHARS[0] if cjk.has(rest) else len(rest.split()) < CLAUSE_WORDS[0]
+    "上次说的第一次" named no tooth, morning_dev36's train half). A Chinese clause that lost its time
+    may name its event in ``EVENT_CHARS`` (as ``matter_name`` says it): "月底过户" is "过户"; taken
+    for too short, the clause after it was said back instead ("结果卖家突然说要加三万", morning_dev42)."""
+    untimed = _untimed(clause)
+    rest = " ".join(_COUNTS.sub(" ", untimed).split())
+    if not cjk.has(rest):
+        return len(rest.split()) < CLAUSE_WORDS[0]
+    lost_time = untimed != " ".join(clause.split())
+    return len(rest) < (EVENT_CHARS if lost_time and _event_left(rest) else NAME_CHARS[0])
+
+
+# A verb of going that a two-character remainder starts with leaves its object one character:
+# "周六去面" is "去面" (去面试, cut), no event to say back.
+_GOING = "去来回"
+
+
+def _event_left(rest: str) -> bool:
+    """Whether what is left of a clause once its time is cut may be its event in ``EVENT_CHARS``
+    characters: all Chinese, and not a verb of going with a one-character object."""
+    return cjk.count(rest) == len(rest) and not (len(rest) == EVENT_CHARS and rest[0] in _GOING)
 
 
 # Someone named by a pronoun: in Chinese 他, 她, 它 (and their plurals).
@@ -409,10 +453,15 @@ def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
 
 def first_content_clause(clauses: list[str]) -> str:
     """The user's first clause that tells something: the ones before it only lead into it
-    (``_leads_in``). Said back as the matter, "跟你说个事" of "跟你说个事，房东突然说下个月要涨五百房租"
-    made the lead "早。跟你说个事的事，你" (morning_dev25). The first clause when every one leads in."""
+    (``_leads_in``), as does a clause that is only its time ("凌晨两点 朵朵烧到39度5": said back without
+    its time it was nothing, and the lead a bare "早。上次你说", morning_dev42). Said back as the matter,
+    "跟你说个事" of "跟你说个事，房东突然说下个月要涨五百房租" made the lead "早。跟你说个事的事，你"
+    (morning_dev25). The first clause when every one leads in."""
     said = [c.strip() for c in clauses if c.strip()]
-    return next((c for c in said if not _leads_in(c)), said[0] if said else "")
+    return next(
+        (c for c in said if not _leads_in(c) and index.content_words(_untimed(c)) > 0),
+        said[0] if said else "",
+    )
 
 
 # Where the user's first English clause ends: a mark, or a conjunction that starts another.
@@ -548,11 +597,12 @@ _OF_IT = re.compile(r"的事$")
 # What heads a clause of the user's own plan before its verb, once its time is cut: a conjunction
 # that joined it to the clause before ("可我下个月要交房租了": the lead said "可你要交房租的事"), the
 # adverbs and the modal (text/owed.py's closed class), which said back the next day would say it
-# still has to be.
+# still has to be. Not the 要 of 要是 ("if") or 要不 ("or else"): "要是还不退就去儿科" lost it and read
+# "是还不退…" (morning_dev42).
 _HEAD = re.compile(
     r"^(?:(?:可是|可|但是|但|不过|而且|所以|然后)(?=我|[还也又都就先再得要必需打准]))?"
     r"(?:我)?(?:一大?早)?[还也又都就先再]*"
-    r"(?:得|要|必须|需要|打算|准备)?"
+    r"(?:得|要(?![是不])|必须|需要|打算|准备)?"
 )
 # 我 heading the clause is its subject (dropped: "我周四考教资面试" → "考教资面试") unless it is
 # whose (我家, 我的, 我妈, 我们家: said back as 你家, 你的, 你妈, 你们家).
@@ -597,7 +647,7 @@ def matter_name(
     )
     clause = (_OF_IT if particles else _TAIL).sub("", clause).replace("我", "你")
     low, high = NAME_CHARS[0], SAID_CHARS if sentence else NAME_CHARS[1]
-    if not sentence and cjk.count(clause) == len(clause) and untimed != whole.strip():
+    if not sentence and _event_left(clause) and untimed != whole.strip():
         # what is left of a clause once its time and its modal are cut may be the event itself in
         # two characters: "明天下午路演" → "路演", "明天还要复诊" → "复诊" ("上次说的路演"); with
         # none, the lead fell back to a bare "上次你说" (morning_dev36, dev35's train half)

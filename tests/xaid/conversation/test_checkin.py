@@ -187,6 +187,52 @@ def test_what_is_left_of_a_clause_after_its_time_may_name_the_event_in_two_chara
     assert matter_name('现在怎么样了："明天下午路演"', particles=True, sentence=True) is None
 
 
+def test_a_dated_event_is_named_by_its_own_clause_before_a_vague_word_elsewhere() -> None:
+    """morning_dev42: "月底过户 结果卖家突然说要加三万" was led "结果的事" (结果 there is "and then"): the
+    event is named in the clause of its date, down to two characters once its time is cut, before a
+    word that says where or how anywhere in the line; not a verb of going cut from its object
+    ("周六去面" is no "去面"), and the 的 that tied a time to its noun goes with the time."""
+    monday_night = 1_767_646_800_000  # 2026-01-05 21:00 UTC, a Monday
+    deed = item(
+        "ahead", '还没到："对 月底过户 结果卖家突然说要加三万 不加就不卖"', created_ms=monday_night
+    )
+    assert lead(deed, "早", "zh", None) == "早。过户的事，你"
+    # an event word of the line still comes before the clause's own name ("面试", not "说通知结果")
+    museum = item(
+        "plan",
+        '后来怎么样了："今天下午电话面试了一家博物馆，说下周通知结果"',
+        created_ms=monday_night,
+    )
+    assert lead(museum, "早", "zh", None) == "早。上次说的面试"
+    drums = item("plan", '后来怎么样了："周六去面 要现场打两首"', created_ms=monday_night)
+    assert matter_name(drums.topic, said_ms=drums.created_ms) == "现场打两首"
+    flight = item("plan", '后来怎么样了："后天早上七点的航班飞成都"', created_ms=monday_night)
+    assert matter_name(flight.topic, said_ms=flight.created_ms) == "航班飞成都"
+
+
+def test_a_clause_that_is_only_its_time_or_an_if_is_not_the_matter() -> None:
+    """morning_dev42: "凌晨两点 朵朵烧到39度5" was led by a bare "早。上次你说" (its first clause, the time
+    alone, said back as nothing); and the 要 of 要是 ("if") is no modal to cut ("是还不退…")."""
+    fever = item("matter", '现在怎么样了："凌晨两点 朵朵烧到39度5 喂了美林 还在观察"')
+    assert lead(fever, "早", "zh", None) == "早。上次你说朵朵烧到39度5，"
+    monday_night = 1_767_646_800_000
+    clinic = item("plan", '后来怎么样了："明早要是还不退就去儿科"', created_ms=monday_night)
+    assert matter_name(clinic.topic, True, clinic.created_ms, sentence=True) == "要是还不退就去儿科"
+
+
+@pytest.mark.parametrize(
+    ("said", "event"),
+    [
+        ("final round interview thursday w the VP", "final round interview"),
+        ("dentist appointment on friday, dreading it", "dentist appointment"),
+        ("exam and interview next week", "exam"),  # a conjunction between: two events, the first
+    ],
+)
+def test_an_english_event_is_named_with_the_event_word_that_heads_it(said: str, event: str) -> None:
+    """ "How did the final" was said of a final round interview (morning_dev42)."""
+    assert event_word_en(f'it is still ahead: "{said}"') == event
+
+
 def test_a_matter_is_named_gently_while_the_mood_is_very_low() -> None:
     """Very low, the lead keeps them company and asks nothing of how it went, but names the matter
     in their words where a short clause does: after a bare "一直惦记着你。上次你说" the 1.5B named
