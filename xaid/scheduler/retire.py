@@ -40,7 +40,7 @@ from .. import clock
 from ..clock import DAY_MS
 from ..memory import change_cues
 from ..store.recall import RecallItem
-from ..text import timeparse
+from ..text import cjk, timeparse
 from ..text.clauses import clauses
 from ..text.fold import fold
 from . import arm, matter, refused
@@ -402,5 +402,26 @@ def quotes_any(a: arm.Arm, texts: Sequence[str]) -> bool:
     said = _QUOTED.search(a.topic)
     words = " ".join((said.group(1) if said else a.topic).split()).rstrip("…")
     return a.scene != "loss" and any(
-        words and (words in " ".join(t.split()) or " ".join(t.split()) in words) for t in texts
+        words
+        and (words in " ".join(t.split()) or " ".join(t.split()) in words or _goes_on(t, words))
+        for t in texts
+    )
+
+
+# At least this much of a settling line goes on into a quote for the quote to be of it: Chinese
+# characters, or words ("all done" of one line is no telling of it in "done with the move").
+_TAIL_CHARS = 4
+_TAIL_WORDS = 3
+
+
+def _goes_on(text: str, words: str) -> bool:
+    """Whether ``words`` begin with the end of ``text`` (from a space on) and go on past it: a
+    session's lines quoted together from where the matter is ("已经签了 这事总算翻篇了🎉 今晚吃火锅
+    庆祝", its lead-in "家人们!! offer下来了" left out) quote the line that settled the offer
+    (morning_dev42's train half: the good news itself was asked about as a matter)."""
+    parts = text.split()
+    return any(
+        (cjk.count(tail) >= _TAIL_CHARS or len(tail.split()) >= _TAIL_WORDS)
+        and words.startswith(tail)
+        for tail in (" ".join(parts[i:]) for i in range(1, len(parts)))
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from xaiclient import Client
 
-from xaid.scheduler import retire
+from xaid.scheduler import arm, retire
 from xaid.store.recall import RecallItem
 
 DAY0 = 1_764_547_200_000  # Monday 2025-12-01 00:00 UTC
@@ -257,6 +257,14 @@ def _told_since(client: Client, agent: str, first: str, later: list[str], at: in
             ["修好了！换了个阀门 三百块", "师傅说用了十年了 水垢太多 该换个新的了"],
             DAY0 + 23 * HOUR,
         ),
+        # the news told after a cheer, with what comes of it: the session is quoted from where its
+        # meaning is ("已经签了 这事总算翻篇了🎉 今晚吃火锅庆祝"), its cheer and news left out, and it is
+        # still the line that settled the offer (morning_dev42's train half)
+        (
+            "今天三面完了 等offer中 焦虑到啃指甲",
+            ["家人们!! offer下来了 已经签了 这事总算翻篇了🎉", "今晚吃火锅庆祝 不醉不归"],
+            DAY0 + 2 * DAY + 19 * HOUR,
+        ),
         # a dated matter, and that day's evening a session that tells how it went, naming nothing
         (
             "court on tuesday for that parking fine, wish me luck",
@@ -273,6 +281,23 @@ def test_a_matter_whose_end_they_told_is_not_asked_again(
     telling is no new matter to ask about either."""
     assert _told_since(client, "mia", first, later, at) == []
     assert not client.scheduler_list("mia", states=["pending"])["items"]
+
+
+def test_a_quote_that_goes_on_from_a_settling_line_quotes_it() -> None:
+    """A matter armed from a session's lines quoted together, from inside the line that settled an
+    earlier matter, is that line's news, not a new matter; a quote that only shares a word is not."""
+    settled = [
+        "家人们!! offer下来了 已经签了 这事总算翻篇了🎉",
+        "yay!! the visa came through, all done",
+    ]
+
+    def armed(said: str) -> arm.Arm:
+        return arm.Arm(f'现在怎么样了："{said}"', (), "matter", 0, DAY, 0.7)
+
+    assert retire.quotes_any(armed("已经签了 这事总算翻篇了🎉 今晚吃火锅庆祝 不醉不归"), settled)
+    assert retire.quotes_any(armed("the visa came through, all done now we pack"), settled)
+    assert not retire.quotes_any(armed("签了 明天去体检"), settled)
+    assert not retire.quotes_any(armed("done with the move, landlord wants the keys"), settled)
 
 
 def test_news_that_is_no_end_keeps_the_matter() -> None:
