@@ -200,11 +200,25 @@ _CLAUSE_BREAKS = re.compile(
 )
 
 
+# A thing put off to a time, not set for it: "今晚先睡了明天再说吧" (the interview was on Thursday;
+# "明天" read as the day of the plan, and the lead said "睡了再说的事", morning_dev2), "回头再说";
+# "I'll worry about it tomorrow", "deal with that later".
+_DEFERRED_AFTER = re.compile(r"\s*(?:[^\s，。,！？]{0,2}?再说)")
+_DEFERRED_BEFORE = re.compile(
+    r"\b(?:worry about|deal with|think about|figure out|sort out)\s+(?:it|that|this)\s*$", re.I
+)
+
+
 def supposed(text: str, ref: TimeRef) -> bool:
     """``ref`` is named in a clause of ``text`` after a supposition (``_SUPPOSED``): what would
-    follow, not a day set. The scheduler arms no plan for it (arm.ahead_of)."""
+    follow, not a day set; or something is put off to it (``_DEFERRED_AFTER``, "明天再说"). The
+    scheduler arms no plan for it (arm.ahead_of)."""
     lo = max((m.end() for m in _CLAUSE_BREAKS.finditer(text, 0, ref.start)), default=0)
-    return bool(_SUPPOSED.search(text[lo : ref.start]))
+    return bool(
+        _SUPPOSED.search(text[lo : ref.start])
+        or _DEFERRED_AFTER.match(text, ref.end)
+        or _DEFERRED_BEFORE.search(text[lo : ref.start])
+    )
 
 
 Span = tuple[date, date, str, tuple[int, int] | None]

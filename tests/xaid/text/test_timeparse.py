@@ -620,6 +620,12 @@ def test_a_number_of_days_that_counts_something_else_is_no_day_ahead(text: str) 
         ("再过两天就考试了", False),
         ("the scan is on friday, they're checking if it has grown", False),
         ("third attempt on thursday. if i fail again i give up", False),
+        # put off to a time, not set for it (morning_dev2: "明天" of "明天再说吧" was the plan's day)
+        ("算法题还一点没刷，先睡了明天再说吧", True),
+        ("过两天再说", True),
+        ("too tired, I'll worry about it tomorrow", True),
+        ("明天再面一次", False),  # a second interview tomorrow
+        ("I'll deal with the landlord tomorrow", False),  # whom they deal with: a plan
     ],
 )
 def test_a_time_after_a_supposition_is_what_would_follow(text: str, supposed: bool) -> None:
