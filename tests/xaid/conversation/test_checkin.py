@@ -220,6 +220,19 @@ def test_a_clause_that_is_only_its_time_or_an_if_is_not_the_matter() -> None:
     assert matter_name(clinic.topic, True, clinic.created_ms, sentence=True) == "要是还不退就去儿科"
 
 
+def test_what_happened_said_as_the_reason_is_the_matter() -> None:
+    """ "今天没去健身 因为下午要去医院做甲状腺穿刺" is about the biopsy, not the gym (morning_dev42's
+    train half: "上次你说没去健身"); so in English. A clause after it that gives no reason is left."""
+    biopsy = item("matter", '现在怎么样了："今天没去健身 因为下午要去医院做甲状腺穿刺 我自己去"')
+    assert lead(biopsy, "早", "zh", None) == "早。上次你说下午要去医院做甲状腺穿刺，"
+    gym = item(
+        "matter", 'how it is going now: "skipped the gym cause I had my biopsy this afternoon"'
+    )
+    assert lead(gym, "morning", "en", None) == "Morning! Last time you said you had your biopsy,"
+    plain = item("matter", '现在怎么样了："今天没去健身 下午要去医院做甲状腺穿刺"')
+    assert lead(plain, "早", "zh", None) == "早。上次你说没去健身，"
+
+
 @pytest.mark.parametrize(
     ("said", "event"),
     [
