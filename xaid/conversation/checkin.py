@@ -100,6 +100,7 @@ _LEADS = {
     ("zh", "ahead"): "{echo}{event}的事，你",
     ("en", "feeling"): "{echo} Last time you said",
     ("en", "gentle"): "{echo} I've been thinking of you since you told me",
+    ("en", "gentle_said"): "{echo} I've been thinking of you since you told me {said},",
     ("zh", "event"): "{echo}上次说的{event}",
     ("zh", "feeling"): "{echo}上次你说",
     ("zh", "said"): "{echo}上次你说{said}，",
@@ -213,6 +214,16 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         # ("上次你说的挺好的，谢谢你", morning_dev32; "一直惦记着你。上次你说" for a loan not paid back,
         # morning_dev30). A matter's may be a sentence (``SAID_CHARS``), a loss's is kept short.
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=name).strip()
+    if (
+        lang == "en"
+        and kind == "gentle"
+        and item.scene != "emotion"
+        and (clause := matter_clause_en(item.topic, item.created_ms)) is not None
+    ):
+        # so in English: "I've been thinking of you since you told me" named nothing, and 9 train
+        # scenes of the dev sets (a dad in the ICU, a friend's biopsy, an eviction notice) were led
+        # so (scripted leads); "…since you told me your dad's in the ICU," as the Chinese says it
+        return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=clause).strip()
     if lang == "zh" and kind == "feeling":
         if (name := matter_name(item.topic, particles=True, sentence=True)) is not None:
             # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)

@@ -159,6 +159,7 @@ _DO_NOT_ASK = re.compile(
     r"\b(?:don'?t|do not|never|rather not|stop|no more|(?:can|could|shall) we (?:just )?not|let'?s not)\b"
     r"(?:\W+\w+){0,3}?\W+"
     rf"(?:bring(?:ing)? (?:{_OBJECT_EN})?up|ask(?:ing)?|mention(?:ing)?|talk(?:ing)? about"
+    r"|speak(?:ing)? (?:of|about)"
     r"|hear(?:ing)? (?:(?:his|her|their) name|about (?:it|that|this|him|her|them)\b))\b"
     r"|(?:别|不要|不想|不用|不许|甭)再?(?:主动)?(?:[跟和对向给][我你咱俺]们?)?再?(?:主动)?"
     r"(?:提|问|聊|说(?!话)|听到(?=[了他她它这那]|$))"

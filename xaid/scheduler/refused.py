@@ -44,7 +44,8 @@ HOW = "asked not to be asked about"
 _CLOSED_EN = frozenset(
     (
         "don't dont do not never rather stop no more can could shall we let's lets just please pls "
-        "bring bringing up ask asking mention mentioning talk talking about hear hearing name "
+        "bring bringing up ask asking mention mentioning talk talking speak speaking about hear "
+        "hearing name am is are be we're were "
         "want wanna to you dare even ever i i'd i'm me my us it that this him her his them their "
         "he she they the thing things stuff whole with of again anymore any for a while now today "
         "tomorrow tonight okay ok lol lmao seriously really mean so and but actually though k thx "

@@ -465,6 +465,24 @@ def test_no_lead_without_a_suggestion_or_for_a_message_of_its_own() -> None:
     assert lead(item("manual", "the dentist"), "Morning.", "en", None) == ""  # the client's words
 
 
+def test_an_english_matter_is_said_back_gently_while_the_mood_is_very_low() -> None:
+    """As the Chinese lead does: "I've been thinking of you since you told me" named nothing of a
+    dad in the ICU or a biopsy (9 train scenes of the dev sets, scripted leads); a feeling's own
+    words are not said back, and a clause that is no sentence leaves the lead as it was."""
+    low = MoodState(valence=-0.6)
+    monday_night = 1_767_646_800_000
+    surgery = item(
+        "plan", 'how it went: "my dad\'s having his bypass surgery tomorrow"', monday_night
+    )
+    assert lead(surgery, "morning", "en", low) == (
+        "Morning! I've been thinking of you since you told me your dad's having his bypass surgery,"
+    )
+    felt = item("emotion", 'how they are feeling now: "i feel like a total failure"')
+    assert lead(felt, "hey", "en", low) == "Hey! I've been thinking of you since you told me"
+    bare = item("matter", 'how it is going now: "ugh. the worst"')
+    assert lead(bare, "hey", "en", low) == "Hey! I've been thinking of you since you told me"
+
+
 def test_after_a_loss_the_lead_is_gentle_and_never_asks_how_it_went() -> None:
     grieving = MoodState(valence=-0.6)
     for said, lang in (("Morning.", "en"), ("早。", "zh")):

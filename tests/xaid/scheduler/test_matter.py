@@ -326,6 +326,10 @@ def test_the_messages_together_are_not_read_past_a_loss() -> None:
         "the hearing is on friday and i don't want to hear his name again",
         "周五开庭，他的名字我不想再听到了",
         "明天的复诊，别再提她了",
+        # to speak of is to talk about (session 42)
+        "the toast at the wedding tomorrow... we are never speaking of this again",
+        "interview friday. let's never speak of it",
+        "周五的面试，以后别再说了",
     ],
 )
 def test_asked_not_to_bring_it_up_nothing_is_armed(line: str) -> None:
