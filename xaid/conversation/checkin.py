@@ -625,7 +625,8 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
 
 
 _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
-_TAIL = re.compile(r"(?:的事)?[了啦呢吧啊呀哦喔嘛]*$")
+# (and a 的 that ends it: "本来要搬进去的" led "本来要搬进去的的事")
+_TAIL = re.compile(r"(?:的事|的)?[了啦呢吧啊呀哦喔嘛]*$")
 _OF_IT = re.compile(r"的事$")
 # What heads a clause of the user's own plan before its verb, once its time is cut: a conjunction
 # that joined it to the clause before ("可我下个月要交房租了": the lead said "可你要交房租的事"), the

@@ -208,6 +208,9 @@ def test_a_dated_event_is_named_by_its_own_clause_before_a_vague_word_elsewhere(
     assert matter_name(drums.topic, said_ms=drums.created_ms) == "现场打两首"
     flight = item("plan", '后来怎么样了："后天早上七点的航班飞成都"', created_ms=monday_night)
     assert matter_name(flight.topic, said_ms=flight.created_ms) == "航班飞成都"
+    # a clause that ends on 的: the lead's own 的事 follows it ("本来要搬进去的的事" before)
+    move = item("ahead", '还没到："本来下个月要搬进去的 宝宝才八个月"', created_ms=monday_night)
+    assert lead(move, "早", "zh", None) == "早。本来要搬进去的事，你"
 
 
 def test_a_clause_that_is_only_its_time_or_an_if_is_not_the_matter() -> None:
