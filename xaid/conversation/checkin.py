@@ -100,7 +100,11 @@ _LEADS = {
     ("zh", "ahead"): "{echo}{event}的事，你",
     ("en", "feeling"): "{echo} Last time you said",
     ("en", "gentle"): "{echo} I've been thinking of you since you told me",
-    ("en", "gentle_said"): "{echo} I've been thinking of you since you told me {said},",
+    # a whole question after their words: ended on a comma, the 1.5B went on "…bypass surgery at
+    # 7am, and I can't wait" (morning_dev33's test half)
+    ("en", "gentle_said"): (
+        "{echo} I've been thinking of you since you told me {said}. How are you holding up?"
+    ),
     ("zh", "event"): "{echo}上次说的{event}",
     ("zh", "feeling"): "{echo}上次你说",
     ("zh", "said"): "{echo}上次你说{said}，",

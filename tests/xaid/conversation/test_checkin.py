@@ -478,7 +478,8 @@ def test_an_english_matter_is_said_back_gently_while_the_mood_is_very_low() -> N
         "plan", 'how it went: "my dad\'s having his bypass surgery tomorrow"', monday_night
     )
     assert lead(surgery, "morning", "en", low) == (
-        "Morning! I've been thinking of you since you told me your dad's having his bypass surgery,"
+        "Morning! I've been thinking of you since you told me your dad's having his bypass surgery."
+        " How are you holding up?"
     )
     felt = item("emotion", 'how they are feeling now: "i feel like a total failure"')
     assert lead(felt, "hey", "en", low) == "Hey! I've been thinking of you since you told me"
