@@ -226,7 +226,7 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
     ):
         # so in English: "I've been thinking of you since you told me" named nothing, and 9 train
         # scenes of the dev sets (a dad in the ICU, a friend's biopsy, an eviction notice) were led
-        # so (scripted leads); "…since you told me your dad's in the ICU," as the Chinese says it
+        # so (scripted leads); "…since you told me your dad's in the ICU. How are you holding up?"
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=clause).strip()
     if lang == "zh" and kind == "feeling":
         if (name := matter_name(item.topic, particles=True, sentence=True)) is not None:
