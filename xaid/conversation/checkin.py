@@ -463,20 +463,21 @@ def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
                 at,
             )
         return parts[at][1].strip()
-    first = first_content_clause([c for _, c in parts])
-    return _reason(said, parts, first) or first
+    if not parts:
+        return ""
+    at = first_content_clause([c for _, c in parts])
+    return _reason(said, parts, at) or parts[at][1].strip()
 
 
 # What joins a clause to the one before as its reason.
 _BECAUSE = re.compile(r"(?:因为|由于)|\b(?:because|cause|cuz|coz|'cause)\b", re.I)
 
 
-def _reason(said: str, parts: list[tuple[int, str]], first: str) -> str | None:
-    """The clause after ``first`` when it gives first's reason: what happened is said as why
+def _reason(said: str, parts: list[tuple[int, str]], at: int) -> str | None:
+    """The clause after ``parts[at]`` when it gives that one's reason: what happened is said as why
     ("今天没去健身 因为下午要去医院做甲状腺穿刺": the lead said "上次你说没去健身", morning_dev42's train
     half; "skipped the gym cause I had my biopsy"), without its "because". None otherwise."""
-    at = next((i for i, (_, c) in enumerate(parts) if c.strip() == first), None)
-    if at is None or at + 1 >= len(parts):
+    if at + 1 >= len(parts):
         return None
     start, clause = parts[at]
     nxt_start, nxt = parts[at + 1]
@@ -488,16 +489,19 @@ def _reason(said: str, parts: list[tuple[int, str]], first: str) -> str | None:
     return rest or None
 
 
-def first_content_clause(clauses: list[str]) -> str:
-    """The user's first clause that tells something: the ones before it only lead into it
+def first_content_clause(clauses: list[str]) -> int:
+    """Where the user's first clause that tells something is: the ones before it only lead into it
     (``_leads_in``), as does a clause that is only its time ("凌晨两点 朵朵烧到39度5": said back without
     its time it was nothing, and the lead a bare "早。上次你说", morning_dev42). Said back as the matter,
     "跟你说个事" of "跟你说个事，房东突然说下个月要涨五百房租" made the lead "早。跟你说个事的事，你"
     (morning_dev25). The first clause when every one leads in."""
-    said = [c.strip() for c in clauses if c.strip()]
     return next(
-        (c for c in said if not _leads_in(c) and index.content_words(_untimed(c)) > 0),
-        said[0] if said else "",
+        (
+            i
+            for i, c in enumerate(clauses)
+            if not _leads_in(c.strip()) and index.content_words(_untimed(c.strip())) > 0
+        ),
+        0,
     )
 
 
