@@ -135,7 +135,7 @@ class Consolidation:
     async def _call(self, request: GenerateRequest, agent_id: str = "") -> Completion | None:
         try:
             job = self.queue.submit(f"memory:{agent_id}", request)
-            async with job.pieces:
+            async with job:
                 async for _ in job.pieces:
                     pass
             return await job.result()

@@ -1260,7 +1260,7 @@ class Turns:
 
         job = self.queue.submit(agent.agent_id, request)
         try:
-            async with job.pieces:
+            async with job:
                 async for piece in job.pieces:
                     if progress.first_token_ms is None:
                         progress.first_token_ms = (time.perf_counter() - start) * 1000

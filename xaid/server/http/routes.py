@@ -243,7 +243,7 @@ class Router:
         job = app.queue.submit(f"task:{agent.agent_id}", request)
         try:
             if not chat.stream:
-                async with job.pieces:
+                async with job:
                     async for _ in job.pieces:
                         pass
                 done = await job.result()
@@ -258,7 +258,7 @@ class Router:
                 await events.send(
                     openai.chunk(cid, created, agent.agent_id, first, with_usage=chat.include_usage)
                 )
-                async with job.pieces:
+                async with job:
                     async for piece in job.pieces:
                         await events.send(
                             openai.chunk(
