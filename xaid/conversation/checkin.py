@@ -31,7 +31,7 @@ never names a feeling it detected, and it is in the user's language.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..memory import index
 from ..memory.rules.lexicon_zh import RELATIONS
@@ -44,7 +44,7 @@ from ..store.recall import RecallItem
 from ..text import cjk, clauses, hour_said, timeparse
 from ..text.lang import Lang
 from ..text.stopwords import ENGLISH
-from . import person
+from . import person, reaction
 from .candidates import names_matter
 from .greetings import greeting_echo
 from .voice import quoted
@@ -138,16 +138,29 @@ def lead(
     mood: MoodState | None,
     bare: bool = False,
     hour: int | None = None,
+    reading: Mapping[str, float] = reaction.NO_READING,
 ) -> str:
     """The reply's first words for this turn's suggestion, or "" when the model starts alone.
     ``bare``: the message is an opener (opener.py) though no greeting pattern knows it; ``hour``:
-    the user's local hour, for the neutral greeting such an opener gets (``echo``)."""
+    the user's local hour, for the neutral greeting such an opener gets (``echo``); ``reading``:
+    how the clauses of the item's line read as reactions (reaction.read of ``said_clauses``)."""
     if item is None:
         return ""
     greeting = echo(said, lang, bare, hour)
     if greeting is None:
         return ""
-    return _opened(item, lang, mood, greeting)
+    return _opened(item, lang, mood, greeting, reading)
+
+
+def said_clauses(item: RecallItem) -> list[str]:
+    """The clauses of the user's line ``item`` quotes, as either language's lead cuts it: what
+    reaction.read is given for ``lead`` and ``bridge``."""
+    said = quoted(item.topic)
+    if not said:
+        return []
+    line = said[0].strip()
+    found = [c.strip() for ends in (_CLAUSE_END, _CLAUSE_END_EN) for _, c in _spans(line, ends)]
+    return list(dict.fromkeys(c for c in found if c))
 
 
 def leaves_matter(item: RecallItem, lead: str, mood: MoodState | None) -> bool:
@@ -168,7 +181,12 @@ def leaves_matter(item: RecallItem, lead: str, mood: MoodState | None) -> bool:
 _TURN = {"en": "By the way,", "zh": "对了，"}
 
 
-def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
+def bridge(
+    item: RecallItem | None,
+    lang: Lang,
+    mood: MoodState | None,
+    reading: Mapping[str, float] = reaction.NO_READING,
+) -> str:
     """The daemon's words after the model's first sentence, when the first message has content of
     its own (a question, news): the model answers it, then the reply turns to the suggested matter
     as the lead would have begun it ("By the way, how did the" …, "对了，上次说的面试" …). Told only
@@ -178,13 +196,20 @@ def bridge(item: RecallItem | None, lang: Lang, mood: MoodState | None) -> str:
     if item is None or _company(item, mood):
         return ""
     turn = _TURN[lang]
-    rest = _opened(item, lang, mood, turn)[len(turn) :]
+    rest = _opened(item, lang, mood, turn, reading)[len(turn) :]
     # mid-sentence now: "By the way, how did the", not "How"
     return turn + re.sub(r"^(\s*)([A-Z])(?=[a-z])", lambda m: m[1] + m[2].lower(), rest)
 
 
-def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str) -> str:
-    """The words that turn to the item's matter after ``greeting`` (the echo, or a "by the way")."""
+def _opened(
+    item: RecallItem,
+    lang: Lang,
+    mood: MoodState | None,
+    greeting: str,
+    reading: Mapping[str, float],
+) -> str:
+    """The words that turn to the item's matter after ``greeting`` (the echo, or a "by the way");
+    ``reading``: the clauses of the item's line that read as reactions (``lead``)."""
     if _company(item, mood):
         kind = "gentle"
     elif item.scene in _EVENT_SCENES:
@@ -195,6 +220,9 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         kind = "tired" if lang == "zh" and _WORN_OUT.search(item.topic) else "feeling"
     else:
         return ""  # a client's own topic (manual): its words are the client's, not ours to lead
+    if item.scene in _LOSS_SCENES or item.scene == "emotion":
+        # a feeling is itself what is asked after, and a loss's words are not weighed for news
+        reading = reaction.NO_READING
     told = " ".join(quoted(item.topic)) or item.topic
     if kind == "gentle" and item.scene in _LOSS_SCENES and (loss.ruled(told) or loss.gone(told)):
         # a death or a break-up in the rules' words: a whole question about them, the loss
@@ -208,7 +236,12 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         lang == "zh"
         and kind == "gentle"
         and (
-            name := matter_name(item.topic, particles=True, sentence=item.scene not in _LOSS_SCENES)
+            name := matter_name(
+                item.topic,
+                particles=True,
+                sentence=item.scene not in _LOSS_SCENES,
+                reading=reading,
+            )
         )
         is not None
     ):
@@ -222,17 +255,19 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         lang == "en"
         and kind == "gentle"
         and item.scene != "emotion"
-        and (clause := matter_clause_en(item.topic, item.created_ms)) is not None
+        and (clause := matter_clause_en(item.topic, item.created_ms, reading)) is not None
     ):
         # so in English: "I've been thinking of you since you told me" named nothing, and 9 train
         # scenes of the dev sets (a dad in the ICU, a friend's biopsy, an eviction notice) were led
         # so (scripted leads); "…since you told me your dad's in the ICU. How are you holding up?"
         return _LEADS[(lang, "gentle_said")].format(echo=greeting, said=clause).strip()
     if lang == "zh" and kind == "feeling":
-        if (name := matter_name(item.topic, particles=True, sentence=True)) is not None:
+        if (
+            name := matter_name(item.topic, particles=True, sentence=True, reading=reading)
+        ) is not None:
             # what they said, in their words: "早。上次你说最近老是失眠，" (morning12, issue 25 item 4)
             return _LEADS[(lang, "said")].format(echo=greeting, said=name).strip()
-        if (event := matter_name(item.topic, said_ms=item.created_ms)) is not None:
+        if (event := matter_name(item.topic, said_ms=item.created_ms, reading=reading)) is not None:
             # no sentence to say back, but its event in two characters ("明天下午路演" → "上次说的路演")
             return _LEADS[(lang, "event")].format(echo=greeting, event=event).strip()
     if lang == "en" and kind in ("ahead", "event"):
@@ -244,7 +279,7 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         # ("Last time you said"), as the Chinese lead does.
         if (event := event_word_en(item.topic)) is not None:
             return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
-        if (clause := matter_clause_en(item.topic, item.created_ms)) is not None:
+        if (clause := matter_clause_en(item.topic, item.created_ms, reading)) is not None:
             # No event word: what they said, turned to them ("Morning! Last time you said you
             # finally tell your boss you're quitting,"), as the Chinese lead says their clause.
             # After "How are you feeling about the" the 1.5B named the matter vaguely or not at
@@ -260,7 +295,11 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
             return f"{_LEADS[(lang, kind)].format(echo=greeting).strip()} {event}"
         if kind == "event":
             kind = "feeling"
-    elif lang == "en" and item.scene == "matter" and (clause := matter_clause_en(item.topic)):
+    elif (
+        lang == "en"
+        and item.scene == "matter"
+        and (clause := matter_clause_en(item.topic, reading=reading))
+    ):
         # an undated matter said back as the Chinese lead says it ("Morning! Last time you said your
         # landlord says he's selling the building,"): after a bare "Last time you said" the 1.5B
         # wrote "you had a hard day at work" of a day spent carrying boxes for a move
@@ -272,16 +311,18 @@ def _opened(item: RecallItem, lang: Lang, mood: MoodState | None, greeting: str)
         # says where or how (``_VAGUE``). The vague word first in the line had said "结果的事" for
         # "月底过户 结果卖家突然说要加三万" (结果 there is "and then"; morning_dev42)
         quote = quoted(item.topic)
-        clause = matter_clause(quote[0].strip(), _CLAUSE_END, item.created_ms) if quote else ""
+        clause = (
+            matter_clause(quote[0].strip(), _CLAUSE_END, item.created_ms, reading) if quote else ""
+        )
         event = (
             event_word(clause, vague=False)
             or event_word(item.topic, vague=False)
-            or matter_name(item.topic, said_ms=item.created_ms)
+            or matter_name(item.topic, said_ms=item.created_ms, reading=reading)
             or event_word(item.topic)
         )
         if event is None:
             # nothing short to name it by: what they said, said back whole, or the model says it
-            said = matter_name(item.topic, True, item.created_ms, sentence=True)
+            said = matter_name(item.topic, True, item.created_ms, sentence=True, reading=reading)
             kind = "feeling" if said is None else "said"
             return _LEADS[(lang, kind)].format(echo=greeting, said=said).strip()
         return _LEADS[(lang, kind)].format(echo=greeting, event=event).strip()
@@ -429,7 +470,12 @@ def _event_left(rest: str) -> bool:
 _PRONOUN = re.compile(r"[他她它]")
 
 
-def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
+def matter_clause(
+    said: str,
+    ends: re.Pattern[str],
+    said_ms: int | None,
+    reading: Mapping[str, float] = reaction.NO_READING,
+) -> str:
     """The user's clause that holds the matter. A dated matter's is the clause of its date ahead of
     the day it was said (``said_ms``), or, when that clause is no more than its date ("周三上午做", "it's
     wednesday morning"), the one before it: "今天上班没啥事，平平淡淡。终于约上了膝盖的核磁，周三上午做"
@@ -465,7 +511,7 @@ def matter_clause(said: str, ends: re.Pattern[str], said_ms: int | None) -> str:
         return parts[at][1].strip()
     if not parts:
         return ""
-    at = first_content_clause([c for _, c in parts])
+    at = first_content_clause([c for _, c in parts], reading)
     return _reason(said, parts, at) or parts[at][1].strip()
 
 
@@ -489,20 +535,30 @@ def _reason(said: str, parts: list[tuple[int, str]], at: int) -> str | None:
     return rest or None
 
 
-def first_content_clause(clauses: list[str]) -> int:
+def first_content_clause(
+    clauses: list[str], reading: Mapping[str, float] = reaction.NO_READING
+) -> int:
     """Where the user's first clause that tells something is: the ones before it only lead into it
     (``_leads_in``), as does a clause that is only its time ("凌晨两点 朵朵烧到39度5": said back without
     its time it was nothing, and the lead a bare "早。上次你说", morning_dev42). Said back as the matter,
     "跟你说个事" of "跟你说个事，房东突然说下个月要涨五百房租" made the lead "早。跟你说个事的事，你"
-    (morning_dev25). The first clause when every one leads in."""
-    return next(
-        (
-            i
-            for i, c in enumerate(clauses)
-            if not _leads_in(c.strip()) and index.content_words(_untimed(c.strip())) > 0
-        ),
-        0,
-    )
+    (morning_dev25). The first clause when every one leads in.
+
+    A first clause that only reacts (``reading``, reaction.py: "真的是全世界最蠢的人 被骗了两千",
+    "honestly burnt out, 12 hour days all week") gives way to the clause with content that reads
+    least as a reaction."""
+    told = [
+        i
+        for i, c in enumerate(clauses)
+        if not _leads_in(c.strip()) and index.content_words(_untimed(c.strip())) > 0
+    ]
+    if not told:
+        return 0
+    first = told[0]
+    if not reaction.reacts(reading, clauses[first]):
+        return first
+    read = [i for i in told if clauses[i].strip() in reading]
+    return min(read, key=lambda i: reading[clauses[i].strip()])
 
 
 # Where the user's first English clause ends: a mark, or a conjunction that starts another.
@@ -592,7 +648,9 @@ _OPEN_END_EN = re.compile(
 )
 
 
-def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
+def matter_clause_en(
+    topic: str, said_ms: int | None = None, reading: Mapping[str, float] = reaction.NO_READING
+) -> str | None:
     """The matter in the user's own first English clause, said back to them: its time goes (said
     another day, "tomorrow" is wrong), its first person becomes the second (person.second_person),
     a dropped subject is said ("you're getting…", "you got put on…"); None where no pronoun,
@@ -604,7 +662,7 @@ def matter_clause_en(topic: str, said_ms: int | None = None) -> str | None:
     said = quoted(topic)
     if not said:
         return None
-    clause = _untimed(matter_clause(said[0].strip(), _CLAUSE_END_EN, said_ms))
+    clause = _untimed(matter_clause(said[0].strip(), _CLAUSE_END_EN, said_ms, reading))
     # its time taken out left "since" or "from" with nothing after it: "Mochi hasn't come home since"
     clause = _DANGLING_EN.sub("", clause)
     low, high = CLAUSE_WORDS
@@ -663,7 +721,11 @@ SAID_CHARS = 20
 
 
 def matter_name(
-    topic: str, particles: bool = False, said_ms: int | None = None, sentence: bool = False
+    topic: str,
+    particles: bool = False,
+    said_ms: int | None = None,
+    sentence: bool = False,
+    reading: Mapping[str, float] = reaction.NO_READING,
 ) -> str | None:
     """The matter in the user's own first clause, when no event word names it: "周四要去见男朋友爸妈了，
     他爸以前是法官" → "去见男朋友爸妈" (the lead "早。去见男朋友爸妈的事，你"). With no word of the
@@ -680,7 +742,7 @@ def matter_name(
     said = quoted(topic)
     if not said:
         return None
-    whole = matter_clause(said[0].strip(), _CLAUSE_END, said_ms)
+    whole = matter_clause(said[0].strip(), _CLAUSE_END, said_ms, reading)
     clause = untimed = _untimed(whole)
     clause = (
         _WHOSE.sub("你", clause, count=1)

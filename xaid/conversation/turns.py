@@ -12,7 +12,7 @@ import dataclasses
 import json
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,7 @@ from . import (
     forgetting,
     opener,
     prompt,
+    reaction,
     recollect,
     slot,
     voice,
@@ -566,7 +567,16 @@ class Turns:
         )
         self.queue.speed.turn(progress.first_token_ms)
         explained = (
-            self._explain(agent, heard, recalled, framing, profile, messages, context)
+            self._explain(
+                agent,
+                heard,
+                recalled,
+                framing,
+                profile,
+                messages,
+                context,
+                await self._reading(heard),
+            )
             if turn.explain
             else None
         )
@@ -826,8 +836,9 @@ class Turns:
         reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
-        lead = self._lead(heard, framing, recalled)
-        turn_to = _Bridge("", ()) if lead else self._bridge(heard, framing)
+        reading = await self._reading(heard)
+        lead = self._lead(heard, framing, recalled, reading)
+        turn_to = _Bridge("", ()) if lead else self._bridge(heard, framing, reading)
         checking = llm.voice_check == "on" or (
             llm.voice_check == "auto" and self.queue.provider.name != "scripted"
         )
@@ -896,7 +907,22 @@ class Turns:
                 await self._run_tool(agent, sid, call, emit, turn)
         raise ProviderError(f"the model kept calling tools after {MAX_TOOL_ROUNDS} rounds")
 
-    def _lead(self, heard: _Heard, framing: _Framing, recalled: _Recalled) -> str:
+    async def _reading(self, heard: _Heard) -> Mapping[str, float]:
+        """How the clauses of the suggested item's line read as reactions (reaction.py), for the
+        lead or the bridge to say back the one that tells what happened; nothing to read when no
+        check-in words are composed this turn."""
+        item = heard.verdict.item if heard.verdict else None
+        if (
+            item is None
+            or not self.settings.config.scheduler.lead
+            or not getattr(self.queue.provider, "continues_prefix", False)
+        ):
+            return reaction.NO_READING
+        return await reaction.read(self.embeddings, checkin.said_clauses(item))
+
+    def _lead(
+        self, heard: _Heard, framing: _Framing, recalled: _Recalled, reading: Mapping[str, float]
+    ) -> str:
         """The daemon's first words of this reply, or "": a check-in's (checkin.py) at a session's
         first turn, or at a later one the lead about a memory the message calls up (recollect.py)."""
         if not getattr(self.queue.provider, "continues_prefix", False):
@@ -907,7 +933,7 @@ class Turns:
             return ""
         hour = clock.local(heard.user.ts_ms).hour
         return checkin.lead(
-            heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour
+            heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour, reading
         )
 
     def _recollected(self, heard: _Heard, framing: _Framing, recalled: _Recalled) -> str:
@@ -930,7 +956,7 @@ class Turns:
             return 0
         return self.settings.config.memory.later_lead_tries
 
-    def _bridge(self, heard: _Heard, framing: _Framing) -> _Bridge:
+    def _bridge(self, heard: _Heard, framing: _Framing, reading: Mapping[str, float]) -> _Bridge:
         """The daemon's turn to the suggested matter after the model's first sentence, for a first
         message with content of its own (checkin.bridge), or none: no suggestion, an opener (the lead
         begins its reply instead), a message that may tell grave news (the reply stays with it), the
@@ -944,7 +970,9 @@ class Turns:
             or not getattr(self.queue.provider, "continues_prefix", False)
         ):
             return _Bridge("", ())
-        return _Bridge(checkin.bridge(item, framing.lang, heard.mood), tuple(item.keywords))
+        return _Bridge(
+            checkin.bridge(item, framing.lang, heard.mood, reading), tuple(item.keywords)
+        )
 
     def _matter(self, heard: _Heard, lead: str, recalled: _Recalled) -> tuple[str, ...]:
         """The suggested matter's words, which check-in candidates must name (candidates.py), or ()
@@ -1044,8 +1072,9 @@ class Turns:
         profile: str | None,
         messages: tuple[ChatMessage, ...],
         context: prompt.Context,
+        reading: Mapping[str, float],
     ) -> dict[str, Any]:
-        """What the model was given and why (``explain``)."""
+        """What the model was given and why (``explain``); ``reading`` as the lead had it."""
         lang, verdict, mood, forgotten = framing.lang, heard.verdict, heard.mood, heard.forgotten
         return {
             "system_prompt": messages[0].content,
@@ -1062,7 +1091,7 @@ class Turns:
             "suggestion": context.suggestion,
             "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
             "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
-            "lead": self._lead(heard, framing, recalled),
+            "lead": self._lead(heard, framing, recalled, reading),
             "forgotten": forgotten.to_wire() if forgotten is not None else None,
         }
 

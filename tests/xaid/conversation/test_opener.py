@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xaiclient import Client
 
+from testkit import evening
 from testkit.inproc import InProcessDaemon
 from xaid.conversation import opener
 from xaid.conversation.checkin import echo, lead
@@ -167,14 +167,6 @@ def test_a_greeting_echoes_a_greeting_another_opener_a_greeting_by_the_hour() ->
     assert lead(exam, "今天会下雨吗？", "zh", None, False, 9) == ""
 
 
-def _armed(client: Client, agent: str, line: str) -> None:
-    client.agent_create(agent, name="Kai")
-    at = START + 21 * HOUR
-    sid = client.session_open(agent, ts=at)["session_id"]
-    client.session_ingest(sid, [{"role": "user", "text": line, "ts": at}])
-    client.session_close(sid, ts=at + HOUR, wait=True)
-
-
 def test_through_the_daemon_an_opener_gets_the_lead_and_content_none(tmp_path: Path) -> None:
     scenes = {
         # (the matter, the first message next day, its local hour, how the reply must start)
@@ -195,7 +187,7 @@ def test_through_the_daemon_an_opener_gets_the_lead_and_content_none(tmp_path: P
     with InProcessDaemon(tmp_path / "d") as d, d.client() as c:
         replies = {}
         for agent, (line, first, hour, _) in scenes.items():
-            _armed(c, agent, line)
+            evening.said(c, agent, line, START + 21 * HOUR, name="Kai")
             at = START + DAY + hour * HOUR
             sid = c.session_open(agent, ts=at)["session_id"]
             replies[agent] = c.session_send(sid, first, ts=at, explain=True).finish()
@@ -222,7 +214,7 @@ def test_an_opener_that_shares_a_word_with_a_matter_does_not_settle_it(tmp_path:
             ("zh", "明天下午两点去面试，好紧张", "下午好"),
             ("en", "interview tomorrow afternoon at two, so nervous", "good afternoon"),
         ):
-            _armed(c, agent, line)
+            evening.said(c, agent, line, START + 21 * HOUR, name="Kai")
             at = START + DAY + 15 * HOUR
             sid = c.session_open(agent, ts=at)["session_id"]
             replies[agent] = c.session_send(sid, first, ts=at, explain=True).finish()

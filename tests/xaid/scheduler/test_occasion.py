@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from xaiclient import Client
 
+from testkit import evening
 from xaid.clock import DAY_MS, HOUR_MS
 from xaid.embed.use import UseEmbedder
 from xaid.mood import meaning
@@ -48,13 +49,6 @@ def test_grave_news_reads_grave_and_ordinary_news_does_not(
     assert read == [True, True, False, False]
 
 
-def _said(client: Client, agent: str, line: str) -> None:
-    client.agent_create(agent, name="Mia")
-    sid = client.session_open(agent, ts=EVENING)["session_id"]
-    client.session_ingest(sid, [{"role": "user", "text": line, "ts": EVENING}])
-    client.session_close(sid, ts=EVENING + HOUR_MS, wait=True)
-
-
 def _pending(client: Client, agent: str) -> list[dict[str, object]]:
     return list(client.call("scheduler.list", agent_id=agent, states=["pending"])["items"])
 
@@ -63,7 +57,7 @@ def _pending(client: Client, agent: str) -> list[dict[str, object]]:
 def test_a_plan_for_tomorrow_is_armed_and_suggested_the_next_morning(
     client: Client, line: str
 ) -> None:
-    _said(client, "mia", line)
+    evening.said(client, "mia", line, EVENING)
     assert {i["scene"] for i in _pending(client, "mia")} >= {"plan", "ahead"}
     morning = DAY0 + DAY_MS + 8 * HOUR_MS
     sid = client.session_open("mia", ts=morning)["session_id"]
@@ -76,7 +70,7 @@ def test_a_plan_for_tomorrow_is_armed_and_suggested_the_next_morning(
 
 @pytest.mark.parametrize("line", ROUTINE)
 def test_a_routine_day_ahead_arms_nothing(client: Client, line: str) -> None:
-    _said(client, "mia", line)
+    evening.said(client, "mia", line, EVENING)
     assert _pending(client, "mia") == []
 
 
@@ -89,7 +83,7 @@ def test_a_routine_day_ahead_arms_nothing(client: Client, line: str) -> None:
 )
 def test_grave_news_first_gets_no_check_in(client: Client, first: str, lang: str) -> None:
     plan = "interview at Northwind tomorrow" if lang == "en" else "明天去字节面试"
-    _said(client, "mia", plan)
+    evening.said(client, "mia", plan, EVENING)
     at = DAY0 + 2 * DAY_MS + 9 * HOUR_MS
     sid = client.session_open("mia", ts=at)["session_id"]
     result = client.session_send(sid, first, ts=at, explain=True).finish()
@@ -118,7 +112,7 @@ def test_an_everyday_complaint_first_keeps_the_check_in(
     """Before session 31 each of these held the day's check-in back ("very low right now", "grave
     news"): a friend answers the complaint and still asks about yesterday's interview."""
     plan = "interview at Northwind tomorrow" if lang == "en" else "明天去字节面试"
-    _said(client, "mia", plan)
+    evening.said(client, "mia", plan, EVENING)
     at = DAY0 + 2 * DAY_MS + 9 * HOUR_MS
     sid = client.session_open("mia", ts=at)["session_id"]
     result = client.session_send(sid, first, ts=at, explain=True).finish()
@@ -138,7 +132,7 @@ def test_a_first_day_at_a_new_job_said_in_passing_is_suggested_the_next_morning(
     """No event word names a first day at a job; its meaning is an occasion (issue 25: held-out
     Morning scenes where nothing was armed). The next morning's opener gets the suggestion and the
     daemon's lead, which the scripted provider sends back with its echo."""
-    _said(client, "mia", FIRST_DAYS[lang])
+    evening.said(client, "mia", FIRST_DAYS[lang], EVENING)
     assert {i["scene"] for i in _pending(client, "mia")} >= {"plan", "ahead"}
     morning = DAY0 + DAY_MS + 8 * HOUR_MS
     sid = client.session_open("mia", ts=morning)["session_id"]
@@ -156,5 +150,5 @@ def test_a_first_day_at_a_new_job_said_in_passing_is_suggested_the_next_morning(
     ["the hearing is on friday, please don't ever ask me about it", "周五开庭，明天别跟我提这事"],
 )
 def test_asked_not_to_be_asked_nothing_is_suggested(client: Client, line: str) -> None:
-    _said(client, "mia", line)
+    evening.said(client, "mia", line, EVENING)
     assert _pending(client, "mia") == []
