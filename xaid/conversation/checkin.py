@@ -695,12 +695,13 @@ _CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
 _TAIL = re.compile(r"(?:的事|的)?[了啦呢吧啊呀哦喔嘛]*$")
 _OF_IT = re.compile(r"的事$")
 # What heads a clause of the user's own plan before its verb, once its time is cut: a conjunction
-# that joined it to the clause before ("可我下个月要交房租了": the lead said "可你要交房租的事"), the
+# that joined it to the clause before ("可我下个月要交房租了": the lead said "可你要交房租的事"; "但房贷还在
+# 审批" was said back with its 但, morning_dev36; 可 alone only before 我 or an adverb: 可能, 可乐), the
 # adverbs and the modal (text/owed.py's closed class), which said back the next day would say it
 # still has to be. Not the 要 of 要是 ("if") or 要不 ("or else"): "要是还不退就去儿科" lost it and read
 # "是还不退…" (morning_dev42).
 _HEAD = re.compile(
-    r"^(?:(?:可是|可|但是|但|不过|而且|所以|然后)(?=我|[还也又都就先再得要必需打准]))?"
+    r"^(?:可是|但是|但(?!愿)|不过|而且|所以|然后|可(?=我|[还也又都就先再得要必需打准]))?"
     r"(?:我)?(?:一大?早)?[还也又都就先再]*"
     r"(?:得|要(?![是不])|必须|需要|打算|准备)?"
 )

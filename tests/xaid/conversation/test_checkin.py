@@ -157,6 +157,11 @@ def test_a_chinese_lead_says_the_matter_in_the_users_words_said_back_another_day
     # a conjunction that joined it to the clause before goes too, not a word that starts like one
     assert matter_name('还没到："可我下个月要交房租了"') == "交房租"
     assert matter_name('还没到："可乐喝完了"') == "可乐喝完"
+    assert (
+        matter_name('现在怎么样了："但车位还在排号"', particles=True, sentence=True)
+        == "车位还在排号"
+    )
+    assert matter_name('现在怎么样了："但愿别下雨"', particles=True, sentence=True) == "但愿别下雨"
     felt = item("matter", '现在怎么样了："最近老是睡不好，半夜三点就醒"')
     assert lead(felt, "早", "zh", None) == "早。上次你说最近老是睡不好，"
     lost_cat = item("matter", '现在怎么样了："花卷跑出去了，到现在还没回来"')
