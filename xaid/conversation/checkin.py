@@ -546,7 +546,7 @@ def first_content_clause(
 
     A first clause that only reacts (``reading``, reaction.py: "真的是全世界最蠢的人 被骗了两千",
     "honestly burnt out, 12 hour days all week") gives way to the clause with content that reads
-    least as a reaction."""
+    least as a reaction, when that one reads as what happened."""
     told = [
         i
         for i, c in enumerate(clauses)
@@ -558,7 +558,8 @@ def first_content_clause(
     if not reaction.reacts(reading, clauses[first]):
         return first
     read = [i for i in told if clauses[i].strip() in reading]
-    return min(read, key=lambda i: reading[clauses[i].strip()])
+    best = min(read, key=lambda i: reading[clauses[i].strip()])
+    return best if reaction.tells(reading, clauses[best]) else first
 
 
 # Where the user's first English clause ends: a mark, or a conjunction that starts another.

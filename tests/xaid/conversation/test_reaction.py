@@ -54,6 +54,9 @@ def test_a_reaction_reads_as_one_and_news_does_not(
         (["ugh i'm such a clown", "forgot my passport at home before the flight"], 1),
         # a first clause that tells something stays first
         (["周五要去拔智齿", "好怕"], 0),
+        # and so does a reaction when nothing after it tells what happened
+        (["ugh i'm such a clown", "can't even right now"], 0),
+        (["离谱到家了", "我真的会谢"], 0),
     ],
 )
 def test_the_clause_said_back_is_the_one_that_tells(
