@@ -41,7 +41,7 @@ from ..scheduler import arm
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
-from ..text import cjk, clauses, hour_said, timeparse
+from ..text import cjk, clauses, features, hour_said, timeparse
 from ..text.lang import Lang
 from ..text.stopwords import ENGLISH
 from . import person, reaction
@@ -611,6 +611,20 @@ _DONE_EN = re.compile(
     r"|out|in|on|off|to|for|with|back|home|into|at|by)\b)",
     re.I,
 )
+# A name, capitalised, and what it does in the present: "Leo starts at his new school", "Sam gets his
+# biopsy results" (a loss's quote opens on the line that named them, scheduler/someone.py). Not a
+# word that is capitalised only for starting the line ("Tomorrow is", "Work sucks": features.py's
+# closed class, and a capital at the start is all such a word has).
+_NAME_DOES_EN = re.compile(r"^([A-Z][a-z]+) [a-z]{2,}s\b")
+
+
+def _named_does(clause: str) -> bool:
+    m = _NAME_DOES_EN.match(clause)
+    return (
+        m is not None and not features.common_word(m.group(1)) and m.group(1).lower() not in ENGLISH
+    )
+
+
 CLAUSE_WORDS = (3, 12)  # an English clause this long names a matter
 # Where a clause longer than that may end: before what it goes on with ("…small claims court | over
 # the deposit my old landlord kept"), once it has said this many words.
@@ -676,7 +690,7 @@ def matter_clause_en(
         clause = "i'm " + clause[0].lower() + clause[1:]
     elif _DONE_EN.match(clause):
         clause = "i " + clause[0].lower() + clause[1:]
-    elif _NAMED_EN.match(clause) and not _SUBJECT_EN.match(clause):
+    elif (_NAMED_EN.match(clause) or _named_does(clause)) and not _SUBJECT_EN.match(clause):
         # a name keeps its capital ("Pepper's getting…"); their kin is theirs, as a friend says it:
         # "your dad's having his hernia op". (After "you said dad's having his hernia op," the 1.5B
         # went on as the user, "I was so worried", in one of two seeds of morning_dev16's test half;

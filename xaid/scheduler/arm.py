@@ -58,6 +58,7 @@ from ..mood.lexicon_en import CUES
 from ..mood.state import MoodState
 from ..text import cjk, clauses, features, hour_said, stopwords, timeparse
 from ..text.lang import language
+from . import someone
 from .matter import NO_READINGS, SESSION_CHARS, Readings
 
 MAX_PER_EPISODE = 2
@@ -664,9 +665,28 @@ def _loss(d: Draft, said: Utterance) -> Arm:
     (session 31, the Morning dev sets' losses)."""
     text = said.message.text
     told = clauses.until(text, lambda c: ahead_of(c, said.message.ts_ms) is not None)
+    if someone.leads_with_pronoun(told) and (named := _named_before(d, said)) is not None:
+        # "he keeps saying it's nothing…" names no one said back days later: the line before it
+        # that named them is quoted first ("Sam gets his biopsy results on wednesday … he keeps
+        # saying it's nothing"), and the lead says that back (someone.py; morning_dev14's train
+        # half: "…since you told me he keeps saying it's nothing" named neither Sam nor the biopsy)
+        told = f"{_short(named, 60)} … {told}"
     topic = _TOPIC[language([text])]["loss"].format(said=_short(told))
     start = _next_morning(d.ended_ms)
     return Arm(topic, keywords(text), "loss", start, d.ended_ms + 7 * DAY_MS, 0.9)
+
+
+def _named_before(d: Draft, said: Utterance) -> str | None:
+    """The nearest user line before ``said`` in the session that names someone (someone.py)."""
+    at = d.utterances.index(said)
+    return next(
+        (
+            u.message.text.strip()
+            for u in reversed(d.utterances[:at])
+            if someone.holds_person(u.message.text)
+        ),
+        None,
+    )
 
 
 def _lost(u: Utterance, losses: frozenset[int], read: Readings) -> bool:

@@ -31,12 +31,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import clock
-from ..memory.rules import lexicon_en as people_en
-from ..memory.rules import lexicon_zh as people_zh
 from ..store.recall import RecallItem
-from ..text import cjk, features, timeparse
+from ..text import cjk, timeparse
 from ..text.clauses import clauses
-from . import arm, matter
+from . import arm, matter, someone
 
 HOW = "asked not to be asked about"
 # The words of a do-not-ask that name nothing: the refusal's own (negation, modals, the verb of
@@ -59,8 +57,6 @@ _CLOSED_ZH = re.compile(
     r"|真的|拜托|求你|求求你|算了|都|也|还|就|千万|请|一下|的"
 )
 _WORD_EN = re.compile(r"[a-z0-9][a-z0-9'-]*")
-_PERSON_PRONOUN = re.compile(r"\b(?:him|her|them|he|she|they)\b|[他她]们?")
-_PEOPLE = frozenset(people_en.RELATIONS) | frozenset(people_zh.RELATIONS)
 
 
 def object_words(text: str) -> str | None:
@@ -78,13 +74,6 @@ def object_words(text: str) -> str | None:
         han = "".join(cjk.HAN.findall(rest))
         return " ".join([*words, han] if len(han) >= 2 else words)
     return ""  # one of arm.DO_NOT_ASK's wordings, with nothing of its own
-
-
-def _holds_person(text: str) -> bool:
-    low = text.lower()
-    return bool(features.features(text).proper_nouns) or any(
-        (p in low if cjk.has(p) else re.search(rf"\b{p}\b", low)) for p in _PEOPLE
-    )
 
 
 def _close(vector: np.ndarray | None, item_vector: np.ndarray | None, bar: float) -> bool:
@@ -147,10 +136,10 @@ def _antecedent(
     of its own, the likelier antecedent); for "it" or nothing, said as the session's first words,
     the matter armed last (with its twin: the items of one episode)."""
     last = session[-1].lower()
-    if _PERSON_PRONOUN.search(last):
-        if any(_holds_person(_PERSON_PRONOUN.sub(" ", t)) for t in session):
+    if someone.PERSON_PRONOUN.search(last):
+        if any(someone.holds_person(someone.PERSON_PRONOUN.sub(" ", t)) for t in session):
             return []
-        items = [it for it in items if _holds_person(quoted.get(it.item_id, it.topic))]
+        items = [it for it in items if someone.holds_person(quoted.get(it.item_id, it.topic))]
     elif len(session) > 1:
         return []
     if not items:

@@ -139,6 +139,13 @@ _ZH_BOUNDARY = frozenset(
 _ZH_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9+#.'-]*[A-Za-z0-9+#]|[A-Za-z]")
 
 
+def common_word(word: str) -> bool:
+    """Whether a capitalised ``word`` is still no name: a word of the closed classes above (pronouns,
+    greetings, "today", "anyway") or a month or a weekday."""
+    low = word.lower()
+    return low in _STOP or low in _CALENDAR_WORDS
+
+
 def _strip_url(s: str) -> str:
     return s.rstrip(_URL_TAIL)
 

@@ -449,6 +449,14 @@ def test_a_clause_that_only_leads_in_is_not_said_back_as_the_matter(said: str, n
     assert matter_clause_en(en) == "your sister is moving to Leeds"
 
 
+def test_a_name_and_what_it_does_is_said_back() -> None:
+    """A loss's quote may open on the line that named its someone (scheduler/someone.py): a name and
+    its verb in the present ("Ivy moves into halls on sunday") is a sentence to say back; a word
+    capitalised only for starting the line is no name."""
+    assert matter_clause_en('x: "Ivy moves into halls on sunday"') == "Ivy moves into halls"
+    assert matter_clause_en('x: "Tomorrow looks grim at work"') is None
+
+
 @pytest.mark.parametrize(
     ("said", "name"),
     [
