@@ -37,11 +37,11 @@ from ..memory import index
 from ..memory.rules.lexicon_zh import RELATIONS
 from ..mood import loss
 from ..mood.lexicon_en import KIN as KIN_EN
-from ..scheduler import arm
+from ..scheduler import arm, someone
 from ..scheduler.arm import EVENTS_ZH
 from ..store.mood import MoodState
 from ..store.recall import RecallItem
-from ..text import cjk, clauses, features, hour_said, timeparse
+from ..text import cjk, clauses, hour_said, timeparse
 from ..text.lang import Lang
 from ..text.stopwords import ENGLISH
 from . import person, reaction
@@ -620,9 +620,7 @@ _NAME_DOES_EN = re.compile(r"^([A-Z][a-z]+) [a-z]{2,}s\b")
 
 def _named_does(clause: str) -> bool:
     m = _NAME_DOES_EN.match(clause)
-    return (
-        m is not None and not features.common_word(m.group(1)) and m.group(1).lower() not in ENGLISH
-    )
+    return m is not None and someone.may_be_name(m.group(1))
 
 
 CLAUSE_WORDS = (3, 12)  # an English clause this long names a matter

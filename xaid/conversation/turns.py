@@ -139,6 +139,8 @@ class _Heard:
     asked: Cues  # what the words ask beyond their topic (the participants read with them)
     bare: bool = False  # a session's first message with nothing of its own to say (opener.py)
     sombre: bool = False  # a first message that may tell grave news (fire.FirstWords.sombre)
+    # how the clauses of the suggested item's line read as reactions (reaction.py), read once
+    reading: Mapping[str, float] = field(default_factory=lambda: reaction.NO_READING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,16 +569,7 @@ class Turns:
         )
         self.queue.speed.turn(progress.first_token_ms)
         explained = (
-            self._explain(
-                agent,
-                heard,
-                recalled,
-                framing,
-                profile,
-                messages,
-                context,
-                await self._reading(heard),
-            )
+            self._explain(agent, heard, recalled, framing, profile, messages, context)
             if turn.explain
             else None
         )
@@ -614,7 +607,7 @@ class Turns:
         heard = await self._store_user(agent, agent_cfg, msg, planned, first)
         if heard.forgotten is not None:  # the erase path took it out of the -wal file too
             self._count_forgotten(heard.forgotten)
-        return heard
+        return dataclasses.replace(heard, reading=await self._reading(heard))
 
     async def _tools(
         self, agent_cfg: AgentConfig, emit: Emit
@@ -836,9 +829,8 @@ class Turns:
         reply_tokens = agent_cfg.reply_tokens(llm.max_tokens)
         budget = max(256, llm.n_ctx - reply_tokens)
         view = recalled.view
-        reading = await self._reading(heard)
-        lead = self._lead(heard, framing, recalled, reading)
-        turn_to = _Bridge("", ()) if lead else self._bridge(heard, framing, reading)
+        lead = self._lead(heard, framing, recalled)
+        turn_to = _Bridge("", ()) if lead else self._bridge(heard, framing)
         checking = llm.voice_check == "on" or (
             llm.voice_check == "auto" and self.queue.provider.name != "scripted"
         )
@@ -920,9 +912,7 @@ class Turns:
             return reaction.NO_READING
         return await reaction.read(self.embeddings, checkin.said_clauses(item))
 
-    def _lead(
-        self, heard: _Heard, framing: _Framing, recalled: _Recalled, reading: Mapping[str, float]
-    ) -> str:
+    def _lead(self, heard: _Heard, framing: _Framing, recalled: _Recalled) -> str:
         """The daemon's first words of this reply, or "": a check-in's (checkin.py) at a session's
         first turn, or at a later one the lead about a memory the message calls up (recollect.py)."""
         if not getattr(self.queue.provider, "continues_prefix", False):
@@ -933,7 +923,13 @@ class Turns:
             return ""
         hour = clock.local(heard.user.ts_ms).hour
         return checkin.lead(
-            heard.verdict.item, heard.user.text, framing.lang, heard.mood, heard.bare, hour, reading
+            heard.verdict.item,
+            heard.user.text,
+            framing.lang,
+            heard.mood,
+            heard.bare,
+            hour,
+            heard.reading,
         )
 
     def _recollected(self, heard: _Heard, framing: _Framing, recalled: _Recalled) -> str:
@@ -956,7 +952,7 @@ class Turns:
             return 0
         return self.settings.config.memory.later_lead_tries
 
-    def _bridge(self, heard: _Heard, framing: _Framing, reading: Mapping[str, float]) -> _Bridge:
+    def _bridge(self, heard: _Heard, framing: _Framing) -> _Bridge:
         """The daemon's turn to the suggested matter after the model's first sentence, for a first
         message with content of its own (checkin.bridge), or none: no suggestion, an opener (the lead
         begins its reply instead), a message that may tell grave news (the reply stays with it), the
@@ -971,7 +967,7 @@ class Turns:
         ):
             return _Bridge("", ())
         return _Bridge(
-            checkin.bridge(item, framing.lang, heard.mood, reading), tuple(item.keywords)
+            checkin.bridge(item, framing.lang, heard.mood, heard.reading), tuple(item.keywords)
         )
 
     def _matter(self, heard: _Heard, lead: str, recalled: _Recalled) -> tuple[str, ...]:
@@ -1072,9 +1068,8 @@ class Turns:
         profile: str | None,
         messages: tuple[ChatMessage, ...],
         context: prompt.Context,
-        reading: Mapping[str, float],
     ) -> dict[str, Any]:
-        """What the model was given and why (``explain``); ``reading`` as the lead had it."""
+        """What the model was given and why (``explain``)."""
         lang, verdict, mood, forgotten = framing.lang, heard.verdict, heard.mood, heard.forgotten
         return {
             "system_prompt": messages[0].content,
@@ -1091,7 +1086,7 @@ class Turns:
             "suggestion": context.suggestion,
             "suggestion_item": verdict.item.item_id if verdict and verdict.item else None,
             "suggestion_reason": verdict.reason if verdict else "the scheduler is off",
-            "lead": self._lead(heard, framing, recalled, reading),
+            "lead": self._lead(heard, framing, recalled),
             "forgotten": forgotten.to_wire() if forgotten is not None else None,
         }
 

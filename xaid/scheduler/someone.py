@@ -56,11 +56,17 @@ def holds_person(text: str) -> bool:
         or bool(_ZH_CALLED.search(text))
         or (
             opens is not None
-            and not features.common_word(opens.group(1))
-            and opens.group(1).lower() not in stopwords.ENGLISH
+            and may_be_name(opens.group(1))
             and not opens.group(1).endswith("ly")  # "Honestly", "Literally"
         )
     )
+
+
+def may_be_name(word: str) -> bool:
+    """Whether a capitalised ``word`` may be a name where the capital says nothing (at the start of
+    a line): a word of no closed class, neither features.py's (pronouns, "today", months) nor the
+    stopwords."""
+    return not features.common_word(word) and word.lower() not in stopwords.ENGLISH
 
 
 def leads_with_pronoun(text: str) -> bool:
