@@ -63,7 +63,10 @@ told beside loud feelings, or told once and only the feeling after; 20 Chinese a
 controls; halves train and test), ``morning_dev39``; dev42, morning_dev42.json, a forty-second
 (Chinese typed as chat: a reaction line before the matter, the matter as a reason or an aside, small
 talk since; subjects no list was written for; 28 Chinese and 12 English, 11 controls; halves train
-and test), ``morning_dev42``;
+and test), ``morning_dev42``; dev44, morning_dev44.json, a forty-fourth (small talk before the
+matter, someone named once and then a pronoun, a next step said of "him" whom only the companion
+named, fragments without a subject, sign-offs; 18 English and 18 Chinese, 8 controls; halves train
+and test), ``morning_dev44``;
 a scene file is checked as it loads and a malformed one refused, see heldout_files.py)
 through a real daemon on a real socket with a real llama.cpp
 model: every scene's history is ingested at its real times into sessions closed with wait=True
@@ -185,6 +188,7 @@ SCENE_SETS = {
     "dev38": SCENARIOS / "morning_dev38.json",  # thirty-eighth: holding back
     "dev39": SCENARIOS / "morning_dev39.json",  # thirty-ninth: the matter beside the feeling
     "dev42": SCENARIOS / "morning_dev42.json",  # forty-second: chat-typed Chinese, asides
+    "dev44": SCENARIOS / "morning_dev44.json",  # forty-fourth: small talk first, pronouns, fragments
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
@@ -223,6 +227,7 @@ SET_TITLES = {
     "dev38": " (thirty-eighth dev scenes)",
     "dev39": " (thirty-ninth dev scenes)",
     "dev42": " (forty-second dev scenes)",
+    "dev44": " (forty-fourth dev scenes)",
 }
 SET_AREAS = {
     "heldout2": "morning2",
@@ -257,6 +262,7 @@ SET_AREAS = {
     "dev38": "morning_dev38",
     "dev39": "morning_dev39",
     "dev42": "morning_dev42",
+    "dev44": "morning_dev44",
 }
 # Held out from the engineers tuning prompts and leads: which scene failed (and its reply) goes only
 # to the raw file in /tmp, never to RESULTS.md, stdout or the progress lines; the rows stay.
