@@ -417,6 +417,9 @@ def test_an_english_clause_is_said_back_to_the_user(said: str, clause: str | Non
         ("sister's moving to Leeds soon", "Hey! Last time you said your sister's moving to Leeds soon,"),
         # an adverb first is no one who does something
         ("finally got the boiler sorted", "Hey! Last time you said"),
+        # a mark between digits ends no clause ("…a 6," was said back), nor does "bc" go on in it
+        ("signed up for a 6:30am spin class tmrw bc my sister guilted me",
+         "Hey! Last time you said you signed up for a 6:30am spin class,"),
         # a long clause ends before what it goes on with (else it was no clause to say back)
         ("I have to show up in small claims court over the deposit my old landlord kept",
          "Hey! Last time you said you have to show up in small claims court,"),
