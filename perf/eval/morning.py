@@ -188,7 +188,7 @@ SCENE_SETS = {
     "dev38": SCENARIOS / "morning_dev38.json",  # thirty-eighth: holding back
     "dev39": SCENARIOS / "morning_dev39.json",  # thirty-ninth: the matter beside the feeling
     "dev42": SCENARIOS / "morning_dev42.json",  # forty-second: chat-typed Chinese, asides
-    "dev44": SCENARIOS / "morning_dev44.json",  # forty-fourth: small talk first, pronouns, fragments
+    "dev44": SCENARIOS / "morning_dev44.json",  # forty-fourth: small talk first, pronouns
 }
 # The title and section of each set: the second held-out set stands beside the first (area
 # ``morning2``) instead of replacing it; the dev set keeps the area's section as before.
