@@ -43,8 +43,9 @@ another author, same formats; its section is area ``understanding2``, so both se
 side by side in perf/RESULTS.md), ``heldout3`` (heldout3_*.json, a third author; area
 ``understanding3``), ``heldout4`` (heldout4_*.json, a fourth author; area ``understanding4``: its
 forget items each have an older session of their own sharing a person, a place or words with the
-matter, and its feelings a calm label, ``"0"``, judged by the next morning's bands) or ``heldout5``
-(heldout5_*.json, a fifth author, same formats as the fourth; area ``understanding5``). Every file is
+matter, and its feelings a calm label, ``"0"``, judged by the next morning's bands) ``heldout5``
+(heldout5_*.json, a fifth author, same formats as the fourth; area ``understanding5``) or ``heldout6``
+(heldout6_*.json, a sixth author, session 45, same formats; area ``understanding6``). Every file is
 checked as it loads (``heldout_files``: a malformed one is refused naming the case). For the later
 held-out sets (``private``) which cases failed is written only to
 /tmp/xaid-perf-understanding-<set>.json, never to RESULTS.md or stdout: the engineers changing the
@@ -188,6 +189,15 @@ HELD_OUT = {
         "heldout5_feelings.json",
         "understanding5",
         "Understanding on the fifth held-out set (issue 24 item 7, a fifth author)",
+        private=True,
+    ),
+    "heldout6": HeldOut(
+        "heldout6",
+        "heldout6_updates.json",
+        "heldout6_forgets.json",
+        "heldout6_feelings.json",
+        "understanding6",
+        "Understanding on the sixth held-out set (issue 24 item 7, a sixth author)",
         private=True,
     ),
 }
