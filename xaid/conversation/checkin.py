@@ -708,7 +708,8 @@ def matter_clause_en(
     return said_back[0].lower() + said_back[1:]
 
 
-_CLAUSE_END = re.compile(r"[，,。.!！?？…；;~～\s]")
+# (not a point or a comma between digits: "烧到39.5度了" was said back as "烧到39")
+_CLAUSE_END = re.compile(r"[，。!！?？…；;~～\s]|(?<!\d)[.,]|[.,](?!\d)")
 # (and a 的 that ends it: "本来要搬进去的" led "本来要搬进去的的事")
 _TAIL = re.compile(r"(?:的事|的)?[了啦呢吧啊呀哦喔嘛]*$")
 _OF_IT = re.compile(r"的事$")

@@ -452,6 +452,19 @@ def test_a_clause_that_only_leads_in_is_not_said_back_as_the_matter(said: str, n
     assert matter_clause_en(en) == "your sister is moving to Leeds"
 
 
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("孩子昨晚烧到39.5度，明天带去医院", "孩子烧到39.5度"),
+        ("股票跌了3.5个点，明天再看", "股票跌了3.5个点"),
+        ("周末搬家,好累", "搬家"),  # a comma typed in English still ends the clause
+    ],
+)
+def test_a_point_between_digits_ends_no_chinese_clause(said: str, name: str) -> None:
+    """The twin of the English clause's digits (session 44): "烧到39.5度" was said back as "烧到39"."""
+    assert matter_name(f'现在怎么样了："{said}"', particles=True) == name
+
+
 def test_a_name_and_what_it_does_is_said_back() -> None:
     """A loss's quote may open on the line that named its someone (scheduler/someone.py): a name and
     its verb in the present ("Ivy moves into halls on sunday") is a sentence to say back; a word
