@@ -51,6 +51,7 @@ AREAS: dict[str, str] = {
     "forget_dev20": "perf.eval.forget_dev20",
     "forget_dev32": "perf.eval.forget_dev32",
     "forget_dev34": "perf.eval.forget_dev34",
+    "forget_dev45": "perf.eval.forget_dev45",
     "forget_tellings": "perf.eval.forget_tellings",
     "forget_words32": "perf.eval.forget_words32",
     "suites": "perf.eval.suites",

@@ -329,6 +329,7 @@ async def _recognise(embeddings: Embeddings, text: str) -> forget_intent.Recogni
     embedded (its text and its request clause), so most turns cost nothing here. Under an embedder
     the classifier was not trained for, or one that cannot read the message, the frames and the
     prototypes decide as before."""
+    text = forget_intent.unquoted(text)  # a request someone else made, quoted, is none
     framed = forget_request.parse(text)
     if not forget_intent.worth_reading(text, framed) or not embeddings.readable(text):
         return None if framed is None else forget_intent.Recognised(framed, True, None)

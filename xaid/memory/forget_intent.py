@@ -216,6 +216,21 @@ CUE_NAMES = (
 _QUOTED = re.compile(r"[\"\u201c\u201d\u300c\u300d]|(?:^|\s)'[^']{2,}'")
 
 
+# A quoted span whose words remove or unkeep: someone else's request, reported ("老李说“钱的事你忘了
+# 吧，这顿我请”", 'my boss said "just forget the budget thing"'). A quote the user asks about keeps its
+# verb outside the quotes (把“我要辞职”那句删了), so only a span holding one goes (``unquoted``).
+_QUOTE_SPAN = re.compile(
+    r"\u201c[^\u201d]*\u201d|\"[^\"]*\"|\u300c[^\u300d]*\u300d|\u300e[^\u300f]*\u300f"
+    r"|(?<!\w)'[^']{2,}'(?!\w)"  # single quotes around words, not an apostrophe
+)
+
+
+def unquoted(text: str) -> str:
+    """``text`` without the quoted spans that ask to remove or not keep something (``goes``): the
+    words of a request someone else made, told, are no request to the companion."""
+    return _QUOTE_SPAN.sub(lambda m: " " if goes(m.group()) else m.group(), text)
+
+
 # A plan changed in the same breath ("算了，周末不去露营了，当我没说", "黄山不去了，当我没说", "scratch
 # the camping plan, we're not going"): the "never mind" takes back a plan the message itself
 # replaces, which an update keeps track of; it is not a request to forget what was told. A verb of

@@ -47,7 +47,11 @@ class ForgetRequest:
 
 
 # -- English -------------------------------------------------------------------------------------
-_FILLER = r"(?:(?:ok(?:ay)?|actually|hey|oh|um+|uh+|so|and|also|wait|hm+|no|sorry|well|look|listen|but)\b[,\s]*)*"
+# (and laughter or a groan before it: "haha ok forget I said that", "ugh, delete that")
+_FILLER = (
+    r"(?:(?:ok(?:ay)?|actually|hey|oh|um+|uh+|so|and|also|wait|hm+|no|sorry|well|look|listen|but"
+    r"|(?:ha)+h?|he(?:he)+h?|lol|lmao|ugh+|argh+|oof|welp|oops|whoops)\b[,.!\s]*)*"
+)
 _POLITE = (
     r"(?:(?:please|pls|just|kindly|now|then)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+|just\s+)*"
     r"|i(?:'d| would) like you to\s+|i (?:want|need) you to\s+|you (?:can|should|may|could) (?:just\s+)?"

@@ -1,11 +1,10 @@
 """The eighteenth pass's story span (issue 24 item 2), with the real default embedder in both
 languages: a matter told over a few lines in a conversation it opened goes whole when a request
-names it, though its later lines are not near it in meaning, when they say the story goes on
-("then", "still", 第二天, 还在: forget_topic._STORY_GOES_ON, STORY_TURNS); a line that turns to
-something else (对了, "anyway", a meal or a part of the day of its own: _TURNS_AWAY) ends the story;
-对了 ("oh, and") does not answer the line before it. A telling followed by a line that says none of
-this keeps that line (test_forget_request_e2e's "I like tea in the morning", test_forget_meaning_e2e's
-"中午在公司楼下吃了碗牛肉面"). The story and turning-away cases fail on the code before."""
+names it, though its later lines are not near it in meaning (STORY_TURNS; since session 45 whether
+or not they say the story goes on: tests/xaid/conversation/test_forgetting_story_e2e.py); a line
+that turns to something else (对了, "anyway", a meal or a part of the day of its own: _TURNS_AWAY)
+ends the story; 对了 ("oh, and") does not answer the line before it (test_forget_meaning_e2e's
+"中午在公司楼下吃了碗牛肉面" stays). The story and turning-away cases fail on the code before."""
 
 from __future__ import annotations
 

@@ -251,3 +251,28 @@ def test_keep_for_going_on_does_not_open_the_gate(text: str, opens: bool) -> Non
     in about 400 of 4,000 LoCoMo turns and the classifier asked back about 78 of them; keeping
     what was said still opens it."""
     assert forget_intent.goes(text) is opens
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "老李说“钱的事你忘了吧，这顿我请”，抢着就把单买了",
+        'My boss said "just forget what I told you about the budget" and walked off',
+        "她回我「那件事你就当我没说」，然后就下线了",
+        "my boss literally said 'delete that email and pretend you never saw it' lmao",
+    ],
+)
+def test_a_request_someone_else_made_quoted_is_none(said: str) -> None:
+    """forgets_dev45's test half: a friend's "钱的事你忘了吧" told inside quotes was read as the
+    user's own request (a frame took "老李说“钱" as its topic). A quoted span holding a verb of
+    removing is someone else's words (forget_intent.unquoted); fails on the code before."""
+    assert read(forget_intent.unquoted(said)) is None
+
+
+@pytest.mark.parametrize(
+    "said", ["把“我要辞职”那句删了", 'please forget what I said about "the thing" at work']
+)
+def test_a_quote_the_user_asks_to_forget_keeps_its_request(said: str) -> None:
+    """A quote the request names keeps its verb outside the quotes: still a request."""
+    assert forget_intent.unquoted(said) == said
+    assert read(said) is not None

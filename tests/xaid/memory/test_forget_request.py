@@ -364,3 +364,16 @@ def test_a_sigh_before_the_verb_names_nothing(text: str, kind: str, terms: tuple
     the topic is read, and what is left may be "that"."""
     found = forget_request.read_unframed(text)
     assert (found.kind, found.terms) == (kind, terms)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["haha ok forget I said that, she'd get fired", "lol forget I said that", "hehe, delete that"],
+)
+def test_laughter_before_the_request_is_a_filler(text: str) -> None:
+    """forgets_dev45's train half: "haha ok forget I said that" took no frame (the frames allowed
+    "ok" before the verb, not a laugh) and the classifier read nothing; "haha forget it" stays the
+    idiom (test_object_first_tasks_and_never_mind_are_not_requests)."""
+    found = forget_request.parse(text)
+    assert found is not None and found.kind == "previous"
+    assert forget_request.parse("haha forget it") is None
