@@ -286,9 +286,12 @@ def _day_start(day: Any, tz: tzinfo) -> int:
 def _said(ref: timeparse.TimeRef, now_ms: int, zone: tzinfo) -> tuple[date, date] | None:
     """The days a time named in a request to forget stands for. What was said is past, so a
     weekday the parser reads ahead ("friday night", 周五晚上: the coming one) is the last such day
-    before today; any other time ahead names nothing said."""
+    before today; any other time ahead names nothing said ("…对了明天吃啥好" after a request: its
+    明天 was taken back a week, to a day of an older conversation, until session 45)."""
     if ref.direction != "future":
         return ref.date_from, ref.date_to
+    if not timeparse.names_weekday(ref.text):
+        return None
     today = clock.local(now_ms, zone).date()
     ahead = (ref.date_from - today).days
     if ref.granularity in ("day", "part_of_day") and 0 < ahead <= 7:
@@ -428,8 +431,18 @@ def resolve(
     # pass). The best turn overall may be one said at another time that only sounds like the
     # request ("friday morning: three meetings" for "what I said on friday night in a temper", or
     # anything at all for a phrase that is nothing but the time, 周日下午跟你讲的那些): when some
-    # turn was said in the time named, the seed is among those turns.
-    by_time = span_of_time is not None and not words and any(m.in_time for m in scored)
+    # turn was said in the time named, the seed is among those turns. So too where the words it
+    # names are held only by turns said at other times while the day it names is exact ("what I
+    # told you wednesday night, about work" after the promotion lost that night, when only a lunch
+    # "with Simon from work" days before says "work"): the day is what the user remembers; the
+    # words were their gist of it (session 45, forgets_dev45's train half). A day that has not
+    # ended is no day something was told on ("…对了明天吃啥好" after the request names tomorrow).
+    held_then = any(m.in_time and m.shared > 0 for m in scored)
+    by_time = (
+        span_of_time is not None
+        and (not words or (exact is not None and exact[1] <= now_ms and not held_then))
+        and any(m.in_time for m in scored)
+    )
     seed_at = max(
         (i for i, m in enumerate(scored) if m.in_time or not by_time),
         key=lambda i: scored[i].score,

@@ -658,6 +658,21 @@ _ZH_DNUM = r"([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二�
 # the half marathon is this Sunday, read as last Sunday with only 周日 matched, morning_dev36)
 _ZH_PRE = r"((?<![马晚早一])(?:上上|下下|上|下)|这|本)个?"
 _ZH_WEEK = r"(?:周|星期|礼拜)"
+_A_WEEKDAY = re.compile(
+    r"\b(?:"
+    + "|".join(_EN_DAYS)
+    + r"|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)\b"
+    + rf"|{_ZH_WEEK}[{''.join(_ZH_DAYS)}]",
+    re.IGNORECASE,
+)
+
+
+def names_weekday(text: str) -> bool:
+    """Whether ``text`` names a day of the week ("friday night", 周五, 礼拜天), not a day counted
+    from today ("tomorrow", 明天)."""
+    return bool(_A_WEEKDAY.search(text))
+
+
 _ZH_NOT_YI = r"(?![起下样般直点些次定])"  # 下周一起去 is "next week, together", not next Monday
 # 天天 is "every day": "这周天天加班" is this week, overtime every day, not this Sunday (which armed a
 # plan for Sunday); the weather, the sky or daybreak after it keep Sunday ("星期天天气好").
