@@ -713,6 +713,21 @@ def _sessions_by_time(
     return sorted((sid for sid, f in fit.items() if f[0] == top), key=lambda sid: -fit[sid][1])
 
 
+def _session_turns(candidates: Sequence[Candidate], at: int) -> list[int]:
+    """The turns of the conversation turn ``at`` was said in, in time order."""
+    session_id = candidates[at].session_id
+    return sorted(
+        (i for i, c in enumerate(candidates) if c.session_id == session_id),
+        key=lambda i: candidates[i].ts_ms,
+    )
+
+
+def _turns_away(text: str) -> bool:
+    """Whether a turn turns to something else (``_TURNS_AWAY``) or asks something."""
+    text = text.strip()
+    return bool(_TURNS_AWAY.match(text)) or text.endswith(("?", "？"))
+
+
 def _span(
     candidates: Sequence[Candidate],
     scored: Sequence[Match],
@@ -728,11 +743,7 @@ def _span(
     both join. Walking forward in a conversation the telling opened, a next turn that says the
     story goes on (``_STORY_GOES_ON``) joins it (``STORY_TURNS``), until one turns to something
     else (``_TURNS_AWAY``, a question)."""
-    origin = candidates[seed_at]
-    session = sorted(
-        (i for i, c in enumerate(candidates) if c.session_id == origin.session_id),
-        key=lambda i: candidates[i].ts_ms,
-    )
+    session = _session_turns(candidates, seed_at)
     at = session.index(seed_at)
     span = {seed_at}
 
@@ -746,8 +757,7 @@ def _span(
         return _opens_on(candidates[later].text)
 
     def turns_away(k: int) -> bool:
-        text = candidates[session[k]].text.strip()
-        return bool(_TURNS_AWAY.match(text)) or text.endswith(("?", "？"))
+        return _turns_away(candidates[session[k]].text)
 
     def joins(i: int, last: int, step: int) -> bool:
         if not within(i, last):
@@ -795,21 +805,14 @@ def _story_on(candidates: Sequence[Candidate], span: set[int]) -> set[int]:
     to its last), each within ``GAP_MS`` of the one before, up to ``STORY_TURNS`` from the start,
     until one turns away (``_TURNS_AWAY``, a question): the rest of the telling, whether or not
     they say it goes on (module comment at ``STORY_TURNS``)."""
-    first = min(span, key=lambda i: candidates[i].ts_ms)
-    session = sorted(
-        (i for i, c in enumerate(candidates) if c.session_id == candidates[first].session_id),
-        key=lambda i: candidates[i].ts_ms,
-    )
+    session = _session_turns(candidates, min(span, key=lambda i: candidates[i].ts_ms))
     opened = list(takewhile(lambda i: i in span, session))
     if len(opened) < len(span & set(session)):
         return set()  # the telling did not open its conversation (or leaves a gap in it)
     taken: set[int] = set()
     last = opened[-1]
     for i in session[len(opened) : STORY_TURNS]:
-        text = candidates[i].text.strip()
-        if candidates[i].ts_ms - candidates[last].ts_ms > GAP_MS or _TURNS_AWAY.match(text):
-            break
-        if text.endswith(("?", "？")):
+        if candidates[i].ts_ms - candidates[last].ts_ms > GAP_MS or _turns_away(candidates[i].text):
             break
         taken.add(i)
         last = i

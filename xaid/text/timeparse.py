@@ -658,13 +658,8 @@ _ZH_DNUM = r"([0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二�
 # the half marathon is this Sunday, read as last Sunday with only 周日 matched, morning_dev36)
 _ZH_PRE = r"((?<![马晚早一])(?:上上|下下|上|下)|这|本)个?"
 _ZH_WEEK = r"(?:周|星期|礼拜)"
-_A_WEEKDAY = re.compile(
-    r"\b(?:"
-    + "|".join(_EN_DAYS)
-    + r"|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)\b"
-    + rf"|{_ZH_WEEK}[{''.join(_ZH_DAYS)}]",
-    re.IGNORECASE,
-)
+# The parser's own weekday names (English in full, as ``_WEEKDAY`` reads them; 周/星期/礼拜 + a day)
+_A_WEEKDAY = re.compile(rf"{_WEEKDAY}|{_ZH_WEEK}[{''.join(_ZH_DAYS)}]", re.IGNORECASE)
 
 
 def names_weekday(text: str) -> bool:
