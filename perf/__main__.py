@@ -56,6 +56,7 @@ AREAS: dict[str, str] = {
     "forget_words32": "perf.eval.forget_words32",
     "suites": "perf.eval.suites",
     "updates_dev": "perf.eval.updates_dev",
+    "understanding_dev46": "perf.eval.understanding_dev46",
     "present_dev": "perf.eval.present_dev",
     "supersede_chat": "perf.eval.supersede_chat",
     "recall_dev9": "perf.eval.recall_dev9",

@@ -47,16 +47,7 @@ def run(quick: bool) -> Section:
             for neg in part["negatives"][::every]:
                 understanding.play_negative(c, neg, part["keep"][neg["lang"]], base, out)
             found, said, cases = understanding.forget_rows(out)
-            rows += [
-                Row(
-                    f"dev45 {name}: {r.figure.removeprefix('held-out ')}",
-                    r.value,
-                    r.unit,
-                    r.aim,
-                    note=r.note,
-                )
-                for r in found
-            ]
+            rows += understanding.relabelled(found, f"dev45 {name}")
             notes += [f"{name}: {n}" for n in (*said, *cases)]
     return Section(
         "Forget on a dev set in the held-out format: dev set 45 (issue 24 item 2)",

@@ -623,6 +623,15 @@ def per_lang_rows(
 Parts = tuple[list[Row], list[str], list[str]]
 
 
+def relabelled(rows: Sequence[Row], prefix: str) -> list[Row]:
+    """``rows`` with their figure said as a dev set's half ("dev45 train: forget: …"): the dev sets in
+    the held-out format (forget_dev45, understanding_dev46) report with this harness's rows."""
+    return [
+        dataclasses.replace(r, figure=f"{prefix}: {r.figure.removeprefix('held-out ')}")
+        for r in rows
+    ]
+
+
 def update_rows(label: str, u: Updates) -> Parts:
     rows = [
         *per_lang_rows(
