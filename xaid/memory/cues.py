@@ -41,6 +41,9 @@ class Cues:
     topic: (
         str  # the query without the participants' names, which every memory of theirs would match
     )
+    tensed: str = (
+        ""  # the query with its deadlines blanked (``without_deadlines``): what tense is read on
+    )
 
 
 def role_asked(query: str) -> str | None:
@@ -56,6 +59,29 @@ def role_asked(query: str) -> str | None:
 
 def asks_past(query: str) -> bool:
     return _PAST.search(query) is not None
+
+
+# "before saturday", "周六之前": a time still ahead after "before" or before 之前/以前 says when
+# something is due, not that the question is about how things were ("need a trim before saturday,
+# where do i get my hair cut?" was read as a question about the past, so the barber the user left
+# came back first; dev set 46).
+_BEFORE_EN = re.compile(r"(?<![a-z])before\s+(?:the\s+|this\s+|next\s+)?$", re.I)
+_BEFORE_ZH = re.compile(r"^\s*(?:之前|以前|前)")
+
+
+def without_deadlines(query: str, now_ms: int) -> str:
+    """``query`` with each deadline ("before <a time ahead>", "<a time ahead>之前") blanked, for the
+    readings of tense (``asks_past``, recency.about_now); the rest as it was."""
+    out = query
+    for ref in timeparse.find_times(query, now_ms):
+        if ref.direction != "future":
+            continue
+        if m := _BEFORE_EN.search(query[: ref.start]):
+            out = out[: m.start()] + " " * (ref.end - m.start()) + out[ref.end :]
+        elif m := _BEFORE_ZH.match(query[ref.end :]):
+            end = ref.end + m.end()
+            out = out[: ref.start] + " " * (end - ref.start) + out[end:]
+    return out
 
 
 def window(query: str, now_ms: int) -> tuple[int, int] | None:
@@ -120,7 +146,10 @@ def read(query: str, now_ms: int, names: dict[str, str] | None = None) -> Cues:
     by_name, topic = named(query, names or {})
     if TOPIC_WITHOUT_NOW:
         topic = without_now(topic, now_ms)
-    return Cues(role_asked(query) or by_name, asks_past(query), window(query, now_ms), topic)
+    tensed = without_deadlines(query, now_ms)
+    return Cues(
+        role_asked(query) or by_name, asks_past(tensed), window(query, now_ms), topic, tensed
+    )
 
 
 NONE = Cues(None, False, None, "")  # an opener: nothing to read

@@ -39,6 +39,10 @@ DEMOTE = 0.6  # the older statement's score is multiplied by this
 ANSWERS = (
     0.2  # a statement this near the question answers it; two answers this near share a subject
 )
+# A change told in other words than the statement it changes, its subject's words agreeing
+# (``_retold``): paired down to this cosine. False: only the pairs above (the variant).
+RETELLING = True
+RETOLD = 0.1
 WINDOW = 8  # the best user turns compared (pairs grow as its square)
 APART_MS = (
     6 * 3_600_000
@@ -105,6 +109,25 @@ def _same_answer(
     return _read(memo, newer, "change cue", _changes)
 
 
+def _retold(newer: Item, older: Item, cosine: float | None, memo: shown.Memo | None = None) -> bool:
+    """The newer statement tells a change of what the older one is about, said in other words: the
+    subject's words agree (the words of when and how much read out) and it reads as a change, however
+    far apart the two are in meaning ("otis moved to portugal?? so ive been going to the turkish
+    place…" after "found a barber … Otis at Sharp & Co", 0.25; "the pub closed down :( we meet at
+    Priya's flat now" after "book club meets in the back room of the Lantern", 0.12). Only where both
+    answer the question the search asked (they are among its best user turns) and are not unrelated
+    (``RETOLD``); a demotion, not history."""
+    if cosine is None or cosine < RETOLD:
+        return False
+    agree = supersede.agree_read(
+        _read(memo, newer, "subject words, incidental out", supersede.subject_words),
+        _read(memo, older, "subject words, incidental out", supersede.subject_words),
+        lambda: _read(memo, newer, "fact slots", supersede.slots),
+        lambda: _read(memo, older, "fact slots", supersede.slots),
+    )
+    return agree and _read(memo, newer, "change cue", _changes)
+
+
 def prefer_present(
     query: str,
     past: bool,
@@ -137,6 +160,7 @@ def prefer_present(
             if not (
                 _same_subject(found[newer], found[older], pair, memo)
                 or _same_answer(found[newer], found[older], pair, asked or {}, (newer, older), memo)
+                or (RETELLING and _retold(found[newer], found[older], pair, memo))
             ):
                 continue
             scored[newer] = max(scored[newer], scored[older] + 1e-3)

@@ -383,7 +383,7 @@ def search(
     # superseded it; a question in the past tense ("When did Caroline go to the support group?")
     # may be answered by it, and a mention ("salsa tonight") may bring it back. A present question
     # keeps only the current ones (the latest statement).
-    now_question = recency.about_now(query, asked.past) and (
+    now_question = recency.about_now(asked.tensed or query, asked.past) and (
         not HISTORY_FOR_MENTIONS or not mention
     )
     said_past = HISTORY_IN_PAST_TENSE and not now_question
@@ -420,7 +420,7 @@ def search(
     if mention and index.content_words(query) >= STATEMENT_WORDS:
         _turn_for_fact(scored, found, about)
     recency.prefer_present(
-        query,
+        asked.tensed or query,
         asked.past or (MENTIONS_KEEP_ORDER and mention and not opener),
         scored,
         found,

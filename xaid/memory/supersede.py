@@ -467,7 +467,7 @@ def _pairs(
                 # a present replacement clearly the nearest with the subject's words agreeing, a
                 # little below NEAR ("I'm in town in 20 now" by the ring road after "I drive the
                 # A40 into town", 0.30; "现在是晚饭后带旺财出去转" after "我每天早上七点遛狗", 0.29)
-                or (clear and e.cosine >= FLOOR and _subject_words_agree(text, e.utterance.text))
+                or (clear and e.cosine >= FLOOR and subject_words_agree(text, e.utterance.text))
             )
         ):
             sure.append(e)
@@ -569,7 +569,7 @@ def _acted_on(text: str, near: Sequence[Earlier]) -> Earlier | None:
         e
         for e in near
         if e.cosine >= OBJECT_FLOOR
-        and any(_subject_words_agree(o, e.utterance.text) for o in objects)
+        and any(subject_words_agree(o, e.utterance.text) for o in objects)
     ]
     return agreeing[0] if len(agreeing) == 1 else None
 
@@ -589,7 +589,12 @@ _INCIDENTAL = re.compile(
 )
 
 
-def _subject_words_agree(new: str, old: str) -> bool:
+def subject_words(text: str) -> set[str]:
+    """``words`` of what a statement is about, the words of when and how much read out."""
+    return words(_INCIDENTAL.sub(" ", text))
+
+
+def subject_words_agree(new: str, old: str) -> bool:
     """``agree`` on what the two are about, the words of when and how much read out."""
     return agree(_INCIDENTAL.sub(" ", new), _INCIDENTAL.sub(" ", old))
 
