@@ -52,6 +52,7 @@ AREAS: dict[str, str] = {
     "forget_dev32": "perf.eval.forget_dev32",
     "forget_dev34": "perf.eval.forget_dev34",
     "forget_dev45": "perf.eval.forget_dev45",
+    "forget_dev46": "perf.eval.forget_dev46",
     "forget_tellings": "perf.eval.forget_tellings",
     "forget_words32": "perf.eval.forget_words32",
     "suites": "perf.eval.suites",

@@ -29,26 +29,33 @@ def half(data: dict[str, Any], name: str) -> dict[str, Any]:
     }
 
 
-def run(quick: bool) -> Section:
-    data = heldout_files.forgets(SET)
+def played(name: str, label: str, quick: bool) -> tuple[list[Row], list[str]]:
+    """Each half of the forgets file ``name`` played apart on one scratch daemon: the rows (their
+    figures said as ``label`` and the half) and the notes naming every miss."""
+    data = heldout_files.forgets(name)
     base = day0(data)
     every = 5 if quick else 1
     rows: list[Row] = []
     notes = [
-        f"perf/scenarios/{SET}, halves {', '.join(HALVES)}"
+        f"perf/scenarios/{name}, halves {', '.join(HALVES)}"
         + (", every fifth case" if quick else "")
     ]
     with scratch_daemon() as daemon, daemon.client(timeout=300.0) as c:
-        for name in HALVES:
-            part = half(data, name)
+        for half_name in HALVES:
+            part = half(data, half_name)
             out = understanding.Forgets()
             for case in part["requests"][::every]:
                 understanding.play_request(c, case, part["keep"][case["lang"]], base, out)
             for neg in part["negatives"][::every]:
                 understanding.play_negative(c, neg, part["keep"][neg["lang"]], base, out)
             found, said, cases = understanding.forget_rows(out)
-            rows += understanding.relabelled(found, f"dev45 {name}")
-            notes += [f"{name}: {n}" for n in (*said, *cases)]
+            rows += understanding.relabelled(found, f"{label} {half_name}")
+            notes += [f"{half_name}: {n}" for n in (*said, *cases)]
+    return rows, notes
+
+
+def run(quick: bool) -> Section:
+    rows, notes = played(SET, "dev45", quick)
     return Section(
         "Forget on a dev set in the held-out format: dev set 45 (issue 24 item 2)",
         rows,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from perf.eval import forget_dev45, heldout_files
+from perf.eval import forget_dev45, forget_dev46, heldout_files
 
 
 def test_the_set_loads_and_each_half_holds_both_languages_and_every_kind() -> None:
@@ -18,3 +18,12 @@ def test_the_set_loads_and_each_half_holds_both_languages_and_every_kind() -> No
         kinds = Counter((r["lang"], r["refers_by"]) for r in h["requests"])
         assert {lang for lang, _ in kinds} == {"en", "zh"}
         assert len(kinds) == 8  # paraphrase, person, time, "that" in each language
+
+
+def test_the_look_alike_set_loads_and_each_half_holds_both_languages() -> None:
+    """forgets_dev46.json (perf/eval/forget_dev46.py plays it with the same halves)."""
+    data = heldout_files.forgets(forget_dev46.SET)
+    for name in forget_dev45.HALVES:
+        h = forget_dev45.half(data, name)
+        assert {n["lang"] for n in h["negatives"]} == {"en", "zh"}
+        assert {r["lang"] for r in h["requests"]} == {"en", "zh"}
