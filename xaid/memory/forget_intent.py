@@ -231,6 +231,100 @@ def unquoted(text: str) -> str:
     return _QUOTE_SPAN.sub(lambda m: " " if goes(m.group()) else m.group(), text)
 
 
+# A request taken back in the same message: after the clause that removes, a clause that only says
+# to keep it ("借表姐钱那个事你别记了… 不对 还是记着吧", "delete the rant about Pryce. actually no,
+# keep it"): the last word stands. Only a bare keep (the verb, "it"/"that", a softener), not one that
+# names something else to keep ("forget the Tom thing but remember the party is friday" still asks).
+_KEEP_AFTER = re.compile(
+    r"^(?:(?:actually|no|nah|wait|hmm+|on second thought|never ?mind|ok|okay|so|just|you know what)\W*)*"
+    r"(?:keep|remember|hold on to|don'?t (?:delete|forget|erase|wipe)|don'?t|do not)(?: (?:it|that|this|them))?"
+    r"(?: (?:then|after all|anyway|instead|for now))?\W*$"
+    r"|^(?:[算不对哎唉诶嗯呃等下还是就先]|算了|不对|等等|想想)*"
+    r"(?:记着|记住|留着|存着|保留|别删|不要删|不用删|不删了|别忘|不用忘|别忘了)(?:它|吧|了|哈|呗|啊)*\W*$",
+    re.I,
+)
+# A request supposed, not made: "if I asked you to delete something, could you?", "要是我让你忘掉一件
+# 事你能做到吗": the user asks what the companion could do, and names what they might ask of it. The
+# condition is the user's own asking; "if you could forget the Tom thing, thanks" is a request put
+# politely and stays one.
+_SUPPOSED = re.compile(
+    r"\b(?:hypothetically|in theory|theoretically)\b"
+    r"|\b(?:if|say|suppose|what if) i (?:asked|ask|told|tell|wanted|want|needed|need) you to\b"
+    r"|(?:要是|如果|假如|假设|万一)(?:哪天)?我(?:让|叫|要|请|求)你"
+)
+
+
+_CJK_SPACE = re.compile(rf"(?<=[{cjk.IDEOGRAPHS}])\s+(?=[{cjk.IDEOGRAPHS}])")
+
+
+def taken_back(text: str) -> bool:
+    """A request to forget that the same message takes back with a bare "keep it" (``_KEEP_AFTER``)
+    after the clause that removes: none is made."""
+    spaced = _CJK_SPACE.sub("，", fold(text))  # "不对 还是记着吧": a space between Chinese clauses
+    parts = [p.strip() for p in _CLAUSE_ENDS.split(spaced) if p.strip()]
+    removing = next((i for i, p in enumerate(parts) if goes(p) and not _KEEP_AFTER.match(p)), None)
+    return removing is not None and any(_KEEP_AFTER.match(p) for p in parts[removing + 1 :])
+
+
+def supposed(text: str) -> bool:
+    """A request the user only supposes, asking what the companion could do (``_SUPPOSED``)."""
+    return bool(_SUPPOSED.search(fold(text)))
+
+
+# A clause with its closing marks ("你会把我说的都记住吗？", "也不会忘？😂"), Chinese clauses split at a
+# space too.
+_CLAUSE = re.compile(r"[^.!?;。！？；…\n,，、]+[.!?;。！？；…\n,，、]*")
+_ASKED_END = re.compile(r"[?？]\W*$")
+# 吧？ asks whether something happened only beside a word of whether ("你不会已经…忘了吧？", "没删吧？");
+# "就当我没说过吧？" is a request said softly.
+_WHETHER_ZH = re.compile(r"不会|没有|已经|会不会|是不是|有没有")
+# Asked for, however it is put: the polite forms, "你能…吗" ("你能把那件事忘了吗？"), and a request
+# with a tag ("pretend I never said it ok?").
+_ASKS_FOR = re.compile(
+    r"能|可不可以|可以|可否|\b(?:ok|okay|k|alright|yeah|right|deal)\W*[?？]\W*$"
+    r"|\b(?:can|could|shall|may) (?:we|i|that|it|this|those)\b|\blet'?s\b"
+    r"|\b(?:would|will|is) it be (?:possible|ok|okay|alright)\b|\bis it (?:possible|ok|okay)\b"
+)
+# A removal told as done by the user or by something else: "小账本一更新把我三个月的记录全删了",
+# "我把聊天记录都清空了", "the update wiped my notes", "I deleted instagram". Who did it stands before
+# 把 or the verb; a request names the companion, asks for help or ends with a request's particle.
+_DONE_ZH = re.compile(
+    rf"^(?P<who>[^把]*[{cjk.IDEOGRAPHS}][^把]*?)把[^，。！？]{{1,30}}?"
+    r"(?:删|清空|清除|清掉|格式化|卸载?|抹)(?:掉|除|光|完)?了(?!吧|呗|哈|好吗|行吗)"
+)
+_ASKER_ZH = re.compile(r"你|您|帮|给我|请|麻烦|能|可不可以|可以|要不|直接|赶紧|快")
+_DONE_EN = re.compile(
+    r"\b(?!you\b|u\b)[a-z']+ (?:(?:just|accidentally|finally|already|totally|somehow|then) )?"
+    r"(?:deleted|wiped|erased|cleared|removed|uninstalled|scrubbed)\b"
+)
+
+
+def _asks(clause: str) -> bool:
+    """A clause that asks the companion something about a removal or its memory rather than asking
+    for one: a question not put politely ("will you remember all of it?", "你会把我说的都记住吗？")."""
+    if not _ASKED_END.search(clause) or _POLITE.search(clause) or _ASKS_FOR.search(clause):
+        return False
+    if not cjk.has(clause) and _IMPERATIVE.search(clause):
+        return False  # the verb first, asked softly: "delete it?", "pretend I never did?"
+    return "吧" not in clause or bool(_WHETHER_ZH.search(clause))
+
+
+def _done(clause: str) -> bool:
+    """A clause that tells a removal as done, by the user or by someone or something else."""
+    if m := _DONE_ZH.search(clause):
+        return not _ASKER_ZH.search(m.group("who"))
+    return bool(_DONE_EN.search(clause)) and not _POLITE.search(clause)
+
+
+def not_asked(text: str) -> bool:
+    """Every clause with a verb of removing asks about it or tells it as done (``_asks``, ``_done``):
+    the message has the words of a request and makes none. One clause that asks for a removal
+    ("I deleted the wrong thing, can you forget it?") and it is read as before."""
+    spaced = _CJK_SPACE.sub("，", fold(text))
+    removing = [c.strip() for c in _CLAUSE.findall(spaced) if goes(c)]
+    return bool(removing) and all(_asks(c) or _done(c) for c in removing)
+
+
 # A plan changed in the same breath ("算了，周末不去露营了，当我没说", "黄山不去了，当我没说", "scratch
 # the camping plan, we're not going"): the "never mind" takes back a plan the message itself
 # replaces, which an update keeps track of; it is not a request to forget what was told. A verb of

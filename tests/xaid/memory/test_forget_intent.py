@@ -276,3 +276,77 @@ def test_a_quote_the_user_asks_to_forget_keeps_its_request(said: str) -> None:
     """A quote the request names keeps its verb outside the quotes: still a request."""
     assert forget_intent.unquoted(said) == said
     assert read(said) is not None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我家记账软件一升级把我半年的账全清空了！！客服说恢复不了",
+        "我昨晚把和前任的聊天记录都删了，清爽",
+        "the update wiped my reading list, two years of it",
+        "I deleted tiktok for lent lol",
+        "你会把我跟你说的都记住吗？连我怕黑这种事也不会忘？😂",
+        "你不会已经把我上周说的那家火锅店忘了吧？名字我自己都想不起来了",
+        "wait did you delete the stuff about my brother?",
+    ],
+)
+def test_a_removal_told_as_done_or_asked_about_makes_no_request(said: str) -> None:
+    """forgets_dev46's look-alikes (a bookkeeping app that lost three months, "你会把我说的都记住吗？
+    …也不会忘？😂"): every clause with a verb of removing tells it as done or asks about it, not put
+    politely; the frames and the classifier had carried four of them out, deleting the older
+    session they named. Fails on the code before (``not_asked`` did not exist)."""
+    assert forget_intent.not_asked(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "把我昨天说的那段删了吧",
+        "你能把那件事忘了吗？",
+        "那件事就当我没说过吧？",
+        "I deleted the wrong message, can you forget what I said about Tom?",
+        "pretend I never said it ok?",
+        "please delete what I told you about my boss",
+        "can we pretend that never happened?",
+        "the thing I read on her phone... delete it? I feel awful",
+        "would it be possible to forget the crypto loss I mentioned?",
+        "能把我说我前任的那些话删了吗",
+        "昨晚聊的那些，能抹掉吗？",
+    ],
+)
+def test_a_request_put_as_a_question_or_beside_a_removal_told_stays_one(said: str) -> None:
+    assert not forget_intent.not_asked(said)
+    assert not forget_intent.taken_back(said) and not forget_intent.supposed(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "邻居吵架那事你别记了… 哎 算了 还是记着吧",
+        "电梯那段你删了吧 诶 别删了",
+        "forget what I said about the audition. actually no, keep it",
+        "delete the bit about my dad. wait, don't",
+    ],
+)
+def test_a_request_taken_back_in_the_same_message_is_none(said: str) -> None:
+    assert forget_intent.taken_back(said)
+
+
+def test_a_bare_keep_after_a_request_but_not_one_that_names_something_else() -> None:
+    assert not forget_intent.taken_back("forget the Tom thing but remember the party is friday")
+    assert not forget_intent.taken_back("那件事你忘了吧 记着点别的")
+
+
+@pytest.mark.parametrize(
+    ("said", "supposed"),
+    [
+        ("if I asked you to delete something, could you actually do it?", True),
+        ("hypothetically, could you forget the stuff about my ex?", True),
+        ("要是我让你忘掉一件事，你能做到吗？", True),
+        ("假如哪天我叫你把我说的都删了，你会照做吗", True),
+        ("if you could forget the Tom thing that'd be great", False),
+        ("如果可以的话，帮我把那件事忘了吧", False),
+    ],
+)
+def test_a_request_only_supposed_is_none(said: str, supposed: bool) -> None:
+    assert forget_intent.supposed(said) is supposed
