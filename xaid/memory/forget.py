@@ -44,7 +44,7 @@ from ..store import sessions as session_sql
 from ..store import utterances as utterance_sql
 from ..text import cjk
 from . import forget_topic, index, persona, rewrite
-from .utterances import CHATTER_VALUE
+from .utterances import CHATTER_VALUE, tells_a_change
 
 # Sessions whose transcripts one transaction deletes: the first maintenance after an upgrade may
 # find years of them, and the database is one thread; the rest follow in further transactions.
@@ -110,19 +110,22 @@ def _fade_utterances(conn: apsw.Connection, now_ms: int, cfg: MemoryConfig) -> i
     """Turns nobody recalled go by value: small talk after ``chatter_days``, ordinary turns after
     ``utterance_days`` unless their session's episode was recalled; specific or emotional ones (value ≥
     KEEP_VALUE) stay, like what was recalled itself."""
+    # A change told in a few words ("I quit smoking", 我戒烟了) is valued as chatter by its length
+    # and was deleted after chatter_days (session 46): it goes as an ordinary turn does.
+    chatter_before = now_ms - cfg.chatter_days * DAY_MS
+    ordinary_before = now_ms - cfg.utterance_days * DAY_MS
     doomed = [
-        r[0]
-        for r in conn.execute(
-            "SELECT u.utterance_id FROM utterances u LEFT JOIN episodes e ON e.episode_id = u.episode_id "
+        uid
+        for uid, text, value, ts, recalled in conn.execute(
+            "SELECT u.utterance_id, coalesce(m.text, ''), u.value, u.ts_ms, coalesce(e.ref_count, 0) "
+            "FROM utterances u LEFT JOIN memory_items m ON m.kind = 'utterance' AND m.source_id = u.utterance_id "
+            "LEFT JOIN episodes e ON e.episode_id = u.episode_id "
             "WHERE u.ref_count = 0 AND ((u.value < ? AND u.ts_ms < ?) "
             "OR (u.value < ? AND u.ts_ms < ? AND coalesce(e.ref_count, 0) = 0))",
-            (
-                CHATTER_VALUE,
-                now_ms - cfg.chatter_days * DAY_MS,
-                KEEP_VALUE,
-                now_ms - cfg.utterance_days * DAY_MS,
-            ),
+            (CHATTER_VALUE, chatter_before, KEEP_VALUE, ordinary_before),
         )
+        if (ts < ordinary_before and recalled == 0)
+        or (value < CHATTER_VALUE and not tells_a_change(text))
     ]
     delete_utterances(conn, doomed)
     # While its transcript is kept, a turn is found by meaning too; after, by its words (names and numbers

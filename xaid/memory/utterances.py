@@ -60,6 +60,20 @@ def value(text: str, intensity: float) -> float:
     return round(min(1.0, 0.45 * specific + 0.35 * intensity + 0.2 * min(1.0, words / 6)), 3)
 
 
+def tells_a_change(text: str) -> bool:
+    """The turn tells a change of the speaker's in a few words ("I quit smoking", "sold the car",
+    我戒烟了, "现在用微信键盘，干净"; a strong cue, or "now"/现在 with words beside it) and asks nothing:
+    valued as small talk by its length, it is still no chatter for the forgetting curve
+    (memory.forget). Not "now what?", "现在呢"."""
+    reading = change_cues.read(text)
+    if not reading.change or _ASKS.search(text):
+        return False
+    return reading.strong or index.content_words(text) >= 3
+
+
+_ASKS = re.compile(r"[?？]|吗|呢\W*$")
+
+
 def worth_a_vector(u: NewUtterance) -> bool:
     """Small talk is found by its words if at all: a vector is most of what a turn costs to keep."""
     return u.value >= CHATTER_VALUE

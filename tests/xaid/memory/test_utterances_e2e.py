@@ -101,6 +101,32 @@ def test_small_talk_is_kept_but_fades_first(client: Client) -> None:
     assert "haha ok" not in left and SLEEP[1][1] in left and len(left) == len(SLEEP) - 1
 
 
+def test_a_change_told_in_a_few_words_is_no_small_talk_to_the_forgetting_curve(
+    client: Client,
+) -> None:
+    """ "I quit smoking", 我戒烟了, "sold the car": valued as chatter by their length, they were deleted
+    after memory.chatter_days with "haha ok" (session 46, updates_dev46: "现在用微信键盘，干净" was the
+    only line of a change); they now go as ordinary turns do, after a year unrecalled."""
+    client.agent_create("mia")
+    said = [
+        "I quit smoking",
+        "我戒烟了",
+        "sold the car",
+        "现在骑车上班",
+        "haha ok",
+        "嗯嗯",
+        "now what?",
+    ]
+    chat(client, "mia", [("user", t) for t in said], MONDAY)
+    client.call("memory.maintain", ts=MONDAY + 30 * DAY)
+    left = {
+        t["text"] for t in client.call("memory.list", agent_id="mia", kind="utterance")["items"]
+    }
+    assert left == {"I quit smoking", "我戒烟了", "sold the car", "现在骑车上班"}, left
+    client.call("memory.maintain", ts=MONDAY + 400 * DAY)
+    assert client.call("memory.list", agent_id="mia", kind="utterance")["items"] == []
+
+
 def test_after_a_move_the_old_city_is_history_until_the_past_is_asked_about(client: Client) -> None:
     client.agent_create("mia")
     chat(
