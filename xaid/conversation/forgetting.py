@@ -330,14 +330,10 @@ async def _recognise(embeddings: Embeddings, text: str) -> forget_intent.Recogni
     the classifier was not trained for, or one that cannot read the message, the frames and the
     prototypes decide as before."""
     text = forget_intent.unquoted(text)  # a request someone else made, quoted, is none
-    if (
-        forget_intent.taken_back(text)
-        or forget_intent.supposed(text)
-        or forget_intent.not_asked(text)
-    ):
-        return None  # taken back in the same breath, only supposed, or asked about: none is made
     framed = forget_request.parse(text)
-    if not forget_intent.worth_reading(text, framed) or not embeddings.readable(text):
+    if not forget_intent.worth_reading(text, framed) or forget_intent.makes_none(text):
+        return None
+    if not embeddings.readable(text):
         return None if framed is None else forget_intent.Recognised(framed, True, None)
     intent = forget_intent.default()
     clause = forget_intent.request_clause(text)

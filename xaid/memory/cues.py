@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import clock
@@ -69,11 +70,12 @@ _BEFORE_EN = re.compile(r"(?<![a-z])before\s+(?:the\s+|this\s+|next\s+)?$", re.I
 _BEFORE_ZH = re.compile(r"^\s*(?:之前|以前|前)")
 
 
-def without_deadlines(query: str, now_ms: int) -> str:
+def without_deadlines(query: str, refs: Sequence[timeparse.TimeRef]) -> str:
     """``query`` with each deadline ("before <a time ahead>", "<a time ahead>之前") blanked, for the
-    readings of tense (``asks_past``, recency.about_now); the rest as it was."""
+    readings of tense (``asks_past``, recency.about_now); the rest as it was. ``refs``: the times
+    timeparse finds in it (``read`` finds them once for this and ``window``)."""
     out = query
-    for ref in timeparse.find_times(query, now_ms):
+    for ref in refs:
         if ref.direction != "future":
             continue
         if m := _BEFORE_EN.search(query[: ref.start]):
@@ -84,9 +86,10 @@ def without_deadlines(query: str, now_ms: int) -> str:
     return out
 
 
-def window(query: str, now_ms: int) -> tuple[int, int] | None:
-    """The span of the past (or current) days the query names, in ms of the user's calendar."""
-    spans = [r for r in timeparse.find_times(query, now_ms) if r.direction in ("past", "present")]
+def window(refs: Sequence[timeparse.TimeRef]) -> tuple[int, int] | None:
+    """The span of the past (or current) days a query names (``refs``, the times timeparse finds in
+    it), in ms of the user's calendar."""
+    spans = [r for r in refs if r.direction in ("past", "present")]
     if not spans:
         return None
     zone = clock.zone()
@@ -146,10 +149,9 @@ def read(query: str, now_ms: int, names: dict[str, str] | None = None) -> Cues:
     by_name, topic = named(query, names or {})
     if TOPIC_WITHOUT_NOW:
         topic = without_now(topic, now_ms)
-    tensed = without_deadlines(query, now_ms)
-    return Cues(
-        role_asked(query) or by_name, asks_past(tensed), window(query, now_ms), topic, tensed
-    )
+    refs = timeparse.find_times(query, now_ms)
+    tensed = without_deadlines(query, refs)
+    return Cues(role_asked(query) or by_name, asks_past(tensed), window(refs), topic, tensed)
 
 
 NONE = Cues(None, False, None, "")  # an opener: nothing to read

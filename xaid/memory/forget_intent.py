@@ -257,11 +257,23 @@ _SUPPOSED = re.compile(
 _CJK_SPACE = re.compile(rf"(?<=[{cjk.IDEOGRAPHS}])\s+(?=[{cjk.IDEOGRAPHS}])")
 
 
+def _spaced(text: str) -> str:
+    """``text`` folded, a space between two Chinese clauses read as a comma ("不对 还是记着吧")."""
+    return _CJK_SPACE.sub("，", fold(text))
+
+
+def makes_none(text: str) -> bool:
+    """A message with the words of a request to forget that makes none: taken back in the same
+    breath, only supposed, or every removal in it told as done or asked about (``taken_back``,
+    ``supposed``, ``not_asked``). Read only where a frame took the message or it has a verb of
+    removing (``worth_reading``): most messages never get here."""
+    return taken_back(text) or supposed(text) or not_asked(text)
+
+
 def taken_back(text: str) -> bool:
     """A request to forget that the same message takes back with a bare "keep it" (``_KEEP_AFTER``)
     after the clause that removes: none is made."""
-    spaced = _CJK_SPACE.sub("，", fold(text))  # "不对 还是记着吧": a space between Chinese clauses
-    parts = [p.strip() for p in _CLAUSE_ENDS.split(spaced) if p.strip()]
+    parts = [p.strip() for p in _CLAUSE_ENDS.split(_spaced(text)) if p.strip()]
     removing = next((i for i, p in enumerate(parts) if goes(p) and not _KEEP_AFTER.match(p)), None)
     return removing is not None and any(_KEEP_AFTER.match(p) for p in parts[removing + 1 :])
 
@@ -320,8 +332,7 @@ def not_asked(text: str) -> bool:
     """Every clause with a verb of removing asks about it or tells it as done (``_asks``, ``_done``):
     the message has the words of a request and makes none. One clause that asks for a removal
     ("I deleted the wrong thing, can you forget it?") and it is read as before."""
-    spaced = _CJK_SPACE.sub("，", fold(text))
-    removing = [c.strip() for c in _CLAUSE.findall(spaced) if goes(c)]
+    removing = [c.strip() for c in _CLAUSE.findall(_spaced(text)) if goes(c)]
     return bool(removing) and all(_asks(c) or _done(c) for c in removing)
 
 
